@@ -1,0 +1,75 @@
+"""The document model shared by servers and hosts: titled sections of ordered rows.
+
+A verbatim result is a `Document`. Its order is the order of its sections and of the rows inside each section;
+subtotals and totals are rows of their own kind, and a missing value is `None` (shown as the directive's
+`nullDisplay`). Every row has an `id` unique in the document, and gets a canonical `uri` before any budget is
+applied, so a row keeps its identity whichever page it lands on.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, model_validator
+
+__all__ = ["Cell", "Document", "Row", "RowKind", "Section"]
+
+Cell: TypeAlias = StrictStr | StrictInt | StrictFloat | StrictBool | None
+"""One value of a row. `None` is a null: present in the data, shown as the directive's `nullDisplay`."""
+
+RowKind: TypeAlias = Literal["item", "subtotal", "total"]
+"""An ordinary row, a subtotal of the rows above it, or a grand total."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+
+
+class Row(_Model):
+    """One record: a labelled line with one value per column of its section."""
+
+    id: StrictStr = Field(min_length=1)
+    """Stable record identifier, unique in the document."""
+    label: StrictStr
+    """What the row is (an account, a screened name, a person)."""
+    values: tuple[Cell, ...] = ()
+    """One value per column of the section, in column order."""
+    kind: RowKind = "item"
+    level: StrictInt = Field(default=0, ge=0)
+    """Depth in a hierarchy (an org chart, nested accounts); 0 is the top."""
+    uri: StrictStr | None = None
+    """Canonical record URI, resolvable through `resources/read`; assigned by the server before budgeting."""
+
+
+class Section(_Model):
+    """An ordered group of rows sharing one set of columns."""
+
+    id: StrictStr = Field(min_length=1)
+    title: StrictStr
+    columns: tuple[StrictStr, ...] = ()
+    rows: tuple[Row, ...] = ()
+
+    @model_validator(mode="after")
+    def _rows_match_columns(self) -> Section:
+        for row in self.rows:
+            if len(row.values) != len(self.columns):
+                count = f"{len(row.values)} values for {len(self.columns)} columns"
+                raise ValueError(f"row {row.id!r} of section {self.id!r} has {count}")
+        return self
+
+
+class Document(_Model):
+    """A whole verbatim result: a title and its sections, in order."""
+
+    title: StrictStr
+    sections: tuple[Section, ...] = ()
+
+    @model_validator(mode="after")
+    def _ids_are_unique(self) -> Document:
+        seen: set[str] = set()
+        for section in self.sections:
+            for row in section.rows:
+                if row.id in seen:
+                    raise ValueError(f"duplicate row id {row.id!r}")
+                seen.add(row.id)
+        return self

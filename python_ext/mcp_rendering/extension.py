@@ -1,0 +1,112 @@
+"""Negotiating the extension, and the transitional `_meta` carrier on the server's way out.
+
+Server side, one object does both jobs::
+
+    rendering = RenderingExtension()
+    mcp = MCPServer("ledger", extensions=[rendering], middleware=[rendering])
+
+As an `Extension` it advertises `io.modelcontextprotocol/rendering` in the server's capabilities. As a middleware it
+mirrors, on every `tools/list` and `tools/call` response, the hints and the directive under
+`_meta["io.modelcontextprotocol/rendering"]`, the one carrier that today's clients keep. Building it installs the
+SDK patch, so tools declared afterwards keep their hints.
+
+Client side, `client_extension()` declares support in `mcp.Client(extensions=[...])`, and on the server
+`client_supports_rendering(ctx)` tells whether the connected client did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, MutableMapping
+from typing import Any, cast
+
+from mcp.client.extension import ClientExtension
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.extension import Extension
+from mcp.server.mcpserver.context import Context
+
+from mcp_rendering.patch import install
+from mcp_rendering.types import EXTENSION_ID
+
+__all__ = ["RenderingClientExtension", "RenderingExtension", "client_extension", "client_supports_rendering"]
+
+_HINT_KEYS = ("verbatimHint", "summarizeOkHint")
+
+
+class RenderingExtension(Extension):
+    """The server half of the extension: capability advertisement plus the `_meta` mirror.
+
+    Pass the same instance as an extension (advertisement) and as a middleware (mirror).
+    """
+
+    identifier = EXTENSION_ID
+
+    def __init__(self, *, mirror_meta: bool = True) -> None:
+        """Install the SDK patch and configure the mirror.
+
+        Args:
+            mirror_meta: Copy hints and directives under `_meta[EXTENSION_ID]`. Leave on until clients read the core
+                fields; turning it off only makes sense for a server whose every client is known to be patched.
+        """
+        install()
+        self.mirror_meta = mirror_meta
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        """Middleware: mirror the core fields under `_meta` in the wire form of the response."""
+        result = await call_next(ctx)
+        if self.mirror_meta and isinstance(result, MutableMapping):
+            wire = cast("MutableMapping[str, Any]", result)
+            if ctx.method == "tools/list":
+                for tool in wire.get("tools") or ():
+                    if isinstance(tool, MutableMapping):
+                        mirror_tool_hints(cast("MutableMapping[str, Any]", tool))
+            elif ctx.method == "tools/call":
+                mirror_result_directive(wire)
+        return result
+
+
+def _meta_of(wire: MutableMapping[str, Any]) -> MutableMapping[str, Any] | None:
+    """The object's `_meta`, created if absent; None when the peer's `_meta` is not an object (left alone)."""
+    meta = wire.setdefault("_meta", {})
+    return cast("MutableMapping[str, Any]", meta) if isinstance(meta, MutableMapping) else None
+
+
+def mirror_tool_hints(tool: MutableMapping[str, Any]) -> None:
+    """Copy a wire tool's core hints into `_meta[EXTENSION_ID]`; an existing mirror entry is left as the author set it."""
+    annotations = tool.get("annotations")
+    if not isinstance(annotations, Mapping):
+        return
+    hints = {key: value for key, value in cast("Mapping[str, Any]", annotations).items() if key in _HINT_KEYS}
+    if not hints:
+        return
+    meta = _meta_of(tool)
+    if meta is not None:
+        meta.setdefault(EXTENSION_ID, hints)
+
+
+def mirror_result_directive(result: MutableMapping[str, Any]) -> None:
+    """Copy a wire result's `_rendering` into `_meta[EXTENSION_ID]`, unless an entry is already there."""
+    directive = result.get("_rendering")
+    if not isinstance(directive, Mapping):
+        return
+    meta = _meta_of(result)
+    if meta is not None:
+        meta.setdefault(EXTENSION_ID, dict(cast("Mapping[str, Any]", directive)))
+
+
+class RenderingClientExtension(ClientExtension):
+    """The client half: declares that this client reads the hints and directives."""
+
+    identifier = EXTENSION_ID
+
+
+def client_extension() -> ClientExtension:
+    """The declaration to pass as `mcp.Client(extensions=[client_extension()])`. Installs the SDK patch."""
+    install()
+    return RenderingClientExtension()
+
+
+def client_supports_rendering(ctx: Context[Any] | ServerRequestContext[Any, Any]) -> bool:
+    """Whether the connected client declared the rendering extension in its capabilities."""
+    capabilities = ctx.client_capabilities if isinstance(ctx, Context) else ctx.session.client_capabilities
+    extensions = capabilities.extensions if capabilities is not None else None
+    return bool(extensions) and EXTENSION_ID in cast("Mapping[str, Any]", extensions)

@@ -1,0 +1,412 @@
+"""A reversible patch that teaches the official MCP Python SDK the rendering fields.
+
+Unpatched, `mcp` 2.x drops `verbatimHint`, `summarizeOkHint` and `_rendering` at two type layers (the version-free
+models in `mcp_types` and the per-version surface models), on the server's way out and on the client's way in.
+`install()` adds the fields to every model that needs them, recompiles every model and adapter that holds a compiled
+copy of a patched model, and clears the SDK's caches of compiled validators. `uninstall()` puts back exactly what
+`install()` replaced, attribute by attribute.
+
+Call `install()` before building tools or clients: an object built before it has already dropped the new fields.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import inspect
+import logging
+import re
+import sys
+import threading
+import types
+from collections.abc import Generator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Annotated, Any, cast, get_args, get_origin
+
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
+from pydantic.fields import FieldInfo
+
+from mcp_rendering.types import CallToolResultDelta, ToolAnnotationsDelta
+
+__all__ = [
+    "SUPPORTED_SDK",
+    "PatchRecord",
+    "UnsupportedSDKError",
+    "install",
+    "installed",
+    "is_installed",
+    "patch_record",
+    "uninstall",
+]
+
+logger = logging.getLogger("mcp_rendering")
+
+SUPPORTED_SDK = ">=2.3,<3"
+"""The `mcp` (and `mcp-types`) releases this patch is written and tested against."""
+
+_SUPPORTED_MIN = (2, 3)
+_SUPPORTED_MAJOR = 2
+
+# Modules whose models and adapters the patch inspects. Importing them up front means a later import cannot
+# build a model against the patched schemas that `uninstall()` would not know to restore.
+_SDK_MODULES = (
+    "mcp_types",
+    "mcp_types._types",
+    "mcp_types._v2025_11_25",
+    "mcp_types._v2026_07_28",
+    "mcp_types.methods",
+    "mcp.client.session",
+    "mcp.client.client",
+    "mcp.server.mcpserver",
+    "mcp.server.mcpserver.tools.base",
+)
+_SCANNED_PACKAGES = ("mcp_types", "mcp", "fastmcp")
+
+# The classes that receive fields, by module: both type layers, both surface versions.
+_TARGETS: dict[str, tuple[type[BaseModel], ...]] = {
+    "ToolAnnotations": (ToolAnnotationsDelta,),
+    "CallToolResult": (CallToolResultDelta,),
+}
+_TARGET_MODULES = ("mcp_types._types", "mcp_types._v2025_11_25", "mcp_types._v2026_07_28")
+
+# Everything pydantic keeps per class that a field change or a rebuild replaces.
+_CLASS_STATE = (
+    "__annotations__",
+    "__pydantic_fields__",
+    "__pydantic_core_schema__",
+    "__pydantic_validator__",
+    "__pydantic_serializer__",
+    "__pydantic_complete__",
+    "__pydantic_fields_complete__",
+    "__pydantic_decorators__",
+    "__signature__",
+)
+_ADAPTER_STATE = ("core_schema", "validator", "serializer", "pydantic_complete")
+
+
+class UnsupportedSDKError(RuntimeError):
+    """The installed MCP Python SDK is outside `SUPPORTED_SDK`; the patch refuses rather than guess."""
+
+
+@dataclass(frozen=True)
+class PatchRecord:
+    """Exactly what `install()` changed, for inspection and for `uninstall()`."""
+
+    sdk_version: str
+    fields: tuple[str, ...]
+    """`module.Class.field` for every field added."""
+    rebuilt_models: tuple[str, ...]
+    """`module.Class` for every model recompiled, children first."""
+    rebuilt_adapters: tuple[str, ...]
+    """`module.name` for every module-level `TypeAdapter` recompiled in place."""
+    cleared_caches: tuple[str, ...]
+    """`module.function` for every `functools.cache` emptied."""
+
+
+@dataclass
+class _State:
+    record: PatchRecord
+    class_snapshots: dict[type[BaseModel], dict[str, Any]]
+    adapter_snapshots: list[tuple[TypeAdapter[Any], dict[str, Any]]]
+    caches: list[Any]
+
+
+_lock = threading.RLock()
+_state: _State | None = None
+
+
+def _lenient(default_name: str) -> WrapValidator:
+    """Read a malformed peer value as absent: log it and return None instead of failing the whole message."""
+
+    def validate(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError as error:
+            logger.warning(
+                "ignoring malformed %s (%s): %s",
+                default_name,
+                _short_repr(value),
+                error.errors(include_url=False)[0]["msg"],
+            )
+            return None
+
+    return WrapValidator(validate)
+
+
+def _short_repr(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _is_none(value: Any) -> bool:
+    return value is None
+
+
+def _patched_field(name: str, source: FieldInfo) -> tuple[Any, FieldInfo]:
+    """The annotation and field info to add: the generated type, made lenient, with an explicit alias.
+
+    An explicit alias is needed because a field added after class creation gets no `alias_generator` alias, and
+    `exclude_if` keeps an unset field out of every dump, so payloads without the extension dump exactly as before.
+    """
+    alias = source.alias or name
+    annotation: Any = Annotated[source.annotation, _lenient(alias)]  # type: ignore[name-defined]
+    info = FieldInfo.from_annotated_attribute(
+        annotation,
+        Field(default=None, alias=alias, exclude_if=_is_none, description=source.description),
+    )
+    return annotation, info
+
+
+def _sdk_version() -> str:
+    try:
+        version = importlib.metadata.version("mcp")
+    except importlib.metadata.PackageNotFoundError as error:
+        raise UnsupportedSDKError("the MCP Python SDK (`mcp`) is not installed") from error
+    match = re.match(r"(\d+)\.(\d+)", version)
+    if match is None:
+        raise UnsupportedSDKError(f"cannot read the MCP Python SDK version {version!r}")
+    major, minor = int(match.group(1)), int(match.group(2))
+    if major != _SUPPORTED_MAJOR or (major, minor) < _SUPPORTED_MIN:
+        raise UnsupportedSDKError(
+            f"mcp_rendering supports mcp{SUPPORTED_SDK}; found mcp {version}. "
+            "Install a supported SDK or a release of mcp-rendering made for this one."
+        )
+    return version
+
+
+def _scanned_modules() -> list[types.ModuleType]:
+    return [module for name, module in list(sys.modules.items()) if name.split(".", 1)[0] in _SCANNED_PACKAGES]
+
+
+def _model_classes(modules: list[types.ModuleType]) -> list[type[BaseModel]]:
+    seen: dict[type[BaseModel], None] = {}
+    for module in modules:
+        for value in list(vars(module).values()):
+            if isinstance(value, type) and issubclass(value, BaseModel) and value is not BaseModel:
+                seen.setdefault(value)
+    # Subclasses defined in other modules of the same packages still need the field or a rebuild.
+    queue = list(seen)
+    while queue:
+        for subclass in queue.pop().__subclasses__():
+            if subclass not in seen and subclass.__module__.split(".", 1)[0] in _SCANNED_PACKAGES:
+                seen.setdefault(subclass)
+                queue.append(subclass)
+    return list(seen)
+
+
+def _referenced_models(annotation: Any, found: set[type[BaseModel]]) -> None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        found.add(annotation)
+        return
+    if get_origin(annotation) is not None:
+        for argument in get_args(annotation):
+            _referenced_models(argument, found)
+
+
+def _children(model: type[BaseModel]) -> set[type[BaseModel]]:
+    found: set[type[BaseModel]] = set()
+    for info in model.__pydantic_fields__.values():
+        _referenced_models(info.annotation, found)
+    for base in model.__mro__[1:]:
+        if issubclass(base, BaseModel) and base is not BaseModel:
+            found.add(base)
+    found.discard(model)
+    return found
+
+
+def _dependents_in_order(models: list[type[BaseModel]], patched: set[type[BaseModel]]) -> list[type[BaseModel]]:
+    """Every model that holds a compiled copy of a patched one (through a field or a base), children first."""
+    children = {model: _children(model) for model in models}
+    affected: set[type[BaseModel]] = set(patched)
+    changed = True
+    while changed:
+        changed = False
+        for model, kids in children.items():
+            if model not in affected and kids & affected:
+                affected.add(model)
+                changed = True
+    ordered: list[type[BaseModel]] = []
+    visiting: set[type[BaseModel]] = set()
+
+    def visit(model: type[BaseModel]) -> None:
+        if model in ordered or model in visiting:
+            return
+        visiting.add(model)
+        for kid in children.get(model, ()):
+            if kid in affected:
+                visit(kid)
+        visiting.discard(model)
+        ordered.append(model)
+
+    for model in sorted(affected, key=_qualified):
+        visit(model)
+    return ordered
+
+
+def _qualified(model: type[Any]) -> str:
+    return f"{model.__module__}.{model.__qualname__}"
+
+
+def _snapshot_class(model: type[BaseModel]) -> dict[str, Any]:
+    return {name: model.__dict__[name] for name in _CLASS_STATE if name in model.__dict__}
+
+
+def _restore_class(model: type[BaseModel], snapshot: dict[str, Any]) -> None:
+    for name in _CLASS_STATE:
+        if name in snapshot:
+            setattr(model, name, snapshot[name])
+        elif name in model.__dict__:
+            delattr(model, name)
+
+
+def _module_adapters(modules: list[types.ModuleType]) -> list[tuple[str, TypeAdapter[Any]]]:
+    adapters: list[tuple[str, TypeAdapter[Any]]] = []
+    seen: set[int] = set()
+    for module in modules:
+        for name, value in list(vars(module).items()):
+            if isinstance(value, TypeAdapter) and id(value) not in seen:  # pyright: ignore[reportUnknownArgumentType]
+                adapter = cast("TypeAdapter[Any]", value)
+                seen.add(id(adapter))
+                adapters.append((f"{module.__name__}.{name}", adapter))
+    return adapters
+
+
+def _is_functools_cache(value: Any, module: types.ModuleType) -> bool:
+    return (
+        callable(value)
+        and hasattr(value, "cache_clear")
+        and hasattr(value, "cache_info")
+        and getattr(value, "__module__", None) == module.__name__
+    )
+
+
+def _module_caches(modules: list[types.ModuleType]) -> list[tuple[str, Any]]:
+    return [
+        (f"{module.__name__}.{name}", value)
+        for module in modules
+        for name, value in list(vars(module).items())
+        if _is_functools_cache(value, module)
+    ]
+
+
+def _add_fields(model: type[BaseModel], delta: type[BaseModel], added: list[str]) -> None:
+    annotations = dict(inspect.get_annotations(model))
+    fields = dict(model.__pydantic_fields__)
+    for name, source in delta.model_fields.items():
+        if name in fields:
+            raise RuntimeError(f"{_qualified(model)} already defines {name!r}; refusing to overwrite an SDK field")
+        annotation, info = _patched_field(name, source)
+        annotations[name] = annotation
+        fields[name] = info
+        added.append(f"{_qualified(model)}.{name}")
+    # New dicts, never in-place edits: the originals stay intact in the snapshot.
+    model.__annotations__ = annotations
+    model.__pydantic_fields__ = fields
+
+
+def install() -> PatchRecord:
+    """Add the rendering fields to the SDK's models. Idempotent: a second call returns the same record.
+
+    Raises:
+        UnsupportedSDKError: the installed `mcp` is outside `SUPPORTED_SDK`.
+    """
+    global _state
+    with _lock:
+        if _state is not None:
+            return _state.record
+        version = _sdk_version()
+        for name in _SDK_MODULES:
+            importlib.import_module(name)
+        modules = _scanned_modules()
+        models = _model_classes(modules)
+
+        targets: list[tuple[type[BaseModel], type[BaseModel]]] = []
+        for module_name in _TARGET_MODULES:
+            module = sys.modules[module_name]
+            for class_name, deltas in _TARGETS.items():
+                for delta in deltas:
+                    targets.append((getattr(module, class_name), delta))
+        target_classes = {model for model, _ in targets}
+        # A subclass existing at install time does not inherit a field added to its base afterwards.
+        inheriting = [
+            (model, delta)
+            for base, delta in targets
+            for model in models
+            if model is not base and issubclass(model, base) and model not in target_classes
+        ]
+        patched = target_classes | {model for model, _ in inheriting}
+        ordered = _dependents_in_order(models, patched)
+
+        snapshots = {model: _snapshot_class(model) for model in ordered}
+        adapters = _module_adapters(modules)
+        adapter_snapshots = [(adapter, {n: getattr(adapter, n) for n in _ADAPTER_STATE}) for _, adapter in adapters]
+        caches = _module_caches(modules)
+        added: list[str] = []
+        try:
+            for model, delta in [*targets, *inheriting]:
+                _add_fields(model, delta, added)
+            for model in ordered:
+                model.model_rebuild(force=True)
+            for _, adapter in adapters:
+                adapter.rebuild(force=True)
+            for _, cache in caches:
+                cache.cache_clear()
+        except Exception:
+            for model, snapshot in snapshots.items():
+                _restore_class(model, snapshot)
+            for adapter, state in adapter_snapshots:
+                for attribute, value in state.items():
+                    setattr(adapter, attribute, value)
+            raise
+
+        record = PatchRecord(
+            sdk_version=version,
+            fields=tuple(added),
+            rebuilt_models=tuple(_qualified(model) for model in ordered),
+            rebuilt_adapters=tuple(name for name, _ in adapters),
+            cleared_caches=tuple(name for name, _ in caches),
+        )
+        _state = _State(record, snapshots, adapter_snapshots, [cache for _, cache in caches])
+        logger.debug("mcp_rendering installed: %d fields, %d models", len(added), len(ordered))
+        return record
+
+
+def uninstall() -> None:
+    """Put the SDK back exactly as it was before `install()`. Idempotent."""
+    global _state
+    with _lock:
+        if _state is None:
+            return
+        for model, snapshot in _state.class_snapshots.items():
+            _restore_class(model, snapshot)
+        for adapter, state in _state.adapter_snapshots:
+            for attribute, value in state.items():
+                setattr(adapter, attribute, value)
+        # Validators compiled while installed must not outlive the patch.
+        for cache in _state.caches:
+            cache.cache_clear()
+        _state = None
+
+
+def is_installed() -> bool:
+    """Whether the patch is currently installed."""
+    return _state is not None
+
+
+def patch_record() -> PatchRecord | None:
+    """What the current installation changed, or None when not installed."""
+    state = _state
+    return None if state is None else state.record
+
+
+@contextmanager
+def installed() -> Generator[PatchRecord]:
+    """Install for the duration of a `with` block; uninstall on exit only if this block installed it."""
+    was_installed = is_installed()
+    record = install()
+    try:
+        yield record
+    finally:
+        if not was_installed:
+            uninstall()

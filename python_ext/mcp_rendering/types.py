@@ -1,0 +1,43 @@
+"""Public types of the rendering extension.
+
+The models come from `_generated.py`, which `scripts/gen_types.py` generates from the schema delta; this module only
+names them and adds the constants that the rest of the package shares.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypeAlias
+
+from mcp_rendering._generated import (
+    CallToolResultDelta,
+    Rendering,
+    RenderingContinuation,
+    RenderingHints,
+    ToolAnnotationsDelta,
+)
+
+__all__ = [
+    "EXTENSION_ID",
+    "RESULT_STRUCTURED_KEY",
+    "CallToolResultDelta",
+    "EffectiveMode",
+    "Rendering",
+    "RenderingContinuation",
+    "RenderingHints",
+    "RenderingMode",
+    "ToolAnnotationsDelta",
+]
+
+EXTENSION_ID = "io.modelcontextprotocol/rendering"
+"""The extension identifier: advertised in capabilities and used as the `_meta` key of the transitional carrier."""
+
+RESULT_STRUCTURED_KEY = "_rendering"
+"""Key under which a server repeats the directive inside an object `structuredContent`, for hosts that forward
+only `structuredContent` to the model."""
+
+RenderingMode: TypeAlias = Literal["verbatim", "summarizable"]
+"""The values of `Rendering.mode` (the schema's closed enum)."""
+
+EffectiveMode: TypeAlias = Literal["verbatim", "summarizable", "unspecified"]
+"""What a host should do once every carrier has been read: a `RenderingMode`, or `unspecified` when the server
+said nothing and the host keeps its own default."""

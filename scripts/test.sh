@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The whole check, as CI runs it: set-up, generators in --check mode, lint, types, docs, tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh
+export PATH="$PWD/.venv/bin:$PATH"
+
+for generator in scripts/gen_*.py; do
+  [ -e "$generator" ] || continue
+  echo "== $generator --check"
+  python "$generator" --check
+done
+
+echo "== ruff"
+ruff check .
+ruff format --check .
+
+echo "== pyright"
+pyright
+
+if [ -f mkdocs.yml ]; then
+  echo "== mkdocs build --strict"
+  mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
+fi
+
+echo "== pytest"
+if [ -n "${CI:-}" ]; then
+  export HYPOTHESIS_PROFILE=ci
+fi
+python -m pytest "$@"
