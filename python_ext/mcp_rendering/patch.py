@@ -24,8 +24,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, cast, get_args, get_origin
 
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
+from pydantic import BaseModel, Field, GetCoreSchemaHandler, GetJsonSchemaHandler, TypeAdapter
 from pydantic.fields import FieldInfo
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema
 
 from mcp_rendering.types import CallToolResultDelta, ToolAnnotationsDelta
 
@@ -116,22 +118,31 @@ _lock = threading.RLock()
 _state: _State | None = None
 
 
-def _lenient(default_name: str) -> WrapValidator:
-    """Read a malformed peer value as absent: log it and return None instead of failing the whole message."""
+class _ReadMalformedAsAbsent:
+    """Read a malformed peer value as absent: log it and return None instead of failing the whole message.
 
-    def validate(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        try:
-            return handler(value)
-        except ValidationError as error:
-            logger.warning(
-                "ignoring malformed %s (%s): %s",
-                default_name,
-                _short_repr(value),
-                error.errors(include_url=False)[0]["msg"],
-            )
-            return None
+    Built as a left-to-right union of the field's own schema and a fallback, so a valid value never leaves
+    pydantic-core: only a malformed one reaches Python, to be logged.
+    """
 
-    return WrapValidator(validate)
+    def __init__(self, wire_name: str) -> None:
+        self.wire_name = wire_name
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        typed = handler(source)
+        fallback = core_schema.no_info_plain_validator_function(self._absent, json_schema_input_schema=typed)
+        return core_schema.union_schema([typed, fallback], mode="left_to_right")
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        # The schema documents what the field means; the fallback only changes how a bad value fails.
+        return handler(cast("core_schema.UnionSchema", schema)["choices"][0])  # pyright: ignore[reportArgumentType]
+
+    def _absent(self, value: Any) -> None:
+        logger.warning(
+            "ignoring malformed %s (%s): not a valid value for this field", self.wire_name, _short_repr(value)
+        )
 
 
 def _short_repr(value: Any) -> str:
@@ -150,7 +161,7 @@ def _patched_field(name: str, source: FieldInfo) -> tuple[Any, FieldInfo]:
     `exclude_if` keeps an unset field out of every dump, so payloads without the extension dump exactly as before.
     """
     alias = source.alias or name
-    annotation: Any = Annotated[source.annotation, _lenient(alias)]  # type: ignore[name-defined]
+    annotation: Any = Annotated[source.annotation, _ReadMalformedAsAbsent(alias)]  # type: ignore[name-defined]
     info = FieldInfo.from_annotated_attribute(
         annotation,
         Field(default=None, alias=alias, exclude_if=_is_none, description=source.description),

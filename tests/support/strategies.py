@@ -1,0 +1,116 @@
+"""Hypothesis strategies for wire-form tools and tool results, with and without the extension's fields."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from mcp_rendering.types import EXTENSION_ID
+
+text = st.text(max_size=20)
+names = st.from_regex(r"[A-Za-z][A-Za-z0-9_\-]{0,15}", fullmatch=True)
+json_scalars = st.none() | st.booleans() | st.integers(-(2**31), 2**31) | st.text(max_size=10)
+json_values: st.SearchStrategy[Any] = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8,
+)
+meta_keys = st.text(max_size=10).filter(lambda key: key != EXTENSION_ID)
+
+
+def _optional(draw: st.DrawFn, key: str, strategy: st.SearchStrategy[Any], into: dict[str, Any]) -> None:
+    if draw(st.booleans()):
+        into[key] = draw(strategy)
+
+
+@st.composite
+def core_annotations(draw: st.DrawFn) -> dict[str, Any]:
+    annotations: dict[str, Any] = {}
+    _optional(draw, "title", text, annotations)
+    for hint in ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"):
+        _optional(draw, hint, st.booleans(), annotations)
+    return annotations
+
+
+@st.composite
+def core_tools(draw: st.DrawFn) -> dict[str, Any]:
+    """A 2026-07-28 Tool as it appears on the wire, using only fields the specification defines."""
+    tool: dict[str, Any] = {"name": draw(names), "inputSchema": {"type": "object"}}
+    _optional(draw, "title", text, tool)
+    _optional(draw, "description", text, tool)
+    _optional(draw, "annotations", core_annotations(), tool)
+    _optional(draw, "_meta", st.dictionaries(meta_keys, json_values, max_size=2), tool)
+    return tool
+
+
+@st.composite
+def core_results(draw: st.DrawFn) -> dict[str, Any]:
+    """A 2026-07-28 CallToolResult as it appears on the wire, using only fields the specification defines."""
+    blocks = st.lists(st.builds(lambda t: {"type": "text", "text": t}, text), max_size=3)
+    result: dict[str, Any] = {"content": draw(blocks), "resultType": "complete"}
+    _optional(draw, "structuredContent", st.dictionaries(st.text(max_size=6), json_values, max_size=3), result)
+    _optional(draw, "isError", st.booleans(), result)
+    _optional(draw, "_meta", st.dictionaries(meta_keys, json_values, max_size=2), result)
+    return result
+
+
+@st.composite
+def renderings(draw: st.DrawFn) -> dict[str, Any]:
+    """A valid `Rendering` in wire form."""
+    rendering: dict[str, Any] = {"mode": draw(st.sampled_from(["verbatim", "summarizable"]))}
+    _optional(draw, "guidance", st.text(max_size=1000), rendering)
+    _optional(draw, "nullDisplay", st.text(max_size=16), rendering)
+    _optional(draw, "complete", st.booleans(), rendering)
+    if draw(st.booleans()):
+        rendering["continuation"] = {
+            "argument": draw(st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,20}", fullmatch=True)),
+            "token": draw(st.text(min_size=1, max_size=40)),
+        }
+    return rendering
+
+
+@st.composite
+def hint_values(draw: st.DrawFn) -> dict[str, Any]:
+    hints: dict[str, Any] = {}
+    _optional(draw, "verbatimHint", st.booleans(), hints)
+    _optional(draw, "summarizeOkHint", st.booleans(), hints)
+    return hints
+
+
+@st.composite
+def extended_tools(draw: st.DrawFn) -> dict[str, Any]:
+    """A wire Tool carrying the extension's hints in the annotations and, sometimes, the `_meta` mirror."""
+    tool = draw(core_tools())
+    hints = draw(hint_values().filter(bool))
+    tool["annotations"] = {**tool.get("annotations", {}), **hints}
+    if draw(st.booleans()):
+        tool["_meta"] = {**tool.get("_meta", {}), EXTENSION_ID: hints}
+    return tool
+
+
+@st.composite
+def extended_results(draw: st.DrawFn) -> dict[str, Any]:
+    """A wire CallToolResult carrying `_rendering` and, sometimes, the `_meta` mirror."""
+    result = draw(core_results())
+    rendering = draw(renderings())
+    result["_rendering"] = rendering
+    if draw(st.booleans()):
+        result["_meta"] = {**result.get("_meta", {}), EXTENSION_ID: rendering}
+    return result
+
+
+malformed_booleans = st.text(max_size=5) | st.integers() | st.floats(allow_nan=False) | st.none() | st.lists(
+    st.booleans(), max_size=2
+) | st.dictionaries(st.text(max_size=3), st.booleans(), max_size=2)
+
+malformed_renderings: st.SearchStrategy[Any] = st.one_of(
+    st.integers(),
+    st.text(max_size=10),
+    st.lists(json_scalars, max_size=2),
+    st.fixed_dictionaries({"mode": st.text(max_size=10).filter(lambda m: m not in ("verbatim", "summarizable"))}),
+    st.fixed_dictionaries({"mode": st.just("verbatim"), "guidance": st.text(min_size=1001, max_size=1100)}),
+    st.fixed_dictionaries({"mode": st.just("verbatim"), "complete": st.sampled_from(["yes", 0, 1, "false"])}),
+    st.fixed_dictionaries({"mode": st.just("verbatim"), "nullDisplay": st.text(min_size=17, max_size=30)}),
+    st.fixed_dictionaries({"guidance": st.text(max_size=10)}),
+)

@@ -1,0 +1,149 @@
+"""Property (f): malformed hints and directives from a peer never fail `list_tools()` or `call_tool()`.
+
+The server is a real MCPServer whose outermost middleware rewrites the wire form of its responses, so the malformed
+values really travel to the client (a patched server would itself refuse to emit them)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Iterator, MutableMapping
+from typing import Any, cast
+
+import anyio
+import mcp_types
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mcp import Client
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.mcpserver import MCPServer
+
+import mcp_rendering
+from mcp_rendering import EXTENSION_ID, Rendering, resolve_rendering
+from tests.support.strategies import malformed_booleans, malformed_renderings, renderings
+
+if sys.version_info < (3, 11):
+    from exceptiongroup import BaseExceptionGroup
+
+STRUCTURED = {"rows": [["Cash", 10], ["Debt", None]]}
+
+
+def _server(tool_patch: dict[str, Any], result_patch: dict[str, Any]) -> MCPServer:
+    async def inject(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        result = await call_next(ctx)
+        if isinstance(result, MutableMapping):
+            wire = cast("MutableMapping[str, Any]", result)
+            if ctx.method == "tools/list":
+                for tool in wire["tools"]:
+                    if tool["name"] == "sheet":
+                        tool.setdefault("annotations", {}).update(tool_patch.get("annotations", {}))
+                        if "_meta" in tool_patch:
+                            tool["_meta"] = tool_patch["_meta"]
+            elif ctx.method == "tools/call":
+                wire.update(result_patch)
+        return result
+
+    server = MCPServer("malformed", middleware=[inject])
+
+    @server.tool(annotations=mcp_types.ToolAnnotations(read_only_hint=True, title="Sheet"))
+    def sheet() -> mcp_types.CallToolResult:
+        return mcp_types.CallToolResult(
+            content=[mcp_types.TextContent(type="text", text="Cash 10; Debt -")], structured_content=STRUCTURED
+        )
+
+    @server.tool()
+    def other() -> str:
+        return "other"
+
+    return server
+
+
+@pytest.fixture(autouse=True)
+def _patched() -> Iterator[None]:
+    with mcp_rendering.installed():
+        yield
+
+
+def _valid_bool(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(
+    verbatim=malformed_booleans | st.booleans(),
+    summarize=malformed_booleans | st.booleans(),
+    meta_entry=st.one_of(st.none(), malformed_booleans, st.fixed_dictionaries({"verbatimHint": malformed_booleans})),
+    rendering=malformed_renderings | renderings(),
+    meta_rendering=malformed_renderings | renderings(),
+    mode=st.sampled_from(["legacy", "2026-07-28"]),
+)
+def test_malformed_values_never_fail_a_list_or_a_call(
+    verbatim: Any, summarize: Any, meta_entry: Any, rendering: Any, meta_rendering: Any, mode: str
+) -> None:
+    tool_patch: dict[str, Any] = {"annotations": {"verbatimHint": verbatim, "summarizeOkHint": summarize}}
+    if meta_entry is not None:
+        tool_patch["_meta"] = {EXTENSION_ID: meta_entry}
+    result_patch = {"_rendering": rendering, "_meta": {EXTENSION_ID: meta_rendering}}
+
+    async def run() -> tuple[mcp_types.ListToolsResult, mcp_types.CallToolResult]:
+        async with Client(_server(tool_patch, result_patch), mode=mode) as client:
+            return await client.list_tools(), await client.call_tool("sheet", {})
+
+    logging.getLogger("mcp_rendering").setLevel(logging.ERROR)
+    try:
+        tools, result = anyio.run(run)
+    finally:
+        logging.getLogger("mcp_rendering").setLevel(logging.NOTSET)
+
+    # The rest of the list is intact.
+    assert sorted(tool.name for tool in tools.tools) == ["other", "sheet"]
+    sheet = next(tool for tool in tools.tools if tool.name == "sheet")
+    assert sheet.annotations is not None
+    assert sheet.annotations.read_only_hint is True
+    assert sheet.annotations.title == "Sheet"
+    # No coercion: a hint is the boolean that was sent, or absent.
+    assert sheet.annotations.verbatim_hint is _valid_bool(verbatim)  # pyright: ignore[reportAttributeAccessIssue]
+    assert sheet.annotations.summarize_ok_hint is _valid_bool(summarize)  # pyright: ignore[reportAttributeAccessIssue]
+
+    # The rest of the result is intact.
+    assert result.structured_content == STRUCTURED
+    assert [block.model_dump()["text"] for block in result.content] == ["Cash 10; Debt -"]
+    assert result.is_error is False
+    expected_directive = _parse(rendering)
+    assert result.rendering == expected_directive  # pyright: ignore[reportAttributeAccessIssue]
+
+    # The host's reading falls back carrier by carrier and never sees a malformed value.
+    effective = resolve_rendering(sheet, result)
+    fallback = expected_directive or _parse(meta_rendering)
+    assert effective.directive == fallback
+    if fallback is None:
+        assert effective.mode in ("verbatim", "summarizable", "unspecified")
+        if _valid_bool(verbatim) is True:
+            assert effective.mode == "verbatim"
+
+
+def _parse(value: Any) -> Rendering | None:
+    try:
+        return Rendering.model_validate(value, strict=True)
+    except ValueError:
+        return None
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_the_sdk_control_a_malformed_read_only_hint_still_breaks_today(mode: str) -> None:
+    """The contrast the specification's rule answers: the SDK's own typed hint is fatal when malformed."""
+
+    async def run() -> None:
+        async with Client(_server({"annotations": {"readOnlyHint": {"no": 1}}}, {}), mode=mode) as client:
+            await client.list_tools()
+
+    with pytest.raises(BaseException) as caught:
+        anyio.run(run)
+    assert "readOnlyHint" in _leaf_messages(caught.value)
+
+
+def _leaf_messages(error: BaseException) -> str:
+    if isinstance(error, BaseExceptionGroup):
+        return " ".join(_leaf_messages(inner) for inner in error.exceptions)
+    return str(error)

@@ -1,0 +1,156 @@
+"""The project's example instances (schema/examples/<Type>/<name>.json) against the merged and upstream schemas.
+
+Every example must validate against its definition in the merged schema of every protocol version, and, for a
+definition that exists upstream, against the untouched upstream schema too: the change is purely additive. The
+negative cases show that it is the delta, not upstream, that gives the new members their types.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from jsonschema.validators import validator_for
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES_DIR = REPO_ROOT / "schema" / "examples"
+EXTENSION_ID = "io.modelcontextprotocol/rendering"
+RESULT_STRUCTURED_KEY = "_rendering"
+
+
+def _script(name: str) -> ModuleType:
+    """Import one of the repository's generator scripts (they import each other by plain module name)."""
+    scripts = str(REPO_ROOT / "scripts")
+    if scripts not in sys.path:
+        sys.path.insert(0, scripts)
+    return importlib.import_module(name)
+
+
+gen_upstream = _script("gen_upstream")
+gen_schema = _script("gen_schema")
+VERSIONS: tuple[str, ...] = gen_upstream.VERSIONS
+MERGED = {version: gen_schema.load_merged(version) for version in VERSIONS}
+UPSTREAM = {
+    version: gen_upstream.load_json(gen_upstream.UPSTREAM_DIR / version / "schema.json") for version in VERSIONS
+}
+EXAMPLES = sorted(EXAMPLES_DIR.glob("*/*.json"))
+
+
+def _defs(document: dict[str, Any]) -> dict[str, Any]:
+    return document[gen_schema.definitions_keyword(document)]
+
+
+def _errors(document: dict[str, Any], name: str, instance: Any) -> list[str]:
+    return [error.message for error in gen_schema.definition_validator(document, name).iter_errors(instance)]
+
+
+def _example_id(path: Path) -> str:
+    return f"{path.parent.name}/{path.stem}"
+
+
+def test_every_example_type_is_covered() -> None:
+    types = {path.parent.name for path in EXAMPLES}
+    assert types == {"Rendering", "RenderingHints", "ToolAnnotations", "Tool", "CallToolResult"}
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=_example_id)
+@pytest.mark.parametrize("version", VERSIONS)
+def test_example_validates_against_merged_schema(path: Path, version: str) -> None:
+    type_name = path.parent.name
+    assert type_name in _defs(MERGED[version])
+    assert _errors(MERGED[version], type_name, json.loads(path.read_text(encoding="utf-8"))) == []
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in EXAMPLES if p.parent.name in {"ToolAnnotations", "Tool", "CallToolResult"}], ids=_example_id
+)
+@pytest.mark.parametrize("version", VERSIONS)
+def test_example_still_validates_against_untouched_upstream(path: Path, version: str) -> None:
+    assert _errors(UPSTREAM[version], path.parent.name, json.loads(path.read_text(encoding="utf-8"))) == []
+
+
+@pytest.mark.parametrize("path", [p for p in EXAMPLES if p.parent.name in {"Tool", "CallToolResult"}], ids=_example_id)
+def test_carriers_inside_examples_are_well_typed(path: Path) -> None:
+    """The `_meta` mirror and the model-facing copy in structuredContent hold the same shapes as the core fields."""
+    instance = json.loads(path.read_text(encoding="utf-8"))
+    merged = MERGED["2026-07-28"]
+    mirror = instance.get("_meta", {}).get(EXTENSION_ID)
+    if path.parent.name == "Tool":
+        assert mirror is not None, "every Tool example shows the _meta mirror"
+        assert _errors(merged, "RenderingHints", mirror) == []
+        # The mirror repeats the annotations' hints, never contradicts them.
+        assert all(instance["annotations"].get(key) == value for key, value in mirror.items())
+        return
+    if mirror is not None:
+        assert _errors(merged, "Rendering", mirror) == []
+        if "_rendering" in instance:
+            assert mirror == instance["_rendering"]
+    structured = instance.get("structuredContent")
+    if isinstance(structured, dict) and RESULT_STRUCTURED_KEY in structured:
+        assert _errors(merged, "Rendering", structured[RESULT_STRUCTURED_KEY]) == []
+        assert structured[RESULT_STRUCTURED_KEY] == instance["_rendering"]
+
+
+def test_examples_show_each_contract_case() -> None:
+    """The examples the specification text points to exist and show what their names promise."""
+
+    def load(name: str) -> Any:
+        return json.loads((EXAMPLES_DIR / name).read_text(encoding="utf-8"))
+
+    page = load("CallToolResult/incomplete-page-with-continuation.json")["_rendering"]
+    assert page["complete"] is False
+    assert set(page["continuation"]) == {"argument", "token"}
+    statement = load("CallToolResult/financial-statement-structured.json")
+    assert RESULT_STRUCTURED_KEY in statement["structuredContent"]
+    tool = load("Tool/verbatim-financial-statement.json")
+    assert RESULT_STRUCTURED_KEY in tool["outputSchema"]["properties"]
+    # The tool's declared output schema accepts the structured result, model-facing copy included.
+    validator_class = validator_for(tool["outputSchema"])
+    assert list(validator_class(tool["outputSchema"]).iter_errors(statement["structuredContent"])) == []
+    assert "_rendering" not in load("CallToolResult/meta-mirror.json")
+
+
+# --- negative cases: the delta types the new members; upstream accepts anything there -----------------------------
+
+_BASE_RESULT: dict[str, Any] = {"resultType": "complete", "content": [{"type": "text", "text": "x"}]}
+_NEGATIVE_CASES: list[tuple[str, str, Any]] = [
+    ("verbatimHint-yes", "ToolAnnotations", {"verbatimHint": "yes"}),
+    ("summarizeOkHint-1", "ToolAnnotations", {"summarizeOkHint": 1}),
+    (
+        "tool-annotation-yes",
+        "Tool",
+        {"name": "t", "inputSchema": {"type": "object"}, "annotations": {"verbatimHint": "yes"}},
+    ),
+    ("unknown-mode", "CallToolResult", {**_BASE_RESULT, "_rendering": {"mode": "tabular"}}),
+    ("guidance-1001", "CallToolResult", {**_BASE_RESULT, "_rendering": {"mode": "verbatim", "guidance": "g" * 1001}}),
+    ("rendering-42", "CallToolResult", {**_BASE_RESULT, "_rendering": 42}),
+    ("rendering-null", "CallToolResult", {**_BASE_RESULT, "_rendering": None}),
+    ("mode-missing", "CallToolResult", {**_BASE_RESULT, "_rendering": {"guidance": "no mode"}}),
+    (
+        "continuation-bad-argument",
+        "CallToolResult",
+        {**_BASE_RESULT, "_rendering": {"mode": "verbatim", "continuation": {"argument": "1st", "token": "t"}}},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("type_name", "instance"), [case[1:] for case in _NEGATIVE_CASES], ids=[c[0] for c in _NEGATIVE_CASES]
+)
+@pytest.mark.parametrize("version", VERSIONS)
+def test_merged_schema_rejects_what_upstream_lets_through(version: str, type_name: str, instance: Any) -> None:
+    assert _errors(UPSTREAM[version], type_name, instance) == []
+    assert _errors(MERGED[version], type_name, instance) != []
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_guidance_limit_is_inclusive(version: str) -> None:
+    at_limit = {**_BASE_RESULT, "_rendering": {"mode": "verbatim", "guidance": "g" * 1000, "nullDisplay": "n" * 16}}
+    assert _errors(MERGED[version], "CallToolResult", at_limit) == []
+    over = {**_BASE_RESULT, "_rendering": {"mode": "verbatim", "nullDisplay": "n" * 17}}
+    assert _errors(MERGED[version], "CallToolResult", over) != []
