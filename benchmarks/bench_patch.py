@@ -33,7 +33,9 @@ def _tools_payload(count: int) -> dict[str, Any]:
 
 
 def _result_payload(rows: int) -> dict[str, Any]:
-    structured = {"rows": [{"account": f"{600000 + i}", "label": f"Account {i}", "amount": i * 1.5} for i in range(rows)]}
+    structured = {
+        "rows": [{"account": f"{600000 + i}", "label": f"Account {i}", "amount": i * 1.5} for i in range(rows)]
+    }
     return {
         "content": [{"type": "text", "text": "see structured content"}],
         "structuredContent": structured,
@@ -71,7 +73,8 @@ def _compare(label: str, model: type[Any], payload: dict[str, Any]) -> None:
         patched.append(_median_seconds(_round_trip(model, payload)))
     mcp_rendering.uninstall()
     base, with_patch = min(unpatched), min(patched)
-    print(f"{label:<48} unpatched {base * 1e3:8.2f} ms  patched {with_patch * 1e3:8.2f} ms  ratio {with_patch / base:5.2f}")
+    ratio = with_patch / base
+    print(f"{label:<48} unpatched {base * 1e3:8.2f} ms  patched {with_patch * 1e3:8.2f} ms  ratio {ratio:5.2f}")
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 EXTENSION_KEYS = {"verbatimHint", "summarizeOkHint"}
 
 
-def _upstream_validator(type_name: str) -> jsonschema.protocols.Validator:
+def _upstream_validator(type_name: str) -> jsonschema.Draft202012Validator:
     schema = json.loads((REPO / "schema/upstream/2026-07-28/schema.json").read_text())
     return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{type_name}", "$defs": schema["$defs"]})
 

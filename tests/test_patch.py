@@ -1,3 +1,5 @@
+# pyright: reportCallIssue=false, reportAttributeAccessIssue=false
+# (the rendering fields are added to the SDK's models at run time by install(); static analysis cannot see them)
 """The patch layer: fields added on both type layers, exact reversal, idempotence, refusal outside the range."""
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from mcp.client import session as client_session
 from mcp_types import _v2025_11_25 as v2025
 from mcp_types import _v2026_07_28 as v2026
 from mcp_types import methods
+from pydantic import TypeAdapter
 
 import mcp_rendering
-from mcp_rendering import Rendering, patch
+from mcp_rendering import Rendering
 from tests.support.sdk_state import sdk_fingerprint
 
 
@@ -138,7 +141,7 @@ def test_refuses_an_sdk_outside_the_supported_range(monkeypatch: pytest.MonkeyPa
         return version if name == "mcp" else real_version(name)
 
     monkeypatch.setattr(importlib.metadata, "version", fake_version)
-    with pytest.raises(mcp_rendering.UnsupportedSDKError, match="(?i)mcp"):
+    with pytest.raises(mcp_rendering.UnsupportedSDKError, match=r"(?i)mcp"):
         mcp_rendering.install()
     assert not mcp_rendering.is_installed()
     assert sdk_fingerprint() == before
@@ -150,7 +153,7 @@ def test_a_failed_install_rolls_back(monkeypatch: pytest.MonkeyPatch) -> None:
     def explode(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("adapter rebuild failed")
 
-    monkeypatch.setattr(patch.TypeAdapter, "rebuild", explode)
+    monkeypatch.setattr(TypeAdapter, "rebuild", explode)
     with pytest.raises(RuntimeError, match="adapter rebuild failed"):
         mcp_rendering.install()
     monkeypatch.undo()

@@ -1,3 +1,5 @@
+# pyright: reportCallIssue=false, reportAttributeAccessIssue=false
+# (the rendering fields are added to the SDK's models at run time by install(); static analysis cannot see them)
 """The precedence rule, carrier by carrier, as the SEP's table states it."""
 
 from __future__ import annotations
@@ -99,3 +101,16 @@ def test_typed_models_are_read_like_wire_dicts() -> None:
     # Unpatched models carry only the `_meta` carrier, and that is enough.
     unpatched_tool = mcp_types.Tool.model_validate(tool({"verbatimHint": True}, {"verbatimHint": True}))
     assert resolve_rendering(unpatched_tool, None).source == "tool._meta"
+
+
+def test_a_directive_built_without_validation_is_still_checked() -> None:
+    import mcp_types
+
+    import mcp_rendering
+
+    with mcp_rendering.installed():
+        result = mcp_types.CallToolResult(content=[])
+        result.rendering = Rendering.model_construct(mode="verbatim", guidance="x" * 1001)  # pyright: ignore[reportAttributeAccessIssue]
+        assert read_directive(result) is None
+        result.rendering = Rendering(mode="verbatim", guidance="ok")  # pyright: ignore[reportAttributeAccessIssue]
+        assert read_directive(result) == Rendering(mode="verbatim", guidance="ok")

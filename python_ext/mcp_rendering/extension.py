@@ -71,7 +71,7 @@ def _meta_of(wire: MutableMapping[str, Any]) -> MutableMapping[str, Any] | None:
 
 
 def mirror_tool_hints(tool: MutableMapping[str, Any]) -> None:
-    """Copy a wire tool's core hints into `_meta[EXTENSION_ID]`; an existing mirror entry is left as the author set it."""
+    """Copy a wire tool's core hints into `_meta[EXTENSION_ID]`; an existing entry is left as the author set it."""
     annotations = tool.get("annotations")
     if not isinstance(annotations, Mapping):
         return

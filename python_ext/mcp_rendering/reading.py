@@ -108,8 +108,6 @@ def _strict_bool(value: Any, where: str) -> bool | None:
 def _parse_directive(value: Any, where: str) -> Rendering | None:
     if value is None:
         return None
-    if isinstance(value, Rendering):
-        return value
     try:
         return Rendering.model_validate(value, strict=True)
     except ValidationError as error:
@@ -144,18 +142,26 @@ def read_tool_hints(tool: Any) -> RenderingHints:
     return _read_hints_with_sources(tool)[0]
 
 
-def _read_directive_with_source(result: Any) -> tuple[Rendering | None, DirectiveSource]:
+def _result_carriers(result: Any) -> tuple[Any, Any]:
+    """The raw `_rendering` value and the raw `_meta` entry of a result, without dumping its content."""
     if isinstance(result, BaseModel):
-        typed = getattr(result, "rendering", None)
-        if isinstance(typed, Rendering):
-            return typed, "result._rendering"
+        typed: Any = getattr(result, "rendering", None)
+        # Re-validated like wire data: a model can be built without validation or assigned to afterwards.
+        rendering = typed.model_dump(by_alias=True, exclude_none=True) if isinstance(typed, BaseModel) else typed
+        meta: Any = getattr(result, "meta", None)
+        return rendering, cast("Mapping[str, Any]", meta).get(EXTENSION_ID) if isinstance(meta, Mapping) else None
     wire = _as_mapping(result)
     if wire is None:
-        return None, "none"
-    directive = _parse_directive(wire.get("_rendering"), "_rendering")
+        return None, None
+    return wire.get("_rendering"), _meta_entry(wire)
+
+
+def _read_directive_with_source(result: Any) -> tuple[Rendering | None, DirectiveSource]:
+    rendering, mirror = _result_carriers(result)
+    directive = _parse_directive(rendering, "_rendering")
     if directive is not None:
         return directive, "result._rendering"
-    directive = _parse_directive(_meta_entry(wire), f"CallToolResult._meta[{EXTENSION_ID!r}]")
+    directive = _parse_directive(mirror, f"CallToolResult._meta[{EXTENSION_ID!r}]")
     if directive is not None:
         return directive, "result._meta"
     return None, "none"

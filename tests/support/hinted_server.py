@@ -1,3 +1,5 @@
+# pyright: reportCallIssue=false, reportAttributeAccessIssue=false
+# (the rendering fields are added to the SDK's models at run time by install(); static analysis cannot see them)
 """A small MCPServer with the rendering extension, used by the end-to-end tests in-process and over stdio."""
 
 from __future__ import annotations

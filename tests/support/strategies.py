@@ -100,9 +100,14 @@ def extended_results(draw: st.DrawFn) -> dict[str, Any]:
     return result
 
 
-malformed_booleans = st.text(max_size=5) | st.integers() | st.floats(allow_nan=False) | st.none() | st.lists(
-    st.booleans(), max_size=2
-) | st.dictionaries(st.text(max_size=3), st.booleans(), max_size=2)
+malformed_booleans = (
+    st.text(max_size=5)
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.none()
+    | st.lists(st.booleans(), max_size=2)
+    | st.dictionaries(st.text(max_size=3), st.booleans(), max_size=2)
+)
 
 malformed_renderings: st.SearchStrategy[Any] = st.one_of(
     st.integers(),

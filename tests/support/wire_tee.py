@@ -4,14 +4,16 @@ wire bytes of the server's side of the connection."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
-from typing import BinaryIO
+from typing import IO
 
 
-def _pump(source: BinaryIO, sink: BinaryIO, log: BinaryIO | None) -> None:
-    while chunk := source.read1(65536) if hasattr(source, "read1") else source.read(65536):
+def _pump(source: IO[bytes], sink: IO[bytes], log: IO[bytes] | None) -> None:
+    # os.read returns what is available now, so every message is forwarded as soon as it is written.
+    while chunk := os.read(source.fileno(), 65536):
         sink.write(chunk)
         sink.flush()
         if log is not None:
