@@ -19,6 +19,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
+from pydantic import BaseModel
+
 from mcp_rendering._generated import (
     CallToolResultDelta,
     Rendering,
@@ -26,7 +28,6 @@ from mcp_rendering._generated import (
     RenderingHints,
     ToolAnnotationsDelta,
 )
-from pydantic import BaseModel
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from pydantic import BaseModel, ValidationError
+
 from mcp_rendering._generated import (
     CallToolResultDelta,
     Rendering,
@@ -13,7 +15,6 @@ from mcp_rendering._generated import (
     RenderingHints,
     ToolAnnotationsDelta,
 )
-from pydantic import BaseModel, ValidationError
 
 _BOOLEAN_FIELDS: list[tuple[type[BaseModel], str, dict[str, Any]]] = [
     (RenderingHints, "verbatimHint", {}),

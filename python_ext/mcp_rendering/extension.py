@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, MutableMapping
 from typing import Any, cast
 
+import mcp_types
 from mcp.client.extension import ClientExtension
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.extension import Extension
@@ -27,7 +28,13 @@ from mcp.server.mcpserver.context import Context
 from mcp_rendering.patch import install
 from mcp_rendering.types import EXTENSION_ID
 
-__all__ = ["RenderingClientExtension", "RenderingExtension", "client_extension", "client_supports_rendering"]
+__all__ = [
+    "RenderingClientExtension",
+    "RenderingExtension",
+    "client_extension",
+    "client_supports_rendering",
+    "tool_annotations",
+]
 
 _HINT_KEYS = ("verbatimHint", "summarizeOkHint")
 
@@ -62,6 +69,34 @@ class RenderingExtension(Extension):
             elif ctx.method == "tools/call":
                 mirror_result_directive(wire)
         return result
+
+
+def tool_annotations(
+    *,
+    verbatim_hint: bool | None = None,
+    summarize_ok_hint: bool | None = None,
+    title: str | None = None,
+    read_only_hint: bool | None = None,
+    destructive_hint: bool | None = None,
+    idempotent_hint: bool | None = None,
+    open_world_hint: bool | None = None,
+) -> mcp_types.ToolAnnotations:
+    """`ToolAnnotations` with the rendering hints, for `@mcp.tool(annotations=...)`. Installs the SDK patch.
+
+    Equivalent to `ToolAnnotations(verbatim_hint=..., ...)` after `install()`, but visible to a static type checker,
+    which cannot see fields added at run time.
+    """
+    install()
+    fields = {
+        "verbatim_hint": verbatim_hint,
+        "summarize_ok_hint": summarize_ok_hint,
+        "title": title,
+        "read_only_hint": read_only_hint,
+        "destructive_hint": destructive_hint,
+        "idempotent_hint": idempotent_hint,
+        "open_world_hint": open_world_hint,
+    }
+    return mcp_types.ToolAnnotations.model_validate({k: v for k, v in fields.items() if v is not None}, by_name=True)
 
 
 def _meta_of(wire: MutableMapping[str, Any]) -> MutableMapping[str, Any] | None:

@@ -128,10 +128,12 @@ def _read_hints_with_sources(tool: Any) -> tuple[RenderingHints, dict[str, Direc
         value = None
         if annotations is not None:
             value = _strict_bool(annotations.get(wire_name), f"annotations.{wire_name}")
-            sources[name] = "tool.annotations"
+            if value is not None:
+                sources[name] = "tool.annotations"
         if value is None and mirror_map is not None:
             value = _strict_bool(mirror_map.get(wire_name), f"_meta[{EXTENSION_ID!r}].{wire_name}")
-            sources[name] = "tool._meta"
+            if value is not None:
+                sources[name] = "tool._meta"
         values[name] = value
     hints = RenderingHints(verbatim_hint=values["verbatim_hint"], summarize_ok_hint=values["summarize_ok_hint"])
     return hints, sources

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias
 
+from annotated_types import MaxLen
+from pydantic import BaseModel
+
 from mcp_rendering._generated import (
     CallToolResultDelta,
     Rendering,
@@ -18,6 +21,7 @@ from mcp_rendering._generated import (
 
 __all__ = [
     "EXTENSION_ID",
+    "GUIDANCE_MAX_LENGTH",
     "RESULT_STRUCTURED_KEY",
     "CallToolResultDelta",
     "EffectiveMode",
@@ -41,3 +45,14 @@ RenderingMode: TypeAlias = Literal["verbatim", "summarizable"]
 EffectiveMode: TypeAlias = Literal["verbatim", "summarizable", "unspecified"]
 """What a host should do once every carrier has been read: a `RenderingMode`, or `unspecified` when the server
 said nothing and the host keeps its own default."""
+
+
+def _max_length(model: type[BaseModel], field: str) -> int:
+    for constraint in model.model_fields[field].metadata:
+        if isinstance(constraint, MaxLen):
+            return constraint.max_length
+    raise LookupError(f"{model.__name__}.{field} declares no maximum length")
+
+
+GUIDANCE_MAX_LENGTH = _max_length(Rendering, "guidance")
+"""The most characters `Rendering.guidance` may hold, read from the generated model (so from the schema delta)."""

@@ -1,0 +1,581 @@
+"""The bounded envelope: cut a `Document` into pages that fit a byte and item budget, at record boundaries only.
+
+A page holds whole rows, in order; a section split across pages repeats its id, title and columns on the next
+page. Every row keeps the canonical `uri` it was given before budgeting (see `RecordUris`). A page says whether it
+is complete and, when it is not, carries a continuation token (see `mcp_rendering.tokens`) that holds all the state
+needed to resume on any replica.
+
+Sizes are measured on the compact JSON that pydantic produces, the form the MCP SDK sends: each row is serialized
+once, and the page's framing is accounted for exactly, so a page's `size_bytes` equals the length of its
+serialized `to_wire()` form without ever serializing the whole page while packing.
+
+What never happens: a record, id or URI cut in the middle; a record silently dropped or repeated; a page built
+from a result set that changed under its token (that raises `ResultChangedError`, which carries a narrowing
+instruction for the caller).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote, unquote
+
+from pydantic_core import to_json
+
+from mcp_rendering.document import Cell, Document, Row, Section
+from mcp_rendering.tokens import ContinuationTokens, MalformedTokenError
+
+__all__ = [
+    "Budget",
+    "BudgetError",
+    "Envelope",
+    "LinkedField",
+    "LinkedRecord",
+    "Page",
+    "RecordNotFoundError",
+    "RecordRef",
+    "RecordUris",
+    "ResolvedResource",
+    "ResultChangedError",
+    "content_fingerprint",
+    "read_record",
+]
+
+_row_json = Row.__pydantic_serializer__.to_json
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+class ResultChangedError(Exception):
+    """The result set differs from the one a continuation token was cut from.
+
+    Resuming could skip or repeat records, so the call fails instead; `message` tells the caller to start over
+    and to narrow the request.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class BudgetError(ValueError):
+    """The budget cannot hold even one record's link (or an empty section's header): a bounded error, not a cut."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class RecordNotFoundError(LookupError):
+    """No record at this URI for this caller. Raised alike for a missing record and for one the caller may not
+    see, so that existence does not leak."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits of one page."""
+
+    max_bytes: int = 1_000_000
+    """Upper bound on the page's serialized JSON (`Page.size_bytes`), in UTF-8 bytes."""
+    max_items: int | None = None
+    """Upper bound on the records per page (rows plus linked records); None for no item limit."""
+    max_field_bytes: int | None = None
+    """A cell whose serialized JSON is longer than this is replaced by the URI of a field resource holding it
+    (listed in the page's `linkedFields`); None to always embed cells."""
+
+    def __post_init__(self) -> None:
+        if self.max_bytes < 1:
+            raise ValueError("max_bytes must be positive")
+        if self.max_items is not None and self.max_items < 1:
+            raise ValueError("max_items must be positive")
+        if self.max_field_bytes is not None and self.max_field_bytes < 1:
+            raise ValueError("max_field_bytes must be positive")
+
+
+@dataclass(frozen=True)
+class RecordRef:
+    """A record or field URI taken apart by `RecordUris.parse`."""
+
+    params: Mapping[str, str]
+    """The template's parameters other than `row_id`."""
+    row_id: str
+    column: int | None = None
+    """Column index for a field URI; None for a record URI."""
+
+
+class RecordUris:
+    """Canonical record URIs from a template such as ``ledger://statements/{statement}/rows/{row_id}``.
+
+    The template must contain ``{row_id}``; its other placeholders are filled from keyword parameters. Values are
+    percent-encoded, so a URI is built and parsed back without loss. A large field of a record is addressed as
+    ``<record uri>/fields/<column index>``.
+    """
+
+    def __init__(self, template: str) -> None:
+        names = _PLACEHOLDER.findall(template)
+        if "row_id" not in names:
+            raise ValueError("a record URI template needs a {row_id} placeholder")
+        if len(set(names)) != len(names):
+            raise ValueError("a placeholder appears twice in the record URI template")
+        self.template = template
+        self.field_template = template + "/fields/{column}"
+        pattern = ""
+        last = 0
+        for match in _PLACEHOLDER.finditer(template):
+            pattern += re.escape(template[last : match.start()]) + f"(?P<{match.group(1)}>[^/?#]+)"
+            last = match.end()
+        pattern += re.escape(template[last:])
+        self._record = re.compile(pattern + r"\Z")
+        self._field = re.compile(pattern + r"/fields/(?P<__column>0|[1-9][0-9]*)\Z")
+        self._params = tuple(name for name in names if name != "row_id")
+
+    def record_uri(self, row_id: str, **params: str) -> str:
+        """The URI of record `row_id`."""
+        missing = set(self._params) - set(params)
+        if missing:
+            raise ValueError(f"record URI template needs {sorted(missing)}")
+        values = {name: quote(value, safe="") for name, value in params.items()}
+        return self.template.format(row_id=quote(row_id, safe=""), **values)
+
+    @staticmethod
+    def field_uri(record_uri: str, column: int) -> str:
+        """The URI of one field (by column index) of the record at `record_uri`."""
+        return f"{record_uri}/fields/{column}"
+
+    def assign(self, document: Document, **params: str) -> Document:
+        """A copy of `document` with every row's `uri` set from the template. Do this before budgeting."""
+        sections = tuple(
+            section.model_copy(
+                update={
+                    "rows": tuple(
+                        row.model_copy(update={"uri": self.record_uri(row.id, **params)}) for row in section.rows
+                    )
+                }
+            )
+            for section in document.sections
+        )
+        return document.model_copy(update={"sections": sections})
+
+    def parse(self, uri: str) -> RecordRef | None:
+        """Take a record or field URI apart; None if it does not follow the template."""
+        field = self._field.match(uri)
+        match = field or self._record.match(uri)
+        if match is None:
+            return None
+        groups = match.groupdict()
+        column = int(groups.pop("__column")) if field else None
+        row_id = unquote(groups.pop("row_id"))
+        return RecordRef(params={k: unquote(v) for k, v in groups.items()}, row_id=row_id, column=column)
+
+
+@dataclass(frozen=True)
+class LinkedField:
+    """A cell too large to embed: its value in the page is `uri`; the body is read through `resources/read`."""
+
+    row_id: str
+    column: int
+    name: str
+    uri: str
+    bytes: int
+    """Size of the cell's serialized JSON."""
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON form listed under the page's `linkedFields`."""
+        return {"rowId": self.row_id, "column": self.column, "name": self.name, "uri": self.uri, "bytes": self.bytes}
+
+
+@dataclass(frozen=True)
+class LinkedRecord:
+    """A record too large for the budget: returned as a link to its canonical URI, alone on its page."""
+
+    row_id: str
+    section_id: str
+    uri: str
+    bytes: int
+    """Size of the record's serialized JSON."""
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON form listed under the page's `linkedRecords`."""
+        return {"rowId": self.row_id, "sectionId": self.section_id, "uri": self.uri, "bytes": self.bytes}
+
+
+@dataclass(frozen=True)
+class Page:
+    """One bounded page of a document."""
+
+    document: Document
+    """The page's sections (headers repeated when split) and whole rows, in order."""
+    complete: bool
+    """True when this page ends the result: nothing follows."""
+    returned: int
+    """Records on this page (rows plus linked records)."""
+    total: int
+    """Records in the whole result set."""
+    next_token: str | None
+    """Continuation token when incomplete."""
+    argument: str
+    """Name of the tool argument that takes the continuation token."""
+    linked_records: tuple[LinkedRecord, ...] = ()
+    linked_fields: tuple[LinkedField, ...] = ()
+    size_bytes: int = 0
+    """Exact length of the compact JSON of `to_wire()`, in UTF-8 bytes."""
+
+    def meta_wire(self) -> dict[str, Any]:
+        """The page state: ``{complete, returned, total, nextToken?, linkedRecords?, linkedFields?}``."""
+        meta: dict[str, Any] = {"complete": self.complete, "returned": self.returned, "total": self.total}
+        if self.next_token is not None:
+            meta["nextToken"] = self.next_token
+        if self.linked_records:
+            meta["linkedRecords"] = [link.to_wire() for link in self.linked_records]
+        if self.linked_fields:
+            meta["linkedFields"] = [link.to_wire() for link in self.linked_fields]
+        return meta
+
+    def to_wire(self) -> dict[str, Any]:
+        """``{"document": ..., "page": ...}``: the JSON the budget was measured on."""
+        return {"document": self.document.model_dump(mode="json"), "page": self.meta_wire()}
+
+    def record_links(self) -> list[tuple[str, str]]:
+        """(uri, row id) of every record on the page, rows and linked records, in order."""
+        links = [(row.uri, row.id) for section in self.document.sections for row in section.rows if row.uri]
+        links.extend((link.uri, link.row_id) for link in self.linked_records)
+        return links
+
+
+def content_fingerprint(document: Document) -> str:
+    """A digest of the whole document's content, used when the tool has no cheaper version of its data.
+
+    It costs one serialization of the document per call; a tool serving large result sets should pass its own
+    fingerprint (a data version, an ETag, a last-modified stamp) to `Envelope.page` instead.
+    """
+    return hashlib.sha256(document.__pydantic_serializer__.to_json(document)).hexdigest()
+
+
+def _jlen(value: object) -> int:
+    return len(to_json(value))
+
+
+class Envelope:
+    """Pages the results of one tool within a budget, with continuation tokens bound to the call.
+
+    One instance serves every call of the tool; it keeps no per-call state.
+    """
+
+    def __init__(
+        self,
+        *,
+        tool: str,
+        tokens: ContinuationTokens,
+        budget: Budget | None = None,
+        argument: str = "cursor",
+    ) -> None:
+        """Configure the envelope of one tool.
+
+        Args:
+            tool: the tool's name (tokens are bound to it).
+            tokens: the token issuer shared by the server's replicas.
+            budget: page limits.
+            argument: name of the tool argument that takes the continuation token.
+        """
+        self.tool = tool
+        self.tokens = tokens
+        self.budget = budget or Budget()
+        self.argument = argument
+
+    def page(
+        self,
+        document: Document,
+        *,
+        arguments: Mapping[str, Any],
+        caller: str,
+        fingerprint: str | None = None,
+    ) -> Page:
+        """The page of `document` that this call asks for.
+
+        Args:
+            document: the whole result set, rows already carrying their canonical URIs.
+            arguments: the call's arguments as received; the continuation token, if any, is read from
+                ``arguments[self.argument]`` and the rest are bound into the next token.
+            caller: the caller's identity as the server knows it (for example the authenticated subject).
+            fingerprint: a cheap version of the result set; defaults to `content_fingerprint(document)`.
+
+        Raises:
+            TokenError: the continuation token is refused (its subclass says why).
+            ResultChangedError: the result set changed since the token was issued.
+            BudgetError: the budget cannot hold even one record's link.
+        """
+        fingerprint = content_fingerprint(document) if fingerprint is None else fingerprint
+        token = arguments.get(self.argument)
+        units = _Units(document)
+        start = 0
+        if token is not None:
+            if not isinstance(token, str):
+                raise MalformedTokenError("continuation token is malformed: not a string")
+            state = self.tokens.verify(
+                token, tool=self.tool, arguments=arguments, caller=caller, exclude_argument=self.argument
+            )
+            expected = self.tokens.fingerprint_digest(fingerprint, state.key_id)
+            if state.fingerprint != expected or state.position > units.count:
+                raise ResultChangedError(
+                    f"the result of {self.tool!r} changed since this continuation token was issued "
+                    f"(it now holds {units.records} records), so continuing could skip or repeat records. "
+                    f"Call {self.tool!r} again without {self.argument!r}, and narrow the request (a tighter "
+                    "filter or a smaller range) so that the result fits in fewer pages."
+                )
+            start = state.position
+        return _Packer(self, document, units, start, arguments, caller, fingerprint).pack()
+
+
+class _Units:
+    """The paging sequence: each row is a unit, and so is each empty section (so it appears exactly once)."""
+
+    def __init__(self, document: Document) -> None:
+        offsets: list[int] = []
+        count = 0
+        records = 0
+        for section in document.sections:
+            offsets.append(count)
+            count += len(section.rows) or 1
+            records += len(section.rows)
+        self.offsets = offsets
+        self.count = count
+        self.records = records
+
+
+@dataclass
+class _Part:
+    section: Section
+    rows: list[Row]
+
+
+class _Packer:
+    def __init__(
+        self,
+        envelope: Envelope,
+        document: Document,
+        units: _Units,
+        start: int,
+        arguments: Mapping[str, Any],
+        caller: str,
+        fingerprint: str,
+    ) -> None:
+        self.envelope = envelope
+        self.document = document
+        self.units = units
+        self.start = start
+        self.arguments = arguments
+        self.caller = caller
+        self.fingerprint = fingerprint
+
+    def _meta_size(self, *, complete: bool, returned: int, token: str | None) -> int:
+        meta: dict[str, Any] = {"complete": complete, "returned": returned, "total": self.units.records}
+        if token is not None:
+            meta["nextToken"] = token
+        return _jlen(meta)
+
+    def _token(self, position: int) -> str:
+        env = self.envelope
+        return env.tokens.issue(
+            tool=env.tool,
+            arguments=self.arguments,
+            caller=self.caller,
+            position=position,
+            fingerprint=self.fingerprint,
+            exclude_argument=env.argument,
+        )
+
+    def pack(self) -> Page:
+        budget = self.envelope.budget
+        document = self.document
+        units = self.units
+        total_units = units.count
+        # Framing: {"document":{"title":T,"sections":[...]},"page":M}; M is reserved at its largest value.
+        frame = len('{"document":,"page":}') + _jlen({"title": document.title, "sections": []})
+        reserve = self._meta_size(complete=False, returned=units.records, token=self._token(total_units))
+        limit = budget.max_bytes - frame - reserve
+        max_items = budget.max_items
+        max_field = budget.max_field_bytes
+
+        parts: list[_Part] = []
+        linked_fields: list[LinkedField] = []
+        linked_records: list[LinkedRecord] = []
+        used = 0  # bytes of sections and rows, commas included
+        items = 0
+        position = self.start
+        stop = False
+        offsets = units.offsets
+        for index, section in enumerate(document.sections):
+            begin = offsets[index]
+            n_rows = len(section.rows)
+            if begin + (n_rows or 1) <= position:
+                continue
+            header = _jlen({"id": section.id, "title": section.title, "columns": list(section.columns), "rows": []})
+            section_cost = header + (1 if parts else 0)
+            if n_rows == 0:
+                if used + section_cost > limit:
+                    if not parts:
+                        raise BudgetError(f"the budget of {budget.max_bytes} bytes cannot hold section {section.id!r}")
+                    break
+                parts.append(_Part(section, []))
+                used += section_cost
+                position += 1
+                continue
+            part: _Part | None = None
+            for row in section.rows[position - begin :]:
+                if max_items is not None and items >= max_items:
+                    stop = True
+                    break
+                row_bytes = _row_json(row)
+                size = len(row_bytes)
+                fields: list[LinkedField] = []
+                if max_field is not None and size > max_field and row.uri is not None:
+                    row, fields = _link_fields(row, section, max_field)
+                    if fields:
+                        size = len(_row_json(row))
+                cost = size + (1 if part is not None and part.rows else 0)
+                if part is None:
+                    cost += section_cost
+                if fields:
+                    cost += sum(_jlen(link.to_wire()) + 1 for link in fields)
+                    if not linked_fields:
+                        cost += len(',"linkedFields":[]') - 1
+                if used + cost > limit:
+                    if parts or part is not None:
+                        stop = True
+                        break
+                    # Alone on an empty page and still too large: link the record instead of cutting it.
+                    if row.uri is None:
+                        raise BudgetError(
+                            f"record {row.id!r} ({len(row_bytes)} bytes) exceeds the budget of {budget.max_bytes} "
+                            "bytes and has no URI to link to"
+                        )
+                    link = LinkedRecord(row_id=row.id, section_id=section.id, uri=row.uri, bytes=len(row_bytes))
+                    link_cost = section_cost + _jlen(link.to_wire()) + len(',"linkedRecords":[]')
+                    if used + link_cost > limit:
+                        raise BudgetError(
+                            f"the budget of {budget.max_bytes} bytes cannot hold even a link to record {row.id!r}"
+                        )
+                    parts.append(_Part(section, []))
+                    used += section_cost
+                    linked_records.append(link)
+                    position += 1
+                    items += 1
+                    stop = True
+                    break
+                if part is None:
+                    part = _Part(section, [])
+                    parts.append(part)
+                part.rows.append(row)
+                linked_fields.extend(fields)
+                used += cost
+                position += 1
+                items += 1
+            if stop:
+                break
+
+        complete = position >= total_units
+        token = None if complete else self._token(position)
+        page_document = document.model_copy(
+            update={
+                "sections": tuple(part.section.model_copy(update={"rows": tuple(part.rows)}) for part in parts),
+            }
+        )
+        meta_size = self._meta_size(complete=complete, returned=items, token=token)
+        if linked_records:
+            meta_size += (
+                len(',"linkedRecords":[]')
+                + sum(_jlen(link.to_wire()) for link in linked_records)
+                + (len(linked_records) - 1)
+            )
+        size = frame + used + meta_size
+        if size > budget.max_bytes:  # the reservation above makes this unreachable; never return an oversized page
+            raise AssertionError("page accounting exceeded the budget")
+        return Page(
+            document=page_document,
+            complete=complete,
+            returned=items,
+            total=units.records,
+            next_token=token,
+            argument=self.envelope.argument,
+            linked_records=tuple(linked_records),
+            linked_fields=tuple(linked_fields),
+            size_bytes=size,
+        )
+
+
+def _link_fields(row: Row, section: Section, max_field: int) -> tuple[Row, list[LinkedField]]:
+    assert row.uri is not None
+    values: list[Cell] = list(row.values)
+    links: list[LinkedField] = []
+    for column, value in enumerate(row.values):
+        size = _jlen(value)
+        if size > max_field:
+            uri = RecordUris.field_uri(row.uri, column)
+            links.append(LinkedField(row_id=row.id, column=column, name=section.columns[column], uri=uri, bytes=size))
+            values[column] = uri
+    if not links:
+        return row, links
+    return row.model_copy(update={"values": tuple(values)}), links
+
+
+@dataclass(frozen=True)
+class ResolvedResource:
+    """What `resources/read` returns for a record or field URI."""
+
+    uri: str
+    mime_type: str
+    text: str
+
+
+def read_record(
+    uri: str,
+    *,
+    uris: RecordUris,
+    load: Callable[[Mapping[str, str], str], Document | None],
+    caller: str,
+) -> ResolvedResource:
+    """Resolve a record or field URI for `resources/read`, under the caller's own authorization.
+
+    Args:
+        uri: the record URI (or a field URI under it) as returned in a page.
+        uris: the tool's URI template.
+        load: ``load(params, caller)`` returns the document this caller may see for the template parameters (the
+            same loader the tool uses, so the same authorization applies), or None when the caller may see none.
+        caller: the caller's identity as the server knows it.
+
+    Returns:
+        A record as JSON (``{"sectionId", "sectionTitle", "columns", "row"}``); a field as its text when it is a
+        string, else as JSON.
+
+    Raises:
+        RecordNotFoundError: no such record for this caller (missing and forbidden look the same).
+    """
+    ref = uris.parse(uri)
+    if ref is None:
+        raise RecordNotFoundError(f"not a record URI of this tool: {uri}")
+    document = load(ref.params, caller)
+    if document is not None:
+        for section in document.sections:
+            for row in section.rows:
+                if row.id != ref.row_id:
+                    continue
+                canonical = row.uri if ref.column is None or row.uri is None else uris.field_uri(row.uri, ref.column)
+                if canonical is not None and canonical != uri:
+                    break
+                if ref.column is None:
+                    body = {
+                        "sectionId": section.id,
+                        "sectionTitle": section.title,
+                        "columns": list(section.columns),
+                        "row": row.model_dump(mode="json"),
+                    }
+                    return ResolvedResource(uri=uri, mime_type="application/json", text=to_json(body).decode())
+                if ref.column < len(row.values):
+                    value = row.values[ref.column]
+                    if isinstance(value, str):
+                        return ResolvedResource(uri=uri, mime_type="text/plain", text=value)
+                    return ResolvedResource(uri=uri, mime_type="application/json", text=to_json(value).decode())
+                break
+    raise RecordNotFoundError(f"no record at {uri}")

@@ -1,0 +1,68 @@
+"""What the example servers share: the server with the extension, tool annotations, tokens and the caller."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import mcp_types
+from mcp.server.mcpserver import Context, MCPServer, authenticated_principal
+
+from mcp_rendering.extension import RenderingExtension
+from mcp_rendering.extension import tool_annotations as rendering_tool_annotations
+from mcp_rendering.patch import install
+from mcp_rendering.tokens import ContinuationTokens, Keyring
+
+__all__ = ["LOCAL_CALLER", "SECRET_ENV", "caller_of", "continuation_tokens", "new_server", "tool_annotations"]
+
+LOCAL_CALLER = "stdio-local"
+"""The caller identity of an unauthenticated stdio connection: the one process that launched the server."""
+
+SECRET_ENV = "MCP_RENDERING_EXAMPLE_SECRET"
+"""Environment variable holding the token signing secret, for servers run as several replicas."""
+
+
+def new_server(name: str, instructions: str) -> MCPServer:
+    """An `MCPServer` that advertises the rendering extension and mirrors hints and directives under `_meta`."""
+    install()  # before any tool is declared, or the hints are dropped when the tool is built
+    rendering = RenderingExtension()
+    return MCPServer(
+        name,
+        instructions=instructions,
+        version="0.1.0",
+        extensions=[rendering],
+        middleware=[rendering],
+        # Keep stderr quiet: a host such as `mcp-rendering demo` shares the terminal with the server.
+        log_level="WARNING",
+    )
+
+
+def tool_annotations(
+    title: str, *, verbatim: bool | None = None, summarize_ok: bool | None = None
+) -> mcp_types.ToolAnnotations:
+    """The examples' annotations: read-only, closed-world tools with the rendering hints."""
+    return rendering_tool_annotations(
+        title=title,
+        read_only_hint=True,
+        open_world_hint=False,
+        verbatim_hint=verbatim,
+        summarize_ok_hint=summarize_ok,
+    )
+
+
+def continuation_tokens() -> ContinuationTokens:
+    """The token issuer: a secret shared through the environment, or a fresh one for this process.
+
+    A stdio server lives exactly as long as its one connection, so a per-process secret loses nothing.
+    """
+    secret = os.environ.get(SECRET_ENV) or os.urandom(32)
+    return ContinuationTokens(Keyring.single(secret), ttl_seconds=900)
+
+
+def caller_of(ctx: Context[Any, Any]) -> str:
+    """The caller's identity: the authenticated principal when there is one, else the local stdio client."""
+    try:
+        principal = authenticated_principal(ctx.request_context)
+    except ValueError:  # no request in flight (a direct call in-process): no principal either
+        principal = None
+    return principal or LOCAL_CALLER

@@ -1,0 +1,117 @@
+"""Example server: a five-level org chart of a few thousand people.
+
+Here the shape is the value: each person sits directly under their manager, and `Row.level` carries the depth.
+Flattening the chart, reordering it for readability or keeping only the leaders would misreport who reports to
+whom. The chart is far larger than one page, so the tool returns bounded pages at record boundaries, each with a
+continuation token; every person has a canonical record URI that `resources/read` resolves for the same caller.
+
+Run over stdio: ``python -m mcp_rendering.examples.orgchart``. The company and its people are invented.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Annotated, Any
+
+import mcp_types
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+
+from mcp_rendering.builder import VerbatimContent, error_result, paged_result
+from mcp_rendering.document import Document
+from mcp_rendering.envelope import Budget, Envelope, RecordNotFoundError, RecordUris, read_record
+from mcp_rendering.examples._server import caller_of, continuation_tokens, new_server, tool_annotations
+from mcp_rendering.examples.orgchart_data import DIVISIONS, Headcount, headcount_summary, org_chart_document, people
+from mcp_rendering.types import Rendering
+
+__all__ = ["BUDGET", "GUIDANCE", "RECORD_URIS", "TOOL", "build_server", "main"]
+
+TOOL = "org_chart"
+"""Name of the verbatim tool."""
+
+RECORD_URIS = RecordUris("orgchart://quillmoor/people/{row_id}")
+"""Canonical URI of one person; the same template is served as a resource template."""
+
+BUDGET = Budget(max_bytes=64_000, max_items=400)
+"""Page limits: the whole chart takes several pages."""
+
+GUIDANCE = (
+    "Org chart: show every person in the order given, indented by level, so that each person appears under their "
+    "manager. Do not reorder, group or drop people. If the result is incomplete, say so and fetch the rest."
+)
+
+
+@cache
+def _document(division: str | None) -> Document:
+    return RECORD_URIS.assign(org_chart_document(division))
+
+
+def _load(params: Mapping[str, str], caller: str) -> Document | None:
+    del params, caller  # everyone in this example may see the whole chart
+    return _document(None)
+
+
+def build_server() -> MCPServer:
+    """Build the org chart server (installs the SDK patch first)."""
+    server = new_server(
+        "example-orgchart",
+        "The org chart of a fictional company, a few thousand people over five levels (synthetic data).",
+    )
+    envelope = Envelope(tool=TOOL, tokens=continuation_tokens(), budget=BUDGET, argument="cursor")
+
+    @server.tool(
+        name=TOOL,
+        annotations=tool_annotations("Org chart (every person, by level)", verbatim=True),
+    )
+    def org_chart(
+        ctx: Context[Any, Any], division: str | None = None, cursor: str | None = None
+    ) -> Annotated[mcp_types.CallToolResult, VerbatimContent]:
+        """The org chart, depth-first: each manager followed by their reports, one section per division.
+        `division` (one of exec, eng, ops, sales, fin, people, legal) keeps one division. Results are paged: when
+        the result is incomplete, call again with the same arguments plus the returned `cursor`."""
+        if division is not None and division not in DIVISIONS:
+            return error_result(f"unknown division {division!r}; choose one of {', '.join(DIVISIONS)}")
+        arguments: dict[str, Any] = {"division": division}
+        if cursor is not None:
+            arguments["cursor"] = cursor
+        return paged_result(
+            envelope,
+            _document(division),
+            arguments=arguments,
+            caller=caller_of(ctx),
+            directive=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-"),
+            fingerprint=f"people:{len(people())}:{division}",
+        )
+
+    @server.tool(
+        name="headcount",
+        annotations=tool_annotations("Headcount by division", summarize_ok=True),
+    )
+    def headcount() -> Headcount:
+        """Headcount per division: headline numbers, fine to summarize."""
+        return headcount_summary()
+
+    @server.resource(
+        RECORD_URIS.template,
+        name="person",
+        description="One person of the org chart, with their title, site and manager.",
+        mime_type="application/json",
+    )
+    def person(row_id: str, ctx: Context[Any, Any]) -> str:
+        uri = RECORD_URIS.record_uri(row_id)
+        try:
+            return read_record(uri, uris=RECORD_URIS, load=_load, caller=caller_of(ctx)).text
+        except RecordNotFoundError as error:
+            raise ResourceNotFoundError(str(error)) from None
+
+    return server
+
+
+def main() -> None:
+    """Serve over stdio."""
+    build_server().run("stdio")
+
+
+if __name__ == "__main__":
+    main()

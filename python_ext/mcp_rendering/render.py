@@ -1,0 +1,188 @@
+"""Whole, faithful renderings of a `Document` as plain text and as Markdown.
+
+Both renderings are the reference presentation of a verbatim result: every section in order with its title and
+column headers, every row in order, subtotal and total rows marked, hierarchy shown by indentation and nulls shown
+as the directive's `nullDisplay`. Values are never reformatted: a number is written exactly as Python spells the
+value it holds (no rounding, no thousands separators), so that an audit can find each value in what was shown.
+
+Layout shared by both renderings (the audit relies on it):
+
+- every table line begins and ends with `|` and separates cells with `|`;
+- each table has a header line (an empty label cell, then the column names) and a separator line under it;
+- a row's label cell is `indentation + marker + label`, the marker being `Subtotal: ` or `Total: `;
+- a line break inside a value never breaks the line: it becomes a space in text and `<br>` in Markdown.
+
+The output is deterministic: the same document and options always give the same string.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from mcp_rendering.document import Cell, Document, Row, Section
+from mcp_rendering.reading import DEFAULT_NULL_DISPLAY
+
+__all__ = ["DEFAULT_NULL_DISPLAY", "cell_text", "kind_marker", "markdown_escape", "render_markdown", "render_text"]
+
+# Every character that `str.splitlines` treats as a line boundary: a value must never split its row's line.
+_LINE_BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+# Characters that carry meaning inside a Markdown table cell or heading; escaped with a backslash.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&#])")
+
+# A cell made only of dashes, colons and spaces would read as a table delimiter row.
+_DELIMITER_LIKE = re.compile(r"[\s:-]+")
+
+_INDENT_TEXT = "  "
+_INDENT_MARKDOWN = "&emsp;"
+
+
+def cell_text(value: Cell, null_display: str = DEFAULT_NULL_DISPLAY) -> str:
+    """The exact text of one value: nulls as `null_display`, booleans as JSON spells them, numbers unchanged.
+
+    Floats use Python's shortest round-trip spelling (`repr`), so the shown digits are the digits of the value.
+    Line breaks inside a string are left in place; each renderer decides how to keep them on one line.
+    """
+    if value is None:
+        return null_display
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def kind_marker(row: Row) -> str:
+    """The visible prefix that marks a subtotal or total row (empty for an ordinary item)."""
+    if row.kind == "subtotal":
+        return "Subtotal: "
+    if row.kind == "total":
+        return "Total: "
+    return ""
+
+
+def _one_line(text: str, replacement: str) -> str:
+    return _LINE_BREAKS.sub(replacement, text)
+
+
+def _is_number(value: Cell) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _numeric_columns(section: Section) -> list[bool]:
+    """Columns whose non-null values are all numbers (aligned right); a column of nulls only is not numeric."""
+    numeric: list[bool] = []
+    for index in range(len(section.columns)):
+        seen_number = False
+        all_numbers = True
+        for row in section.rows:
+            value = row.values[index]
+            if value is None:
+                continue
+            if _is_number(value):
+                seen_number = True
+            else:
+                all_numbers = False
+                break
+        numeric.append(seen_number and all_numbers)
+    return numeric
+
+
+# ---------------------------------------------------------------------------------------------------- plain text
+
+
+def _underline(title: str, char: str) -> str:
+    return char * max(len(title), 3)
+
+
+def _text_section(section: Section, null_display: str) -> list[str]:
+    title = _one_line(section.title, " ")
+    lines = [title, _underline(title, "-"), ""]
+    if not section.rows:
+        lines.append("(no rows)")
+        return lines
+    header = ["", *(_one_line(column, " ") for column in section.columns)]
+    body = [
+        [
+            _INDENT_TEXT * row.level + kind_marker(row) + _one_line(row.label, " "),
+            *(_one_line(cell_text(value, null_display), " ") for value in row.values),
+        ]
+        for row in section.rows
+    ]
+    widths = [max(len(line[index]) for line in (header, *body)) for index in range(len(header))]
+    right = [False, *_numeric_columns(section)]
+
+    def table_line(cells: Sequence[str]) -> str:
+        padded = (
+            cell.rjust(width) if align_right else cell.ljust(width)
+            for cell, width, align_right in zip(cells, widths, right, strict=True)
+        )
+        return "| " + " | ".join(padded) + " |"
+
+    lines.append(table_line(header))
+    lines.append("+" + "+".join("-" * (width + 2) for width in widths) + "+")
+    lines.extend(table_line(cells) for cells in body)
+    return lines
+
+
+def render_text(document: Document, *, null_display: str = DEFAULT_NULL_DISPLAY) -> str:
+    """Render the whole document as a plain-text table per section.
+
+    The title is underlined with `=`, each section title with `-`; each section with rows is a `|`-delimited table
+    with a header line and a `+---+` separator; a section without rows says `(no rows)`. Numeric columns are aligned
+    right; padding is spaces only, so no value is changed.
+    """
+    title = _one_line(document.title, " ")
+    lines = [title, _underline(title, "=")]
+    for section in document.sections:
+        lines.append("")
+        lines.extend(_text_section(section, null_display))
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------------------------------ Markdown
+
+
+def markdown_escape(text: str) -> str:
+    """Escape text for a Markdown table cell or heading: special characters get a backslash, breaks become `<br>`."""
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+    if "-" in escaped and _DELIMITER_LIKE.fullmatch(escaped):
+        # A cell such as `-` or `:--` must not make its line look like a delimiter row: escape its first mark.
+        stripped = escaped.lstrip()
+        escaped = escaped[: len(escaped) - len(stripped)] + "\\" + stripped
+    return _one_line(escaped, "<br>")
+
+
+def _markdown_row(cells: Iterable[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _markdown_section(section: Section, null_display: str) -> list[str]:
+    lines = ["## " + markdown_escape(section.title), ""]
+    if not section.rows:
+        lines.append("*(no rows)*")
+        return lines
+    lines.append(_markdown_row(["", *(markdown_escape(column) for column in section.columns)]))
+    alignments = ["---", *("---:" if numeric else "---" for numeric in _numeric_columns(section))]
+    lines.append(_markdown_row(alignments))
+    for row in section.rows:
+        marker = kind_marker(row)
+        label = _INDENT_MARKDOWN * row.level + (f"**{marker.strip()}** " if marker else "") + markdown_escape(row.label)
+        lines.append(_markdown_row([label, *(markdown_escape(cell_text(value, null_display)) for value in row.values)]))
+    return lines
+
+
+def render_markdown(document: Document, *, null_display: str = DEFAULT_NULL_DISPLAY) -> str:
+    """Render the whole document as Markdown: a `#` title, a `##` heading and a GFM table per section.
+
+    Every value is escaped so that no value can end its cell, its row or the table (pipes, backslashes, emphasis
+    characters, HTML and line breaks). Indentation is `&emsp;` per level; subtotal and total markers are bold.
+    """
+    lines = ["# " + markdown_escape(document.title)]
+    for section in document.sections:
+        lines.append("")
+        lines.extend(_markdown_section(section, null_display))
+    return "\n".join(lines) + "\n"

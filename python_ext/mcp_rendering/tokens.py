@@ -1,0 +1,334 @@
+"""Opaque, self-contained continuation tokens for bounded tool results.
+
+A token carries everything needed to resume a result on any server replica, so no server keeps paging state:
+the position of the next record and a fingerprint of the result set it was cut from. It is bound to the tool
+name, to a canonical hash of the call arguments (the continuation argument itself excluded) and to the caller's
+identity, it expires, and it names the key that signed it so keys can rotate (sign with the current key, accept
+any key still in the keyring).
+
+Wire form, url-safe and at most `MAX_TOKEN_LENGTH` characters::
+
+    v1.<key id>.<base64url payload>.<base64url HMAC-SHA256 of "v1.<key id>.<payload>">
+
+The payload is readable by anyone holding a token, so it stores only keyed digests of the tool, arguments,
+caller and fingerprint, never the values themselves. Clients must treat the token as opaque.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import re
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+
+__all__ = [
+    "MAX_TOKEN_LENGTH",
+    "ContinuationTokens",
+    "ExpiredTokenError",
+    "Keyring",
+    "MalformedTokenError",
+    "TamperedTokenError",
+    "TokenError",
+    "TokenErrorReason",
+    "TokenState",
+    "UnknownKeyError",
+    "WrongArgumentsError",
+    "WrongCallerError",
+    "WrongToolError",
+    "canonical_arguments",
+]
+
+MAX_TOKEN_LENGTH = 4096
+"""Longest token accepted or issued: the schema's limit on `RenderingContinuation.token`."""
+
+_VERSION = "v1"
+_KEY_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+_DIGEST_BYTES = 12  # 96 bits: ample to tell bindings apart, short enough to keep tokens compact
+_MIN_SECRET_BYTES = 16
+
+TokenErrorReason: TypeAlias = Literal[
+    "malformed", "bad_signature", "unknown_key", "expired", "wrong_tool", "wrong_arguments", "wrong_caller"
+]
+"""Why a token was refused; one value per `TokenError` subclass."""
+
+
+class TokenError(ValueError):
+    """A continuation token was refused. Subclasses name the cause; `reason` carries it as a string."""
+
+    reason: TokenErrorReason = "malformed"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class MalformedTokenError(TokenError):
+    """The token is not one this server issues (wrong shape, encoding, version or length)."""
+
+    reason: TokenErrorReason = "malformed"
+
+
+class TamperedTokenError(TokenError):
+    """The signature does not match: the token was altered, or signed with a different secret."""
+
+    reason: TokenErrorReason = "bad_signature"
+
+
+class UnknownKeyError(TokenError):
+    """The token names a key id that is not in the keyring (retired, or never issued here)."""
+
+    reason: TokenErrorReason = "unknown_key"
+
+
+class ExpiredTokenError(TokenError):
+    """The token's lifetime is over."""
+
+    reason: TokenErrorReason = "expired"
+
+
+class WrongToolError(TokenError):
+    """The token was issued by another tool."""
+
+    reason: TokenErrorReason = "wrong_tool"
+
+
+class WrongArgumentsError(TokenError):
+    """The token was issued for a call with different arguments."""
+
+    reason: TokenErrorReason = "wrong_arguments"
+
+
+class WrongCallerError(TokenError):
+    """The token was issued to another caller."""
+
+    reason: TokenErrorReason = "wrong_caller"
+
+
+def _b64encode(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _b64decode(text: str) -> bytes:
+    if not re.fullmatch(r"[A-Za-z0-9_-]*", text):
+        raise ValueError("not base64url")
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def canonical_arguments(arguments: Mapping[str, Any], *, exclude: str | None = None) -> bytes:
+    """The canonical JSON bytes of a call's arguments, without the continuation argument `exclude`.
+
+    Keys are sorted and separators compact, so two calls with equal arguments hash alike whatever their key order.
+
+    Raises:
+        TypeError: an argument value is not JSON (the token could not be bound to it).
+    """
+    kept = {key: value for key, value in arguments.items() if key != exclude}
+    try:
+        text = json.dumps(kept, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except ValueError as exc:  # NaN or infinity: not JSON
+        raise TypeError(f"arguments are not JSON: {exc}") from exc
+    return text.encode("utf-8")
+
+
+class Keyring:
+    """Signing keys by id: tokens are signed with `current` and verified with whichever key they name.
+
+    To rotate, add a new key and make it current; keep the old one until the tokens it signed have expired.
+    """
+
+    def __init__(self, keys: Mapping[str, bytes | str], current: str) -> None:
+        """Build a keyring.
+
+        Args:
+            keys: key id -> secret (bytes, or text taken as UTF-8), each at least 16 bytes. Ids are 1-32 characters
+                of ``[A-Za-z0-9_-]``.
+            current: the id of the key that signs new tokens.
+        """
+        secrets: dict[str, bytes] = {}
+        for key_id, secret in keys.items():
+            if not _KEY_ID.match(key_id):
+                raise ValueError(f"key id {key_id!r} must be 1-32 characters of A-Z, a-z, 0-9, '_' or '-'")
+            raw = secret.encode("utf-8") if isinstance(secret, str) else bytes(secret)
+            if len(raw) < _MIN_SECRET_BYTES:
+                raise ValueError(f"secret of key {key_id!r} is shorter than {_MIN_SECRET_BYTES} bytes")
+            secrets[key_id] = raw
+        if current not in secrets:
+            raise ValueError(f"current key {current!r} is not in the keyring")
+        self._keys = secrets
+        self.current = current
+
+    @classmethod
+    def single(cls, secret: bytes | str, key_id: str = "k1") -> Keyring:
+        """A keyring of one key."""
+        return cls({key_id: secret}, current=key_id)
+
+    def secret(self, key_id: str) -> bytes | None:
+        """The secret of `key_id`, or None if the keyring does not hold it."""
+        return self._keys.get(key_id)
+
+    def __contains__(self, key_id: object) -> bool:
+        return key_id in self._keys
+
+
+@dataclass(frozen=True)
+class TokenState:
+    """What a verified token says about where to resume."""
+
+    position: int
+    """Index of the next record to return, counted over the whole ordered result set."""
+    fingerprint: str
+    """Keyed digest of the result-set fingerprint the token was issued for; compare with
+    `ContinuationTokens.fingerprint_digest`."""
+    expires_at: int
+    """Expiry, in whole seconds since the epoch."""
+    key_id: str
+
+
+class ContinuationTokens:
+    """Issues and verifies continuation tokens for one server (any replica sharing the keyring)."""
+
+    def __init__(
+        self,
+        keyring: Keyring,
+        *,
+        ttl_seconds: int = 900,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        """Configure the issuer.
+
+        Args:
+            keyring: the signing keys.
+            ttl_seconds: lifetime of an issued token.
+            clock: returns the current time in seconds since the epoch (injected in tests).
+        """
+        if ttl_seconds <= 0:
+            raise ValueError("ttl_seconds must be positive")
+        self.keyring = keyring
+        self.ttl_seconds = ttl_seconds
+        self._clock = clock
+
+    def _digest(self, secret: bytes, label: str, value: bytes) -> str:
+        mac = hmac.new(secret, label.encode("ascii") + b"\x00" + value, hashlib.sha256).digest()
+        return _b64encode(mac[:_DIGEST_BYTES])
+
+    def fingerprint_digest(self, fingerprint: str, key_id: str | None = None) -> str:
+        """The keyed digest under which a result-set fingerprint is stored in a token signed by `key_id`."""
+        secret = self.keyring.secret(key_id or self.keyring.current)
+        if secret is None:
+            raise KeyError(key_id)
+        return self._digest(secret, "fingerprint", fingerprint.encode("utf-8"))
+
+    def issue(
+        self,
+        *,
+        tool: str,
+        arguments: Mapping[str, Any],
+        caller: str,
+        position: int,
+        fingerprint: str,
+        exclude_argument: str | None = None,
+    ) -> str:
+        """A signed token to resume `tool` at `position` for this caller and these arguments.
+
+        `exclude_argument` names the continuation argument, left out of the argument hash.
+        """
+        if position < 0:
+            raise ValueError("position must be >= 0")
+        key_id = self.keyring.current
+        secret = self.keyring.secret(key_id)
+        assert secret is not None  # the keyring guarantees its current key exists
+        payload = {
+            "p": position,
+            "f": self._digest(secret, "fingerprint", fingerprint.encode("utf-8")),
+            "e": int(self._clock()) + self.ttl_seconds,
+            "t": self._digest(secret, "tool", tool.encode("utf-8")),
+            "a": self._digest(secret, "arguments", canonical_arguments(arguments, exclude=exclude_argument)),
+            "c": self._digest(secret, "caller", caller.encode("utf-8")),
+        }
+        body = _b64encode(json.dumps(payload, separators=(",", ":")).encode("ascii"))
+        signed = f"{_VERSION}.{key_id}.{body}"
+        token = f"{signed}.{_b64encode(hmac.new(secret, signed.encode('ascii'), hashlib.sha256).digest())}"
+        if len(token) > MAX_TOKEN_LENGTH:  # cannot happen with the fields above; kept as a hard guarantee
+            raise ValueError("token exceeds the schema limit")
+        return token
+
+    def verify(
+        self,
+        token: str,
+        *,
+        tool: str,
+        arguments: Mapping[str, Any],
+        caller: str,
+        exclude_argument: str | None = None,
+    ) -> TokenState:
+        """Check a token against this call and return where to resume.
+
+        Checks run in a fixed order: shape, key id, signature, expiry, tool, arguments, caller.
+
+        Raises:
+            MalformedTokenError: not a token of this server (shape, encoding, version, length).
+            UnknownKeyError: signed with a key id the keyring no longer holds.
+            TamperedTokenError: the signature does not match.
+            ExpiredTokenError: the lifetime is over.
+            WrongToolError: issued by another tool.
+            WrongArgumentsError: issued for other arguments.
+            WrongCallerError: issued to another caller.
+        """
+        if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_LENGTH:  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise MalformedTokenError(f"continuation token is malformed: empty or longer than {MAX_TOKEN_LENGTH}")
+        parts = token.split(".")
+        if len(parts) != 4 or parts[0] != _VERSION or not _KEY_ID.match(parts[1]):
+            raise MalformedTokenError("continuation token is malformed: not a token issued by this server")
+        _, key_id, body, signature = parts
+        try:
+            mac = _b64decode(signature)
+            raw_payload = _b64decode(body)
+        except (ValueError, binascii.Error) as exc:
+            raise MalformedTokenError("continuation token is malformed: bad encoding") from exc
+        secret = self.keyring.secret(key_id)
+        if secret is None:
+            raise UnknownKeyError(
+                f"continuation token was signed with key {key_id!r}, which this server no longer holds; "
+                "call the tool again without the token"
+            )
+        expected = hmac.new(secret, f"{_VERSION}.{key_id}.{body}".encode("ascii"), hashlib.sha256).digest()
+        if not hmac.compare_digest(mac, expected):
+            raise TamperedTokenError("continuation token signature does not match: the token was altered")
+        payload = _parse_payload(raw_payload)
+        now = int(self._clock())
+        if now >= payload["e"]:
+            raise ExpiredTokenError(
+                f"continuation token expired {now - payload['e']} s ago; call the tool again without the token"
+            )
+        if not hmac.compare_digest(payload["t"], self._digest(secret, "tool", tool.encode("utf-8"))):
+            raise WrongToolError(f"continuation token was issued by another tool, not {tool!r}")
+        args_digest = self._digest(secret, "arguments", canonical_arguments(arguments, exclude=exclude_argument))
+        if not hmac.compare_digest(payload["a"], args_digest):
+            raise WrongArgumentsError(
+                "continuation token was issued for different arguments; repeat the original arguments with the token"
+            )
+        if not hmac.compare_digest(payload["c"], self._digest(secret, "caller", caller.encode("utf-8"))):
+            raise WrongCallerError("continuation token was issued to another caller")
+        return TokenState(position=payload["p"], fingerprint=payload["f"], expires_at=payload["e"], key_id=key_id)
+
+
+def _parse_payload(raw: bytes) -> dict[str, Any]:
+    # Reached only for a correctly signed token, so a failure here means a bug or a foreign format, not an attack.
+    try:
+        data: object = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise MalformedTokenError("continuation token is malformed: unreadable payload") from exc
+    if not isinstance(data, dict):
+        raise MalformedTokenError("continuation token is malformed: unreadable payload")
+    payload: dict[str, Any] = data  # pyright: ignore[reportUnknownVariableType]
+    ints_ok = all(type(payload.get(k)) is int for k in ("p", "e")) and payload["p"] >= 0
+    strs_ok = all(isinstance(payload.get(k), str) for k in ("f", "t", "a", "c"))
+    if not (ints_ok and strs_ok):
+        raise MalformedTokenError("continuation token is malformed: missing or invalid fields")
+    return payload

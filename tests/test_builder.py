@@ -1,0 +1,278 @@
+"""The verbatim result builder: result shape, the directive's carriers, schemas, and a paged walk end to end."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Annotated, Any
+
+import anyio
+import jsonschema
+import mcp_types
+import pytest
+from mcp import Client
+from mcp.server.mcpserver import MCPServer
+
+import mcp_rendering
+from mcp_rendering import patch
+from mcp_rendering.builder import (
+    VerbatimContent,
+    error_result,
+    output_schema,
+    paged_result,
+    verbatim_result,
+)
+from mcp_rendering.document import Document, Row, Section
+from mcp_rendering.envelope import Budget, Envelope, RecordUris, read_record
+from mcp_rendering.render import render_text
+from mcp_rendering.tokens import ContinuationTokens, Keyring
+from mcp_rendering.types import EXTENSION_ID, RESULT_STRUCTURED_KEY, Rendering
+
+MERGED_SCHEMA = Path(__file__).resolve().parent.parent / "schema" / "merged" / "2026-07-28" / "schema.json"
+URIS = RecordUris("ledger://statements/{statement}/rows/{row_id}")
+GUIDANCE = "Show every line in order; nulls as '-'."
+
+
+@pytest.fixture(autouse=True)
+def _clean_sdk() -> Iterator[None]:
+    mcp_rendering.uninstall()
+    yield
+    mcp_rendering.uninstall()
+
+
+def statement(rows: int = 40, memo: str = "note") -> Document:
+    income = Section(
+        id="income",
+        title="Income",
+        columns=("amount", "memo"),
+        rows=tuple(Row(id=f"i{n}", label=f"Sale {n}", values=(n * 100, memo if n else None)) for n in range(rows)),
+    )
+    total = Section(
+        id="totals",
+        title="Totals",
+        columns=("amount", "memo"),
+        rows=(Row(id="t", label="Total", values=(sum(n * 100 for n in range(rows)), None), kind="total"),),
+    )
+    return URIS.assign(Document(title="Statement 2026-q1", sections=(income, total)), statement="2026-q1")
+
+
+def envelope(max_bytes: int = 2000, max_field_bytes: int | None = None) -> Envelope:
+    tokens = ContinuationTokens(Keyring.single(b"s" * 32), clock=lambda: 1_800_000_000.0)
+    return Envelope(
+        tool="statement", tokens=tokens, budget=Budget(max_bytes=max_bytes, max_field_bytes=max_field_bytes)
+    )
+
+
+def wire(result: mcp_types.CallToolResult) -> dict[str, Any]:
+    return result.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def test_whole_document_result_shape() -> None:
+    document = statement(3)
+    result = verbatim_result(document, Rendering(mode="verbatim", guidance=GUIDANCE, null_display="n/a"))
+    data = wire(result)
+    structured = data["structuredContent"]
+    assert set(structured) == {"document", "page", RESULT_STRUCTURED_KEY}
+    assert Document.model_validate(structured["document"]) == document
+    assert structured["page"] == {"complete": True, "returned": 4, "total": 4}
+    directive = {"mode": "verbatim", "guidance": GUIDANCE, "nullDisplay": "n/a"}
+    assert structured[RESULT_STRUCTURED_KEY] == directive
+    assert data["_meta"][EXTENSION_ID] == directive
+    assert data["isError"] is False
+    (block,) = data["content"]
+    assert block == {"type": "text", "text": render_text(document, null_display="n/a")}
+    assert "INCOMPLETE" not in block["text"]
+
+
+def test_incomplete_page_carries_complete_false_and_the_continuation_everywhere() -> None:
+    document = statement()
+    page = envelope().page(document, arguments={"statement": "2026-q1"}, caller="alice")
+    assert not page.complete and page.next_token
+    data = wire(verbatim_result(page, Rendering(mode="verbatim", guidance=GUIDANCE)))
+    expected = {
+        "mode": "verbatim",
+        "guidance": GUIDANCE,
+        "complete": False,
+        "continuation": {"argument": "cursor", "token": page.next_token},
+    }
+    structured = data["structuredContent"]
+    assert structured[RESULT_STRUCTURED_KEY] == expected == data["_meta"][EXTENSION_ID]
+    assert structured["page"]["nextToken"] == page.next_token
+    assert structured["page"]["complete"] is False
+    text = data["content"][0]["text"]
+    assert text.startswith(render_text(page.document))
+    assert f"this page shows {page.returned} of {page.total} records" in text
+    assert f'"cursor": "{page.next_token}"' in text
+
+
+def test_a_complete_last_page_drops_a_stale_continuation() -> None:
+    page = envelope(max_bytes=100_000).page(statement(3), arguments={}, caller="alice")
+    stale = Rendering.model_validate(
+        {"mode": "verbatim", "complete": False, "continuation": {"argument": "cursor", "token": "old"}}
+    )
+    directive = wire(verbatim_result(page, stale))["_meta"][EXTENSION_ID]
+    assert directive == {"mode": "verbatim"}
+
+
+def test_record_links_and_field_links_are_resource_link_blocks() -> None:
+    document = statement(5, memo="m" * 400)
+    page = envelope(max_bytes=100_000, max_field_bytes=100).page(document, arguments={}, caller="alice")
+    blocks = wire(verbatim_result(page, record_links=True))["content"]
+    links = [block for block in blocks if block["type"] == "resource_link"]
+    record_uris = [row.uri for section in document.sections for row in section.rows]
+    field_uris = [URIS.field_uri(URIS.record_uri(f"i{n}", statement="2026-q1"), 1) for n in range(1, 5)]
+    assert [link["uri"] for link in links] == record_uris + field_uris
+    assert {link["name"] for link in links[: len(record_uris)]} == {
+        row_id for row_id in ("i0", "i1", "i2", "i3", "i4", "t")
+    }
+    without = wire(verbatim_result(page))["content"]
+    assert [block["uri"] for block in without if block["type"] == "resource_link"] == field_uris
+    assert "read it at " + field_uris[0] in without[0]["text"]
+
+
+def test_structured_content_validates_against_the_output_schema() -> None:
+    schema = output_schema()
+    assert schema["type"] == "object"
+    assert RESULT_STRUCTURED_KEY in schema["properties"]
+    assert set(schema["required"]) >= {"document", "page", RESULT_STRUCTURED_KEY}
+    document = statement(30, memo="m" * 300)
+    pages = [
+        envelope(max_field_bytes=100).page(document, arguments={}, caller="alice"),
+        envelope(max_bytes=100_000).page(document, arguments={}, caller="alice"),
+    ]
+    for content in [document, *pages]:
+        structured = wire(verbatim_result(content, Rendering(mode="verbatim")))["structuredContent"]
+        jsonschema.validate(structured, schema)
+        assert VerbatimContent.model_validate(structured).page.complete is (content is not pages[0])
+    broken = wire(verbatim_result(document))["structuredContent"]
+    broken[RESULT_STRUCTURED_KEY] = {"mode": "paraphrase"}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, schema)
+
+
+def test_unpatched_sdk_keeps_only_the_meta_mirror() -> None:
+    result = verbatim_result(statement(2), Rendering(mode="verbatim"))
+    assert "rendering" not in type(result).model_fields
+    data = wire(result)
+    assert "_rendering" not in data
+    assert data["_meta"][EXTENSION_ID] == {"mode": "verbatim"}
+
+
+def test_patched_sdk_types_the_directive_and_validates_against_the_merged_schema() -> None:
+    assert MERGED_SCHEMA.exists(), "the merged 2026-07-28 schema is generated by scripts/gen_schema.py"
+    schema = json.loads(MERGED_SCHEMA.read_text())
+    document = statement()
+    page = envelope().page(document, arguments={}, caller="alice")
+    with patch.installed():
+        result = verbatim_result(page, Rendering(mode="verbatim", guidance=GUIDANCE), record_links=True)
+        rendering: Any = getattr(result, "rendering", None)
+        assert isinstance(rendering, Rendering)
+        assert rendering.complete is False and rendering.continuation is not None
+        assert rendering.continuation.token == page.next_token
+        data = wire(result)
+    assert data["_rendering"] == data["_meta"][EXTENSION_ID] == data["structuredContent"][RESULT_STRUCTURED_KEY]
+    validator = jsonschema.Draft202012Validator({**schema, "$ref": "#/$defs/CallToolResult"})
+    validator.validate(data)
+    data["_rendering"]["complete"] = "no"
+    assert not validator.is_valid(data)
+
+
+def test_paged_result_turns_refusals_into_tool_errors() -> None:
+    env = envelope()
+    document = statement()
+    first = paged_result(env, document, arguments={"statement": "2026-q1"}, caller="alice")
+    token = wire(first)["structuredContent"]["page"]["nextToken"]
+    for arguments, caller, changed, phrase in [
+        ({"statement": "2026-q1", "cursor": token}, "mallory", document, "another caller"),
+        ({"statement": "2026-q2", "cursor": token}, "alice", document, "different arguments"),
+        ({"statement": "2026-q1", "cursor": token}, "alice", statement(41), "narrow the request"),
+        ({"statement": "2026-q1", "cursor": "garbage"}, "alice", document, "malformed"),
+    ]:
+        result = paged_result(env, changed, arguments=arguments, caller=caller)
+        data = wire(result)
+        assert data["isError"] is True and "structuredContent" not in data
+        assert phrase in data["content"][0]["text"]
+    assert wire(error_result("stop"))["content"] == [{"type": "text", "text": "stop"}]
+
+
+def build_server(document: Document, env: Envelope) -> MCPServer:
+    server = MCPServer("ledger")
+
+    def load(params: Mapping[str, str], caller: str) -> Document | None:
+        return document if params.get("statement") == "2026-q1" and caller == "alice" else None
+
+    @server.tool()
+    def statement_lines(
+        statement: str, cursor: str | None = None
+    ) -> Annotated[mcp_types.CallToolResult, VerbatimContent]:
+        """Every line of a statement, in pages."""
+        return paged_result(
+            env,
+            document,
+            arguments={"statement": statement, "cursor": cursor},
+            caller="alice",
+            directive=Rendering(mode="verbatim", guidance=GUIDANCE),
+            record_links=True,
+        )
+
+    @server.resource(URIS.template, mime_type="application/json")
+    def statement_row(statement: str, row_id: str) -> str:
+        """One statement line."""
+        uri = URIS.record_uri(row_id, statement=statement)
+        return read_record(uri, uris=URIS, load=load, caller="alice").text
+
+    return server
+
+
+async def walk_over_client(server: MCPServer) -> tuple[list[dict[str, Any]], list[dict[str, Any]], Any]:
+    structured: list[dict[str, Any]] = []
+    directives: list[dict[str, Any]] = []
+    async with Client(server) as client:
+        tools = await client.list_tools()
+        (tool,) = tools.tools
+        arguments: dict[str, Any] = {"statement": "2026-q1"}
+        for _ in range(50):
+            result = await client.call_tool("statement_lines", arguments)
+            assert not result.is_error
+            data = wire(result)
+            structured.append(data["structuredContent"])
+            directive = data["_meta"][EXTENSION_ID]
+            directives.append(directive)
+            if directive.get("complete", True):
+                break
+            continuation = directive["continuation"]
+            arguments = {"statement": "2026-q1", continuation["argument"]: continuation["token"]}
+        record = await client.read_resource(URIS.record_uri("i7", statement="2026-q1"))
+    return structured, directives, (tool, record)
+
+
+def test_end_to_end_walk_over_a_real_client() -> None:
+    document = statement(60)
+    env = envelope(max_bytes=3000)
+    structured, directives, (tool, record) = anyio.run(walk_over_client, build_server(document, env))
+    assert tool.output_schema is not None
+    assert RESULT_STRUCTURED_KEY in tool.output_schema["properties"]
+    assert len(structured) > 2
+    walked = [
+        row["id"] for content in structured for section in content["document"]["sections"] for row in section["rows"]
+    ]
+    assert walked == [row.id for section in document.sections for row in section.rows]
+    assert [content[RESULT_STRUCTURED_KEY] for content in structured] == directives
+    assert all(d.get("complete") is False for d in directives[:-1]) and "complete" not in directives[-1]
+    (contents,) = record.contents
+    assert isinstance(contents, mcp_types.TextResourceContents)
+    assert json.loads(contents.text)["row"] == document.sections[0].rows[7].model_dump(mode="json")
+
+
+def test_end_to_end_patched_client_receives_the_typed_directive() -> None:
+    async def first_result() -> Any:
+        async with Client(build_server(statement(60), envelope(max_bytes=3000))) as client:
+            return await client.call_tool("statement_lines", {"statement": "2026-q1"})
+
+    with patch.installed():
+        result = anyio.run(first_result)
+        rendering: Any = getattr(result, "rendering", None)
+    assert isinstance(rendering, Rendering)
+    assert rendering.complete is False and rendering.continuation is not None
+    assert rendering.continuation.argument == "cursor"

@@ -1,0 +1,370 @@
+"""The bounded envelope: pages fit the budget, cut only at record boundaries, and walk the whole result exactly."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic_core import to_json
+
+from mcp_rendering.document import Cell, Document, Row, Section
+from mcp_rendering.envelope import (
+    Budget,
+    BudgetError,
+    Envelope,
+    Page,
+    RecordNotFoundError,
+    RecordUris,
+    ResultChangedError,
+    content_fingerprint,
+    read_record,
+)
+from mcp_rendering.tokens import (
+    ContinuationTokens,
+    ExpiredTokenError,
+    Keyring,
+    TamperedTokenError,
+    TokenError,
+    UnknownKeyError,
+    WrongArgumentsError,
+    WrongCallerError,
+    WrongToolError,
+)
+
+URIS = RecordUris("ledger://statements/{statement}/rows/{row_id}")
+ARGS: dict[str, Any] = {"statement": "2026-q1"}
+NOW = 1_800_000_000.0
+
+short_text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=10)
+cells: st.SearchStrategy[Cell] = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**12), max_value=10**12),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=120),
+    # Now and then a body larger than most budgets: it must become a field link or a linked record.
+    st.text(alphabet="xyz", min_size=1500, max_size=4000),
+)
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> Document:
+    sections: list[Section] = []
+    for s in range(draw(st.integers(min_value=0, max_value=4))):
+        columns = tuple(draw(st.lists(short_text, max_size=3)))
+        rows = tuple(
+            Row(
+                # Ids carry characters that need percent-encoding in a URI, and stay unique by their prefix.
+                id=f"{s}.{r}/{draw(short_text)}",
+                label=draw(short_text),
+                values=tuple(draw(cells) for _ in columns),
+                kind=draw(st.sampled_from(["item", "item", "subtotal", "total"])),
+                level=draw(st.integers(min_value=0, max_value=3)),
+            )
+            for r in range(draw(st.integers(min_value=0, max_value=12)))
+        )
+        sections.append(Section(id=f"s{s}", title=draw(short_text), columns=columns, rows=rows))
+    return URIS.assign(Document(title=draw(short_text), sections=tuple(sections)), statement="2026-q1")
+
+
+budgets = st.builds(
+    Budget,
+    max_bytes=st.integers(min_value=1200, max_value=6000),
+    max_items=st.none() | st.integers(min_value=1, max_value=8),
+    max_field_bytes=st.none() | st.integers(min_value=40, max_value=200),
+)
+
+
+def make_envelope(
+    budget: Budget, *, now: float = NOW, keyring: Keyring | None = None, tool: str = "statement"
+) -> Envelope:
+    tokens = ContinuationTokens(keyring or Keyring.single(b"k" * 32), clock=lambda: now)
+    return Envelope(tool=tool, tokens=tokens, budget=budget, argument="cursor")
+
+
+def walk(envelope: Envelope, document: Document, *, caller: str = "alice") -> list[Page]:
+    pages: list[Page] = []
+    arguments: dict[str, Any] = dict(ARGS)
+    units = sum(len(section.rows) or 1 for section in document.sections)
+    for _ in range(units + 1):
+        page = envelope.page(document, arguments=arguments, caller=caller)
+        pages.append(page)
+        if page.complete:
+            return pages
+        assert page.next_token is not None
+        arguments = {**ARGS, "cursor": page.next_token}
+    raise AssertionError("the walk did not end: a page made no progress")
+
+
+def loader(document: Document, owner: str = "alice") -> Any:
+    def load(params: Mapping[str, str], caller: str) -> Document | None:
+        return document if caller == owner and params == {"statement": "2026-q1"} else None
+
+    return load
+
+
+def rows_of(document: Document) -> list[tuple[str, Row]]:
+    return [(section.id, row) for section in document.sections for row in section.rows]
+
+
+def restored_rows(page: Page, original: Document) -> list[tuple[str, Row]]:
+    """The page's records in order, with linked records and linked fields read back through the resolver."""
+    load = loader(original)
+    result: list[tuple[str, Row]] = []
+    for section_id, row in rows_of(page.document):
+        values = list(row.values)
+        for link in page.linked_fields:
+            if link.row_id == row.id:
+                assert values[link.column] == link.uri
+                body = read_record(link.uri, uris=URIS, load=load, caller="alice")
+                values[link.column] = body.text if body.mime_type == "text/plain" else json.loads(body.text)
+        result.append((section_id, row.model_copy(update={"values": tuple(values)})))
+    for link in page.linked_records:
+        body = json.loads(read_record(link.uri, uris=URIS, load=load, caller="alice").text)
+        result.append((link.section_id, Row.model_validate(body["row"])))
+    return result
+
+
+@given(documents(), budgets)
+def test_pages_fit_and_walk_the_whole_result_exactly(document: Document, budget: Budget) -> None:
+    envelope = make_envelope(budget)
+    pages = walk(envelope, document)
+    walked: list[tuple[str, Row]] = []
+    section_trail: list[str] = []
+    for page in pages:
+        wire = page.to_wire()
+        encoded = to_json(wire)
+        # The size the envelope accounted for is the exact size of what is sent, and it fits.
+        assert len(encoded) == page.size_bytes <= budget.max_bytes
+        parsed = json.loads(encoded)
+        assert Document.model_validate(parsed["document"]) == page.document
+        assert parsed["page"]["complete"] is page.complete
+        assert ("nextToken" in parsed["page"]) is (not page.complete)
+        assert parsed["page"]["returned"] == page.returned
+        assert page.returned <= (budget.max_items or page.returned)
+        assert page.linked_records == () or (page.returned == 1 and not rows_of(page.document))
+        for section in page.document.sections:
+            original = next(s for s in document.sections if s.id == section.id)
+            assert (section.title, section.columns) == (original.title, original.columns)
+            if not section_trail or section_trail[-1] != section.id:
+                section_trail.append(section.id)
+        walked.extend(restored_rows(page, document))
+    # No gap, no duplicate, same order, every record whole and equal to the original.
+    assert walked == rows_of(document)
+    assert section_trail == [section.id for section in document.sections]
+    assert sum(page.returned for page in pages) == pages[0].total == len(walked)
+    assert pages[-1].complete and not any(page.complete for page in pages[:-1])
+
+
+@given(documents(), budgets)
+def test_same_call_and_token_give_the_same_page(document: Document, budget: Budget) -> None:
+    first = walk(make_envelope(budget), document)
+    again = walk(make_envelope(budget), document)
+    assert [page.to_wire() for page in first] == [page.to_wire() for page in again]
+    # Replaying one token from the middle gives that same page again.
+    if len(first) > 1:
+        token = first[0].next_token
+        envelope = make_envelope(budget)
+        replay = envelope.page(document, arguments={**ARGS, "cursor": token}, caller="alice")
+        assert replay.to_wire() == first[1].to_wire()
+
+
+@given(documents(), budgets)
+def test_records_ids_and_uris_are_never_cut(document: Document, budget: Budget) -> None:
+    originals = {row.id: row for _, row in rows_of(document)}
+    for page in walk(make_envelope(budget), document):
+        linked = {link.row_id for link in page.linked_fields}
+        for _, row in rows_of(page.document):
+            source = originals[row.id]
+            assert row.uri == source.uri == URIS.record_uri(row.id, statement="2026-q1")
+            assert row.uri is not None and URIS.parse(row.uri) is not None
+            if row.id not in linked:
+                assert row == source
+
+
+def _small_document(rows: int = 30) -> Document:
+    section = Section(
+        id="income",
+        title="Income",
+        columns=("amount", "note"),
+        rows=tuple(Row(id=f"r{i}", label=f"Line {i}", values=(i * 10, f"note {i}")) for i in range(rows)),
+    )
+    return URIS.assign(Document(title="Statement", sections=(section,)), statement="2026-q1")
+
+
+def _first_token(envelope: Envelope, document: Document) -> str:
+    page = envelope.page(document, arguments=ARGS, caller="alice")
+    assert not page.complete and page.next_token is not None
+    return page.next_token
+
+
+@pytest.mark.parametrize(
+    ("context", "error"),
+    [
+        ({"tool": "journal"}, WrongToolError),
+        ({"caller": "mallory"}, WrongCallerError),
+        ({"arguments": {"statement": "2025-q4"}}, WrongArgumentsError),
+        ({"now": NOW + 100_000}, ExpiredTokenError),
+        ({"keyring": Keyring.single(b"z" * 32, key_id="k2")}, UnknownKeyError),
+        ({"keyring": Keyring.single(b"z" * 32)}, TamperedTokenError),
+    ],
+)
+def test_foreign_tokens_are_refused_by_the_envelope(context: dict[str, Any], error: type[Exception]) -> None:
+    document = _small_document()
+    budget = Budget(max_bytes=1500)
+    token = _first_token(make_envelope(budget), document)
+    envelope = make_envelope(
+        budget,
+        now=context.get("now", NOW),
+        keyring=context.get("keyring"),
+        tool=context.get("tool", "statement"),
+    )
+    arguments = {**context.get("arguments", ARGS), "cursor": token}
+    with pytest.raises(error):
+        envelope.page(document, arguments=arguments, caller=context.get("caller", "alice"))
+
+
+@given(st.integers(min_value=0, max_value=200), st.sampled_from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"))
+def test_tampered_tokens_are_refused_by_the_envelope(index: int, char: str) -> None:
+    document = _small_document()
+    envelope = make_envelope(Budget(max_bytes=1500))
+    token = _first_token(envelope, document)
+    index %= len(token)
+    tampered = token[:index] + char + token[index + 1 :]
+    if tampered == token:
+        return
+    try:
+        page = envelope.page(document, arguments={**ARGS, "cursor": tampered}, caller="alice")
+    except TokenError:
+        return
+    # Only a change the base64 padding absorbs (the same bytes) may pass, and then it is the same page.
+    assert page == envelope.page(document, arguments={**ARGS, "cursor": token}, caller="alice")
+
+
+@given(documents(), budgets, st.data())
+def test_a_changed_result_set_gives_the_narrowing_error(
+    document: Document, budget: Budget, data: st.DataObject
+) -> None:
+    envelope = make_envelope(budget)
+    pages = walk(envelope, document)
+    if len(pages) < 2:
+        return
+    cut = data.draw(st.integers(min_value=0, max_value=len(pages) - 2))
+    token = pages[cut].next_token
+    assert token is not None
+    change = data.draw(st.sampled_from(["append", "drop", "edit", "retitle"]))
+    sections = list(document.sections)
+    first = sections[0]
+    if change == "append" or not any(section.rows for section in sections):
+        extra = Section(id="added", title="Added", rows=(Row(id="new", label="new"),))
+        sections.append(extra)
+    elif change == "retitle":
+        sections[0] = first.model_copy(update={"title": first.title + "!"})
+    else:
+        index = next(i for i, section in enumerate(sections) if section.rows)
+        rows = list(sections[index].rows)
+        if change == "drop":
+            rows.pop(0)
+        else:
+            rows[0] = rows[0].model_copy(update={"label": rows[0].label + "?"})
+        sections[index] = sections[index].model_copy(update={"rows": tuple(rows)})
+    changed = document.model_copy(update={"sections": tuple(sections)})
+    assert content_fingerprint(changed) != content_fingerprint(document)
+    with pytest.raises(ResultChangedError, match="narrow") as caught:
+        envelope.page(changed, arguments={**ARGS, "cursor": token}, caller="alice")
+    assert "without 'cursor'" in caught.value.message
+
+
+def test_a_tool_supplied_fingerprint_replaces_the_content_digest() -> None:
+    document = _small_document()
+    envelope = make_envelope(Budget(max_bytes=1500))
+    page = envelope.page(document, arguments=ARGS, caller="alice", fingerprint="version-1")
+    resumed = {**ARGS, "cursor": page.next_token}
+    assert envelope.page(document, arguments=resumed, caller="alice", fingerprint="version-1").returned > 0
+    with pytest.raises(ResultChangedError):
+        envelope.page(document, arguments=resumed, caller="alice", fingerprint="version-2")
+
+
+def test_a_record_larger_than_the_budget_is_linked_alone_on_its_page() -> None:
+    rows = (
+        Row(id="a", label="small", values=("x",)),
+        Row(id="big", label="large", values=("y" * 5000,)),
+        Row(id="c", label="small", values=("z",)),
+    )
+    document = URIS.assign(
+        Document(title="T", sections=(Section(id="s", title="S", columns=("v",), rows=rows),)), statement="2026-q1"
+    )
+    pages = walk(make_envelope(Budget(max_bytes=1500)), document)
+    assert [[row.id for _, row in rows_of(page.document)] for page in pages] == [["a"], [], ["c"]]
+    link = pages[1].linked_records[0]
+    assert (link.row_id, link.section_id, link.uri) == ("big", "s", URIS.record_uri("big", statement="2026-q1"))
+    assert [section.id for section in pages[1].document.sections] == ["s"]
+    assert pages[1].size_bytes <= 1500
+
+
+def test_a_budget_too_small_for_any_link_is_a_bounded_error() -> None:
+    with pytest.raises(BudgetError, match="cannot hold"):
+        make_envelope(Budget(max_bytes=300)).page(_small_document(), arguments=ARGS, caller="alice")
+
+
+def test_an_oversized_record_without_uri_is_a_bounded_error() -> None:
+    section = Section(id="s", title="S", columns=("v",), rows=(Row(id="big", label="L", values=("y" * 5000,)),))
+    with pytest.raises(BudgetError, match="no URI"):
+        make_envelope(Budget(max_bytes=1500)).page(Document(title="T", sections=(section,)), arguments={}, caller="a")
+
+
+def test_large_fields_become_links_resolvable_to_their_body() -> None:
+    body = "long text " * 100
+    section = Section(id="s", title="S", columns=("n", "memo"), rows=(Row(id="r1", label="L", values=(1, body)),))
+    document = URIS.assign(Document(title="T", sections=(section,)), statement="2026-q1")
+    page = make_envelope(Budget(max_bytes=4000, max_field_bytes=100)).page(document, arguments=ARGS, caller="alice")
+    (row,) = page.document.sections[0].rows
+    (link,) = page.linked_fields
+    assert row.values == (1, link.uri) and link.name == "memo" and link.column == 1
+    assert link.uri == "ledger://statements/2026-q1/rows/r1/fields/1"
+    resolved = read_record(link.uri, uris=URIS, load=loader(document), caller="alice")
+    assert (resolved.mime_type, resolved.text) == ("text/plain", body)
+    assert page.meta_wire()["linkedFields"][0]["uri"] == link.uri
+
+
+def test_records_resolve_only_for_an_authorized_caller() -> None:
+    document = _small_document()
+    uri = URIS.record_uri("r3", statement="2026-q1")
+    resolved = read_record(uri, uris=URIS, load=loader(document), caller="alice")
+    assert json.loads(resolved.text)["row"] == document.sections[0].rows[3].model_dump(mode="json")
+    for bad_uri, caller in [
+        (uri, "mallory"),
+        (URIS.record_uri("missing", statement="2026-q1"), "alice"),
+        (URIS.record_uri("r3", statement="2025-q4"), "alice"),
+        ("other://r3", "alice"),
+        (uri + "/fields/9", "alice"),
+    ]:
+        with pytest.raises(RecordNotFoundError):
+            read_record(bad_uri, uris=URIS, load=loader(document), caller=caller)
+
+
+@given(st.text(min_size=1, max_size=30), st.text(min_size=1, max_size=30), st.none() | st.integers(0, 99))
+def test_record_uris_round_trip(row_id: str, statement: str, column: int | None) -> None:
+    uri = URIS.record_uri(row_id, statement=statement)
+    if column is not None:
+        uri = URIS.field_uri(uri, column)
+    ref = URIS.parse(uri)
+    assert ref is not None
+    assert (ref.row_id, dict(ref.params), ref.column) == (row_id, {"statement": statement}, column)
+
+
+def test_record_uri_templates_are_checked() -> None:
+    with pytest.raises(ValueError, match="row_id"):
+        RecordUris("ledger://rows/{id}")
+    with pytest.raises(ValueError, match="needs"):
+        URIS.record_uri("r1")
+
+
+def test_an_empty_document_is_one_complete_page() -> None:
+    page = make_envelope(Budget()).page(Document(title="Nothing"), arguments={}, caller="a")
+    assert page.complete and page.returned == page.total == 0 and page.next_token is None
+    assert len(to_json(page.to_wire())) == page.size_bytes

@@ -1,0 +1,260 @@
+"""The example servers, end to end: each one runs as a real subprocess over stdio, and the patched `mcp.Client`
+(declaring the extension) talks to it.
+
+What is checked: every tool declares its hints in both carriers (core annotation and `_meta`); verbatim results
+carry `_rendering` (typed by the patch), its `_meta` mirror and the model-facing copy in `structuredContent`; a paged
+result walks to completion with exactly the records of the data set, in order, none missing or repeated; tokens
+are bound to their arguments; record URIs resolve through `resources/read`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
+
+import mcp_types
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+from mcp_rendering import EXTENSION_ID, Rendering, client_extension
+from mcp_rendering.examples import EXAMPLES, module_of
+from mcp_rendering.examples.financial_data import cagr, financial_statements
+from mcp_rendering.examples.orgchart_data import org_chart_document, people
+from mcp_rendering.examples.screening_data import BATCH_SIZE, screening_document, screening_hits
+from mcp_rendering.host import present
+from mcp_rendering.patch import installed
+from mcp_rendering.types import RESULT_STRUCTURED_KEY
+
+T = TypeVar("T")
+
+VERBATIM_TOOL = {"financial": "financial_statements", "screening": "screening_report", "orgchart": "org_chart"}
+SUMMARY_TOOL = {"financial": "key_figures", "screening": "screening_summary", "orgchart": "headcount"}
+
+
+@pytest.fixture(autouse=True)
+def _leave_the_sdk_as_found() -> Iterator[None]:
+    # The client extension installs the patch in this process; undo it afterwards unless it was already installed.
+    with installed():
+        yield
+
+
+def run_with_client(example: str, body: Callable[[Client], Awaitable[T]]) -> T:
+    """Start `example` as a stdio subprocess, connect the patched client, and run `body` against it."""
+
+    async def go() -> T:
+        parameters = StdioServerParameters(command=sys.executable, args=["-m", module_of(example)])
+        async with Client(parameters, extensions=[client_extension()], read_timeout_seconds=30) as client:
+            return await body(client)
+
+    return asyncio.run(go())
+
+
+def wire(model: Any) -> dict[str, Any]:
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+async def tools_by_name(client: Client) -> dict[str, mcp_types.Tool]:
+    return {tool.name: tool for tool in (await client.list_tools()).tools}
+
+
+async def walk(client: Client, tool: mcp_types.Tool, arguments: dict[str, Any]) -> list[mcp_types.CallToolResult]:
+    """Every page of a result, following the continuation the directive names."""
+    pages = [await client.call_tool(tool.name, arguments)]
+    while True:
+        following = present(tool, pages[-1]).next_arguments(arguments)
+        if following is None:
+            return pages
+        assert len(pages) < 100, "the continuation never ends"
+        pages.append(await client.call_tool(tool.name, following))
+
+
+def row_ids(result: mcp_types.CallToolResult) -> list[str]:
+    assert isinstance(result.structured_content, dict)
+    document = result.structured_content["document"]
+    return [row["id"] for section in document["sections"] for row in section["rows"]]
+
+
+# ------------------------------------------------------------------------------------------------ over stdio
+
+
+@pytest.mark.parametrize("example", sorted(EXAMPLES))
+def test_tools_declare_hints_in_both_carriers_and_results_carry_the_directive(example: str) -> None:
+    async def body(client: Client) -> None:
+        tools = await tools_by_name(client)
+        verbatim, summary = tools[VERBATIM_TOOL[example]], tools[SUMMARY_TOOL[example]]
+
+        # Core carrier (kept by the patched client) and the `_meta` mirror, for both tools.
+        assert wire(verbatim)["annotations"]["verbatimHint"] is True
+        assert verbatim.meta is not None and verbatim.meta[EXTENSION_ID] == {"verbatimHint": True}
+        assert wire(summary)["annotations"]["summarizeOkHint"] is True
+        assert "verbatimHint" not in wire(summary)["annotations"]
+        assert summary.meta is not None and summary.meta[EXTENSION_ID] == {"summarizeOkHint": True}
+
+        # The output schema declares the model-facing copy of the directive.
+        assert verbatim.output_schema is not None
+        assert RESULT_STRUCTURED_KEY in verbatim.output_schema["properties"]
+
+        result = await client.call_tool(verbatim.name, {})
+        assert not result.is_error
+        directive = getattr(result, "rendering", None)
+        assert isinstance(directive, Rendering)
+        assert directive.mode == "verbatim"
+        assert directive.guidance
+        assert directive.null_display == "-"
+        result_wire = wire(result)
+        assert result_wire["_meta"][EXTENSION_ID] == result_wire["_rendering"]
+        assert isinstance(result.structured_content, dict)
+        assert result.structured_content[RESULT_STRUCTURED_KEY] == result_wire["_rendering"]
+        assert present(verbatim, result).mode == "verbatim"
+
+    run_with_client(example, body)
+
+
+def test_financial_statements_arrive_whole_and_in_pcg_order() -> None:
+    async def body(client: Client) -> None:
+        tools = await tools_by_name(client)
+        result = await client.call_tool(VERBATIM_TOOL["financial"], {})
+        shown = present(tools[VERBATIM_TOOL["financial"]], result)
+        assert shown.complete and shown.notice is None
+        assert shown.document is not None
+        expected = financial_statements()
+        received = [row.model_copy(update={"uri": None}) for section in shown.document.sections for row in section.rows]
+        assert received == [row for section in expected.sections for row in section.rows]
+        assert [section.title for section in shown.document.sections] == [s.title for s in expected.sections]
+        # The null of the earlier year and the undefined growth rate arrive as nulls and show as "-".
+        null_line = next(line for line in shown.text.splitlines() if "Subventions d'exploitation" in line)
+        assert null_line.rstrip(" |").endswith("-")
+
+    run_with_client("financial", body)
+
+
+@pytest.mark.parametrize(
+    ("example", "arguments", "expected"),
+    [
+        ("screening", {}, lambda: screening_document()),
+        ("orgchart", {}, lambda: org_chart_document()),
+        ("orgchart", {"division": "eng"}, lambda: org_chart_document("eng")),
+    ],
+)
+def test_paging_walks_to_completion_without_gap_or_duplicate(
+    example: str, arguments: dict[str, Any], expected: Callable[[], Any]
+) -> None:
+    async def body(client: Client) -> list[mcp_types.CallToolResult]:
+        tools = await tools_by_name(client)
+        return await walk(client, tools[VERBATIM_TOOL[example]], arguments)
+
+    pages = run_with_client(example, body)
+    assert len(pages) > 1, "the example is meant to need several pages"
+    for page in pages[:-1]:
+        directive = getattr(page, "rendering", None)
+        assert isinstance(directive, Rendering)
+        assert directive.complete is False and directive.continuation is not None
+        assert directive.continuation.argument == "cursor"
+    last = getattr(pages[-1], "rendering", None)
+    assert isinstance(last, Rendering) and last.complete is not False and last.continuation is None
+    seen = [row_id for page in pages for row_id in row_ids(page)]
+    document = expected()
+    assert seen == [row.id for section in document.sections for row in section.rows]
+
+
+def test_a_continuation_token_is_refused_for_other_arguments() -> None:
+    async def body(client: Client) -> tuple[mcp_types.CallToolResult, mcp_types.CallToolResult]:
+        first = await client.call_tool("screening_report", {})
+        directive = getattr(first, "rendering", None)
+        assert isinstance(directive, Rendering) and directive.continuation is not None
+        token = directive.continuation.token
+        elsewhere = await client.call_tool("screening_report", {"batch": "onboarding-2025-q3", "cursor": token})
+        tampered = await client.call_tool("screening_report", {"cursor": token[:-4] + "AAAA"})
+        return elsewhere, tampered
+
+    elsewhere, tampered = run_with_client("screening", body)
+    assert elsewhere.is_error and "different arguments" in json.dumps(wire(elsewhere))
+    assert tampered.is_error and "signature" in json.dumps(wire(tampered))
+
+
+@pytest.mark.parametrize("example", sorted(EXAMPLES))
+def test_record_uris_resolve_through_resources_read(example: str) -> None:
+    async def body(client: Client) -> None:
+        templates = (await client.list_resource_templates()).resource_templates
+        assert len(templates) == 1
+        result = await client.call_tool(VERBATIM_TOOL[example], {})
+        assert isinstance(result.structured_content, dict)
+        sections = result.structured_content["document"]["sections"]
+        rows = [row for section in sections for row in section["rows"]]
+        for row in (rows[0], rows[-1]):
+            read = await client.read_resource(row["uri"])
+            (content,) = read.contents
+            assert isinstance(content, mcp_types.TextResourceContents)
+            record = json.loads(content.text)
+            assert record["row"] == row
+        missing = rows[0]["uri"].rsplit("/", 1)[0] + "/no-such-record"
+        with pytest.raises(MCPError):
+            await client.read_resource(missing)
+
+    run_with_client(example, body)
+
+
+# ---------------------------------------------------------------------------------------------- the data itself
+
+
+def _amount(value: object) -> int:
+    assert isinstance(value, int)
+    return value
+
+
+def test_financial_subtotals_totals_and_balance_are_consistent() -> None:
+    document = financial_statements()
+    rows = {row.id: row for section in document.sections for row in section.rows}
+    for year in (1, 2):
+        assert _amount(rows["bs-total-actif"].values[year]) == _amount(rows["bs-total-passif"].values[year])
+        assert rows["bs-12"].values[year] == rows["is-resultat-net"].values[year]
+        fixed = sum(_amount(rows[key].values[year]) for key in ("bs-20", "bs-21", "bs-26-27"))
+        assert rows["bs-total-actif-immobilise"].values[year] == fixed
+    assert [section.id for section in document.sections] == [
+        "bilan-actif",
+        "bilan-passif",
+        "compte-de-resultat",
+        "cagr-5-ans",
+    ]
+    assert rows["is-74"].values[2] is None
+    assert rows["hist-rn"].values[-1] is None  # growth from a loss is undefined, not invented
+    kinds = {row.kind for row in rows.values()}
+    assert kinds == {"item", "subtotal", "total"}
+
+
+def test_cagr() -> None:
+    assert cagr(100.0, 121.0, 2) == pytest.approx(0.1)
+    assert cagr(-5.0, 10.0, 4) is None
+    assert cagr(10.0, 10.0, 0) is None
+
+
+def test_screening_batch_is_deterministic_and_every_hit_is_reported() -> None:
+    hits = screening_hits()
+    assert hits == screening_hits.__wrapped__()  # regenerated from the seed, not only cached
+    assert 0 < len(hits) < BATCH_SIZE
+    document = screening_document()
+    assert sum(len(section.rows) for section in document.sections) == len(hits)
+    assert len({hit.hit_id for hit in hits}) == len(hits)
+    assert any(hit.date_of_birth is None for hit in hits)
+
+
+def test_org_chart_levels_follow_the_hierarchy() -> None:
+    everyone = people()
+    assert len(everyone) > 2000
+    position = {person.employee_id: index for index, person in enumerate(everyone)}
+    by_id = {person.employee_id: person for person in everyone}
+    assert {person.level for person in everyone} == {0, 1, 2, 3, 4}
+    for index, person in enumerate(everyone):
+        if person.manager_id is None:
+            assert person.level == 0
+            continue
+        manager = by_id[person.manager_id]
+        assert manager.level == person.level - 1
+        assert position[manager.employee_id] < index
+    rows = [row for section in org_chart_document().sections for row in section.rows]
+    assert [row.level for row in rows] == [person.level for person in everyone]

@@ -1,0 +1,137 @@
+"""The reference renderings: whole, ordered, marked, escaped, exact and deterministic."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcp_rendering.document import Document, Row, Section
+from mcp_rendering.render import cell_text, markdown_escape, render_markdown, render_text
+
+
+def _statement() -> Document:
+    return Document(
+        title="Income statement",
+        sections=(
+            Section(
+                id="rev",
+                title="Revenue",
+                columns=("2023", "2024"),
+                rows=(
+                    Row(id="sales", label="Sales", values=(1000, 1234567.125)),
+                    Row(id="dom", label="Domestic", values=(600, None), level=1),
+                    Row(id="rev-sub", label="Revenue", values=(1600, 0.1), kind="subtotal"),
+                ),
+            ),
+            Section(id="empty", title="Dividends", columns=("2024",)),
+            Section(
+                id="net",
+                title="Result",
+                columns=("2024",),
+                rows=(Row(id="net", label="Net income", values=(-12.5,), kind="total"),),
+            ),
+        ),
+    )
+
+
+def test_cell_text_keeps_values_exact() -> None:
+    assert cell_text(None) == "-"
+    assert cell_text(None, "n/a") == "n/a"
+    assert cell_text(True) == "true"
+    assert cell_text(False) == "false"
+    assert cell_text(1234567) == "1234567"
+    assert cell_text(10**20) == "100000000000000000000"
+    assert cell_text(0.1) == "0.1"
+    assert cell_text(1e-7) == "1e-07"
+    assert cell_text("1,000") == "1,000"
+
+
+_EXPECTED_TEXT = """\
+Income statement
+================
+
+Revenue
+-------
+
+|                   | 2023 |        2024 |
++-------------------+------+-------------+
+| Sales             | 1000 | 1234567.125 |
+|   Domestic        |  600 |         n/a |
+| Subtotal: Revenue | 1600 |         0.1 |
+
+Dividends
+---------
+
+(no rows)
+
+Result
+------
+
+|                   |  2024 |
++-------------------+-------+
+| Total: Net income | -12.5 |
+"""
+
+
+def test_text_rendering_shows_everything_in_order() -> None:
+    # Sections and rows in order, headers, markers, indentation by level, nulls as asked, numbers right-aligned.
+    assert render_text(_statement(), null_display="n/a") == _EXPECTED_TEXT
+
+
+def test_markdown_rendering_is_a_table_per_section() -> None:
+    markdown = render_markdown(_statement())
+    lines = markdown.splitlines()
+    assert lines[0] == "# Income statement"
+    assert "## Revenue" in lines
+    assert "|  | 2023 | 2024 |" in lines
+    assert "| --- | ---: | ---: |" in lines
+    assert "| Sales | 1000 | 1234567.125 |" in lines
+    assert "| &emsp;Domestic | 600 | \\- |" in lines
+    assert "| **Subtotal:** Revenue | 1600 | 0.1 |" in lines
+    assert "| **Total:** Net income | -12.5 |" in lines
+    assert "*(no rows)*" in lines
+
+
+def test_markdown_escapes_what_could_break_a_table() -> None:
+    assert markdown_escape("a|b") == "a\\|b"
+    assert markdown_escape("x\ny") == "x<br>y"
+    assert markdown_escape("<b>*_`[]~&#\\") == "\\<b\\>\\*\\_\\`\\[\\]\\~\\&\\#\\\\"
+    assert markdown_escape("-") == "\\-"  # a dash-only cell would read as a delimiter row
+    assert markdown_escape(":--") == "\\:--"
+    assert markdown_escape("-12.5") == "-12.5"  # numbers stay readable
+
+
+_HOSTILE = st.text(alphabet=st.sampled_from(list("ab|\\*_`#<>&-:\n\r\u2028 ")), max_size=12)
+
+
+@given(_HOSTILE, st.lists(_HOSTILE, min_size=1, max_size=3))
+def test_no_value_can_break_a_markdown_row(label: str, values: list[str]) -> None:
+    document = Document(
+        title="t",
+        sections=(
+            Section(
+                id="s",
+                title="s",
+                columns=tuple(f"c{i}" for i in range(len(values))),
+                rows=(Row(id="r", label=label, values=tuple(values)),),
+            ),
+        ),
+    )
+    lines = render_markdown(document).splitlines()
+    row_line = lines[-1]
+    # One line, and exactly one unescaped pipe per cell boundary.
+    unescaped = 0
+    index = 0
+    while index < len(row_line):
+        if row_line[index] == "\\":
+            index += 2
+            continue
+        unescaped += row_line[index] == "|"
+        index += 1
+    assert unescaped == len(values) + 2
+    assert len(render_text(document).splitlines()) == len(lines) + 2  # text: title + underline more
+
+
+def test_rendering_is_deterministic() -> None:
+    assert render_text(_statement()) == render_text(_statement())
+    assert render_markdown(_statement()) == render_markdown(_statement())
