@@ -10,7 +10,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # pip >= 25.1 understands PEP 735 dependency groups (--group).
 .venv/bin/python -m pip install --quiet --disable-pip-version-check 'pip==25.3'
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e . --group dev
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e . --group dev -c constraints.txt
 
 for dir in schema/ts interop; do
   if [ -f "$dir/package-lock.json" ] && [ ! -d "$dir/node_modules" -o "$dir/package-lock.json" -nt "$dir/node_modules" ]; then

@@ -276,3 +276,23 @@ def test_end_to_end_patched_client_receives_the_typed_directive() -> None:
     assert isinstance(rendering, Rendering)
     assert rendering.complete is False and rendering.continuation is not None
     assert rendering.continuation.argument == "cursor"
+
+
+def test_the_output_schema_is_self_contained() -> None:
+    """Clients that compile `outputSchema` as draft-07 cannot resolve `$defs`; the schema must need none."""
+    schema = output_schema()
+    assert "$defs" not in schema and "$ref" not in json.dumps(schema)
+    assert {"document", "page", "_rendering"} <= set(schema["properties"])
+
+    server = MCPServer("schema")
+
+    @server.tool()
+    def statement() -> Annotated[mcp_types.CallToolResult, VerbatimContent]:
+        raise NotImplementedError
+
+    async def published() -> dict[str, Any]:
+        (tool,) = await server.list_tools()
+        assert tool.output_schema is not None
+        return tool.output_schema
+
+    assert anyio.run(published) == schema

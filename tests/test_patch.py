@@ -203,3 +203,15 @@ def test_any_install_uninstall_sequence_ends_where_it_should(steps: list[bool]) 
     assert mcp_rendering.is_installed() == expected_installed
     mcp_rendering.uninstall()
     assert sdk_fingerprint() == baseline
+
+
+def test_the_typed_annotations_helper_installs_and_builds_the_same_object() -> None:
+    assert not mcp_rendering.is_installed()
+    built = mcp_rendering.tool_annotations(verbatim_hint=True, read_only_hint=True, title="Ledger")
+    assert mcp_rendering.is_installed()
+    assert built == mcp_types.ToolAnnotations(verbatim_hint=True, read_only_hint=True, title="Ledger")
+    assert built.model_dump(by_alias=True, exclude_none=True) == {
+        "title": "Ledger",
+        "readOnlyHint": True,
+        "verbatimHint": True,
+    }

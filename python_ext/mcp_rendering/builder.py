@@ -20,10 +20,12 @@ VerbatimContent]`` (the SDK then validates every result against it), or publishe
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import mcp_types
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, StrictBool, StrictInt, StrictStr
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema as pydantic_core_schema
 
 from mcp_rendering.document import Document
 from mcp_rendering.envelope import BudgetError, Envelope, Page, ResultChangedError
@@ -89,6 +91,29 @@ class VerbatimContent(_Wire):
     page: PageState
     rendering: Rendering = Field(alias="_rendering")
     """A copy of the result's directive for the model; hosts read the directive from the result itself."""
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, core_schema: pydantic_core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        # Self-contained, with no `$defs`: clients that compile `outputSchema` as draft-07 cannot resolve
+        # `#/$defs/...` (TypeScript SDK 1.22.0 rejects the whole tools/list over it, as the interop harness measured).
+        return _inline_references(handler(core_schema), handler)
+
+
+def _inline_references(schema: Any, handler: GetJsonSchemaHandler) -> Any:
+    """`schema` with every local `$ref` replaced by its definition (the document model has no cycles)."""
+    if isinstance(schema, dict):
+        node = cast("dict[str, Any]", schema)
+        reference = node.get("$ref")
+        if isinstance(reference, str):
+            target = handler.resolve_ref_schema({"$ref": reference})
+            siblings = {key: value for key, value in node.items() if key != "$ref"}
+            return {**_inline_references(target, handler), **siblings}
+        return {key: _inline_references(value, handler) for key, value in node.items()}
+    if isinstance(schema, list):
+        return [_inline_references(item, handler) for item in cast("list[Any]", schema)]
+    return schema
 
 
 def output_schema() -> dict[str, Any]:
