@@ -3,17 +3,29 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import mcp_types
 from mcp.server.mcpserver import Context, MCPServer, authenticated_principal
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
+from mcp_rendering.document import Document
+from mcp_rendering.envelope import RecordNotFoundError, RecordUris, read_record
 from mcp_rendering.extension import RenderingExtension
 from mcp_rendering.extension import tool_annotations as rendering_tool_annotations
-from mcp_rendering.patch import install
 from mcp_rendering.tokens import ContinuationTokens, Keyring
 
-__all__ = ["LOCAL_CALLER", "SECRET_ENV", "caller_of", "continuation_tokens", "new_server", "tool_annotations"]
+__all__ = [
+    "LOCAL_CALLER",
+    "SECRET_ENV",
+    "call_arguments",
+    "caller_of",
+    "continuation_tokens",
+    "new_server",
+    "record_text",
+    "tool_annotations",
+]
 
 LOCAL_CALLER = "stdio-local"
 """The caller identity of an unauthenticated stdio connection: the one process that launched the server."""
@@ -24,8 +36,7 @@ SECRET_ENV = "MCP_RENDERING_EXAMPLE_SECRET"
 
 def new_server(name: str, instructions: str) -> MCPServer:
     """An `MCPServer` that advertises the rendering extension and mirrors hints and directives under `_meta`."""
-    install()  # before any tool is declared, or the hints are dropped when the tool is built
-    rendering = RenderingExtension()
+    rendering = RenderingExtension()  # installs the SDK patch: before any tool is declared
     return MCPServer(
         name,
         instructions=instructions,
@@ -66,3 +77,22 @@ def caller_of(ctx: Context[Any, Any]) -> str:
     except ValueError:  # no request in flight (a direct call in-process): no principal either
         principal = None
     return principal or LOCAL_CALLER
+
+
+def call_arguments(cursor: str | None, **arguments: Any) -> dict[str, Any]:
+    """A paged tool's arguments as its tokens are bound to them: its own, plus `cursor` when the call carries one."""
+    return arguments if cursor is None else {**arguments, "cursor": cursor}
+
+
+def record_text(
+    uri: str,
+    *,
+    uris: RecordUris,
+    load: Callable[[Mapping[str, str], str], Document | None],
+    ctx: Context[Any, Any],
+) -> str:
+    """A `resources/read` answer for a record URI, resolved for the caller of this request, or not-found."""
+    try:
+        return read_record(uri, uris=uris, load=load, caller=caller_of(ctx)).text
+    except RecordNotFoundError as error:
+        raise ResourceNotFoundError(str(error)) from None

@@ -16,12 +16,11 @@ from typing import Annotated, Any
 
 import mcp_types
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
 from mcp_rendering.builder import VerbatimContent, verbatim_result
 from mcp_rendering.document import Document
-from mcp_rendering.envelope import RecordNotFoundError, RecordUris, read_record
-from mcp_rendering.examples._server import caller_of, new_server, tool_annotations
+from mcp_rendering.envelope import RecordUris
+from mcp_rendering.examples._server import new_server, record_text, tool_annotations
 from mcp_rendering.examples.financial_data import KeyFigures, financial_statements, key_figures
 from mcp_rendering.types import Rendering
 
@@ -81,10 +80,7 @@ def build_server() -> MCPServer:
     )
     def account_line(row_id: str, ctx: Context[Any, Any]) -> str:
         uri = RECORD_URIS.record_uri(row_id)
-        try:
-            return read_record(uri, uris=RECORD_URIS, load=_load, caller=caller_of(ctx)).text
-        except RecordNotFoundError as error:
-            raise ResourceNotFoundError(str(error)) from None
+        return record_text(uri, uris=RECORD_URIS, load=_load, ctx=ctx)
 
     return server
 

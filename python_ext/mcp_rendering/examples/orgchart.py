@@ -16,12 +16,18 @@ from typing import Annotated, Any
 
 import mcp_types
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
 from mcp_rendering.builder import VerbatimContent, error_result, paged_result
 from mcp_rendering.document import Document
-from mcp_rendering.envelope import Budget, Envelope, RecordNotFoundError, RecordUris, read_record
-from mcp_rendering.examples._server import caller_of, continuation_tokens, new_server, tool_annotations
+from mcp_rendering.envelope import Budget, Envelope, RecordUris
+from mcp_rendering.examples._server import (
+    call_arguments,
+    caller_of,
+    continuation_tokens,
+    new_server,
+    record_text,
+    tool_annotations,
+)
 from mcp_rendering.examples.orgchart_data import DIVISIONS, Headcount, headcount_summary, org_chart_document, people
 from mcp_rendering.types import Rendering
 
@@ -72,13 +78,10 @@ def build_server() -> MCPServer:
         the result is incomplete, call again with the same arguments plus the returned `cursor`."""
         if division is not None and division not in DIVISIONS:
             return error_result(f"unknown division {division!r}; choose one of {', '.join(DIVISIONS)}")
-        arguments: dict[str, Any] = {"division": division}
-        if cursor is not None:
-            arguments["cursor"] = cursor
         return paged_result(
             envelope,
             _document(division),
-            arguments=arguments,
+            arguments=call_arguments(cursor, division=division),
             caller=caller_of(ctx),
             directive=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-"),
             fingerprint=f"people:{len(people())}:{division}",
@@ -100,10 +103,7 @@ def build_server() -> MCPServer:
     )
     def person(row_id: str, ctx: Context[Any, Any]) -> str:
         uri = RECORD_URIS.record_uri(row_id)
-        try:
-            return read_record(uri, uris=RECORD_URIS, load=_load, caller=caller_of(ctx)).text
-        except RecordNotFoundError as error:
-            raise ResourceNotFoundError(str(error)) from None
+        return record_text(uri, uris=RECORD_URIS, load=_load, ctx=ctx)
 
     return server
 

@@ -16,12 +16,19 @@ from typing import Annotated, Any
 
 import mcp_types
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
+from mcp.server.mcpserver.exceptions import ToolError
 
 from mcp_rendering.builder import VerbatimContent, error_result, paged_result
 from mcp_rendering.document import Document
-from mcp_rendering.envelope import Budget, Envelope, RecordNotFoundError, RecordUris, read_record
-from mcp_rendering.examples._server import caller_of, continuation_tokens, new_server, tool_annotations
+from mcp_rendering.envelope import Budget, Envelope, RecordUris
+from mcp_rendering.examples._server import (
+    call_arguments,
+    caller_of,
+    continuation_tokens,
+    new_server,
+    record_text,
+    tool_annotations,
+)
 from mcp_rendering.examples.screening_data import (
     DEFAULT_BATCH,
     ScreeningSummary,
@@ -84,13 +91,10 @@ def build_server() -> MCPServer:
         arguments plus the returned `cursor`. Each hit links to its record URI."""
         if batch not in KNOWN_BATCHES:
             return error_result(f"unknown batch {batch!r}; known batches: {', '.join(KNOWN_BATCHES)}")
-        arguments: dict[str, Any] = {"batch": batch}
-        if cursor is not None:
-            arguments["cursor"] = cursor
         return paged_result(
             envelope,
             _document(batch),
-            arguments=arguments,
+            arguments=call_arguments(cursor, batch=batch),
             caller=caller_of(ctx),
             directive=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-"),
             fingerprint=f"{batch}:{len(screening_hits(batch))}",
@@ -114,10 +118,7 @@ def build_server() -> MCPServer:
     )
     def screening_hit(batch: str, row_id: str, ctx: Context[Any, Any]) -> str:
         uri = RECORD_URIS.record_uri(row_id, batch=batch)
-        try:
-            return read_record(uri, uris=RECORD_URIS, load=_load, caller=caller_of(ctx)).text
-        except RecordNotFoundError as error:
-            raise ResourceNotFoundError(str(error)) from None
+        return record_text(uri, uris=RECORD_URIS, load=_load, ctx=ctx)
 
     return server
 
