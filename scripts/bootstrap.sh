@@ -5,6 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PY=${PYTHON:-python3}
+if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  echo "bootstrap: the development tools need Python 3.11 or newer; $PY is $("$PY" -V 2>&1)." >&2
+  echo "bootstrap: set PYTHON to a newer interpreter (the package itself supports 3.10)." >&2
+  exit 1
+fi
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi

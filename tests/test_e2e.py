@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -125,3 +126,28 @@ def test_the_server_advertises_the_extension_through_discovery() -> None:
             assert EXTENSION_ID in capabilities.extensions
 
     anyio.run(run)
+
+
+def test_the_server_warns_when_a_directive_has_no_model_facing_copy(caplog: pytest.LogCaptureFixture) -> None:
+    rendering = mcp_rendering.RenderingExtension()
+    server = MCPServer("forgetful", extensions=[rendering], middleware=[rendering])
+    directive = Rendering(mode="verbatim", guidance="Every row.")
+
+    @server.tool()
+    def without_copy() -> mcp_types.CallToolResult:
+        return mcp_types.CallToolResult(content=[], structured_content={"rows": [1, 2]}, rendering=directive)
+
+    @server.tool()
+    def with_copy() -> mcp_types.CallToolResult:
+        copy = {"rows": [1, 2], "_rendering": directive.model_dump(by_alias=True, exclude_none=True)}
+        return mcp_types.CallToolResult(content=[], structured_content=copy, rendering=directive)
+
+    async def call(name: str) -> None:
+        async with Client(server, mode="legacy") as client:
+            await client.call_tool(name, {})
+
+    with caplog.at_level(logging.WARNING, logger="mcp_rendering"):
+        anyio.run(call, "with_copy")
+        assert "no '_rendering' copy" not in caplog.text
+        anyio.run(call, "without_copy")
+    assert "no '_rendering' copy" in caplog.text

@@ -114,3 +114,14 @@ def test_a_directive_built_without_validation_is_still_checked() -> None:
         assert read_directive(result) is None
         result.rendering = Rendering(mode="verbatim", guidance="ok")  # pyright: ignore[reportAttributeAccessIssue]
         assert read_directive(result) == Rendering(mode="verbatim", guidance="ok")
+
+
+def test_an_explicit_null_hint_is_malformed_and_logged(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="mcp_rendering"):
+        hints = read_tool_hints(tool({"verbatimHint": None}, {"verbatimHint": True}))
+    assert hints.verbatim_hint is True  # the null reads as absent, so the mirror applies
+    assert "ignoring malformed annotations.verbatimHint (None)" in caplog.text
+    with caplog.at_level(logging.WARNING, logger="mcp_rendering"):
+        caplog.clear()
+        read_tool_hints(tool({"readOnlyHint": True}))
+    assert caplog.text == ""  # an absent hint is not a diagnostic

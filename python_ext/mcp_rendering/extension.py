@@ -16,6 +16,7 @@ Client side, `client_extension()` declares support in `mcp.Client(extensions=[..
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, MutableMapping
 from typing import Any, cast
 
@@ -26,7 +27,7 @@ from mcp.server.extension import Extension
 from mcp.server.mcpserver.context import Context
 
 from mcp_rendering.patch import install
-from mcp_rendering.types import EXTENSION_ID
+from mcp_rendering.types import EXTENSION_ID, RESULT_STRUCTURED_KEY
 
 __all__ = [
     "RenderingClientExtension",
@@ -35,6 +36,8 @@ __all__ = [
     "client_supports_rendering",
     "tool_annotations",
 ]
+
+logger = logging.getLogger("mcp_rendering")
 
 _HINT_KEYS = ("verbatimHint", "summarizeOkHint")
 
@@ -68,6 +71,7 @@ class RenderingExtension(Extension):
                         mirror_tool_hints(cast("MutableMapping[str, Any]", tool))
             elif ctx.method == "tools/call":
                 mirror_result_directive(wire)
+                _warn_without_model_copy(wire)
         return result
 
 
@@ -126,6 +130,24 @@ def mirror_result_directive(result: MutableMapping[str, Any]) -> None:
     meta = _meta_of(result)
     if meta is not None:
         meta.setdefault(EXTENSION_ID, dict(cast("Mapping[str, Any]", directive)))
+
+
+def _warn_without_model_copy(result: Mapping[str, Any]) -> None:
+    """A directive with object `structuredContent` but no copy inside it misses hosts that forward only that object.
+
+    Only a warning: adding the copy here could break a tool whose `outputSchema` does not declare it.
+    """
+    structured = result.get("structuredContent")
+    if (
+        isinstance(result.get("_rendering"), Mapping)
+        and isinstance(structured, Mapping)
+        and RESULT_STRUCTURED_KEY not in cast("Mapping[str, Any]", structured)
+    ):
+        logger.warning(
+            "a tool result carries _rendering but its structuredContent has no %r copy: hosts that forward only "
+            "structuredContent to the model will not see the directive (mcp_rendering.verbatim_result adds it)",
+            RESULT_STRUCTURED_KEY,
+        )
 
 
 class RenderingClientExtension(ClientExtension):

@@ -82,6 +82,7 @@ _CLASS_STATE = (
     "__pydantic_complete__",
     "__pydantic_fields_complete__",
     "__pydantic_decorators__",
+    "__pydantic_computed_fields__",
     "__signature__",
 )
 _ADAPTER_STATE = ("core_schema", "validator", "serializer", "pydantic_complete")

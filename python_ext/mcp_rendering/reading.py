@@ -96,8 +96,13 @@ def _meta_entry(wire: Mapping[str, Any] | None) -> Any:
     return cast("Mapping[str, Any]", meta).get(EXTENSION_ID) if isinstance(meta, Mapping) else None
 
 
-def _strict_bool(value: Any, where: str) -> bool | None:
-    if value is None:
+_ABSENT: Any = object()
+
+
+def _strict_bool(carrier: Mapping[str, Any], key: str, where: str) -> bool | None:
+    """The boolean under `key`, or None when it is absent or malformed (an explicit null is malformed too)."""
+    value = carrier.get(key, _ABSENT)
+    if value is _ABSENT:
         return None
     if isinstance(value, bool):
         return value
@@ -127,11 +132,11 @@ def _read_hints_with_sources(tool: Any) -> tuple[RenderingHints, dict[str, Direc
     for name, wire_name in _HINT_FIELDS:
         value = None
         if annotations is not None:
-            value = _strict_bool(annotations.get(wire_name), f"annotations.{wire_name}")
+            value = _strict_bool(annotations, wire_name, f"annotations.{wire_name}")
             if value is not None:
                 sources[name] = "tool.annotations"
         if value is None and mirror_map is not None:
-            value = _strict_bool(mirror_map.get(wire_name), f"_meta[{EXTENSION_ID!r}].{wire_name}")
+            value = _strict_bool(mirror_map, wire_name, f"_meta[{EXTENSION_ID!r}].{wire_name}")
             if value is not None:
                 sources[name] = "tool._meta"
         values[name] = value

@@ -26,8 +26,9 @@ WATCHED_MODELS: tuple[type[Any], ...] = (
 
 
 def sdk_fingerprint() -> dict[str, Any]:
-    """Per watched model: field names with their aliases and its JSON schema (validation and serialization)."""
-    state: dict[str, Any] = {}
+    """Per watched model: field names with their aliases and its JSON schema (validation and serialization); and, for
+    every model and adapter the patch touches, the identity of the compiled objects pydantic keeps on it."""
+    state: dict[str, Any] = {"compiled": _compiled_identities()}
     for model in WATCHED_MODELS:
         name = f"{model.__module__}.{model.__qualname__}"
         state[name] = {
@@ -39,3 +40,23 @@ def sdk_fingerprint() -> dict[str, Any]:
             "validator": id(model.__pydantic_validator__),
         }
     return state
+
+
+def _compiled_identities() -> dict[str, dict[str, int]]:
+    """Identity of everything pydantic keeps on each model class and adapter of the SDK's modules: after
+    `uninstall()` each must be the very object it was before `install()`. Independent of the patch's own list of
+    what it replaces, so that an attribute the patch forgets to restore shows up here."""
+    from mcp_rendering import patch
+
+    # The patch's discovery of models and adapters, so that the check covers whatever the patch would touch.
+    modules = patch._scanned_modules()  # pyright: ignore[reportPrivateUsage]
+    identities: dict[str, dict[str, int]] = {}
+    for model in patch._model_classes(modules):  # pyright: ignore[reportPrivateUsage]
+        identities[f"{model.__module__}.{model.__qualname__}"] = {
+            name: id(value)
+            for name, value in vars(model).items()
+            if name.startswith("__pydantic") or name in ("__annotations__", "__signature__")
+        }
+    for name, adapter in patch._module_adapters(modules):  # pyright: ignore[reportPrivateUsage]
+        identities[name] = {attribute: id(value) for attribute, value in vars(adapter).items()}
+    return identities

@@ -85,7 +85,9 @@ def extended_tools(draw: st.DrawFn) -> dict[str, Any]:
     hints = draw(hint_values().filter(bool))
     tool["annotations"] = {**tool.get("annotations", {}), **hints}
     if draw(st.booleans()):
-        tool["_meta"] = {**tool.get("_meta", {}), EXTENSION_ID: hints}
+        # Usually the mirror repeats the core values; sometimes it disagrees, as a buggy server's would.
+        mirror = draw(st.one_of(st.just(hints), hint_values()))
+        tool["_meta"] = {**tool.get("_meta", {}), EXTENSION_ID: mirror}
     return tool
 
 
@@ -96,7 +98,8 @@ def extended_results(draw: st.DrawFn) -> dict[str, Any]:
     rendering = draw(renderings())
     result["_rendering"] = rendering
     if draw(st.booleans()):
-        result["_meta"] = {**result.get("_meta", {}), EXTENSION_ID: rendering}
+        mirror = draw(st.one_of(st.just(rendering), renderings()))
+        result["_meta"] = {**result.get("_meta", {}), EXTENSION_ID: mirror}
     return result
 
 
@@ -118,4 +121,18 @@ malformed_renderings: st.SearchStrategy[Any] = st.one_of(
     st.fixed_dictionaries({"mode": st.just("verbatim"), "complete": st.sampled_from(["yes", 0, 1, "false"])}),
     st.fixed_dictionaries({"mode": st.just("verbatim"), "nullDisplay": st.text(min_size=17, max_size=30)}),
     st.fixed_dictionaries({"guidance": st.text(max_size=10)}),
+    st.fixed_dictionaries({"mode": st.one_of(st.integers(), st.booleans(), st.none(), st.lists(st.just("verbatim")))}),
+    st.fixed_dictionaries(
+        {
+            "mode": st.just("verbatim"),
+            "complete": st.just(False),
+            "continuation": st.one_of(
+                st.fixed_dictionaries({"argument": st.just("1x"), "token": st.just("t")}),
+                st.fixed_dictionaries({"argument": st.just("cursor"), "token": st.just("t" * 4097)}),
+                st.fixed_dictionaries({"argument": st.just("cursor"), "token": st.just("")}),
+                st.fixed_dictionaries({"argument": st.just("cursor")}),
+                st.text(max_size=5),
+            ),
+        }
+    ),
 )
