@@ -135,12 +135,12 @@ def test_the_server_warns_when_a_directive_has_no_model_facing_copy(caplog: pyte
 
     @server.tool()
     def without_copy() -> mcp_types.CallToolResult:
-        return mcp_types.CallToolResult(content=[], structured_content={"rows": [1, 2]}, rendering=directive)
+        return mcp_types.CallToolResult(content=[], structured_content={"rows": [1, 2]}, rendering=directive)  # pyright: ignore[reportCallIssue]
 
     @server.tool()
     def with_copy() -> mcp_types.CallToolResult:
         copy = {"rows": [1, 2], "_rendering": directive.model_dump(by_alias=True, exclude_none=True)}
-        return mcp_types.CallToolResult(content=[], structured_content=copy, rendering=directive)
+        return mcp_types.CallToolResult(content=[], structured_content=copy, rendering=directive)  # pyright: ignore[reportCallIssue]
 
     async def call(name: str) -> None:
         async with Client(server, mode="legacy") as client:

@@ -13,16 +13,24 @@ import asyncio
 import json
 import sys
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import mcp_types
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.server.auth.middleware.auth_context import auth_context_var
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
+from mcp.server.context import ServerRequestContext
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
+from starlette.requests import Request
 
 from mcp_rendering import EXTENSION_ID, Rendering, client_extension
 from mcp_rendering.examples import EXAMPLES, module_of
+from mcp_rendering.examples._server import LOCAL_CALLER, caller_of
 from mcp_rendering.examples.financial_data import cagr, financial_statements
 from mcp_rendering.examples.orgchart_data import org_chart_document, people
 from mcp_rendering.examples.screening_data import BATCH_SIZE, screening_document, screening_hits
@@ -258,3 +266,33 @@ def test_org_chart_levels_follow_the_hierarchy() -> None:
         assert position[manager.employee_id] < index
     rows = [row for section in org_chart_document().sections for row in section.rows]
     assert [row.level for row in rows] == [person.level for person in everyone]
+
+
+def _tool_context(request: Any) -> Context[Any, Any]:
+    """A tool's context for a request that arrived with `request` attached (None on stdio and in memory)."""
+    request_context = ServerRequestContext[Any, Any](
+        session=cast(Any, None), lifespan_context=None, protocol_version="", method="tools/call", request=request
+    )
+    return Context(request_context=request_context)
+
+
+def _http_request(headers: dict[str, str]) -> Request:
+    # ASGI carries header names lowercased.
+    return Request({"type": "http", "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()]})
+
+
+def test_the_caller_is_local_only_off_http_and_per_session_over_it() -> None:
+    assert caller_of(Context()) == LOCAL_CALLER  # no request in flight: a direct in-process call
+    assert caller_of(_tool_context(None)) == LOCAL_CALLER
+    first = caller_of(_tool_context(_http_request({"Mcp-Session-Id": "s1"})))
+    second = caller_of(_tool_context(_http_request({"Mcp-Session-Id": "s2"})))
+    assert len({LOCAL_CALLER, first, second}) == 3
+    with pytest.raises(ToolError, match="outside a session"):
+        caller_of(_tool_context(_http_request({})))
+    user = AuthenticatedUser(AccessToken(token="t", client_id="client", scopes=[], subject="alice"))
+    reset = auth_context_var.set(user)
+    try:
+        principal = caller_of(_tool_context(_http_request({})))
+        assert "alice" in principal and principal == caller_of(_tool_context(_http_request({"Mcp-Session-Id": "s1"})))
+    finally:
+        auth_context_var.reset(reset)

@@ -20,7 +20,7 @@ from pydantic import TypeAdapter
 
 import mcp_rendering
 from mcp_rendering import Rendering
-from tests.support.sdk_state import sdk_fingerprint
+from tests.support.sdk_state import fingerprint_diff, sdk_fingerprint
 
 
 @pytest.fixture(autouse=True)
@@ -93,7 +93,8 @@ def test_uninstall_restores_every_watched_model_exactly() -> None:
     during = sdk_fingerprint()
     assert during != before
     mcp_rendering.uninstall()
-    assert sdk_fingerprint() == before
+    after = sdk_fingerprint()
+    assert after == before, fingerprint_diff(before, after)
     # And the unpatched behaviour is back: the key is dropped again.
     assert "verbatim_hint" not in mcp_types.ToolAnnotations.model_fields
     parsed = mcp_types.ToolAnnotations.model_validate({"verbatimHint": True})
@@ -144,7 +145,8 @@ def test_refuses_an_sdk_outside_the_supported_range(monkeypatch: pytest.MonkeyPa
     with pytest.raises(mcp_rendering.UnsupportedSDKError, match=r"(?i)mcp"):
         mcp_rendering.install()
     assert not mcp_rendering.is_installed()
-    assert sdk_fingerprint() == before
+    after = sdk_fingerprint()
+    assert after == before, fingerprint_diff(before, after)
 
 
 def test_a_failed_install_rolls_back(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -158,7 +160,8 @@ def test_a_failed_install_rolls_back(monkeypatch: pytest.MonkeyPatch) -> None:
         mcp_rendering.install()
     monkeypatch.undo()
     assert not mcp_rendering.is_installed()
-    assert sdk_fingerprint() == before
+    after = sdk_fingerprint()
+    assert after == before, fingerprint_diff(before, after)
 
 
 def test_malformed_peer_values_read_as_absent_with_a_warning(caplog: pytest.LogCaptureFixture) -> None:
@@ -202,7 +205,8 @@ def test_any_install_uninstall_sequence_ends_where_it_should(steps: list[bool]) 
     expected_installed = bool(steps) and steps[-1]
     assert mcp_rendering.is_installed() == expected_installed
     mcp_rendering.uninstall()
-    assert sdk_fingerprint() == baseline
+    after = sdk_fingerprint()
+    assert after == baseline, fingerprint_diff(baseline, after)
 
 
 def test_the_typed_annotations_helper_installs_and_builds_the_same_object() -> None:

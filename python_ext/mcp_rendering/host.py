@@ -4,8 +4,13 @@
 
 - The mode comes from `mcp_rendering.reading.resolve_rendering` (the only place precedence is decided).
 - In "verbatim" mode the result's document (`structuredContent["document"]`) is rendered whole, in order, with
-  nulls shown as the directive says; without a document, the result's text blocks are shown whole and unaltered.
+  nulls shown as the directive says, and records or cells the server sent as links (`page.linkedRecords`,
+  `page.linkedFields`) shown in their place with their URI; without a document, the result's text blocks are shown
+  whole and unaltered, and every other content block is named on a line of its own, in order.
 - An incomplete result is never shown as complete: a notice says it is partial and how to get the rest.
+- The host's own bounds (`max_rows`, `max_bytes`) cut at a record or line boundary, in the user's view and in the
+  model's copy alike, and the cut is disclosed; while a server page is cut, its continuation is withheld, since
+  following it would skip the page's hidden records.
 - In "summarizable" and "unspecified" modes the same full rendering is offered, flagged as one the host may
   summarize.
 - The model receives the guidance on both channels a host may forward: a framing text block placed first among
@@ -18,13 +23,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
 from mcp_rendering.document import Document, Section
+from mcp_rendering.envelope import LinkedField, LinkedRecord
 from mcp_rendering.reading import EffectiveRendering, resolve_rendering
 from mcp_rendering.render import markdown_escape, render_markdown, render_text
 from mcp_rendering.types import RESULT_STRUCTURED_KEY, EffectiveMode, Rendering
@@ -51,6 +57,10 @@ class PageState:
     returned: int | None = None
     total: int | None = None
     next_token: str | None = None
+    linked_records: tuple[LinkedRecord, ...] = ()
+    """Records the server sent as links (`linkedRecords`), because they were too large to embed."""
+    linked_fields: tuple[LinkedField, ...] = ()
+    """Cells the server replaced by a link (`linkedFields`), because they were too large to embed."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +90,9 @@ class Presentation:
     caption: str | None = None
     """For a verbatim presentation, the line a host shows with it naming the tool and server that produced it, so
     that a server cannot pass its text off as the host's own; None otherwise."""
+    host_bounded: bool = False
+    """True when the host's own bound (`max_rows`, `max_bytes`) cut the presentation. The server's continuation
+    is then withheld: following it would skip the records of this page the host did not show."""
 
     @property
     def framing(self) -> str | None:
@@ -93,6 +106,8 @@ class Presentation:
 
     def next_arguments(self, arguments: Mapping[str, Any]) -> dict[str, Any] | None:
         """Arguments for the call that fetches the rest, or None when there is nothing more to fetch."""
+        if self.host_bounded:
+            return None
         return _next_arguments(arguments, self.rendering, self.complete)
 
 
@@ -137,7 +152,46 @@ def _page_state(structured: Mapping[str, Any] | None) -> PageState:
         returned=integer("returned"),
         total=integer("total"),
         next_token=token if isinstance(token, str) else None,
+        linked_records=tuple(_valid(page_map.get("linkedRecords"), _linked_record)),
+        linked_fields=tuple(_valid(page_map.get("linkedFields"), _linked_field)),
     )
+
+
+_T = TypeVar("_T")
+
+
+def _valid(entries: Any, parse: Callable[[Mapping[str, Any]], _T | None]) -> list[_T]:
+    """The well-formed entries of a page-state list; a malformed entry is ignored, never fatal."""
+    if not isinstance(entries, list):
+        return []
+    parsed = (
+        parse(cast("Mapping[str, Any]", entry)) for entry in cast("list[Any]", entries) if isinstance(entry, Mapping)
+    )
+    return [entry for entry in parsed if entry is not None]
+
+
+def _strings(entry: Mapping[str, Any], *keys: str) -> list[str] | None:
+    values = [entry.get(key) for key in keys]
+    return cast("list[str]", values) if all(isinstance(value, str) for value in values) else None
+
+
+def _size(entry: Mapping[str, Any]) -> int | None:
+    size = entry.get("bytes")
+    return size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None
+
+
+def _linked_record(entry: Mapping[str, Any]) -> LinkedRecord | None:
+    strings, size = _strings(entry, "rowId", "sectionId", "uri"), _size(entry)
+    if strings is None or size is None:
+        return None
+    return LinkedRecord(row_id=strings[0], section_id=strings[1], uri=strings[2], bytes=size)
+
+
+def _linked_field(entry: Mapping[str, Any]) -> LinkedField | None:
+    strings, size, column = _strings(entry, "rowId", "name", "uri"), _size(entry), entry.get("column")
+    if strings is None or size is None or not isinstance(column, int) or isinstance(column, bool):
+        return None
+    return LinkedField(row_id=strings[0], column=column, name=strings[1], uri=strings[2], bytes=size)
 
 
 def _is_complete(rendering: EffectiveRendering, structured: Mapping[str, Any] | None) -> bool:
@@ -165,30 +219,19 @@ def _tool_name(tool: Any) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _text_blocks(wire: Mapping[str, Any]) -> list[str]:
-    content = wire.get("content")
-    if not isinstance(content, list):
-        return []
-    texts: list[str] = []
-    for block in cast("list[Any]", content):
-        if isinstance(block, Mapping):
-            block_map = cast("Mapping[str, Any]", block)
-            text = block_map.get("text")
-            if block_map.get("type") == "text" and isinstance(text, str):
-                texts.append(text)
-    return texts
-
-
 def _quote(text: str) -> str:
     """Server text as one JSON string line: its own line breaks and quotes cannot end the quotation."""
     return json.dumps(text, ensure_ascii=False)
 
 
-def _partial_notice(rendering: EffectiveRendering, page: PageState, tool_name: str | None) -> str:
-    if page.returned is not None and page.total is not None:
-        extent = f"it shows {page.returned} of {page.total} rows"
-    elif page.returned is not None:
-        extent = f"it shows the first {page.returned} rows only"
+def _partial_notice(rendering: EffectiveRendering, page: PageState, tool_name: str | None, shown: int | None) -> str:
+    # Counted from what is displayed (rows and records shown as links) when there is a document to count.
+    returned = shown if shown is not None else page.returned
+    unit = "records" if page.linked_records else "rows"
+    if returned is not None and page.total is not None:
+        extent = f"it shows {returned} of {page.total} {unit}"
+    elif returned is not None:
+        extent = f"it shows the first {returned} {unit} only"
     else:
         extent = "it shows only part of the content"
     first = f"Partial result: {extent}."
@@ -220,7 +263,7 @@ def _framing(rendering: EffectiveRendering, complete: bool, notice: str | None) 
     return "\n".join(lines)
 
 
-def _model_directive(rendering: EffectiveRendering, complete: bool) -> dict[str, Any] | None:
+def _model_directive(rendering: EffectiveRendering, complete: bool, host_bounded: bool) -> dict[str, Any] | None:
     """The directive the host acts on, in wire form, for the model's copy in `structuredContent`."""
     if rendering.mode == "unspecified":
         return None
@@ -229,6 +272,9 @@ def _model_directive(rendering: EffectiveRendering, complete: bool) -> dict[str,
     if not complete and directive.complete is not False:
         # The page state said incomplete while the directive did not: the model's copy must not claim otherwise.
         update["complete"] = False
+    if host_bounded and directive.continuation is not None:
+        # Following it now would skip the records of this page the host did not show.
+        update["continuation"] = None
     if update:
         directive = directive.model_copy(update=update)
     return directive.model_dump(mode="json", by_alias=True, exclude_none=True)
@@ -257,45 +303,77 @@ def _model_result(wire: Mapping[str, Any], framing: str | None, directive: dict[
     return forwarded
 
 
-def present(tool: Any, result: Any, *, server: str | None = None, max_rows: int | None = None) -> Presentation:
+def present(
+    tool: Any,
+    result: Any,
+    *,
+    server: str | None = None,
+    max_rows: int | None = None,
+    max_bytes: int | None = None,
+) -> Presentation:
     """Decide how to show `result` (a result of `tool`) to the user, and what to forward to the model.
 
     Args:
         tool: the `mcp_types.Tool` (or its wire dict) that produced the result; None when unknown.
         result: the `mcp_types.CallToolResult` or its wire dict.
         server: the name of the server the result came from, shown with a verbatim presentation.
-        max_rows: the host's own bound on the rows it renders and forwards; beyond it, the presentation is cut at a
-            row boundary and says so. None renders every row.
+        max_rows: the host's own bound on the records it renders and forwards (table rows and records the server
+            sent as links); beyond it, the presentation is cut at a record boundary and says so. None: no bound.
+        max_bytes: the host's own bound on the UTF-8 size of the rendering (text and Markdown alike; the notice
+            comes on top), for results with a document and for text-only results; the cut falls at a record or
+            line boundary and is disclosed. None: no bound.
 
     The result counts as incomplete when the directive says `complete: false` or when its page state does: a
-    partial result must never be shown as whole, whichever of the two says so.
+    partial result must never be shown as whole, whichever of the two says so. When the host's own bound cuts a
+    page, the server's continuation is withheld (`next_arguments` returns None) until the page has been shown in
+    full: following it would skip the page's hidden records.
     """
     if max_rows is not None and max_rows < 0:
         raise ValueError("max_rows must be zero or more")
+    if max_bytes is not None and max_bytes < 0:
+        raise ValueError("max_bytes must be zero or more")
     wire = _wire(result)
     rendering = resolve_rendering(tool, result)
     structured = _structured(wire)
     page = _page_state(structured)
-    complete = _is_complete(rendering, structured)
+    server_complete = _is_complete(rendering, structured)
     tool_name = _tool_name(tool)
-    notices: list[str] = [] if complete else [_partial_notice(rendering, page, tool_name)]
+    null_display = rendering.null_display
 
     full_document = result_document(wire)
     document = full_document
-    if full_document is not None and max_rows is not None:
-        document, hidden = _first_rows(full_document, max_rows)
-        if hidden:
-            complete = False
-            notices.append(_host_bound_notice(max_rows, max_rows + hidden))
-            wire = _with_document(wire, document, rendering.null_display)
-    notice = " ".join(notices) if notices else None
-
-    if document is not None:
-        body_text = render_text(document, null_display=rendering.null_display)
-        body_markdown = render_markdown(document, null_display=rendering.null_display)
+    host_notice: str | None = None
+    if full_document is not None:
+        records = _Records(full_document, page.linked_records, page.linked_fields)
+        limit = records.count if max_rows is None else min(max_rows, records.count)
+        if max_bytes is not None:
+            limit = _largest_fitting(limit, lambda k: records.render(k, null_display), max_bytes)
+        document, body_text, body_markdown = records.render(limit, null_display)
+        shown_count = limit
+        if limit < records.count:
+            host_notice = _host_bound_notice(f"{limit} of {records.count} {records.unit}", server_complete)
+            wire = _with_document(wire, records, limit, body_text)
     else:
-        # No document to render: the server's own text, whole and unaltered, is the presentation.
-        body_text = body_markdown = "\n\n".join(_text_blocks(wire))
+        lines_text, lines_markdown = _verbatim_lines(wire)
+        keep = len(lines_text)
+        if max_bytes is not None:
+            keep = _largest_fitting(keep, lambda k: _joined(lines_text, lines_markdown, k), max_bytes)
+        body_text, body_markdown = _joined(lines_text, lines_markdown, keep)
+        shown_count = None
+        if keep < len(lines_text):
+            full_size = len(_joined(lines_text, lines_markdown, len(lines_text))[0].encode())
+            extent = f"the first {keep} of {len(lines_text)} lines ({len(body_text.encode())} of {full_size} bytes)"
+            host_notice = _host_bound_notice(extent, server_complete)
+            wire = _with_text(wire, body_text)
+
+    host_bounded = host_notice is not None
+    complete = server_complete and not host_bounded
+    notices: list[str] = []
+    if host_notice is not None:
+        notices.append(host_notice)
+    elif not server_complete:
+        notices.append(_partial_notice(rendering, page, tool_name, shown_count))
+    notice = " ".join(notices) if notices else None
     if notice is not None:
         body_text = f"{notice}\n\n{body_text}"
         body_markdown = f"> {markdown_escape(notice)}\n\n{body_markdown}"
@@ -310,8 +388,9 @@ def present(tool: Any, result: Any, *, server: str | None = None, max_rows: int 
         complete=complete,
         notice=notice,
         summarizing_allowed=rendering.mode != "verbatim",
-        model_result=_model_result(wire, framing, _model_directive(rendering, complete)),
+        model_result=_model_result(wire, framing, _model_directive(rendering, complete, host_bounded)),
         caption=_provenance(server, tool_name) if rendering.mode == "verbatim" else None,
+        host_bounded=host_bounded,
     )
 
 
@@ -321,42 +400,207 @@ def _provenance(server: str | None, tool_name: str | None) -> str:
     return f"Verbatim result from {tool_part} of {server_part}."
 
 
-def _first_rows(document: Document, max_rows: int) -> tuple[Document, int]:
-    """The document cut after `max_rows` rows, at a row boundary, and how many rows were left out."""
-    kept: list[Section] = []
-    remaining = max_rows
-    hidden = 0
-    for section in document.sections:
-        rows = section.rows[:remaining] if remaining > 0 else ()
-        hidden += len(section.rows) - len(rows)
-        remaining -= len(rows)
-        if rows or not section.rows:
-            kept.append(section.model_copy(update={"rows": rows}))
-    return document.model_copy(update={"sections": tuple(kept)}), hidden
+def _largest_fitting(upper: int, render: Callable[[int], tuple[Any, ...]], max_bytes: int) -> int:
+    """The largest k <= upper whose renderings (the last two items of `render(k)`) fit in `max_bytes` each.
+
+    A rendering only grows with k, so a binary search finds it.
+    """
+
+    def fits(k: int) -> bool:
+        return all(len(cast("str", body).encode()) <= max_bytes for body in render(k)[-2:])
+
+    low, high = 0, upper
+    if fits(high):
+        return high
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+class _Records:
+    """The records of a result in the order shown: each section's rows, then the records of that section the
+    server sent as links; links naming no section of the document come last."""
+
+    def __init__(self, document: Document, links: Sequence[LinkedRecord], fields: Sequence[LinkedField]) -> None:
+        self.document = document
+        section_ids = {section.id for section in document.sections}
+        self.section_ids = section_ids
+        self.placed: dict[str, list[LinkedRecord]] = {}
+        self.orphans: list[LinkedRecord] = []
+        for link in links:
+            if link.section_id in section_ids:
+                self.placed.setdefault(link.section_id, []).append(link)
+            else:
+                self.orphans.append(link)
+        self.fields = tuple(fields)
+        self.count = sum(len(section.rows) for section in document.sections) + len(links)
+        # Records sent as links are not table rows: once there are any, the notices count records.
+        self.unit = "records" if links else "rows"
+
+    def cut(self, limit: int) -> tuple[Document, list[LinkedRecord], list[LinkedField]]:
+        """The first `limit` records: the cut document, and the links and linked fields among them."""
+        kept: list[Section] = []
+        links: list[LinkedRecord] = []
+        remaining = limit
+        placed_done: set[str] = set()
+        for section in self.document.sections:
+            rows = section.rows[: max(remaining, 0)]
+            remaining -= len(rows)
+            # A section id may repeat; its links are placed once, after its first occurrence.
+            own = [] if section.id in placed_done else self.placed.get(section.id, [])
+            placed_done.add(section.id)
+            section_links = own[: max(remaining, 0)]
+            remaining -= len(section_links)
+            links.extend(section_links)
+            if rows or section_links or (not section.rows and not own):
+                kept.append(section.model_copy(update={"rows": rows}))
+        links.extend(self.orphans[: max(remaining, 0)])
+        shown_ids = {row.id for section in kept for row in section.rows}
+        fields = [field for field in self.fields if field.row_id in shown_ids]
+        return self.document.model_copy(update={"sections": tuple(kept)}), links, fields
+
+    def render(self, limit: int, null_display: str) -> tuple[Document, str, str]:
+        """The first `limit` records as a document, its text and its Markdown, links shown in their place."""
+        document, links, fields = self.cut(limit)
+        section_of = {row.id: section.id for section in document.sections for row in section.rows}
+        notes: dict[str, list[str]] = {}
+        orphan_notes: list[str] = []
+        for field in fields:
+            notes.setdefault(section_of[field.row_id], []).append(_field_note(field))
+        for link in links:
+            placed = link.section_id in self.section_ids
+            target = notes.setdefault(link.section_id, []) if placed else orphan_notes
+            target.append(_record_note(link))
+        text = render_text(document, null_display=null_display, notes=notes)
+        markdown = render_markdown(document, null_display=null_display, notes=notes)
+        if orphan_notes:
+            text += "\n" + "\n".join(" ".join(note.splitlines()) for note in orphan_notes) + "\n"
+            markdown += "\n" + "\n".join("- " + markdown_escape(note) for note in orphan_notes) + "\n"
+        return document, text, markdown
+
+
+def _record_note(link: LinkedRecord) -> str:
+    return (
+        f"[link] Record {_quote(link.row_id)}, shown as a link: too large to embed ({link.bytes} bytes). "
+        f"Read it at {link.uri}"
+    )
+
+
+def _field_note(field: LinkedField) -> str:
+    return (
+        f"[link] Field {_quote(field.name)} of record {_quote(field.row_id)}, shown as a link in its cell: too "
+        f"large to embed ({field.bytes} bytes). Read it at {field.uri}"
+    )
+
+
+def _block_line(block: Mapping[str, Any]) -> str:
+    """One line naming a non-text content block, so that the user sees every block of the result, in order."""
+
+    def member(mapping: Mapping[str, Any], key: str) -> str:
+        value = mapping.get(key)
+        return " ".join(value.splitlines()) if isinstance(value, str) else "?"
+
+    kind = block.get("type")
+    if kind == "resource_link":
+        return f"[link] {member(block, 'name')} <{member(block, 'uri')}>"
+    if kind in ("image", "audio"):
+        return f"[{kind}: {member(block, 'mimeType')}]"
+    if kind == "resource":
+        resource = block.get("resource")
+        inner: Mapping[str, Any] = cast("Mapping[str, Any]", resource) if isinstance(resource, Mapping) else {}
+        return f"[resource] {member(inner, 'uri')}"
+    return f"[{member(block, 'type')} block]"
+
+
+def _verbatim_lines(wire: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """The result's content as lines, text and Markdown: text blocks unaltered, other blocks named on one line.
+
+    Blocks are separated by a blank line; both lists have the same length, line for line.
+    """
+    content = wire.get("content")
+    blocks: list[Any] = list(cast("list[Any]", content)) if isinstance(content, list) else []
+    text_lines: list[str] = []
+    markdown_lines: list[str] = []
+    for block in blocks:
+        if not isinstance(block, Mapping):
+            continue
+        block_map = cast("Mapping[str, Any]", block)
+        body = block_map.get("text")
+        if block_map.get("type") == "text":
+            if not isinstance(body, str):
+                continue
+            lines = body.split("\n")
+            markdown = lines
+        else:
+            line = _block_line(block_map)
+            lines, markdown = [line], [markdown_escape(line)]
+        if text_lines:
+            text_lines.append("")
+            markdown_lines.append("")
+        text_lines.extend(lines)
+        markdown_lines.extend(markdown)
+    return text_lines, markdown_lines
+
+
+def _joined(text_lines: Sequence[str], markdown_lines: Sequence[str], keep: int) -> tuple[str, str]:
+    return "\n".join(text_lines[:keep]), "\n".join(markdown_lines[:keep])
+
+
+def _host_bound_notice(extent: str, server_complete: bool) -> str:
+    if server_complete:
+        return (
+            f"Shown in part: this host shows {extent} of a result it received whole, so the presentation is "
+            "incomplete. The rest is in the full result; ask to see it."
+        )
+    return (
+        f"Shown in part: this host shows {extent} of this page of a partial result, so the presentation is "
+        "incomplete. The rest of this page is in the full result; ask to see it. More follows from the server, "
+        "to be fetched once this page has been shown in full."
+    )
+
+
+def _with_document(wire: Mapping[str, Any], records: _Records, limit: int, text: str) -> dict[str, Any]:
+    """The result as the model gets it under the host's bound: the cut document, its links, and its text."""
+    bounded = dict(wire)
+    document, links, fields = records.cut(limit)
+    structured = _structured(wire)
+    if structured is not None:
+        copy = {**structured, "document": document.model_dump(mode="json")}
+        page = structured.get("page")
+        if isinstance(page, Mapping):
+            page_copy = {k: v for k, v in cast("Mapping[str, Any]", page).items() if k not in _LINK_KEYS}
+            if links:
+                page_copy["linkedRecords"] = [link.to_wire() for link in links]
+            if fields:
+                page_copy["linkedFields"] = [field.to_wire() for field in fields]
+            copy["page"] = page_copy
+        bounded["structuredContent"] = copy
+    content = wire.get("content")
+    if isinstance(content, list):
+        others: list[Any] = [block for block in cast("list[Any]", content) if not _is_text_block(block)]
+        bounded["content"] = [{"type": "text", "text": text}, *others]
+    return bounded
+
+
+def _with_text(wire: Mapping[str, Any], text: str) -> dict[str, Any]:
+    """A text-only result as the model gets it under the host's bound: what the user is shown, and no more."""
+    bounded = {key: value for key, value in wire.items() if key != "structuredContent"}
+    bounded["content"] = [{"type": "text", "text": text}]
+    if _structured(wire) is not None:
+        # The data beyond the bound is withheld; the host writes its directive copy back in `_model_result`.
+        bounded["structuredContent"] = {}
+    return bounded
+
+
+_LINK_KEYS = ("linkedRecords", "linkedFields")
 
 
 def _is_text_block(block: Any) -> bool:
     return isinstance(block, Mapping) and cast("Mapping[str, Any]", block).get("type") == "text"
-
-
-def _host_bound_notice(shown: int, total: int) -> str:
-    return (
-        f"Shown in part: this host displays {shown} of {total} rows of a result it received whole, so the "
-        "presentation is incomplete. Ask for the rest, or open the full result."
-    )
-
-
-def _with_document(wire: Mapping[str, Any], document: Document, null_display: str) -> dict[str, Any]:
-    """The result as the model gets it under the host's bound: the cut document and a text rendering of it."""
-    bounded = dict(wire)
-    structured = _structured(wire)
-    if structured is not None:
-        bounded["structuredContent"] = {**structured, "document": document.model_dump(mode="json")}
-    content = wire.get("content")
-    if isinstance(content, list):
-        others: list[Any] = [block for block in cast("list[Any]", content) if not _is_text_block(block)]
-        bounded["content"] = [{"type": "text", "text": render_text(document, null_display=null_display)}, *others]
-    return bounded
 
 
 def next_call_arguments(arguments: Mapping[str, Any], result: Any, tool: Any = None) -> dict[str, Any] | None:

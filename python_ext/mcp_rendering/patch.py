@@ -207,6 +207,17 @@ def _model_classes(modules: list[types.ModuleType]) -> list[type[BaseModel]]:
     return list(seen)
 
 
+def _complete_pending(models: list[type[BaseModel]]) -> None:
+    """Finish the models pydantic left incomplete (forward references), as their first use would.
+
+    Otherwise one could complete while the patch is installed, compile in a patched schema, and keep it after
+    `uninstall()`; completed now, its fields resolve and the dependency walk sees what it embeds.
+    """
+    for model in models:
+        if not model.__pydantic_complete__:
+            model.model_rebuild(raise_errors=False)
+
+
 def _referenced_models(annotation: Any, found: set[type[BaseModel]]) -> None:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         found.add(annotation)
@@ -332,6 +343,7 @@ def install() -> PatchRecord:
             importlib.import_module(name)
         modules = _scanned_modules()
         models = _model_classes(modules)
+        _complete_pending(models)
 
         targets: list[tuple[type[BaseModel], type[BaseModel]]] = []
         for module_name in _TARGET_MODULES:

@@ -18,7 +18,7 @@ The output is deterministic: the same document and options always give the same 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from mcp_rendering.document import Cell, Document, Row, Section
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY
@@ -98,11 +98,12 @@ def _underline(title: str, char: str) -> str:
     return char * max(len(title), 3)
 
 
-def _text_section(section: Section, null_display: str) -> list[str]:
+def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()) -> list[str]:
     title = _one_line(section.title, " ")
     lines = [title, _underline(title, "-"), ""]
+    note_lines = [_one_line(note, " ") for note in notes]
     if not section.rows:
-        lines.append("(no rows)")
+        lines.extend(note_lines or ["(no rows)"])
         return lines
     header = ["", *(_one_line(column, " ") for column in section.columns)]
     body = [
@@ -125,21 +126,26 @@ def _text_section(section: Section, null_display: str) -> list[str]:
     lines.append(table_line(header))
     lines.append("+" + "+".join("-" * (width + 2) for width in widths) + "+")
     lines.extend(table_line(cells) for cells in body)
+    if note_lines:
+        lines.extend(["", *note_lines])
     return lines
 
 
-def render_text(document: Document, *, null_display: str = DEFAULT_NULL_DISPLAY) -> str:
+def render_text(
+    document: Document, *, null_display: str = DEFAULT_NULL_DISPLAY, notes: Mapping[str, Sequence[str]] | None = None
+) -> str:
     """Render the whole document as a plain-text table per section.
 
     The title is underlined with `=`, each section title with `-`; each section with rows is a `|`-delimited table
     with a header line and a `+---+` separator; a section without rows says `(no rows)`. Numeric columns are aligned
-    right; padding is spaces only, so no value is changed.
+    right; padding is spaces only, so no value is changed. `notes` maps a section id to lines shown after its table
+    (in place of `(no rows)` when it has none), for example records the server sent as links.
     """
     title = _one_line(document.title, " ")
     lines = [title, _underline(title, "=")]
     for section in document.sections:
         lines.append("")
-        lines.extend(_text_section(section, null_display))
+        lines.extend(_text_section(section, null_display, (notes or {}).get(section.id, ())))
     return "\n".join(lines) + "\n"
 
 
@@ -160,10 +166,11 @@ def _markdown_row(cells: Iterable[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def _markdown_section(section: Section, null_display: str) -> list[str]:
+def _markdown_section(section: Section, null_display: str, notes: Sequence[str] = ()) -> list[str]:
     lines = ["## " + markdown_escape(section.title), ""]
+    note_lines = ["- " + markdown_escape(note) for note in notes]
     if not section.rows:
-        lines.append("*(no rows)*")
+        lines.extend(note_lines or ["*(no rows)*"])
         return lines
     lines.append(_markdown_row(["", *(markdown_escape(column) for column in section.columns)]))
     alignments = ["---", *("---:" if numeric else "---" for numeric in _numeric_columns(section))]
@@ -172,17 +179,22 @@ def _markdown_section(section: Section, null_display: str) -> list[str]:
         marker = kind_marker(row)
         label = _INDENT_MARKDOWN * row.level + (f"**{marker.strip()}** " if marker else "") + markdown_escape(row.label)
         lines.append(_markdown_row([label, *(markdown_escape(cell_text(value, null_display)) for value in row.values)]))
+    if note_lines:
+        lines.extend(["", *note_lines])
     return lines
 
 
-def render_markdown(document: Document, *, null_display: str = DEFAULT_NULL_DISPLAY) -> str:
+def render_markdown(
+    document: Document, *, null_display: str = DEFAULT_NULL_DISPLAY, notes: Mapping[str, Sequence[str]] | None = None
+) -> str:
     """Render the whole document as Markdown: a `#` title, a `##` heading and a GFM table per section.
 
     Every value is escaped so that no value can end its cell, its row or the table (pipes, backslashes, emphasis
     characters, HTML and line breaks). Indentation is `&emsp;` per level; subtotal and total markers are bold.
+    `notes` maps a section id to lines shown, escaped, as a list after its table (see `render_text`).
     """
     lines = ["# " + markdown_escape(document.title)]
     for section in document.sections:
         lines.append("")
-        lines.extend(_markdown_section(section, null_display))
+        lines.extend(_markdown_section(section, null_display, (notes or {}).get(section.id, ())))
     return "\n".join(lines) + "\n"

@@ -48,7 +48,7 @@ MAX_TOKEN_LENGTH = 4096
 """Longest token accepted or issued: the schema's limit on `RenderingContinuation.token`."""
 
 _VERSION = "v1"
-_KEY_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+_KEY_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # always used with fullmatch: "$" would admit a trailing newline
 _DIGEST_BYTES = 12  # 96 bits: ample to tell bindings apart, short enough to keep tokens compact
 _MIN_SECRET_BYTES = 16
 
@@ -114,10 +114,19 @@ def _b64encode(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
+class _NonCanonicalError(ValueError):
+    """Well-formed base64url whose spelling is not the canonical one (nonzero padding bits)."""
+
+
 def _b64decode(text: str) -> bytes:
     if not re.fullmatch(r"[A-Za-z0-9_-]*", text):
         raise ValueError("not base64url")
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    # The decoder ignores the unused low bits of the last character, so several spellings decode alike; accept only
+    # the one this module issues, so that every token has exactly one valid spelling.
+    if _b64encode(data) != text:
+        raise _NonCanonicalError("non-canonical base64url")
+    return data
 
 
 def canonical_arguments(arguments: Mapping[str, Any], *, exclude: str | None = None) -> bytes:
@@ -152,7 +161,7 @@ class Keyring:
         """
         secrets: dict[str, bytes] = {}
         for key_id, secret in keys.items():
-            if not _KEY_ID.match(key_id):
+            if not _KEY_ID.fullmatch(key_id):
                 raise ValueError(f"key id {key_id!r} must be 1-32 characters of A-Z, a-z, 0-9, '_' or '-'")
             raw = secret.encode("utf-8") if isinstance(secret, str) else bytes(secret)
             if len(raw) < _MIN_SECRET_BYTES:
@@ -283,12 +292,14 @@ class ContinuationTokens:
         if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_LENGTH:  # pyright: ignore[reportUnnecessaryIsInstance]
             raise MalformedTokenError(f"continuation token is malformed: empty or longer than {MAX_TOKEN_LENGTH}")
         parts = token.split(".")
-        if len(parts) != 4 or parts[0] != _VERSION or not _KEY_ID.match(parts[1]):
+        if len(parts) != 4 or parts[0] != _VERSION or not _KEY_ID.fullmatch(parts[1]):
             raise MalformedTokenError("continuation token is malformed: not a token issued by this server")
         _, key_id, body, signature = parts
         try:
             mac = _b64decode(signature)
             raw_payload = _b64decode(body)
+        except _NonCanonicalError as exc:
+            raise MalformedTokenError("continuation token is malformed: non-canonical encoding") from exc
         except (ValueError, binascii.Error) as exc:
             raise MalformedTokenError("continuation token is malformed: bad encoding") from exc
         secret = self.keyring.secret(key_id)

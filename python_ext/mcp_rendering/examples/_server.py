@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import mcp_types
 from mcp.server.mcpserver import Context, MCPServer, authenticated_principal
-from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
+from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
 
 from mcp_rendering.document import Document
 from mcp_rendering.envelope import RecordNotFoundError, RecordUris, read_record
@@ -71,12 +72,31 @@ def continuation_tokens() -> ContinuationTokens:
 
 
 def caller_of(ctx: Context[Any, Any]) -> str:
-    """The caller's identity: the authenticated principal when there is one, else the local stdio client."""
+    """The caller's identity, to which tokens and record reads are bound.
+
+    The authenticated principal when there is one. Without one: `LOCAL_CALLER` when the request did not come over
+    HTTP (stdio or in-process: one client per server process); over HTTP, the session id, so that unauthenticated
+    clients never share one identity, and a request without a session is refused. A stateful transport issued that
+    id and checks it on every request; a stateless one checks nothing, so the id is only a label the client chose:
+    serve such a deployment behind authentication.
+
+    Raises:
+        ToolError: an unauthenticated HTTP request outside any session.
+    """
     try:
-        principal = authenticated_principal(ctx.request_context)
-    except ValueError:  # no request in flight (a direct call in-process): no principal either
-        principal = None
-    return principal or LOCAL_CALLER
+        request_context = ctx.request_context
+    except ValueError:  # no request in flight (a direct call in-process): the local process itself
+        return LOCAL_CALLER
+    principal = authenticated_principal(request_context)
+    if principal:
+        return principal
+    if request_context.request is None:  # stdio and in-memory transports attach no HTTP request
+        return LOCAL_CALLER
+    headers = cast("Mapping[str, str] | None", getattr(request_context.request, "headers", None))
+    session_id = headers.get(MCP_SESSION_ID_HEADER) if headers is not None else None
+    if not session_id:
+        raise ToolError("unauthenticated HTTP request outside a session: authenticate, or use a stateful session")
+    return f"session:{session_id}"
 
 
 def call_arguments(cursor: str | None, **arguments: Any) -> dict[str, Any]:

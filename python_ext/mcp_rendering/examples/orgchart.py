@@ -19,7 +19,7 @@ from mcp.server.mcpserver import Context, MCPServer
 
 from mcp_rendering.builder import VerbatimContent, error_result, paged_result
 from mcp_rendering.document import Document
-from mcp_rendering.envelope import Budget, Envelope, RecordUris
+from mcp_rendering.envelope import Budget, Envelope, RecordUris, content_fingerprint
 from mcp_rendering.examples._server import (
     call_arguments,
     caller_of,
@@ -28,7 +28,7 @@ from mcp_rendering.examples._server import (
     record_text,
     tool_annotations,
 )
-from mcp_rendering.examples.orgchart_data import DIVISIONS, Headcount, headcount_summary, org_chart_document, people
+from mcp_rendering.examples.orgchart_data import DIVISIONS, Headcount, headcount_summary, org_chart_document
 from mcp_rendering.types import Rendering
 
 __all__ = ["BUDGET", "GUIDANCE", "RECORD_URIS", "TOOL", "build_server", "main"]
@@ -51,6 +51,13 @@ GUIDANCE = (
 @cache
 def _document(division: str | None) -> Document:
     return RECORD_URIS.assign(org_chart_document(division))
+
+
+@cache
+def _fingerprint(division: str | None) -> str:
+    # A digest of the content, so that any change to a person (not only to the headcount) voids older tokens;
+    # computed once per division because the data is static, so a call pays nothing for it.
+    return content_fingerprint(_document(division))
 
 
 def _load(params: Mapping[str, str], caller: str) -> Document | None:
@@ -84,7 +91,7 @@ def build_server() -> MCPServer:
             arguments=call_arguments(cursor, division=division),
             caller=caller_of(ctx),
             directive=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-"),
-            fingerprint=f"people:{len(people())}:{division}",
+            fingerprint=_fingerprint(division),
         )
 
     @server.tool(

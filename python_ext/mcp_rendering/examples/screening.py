@@ -20,7 +20,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from mcp_rendering.builder import VerbatimContent, error_result, paged_result
 from mcp_rendering.document import Document
-from mcp_rendering.envelope import Budget, Envelope, RecordUris
+from mcp_rendering.envelope import Budget, Envelope, RecordUris, content_fingerprint
 from mcp_rendering.examples._server import (
     call_arguments,
     caller_of,
@@ -33,7 +33,6 @@ from mcp_rendering.examples.screening_data import (
     DEFAULT_BATCH,
     ScreeningSummary,
     screening_document,
-    screening_hits,
     screening_summary,
 )
 from mcp_rendering.types import Rendering
@@ -61,6 +60,13 @@ KNOWN_BATCHES = (DEFAULT_BATCH, "onboarding-2025-q3")
 @cache
 def _document(batch: str) -> Document:
     return RECORD_URIS.assign(screening_document(batch), batch=batch)
+
+
+@cache
+def _fingerprint(batch: str) -> str:
+    # A digest of the content, so that any change to a hit (not only to their count) voids older tokens; computed
+    # once per batch because the data is static, so a call pays nothing for it.
+    return content_fingerprint(_document(batch))
 
 
 def _load(params: Mapping[str, str], caller: str) -> Document | None:
@@ -97,7 +103,7 @@ def build_server() -> MCPServer:
             arguments=call_arguments(cursor, batch=batch),
             caller=caller_of(ctx),
             directive=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-"),
-            fingerprint=f"{batch}:{len(screening_hits(batch))}",
+            fingerprint=_fingerprint(batch),
         )
 
     @server.tool(
