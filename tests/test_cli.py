@@ -48,6 +48,9 @@ def test_demo_shows_the_whole_result_and_its_audit_is_clean() -> None:
     assert "financial_statements  verbatimHint=true" in out
     assert "RÉSULTAT NET DE L'EXERCICE" in out
     assert "Outcome: the user saw the whole result" in out
+    # The contrast: a totals-only summary is audited too, and caught.
+    contrast = next(line for line in out.splitlines() if "its audit:" in line)
+    assert "NOT clean" in contrast and "rows missing: 51" in contrast
 
 
 def test_demo_of_a_paged_result_shows_the_notice_and_walks_to_the_end(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ from mcp_rendering.examples import EXAMPLES, module_of
 from mcp_rendering.extension import client_extension
 from mcp_rendering.host import present
 from mcp_rendering.reading import read_tool_hints, resolve_rendering
+from mcp_rendering.render import cell_text
 from mcp_rendering.types import EXTENSION_ID, RESULT_STRUCTURED_KEY, Rendering
 
 __all__ = ["InspectError", "InspectReport", "format_report", "inspect_server", "main", "run_demo"]
@@ -656,6 +657,18 @@ def _first_uri(document: Document | None) -> str | None:
     return next((row.uri for section in document.sections for row in section.rows if row.uri), None)
 
 
+def _typical_summary(document: Document) -> str:
+    """What a summarizing host tends to show: the title and each section's last total, nothing else."""
+    lines = [document.title]
+    for section in document.sections:
+        totals = [row for row in section.rows if row.kind == "total"]
+        if totals:
+            row = totals[-1]
+            figures = (cell_text(value) for value in row.values)
+            lines.append(f"{row.label}: {', '.join(figure for figure in figures if figure)}")
+    return "\n".join(lines)
+
+
 def _verdict(report: AuditReport) -> str:
     if report.clean:
         return f"score {report.score:.2f}, clean"
@@ -738,6 +751,15 @@ async def run_demo(example: str, out: TextIO, *, all_pages: bool = False, save: 
         report = audit(shown.text, result)
         clean = clean and report.clean
         say.detail(report.format())
+        if shown.document is not None:
+            summary = _typical_summary(shown.document)
+            contrast = audit(summary, result)
+            say.detail("For contrast, the kind of summary a host writes when nothing asks it not to:")
+            say.detail(summary, prefix="| ")
+            say.detail(
+                f"its audit: {_verdict(contrast)}; rows missing: {len(contrast.missing)}, "
+                f"sections dropped: {len(contrast.dropped_sections)}"
+            )
         if save is not None:
             result_path, shown_path = _save(save, result, shown.text)
             say.detail(f"saved: {result_path} and {shown_path}")

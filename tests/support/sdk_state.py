@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 from typing import Any
 
 import mcp_types
@@ -62,7 +63,9 @@ def _compiled_identities() -> dict[str, dict[str, int]]:
     # Completing a forward-referenced model is pydantic's lazy first-use step, not a change the patch must undo.
     patch._complete_pending(models)  # pyright: ignore[reportPrivateUsage]
     identities: dict[str, dict[str, int]] = {}
-    for model in models:
+    # Module-level classes only: classes made at run time (a tool's argument model, say) share names across
+    # instances and come and go with the servers that made them.
+    for model in (m for m in models if getattr(sys.modules.get(m.__module__), m.__qualname__, None) is m):
         identities[f"{model.__module__}.{model.__qualname__}"] = {
             name: id(value)
             for name, value in vars(model).items()
