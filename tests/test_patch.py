@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.metadata
 import logging
 from collections.abc import Iterator
+from typing import Any
 
 import mcp_types
 import pytest
@@ -219,3 +220,25 @@ def test_the_typed_annotations_helper_installs_and_builds_the_same_object() -> N
         "readOnlyHint": True,
         "verbatimHint": True,
     }
+
+
+def test_a_model_built_while_installed_is_recompiled_on_uninstall(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module imported after `install()` (as FastMCP's may be) compiles the patched schemas into its models;
+    `uninstall()` must not leave them reading the extension's fields."""
+    import sys
+    import types
+
+    mcp_rendering.install()
+    late_module = types.ModuleType("mcp_types._late_test_module")
+    monkeypatch.setitem(sys.modules, late_module.__name__, late_module)
+    # Compiled as a module is: at import, with the annotations evaluated then (so, against the patched classes).
+    source = (
+        "import mcp_types\nfrom pydantic import BaseModel\nclass Holder(BaseModel):\n    tools: list[mcp_types.Tool]\n"
+    )
+    exec(compile(source, late_module.__name__, "exec", dont_inherit=True), vars(late_module))
+    holder: Any = late_module.Holder  # pyright: ignore[reportAttributeAccessIssue]
+    wire = {"tools": [{"name": "t", "inputSchema": {"type": "object"}, "annotations": {"verbatimHint": True}}]}
+    assert holder.model_validate(wire).model_dump(by_alias=True, exclude_none=True) == wire
+    mcp_rendering.uninstall()
+    dumped = holder.model_validate(wire).model_dump(by_alias=True, exclude_none=True)
+    assert dumped["tools"][0]["annotations"] == {}

@@ -410,7 +410,23 @@ def uninstall() -> None:
         # Validators compiled while installed must not outlive the patch.
         for cache in _state.caches:
             cache.cache_clear()
+        _recompile_late_dependents(_state)
         _state = None
+
+
+def _recompile_late_dependents(state: _State) -> None:
+    """Recompile the models built while the patch was installed that embed a patched one.
+
+    A module imported after `install()` (FastMCP's, say) compiled the patched schemas into its models; there is no
+    snapshot to restore, so those models are rebuilt, children first, against the restored classes. A subclass
+    defined meanwhile keeps the fields it inherited: they are part of its own definition.
+    """
+    # Every class the patch changed or rebuilt counts as a source: a late model may embed any of them.
+    restored = set(state.class_snapshots)
+    late = [model for model in _model_classes(_scanned_modules()) if model not in restored]
+    for model in _dependents_in_order(late, restored):
+        if model not in restored:
+            model.model_rebuild(force=True)
 
 
 def is_installed() -> bool:
