@@ -82,6 +82,11 @@ def test_demo_of_a_paged_result_shows_the_notice_and_walks_to_the_end(tmp_path: 
 def test_inspect_reports_the_hints_of_an_example_server_in_both_carriers(capsys: pytest.CaptureFixture[str]) -> None:
     report = inspect_json(capsys, "--", *EXAMPLE)
     assert report["server_name"] == "example-financial"
+    # The example server answers `server/discover`, so inspect speaks 2026-07-28 and sees its capabilities.
+    assert report["protocol_version"] == "2026-07-28"
+    assert report["negotiated_by"] == "server/discover"
+    assert report["discovery"] is None
+    assert report["extension_advertised"] is True
     tools = {tool["name"]: tool for tool in report["tools"]}
     statements = {hint["hint"]: hint for hint in tools["financial_statements"]["hints"]}
     for carrier in ("annotation", "meta"):
@@ -103,6 +108,17 @@ def test_inspect_judges_a_sample_call_of_a_paged_tool(capsys: pytest.CaptureFixt
     assert "directive: valid; effective mode verbatim (from result._rendering)" in out
     assert "incomplete (a bounded page); continue with argument 'cursor'" in out
     assert "0 malformed value(s)." in out
+
+
+def test_inspect_of_a_2026_server_says_so_in_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["inspect", "--", *EXAMPLE]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Server: example-financial 0.1.0, protocol 2026-07-28 (via server/discover)"
+    assert not any(line.startswith("Discovery:") for line in lines)
+    assert (
+        "Extension io.modelcontextprotocol/rendering: yes, advertised in the server's capabilities"
+        " (server/discover result)"
+    ) in lines
 
 
 MALFORMED_SERVER = textwrap.dedent(
@@ -136,8 +152,12 @@ MALFORMED_SERVER = textwrap.dedent(
             result = {"tools": [TOOL]}
         elif method == "tools/call":
             result = RESULT
-        else:
+        elif method == "ping":
             result = {}
+        else:  # a handshake-era server: `server/discover` is a method it does not know
+            error = {"code": -32601, "message": "Method not found"}
+            print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": error}), flush=True)
+            continue
         print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}), flush=True)
     """
 )
@@ -170,12 +190,178 @@ def test_inspect_flags_malformed_values_from_the_raw_wire(tmp_path: Path, capsys
     assert tool["meta_entry_problem"] == "a string, not an object"
     assert report["malformed"] == 4  # the unusable `_meta` entry is one value, whatever it voids
 
+    # The server refused `server/discover`, so this all went through the 2025-11-25 handshake.
+    assert report["protocol_version"] == "2025-11-25"
+    assert report["negotiated_by"] == "initialize"
+    assert report["discovery"] == "server/discover was refused (-32601: Method not found)"
+    assert report["extension_advertised"] is None
+
     assert main(["inspect", "--call", "sloppy", "--", *command]) == 0
     text = capsys.readouterr().out
+    assert text.startswith("Server: sloppy-server 0, protocol 2025-11-25 (via initialize)\n")
+    assert (
+        "Discovery: server/discover was refused (-32601: Method not found); "
+        "fell back to the 2025-11-25 initialize handshake"
+    ) in text
+    assert "Extension io.modelcontextprotocol/rendering: not visible (a 2025-11-25 initialize result" in text
     assert 'MALFORMED "yes"' in text
     assert "! verbatimHint in annotations: string, not a boolean; read as absent" in text
     assert "_meta['io.modelcontextprotocol/rendering'] is a string, not an object; both hints read as absent" in text
     assert "4 malformed value(s)." in text
+
+
+LEGACY_SERVER = textwrap.dedent(
+    """
+    import json, sys
+
+    discover, log = sys.argv[1], open(sys.argv[2], "w")
+    initialized = False
+    for line in sys.stdin:
+        message = json.loads(line)
+        log.write(line)
+        log.flush()
+        method = message.get("method")
+        if method == "notifications/initialized":
+            initialized = True
+        if "id" not in message:
+            continue
+        reply = {"jsonrpc": "2.0", "id": message["id"]}
+        if method == "server/discover":
+            if discover == "silent":
+                continue  # some servers drop requests they do not know
+            if discover == "junk":
+                reply["result"] = {"hello": "world"}
+            else:
+                reply["error"] = {"code": -32600, "message": "the session is not initialized"}
+        elif method == "initialize":
+            reply["result"] = {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "legacy-server", "version": "1.0"},
+            }
+        elif method == "tools/list" and initialized and "_meta" not in message.get("params", {}):
+            reply["result"] = {"tools": [{"name": "plain", "inputSchema": {"type": "object"}}]}
+        else:
+            reply["error"] = {"code": -32600, "message": "unexpected " + str(method)}
+        print(json.dumps(reply), flush=True)
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("discover", "discovery"),
+    [
+        ("error", "server/discover was refused (-32600: the session is not initialized)"),
+        ("junk", "the server/discover result is not a discover result"),
+        ("silent", "did not answer server/discover within 1 s"),
+    ],
+)
+def test_inspect_falls_back_to_initialize_when_discovery_fails(
+    discover: str, discovery: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server, log = tmp_path / "legacy_server.py", tmp_path / "received.jsonl"
+    server.write_text(LEGACY_SERVER, encoding="utf-8")
+
+    report = inspect_json(capsys, "--timeout", "1", "--", sys.executable, str(server), discover, str(log))
+    assert report["server_name"] == "legacy-server"
+    assert report["protocol_version"] == "2025-11-25"
+    assert report["negotiated_by"] == "initialize"
+    assert report["discovery"] == discovery
+    assert report["extension_advertised"] is None
+    assert [tool["name"] for tool in report["tools"]] == ["plain"]
+
+    received = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert [message["method"] for message in received] == [
+        "server/discover",
+        "initialize",
+        "notifications/initialized",
+        "tools/list",
+    ]
+    probe, initialize = received[0]["params"]["_meta"], received[1]["params"]
+    assert probe["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
+    assert probe["io.modelcontextprotocol/clientInfo"]["name"] == "mcp-rendering-inspect"
+    assert probe["io.modelcontextprotocol/clientCapabilities"] == {
+        "extensions": {"io.modelcontextprotocol/rendering": {}}
+    }
+    assert initialize["protocolVersion"] == "2025-11-25"
+    assert "_meta" not in initialize
+
+
+MODERN_SERVER = textwrap.dedent(
+    """
+    import json, sys
+
+    ENVELOPE = ("io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities")
+    TOOL = {"name": "report", "inputSchema": {"type": "object"}, "annotations": {"verbatimHint": True}}
+    supported = sys.argv[1].split(",")
+    for line in sys.stdin:
+        message = json.loads(line)
+        if "id" not in message:
+            continue
+        method, meta = message["method"], message.get("params", {}).get("_meta", {})
+        reply = {"jsonrpc": "2.0", "id": message["id"]}
+        if meta.get(ENVELOPE[0]) not in supported:
+            data = {"supported": supported, "requested": meta.get(ENVELOPE[0])}
+            reply["error"] = {"code": -32022, "message": "unsupported protocol version", "data": data}
+        elif not all(key in meta for key in ENVELOPE):
+            reply["error"] = {"code": -32602, "message": "the request lacks the _meta envelope"}
+        elif method == "server/discover":
+            reply["result"] = {
+                "supportedVersions": supported,
+                "capabilities": {"tools": {}, "extensions": {"io.example/other": {}}},
+                "resultType": "complete",
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "modern-server", "version": "2.0"}},
+            }
+        elif method == "tools/list":
+            reply["result"] = {"tools": [TOOL], "resultType": "complete"}
+        elif method == "tools/call":
+            reply["result"] = {
+                "content": [{"type": "text", "text": "x"}],
+                "_rendering": {"mode": "verbatim"},
+                "resultType": "complete",
+            }
+        else:
+            reply["error"] = {"code": -32601, "message": "Method not found"}
+        print(json.dumps(reply), flush=True)
+    """
+)
+
+
+def test_inspect_speaks_2026_to_a_server_that_requires_the_envelope_on_every_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = tmp_path / "modern_server.py"
+    server.write_text(MODERN_SERVER, encoding="utf-8")
+    command = [sys.executable, str(server), "2026-07-28"]
+
+    report = inspect_json(capsys, "--call", "report", "--", *command)
+    assert (report["server_name"], report["server_version"]) == ("modern-server", "2.0")
+    assert report["protocol_version"] == "2026-07-28"
+    assert report["negotiated_by"] == "server/discover"
+    # The discover result lists extensions, and not this one: under 2026-07-28 that is a plain "no".
+    assert report["extension_advertised"] is False
+    assert report["tools"][0]["effective_mode"] == "verbatim"
+    assert report["call"]["directive"]["state"] == "valid"
+
+    assert main(["inspect", "--", *command]) == 0
+    text = capsys.readouterr().out
+    assert (
+        "Extension io.modelcontextprotocol/rendering: no, not advertised in the server's capabilities"
+        " (server/discover result)"
+    ) in text
+
+
+def test_inspect_names_the_versions_of_a_server_it_cannot_speak_to(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = tmp_path / "modern_server.py"
+    server.write_text(MODERN_SERVER, encoding="utf-8")
+    assert main(["inspect", "--", sys.executable, str(server), "2099-01-01"]) == 1
+    error = capsys.readouterr().err.strip()
+    assert error == (
+        "mcp-rendering inspect: error: the server speaks only protocol 2099-01-01; "
+        "inspect speaks 2026-07-28 and 2025-11-25"
+    )
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,8 @@
 - `mcp-rendering demo [--example NAME]` starts one of the example servers over stdio, connects the reference host
   to it and shows, step by step, what the user sees and whether it is faithful to the result.
 - `mcp-rendering inspect [--timeout S] [--call TOOL --args JSON] -- COMMAND...` connects to any stdio MCP server and
-  reports the rendering hints each tool declares and the carrier each one travels in, flagging malformed values.
+  reports the rendering hints each tool declares and the carrier each one travels in, flagging malformed values. It
+  speaks 2026-07-28 when the server answers `server/discover`, and the 2025-11-25 `initialize` handshake otherwise.
 - `mcp-rendering audit RESULT.json TRANSCRIPT.txt` checks a transcript against a tool result.
 """
 
@@ -25,7 +26,18 @@ from typing import Any, Literal, TextIO, cast
 
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-from mcp_types import CallToolResult, TextResourceContents, Tool
+from mcp_types import (
+    CLIENT_CAPABILITIES_META_KEY,
+    CLIENT_INFO_META_KEY,
+    PROTOCOL_VERSION_META_KEY,
+    SERVER_INFO_META_KEY,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    CallToolResult,
+    TextResourceContents,
+    Tool,
+    UnsupportedProtocolVersionErrorData,
+)
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ValidationError
 
 from mcp_rendering.audit import AuditReport, audit, audit_main
@@ -40,7 +52,12 @@ from mcp_rendering.types import EXTENSION_ID, RESULT_STRUCTURED_KEY, Rendering
 __all__ = ["InspectError", "InspectReport", "format_report", "inspect_server", "main", "run_demo"]
 
 _HANDSHAKE_VERSION = "2025-11-25"
-"""The protocol version `inspect` offers: the handshake era every current stdio server still accepts."""
+"""The protocol version `inspect` offers through `initialize`, when the server does not answer `server/discover`."""
+
+_DISCOVER_VERSION = "2026-07-28"
+"""The protocol version `inspect` proposes first, through `server/discover` and the per-request `_meta` envelope."""
+
+_CLIENT_INFO = {"name": "mcp-rendering-inspect", "version": "1"}
 
 _HINTS = ("verbatimHint", "summarizeOkHint")
 _STREAM_LIMIT = 64 * 1024 * 1024  # one JSON-RPC message per line; large tool results are legitimate
@@ -53,6 +70,20 @@ _STREAM_LIMIT = 64 * 1024 * 1024  # one JSON-RPC message per line; large tool re
 
 class InspectError(Exception):
     """The server could not be inspected; the message is one line, fit to print as is."""
+
+
+class _RpcError(InspectError):
+    """The server answered a request with a JSON-RPC error."""
+
+    def __init__(self, method: str, detail: Any, code: Any, data: Any) -> None:
+        super().__init__(f"the server answered {method} with an error: {detail}")
+        self.detail = detail
+        self.code = code
+        self.data = data
+
+
+class _NoAnswer(InspectError):
+    """The server did not answer a request within the timeout."""
 
 
 CarrierState = Literal["absent", "valid", "malformed"]
@@ -123,7 +154,11 @@ class InspectReport:
     server_name: str | None
     server_version: str | None
     protocol_version: str | None
-    extension_advertised: bool
+    extension_advertised: bool | None
+    """Whether the server's capabilities list the rendering extension; None when that version cannot show it."""
+    negotiated_by: Literal["server/discover", "initialize"] = "initialize"
+    discovery: str | None = None
+    """Why `server/discover` did not settle the protocol, when `initialize` had to (None when it did)."""
     tools: list[ToolReport] = field(default_factory=list[ToolReport])
     call: CallReport | None = None
 
@@ -247,6 +282,8 @@ class _RawStdioSession:
         self._timeout = timeout
         self._program = program
         self._next_id = 0
+        self.envelope: dict[str, Any] | None = None
+        """The 2026-07-28 `_meta` keys every request carries once `server/discover` settled that version."""
         self._stderr: deque[str] = deque(maxlen=20)
         self._stderr_task = asyncio.ensure_future(self._drain_stderr())
 
@@ -311,6 +348,10 @@ class _RawStdioSession:
         """Send a request and return the raw `result` of its response (JSON as parsed, nothing validated)."""
         self._next_id += 1
         request_id = self._next_id
+        if self.envelope is not None:
+            # A 2026-07-28 server holds no session state: each request names its version, client and capabilities.
+            params = dict(params or {})
+            params["_meta"] = {**(_mapping(params.get("_meta")) or {}), **self.envelope}
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
         if params is not None:
             message["params"] = params
@@ -326,7 +367,7 @@ class _RawStdioSession:
                     raise asyncio.TimeoutError
                 line = await asyncio.wait_for(stdout.readline(), remaining)
             except asyncio.TimeoutError:
-                raise InspectError(
+                raise _NoAnswer(
                     f"the server did not answer {method} within {self._timeout:g} s{self._stderr_hint()}"
                 ) from None
             if not line:
@@ -343,7 +384,9 @@ class _RawStdioSession:
             if "error" in incoming:
                 error = _mapping(incoming["error"])
                 detail = error.get("message", incoming["error"]) if error is not None else incoming["error"]
-                raise InspectError(f"the server answered {method} with an error: {detail}")
+                code = error.get("code") if error is not None else None
+                data = error.get("data") if error is not None else None
+                raise _RpcError(method, detail, code, data)
             if "result" not in incoming:
                 raise InspectError(f"the server's answer to {method} has neither result nor error")
             return incoming["result"]
@@ -416,29 +459,7 @@ async def inspect_server(
         capabilities: dict[str, Any] = {}
         if declare_extension:
             capabilities["extensions"] = {EXTENSION_ID: {}}
-        init = await session.request(
-            "initialize",
-            {
-                "protocolVersion": _HANDSHAKE_VERSION,
-                "capabilities": capabilities,
-                "clientInfo": {"name": "mcp-rendering-inspect", "version": "1"},
-            },
-        )
-        init_map = _mapping(init)
-        if init_map is None:
-            raise InspectError("the server's initialize result is not an object")
-        await session.notify("notifications/initialized")
-        info_map = _mapping(init_map.get("serverInfo")) or {}
-        caps_map = _mapping(init_map.get("capabilities")) or {}
-        extensions = _mapping(caps_map.get("extensions"))
-        advertised = extensions is not None and EXTENSION_ID in extensions
-        report = InspectReport(
-            command=list(command),
-            server_name=_str_or_none(info_map.get("name")),
-            server_version=_str_or_none(info_map.get("version")),
-            protocol_version=_str_or_none(init_map.get("protocolVersion")),
-            extension_advertised=advertised,
-        )
+        report = await _negotiate(session, list(command), capabilities)
         wire_tools = await _list_tools(session)
         report.tools = [tool_report(tool) for tool in wire_tools]
         if call is not None:
@@ -455,6 +476,121 @@ async def inspect_server(
 
 def _str_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
+
+
+async def _negotiate(session: _RawStdioSession, command: list[str], capabilities: dict[str, Any]) -> InspectReport:
+    """Settle the protocol as the SDK's client does by default: `server/discover` first, else `initialize`.
+
+    Anything short of a usable discover result (an error answer, no answer in time, a result of the wrong shape)
+    falls back to the 2025-11-25 handshake. The one exception is a -32022 naming only versions inspect does not
+    speak, which no handshake could overcome.
+    """
+    for attempt in range(2):
+        report, reason = await _discover(session, command, capabilities)
+        if report is not None:
+            return report
+        try:
+            return await _initialize(session, command, capabilities, reason)
+        except _RpcError as error:
+            # A probe answered too late (after the timeout) may still have set a dual-era server on 2026-07-28; it
+            # then refuses the handshake with -32022 naming that version. Probe once more rather than give up.
+            supported = _supported_versions(error.data) if error.code == UNSUPPORTED_PROTOCOL_VERSION else None
+            if attempt == 0 and supported is not None and _DISCOVER_VERSION in supported:
+                continue
+            raise
+    raise AssertionError("unreachable")  # pragma: no cover: the loop returns or raises
+
+
+def _supported_versions(data: Any) -> list[str] | None:
+    """The `supported` list of a -32022 error's data, or None when it has none."""
+    try:
+        return UnsupportedProtocolVersionErrorData.model_validate(data).supported
+    except ValidationError:
+        return None
+
+
+async def _discover(
+    session: _RawStdioSession, command: list[str], capabilities: dict[str, Any]
+) -> tuple[InspectReport | None, str]:
+    """Probe `server/discover` at 2026-07-28: the report so far, or None and why the handshake must decide."""
+    envelope: dict[str, Any] = {
+        PROTOCOL_VERSION_META_KEY: _DISCOVER_VERSION,
+        CLIENT_INFO_META_KEY: _CLIENT_INFO,
+        CLIENT_CAPABILITIES_META_KEY: capabilities,
+    }
+    try:
+        raw = await session.request("server/discover", {"_meta": envelope})
+    except _NoAnswer as error:
+        return None, str(error).removeprefix("the server ")
+    except _RpcError as error:
+        supported = _supported_versions(error.data) if error.code == UNSUPPORTED_PROTOCOL_VERSION else None
+        known = (_DISCOVER_VERSION, *HANDSHAKE_PROTOCOL_VERSIONS)
+        if supported and not any(version in known for version in supported):
+            raise InspectError(
+                f"the server speaks only protocol {', '.join(supported)}; "
+                f"inspect speaks {_DISCOVER_VERSION} and {_HANDSHAKE_VERSION}"
+            ) from None
+        return None, f"server/discover was refused ({error.code}: {error.detail})"
+    result = _mapping(raw)
+    versions = result.get("supportedVersions") if result is not None else None
+    caps_map = _mapping(result.get("capabilities")) if result is not None else None
+    if (
+        result is None
+        or caps_map is None
+        or not isinstance(versions, list)
+        or not all(isinstance(version, str) for version in cast("list[Any]", versions))
+    ):
+        return None, "the server/discover result is not a discover result"
+    if _DISCOVER_VERSION not in versions:
+        listed = ", ".join(cast("list[str]", versions)) or "no version"
+        return None, f"server/discover lists {listed}, not {_DISCOVER_VERSION}"
+    # From here on, every request carries the envelope: a 2026-07-28 server keeps no per-connection handshake state.
+    session.envelope = envelope
+    meta = _mapping(result.get("_meta")) or {}
+    info_map = _mapping(meta.get(SERVER_INFO_META_KEY)) or {}
+    extensions = _mapping(caps_map.get("extensions"))
+    return (
+        InspectReport(
+            command=command,
+            server_name=_str_or_none(info_map.get("name")),
+            server_version=_str_or_none(info_map.get("version")),
+            protocol_version=_DISCOVER_VERSION,
+            extension_advertised=extensions is not None and EXTENSION_ID in extensions,
+            negotiated_by="server/discover",
+        ),
+        "",
+    )
+
+
+async def _initialize(
+    session: _RawStdioSession, command: list[str], capabilities: dict[str, Any], discovery: str
+) -> InspectReport:
+    """The 2025-11-25 handshake: `initialize`, then `notifications/initialized`."""
+    init = await session.request(
+        "initialize",
+        {"protocolVersion": _HANDSHAKE_VERSION, "capabilities": capabilities, "clientInfo": _CLIENT_INFO},
+    )
+    init_map = _mapping(init)
+    if init_map is None:
+        raise InspectError("the server's initialize result is not an object")
+    await session.notify("notifications/initialized")
+    info_map = _mapping(init_map.get("serverInfo")) or {}
+    caps_map = _mapping(init_map.get("capabilities")) or {}
+    extensions = _mapping(caps_map.get("extensions"))
+    protocol_version = _str_or_none(init_map.get("protocolVersion"))
+    advertised: bool | None = extensions is not None and EXTENSION_ID in extensions
+    if not advertised and protocol_version in HANDSHAKE_PROTOCOL_VERSIONS:
+        # An initialize result has no `extensions` member, so its absence there says nothing either way.
+        advertised = None
+    return InspectReport(
+        command=command,
+        server_name=_str_or_none(info_map.get("name")),
+        server_version=_str_or_none(info_map.get("version")),
+        protocol_version=protocol_version,
+        extension_advertised=advertised,
+        negotiated_by="initialize",
+        discovery=discovery,
+    )
 
 
 async def _list_tools(session: _RawStdioSession) -> list[Mapping[str, Any]]:
@@ -493,15 +629,17 @@ def format_report(report: InspectReport) -> str:
     lines: list[str] = []
     name = report.server_name or "(unnamed server)"
     version = f" {report.server_version}" if report.server_version else ""
-    lines.append(f"Server: {name}{version}, protocol {report.protocol_version or '?'}")
+    lines.append(f"Server: {name}{version}, protocol {report.protocol_version or '?'} (via {report.negotiated_by})")
+    if report.discovery:
+        lines.append(f"Discovery: {report.discovery}; fell back to the {_HANDSHAKE_VERSION} initialize handshake")
     lines.append(f"Command: {shlex.join(report.command)}")
+    where = f"{report.negotiated_by} result"
     if report.extension_advertised:
-        advertised = "advertised in the server's capabilities"
-    elif report.protocol_version == _HANDSHAKE_VERSION:
-        # That initialize result has no `extensions` member, so its absence there says nothing either way.
-        advertised = f"not visible (a {_HANDSHAKE_VERSION} initialize result cannot list extensions)"
+        advertised = f"yes, advertised in the server's capabilities ({where})"
+    elif report.extension_advertised is None:
+        advertised = f"not visible (a {report.protocol_version} initialize result cannot list extensions)"
     else:
-        advertised = "not advertised in the initialize result"
+        advertised = f"no, not advertised in the server's capabilities ({where})"
     lines.append(f"Extension {EXTENSION_ID}: {advertised}")
     lines.append("Values are judged as they were on the wire, before any SDK model read them.")
     lines.append("")
