@@ -174,6 +174,25 @@ def test_same_call_and_token_give_the_same_page(document: Document, budget: Budg
 
 
 @given(documents(), budgets)
+def test_any_replica_resumes_a_token_across_a_key_rotation(document: Document, budget: Budget) -> None:
+    """Tokens hold all their state: a walk whose every page is served by a different server instance, half of them
+    already signing with a newer key, returns exactly the pages of a walk on one instance."""
+    reference = walk(make_envelope(budget), document)
+    secrets = {"k1": b"k" * 32, "k2": b"n" * 32}
+    replicas = [make_envelope(budget, keyring=Keyring(secrets, current=key)) for key in ("k1", "k2")]
+    arguments: dict[str, Any] = dict(ARGS)
+    served: list[Page] = []
+    for index in range(len(reference)):
+        page = replicas[index % 2].page(document, arguments=arguments, caller="alice")
+        served.append(page)
+        if page.next_token is not None:
+            assert page.next_token.startswith("v1.k1." if index % 2 == 0 else "v1.k2.")
+            arguments = {**ARGS, "cursor": page.next_token}
+    assert [rows_of(page.document) for page in served] == [rows_of(page.document) for page in reference]
+    assert served[-1].complete
+
+
+@given(documents(), budgets)
 def test_records_ids_and_uris_are_never_cut(document: Document, budget: Budget) -> None:
     originals = {row.id: row for _, row in rows_of(document)}
     for page in walk(make_envelope(budget), document):
