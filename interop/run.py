@@ -12,6 +12,7 @@ installed next to this interpreter, once unpatched and once after `mcp_rendering
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import shutil
@@ -43,7 +44,7 @@ EXAMPLE_PROBES: tuple[tuple[str, Probe], ...] = (
     ("`annotations.verbatimHint`", Probe("tool", ("annotations", "verbatimHint"))),
     ("`Tool._meta` carrier", Probe("tool", ("_meta", EXTENSION_ID))),
     ("`_rendering` on the result", Probe("result", ("_rendering",))),
-    ("`CallToolResult._meta` mirror", Probe("result", ("_meta", EXTENSION_ID))),
+    ("`CallToolResult._meta` carrier", Probe("result", ("_meta", EXTENSION_ID))),
     ("`structuredContent._rendering`", Probe("result", ("structuredContent", "_rendering"))),
 )
 """The carriers looked for on the example server; a row appears for each one it really sends."""
@@ -112,10 +113,23 @@ def pinned_versions() -> dict[str, str]:
     return pins
 
 
+@functools.cache
+def node() -> str:
+    """The Node.js that runs the Node clients: 22.18 or newer (the Inspector 2.12 requires 22), the machine's own
+    when it is recent enough, else the pinned one that `scripts/node22.sh` installs."""
+    if shutil.which("bash") is None:
+        raise InteropSetupError("bash is not on PATH (scripts/node22.sh finds or installs Node 22)")
+    found = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "node22.sh")], capture_output=True, text=True, timeout=600, check=False
+    )
+    if found.returncode != 0:
+        raise InteropSetupError(found.stderr.strip() or "scripts/node22.sh found no Node >= 22.18")
+    return found.stdout.strip()
+
+
 def installed_node_package(name: str) -> str:
     """The installed version of a pinned npm dependency of interop/, checked against its pin."""
-    if shutil.which("node") is None:
-        raise InteropSetupError("node is not on PATH (the Node clients need Node.js 20 or later)")
+    node()
     installed_manifest = NODE_MODULES / name / "package.json"
     if not installed_manifest.is_file():
         raise InteropSetupError(f"{name} is not installed: run `npm ci` in interop/ (scripts/bootstrap.sh does)")
@@ -187,7 +201,7 @@ def _inspector_phase(process: subprocess.CompletedProcess[str]) -> dict[str, Any
 
 
 def _run_inspector(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    base = ["node", str(INSPECTOR_BIN), "--cli", "--format", "json", "-q", "--cwd", str(ROOT)]
+    base = [node(), str(INSPECTOR_BIN), "--cli", "--format", "json", "-q", "--cwd", str(ROOT)]
 
     def observe(run: dict[str, Any]) -> dict[str, Any]:
         server = [run["command"], *run["args"]]
@@ -221,7 +235,7 @@ def observe_client(client: ClientSpec, runs: Sequence[dict[str, Any]], folder: P
     spec_file = folder / "spec.json"
     spec_file.write_text(json.dumps({"cwd": str(ROOT), "runs": list(runs)}), encoding="utf-8")
     if client.kind == "ts":
-        driver = ["node", str(INTEROP / "clients" / "ts_client.mjs"), client.package, str(spec_file)]
+        driver = [node(), str(INTEROP / "clients" / "ts_client.mjs"), client.package, str(spec_file)]
         return _driver_report(_run(driver, INTEROP), client)
     if client.kind == "python":
         driver = [sys.executable, "-m", "interop.clients.python_client", str(spec_file), "--mode", client.mode]

@@ -6,87 +6,56 @@
  * change adds to them (TypeScript merges interface declarations of one name, so pasting these members into the
  * existing interfaces and merging the declarations are the same edit). No existing member changes.
  *
+ * Today the values travel under `_meta["io.modelcontextprotocol/rendering"]`: on `Tool` as {@link RenderingHints},
+ * on `CallToolResult` as {@link Rendering}. The `ToolAnnotations` and `CallToolResult` members below are the core
+ * form of the same values, which a later revision can promote; a host reads a core member only where the `_meta`
+ * carrier holds no well-formed value for it.
+ *
+ * Every member defined here may be `null`, which means absent. Lengths (`@maxLength`, `@minLength`) count Unicode
+ * code points, not UTF-16 code units: in JavaScript, count with `[...text].length`, not `text.length`.
+ *
  * The JSON Schema form of the same change is `delta/rendering.schema.json`; a test generates JSON Schema from this
  * file and fails when the two disagree on any member, type, requirement or limit.
  *
  * @module rendering
  */
 
-/* Tool annotations: members added to the existing interface */
+/* The carriers' types */
 
 /**
- * Members that the rendering extension adds to the existing {@link ToolAnnotations} interface
- * (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint` and `title` stay as they are).
+ * The tool-level hints, carried in `Tool._meta["io.modelcontextprotocol/rendering"]` (the normative carrier).
  *
- * Like every annotation, these are hints: a client decides how much to trust them.
- *
- * @example Verbatim, read-only tool
- * {@includeCode ./examples/ToolAnnotations/verbatim-read-only.json}
+ * @example Verbatim
+ * {@includeCode ./examples/RenderingHints/verbatim.json}
  *
  * @example Summarizing affirmed
- * {@includeCode ./examples/ToolAnnotations/summarize-ok.json}
+ * {@includeCode ./examples/RenderingHints/summarize-ok.json}
  *
  * @category `tools/list`
  */
-export interface ToolAnnotations {
+export interface RenderingHints {
   /**
-   * If true, the results of this tool are meant to reach the user verbatim: every item, in the order given, with
-   * sections and subtotals kept, nothing paraphrased or dropped.
+   * If true, the results of this tool are meant to reach the user verbatim: every record, in the order given,
+   * values unchanged, nothing left out.
    *
    * Default: false
    */
-  verbatimHint?: boolean;
+  verbatimHint?: boolean | null;
 
   /**
-   * If true, the server states that the results of this tool may be summarized, shortened or reformatted.
-   * It only has an effect when `verbatimHint` is not true; if both are true, `verbatimHint` wins.
+   * If true, the server states that the results of this tool may be summarized, shortened or reformatted. It has
+   * an effect only when `verbatimHint` is not true; if both are true, `verbatimHint` wins.
    *
    * Default: false
    */
-  summarizeOkHint?: boolean;
+  summarizeOkHint?: boolean | null;
 }
-
-/* Tool call results: members added to the existing interface */
-
-/**
- * Members that the rendering extension adds to the existing {@link CallToolResult} interface
- * (its existing members, such as `content`, `structuredContent`, `isError` and `_meta`, stay as they are).
- *
- * @example Verbatim result with guidance
- * {@includeCode ./examples/CallToolResult/verbatim-with-rendering.json}
- *
- * @example Incomplete page with a continuation
- * {@includeCode ./examples/CallToolResult/incomplete-page-with-continuation.json}
- *
- * @example Financial statement with the model-facing copy in structuredContent
- * {@includeCode ./examples/CallToolResult/financial-statement-structured.json}
- *
- * @category `tools/call`
- */
-export interface CallToolResult {
-  /**
-   * How the host should present this particular result. When present, it takes precedence over the tool's
-   * `verbatimHint` and `summarizeOkHint` for this call.
-   */
-  _rendering?: Rendering;
-}
-
-/* New types */
-
-/**
- * The two ways a server can ask a host to present a tool result.
- *
- * - `"verbatim"`: show every item, in the order given, with sections and subtotals kept and no paraphrase.
- * - `"summarizable"`: the host may summarize, shorten or reformat.
- *
- * @category `tools/call`
- */
-export type RenderingMode = "verbatim" | "summarizable";
 
 /**
  * A server's directive on how to present one tool result.
  *
- * Clients ignore members they do not know, so later revisions can add members without breaking older hosts.
+ * Each member is read on its own: a malformed member reads as absent and the others still apply. Clients ignore
+ * members they do not know, so later revisions can add members without breaking older hosts.
  *
  * @example Verbatim with guidance
  * {@includeCode ./examples/Rendering/verbatim-with-guidance.json}
@@ -101,39 +70,43 @@ export type RenderingMode = "verbatim" | "summarizable";
  */
 export interface Rendering {
   /**
-   * The presentation the server asks for.
+   * The presentation the server asks for. An open string with two registered values:
+   *
+   * - `"verbatim"`: every record, in the order given, values unchanged, nothing left out;
+   * - `"summarizable"`: the host may summarize, abridge or reformat.
+   *
+   * A host presents any other string as `"verbatim"`. When absent, the tool's hints decide.
    */
-  mode: RenderingMode;
+  mode?: string | null;
 
   /**
-   * Brief presentation advice written by the server, for the host and the model (for example, how empty cells are
-   * shown). It is advisory and never outranks the host's own instructions.
+   * Brief presentation advice written by the server, for the host and the model. It is advisory and never
+   * outranks the host's own instructions.
    *
    * @maxLength 1000
    */
-  guidance?: string;
+  guidance?: string | null;
 
   /**
-   * What a host prints in place of a null value when it renders the result verbatim.
+   * What a host prints in place of a null value when it presents the result verbatim.
    *
    * Default: "-"
    *
    * @maxLength 16
    */
-  nullDisplay?: string;
+  nullDisplay?: string | null;
 
   /**
-   * False when the result carries only part of the content (one bounded page). A host MUST NOT present an
-   * incomplete verbatim result as if it were complete.
+   * False when the result carries only part of the records (one bounded page).
    *
    * Default: true
    */
-  complete?: boolean;
+  complete?: boolean | null;
 
   /**
    * Where the rest of an incomplete result can be fetched.
    */
-  continuation?: RenderingContinuation;
+  continuation?: RenderingContinuation | null;
 }
 
 /**
@@ -157,34 +130,65 @@ export interface RenderingContinuation {
    *
    * @minLength 1
    * @maxLength 4096
+   * @pattern ^[A-Za-z0-9._~-]+$
    */
   token: string;
 }
 
+/* The core form, for promotion: members added to existing interfaces */
+
+/* Tool annotations: the core form of RenderingHints */
+
 /**
- * The tool-level hints as carried in `Tool._meta["io.modelcontextprotocol/rendering"]`, the transitional carrier
- * for SDKs that drop annotation members they do not know. Same meaning and defaults as in {@link ToolAnnotations}.
+ * Members that the rendering extension adds to the existing {@link ToolAnnotations} interface
+ * (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint` and `title` stay as they are).
  *
- * @example Verbatim
- * {@includeCode ./examples/RenderingHints/verbatim.json}
+ * Like every annotation, these are hints: a client decides how much to trust them.
+ *
+ * @example Verbatim, read-only tool
+ * {@includeCode ./examples/ToolAnnotations/verbatim-read-only.json}
  *
  * @example Summarizing affirmed
- * {@includeCode ./examples/RenderingHints/summarize-ok.json}
+ * {@includeCode ./examples/ToolAnnotations/summarize-ok.json}
  *
  * @category `tools/list`
  */
-export interface RenderingHints {
+export interface ToolAnnotations {
   /**
-   * See {@link ToolAnnotations.verbatimHint}.
+   * The core form of {@link RenderingHints.verbatimHint}.
    *
    * Default: false
    */
-  verbatimHint?: boolean;
+  verbatimHint?: boolean | null;
 
   /**
-   * See {@link ToolAnnotations.summarizeOkHint}.
+   * The core form of {@link RenderingHints.summarizeOkHint}.
    *
    * Default: false
    */
-  summarizeOkHint?: boolean;
+  summarizeOkHint?: boolean | null;
+}
+
+/* Tool call results: the core form of Rendering */
+
+/**
+ * Members that the rendering extension adds to the existing {@link CallToolResult} interface
+ * (its existing members, such as `content`, `structuredContent`, `isError` and `_meta`, stay as they are).
+ *
+ * @example Verbatim result, as the reference builder makes it
+ * {@includeCode ./examples/CallToolResult/verbatim-statement.json}
+ *
+ * @example Incomplete page with a continuation
+ * {@includeCode ./examples/CallToolResult/incomplete-page.json}
+ *
+ * @example The core form beside the `_meta` carrier
+ * {@includeCode ./examples/CallToolResult/core-and-meta.json}
+ *
+ * @category `tools/call`
+ */
+export interface CallToolResult {
+  /**
+   * The core form of the directive carried in `_meta["io.modelcontextprotocol/rendering"]`.
+   */
+  _rendering?: Rendering | null;
 }

@@ -1,4 +1,4 @@
-"""Renders the measured interop matrix into the SEP and the docs.
+"""Renders the measured interop matrix into the compatibility page of the docs.
 
 The matrix is measured by `python -m interop.run` into `interop/results/matrix.json`. This generator copies its
 Markdown rendering between the marker lines
@@ -6,8 +6,9 @@ Markdown rendering between the marker lines
     <!-- BEGIN compat-matrix -->
     <!-- END compat-matrix -->
 
-of `docs/compatibility.md` and of every `sep/*.md` that carries them, and rewrites `interop/results/matrix.md`.
-With --check it writes nothing and fails when any of those texts differs from what matrix.json gives.
+of `docs/compatibility.md` (the SEP summarizes the matrix and links that page), and rewrites
+`interop/results/matrix.md`. With --check it writes nothing and fails when either text differs from what
+matrix.json gives.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ BEGIN = "<!-- BEGIN compat-matrix -->"
 END = "<!-- END compat-matrix -->"
 NOTICE = "<!-- Generated from interop/results/matrix.json by scripts/gen_compat.py; do not edit by hand. -->"
 DOCS_PAGE = ROOT / "docs" / "compatibility.md"
-SEP_DIR = ROOT / "sep"
 
 
 class MarkerError(ValueError):
@@ -55,21 +55,11 @@ def replace_between_markers(text: str, content: str, name: str) -> str:
 
 def targets() -> tuple[list[Path], list[str]]:
     """The files to fill, and a problem for each expected place that has no markers."""
-    problems: list[str] = []
-    found: list[Path] = []
     if not DOCS_PAGE.is_file():
-        problems.append(f"{DOCS_PAGE.relative_to(ROOT)} does not exist (it must carry the compat-matrix markers)")
-    elif BEGIN not in DOCS_PAGE.read_text(encoding="utf-8"):
-        problems.append(f"{DOCS_PAGE.relative_to(ROOT)} has no `{BEGIN}` / `{END}` marker lines")
-    else:
-        found.append(DOCS_PAGE)
-    seps = sorted(SEP_DIR.glob("*.md"))
-    marked = [path for path in seps if BEGIN in path.read_text(encoding="utf-8")]
-    if not marked:
-        listed = ", ".join(str(path.relative_to(ROOT)) for path in seps) or "none"
-        problems.append(f"no sep/*.md carries the `{BEGIN}` / `{END}` marker lines (SEP files: {listed})")
-    found += marked
-    return found, problems
+        return [], [f"{DOCS_PAGE.relative_to(ROOT)} does not exist (it must carry the compat-matrix markers)"]
+    if BEGIN not in DOCS_PAGE.read_text(encoding="utf-8"):
+        return [], [f"{DOCS_PAGE.relative_to(ROOT)} has no `{BEGIN}` / `{END}` marker lines"]
+    return [DOCS_PAGE], []
 
 
 def main(argv: list[str] | None = None) -> int:

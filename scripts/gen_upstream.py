@@ -10,9 +10,9 @@ Usage:
     python scripts/gen_upstream.py [--source DIR]          # (re)write the copies and the manifest
     python scripts/gen_upstream.py --check [--source DIR]  # exit 1 on any drift
 
-The source folder is `--source`, else the environment variable MCP_SPEC_DIR, else `../shared/mcp-spec` next to
-the repository root when that folder exists. It holds one `<version>/schema.json` per version. Without a source,
-`--check` still verifies that every copy matches the manifest's hash and holds no `description`.
+The source folder is `--source`, else the environment variable MCP_SPEC_DIR: the `schema/` folder of a checkout of
+the specification repository at the pinned commit, holding one `<version>/schema.json` per version. Without a
+source, `--check` still verifies that every copy matches the manifest's hash and holds no `description`.
 """
 
 from __future__ import annotations
@@ -182,12 +182,9 @@ def description_paths(schema: Any, path: str = "") -> list[str]:
 
 
 def default_source() -> Path | None:
-    """The specification folder to read when none is given: MCP_SPEC_DIR, else ../shared/mcp-spec if present."""
+    """The specification folder to read when none is given: MCP_SPEC_DIR, if set."""
     env = os.environ.get("MCP_SPEC_DIR")
-    if env:
-        return Path(env)
-    candidate = REPO_ROOT.parent / "shared" / "mcp-spec"
-    return candidate if candidate.is_dir() else None
+    return Path(env) if env else None
 
 
 def _display(path: Path) -> str:

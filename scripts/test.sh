@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole check, as CI runs it: set-up, generators in --check mode, lint, types, docs, tests.
+# The whole check, as CI runs it: set-up, generators in --check mode, lint, types, docs, tests, then the framework
+# adapters and the reach table in the frameworks' own pinned environments.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
@@ -10,6 +11,8 @@ for generator in scripts/gen_*.py; do
   echo "== $generator --check"
   python "$generator" --check
 done
+echo "== python -m interop.reach --check-tables"
+python -m interop.reach --check-tables
 
 echo "== ruff"
 ruff check .
@@ -28,3 +31,9 @@ if [ -n "${CI:-}" ]; then
   export HYPOTHESIS_PROFILE=ci
 fi
 python -m pytest "$@"
+
+echo "== the framework adapters, each in its framework's environment"
+bash scripts/test-integrations.sh
+
+echo "== python -m interop.reach --check (what unmodified frameworks hand their model, re-measured)"
+python -m interop.reach --check

@@ -1,12 +1,16 @@
-"""Shared test configuration: Hypothesis profiles.
+"""Shared test configuration: Hypothesis profiles, and the SDK patch left as each test found it.
 
 `thorough` (the default) explores widely on a developer machine; `ci` is bounded and derandomized so that a CI
 run is repeatable and stays within its time budget. Select with HYPOTHESIS_PROFILE.
 """
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from mcp_rendering.patch import is_installed, uninstall
 
 settings.register_profile("thorough", max_examples=500, deadline=None)
 settings.register_profile(
@@ -18,3 +22,13 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "thorough"))
+
+
+@pytest.fixture(autouse=True)
+def _sdk_left_as_found() -> Iterator[None]:
+    """Building a `RenderingExtension` or calling `tool_annotations()` installs the SDK patch for the process, as
+    it should in a server; here each test gets the SDK back as it found it, so that no test sees another's patch."""
+    was_installed = is_installed()
+    yield
+    if is_installed() and not was_installed:
+        uninstall()

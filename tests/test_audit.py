@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from mcp_rendering.audit import audit, audit_document, audit_main
+from mcp_rendering.audit import (
+    MAX_RESULT_BYTES,
+    MAX_TRANSCRIPT_CHARS,
+    AuditInputError,
+    audit,
+    audit_document,
+    audit_main,
+)
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.host import present
+from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER
 
 STATEMENT = Document(
     title="Income statement",
@@ -48,7 +57,7 @@ def _result(complete: bool = True, null_display: str | None = None) -> dict[str,
     return {
         "content": [{"type": "text", "text": "see structured content"}],
         "structuredContent": {"document": STATEMENT.model_dump(mode="json"), "_rendering": directive},
-        "_rendering": directive,
+        "_meta": {EXTENSION_ID: directive},
     }
 
 
@@ -123,22 +132,34 @@ def test_markdown_transcripts_are_decoded() -> None:
 def test_a_partial_result_must_say_so() -> None:
     incomplete = _result(complete=False)
     presentation = present({"name": "statement"}, incomplete)
-    assert audit(presentation.text, incomplete).clean
-    assert audit(presentation.markdown, incomplete).clean
+    assert audit(presentation.text, incomplete, markup="text").clean
+    assert audit(presentation.markdown, incomplete, markup="markdown").clean
     body = presentation.text.split("\n\n", 1)[1]  # the same rows without the notice
-    report = audit(body, incomplete)
-    assert report.partial_as_complete
-    assert [issue.kind for issue in report.issues] == ["partial_as_complete"]
-    assert report.score == 0.5
-    # A word in a row does not count as the notice: only lines that stand for no row do.
+    for denial in ("", "This is the complete list, not a partial one.", "Incomplete? No: nothing is truncated."):
+        report = audit(f"{denial}\n{body}", incomplete, markup="text")
+        assert report.completeness_misstated and [issue.kind for issue in report.issues] == ["completeness_misstated"]
+        assert report.score == 0.5
+    # Only a line that starts with the marker counts, and a line that shows a record is not a notice.
     payments = Document(
         title="t",
         sections=(
-            Section(id="s", title="s", columns=("v",), rows=(Row(id="p", label="Partial payments", values=(5,)),)),
+            Section(
+                id="s", title="s", columns=("v",), rows=(Row(id="p", label=f"{PARTIAL_MARKER} payments", values=(5,)),)
+            ),
         ),
     )
-    assert audit_document("| Partial payments | 5 |", payments, complete=False).partial_as_complete
-    assert audit_document("Incomplete list.\n| Partial payments | 5 |", payments, complete=False).clean
+    assert audit_document(f"| {PARTIAL_MARKER} payments | 5 |", payments, complete=False).completeness_misstated
+    assert audit_document(
+        f"{PARTIAL_MARKER} 1 of 9.\n| {PARTIAL_MARKER} payments | 5 |", payments, complete=False
+    ).clean
+    assert audit_document(
+        f"**{PARTIAL_MARKER}** 1 of 9.\n| {PARTIAL_MARKER} payments | 5 |", payments, complete=False
+    ).clean
+
+
+def test_a_complete_result_must_not_be_called_partial() -> None:
+    report = audit(f"{PARTIAL_MARKER} only some.\n" + present(None, _result()).text, _result(), markup="text")
+    assert [issue.kind for issue in report.issues] == ["completeness_misstated"]
 
 
 def test_duplicates_are_counted() -> None:
@@ -185,9 +206,28 @@ def test_an_item_never_takes_a_subtotal_line() -> None:
     assert [(issue.kind, issue.row_id) for issue in report.issues] == [("dropped_subtotal", "t")]
 
 
-def test_a_result_without_a_document_cannot_be_audited() -> None:
-    with pytest.raises(ValueError, match="no valid document"):
-        audit("anything", {"content": [{"type": "text", "text": "x"}]})
+def test_any_result_can_be_audited() -> None:
+    text_only = {
+        "content": [{"type": "text", "text": "Sanctions hits for ACME\n1. ACME Ltd (EU)\n2. Acme Holding (UN)"}]
+    }
+    shown = present(None, text_only).text
+    assert audit(shown, text_only).clean and audit(shown, text_only).records == "text"
+    report = audit("Sanctions hits for ACME\n1. ACME Ltd (EU)", text_only)
+    assert [issue.kind for issue in report.issues] == ["missing_row"]
+    structured = {
+        "content": [],
+        "structuredContent": {"hits": [{"name": "ACME Ltd", "list": "EU"}, {"name": "Acme Holding"}]},
+    }
+    shown = present(None, structured).text
+    assert audit(shown, structured).clean and audit(shown, structured).records == "structured"
+    assert not audit(shown.replace("ACME Ltd", "ACME Inc"), structured).clean
+
+
+def test_refuses_what_it_cannot_audit() -> None:
+    with pytest.raises(AuditInputError, match="not a CallToolResult"):
+        audit("x", 42)
+    with pytest.raises(AuditInputError, match="over the audit's limit"):
+        audit("x" * (MAX_TRANSCRIPT_CHARS + 1), _result())
 
 
 def test_cli_exit_codes_and_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -199,12 +239,12 @@ def test_cli_exit_codes_and_output(tmp_path: Path, capsys: pytest.CaptureFixture
     summary.write_text("In short: sales 1000 and 1200; net income 90.\n", encoding="utf-8")
 
     assert audit_main([str(result_file), str(faithful)]) == 0
-    assert capsys.readouterr().out.startswith("fidelity: clean; score 1.000; 5/5 rows intact")
+    assert capsys.readouterr().out.startswith("fidelity: clean; score 1.000; 5/5 records intact")
 
     assert audit_main([str(result_file), str(summary)]) == 1
     out = capsys.readouterr().out
-    assert "dropped_subtotal (section rev, row rev)" in out
-    assert "dropped_section (section notes)" in out
+    assert 'dropped_subtotal (section "rev", row "rev")' in out
+    assert 'dropped_section (section "notes")' in out
 
     assert audit_main([str(result_file), str(summary), "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
@@ -214,14 +254,43 @@ def test_cli_exit_codes_and_output(tmp_path: Path, capsys: pytest.CaptureFixture
     ]
 
 
-def test_cli_rejects_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{", "is not JSON"),
+        ("null", "holds null, not a CallToolResult object"),
+        ("42", "holds a int, not a CallToolResult object"),
+        ("[1, 2]", "holds an array, not a CallToolResult object"),
+        ('"x"', "holds a str, not a CallToolResult object"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ],
+)
+def test_cli_exits_2_with_one_line_for_input_it_cannot_audit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
     transcript = tmp_path / "t.txt"
     transcript.write_text("x", encoding="utf-8")
-    not_json = tmp_path / "bad.json"
-    not_json.write_text("{", encoding="utf-8")
-    no_document = tmp_path / "plain.json"
-    no_document.write_text(json.dumps({"content": []}), encoding="utf-8")
-    assert audit_main([str(not_json), str(transcript)]) == 2
-    assert audit_main([str(no_document), str(transcript)]) == 2
+    result_file = tmp_path / "bad.json"
+    result_file.write_text(content, encoding="utf-8")
+    assert audit_main([str(result_file), str(transcript)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("mcp-rendering audit: ") and message in err
+    assert "Traceback" not in err
+
+
+def test_cli_refuses_oversized_and_unreadable_files_before_reading_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result_file = tmp_path / "result.json"
+    result_file.write_text(json.dumps(_result()), encoding="utf-8")
+    transcript = tmp_path / "t.txt"
+    transcript.write_text("x", encoding="utf-8")
     assert audit_main([str(tmp_path / "missing.json"), str(transcript)]) == 2
-    assert "mcp-rendering audit:" in capsys.readouterr().err
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"\xff\xfe\x00bad")
+    assert audit_main([str(result_file), str(binary)]) == 2
+    monkeypatch.setattr(importlib.import_module("mcp_rendering.audit"), "MAX_RESULT_BYTES", 100)
+    assert audit_main([str(result_file), str(transcript)]) == 2
+    err = capsys.readouterr().err
+    assert "over the limit of 100" in err and "Traceback" not in err
+    assert MAX_RESULT_BYTES > 100

@@ -1,25 +1,29 @@
-"""Properties of the fidelity audit against what `present` shows.
+"""The adversarial corpus of the fidelity audit, drawn by Hypothesis.
 
-Honest presentations (text and Markdown) always audit clean; a single deleted, swapped or altered row is always
-caught and classified. The generators deliberately include the hard cases: duplicate labels and whole duplicate
-rows, values that also occur in labels or column names, empty strings, nulls next to a null display that is also a
-possible string value, pipes, backslashes, Markdown and HTML syntax, line breaks, and labels that read as
-"Subtotal"/"Total" markers.
+For any result (a document, structured content of any JSON shape, or text alone) and what `present` shows of it,
+the honest transcript audits clean in both readings, and each of these is caught as its own kind of issue:
+deleting a record, duplicating one, inserting a fabricated one, relabelling one, altering one value, reordering,
+hiding a section in an HTML comment or a collapsed `<details>` block, and a partial result shown with its notice
+replaced by a denial. The generators draw the hard cases on purpose: duplicate labels and rows, values equal to
+labels or column names, empty strings, nulls beside a null text that is also a value, pipes, backslashes, Markdown
+and HTML syntax, line breaks, control and bidi characters, and labels that read as subtotal markers.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from mcp_rendering.audit import AuditReport, audit, fold
+from mcp_rendering.audit import AuditReport, IssueKind, audit, fold
 from mcp_rendering.document import Cell, Document, Row, Section
 from mcp_rendering.host import present
-from mcp_rendering.render import cell_text, kind_marker
+from mcp_rendering.render import cell_text, kind_marker, text_escape
+from mcp_rendering.types import EXTENSION_ID
 
-# A small vocabulary makes collisions (duplicate labels, a value equal to a label or a column) frequent.
+Markup = Literal["text", "markdown"]
+
 _FRAGMENTS = st.sampled_from(
     [
         "a",
@@ -39,28 +43,28 @@ _FRAGMENTS = st.sampled_from(
         "`",
         "#",
         "<br>",
+        "<b>",
         "&amp;",
         "&emsp;",
+        "<!--",
         "\n",
         " ",
         "  ",
         ":--",
         "é",
         "[x](y)",
+        "\x1b[2K",
+        "\u202e",
+        "\u2028",
     ]
 )
-_TEXT = st.one_of(
-    st.lists(_FRAGMENTS, max_size=4).map("".join),
-    st.text(max_size=8),
-)
+_TEXT = st.one_of(st.lists(_FRAGMENTS, max_size=4).map("".join), st.text(max_size=8))
 _CELL: st.SearchStrategy[Cell] = st.one_of(
-    st.none(),
-    _TEXT,
-    st.integers(min_value=-(10**20), max_value=10**20),
-    st.floats(allow_nan=False),
-    st.booleans(),
+    st.none(), _TEXT, st.integers(min_value=-(10**20), max_value=10**20), st.floats(allow_nan=False), st.booleans()
 )
 _NULL_DISPLAY = st.sampled_from(["-", "", "n/a", "\u2014", "null"])
+_READINGS: tuple[Markup, ...] = ("text", "markdown")
+_FRESH = "Zzq fabricated 999999"
 
 
 @st.composite
@@ -85,31 +89,36 @@ def documents(draw: st.DrawFn) -> Document:
     return Document(title=draw(_TEXT), sections=tuple(sections))
 
 
-def _result(document: Document, null_display: str, complete: bool) -> dict[str, Any]:
+def _directive(null_display: str, complete: bool) -> dict[str, Any]:
     directive: dict[str, Any] = {"mode": "verbatim", "nullDisplay": null_display}
     if not complete:
-        directive["complete"] = False
-        directive["continuation"] = {"argument": "cursor", "token": "tok-1"}
+        directive.update(complete=False, continuation={"argument": "cursor", "token": "tok-1"})
+    return directive
+
+
+def _result(document: Document, null_display: str, complete: bool) -> dict[str, Any]:
+    directive = _directive(null_display, complete)
     return {
         "content": [{"type": "text", "text": "server text"}],
         "structuredContent": {"document": document.model_dump(mode="json"), "_rendering": directive},
-        "_rendering": directive,
+        "_meta": {EXTENSION_ID: directive},
     }
 
 
-def _shown_forms(document: Document, null_display: str, complete: bool) -> tuple[str, str]:
-    presentation = present({"name": "statement"}, _result(document, null_display, complete))
-    return presentation.text, presentation.markdown
+def _shown(result: dict[str, Any], markup: Markup) -> str:
+    presentation = present({"name": "statement"}, result)
+    return presentation.text if markup == "text" else presentation.markdown
+
+
+def _audit(shown: str, result: dict[str, Any], markup: Markup) -> AuditReport:
+    return audit(shown, result, markup=markup)
 
 
 def _appearance(row: Row, null_display: str) -> tuple[str, ...]:
-    """What the audit can see of a row (its matching rules 2, 4 and 6): the folded marker+label and values.
-
-    Indentation (level) is not part of it: the audit does not check depth.
-    """
+    """What a reader can see of a row: its marked label and its values as shown (indentation aside)."""
     return (
-        fold(kind_marker(row) + row.label),
-        *(fold(cell_text(value, null_display)) for value in row.values),
+        fold(text_escape(kind_marker(row) + row.label)),
+        *(fold(text_escape(cell_text(value, null_display))) for value in row.values),
     )
 
 
@@ -119,57 +128,143 @@ def _replace_section(document: Document, index: int, rows: tuple[Row, ...]) -> D
     return document.model_copy(update={"sections": tuple(sections)})
 
 
-def _row_issues(report: AuditReport) -> list[Any]:
-    return [issue for issue in report.issues if issue.row_id is not None]
+def _row_lines(shown: str, markup: Markup) -> list[int]:
+    """Indexes of the lines that show a row in `present`'s rendering (every table line but headers)."""
+    lines = shown.split("\n")
+    separator = (lambda line: line.startswith("| ---")) if markup == "markdown" else (lambda line: line.startswith("+"))
+    return [
+        index
+        for index, line in enumerate(lines)
+        if line.startswith("|")
+        and not separator(line)
+        and not (index + 1 < len(lines) and separator(lines[index + 1]))
+        and not (
+            markup == "text" and index + 1 < len(lines) and lines[index + 1] and set(lines[index + 1]) <= {"=", "-"}
+        )
+    ]
 
 
-def _row_by_id(document: Document, row_id: str) -> Row:
-    return next(row for section in document.sections for row in section.rows if row.id == row_id)
+def _kinds(report: AuditReport) -> set[IssueKind]:
+    return {issue.kind for issue in report.issues}
+
+
+def _rows(document: Document) -> list[tuple[int, int]]:
+    return [(s, r) for s, section in enumerate(document.sections) for r in range(len(section.rows))]
+
+
+# ----------------------------------------------------------------------------------------------------- documents
 
 
 @given(documents(), _NULL_DISPLAY, st.booleans())
 def test_what_present_shows_audits_clean(document: Document, null_display: str, complete: bool) -> None:
     result = _result(document, null_display, complete)
-    for shown in _shown_forms(document, null_display, complete):
-        report = audit(shown, result)
+    for markup in _READINGS:
+        shown = _shown(result, markup)
+        report = _audit(shown, result, markup)
         assert report.clean, report.format() + "\n---\n" + shown
         assert report.score == 1.0
 
 
 @given(documents(), _NULL_DISPLAY, st.booleans(), st.data())
-def test_a_deleted_row_is_reported_missing_by_kind(
-    document: Document, null_display: str, complete: bool, data: st.DataObject
-) -> None:
-    candidates = [(s, r) for s, section in enumerate(document.sections) for r in range(len(section.rows))]
-    assume(candidates)
-    s, r = data.draw(st.sampled_from(candidates))
+def test_a_deleted_record_is_missing(document: Document, null_display: str, complete: bool, data: Any) -> None:
+    assume(_rows(document))
+    s, r = data.draw(st.sampled_from(_rows(document)))
     deleted = document.sections[s].rows[r]
     rows = document.sections[s].rows
-    shown_document = _replace_section(document, s, rows[:r] + rows[r + 1 :])
     result = _result(document, null_display, complete)
-    for shown in _shown_forms(shown_document, null_display, complete):
-        report = audit(shown, result)
-        row_issues = _row_issues(report)
-        assert len(row_issues) == 1, report.format()
-        (issue,) = row_issues
-        # A row identical in appearance to the deleted one may be the one reported: they cannot be told apart.
-        reported = _row_by_id(document, issue.row_id)
+    shown_result = _result(_replace_section(document, s, rows[:r] + rows[r + 1 :]), null_display, complete)
+    for markup in _READINGS:
+        report = _audit(_shown(shown_result, markup), result, markup)
+        expected = {"item": "missing_row", "subtotal": "dropped_subtotal", "total": "dropped_total"}
+        (issue,) = [issue for issue in report.issues if issue.row_id is not None]
+        reported = next(row for section in document.sections for row in section.rows if row.id == issue.row_id)
+        # An identical-looking row may be the one reported: a reader cannot tell them apart either.
         assert _appearance(reported, null_display) == _appearance(deleted, null_display)
-        expected_kind = {"item": "missing_row", "subtotal": "dropped_subtotal", "total": "dropped_total"}
-        assert issue.kind == expected_kind[reported.kind]
-        others = [i for i in report.issues if i.row_id is None]
-        # The only other possible issue: the reported row's section lost its only row, so nothing of it is shown.
-        # (With identical rows in two sections, the audit cannot tell which section lost one.)
-        assert all(i.kind == "dropped_section" and i.section_id == issue.section_id for i in others), report.format()
-        assert report.score < 1.0
+        assert issue.kind == expected[reported.kind]
+        assert _kinds(report) <= {issue.kind, "dropped_section"}, report.format()
 
 
 @given(documents(), _NULL_DISPLAY, st.booleans(), st.data())
-def test_two_swapped_rows_are_reported_reordered(
-    document: Document, null_display: str, complete: bool, data: st.DataObject
-) -> None:
-    # Rows are swapped within a section (rows of other sections may have other columns). Swapping two rows that
-    # look the same to the audit changes nothing it can see (see `_appearance`), so such pairs are not drawn.
+def test_a_duplicated_record_is_caught(document: Document, null_display: str, complete: bool, data: Any) -> None:
+    result = _result(document, null_display, complete)
+    for markup in _READINGS:
+        lines = _shown(result, markup).split("\n")
+        candidates = _row_lines("\n".join(lines), markup)
+        assume(candidates)
+        index = data.draw(st.sampled_from(candidates))
+        shown = "\n".join([*lines[: index + 1], lines[index], *lines[index + 1 :]])
+        report = _audit(shown, result, markup)
+        assert _kinds(report) == {"duplicated_row"}, report.format() + "\n---\n" + shown
+
+
+@given(documents(), _NULL_DISPLAY, st.booleans(), st.data())
+def test_a_fabricated_record_is_caught(document: Document, null_display: str, complete: bool, data: Any) -> None:
+    result = _result(document, null_display, complete)
+    for markup in _READINGS:
+        lines = _shown(result, markup).split("\n")
+        candidates = _row_lines("\n".join(lines), markup)
+        assume(candidates)
+        index = data.draw(st.sampled_from(candidates))
+        cells = lines[index].count("|") - 1
+        fabricated = "| " + " | ".join([_FRESH] * max(cells, 1)) + " |"
+        shown = "\n".join([*lines[: index + 1], fabricated, *lines[index + 1 :]])
+        report = _audit(shown, result, markup)
+        assert _kinds(report) == {"fabricated_row"}, report.format() + "\n---\n" + shown
+
+
+@given(documents(), _NULL_DISPLAY, st.booleans(), st.data())
+def test_a_relabelled_record_is_caught(document: Document, null_display: str, complete: bool, data: Any) -> None:
+    candidates = [(s, r) for s, r in _rows(document) if document.sections[s].columns]
+    assume(candidates)
+    s, r = data.draw(st.sampled_from(candidates))
+    original = document.sections[s].rows[r]
+    relabelled = original.model_copy(update={"label": "Not " + _FRESH})
+    rows = list(document.sections[s].rows)
+    rows[r] = relabelled
+    result = _result(document, null_display, complete)
+    shown_result = _result(_replace_section(document, s, tuple(rows)), null_display, complete)
+    for markup in _READINGS:
+        report = _audit(_shown(shown_result, markup), result, markup)
+        (issue,) = report.issues
+        assert issue.kind in ("relabelled_row", "missing_row", "dropped_subtotal", "dropped_total"), report.format()
+        # Relabelled when the row's values are unique to it; otherwise indistinguishable from a new row.
+        if issue.kind != "relabelled_row":
+            same = [
+                row
+                for _, row in _all(document)
+                if _appearance(row, null_display)[1:] == _appearance(original, null_display)[1:]
+            ]
+            assert len(same) > 1 or not any(_appearance(original, null_display)[1:])
+
+
+def _all(document: Document) -> list[tuple[Section, Row]]:
+    return [(section, row) for section in document.sections for row in section.rows]
+
+
+@given(documents(), _NULL_DISPLAY, st.booleans(), st.data())
+def test_an_altered_value_is_caught(document: Document, null_display: str, complete: bool, data: Any) -> None:
+    candidates = [(s, r, c) for s, r in _rows(document) for c in range(len(document.sections[s].columns))]
+    assume(candidates)
+    s, r, c = data.draw(st.sampled_from(candidates))
+    original = document.sections[s].rows[r]
+    new_value = data.draw(_CELL)
+    before = fold(text_escape(cell_text(original.values[c], null_display)))
+    assume(fold(text_escape(cell_text(new_value, null_display))) != before)
+    values = list(original.values)
+    values[c] = new_value
+    rows = list(document.sections[s].rows)
+    rows[r] = original.model_copy(update={"values": tuple(values)})
+    result = _result(document, null_display, complete)
+    shown_result = _result(_replace_section(document, s, tuple(rows)), null_display, complete)
+    for markup in _READINGS:
+        report = _audit(_shown(shown_result, markup), result, markup)
+        assert not report.clean, report.format()
+        # Usually one altered row; when the new values equal another row's, the reader may take it for that row.
+        assert report.altered or report.missing or report.reordered or report.duplicated, report.format()
+
+
+@given(documents(), _NULL_DISPLAY, st.booleans(), st.data())
+def test_two_swapped_records_are_reordered(document: Document, null_display: str, complete: bool, data: Any) -> None:
     pairs = [
         (s, i, j)
         for s, section in enumerate(document.sections)
@@ -181,57 +276,137 @@ def test_two_swapped_rows_are_reported_reordered(
     s, i, j = data.draw(st.sampled_from(pairs))
     rows = list(document.sections[s].rows)
     rows[i], rows[j] = rows[j], rows[i]
-    shown_document = _replace_section(document, s, tuple(rows))
     result = _result(document, null_display, complete)
-    for shown in _shown_forms(shown_document, null_display, complete):
-        report = audit(shown, result)
-        assert report.issues, report.format()
-        assert all(issue.kind == "reordered_row" for issue in report.issues), report.format()
-        # One swap is at least one and at most (j - i) moved rows: the rows between may be the ones moved.
+    shown_result = _result(_replace_section(document, s, tuple(rows)), null_display, complete)
+    for markup in _READINGS:
+        report = _audit(_shown(shown_result, markup), result, markup)
+        assert report.issues and _kinds(report) == {"reordered_row"}, report.format()
         assert 1 <= len(report.issues) <= j - i
-        assert report.score < 1.0
 
 
-@given(documents(), _NULL_DISPLAY, st.booleans(), st.data())
-def test_an_altered_value_is_reported_altered(
-    document: Document, null_display: str, complete: bool, data: st.DataObject
-) -> None:
-    candidates = [
-        (s, r, c)
-        for s, section in enumerate(document.sections)
-        for r in range(len(section.rows))
-        for c in range(len(section.columns))
-    ]
-    assume(candidates)
-    s, r, c = data.draw(st.sampled_from(candidates))
-    original = document.sections[s].rows[r]
-    new_value = data.draw(_CELL)
-    # A change the audit cannot see by its rules (whitespace only, or null shown like the same string) is not
-    # a change of what is shown.
-    assume(fold(cell_text(new_value, null_display)) != fold(cell_text(original.values[c], null_display)))
-    values = list(original.values)
-    values[c] = new_value
-    altered = original.model_copy(update={"values": tuple(values)})
-    rows = list(document.sections[s].rows)
-    rows[r] = altered
-    shown_document = _replace_section(document, s, tuple(rows))
+@given(documents(), _NULL_DISPLAY, st.booleans(), st.sampled_from(["comment", "details"]), st.data())
+def test_a_hidden_section_is_caught(document: Document, null_display: str, complete: bool, how: str, data: Any) -> None:
+    assume(any(section.rows for section in document.sections))
     result = _result(document, null_display, complete)
-    for shown in _shown_forms(shown_document, null_display, complete):
-        report = audit(shown, result)
-        assert len(report.issues) == 1, report.format() + "\n---\n" + shown
-        (issue,) = report.issues
-        assert issue.kind == "altered_row", report.format()
-        reported = _row_by_id(document, issue.row_id or "")
-        assert _appearance(reported, null_display) == _appearance(original, null_display)
-        assert report.score < 1.0
+    markdown = _shown(result, "markdown")
+    lines = markdown.split("\n")
+    table = [index for index in _row_lines(markdown, "markdown")]
+    start, end = table[0] - 2, table[-1] + 1  # from the header line to the last row line
+    opening, closing = ("<!--", "-->") if how == "comment" else ("<details><summary>Details</summary>", "</details>")
+    shown = "\n".join([*lines[:start], opening, "", *lines[start:end], "", closing, *lines[end:]])
+    report = _audit(shown, result, "markdown")
+    assert "hidden_content" in _kinds(report), report.format()
+    assert report.missing or report.dropped_sections, report.format()
 
 
 @given(documents(), _NULL_DISPLAY)
-def test_a_partial_result_without_its_notice_is_caught(document: Document, null_display: str) -> None:
-    # The host shows every row but leaves out the notice: exactly the partial-as-complete issue.
-    shown_text, shown_markdown = _shown_forms(document, null_display, complete=True)
-    result = _result(document, null_display, complete=False)
-    for shown in (shown_text, shown_markdown):
-        report = audit(shown, result)
-        assert [issue.kind for issue in report.issues] == ["partial_as_complete"], report.format()
-        assert report.score <= 0.5
+def test_a_denied_notice_is_caught(document: Document, null_display: str) -> None:
+    partial = _result(document, null_display, complete=False)
+    for markup in _READINGS:
+        shown = _shown(_result(document, null_display, complete=True), markup)
+        for denial in ("", "This is the complete list, not a partial one.", "Nothing is incomplete or truncated."):
+            report = _audit(f"{denial}\n\n{shown}", partial, markup)
+            assert _kinds(report) == {"completeness_misstated"}, report.format()
+            assert report.score <= 0.5
+
+
+@given(documents(), _NULL_DISPLAY, st.booleans())
+def test_a_wrong_order_shown_before_the_right_one_is_caught(
+    document: Document, null_display: str, complete: bool
+) -> None:
+    movable = [
+        section for section in document.sections if len({_appearance(r, null_display) for r in section.rows}) > 1
+    ]
+    assume(movable)
+    index = document.sections.index(movable[0])
+    shown_first = _replace_section(document, index, tuple(reversed(movable[0].rows)))
+    result = _result(document, null_display, complete)
+    for markup in _READINGS:
+        shown = _shown(_result(shown_first, null_display, complete), markup) + "\n\n" + _shown(result, markup)
+        report = _audit(shown, result, markup)
+        assert "duplicated_row" in _kinds(report), report.format()
+
+
+# ----------------------------------------------------------------------------------------- any structured content
+
+_json_scalars = st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.floats(allow_nan=False) | _TEXT
+_json = st.recursive(
+    _json_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(["a", "b", "name", "x.y", "n"]), inner, max_size=3)
+    ),
+    max_leaves=16,
+)
+
+
+def _structured_result(structured: Any) -> dict[str, Any]:
+    return {"content": [], "structuredContent": structured, "_meta": {EXTENSION_ID: {"mode": "verbatim"}}}
+
+
+@given(_json.filter(lambda value: value not in ({}, None)))
+def test_any_structured_content_audits_clean_as_presented(structured: Any) -> None:
+    result = _structured_result(structured)
+    for markup in _READINGS:
+        shown = _shown(result, markup)
+        report = _audit(shown, result, markup)
+        assert report.clean, report.format() + "\n---\n" + shown
+
+
+@given(
+    st.lists(st.dictionaries(st.sampled_from(["name", "score"]), _json_scalars, min_size=1), min_size=2, max_size=6),
+    st.data(),
+)
+def test_dropping_adding_or_moving_a_structured_record_is_caught(records: list[dict[str, Any]], data: Any) -> None:
+    result = _structured_result({"hits": records})
+    for markup in _READINGS:
+        lines = _shown(result, markup).split("\n")
+        row_lines = _row_lines("\n".join(lines), markup)
+        index = data.draw(st.sampled_from(row_lines))
+        dropped = "\n".join(lines[:index] + lines[index + 1 :])
+        assert _kinds(_audit(dropped, result, markup)) & {"missing_row", "dropped_section"}
+        added = "\n".join([*lines[: index + 1], f"| [99] | {_FRESH} |", *lines[index + 1 :]])
+        assert "fabricated_row" in _kinds(_audit(added, result, markup))
+        other = data.draw(st.sampled_from(row_lines))
+        assume(lines[other] != lines[index])
+        swapped = list(lines)
+        swapped[index], swapped[other] = swapped[other], swapped[index]
+        assert not _audit("\n".join(swapped), result, markup).clean
+
+
+# -------------------------------------------------------------------------------------------------- text results
+
+_line = st.text(
+    st.characters(blacklist_categories=("Cs",)) | st.sampled_from(list("|#*_`<>[]!-\u202e\x1b")),
+    min_size=1,
+    max_size=20,
+).filter(lambda s: "\n" not in s and "\r" not in s)
+
+
+@given(st.lists(_line, min_size=1, max_size=8), st.booleans())
+def test_a_text_result_audits_clean_as_presented(lines: list[str], complete: bool) -> None:
+    directive = _directive("-", complete)
+    result = {"content": [{"type": "text", "text": "\n".join(lines)}], "_meta": {EXTENSION_ID: directive}}
+    for markup in _READINGS:
+        shown = _shown(result, markup)
+        report = _audit(shown, result, markup)
+        assert report.clean, report.format() + "\n---\n" + shown
+
+
+@given(
+    st.lists(_line, min_size=3, max_size=8, unique_by=fold).filter(lambda ls: all(fold(line) for line in ls)), st.data()
+)
+def test_changing_one_line_of_a_text_result_is_caught(lines: list[str], data: Any) -> None:
+    result = {"content": [{"type": "text", "text": "\n".join(lines)}], "_meta": {EXTENSION_ID: {"mode": "verbatim"}}}
+    shown_lines = _shown(result, "text").split("\n")
+    index = data.draw(st.integers(min_value=0, max_value=len(shown_lines) - 1))
+    for changed in (
+        shown_lines[:index] + shown_lines[index + 1 :],  # dropped
+        [*shown_lines[: index + 1], _FRESH, *shown_lines[index + 1 :]] if index < len(shown_lines) - 1 else None,
+        [*shown_lines[:index], shown_lines[index] + " (edited)", *shown_lines[index + 1 :]],  # altered
+        [*shown_lines[:index], *shown_lines[index + 1 :], shown_lines[index]] if index < len(shown_lines) - 1 else None,
+    ):
+        if changed is None:
+            continue
+        report = _audit("\n".join(changed), result, "text")
+        assert not report.clean, "\n".join(changed)

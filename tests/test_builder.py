@@ -21,13 +21,14 @@ from mcp_rendering.builder import (
     error_result,
     output_schema,
     paged_result,
+    text_framing,
     verbatim_result,
 )
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.envelope import Budget, Envelope, RecordUris, read_record
 from mcp_rendering.render import render_text
 from mcp_rendering.tokens import ContinuationTokens, Keyring
-from mcp_rendering.types import EXTENSION_ID, RESULT_STRUCTURED_KEY, Rendering
+from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER, RESULT_STRUCTURED_KEY, Rendering
 
 MERGED_SCHEMA = Path(__file__).resolve().parent.parent / "schema" / "merged" / "2026-07-28" / "schema.json"
 URIS = RecordUris("ledger://statements/{statement}/rows/{row_id}")
@@ -80,9 +81,20 @@ def test_whole_document_result_shape() -> None:
     assert structured[RESULT_STRUCTURED_KEY] == directive
     assert data["_meta"][EXTENSION_ID] == directive
     assert data["isError"] is False
-    (block,) = data["content"]
-    assert block == {"type": "text", "text": render_text(document, null_display="n/a")}
-    assert "INCOMPLETE" not in block["text"]
+    block, *links = data["content"]
+    rows = [row for section in document.sections for row in section.rows]
+    assert [(link["type"], link["uri"], link["name"]) for link in links] == [
+        ("resource_link", row.uri, row.id) for row in rows
+    ]
+    framing = text_framing(Rendering(mode="verbatim", guidance=GUIDANCE, null_display="n/a"), None, 4)
+    assert block == {"type": "text", "text": f"{framing}\n\n{render_text(document, null_display='n/a')}"}
+    lines = framing.splitlines()
+    assert lines[0] == f"Rendering directive for this result ({EXTENSION_ID}):"
+    assert lines[1].startswith("Mode: verbatim.")
+    assert 'Null values are shown as "n/a".' in lines
+    assert f"Guidance: {json.dumps(GUIDANCE)}" in lines
+    assert lines[-1] == "Complete: all 4 records are in this result."
+    assert PARTIAL_MARKER not in block["text"]
 
 
 def test_incomplete_page_carries_complete_false_and_the_continuation_everywhere() -> None:
@@ -101,9 +113,11 @@ def test_incomplete_page_carries_complete_false_and_the_continuation_everywhere(
     assert structured["page"]["nextToken"] == page.next_token
     assert structured["page"]["complete"] is False
     text = data["content"][0]["text"]
-    assert text.startswith(render_text(page.document))
-    assert f"this page shows {page.returned} of {page.total} records" in text
-    assert f'"cursor": "{page.next_token}"' in text
+    framing, rendering = text.split("\n\n", 1)
+    assert rendering.startswith(render_text(page.document))
+    notice = framing.splitlines()[-1]
+    assert notice.startswith(f"{PARTIAL_MARKER} this page holds {page.returned} of {page.total} records")
+    assert f'"cursor": "{page.next_token}"' in notice
 
 
 def test_a_complete_last_page_drops_a_stale_continuation() -> None:
@@ -118,7 +132,7 @@ def test_a_complete_last_page_drops_a_stale_continuation() -> None:
 def test_record_links_and_field_links_are_resource_link_blocks() -> None:
     document = statement(5, memo="m" * 400)
     page = envelope(max_bytes=100_000, max_field_bytes=100).page(document, arguments={}, caller="alice")
-    blocks = wire(verbatim_result(page, record_links=True))["content"]
+    blocks = wire(verbatim_result(page))["content"]  # a link per record by default
     links = [block for block in blocks if block["type"] == "resource_link"]
     record_uris = [row.uri for section in document.sections for row in section.rows]
     field_uris = [URIS.field_uri(URIS.record_uri(f"i{n}", statement="2026-q1"), 1) for n in range(1, 5)]
@@ -126,7 +140,7 @@ def test_record_links_and_field_links_are_resource_link_blocks() -> None:
     assert {link["name"] for link in links[: len(record_uris)]} == {
         row_id for row_id in ("i0", "i1", "i2", "i3", "i4", "t")
     }
-    without = wire(verbatim_result(page))["content"]
+    without = wire(verbatim_result(page, record_links=False))["content"]
     assert [block["uri"] for block in without if block["type"] == "resource_link"] == field_uris
     assert "read it at " + field_uris[0] in without[0]["text"]
 
@@ -135,7 +149,8 @@ def test_structured_content_validates_against_the_output_schema() -> None:
     schema = output_schema()
     assert schema["type"] == "object"
     assert RESULT_STRUCTURED_KEY in schema["properties"]
-    assert set(schema["required"]) >= {"document", "page", RESULT_STRUCTURED_KEY}
+    # The copy is declared but optional: a result without it (a tool error, an older server) still validates.
+    assert set(schema["required"]) == {"document", "page"}
     document = statement(30, memo="m" * 300)
     pages = [
         envelope(max_field_bytes=100).page(document, arguments={}, caller="alice"),
@@ -145,10 +160,24 @@ def test_structured_content_validates_against_the_output_schema() -> None:
         structured = wire(verbatim_result(content, Rendering(mode="verbatim")))["structuredContent"]
         jsonschema.validate(structured, schema)
         assert VerbatimContent.model_validate(structured).page.complete is (content is not pages[0])
-    broken = wire(verbatim_result(document))["structuredContent"]
-    broken[RESULT_STRUCTURED_KEY] = {"mode": "paraphrase"}
-    with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate(broken, schema)
+    good = wire(verbatim_result(document))["structuredContent"]
+    del good[RESULT_STRUCTURED_KEY]
+    jsonschema.validate(good, schema)
+    # What the schema checks: the envelope's parts and the page state, not each row's members.
+    for path, value in [
+        (("page", "complete"), "no"),
+        (("page", "returned"), -1),
+        (("document", "title"), None),
+        (("document", "sections"), {}),
+        ((RESULT_STRUCTURED_KEY,), "verbatim"),
+    ]:
+        broken = json.loads(json.dumps(good))
+        parent = broken
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = value
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(broken, schema)
 
 
 def test_unpatched_sdk_keeps_only_the_meta_mirror() -> None:
@@ -159,13 +188,20 @@ def test_unpatched_sdk_keeps_only_the_meta_mirror() -> None:
     assert data["_meta"][EXTENSION_ID] == {"mode": "verbatim"}
 
 
-def test_patched_sdk_types_the_directive_and_validates_against_the_merged_schema() -> None:
+def test_the_core_form_needs_the_patch() -> None:
+    with pytest.raises(RuntimeError, match="install"):
+        verbatim_result(statement(2), core_form=True)
+    with patch.installed():
+        assert "_rendering" not in wire(verbatim_result(statement(2)))  # sent only on request
+
+
+def test_patched_sdk_types_the_core_form_and_validates_against_the_merged_schema() -> None:
     assert MERGED_SCHEMA.exists(), "the merged 2026-07-28 schema is generated by scripts/gen_schema.py"
     schema = json.loads(MERGED_SCHEMA.read_text())
     document = statement()
     page = envelope().page(document, arguments={}, caller="alice")
     with patch.installed():
-        result = verbatim_result(page, Rendering(mode="verbatim", guidance=GUIDANCE), record_links=True)
+        result = verbatim_result(page, Rendering(mode="verbatim", guidance=GUIDANCE), record_links=True, core_form=True)
         rendering: Any = getattr(result, "rendering", None)
         assert isinstance(rendering, Rendering)
         assert rendering.complete is False and rendering.continuation is not None
@@ -196,7 +232,7 @@ def test_paged_result_turns_refusals_into_tool_errors() -> None:
     assert wire(error_result("stop"))["content"] == [{"type": "text", "text": "stop"}]
 
 
-def build_server(document: Document, env: Envelope) -> MCPServer:
+def build_server(document: Document, env: Envelope, *, core_form: bool = False) -> MCPServer:
     server = MCPServer("ledger")
 
     def load(params: Mapping[str, str], caller: str) -> Document | None:
@@ -214,6 +250,7 @@ def build_server(document: Document, env: Envelope) -> MCPServer:
             caller="alice",
             directive=Rendering(mode="verbatim", guidance=GUIDANCE),
             record_links=True,
+            core_form=core_form,
         )
 
     @server.resource(URIS.template, mime_type="application/json")
@@ -267,7 +304,7 @@ def test_end_to_end_walk_over_a_real_client() -> None:
 
 def test_end_to_end_patched_client_receives_the_typed_directive() -> None:
     async def first_result() -> Any:
-        async with Client(build_server(statement(60), envelope(max_bytes=3000))) as client:
+        async with Client(build_server(statement(60), envelope(max_bytes=3000), core_form=True)) as client:
             return await client.call_tool("statement_lines", {"statement": "2026-q1"})
 
     with patch.installed():
@@ -282,6 +319,15 @@ def test_the_output_schema_is_self_contained() -> None:
     """Clients that compile `outputSchema` as draft-07 cannot resolve `$defs`; the schema must need none."""
     schema = output_schema()
     assert "$defs" not in schema and "$ref" not in json.dumps(schema)
+
+    def object_valued_additional_properties(node: Any) -> bool:
+        if isinstance(node, dict):
+            if isinstance(node.get("additionalProperties"), dict):
+                return True
+            return any(object_valued_additional_properties(value) for value in node.values())
+        return isinstance(node, list) and any(object_valued_additional_properties(item) for item in node)
+
+    assert not object_valued_additional_properties(schema)
     assert {"document", "page", "_rendering"} <= set(schema["properties"])
 
     server = MCPServer("schema")

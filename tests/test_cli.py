@@ -44,7 +44,7 @@ def test_demo_shows_the_whole_result_and_its_audit_is_clean() -> None:
     completed = run_cli("demo")
     assert completed.returncode == 0, completed.stderr
     out = completed.stdout
-    assert "fidelity: clean; score 1.000; 54/54 rows intact" in out
+    assert "fidelity: clean; score 1.000; 54/54 records intact" in out
     assert "financial_statements  verbatimHint=true" in out
     assert "RÉSULTAT NET DE L'EXERCICE" in out
     assert "Outcome: the user saw the whole result" in out
@@ -82,32 +82,87 @@ def test_demo_of_a_paged_result_shows_the_notice_and_walks_to_the_end(tmp_path: 
 def test_inspect_reports_the_hints_of_an_example_server_in_both_carriers(capsys: pytest.CaptureFixture[str]) -> None:
     report = inspect_json(capsys, "--", *EXAMPLE)
     assert report["server_name"] == "example-financial"
-    # The example server answers `server/discover`, so inspect speaks 2026-07-28 and sees its capabilities.
     assert report["protocol_version"] == "2026-07-28"
     assert report["negotiated_by"] == "server/discover"
     assert report["discovery"] is None
     assert report["extension_advertised"] is True
     tools = {tool["name"]: tool for tool in report["tools"]}
-    statements = {hint["hint"]: hint for hint in tools["financial_statements"]["hints"]}
-    for carrier in ("annotation", "meta"):
-        assert statements["verbatimHint"][carrier]["state"] == "valid"
-        assert statements["verbatimHint"][carrier]["value"] is True
-        assert statements["summarizeOkHint"][carrier]["state"] == "absent"
-    assert tools["financial_statements"]["effective_mode"] == "verbatim"
-    figures = {hint["hint"]: hint for hint in tools["key_figures"]["hints"]}
-    assert figures["summarizeOkHint"]["annotation"]["value"] is True
+    statements = tools["financial_statements"]
+    for carrier in ("annotations", "meta"):
+        assert statements[carrier] == {
+            "carrier": "annotations" if carrier == "annotations" else "_meta",
+            "present": True,
+            "values": {"verbatimHint": True},
+            "problems": [],
+        }
+    assert (statements["effective_mode"], statements["effective_source"]) == ("verbatim", "tool._meta")
+    assert tools["key_figures"]["meta"]["values"] == {"summarizeOkHint": True}
     assert tools["key_figures"]["effective_mode"] == "summarizable"
-    assert report["malformed"] == 0
+    assert report["malformed"] == 0 and report["strict_failures"] == []
+    assert report["resource_templates"] == ["accounts://atelier-fictif/fy2025/lines/{row_id}"]
+    assert report["prompts"] == [] and report["resources"] == []
 
 
 def test_inspect_judges_a_sample_call_of_a_paged_tool(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["inspect", "--call", "screening_report", "--args", "{}", "--", *SCREENING]) == 0
+    assert main(["inspect", "--strict", "--call", "screening_report", "--args", "{}", "--", *SCREENING]) == 0
     out = capsys.readouterr().out
-    assert "result._rendering: valid" in out
-    assert "structuredContent._rendering (model-facing copy): valid" in out
-    assert "directive: valid; effective mode verbatim (from result._rendering)" in out
+    assert "result._meta['io.modelcontextprotocol/rendering']: mode=\"verbatim\"" in out
+    assert "result._rendering: absent" in out
+    assert "structuredContent._rendering (model-facing copy, never a directive): mode=" in out
+    assert "effective mode verbatim (from result._meta)" in out
     assert "incomplete (a bounded page); continue with argument 'cursor'" in out
-    assert "0 malformed value(s)." in out
+    assert "0 malformed value(s)." in out and "Strict check: passes." in out
+
+
+def test_inspect_strict_fails_a_server_without_the_meta_carrier(capsys: pytest.CaptureFixture[str]) -> None:
+    """The same example served --plain carries no tool hints at all: nothing to fail. A server that puts hints
+    in the annotations alone (no `_meta` carrier) fails, and so does a directive without its carrier."""
+    report = inspect_json(capsys, "--call", "report", "--", sys.executable, "-c", CORE_ONLY_SERVER)
+    assert [tool["missing_meta_carrier"] for tool in report["tools"]] == [True]
+    assert report["call"]["missing_meta_carrier"] is True
+    assert report["strict_failures"] == [
+        'tool "report" has hints without the _meta carrier',
+        'the result of "report" has a directive without the _meta carrier',
+    ]
+    assert main(["inspect", "--strict", "--call", "report", "--", sys.executable, "-c", CORE_ONLY_SERVER]) == 1
+    assert "Strict check: fails" in capsys.readouterr().out
+    assert main(["inspect", "--call", "report", "--", sys.executable, "-c", CORE_ONLY_SERVER]) == 0
+
+
+RESOURCES_AND_PROMPTS_SERVER = textwrap.dedent(
+    """
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("library")
+
+    @server.resource("docs://guide")
+    def guide() -> str:
+        return "read me"
+
+    @server.resource("docs://chapters/{number}")
+    def chapter(number: str) -> str:
+        return number
+
+    @server.prompt()
+    def summarize_chapter(number: str) -> str:
+        return number
+
+    server.run()
+    """
+)
+
+
+def test_inspect_lists_the_resources_and_prompts_a_server_declares(capsys: pytest.CaptureFixture[str]) -> None:
+    report = inspect_json(capsys, "--", sys.executable, "-c", RESOURCES_AND_PROMPTS_SERVER)
+    assert {"prompts", "resources"} <= set(report["capabilities"])
+    assert report["resources"] == ["docs://guide"]
+    assert report["resource_templates"] == ["docs://chapters/{number}"]
+    assert report["prompts"] == ["summarize_chapter"]
+    assert report["tools"] == []
+
+    assert main(["inspect", "--", sys.executable, "-c", RESOURCES_AND_PROMPTS_SERVER]) == 0
+    out = capsys.readouterr().out
+    assert "docs://guide" in out and "docs://chapters/{number}" in out and "summarize_chapter" in out
 
 
 def test_inspect_of_a_2026_server_says_so_in_text(capsys: pytest.CaptureFixture[str]) -> None:
@@ -119,6 +174,55 @@ def test_inspect_of_a_2026_server_says_so_in_text(capsys: pytest.CaptureFixture[
         "Extension io.modelcontextprotocol/rendering: yes, advertised in the server's capabilities"
         " (server/discover result)"
     ) in lines
+
+
+def test_inspect_never_prints_raw_control_characters(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["inspect", "--", sys.executable, "-c", HOSTILE_NAMES_SERVER]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\u202e" not in out and "\u2028" not in out
+    assert "\\u001b[2J\\u001b[H" in out  # shown, escaped
+    report = inspect_json(capsys, "--", sys.executable, "-c", HOSTILE_NAMES_SERVER)
+    assert report["tools"][0]["name"] == "clear\x1b[2J\x1b[H\u202eeman"  # JSON keeps the value, escaped in ASCII
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    import mcp_rendering
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out.strip() == f"mcp-rendering {mcp_rendering.__version__}"
+
+
+CORE_ONLY_SERVER = textwrap.dedent(
+    """
+    import json, sys
+
+    TOOL = {"name": "report", "inputSchema": {"type": "object"}, "annotations": {"verbatimHint": True}}
+    RESULT = {"content": [{"type": "text", "text": "x"}], "_rendering": {"mode": "verbatim"}}
+    for line in sys.stdin:
+        message = json.loads(line)
+        if "id" not in message:
+            continue
+        method = message["method"]
+        if method == "initialize":
+            info = {"name": "c", "version": "0"}
+            result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": info}
+        elif method == "tools/list":
+            result = {"tools": [TOOL]}
+        elif method == "tools/call":
+            result = RESULT
+        else:
+            error = {"code": -32601, "message": "no"}
+            print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": error}), flush=True)
+            continue
+        print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}), flush=True)
+    """
+)
+
+HOSTILE_NAMES_SERVER = CORE_ONLY_SERVER.replace(
+    '"name": "report"', '"name": "clear\\u001b[2J\\u001b[H\\u202eeman"'
+).replace('"name": "c"', '"name": "srv\\u2028Server: forged"')
 
 
 MALFORMED_SERVER = textwrap.dedent(
@@ -170,25 +274,17 @@ def test_inspect_flags_malformed_values_from_the_raw_wire(tmp_path: Path, capsys
 
     report = inspect_json(capsys, "--call", "sloppy", "--", *command)
     (tool,) = report["tools"]
-    hints = {hint["hint"]: hint for hint in tool["hints"]}
-    assert hints["verbatimHint"]["annotation"] == {
-        "carrier": "annotations",
-        "state": "malformed",
-        "value": "yes",
-        "problem": "string, not a boolean",
-    }
-    assert hints["summarizeOkHint"]["annotation"]["state"] == "valid"
-    assert hints["verbatimHint"]["meta"]["state"] == "malformed"
-    assert "not an object" in hints["verbatimHint"]["meta"]["problem"]
+    assert tool["annotations"]["values"] == {"summarizeOkHint": False}
+    assert tool["annotations"]["problems"] == ["verbatimHint: Input should be a valid boolean (got 'yes')"]
+    assert tool["meta"]["problems"] == ["the value: a string, not an object"]
     # "yes" is not true, and the `_meta` entry is unusable: nothing makes the tool verbatim.
     assert tool["effective_mode"] == "unspecified"
     call = report["call"]
-    assert call["directive"]["state"] == "malformed"
-    assert call["meta"]["state"] == "valid"
-    assert call["structured_copy"]["state"] == "malformed"
+    assert call["core"]["problems"] == ["the value: a number, not an object"]
+    assert call["meta"]["values"] == {"mode": "verbatim", "nullDisplay": "n/a"}
+    assert call["structured_copy"]["values"] == {"mode": "loud"}  # unregistered but well-formed; never a directive
     assert call["effective_mode"] == "verbatim" and call["effective_source"] == "result._meta"
-    assert tool["meta_entry_problem"] == "a string, not an object"
-    assert report["malformed"] == 4  # the unusable `_meta` entry is one value, whatever it voids
+    assert report["malformed"] == 3
 
     # The server refused `server/discover`, so this all went through the 2025-11-25 handshake.
     assert report["protocol_version"] == "2025-11-25"
@@ -204,10 +300,10 @@ def test_inspect_flags_malformed_values_from_the_raw_wire(tmp_path: Path, capsys
         "fell back to the 2025-11-25 initialize handshake"
     ) in text
     assert "Extension io.modelcontextprotocol/rendering: not visible (a 2025-11-25 initialize result" in text
-    assert 'MALFORMED "yes"' in text
-    assert "! verbatimHint in annotations: string, not a boolean; read as absent" in text
-    assert "_meta['io.modelcontextprotocol/rendering'] is a string, not an object; both hints read as absent" in text
-    assert "4 malformed value(s)." in text
+    assert "! annotations verbatimHint: Input should be a valid boolean (got 'yes'); read as absent" in text
+    assert "! _meta the value: a string, not an object; read as absent" in text
+    assert "3 malformed value(s)." in text
+    assert main(["inspect", "--strict", "--call", "sloppy", "--", *command]) == 1
 
 
 LEGACY_SERVER = textwrap.dedent(
@@ -341,7 +437,13 @@ def test_inspect_speaks_2026_to_a_server_that_requires_the_envelope_on_every_req
     # The discover result lists extensions, and not this one: under 2026-07-28 that is a plain "no".
     assert report["extension_advertised"] is False
     assert report["tools"][0]["effective_mode"] == "verbatim"
-    assert report["call"]["directive"]["state"] == "valid"
+    assert report["call"]["core"] == {
+        "carrier": "_rendering",
+        "present": True,
+        "values": {"mode": "verbatim"},
+        "problems": [],
+    }
+    assert report["call"]["missing_meta_carrier"] is True
 
     assert main(["inspect", "--", *command]) == 0
     text = capsys.readouterr().out
@@ -369,7 +471,7 @@ def test_inspect_names_the_versions_of_a_server_it_cannot_speak_to(
     [
         ([sys.executable, "-c", "print('hello')"], "it wrote non-JSON to stdout: 'hello'"),
         (["mcp-rendering-no-such-command"], "command not found: mcp-rendering-no-such-command"),
-        ([sys.executable, "-c", "import sys; sys.stderr.write('boom\\n'); sys.exit(3)"], "exited with code 3"),
+        ([sys.executable, "-c", "import sys; sys.stderr.write('boom\\n'); sys.exit(3)"], "stopped before answering"),
         ([sys.executable, "-c", "import time; time.sleep(60)"], "did not answer initialize within 1 s"),
     ],
     ids=["not-json", "no-such-command", "exits-early", "timeout"],
@@ -390,6 +492,6 @@ def test_inspect_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["inspect", "--args", "{}", "--", *EXAMPLE]) == 1
     assert "--args needs --call" in capsys.readouterr().err
     assert main(["inspect", "--call", "nope", "--", *EXAMPLE]) == 1
-    assert "no tool named 'nope'" in capsys.readouterr().err
+    assert 'no tool named "nope"' in capsys.readouterr().err
     assert main(["inspect"]) == 1
     assert "no server command given" in capsys.readouterr().err

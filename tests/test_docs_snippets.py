@@ -1,10 +1,19 @@
-"""The server quickstart's code runs as written: its blocks, joined in page order with stand-ins for the reader's
-own data access, make a server whose paged verbatim tool and record resources work through a real client."""
+"""The documentation's code is true: it runs as written, and it fits the page.
+
+- The server quickstart's Python blocks, joined in page order with stand-ins for the reader's own data access, make
+  a server whose verbatim, paged and summarizable tools and record resources work through a real client.
+- The host guide's Python blocks run against that server and against wire dictionaries.
+- The front page's two presentations and their audit scores are what the code computes today.
+- Every line of a fenced code block in a hand-written page is at most `MAX_CODE_LINE` characters, so that no
+  example needs a sideways scroll.
+"""
 
 from __future__ import annotations
 
+import importlib
 import re
 import runpy
+import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,10 +22,22 @@ from typing import Any
 import pytest
 
 import mcp_rendering
+from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER
 
-QUICKSTART = Path(__file__).resolve().parents[1] / "docs" / "quickstart-server.md"
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+QUICKSTART = DOCS / "quickstart-server.md"
+HOST_GUIDE = DOCS / "host-guide.md"
 
-# What the page says the reader supplies: their data, their authentication, their authorization, their secret.
+MAX_CODE_LINE = 88
+"""The longest line a fenced code block may hold: the width of the site's content column at its default size."""
+
+GENERATED_PAGES = ("sep.md", "specification.md")
+"""Pages copied from sep/ by scripts/gen_docs_sep.py: their code is written for the specification repository."""
+
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+
+# What the quickstart says the reader supplies: their data, their authentication, their authorization, their secret.
 STAND_INS = textwrap.dedent(
     """
     import os
@@ -43,16 +64,56 @@ EXERCISE = textwrap.dedent(
 
     async def exercise():
         async with Client(mcp) as client:
-            names = {tool.name for tool in (await client.list_tools()).tools}
+            tools = {tool.name: tool for tool in (await client.list_tools()).tools}
             statement = await client.call_tool("income_statement", {"company": "acme"})
+            figures = await client.call_tool("key_figures", {"company": "acme"})
             first = await client.call_tool("screening_hits", {"case": "C-17"})
             links = [block for block in first.content if block.type == "resource_link"]
             record = await client.read_resource(links[0].uri)
-            return names, statement, first, links, record
+            return tools, statement, figures, first, links, record
 
     OUTCOME = anyio.run(exercise)
     """
 )
+
+
+def code_blocks(text: str) -> list[tuple[str, int, list[str]]]:
+    """Every fenced code block of a Markdown page: (info string, line number of its first line, its lines)."""
+    blocks: list[tuple[str, int, list[str]]] = []
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines):
+        opening = _FENCE.match(lines[index])
+        if opening is None:
+            index += 1
+            continue
+        fence, indent = opening.group("fence"), len(opening.group("indent"))
+        body: list[str] = []
+        index += 1
+        start = index + 1
+        while index < len(lines):
+            closing = _FENCE.match(lines[index])
+            if closing is not None and closing.group("fence").startswith(fence) and not closing.group("info").strip():
+                break
+            body.append(lines[index][indent:] if lines[index][:indent].isspace() else lines[index])
+            index += 1
+        blocks.append((opening.group("info").strip(), start, body))
+        index += 1
+    return blocks
+
+
+def python_blocks(path: Path) -> list[str]:
+    blocks = code_blocks(path.read_text(encoding="utf-8"))
+    return ["\n".join(body) + "\n" for info, _, body in blocks if info == "python"]
+
+
+def run_quickstart(tmp_path: Path) -> dict[str, Any]:
+    """Every Python block of the quickstart, in page order, with the stand-ins first and the exercise last."""
+    blocks = python_blocks(QUICKSTART)
+    assert len(blocks) >= 6, "the quickstart lost its code"
+    script = tmp_path / "quickstart.py"
+    script.write_text(STAND_INS + "\n".join(blocks) + EXERCISE, encoding="utf-8")
+    return runpy.run_path(str(script))
 
 
 @pytest.fixture(autouse=True)
@@ -62,15 +123,131 @@ def _clean() -> Iterator[None]:
 
 
 def test_the_server_quickstart_runs(tmp_path: Path) -> None:
-    blocks = re.findall(r"```python\n(.*?)```", QUICKSTART.read_text(), flags=re.S)
-    server_blocks = [block for block in blocks if "MCPServer(" in block or "@mcp." in block]
-    assert len(server_blocks) >= 3, "the quickstart lost its server code"
-    script = tmp_path / "quickstart.py"
-    script.write_text(STAND_INS + "\n".join(server_blocks) + EXERCISE)
-    namespace: dict[str, Any] = runpy.run_path(str(script))
-    names, statement, first, links, record = namespace["OUTCOME"]
-    assert {"income_statement", "screening_hits"} <= names
-    assert mcp_rendering.read_directive(statement) is not None
+    namespace = run_quickstart(tmp_path)
+    tools, statement, figures, first, links, record = namespace["OUTCOME"]
+    assert {"income_statement", "key_figures", "screening_hits", "status"} <= set(tools)
+
+    # The hints reach the client in the normative carrier, copied there by the middleware.
+    assert (tools["income_statement"].meta or {})[EXTENSION_ID] == {"verbatimHint": True}
+    assert (tools["key_figures"].meta or {})[EXTENSION_ID] == {"summarizeOkHint": True}
+    assert mcp_rendering.resolve_rendering(tools["key_figures"], figures).mode == "summarizable"
+
+    # The verbatim result: directive in `_meta`, its model copy in structuredContent, the text framed first.
+    directive = (statement.meta or {})[EXTENSION_ID]
+    assert directive["mode"] == "verbatim" and "guidance" in directive
+    assert statement.structured_content["_rendering"] == directive
+    assert statement.content[0].text.startswith(f"Rendering directive for this result ({EXTENSION_ID}):")
+    assert mcp_rendering.resolve_rendering(tools["income_statement"], statement).source == "result._meta"
+
+    # The core form, on request, and record links by default (none here: the statement's rows have no URI).
+    core = namespace["statement"]
+    assert core.model_dump(by_alias=True, exclude_none=True)["_rendering"] == {"mode": "verbatim"}
+    assert all(block.type == "text" for block in core.content)
+
+    # The paged tool: an incomplete first page, a link per record, and each record readable.
     assert first.structured_content["page"]["complete"] is False
+    first_directive = mcp_rendering.read_directive(first)
+    assert first_directive is not None and first_directive.complete is False
+    assert PARTIAL_MARKER in first.content[0].text
     assert len(links) == 50
     assert '"id":"h0"' in record.contents[0].text.replace(" ", "")
+
+
+HOST_STAND_INS = textwrap.dedent(
+    """
+    from mcp_rendering import Document, Row, Section, verbatim_result
+    from mcp_rendering.render import render_text
+
+    _document = Document(
+        title="Grand livre",
+        sections=(
+            Section(
+                id="capitaux",
+                title="Capitaux",
+                columns=("Solde",),
+                rows=(
+                    Row(id="101000", label="101000 Capital social", values=(50000,)),
+                    Row(id="106100", label="106100 Réserve légale", values=(None,)),
+                ),
+            ),
+        ),
+    )
+    tool = {
+        "name": "ledger",
+        "inputSchema": {"type": "object"},
+        "_meta": {"io.modelcontextprotocol/rendering": {"verbatimHint": True}},
+    }
+    result = verbatim_result(_document).model_dump(mode="json", by_alias=True, exclude_none=True)
+    shown_text = render_text(_document)
+    """
+)
+
+
+def test_the_host_guide_runs(tmp_path: Path) -> None:
+    server = run_quickstart(tmp_path)["mcp"]
+    blocks = python_blocks(HOST_GUIDE)
+    assert len(blocks) >= 6, "the host guide lost its code"
+    script = tmp_path / "host_guide.py"
+    script.write_text(HOST_STAND_INS + "\n".join(blocks), encoding="utf-8")
+    namespace = runpy.run_path(str(script))
+
+    assert namespace["rendering"].mode == "verbatim"
+    assert namespace["presentation"].complete and namespace["presentation"].caption is not None
+    assert namespace["report"].clean and namespace["report"].score == 1.0
+
+    import anyio
+    from mcp import Client
+
+    async def exercise() -> tuple[Any, list[Any]]:
+        shown = await namespace["show_statement"](server, "acme")
+        async with Client(server) as client:
+            tool = next(tool for tool in (await client.list_tools()).tools if tool.name == "screening_hits")
+            pages = await namespace["every_page"](client, tool, {"case": "C-17"})
+        return shown, pages
+
+    shown, pages = anyio.run(exercise)
+    assert shown.mode == "verbatim" and shown.complete
+    assert mcp_rendering.audit(shown.text, shown.model_result).clean
+    assert [page.complete for page in pages] == [False, False, True]
+    assert sum(len(page.document.sections[0].rows) for page in pages) == 120
+
+
+def test_the_front_page_scores_are_computed() -> None:
+    """The two presentations of the front page, and the audit line under each, are what the code gives now."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        generator = importlib.import_module("gen_docs_example")
+        expected = generator.snippets()
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    for path, text in expected.items():
+        assert path.read_text(encoding="utf-8") == text, f"{path.name}: run python scripts/gen_docs_example.py"
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    for path in expected:
+        assert f'--8<-- "docs/snippets/{path.name}"' in index
+    assert "**Audit score 1.00**" in expected[generator.VERBATIM]
+    assert "**Audit score 0.00**" in expected[generator.SUMMARY]
+
+
+def _hand_written_pages() -> list[Path]:
+    return sorted(path for path in DOCS.rglob("*.md") if path.relative_to(DOCS).as_posix() not in GENERATED_PAGES)
+
+
+@pytest.mark.parametrize("page", _hand_written_pages(), ids=lambda path: path.relative_to(DOCS).as_posix())
+def test_code_lines_fit_the_column(page: Path) -> None:
+    too_long = [
+        f"{page.relative_to(DOCS).as_posix()}:{start + offset}: {len(line)} characters"
+        for _, start, body in code_blocks(page.read_text(encoding="utf-8"))
+        for offset, line in enumerate(body)
+        if len(line) > MAX_CODE_LINE
+    ]
+    assert too_long == [], "\n".join(too_long)
+
+
+def test_the_line_check_catches_a_long_line() -> None:
+    """The block reader itself: indented fences (inside an admonition) count, text outside fences does not."""
+    page = "x" * 200 + "\n\n    ```python\n    " + "y" * 89 + "\n    ```\n\n~~~\nshort\n~~~\n"
+    blocks = code_blocks(page)
+    assert [(info, start) for info, start, _ in blocks] == [("python", 4), ("", 8)]
+    assert max(len(line) for line in blocks[0][2]) == 89 > MAX_CODE_LINE
+    assert blocks[1][2] == ["short"]

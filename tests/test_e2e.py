@@ -1,4 +1,9 @@
-"""End to end: a real MCPServer and a real mcp.Client, in process and over stdio, in every protocol mode."""
+"""End to end: a real MCPServer and a real mcp.Client, in process and over stdio, in every protocol mode.
+
+Three servers (see `tests.support.hinted_server`): one that writes the core form (the extension adds the `_meta`
+carrier), one that sends only the `_meta` carrier, and one that sends both, disagreeing. A client reads the
+`_meta`-only server fully, with or without the SDK patch, and reads the other from `_meta` member by member.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import logging
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import anyio
 import mcp_types
@@ -17,81 +23,140 @@ from mcp.server.mcpserver import Context, MCPServer
 
 import mcp_rendering
 from mcp_rendering import EXTENSION_ID, Rendering, client_supports_rendering, resolve_rendering
-from tests.support.hinted_server import GUIDANCE, build_server
+from mcp_rendering.host import next_call_arguments
+from tests.support.hinted_server import DISAGREEING_CORE, GUIDANCE, LINES, META, Carriers, build_server
 
 MODES = ["legacy", "2026-07-28", "auto"]
 REPO = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(autouse=True)
-def _patched() -> Iterator[None]:
+@pytest.fixture
+def patched() -> Iterator[None]:
     with mcp_rendering.installed():
         yield
 
 
-async def _exercise(client: Client) -> tuple[mcp_types.ListToolsResult, mcp_types.CallToolResult]:
+async def _exercise(client: Client) -> tuple[dict[str, mcp_types.Tool], mcp_types.CallToolResult]:
     tools = await client.list_tools()
     result = await client.call_tool("balance_sheet", {})
-    return tools, result
+    return {tool.name: tool for tool in tools.tools}, result
 
 
-def _check(tools: mcp_types.ListToolsResult, result: mcp_types.CallToolResult) -> None:
-    by_name = {tool.name: tool for tool in tools.tools}
-    sheet = by_name["balance_sheet"]
-    assert sheet.annotations is not None
-    assert sheet.annotations.verbatim_hint is True  # pyright: ignore[reportAttributeAccessIssue]
-    assert sheet.annotations.summarize_ok_hint is False  # pyright: ignore[reportAttributeAccessIssue]
-    assert sheet.meta is not None
-    assert sheet.meta[EXTENSION_ID] == {"verbatimHint": True, "summarizeOkHint": False}
-    headline = by_name["headline"]
-    assert headline.annotations is not None
-    assert headline.annotations.summarize_ok_hint is True  # pyright: ignore[reportAttributeAccessIssue]
-    assert headline.annotations.read_only_hint is True
-    assert resolve_rendering(by_name["plain"], None).mode == "unspecified"
-
-    expected = Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-")
-    assert result.rendering == expected  # pyright: ignore[reportAttributeAccessIssue]
-    assert result.meta is not None
-    assert Rendering.model_validate(result.meta[EXTENSION_ID]) == expected
-    assert result.structured_content == {"lines": [["Total assets", 1200], ["Total liabilities", None]]}
-    effective = resolve_rendering(sheet, result)
-    assert (effective.mode, effective.source, effective.null_display) == ("verbatim", "result._rendering", "-")
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_in_process(mode: str) -> None:
-    async def run() -> None:
-        async with Client(build_server(), mode=mode, extensions=[mcp_rendering.client_extension()]) as client:
-            _check(*await _exercise(client))
-
-    anyio.run(run)
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_stdio_and_the_wire_bytes(mode: str, tmp_path: Path) -> None:
-    wire_log = tmp_path / "server-to-client.jsonl"
-    params = StdioServerParameters(
+def _stdio(carriers: Carriers, wire_log: Path) -> StdioServerParameters:
+    return StdioServerParameters(
         command=sys.executable,
-        args=["-m", "tests.support.wire_tee", str(wire_log), "--", sys.executable, "-m", "tests.support.hinted_server"],
+        args=[
+            "-m",
+            "tests.support.wire_tee",
+            str(wire_log),
+            "--",
+            sys.executable,
+            "-m",
+            "tests.support.hinted_server",
+            carriers,
+        ],
         cwd=str(REPO),
         env={"PYTHONPATH": str(REPO)},
     )
 
-    async def run() -> None:
-        async with Client(params, mode=mode, extensions=[mcp_rendering.client_extension()]) as client:
-            _check(*await _exercise(client))
 
-    anyio.run(run)
+def _run(server: Any, mode: str) -> tuple[dict[str, mcp_types.Tool], mcp_types.CallToolResult]:
+    async def run() -> tuple[dict[str, mcp_types.Tool], mcp_types.CallToolResult]:
+        async with Client(server, mode=mode, extensions=[mcp_rendering.client_extension()]) as client:
+            return await _exercise(client)
+
+    return anyio.run(run)
+
+
+def _wire_results(wire_log: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     messages = [json.loads(line) for line in wire_log.read_text().splitlines() if line.strip()]
     results = [message["result"] for message in messages if isinstance(message.get("result"), dict)]
     listed = next(r for r in results if "tools" in r)
-    sheet = next(tool for tool in listed["tools"] if tool["name"] == "balance_sheet")
-    assert sheet["annotations"]["verbatimHint"] is True
-    assert sheet["annotations"]["summarizeOkHint"] is False
-    assert sheet["_meta"][EXTENSION_ID] == {"verbatimHint": True, "summarizeOkHint": False}
-    called = next(r for r in results if "content" in r)
+    return next(tool for tool in listed["tools"] if tool["name"] == "balance_sheet"), next(
+        r for r in results if "content" in r
+    )
+
+
+def _check_core(tools: dict[str, mcp_types.Tool], result: mcp_types.CallToolResult) -> None:
+    sheet = tools["balance_sheet"]
+    assert sheet.annotations is not None
+    assert sheet.annotations.verbatim_hint is True  # pyright: ignore[reportAttributeAccessIssue]
+    assert sheet.meta is not None and sheet.meta[EXTENSION_ID] == {"verbatimHint": True, "summarizeOkHint": False}
+    assert tools["headline"].annotations is not None
+    assert tools["headline"].annotations.summarize_ok_hint is True  # pyright: ignore[reportAttributeAccessIssue]
+    assert resolve_rendering(tools["plain"], None).mode == "unspecified"
+    expected = Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-")
+    assert result.rendering == expected  # pyright: ignore[reportAttributeAccessIssue]
+    assert result.meta is not None and Rendering.model_validate(result.meta[EXTENSION_ID]) == expected
+    assert result.structured_content == LINES
+    effective = resolve_rendering(sheet, result)
+    assert (effective.mode, effective.source, effective.directive) == ("verbatim", "result._meta", expected)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.usefixtures("patched")
+def test_the_core_form_travels_with_its_meta_carrier(mode: str, tmp_path: Path) -> None:
+    _check_core(*_run(build_server("core"), mode))
+    wire_log = tmp_path / "server-to-client.jsonl"
+    _check_core(*_run(_stdio("core", wire_log), mode))
+    tool, called = _wire_results(wire_log)
+    assert tool["annotations"]["verbatimHint"] is True
+    assert tool["_meta"][EXTENSION_ID] == {"verbatimHint": True, "summarizeOkHint": False}
     assert called["_rendering"] == {"mode": "verbatim", "guidance": GUIDANCE, "nullDisplay": "-"}
     assert called["_meta"][EXTENSION_ID] == called["_rendering"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("client_patched", [True, False], ids=["patched", "unpatched"])
+def test_a_server_sending_only_the_meta_carrier_is_read_fully(mode: str, client_patched: bool, tmp_path: Path) -> None:
+    wire_log = tmp_path / "server-to-client.jsonl"
+    # In process, server and client share one SDK, which the server's extension patches: the unpatched client is
+    # tried over stdio only, where the server patches its own process.
+    servers = [build_server("meta"), _stdio("meta", wire_log)] if client_patched else [_stdio("meta", wire_log)]
+    with mcp_rendering.installed() if client_patched else _unpatched():
+        for server in servers:
+            tools, result = _run(server, mode)
+            assert mcp_rendering.is_installed() is client_patched
+            effective = resolve_rendering(tools["balance_sheet"], result)
+            assert (effective.mode, effective.source) == ("verbatim", "result._meta")
+            assert effective.directive == Rendering.model_validate(META)
+            assert not effective.complete and effective.null_display == "-"
+            assert resolve_rendering(tools["balance_sheet"], None).source == "tool._meta"
+            assert next_call_arguments({}, result, tools["balance_sheet"]) == {"cursor": "meta.1"}
+    tool, called = _wire_results(wire_log)
+    assert "verbatimHint" not in tool.get("annotations", {}) and "_rendering" not in called
+    assert called["_meta"][EXTENSION_ID] == META
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.usefixtures("patched")
+def test_a_server_sending_both_is_read_from_meta(mode: str, tmp_path: Path) -> None:
+    wire_log = tmp_path / "server-to-client.jsonl"
+    for server in (build_server("both"), _stdio("both", wire_log)):
+        tools, result = _run(server, mode)
+        sheet = tools["balance_sheet"]
+        assert result.rendering == Rendering.model_validate(DISAGREEING_CORE)  # pyright: ignore[reportAttributeAccessIssue]
+        effective = resolve_rendering(sheet, result)
+        # Each member from `_meta` where it holds one; the guidance, which only the core form has, from there.
+        assert effective.directive == Rendering.model_validate({**DISAGREEING_CORE, **META})
+        assert (effective.mode, effective.source, effective.null_display) == ("verbatim", "result._meta", "-")
+        assert next_call_arguments({}, result, sheet) == {"cursor": "meta.1"}
+        hints = resolve_rendering(sheet, None)
+        assert (hints.mode, hints.source) == ("verbatim", "tool._meta")
+        assert (hints.hints.verbatim_hint, hints.hints.summarize_ok_hint) == (True, False)
+    tool, called = _wire_results(wire_log)
+    assert tool["annotations"] == {"verbatimHint": False, "summarizeOkHint": True}
+    assert called["_rendering"] == DISAGREEING_CORE and called["_meta"][EXTENSION_ID] == META
+
+
+class _unpatched:
+    """A context in which the SDK patch is not installed (and is not left installed)."""
+
+    def __enter__(self) -> None:
+        mcp_rendering.uninstall()
+
+    def __exit__(self, *_: object) -> None:
+        mcp_rendering.uninstall()
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -128,6 +193,7 @@ def test_the_server_advertises_the_extension_through_discovery() -> None:
     anyio.run(run)
 
 
+@pytest.mark.usefixtures("patched")
 def test_the_server_warns_when_a_directive_has_no_model_facing_copy(caplog: pytest.LogCaptureFixture) -> None:
     rendering = mcp_rendering.RenderingExtension()
     server = MCPServer("forgetful", extensions=[rendering], middleware=[rendering])
@@ -151,3 +217,44 @@ def test_the_server_warns_when_a_directive_has_no_model_facing_copy(caplog: pyte
         assert "no '_rendering' copy" not in caplog.text
         anyio.run(call, "without_copy")
     assert "no '_rendering' copy" in caplog.text
+
+
+@pytest.mark.usefixtures("patched")
+@pytest.mark.parametrize(
+    ("as_extension", "as_middleware", "warning"),
+    [
+        (True, True, None),
+        (True, False, "registered as an extension but not as a middleware"),
+        (False, True, "registered as a middleware but not as an extension"),
+    ],
+)
+def test_a_half_registered_extension_warns_once(
+    as_extension: bool, as_middleware: bool, warning: str | None, caplog: pytest.LogCaptureFixture
+) -> None:
+    rendering = mcp_rendering.RenderingExtension()
+    server = MCPServer(
+        "half",
+        extensions=[rendering] if as_extension else [],
+        middleware=[rendering] if as_middleware else [],
+    )
+
+    @server.tool(annotations=mcp_rendering.tool_annotations(verbatim_hint=True))
+    def sheet() -> str:
+        return "Cash 10"
+
+    async def run() -> mcp_types.Tool:
+        async with Client(server, mode="legacy") as client:
+            (tool,) = (await client.list_tools()).tools
+            for _ in range(3):
+                await client.call_tool("sheet", {})
+            return tool
+
+    with caplog.at_level(logging.WARNING, logger="mcp_rendering"):
+        tool = anyio.run(run)
+    messages = [record.getMessage() for record in caplog.records]
+    warnings = [message for message in messages if "RenderingExtension is registered" in message]
+    assert len(warnings) == (0 if warning is None else 1)  # once, however many calls
+    if warning is not None:
+        assert warning in warnings[0] and "middleware=[rendering]" in warnings[0]
+    # The hint mirror is the middleware's: without it, the tool's `_meta` carries nothing.
+    assert (tool.meta or {}).get(EXTENSION_ID) == ({"verbatimHint": True} if as_middleware else None)

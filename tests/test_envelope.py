@@ -387,3 +387,55 @@ def test_an_empty_document_is_one_complete_page() -> None:
     page = make_envelope(Budget()).page(Document(title="Nothing"), arguments={}, caller="a")
     assert page.complete and page.returned == page.total == 0 and page.next_token is None
     assert len(to_json(page.to_wire())) == page.size_bytes
+
+
+@given(
+    documents(),
+    st.integers(min_value=1, max_value=4000),
+    st.none() | st.integers(min_value=1, max_value=8),
+    st.none() | st.integers(min_value=1, max_value=300),
+)
+def test_every_budget_gives_fitting_pages_or_a_budget_error(
+    document: Document, max_bytes: int, max_items: int | None, max_field_bytes: int | None
+) -> None:
+    """No budget, however small, makes the envelope fail any other way or return a page over it; and a page
+    is cut short only when what remains would not fit as the last page (no room is kept for a token it will not
+    carry)."""
+    budget = Budget(max_bytes=max_bytes, max_items=max_items, max_field_bytes=max_field_bytes)
+    envelope = make_envelope(budget)
+    unbounded = make_envelope(Budget(max_bytes=10**9, max_field_bytes=max_field_bytes))
+    arguments: dict[str, Any] = dict(ARGS)
+    walked: list[tuple[str, Row]] = []
+    for _ in range(sum(len(section.rows) or 1 for section in document.sections) + 1):
+        try:
+            page = envelope.page(document, arguments=arguments, caller="alice")
+        except BudgetError as error:
+            assert "cannot hold" in error.message or "has no URI" in error.message
+            return
+        assert len(to_json(page.to_wire())) == page.size_bytes <= max_bytes
+        walked.extend(restored_rows(page, document))
+        if page.complete:
+            assert walked == rows_of(document)
+            return
+        rest = unbounded.page(document, arguments=arguments, caller="alice")
+        assert rest.complete
+        if max_items is None or rest.returned <= max_items:
+            assert rest.size_bytes > max_bytes
+        assert page.next_token is not None
+        arguments = {**ARGS, "cursor": page.next_token}
+    raise AssertionError("the walk did not end")
+
+
+def test_a_result_that_fits_without_a_token_is_one_complete_page() -> None:
+    document = _small_document()
+    whole = make_envelope(Budget()).page(document, arguments=ARGS, caller="alice")
+    exact = make_envelope(Budget(max_bytes=whole.size_bytes)).page(document, arguments=ARGS, caller="alice")
+    assert exact.complete and exact.next_token is None and exact.size_bytes == whole.size_bytes
+    cut = make_envelope(Budget(max_bytes=whole.size_bytes - 1)).page(document, arguments=ARGS, caller="alice")
+    assert not cut.complete and cut.next_token is not None
+
+
+@pytest.mark.parametrize("max_bytes", [1, 10, 40])
+def test_a_budget_too_small_for_an_empty_page_is_a_budget_error(max_bytes: int) -> None:
+    with pytest.raises(BudgetError, match="cannot hold even an empty page"):
+        make_envelope(Budget(max_bytes=max_bytes)).page(Document(title="Nothing"), arguments={}, caller="a")

@@ -36,6 +36,7 @@ from mcp_rendering.examples.orgchart_data import org_chart_document, people
 from mcp_rendering.examples.screening_data import BATCH_SIZE, screening_document, screening_hits
 from mcp_rendering.host import present
 from mcp_rendering.patch import installed
+from mcp_rendering.reading import read_directive
 from mcp_rendering.types import RESULT_STRUCTURED_KEY
 
 T = TypeVar("T")
@@ -109,15 +110,16 @@ def test_tools_declare_hints_in_both_carriers_and_results_carry_the_directive(ex
 
         result = await client.call_tool(verbatim.name, {})
         assert not result.is_error
-        directive = getattr(result, "rendering", None)
-        assert isinstance(directive, Rendering)
-        assert directive.mode == "verbatim"
-        assert directive.guidance
-        assert directive.null_display == "-"
+        assert getattr(result, "rendering", None) is None  # the builder sends the normative carrier only
         result_wire = wire(result)
-        assert result_wire["_meta"][EXTENSION_ID] == result_wire["_rendering"]
+        directive = Rendering.model_validate(result_wire["_meta"][EXTENSION_ID])
+        assert directive.mode == "verbatim" and directive.guidance and directive.null_display == "-"
         assert isinstance(result.structured_content, dict)
-        assert result.structured_content[RESULT_STRUCTURED_KEY] == result_wire["_rendering"]
+        assert result.structured_content[RESULT_STRUCTURED_KEY] == result_wire["_meta"][EXTENSION_ID]
+        # The text channel carries the directive too, written out before the records.
+        text = result_wire["content"][0]["text"]
+        assert text.startswith(f"Rendering directive for this result ({EXTENSION_ID}):")
+        assert json.dumps(directive.guidance) in text
         assert present(verbatim, result).mode == "verbatim"
 
     run_with_client(example, body)
@@ -159,12 +161,12 @@ def test_paging_walks_to_completion_without_gap_or_duplicate(
     pages = run_with_client(example, body)
     assert len(pages) > 1, "the example is meant to need several pages"
     for page in pages[:-1]:
-        directive = getattr(page, "rendering", None)
-        assert isinstance(directive, Rendering)
+        directive = read_directive(page)
+        assert directive is not None
         assert directive.complete is False and directive.continuation is not None
         assert directive.continuation.argument == "cursor"
-    last = getattr(pages[-1], "rendering", None)
-    assert isinstance(last, Rendering) and last.complete is not False and last.continuation is None
+    last = read_directive(pages[-1])
+    assert last is not None and last.complete is not False and last.continuation is None
     seen = [row_id for page in pages for row_id in row_ids(page)]
     document = expected()
     assert seen == [row.id for section in document.sections for row in section.rows]
@@ -173,8 +175,8 @@ def test_paging_walks_to_completion_without_gap_or_duplicate(
 def test_a_continuation_token_is_refused_for_other_arguments() -> None:
     async def body(client: Client) -> tuple[mcp_types.CallToolResult, mcp_types.CallToolResult]:
         first = await client.call_tool("screening_report", {})
-        directive = getattr(first, "rendering", None)
-        assert isinstance(directive, Rendering) and directive.continuation is not None
+        directive = read_directive(first)
+        assert directive is not None and directive.continuation is not None
         token = directive.continuation.token
         elsewhere = await client.call_tool("screening_report", {"batch": "onboarding-2025-q3", "cursor": token})
         tampered = await client.call_tool("screening_report", {"cursor": token[:-4] + "AAAA"})

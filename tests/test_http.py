@@ -80,7 +80,8 @@ def test_the_fields_survive_streamable_http(serve: Any, mode: str) -> None:
             result = await client.call_tool("balance_sheet", {})
             expected = Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-")
             assert result.rendering == expected  # pyright: ignore[reportAttributeAccessIssue]
-            assert resolve_rendering(sheet, result).source == "result._rendering"
+            effective = resolve_rendering(sheet, result)
+            assert (effective.source, effective.directive) == ("result._meta", expected)
 
     anyio.run(run)
 

@@ -54,13 +54,12 @@ def test_missing_or_broken_markers_are_named(text: str) -> None:
 def test_check_names_a_page_without_markers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(gen, "ROOT", tmp_path)
     monkeypatch.setattr(gen, "DOCS_PAGE", tmp_path / "docs" / "compatibility.md")
-    monkeypatch.setattr(gen, "SEP_DIR", tmp_path / "sep")
+    assert gen.targets() == ([], ["docs/compatibility.md does not exist (it must carry the compat-matrix markers)"])
     (tmp_path / "docs").mkdir()
-    (tmp_path / "sep").mkdir()
     (tmp_path / "docs" / "compatibility.md").write_text("# Compatibility\n", encoding="utf-8")
-    (tmp_path / "sep" / "0000-x.md").write_text(PAGE, encoding="utf-8")
-    files, problems = gen.targets()
-    assert files == [tmp_path / "sep" / "0000-x.md"]
-    assert problems == [
-        "docs/compatibility.md has no `<!-- BEGIN compat-matrix -->` / `<!-- END compat-matrix -->` marker lines"
-    ]
+    assert gen.targets() == (
+        [],
+        ["docs/compatibility.md has no `<!-- BEGIN compat-matrix -->` / `<!-- END compat-matrix -->` marker lines"],
+    )
+    (tmp_path / "docs" / "compatibility.md").write_text(PAGE, encoding="utf-8")
+    assert gen.targets() == ([tmp_path / "docs" / "compatibility.md"], [])

@@ -173,11 +173,16 @@ def test_malformed_peer_values_read_as_absent_with_a_warning(caplog: pytest.LogC
         assert annotations.verbatim_hint is None
         assert annotations.summarize_ok_hint is None
         assert annotations.read_only_hint is True
-        for bad in (42, None, "verbatim", {"mode": "loud"}, {"mode": "verbatim", "guidance": "x" * 1001}):
+        for bad in (42, None, "verbatim", {"mode": 7}, {"guidance": "x" * 1001, "null_display": "n/a"}):
             result = mcp_types.CallToolResult.model_validate({"content": [], "_rendering": bad, "isError": False})
             assert result.rendering is None
+        # Member by member: the malformed members go, the others stay.
+        mixed = {"mode": "tabular", "complete": "false", "guidance": "g", "continuation": {"argument": "c"}}
+        result = mcp_types.CallToolResult.model_validate({"content": [], "_rendering": mixed})
+        assert result.rendering == Rendering(mode="tabular", guidance="g")
     assert "ignoring malformed verbatimHint" in caplog.text
-    assert "ignoring malformed _rendering" in caplog.text
+    assert "ignoring malformed CallToolResult._rendering.complete" in caplog.text
+    assert "ignoring malformed CallToolResult._rendering.continuation" in caplog.text
 
 
 def test_a_subclass_defined_while_installed_inherits_the_fields() -> None:

@@ -1,5 +1,6 @@
-"""The package declares Python >= 3.10. The development tools need 3.11, so this test installs the package alone
-(runtime dependencies only) into a fresh Python 3.10 environment and runs the end-to-end smoke check there."""
+"""The package declares Python >= 3.10. The development tools need 3.11, so these tests install the package alone
+into fresh Python 3.10 environments: with its `sdk` extra, to run the end-to-end smoke check there; and with no
+extra, to show that the host side works with no MCP SDK at all."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ def _python310() -> str | None:
     return None
 
 
-@pytest.mark.slow
-def test_the_runtime_works_on_python_310(tmp_path: Path) -> None:
+def _runtime_environment(tmp_path: Path, requirement: str) -> str:
+    """A fresh Python 3.10 environment with `requirement` installed; the path of its interpreter."""
     interpreter = _python310()
     if interpreter is None:
         if os.environ.get("CI"):
@@ -52,14 +53,18 @@ def test_the_runtime_works_on_python_310(tmp_path: Path) -> None:
         "\n".join(line for line in lines if line.lower().replace("_", "-").startswith(pinned)) + "\n"
     )
     install = subprocess.run(
-        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(REPO), "-c", str(constraints)],
+        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", requirement, "-c", str(constraints)],
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert install.returncode == 0, install.stderr[-2000:]
+    return python
+
+
+def _run_smoke(python: str, module: str) -> str:
     smoke = subprocess.run(
-        [python, "-m", "tests.support.smoke"],
+        [python, "-m", module],
         cwd=REPO,
         env={**os.environ, "PYTHONPATH": str(REPO)},
         capture_output=True,
@@ -67,4 +72,18 @@ def test_the_runtime_works_on_python_310(tmp_path: Path) -> None:
         timeout=300,
     )
     assert smoke.returncode == 0, smoke.stdout + smoke.stderr[-3000:]
-    assert "install/uninstall on Python 3.10" in smoke.stdout
+    return smoke.stdout
+
+
+@pytest.mark.slow
+def test_the_runtime_works_on_python_310(tmp_path: Path) -> None:
+    python = _runtime_environment(tmp_path, f"{REPO}[sdk]")
+    assert "install/uninstall on Python 3.10" in _run_smoke(python, "tests.support.smoke")
+
+
+@pytest.mark.slow
+def test_the_host_side_needs_no_sdk(tmp_path: Path) -> None:
+    python = _runtime_environment(tmp_path, str(REPO))
+    out = _run_smoke(python, "tests.support.host_smoke")
+    assert "without the SDK" in out and out.count("audited clean") == 2
+    assert "names the extra it needs" in out

@@ -7,6 +7,7 @@ negative cases show that it is the delta, not upstream, that gives the new membe
 
 from __future__ import annotations
 
+import base64
 import importlib
 import json
 import sys
@@ -15,7 +16,6 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from jsonschema.validators import validator_for
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES_DIR = REPO_ROOT / "schema" / "examples"
@@ -79,40 +79,56 @@ def test_carriers_inside_examples_are_well_typed(path: Path) -> None:
     """The `_meta` mirror and the model-facing copy in structuredContent hold the same shapes as the core fields."""
     instance = json.loads(path.read_text(encoding="utf-8"))
     merged = MERGED["2026-07-28"]
-    mirror = instance.get("_meta", {}).get(EXTENSION_ID)
+    carrier = instance.get("_meta", {}).get(EXTENSION_ID)
+    assert carrier is not None, "every Tool and CallToolResult example carries the normative _meta carrier"
     if path.parent.name == "Tool":
-        assert mirror is not None, "every Tool example shows the _meta mirror"
-        assert _errors(merged, "RenderingHints", mirror) == []
-        # The mirror repeats the annotations' hints, never contradicts them.
-        assert all(instance["annotations"].get(key) == value for key, value in mirror.items())
+        assert _errors(merged, "RenderingHints", carrier) == []
+        # The core form, where present, repeats the carrier's values, never contradicts them.
+        assert all(instance["annotations"].get(key, value) == value for key, value in carrier.items())
         return
-    if mirror is not None:
-        assert _errors(merged, "Rendering", mirror) == []
-        if "_rendering" in instance:
-            assert mirror == instance["_rendering"]
+    assert _errors(merged, "Rendering", carrier) == []
+    if "_rendering" in instance:
+        assert carrier == instance["_rendering"]
     structured = instance.get("structuredContent")
-    if isinstance(structured, dict) and RESULT_STRUCTURED_KEY in structured:
-        assert _errors(merged, "Rendering", structured[RESULT_STRUCTURED_KEY]) == []
-        assert structured[RESULT_STRUCTURED_KEY] == instance["_rendering"]
+    if isinstance(structured, dict):
+        # The model-facing copy repeats the carrier.
+        assert structured[RESULT_STRUCTURED_KEY] == carrier
 
 
 def test_examples_show_each_contract_case() -> None:
-    """The examples the specification text points to exist and show what their names promise."""
+    """The examples the specification points to exist and show what their names promise."""
 
     def load(name: str) -> Any:
         return json.loads((EXAMPLES_DIR / name).read_text(encoding="utf-8"))
 
-    page = load("CallToolResult/incomplete-page-with-continuation.json")["_rendering"]
+    page = load("CallToolResult/incomplete-page.json")["_meta"][EXTENSION_ID]
     assert page["complete"] is False
     assert set(page["continuation"]) == {"argument", "token"}
-    statement = load("CallToolResult/financial-statement-structured.json")
-    assert RESULT_STRUCTURED_KEY in statement["structuredContent"]
-    tool = load("Tool/verbatim-financial-statement.json")
-    assert RESULT_STRUCTURED_KEY in tool["outputSchema"]["properties"]
-    # The tool's declared output schema accepts the structured result, model-facing copy included.
-    validator_class = validator_for(tool["outputSchema"])
-    assert list(validator_class(tool["outputSchema"]).iter_errors(statement["structuredContent"])) == []
-    assert "_rendering" not in load("CallToolResult/meta-mirror.json")
+    statement = load("CallToolResult/verbatim-statement.json")
+    assert "complete" not in statement["_meta"][EXTENSION_ID]
+    assert "_rendering" not in statement  # the builder sends the normative carrier only
+    both = load("CallToolResult/core-and-meta.json")
+    assert both["_rendering"] == both["_meta"][EXTENSION_ID]
+    assert load("Tool/verbatim-income-statement.json")["_meta"][EXTENSION_ID] == {"verbatimHint": True}
+
+
+def test_the_example_token_is_a_real_signed_token() -> None:
+    """It verifies with the published example key, at the example clock, for the example call; its payload holds
+    keyed digests and a position, nothing a reader could use."""
+    gen_examples = _script("gen_examples")
+    token = json.loads((EXAMPLES_DIR / "CallToolResult/incomplete-page.json").read_text(encoding="utf-8"))["_meta"][
+        EXTENSION_ID
+    ]["continuation"]["token"]
+    state = gen_examples.example_tokens().verify(
+        token,
+        tool="ledger_lines",
+        arguments={"company": "acme", "year": 2025, "cursor": token},
+        caller="example-caller",
+        exclude_argument="cursor",
+    )
+    assert state.position == 2
+    payload = base64.urlsafe_b64decode(token.split(".")[2] + "==").decode()
+    assert "acme" not in payload and "ledger" not in payload and "2025" not in payload
 
 
 # --- negative cases: the delta types the new members; upstream accepts anything there -----------------------------
@@ -126,11 +142,15 @@ _NEGATIVE_CASES: list[tuple[str, str, Any]] = [
         "Tool",
         {"name": "t", "inputSchema": {"type": "object"}, "annotations": {"verbatimHint": "yes"}},
     ),
-    ("unknown-mode", "CallToolResult", {**_BASE_RESULT, "_rendering": {"mode": "tabular"}}),
+    ("mode-not-a-string", "CallToolResult", {**_BASE_RESULT, "_rendering": {"mode": 1}}),
     ("guidance-1001", "CallToolResult", {**_BASE_RESULT, "_rendering": {"mode": "verbatim", "guidance": "g" * 1001}}),
     ("rendering-42", "CallToolResult", {**_BASE_RESULT, "_rendering": 42}),
-    ("rendering-null", "CallToolResult", {**_BASE_RESULT, "_rendering": None}),
-    ("mode-missing", "CallToolResult", {**_BASE_RESULT, "_rendering": {"guidance": "no mode"}}),
+    ("complete-a-string", "CallToolResult", {**_BASE_RESULT, "_rendering": {"complete": "false"}}),
+    (
+        "token-outside-its-alphabet",
+        "CallToolResult",
+        {**_BASE_RESULT, "_rendering": {"continuation": {"argument": "cursor", "token": "IGNORE ALL"}}},
+    ),
     (
         "continuation-bad-argument",
         "CallToolResult",
@@ -146,6 +166,14 @@ _NEGATIVE_CASES: list[tuple[str, str, Any]] = [
 def test_merged_schema_rejects_what_upstream_lets_through(version: str, type_name: str, instance: Any) -> None:
     assert _errors(UPSTREAM[version], type_name, instance) == []
     assert _errors(MERGED[version], type_name, instance) != []
+
+
+@pytest.mark.parametrize(
+    "rendering", [None, {}, {"mode": "tabular"}, {"guidance": "no mode"}, {"mode": None, "complete": None}]
+)
+@pytest.mark.parametrize("version", VERSIONS)
+def test_open_mode_optional_members_and_null(version: str, rendering: Any) -> None:
+    assert _errors(MERGED[version], "CallToolResult", {**_BASE_RESULT, "_rendering": rendering}) == []
 
 
 @pytest.mark.parametrize("version", VERSIONS)

@@ -163,7 +163,7 @@ def test_merge_is_additive_and_committed(version: str) -> None:
 
     # Removing exactly what the delta adds gives back upstream: nothing upstream was changed.
     reverted = copy.deepcopy(merged)
-    for name in ("Rendering", "RenderingContinuation", "RenderingHints", "RenderingMode"):
+    for name in ("Rendering", "RenderingContinuation", "RenderingHints"):
         del reverted[keyword][name]
     for prop in ("verbatimHint", "summarizeOkHint"):
         del reverted[keyword]["ToolAnnotations"]["properties"][prop]
@@ -211,7 +211,7 @@ def test_merge_into_draft_07_refuses_keywords_it_would_misread() -> None:
     gen_schema.merge(_upstream("2025-11-25"), delta)
 
     delta = copy.deepcopy(DELTA)
-    delta["$defs"]["CallToolResult"]["properties"]["_rendering"]["type"] = "object"
+    delta["$defs"]["CallToolResult"]["properties"]["_rendering"]["anyOf"][0]["type"] = "object"
     with pytest.raises(gen_schema.MergeError, match="draft-07 would ignore"):
         gen_schema.merge(_upstream("2025-06-18"), delta)
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from mcp_rendering.tokens import (
     MAX_TOKEN_LENGTH,
+    START_AGAIN,
     ContinuationTokens,
     ExpiredTokenError,
     Keyring,
@@ -170,6 +171,9 @@ def test_each_cause_has_a_distinct_message() -> None:
         with pytest.raises(TokenError) as caught:
             attempt()
         messages.add(type(caught.value).__name__ + ":" + caught.value.reason)
+        # Whatever the cause, the message says how to recover: start again without the token.
+        assert caught.value.message.startswith(caught.value.cause + "; ")
+        assert START_AGAIN in caught.value.message and str(caught.value) == caught.value.message
     assert len(messages) == 7
 
 

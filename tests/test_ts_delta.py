@@ -27,7 +27,7 @@ GENERATOR = TS_TOOLING / "node_modules" / "ts-json-schema-generator" / "bin" / "
 # side is generated with additional properties allowed, matching the contract that unknown members are ignored.
 _ANNOTATIONS = frozenset({"description", "title", "$comment", "markdownDescription", "additionalProperties"})
 _CONSTRAINTS = frozenset(
-    {"type", "enum", "const", "$ref", "properties", "required", "items", "maxLength", "minLength", "pattern"}
+    {"type", "enum", "const", "$ref", "properties", "required", "items", "anyOf", "maxLength", "minLength", "pattern"}
     | {"minimum", "maximum", "minItems", "maxItems"}
 )
 
@@ -69,6 +69,8 @@ def shape(schema: dict[str, Any], path: str) -> dict[str, Any]:
             reduced[key] = {name: shape(sub, f"{path}.{name}") for name, sub in value.items()}
         elif key == "items":
             reduced[key] = shape(value, f"{path}[]")
+        elif key == "anyOf":
+            reduced[key] = [shape(branch, f"{path}|{index}") for index, branch in enumerate(value)]
         elif key in {"required", "enum"}:
             reduced[key] = sorted(value, key=json.dumps)
         else:
@@ -131,13 +133,13 @@ _JSON_ALTERATIONS = {
         "string",
         "/ToolAnnotations/properties/verbatimHint/type",
     ),
-    "enum": (("RenderingMode", "enum"), ["verbatim", "summarizable", "tabular"], "/RenderingMode/enum"),
+    "nullable": (("Rendering", "properties", "complete", "type"), "boolean", "/Rendering/properties/complete/type"),
     "required": (("Rendering", "required"), ["mode", "complete"], "/Rendering/required"),
     "member": (("CallToolResult", "properties", "_layout"), {"type": "object"}, "/CallToolResult/properties/_layout"),
     "reference": (
-        ("CallToolResult", "properties", "_rendering", "$ref"),
-        "#/$defs/RenderingHints",
-        "/CallToolResult/properties/_rendering/$ref",
+        ("CallToolResult", "properties", "_rendering", "anyOf"),
+        [{"$ref": "#/$defs/RenderingHints"}, {"type": "null"}],
+        "/CallToolResult/properties/_rendering/anyOf",
     ),
 }
 
@@ -156,8 +158,10 @@ def test_a_json_side_change_is_detected(ts_definitions: dict[str, Any], alterati
 
 def test_a_typescript_side_change_is_detected(tmp_path: Path) -> None:
     source = TS_SOURCE.read_text(encoding="utf-8")
-    altered = source.replace("@maxLength 1000", "@maxLength 100").replace("complete?: boolean;", "complete?: string;")
-    assert altered.count("@maxLength 100\n") == 1 and "complete?: string;" in altered
+    altered = source.replace("@maxLength 1000", "@maxLength 100").replace(
+        "complete?: boolean | null;", "complete?: string | null;"
+    )
+    assert altered.count("@maxLength 100\n") == 1 and "complete?: string | null;" in altered
     copy = tmp_path / "rendering.ts"
     copy.write_text(altered, encoding="utf-8")
     reported = compare(generate_from_typescript(copy), _json_delta())

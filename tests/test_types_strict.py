@@ -21,7 +21,7 @@ _BOOLEAN_FIELDS: list[tuple[type[BaseModel], str, dict[str, Any]]] = [
     (RenderingHints, "summarizeOkHint", {}),
     (ToolAnnotationsDelta, "verbatimHint", {}),
     (ToolAnnotationsDelta, "summarizeOkHint", {}),
-    (Rendering, "complete", {"mode": "verbatim"}),
+    (Rendering, "complete", {}),
 ]
 
 
@@ -41,10 +41,10 @@ def test_booleans_are_not_coerced(model: type[BaseModel], field: str, base: dict
 @pytest.mark.parametrize(
     "rendering",
     [
-        {"mode": "tabular"},
-        {"mode": "Verbatim"},
-        {},
+        {"mode": 1},
+        {"mode": ["verbatim"]},
         {"mode": "verbatim", "guidance": "g" * 1001},
+        {"mode": "verbatim", "guidance": "\U0001f4ca" * 1001},
         {"mode": "verbatim", "guidance": 42},
         {"mode": "verbatim", "nullDisplay": "n" * 17},
         {"mode": "verbatim", "complete": "false"},
@@ -53,6 +53,9 @@ def test_booleans_are_not_coerced(model: type[BaseModel], field: str, base: dict
         {"mode": "verbatim", "continuation": {"argument": "a" * 65, "token": "t"}},
         {"mode": "verbatim", "continuation": {"argument": "cursor", "token": ""}},
         {"mode": "verbatim", "continuation": {"argument": "cursor", "token": "t" * 4097}},
+        {"mode": "verbatim", "continuation": {"argument": "cursor", "token": "a b"}},
+        {"mode": "verbatim", "continuation": {"argument": "cursor", "token": "ok\n"}},
+        {"mode": "verbatim", "continuation": {"argument": "cursor", "token": 12345}},
     ],
 )
 def test_invalid_directives_are_rejected(rendering: dict[str, Any]) -> None:
@@ -66,8 +69,13 @@ def test_result_directive_must_be_an_object() -> None:
     for value in (42, "verbatim", [], True):
         with pytest.raises(ValidationError):
             CallToolResultDelta.model_validate({"_rendering": value})
-    # null is the absence of a directive for the model; the schema rejects it on the wire (see the schema tests).
+    # null means absent, for the models as for the schema.
     assert CallToolResultDelta.model_validate({"_rendering": None}).rendering is None
+
+
+@pytest.mark.parametrize("rendering", [{}, {"mode": "tabular"}, {"mode": "Verbatim"}, {"mode": None, "guidance": None}])
+def test_mode_is_an_open_string_and_every_member_optional(rendering: dict[str, Any]) -> None:
+    assert Rendering.model_validate(rendering).mode == rendering.get("mode")
 
 
 def test_limits_are_inclusive() -> None:
@@ -80,6 +88,7 @@ def test_limits_are_inclusive() -> None:
         }
     )
     assert rendering.continuation == RenderingContinuation(argument="_" + "a" * 63, token="t" * 4096)
+    assert Rendering.model_validate({"guidance": "\U0001f4ca" * 1000}).guidance is not None  # code points
 
 
 def test_unknown_members_are_ignored() -> None:

@@ -1,11 +1,19 @@
 """mcp-rendering: verbatim rendering hints and directives for MCP tool results (experimental).
 
-`install()` teaches the official MCP Python SDK the new fields; `RenderingExtension` negotiates the extension and
-mirrors the fields under `_meta`; `resolve_rendering()` reads them on the host with one precedence rule.
+The host side needs no MCP SDK: `resolve_rendering()` reads the carriers of a tool and a result (SDK models of
+`mcp` 1.x or 2.x, or wire dictionaries), `present()` decides what the user sees and what the model receives, and
+`audit()` checks what was shown against any result. The server side and the SDK patch need the MCP Python SDK 2.x
+(the `sdk` extra) and are imported on first use: `RenderingExtension` advertises the extension and carries the
+hints under `_meta`, `verbatim_result()` and `paged_result()` build results, `install()` types the core form.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from mcp_rendering._version import __version__
 from mcp_rendering.audit import AuditReport, Issue, audit
-from mcp_rendering.builder import VerbatimContent, error_result, output_schema, paged_result, verbatim_result
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.envelope import (
     Budget,
@@ -17,24 +25,7 @@ from mcp_rendering.envelope import (
     ResultChangedError,
     read_record,
 )
-from mcp_rendering.extension import (
-    RenderingClientExtension,
-    RenderingExtension,
-    client_extension,
-    client_supports_rendering,
-    tool_annotations,
-)
 from mcp_rendering.host import Presentation, next_call_arguments, present
-from mcp_rendering.patch import (
-    SUPPORTED_SDK,
-    PatchRecord,
-    UnsupportedSDKError,
-    install,
-    installed,
-    is_installed,
-    patch_record,
-    uninstall,
-)
 from mcp_rendering.reading import EffectiveRendering, read_directive, read_tool_hints, resolve_rendering
 from mcp_rendering.render import render_markdown, render_text
 from mcp_rendering.tokens import ContinuationTokens, Keyring, TokenError
@@ -46,6 +37,69 @@ from mcp_rendering.types import (
     RenderingHints,
     RenderingMode,
 )
+
+if TYPE_CHECKING:
+    from mcp_rendering.builder import VerbatimContent, error_result, output_schema, paged_result, verbatim_result
+    from mcp_rendering.extension import (
+        RenderingClientExtension,
+        RenderingExtension,
+        client_extension,
+        client_supports_rendering,
+        tool_annotations,
+    )
+    from mcp_rendering.patch import (
+        SUPPORTED_SDK,
+        PatchRecord,
+        UnsupportedSDKError,
+        install,
+        installed,
+        is_installed,
+        patch_record,
+        uninstall,
+    )
+
+_NEEDS_THE_SDK = {
+    **dict.fromkeys(("VerbatimContent", "error_result", "output_schema", "paged_result", "verbatim_result"), "builder"),
+    **dict.fromkeys(
+        (
+            "RenderingClientExtension",
+            "RenderingExtension",
+            "client_extension",
+            "client_supports_rendering",
+            "tool_annotations",
+        ),
+        "extension",
+    ),
+    **dict.fromkeys(
+        (
+            "SUPPORTED_SDK",
+            "PatchRecord",
+            "UnsupportedSDKError",
+            "install",
+            "installed",
+            "is_installed",
+            "patch_record",
+            "uninstall",
+        ),
+        "patch",
+    ),
+}
+"""The names whose modules import the MCP Python SDK 2.x, by module: imported on first use."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _NEEDS_THE_SDK.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mcp_rendering' has no attribute {name!r}")
+    try:
+        value = getattr(importlib.import_module(f"mcp_rendering.{module}"), name)
+    except ModuleNotFoundError as error:
+        raise ImportError(
+            f"mcp_rendering.{name} needs the MCP Python SDK 2.x: pip install 'mcp-rendering[sdk]' ({error})"
+        ) from error
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "EXTENSION_ID",
@@ -77,6 +131,7 @@ __all__ = [
     "TokenError",
     "UnsupportedSDKError",
     "VerbatimContent",
+    "__version__",
     "audit",
     "client_extension",
     "client_supports_rendering",

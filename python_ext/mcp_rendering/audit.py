@@ -1,89 +1,105 @@
-"""Fidelity audit: did a host show the user a verbatim result whole, in order and unaltered?
+"""Fidelity audit: did a host show the user a verbatim result whole, in order, unaltered and nothing more?
 
-`audit(shown_text, result)` compares what a host showed (a transcript) with the document in the result's
-`structuredContent["document"]`, and reports missing rows, dropped subtotals and totals, dropped sections,
-reordered rows, altered values, and a partial result presented as complete.
+`audit(shown_text, result)` compares what a host showed (a transcript) with the records of the result, as
+`mcp_rendering.records.result_records` reads them for any result: a document's rows, any other structured content
+as rows, or the lines of a text result. It is clean only when every record is shown exactly once, in order,
+unaltered, nothing record-shaped was added, nothing is hidden from the reader, and completeness is stated truly.
 
-Matching rules (the contract of this module):
+The rules (the contract of this module):
 
-1. **Reading the transcript.** The transcript is split into lines (`str.splitlines`). It is read as Markdown when
-   it holds a table that starts after a blank line or a heading (a `|` line followed by a `|---|` delimiter row),
-   otherwise as plain text; `markup` forces either. Read as Markdown, blockquote marks are removed, backslash
-   escapes and HTML entities are decoded, `<br>` is a space, and the marks `**`, `__` and backticks are removed.
-2. **Whitespace is insignificant.** Runs of whitespace count as one space; leading and trailing space does not
-   count. Values are compared after the same folding, so a value differing only in whitespace is the same value.
-3. **Structure lines are skipped.** Headings (`#` lines, in either reading, or a line underlined with `===`/`---`),
-   underlines, table header lines (a line that opens a table: after a blank line or a heading, and followed by a
-   delimiter row `|---|` or a separator `+---+`) and delimiter lines never stand for a row.
-4. **Table lines** (lines containing `|`): cells are separated by `|`; one leading and one trailing `|` are
-   outer borders. A row is shown on a line when the first cell ends with the row's label (at a word boundary:
-   indentation or a `Subtotal:` marker may come before it) and the other cells equal the row's values, in order,
-   with none left over. A `|` inside a value or label counts as a cell separator on both sides, so an escaped pipe
-   matches whether or not it was escaped.
-5. **Free-form lines** (no `|`, such as bullets `- Sales: 1000, 1200`): after an optional list marker and an
-   optional `Subtotal`/`Total` marker, the line starts with the row's label (a trailing `:` is allowed), and each
-   non-empty value appears after it, in order, as a delimited token: preceded by the line start, a space or one
-   of `([:=`, and followed by the line end, a space, `)` or `]`, or by one of `,.;:` that is followed by a space
-   or the line end. An empty value cannot be located in free-form text and is not checked there.
-6. **Kinds.** A marker before the label (any text containing "subtotal" or "total", case-insensitive) marks the
-   line as a subtotal or total. A row is matched to a line of its own kind (an unmarked line is an item); a
-   subtotal or total row that matches no line of its kind may take an unmarked line, so a host that does not
-   mark totals still shows them, but an item row never takes a line marked as a subtotal or total. Indentation
-   (hierarchy level) is not checked: whitespace folding erases it and hosts show depth in many ways.
-7. **Assignment.** Each line stands for at most one row. Rows are matched to lines so that as many rows as
-   possible are matched in document order (a longest common subsequence of rows and lines, with own-kind lines
-   preferred); those rows are in order. A row matched exactly but only out of that order is *reordered*
-   (swapping two rows reports one of them). Rows still unmatched take an unused line showing their label in its
-   first cell (or, in free form, starting the line): those rows are *altered*. Rows left over are *missing* (a
-   subtotal or total: *dropped*). Duplicates are counted: showing two identical rows once reports one missing.
-8. **Identity.** Rows are told apart by what is shown of them (label, values and kind marker), never by id.
-9. **Sections.** A section with rows is *dropped* when none of its rows is shown (exactly or altered); a section
-   without rows is dropped when no line (without heading or list marks) is its title or starts with it.
-10. **Completeness.** When the result is partial (its directive or page state says `complete: false`), some line
-    not standing for a row must say so: it contains "partial", "incomplete", "truncated", "not complete" or
-    "more rows/records/results/items (are) available" (case-insensitive). Otherwise the issue
-    *partial_as_complete* is reported.
+1. **The assumed rendering.** A transcript is read either as plain text shown as is, or as Markdown (CommonMark
+   with GFM tables) shown by a renderer that renders raw HTML. `markup` says which; "auto" reads Markdown when the
+   transcript holds a GFM table delimiter row, a code fence, raw HTML, an HTML comment, an image or a link, and
+   plain text otherwise. Pass `markup` when you know how the transcript is displayed.
+2. **Hidden content** (issue `hidden_content`). In either reading: a character a reader cannot see as written
+   (C0 and C1 controls other than tab and line feed, including a carriage return that is not part of a line end;
+   bidi and other format characters; line and paragraph separators). In the Markdown reading also: HTML comments,
+   `<details>` blocks, HTML blocks, inline raw HTML other than `<br>`, images and link reference definitions. A
+   line holding any of them shows nothing: its records count as not shown.
+3. **Reading a line.** Whitespace runs count as one space. In the Markdown reading, backslash escapes and HTML
+   entities are decoded, `<br>` is a space, `**`, `__` and code-span backticks are dropped, a link shows its text,
+   block quote and list markers are removed, and code blocks are literal. Headings, underlines, table header and
+   delimiter lines, text separators (`+---+`) and fences never stand for a record.
+4. **A record of a document or structured result** is shown on a *table line* (a `|` line; its cells, split at
+   every `|`, one leading and one trailing `|` being borders) when its cells are exactly the record's label,
+   then each of its values, in order; or on a *free-form line* when, after a list marker, the line starts with
+   the label (a `:` may follow) and holds the values in order, separated by nothing but punctuation, spaces and the
+   section's column names. The label cell may carry indentation and a kind marker (`Subtotal`, `Total`, with an
+   optional `:`) and nothing else. A line marked as a subtotal or total stands only for a record of that kind; an
+   unmarked line may stand for a subtotal or total. Values are compared as the reference renderer shows them
+   (`mcp_rendering.render`): nulls as the directive's null text, hidden characters as escapes.
+5. **A line of a text result** is shown by a line whose text is equal to it.
+6. **Reader order.** Lines are read top to bottom; each stands for at most one record, and a record is taken by
+   the first line that shows it. A later line that shows a record already taken is *duplicated*. Records shown
+   exactly but out of order are *reordered* (the largest in-order set is kept). A record not shown exactly takes
+   a line that shows its label with other values (*altered*) or, on a table line, its values under another label
+   (*relabelled*); for a text result, a missing line takes the unmatched line in its place (*altered*). Records
+   left over are *missing* (subtotals and totals: *dropped*).
+7. **Added records** (`fabricated_row`): a table line, or an item of a list whose items show records, that stands
+   for no record; for a text result, any line between the first and the last line shown that is not a line of
+   the result.
+8. **Sections.** A section with records is *dropped* when none of them is shown (exactly or altered); a section
+   without records is dropped when no line shows its title.
+9. **Completeness** (`completeness_misstated`). A notice of incompleteness is a line, not standing for a record,
+   that starts with `PARTIAL_MARKER` ("Partial result:"). A partial result needs one; a complete result must have
+   none.
 
-What this cannot see, by these rules: a row whose label, values and kind are identical to another row's (they are
-interchangeable, only their count matters), a change of indentation, a value altered only in whitespace, and, in
-free-form text, an empty value (and a row with an empty label, which free-form text cannot show).
+What this cannot see: an invented record written as prose (outside a table or a list of records); two records
+identical in label, values and kind (interchangeable, only their count matters); a change of indentation; a value
+changed only in whitespace; an empty value in free-form text; a notice that begins with the marker and then
+contradicts itself; and a renderer that hides text by means other than those of rule 2 (style sheets, say).
 
-The score is the share of the document shown intact (rows exactly matched and in order, plus empty sections
-whose title is shown), halved when a partial result is presented as complete.
-
-Cost: lines are matched through hash lookups (no scan of the transcript per row) and put in order by a longest
-increasing subsequence, so an audit takes O(n log n) for n rows and lines of bounded length. Two things add
-work: k rows identical in label and values (k*k candidate pairs), and, in free-form text only, many rows sharing
-one label (each line starting with it is checked against each of them).
+The score is the share of records shown intact, counting added and duplicated lines in the denominator, halved
+when completeness is misstated. Cost: hash lookups and one longest increasing subsequence, O(n log n) for n
+records and lines of bounded length; transcripts over `MAX_TRANSCRIPT_CHARS` are refused.
 """
 
 from __future__ import annotations
 
 import argparse
+import bisect
+import contextlib
+import gc
 import html
 import json
+import os
 import re
 import sys
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
-from mcp_rendering.document import Document, Row, RowKind
-from mcp_rendering.host import result_document, result_is_complete
+from mcp_rendering.document import Cell, Document, Row, RowKind
+from mcp_rendering.host import result_is_complete
 from mcp_rendering.reading import resolve_rendering
-from mcp_rendering.render import cell_text
+from mcp_rendering.records import RecordsKind, result_records, shows_text
+from mcp_rendering.render import cell_text, text_escape, visible
+from mcp_rendering.types import PARTIAL_MARKER
 
 __all__ = [
+    "MAX_RESULT_BYTES",
+    "MAX_TRANSCRIPT_CHARS",
+    "AuditInputError",
     "AuditReport",
     "Issue",
     "IssueKind",
     "Markup",
     "audit",
     "audit_document",
+    "audit_lines",
     "audit_main",
     "fold",
 ]
+
+MAX_TRANSCRIPT_CHARS = 128 * 1024 * 1024
+"""The longest transcript audited (128 Mi characters, about two million table rows); a longer one is refused
+before any work is done."""
+
+MAX_RESULT_BYTES = 256 * 1024 * 1024
+"""The largest result file `mcp-rendering audit` reads (256 MiB, about a million records); a larger one is refused
+before it is read. An audit at both limits holds a few GB: about seven times the result's JSON."""
 
 IssueKind: TypeAlias = Literal[
     "missing_row",
@@ -92,99 +108,93 @@ IssueKind: TypeAlias = Literal[
     "dropped_section",
     "reordered_row",
     "altered_row",
-    "partial_as_complete",
+    "relabelled_row",
+    "duplicated_row",
+    "fabricated_row",
+    "hidden_content",
+    "completeness_misstated",
 ]
-"""What went wrong. `missing_row` is an item row; subtotal and total rows are reported as dropped."""
+"""What went wrong. `missing_row` is an item; subtotal and total records are reported as dropped."""
 
 Markup: TypeAlias = Literal["auto", "text", "markdown"]
-"""How to read the transcript: detect, plain text, or Markdown."""
+"""How the transcript is displayed: detect, plain text, or Markdown."""
+
+
+class AuditInputError(ValueError):
+    """The input cannot be audited (too large, or not a result); the message is one line."""
+
 
 _MISSING_KIND: dict[RowKind, IssueKind] = {
     "item": "missing_row",
     "subtotal": "dropped_subtotal",
     "total": "dropped_total",
 }
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
-_MD_TOKEN = re.compile(
-    r"\\([!-/:-@\[-`{-~])"  # a backslash escape of ASCII punctuation
-    r"|(&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"  # an HTML entity
-    r"|(<br\s*/?>)"
-    r"|\*\*|__|`",
-    re.IGNORECASE,
-)
-_MD_BLOCKQUOTE = re.compile(r"^\s{0,3}(?:>\s?)+")
-_MD_HEADING = re.compile(r"^\s{0,3}#{1,6}(?:\s|$)")
-_MD_DELIMITER = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*|\s*\|\s*:?-+:?\s*\|\s*")
+# Markdown, block level.
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+_DELIMITER_ROW = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*|\s*\|\s*:?-+:?\s*\|\s*")
 _TEXT_SEPARATOR = re.compile(r"\s*\+(?:-+\+)+\s*")
 _UNDERLINE = re.compile(r"\s*(?:=+|-+)\s*")
-_LIST_MARKER = re.compile(r"(?:>\s*)*(?:[-*+\u2022]|\d{1,9}[.)])\s+")
-_KIND_WORD = re.compile(r"(?:\*\*|__)?(subtotal|total):?(?:\*\*|__)?:?", re.IGNORECASE)
-_PARTIAL_NOTICE = re.compile(
-    r"\b(?:partial|incomplete|truncated|not\s+complete|more\s+(?:rows|records|results|items)\s+(?:are\s+)?available)\b",
+_BLOCKQUOTE = re.compile(r"^ {0,3}(?:>[ \t]?)+")
+_LIST_MARKER = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])[ \t]+")
+_HTML_BLOCK_START = re.compile(r" {0,3}</?(?!br\b)[A-Za-z][A-Za-z0-9-]*(?:[\s/>]|$)", re.IGNORECASE)
+_LINK_DEFINITION = re.compile(r" {0,3}\[(?:\\.|[^\]\\])+\]:")
+_ESCAPE = re.compile(r"\\[!-/:-@\[-`{-~]")
+_COMMENT_OPEN = "<!--"
+_COMMENT_CLOSE = "-->"
+_DETAILS_OPEN = re.compile(r"<details(?![^>]*\bopen\b)[^>]*>", re.IGNORECASE)
+_DETAILS_CLOSE = re.compile(r"</details\s*>", re.IGNORECASE)
+
+# Markdown, inline: one left-to-right pass.
+_INLINE = re.compile(
+    r"\\([!-/:-@\[-`{-~])"  # 1: a backslash escape of ASCII punctuation
+    r"|(&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"  # 2: an HTML entity
+    r"|(<br\s*/?>)"  # 3
+    r"|(!\[(?:\\.|[^\]\\])*\]\([^)]*\))"  # 4: an image: hidden
+    r"|\[((?:\\.|[^\]\\])*)\]\([^)]*\)"  # 5: a link: its text
+    r"|<((?:https?|mailto|ftp):[^<>\s]*)>"  # 6: an autolink
+    r"|(<!--.*?-->|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)"  # 7: raw HTML: hidden
+    r"|(`+)(.+?)\8"  # 8, 9: a code span
+    r"|\*\*|__",
     re.IGNORECASE,
 )
-_TOKEN_BEFORE = frozenset(" ([:=")
-_TOKEN_AFTER = frozenset(" )]")
+_INLINE_TRIGGER = re.compile(r"[\\&<!\[`*_]")
+_AUTO_MARKDOWN = re.compile(r"<!--|<details|</?[A-Za-z][A-Za-z0-9-]*[\s/>]|!\[|\]\(|^ {0,3}(?:`{3,}|~{3,})", re.I)
+
+_PAIR_BUDGET = 2_000_000
+_KIND_MARKER = re.compile(r"(?:\*\*|__)?(sub)?total\b:?(?:\*\*|__)?:?\s*", re.IGNORECASE)
+_SEPARATOR_CHARS = frozenset(" .:,;()[]{}=/|\u00b7\u2022-\u2013\u2014")
+_TOKEN_BEFORE = frozenset(" ([:=/")
+_TOKEN_AFTER = frozenset(" )]/")
 _TOKEN_AFTER_IF_SPACED = frozenset(",.;:")
 
 
 def fold(text: str) -> str:
-    """Whitespace folding (rule 2): runs of whitespace become one space; leading and trailing space is dropped."""
+    """Whitespace folding: runs of whitespace become one space; leading and trailing space is dropped."""
+    if text.isprintable() and "  " not in text and not text.startswith(" ") and not text.endswith(" "):
+        return text  # already folded (`isprintable` is False for every whitespace but the plain space)
     return " ".join(text.split())
 
 
-def _decode_markdown(line: str) -> str:
-    def replace(match: re.Match[str]) -> str:
-        if match.group(1) is not None:
-            return match.group(1)
-        if match.group(2) is not None:
-            return html.unescape(match.group(2))
-        if match.group(3) is not None:
-            return " "
-        return ""
-
-    return _MD_TOKEN.sub(replace, line)
+def _pieces(text: str) -> tuple[str, ...]:
+    if "|" not in text:
+        return (fold(text),)
+    return tuple(fold(piece) for piece in text.split("|"))
 
 
-def _pieces(text: str) -> list[str]:
-    return [fold(piece) for piece in text.split("|")]
+def _first_hidden(text: str) -> str | None:
+    """The first character of `text` a reader cannot see as written (tab excepted), or None."""
+    if text.isprintable():
+        return None
+    for char in text:
+        if char != "\t" and unicodedata.category(char) in _HIDDEN_CATEGORIES:
+            return char
+    return None
 
 
-def _line_cells(view: str) -> list[str]:
-    """Cells of a table line (rule 4): one leading and one trailing `|` are borders."""
-    cells = _pieces(view)
-    stripped = view.strip()
-    if stripped.startswith("|") and cells:
-        cells = cells[1:]
-    if stripped.endswith("|") and cells:
-        cells = cells[:-1]
-    return cells
-
-
-def _marker_kind(prefix: str) -> RowKind:
-    lowered = prefix.lower()
-    if "subtotal" in lowered:
-        return "subtotal"
-    if "total" in lowered:
-        return "total"
-    return "item"
-
-
-def _find_token(haystack: str, needle: str, start: int) -> int:
-    """End of the first delimited occurrence of `needle` at or after `start` (rule 5), or -1."""
-    position = haystack.find(needle, start)
-    while position != -1:
-        end = position + len(needle)
-        before_ok = position == 0 or haystack[position - 1] in _TOKEN_BEFORE
-        after_ok = (
-            end == len(haystack)
-            or haystack[end] in _TOKEN_AFTER
-            or (haystack[end] in _TOKEN_AFTER_IF_SPACED and (end + 1 == len(haystack) or haystack[end + 1] == " "))
-        )
-        if before_ok and after_ok:
-            return end
-        position = haystack.find(needle, position + 1)
-    return -1
+# ------------------------------------------------------------------------------------------------------ the report
 
 
 @dataclass(frozen=True)
@@ -193,11 +203,11 @@ class Issue:
 
     kind: IssueKind
     detail: str
-    """A human-readable account of the issue."""
+    """A human-readable account of the issue; server text in it is quoted and escaped."""
     section_id: str | None = None
     row_id: str | None = None
     line: int | None = None
-    """1-based transcript line where the row was found (altered or reordered rows), if any."""
+    """1-based transcript line where the issue was found, if any."""
 
 
 @dataclass(frozen=True)
@@ -205,16 +215,18 @@ class AuditReport:
     """The outcome of one audit."""
 
     rows_expected: int
-    """Rows in the document."""
+    """Records in the result (rows, or the non-empty lines of a text result)."""
     rows_intact: int
-    """Rows shown exactly and in order."""
+    """Records shown exactly and in order."""
     result_complete: bool
     """Whether the result itself was complete (not a bounded page)."""
     markup: Literal["text", "markdown"]
     """How the transcript was read."""
+    records: RecordsKind = "document"
+    """How the result's records were read."""
     issues: tuple[Issue, ...] = ()
     score: float = 1.0
-    """Share of the document shown intact, in [0, 1]; halved when a partial result is presented as complete."""
+    """Share of the records shown intact, in [0, 1]; see the module docstring."""
 
     @property
     def clean(self) -> bool:
@@ -227,18 +239,38 @@ class AuditReport:
 
     @property
     def missing(self) -> tuple[Issue, ...]:
-        """Rows not shown, of every kind (items, subtotals, totals)."""
+        """Records not shown, of every kind (items, subtotals, totals)."""
         return self.of_kind("missing_row", "dropped_subtotal", "dropped_total")
 
     @property
     def altered(self) -> tuple[Issue, ...]:
-        """Rows shown with a value that differs."""
+        """Records shown with a value that differs."""
         return self.of_kind("altered_row")
 
     @property
+    def relabelled(self) -> tuple[Issue, ...]:
+        """Records shown with their values under another label."""
+        return self.of_kind("relabelled_row")
+
+    @property
     def reordered(self) -> tuple[Issue, ...]:
-        """Rows shown out of document order."""
+        """Records shown out of order."""
         return self.of_kind("reordered_row")
+
+    @property
+    def duplicated(self) -> tuple[Issue, ...]:
+        """Lines that show a record a second time."""
+        return self.of_kind("duplicated_row")
+
+    @property
+    def fabricated(self) -> tuple[Issue, ...]:
+        """Record-shaped lines that stand for no record."""
+        return self.of_kind("fabricated_row")
+
+    @property
+    def hidden(self) -> tuple[Issue, ...]:
+        """Content a reader does not see as written."""
+        return self.of_kind("hidden_content")
 
     @property
     def dropped_sections(self) -> tuple[Issue, ...]:
@@ -246,15 +278,15 @@ class AuditReport:
         return self.of_kind("dropped_section")
 
     @property
-    def partial_as_complete(self) -> bool:
-        """A partial result was shown without saying it is partial."""
-        return bool(self.of_kind("partial_as_complete"))
+    def completeness_misstated(self) -> bool:
+        """A partial result shown as complete, or a complete one shown as partial."""
+        return bool(self.of_kind("completeness_misstated"))
 
     def format(self) -> str:
         """The report as text, one issue per line."""
         verdict = "clean" if self.clean else f"{len(self.issues)} issue(s)"
         head = (
-            f"fidelity: {verdict}; score {self.score:.3f}; {self.rows_intact}/{self.rows_expected} rows intact; "
+            f"fidelity: {verdict}; score {self.score:.3f}; {self.rows_intact}/{self.rows_expected} records intact; "
             f"result {'complete' if self.result_complete else 'partial'}; transcript read as {self.markup}"
         )
         lines = [head]
@@ -262,8 +294,8 @@ class AuditReport:
             where = ", ".join(
                 part
                 for part in (
-                    f"section {issue.section_id}" if issue.section_id is not None else "",
-                    f"row {issue.row_id}" if issue.row_id is not None else "",
+                    f"section {_quote(issue.section_id)}" if issue.section_id is not None else "",
+                    f"row {_quote(issue.row_id)}" if issue.row_id is not None else "",
                     f"line {issue.line}" if issue.line is not None else "",
                 )
                 if part
@@ -271,302 +303,793 @@ class AuditReport:
             lines.append(f"- {issue.kind}" + (f" ({where})" if where else "") + f": {issue.detail}")
         return "\n".join(lines)
 
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON-ready data."""
+        return {
+            "clean": self.clean,
+            "score": self.score,
+            "rowsExpected": self.rows_expected,
+            "rowsIntact": self.rows_intact,
+            "resultComplete": self.result_complete,
+            "markup": self.markup,
+            "records": self.records,
+            "issues": [
+                {
+                    "kind": issue.kind,
+                    "detail": issue.detail,
+                    "sectionId": issue.section_id,
+                    "rowId": issue.row_id,
+                    "line": issue.line,
+                }
+                for issue in self.issues
+            ],
+        }
 
-# ------------------------------------------------------------------------------------------- reading the transcript
+
+def _quote(text: str) -> str:
+    return json.dumps(visible(text), ensure_ascii=False)
+
+
+# ------------------------------------------------------------------------------------------ reading the transcript
+
+_Kind: TypeAlias = Literal["blank", "structure", "hidden", "table", "item", "prose", "literal"]
+
+
+@dataclass(slots=True)
+class _Line:
+    number: int
+    view: str
+    """What the reader sees of the line, decoded and folded."""
+    kind: _Kind
+    list_block: int = -1
+    """For an item: which list it belongs to."""
+
+
+def _decode_inline(text: str) -> tuple[str, bool]:
+    """The visible text of one Markdown line, and whether it holds hidden content (raw HTML, images)."""
+    if not _INLINE_TRIGGER.search(text):
+        return text, False
+    hidden = False
+
+    def replace(match: re.Match[str]) -> str:
+        nonlocal hidden
+        if match.group(1) is not None:
+            return match.group(1)
+        if match.group(2) is not None:
+            return html.unescape(match.group(2))
+        if match.group(3) is not None:
+            return " "
+        if match.group(4) is not None or match.group(7) is not None:
+            hidden = True
+            return ""
+        if match.group(5) is not None:
+            return _decode_inline(match.group(5))[0]
+        if match.group(6) is not None:
+            return match.group(6)
+        if match.group(9) is not None:
+            return match.group(9)
+        return ""
+
+    return _INLINE.sub(replace, text), hidden
 
 
 def _detect_markup(lines: Sequence[str]) -> Literal["text", "markdown"]:
-    for index in range(1, len(lines)):
-        if not _MD_DELIMITER.fullmatch(lines[index]) or not lines[index - 1].lstrip().startswith("|"):
-            continue
-        if index < 2 or not lines[index - 2].strip() or _MD_HEADING.match(lines[index - 2]):
+    previous = ""
+    for line in lines:
+        if ("|" in previous and "-" in line and _DELIMITER_ROW.fullmatch(line)) or _AUTO_MARKDOWN.search(line):
             return "markdown"
+        previous = line
     return "text"
 
 
-def _structure_lines(lines: Sequence[str], markdown: bool) -> set[int]:
-    """Indexes of lines that never stand for a row (rule 3)."""
-    delimiter = _MD_DELIMITER if markdown else _TEXT_SEPARATOR
-    skipped: set[int] = set()
+class _Reader:
+    """Splits a transcript into classified lines, collecting hidden-content issues on the way."""
+
+    def __init__(self, text: str, markdown: bool) -> None:
+        self.markdown = markdown
+        self.issues: list[Issue] = []
+        raw = text.removeprefix("\ufeff").replace("\r\n", "\n")
+        self.raw_lines = raw.split("\n")
+        for number, line in enumerate(self.raw_lines):
+            hidden = _first_hidden(line)
+            if hidden is not None:
+                self._hidden(number, f"the character U+{ord(hidden):04X} ({unicodedata.name(hidden, 'unnamed')})")
+        self.lines = self._classify_markdown() if markdown else self._classify_text()
+
+    def _hidden(self, number: int, what: str) -> None:
+        self.issues.append(Issue("hidden_content", f"{what} hides or moves text from the reader", line=number + 1))
+
+    def _classify_text(self) -> list[_Line]:
+        raw = self.raw_lines
+        folded = [fold(line) for line in raw]
+        separator = [bool(view) and view[0] == "+" and bool(_TEXT_SEPARATOR.fullmatch(view)) for view in folded]
+        underline = [bool(view) and view[0] in "=-" and bool(_UNDERLINE.fullmatch(view)) for view in folded]
+        lines: list[_Line] = []
+        last = len(raw) - 1
+        for number, view in enumerate(folded):
+            if not view:
+                lines.append(_Line(number, "", "blank"))
+                continue
+            follows_separator = number < last and separator[number + 1]
+            kind: _Kind
+            if separator[number] or underline[number]:
+                kind = "structure"
+            elif number < last and underline[number + 1]:
+                kind = "structure"  # an underlined title
+            elif view[0] == "|":
+                kind = "structure" if follows_separator else "table"  # a table's header line, or a row
+            elif (marker := _LIST_MARKER.match(view)) is not None:
+                kind = "item"
+                view = view[marker.end() :]
+            else:
+                kind = "prose"
+            lines.append(_Line(number, view, kind))
+        _number_lists(lines)
+        return lines
+
+    def _classify_markdown(self) -> list[_Line]:
+        raw = self.raw_lines
+        lines: list[_Line] = []
+        fence: str | None = None
+        in_comment = False
+        in_details = 0
+        in_html_block = False
+        in_table = False
+        for number, line in enumerate(raw):
+            if fence is not None:
+                closing = _FENCE.match(line)
+                if (
+                    closing
+                    and closing.group(1)[0] == fence[0]
+                    and len(closing.group(1)) >= len(fence)
+                    and not line[closing.end() :].strip()
+                ):
+                    fence = None
+                    lines.append(_Line(number, "", "structure"))
+                    continue
+                lines.append(_Line(number, fold(line), "literal" if line.strip() else "blank"))
+                continue
+            if in_comment:
+                if _COMMENT_CLOSE in line:
+                    in_comment = False
+                lines.append(_Line(number, "", "hidden"))
+                continue
+            if in_details:
+                in_details += len(_DETAILS_OPEN.findall(line)) - len(_DETAILS_CLOSE.findall(line))
+                in_details = max(in_details, 0)
+                lines.append(_Line(number, "", "hidden"))
+                continue
+            if in_html_block:
+                if not line.strip():
+                    in_html_block = False
+                    lines.append(_Line(number, "", "blank"))
+                else:
+                    lines.append(_Line(number, "", "hidden"))
+                continue
+            body = _BLOCKQUOTE.sub("", line, count=1)
+            if not body.strip():
+                in_table = False
+                lines.append(_Line(number, "", "blank"))
+                continue
+            opening = _FENCE.match(body)
+            if opening:
+                fence = opening.group(1)
+                in_table = False
+                lines.append(_Line(number, "", "structure"))
+                continue
+            unescaped = _ESCAPE.sub("", body)  # an escaped `\<` opens no markup
+            comment_at = unescaped.find(_COMMENT_OPEN)
+            if comment_at >= 0:
+                self._hidden(number, "an HTML comment")
+                if _COMMENT_CLOSE not in unescaped[comment_at + 4 :]:
+                    in_comment = True
+                lines.append(_Line(number, "", "hidden"))
+                continue
+            if _DETAILS_OPEN.search(unescaped):
+                self._hidden(number, "a collapsed <details> block")
+                in_details = 1 - len(_DETAILS_CLOSE.findall(unescaped))
+                lines.append(_Line(number, "", "hidden"))
+                continue
+            if _HTML_BLOCK_START.match(body):
+                self._hidden(number, "an HTML block")
+                in_html_block = True
+                lines.append(_Line(number, "", "hidden"))
+                continue
+            if _LINK_DEFINITION.match(body):
+                self._hidden(number, "a link reference definition (never displayed)")
+                lines.append(_Line(number, "", "hidden"))
+                continue
+            following = raw[number + 1] if number + 1 < len(raw) else ""
+            following = _BLOCKQUOTE.sub("", following, count=1)
+            if "|" in body and "-" in following and _DELIMITER_ROW.fullmatch(following):
+                in_table = True
+                lines.append(_Line(number, "", "structure"))  # a table's header line
+                continue
+            if in_table and _DELIMITER_ROW.fullmatch(body):
+                lines.append(_Line(number, "", "structure"))
+                continue
+            if (
+                _HEADING.match(body)
+                or _UNDERLINE.fullmatch(body)
+                or (following.strip() and _UNDERLINE.fullmatch(following) and not in_table and "|" not in body)
+            ):
+                in_table = False
+                heading, hidden = _decode_inline(_HEADING.sub("", body, count=1))
+                if hidden:
+                    self._hidden(number, "raw HTML or an image")
+                lines.append(_Line(number, "" if hidden else fold(heading), "structure"))
+                continue
+            marker = _LIST_MARKER.match(body)
+            kind: _Kind = "table" if in_table or body.lstrip().startswith("|") else "item" if marker else "prose"
+            if marker is not None and kind == "item":
+                body = body[marker.end() :]
+            view, hidden = _decode_inline(body)
+            if hidden:
+                self._hidden(number, "raw HTML or an image")
+                lines.append(_Line(number, "", "hidden"))
+                continue
+            lines.append(_Line(number, fold(view), kind))
+        _number_lists(lines)
+        return lines
+
+
+def _number_lists(lines: list[_Line]) -> None:
+    """Give each run of items (at most one blank line between two items) its own list number."""
+    block = -1
+    last_item = -10
+    blanks = 0
     for index, line in enumerate(lines):
-        if _MD_HEADING.match(line):
-            skipped.add(index)  # in either reading: Markdown without tables is read as text
-        if _UNDERLINE.fullmatch(line):
-            skipped.add(index)
-            if index > 0 and lines[index - 1].strip():
-                skipped.add(index - 1)  # the underlined heading
-        if delimiter.fullmatch(line):
-            skipped.add(index)
-            previous = lines[index - 1] if index > 0 else None
-            before = lines[index - 2] if index > 1 else None
-            opens_table = before is None or not before.strip() or bool(_MD_HEADING.match(before))
-            if previous is not None and "|" in previous and opens_table:
-                skipped.add(index - 1)  # the table's header line
-    return skipped
+        if line.kind == "item":
+            if not (index - last_item - 1 == blanks and blanks <= 1 and last_item >= 0):
+                block += 1
+            line.list_block = block
+            last_item = index
+            blanks = 0
+        elif line.kind == "blank":
+            blanks += 1
+        else:
+            last_item = -10
+            blanks = 0
 
 
-# ------------------------------------------------------------------------------------------------ the expected rows
+def _read(shown_text: str, markup: Markup) -> tuple[_Reader, Literal["text", "markdown"]]:
+    if len(shown_text) > MAX_TRANSCRIPT_CHARS:
+        raise AuditInputError(
+            f"the transcript has {len(shown_text)} characters, over the audit's limit of {MAX_TRANSCRIPT_CHARS}"
+        )
+    lines = shown_text.splitlines()
+    read_as: Literal["text", "markdown"] = _detect_markup(lines) if markup == "auto" else markup
+    return _Reader(shown_text, read_as == "markdown"), read_as
 
 
-@dataclass
+def _notice_lines(lines: Sequence[_Line], used: Sequence[bool]) -> list[int]:
+    marker = PARTIAL_MARKER
+    found: list[int] = []
+    for line in lines:
+        if line.kind in ("hidden", "blank") or used[line.number]:
+            continue
+        if line.view.lstrip("*_ ").startswith(marker):
+            found.append(line.number)
+    return found
+
+
+def _completeness(lines: Sequence[_Line], used: Sequence[bool], complete: bool) -> list[Issue]:
+    notices = _notice_lines(lines, used)
+    if not complete and not notices:
+        return [
+            Issue(
+                "completeness_misstated",
+                f"the result is partial, but no line starts with {PARTIAL_MARKER!r} to say so",
+            )
+        ]
+    if complete and notices:
+        return [
+            Issue(
+                "completeness_misstated",
+                f"the result is complete, but a line starting with {PARTIAL_MARKER!r} says it is partial",
+                line=notices[0] + 1,
+            )
+        ]
+    return []
+
+
+# ------------------------------------------------------------------------------------------------ ordering helpers
+
+
+def _longest_increasing(values: Sequence[int]) -> set[int]:
+    """Indexes into `values` of one longest strictly increasing subsequence (patience sorting, O(n log n))."""
+    tails: list[int] = []
+    tail_index: list[int] = []
+    parent = [-1] * len(values)
+    for index, value in enumerate(values):
+        position = bisect.bisect_left(tails, value)
+        if position == len(tails):
+            tails.append(value)
+            tail_index.append(index)
+        else:
+            tails[position] = value
+            tail_index[position] = index
+        parent[index] = tail_index[position - 1] if position > 0 else -1
+    chosen: set[int] = set()
+    index = tail_index[-1] if tail_index else -1
+    while index >= 0:
+        chosen.add(index)
+        index = parent[index]
+    return chosen
+
+
+# ---------------------------------------------------------------------------------------- document and structured
+
+
+@dataclass(slots=True)
 class _Expected:
-    section_index: int
+    number: int
+    section: int
     row: Row
-    label_head: str
-    """The label's first `|`-piece, folded: what the label cell must end with."""
-    tail: tuple[str, ...]
-    """The remaining pieces: the rest of the label, then every value, each folded and split at `|`."""
-    free_label: str | None
-    """The folded label when free-form matching applies (no `|` in the label or values)."""
-    free_values: tuple[str, ...]
+    label: str
+    """The folded label."""
+    key: tuple[str, ...]
+    """Label pieces then value pieces, each folded, split at every `|`."""
+    value_pieces: tuple[str, ...]
+    values: tuple[str, ...]
+    """Each value as shown, folded."""
+
+
+def _shown(text: str) -> str:
+    """Server text as the reference renderer shows it, folded (the fast path decided in C)."""
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
+    return fold(text_escape(text))
+
+
+def _shown_value(value: Cell, null_display: str) -> str:
+    """A value as the reference renderer shows it, folded."""
+    if isinstance(value, str):
+        return _shown(value)
+    return _shown(cell_text(value, null_display))
 
 
 def _expected_rows(document: Document, null_display: str) -> list[_Expected]:
     expected: list[_Expected] = []
+    append = expected.append
+    shown_null = _shown(null_display)
     for section_index, section in enumerate(document.sections):
         for row in section.rows:
-            label_pieces = _pieces(row.label)
-            values = [cell_text(value, null_display) for value in row.values]
-            tail = tuple(label_pieces[1:]) + tuple(piece for value in values for piece in _pieces(value))
-            free = "|" not in row.label and not any("|" in value for value in values)
-            expected.append(
-                _Expected(
-                    section_index=section_index,
-                    row=row,
-                    label_head=label_pieces[0],
-                    tail=tail,
-                    free_label=fold(row.label) if free else None,
-                    free_values=tuple(fold(value) for value in values) if free else (),
-                )
-            )
+            # `_shown_value` inlined: this loop runs once per cell of the result.
+            shown: list[str] = []
+            for value in row.values:
+                kind = type(value)
+                if kind is str:
+                    text = cast("str", value)
+                    if not (text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " "):
+                        text = fold(text_escape(text))
+                elif kind is int:
+                    text = str(value)
+                elif kind is float:
+                    text = repr(value)
+                else:
+                    text = _shown_value(value, null_display) if value is not None else shown_null
+                shown.append(text)
+            values = tuple(shown)
+            label = _shown(row.label)
+            value_pieces = values
+            for value in values:
+                if "|" in value:
+                    value_pieces = tuple(piece for value in values for piece in _pieces(value))
+                    break
+            key = ((label,) if "|" not in label else _pieces(label)) + value_pieces
+            append(_Expected(len(expected), section_index, row, label, key, value_pieces, values))
     return expected
 
 
-@dataclass
-class _Candidates:
-    """Lines that may stand for rows, in line order, per line kind.
-
-    Rows with the same label and values share one exact list, and rows with the same label share label lists, so
-    duplicates cost one list rather than one copy per row. `exact_of[row]` and `labels_of[row]` point into them.
-    """
-
-    exact: list[dict[RowKind, list[int]]] = field(default_factory=lambda: [])
-    exact_of: list[int] = field(default_factory=lambda: [])
-    labels: list[dict[RowKind, list[int]]] = field(default_factory=lambda: [])
-    labels_of: list[int] = field(default_factory=lambda: [])
+def _table_cells(view: str) -> tuple[str, ...]:
+    """The cells of a folded table line; one leading and one trailing `|` are borders."""
+    cells = [piece.strip() for piece in view.split("|")]
+    if view.startswith("|"):
+        cells = cells[1:]
+    if view.endswith("|") and cells:
+        cells = cells[:-1]
+    return tuple(cells)
 
 
-def _suffixes(cell: str) -> Iterable[tuple[str, str]]:
-    """(label, prefix) splits of a cell at word boundaries, the whole cell included.
-
-    An empty label is found only in a cell that is empty or holds nothing but a kind marker: found anywhere, it
-    would stand for every cell.
-    """
-    yield cell, ""
-    for position, char in enumerate(cell):
-        if char == " ":
-            yield cell[position + 1 :], cell[:position]
-    if cell and _KIND_WORD.fullmatch(cell):
-        yield "", cell
+def _marker_kind(text: str) -> tuple[RowKind, str] | None:
+    """(kind, label) when `text` starts with a subtotal or total marker (the label may be empty)."""
+    match = _KIND_MARKER.match(text)
+    if match is None:
+        return None
+    return ("subtotal" if match.group(1) else "total"), text[match.end() :]
 
 
-def _add(table: dict[RowKind, list[int]], kind: RowKind, line_number: int) -> None:
-    found = table.setdefault(kind, [])
-    if not found or found[-1] != line_number:
-        found.append(line_number)
+def _find_token(haystack: str, needle: str, start: int) -> tuple[int, int]:
+    """(start, end) of the first delimited occurrence of `needle` at or after `start`, or (-1, -1)."""
+    position = haystack.find(needle, start)
+    while position != -1:
+        end = position + len(needle)
+        before_ok = position == 0 or haystack[position - 1] in _TOKEN_BEFORE
+        after_ok = (
+            end == len(haystack)
+            or haystack[end] in _TOKEN_AFTER
+            or (haystack[end] in _TOKEN_AFTER_IF_SPACED and (end + 1 == len(haystack) or haystack[end + 1] == " "))
+        )
+        if before_ok and after_ok:
+            return position, end
+        position = haystack.find(needle, position + 1)
+    return -1, -1
 
 
-def _collect(lines: Sequence[str], skipped: set[int], rows: Sequence[_Expected]) -> _Candidates:
-    candidates = _Candidates()
-    group_ids: dict[tuple[str, tuple[str, ...], str | None, tuple[str, ...]], int] = {}
-    exact_index: dict[tuple[str, tuple[str, ...]], list[int]] = {}
-    free_index: dict[str, list[int]] = {}
-    free_values: list[tuple[str, ...]] = []
-    label_ids: dict[str, int] = {}
-    for row in rows:
-        key = (row.label_head, row.tail, row.free_label, row.free_values)
-        group = group_ids.get(key)
-        if group is None:
-            group = group_ids[key] = len(candidates.exact)
-            candidates.exact.append({})
-            free_values.append(row.free_values)
-            exact_index.setdefault((row.label_head, row.tail), []).append(group)
-            if row.free_label is not None:
-                free_index.setdefault(row.free_label, []).append(group)
-        candidates.exact_of.append(group)
-        label_id = label_ids.get(row.label_head)
-        if label_id is None:
-            label_id = label_ids[row.label_head] = len(candidates.labels)
-            candidates.labels.append({})
-        candidates.labels_of.append(label_id)
-    # An empty label cannot be located in free-form text (it would match every line), hence no zero count.
-    word_counts = sorted({len(row.label_head.split()) for row in rows} - {0})
-
-    for line_number, view in enumerate(lines):
-        if line_number in skipped or not view.strip():
-            continue
-        if "|" in view:
-            cells = _line_cells(view)
-            if not cells:
-                continue
-            tail = tuple(cells[1:])
-            for label, prefix in _suffixes(cells[0]):
-                kind = _marker_kind(prefix)
-                for group in exact_index.get((label, tail), ()):
-                    _add(candidates.exact[group], kind, line_number)
-                # For altered rows: the label, whatever follows it.
-                label_id = label_ids.get(label)
-                if label_id is not None:
-                    _add(candidates.labels[label_id], kind, line_number)
-            continue
-        body = fold(view)
-        marker = _LIST_MARKER.match(body)
-        if marker is not None:
-            body = body[marker.end() :]
-        starts: list[tuple[str, RowKind]] = [(body, "item")]
-        kind_word = _KIND_WORD.match(body)
-        if kind_word is not None and (kind_word.end() == len(body) or body[kind_word.end()] == " "):
-            starts.append((body[kind_word.end() :].lstrip(), _marker_kind(kind_word.group(1))))
-        for text, kind in starts:
-            words = text.split(" ") if text else []
-            for count in word_counts:
-                if count > len(words):
-                    break
-                head = " ".join(words[:count])
-                rest = " ".join(words[count:])
-                for label in (head, head[:-1]) if head.endswith(":") else (head,):
-                    label_id = label_ids.get(label)
-                    if label_id is not None:
-                        _add(candidates.labels[label_id], kind, line_number)
-                    for group in free_index.get(label, ()):
-                        if _values_in_order(rest, free_values[group]):
-                            _add(candidates.exact[group], kind, line_number)
-    return candidates
+def _gap_ok(gap: str, columns: Sequence[str]) -> bool:
+    for column in columns:
+        if column and column in gap:
+            gap = gap.replace(column, " ")
+    return all(char in _SEPARATOR_CHARS or char.isspace() for char in gap)
 
 
-def _values_in_order(text: str, values: Sequence[str]) -> bool:
+def _free_values(rest: str, values: Sequence[str], columns: Sequence[str]) -> bool:
+    """`rest` holds the values in order, separated by nothing but punctuation, spaces and column names."""
     position = 0
     for value in values:
-        if value:
-            position = _find_token(text, value, position)
-            if position < 0:
-                return False
-    return True
-
-
-# -------------------------------------------------------------------------------------------------------- assignment
-
-
-def _allowed(kind: RowKind, table: dict[RowKind, list[int]], lenient: bool) -> tuple[RowKind, ...]:
-    """Line kinds a row may take (rule 6): its own; unmarked lines only for a subtotal or total row that has no
-    matching line of its own kind at all (an unmarking host), so that it never takes an item's line otherwise."""
-    if kind == "item" or not lenient or table.get(kind):
-        return (kind,)
-    return (kind, "item")
-
-
-def _in_order_matching(
-    rows: Sequence[_Expected], tables: Sequence[dict[RowKind, list[int]]], line_count: int
-) -> list[int | None]:
-    """The order-preserving assignment of rows to lines that matches the most rows (rules 7 and 8).
-
-    A weighted longest increasing subsequence over (row, line) pairs (Hunt-Szymanski, with a Fenwick tree of
-    prefix maxima): a line of the row's own kind weighs more than all unmarked fallbacks together, so own-kind
-    matches are maximized first. A row's pairs are visited in decreasing line order so that it takes one line.
-    """
-    heavy = len(rows) + 1
-    tree_value = [0] * (line_count + 1)
-    tree_pair = [-1] * (line_count + 1)
-    pair_row: list[int] = []
-    pair_line: list[int] = []
-    pair_parent: list[int] = []
-    best_value, best_pair = 0, -1
-    for number, row in enumerate(rows):
-        weights: dict[int, int] = {}
-        for kind in _allowed(row.row.kind, tables[number], lenient=True):
-            weight = heavy if kind == row.row.kind else 1
-            for line in tables[number].get(kind, ()):
-                weights[line] = max(weights.get(line, 0), weight)
-        for line in sorted(weights, reverse=True):
-            value, parent, index = 0, -1, line  # best chain ending on a line before this one
-            while index > 0:
-                if tree_value[index] > value:
-                    value, parent = tree_value[index], tree_pair[index]
-                index -= index & -index
-            value += weights[line]
-            pair = len(pair_row)
-            pair_row.append(number)
-            pair_line.append(line)
-            pair_parent.append(parent)
-            if value > best_value:
-                best_value, best_pair = value, pair
-            index = line + 1
-            while index <= line_count:
-                if value > tree_value[index]:
-                    tree_value[index], tree_pair[index] = value, pair
-                index += index & -index
-    assigned: list[int | None] = [None] * len(rows)
-    pair = best_pair
-    while pair >= 0:
-        assigned[pair_row[pair]] = pair_line[pair]
-        pair = pair_parent[pair]
-    return assigned
-
-
-def _assign_anywhere(
-    rows: Sequence[_Expected],
-    tables: Sequence[dict[RowKind, list[int]]],
-    assigned: list[int | None],
-    used: list[bool],
-    lenient: bool,
-) -> list[int]:
-    """Give each unassigned row the first unused line it matches, wherever it is; returns those rows."""
-    newly: list[int] = []
-    for number, row in enumerate(rows):
-        if assigned[number] is not None:
+        if not value:
             continue
-        for kind in _allowed(row.row.kind, tables[number], lenient):
-            line = next((line for line in tables[number].get(kind, ()) if not used[line]), None)
-            if line is not None:
-                assigned[number] = line
-                used[line] = True
-                newly.append(number)
+        start, end = _find_token(rest, value, position)
+        if start < 0 or not _gap_ok(rest[position:start], columns):
+            return False
+        position = end
+    return _gap_ok(rest[position:], columns)
+
+
+class _DocumentAudit:
+    def __init__(self, lines: Sequence[_Line], document: Document, null_display: str) -> None:
+        self.lines = lines
+        self.document = document
+        self.rows = _expected_rows(document, null_display)
+        self.columns = [tuple(fold(text_escape(c)) for c in section.columns) for section in document.sections]
+        by_key: dict[tuple[str, ...], list[int]] = {}
+        by_label: dict[str, list[int]] = {}
+        for row in self.rows:
+            numbers = by_key.get(row.key)
+            if numbers is None:
+                by_key[row.key] = [row.number]
+            else:
+                numbers.append(row.number)
+            numbers = by_label.get(row.label)
+            if numbers is None:
+                by_label[row.label] = [row.number]
+            else:
+                numbers.append(row.number)
+        self.by_key = by_key
+        self.by_label = by_label
+        self.label_words = sorted({label.count(" ") + 1 for label in by_label if label})
+        self.assigned: list[int] = [-1] * len(self.rows)  # row -> line
+        self.used = [False] * (lines[-1].number + 1 if lines else 0)
+        self.lines_by_number = {line.number: line for line in lines}
+        # Unmatched lines, for rows that are not shown exactly: by label, and (table lines) by trailing values.
+        self.label_lines: dict[tuple[str, ...], list[int]] = {}
+        self.value_lines: dict[tuple[str, ...], list[int]] = {}
+        self.value_counts = sorted({len(row.value_pieces) for row in self.rows})
+
+    # -- exact matching, in reader order
+
+    def _table_candidates(self, cells: tuple[str, ...]) -> list[tuple[tuple[str, ...], RowKind | None]]:
+        candidates: list[tuple[tuple[str, ...], RowKind | None]] = [(cells, None)]
+        if cells:
+            marked = _marker_kind(cells[0])
+            if marked is not None:
+                candidates.append(((*_pieces(marked[1]), *cells[1:]), marked[0]))
+        return candidates
+
+    def _free_labels(self, text: str) -> Iterable[tuple[str, str]]:
+        """(label, rest) for each known label `text` starts with, at a word boundary (a `:` may follow)."""
+        words = text.split(" ")
+        for count in self.label_words:
+            if count > len(words):
                 break
-    return newly
+            head = " ".join(words[:count])
+            rest = " ".join(words[count:])
+            yield head, rest
+            if head.endswith(":"):
+                yield head[:-1], rest
+
+    def _free_candidates(self, line: _Line) -> tuple[list[tuple[tuple[str, ...], RowKind | None]], bool]:
+        """The keys of the rows a free-form line shows, and whether it starts with a known label at all (such a
+        line is indexed for alterations)."""
+        candidates: list[tuple[tuple[str, ...], RowKind | None]] = []
+        starts_with_label = False
+        views: list[tuple[str, RowKind | None]] = [(line.view, None)]
+        marked = _marker_kind(line.view)
+        if marked is not None:
+            views.append((marked[1], marked[0]))
+        for text, kind in views:
+            for label, rest in self._free_labels(text):
+                numbers = self.by_label.get(label)
+                if not numbers:
+                    continue
+                if not starts_with_label:
+                    self.label_lines.setdefault(self.rows[numbers[0]].key[: len(_pieces(label))], []).append(
+                        line.number
+                    )
+                starts_with_label = True
+                for number in numbers:
+                    row = self.rows[number]
+                    if _free_values(rest, row.values, self.columns[row.section]):
+                        candidates.append((row.key, kind))
+        return candidates, starts_with_label
+
+    def _group(self, candidates: list[tuple[tuple[str, ...], RowKind | None]]) -> list[tuple[int, bool]]:
+        """The rows a line may stand for, each with whether the line is of the row's own kind (an unmarked line
+        for an item; a marked line always is). A line such as `Subtotal: X` may show a subtotal labelled `X` or an
+        item labelled `Subtotal: X`: a reader cannot tell them apart, so both are candidates."""
+        found: list[tuple[int, bool]] = []
+        rows = self.rows
+        for key, kind in candidates:
+            for number in self.by_key.get(key, ()):
+                if kind is None or rows[number].row.kind == kind:
+                    found.append((number, kind is not None or rows[number].row.kind == "item"))
+        return found
+
+    def match(self) -> tuple[set[int], list[int], set[int]]:
+        """Read the lines; returns the duplicate lines, the unmatched record-shaped lines and the rows shown in
+        order."""
+        unmatched: list[int] = []
+        showings: list[tuple[int, list[tuple[int, bool]]]] = []
+        for line in self.lines:
+            if line.kind == "table":
+                cells = _table_cells(line.view)
+                if not cells:
+                    continue
+                candidates = self._table_candidates(cells)
+            elif line.kind in ("item", "prose", "literal"):
+                candidates, _ = self._free_candidates(line)
+            else:
+                continue
+            rows = self._group(candidates)
+            if rows:
+                showings.append((line.number, rows))
+                self.used[line.number] = True
+            elif line.kind == "table":
+                unmatched.append(line.number)
+                self._index_for_alterations(line.number, candidates)
+            elif line.kind == "item":
+                unmatched.append(line.number)  # fabricated if its list shows records, unless it was altered
+        duplicates: set[int] = set()
+        in_order = self._assign(showings, duplicates)
+        unmatched.extend(sorted(duplicates))
+        return duplicates, unmatched, in_order
+
+    def _index_for_alterations(self, number: int, candidates: list[tuple[tuple[str, ...], RowKind | None]]) -> None:
+        for key, _ in candidates:
+            for count in range(1, len(key)):
+                self.label_lines.setdefault(key[:count], []).append(number)
+            for count in self.value_counts:
+                if 0 < count < len(key):
+                    self.value_lines.setdefault(key[-count:], []).append(number)
+
+    @staticmethod
+    def _one_line_each_in_order(rows: list[int], lines_of: dict[int, list[tuple[int, bool]]]) -> bool:
+        """Whether each row has exactly one candidate line, and those lines increase with the rows."""
+        previous = -1
+        for row in rows:
+            choices = lines_of[row]
+            if len(choices) != 1 or choices[0][0] <= previous:
+                return False
+            previous = choices[0][0]
+        return True
+
+    def _assign(self, showings: list[tuple[int, list[tuple[int, bool]]]], duplicates: set[int]) -> set[int]:
+        """Give rows the lines that show them so that as many rows as possible are in order, lines of a row's own
+        kind first: a weighted longest increasing subsequence over the (row, line) pairs (a Fenwick tree of prefix
+        maxima; each row's lines taken in decreasing order, so that a row takes at most one line). A row left over
+        takes an unused line that shows it (out of order); a line left over shows a record again. Returns the rows
+        in order.
+
+        A group of k identical rows shown on m lines gives k * m pairs; past `_PAIR_BUDGET` pairs in all, such a
+        group's lines are paired with its rows in order, one pair each.
+        """
+        lines_of: dict[int, list[tuple[int, bool]]] = {}
+        if sum(len(rows) for _, rows in showings) > _PAIR_BUDGET:
+            given: dict[int, int] = {}  # first row of a group -> lines given so far
+            for line, rows in showings:
+                index = given.get(rows[0][0], 0)
+                given[rows[0][0]] = index + 1
+                if index < len(rows):
+                    lines_of.setdefault(rows[index][0], []).append((line, rows[index][1]))
+                else:
+                    duplicates.add(line)
+        else:
+            for line, rows in showings:
+                for row, own in rows:
+                    lines_of.setdefault(row, []).append((line, own))
+        for row, choices in lines_of.items():
+            # An unmarked line stands for a subtotal or total only when no line marks it (a host that marks none).
+            if any(own for _, own in choices) and not all(own for _, own in choices):
+                lines_of[row] = [choice for choice in choices if choice[1]]
+        rows_in_order = sorted(lines_of)
+        if self._one_line_each_in_order(rows_in_order, lines_of):
+            # The faithful case: every row has one line, in order. That chain is the whole optimum.
+            for row in rows_in_order:
+                self.assigned[row] = lines_of[row][0][0]
+            in_order = set(rows_in_order)
+            taken_lines = {choices[0][0] for choices in lines_of.values()}
+        else:
+            in_order, taken_lines = self._longest_chain(rows_in_order, lines_of)
+        for line, _ in showings:
+            if line not in taken_lines:
+                duplicates.add(line)
+        for line in duplicates:
+            self.used[line] = False
+        return in_order
+
+    def _longest_chain(
+        self, rows_in_order: list[int], lines_of: dict[int, list[tuple[int, bool]]]
+    ) -> tuple[set[int], set[int]]:
+        """Assign rows their lines by the weighted longest increasing subsequence; the rows in order and the lines
+        taken."""
+        heavy = len(self.rows) + 1  # one own-kind match outweighs every lenient one together
+        size = (self.lines[-1].number + 2) if self.lines else 1
+        tree_value = [0] * (size + 1)
+        tree_pair = [-1] * (size + 1)
+        pair_row: list[int] = []
+        pair_line: list[int] = []
+        parent: list[int] = []
+        best_value, best_pair = 0, -1
+        for row in rows_in_order:
+            for line, own in reversed(lines_of[row]):  # lines were collected in increasing order
+                value, previous, index = 0, -1, line  # the best chain ending on a line before this one
+                while index > 0:
+                    if tree_value[index] > value:
+                        value, previous = tree_value[index], tree_pair[index]
+                    index -= index & -index
+                value += heavy if own else 1
+                pair = len(pair_row)
+                pair_row.append(row)
+                pair_line.append(line)
+                parent.append(previous)
+                if value > best_value:
+                    best_value, best_pair = value, pair
+                index = line + 1
+                while index <= size:
+                    if value > tree_value[index]:
+                        tree_value[index], tree_pair[index] = value, pair
+                    index += index & -index
+        in_order: set[int] = set()
+        taken_lines: set[int] = set()
+        pair = best_pair
+        while pair >= 0:
+            self.assigned[pair_row[pair]] = pair_line[pair]
+            in_order.add(pair_row[pair])
+            taken_lines.add(pair_line[pair])
+            pair = parent[pair]
+        for row in rows_in_order:
+            if self.assigned[row] >= 0:
+                continue
+            choices = sorted(lines_of[row], key=lambda choice: not choice[1])  # own kind first
+            line = next((line for line, _ in choices if line not in taken_lines), None)
+            if line is not None:
+                self.assigned[row] = line
+                taken_lines.add(line)
+        return in_order, taken_lines
+
+    def run(self, complete: bool) -> tuple[list[Issue], int]:
+        duplicates, unmatched, in_order = self.match()
+        rows = self.rows
+        issues: list[Issue] = []
+        altered: dict[int, tuple[IssueKind, int]] = {}
+        for row in rows:
+            if self.assigned[row.number] >= 0:
+                continue
+            line = self._first_unused(self.label_lines.get(row.key[: len(row.key) - len(row.value_pieces)], ()))
+            kind: IssueKind = "altered_row"
+            if line is None and row.value_pieces:
+                line = self._first_unused(self.value_lines.get(row.value_pieces, ()))
+                kind = "relabelled_row"
+            if line is not None:
+                self.used[line] = True
+                altered[row.number] = (kind, line)
+        shown_in_section = [0] * len(self.document.sections)
+        for row in rows:
+            section_id = self.document.sections[row.section].id
+            line = self.assigned[row.number]
+            if line >= 0:
+                shown_in_section[row.section] += 1
+                if row.number not in in_order:
+                    issues.append(
+                        Issue(
+                            "reordered_row", f"{_describe(row)} is shown out of order", section_id, row.row.id, line + 1
+                        )
+                    )
+            elif row.number in altered:
+                kind, line = altered[row.number]
+                shown_in_section[row.section] += 1
+                what = "with other values" if kind == "altered_row" else "under another label"
+                shown = _quote(self.lines_by_number[line].view)
+                issues.append(
+                    Issue(kind, f"{_describe(row)} is shown {what}: {shown}", section_id, row.row.id, line + 1)
+                )
+            else:
+                issues.append(
+                    Issue(_MISSING_KIND[row.row.kind], f"{_describe(row)} is not shown", section_id, row.row.id)
+                )
+        lists_with_rows = {
+            self.lines_by_number[line].list_block
+            for line in [*(n for n in self.assigned if n >= 0), *(line for _, line in altered.values())]
+            if self.lines_by_number[line].kind == "item"
+        }
+        for number in unmatched:
+            if self.used[number]:
+                continue
+            line = self.lines_by_number[number]
+            if line.kind == "item" and line.list_block not in lists_with_rows:
+                continue
+            if number in duplicates:
+                issues.append(Issue("duplicated_row", f"{_quote(line.view)} shows a record again", line=number + 1))
+            else:
+                issues.append(Issue("fabricated_row", f"{_quote(line.view)} stands for no record", line=number + 1))
+        issues.extend(self._sections(shown_in_section))
+        issues.extend(_completeness(self.lines, self.used, complete))
+        return issues, len(in_order)
+
+    def _first_unused(self, numbers: Iterable[int]) -> int | None:
+        return next((number for number in numbers if not self.used[number]), None)
+
+    def _sections(self, shown_in_section: Sequence[int]) -> list[Issue]:
+        issues: list[Issue] = []
+        empty = [index for index, section in enumerate(self.document.sections) if not section.rows]
+        titles = _shown_titles(self.lines, [fold(text_escape(self.document.sections[i].title)) for i in empty])
+        for index, section in enumerate(self.document.sections):
+            if section.rows and shown_in_section[index] == 0:
+                issues.append(
+                    Issue("dropped_section", f"nothing of section {_quote(section.title)} is shown", section.id)
+                )
+            elif not section.rows and fold(text_escape(section.title)) not in titles:
+                issues.append(Issue("dropped_section", f"section {_quote(section.title)} is not shown", section.id))
+        return issues
 
 
-# ------------------------------------------------------------------------------------------------------------- audit
+def _describe(row: _Expected) -> str:
+    values = ", ".join(_quote(value) for value in row.values)
+    kind = "" if row.row.kind == "item" else f"{row.row.kind} "
+    return f"{kind}{_quote(row.label)}" + (f" [{values}]" if values else "")
 
 
-def _shown_titles(raw_lines: Sequence[str], views: Sequence[str], titles: Sequence[str]) -> set[str]:
-    """Which of `titles` some line shows (rule 9): the line, without heading or list marks, equals the title or
-    starts with it followed by a space or `:`. Both readings of each line count, since a transcript without
-    tables is read as text even when it is Markdown."""
+def _shown_titles(lines: Sequence[_Line], titles: Sequence[str]) -> set[str]:
+    """Which of `titles` some visible line shows: the line is the title, or starts with it then a space or `:`."""
     wanted = set(titles)
-    word_counts = sorted({len(title.split()) for title in wanted})
+    if not wanted:
+        return set()
+    counts = sorted({len(title.split()) for title in wanted})
     found: set[str] = set()
-    for raw, view in zip(raw_lines, views, strict=True):
-        bodies: set[str] = set()
-        for text in {raw, view, _decode_markdown(raw)}:
-            for body in (fold(text), fold(_MD_HEADING.sub("", text, count=1))):
-                marker = _LIST_MARKER.match(body)
-                bodies.update((body, body.strip("*_")) if marker is None else (body, body[marker.end() :]))
-        for body in bodies:
-            for candidate in {body, body.strip("*_")}:
-                if candidate in wanted:
-                    found.add(candidate)
-                words = candidate.split(" ")
-                for count in word_counts:
-                    if 0 < count < len(words) or (count == len(words) and candidate.endswith(":")):
-                        head = " ".join(words[:count]).removesuffix(":")
-                        if head in wanted:
-                            found.add(head)
+    for line in lines:
+        if line.kind in ("hidden", "blank"):
+            continue
+        marker = _LIST_MARKER.match(line.view)
+        body = line.view[marker.end() :] if marker is not None else line.view
+        for view in {line.view, body, body.strip("*_ ")}:
+            if view in wanted:
+                found.add(view)
+            words = view.split(" ")
+            for count in counts:
+                if count < len(words):
+                    head = " ".join(words[:count]).removesuffix(":")
+                    if head in wanted:
+                        found.add(head)
     return found
 
 
-def _describe(row: Row, null_display: str) -> str:
-    values = ", ".join(json.dumps(cell_text(value, null_display), ensure_ascii=False) for value in row.values)
-    return f"{json.dumps(row.label, ensure_ascii=False)}" + (f" [{values}]" if values else "")
+@contextlib.contextmanager
+def _collection_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while an audit runs, restoring its state afterwards.
+
+    An audit builds large acyclic structures (a model per record, an index entry per line), and the collector's
+    passes over them free nothing yet cost as much as the audit itself on a large result. Reference counting frees
+    what the audit made when it returns, and the collector, back on, whatever else there is.
+    """
+    if not gc.isenabled():  # paused already (by an enclosing audit, or by the host itself)
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def audit_document(
@@ -576,135 +1099,225 @@ def audit_document(
     complete: bool = True,
     null_display: str = "-",
     markup: Markup = "auto",
+    records: RecordsKind = "document",
 ) -> AuditReport:
-    """Audit a transcript against a document directly (see the module docstring for the matching rules).
+    """Audit a transcript against a document directly (see the module docstring for the rules).
 
     Args:
         shown_text: what the host showed the user.
-        document: the document the result carried.
+        document: the records, as a document.
         complete: whether the result was complete; when False, the transcript must say it is partial.
         null_display: how null values should have been shown.
-        markup: read the transcript as "text", "markdown", or detect ("auto").
+        markup: how the transcript is displayed: "text", "markdown", or detect ("auto").
+        records: how the records were read from the result (reported as is).
+
+    Raises:
+        AuditInputError: the transcript is longer than `MAX_TRANSCRIPT_CHARS`.
     """
-    raw_lines = shown_text.splitlines()
-    read_as = _detect_markup(raw_lines) if markup == "auto" else markup
-    markdown = read_as == "markdown"
-    # Blockquote marks go before decoding: afterwards an escaped `\>` would look the same.
-    views = [_decode_markdown(_MD_BLOCKQUOTE.sub("", line, count=1)) for line in raw_lines] if markdown else raw_lines
-    skipped = _structure_lines(raw_lines, markdown)
+    with _collection_paused():
+        reader, read_as = _read(shown_text, markup)
+        check = _DocumentAudit(reader.lines, document, null_display)
+        issues, intact = check.run(complete)
+    return _report(len(check.rows), intact, complete, read_as, records, reader.issues + issues)
 
-    rows = _expected_rows(document, null_display)
-    candidates = _collect(views, skipped, rows)
-    exact_tables = [candidates.exact[group] for group in candidates.exact_of]
-    label_tables = [candidates.labels[label] for label in candidates.labels_of]
-    assigned = _in_order_matching(rows, exact_tables, len(views))
-    in_order = {number for number, line in enumerate(assigned) if line is not None}
-    used = [False] * len(views)
-    for line in assigned:
-        if line is not None:
-            used[line] = True
-    reordered = set(_assign_anywhere(rows, exact_tables, assigned, used, lenient=False))
-    reordered |= set(_assign_anywhere(rows, exact_tables, assigned, used, lenient=True))
-    _assign_anywhere(rows, label_tables, assigned, used, lenient=True)
 
-    issues: list[Issue] = []
-    shown_per_section = [0] * len(document.sections)
-    for number, row in enumerate(rows):
-        section = document.sections[row.section_index]
-        line = assigned[number]
-        if line is not None:
-            shown_per_section[row.section_index] += 1
-        if line is None:
-            issues.append(
-                Issue(
-                    _MISSING_KIND[row.row.kind],
-                    f"{row.row.kind} {_describe(row.row, null_display)} is not shown",
-                    section.id,
-                    row.row.id,
-                )
-            )
-        elif number in reordered:
-            issues.append(
-                Issue(
-                    "reordered_row",
-                    f"{_describe(row.row, null_display)} is shown out of order",
-                    section.id,
-                    row.row.id,
-                    line + 1,
-                )
-            )
-        elif number not in in_order:
-            shown = fold(views[line])
-            issues.append(
-                Issue(
-                    "altered_row",
-                    f"expected {_describe(row.row, null_display)}, shown {json.dumps(shown, ensure_ascii=False)}",
-                    section.id,
-                    row.row.id,
-                    line + 1,
-                )
-            )
-
-    empty = [section for section in document.sections if not section.rows]
-    shown_titles = _shown_titles(raw_lines, views, [fold(section.title) for section in empty]) if empty else set[str]()
-    for index, section in enumerate(document.sections):
-        if section.rows and shown_per_section[index] == 0:
-            issues.append(Issue("dropped_section", f"nothing of section {section.title!r} is shown", section.id))
-    for section in empty:
-        if fold(section.title) not in shown_titles:
-            issues.append(Issue("dropped_section", f"section {section.title!r} is not shown", section.id))
-
-    if not complete:
-        prose = (view for number, view in enumerate(views) if not used[number])
-        if not any(_PARTIAL_NOTICE.search(line) for line in prose):
-            issues.append(
-                Issue("partial_as_complete", "the result is partial but the transcript never says it is incomplete")
-            )
-
-    intact = len(in_order)
-    units = len(rows) + len(empty)
-    score = (intact + sum(fold(section.title) in shown_titles for section in empty)) / units if units else 1.0
-    if not complete and any(issue.kind == "partial_as_complete" for issue in issues):
+def _report(
+    expected: int,
+    intact: int,
+    complete: bool,
+    read_as: Literal["text", "markdown"],
+    records: RecordsKind,
+    issues: list[Issue],
+) -> AuditReport:
+    extra = sum(1 for issue in issues if issue.kind in ("duplicated_row", "fabricated_row"))
+    units = expected + extra
+    score = intact / units if units else 1.0
+    if any(issue.kind == "completeness_misstated" for issue in issues):
         score /= 2
     return AuditReport(
-        rows_expected=len(rows),
+        rows_expected=expected,
         rows_intact=intact,
         result_complete=complete,
         markup=read_as,
+        records=records,
         issues=tuple(issues),
         score=score,
     )
 
 
-def audit(shown_text: str, result: Any, *, markup: Markup = "auto") -> AuditReport:
-    """Audit what a host showed the user against a tool result's document.
+# ------------------------------------------------------------------------------------------------------ text results
 
-    Args:
-        shown_text: the transcript of what was shown (any formatting; see the matching rules above).
-        result: an `mcp_types.CallToolResult` or its wire dict, with `structuredContent["document"]`.
-        markup: read the transcript as "text", "markdown", or detect ("auto").
+
+def _line_forms(text: str, markdown: bool) -> set[str]:
+    """The ways a line of a text result may read once shown: as written and, in Markdown, as rendered."""
+    forms = {fold(visible(text))}
+    if markdown:
+        body = _BLOCKQUOTE.sub("", text, count=1)
+        marker = _LIST_MARKER.match(body)
+        if marker is not None:
+            body = body[marker.end() :]
+        body = _HEADING.sub("", body, count=1)
+        forms.add(fold(visible(_decode_inline(body)[0])))
+    return forms
+
+
+def audit_lines(
+    shown_text: str, lines: Sequence[str], *, complete: bool = True, markup: Markup = "auto"
+) -> AuditReport:
+    """Audit a transcript against the lines of a text result (rules 5 to 7 and 9 of the module docstring).
 
     Raises:
-        ValueError: the result carries no valid document to audit against.
+        AuditInputError: the transcript is longer than `MAX_TRANSCRIPT_CHARS`.
     """
-    document = result_document(result)
-    if document is None:
-        raise ValueError('the result carries no valid document in structuredContent["document"]')
-    rendering = resolve_rendering(None, result)
+    with _collection_paused():
+        return _audit_lines(shown_text, lines, complete, markup)
+
+
+def _audit_lines(shown_text: str, lines: Sequence[str], complete: bool, markup: Markup) -> AuditReport:
+    reader, read_as = _read(shown_text, markup)
+    markdown = read_as == "markdown"
+    expected = [line for line in lines if shows_text(line)]
+    index: dict[str, list[int]] = {}
+    for number, line in enumerate(expected):
+        for form in _line_forms(line, markdown):
+            index.setdefault(form, []).append(number)
+    assigned = [-1] * len(expected)
+    used = [False] * len(reader.raw_lines)
+    duplicates: list[int] = []
+    candidates: list[_Line] = []
+    for line in reader.lines:
+        if line.kind in ("blank", "hidden") or (line.kind == "structure" and not line.view):
+            continue
+        numbers = index.get(line.view)
+        if numbers is None and line.kind == "item":
+            # A list item read back as its own text, marker included: the result's line may be a list item.
+            numbers = index.get(fold(reader.raw_lines[line.number]))
+        if not numbers:
+            candidates.append(line)
+            continue
+        free = next((number for number in numbers if assigned[number] < 0), None)
+        if free is None:
+            duplicates.append(line.number)
+            continue
+        assigned[free] = line.number
+        used[line.number] = True
+    order = [number for number in range(len(expected)) if assigned[number] >= 0]
+    in_order = {order[i] for i in _longest_increasing([assigned[n] for n in order])}
+    anchors = sorted(assigned[n] for n in in_order)
+    first, last = (anchors[0], anchors[-1]) if anchors else (-1, -1)
+    notices = set(_notice_lines(reader.lines, used))
+    issues: list[Issue] = []
+    # A missing line takes the unmatched line in its place: between the same two in-order neighbours.
+    gaps: dict[int, list[_Line]] = {}
+    for line in candidates:
+        if line.number in notices:
+            continue
+        gaps.setdefault(bisect.bisect_left(anchors, line.number), []).append(line)
+    position = 0
+    for number, text in enumerate(expected):
+        if number in in_order:
+            position = anchors.index(assigned[number]) + 1
+            continue
+        if assigned[number] >= 0:
+            issues.append(
+                Issue("reordered_row", f"line {_quote(text)} is shown out of order", line=assigned[number] + 1)
+            )
+            continue
+        gap = gaps.get(position)
+        if gap:
+            line = gap.pop(0)
+            used[line.number] = True
+            issues.append(
+                Issue("altered_row", f"line {_quote(text)} is shown as {_quote(line.view)}", line=line.number + 1)
+            )
+        else:
+            issues.append(Issue("missing_row", f"line {_quote(text)} is not shown"))
+    for number in duplicates:
+        issues.append(
+            Issue("duplicated_row", f"{_quote(reader.lines[number].view)} shows a line again", line=number + 1)
+        )
+    for gap in gaps.values():
+        for line in gap:
+            if first < line.number < last and not used[line.number]:
+                issues.append(
+                    Issue("fabricated_row", f"{_quote(line.view)} is not a line of the result", line=line.number + 1)
+                )
+    issues.extend(_completeness(reader.lines, used, complete))
+    return _report(len(expected), len(in_order), complete, read_as, "text", reader.issues + issues)
+
+
+# ------------------------------------------------------------------------------------------------------------ audit
+
+
+def audit(shown_text: str, result: Any, *, markup: Markup = "auto") -> AuditReport:
+    """Audit what a host showed the user against any tool result.
+
+    Args:
+        shown_text: the transcript of what was shown (see the module docstring for how it is read).
+        result: a `CallToolResult` (an SDK model of any version) or its wire dict.
+        markup: how the transcript is displayed: "text", "markdown", or detect ("auto").
+
+    Raises:
+        AuditInputError: the transcript is too long, or `result` is not a result object.
+    """
+    if not isinstance(result, dict):
+        dump = getattr(result, "model_dump", None)
+        if dump is None:
+            raise AuditInputError(f"the result is {type(result).__name__}, not a CallToolResult object")
+        result = dump(mode="json", by_alias=True, exclude_none=True)
+    wire = cast("dict[str, Any]", result)
+    with _collection_paused():
+        records = result_records(wire)
+    complete = result_is_complete(wire)
+    if records.document is None:
+        lines = [line.text for line in records.lines if line.from_text]
+        return audit_lines(shown_text, lines, complete=complete, markup=markup)
+    rendering = resolve_rendering(None, wire)
     return audit_document(
         shown_text,
-        document,
-        complete=result_is_complete(result),
+        records.document,
+        complete=complete,
         null_display=rendering.null_display,
         markup=markup,
+        records=records.kind,
     )
 
 
+def _read_limited(path: Path, limit: int, what: str) -> str:
+    try:
+        size = os.stat(path).st_size
+    except OSError as error:
+        raise AuditInputError(f"cannot read the {what} {str(path)!r}: {error.strerror or error}") from None
+    if size > limit:
+        raise AuditInputError(f"the {what} {str(path)!r} has {size} bytes, over the limit of {limit}")
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise AuditInputError(f"cannot read the {what} {str(path)!r}: {error}") from None
+
+
+def _load_result(path: Path) -> dict[str, Any]:
+    text = _read_limited(path, MAX_RESULT_BYTES, "result file")
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise AuditInputError(f"the result file {str(path)!r} is nested too deeply to read") from None
+    except ValueError as error:
+        raise AuditInputError(f"the result file {str(path)!r} is not JSON: {error}") from None
+    if not isinstance(value, dict):
+        kind = "an array" if isinstance(value, list) else "null" if value is None else f"a {type(value).__name__}"
+        raise AuditInputError(f"the result file {str(path)!r} holds {kind}, not a CallToolResult object")
+    return cast("dict[str, Any]", value)
+
+
 def audit_main(argv: Sequence[str] | None = None) -> int:
-    """Command line: audit a transcript against a result. Exit 0 when clean, 1 on infidelity, 2 on bad input."""
+    """Command line: audit a transcript against a result. Exit 0 when clean, 1 on infidelity, 2 when the input
+    cannot be audited (one line on stderr says why)."""
     parser = argparse.ArgumentParser(
         prog="mcp-rendering audit",
-        description="Check that a transcript shows a verbatim tool result whole, in order and unaltered.",
+        description="Check that a transcript shows a tool result whole, in order, unaltered and nothing more. "
+        f"Exit status: 0 clean, 1 not faithful, 2 input that cannot be audited (a result file over "
+        f"{MAX_RESULT_BYTES} bytes or a transcript over {MAX_TRANSCRIPT_CHARS} characters is refused unread).",
     )
     parser.add_argument("result", type=Path, help="the CallToolResult, as wire JSON")
     parser.add_argument("transcript", type=Path, help="the text the host showed the user")
@@ -712,38 +1325,18 @@ def audit_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     options = parser.parse_args(argv)
     try:
-        result = json.loads(options.result.read_text(encoding="utf-8"))
-        shown = options.transcript.read_text(encoding="utf-8")
+        result = _load_result(options.result)
+        shown = _read_limited(options.transcript, MAX_TRANSCRIPT_CHARS * 4, "transcript")
         report = audit(shown, result, markup=options.markup)
-    except (OSError, ValueError) as error:
-        print(f"mcp-rendering audit: {error}", file=sys.stderr)
+    except (AuditInputError, RecursionError) as error:
+        message = str(error) if isinstance(error, AuditInputError) else "the result is nested too deeply to audit"
+        print(f"mcp-rendering audit: {visible(message)}", file=sys.stderr)
         return 2
     if options.json:
-        print(json.dumps(_report_json(report), indent=2, ensure_ascii=False))
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
         print(report.format())
     return 0 if report.clean else 1
-
-
-def _report_json(report: AuditReport) -> dict[str, Any]:
-    return {
-        "clean": report.clean,
-        "score": report.score,
-        "rowsExpected": report.rows_expected,
-        "rowsIntact": report.rows_intact,
-        "resultComplete": report.result_complete,
-        "markup": report.markup,
-        "issues": [
-            {
-                "kind": issue.kind,
-                "detail": issue.detail,
-                "sectionId": issue.section_id,
-                "rowId": issue.row_id,
-                "line": issue.line,
-            }
-            for issue in report.issues
-        ],
-    }
 
 
 if __name__ == "__main__":

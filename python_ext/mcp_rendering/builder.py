@@ -1,17 +1,21 @@
 """Build a verbatim tool result from a document or a bounded page, in one call.
 
-The result carries the data three ways, because hosts read different channels:
+The result carries its records and its directive in every channel a host may forward:
 
-- ``structuredContent``: ``{"document", "page", "_rendering"}`` - the data, its page state, and a model-facing copy
-  of the directive (a host may forward only ``structuredContent`` to the model);
-- one text block: a complete plain rendering a host can show as is, with an explicit notice when the page is
-  incomplete, plus ``resource_link`` blocks for linked records and fields (and for every record, on request);
-- the directive itself: the ``_rendering`` field (typed once `mcp_rendering.patch` is installed, dropped by an
-  unpatched SDK) and its mirror ``_meta["io.modelcontextprotocol/rendering"]``, which reaches unpatched clients.
+- the directive in ``_meta["io.modelcontextprotocol/rendering"]``, the normative carrier, which every measured
+  client keeps;
+- ``structuredContent``: ``{"document", "page", "_rendering"}``, the data, its page state, and a model-facing copy
+  of the directive (some hosts forward only ``structuredContent`` to the model);
+- one text block: the directive written out for a reader (mode, guidance, null text, completeness and how to
+  continue), then a complete plain rendering of the same records in the same order; plus ``resource_link`` blocks
+  for records and fields too large to embed (and for every record, on request). Hosts that forward only the text
+  (most agent frameworks) thus still give the model the directive.
 
-The envelope's budget bounds the page (``document`` and ``page``); the result also carries the directive copy
-(a few kilobytes at most: guidance and token are bounded by the schema) and a text rendering of the same rows, so a
-server facing a hard transport limit sets the page budget to well under half of it.
+The text block is a rendering of the records rather than the serialized JSON the specification suggests for
+structured results: serialized JSON would carry the data but not the framing, and it is not what a user should be
+shown. The envelope's budget bounds the page (``document`` and ``page``); the text and the directive copy come on
+top (a few kilobytes for the directive, about as much again as the page for the text), so a server facing a hard
+transport limit sets the page budget to well under half of it.
 
 A server declares the matching output schema by annotating its tool ``-> Annotated[CallToolResult,
 VerbatimContent]`` (the SDK then validates every result against it), or publishes `output_schema()` itself.
@@ -19,19 +23,30 @@ VerbatimContent]`` (the SDK then validates every result against it), or publishe
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 import mcp_types
-from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, StrictBool, StrictInt, StrictStr
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+)
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema as pydantic_core_schema
 
 from mcp_rendering.document import Document
 from mcp_rendering.envelope import BudgetError, Envelope, Page, ResultChangedError
+from mcp_rendering.patch import is_installed
 from mcp_rendering.render import render_text
 from mcp_rendering.tokens import TokenError
-from mcp_rendering.types import EXTENSION_ID, RESULT_STRUCTURED_KEY, Rendering, RenderingContinuation
+from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER, RESULT_STRUCTURED_KEY, Rendering, RenderingContinuation
 
 __all__ = [
     "LinkedFieldState",
@@ -42,6 +57,7 @@ __all__ = [
     "output_schema",
     "page_directive",
     "paged_result",
+    "text_framing",
     "verbatim_result",
 ]
 
@@ -89,36 +105,89 @@ class VerbatimContent(_Wire):
 
     document: Document
     page: PageState
-    rendering: Rendering = Field(alias="_rendering")
+    rendering: Rendering | None = Field(default=None, alias=RESULT_STRUCTURED_KEY)
     """A copy of the result's directive for the model; hosts read the directive from the result itself."""
 
     @classmethod
     def __get_pydantic_json_schema__(
         cls, core_schema: pydantic_core_schema.CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
-        # Self-contained, with no `$defs`: clients that compile `outputSchema` as draft-07 cannot resolve
-        # `#/$defs/...` (TypeScript SDK 1.22.0 rejects the whole tools/list over it, as the interop harness measured).
-        return _inline_references(handler(core_schema), handler)
+        return output_schema()
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: type[Any], handler: GetCoreSchemaHandler
+    ) -> pydantic_core_schema.CoreSchema:
+        # FastMCP reads `Annotated[CallToolResult, VerbatimContent]` as a whole, so pydantic calls this hook with
+        # `CallToolResult` as `source`: keep that type's own schema. The inherited hook does the same, with a
+        # deprecation warning.
+        return handler(source)
 
 
-def _inline_references(schema: Any, handler: GetJsonSchemaHandler) -> Any:
-    """`schema` with every local `$ref` replaced by its definition (the document model has no cycles)."""
-    if isinstance(schema, dict):
-        node = cast("dict[str, Any]", schema)
-        reference = node.get("$ref")
-        if isinstance(reference, str):
-            target = handler.resolve_ref_schema({"$ref": reference})
-            siblings = {key: value for key, value in node.items() if key != "$ref"}
-            return {**_inline_references(target, handler), **siblings}
-        return {key: _inline_references(value, handler) for key, value in node.items()}
-    if isinstance(schema, list):
-        return [_inline_references(item, handler) for item in cast("list[Any]", schema)]
-    return schema
+_ROW_SHAPE = (
+    "The records of the section, in order. Each is an object {id, label, values, kind, level, uri}: `values` "
+    "holds one cell per column (string, number, boolean, or null for a missing value); `kind` is item, subtotal "
+    "or total; `level` is the indent depth; `uri` is the record's canonical URI, when it has one."
+)
 
 
 def output_schema() -> dict[str, Any]:
-    """JSON Schema of `VerbatimContent`, for a tool's ``outputSchema`` (it declares the ``_rendering`` member)."""
-    return VerbatimContent.model_json_schema(by_alias=True)
+    """The ``outputSchema`` of a verbatim tool: the envelope ``{document, page, _rendering}``, declared shallowly.
+
+    It names every part a host or a model needs to find its way (document, sections, rows, page state, directive
+    copy) and describes a row's members in words rather than checking them: clients validate every result against
+    ``outputSchema`` in pure Python, so each checked row costs them on every call (a schema per cell, many times
+    the JSON parse of the result; see ``benchmarks/bench_call.py``), while the server's `VerbatimContent` model
+    has already checked every row. It has no ``$defs`` and no object-valued ``additionalProperties``, which some
+    clients cannot compile.
+    """
+    string = {"type": "string"}
+    count = {"type": "integer", "minimum": 0}
+    section = {
+        "type": "object",
+        "description": "An ordered group of rows sharing one set of columns.",
+        "required": ["id", "title"],
+        "properties": {
+            "id": string,
+            "title": string,
+            "columns": {"type": "array", "items": string},
+            "rows": {"type": "array", "description": _ROW_SHAPE},
+        },
+    }
+    linked = {"type": ["array", "null"], "items": {"type": "object"}}
+    return {
+        "type": "object",
+        "description": VerbatimContent.__doc__,
+        "required": ["document", "page"],
+        "properties": {
+            "document": {
+                "type": "object",
+                "description": "The records, in order: a title and its sections.",
+                "required": ["title"],
+                "properties": {"title": string, "sections": {"type": "array", "items": section}},
+            },
+            "page": {
+                "type": "object",
+                "description": "Whether this result holds every record, and how to ask for the rest.",
+                "required": ["complete", "returned"],
+                "properties": {
+                    "complete": {"type": "boolean"},
+                    "returned": count,
+                    "total": {"type": ["integer", "null"], "minimum": 0},
+                    "nextToken": {"type": ["string", "null"]},
+                    "linkedRecords": linked,
+                    "linkedFields": linked,
+                },
+            },
+            RESULT_STRUCTURED_KEY: {
+                "type": "object",
+                "description": (
+                    "A copy of the result's rendering directive (mode, guidance, nullDisplay, complete, "
+                    "continuation), for hosts that forward only structured content to the model."
+                ),
+            },
+        },
+    }
 
 
 def page_directive(directive: Rendering, page: Page | None) -> Rendering:
@@ -134,7 +203,35 @@ def page_directive(directive: Rendering, page: Page | None) -> Rendering:
     )
 
 
-def _notice(page: Page) -> str:
+def _json_quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=True)
+
+
+def text_framing(directive: Rendering, page: Page | None, records: int) -> str:
+    """The directive written out for the reader of the text block: the lines placed before the rendering."""
+    lines = [f"Rendering directive for this result ({EXTENSION_ID}):"]
+    if directive.mode == "summarizable":
+        lines.append("Mode: summarizable. This result may be summarized, abridged or reformatted.")
+    else:
+        lines.append(
+            "Mode: verbatim. Show this result to the user in full: every section and every row, in the order "
+            "given, with subtotals and totals, values unchanged; do not summarize or leave anything out."
+        )
+    lines.append(f"Null values are shown as {_json_quote(directive.null_display or '-')}.")
+    if directive.guidance:
+        lines.append(f"Guidance: {_json_quote(directive.guidance)}")
+    if page is None or page.complete:
+        lines.append(f"Complete: all {records} records are in this result.")
+    else:
+        extra = json.dumps({page.argument: page.next_token})
+        lines.append(
+            f"{PARTIAL_MARKER} this page holds {page.returned} of {page.total} records; more follow. To continue, "
+            f"call this tool again with the same arguments plus {extra}."
+        )
+    return "\n".join(lines)
+
+
+def _link_notes(page: Page) -> str:
     lines: list[str] = []
     for record in page.linked_records:
         lines.append(
@@ -145,11 +242,6 @@ def _notice(page: Page) -> str:
             f"Field {field.name!r} of record {field.row_id} ({field.bytes} bytes) is shown as its link; "
             f"read it at {field.uri}"
         )
-    if not page.complete:
-        lines.append(
-            f"INCOMPLETE: this page shows {page.returned} of {page.total} records; more follow. To continue, call "
-            f'the same tool again with the same arguments plus "{page.argument}": "{page.next_token}".'
-        )
     return "\n".join(lines)
 
 
@@ -157,18 +249,24 @@ def verbatim_result(
     content: Page | Document,
     directive: Rendering | None = None,
     *,
-    record_links: bool = False,
-    null_display: str | None = None,
+    record_links: bool = True,
+    core_form: bool = False,
 ) -> mcp_types.CallToolResult:
     """A complete `CallToolResult` for a verbatim document or one bounded page of it.
 
     Args:
         content: a `Page` from `Envelope.page`, or a whole `Document` (returned complete).
         directive: the rendering directive; defaults to ``Rendering(mode="verbatim")``. For an incomplete page,
-            ``complete`` and ``continuation`` are filled in from the page.
-        record_links: also add a ``resource_link`` block for every record URI on the page (links for records and
-            fields too large to embed are always added).
-        null_display: text for null values in the text block; defaults to the directive's ``nullDisplay`` or "-".
+            ``complete`` and ``continuation`` are filled in from the page. Its ``nullDisplay`` is also how the
+            text block shows nulls.
+        record_links: add a ``resource_link`` block for every record on the page that has a URI, as the
+            specification recommends (False leaves them out; links for records and fields too large to embed are
+            always added).
+        core_form: also send the directive in its core form, ``CallToolResult._rendering`` (equal to the
+            ``_meta`` carrier). It needs the SDK patch (`mcp_rendering.install()`), which types that field.
+
+    Raises:
+        RuntimeError: `core_form` without the SDK patch installed.
     """
     page = content if isinstance(content, Page) else None
     document = content.document if isinstance(content, Page) else content
@@ -183,10 +281,12 @@ def verbatim_result(
         structured = {"document": document.model_dump(mode="json"), "page": state}
     structured[RESULT_STRUCTURED_KEY] = directive_wire
 
-    shown_null = null_display if null_display is not None else (effective.null_display or "-")
-    text = render_text(document, null_display=shown_null)
-    if page is not None and (notice := _notice(page)):
-        text = f"{text}\n\n{notice}"
+    shown_null = effective.null_display or "-"
+    records = sum(len(section.rows) for section in document.sections)
+    framing = text_framing(effective, page, records)
+    text = f"{framing}\n\n{render_text(document, null_display=shown_null)}"
+    if page is not None and (notes := _link_notes(page)):
+        text = f"{text}\n{notes}\n"
     blocks: list[dict[str, Any]] = [{"type": "text", "text": text}]
     if record_links:
         for section in document.sections:
@@ -225,11 +325,12 @@ def verbatim_result(
         "content": blocks,
         "structuredContent": structured,
         "isError": False,
-        "_rendering": directive_wire,
         "_meta": {EXTENSION_ID: directive_wire},
     }
-    # Validating the wire form lets an installed patch type `_rendering`; an unpatched SDK ignores it and the
-    # `_meta` mirror still carries the directive.
+    if core_form:
+        if not is_installed():
+            raise RuntimeError("core_form=True needs the SDK patch: call mcp_rendering.install() first")
+        wire["_rendering"] = directive_wire
     return mcp_types.CallToolResult.model_validate(wire)
 
 
@@ -246,7 +347,8 @@ def paged_result(
     caller: str,
     directive: Rendering | None = None,
     fingerprint: str | None = None,
-    record_links: bool = False,
+    record_links: bool = True,
+    core_form: bool = False,
 ) -> mcp_types.CallToolResult:
     """The page this call asks for, as a verbatim result; a refused token, a changed result set or an impossible
     budget becomes a tool error the model can act on (never a silently shortened result).
@@ -258,10 +360,11 @@ def paged_result(
         caller: the caller's identity as the server knows it.
         directive: the rendering directive; defaults to verbatim.
         fingerprint: a cheap version of the result set (see `Envelope.page`).
-        record_links: add a ``resource_link`` block for every record on the page.
+        record_links: add a ``resource_link`` block for every record on the page that has a URI (the default).
+        core_form: also send the directive as ``CallToolResult._rendering`` (see `verbatim_result`).
     """
     try:
         page = envelope.page(document, arguments=arguments, caller=caller, fingerprint=fingerprint)
     except (TokenError, ResultChangedError, BudgetError) as exc:
         return error_result(exc.message)
-    return verbatim_result(page, directive, record_links=record_links)
+    return verbatim_result(page, directive, record_links=record_links, core_form=core_form)

@@ -8,13 +8,15 @@ applied, so a row keeps its identity whichever page it lands on.
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias
+from typing import Annotated, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, model_validator
 
 __all__ = ["Cell", "Document", "Row", "RowKind", "Section"]
 
-Cell: TypeAlias = StrictStr | StrictInt | StrictFloat | StrictBool | None
+# Left to right: with strict members no value matches two, so the first match is the only one, and the union is
+# checked without the "smart" mode's second pass (a third of a host's validation time for a large result).
+Cell: TypeAlias = Annotated[StrictStr | StrictInt | StrictFloat | StrictBool | None, Field(union_mode="left_to_right")]
 """One value of a row. `None` is a null: present in the data, shown as the directive's `nullDisplay`."""
 
 RowKind: TypeAlias = Literal["item", "subtotal", "total"]

@@ -350,6 +350,22 @@ class _Part:
     rows: list[Row]
 
 
+@dataclass
+class _Fill:
+    """The units one packing pass took: the page's content before its token and its size are settled."""
+
+    parts: list[_Part]
+    linked_fields: list[LinkedField]
+    linked_records: list[LinkedRecord]
+    used: int
+    """Bytes of the sections and rows, commas included."""
+    position: int
+    """The first unit not taken."""
+    items: int
+    complete: bool
+    stopped_by_items: bool
+
+
 class _Packer:
     def __init__(
         self,
@@ -388,13 +404,57 @@ class _Packer:
 
     def pack(self) -> Page:
         budget = self.envelope.budget
+        records = self.units.records
+        # Framing: {"document":{"title":T,"sections":[...]},"page":M}; M is reserved at its largest value, with room
+        # for a token only where one will be issued: a page that ends the result carries none.
+        frame = len('{"document":,"page":}') + _jlen({"title": self.document.title, "sections": []})
+        token_reserve = self._meta_size(complete=False, returned=records, token=self._token(self.units.count))
+        with_token = budget.max_bytes - frame - token_reserve
+        without_token = budget.max_bytes - frame - self._meta_size(complete=True, returned=records, token=None)
+        refused: BudgetError | None = None
+        try:
+            fill: _Fill | None = self._fill(with_token)
+        except BudgetError as error:
+            fill, refused = None, error
+        if fill is not None and fill.complete:
+            return self._page(fill, frame)
+        # Cut short: would the rest fit as the last page, in the room the token would have taken? Rarely worth a
+        # second pass, and a lower bound on the rest's size (a few rows at most) says when it is.
+        if fill is None or not fill.stopped_by_items:
+            start, used = (self.start, 0) if fill is None else (fill.position, fill.used)
+            if self._rest_may_fit(start, without_token - used):
+                try:
+                    whole = self._fill(without_token)
+                except BudgetError:
+                    whole = None
+                if whole is not None and whole.complete:
+                    return self._page(whole, frame)
+        if fill is None:
+            assert refused is not None
+            raise refused
+        return self._page(fill, frame)
+
+    def _rest_may_fit(self, start: int, room: int) -> bool:
+        """False when the units from `start` on surely take more than `room` bytes (or more than `max_items`)."""
+        budget = self.envelope.budget
+        needed = 0
+        rows = 0
+        for index, section in enumerate(self.document.sections):
+            begin = self.units.offsets[index]
+            for row in section.rows[max(0, start - begin) :]:
+                rows += 1
+                size = len(_row_json(row))
+                linkable = budget.max_field_bytes is not None and size > budget.max_field_bytes and row.uri
+                needed += 0 if linkable else size  # a linked cell may shrink the row: count nothing for it
+                if needed > room or (budget.max_items is not None and rows > budget.max_items):
+                    return False
+        return needed <= room
+
+    def _fill(self, limit: int) -> _Fill:
+        """Pack whole units from `self.start` while their bytes stay within `limit`."""
+        budget = self.envelope.budget
         document = self.document
         units = self.units
-        total_units = units.count
-        # Framing: {"document":{"title":T,"sections":[...]},"page":M}; M is reserved at its largest value.
-        frame = len('{"document":,"page":}') + _jlen({"title": document.title, "sections": []})
-        reserve = self._meta_size(complete=False, returned=units.records, token=self._token(total_units))
-        limit = budget.max_bytes - frame - reserve
         max_items = budget.max_items
         max_field = budget.max_field_bytes
 
@@ -405,6 +465,7 @@ class _Packer:
         items = 0
         position = self.start
         stop = False
+        stopped_by_items = False
         offsets = units.offsets
         for index, section in enumerate(document.sections):
             begin = offsets[index]
@@ -425,7 +486,7 @@ class _Packer:
             part: _Part | None = None
             for row in section.rows[position - begin :]:
                 if max_items is not None and items >= max_items:
-                    stop = True
+                    stop = stopped_by_items = True
                     break
                 row_bytes = _row_json(row)
                 size = len(row_bytes)
@@ -475,32 +536,39 @@ class _Packer:
             if stop:
                 break
 
-        complete = position >= total_units
-        token = None if complete else self._token(position)
-        page_document = document.model_copy(
+        return _Fill(
+            parts, linked_fields, linked_records, used, position, items, position >= units.count, stopped_by_items
+        )
+
+    def _page(self, fill: _Fill, frame: int) -> Page:
+        budget = self.envelope.budget
+        token = None if fill.complete else self._token(fill.position)
+        page_document = self.document.model_copy(
             update={
-                "sections": tuple(part.section.model_copy(update={"rows": tuple(part.rows)}) for part in parts),
+                "sections": tuple(part.section.model_copy(update={"rows": tuple(part.rows)}) for part in fill.parts),
             }
         )
-        meta_size = self._meta_size(complete=complete, returned=items, token=token)
-        if linked_records:
+        meta_size = self._meta_size(complete=fill.complete, returned=fill.items, token=token)
+        if fill.linked_records:
             meta_size += (
                 len(',"linkedRecords":[]')
-                + sum(_jlen(link.to_wire()) for link in linked_records)
-                + (len(linked_records) - 1)
+                + sum(_jlen(link.to_wire()) for link in fill.linked_records)
+                + (len(fill.linked_records) - 1)
             )
-        size = frame + used + meta_size
-        if size > budget.max_bytes:  # the reservation above makes this unreachable; never return an oversized page
-            raise AssertionError("page accounting exceeded the budget")
+        size = frame + fill.used + meta_size
+        if size > budget.max_bytes:  # only a page with no record at all gets here: the framing alone is too large
+            raise BudgetError(
+                f"the budget of {budget.max_bytes} bytes cannot hold even an empty page ({size} bytes of framing)"
+            )
         return Page(
             document=page_document,
-            complete=complete,
-            returned=items,
-            total=units.records,
+            complete=fill.complete,
+            returned=fill.items,
+            total=self.units.records,
             next_token=token,
             argument=self.envelope.argument,
-            linked_records=tuple(linked_records),
-            linked_fields=tuple(linked_fields),
+            linked_records=tuple(fill.linked_records),
+            linked_fields=tuple(fill.linked_fields),
             size_bytes=size,
         )
 

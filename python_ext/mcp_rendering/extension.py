@@ -1,4 +1,4 @@
-"""Negotiating the extension, and the transitional `_meta` carrier on the server's way out.
+"""Negotiating the extension, and the `_meta` carriers on the server's way out.
 
 Server side, one object does both jobs::
 
@@ -7,8 +7,9 @@ Server side, one object does both jobs::
 
 As an `Extension` it advertises `io.modelcontextprotocol/rendering` in the server's capabilities. As a middleware it
 mirrors, on every `tools/list` and `tools/call` response, the hints and the directive under
-`_meta["io.modelcontextprotocol/rendering"]`, the one carrier that today's clients keep. Building it installs the
-SDK patch, so tools declared afterwards keep their hints.
+`_meta["io.modelcontextprotocol/rendering"]`, the normative carrier (and the one every measured client keeps),
+wherever the server wrote them only in their core form. Building it installs the SDK patch, so tools declared
+afterwards keep their hints.
 
 Client side, `client_extension()` declares support in `mcp.Client(extensions=[...])`, and on the server
 `client_supports_rendering(ctx)` tells whether the connected client did.
@@ -18,6 +19,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, MutableMapping
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, cast
 
 import mcp_types
@@ -25,6 +28,7 @@ from mcp.client.extension import ClientExtension
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.extension import Extension
 from mcp.server.mcpserver.context import Context
+from mcp_types import CallToolRequestParams
 
 from mcp_rendering.patch import install
 from mcp_rendering.types import EXTENSION_ID, RESULT_STRUCTURED_KEY
@@ -42,28 +46,48 @@ logger = logging.getLogger("mcp_rendering")
 _HINT_KEYS = ("verbatimHint", "summarizeOkHint")
 
 
+@dataclass
+class _Request:
+    """What the two halves of a `RenderingExtension` learn about the request in flight."""
+
+    intercepted: bool = False
+
+
+_IN_MIDDLEWARE: ContextVar[_Request | None] = ContextVar("mcp_rendering_request", default=None)
+"""Set while a `RenderingExtension` middleware handles the current request."""
+
+
 class RenderingExtension(Extension):
     """The server half of the extension: capability advertisement plus the `_meta` mirror.
 
-    Pass the same instance as an extension (advertisement) and as a middleware (mirror).
+    Pass the same instance as an extension (the advertisement) and as a middleware (the mirror). Registered as only
+    one of the two, it logs a warning on the first tool call: without the middleware, clients that read only
+    `_meta` never see the tools' hints; without the extension, the server does not advertise
+    `io.modelcontextprotocol/rendering`.
     """
 
     identifier = EXTENSION_ID
 
-    def __init__(self, *, mirror_meta: bool = True) -> None:
-        """Install the SDK patch and configure the mirror.
-
-        Args:
-            mirror_meta: Copy hints and directives under `_meta[EXTENSION_ID]`. Leave on until clients read the core
-                fields; turning it off only makes sense for a server whose every client is known to be patched.
-        """
+    def __init__(self) -> None:
+        """Install the SDK patch, so that tools declared afterwards keep their hints."""
         install()
-        self.mirror_meta = mirror_meta
+        self._warned = False
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         """Middleware: mirror the core fields under `_meta` in the wire form of the response."""
-        result = await call_next(ctx)
-        if self.mirror_meta and isinstance(result, MutableMapping):
+        request = _Request()
+        in_middleware = _IN_MIDDLEWARE.set(request)
+        try:
+            result = await call_next(ctx)
+        finally:
+            _IN_MIDDLEWARE.reset(in_middleware)
+        if ctx.method == "tools/call" and not request.intercepted:
+            self._warn_once(
+                "RenderingExtension is registered as a middleware but not as an extension: the server does not "
+                "advertise io.modelcontextprotocol/rendering; pass the same instance to "
+                "MCPServer(extensions=[rendering], middleware=[rendering])"
+            )
+        if isinstance(result, MutableMapping):
             wire = cast("MutableMapping[str, Any]", result)
             if ctx.method == "tools/list":
                 for tool in wire.get("tools") or ():
@@ -73,6 +97,26 @@ class RenderingExtension(Extension):
                 mirror_result_directive(wire)
                 _warn_without_model_copy(wire)
         return result
+
+    async def intercept_tool_call(
+        self, params: CallToolRequestParams, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        """Extension: notice a registration that lacks the middleware half (the tool call itself is untouched)."""
+        request = _IN_MIDDLEWARE.get()
+        if request is None:
+            self._warn_once(
+                "RenderingExtension is registered as an extension but not as a middleware: tools/list responses "
+                "carry no hints under _meta, which most clients need; pass the same instance to "
+                "MCPServer(extensions=[rendering], middleware=[rendering])"
+            )
+        else:
+            request.intercepted = True
+        return await call_next(ctx)
+
+    def _warn_once(self, message: str) -> None:
+        if not self._warned:
+            self._warned = True
+            logger.warning(message)
 
 
 def tool_annotations(
@@ -157,8 +201,11 @@ class RenderingClientExtension(ClientExtension):
 
 
 def client_extension() -> ClientExtension:
-    """The declaration to pass as `mcp.Client(extensions=[client_extension()])`. Installs the SDK patch."""
-    install()
+    """The declaration to pass as `mcp.Client(extensions=[client_extension()])`.
+
+    Reading needs nothing more: the normative `_meta` carrier reaches the client through the unpatched SDK. Call
+    `mcp_rendering.install()` as well to have the core form (`_rendering`, the annotation hints) typed.
+    """
     return RenderingClientExtension()
 
 

@@ -19,7 +19,7 @@ import re
 import sys
 import threading
 import types
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, cast, get_args, get_origin
@@ -29,7 +29,8 @@ from pydantic.fields import FieldInfo
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
-from mcp_rendering.types import CallToolResultDelta, ToolAnnotationsDelta
+from mcp_rendering.reading import read_rendering_object
+from mcp_rendering.types import CallToolResultDelta, Rendering, ToolAnnotationsDelta
 
 __all__ = [
     "SUPPORTED_SDK",
@@ -146,6 +147,29 @@ class _ReadMalformedAsAbsent:
         )
 
 
+class _ReadMemberwise:
+    """Read a directive member by member: keep the well-formed members, drop (and log) the malformed ones.
+
+    The SDK is the first reader of a peer's `_rendering`, so it applies the specification's rule itself: one bad
+    member must not take the others with it. Only the camelCase wire names are read.
+    """
+
+    def __init__(self, wire_name: str) -> None:
+        self.wire_name = wire_name
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.no_info_before_validator_function(self._well_formed_members, handler(source))
+
+    def _well_formed_members(self, value: Any) -> Any:
+        if isinstance(value, Rendering):  # built in Python: already typed
+            return value
+        directive, problems = read_rendering_object(value, f"CallToolResult.{self.wire_name}")
+        if directive is not None:
+            return directive.model_dump(by_alias=True, exclude_none=True)
+        # An empty directive is well-formed and stays; one whose every member is malformed reads as absent.
+        return {} if isinstance(value, Mapping) and not problems else None
+
+
 def _short_repr(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
@@ -162,7 +186,8 @@ def _patched_field(name: str, source: FieldInfo) -> tuple[Any, FieldInfo]:
     `exclude_if` keeps an unset field out of every dump, so payloads without the extension dump exactly as before.
     """
     alias = source.alias or name
-    annotation: Any = Annotated[source.annotation, _ReadMalformedAsAbsent(alias)]  # type: ignore[name-defined]
+    reader = _ReadMemberwise(alias) if _mentions(source.annotation, Rendering) else _ReadMalformedAsAbsent(alias)
+    annotation: Any = Annotated[source.annotation, reader]  # type: ignore[name-defined]
     info = FieldInfo.from_annotated_attribute(
         annotation,
         Field(default=None, alias=alias, exclude_if=_is_none, description=source.description),
@@ -170,11 +195,19 @@ def _patched_field(name: str, source: FieldInfo) -> tuple[Any, FieldInfo]:
     return annotation, info
 
 
+def _mentions(annotation: Any, model: type[BaseModel]) -> bool:
+    found: set[type[BaseModel]] = set()
+    _referenced_models(annotation, found)
+    return model in found
+
+
 def _sdk_version() -> str:
     try:
         version = importlib.metadata.version("mcp")
     except importlib.metadata.PackageNotFoundError as error:
-        raise UnsupportedSDKError("the MCP Python SDK (`mcp`) is not installed") from error
+        raise UnsupportedSDKError(
+            "the MCP Python SDK (`mcp`) is not installed: pip install 'mcp-rendering[sdk]'"
+        ) from error
     match = re.match(r"(\d+)\.(\d+)", version)
     if match is None:
         raise UnsupportedSDKError(f"cannot read the MCP Python SDK version {version!r}")

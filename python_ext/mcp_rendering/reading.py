@@ -1,34 +1,44 @@
-"""Reading the rendering hints and directive from whatever carrier a peer used, with one precedence rule.
+"""Reading the rendering hints and the directive, member by member, failing safe.
 
-Precedence, implemented here and nowhere else:
+Carriers: the normative `_meta["io.modelcontextprotocol/rendering"]` of a `Tool` (the hints) and of a
+`CallToolResult` (the directive); and their core form, for promotion: `Tool.annotations.verbatimHint` and
+`.summarizeOkHint`, and `CallToolResult._rendering`. The rules, implemented here and nowhere else:
 
-1. The result level comes before the tool level: a valid directive on the result decides the mode.
-2. At each level the core field comes before the transitional `_meta` carrier
-   (`_meta["io.modelcontextprotocol/rendering"]`).
-3. Field by field, the first valid value wins; a malformed value reads as absent (a warning is logged) and the next
-   carrier applies. Nothing is coerced: the string "yes" is not true.
-4. From the tool's hints: `verbatimHint` true gives "verbatim", even when `summarizeOkHint` is also true; otherwise
-   `summarizeOkHint` true gives "summarizable"; otherwise the mode is "unspecified" and the host keeps its default.
+1. **Member by member.** Each member (`verbatimHint`, `summarizeOkHint`; `mode`, `guidance`, `nullDisplay`,
+   `complete`, `continuation`) is taken from the `_meta` carrier when it holds a well-formed value, else from the
+   core form when that holds one, else it is absent. Where both are well-formed and differ, `_meta` decides.
+2. **Well-formed** means what the schema delta says, checked strictly: nothing is coerced (the string "true" is not
+   true), an explicit `null` means absent, lengths count code points, only the camelCase names are members, and
+   unknown members are ignored. A malformed member reads as absent, with a warning on the `mcp_rendering` logger;
+   the other members still apply.
+3. **Mode.** A `mode` on the result decides: "summarizable" gives summarizable, "verbatim" and every unregistered
+   string give verbatim. Without one, the tool's hints decide: `verbatimHint` true gives verbatim (even when
+   `summarizeOkHint` is also true), else `summarizeOkHint` true gives summarizable, else the mode is "unspecified"
+   and the host keeps its default.
+4. **Completeness.** A result is incomplete when its `complete` is false or it carries a continuation.
 
-Every function accepts the SDK's models (patched or not) or plain wire dictionaries (camelCase JSON).
+Every function accepts the SDK's models (patched or not, `mcp` 1.x or 2.x) or plain wire dictionaries.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias, cast
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, TypeAlias, cast
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from mcp_rendering.types import EXTENSION_ID, EffectiveMode, Rendering, RenderingContinuation, RenderingHints
 
 __all__ = [
     "DEFAULT_NULL_DISPLAY",
-    "DirectiveSource",
+    "Carrier",
     "EffectiveRendering",
+    "Problem",
     "read_directive",
+    "read_hints_object",
+    "read_rendering_object",
     "read_tool_hints",
     "resolve_rendering",
 ]
@@ -38,10 +48,102 @@ logger = logging.getLogger("mcp_rendering")
 DEFAULT_NULL_DISPLAY = "-"
 """What a null value shows as when the directive does not say (`Rendering.nullDisplay`'s default)."""
 
-DirectiveSource: TypeAlias = Literal["result._rendering", "result._meta", "tool.annotations", "tool._meta", "none"]
-"""Which carrier decided the effective mode."""
+Carrier: TypeAlias = Literal["result._meta", "result._rendering", "tool._meta", "tool.annotations", "none"]
+"""Where a value was read from; "none" when nothing was."""
 
-_HINT_FIELDS = (("verbatim_hint", "verbatimHint"), ("summarize_ok_hint", "summarizeOkHint"))
+_RESULT_META = f"CallToolResult._meta[{EXTENSION_ID!r}]"
+_TOOL_META = f"Tool._meta[{EXTENSION_ID!r}]"
+_ABSENT: Any = object()
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One malformed value that was read as absent."""
+
+    carrier: str
+    """Where it was, for example ``CallToolResult._meta['io.modelcontextprotocol/rendering']``."""
+    member: str | None
+    """The member's wire name; None when the whole carrier value is malformed (not an object)."""
+    detail: str
+    """Why it is malformed, in a few words."""
+
+    def __str__(self) -> str:
+        where = self.carrier if self.member is None else f"{self.carrier}.{self.member}"
+        return f"{where}: {self.detail}"
+
+
+def _member_adapters(model: type[BaseModel]) -> dict[str, tuple[str, TypeAdapter[Any]]]:
+    """wire name -> (field name, strict validator of that one member), from the generated model."""
+    adapters: dict[str, tuple[str, TypeAdapter[Any]]] = {}
+    for name, info in model.model_fields.items():
+        annotation: Any = Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
+        adapters[info.alias or name] = (name, TypeAdapter(annotation))
+    return adapters
+
+
+_RENDERING_MEMBERS = _member_adapters(Rendering)
+_HINT_MEMBERS = _member_adapters(RenderingHints)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object" if isinstance(value, Mapping) else type(value).__name__
+
+
+def _read_members(
+    value: Any, carrier: str, members: Mapping[str, tuple[str, TypeAdapter[Any]]]
+) -> tuple[dict[str, Any], tuple[Problem, ...]]:
+    """The well-formed members of one carrier value (by field name), and the problems of the others."""
+    if value is None:
+        return {}, ()
+    if not isinstance(value, Mapping):
+        problem = Problem(carrier, None, f"{_json_type(value)}, not an object")
+        logger.warning("ignoring malformed %s", problem)
+        return {}, (problem,)
+    wire = cast("Mapping[str, Any]", value)
+    good: dict[str, Any] = {}
+    problems: list[Problem] = []
+    for wire_name, (field_name, adapter) in members.items():
+        raw = wire.get(wire_name)
+        if raw is None:
+            continue
+        try:
+            good[field_name] = adapter.validate_python(raw, strict=True)
+        except ValidationError as error:
+            detail = "; ".join(
+                f"{'.'.join(str(part) for part in e['loc'])}: {e['msg']}" if e["loc"] else e["msg"]
+                for e in error.errors(include_url=False)
+            )
+            problem = Problem(carrier, wire_name, f"{detail} (got {_short(raw)})")
+            logger.warning("ignoring malformed %s", problem)
+            problems.append(problem)
+    return good, tuple(problems)
+
+
+def read_rendering_object(value: Any, carrier: str = "_rendering") -> tuple[Rendering | None, tuple[Problem, ...]]:
+    """One carrier's directive: its well-formed members (None when it has none), and the malformed ones."""
+    good, problems = _read_members(value, carrier, _RENDERING_MEMBERS)
+    return (Rendering.model_validate(good) if good else None), problems
+
+
+def read_hints_object(value: Any, carrier: str = "_meta") -> tuple[RenderingHints, tuple[Problem, ...]]:
+    """One carrier's hints (a `RenderingHints` or an annotations object): the well-formed ones, and the others."""
+    good, problems = _read_members(value, carrier, _HINT_MEMBERS)
+    return RenderingHints.model_validate(good), problems
 
 
 @dataclass(frozen=True)
@@ -50,10 +152,20 @@ class EffectiveRendering:
 
     mode: EffectiveMode
     directive: Rendering | None
-    """The result's directive, when it carried a valid one."""
+    """The result's directive, member by member (`_meta` first, then the core form); None when neither carrier
+    held a well-formed member."""
     hints: RenderingHints
-    """The tool's hints as read, carrier by carrier."""
-    source: DirectiveSource
+    """The tool's hints, hint by hint (`_meta` first, then the annotations)."""
+    source: Carrier
+    """The carrier that decided the mode."""
+    problems: tuple[Problem, ...] = field(default=())
+    """Every malformed value that was read as absent."""
+
+    @property
+    def registered_mode(self) -> bool:
+        """False when the directive's `mode` is a string this version does not register (read as verbatim)."""
+        mode = None if self.directive is None else self.directive.mode
+        return mode is None or mode in ("verbatim", "summarizable")
 
     @property
     def guidance(self) -> str | None:
@@ -69,8 +181,9 @@ class EffectiveRendering:
 
     @property
     def complete(self) -> bool:
-        """False when the result is a bounded page of a larger whole."""
-        return self.directive is None or self.directive.complete is not False
+        """False when the result is part of a larger whole: `complete` is false, or a continuation is present."""
+        directive = self.directive
+        return directive is None or (directive.complete is not False and directive.continuation is None)
 
     @property
     def continuation(self) -> RenderingContinuation | None:
@@ -78,115 +191,101 @@ class EffectiveRendering:
         return None if self.directive is None else self.directive.continuation
 
 
-def _as_mapping(obj: Any) -> Mapping[str, Any] | None:
-    """The wire form of a model or a dict. Patched SDK models dump their new fields under their wire names."""
-    if obj is None:
-        return None
+def _mapping(value: Any) -> Mapping[str, Any] | None:
+    return cast("Mapping[str, Any]", value) if isinstance(value, Mapping) else None
+
+
+def _wire(obj: Any) -> Mapping[str, Any] | None:
+    """The wire form of a model or a dict (patched models dump their new fields under their wire names)."""
     if isinstance(obj, BaseModel):
         return obj.model_dump(by_alias=True, mode="json", exclude_none=True)
-    if isinstance(obj, Mapping):
-        return cast("Mapping[str, Any]", obj)
-    return None
+    return _mapping(obj)
 
 
-def _meta_entry(wire: Mapping[str, Any] | None) -> Any:
+def _extension_entry(meta: Any) -> Any:
+    meta_map = _mapping(meta)
+    return None if meta_map is None else meta_map.get(EXTENSION_ID)
+
+
+def _tool_carriers(tool: Any) -> tuple[Any, Any]:
+    """The raw `_meta` entry and the raw annotations of a tool."""
+    wire = _wire(tool)
     if wire is None:
-        return None
-    meta = wire.get("_meta")
-    return cast("Mapping[str, Any]", meta).get(EXTENSION_ID) if isinstance(meta, Mapping) else None
-
-
-_ABSENT: Any = object()
-
-
-def _strict_bool(carrier: Mapping[str, Any], key: str, where: str) -> bool | None:
-    """The boolean under `key`, or None when it is absent or malformed (an explicit null is malformed too)."""
-    value = carrier.get(key, _ABSENT)
-    if value is _ABSENT:
-        return None
-    if isinstance(value, bool):
-        return value
-    logger.warning("ignoring malformed %s (%r): not a boolean", where, value)
-    return None
-
-
-def _parse_directive(value: Any, where: str) -> Rendering | None:
-    if value is None:
-        return None
-    try:
-        return Rendering.model_validate(value, strict=True)
-    except ValidationError as error:
-        logger.warning("ignoring malformed %s: %s", where, "; ".join(e["msg"] for e in error.errors(include_url=False)))
-        return None
-
-
-def _read_hints_with_sources(tool: Any) -> tuple[RenderingHints, dict[str, DirectiveSource]]:
-    wire = _as_mapping(tool)
-    annotations = _as_mapping(wire.get("annotations")) if wire is not None else None
-    mirror: Any = _meta_entry(wire)
-    mirror_map = cast("Mapping[str, Any]", mirror) if isinstance(mirror, Mapping) else None
-    if mirror is not None and mirror_map is None:
-        logger.warning("ignoring malformed Tool._meta[%r]: not an object", EXTENSION_ID)
-    values: dict[str, bool | None] = {}
-    sources: dict[str, DirectiveSource] = {}
-    for name, wire_name in _HINT_FIELDS:
-        value = None
-        if annotations is not None:
-            value = _strict_bool(annotations, wire_name, f"annotations.{wire_name}")
-            if value is not None:
-                sources[name] = "tool.annotations"
-        if value is None and mirror_map is not None:
-            value = _strict_bool(mirror_map, wire_name, f"_meta[{EXTENSION_ID!r}].{wire_name}")
-            if value is not None:
-                sources[name] = "tool._meta"
-        values[name] = value
-    hints = RenderingHints(verbatim_hint=values["verbatim_hint"], summarize_ok_hint=values["summarize_ok_hint"])
-    return hints, sources
-
-
-def read_tool_hints(tool: Any) -> RenderingHints:
-    """The tool's hints, each from the first carrier holding a valid value (annotations, then `_meta`)."""
-    return _read_hints_with_sources(tool)[0]
+        return None, None
+    return _extension_entry(wire.get("_meta")), wire.get("annotations")
 
 
 def _result_carriers(result: Any) -> tuple[Any, Any]:
-    """The raw `_rendering` value and the raw `_meta` entry of a result, without dumping its content."""
+    """The raw `_meta` entry and the raw `_rendering` of a result, without dumping its content."""
     if isinstance(result, BaseModel):
-        typed: Any = getattr(result, "rendering", None)
-        # Re-validated like wire data: a model can be built without validation or assigned to afterwards.
-        rendering = typed.model_dump(by_alias=True, exclude_none=True) if isinstance(typed, BaseModel) else typed
-        meta: Any = getattr(result, "meta", None)
-        return rendering, cast("Mapping[str, Any]", meta).get(EXTENSION_ID) if isinstance(meta, Mapping) else None
-    wire = _as_mapping(result)
+        extra: Mapping[str, Any] = result.model_extra or {}
+        core: Any = getattr(result, "rendering", _ABSENT)
+        if core is _ABSENT:  # an unpatched or 1.x model: kept, if at all, as an extra member
+            core = extra.get("_rendering")
+        elif isinstance(core, BaseModel):
+            # Judged again like wire data: a model can be built without validation or assigned to afterwards.
+            core = core.model_dump(by_alias=True, exclude_none=True)
+        meta: Any = getattr(result, "meta", _ABSENT)
+        if meta is _ABSENT:
+            meta = extra.get("_meta")
+        return _extension_entry(meta), core
+    wire = _mapping(result)
     if wire is None:
         return None, None
-    return wire.get("_rendering"), _meta_entry(wire)
+    return _extension_entry(wire.get("_meta")), wire.get("_rendering")
 
 
-def _read_directive_with_source(result: Any) -> tuple[Rendering | None, DirectiveSource]:
-    rendering, mirror = _result_carriers(result)
-    directive = _parse_directive(rendering, "_rendering")
-    if directive is not None:
-        return directive, "result._rendering"
-    directive = _parse_directive(mirror, f"CallToolResult._meta[{EXTENSION_ID!r}]")
-    if directive is not None:
-        return directive, "result._meta"
-    return None, "none"
+def _read_tool(tool: Any) -> tuple[RenderingHints, dict[str, Carrier], tuple[Problem, ...]]:
+    meta, annotations = _tool_carriers(tool)
+    from_meta, meta_problems = read_hints_object(meta, _TOOL_META)
+    from_core, core_problems = read_hints_object(annotations, "Tool.annotations")
+    values: dict[str, Any] = {}
+    sources: dict[str, Carrier] = {}
+    for name in RenderingHints.model_fields:
+        for hints, carrier in ((from_meta, "tool._meta"), (from_core, "tool.annotations")):
+            value = getattr(hints, name)
+            if value is not None:
+                values[name], sources[name] = value, cast("Carrier", carrier)
+                break
+    return RenderingHints.model_validate(values), sources, meta_problems + core_problems
+
+
+def _read_result(result: Any) -> tuple[Rendering | None, dict[str, Carrier], tuple[Problem, ...]]:
+    meta, core = _result_carriers(result)
+    from_meta, meta_problems = read_rendering_object(meta, _RESULT_META)
+    from_core, core_problems = read_rendering_object(core, "CallToolResult._rendering")
+    values: dict[str, Any] = {}
+    sources: dict[str, Carrier] = {}
+    for name in Rendering.model_fields:
+        for directive, carrier in ((from_meta, "result._meta"), (from_core, "result._rendering")):
+            value = None if directive is None else getattr(directive, name)
+            if value is not None:
+                values[name], sources[name] = value, cast("Carrier", carrier)
+                break
+    directive = Rendering.model_validate(values) if values else None
+    return directive, sources, meta_problems + core_problems
+
+
+def read_tool_hints(tool: Any) -> RenderingHints:
+    """The tool's hints, each from the first carrier holding a well-formed value (`_meta`, then annotations)."""
+    return _read_tool(tool)[0]
 
 
 def read_directive(result: Any) -> Rendering | None:
-    """The result's directive: `_rendering` if valid, else the `_meta` carrier if valid, else None."""
-    return _read_directive_with_source(result)[0]
+    """The result's directive, member by member (`_meta`, then `_rendering`); None when there is none."""
+    return _read_result(result)[0]
 
 
 def resolve_rendering(tool: Any, result: Any) -> EffectiveRendering:
     """What a host should do with `result` of `tool`, after reading every carrier. Either may be None."""
-    directive, source = _read_directive_with_source(result) if result is not None else (None, "none")
-    hints, hint_sources = _read_hints_with_sources(tool) if tool is not None else (RenderingHints(), {})
-    if directive is not None:
-        return EffectiveRendering(directive.mode, directive, hints, source)
+    directive, directive_sources, result_problems = _read_result(result)
+    hints, hint_sources, tool_problems = _read_tool(tool)
+    problems = result_problems + tool_problems
+    if directive is not None and directive.mode is not None:
+        mode: EffectiveMode = "summarizable" if directive.mode == "summarizable" else "verbatim"
+        return EffectiveRendering(mode, directive, hints, directive_sources["mode"], problems)
     if hints.verbatim_hint:
-        return EffectiveRendering("verbatim", None, hints, hint_sources["verbatim_hint"])
+        return EffectiveRendering("verbatim", directive, hints, hint_sources["verbatim_hint"], problems)
     if hints.summarize_ok_hint:
-        return EffectiveRendering("summarizable", None, hints, hint_sources["summarize_ok_hint"])
-    return EffectiveRendering("unspecified", None, hints, "none")
+        return EffectiveRendering("summarizable", directive, hints, hint_sources["summarize_ok_hint"], problems)
+    return EffectiveRendering("unspecified", directive, hints, "none", problems)

@@ -10,7 +10,10 @@ Layout shared by both renderings (the audit relies on it):
 - every table line begins and ends with `|` and separates cells with `|`;
 - each table has a header line (an empty label cell, then the column names) and a separator line under it;
 - a row's label cell is `indentation + marker + label`, the marker being `Subtotal: ` or `Total: `;
-- a line break inside a value never breaks the line: it becomes a space in text and `<br>` in Markdown.
+- a line break inside a value never breaks the line: it becomes a space in text and `<br>` in Markdown;
+- server text is untrusted: every character that is invisible or that moves text around (C0 and C1 controls,
+  bidi and other format characters, line and paragraph separators) is shown as an escape such as `\u202e`
+  (`visible`), and the Markdown view escapes every character that Markdown would read as markup.
 
 The output is deterministic: the same document and options always give the same string.
 """
@@ -18,15 +21,27 @@ The output is deterministic: the same document and options always give the same 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
 from mcp_rendering.document import Cell, Document, Row, Section
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY
 
-__all__ = ["DEFAULT_NULL_DISPLAY", "cell_text", "kind_marker", "markdown_escape", "render_markdown", "render_text"]
+__all__ = [
+    "DEFAULT_NULL_DISPLAY",
+    "cell_text",
+    "code_fence",
+    "kind_marker",
+    "markdown_escape",
+    "render_markdown",
+    "render_text",
+    "text_escape",
+    "visible",
+]
 
-# Every character that `str.splitlines` treats as a line boundary: a value must never split its row's line.
-_LINE_BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+# The characters a reader sees as a line break: a value must never split its row's line. (The other controls
+# that `str.splitlines` breaks at are shown as escapes by `visible`.)
+_LINE_BREAKS = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")
 
 # Characters that carry meaning inside a Markdown table cell or heading; escaped with a backslash.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&#])")
@@ -36,6 +51,37 @@ _DELIMITER_LIKE = re.compile(r"[\s:-]+")
 
 _INDENT_TEXT = "  "
 _INDENT_MARKDOWN = "&emsp;"
+
+
+# Unicode categories a reader cannot see as written: controls, format characters (bidi controls, zero-width
+# characters, tag characters), line and paragraph separators, and lone surrogates.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+
+def _escape_char(char: str) -> str:
+    code = ord(char)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def visible(text: str) -> str:
+    """`text` with every character a reader cannot see as written shown as an escape (`\\u202e`); tabs are kept.
+
+    A server string passes through this before it reaches a screen, so that an ESC sequence cannot erase a line, a
+    bidi override cannot reverse a number and a line separator cannot start a line of its own.
+    """
+    if text.isprintable():  # the common case, decided in C
+        return text
+    return "".join(
+        _escape_char(char) if char != "\t" and unicodedata.category(char) in _HIDDEN_CATEGORIES else char
+        for char in text
+    )
+
+
+def text_escape(text: str) -> str:
+    """Server text for one line of the plain-text view: line breaks become spaces, hidden characters escapes."""
+    if text.isprintable():  # no line break and nothing hidden: the common case, decided in C
+        return text
+    return " ".join(visible(part) for part in _LINE_BREAKS.split(text))
 
 
 def cell_text(value: Cell, null_display: str = DEFAULT_NULL_DISPLAY) -> str:
@@ -62,10 +108,6 @@ def kind_marker(row: Row) -> str:
     if row.kind == "total":
         return "Total: "
     return ""
-
-
-def _one_line(text: str, replacement: str) -> str:
-    return _LINE_BREAKS.sub(replacement, text)
 
 
 def _is_number(value: Cell) -> bool:
@@ -99,17 +141,17 @@ def _underline(title: str, char: str) -> str:
 
 
 def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()) -> list[str]:
-    title = _one_line(section.title, " ")
+    title = text_escape(section.title)
     lines = [title, _underline(title, "-"), ""]
-    note_lines = [_one_line(note, " ") for note in notes]
+    note_lines = [text_escape(note) for note in notes]
     if not section.rows:
         lines.extend(note_lines or ["(no rows)"])
         return lines
-    header = ["", *(_one_line(column, " ") for column in section.columns)]
+    header = ["", *(text_escape(column) for column in section.columns)]
     body = [
         [
-            _INDENT_TEXT * row.level + kind_marker(row) + _one_line(row.label, " "),
-            *(_one_line(cell_text(value, null_display), " ") for value in row.values),
+            _INDENT_TEXT * row.level + kind_marker(row) + text_escape(row.label),
+            *(text_escape(cell_text(value, null_display)) for value in row.values),
         ]
         for row in section.rows
     ]
@@ -141,7 +183,7 @@ def render_text(
     right; padding is spaces only, so no value is changed. `notes` maps a section id to lines shown after its table
     (in place of `(no rows)` when it has none), for example records the server sent as links.
     """
-    title = _one_line(document.title, " ")
+    title = text_escape(document.title)
     lines = [title, _underline(title, "=")]
     for section in document.sections:
         lines.append("")
@@ -153,13 +195,28 @@ def render_text(
 
 
 def markdown_escape(text: str) -> str:
-    """Escape text for a Markdown table cell or heading: special characters get a backslash, breaks become `<br>`."""
-    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+    """Server text for a Markdown table cell, heading or list item: hidden characters become escapes (`visible`),
+    Markdown's special characters get a backslash, and line breaks become `<br>`, so that no server string can
+    open a link, an image, HTML, emphasis or a new line."""
+    parts = [_MARKDOWN_SPECIAL.sub(r"\\\1", visible(part)) for part in _LINE_BREAKS.split(text)]
+    escaped = "<br>".join(parts)
     if "-" in escaped and _DELIMITER_LIKE.fullmatch(escaped):
         # A cell such as `-` or `:--` must not make its line look like a delimiter row: escape its first mark.
         stripped = escaped.lstrip()
         escaped = escaped[: len(escaped) - len(stripped)] + "\\" + stripped
-    return _one_line(escaped, "<br>")
+    return escaped
+
+
+def code_fence(lines: Sequence[str]) -> list[str]:
+    """`lines` as a fenced code block, shown literally by any Markdown renderer (no link, HTML or emphasis).
+
+    Hidden characters become escapes (`visible`); the fence is longer than any run of backticks in the text, so
+    no line can close it.
+    """
+    shown = [visible(line) for line in lines]
+    longest = max((len(run) for line in shown for run in re.findall(r"`+", line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence, *shown, fence]
 
 
 def _markdown_row(cells: Iterable[str]) -> str:

@@ -29,6 +29,7 @@ from typing import Any, Literal, TypeAlias
 
 __all__ = [
     "MAX_TOKEN_LENGTH",
+    "START_AGAIN",
     "ContinuationTokens",
     "ExpiredTokenError",
     "Keyring",
@@ -58,14 +59,21 @@ TokenErrorReason: TypeAlias = Literal[
 """Why a token was refused; one value per `TokenError` subclass."""
 
 
+START_AGAIN = "call the tool again without the token to start from the first record"
+"""What every refused token's message tells the caller to do (the specification asks for it)."""
+
+
 class TokenError(ValueError):
     """A continuation token was refused. Subclasses name the cause; `reason` carries it as a string."""
 
     reason: TokenErrorReason = "malformed"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, cause: str, remedy: str = START_AGAIN) -> None:
+        self.cause = cause
+        """Why the token was refused."""
+        self.message = f"{cause}; {remedy}"
+        """The cause and what to do about it: the text of the tool error a caller receives."""
+        super().__init__(self.message)
 
 
 class MalformedTokenError(TokenError):
@@ -305,8 +313,7 @@ class ContinuationTokens:
         secret = self.keyring.secret(key_id)
         if secret is None:
             raise UnknownKeyError(
-                f"continuation token was signed with key {key_id!r}, which this server no longer holds; "
-                "call the tool again without the token"
+                f"continuation token was signed with key {key_id!r}, which this server no longer holds"
             )
         expected = hmac.new(secret, f"{_VERSION}.{key_id}.{body}".encode("ascii"), hashlib.sha256).digest()
         if not hmac.compare_digest(mac, expected):
@@ -314,15 +321,14 @@ class ContinuationTokens:
         payload = _parse_payload(raw_payload)
         now = int(self._clock())
         if now >= payload["e"]:
-            raise ExpiredTokenError(
-                f"continuation token expired {now - payload['e']} s ago; call the tool again without the token"
-            )
+            raise ExpiredTokenError(f"continuation token expired {now - payload['e']} s ago")
         if not hmac.compare_digest(payload["t"], self._digest(secret, "tool", tool.encode("utf-8"))):
             raise WrongToolError(f"continuation token was issued by another tool, not {tool!r}")
         args_digest = self._digest(secret, "arguments", canonical_arguments(arguments, exclude=exclude_argument))
         if not hmac.compare_digest(payload["a"], args_digest):
             raise WrongArgumentsError(
-                "continuation token was issued for different arguments; repeat the original arguments with the token"
+                "continuation token was issued for different arguments",
+                f"repeat the original arguments with the token, or {START_AGAIN}",
             )
         if not hmac.compare_digest(payload["c"], self._digest(secret, "caller", caller.encode("utf-8"))):
             raise WrongCallerError("continuation token was issued to another caller")

@@ -22,6 +22,7 @@ from mcp_rendering._generated import (
 __all__ = [
     "EXTENSION_ID",
     "GUIDANCE_MAX_LENGTH",
+    "PARTIAL_MARKER",
     "RESULT_STRUCTURED_KEY",
     "CallToolResultDelta",
     "EffectiveMode",
@@ -33,14 +34,18 @@ __all__ = [
 ]
 
 EXTENSION_ID = "io.modelcontextprotocol/rendering"
-"""The extension identifier: advertised in capabilities and used as the `_meta` key of the transitional carrier."""
+"""The extension identifier: advertised in capabilities, and the `_meta` key of the normative carrier."""
+
+PARTIAL_MARKER = "Partial result:"
+"""How a notice of incompleteness begins: in the reference builder's text, in the reference host's notices, and in
+what the host's framing asks its model to write; `mcp_rendering.audit` looks for a line that starts with it."""
 
 RESULT_STRUCTURED_KEY = "_rendering"
 """Key under which a server repeats the directive inside an object `structuredContent`, for hosts that forward
 only `structuredContent` to the model."""
 
 RenderingMode: TypeAlias = Literal["verbatim", "summarizable"]
-"""The values of `Rendering.mode` (the schema's closed enum)."""
+"""The registered values of `Rendering.mode`, an open string: a host presents any other string as "verbatim"."""
 
 EffectiveMode: TypeAlias = Literal["verbatim", "summarizable", "unspecified"]
 """What a host should do once every carrier has been read: a `RenderingMode`, or `unspecified` when the server
@@ -55,4 +60,4 @@ def _max_length(model: type[BaseModel], field: str) -> int:
 
 
 GUIDANCE_MAX_LENGTH = _max_length(Rendering, "guidance")
-"""The most characters `Rendering.guidance` may hold, read from the generated model (so from the schema delta)."""
+"""The most code points `Rendering.guidance` may hold, read from the generated model (so from the schema delta)."""

@@ -1,33 +1,77 @@
 # pyright: reportCallIssue=false, reportAttributeAccessIssue=false
 # (the rendering fields are added to the SDK's models at run time by install(); static analysis cannot see them)
-"""A small MCPServer with the rendering extension, used by the end-to-end tests in-process and over stdio."""
+"""A small MCPServer with the rendering extension, used by the end-to-end tests in process and over stdio.
+
+`python -m tests.support.hinted_server [core|meta|both]` chooses the carriers its verbatim tool and result use:
+
+- `core`: the core form only (`ToolAnnotations.verbatimHint`, `CallToolResult._rendering`); the extension's
+  middleware adds the `_meta` carrier on the way out;
+- `meta`: the normative `_meta` carrier only (no SDK patch needed on either side);
+- `both`: both, disagreeing (`DISAGREEING_CORE` against `META`), so that a test can see which one a reader takes.
+"""
 
 from __future__ import annotations
 
 import sys
+from typing import Any, Literal
 
 import mcp_types
 from mcp.server.mcpserver import MCPServer
 
 from mcp_rendering import RenderingExtension
-from mcp_rendering.types import Rendering
+from mcp_rendering.types import EXTENSION_ID, Rendering
 
 GUIDANCE = "Show every row of every section in order; show null values as '-'."
+LINES = {"lines": [["Total assets", 1200], ["Total liabilities", None]]}
+META = {
+    "mode": "verbatim",
+    "nullDisplay": "-",
+    "complete": False,
+    "continuation": {"argument": "cursor", "token": "meta.1"},
+}
+"""The `_meta` directive of the `meta` and `both` servers."""
+DISAGREEING_CORE = {
+    "mode": "summarizable",
+    "nullDisplay": "n/a",
+    "guidance": GUIDANCE,
+    "continuation": {"argument": "page", "token": "core.1"},
+}
+"""The core form the `both` server sends beside `META`: where both hold a member, `_meta` decides."""
+
+Carriers = Literal["core", "meta", "both"]
 
 
-def build_server() -> MCPServer:
+def build_server(carriers: Carriers = "core") -> MCPServer:
     """Build the server. The patch is installed by the extension before any tool is declared."""
     rendering = RenderingExtension()
     server = MCPServer("hinted", extensions=[rendering], middleware=[rendering])
+    tool_meta = {EXTENSION_ID: {"verbatimHint": True, "summarizeOkHint": False}}
 
-    @server.tool(annotations=mcp_types.ToolAnnotations(verbatim_hint=True, summarize_ok_hint=False))
+    if carriers == "core":
+        annotations = mcp_types.ToolAnnotations(verbatim_hint=True, summarize_ok_hint=False)
+        decorated = server.tool(annotations=annotations)
+    elif carriers == "meta":
+        decorated = server.tool(annotations=mcp_types.ToolAnnotations(read_only_hint=True), meta=tool_meta)
+    else:
+        annotations = mcp_types.ToolAnnotations(verbatim_hint=False, summarize_ok_hint=True)
+        decorated = server.tool(annotations=annotations, meta=tool_meta)
+
+    @decorated
     def balance_sheet() -> mcp_types.CallToolResult:
         """The balance sheet, every line."""
-        return mcp_types.CallToolResult(
-            content=[mcp_types.TextContent(type="text", text="Total assets | 1200\nTotal liabilities | -")],
-            structured_content={"lines": [["Total assets", 1200], ["Total liabilities", None]]},
-            rendering=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-"),
-        )
+        wire: dict[str, Any] = {
+            "content": [{"type": "text", "text": "Total assets | 1200\nTotal liabilities | -"}],
+            "structuredContent": LINES,
+        }
+        if carriers == "core":
+            wire["_rendering"] = Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-").model_dump(
+                by_alias=True, exclude_none=True
+            )
+        else:
+            wire["_meta"] = {EXTENSION_ID: META}
+            if carriers == "both":
+                wire["_rendering"] = DISAGREEING_CORE
+        return mcp_types.CallToolResult.model_validate(wire)
 
     @server.tool(annotations=mcp_types.ToolAnnotations(summarize_ok_hint=True, read_only_hint=True))
     def headline() -> str:
@@ -43,5 +87,7 @@ def build_server() -> MCPServer:
 
 
 if __name__ == "__main__":
-    build_server().run("stdio")
-    sys.exit(0)
+    choice = sys.argv[1] if len(sys.argv) > 1 else "core"
+    if choice not in ("core", "meta", "both"):
+        sys.exit(f"unknown carriers {choice!r}: choose core, meta or both")
+    build_server(choice).run("stdio")  # pyright: ignore[reportArgumentType]

@@ -30,12 +30,14 @@ async def _check_mode(mode: str) -> None:
         sheet = tools["balance_sheet"]
         result = await client.call_tool("balance_sheet", {})
         assert sheet.meta is not None and sheet.meta[EXTENSION_ID]["verbatimHint"] is True
-        assert resolve_rendering(sheet, result).source == "result._rendering"
+        # The server wrote the core form and its extension mirrored it under `_meta`, the carrier read first.
+        assert resolve_rendering(sheet, result).source == "result._meta"
         assert isinstance(result.rendering, Rendering)  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def main() -> int:
     before = sdk_fingerprint()
+    mcp_rendering.install()  # the core form, typed
     for mode in ("legacy", "2026-07-28", "auto"):
         anyio.run(_check_mode, mode)
         print(f"ok: stdio, mode {mode}")

@@ -55,19 +55,55 @@ def core_results(draw: st.DrawFn) -> dict[str, Any]:
     return result
 
 
+REGISTERED_MODES = ("verbatim", "summarizable")
+RENDERING_MEMBERS = ("mode", "guidance", "nullDisplay", "complete", "continuation")
+
+# Text with characters outside the Basic Multilingual Plane: lengths are counted in code points.
+wide_text = st.text(st.characters(min_codepoint=0x1F300, max_codepoint=0x1F5FF) | st.characters(), max_size=40)
+tokens = st.from_regex(r"[A-Za-z0-9._~-]{1,60}", fullmatch=True)
+argument_names = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,20}", fullmatch=True)
+continuations = st.fixed_dictionaries({"argument": argument_names, "token": tokens})
+unregistered_modes = st.text(max_size=20).filter(lambda mode: mode not in REGISTERED_MODES)
+
+
 @st.composite
-def renderings(draw: st.DrawFn) -> dict[str, Any]:
-    """A valid `Rendering` in wire form."""
-    rendering: dict[str, Any] = {"mode": draw(st.sampled_from(["verbatim", "summarizable"]))}
-    _optional(draw, "guidance", st.text(max_size=1000), rendering)
+def renderings(draw: st.DrawFn, *, modes: st.SearchStrategy[str] | None = None) -> dict[str, Any]:
+    """A well-formed `Rendering` in wire form: any subset of its members, each well-formed."""
+    rendering: dict[str, Any] = {}
+    _optional(draw, "mode", modes if modes is not None else st.sampled_from(REGISTERED_MODES), rendering)
+    _optional(draw, "guidance", st.text(max_size=200) | st.text(min_size=990, max_size=1000), rendering)
     _optional(draw, "nullDisplay", st.text(max_size=16), rendering)
     _optional(draw, "complete", st.booleans(), rendering)
-    if draw(st.booleans()):
-        rendering["continuation"] = {
-            "argument": draw(st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,20}", fullmatch=True)),
-            "token": draw(st.text(min_size=1, max_size=40)),
-        }
+    _optional(draw, "continuation", continuations, rendering)
     return rendering
+
+
+_not_a_string = st.integers() | st.booleans() | st.floats(allow_nan=False) | st.lists(st.text(max_size=3), max_size=2)
+_not_a_boolean = (
+    st.sampled_from(["true", "false", "yes", ""]) | st.integers() | st.floats(allow_nan=False) | st.lists(st.booleans())
+)
+
+malformed_members: dict[str, st.SearchStrategy[Any]] = {
+    "mode": _not_a_string | st.dictionaries(st.text(max_size=3), st.text(max_size=3), max_size=2),
+    "guidance": _not_a_string | st.text(min_size=1001, max_size=1040),
+    "nullDisplay": _not_a_string | st.text(min_size=17, max_size=30),
+    "complete": _not_a_boolean,
+    "continuation": st.one_of(
+        _not_a_string,
+        st.text(max_size=5),
+        st.fixed_dictionaries({"argument": st.sampled_from(["1x", "", "a-b", "x" * 65]), "token": tokens}),
+        st.fixed_dictionaries(
+            {
+                "argument": argument_names,
+                "token": st.sampled_from(["", "t" * 4097, "a b", "t\n", "é", "{}"]) | st.integers(),
+            }
+        ),
+        st.fixed_dictionaries({"argument": argument_names}),
+        st.fixed_dictionaries({"token": tokens}),
+    ),
+}
+"""For each member of `Rendering`, values that are not well-formed for it (an explicit null is absent, not
+malformed, and so is not among them)."""
 
 
 @st.composite
@@ -116,23 +152,6 @@ malformed_renderings: st.SearchStrategy[Any] = st.one_of(
     st.integers(),
     st.text(max_size=10),
     st.lists(json_scalars, max_size=2),
-    st.fixed_dictionaries({"mode": st.text(max_size=10).filter(lambda m: m not in ("verbatim", "summarizable"))}),
-    st.fixed_dictionaries({"mode": st.just("verbatim"), "guidance": st.text(min_size=1001, max_size=1100)}),
-    st.fixed_dictionaries({"mode": st.just("verbatim"), "complete": st.sampled_from(["yes", 0, 1, "false"])}),
-    st.fixed_dictionaries({"mode": st.just("verbatim"), "nullDisplay": st.text(min_size=17, max_size=30)}),
-    st.fixed_dictionaries({"guidance": st.text(max_size=10)}),
-    st.fixed_dictionaries({"mode": st.one_of(st.integers(), st.booleans(), st.none(), st.lists(st.just("verbatim")))}),
-    st.fixed_dictionaries(
-        {
-            "mode": st.just("verbatim"),
-            "complete": st.just(False),
-            "continuation": st.one_of(
-                st.fixed_dictionaries({"argument": st.just("1x"), "token": st.just("t")}),
-                st.fixed_dictionaries({"argument": st.just("cursor"), "token": st.just("t" * 4097)}),
-                st.fixed_dictionaries({"argument": st.just("cursor"), "token": st.just("")}),
-                st.fixed_dictionaries({"argument": st.just("cursor")}),
-                st.text(max_size=5),
-            ),
-        }
-    ),
+    *(st.fixed_dictionaries({member: values}) for member, values in malformed_members.items()),
 )
+"""Directives with nothing well-formed in them: not an object, or one malformed member alone."""

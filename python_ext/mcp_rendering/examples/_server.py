@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import os
-from collections.abc import Callable, Mapping
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 import mcp_types
@@ -25,6 +27,7 @@ __all__ = [
     "continuation_tokens",
     "new_server",
     "record_text",
+    "serve",
     "tool_annotations",
 ]
 
@@ -35,8 +38,14 @@ SECRET_ENV = "MCP_RENDERING_EXAMPLE_SECRET"
 """Environment variable holding the token signing secret, for servers run as several replicas."""
 
 
-def new_server(name: str, instructions: str) -> MCPServer:
-    """An `MCPServer` that advertises the rendering extension and mirrors hints and directives under `_meta`."""
+def new_server(name: str, instructions: str, *, plain: bool = False) -> MCPServer:
+    """An `MCPServer` that advertises the rendering extension and carries the hints under `_meta`.
+
+    With `plain`, the same server without the extension (no advertisement, no `_meta` carrier on tools, no SDK
+    patch), so that a test can show what the extension changes and what it does not.
+    """
+    if plain:
+        return MCPServer(name, instructions=instructions, version="0.1.0", log_level="WARNING")
     rendering = RenderingExtension()  # installs the SDK patch: before any tool is declared
     return MCPServer(
         name,
@@ -50,9 +59,11 @@ def new_server(name: str, instructions: str) -> MCPServer:
 
 
 def tool_annotations(
-    title: str, *, verbatim: bool | None = None, summarize_ok: bool | None = None
+    title: str, *, verbatim: bool | None = None, summarize_ok: bool | None = None, plain: bool = False
 ) -> mcp_types.ToolAnnotations:
-    """The examples' annotations: read-only, closed-world tools with the rendering hints."""
+    """The examples' annotations: read-only, closed-world tools with the rendering hints (none when `plain`)."""
+    if plain:
+        return mcp_types.ToolAnnotations(title=title, read_only_hint=True, open_world_hint=False)
     return rendering_tool_annotations(
         title=title,
         read_only_hint=True,
@@ -60,6 +71,57 @@ def tool_annotations(
         verbatim_hint=verbatim,
         summarize_ok_hint=summarize_ok,
     )
+
+
+def serve(
+    build: Callable[..., Any],
+    argv: Sequence[str] | None = None,
+    *,
+    description: str,
+    fastmcp_build: Callable[..., Any] | None = None,
+) -> int:
+    """The command line of an example server: stdio by default, `--http HOST:PORT` for streamable HTTP.
+
+    `build(plain=..., record_links=...)` makes the `MCPServer`, and `fastmcp_build` (same arguments) the FastMCP one
+    for `--framework fastmcp`; an example without it refuses that choice. `--plain` serves the server without the
+    extension, and `--no-record-links` without a `resource_link` block per record. Returns the exit status.
+    """
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument(
+        "--framework",
+        choices=("mcpserver", "fastmcp"),
+        default="mcpserver",
+        help="the server framework (default %(default)s)",
+    )
+    parser.add_argument("--http", metavar="HOST:PORT", help="serve streamable HTTP at http://HOST:PORT/mcp")
+    parser.add_argument("--plain", action="store_true", help="serve the same tools without the extension")
+    parser.add_argument(
+        "--no-record-links", action="store_true", help="do not add a resource_link block for each record"
+    )
+    options = parser.parse_args(argv)
+    fastmcp = options.framework == "fastmcp"
+    if fastmcp and fastmcp_build is None:
+        parser.error("--framework fastmcp: this example is served from MCPServer only")
+    address: tuple[str, int] | None = None
+    if options.http is not None:
+        host, _, port = str(options.http).rpartition(":")
+        if not host or not port.isdigit():
+            print(f"--http needs HOST:PORT, got {options.http!r}", file=sys.stderr)
+            return 2
+        address = (host, int(port))
+    make = fastmcp_build if fastmcp and fastmcp_build is not None else build
+    server = make(plain=options.plain, record_links=not options.no_record_links)
+    if fastmcp:
+        # No banner and quiet logs: a host such as `mcp-rendering demo` shares the terminal with the server.
+        if address is None:
+            server.run("stdio", show_banner=False, log_level="WARNING")
+        else:
+            server.run("http", show_banner=False, log_level="WARNING", host=address[0], port=address[1], path="/mcp")
+    elif address is None:
+        server.run("stdio")
+    else:
+        server.run("streamable-http", host=address[0], port=address[1])
+    return 0
 
 
 def continuation_tokens() -> ContinuationTokens:

@@ -5,26 +5,33 @@ capitaux propres", the operating result. A host that collapses those lines into 
 five-year section as low value, breaks the document. The statements tool declares `verbatimHint` and returns its
 result with a verbatim directive; a separate key-figures tool declares `summarizeOkHint`.
 
-Run over stdio: ``python -m mcp_rendering.examples.financial``. The company and every figure are invented.
+Run over stdio: ``python -m mcp_rendering.examples.financial``; add ``--framework fastmcp`` to serve the same tools
+from FastMCP 4 (the `fastmcp` extra). The company and every figure are invented.
 """
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Mapping
 from functools import cache
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import mcp_types
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
 
 from mcp_rendering.builder import VerbatimContent, verbatim_result
 from mcp_rendering.document import Document
-from mcp_rendering.envelope import RecordUris
-from mcp_rendering.examples._server import new_server, record_text, tool_annotations
+from mcp_rendering.envelope import RecordNotFoundError, RecordUris, read_record
+from mcp_rendering.examples._server import LOCAL_CALLER, new_server, record_text, serve, tool_annotations
 from mcp_rendering.examples.financial_data import KeyFigures, financial_statements, key_figures
 from mcp_rendering.types import Rendering
 
-__all__ = ["GUIDANCE", "RECORD_URIS", "TOOL", "build_server", "main"]
+if TYPE_CHECKING:
+    from fastmcp import FastMCP
+
+__all__ = ["GUIDANCE", "RECORD_URIS", "TOOL", "build_fastmcp_server", "build_server", "main"]
 
 TOOL = "financial_statements"
 """Name of the verbatim tool."""
@@ -37,6 +44,19 @@ GUIDANCE = (
     "and the five-year CAGR section. Amounts are in euros. Show a null value as '-'; never replace it with 0."
 )
 
+DESCRIPTION = "Example MCP server: annual accounts in plan comptable général order (synthetic data)."
+"""What `--help` says the server is."""
+
+# What both builds declare, written once so that the MCPServer and FastMCP servers cannot drift apart.
+_NAME = "example-financial"
+_INSTRUCTIONS = "Annual accounts of a fictional French company in plan comptable général order (synthetic data)."
+_STATEMENTS_DESCRIPTION = (
+    "The FY2025 annual accounts of Atelier Fictif SAS: balance sheet (assets, then equity and liabilities), income "
+    "statement, and the five-year history with compound annual growth rates, every line in PCG order."
+)
+_FIGURES_DESCRIPTION = "A few headline numbers from the same accounts (revenue, results, equity): fine to summarize."
+_LINE_DESCRIPTION = "One line of the annual accounts, with its section and columns."
+
 
 @cache
 def _document() -> Document:
@@ -48,35 +68,39 @@ def _load(params: Mapping[str, str], caller: str) -> Document | None:
     return _document()
 
 
-def build_server() -> MCPServer:
-    """Build the financial statements server (installs the SDK patch first)."""
-    server = new_server(
-        "example-financial",
-        "Annual accounts of a fictional French company in plan comptable général order (synthetic data).",
+def _statements(*, record_links: bool) -> mcp_types.CallToolResult:
+    return verbatim_result(
+        _document(),
+        Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-"),
+        record_links=record_links,
     )
+
+
+def build_server(*, plain: bool = False, record_links: bool = True) -> MCPServer:
+    """Build the financial statements server (installs the SDK patch first, unless `plain`).
+
+    With `record_links` (the default), each record also comes as a `resource_link` block to its URI.
+    """
+    server = new_server(_NAME, _INSTRUCTIONS, plain=plain)
 
     @server.tool(
         name=TOOL,
-        annotations=tool_annotations("Annual accounts (PCG order)", verbatim=True),
+        description=_STATEMENTS_DESCRIPTION,
+        annotations=tool_annotations("Annual accounts (PCG order)", verbatim=True, plain=plain),
     )
     def statements() -> Annotated[mcp_types.CallToolResult, VerbatimContent]:
-        """The FY2025 annual accounts of Atelier Fictif SAS: balance sheet (assets, then equity and liabilities),
-        income statement, and the five-year history with compound annual growth rates, every line in PCG order."""
-        return verbatim_result(_document(), Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-"))
+        return _statements(record_links=record_links)
 
     @server.tool(
         name="key_figures",
-        annotations=tool_annotations("Key figures", summarize_ok=True),
+        description=_FIGURES_DESCRIPTION,
+        annotations=tool_annotations("Key figures", summarize_ok=True, plain=plain),
     )
     def figures() -> KeyFigures:
-        """A few headline numbers from the same accounts (revenue, results, equity): fine to summarize."""
         return key_figures()
 
     @server.resource(
-        RECORD_URIS.template,
-        name="account-line",
-        description="One line of the annual accounts, with its section and columns.",
-        mime_type="application/json",
+        RECORD_URIS.template, name="account-line", description=_LINE_DESCRIPTION, mime_type="application/json"
     )
     def account_line(row_id: str, ctx: Context[Any, Any]) -> str:
         uri = RECORD_URIS.record_uri(row_id)
@@ -85,10 +109,76 @@ def build_server() -> MCPServer:
     return server
 
 
-def main() -> None:
-    """Serve over stdio."""
-    build_server().run("stdio")
+def build_fastmcp_server(*, plain: bool = False, record_links: bool = True) -> FastMCP[Any]:
+    """The same server built with FastMCP 4: same tools, hints, results and resource template.
+
+    The rendering extension is registered with `enable_rendering` (advertisement and `_meta` carriers), unless
+    `plain`. Needs the `fastmcp` extra, imported here so that the MCPServer build does not.
+    """
+    from fastmcp import FastMCP
+    from mcp import MCPError
+
+    server: FastMCP[Any] = FastMCP(_NAME, instructions=_INSTRUCTIONS, version="0.1.0")
+    if not plain:
+        from mcp_rendering.integrations.fastmcp import enable_rendering
+
+        enable_rendering(server)  # installs the SDK patch: before any tool is declared
+
+    @server.tool(
+        name=TOOL,
+        description=_STATEMENTS_DESCRIPTION,
+        annotations=tool_annotations("Annual accounts (PCG order)", verbatim=True, plain=plain),
+    )
+    def statements() -> Annotated[mcp_types.CallToolResult, VerbatimContent]:
+        return _statements(record_links=record_links)
+
+    @server.tool(
+        name="key_figures",
+        description=_FIGURES_DESCRIPTION,
+        annotations=tool_annotations("Key figures", summarize_ok=True, plain=plain),
+    )
+    def figures() -> KeyFigures:
+        return key_figures()
+
+    @server.resource(
+        RECORD_URIS.template, name="account-line", description=_LINE_DESCRIPTION, mime_type="application/json"
+    )
+    def account_line(row_id: str) -> str:
+        uri = RECORD_URIS.record_uri(row_id)
+        try:
+            return read_record(uri, uris=RECORD_URIS, load=_load, caller=_fastmcp_caller()).text
+        except RecordNotFoundError as error:
+            # FastMCP masks other exceptions as internal errors: answer not-found as FastMCP and MCPServer do.
+            raise MCPError(code=mcp_types.INVALID_PARAMS, message=str(error), data={"uri": uri}) from None
+
+    return server
+
+
+def _fastmcp_caller() -> str:
+    """The caller's identity under FastMCP, by the rules of `caller_of` for MCPServer.
+
+    The authenticated principal when there is one; else `LOCAL_CALLER` off HTTP; else the HTTP session id, and a
+    request outside any session is refused.
+    """
+    from fastmcp.exceptions import ResourceError
+    from fastmcp.server.dependencies import get_access_token, get_context, get_http_headers
+    from mcp.server.auth.provider import principal_components
+
+    token = get_access_token()
+    if token is not None:
+        return json.dumps(principal_components(token), separators=(",", ":"))
+    if get_context().transport in (None, "stdio"):  # None: an in-process connection, one client per server process
+        return LOCAL_CALLER
+    session_id = get_http_headers(include={MCP_SESSION_ID_HEADER}).get(MCP_SESSION_ID_HEADER)
+    if not session_id:
+        raise ResourceError("unauthenticated HTTP request outside a session: authenticate, or use a stateful session")
+    return f"session:{session_id}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Serve over stdio, or over streamable HTTP with `--http HOST:PORT`; `--framework fastmcp` for FastMCP."""
+    return serve(build_server, argv, description=DESCRIPTION, fastmcp_build=build_fastmcp_server)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

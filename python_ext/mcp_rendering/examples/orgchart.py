@@ -10,6 +10,7 @@ Run over stdio: ``python -m mcp_rendering.examples.orgchart``. The company and i
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from functools import cache
 from typing import Annotated, Any
@@ -26,6 +27,7 @@ from mcp_rendering.examples._server import (
     continuation_tokens,
     new_server,
     record_text,
+    serve,
     tool_annotations,
 )
 from mcp_rendering.examples.orgchart_data import DIVISIONS, Headcount, headcount_summary, org_chart_document
@@ -65,17 +67,25 @@ def _load(params: Mapping[str, str], caller: str) -> Document | None:
     return _document(None)
 
 
-def build_server() -> MCPServer:
-    """Build the org chart server (installs the SDK patch first)."""
+DESCRIPTION = "Example MCP server: a five-level org chart, paged (synthetic data)."
+"""What `--help` says the server is."""
+
+
+def build_server(*, plain: bool = False, record_links: bool = True) -> MCPServer:
+    """Build the org chart server (installs the SDK patch first, unless `plain`).
+
+    With `record_links` (the default), each record also comes as a `resource_link` block to its URI.
+    """
     server = new_server(
         "example-orgchart",
         "The org chart of a fictional company, a few thousand people over five levels (synthetic data).",
+        plain=plain,
     )
     envelope = Envelope(tool=TOOL, tokens=continuation_tokens(), budget=BUDGET, argument="cursor")
 
     @server.tool(
         name=TOOL,
-        annotations=tool_annotations("Org chart (every person, by level)", verbatim=True),
+        annotations=tool_annotations("Org chart (every person, by level)", verbatim=True, plain=plain),
     )
     def org_chart(
         ctx: Context[Any, Any], division: str | None = None, cursor: str | None = None
@@ -91,12 +101,13 @@ def build_server() -> MCPServer:
             arguments=call_arguments(cursor, division=division),
             caller=caller_of(ctx),
             directive=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-"),
+            record_links=record_links,
             fingerprint=_fingerprint(division),
         )
 
     @server.tool(
         name="headcount",
-        annotations=tool_annotations("Headcount by division", summarize_ok=True),
+        annotations=tool_annotations("Headcount by division", summarize_ok=True, plain=plain),
     )
     def headcount() -> Headcount:
         """Headcount per division: headline numbers, fine to summarize."""
@@ -115,10 +126,10 @@ def build_server() -> MCPServer:
     return server
 
 
-def main() -> None:
-    """Serve over stdio."""
-    build_server().run("stdio")
+def main(argv: list[str] | None = None) -> int:
+    """Serve over stdio, or over streamable HTTP with `--http HOST:PORT`."""
+    return serve(build_server, argv, description=DESCRIPTION)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -10,6 +10,7 @@ Run over stdio: ``python -m mcp_rendering.examples.screening``. All names and li
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from functools import cache
 from typing import Annotated, Any
@@ -27,6 +28,7 @@ from mcp_rendering.examples._server import (
     continuation_tokens,
     new_server,
     record_text,
+    serve,
     tool_annotations,
 )
 from mcp_rendering.examples.screening_data import (
@@ -77,17 +79,25 @@ def _load(params: Mapping[str, str], caller: str) -> Document | None:
     return _document(batch) if batch in KNOWN_BATCHES else None
 
 
-def build_server() -> MCPServer:
-    """Build the screening server (installs the SDK patch first)."""
+DESCRIPTION = "Example MCP server: a KYC / sanctions screening listing every flagged customer, paged (synthetic data)."
+"""What `--help` says the server is."""
+
+
+def build_server(*, plain: bool = False, record_links: bool = True) -> MCPServer:
+    """Build the screening server (installs the SDK patch first, unless `plain`).
+
+    With `record_links` (the default), each record also comes as a `resource_link` block to its URI.
+    """
     server = new_server(
         "example-screening",
         "Sanctions and KYC screening of customer batches (synthetic data). Reports list every flagged customer.",
+        plain=plain,
     )
     envelope = Envelope(tool=TOOL, tokens=continuation_tokens(), budget=BUDGET, argument="cursor")
 
     @server.tool(
         name=TOOL,
-        annotations=tool_annotations("Screening report (every flagged customer)", verbatim=True),
+        annotations=tool_annotations("Screening report (every flagged customer)", verbatim=True, plain=plain),
     )
     def screening_report(
         ctx: Context[Any, Any], batch: str = DEFAULT_BATCH, cursor: str | None = None
@@ -103,12 +113,13 @@ def build_server() -> MCPServer:
             arguments=call_arguments(cursor, batch=batch),
             caller=caller_of(ctx),
             directive=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-"),
+            record_links=record_links,
             fingerprint=_fingerprint(batch),
         )
 
     @server.tool(
         name="screening_summary",
-        annotations=tool_annotations("Screening counts", summarize_ok=True),
+        annotations=tool_annotations("Screening counts", summarize_ok=True, plain=plain),
     )
     def summary(batch: str = DEFAULT_BATCH) -> ScreeningSummary:
         """Counts of flagged customers per list for a batch: headline numbers, fine to summarize."""
@@ -129,10 +140,10 @@ def build_server() -> MCPServer:
     return server
 
 
-def main() -> None:
-    """Serve over stdio."""
-    build_server().run("stdio")
+def main(argv: list[str] | None = None) -> int:
+    """Serve over stdio, or over streamable HTTP with `--http HOST:PORT`."""
+    return serve(build_server, argv, description=DESCRIPTION)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,5 @@
+import sys
+
+from interop.reach.run import main
+
+sys.exit(main())

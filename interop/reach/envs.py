@@ -1,0 +1,167 @@
+"""One virtual environment per framework, installed from a committed lock of exact versions.
+
+Each framework resolves its own `mcp` (LangChain's adapters need the SDK's 1.x line, the others take 2.x), so none
+of them can share the project's environment. An environment lives in `.venv-reach/<name>` at the repository root
+and holds exactly the packages of `interop/reach/requirements-<name>.txt` (installed without dependency
+resolution, then checked with `pip check`) plus this project, editable and without its dependencies: the drivers and
+the integration tests import `mcp_rendering` from the working tree. A stamp of the lock's digest lets a later run
+reuse an environment that is still current.
+
+`lock()` writes the lock files: it installs each framework's top-level pins, the test runner's and this project's
+own dependencies into a scratch environment, and freezes what resolved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+ROOT = Path(__file__).resolve().parents[2]
+REACH = ROOT / "interop" / "reach"
+ENV_ROOT = ROOT / ".venv-reach"
+PIP_TIMEOUT_SECONDS = 900
+STAMP = ".reach-stamp"
+
+
+@dataclass(frozen=True)
+class Environment:
+    """One framework's environment."""
+
+    name: str
+    pins: tuple[str, ...]
+    """The top-level requirements the lock is resolved from."""
+    reported: tuple[str, ...]
+    """Distributions whose installed versions the results record."""
+
+    @property
+    def lock_file(self) -> Path:
+        return REACH / f"requirements-{self.name}.txt"
+
+    @property
+    def path(self) -> Path:
+        return ENV_ROOT / self.name
+
+    @property
+    def python(self) -> Path:
+        return self.path / "bin" / "python"
+
+
+ENVIRONMENTS: tuple[Environment, ...] = (
+    Environment("langchain", ("langchain-mcp-adapters==0.3.2",), ("langchain-mcp-adapters", "langchain-core", "mcp")),
+    Environment("openai-agents", ("openai-agents==0.24.0",), ("openai-agents", "mcp")),
+    Environment("pydantic-ai", ("pydantic-ai-slim[mcp]==2.68.0",), ("pydantic-ai-slim", "fastmcp-slim", "mcp")),
+)
+BY_NAME = {env.name: env for env in ENVIRONMENTS}
+
+_TEST_TOOLS = ("pytest", "pytest-timeout")
+"""Development pins copied from pyproject.toml into every lock, so that the integration tests run there."""
+
+
+class SetupError(RuntimeError):
+    """An environment could not be locked or installed; the message says which step failed."""
+
+
+def _pyproject() -> dict[str, Any]:
+    if sys.version_info < (3, 11):
+        raise SetupError("locking reads pyproject.toml with tomllib: run it on Python 3.11 or later")
+    import tomllib
+
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        return tomllib.load(file)
+
+
+def extra_pins() -> tuple[str, ...]:
+    """This project's own dependencies and the test runner's pins, as pyproject.toml states them."""
+    project = _pyproject()
+    dependencies = cast("list[str]", project["project"]["dependencies"])
+    dev = cast("list[str]", project["dependency-groups"]["dev"])
+    tools = [pin for pin in dev if pin.split("==", 1)[0] in _TEST_TOOLS]
+    return (*dependencies, *tools)
+
+
+def _run(command: list[str], what: str) -> str:
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=PIP_TIMEOUT_SECONDS, check=False)
+    except subprocess.TimeoutExpired as error:
+        raise SetupError(f"{what}: no answer within {PIP_TIMEOUT_SECONDS} s") from error
+    if done.returncode != 0:
+        raise SetupError(f"{what} failed ({done.returncode}):\n{(done.stdout + done.stderr)[-4000:]}")
+    return done.stdout
+
+
+def _pip(python: Path, *arguments: str) -> list[str]:
+    return [str(python), "-m", "pip", "--disable-pip-version-check", "--no-input", *arguments]
+
+
+def _create(path: Path) -> Path:
+    if path.exists():
+        shutil.rmtree(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # The interpreter of the project's environment, so that every framework runs on the same Python.
+    _run([sys.executable, "-m", "venv", str(path)], f"creating {path.relative_to(ROOT)}")
+    return path / "bin" / "python"
+
+
+def _stamp(env: Environment) -> str:
+    digest = hashlib.sha256(env.lock_file.read_bytes())
+    digest.update(sys.version.encode())
+    return digest.hexdigest()
+
+
+def is_current(env: Environment) -> bool:
+    """True when the environment exists and was installed from the current lock."""
+    stamp = env.path / STAMP
+    return env.python.is_file() and stamp.is_file() and stamp.read_text(encoding="utf-8") == _stamp(env)
+
+
+def ensure(env: Environment) -> float | None:
+    """Install or refresh the environment from its lock; the seconds it took, or None when it was current."""
+    if not env.lock_file.is_file():
+        raise SetupError(f"{env.lock_file.relative_to(ROOT)} is missing: run `python -m interop.reach --lock`")
+    if is_current(env):
+        return None
+    started = time.monotonic()
+    python = _create(env.path)
+    name = env.name
+    _run(_pip(python, "install", "-q", "--no-deps", "-r", str(env.lock_file)), f"installing the {name} lock")
+    _run(_pip(python, "install", "-q", "--no-deps", "-e", str(ROOT)), f"installing this project into {name}")
+    _run(_pip(python, "check"), f"checking the {name} environment")
+    (env.path / STAMP).write_text(_stamp(env), encoding="utf-8")
+    return time.monotonic() - started
+
+
+def lock(env: Environment) -> Path:
+    """Resolve the framework's pins with this project's dependencies and write the exact versions to its lock."""
+    scratch = ENV_ROOT / f".lock-{env.name}"
+    python = _create(scratch)
+    try:
+        pins = (*env.pins, *extra_pins())
+        _run(_pip(python, "install", "-q", *pins), f"resolving {', '.join(pins)}")
+        frozen = _run(_pip(python, "freeze"), f"freezing {env.name}")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    lines = sorted((line for line in frozen.splitlines() if line and not line.startswith("#")), key=str.lower)
+    header = [
+        f"# Every package of the {env.name} environment, at its exact version.",
+        "# Generated by `python -m interop.reach --lock`; installed with `pip install --no-deps -r`.",
+        f"# Resolved from: {', '.join(pins)} (Python {sys.version_info.major}.{sys.version_info.minor}).",
+    ]
+    env.lock_file.write_text("\n".join([*header, *lines]) + "\n", encoding="utf-8")
+    return env.lock_file
+
+
+def installed_versions(env: Environment) -> dict[str, str]:
+    """The locked versions of the distributions the results record."""
+    wanted = {name.lower(): name for name in env.reported}
+    found: dict[str, str] = {}
+    for line in env.lock_file.read_text(encoding="utf-8").splitlines():
+        name, separator, version = line.partition("==")
+        if separator and name.strip().lower() in wanted:
+            found[wanted[name.strip().lower()]] = version.strip()
+    return {name: found.get(name, "absent") for name in env.reported}

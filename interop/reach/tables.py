@@ -1,0 +1,173 @@
+"""Renders `results.json` as the reach table, between the reach-summary markers of the SEP and of docs/reach.md.
+
+The docs page gets the full table, one column per member of the directive; the SEP, whose length is bounded, a
+summary with the members in one column. A marker pair is a line starting ``<!-- BEGIN reach-summary`` and a line
+``<!-- END reach-summary -->``; only what lies between them is rewritten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from interop.reach.envs import ROOT
+
+BEGIN_PREFIX = "<!-- BEGIN reach-summary"
+END = "<!-- END reach-summary -->"
+NOTICE = "<!-- Generated from interop/reach/results.json by `python -m interop.reach`; do not edit by hand. -->"
+SEP = ROOT / "sep" / "0000-rendering-directives.md"
+DOCS_PAGE = ROOT / "docs" / "reach.md"
+TARGETS: tuple[Path, ...] = (SEP, DOCS_PAGE)
+_MEMBERS = (
+    ("mode", "mode"),
+    ("guidance", "guidance"),
+    ("null_display", "null display"),
+    ("completeness", "completeness"),
+)
+
+
+class MarkerError(ValueError):
+    """A target lacks the marker lines, or has them more than once or out of order."""
+
+
+def _seen(channels: Sequence[str]) -> str:
+    return f"yes ({', '.join(channels)})" if channels else "**no**"
+
+
+def _records(records: Mapping[str, Any], unit: str = "") -> str:
+    expected = records["expected"]
+    channels = [name for name in ("text", "JSON") if records[name] == expected]
+    if channels:
+        return f"all {expected}{unit} ({', '.join(channels)})"
+    return f"**{max(records['text'], records['JSON'])} of {expected}{unit}**"
+
+
+def _helped(cell: Mapping[str, Any] | None, adapter: str | None) -> str:
+    if cell is None or adapter is None:
+        return "no adapter"
+    missing = [name for key, name in _MEMBERS if not cell[key]]
+    parts = [
+        "framing first" if cell["framing"] else "**no framing**",
+        "every member" if not missing else "**no " + ", ".join(missing) + "**",
+        _records(cell["records"], " records"),
+    ]
+    return f"{adapter}: " + ", ".join(parts)
+
+
+def _versions(results: Mapping[str, Any]) -> str:
+    groups: list[str] = []
+    for versions in results["versions"].values():
+        named = [f"{name} {version}" for name, version in versions.items()]
+        groups.append(f"{named[0]} ({', '.join(named[1:])})" if len(named) > 1 else named[0])
+    return "; ".join(groups)
+
+
+def render_table(results: Mapping[str, Any]) -> str:
+    """The Markdown table and its legend."""
+    cells = {cell["id"]: cell for cell in results["cells"]}
+    header = (
+        "| Framework | Server | The model receives | Mode | Guidance | Null display | Completeness | Records "
+        "| With the host's adapter |"
+    )
+    lines = [header, "|" + "---|" * 9]
+    for configuration in results["configurations"]:
+        for variant in results["variants"]:
+            plain = cells[f"{configuration['id']}/{variant['id']}/plain"]
+            helped = cells.get(f"{configuration['id']}/{variant['id']}/helped")
+            row = [
+                configuration["label"],
+                variant["label"],
+                plain["receives"],
+                *(_seen(plain[key]) for key, _ in _MEMBERS),
+                _records(plain["records"]),
+                _helped(helped, configuration["adapter"]),
+            ]
+            lines.append("| " + " | ".join(row) + " |")
+    legend = (
+        f"Measured on `{results['server']}`, tool `{results['tool']}`, without calling any model, with "
+        f'{_versions(results)}. "text": in prose the model reads; "JSON": in structured content forwarded '
+        "as JSON. Records count those the model receives unchanged. The adapter column is the same framework with "
+        "the adapter of `mcp_rendering.integrations` in place."
+    )
+    return "\n".join([*lines, "", legend])
+
+
+def _directive(cell: Mapping[str, Any]) -> str:
+    """The four members in one cell: where they all are, or which are missing."""
+    missing = [name for key, name in _MEMBERS if not cell[key]]
+    if missing:
+        return "**no " + ", ".join(missing) + "**"
+    channels = sorted({channel for key, _ in _MEMBERS for channel in cell[key]})
+    return f"all ({', '.join(channels)})"
+
+
+def render_summary(results: Mapping[str, Any]) -> str:
+    """The short form of the table, for the SEP: the directive's members in one column."""
+    cells = {cell["id"]: cell for cell in results["cells"]}
+    lines = ["| Framework | Server | The model receives | Directive | Records | With the adapter |", "|" + "---|" * 6]
+    for configuration in results["configurations"]:
+        for variant in results["variants"]:
+            plain = cells[f"{configuration['id']}/{variant['id']}/plain"]
+            helped = cells.get(f"{configuration['id']}/{variant['id']}/helped")
+            if helped is None or configuration["adapter"] is None:
+                with_adapter = "no adapter"
+            else:
+                framing = "framing first" if helped["framing"] else "**no framing**"
+                with_adapter = f"{framing}; {_directive(helped)}; {_records(helped['records'])}"
+            row = [
+                configuration["label"],
+                variant["label"],
+                plain["receives"],
+                _directive(plain),
+                _records(plain["records"]),
+                with_adapter,
+            ]
+            lines.append("| " + " | ".join(row) + " |")
+    legend = (
+        f"Directive: its mode, guidance, null display and completeness. Measured on `{results['server']}` without "
+        f"calling any model, with {_versions(results)}; full table on the [reach page](../docs/reach.md)."
+    )
+    return "\n".join([*lines, "", legend])
+
+
+def block(results: Mapping[str, Any], path: Path = DOCS_PAGE) -> str:
+    """What belongs between the markers of `path`."""
+    table = render_summary(results) if path == SEP else render_table(results)
+    return f"{NOTICE}\n\n{table}\n"
+
+
+def replace_between_markers(text: str, content: str, name: str) -> str:
+    lines = text.splitlines(keepends=True)
+    begins = [index for index, line in enumerate(lines) if line.strip().startswith(BEGIN_PREFIX)]
+    ends = [index for index, line in enumerate(lines) if line.strip() == END]
+    if len(begins) != 1 or len(ends) != 1 or begins[0] > ends[0]:
+        raise MarkerError(
+            f"{name}: expected one line starting `{BEGIN_PREFIX}` followed by one line `{END}` "
+            f"(found {len(begins)} BEGIN, {len(ends)} END)"
+        )
+    return "".join(lines[: begins[0] + 1]) + "\n" + content + "\n" + "".join(lines[ends[0] :])
+
+
+def rendered(results: Mapping[str, Any]) -> dict[Path, str]:
+    """Each target's text as the generator would write it."""
+    out: dict[Path, str] = {}
+    for path in TARGETS:
+        text = path.read_text(encoding="utf-8")
+        out[path] = replace_between_markers(text, block(results, path), str(path.relative_to(ROOT)))
+    return out
+
+
+def stale(results: Mapping[str, Any]) -> list[Path]:
+    """The targets whose text differs from what the generator would write."""
+    return [path for path, text in rendered(results).items() if path.read_text(encoding="utf-8") != text]
+
+
+def write(results: Mapping[str, Any]) -> list[Path]:
+    """Rewrite the stale targets; the ones written."""
+    written: list[Path] = []
+    for path, text in rendered(results).items():
+        if path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    return written

@@ -1,0 +1,240 @@
+"""Rendering for LangChain's MCP adapters (`langchain-mcp-adapters`): an interceptor that presents every result.
+
+Install with ``pip install 'mcp-rendering[langchain]'`` and pass the interceptor where the adapters load tools::
+
+    from langchain_mcp_adapters.tools import load_mcp_tools
+    from mcp_rendering.integrations.langchain import RenderedCall, rendering_interceptor
+
+    def show(call: RenderedCall) -> None:
+        print(call.presentation.text)  # what the user sees, whatever the model writes
+
+    interceptor = rendering_interceptor(session, on_presentation=show)
+    tools = await load_mcp_tools(session, tool_interceptors=[interceptor])
+
+For every successful tool result the interceptor runs `mcp_rendering.present` and hands the adapters
+`Presentation.model_result` in place of the server's result. The `ToolMessage` the model reads then holds the host's
+framing block first, followed by the records (the adapters forward content blocks and never `structuredContent`);
+its ``artifact["structured_content"]`` holds the model's structured copy, with the directive the host acts on under
+``_rendering``. The application receives each `Presentation` (what to show the user: `Presentation.text` or
+`.markdown`, its caption and completeness) through `on_presentation`: the adapters build the artifact themselves
+from the result alone, and an interceptor cannot return a `ToolMessage` of its own because it is not told the tool
+call id outside LangGraph.
+
+`present` needs the `Tool` for its hints: the interceptor lists the tools of `session` (or of the `client`'s session
+for the server being called) the first time it meets a tool, and keeps the list until a tool is missing from it; a
+fixed `tools` list may be passed instead. Without any of them it decides from the result's directive alone. A
+`MultiServerMCPClient` takes its interceptors when it is built, so its interceptor is given the client afterwards::
+
+    interceptor = rendering_interceptor(on_presentation=show)
+    client = MultiServerMCPClient(connections, tool_interceptors=[interceptor])
+    interceptor.client = client
+
+The module imports nothing from LangChain, nor from the MCP SDK unless a 2.x session pages its tool list: it works
+with the SDK's 1.x models, which is what the adapters use, and with 2.x.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar, cast
+
+from pydantic import BaseModel
+
+from mcp_rendering.host import Presentation, present
+
+__all__ = ["RenderedCall", "RenderingInterceptor", "rendering_interceptor"]
+
+_LIST_PAGES_LIMIT = 1000
+"""The most `tools/list` pages read in one refresh: a server repeating its cursor cannot keep the call waiting."""
+
+
+class ToolCallRequest(Protocol):
+    """The members of the adapters' `MCPToolCallRequest` this module reads."""
+
+    name: str
+    args: dict[str, Any]
+    server_name: str
+
+
+_Request = TypeVar("_Request", bound=ToolCallRequest)
+"""The adapters' request type, which the handler they pass takes back."""
+
+
+class _ToolListing(Protocol):
+    """A client session of `mcp` 1.x or 2.x (or a 2.x `Client`): what `list_tools` is called on."""
+
+    async def list_tools(self) -> Any: ...
+
+
+class _SessionFactory(Protocol):
+    """The adapters' `MultiServerMCPClient`: it opens a session to one named server."""
+
+    def session(self, server_name: str) -> AbstractAsyncContextManager[Any]: ...
+
+
+@dataclass(frozen=True)
+class RenderedCall:
+    """One tool call as the interceptor presented it."""
+
+    server: str
+    """The server name the adapters gave the call (``"unknown"`` when none was configured)."""
+    tool: str
+    """The tool's name on its server."""
+    arguments: Mapping[str, Any]
+    """The arguments the call was made with; `presentation.next_arguments(arguments)` gives the next page's."""
+    presentation: Presentation
+    """What to show the user (`text`, `markdown`, `caption`, `notice`) and what the model received."""
+
+
+def _is_call_tool_result(value: Any) -> bool:
+    # Inner interceptors may already have turned the result into a ToolMessage or a LangGraph Command.
+    if not isinstance(value, BaseModel):
+        return False
+    fields = type(value).model_fields
+    return "content" in fields and ("isError" in fields or "is_error" in fields)
+
+
+def _is_error(result: BaseModel) -> bool:
+    flag = getattr(result, "isError", None)
+    if flag is None:
+        flag = getattr(result, "is_error", False)
+    return flag is True
+
+
+def _name_of(tool: Any) -> str | None:
+    name = cast("Mapping[str, Any]", tool).get("name") if isinstance(tool, Mapping) else getattr(tool, "name", None)
+    return name if isinstance(name, str) else None
+
+
+async def _next_page(session: _ToolListing, cursor: str) -> Any:
+    list_tools: Any = session.list_tools
+    if "cursor" in inspect.signature(list_tools).parameters:
+        return await list_tools(cursor=cursor)
+    # The 2.x session takes the cursor only inside its request parameters; the SDK is there, as the session is.
+    from mcp.types import PaginatedRequestParams
+
+    return await list_tools(params=PaginatedRequestParams(cursor=cursor))
+
+
+async def _list_all(session: _ToolListing) -> list[Any]:
+    tools: list[Any] = []
+    cursor: str | None = None
+    for _ in range(_LIST_PAGES_LIMIT):
+        page = await (session.list_tools() if cursor is None else _next_page(session, cursor))
+        tools.extend(cast("list[Any]", getattr(page, "tools", None) or []))
+        next_cursor = getattr(page, "nextCursor", None) or getattr(page, "next_cursor", None)
+        if not isinstance(next_cursor, str) or not next_cursor:
+            break
+        cursor = next_cursor
+    return tools
+
+
+class RenderingInterceptor:
+    """A `ToolCallInterceptor` of `langchain-mcp-adapters` that presents each result; see the module docstring."""
+
+    def __init__(
+        self,
+        session: _ToolListing | None = None,
+        *,
+        client: _SessionFactory | None = None,
+        tools: Iterable[Any] | None = None,
+        server: str | None = None,
+        max_rows: int | None = None,
+        max_bytes: int | None = None,
+        on_presentation: Callable[[RenderedCall], object] | None = None,
+    ) -> None:
+        if sum(source is not None for source in (session, client, tools)) > 1:
+            raise ValueError("give at most one of session, client and tools")
+        self._session = session
+        self.client: _SessionFactory | None = client
+        """The `MultiServerMCPClient` whose sessions list the tools; may be set after the client is built."""
+        self._server = server
+        self._max_rows = max_rows
+        self._max_bytes = max_bytes
+        self._on_presentation = on_presentation
+        self._tools: dict[tuple[str, str], Any] = {}
+        self._fixed = tools is not None
+        for tool in tools or ():
+            name = _name_of(tool)
+            if name is not None:
+                self._tools["", name] = tool
+
+    async def _refresh(self, server_name: str) -> None:
+        if self._session is not None:
+            listed = await _list_all(self._session)
+        elif self.client is not None:
+            async with self.client.session(server_name) as session:
+                listed = await _list_all(cast("_ToolListing", session))
+        else:
+            return
+        key = "" if self._session is not None else server_name
+        for stale in [entry for entry in self._tools if entry[0] == key]:
+            del self._tools[stale]
+        for tool in listed:
+            name = _name_of(tool)
+            if name is not None:
+                self._tools[key, name] = tool
+
+    async def tool(self, server_name: str, name: str) -> Any:
+        """The `Tool` called `name` (None when unknown), listing the server's tools when it is not cached."""
+        key = ("" if self._session is not None or self._fixed else server_name, name)
+        if key not in self._tools and not self._fixed:
+            await self._refresh(server_name)
+        return self._tools.get(key)
+
+    async def __call__(self, request: _Request, handler: Callable[[_Request], Awaitable[Any]]) -> Any:
+        result = await handler(request)
+        if not _is_call_tool_result(result) or _is_error(cast("BaseModel", result)):
+            return result  # errors reach the model as the server wrote them, so it can correct its call
+        model = cast("BaseModel", result)
+        tool = await self.tool(request.server_name, request.name)
+        server = self._server or request.server_name
+        presentation = present(tool, model, server=server, max_rows=self._max_rows, max_bytes=self._max_bytes)
+        if self._on_presentation is not None:
+            outcome = self._on_presentation(RenderedCall(server, request.name, dict(request.args), presentation))
+            if inspect.isawaitable(outcome):
+                await outcome
+        # The result's own class, so that the adapters get the model of the SDK version they were built for.
+        return type(model).model_validate(presentation.model_result)
+
+
+def rendering_interceptor(
+    session: _ToolListing | None = None,
+    *,
+    client: _SessionFactory | None = None,
+    tools: Iterable[Any] | None = None,
+    server: str | None = None,
+    max_rows: int | None = None,
+    max_bytes: int | None = None,
+    on_presentation: Callable[[RenderedCall], object] | None = None,
+) -> RenderingInterceptor:
+    """An interceptor for ``load_mcp_tools(..., tool_interceptors=[...])`` or ``MultiServerMCPClient(...,
+    tool_interceptors=[...])`` that gives the model the host's framing and the records of every result.
+
+    Args:
+        session: the client session the tools were loaded from; its tools are listed for their hints.
+        client: the `MultiServerMCPClient`, instead of `session`: the tools of the server being called are listed
+            through a session of its own.
+        tools: the tools themselves (SDK models or wire dicts), instead of `session` or `client`.
+        server: the server name shown in a verbatim presentation's caption; defaults to the adapters' server
+            name for the call.
+        max_rows: the host's bound on the records shown and forwarded (see `mcp_rendering.present`).
+        max_bytes: the host's bound on the size of the rendering and of the forwarded blocks.
+        on_presentation: called (and awaited, when it returns an awaitable) with each presented call, before the
+            model receives the result: the place to show `presentation.text` to the user.
+
+    Raises:
+        ValueError: more than one of `session`, `client` and `tools`.
+    """
+    return RenderingInterceptor(
+        session,
+        client=client,
+        tools=tools,
+        server=server,
+        max_rows=max_rows,
+        max_bytes=max_bytes,
+        on_presentation=on_presentation,
+    )

@@ -1,0 +1,211 @@
+"""Rendering for the OpenAI Agents SDK (`openai-agents`): MCP servers whose results are presented.
+
+Install with ``pip install 'mcp-rendering[openai-agents]'`` and use the server classes in place of the SDK's::
+
+    from mcp_rendering.integrations.openai_agents import RenderingMCPServerStdio, rendered_output
+
+    async with RenderingMCPServerStdio(params={"command": "my-server"}) as server:
+        agent = Agent(name="analyst", mcp_servers=[server])
+        result = await Runner.run(agent, "Show the annual accounts")
+        for item in result.new_items:
+            shown = rendered_output(item)  # what to show the user for this tool output, or None
+
+Each class overrides `call_tool`, the SDK's own slot for what a server returns: for every successful result it runs
+`mcp_rendering.present` and returns `Presentation.model_result` in place of the server's result, so the model reads
+the host's framing block first and then the records. With ``use_structured_content=True`` the SDK would forward
+`structuredContent` alone and drop the framing, so a presented result is returned without it (its records are in
+the content too).
+
+The application receives the presentation through the SDK's slot for data the model never sees: the
+`ToolCallOutputItem.custom_data` of the output, under `CUSTOM_DATA_KEY`, holds its JSON view (`presentation_data`);
+`rendered_output(item)` reads it. A `custom_data_extractor` of your own still runs, and its keys are kept. The
+`Presentation` itself goes to `on_presentation`, when given.
+
+`present` needs the `Tool` for its hints: it is taken from the server's cached tool list (the SDK lists the tools
+before the model may call one), or listed on the spot.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
+
+# Resolved where the `openai-agents` extra is installed; the project's own environment goes without it.
+from agents.mcp import (  # pyright: ignore[reportMissingImports]
+    MCPServerStdio,  # pyright: ignore[reportUnknownVariableType]
+    MCPServerStreamableHttp,  # pyright: ignore[reportUnknownVariableType]
+)
+from pydantic import BaseModel
+
+from mcp_rendering.host import Presentation, present
+
+__all__ = [
+    "CUSTOM_DATA_KEY",
+    "RenderedCall",
+    "RenderingMCPServerStdio",
+    "RenderingMCPServerStreamableHttp",
+    "RenderingServerMixin",
+    "presentation_data",
+    "rendered_output",
+]
+
+CUSTOM_DATA_KEY = "rendering"
+"""The key of `ToolCallOutputItem.custom_data` holding `presentation_data` for a presented result."""
+
+_META_KEY = "mcp-rendering/presentation"
+"""Where the returned result carries the presentation's JSON view to the custom-data extractor (the SDK hands the
+model `content` or `structuredContent`, never `_meta`)."""
+
+
+@dataclass(frozen=True)
+class RenderedCall:
+    """One tool call as the server class presented it."""
+
+    server: str
+    """The server's name, as shown in a verbatim presentation's caption."""
+    tool: str
+    arguments: Mapping[str, Any]
+    """The arguments the call was made with; `presentation.next_arguments(arguments)` gives the next page's."""
+    presentation: Presentation
+
+
+def presentation_data(presentation: Presentation) -> dict[str, Any]:
+    """The JSON view of a presentation kept for the application: what to show the user, and how complete it is."""
+    return {
+        "mode": presentation.mode,
+        "complete": presentation.complete,
+        "text": presentation.text,
+        "markdown": presentation.markdown,
+        "caption": presentation.caption,
+        "notice": presentation.notice,
+    }
+
+
+def rendered_output(item: Any) -> dict[str, Any] | None:
+    """The `presentation_data` attached to a run item (a `ToolCallOutputItem`), or None when it has none."""
+    custom = getattr(item, "custom_data", None)
+    if not isinstance(custom, Mapping):
+        return None
+    data = cast("Mapping[str, Any]", custom).get(CUSTOM_DATA_KEY)
+    return dict(cast("Mapping[str, Any]", data)) if isinstance(data, Mapping) else None
+
+
+class _AgentsServer(Protocol):
+    """The members of the SDK's `MCPServer` this module uses."""
+
+    use_structured_content: bool
+    custom_data_extractor: Callable[[Any], Any] | None
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def cached_tools(self) -> list[Any] | None: ...
+
+    async def list_tools(self, run_context: Any = None, agent: Any = None) -> list[Any]: ...
+
+    async def call_tool(
+        self, tool_name: str, arguments: dict[str, Any] | None, meta: dict[str, Any] | None = None
+    ) -> Any: ...
+
+
+def _is_error(result: BaseModel) -> bool:
+    flag = getattr(result, "isError", None)
+    if flag is None:
+        flag = getattr(result, "is_error", False)
+    return flag is True
+
+
+def _find(tools: list[Any] | None, name: str) -> Any:
+    return next((tool for tool in tools or () if getattr(tool, "name", None) == name), None)
+
+
+class RenderingServerMixin:
+    """Presents every result of an SDK MCP server class; put it before the server class in the bases."""
+
+    def __init__(
+        self,
+        *args: Any,
+        rendering_server_name: str | None = None,
+        max_rows: int | None = None,
+        max_bytes: int | None = None,
+        on_presentation: Callable[[RenderedCall], object] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """Takes the server class's own arguments, and:
+
+        Args:
+            rendering_server_name: the server name shown in a verbatim presentation's caption (default: `name`).
+            max_rows: the host's bound on the records shown and forwarded (see `mcp_rendering.present`).
+            max_bytes: the host's bound on the size of the rendering and of the forwarded blocks.
+            on_presentation: called (and awaited, when it returns an awaitable) with each presented call, before
+                the model receives the result.
+        """
+        cast("Any", super()).__init__(*args, **kwargs)
+        self._rendering_server_name = rendering_server_name
+        self._max_rows = max_rows
+        self._max_bytes = max_bytes
+        self._on_presentation = on_presentation
+        server = cast("_AgentsServer", self)
+        server.custom_data_extractor = _with_presentation(server.custom_data_extractor)
+
+    async def _rendering_tool(self, tool_name: str) -> Any:
+        server = cast("_AgentsServer", self)
+        tool = _find(server.cached_tools, tool_name)
+        if tool is None:
+            tool = _find(await server.list_tools(), tool_name)
+        return tool
+
+    async def call_tool(
+        self, tool_name: str, arguments: dict[str, Any] | None, meta: dict[str, Any] | None = None
+    ) -> Any:
+        """The server's result for the call, as the host presents it to the model (see the module docstring)."""
+        server = cast("_AgentsServer", self)
+        base = cast("_AgentsServer", super())
+        result = await base.call_tool(tool_name, arguments, meta)
+        if not isinstance(result, BaseModel) or _is_error(result):
+            return result  # errors reach the model as the server wrote them, so it can correct its call
+        tool = await self._rendering_tool(tool_name)
+        shown_server = self._rendering_server_name or server.name
+        presentation = present(tool, result, server=shown_server, max_rows=self._max_rows, max_bytes=self._max_bytes)
+        if self._on_presentation is not None:
+            call = RenderedCall(shown_server, tool_name, dict(arguments or {}), presentation)
+            outcome = self._on_presentation(call)
+            if inspect.isawaitable(outcome):
+                await outcome
+        forwarded = dict(presentation.model_result)
+        if server.use_structured_content and presentation.framing is not None:
+            forwarded.pop("structuredContent", None)
+        forwarded["_meta"] = {_META_KEY: presentation_data(presentation)}
+        # The result's own class, so that the SDK gets the model of the `mcp` version it runs with.
+        return type(result).model_validate(forwarded)
+
+
+def _with_presentation(extractor: Callable[[Any], Any] | None) -> Callable[[Any], Awaitable[dict[str, Any] | None]]:
+    """A custom-data extractor adding the presentation's JSON view to what `extractor` (if any) returns."""
+
+    async def extract(context: Any) -> dict[str, Any] | None:
+        data: dict[str, Any] = {}
+        if extractor is not None:
+            own = extractor(context)
+            if inspect.isawaitable(own):
+                own = await own
+            if isinstance(own, Mapping):
+                data.update(cast("Mapping[str, Any]", own))
+        meta = getattr(context, "result_meta", None)
+        view = cast("Mapping[str, Any]", meta).get(_META_KEY) if isinstance(meta, Mapping) else None
+        if isinstance(view, Mapping):
+            data[CUSTOM_DATA_KEY] = dict(cast("Mapping[str, Any]", view))
+        return data or None
+
+    return extract
+
+
+class RenderingMCPServerStdio(RenderingServerMixin, MCPServerStdio):  # pyright: ignore[reportUntypedBaseClass]
+    """`agents.mcp.MCPServerStdio` whose results are presented; takes its arguments and the mixin's."""
+
+
+class RenderingMCPServerStreamableHttp(RenderingServerMixin, MCPServerStreamableHttp):  # pyright: ignore[reportUntypedBaseClass]
+    """`agents.mcp.MCPServerStreamableHttp` whose results are presented; takes its arguments and the mixin's."""

@@ -1,0 +1,142 @@
+"""Write the example instances under schema/examples/<Type>/<name>.json.
+
+The results are made by the reference builder (`mcp_rendering.builder`) from the documents in
+`sample_documents.py`, and the paged one carries a real continuation token: signed with the fixed example key
+below at a fixed time, so that it verifies with that key and that clock and the files are the same on every run.
+The small objects (hints, annotations, tools) are written out here. `schema/rendering.ts`, the SEP and the
+extension specification include these files; `tests/test_schema_examples.py` validates each against the merged and
+the upstream schemas.
+
+Usage:
+    python scripts/gen_examples.py            # write the examples
+    python scripts/gen_examples.py --check    # exit 1 when an example is missing, stale or no longer made
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from generated import ROOT, write_or_check
+from sample_documents import ledger, short_statement
+
+from mcp_rendering.builder import paged_result, verbatim_result
+from mcp_rendering.envelope import Budget, Envelope, RecordUris
+from mcp_rendering.tokens import ContinuationTokens, Keyring
+from mcp_rendering.types import EXTENSION_ID, Rendering
+
+EXAMPLES_DIR = ROOT / "schema" / "examples"
+
+EXAMPLE_SECRET = b"example key: not a secret, never use it in a server"
+"""The key that signs the example token (published, so the token can be checked, and so never to be reused)."""
+
+EXAMPLE_CLOCK = 1_796_000_000.0
+"""The time the example token was issued at (seconds since the epoch)."""
+
+LEDGER_URIS = RecordUris("ledger://acme/2025/lines/{row_id}")
+GUIDANCE = "Keep the order of accounts and every subtotal; a null is not a zero."
+
+
+_RESULT_ORDER = ("content", "structuredContent", "isError", "resultType", "_rendering", "_meta")
+
+
+def _wire(model: Any) -> dict[str, Any]:
+    """A result's wire form with its members in the order a reader expects (`type` first in each block)."""
+    wire: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_none=True)
+    wire["content"] = [{"type": block["type"], **block} for block in wire["content"]]
+    return {key: wire[key] for key in sorted(wire, key=lambda key: _RESULT_ORDER.index(key))}
+
+
+def example_tokens() -> ContinuationTokens:
+    """The token issuer of the examples: the published example key and a fixed clock."""
+    return ContinuationTokens(Keyring.single(EXAMPLE_SECRET, key_id="example"), clock=lambda: EXAMPLE_CLOCK)
+
+
+def statement_result() -> dict[str, Any]:
+    """A whole verbatim result, as the builder makes it."""
+    return _wire(verbatim_result(short_statement(), Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-")))
+
+
+def page_result() -> dict[str, Any]:
+    """The first page of a bounded result: two of five records, with a real continuation token."""
+    envelope = Envelope(tool="ledger_lines", tokens=example_tokens(), budget=Budget(max_items=2), argument="cursor")
+    result = paged_result(
+        envelope,
+        LEDGER_URIS.assign(ledger()),
+        arguments={"company": "acme", "year": 2025},
+        caller="example-caller",
+        directive=Rendering(mode="verbatim"),
+        record_links=True,
+    )
+    return _wire(result)
+
+
+def core_and_meta_result() -> dict[str, Any]:
+    """A result that also sends the core form of the directive, equal to the `_meta` carrier."""
+    wire = statement_result()
+    meta = wire.pop("_meta")
+    return {**wire, "_rendering": meta[EXTENSION_ID], "_meta": meta}
+
+
+def examples() -> dict[str, Any]:
+    """Every example, by `<Type>/<name>`."""
+    page = page_result()
+    return {
+        "CallToolResult/verbatim-statement": statement_result(),
+        "CallToolResult/incomplete-page": page,
+        "CallToolResult/core-and-meta": core_and_meta_result(),
+        "Rendering/verbatim-with-guidance": {"mode": "verbatim", "guidance": GUIDANCE, "nullDisplay": "-"},
+        "Rendering/summarizable-minimal": {"mode": "summarizable"},
+        "Rendering/incomplete-page": page["_meta"][EXTENSION_ID],
+        "RenderingHints/verbatim": {"verbatimHint": True},
+        "RenderingHints/summarize-ok": {"summarizeOkHint": True},
+        "ToolAnnotations/verbatim-read-only": {
+            "title": "Income statement",
+            "readOnlyHint": True,
+            "openWorldHint": False,
+            "verbatimHint": True,
+        },
+        "ToolAnnotations/summarize-ok": {"title": "Search news", "readOnlyHint": True, "summarizeOkHint": True},
+        "Tool/verbatim-income-statement": {
+            "name": "income_statement",
+            "title": "Income statement",
+            "description": "The income statement of a company, in the order of the French chart of accounts.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"company": {"type": "string"}, "year": {"type": "integer"}},
+                "required": ["company", "year"],
+            },
+            "annotations": {"readOnlyHint": True, "openWorldHint": False},
+            "_meta": {EXTENSION_ID: {"verbatimHint": True}},
+        },
+        "Tool/summarizable-search": {
+            "name": "search_news",
+            "description": "Recent news articles matching a query.",
+            "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+            "annotations": {"readOnlyHint": True, "openWorldHint": True, "summarizeOkHint": True},
+            "_meta": {EXTENSION_ID: {"summarizeOkHint": True}},
+        },
+    }
+
+
+def files() -> dict[Path, str]:
+    """The example files and their text (two-space JSON, non-ASCII kept, one final newline)."""
+    return {
+        EXAMPLES_DIR / f"{name}.json": json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+        for name, value in examples().items()
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point; returns the exit status."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="verify instead of writing; exit 1 on drift")
+    args = parser.parse_args(argv)
+    return write_or_check(files(), check=args.check, generator=Path(__file__).name, owned=EXAMPLES_DIR)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

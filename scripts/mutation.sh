@@ -1,0 +1,546 @@
+#!/usr/bin/env bash
+# Mutation testing of core modules, one module at a time, with mutmut (not part of CI; run it by hand).
+#
+#   bash scripts/mutation.sh [--survivors] [--jobs N] [--keep] [--ref REV] MODULE...
+#   bash scripts/mutation.sh [--survivors] --from DIR MODULE...
+#   bash scripts/mutation.sh tokens envelope patch
+#   bash scripts/mutation.sh --survivors tokens > survivors.txt
+#   bash scripts/mutation.sh --ref HEAD patch     # the committed code, whatever the working tree holds
+#
+# For each MODULE, the mutants of python_ext/mcp_rendering/MODULE.py are run against tests/test_MODULE.py only,
+# with HYPOTHESIS_PROFILE=ci. Per module it prints the mutants tried, killed, survived, without tests (no test of
+# that file reaches the mutated function), timed out, suspicious (a crash or an unexpected exit code), set aside as
+# equivalent, and the score = killed / (tried - equivalent); then one table for all modules. Timeouts and
+# suspicious mutants are reported but not counted as killed. The exit status is non-zero if mutmut fails to run
+# (for example a test fails on the unmutated code) or leaves mutants unchecked; a low score alone is not a failure.
+#
+# Needs mutmut in .venv: the dev group pins it (`bash scripts/bootstrap.sh` installs it).
+#
+# Nothing in the working tree is changed. The repository (tracked files plus untracked, non-ignored ones, as they
+# are on disk now; or commit REV with --ref) is copied to a mktemp directory; python_ext/ is renamed src/ there
+# (mutmut names modules after their paths and strips only a leading "src.", so src/mcp_rendering/tokens.py is
+# mcp_rendering.tokens, the name the tests import); a [tool.mutmut] table is appended to that copy's
+# pyproject.toml; and mutmut runs in the copy with the repository's python_ext/ (where the editable install
+# points) removed from sys.path. A generated pytest plugin (-p mutation_harness) records which file the tests
+# imported as mcp_rendering.MODULE, and the run fails unless it is the mutated copy. The copy is deleted at the
+# end unless --keep is given.
+#
+# Options:
+#   --survivors  print every mutant that was not killed (survived, no tests, timeout, suspicious) as a diff
+#   --jobs N     parallel mutant workers (default: the number of cores)
+#   --keep       keep the temporary directory and print its path. DIR/MODULE is mutmut's project for that module:
+#                `cd DIR/MODULE && REPO/.venv/bin/mutmut show NAME` prints one mutant's diff, `mutmut results`
+#                lists them; to retest after adding a test there, run mutmut with PYTHONPATH=DIR/harness
+#   --ref REV    measure commit REV (git archive) instead of the working tree, e.g. while others edit it
+#   --from DIR   run nothing: report again on the results kept in DIR by --keep (after editing the equivalents)
+# Environment:
+#   MUTATION_TIMEOUT_MULTIPLIER (default 10), MUTATION_TIMEOUT_CONSTANT (default 3, seconds): a mutant is stopped
+#     after (time of the tests that reach its function + constant) x multiplier seconds of wall time, twice that
+#     in CPU time, and counted as a timeout. Most timeouts are slow kills (Hypothesis shrinking a failure), so
+#     their number depends on the machine's load.
+#   MUTATION_ISOLATION=forkserver (default) or fork. With fork, mutmut forks every mutant's process from one that
+#     has already imported the package and the test modules, so code run at import (a module-level
+#     `URIS = RecordUris(...)` in a test file) never runs mutated and its mutants survive whatever the tests check.
+#     With forkserver (warmup "import"), the fork server imports only the third-party modules the tests need and
+#     each mutant's process imports mcp_rendering and the test module afresh, with its mutant active. The plugin
+#     also credits the functions run at import to every test of the file, not to the first one only, so that
+#     their mutants run against the tests that use what they built; and it counts a mutant that breaks the
+#     import of the test module as killed (mutmut would report it as a timeout or as interrupted by the user).
+#     fork is faster (about 0.2 s less per mutant); the two agree except on such mutants.
+#
+# Reading a survivor. Each mutant that was not killed is shown (with --survivors) as
+#     survived  tokens:Keyring.__init__:581e4f89d5  (mcp_rendering.tokens.xǁKeyringǁ__init____mutmut_12)
+#     --- src/mcp_rendering/tokens.py
+#     +++ src/mcp_rendering/tokens.py
+#     @@ -11,7 +11,7 @@
+#              raise ValueError(f"key id {key_id!r} must be 1-32 characters of A-Z, a-z, 0-9, '_' or '-'")
+#          raw = secret.encode("utf-8") if isinstance(secret, str) else bytes(secret)
+#     -        if len(raw) < _MIN_SECRET_BYTES:
+#     +        if len(raw) <= _MIN_SECRET_BYTES:
+#              raise ValueError(f"secret of key {key_id!r} is shorter than {_MIN_SECRET_BYTES} bytes")
+# that is, the function as written (-) and as mutated (+), in the temporary copy's paths (src/ is python_ext/).
+# Every test of tests/test_tokens.py passed with the mutated line, so none pins down that behaviour; a test that
+# fails on the mutant and passes on the real code kills it (here: a secret of exactly 16 bytes is accepted).
+# "no tests" means no test of the file even calls the function. The first field is the mutant's stable key; the
+# name in parentheses is mutmut's own, which numbers the mutants of a function in order and so shifts whenever
+# the function is edited. The key is MODULE:FUNCTION:HASH, HASH being the first 10 hex digits of the SHA-256 of
+# the function's name and of the removed and added lines of the diff, stripped of indentation: it holds as long as
+# the mutated line itself is unchanged. Identical mutations of identical lines in one function get ~2, ~3 appended,
+# in mutmut's order.
+#
+# Marking an equivalent mutant. A mutant is equivalent when no test could ever kill it, because the program behaves
+# identically with it for every input. Add a line to scripts/mutation-equivalents.txt: the key, whitespace, and a
+# one-line reason (required), for example
+#     tokens:_b64encode:b54c6dd91e  bytes.decode("ASCII") is bytes.decode("ascii"): codec names are case-insensitive
+# The script then counts it as equivalent, leaves it out of the score's denominator and lists it, with its reason,
+# after the survivors. An entry that matches no mutant (its line changed or went) or matches a killed one (so it was
+# not equivalent) is reported as stale and has no effect. A mutant that is merely hard to kill is a missing test.
+#
+# mutmut mutates only inside functions and methods: module-level constants, class bodies and decorated functions
+# (other than @staticmethod and @classmethod) are not mutated, nor are calls of len() and isinstance().
+set -euo pipefail
+
+# The whole script is one function, read before it runs, so that editing the file during a run cannot derail it.
+main() {
+MUTMUT_VERSION=3.8.1
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+PY="$REPO/.venv/bin/python"
+EQUIVALENTS=${MUTATION_EQUIVALENTS:-$REPO/scripts/mutation-equivalents.txt}
+PACKAGE_DIR=python_ext/mcp_rendering
+PACKAGE=mcp_rendering
+
+usage() {
+  sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
+}
+
+show_survivors=0
+keep=0
+ref=
+from=
+jobs=$(nproc 2>/dev/null || echo 2)
+modules=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --survivors) show_survivors=1 ;;
+    --keep) keep=1 ;;
+    --jobs|-j)
+      [ $# -ge 2 ] || { echo "mutation: $1 needs a number" >&2; exit 2; }
+      jobs=$2; shift ;;
+    --jobs=*) jobs=${1#--jobs=} ;;
+    --ref)
+      [ $# -ge 2 ] || { echo "mutation: --ref needs a commit" >&2; exit 2; }
+      ref=$2; shift ;;
+    --ref=*) ref=${1#--ref=} ;;
+    --from)
+      [ $# -ge 2 ] || { echo "mutation: --from needs a directory" >&2; exit 2; }
+      from=$2; shift ;;
+    --from=*) from=${1#--from=} ;;
+    -h|--help) usage; exit 0 ;;
+    -*) echo "mutation: unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) modules+=("$1") ;;
+  esac
+  shift
+done
+[ ${#modules[@]} -gt 0 ] || { echo "usage: bash scripts/mutation.sh [--survivors] [--jobs N] [--keep] [--ref REV | --from DIR] MODULE..." >&2; exit 2; }
+case "$jobs" in ''|*[!0-9]*|0) echo "mutation: --jobs needs a positive number, not '$jobs'" >&2; exit 2 ;; esac
+if [ -n "$ref" ]; then
+  commit=$(git -C "$REPO" rev-parse --verify --quiet "$ref^{commit}") || { echo "mutation: no commit $ref" >&2; exit 2; }
+fi
+exists() {  # exists PATH: in the working tree, or in the commit given with --ref
+  if [ -n "$ref" ]; then git -C "$REPO" cat-file -e "$commit:$1" 2>/dev/null; else [ -f "$REPO/$1" ]; fi
+}
+for module in "${modules[@]}"; do
+  case "$module" in *[!A-Za-z0-9_]*) echo "mutation: '$module' is not a module name" >&2; exit 2 ;; esac
+  exists "$PACKAGE_DIR/$module.py" || { echo "mutation: no $PACKAGE_DIR/$module.py" >&2; exit 2; }
+  exists "tests/test_$module.py" || { echo "mutation: no tests/test_$module.py for $module" >&2; exit 2; }
+done
+
+[ -x "$PY" ] || { echo "mutation: no $PY; run bash scripts/bootstrap.sh first" >&2; exit 2; }
+installed=$("$PY" -c 'import importlib.metadata as m; print(m.version("mutmut"))' 2>/dev/null || true)
+if [ "$installed" != "$MUTMUT_VERSION" ]; then
+  echo "mutation: needs mutmut==$MUTMUT_VERSION in .venv (found: ${installed:-none});" \
+    "run: .venv/bin/pip install mutmut==$MUTMUT_VERSION" >&2
+  exit 2
+fi
+
+# Reads mutmut's results for one module: counts, keys, diffs; matches the equivalents file.
+report() {
+  "$PY" - "$@" <<'PY'
+import hashlib
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from mutmut.mutation.diff_apply import get_diff_for_mutant
+from mutmut.stats import status_by_exit_code
+
+module, package, equivalents_path, seconds, show, out = sys.argv[1:7]
+source = f"src/{package}/{module}.py"
+meta = json.loads((Path("mutants") / f"{source}.meta").read_text())
+codes: dict[str, int | None] = meta["exit_code_by_key"]
+prefix = f"{package}.{module}."
+
+
+def function_of(name: str) -> str:
+    mangled = name[len(prefix) :].partition("__mutmut_")[0]
+    if mangled.startswith("x_"):
+        return mangled[2:]
+    return ".".join(part for part in mangled[1:].split("ǁ") if part)
+
+
+def number_of(name: str) -> int:
+    return int(name.rpartition("__mutmut_")[2])
+
+
+def changed_lines(diff: str) -> list[str]:
+    return [
+        line[0] + line[1:].strip()
+        for line in diff.splitlines()
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
+
+
+statuses = {name: status_by_exit_code[code] for name, code in codes.items()}
+keys: dict[str, str] = {}
+diffs: dict[str, str] = {}
+seen: Counter[str] = Counter()
+for name in sorted(codes, key=lambda n: (function_of(n), number_of(n))):
+    diff = get_diff_for_mutant(name, path=source)
+    function = function_of(name)
+    digest = hashlib.sha256("\n".join([function, *changed_lines(diff)]).encode()).hexdigest()[:10]
+    key = f"{module}:{function}:{digest}"
+    seen[key] += 1
+    keys[name] = key if seen[key] == 1 else f"{key}~{seen[key]}"
+    diffs[name] = diff
+
+reasons: dict[str, str] = {}
+problems: list[str] = []
+path = Path(equivalents_path)
+for number, raw in enumerate(path.read_text().splitlines() if path.exists() else [], start=1):
+    line = raw.strip()
+    if not line or line.startswith("#"):
+        continue
+    key, _, reason = line.partition(" ")
+    if not key.startswith(f"{module}:"):
+        continue
+    if not reason.strip():
+        problems.append(f"{path.name}:{number}: {key} has no reason; ignored")
+        continue
+    reasons[key] = reason.strip()
+
+by_key = {key: name for name, key in keys.items()}
+equivalent = set()
+for key, reason in reasons.items():
+    name = by_key.get(key)
+    if name is None:
+        problems.append(f"stale equivalent (matches no mutant of {module}): {key}")
+    elif statuses[name] == "killed":
+        problems.append(f"stale equivalent (the tests kill it, so it is not equivalent): {key}")
+    else:
+        equivalent.add(name)
+
+count = Counter(statuses.values())
+unchecked = count["not checked"]
+skipped = count["skipped"] + count["caught by type check"]
+tried = len(codes) - unchecked - skipped
+killed = count["killed"]
+survivors = [n for n in codes if statuses[n] not in ("killed", "not checked", "skipped", "caught by type check")]
+survivors = [n for n in survivors if n not in equivalent]
+left = Counter(statuses[n] for n in survivors)
+survived, no_tests, timeouts = left["survived"], left["no tests"], left["timeout"]
+suspicious = sum(left[s] for s in ("suspicious", "segfault", "check was interrupted by user"))
+denominator = tried - len(equivalent)
+score = killed / denominator if denominator else 0.0
+row = {
+    "module": module, "tried": tried, "killed": killed, "survived": survived, "no_tests": no_tests,
+    "timeout": timeouts, "suspicious": suspicious, "equivalent": len(equivalent), "score": score,
+    "seconds": float(seconds), "unchecked": unchecked,
+}
+Path(out).write_text(json.dumps(row))
+
+print(
+    f"   tried {tried}, killed {killed}, survived {survived}, no tests {no_tests}, timeout {timeouts}, "
+    f"suspicious {suspicious}, equivalent {len(equivalent)}; "
+    f"score {killed}/{denominator} = {100 * score:.1f}%  ({float(seconds):.0f} s)"
+)
+if unchecked:
+    print(f"   {unchecked} mutants were not checked: the run did not finish")
+for problem in problems:
+    print(f"   warning: {problem}")
+order = sorted(survivors, key=lambda n: (function_of(n), number_of(n)))
+if show == "1":
+    for name in order:
+        print()
+        print(f"{statuses[name]}  {keys[name]}  ({name})")
+        print(diffs[name])
+    for name in sorted(equivalent, key=lambda n: (function_of(n), number_of(n))):
+        print()
+        print(f"equivalent  {keys[name]}  ({name}): {reasons[keys[name]]}")
+        print(diffs[name])
+elif order:
+    print(f"   {len(order)} not killed; --survivors shows them as diffs")
+PY
+}
+
+# Reads one module's results; appends to results, sets failed.
+report_module() {  # report_module MODULE SECONDS
+  if (cd "$WORK/$1" && report "$1" "$PACKAGE" "$EQUIVALENTS" "$2" "$show_survivors" "$WORK/result-$1.json.new"); then
+    mv "$WORK/result-$1.json.new" "$WORK/result-$1.json"
+    results+=("$WORK/result-$1.json")
+  else
+    echo "   mutation: reading mutmut's results failed" >&2
+    failed=1
+  fi
+}
+
+# The table of all modules.
+summarize() {
+  [ ${#results[@]} -gt 0 ] || return 0
+  echo
+  "$PY" - "${results[@]}" <<'PY' || failed=1
+import json
+import sys
+
+rows = [json.load(open(path)) for path in sys.argv[1:]]
+columns = ["tried", "killed", "survived", "no_tests", "timeout", "suspicious", "equivalent"]
+total = {c: sum(r[c] for r in rows) for c in [*columns, "seconds", "unchecked"]}
+denominator = total["tried"] - total["equivalent"]
+total.update(module="all", score=total["killed"] / denominator if denominator else 0.0)
+header = ["module", *(c.replace("_", " ") for c in columns), "score", "time"]
+lines = [
+    [r["module"], *(str(r[c]) for c in columns), f"{100 * r['score']:.1f}%", f"{r['seconds']:.0f} s"]
+    for r in [*rows, *([total] if len(rows) > 1 else [])]
+]
+widths = [max(len(x) for x in column) for column in zip(header, *lines)]
+for i, line in enumerate([header, *lines]):
+    if len(rows) > 1 and i == len(lines):
+        print("  ".join("-" * w for w in widths))
+    print("  ".join(x.ljust(w) if j == 0 else x.rjust(w) for j, (x, w) in enumerate(zip(line, widths))))
+print("score = killed / (tried - equivalent); timeouts and suspicious mutants are not counted as killed")
+sys.exit(1 if total["unchecked"] else 0)
+PY
+}
+
+# --from DIR: the same report and table from a kept run, without running mutmut again.
+reread() {  # reread DIR
+  failed=0
+  results=()
+  for module in "${modules[@]}"; do
+    echo "== $module: results kept in $1/$module"
+    if [ ! -f "$1/$module/mutants/src/$PACKAGE/$module.py.meta" ]; then
+      echo "   mutation: no mutmut results for $module in $1" >&2
+      failed=1
+      continue
+    fi
+    seconds=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["seconds"])' "$1/result-$module.json" 2>/dev/null || echo 0)
+    report_module "$module" "$seconds"
+  done
+  summarize
+  return "$failed"
+}
+
+if [ -n "$from" ]; then
+  # Only read the results of an earlier run kept with --keep again (after editing the equivalents file).
+  [ -d "$from" ] || { echo "mutation: no directory $from" >&2; exit 2; }
+  WORK=$(cd "$from" && pwd)
+  reread "$WORK"
+  exit $?
+fi
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/mutation.XXXXXX")
+cleanup() {
+  if [ "$keep" = 1 ]; then echo "mutation: kept in $WORK (report on it again with --from $WORK)"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+
+COPY="$WORK/.copy"
+mkdir -p "$COPY"
+if [ -n "$ref" ]; then
+  echo "mutation: measuring commit $(git -C "$REPO" rev-parse --short "$commit") ($ref), not the working tree"
+  git -C "$REPO" archive --format=tar "$commit" | tar -xf - -C "$COPY"
+else
+  # Tracked files and untracked, non-ignored ones, as they are on disk (deleted files are skipped).
+  files=()
+  while IFS= read -r -d '' f; do
+    if [ -e "$REPO/$f" ] || [ -L "$REPO/$f" ]; then files+=("$f"); fi
+  done < <(git -C "$REPO" ls-files -z --cached --others --exclude-standard)
+  (cd "$REPO" && printf '%s\0' "${files[@]}" | tar --null -T - -cf -) | tar -xf - -C "$COPY"
+fi
+[ ! -e "$COPY/src" ] || { echo "mutation: the repository already has a src/; this script renames python_ext/ to it" >&2; exit 2; }
+mv "$COPY/python_ext" "$COPY/src"
+if grep -q '^\[tool\.mutmut\]' "$COPY/pyproject.toml"; then
+  echo "mutation: pyproject.toml already has a [tool.mutmut] table; this script generates its own" >&2
+  exit 2
+fi
+cp "$COPY/pyproject.toml" "$WORK/pyproject.orig.toml"
+# Everything at the top level besides the package, the tests and pyproject.toml (which mutmut copies itself) goes
+# into mutmut's working directory too, so that tests reading repository files find them.
+also_copy=$(cd "$COPY" && for entry in * .[!.]*; do
+  [ -e "$entry" ] || continue
+  case "$entry" in src|tests|pyproject.toml|mutants|.git) continue ;; esac
+  printf '"%s", ' "$entry"
+done)
+
+export HYPOTHESIS_PROFILE=ci
+unset MUTANT_UNDER_TEST
+isolation=${MUTATION_ISOLATION:-forkserver}
+case "$isolation" in fork|forkserver) ;; *) echo "mutation: MUTATION_ISOLATION is fork or forkserver" >&2; exit 2 ;; esac
+multiplier=${MUTATION_TIMEOUT_MULTIPLIER:-10}
+constant=${MUTATION_TIMEOUT_CONSTANT:-3}
+
+# A pytest plugin loaded into every pytest run of mutmut (stats, clean run, forced fail, each mutant).
+HARNESS="$WORK/harness"
+mkdir -p "$HARNESS"
+cat > "$HARNESS/mutation_harness.py" <<'PY'
+"""Generated by scripts/mutation.sh; loaded with -p into every pytest run of mutmut."""
+
+import json
+import os
+import sys
+
+import pytest
+from mutmut.mutation.trampoline import get_mutant_under_test
+from mutmut.state import state
+
+_reached_at_import: set[str] = set()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session):
+    if get_mutant_under_test() != "stats":
+        return
+    # Functions run while the test modules were imported (a module-level `URIS = RecordUris(...)`) serve every test
+    # of the file; mutmut would credit them to the first test only, and run their mutants against that test alone.
+    _reached_at_import.update(state()._stats)
+    # What the tests import: checked by scripts/mutation.sh after the run.
+    name, record_path = os.environ.get("MUTATION_TARGET"), os.environ.get("MUTATION_IMPORT_RECORD")
+    if not name or not record_path:
+        return
+    module = sys.modules.get(name)
+    record = {
+        "file": getattr(module, "__file__", None),
+        "trampolines": module is not None and any("__mutmut_" in attribute for attribute in vars(module)),
+    }
+    with open(record_path, "w") as f:
+        json.dump(record, f)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item, nextitem):
+    if _reached_at_import and get_mutant_under_test() == "stats":
+        state()._stats.update(_reached_at_import)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    # mutmut's fork mode runs a mutant's tests fastest first, so that a killed mutant stops early (-x); its fork
+    # server runs them in no particular order. Restore the order from the durations mutmut measured.
+    if "__mutmut_" not in get_mutant_under_test():
+        return
+    try:
+        with open("mutmut-stats.json") as f:
+            durations = json.load(f)["duration_by_test"]
+    except (OSError, ValueError, KeyError):
+        return
+    items.sort(key=lambda item: durations.get(item.nodeid, 0.0))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collectreport(report):
+    # A mutant that breaks the import of a test module is killed. pytest would report it as "interrupted" (exit
+    # status 2, which mutmut counts as interrupted by the user) or, when mutmut passes test ids, as "not found"
+    # (status 4, which mutmut's fork server turns into 255 and counts as a timeout). This process runs one mutant
+    # and nothing else, so end it as a failed test run.
+    if report.failed and "__mutmut_" in get_mutant_under_test():
+        os._exit(1)
+PY
+export PYTHONPATH="$HARNESS"
+
+# The modules the fork server imports once (third-party ones: pytest, pydantic, mcp, hypothesis, ...): everything the
+# test file imports except the package and the tests, which each mutant's process imports afresh, with its mutant
+# active, so that code run at import (module-level fixtures, constants built by calls) runs mutated too.
+write_preload() {  # write_preload MODULE OUT, run in the copy
+  "$PY" - "$1" "$2" "$REPO" <<'PY' >/dev/null 2>&1
+import sys
+from pathlib import Path
+
+module, out, repo = sys.argv[1:4]
+original = (Path(repo) / "python_ext").resolve()
+sys.path[:] = [p for p in sys.path if not p or Path(p).resolve() != original]
+sys.path.insert(0, str(Path("src").resolve()))
+before = set(sys.modules)
+import pytest  # noqa: E402
+
+pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", f"tests/test_{module}.py"])
+here = Path.cwd().resolve()
+names = []
+for name, loaded in list(sys.modules.items()):
+    top = name.partition(".")[0]
+    if name in before or top in ("mcp_rendering", "tests", "conftest", "mutation_harness", "__main__"):
+        continue
+    file = getattr(loaded, "__file__", None)
+    if file and here in Path(file).resolve().parents:
+        continue
+    names.append(name)
+Path(out).write_text("\n".join(names) + "\n")
+PY
+}
+
+# Runs mutmut in the copy; refuses a run in which the tests imported the package from anywhere but the mutants.
+run_mutmut() {  # run_mutmut MODULE, run in the copy
+  MUTATION_TARGET="$PACKAGE.$1" MUTATION_IMPORT_RECORD="$WORK/imported-$1.json" \
+    "$PY" - "$REPO" "$jobs" "$1" "$WORK/imported-$1.json" <<'PY'
+import json
+import sys
+from pathlib import Path
+
+repo, jobs, module, record_path = sys.argv[1:5]
+original = (Path(repo) / "python_ext").resolve()
+# The editable install puts the real python_ext on sys.path; without it only the mutated copy can be imported.
+sys.path[:] = [p for p in sys.path if not p or Path(p).resolve() != original]
+from mutmut.__main__ import cli  # noqa: E402
+
+cli.main(args=["run", "--max-children", jobs], prog_name="mutmut", standalone_mode=False)
+expected = (Path.cwd() / "mutants" / "src" / "mcp_rendering" / f"{module}.py").resolve()
+try:
+    record = json.loads(Path(record_path).read_text())
+except (OSError, ValueError):
+    print("mutation: no record of what the tests imported (the harness plugin did not run)")
+    sys.exit(3)
+where = Path(record["file"]).resolve() if record["file"] else None
+if where != expected or not record["trampolines"]:
+    print(f"mutation: the tests imported mcp_rendering.{module} from {where}, not the mutants ({expected})")
+    sys.exit(3)
+PY
+}
+
+
+failed=0
+results=()
+for module in "${modules[@]}"; do
+  echo "== $module: $PACKAGE_DIR/$module.py against tests/test_$module.py"
+  RUN="$WORK/$module"
+  rm -rf "$RUN"
+  cp -a "$COPY" "$RUN"
+  {
+    cat "$WORK/pyproject.orig.toml"
+    cat <<TOML
+
+# Generated by scripts/mutation.sh in a temporary copy; not part of the repository.
+[tool.mutmut]
+source_paths = ["src/$PACKAGE"]
+only_mutate = ["src/$PACKAGE/$module.py"]
+pytest_add_cli_args_test_selection = ["tests/test_$module.py"]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "mutation_harness"]
+also_copy = [${also_copy%, }]
+process_isolation = "$isolation"
+forkserver_warmup = "import"
+preload_modules_file = "$WORK/preload-$module.txt"
+timeout_multiplier = $multiplier
+timeout_constant = $constant
+use_git_change_detection = false
+TOML
+  } > "$RUN/pyproject.toml"
+  log="$WORK/mutmut-$module.log"
+  start=$(date +%s)
+  (cd "$RUN" && write_preload "$module" "$WORK/preload-$module.txt") || : > "$WORK/preload-$module.txt"
+  set +e
+  (cd "$RUN" && run_mutmut "$module") > "$log" 2>&1
+  status=$?
+  set -e
+  seconds=$(( $(date +%s) - start ))
+  if [ "$status" != 0 ] || [ ! -f "$RUN/mutants/src/$PACKAGE/$module.py.meta" ]; then
+    echo "   mutmut failed (exit $status) after ${seconds} s; the end of its output:" >&2
+    # mutmut redraws a progress line with carriage returns; keep the lines that say something.
+    tr '\r' '\n' < "$log" | grep -v -E '^(⠋|⠙|⠹|⠸|⠼|⠴|⠦|⠧|⠇|⠏)' | grep -v '^[[:space:]]*$' | tail -n 40 >&2
+    failed=1
+    continue
+  fi
+  report_module "$module" "$seconds"
+done
+
+summarize
+exit "$failed"
+}
+
+main "$@"

@@ -1,0 +1,35 @@
+"""Tests of the framework adapters, each run inside its framework's own environment.
+
+`scripts/test-integrations.sh` creates the environments (`python -m interop.reach --setup`) and runs each file
+there. A file whose framework is not importable is not collected, so the project's own suite skips this folder.
+Nothing here may import the MCP SDK 2.x or the project's development tools: the LangChain environment has neither.
+
+The example servers run on the project's environment (the SDK 2.x); `MCP_RENDERING_SERVER_PYTHON` names its
+interpreter, by default `.venv/bin/python` at the repository root.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+_FRAMEWORKS = {"test_langchain.py": "langchain_mcp_adapters", "test_openai_agents.py": "agents"}
+
+collect_ignore = [name for name, module in _FRAMEWORKS.items() if importlib.util.find_spec(module) is None]
+
+
+def server_python() -> str:
+    """The interpreter that runs the example servers."""
+    return os.environ.get("MCP_RENDERING_SERVER_PYTHON") or str(ROOT / ".venv" / "bin" / "python")
+
+
+@pytest.fixture(scope="session")
+def example_python() -> str:
+    python = server_python()
+    if not Path(python).is_file():
+        pytest.fail(f"no interpreter for the example servers at {python}: set MCP_RENDERING_SERVER_PYTHON")
+    return python

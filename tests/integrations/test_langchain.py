@@ -1,0 +1,234 @@
+"""The LangChain adapter, in the environment of `langchain-mcp-adapters` (which runs on the MCP SDK's 1.x line).
+
+Checks that the host side imports and reads carriers without the SDK 2.x, then drives the interceptor through a
+real `load_mcp_tools` against the example servers over stdio.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from importlib import metadata
+from typing import Any
+
+import pytest
+from langchain_core.messages import ToolMessage  # pyright: ignore[reportMissingImports]
+from langchain_mcp_adapters.tools import load_mcp_tools  # pyright: ignore[reportMissingImports]
+from mcp import ClientSession, StdioServerParameters  # pyright: ignore[reportAttributeAccessIssue]
+from mcp.client.stdio import stdio_client
+
+from mcp_rendering import audit, resolve_rendering
+from mcp_rendering.host import FRAMING_HEADER
+from mcp_rendering.integrations.langchain import RenderedCall, rendering_interceptor
+from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER
+
+FINANCIAL = "mcp_rendering.examples.financial"
+SCREENING = "mcp_rendering.examples.screening"
+
+
+def test_runs_on_the_sdk_1x() -> None:
+    assert metadata.version("mcp").startswith("1."), "this file must run where langchain-mcp-adapters resolved"
+
+
+def test_host_side_imports_without_the_sdk_2x() -> None:
+    # A fresh interpreter: this test module itself has imported `mcp` (1.x) for the client.
+    probe = (
+        "import sys, json\n"
+        "import mcp_rendering, mcp_rendering.host, mcp_rendering.reading, mcp_rendering.audit\n"
+        "import mcp_rendering.records, mcp_rendering.render\n"
+        "import mcp_rendering.integrations.langchain\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == []
+
+
+def test_server_side_names_say_what_they_need() -> None:
+    import mcp_rendering
+
+    with pytest.raises(ImportError, match=r"mcp-rendering\[sdk\]"):
+        _ = mcp_rendering.verbatim_result
+
+
+def test_reading_accepts_sdk_1x_models_and_wire_dicts() -> None:
+    from mcp.types import CallToolResult, Tool
+
+    tool_wire = {
+        "name": "statements",
+        "inputSchema": {"type": "object"},
+        "annotations": {"readOnlyHint": True, "summarizeOkHint": True},
+        "_meta": {EXTENSION_ID: {"verbatimHint": True}},
+    }
+    result_wire = {
+        "content": [{"type": "text", "text": "a"}],
+        "_meta": {EXTENSION_ID: {"guidance": "Keep the order."}},
+        "_rendering": {"mode": "verbatim", "nullDisplay": "n/a", "complete": False},
+    }
+    tool, result = Tool.model_validate(tool_wire), CallToolResult.model_validate(result_wire)
+    assert result.model_extra is not None and "_rendering" in result.model_extra  # kept by 1.x as an extra
+    for pair in ((tool, result), (tool_wire, result_wire)):
+        rendering = resolve_rendering(*pair)
+        assert rendering.mode == "verbatim"
+        assert rendering.source == "result._rendering"
+        assert rendering.guidance == "Keep the order."
+        assert rendering.null_display == "n/a"
+        assert rendering.complete is False
+        assert rendering.hints.verbatim_hint is True and rendering.hints.summarize_ok_hint is True
+    assert resolve_rendering(tool, None).mode == "verbatim"
+
+
+@asynccontextmanager
+async def _session(python: str, module: str, *args: str) -> AsyncIterator[ClientSession]:
+    params = StdioServerParameters(command=python, args=["-m", module, *args])
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        yield session
+
+
+def _texts(message: ToolMessage) -> list[str]:
+    content: Any = message.content
+    blocks: Sequence[Any] = [content] if isinstance(content, str) else content
+    return [
+        block if isinstance(block, str) else block["text"]
+        for block in blocks
+        if isinstance(block, str) or block.get("type") == "text"
+    ]
+
+
+async def _call(tool: Any, args: dict[str, Any], call_id: str = "call-1") -> ToolMessage:
+    message = await tool.ainvoke({"type": "tool_call", "id": call_id, "name": tool.name, "args": args})
+    assert isinstance(message, ToolMessage)
+    return message
+
+
+def test_interceptor_gives_the_model_the_framing_and_every_record(example_python: str) -> None:
+    async def scenario() -> None:
+        async with _session(example_python, FINANCIAL) as session:
+            shown: list[RenderedCall] = []
+            interceptor = rendering_interceptor(session, server="example-financial", on_presentation=shown.append)
+            tools = {tool.name: tool for tool in await load_mcp_tools(session, tool_interceptors=[interceptor])}
+            message = await _call(tools["financial_statements"], {})
+            raw = await session.call_tool("financial_statements", {})
+
+        texts = _texts(message)
+        assert texts[0].startswith(FRAMING_HEADER)
+        assert "Mode: verbatim." in texts[0]
+        assert message.status == "success" and message.tool_call_id == "call-1"
+        model_report = audit("\n\n".join(texts), raw, markup="text")
+        assert model_report.rows_expected == 54 and model_report.rows_intact == 54
+
+        [call] = shown
+        presentation = call.presentation
+        assert (call.server, call.tool, dict(call.arguments)) == ("example-financial", "financial_statements", {})
+        assert presentation.mode == "verbatim" and presentation.complete
+        assert presentation.caption is not None and "example-financial" in presentation.caption
+        assert audit(presentation.text, raw).clean
+        assert audit(presentation.markdown, raw, markup="markdown").clean
+
+        artifact = message.artifact
+        assert artifact is not None
+        assert artifact["structured_content"]["_rendering"]["mode"] == "verbatim"
+        assert len(artifact["structured_content"]["document"]["sections"]) == 4
+
+    asyncio.run(scenario())
+
+
+def test_interceptor_uses_the_tool_hints(example_python: str) -> None:
+    async def scenario() -> None:
+        async with _session(example_python, FINANCIAL) as session:
+            shown: list[RenderedCall] = []
+            interceptor = rendering_interceptor(session, on_presentation=shown.append)
+            tools = {tool.name: tool for tool in await load_mcp_tools(session, tool_interceptors=[interceptor])}
+            listed = (await session.list_tools()).tools
+            tool = await interceptor.tool("unknown", "financial_statements")
+            assert tool is not None and resolve_rendering(tool, None).mode == "verbatim"
+            message = await _call(tools["key_figures"], {})
+
+            fixed: list[RenderedCall] = []
+            by_list = rendering_interceptor(tools=listed, on_presentation=fixed.append)
+            tools = {tool.name: tool for tool in await load_mcp_tools(session, tool_interceptors=[by_list])}
+            await _call(tools["key_figures"], {})
+
+        # key_figures sends no directive: only its summarizeOkHint, read from the listed tool, sets the mode.
+        assert [call.presentation.mode for call in shown + fixed] == ["summarizable", "summarizable"]
+        assert _texts(message)[0].startswith(FRAMING_HEADER)
+        assert "Mode: summarizable." in _texts(message)[0]
+
+    asyncio.run(scenario())
+
+
+def test_interceptor_with_a_multi_server_client(example_python: str) -> None:
+    from langchain_mcp_adapters.client import MultiServerMCPClient  # pyright: ignore[reportMissingImports]
+
+    async def scenario() -> tuple[ToolMessage, list[RenderedCall]]:
+        shown: list[RenderedCall] = []
+        interceptor = rendering_interceptor(on_presentation=shown.append)
+        connection: Any = {"transport": "stdio", "command": example_python, "args": ["-m", FINANCIAL]}
+        client = MultiServerMCPClient({"accounts": connection}, tool_interceptors=[interceptor])
+        interceptor.client = client
+        tools = {tool.name: tool for tool in await client.get_tools()}
+        message = await _call(tools["key_figures"], {})
+        return message, shown
+
+    message, shown = asyncio.run(scenario())
+    [call] = shown
+    # The mode comes from the tool's hint, listed through a session the client opened for "accounts".
+    assert call.server == "accounts" and call.presentation.mode == "summarizable"
+    assert _texts(message)[0].startswith(FRAMING_HEADER)
+
+
+def test_partial_pages_carry_the_notice_until_the_last(example_python: str) -> None:
+    async def scenario() -> tuple[list[ToolMessage], list[RenderedCall]]:
+        async with _session(example_python, SCREENING) as session:
+            shown: list[RenderedCall] = []
+            interceptor = rendering_interceptor(session, on_presentation=shown.append)
+            tools = {tool.name: tool for tool in await load_mcp_tools(session, tool_interceptors=[interceptor])}
+            report = tools["screening_report"]
+            messages = [await _call(report, {})]
+            for page in range(2, 50):
+                following = shown[-1].presentation.next_arguments(shown[-1].arguments)
+                if following is None:
+                    break
+                messages.append(await _call(report, following, f"call-{page}"))
+        return messages, shown
+
+    messages, shown = asyncio.run(scenario())
+    assert len(messages) >= 2, "the example batch takes several pages"
+    for message, call in zip(messages[:-1], shown[:-1], strict=True):
+        assert PARTIAL_MARKER in _texts(message)[0]
+        assert not call.presentation.complete
+        assert call.presentation.notice is not None and call.presentation.notice.startswith(PARTIAL_MARKER)
+        assert call.presentation.text.startswith(PARTIAL_MARKER)
+    assert PARTIAL_MARKER not in _texts(messages[-1])[0]
+    assert shown[-1].presentation.complete
+    rows = [
+        row.id
+        for call in shown
+        if call.presentation.document
+        for s in call.presentation.document.sections
+        for row in s.rows
+    ]
+    assert len(rows) == len(set(rows)), "no record is shown twice across pages"
+
+
+def test_tool_errors_reach_the_model_unchanged(example_python: str) -> None:
+    async def scenario() -> tuple[ToolMessage, list[RenderedCall]]:
+        async with _session(example_python, SCREENING) as session:
+            shown: list[RenderedCall] = []
+            interceptor = rendering_interceptor(session, on_presentation=shown.append)
+            tools = {tool.name: tool for tool in await load_mcp_tools(session, tool_interceptors=[interceptor])}
+            return await _call(tools["screening_report"], {"batch": "no-such-batch"}), shown
+
+    message, shown = asyncio.run(scenario())
+    assert message.status == "error"
+    assert "unknown batch" in _texts(message)[0] and FRAMING_HEADER not in _texts(message)[0]
+    assert shown == []
+
+
+def test_at_most_one_tool_source() -> None:
+    with pytest.raises(ValueError, match="at most one"):
+        rendering_interceptor(object(), tools=[])  # type: ignore[arg-type]

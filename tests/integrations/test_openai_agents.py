@@ -1,0 +1,195 @@
+"""The OpenAI Agents SDK adapter, in the environment of `openai-agents`.
+
+Each test runs a real `Runner` with the SDK's scripted model (no model, no network, tracing off) against the example
+servers over stdio, and reads what the second model turn received for the tool call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+from agents import Agent, RunConfig, Runner, set_tracing_disabled  # pyright: ignore[reportMissingImports]
+from agents.items import ToolCallOutputItem  # pyright: ignore[reportMissingImports]
+from agents.testing import ScriptedModel, assistant_message, function_call  # pyright: ignore[reportMissingImports]
+
+from mcp_rendering import audit
+from mcp_rendering.host import FRAMING_HEADER
+from mcp_rendering.integrations.openai_agents import (
+    CUSTOM_DATA_KEY,
+    RenderedCall,
+    RenderingMCPServerStdio,
+    rendered_output,
+)
+from mcp_rendering.types import PARTIAL_MARKER
+
+FINANCIAL = "mcp_rendering.examples.financial"
+SCREENING = "mcp_rendering.examples.screening"
+
+set_tracing_disabled(True)
+
+
+def _function_output(model: ScriptedModel, turn: int) -> Any:
+    for item in model.calls[turn].input:
+        entry = item if isinstance(item, dict) else item.model_dump()
+        if entry.get("type") == "function_call_output":
+            return entry["output"]
+    raise AssertionError(f"model turn {turn} received no function_call_output")
+
+
+def _texts(output: Any) -> list[str]:
+    items: Sequence[Any] = [output] if isinstance(output, str) else output
+    return [item if isinstance(item, str) else item["text"] for item in items]
+
+
+async def _run(
+    python: str, module: str, calls: Sequence[tuple[str, Mapping[str, Any]]], **options: Any
+) -> tuple[ScriptedModel, list[Any], list[RenderedCall]]:
+    shown: list[RenderedCall] = []
+    steps: list[Any] = [[function_call(name, dict(args), call_id=f"call-{n}")] for n, (name, args) in enumerate(calls)]
+    model = ScriptedModel([*steps, [assistant_message("done")]])
+    server = RenderingMCPServerStdio(
+        params={"command": python, "args": ["-m", module]}, name="example", on_presentation=shown.append, **options
+    )
+    async with server:
+        agent = Agent(name="test", model=model, mcp_servers=[server])
+        result = await Runner.run(agent, "Go.", run_config=RunConfig(tracing_disabled=True))
+    return model, list(result.new_items), shown
+
+
+def _reference(python: str, module: str, name: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    """The result as the server sends it, read with the SDK's own client in the project environment."""
+    probe = (
+        "import anyio, json, sys\n"
+        "from mcp import Client\n"
+        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
+        "async def main():\n"
+        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
+        "    async with Client(stdio_client(params)) as client:\n"
+        "        result = await client.call_tool(sys.argv[2], json.loads(sys.argv[3]))\n"
+        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
+        "anyio.run(main)\n"
+    )
+    done = subprocess.run(
+        [python, "-c", probe, module, name, json.dumps(dict(args))], capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout)
+
+
+def test_host_side_imports_without_the_sdk() -> None:
+    probe = (
+        "import sys, json\n"
+        "import mcp_rendering, mcp_rendering.host, mcp_rendering.reading, mcp_rendering.audit\n"
+        "import mcp_rendering.records, mcp_rendering.render\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == []
+
+
+def test_model_gets_the_framing_and_every_record(example_python: str) -> None:
+    model, items, shown = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})]))
+    raw = _reference(example_python, FINANCIAL, "financial_statements", {})
+    texts = _texts(_function_output(model, 1))
+    assert texts[0].startswith(FRAMING_HEADER) and "Mode: verbatim." in texts[0]
+    report = audit("\n\n".join(texts), raw, markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54
+
+    [call] = shown
+    assert (call.server, call.tool) == ("example", "financial_statements")
+    assert audit(call.presentation.text, raw).clean
+
+    outputs = [item for item in items if isinstance(item, ToolCallOutputItem)]
+    [output] = outputs
+    data = rendered_output(output)
+    assert data is not None and output.custom_data is not None and CUSTOM_DATA_KEY in output.custom_data
+    assert data["mode"] == "verbatim" and data["complete"] is True
+    assert data["text"] == call.presentation.text and data["caption"] == call.presentation.caption
+    assert audit(data["markdown"], raw, markup="markdown").clean
+    # The application's copy travels in `_meta`, which the SDK never forwards to the model.
+    assert '"markdown"' not in json.dumps(_function_output(model, 1))
+
+
+def test_structured_content_mode_still_gets_the_framing(example_python: str) -> None:
+    model, _, shown = asyncio.run(
+        _run(example_python, FINANCIAL, [("financial_statements", {})], use_structured_content=True)
+    )
+    output = _function_output(model, 1)
+    assert not isinstance(output, str), "the SDK would have sent json.dumps(structuredContent) alone"
+    texts = _texts(output)
+    assert texts[0].startswith(FRAMING_HEADER)
+    assert audit("\n\n".join(texts), shown[0].presentation.model_result, markup="text").rows_intact == 54
+
+
+def test_summarizable_tool_mode_comes_from_its_hints(example_python: str) -> None:
+    model, _, shown = asyncio.run(_run(example_python, FINANCIAL, [("key_figures", {})]))
+    assert shown[0].presentation.mode == "summarizable"
+    assert "Mode: summarizable." in _texts(_function_output(model, 1))[0]
+
+
+def test_partial_pages_carry_the_notice(example_python: str) -> None:
+    async def pages() -> tuple[list[Any], list[RenderedCall]]:
+        shown: list[RenderedCall] = []
+        server = RenderingMCPServerStdio(
+            params={"command": example_python, "args": ["-m", SCREENING]}, on_presentation=shown.append
+        )
+        outputs: list[Any] = []
+        arguments: dict[str, Any] | None = {}
+        async with server:
+            for number in range(50):
+                if arguments is None:
+                    break
+                model = ScriptedModel(
+                    [
+                        [function_call("screening_report", arguments, call_id=f"call-{number}")],
+                        [assistant_message("ok")],
+                    ]
+                )
+                agent = Agent(name="test", model=model, mcp_servers=[server])
+                await Runner.run(agent, "Go.", run_config=RunConfig(tracing_disabled=True))
+                outputs.append(_function_output(model, 1))
+                arguments = shown[-1].presentation.next_arguments(shown[-1].arguments)
+        return outputs, shown
+
+    outputs, shown = asyncio.run(pages())
+    assert len(outputs) >= 2, "the example batch takes several pages"
+    for output, call in zip(outputs[:-1], shown[:-1], strict=True):
+        assert PARTIAL_MARKER in _texts(output)[0]
+        assert not call.presentation.complete and call.presentation.text.startswith(PARTIAL_MARKER)
+    assert PARTIAL_MARKER not in _texts(outputs[-1])[0] and shown[-1].presentation.complete
+
+
+def test_own_custom_data_extractor_is_kept(example_python: str) -> None:
+    seen: list[str] = []
+
+    def extractor(context: Any) -> dict[str, Any]:
+        seen.append(context.tool_name)
+        return {"audit": "kept"}
+
+    _, items, _ = asyncio.run(
+        _run(example_python, FINANCIAL, [("financial_statements", {})], custom_data_extractor=extractor)
+    )
+    [output] = [item for item in items if isinstance(item, ToolCallOutputItem)]
+    assert seen == ["financial_statements"]
+    assert output.custom_data is not None and output.custom_data["audit"] == "kept"
+    assert rendered_output(output) is not None
+
+
+def test_tool_errors_reach_the_model_unchanged(example_python: str) -> None:
+    model, items, shown = asyncio.run(_run(example_python, SCREENING, [("screening_report", {"batch": "nope"})]))
+    texts = _texts(_function_output(model, 1))
+    assert "unknown batch" in texts[0] and FRAMING_HEADER not in texts[0]
+    assert shown == []
+    [output] = [item for item in items if isinstance(item, ToolCallOutputItem)]
+    assert rendered_output(output) is None
+
+
+def test_rendered_output_of_other_items() -> None:
+    assert rendered_output(object()) is None
+    with pytest.raises(TypeError):
+        RenderingMCPServerStdio()  # type: ignore[call-arg]
