@@ -8,7 +8,8 @@ It installs the SDK patch (so that the core form is typed and read as well as th
 extension (`mcp_rendering.client_extension()`), lists the tools, picks the first tool whose hints
 read as verbatim (`resolve_rendering`), calls it with the arguments named in MCP_CONFORMANCE_CONTEXT (its
 `arguments` member; none when unset), and follows each continuation with `next_call_arguments` until the result is
-complete, at most 20 calls. One line per call on stdout; exit status 0 when the walk ended on a complete result.
+complete or offers nothing to follow, at most 20 calls. One line per call on stdout; exit status 0 when the walk
+ended without a tool error.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ async def walk(url: str) -> int:
             result = await client.call_tool(tool.name, call_arguments)
             rendering = resolve_rendering(tool, result)
             following = next_call_arguments(arguments, result, tool)
-            problems = f"; {len(rendering.problems)} malformed value(s) read as absent" if rendering.problems else ""
+            problems = f"; {len(rendering.problems)} malformed value(s) read safe" if rendering.problems else ""
             print(
                 f"call {number}: {tool.name} {json.dumps(call_arguments, sort_keys=True)} -> "
                 f"isError={bool(result.is_error)} mode={rendering.mode} complete={rendering.complete} "

@@ -58,7 +58,7 @@ class Scenario:
     result_extra: dict[str, Any] = field(default_factory=dict[str, Any])
     structured: dict[str, Any] | None = None
     valid: bool = True
-    """False for a malformed value: the proposal says such a value must read as absent, never fail the result."""
+    """False for a malformed value: the proposal says such a value is read safely, never fails the result."""
 
     def tool(self) -> dict[str, Any]:
         """The tool exactly as the fixture server lists it."""

@@ -54,8 +54,9 @@ export interface RenderingHints {
 /**
  * A server's directive on how to present one tool result.
  *
- * Each member is read on its own: a malformed member reads as absent and the others still apply. Clients ignore
- * members they do not know, so later revisions can add members without breaking older hosts.
+ * Each member is read on its own: a malformed member reads as the value that shows more (a malformed `mode` as
+ * verbatim, a malformed `complete` as false) and the others still apply. Clients ignore members they do not know, so
+ * later revisions can add members without breaking older hosts.
  *
  * @example Verbatim with guidance
  * {@includeCode ./examples/Rendering/verbatim-with-guidance.json}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 from pathlib import Path
@@ -13,13 +14,22 @@ from mcp_rendering.audit import (
     MAX_RESULT_BYTES,
     MAX_TRANSCRIPT_CHARS,
     AuditInputError,
+    AuditReport,
+    Issue,
+    Markup,
     audit,
     audit_document,
+    audit_lines,
     audit_main,
+    fold,
 )
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.host import present
+from mcp_rendering.render import render_markdown, render_text
 from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER
+
+# Every audit here takes milliseconds: one that does not come back is a failure, not a hang of the suite.
+pytestmark = pytest.mark.timeout(10)
 
 STATEMENT = Document(
     title="Income statement",
@@ -294,3 +304,1265 @@ def test_cli_refuses_oversized_and_unreadable_files_before_reading_them(
     err = capsys.readouterr().err
     assert "over the limit of 100" in err and "Traceback" not in err
     assert MAX_RESULT_BYTES > 100
+
+
+# ---------------------------------------------------------------------------------------------- helpers for rules
+
+SALES = Document(
+    title="Ledger",
+    sections=(
+        Section(
+            id="s",
+            title="Accounts",
+            columns=("2023", "2024"),
+            rows=(
+                Row(id="a", label="Sales", values=(1000, 1200)),
+                Row(id="b", label="Costs", values=(5, None)),
+                Row(id="t", label="Net", values=(995, 1195), kind="total"),
+            ),
+        ),
+    ),
+)
+SALES_TEXT = "| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+
+
+def _one_section(*rows: Row, columns: tuple[str, ...] = ("v",), title: str = "Accounts") -> Document:
+    return Document(title="Ledger", sections=(Section(id="s", title=title, columns=columns, rows=rows),))
+
+
+def _found(report: AuditReport) -> list[tuple[str, str | None, int | None]]:
+    """(kind, row, line) of every issue, in report order."""
+    return [(issue.kind, issue.row_id, issue.line) for issue in report.issues]
+
+
+# -------------------------------------------------------------------------------------- rule 1: the assumed reading
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "| a | b |\n|---|---|",
+        "a | b\n--- | ---",
+        "| a |\n| :-: |",
+        "```\nx\n```",
+        "   ~~~",
+        "<b>x</b>",
+        "<DETAILS>",
+        "<!-- note -->",
+        "![chart](chart.png)",
+        "see [the ledger](https://example.com)",
+        "line<br/>break",
+    ],
+)
+def test_auto_reads_markdown_when_the_transcript_holds_markdown_syntax(shown: str) -> None:
+    assert audit_document(shown, SALES).markup == "markdown"
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        SALES_TEXT,
+        "Sales: 1000 < 1200 and 5 > 4",
+        "x\n|---|---|",  # a delimiter row without a table line above it
+        "| a | b |\n---",
+        "    ```",  # indented four spaces: not a fence
+        "[not a link]",
+        "",
+    ],
+)
+def test_auto_reads_plain_text_otherwise(shown: str) -> None:
+    assert audit_document(shown, SALES).markup == "text"
+
+
+def test_an_explicit_reading_overrides_detection() -> None:
+    markdown = present(None, _result()).markdown
+    assert audit(markdown, _result(), markup="text").markup == "text"
+    assert audit(SALES_TEXT, _result(), markup="markdown").markup == "markdown"
+    assert audit_document(SALES_TEXT, SALES, markup="markdown").clean
+
+
+# ------------------------------------------------------------------------------------------ rule 2: hidden content
+
+
+@pytest.mark.parametrize(
+    ("character", "named"),
+    [
+        ("\u202e", "U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+        ("\u200b", "U+200B (ZERO WIDTH SPACE)"),
+        ("\x1b", "U+001B (unnamed)"),
+        ("\r", "U+000D (unnamed)"),
+        ("\u2028", "U+2028 (LINE SEPARATOR)"),
+        ("\u2029", "U+2029 (PARAGRAPH SEPARATOR)"),
+        ("\x85", "U+0085 (unnamed)"),
+        ("\ufeff", "U+FEFF (ZERO WIDTH NO-BREAK SPACE)"),
+    ],
+)
+@pytest.mark.parametrize("markup", ["text", "markdown"])
+def test_a_character_a_reader_cannot_see_is_hidden_content(character: str, named: str, markup: Markup) -> None:
+    shown = f"| Sales | 1000 | 1200 |\n| Costs | 5 |{character} - |\n| Total: Net | 995 | 1195 |"
+    report = audit_document(shown, SALES, markup=markup)
+    hidden = report.hidden
+    assert [(issue.line, issue.row_id, issue.section_id) for issue in hidden] == [(2, None, None)]
+    assert hidden[0].detail == f"the character {named} hides or moves text from the reader"
+    assert not report.clean
+
+
+def test_tabs_line_ends_and_a_leading_byte_order_mark_are_not_hidden() -> None:
+    shown = "\ufeff| Sales |\t1000 | 1200 |\r\n| Costs | 5 | - |\r\n| Total: Net | 995 | 1195 |\r\n"
+    for markup in ("text", "markdown"):
+        report = audit_document(shown, SALES, markup=markup)
+        assert report.clean, report.format()
+
+
+def test_only_the_first_hidden_character_of_a_line_is_reported() -> None:
+    report = audit_document("| Sales | 1000 | 1200 |\u200b\u202e\n\x1b", SALES, markup="text")
+    assert [(issue.line, issue.detail.split(" hides")[0]) for issue in report.hidden] == [
+        (1, "the character U+200B (ZERO WIDTH SPACE)"),
+        (2, "the character U+001B (unnamed)"),
+    ]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="rule 2: a line holding a hidden character shows nothing, but its records still count as shown (intact "
+    "when the character is one that whitespace folding removes, altered otherwise)",
+)
+@pytest.mark.parametrize("character", ["\x0b", "\x1c", "\u2028", "\x1b[2K"])
+def test_a_record_on_a_line_with_a_hidden_character_counts_as_not_shown(character: str) -> None:
+    shown = f"| Sales | 1000 | 1200 |{character}\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+    report = audit_document(shown, SALES, markup="text")
+    assert [issue.row_id for issue in report.missing] == ["a"]
+    assert report.rows_intact == 2
+
+
+def test_markdown_comments_hide_what_they_hold_until_they_close() -> None:
+    shown = "\n".join(
+        [
+            "| Sales | 1000 | 1200 |",
+            "<!-- a note",
+            "| Costs | 5 | - |",
+            "end of note -->",
+            "| Total: Net | 995 | 1195 |",
+        ]
+    )
+    report = audit_document(shown, SALES, markup="markdown")
+    assert _found(report) == [("hidden_content", None, 2), ("missing_row", "b", None)]
+    assert report.hidden[0].detail == "an HTML comment hides or moves text from the reader"
+    # Closed on the line it opens: only that line is hidden.
+    report = audit_document(
+        "| Sales | 1000 | 1200 |\n<!-- x --> | Costs | 5 | - |\n| Total: Net | 995 | 1195 |", SALES, markup="markdown"
+    )
+    assert _found(report) == [("hidden_content", None, 2), ("missing_row", "b", None)]
+    report = audit_document(
+        "<!-- x -->\n| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |", SALES, markup="markdown"
+    )
+    assert _found(report) == [("hidden_content", None, 1)]
+    # An escaped `<` opens no comment.
+    report = audit_document(
+        "\\<!-- x\n| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |", SALES, markup="markdown"
+    )
+    assert report.clean, report.format()
+
+
+def test_collapsed_details_hide_their_records_nested_or_not() -> None:
+    shown = "\n".join(
+        [
+            "<details><summary>More</summary>",
+            "<details>",
+            "</details>",
+            "| Sales | 1000 | 1200 |",
+            "</details>",
+            "| Costs | 5 | - |",
+            "| Total: Net | 995 | 1195 |",
+        ]
+    )
+    report = audit_document(shown, SALES, markup="markdown")
+    assert _found(report) == [("hidden_content", None, 1), ("missing_row", "a", None)]
+    assert report.hidden[0].detail == "a collapsed <details> block hides or moves text from the reader"
+    # Opened and closed on one line: the lines after it are shown.
+    report = audit_document(
+        "<details>x</details>\n| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |",
+        SALES,
+        markup="markdown",
+    )
+    assert _found(report) == [("hidden_content", None, 1)]
+    # A stray closing tag inside does not reopen anything below it.
+    report = audit_document(
+        "<details>\n</details></details>\n| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |",
+        SALES,
+        markup="markdown",
+    )
+    assert _found(report) == [("hidden_content", None, 1)]
+
+
+def test_html_blocks_hide_everything_to_the_next_blank_line() -> None:
+    shown = "<div hidden>\n| Sales | 1000 | 1200 |\n\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+    report = audit_document(shown, SALES, markup="markdown")
+    assert _found(report) == [("hidden_content", None, 1), ("missing_row", "a", None)]
+    assert report.hidden[0].detail == "an HTML block hides or moves text from the reader"
+    # A line that starts with <br> is not an HTML block.
+    report = audit_document(
+        "<br>\n| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |", SALES, markup="markdown"
+    )
+    assert report.clean, report.format()
+
+
+def test_link_reference_definitions_raw_html_and_images_hide_their_line() -> None:
+    for line, what in [
+        ("[Sales]: https://example.com 'Sales 1000 1200'", "a link reference definition (never displayed)"),
+        ("| Sales | 1000 | <span hidden>1200</span> |", "raw HTML or an image"),
+        ("| Sales | 1000 | 1200 | ![](https://example.com/pixel.png)", "raw HTML or an image"),
+        ("| Sales | 1000 | 1200 | <!-- -->", "an HTML comment"),
+        ("## Sales <img src=x>", "raw HTML or an image"),
+    ]:
+        shown = f"{line}\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+        report = audit_document(shown, SALES, markup="markdown")
+        assert [(issue.line, issue.detail) for issue in report.hidden] == [
+            (1, f"{what} hides or moves text from the reader")
+        ], line
+        assert [issue.row_id for issue in report.missing] == ["a"], line
+
+
+# ---------------------------------------------------------------------------------------- rule 3: reading a line
+
+
+def test_fold_turns_whitespace_runs_into_one_space() -> None:
+    assert fold("  Net \t income \n") == "Net income"
+    assert fold("Net\u00a0income") == "Net income"
+    assert fold("Net income") == "Net income"
+    assert fold("Net  income") == "Net income"
+    assert fold(" Net") == "Net"
+    assert fold("Net ") == "Net"
+    assert fold("") == ""
+
+
+def test_whitespace_runs_count_as_one_space_in_either_reading() -> None:
+    shown = "|  Sales |\t1000   |  1200 |\n| Costs | 5 | - |\n|   Total:   Net   | 995 | 1195 |"
+    for markup in ("text", "markdown"):
+        assert audit_document(shown, SALES, markup=markup).clean
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        "&#49;000",  # a decimal entity
+        "&#x31;000",  # a hexadecimal entity
+        "**1000**",
+        "__1000__",
+        "`1000`",
+        "``1000``",
+        "[1000](https://example.com)",
+        "[**1000**](https://example.com)",
+    ],
+)
+def test_markdown_inline_syntax_is_read_as_it_renders(cell: str) -> None:
+    shown = f"| Sales | {cell} | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+    assert audit_document(shown, SALES, markup="markdown").clean
+    assert [issue.row_id for issue in audit_document(shown, SALES, markup="text").altered] == ["a"]
+
+
+def test_markdown_escapes_entities_breaks_autolinks_and_code_spans_show_their_text() -> None:
+    document = _one_section(
+        Row(id="e", label="R-1 [draft]", values=("*x*",)),
+        Row(id="a", label="R&D", values=("a b",)),
+        Row(id="b", label="Site", values=("https://example.com/x",)),
+        Row(id="c", label="Code", values=("a`b",)),
+        Row(id="d", label="Stars", values=("*",)),
+    )
+    shown = "\n".join(
+        [
+            "| R\\-1 \\[draft\\] | \\*x\\* |",
+            "| R&amp;D | a<br>b |",
+            "| Site | <https://example.com/x> |",
+            "| Code | ``a`b`` |",
+            "| Stars | * |",
+        ]
+    )
+    report = audit_document(shown, document, markup="markdown")
+    assert report.clean, report.format()
+
+
+def test_block_quotes_and_list_markers_are_not_part_of_the_line() -> None:
+    shown = "> | Sales | 1000 | 1200 |\n> - Costs: 5, -\n> 1. Total: Net 995 1195"
+    assert audit_document(shown, SALES, markup="markdown").clean
+    for marker in ("-", "*", "+", "\u2022", "1.", "12)"):
+        shown = f"{marker} Sales: 1000, 1200\n{marker} Costs: 5, -\n{marker} Total: Net 995 1195"
+        assert audit_document(shown, SALES, markup="text").clean, marker
+
+
+def test_code_blocks_are_literal() -> None:
+    shown = "```\nSales **1000** 1200\nCosts 5 -\n```\n- Total: Net 995 1195"
+    report = audit_document(shown, SALES, markup="markdown")
+    assert [issue.row_id for issue in report.altered] == ["a"]  # `**` is shown as is inside a fence
+    shown = "~~~~\n~~~\nSales 1000 1200\n~~~~\nCosts 5 -\n- Total: Net 995 1195"
+    assert audit_document(shown, SALES, markup="markdown").clean  # a shorter fence does not close a longer one
+    shown = "```\nSales 1000 1200\n```   \nCosts 5 -\n- Total: Net 995 1195"
+    assert audit_document(shown, SALES, markup="markdown").clean  # spaces may follow a closing fence
+    shown = "```\nSales 1000 1200\n``` x\n**Costs** 5 -\n```\n- Total: Net 995 1195"
+    report = audit_document(shown, SALES, markup="markdown")
+    assert _found(report) == [("missing_row", "b", None)]  # a fence followed by text does not close
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="rules 3-4: a `|` line inside a code block is shown literally, yet it is never read as a table line",
+)
+def test_a_plain_text_table_in_a_code_block_shows_its_records() -> None:
+    shown = "```\n" + present(None, _result()).text + "\n```"
+    report = audit(shown, _result(), markup="markdown")
+    assert report.clean, report.format()
+
+
+@pytest.mark.parametrize(
+    ("markup", "shown"),
+    [
+        ("text", "Sales 1000\n=========="),
+        ("text", "Sales 1000\n----------"),
+        ("text", "| Sales | 1000 |\n+-------+------+"),
+        ("markdown", "Sales 1000\n=========="),
+        ("markdown", "Sales 1000\n---"),
+        ("markdown", "| Sales | 1000 |\n| --- | --- |"),
+        ("markdown", "# Sales 1000"),
+        ("markdown", "###### Sales 1000"),
+        ("markdown", "| x | y |\n| --- | --- |\n| --- | --- |\n\nSales 1000\n---"),
+    ],
+)
+def test_headings_underlines_and_table_headers_never_stand_for_a_record(markup: Markup, shown: str) -> None:
+    document = _one_section(Row(id="a", label="Sales", values=(1000,)))
+    report = audit_document(shown, document, markup=markup)
+    assert [issue.row_id for issue in report.missing] == ["a"]
+    assert not report.fabricated
+
+
+# ------------------------------------------------------------------------------- rules 5 to 7: text results, lines
+
+LINES = ["Alpha one", "Beta two", "Gamma three", "Delta four"]
+LINES_SHOWN = "Alpha one\nBeta two\nGamma three\nDelta four"
+
+
+def _text_issues(report: AuditReport) -> list[tuple[str, int | None, str]]:
+    return [(issue.kind, issue.line, issue.detail) for issue in report.issues]
+
+
+def test_a_text_result_shown_line_for_line_is_clean_whatever_surrounds_it() -> None:
+    report = audit_lines("Here you are:\nAlpha one\nBeta  two\n\nGamma three\n\tDelta four\nAnything else?", LINES)
+    assert report.clean, report.format()
+    assert (report.rows_expected, report.rows_intact, report.score) == (4, 4, 1.0)
+    assert report.records == "text" and report.markup == "text" and report.result_complete
+
+
+def test_the_blank_lines_of_a_text_result_are_not_records() -> None:
+    report = audit_lines(LINES_SHOWN, ["", "Alpha one", "  ", "Beta two", "Gamma three", "\t", "Delta four"])
+    assert report.clean and report.rows_expected == 4
+
+
+def test_a_line_of_a_text_result_left_out_is_missing() -> None:
+    for shown in ("Alpha one\nGamma three\nDelta four", "Alpha one\n\nGamma three\nDelta four"):
+        report = audit_lines(shown, LINES)
+        assert _text_issues(report) == [("missing_row", None, 'line "Beta two" is not shown')]
+        assert report.rows_intact == 3 and report.score == 0.75
+
+
+@pytest.mark.parametrize(
+    ("shown", "line", "detail"),
+    [
+        ("Alpha 1\nBeta two\nGamma three\nDelta four", 1, 'line "Alpha one" is shown as "Alpha 1"'),
+        ("Alpha one\nBeta 2\nGamma three\nDelta four", 2, 'line "Beta two" is shown as "Beta 2"'),
+        ("Alpha one\nBeta two\nGamma three\nDelta 4", 4, 'line "Delta four" is shown as "Delta 4"'),
+        ("Intro\n\nAlpha one\nBeta two\nGamma 3\nDelta four", 5, 'line "Gamma three" is shown as "Gamma 3"'),
+    ],
+)
+def test_a_line_of_a_text_result_changed_in_place_is_altered(shown: str, line: int, detail: str) -> None:
+    report = audit_lines(shown, LINES)
+    assert _text_issues(report) == [("altered_row", line, detail)]
+    assert report.rows_intact == 3
+
+
+def test_a_changed_line_is_taken_in_the_place_of_the_missing_one_not_elsewhere() -> None:
+    # Two lines missing, two unmatched lines: each takes the one between the same neighbours.
+    report = audit_lines("Alpha one\nBeta 2\nGamma three\nDelta 4\nAfterword", LINES)
+    assert _text_issues(report) == [
+        ("altered_row", 2, 'line "Beta two" is shown as "Beta 2"'),
+        ("altered_row", 4, 'line "Delta four" is shown as "Delta 4"'),
+    ]
+    # Two missing lines in one gap take the unmatched lines of that gap in order; a third is missing.
+    report = audit_lines("Alpha one\nB2\nC3\nDelta four", LINES)
+    assert _text_issues(report) == [
+        ("altered_row", 2, 'line "Beta two" is shown as "B2"'),
+        ("altered_row", 3, 'line "Gamma three" is shown as "C3"'),
+    ]
+    report = audit_lines("Alpha one\nB2\nDelta four", LINES)
+    assert _text_issues(report) == [
+        ("altered_row", 2, 'line "Beta two" is shown as "B2"'),
+        ("missing_row", None, 'line "Gamma three" is not shown'),
+    ]
+
+
+def test_lines_of_a_text_result_out_of_order_are_reordered() -> None:
+    report = audit_lines("Beta two\nAlpha one\nGamma three\nDelta four", LINES)
+    assert _text_issues(report) == [("reordered_row", 2, 'line "Alpha one" is shown out of order')]
+    report = audit_lines("Alpha one\nDelta four\nBeta two\nGamma three", LINES)
+    assert _text_issues(report) == [("reordered_row", 2, 'line "Delta four" is shown out of order')]
+    assert report.rows_intact == 3
+
+
+def test_a_line_of_a_text_result_shown_twice_is_duplicated() -> None:
+    for shown, line in (
+        ("Alpha one\nBeta two\nAlpha one\nGamma three\nDelta four", 3),
+        ("Alpha one\nAlpha one\nBeta two\nGamma three\nDelta four", 2),
+        ("Alpha one\nBeta two\nGamma three\nDelta four\nDelta four", 5),
+    ):
+        report = audit_lines(shown, LINES)
+        text = shown.split("\n")[line - 1]
+        assert _text_issues(report) == [("duplicated_row", line, f'"{text}" shows a line again')]
+        assert report.score == 4 / 5
+    # A line the result holds twice is shown twice.
+    assert audit_lines("Alpha one\nAlpha one", ["Alpha one", "Alpha one"]).clean
+
+
+def test_a_line_added_among_the_lines_of_a_text_result_is_fabricated() -> None:
+    for shown, line in (
+        ("Alpha one\nExtra\nBeta two\nGamma three\nDelta four", 2),
+        ("Alpha one\nBeta two\nGamma three\nExtra\nDelta four", 4),
+    ):
+        report = audit_lines(shown, LINES)
+        assert _text_issues(report) == [("fabricated_row", line, '"Extra" is not a line of the result')]
+        assert report.score == 4 / 5
+    # Before the first line shown and after the last, it is commentary; so is everything when no line is shown.
+    assert audit_lines("Extra\nAlpha one\nBeta two\nGamma three\nDelta four\nExtra", LINES).clean
+    assert audit_lines("Extra\nMore", []).clean
+    assert audit_lines("", []).score == 1.0
+
+
+def test_blank_hidden_and_structure_lines_never_take_the_place_of_a_line() -> None:
+    report = audit_lines("Alpha one\nBeta two\n<!-- Gamma three -->\nDelta four", LINES, markup="markdown")
+    assert _text_issues(report) == [
+        ("hidden_content", 3, "an HTML comment hides or moves text from the reader"),
+        ("missing_row", None, 'line "Gamma three" is not shown'),
+    ]
+    report = audit_lines("```\nAlpha one\nBeta two\n```\n```\nDelta four\n```", LINES, markup="markdown")
+    assert _text_issues(report) == [("missing_row", None, 'line "Gamma three" is not shown')]
+
+
+def test_a_text_result_in_markdown_is_read_as_it_renders() -> None:
+    lines = ["# Sanctions hits", "> quoted note", "- ACME Ltd (EU)", "> - Acme Holding", "**Total**: `2` hits"]
+    rendered = "# Sanctions hits\n> quoted note\n- ACME Ltd (EU)\n> - Acme Holding\n**Total**: `2` hits"
+    report = audit_lines(rendered, lines, markup="markdown")
+    assert report.clean, report.format()
+    # Or as written, in a code block.
+    assert audit_lines("```\n" + "\n".join(lines) + "\n```", lines, markup="markdown").clean
+    # A line shown as a list item shows the line without the marker, in Markdown.
+    assert audit_lines("- Alpha one\n- Beta two\n- Gamma three\n- Delta four", LINES, markup="markdown").clean
+    # In plain text, a list item may show a line of the result that is itself a list item.
+    assert audit_lines("- ACME Ltd (EU)", ["- ACME Ltd (EU)"], markup="text").clean
+    # And a heading shown as a heading is that line.
+    assert audit_lines("# Sanctions hits", ["# Sanctions hits"], markup="markdown").clean
+
+
+def test_a_hidden_character_in_a_line_of_a_text_result_must_be_shown_as_its_escape() -> None:
+    lines = ["Pay \u202e0001 EUR"]
+    assert audit_lines("Pay \\u202e0001 EUR", lines).clean
+    report = audit_lines("Pay \u202e0001 EUR", lines, markup="text")
+    assert [issue.kind for issue in report.issues] == ["hidden_content", "altered_row"]
+
+
+def test_a_partial_text_result_must_say_so_and_a_complete_one_must_not() -> None:
+    notice = f"{PARTIAL_MARKER} 4 of 9 lines."
+    assert audit_lines(f"{notice}\n{LINES_SHOWN}", LINES, complete=False).clean
+    report = audit_lines(LINES_SHOWN, LINES, complete=False)
+    assert _text_issues(report) == [
+        ("completeness_misstated", None, "the result is partial, but no line starts with 'Partial result:' to say so")
+    ]
+    assert report.score == 0.5 and not report.result_complete
+    report = audit_lines(f"{notice}\n{LINES_SHOWN}", LINES)
+    assert _text_issues(report) == [
+        (
+            "completeness_misstated",
+            1,
+            "the result is complete, but a line starting with 'Partial result:' says it is partial",
+        )
+    ]
+    # A notice is not a changed line, and a line of the result that starts with the marker is not a notice.
+    report = audit_lines(f"Alpha one\nBeta two\n{notice}\nDelta four", LINES, complete=False)
+    assert _text_issues(report) == [("missing_row", None, 'line "Gamma three" is not shown')]
+    assert audit_lines(f"{PARTIAL_MARKER} none", [f"{PARTIAL_MARKER} none"]).clean
+
+
+def test_audit_lines_detects_the_reading_by_default() -> None:
+    assert audit_lines("**Alpha one**\n<br>", ["Alpha one"]).markup == "markdown"
+    assert audit_lines("**Alpha one**\n<br>", ["Alpha one"]).clean
+    assert audit_lines("**Alpha one**", ["Alpha one"]).markup == "text"
+
+
+# --------------------------------------------------------------------- rule 4: a record of a document, exactly shown
+
+
+def test_the_plain_text_and_markdown_renderings_of_a_document_audit_clean() -> None:
+    for shown, markup in ((render_text(SALES), "text"), (render_markdown(SALES), "markdown")):
+        report = audit_document(shown, SALES)
+        assert report.clean, report.format()
+        assert (report.markup, report.rows_expected, report.rows_intact, report.score) == (markup, 3, 3, 1.0)
+        assert report.records == "document"
+
+
+def test_a_table_line_shows_a_record_when_its_cells_are_the_label_then_the_values() -> None:
+    document = _one_section(Row(id="a", label="Sales", values=(1,), level=2))
+    for shown in ("| Sales | 1 |", "|     Sales | 1 |", "| \u2003\u2003Sales | 1 |", "| Sales | 1", "Sales | 1 |"):
+        assert audit_document(shown, document, markup="text").clean, shown
+    assert audit_document("| Sales | 1 |\n| --- | --- |\nSales | 1", document, markup="markdown").rows_intact == 1
+    # Nothing else may be in the label cell, and no cell may be added or left out.
+    for shown, kind in (
+        ("| Total: Sales | 1 |", "altered_row"),
+        ("| Sales | 1 | |", "altered_row"),
+        ("| | Sales | 1 |", "relabelled_row"),
+        ("| Sales (est.) | 1 |", "relabelled_row"),
+    ):
+        assert _found(audit_document(shown, document, markup="text")) == [(kind, "a", 1)], shown
+    # A line of borders only shows nothing.
+    assert _found(audit_document("|\n| Sales | 1 |", document, markup="text")) == []
+
+
+@pytest.mark.parametrize(
+    "marker", ["Total: ", "Total ", "TOTAL: ", "total:", "**Total:** ", "**Total**: ", "__Total:__ "]
+)
+def test_a_total_may_be_marked_in_its_label_cell(marker: str) -> None:
+    document = _one_section(Row(id="a", label="A", values=(1,)), Row(id="t", label="Net", values=(9,), kind="total"))
+    assert audit_document(f"| A | 1 |\n| {marker}Net | 9 |", document, markup="text").clean
+
+
+def test_a_marked_line_stands_only_for_a_record_of_its_kind() -> None:
+    document = _one_section(Row(id="a", label="A", values=(1,)), Row(id="t", label="Net", values=(9,), kind="total"))
+    report = audit_document("| A | 1 |\n| Subtotal: Net | 9 |", document, markup="text")
+    assert _found(report) == [("altered_row", "t", 2)]
+    assert report.altered[0].detail == 'total "Net" ["9"] is shown with other values: "| Subtotal: Net | 9 |"'
+    report = audit_document("| Total: A | 1 |\n| Total: Net | 9 |", document, markup="text")
+    assert _found(report) == [("altered_row", "a", 1)]
+    # "Totals" is a word of its own, not a marker.
+    assert _found(audit_document("| A | 1 |\n| Totals Net | 9 |", document, markup="text")) == [
+        ("relabelled_row", "t", 2)
+    ]
+
+
+def test_an_unmarked_line_stands_for_a_subtotal_only_when_no_line_marks_it_and_no_item_takes_it() -> None:
+    gross = _one_section(
+        Row(id="t", label="Gross", values=(5,), kind="subtotal"), Row(id="i", label="Gross", values=(5,))
+    )
+    assert _found(audit_document("| Gross | 5 |", gross)) == [("dropped_subtotal", "t", None)]
+    assert _found(audit_document("| Subtotal: Gross | 5 |", gross)) == [("missing_row", "i", None)]
+    assert audit_document("| Subtotal: Gross | 5 |\n| Gross | 5 |", gross).clean
+    assert audit_document("| Gross | 5 |\n| Gross | 5 |", gross).clean  # a host that marks nothing
+    # A subtotal shown marked takes its marked line, though an unmarked one comes first.
+    subtotal = _one_section(
+        Row(id="a", label="A", values=(1,)), Row(id="t", label="Gross", values=(5,), kind="subtotal")
+    )
+    report = audit_document("| Gross | 5 |\n| A | 1 |\n| Subtotal: Gross | 5 |", subtotal)
+    assert _found(report) == [("duplicated_row", None, 1)]
+
+
+def test_values_are_compared_as_the_reference_renderer_shows_them() -> None:
+    document = _one_section(
+        Row(id="a", label="Flags", values=(True, False, None, 0.1, 10**20, "a|b", "x\u202ey", "")),
+        columns=tuple("cdefghij"),
+    )
+    shown = "| Flags | true | false | {} | 0.1 | 100000000000000000000 | a|b | x\\u202ey | |"
+    assert audit_document(shown.format("-"), document).clean
+    assert audit_document(shown.format("n/a"), document, null_display="n/a").clean
+    report = audit_document(shown.format("-"), document, null_display="n/a")
+    assert [issue.row_id for issue in report.altered] == ["a"]
+    assert report.altered[0].detail.startswith('"Flags" ["true", "false", "n/a", "0.1",')
+    report = audit_document(shown.format("-").replace("true", "True"), document)
+    assert [issue.row_id for issue in report.altered] == ["a"]
+    assert audit_document("- Flags: true, false, -, 0.1, 100000000000000000000, a|b, x\\u202ey", document).clean
+
+
+def test_server_text_is_compared_folded_and_with_its_hidden_characters_escaped() -> None:
+    document = _one_section(
+        Row(id="a", label="  Net\nincome ", values=("1  000", " x ")),
+        Row(id="b", label="Bidi\u202e", values=("a\u2028b", None)),
+        columns=("v", "w"),
+    )
+    assert audit_document("| Net income | 1 000 | x |\n| Bidi\\u202e | a b | - |", document, markup="text").clean
+
+
+# -------------------------------------------------------------------------- rule 4: free-form lines and list items
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Net income: 90 (0.5)",
+        "- Net income: 2024 = 90; margin = 0.5",
+        "- Net income 90/0.5",
+        "- Net income: 90, 0.5.",
+        "- Net income: 90, 0.5;",
+        "- Net income: 90 [0.5]",
+        "- Net income: 90 \u2014 0.5",
+        "- Net income: 90 \u00b7 0.5",
+        "Net income: 90 0.5",
+        "1. Net income 90, 0.5",
+    ],
+)
+def test_a_free_form_line_shows_a_record_with_its_values_in_order(line: str) -> None:
+    document = _one_section(Row(id="a", label="Net income", values=(90, 0.5)), columns=("2024", "margin"))
+    assert audit_document(line, document, markup="text").clean
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Net income: 90 or 0.5",  # a word between the values
+        "- Net income: 0.5 90",  # out of order
+        "- Net income: 90.0.5",  # glued
+        "- Net income: 90,0.5",
+        "- Net income: 190 0.5",
+        "- Net income: 90 0.51",
+        "- Net income: 90x 0.5",
+        "- Net income: 90 0.5 total",  # a word after them
+        "- Net income: 90",  # one left out
+        "- Net income: 90.",
+    ],
+)
+def test_a_free_form_line_with_other_values_is_altered(line: str) -> None:
+    document = _one_section(Row(id="a", label="Net income", values=(90, 0.5)), columns=("2024", "margin"))
+    report = audit_document(line, document, markup="text")
+    assert _found(report) == [("altered_row", "a", 1)]
+    assert report.altered[0].detail == f'"Net income" ["90", "0.5"] is shown with other values: "{line[2:]}"'
+
+
+def test_a_free_form_line_must_start_with_the_label_at_a_word_boundary() -> None:
+    document = _one_section(Row(id="a", label="Net income", values=(90,)))
+    for line in ("- Net income:90", "- Net: 90", "- The net income: 90", "- Net incomes 90"):
+        assert _found(audit_document(line, document, markup="text"))[0] == ("missing_row", "a", None), line
+
+
+def test_a_free_form_line_may_mark_a_subtotal_or_total() -> None:
+    document = _one_section(
+        Row(id="a", label="A", values=(1,)),
+        Row(id="s", label="Gross", values=(5,), kind="subtotal"),
+        Row(id="t", label="Net", values=(9,), kind="total"),
+    )
+    for shown in (
+        "- A: 1\n- Subtotal: Gross 5\n- Total: Net 9",
+        "- A: 1\n- **Subtotal:** Gross: 5\n- **Total:** Net = 9.",
+        "A 1\nGross 5\nNet 9",
+    ):
+        assert audit_document(shown, document, markup="text").clean, shown
+    report = audit_document("- A: 1\n- Total: Gross 5\n- Total: Net 9", document, markup="text")
+    assert _found(report) == [("altered_row", "s", 2)]
+
+
+def test_an_empty_value_needs_nothing_in_free_form_text() -> None:
+    document = _one_section(Row(id="a", label="A", values=("", 1, "")), columns=("x", "y", "z"))
+    assert audit_document("- A: 1", document, markup="text").clean
+
+
+def test_labels_of_several_words_and_labels_that_prefix_others() -> None:
+    document = _one_section(
+        Row(id="a", label="Net", values=(1,)),
+        Row(id="b", label="Net income", values=(2,)),
+        Row(id="c", label="Net income tax", values=(3,)),
+    )
+    assert audit_document("- Net: 1\n- Net income: 2\n- Net income tax: 3", document, markup="text").clean
+    report = audit_document("- Net: 10\n- Net income: 2\n- Net income tax: 3", document, markup="text")
+    assert _found(report) == [("altered_row", "a", 1)]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="a free-form line is indexed for alterations under the shortest label it starts with only, so a record "
+    "whose label extends another's is reported missing, and its changed line fabricated",
+)
+def test_a_changed_line_is_taken_by_the_record_whose_longer_label_it_starts_with() -> None:
+    document = _one_section(Row(id="a", label="Net", values=(1,)), Row(id="b", label="Net income", values=(2,)))
+    report = audit_document("- Net: 1\n- Net income: 20", document, markup="text")
+    assert _found(report) == [("altered_row", "b", 2)]
+
+
+# -------------------------------------------------------------- rule 6: order, duplicates, alterations, leftovers
+
+
+def test_records_shown_twice_or_out_of_order() -> None:
+    report = audit_document(
+        "| Costs | 5 | - |\n| Sales | 1000 | 1200 |\n| Total: Net | 995 | 1195 |\n| Sales | 1000 | 1200 |", SALES
+    )
+    assert _found(report) == [("reordered_row", "b", 1), ("duplicated_row", None, 4)]
+    assert report.reordered[0].detail == '"Costs" ["5", "-"] is shown out of order'
+    assert report.duplicated[0].detail == '"| Sales | 1000 | 1200 |" shows a record again'
+    assert (report.rows_intact, report.score) == (2, 2 / 4)
+
+
+def test_the_largest_set_of_records_in_order_is_kept() -> None:
+    document = _one_section(*(Row(id=f"r{n}", label=f"R{n}", values=(n,)) for n in range(6)))
+    lines = ["| R0 | 0 |", "| R4 | 4 |", "| R1 | 1 |", "| R2 | 2 |", "| R5 | 5 |", "| R3 | 3 |"]
+    report = audit_document("\n".join(lines), document)
+    assert _found(report) == [("reordered_row", "r4", 2), ("reordered_row", "r5", 5)]
+    assert report.rows_intact == 4
+    lines = ["| R5 | 5 |", "| R4 | 4 |", "| R3 | 3 |", "| R2 | 2 |", "| R1 | 1 |", "| R0 | 0 |"]
+    report = audit_document("\n".join(lines), document)
+    assert report.rows_intact == 1 and len(report.reordered) == 5
+
+
+def test_identical_records_are_interchangeable_only_their_count_matters() -> None:
+    document = _one_section(
+        Row(id="a", label="Other", values=(1,)),
+        Row(id="m", label="Mid", values=(2,)),
+        Row(id="b", label="Other", values=(1,)),
+    )
+    assert audit_document("| Other | 1 |\n| Mid | 2 |\n| Other | 1 |", document).clean
+    report = audit_document("| Mid | 2 |\n| Other | 1 |\n| Other | 1 |", document)
+    assert [(issue.kind, issue.line) for issue in report.issues] == [("reordered_row", 1)]
+    assert report.rows_intact == 2
+    report = audit_document("| Other | 1 |\n| Other | 1 |\n| Other | 1 |\n| Mid | 2 |", document)
+    assert sorted(issue.kind for issue in report.issues) == ["duplicated_row", "reordered_row"]
+    assert report.rows_intact == 2
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="rule 6: of two lines showing identical records, the later one is the repeat; the chain search breaks "
+    "ties toward the later line, so the earlier one is reported as duplicated",
+)
+def test_of_identical_lines_the_later_one_shows_a_record_again() -> None:
+    document = _one_section(
+        Row(id="a", label="Other", values=(1,)),
+        Row(id="m", label="Mid", values=(2,)),
+        Row(id="b", label="Other", values=(1,)),
+    )
+    report = audit_document("| Other | 1 |\n| Mid | 2 |\n| Other | 1 |\n| Other | 1 |", document)
+    assert _found(report) == [("duplicated_row", None, 4)]
+    report = audit_document("| Other | 1 |\n| Other | 1 |\n| Other | 1 |\n| Mid | 2 |", document)
+    assert _found(report) == [("reordered_row", "b", 2), ("duplicated_row", None, 3)]
+    gross = _one_section(Row(id="g", label="Gross", values=(5,), kind="subtotal"))
+    assert _found(audit_document("| Gross | 5 |\n| Gross | 5 |", gross)) == [("duplicated_row", None, 2)]
+
+
+def test_a_record_shown_with_other_values_is_altered_and_under_another_label_relabelled() -> None:
+    report = audit_document("| Sales | 1000 | 1250 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |", SALES)
+    assert _found(report) == [("altered_row", "a", 1)]
+    assert report.altered[0].detail == '"Sales" ["1000", "1200"] is shown with other values: "| Sales | 1000 | 1250 |"'
+    assert report.altered[0].section_id == "s"
+    report = audit_document("| Revenue | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |", SALES)
+    assert _found(report) == [("relabelled_row", "a", 1)]
+    assert report.relabelled[0].detail == (
+        '"Sales" ["1000", "1200"] is shown under another label: "| Revenue | 1000 | 1200 |"'
+    )
+    assert report.rows_intact == 2 and report.score == 2 / 3
+    # Only a table line relabels: free-form text cannot say which words are the label.
+    report = audit_document("- Revenue: 1000, 1200\n- Costs: 5, -\n- Total: Net 995 1195", SALES, markup="text")
+    assert _found(report) == [("missing_row", "a", None), ("fabricated_row", None, 1)]
+
+
+def test_a_changed_line_is_taken_by_one_record_only() -> None:
+    document = _one_section(Row(id="a", label="A", values=(1,)), Row(id="b", label="A", values=(2,)))
+    report = audit_document("| A | 3 |", document)
+    assert _found(report) == [("altered_row", "a", 1), ("missing_row", "b", None)]
+    report = audit_document("| A | 3 |\n| A | 4 |", document)
+    assert _found(report) == [("altered_row", "a", 1), ("altered_row", "b", 2)]
+    relabelled = _one_section(Row(id="a", label="A", values=(1,)), Row(id="b", label="B", values=(1,)))
+    report = audit_document("| C | 1 |", relabelled)
+    assert _found(report) == [("relabelled_row", "a", 1), ("missing_row", "b", None)]
+
+
+def test_records_not_shown_are_missing_and_subtotals_and_totals_dropped() -> None:
+    report = audit_document("nothing to see", SALES)
+    assert _found(report) == [
+        ("missing_row", "a", None),
+        ("missing_row", "b", None),
+        ("dropped_total", "t", None),
+        ("dropped_section", None, None),
+    ]
+    assert [issue.detail for issue in report.missing] == [
+        '"Sales" ["1000", "1200"] is not shown',
+        '"Costs" ["5", "-"] is not shown',
+        'total "Net" ["995", "1195"] is not shown',
+    ]
+    assert report.dropped_sections[0].section_id == "s"
+    assert (report.rows_intact, report.score) == (0, 0.0)
+    subtotal = _one_section(Row(id="g", label="Gross", values=(), kind="subtotal"), columns=())
+    report = audit_document("", subtotal)
+    assert [(issue.kind, issue.detail) for issue in report.missing] == [
+        ("dropped_subtotal", 'subtotal "Gross" is not shown')
+    ]
+
+
+# --------------------------------------------------------------------------------------- rule 7: added records
+
+
+def test_a_table_line_that_stands_for_no_record_is_fabricated() -> None:
+    shown = "| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Bonus | 1 | 2 |\n| Total: Net | 995 | 1195 |"
+    report = audit_document(shown, SALES)
+    assert _found(report) == [("fabricated_row", None, 3)]
+    assert report.fabricated[0].detail == '"| Bonus | 1 | 2 |" stands for no record'
+    assert (report.rows_intact, report.score) == (3, 3 / 4)
+
+
+def test_an_item_is_fabricated_only_in_a_list_whose_items_show_records() -> None:
+    records = "- Sales: 1000, 1200\n- Costs: 5, -\n- Total: Net 995 1195"
+    report = audit_document(records + "\n- Bonus: 1", SALES, markup="text")
+    assert _found(report) == [("fabricated_row", None, 4)]
+    assert report.fabricated[0].detail == '"Bonus: 1" stands for no record'
+    # One blank line between items keeps them in one list; a paragraph or two blank lines start another.
+    assert _found(audit_document(records + "\n\n- Bonus: 1", SALES, markup="text")) == [("fabricated_row", None, 5)]
+    assert audit_document(records + "\n\n\n- Bonus: 1", SALES, markup="text").clean
+    assert audit_document(records + "\nIn short:\n- Bonus: 1", SALES, markup="text").clean
+    assert audit_document("- Bonus: 1\n\n" + records.replace("\n", "\n\n"), SALES, markup="text").clean is False
+    # A list that holds only an altered record also shows records.
+    report = audit_document("- Sales: 1000, 1250\n- Bonus: 1\n\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |", SALES)
+    assert _found(report) == [("altered_row", "a", 1), ("fabricated_row", None, 2)]
+
+
+# ------------------------------------------------------------------------------------------------ rule 8: sections
+
+SECTIONS = Document(
+    title="Ledger",
+    sections=(
+        Section(id="x", title="Cash flow", columns=("v",), rows=(Row(id="a", label="A", values=(1,)),)),
+        Section(id="n", title="Dividend history"),
+        Section(id="m", title="Notes: more"),
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("shown", "markup"),
+    [
+        ("| A | 1 |\nDividend history\nNotes: more", "text"),
+        ("| A | 1 |\nDividend history: none recorded\n- Notes: more", "text"),
+        ("| A | 1 |\n**Dividend history**\nNotes: more\n------", "text"),
+        ("| A | 1 |\n- __Dividend history__\n\nNotes: more\n===", "text"),
+        ("| A | 1 |\n**Dividend history**\n## Notes: more", "markdown"),
+    ],
+)
+def test_a_section_without_records_is_shown_by_its_title(shown: str, markup: Markup) -> None:
+    assert audit_document(shown, SECTIONS, markup=markup).clean
+
+
+def test_a_section_without_records_is_dropped_when_no_line_shows_its_title() -> None:
+    report = audit_document("| A | 1 |\nDividend histories\nNotes", SECTIONS, markup="text")
+    assert [(issue.kind, issue.section_id, issue.detail) for issue in report.issues] == [
+        ("dropped_section", "n", 'section "Dividend history" is not shown'),
+        ("dropped_section", "m", 'section "Notes: more" is not shown'),
+    ]
+    assert report.score == 1.0  # the score counts records
+    report = audit_document("| A | 1 |\nDividend history.\nNotes: more here", SECTIONS, markup="text")
+    assert [issue.section_id for issue in report.dropped_sections] == ["n"]
+    report = audit_document("| A | 1 |\n<!-- Dividend history -->\nNotes: more", SECTIONS, markup="markdown")
+    assert [issue.section_id for issue in report.dropped_sections] == ["n"]
+
+
+def test_a_section_with_records_is_dropped_only_when_none_of_them_is_shown() -> None:
+    assert _found(audit_document("| A | 2 |", SECTIONS.model_copy(update={"sections": SECTIONS.sections[:1]}))) == [
+        ("altered_row", "a", 1)
+    ]
+    report = audit_document("Dividend history\nNotes: more", SECTIONS)
+    assert [(issue.kind, issue.section_id) for issue in report.issues] == [
+        ("missing_row", "x"),
+        ("dropped_section", "x"),
+    ]
+    assert report.dropped_sections[0].detail == 'nothing of section "Cash flow" is shown'
+
+
+# ---------------------------------------------------------------------------------------------- rule 9 and score
+
+
+def test_a_notice_is_a_line_that_starts_with_the_marker_and_shows_no_record() -> None:
+    for notice in (f"{PARTIAL_MARKER} 3 of 9.", f"**{PARTIAL_MARKER}** 3 of 9.", f"_{PARTIAL_MARKER}_ 3 of 9."):
+        assert audit_document(f"{notice}\n{SALES_TEXT}", SALES, complete=False).clean, notice
+        assert audit_document(f"{SALES_TEXT}\n\n{notice}", SALES, complete=False).clean, notice
+    for denial in (f"Not a {PARTIAL_MARKER}", f"<!-- {PARTIAL_MARKER} -->", "partial result: 3 of 9."):
+        report = audit_document(f"{denial}\n{SALES_TEXT}", SALES, markup="markdown", complete=False)
+        assert report.completeness_misstated, denial
+    report = audit_document(f"{SALES_TEXT}\n{PARTIAL_MARKER} more", SALES)
+    assert [(issue.kind, issue.line) for issue in report.issues] == [("completeness_misstated", 4)]
+    assert report.score == 0.5
+
+
+def test_the_score_counts_added_lines_and_halves_when_completeness_is_misstated() -> None:
+    shown = "| Sales | 1000 | 1200 |\n| Sales | 1000 | 1200 |\n| Bonus | 1 | 2 |\n| Total: Net | 995 | 1195 |"
+    report = audit_document(shown, SALES, complete=False)
+    assert sorted(issue.kind for issue in report.issues) == [
+        "completeness_misstated",
+        "duplicated_row",
+        "fabricated_row",
+        "missing_row",
+    ]
+    assert report.rows_intact == 2
+    assert report.score == 2 / 5 / 2
+    empty = Document(title="Nothing", sections=())
+    assert audit_document("anything", empty).score == 1.0
+    assert audit_document("anything", empty, complete=False).score == 0.5
+
+
+# ------------------------------------------------------------------------------------------------------ the report
+
+_UNFAITHFUL = "| Sales | 1000 | 1250 |\n| Bonus | 1 | 2 |\n| Total: Net | 995 | 1195 |\nPartial result: x"
+
+
+def test_the_report_as_text_gives_one_line_per_issue_with_where_it_is() -> None:
+    report = audit_document(_UNFAITHFUL, SALES)
+    assert report.format().split("\n") == [
+        "fidelity: 4 issue(s); score 0.125; 1/3 records intact; result complete; transcript read as text",
+        '- altered_row (section "s", row "a", line 1): "Sales" ["1000", "1200"] is shown with other values: '
+        '"| Sales | 1000 | 1250 |"',
+        '- missing_row (section "s", row "b"): "Costs" ["5", "-"] is not shown',
+        '- fabricated_row (line 2): "| Bonus | 1 | 2 |" stands for no record',
+        "- completeness_misstated (line 4): the result is complete, but a line starting with 'Partial result:' "
+        "says it is partial",
+    ]
+    assert audit_document(SALES_TEXT, SALES, complete=False, markup="markdown").format().split("\n")[0] == (
+        "fidelity: 1 issue(s); score 0.500; 3/3 records intact; result partial; transcript read as markdown"
+    )
+    clean = audit_document(SALES_TEXT, SALES)
+    assert clean.format() == (
+        "fidelity: clean; score 1.000; 3/3 records intact; result complete; transcript read as text"
+    )
+    unplaced = AuditReport(1, 0, True, "text", issues=(Issue("dropped_section", "d", section_id="a\u202eb"),))
+    # Server text is quoted as JSON, after its hidden characters are made visible.
+    assert unplaced.format().split("\n")[1] == '- dropped_section (section "a\\\\u202eb"): d'
+    assert AuditReport(1, 0, True, "text", issues=(Issue("missing_row", "m"),)).format().endswith("- missing_row: m")
+
+
+def test_the_report_as_json() -> None:
+    report = audit_document(_UNFAITHFUL, SALES)
+    data = report.to_json()
+    assert {key: value for key, value in data.items() if key != "issues"} == {
+        "clean": False,
+        "score": 0.125,
+        "rowsExpected": 3,
+        "rowsIntact": 1,
+        "resultComplete": True,
+        "markup": "text",
+        "records": "document",
+    }
+    assert data["issues"][0] == {
+        "kind": "altered_row",
+        "detail": '"Sales" ["1000", "1200"] is shown with other values: "| Sales | 1000 | 1250 |"',
+        "sectionId": "s",
+        "rowId": "a",
+        "line": 1,
+    }
+    assert data["issues"][2] == {
+        "kind": "fabricated_row",
+        "detail": '"| Bonus | 1 | 2 |" stands for no record',
+        "sectionId": None,
+        "rowId": None,
+        "line": 2,
+    }
+    assert [issue["kind"] for issue in data["issues"]] == [issue.kind for issue in report.issues]
+    assert json.loads(json.dumps(data)) == data
+    assert audit_document(SALES_TEXT, SALES).to_json()["clean"] is True
+
+
+def test_the_report_groups_its_issues_by_kind() -> None:
+    kinds = (
+        "missing_row",
+        "dropped_subtotal",
+        "dropped_total",
+        "dropped_section",
+        "reordered_row",
+        "altered_row",
+        "relabelled_row",
+        "duplicated_row",
+        "fabricated_row",
+        "hidden_content",
+        "completeness_misstated",
+    )
+    issues = tuple(Issue(kind, kind) for kind in (*kinds, *kinds))
+    report = AuditReport(1, 0, True, "text", issues=issues)
+    assert [issue.kind for issue in report.missing] == ["missing_row", "dropped_subtotal", "dropped_total"] * 2
+    assert {issue.kind for issue in report.altered} == {"altered_row"}
+    assert {issue.kind for issue in report.relabelled} == {"relabelled_row"}
+    assert {issue.kind for issue in report.reordered} == {"reordered_row"}
+    assert {issue.kind for issue in report.duplicated} == {"duplicated_row"}
+    assert {issue.kind for issue in report.fabricated} == {"fabricated_row"}
+    assert {issue.kind for issue in report.hidden} == {"hidden_content"}
+    assert {issue.kind for issue in report.dropped_sections} == {"dropped_section"}
+    for group in (report.altered, report.relabelled, report.reordered, report.duplicated, report.hidden):
+        assert len(group) == 2
+    assert report.of_kind("fabricated_row", "altered_row") == (issues[5], issues[8], issues[16], issues[19])
+    assert report.completeness_misstated and not report.clean
+    empty = AuditReport(0, 0, True, "text")
+    assert empty.clean and not empty.completeness_misstated and empty.score == 1.0 and empty.records == "document"
+
+
+# --------------------------------------------------------------------------------------------- audit() on results
+
+
+def test_audit_reads_the_directive_of_the_result() -> None:
+    text = present(None, _result(null_display="n/a")).text
+    assert audit(text, _result(null_display="n/a")).clean
+    report = audit(text, _result())  # the directive says "-": "n/a" is another value
+    assert [issue.row_id for issue in report.altered] == ["services"]
+    partial = audit(text, _result(complete=False, null_display="n/a"))
+    assert not partial.result_complete and partial.completeness_misstated
+
+
+def test_audit_takes_an_sdk_model_or_anything_with_model_dump() -> None:
+    class Wire:
+        def __init__(self, data: dict[str, Any]) -> None:
+            self.data = data
+            self.calls: list[dict[str, Any]] = []
+
+        def model_dump(self, **options: Any) -> dict[str, Any]:
+            self.calls.append(options)
+            return self.data
+
+    wire = Wire(_result())
+    report = audit(present(None, _result()).text, wire)
+    assert report.clean and report.records == "document"
+    assert wire.calls == [{"mode": "json", "by_alias": True, "exclude_none": True}]
+    with pytest.raises(AuditInputError) as raised:
+        audit("x", [1, 2])
+    assert str(raised.value) == "the result is list, not a CallToolResult object"
+
+
+def test_audit_of_a_text_result_counts_only_the_lines_of_its_text_blocks() -> None:
+    result = {"content": [{"type": "text", "text": "Alpha\nBeta"}, {"type": "text", "text": "Gamma"}]}
+    report = audit(present(None, result).text, result)
+    assert report.clean and report.records == "text" and report.rows_expected == 3
+    assert audit("Alpha\nGamma", result).missing[0].detail == 'line "Beta" is not shown'
+    assert audit(present(None, result).markdown, result).clean
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="present() names a non-text block on a line of its own between the text lines, and audit() reports that "
+    "line as fabricated (it is not a line of any text block)",
+)
+def test_what_present_shows_of_a_text_result_with_other_blocks_audits_clean() -> None:
+    result = {
+        "content": [
+            {"type": "text", "text": "Alpha\nBeta"},
+            {"type": "image", "data": "AAAA", "mimeType": "image/png"},
+            {"type": "text", "text": "Gamma"},
+        ]
+    }
+    presentation = present(None, result)
+    for shown in (presentation.text, presentation.markdown):
+        report = audit(shown, result)
+        assert report.clean, report.format()
+
+
+def test_an_audit_pauses_the_garbage_collector_and_restores_its_state() -> None:
+    seen: list[bool] = []
+
+    class Watched(str):
+        def splitlines(self, keepends: bool = False) -> list[str]:
+            seen.append(gc.isenabled())
+            return super().splitlines(keepends)
+
+    was_enabled = gc.isenabled()
+    try:
+        gc.enable()
+        audit_document(Watched(SALES_TEXT), SALES)
+        audit_lines(Watched(LINES_SHOWN), LINES)
+        assert seen == [False, False]
+        assert gc.isenabled()
+        gc.disable()
+        audit_document(Watched(SALES_TEXT), SALES)
+        assert not gc.isenabled()  # left paused, as the caller had it
+    finally:
+        if was_enabled:
+            gc.enable()
+        else:
+            gc.disable()
+
+
+# --------------------------------------------------------------------------------------------------- the command
+
+
+def _files(tmp_path: Path, result: Any, shown: str) -> list[str]:
+    result_file = tmp_path / "result.json"
+    result_file.write_text(json.dumps(result), encoding="utf-8")
+    transcript = tmp_path / "shown.txt"
+    transcript.write_text(shown, encoding="utf-8")
+    return [str(result_file), str(transcript)]
+
+
+def test_cli_reads_the_transcript_as_told(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = _files(tmp_path, _result(), present(None, _result()).markdown)
+    assert audit_main(files) == 0
+    assert "transcript read as markdown" in capsys.readouterr().out
+    assert audit_main([*files, "--markup", "text"]) == 1
+    assert "transcript read as text" in capsys.readouterr().out
+    assert audit_main([*files, "--markup=markdown", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert json.loads(out)["markup"] == "markdown"
+    assert out.startswith('{\n  "clean": true,')  # indented, for a person to read
+
+
+def test_cli_keeps_server_text_readable_in_its_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    result = {"content": [{"type": "text", "text": "Réserve légale"}]}
+    assert audit_main([*_files(tmp_path, result, ""), "--json"]) == 1
+    out = capsys.readouterr().out
+    assert '"detail": "line \\"Réserve légale\\" is not shown"' in out
+
+
+def test_cli_names_the_file_it_cannot_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = _files(tmp_path, _result(), "x")
+    missing = str(tmp_path / "missing.json")
+    assert audit_main([missing, files[1]]) == 2
+    assert capsys.readouterr().err == (
+        f"mcp-rendering audit: cannot read the result file {missing!r}: No such file or directory\n"
+    )
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"\xff\xfe\x00bad")
+    assert audit_main([files[0], str(binary)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"mcp-rendering audit: cannot read the transcript {str(binary)!r}: ")
+    assert "can't decode byte 0xff" in err and err.count("\n") == 1
+
+
+def test_cli_refuses_a_transcript_over_the_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = importlib.import_module("mcp_rendering.audit")
+    monkeypatch.setattr(module, "MAX_TRANSCRIPT_CHARS", 10)
+    files = _files(tmp_path, _result(), "é" * 12)  # 12 characters, 24 bytes: within 4 bytes a character
+    assert audit_main(files) == 2
+    assert capsys.readouterr().err == (
+        "mcp-rendering audit: the transcript has 12 characters, over the audit's limit of 10\n"
+    )
+    files = _files(tmp_path, _result(), "x" * 41)
+    assert audit_main(files) == 2
+    assert capsys.readouterr().err == (
+        f"mcp-rendering audit: the transcript {files[1]!r} has 41 bytes, over the limit of 40\n"
+    )
+    assert audit_main(_files(tmp_path, _result(), "x" * 10)) == 1  # at the limit: audited
+
+
+def test_cli_refuses_a_result_file_over_the_limit_before_reading_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = _files(tmp_path, {"content": []}, "x")
+    size = Path(files[0]).stat().st_size
+    module = importlib.import_module("mcp_rendering.audit")
+    monkeypatch.setattr(module, "MAX_RESULT_BYTES", size)
+    assert audit_main(files) == 0  # at the limit
+    monkeypatch.setattr(module, "MAX_RESULT_BYTES", size - 1)
+    assert audit_main(files) == 2
+    assert capsys.readouterr().err.endswith(f"has {size} bytes, over the limit of {size - 1}\n")
+
+
+def test_cli_says_when_a_result_is_nested_too_deeply_to_audit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def too_deep(_wire: Any) -> Any:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(importlib.import_module("mcp_rendering.audit"), "result_records", too_deep)
+    assert audit_main(_files(tmp_path, _result(), "x")) == 2
+    assert capsys.readouterr().err == "mcp-rendering audit: the result is nested too deeply to audit\n"
+
+
+def test_cli_escapes_hidden_characters_in_its_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "evil\u202e.json"
+    assert audit_main([str(missing), str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert "\u202e" not in err and "\\u202e" in err and err.count("\n") == 1
+
+
+def test_the_help_states_the_exit_statuses_and_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        audit_main(["--help"])
+    assert exited.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.startswith("usage: mcp-rendering audit [-h] [--markup {auto,text,markdown}] [--json] result transcript")
+    assert "Exit status: 0 clean, 1 not faithful, 2 input that cannot be audited" in out
+    assert f"over {MAX_RESULT_BYTES} bytes or a transcript over {MAX_TRANSCRIPT_CHARS} characters" in out
+    assert "the CallToolResult, as wire JSON" in out and "the text the host showed the user" in out
+    assert "print the report as JSON" in out
+
+
+def test_each_value_of_a_free_form_line_is_its_own_token() -> None:
+    twice = _one_section(Row(id="a", label="A", values=(5, 5)), columns=("x", "y"))
+    assert audit_document("- A: 5 5", twice, markup="text").clean
+    assert [issue.row_id for issue in audit_document("- A: 5", twice, markup="text").altered] == ["a"]
+    # A value is found where it stands delimited, after an undelimited occurrence of it.
+    assert audit_document("- A: 1 12", _one_section(Row(id="a", label="A", values=(1, 12)), columns=("x", "y"))).clean
+    assert audit_document("- A: 12 1", _one_section(Row(id="a", label="A", values=(12, 1)), columns=("x", "y"))).clean
+    slashes = _one_section(Row(id="a", label="A", values=("//",)), columns=("a",))
+    assert audit_document("- A: a///", slashes, markup="text").clean
+    # A value that is not there is not found, whatever surrounds the line.
+    assert [
+        issue.row_id for issue in audit_document("- A (5)", _one_section(Row(id="a", label="A", values=(6,)))).altered
+    ] == ["a"]
+
+
+def test_unnamed_columns_take_nothing_from_the_names_of_the_others() -> None:
+    document = _one_section(Row(id="a", label="A", values=(1, 2)), columns=("", "2024"))
+    assert audit_document("- A: 1, 2024 = 2", document, markup="text").clean
+
+
+def test_a_line_relabels_a_record_only_when_its_value_cells_are_the_records_values() -> None:
+    document = Document(
+        title="Ledger",
+        sections=(
+            Section(id="e", title="Empty", columns=(), rows=(Row(id="e", label="Empty", values=()),)),
+            Section(id="s", title="Pairs", columns=("a", "b"), rows=(Row(id="x", label="X", values=("Sales", 1)),)),
+        ),
+    )
+    report = audit_document("Empty\n| Sales | 1 |", document, markup="text")
+    assert _found(report) == [("missing_row", "x", None), ("fabricated_row", None, 2), ("dropped_section", None, None)]
+    assert _found(audit_document("Empty\n| Y | Sales | 1 |", document, markup="text")) == [("relabelled_row", "x", 2)]
+
+
+def test_an_unmarked_subtotal_keeps_its_place_beside_repeated_lines() -> None:
+    gross = _one_section(Row(id="g", label="Gross", values=(5,), kind="subtotal"))
+    report = audit_document("| Gross | 5 |\n| Gross | 5 |", gross, markup="text")
+    assert [issue.kind for issue in report.issues] == ["duplicated_row"] and report.rows_intact == 1
+    both = _one_section(Row(id="g", label="Gross", values=(5,), kind="subtotal"), Row(id="a", label="A", values=(1,)))
+    report = audit_document("| Gross | 5 |\n| A | 1 |\n| A | 1 |", both, markup="text")
+    assert [issue.kind for issue in report.issues] == ["duplicated_row"] and report.rows_intact == 2
+
+
+def test_a_record_shown_as_its_own_kind_outweighs_subtotals_shown_unmarked() -> None:
+    """Lines of a row's own kind first: an item in its place is kept in order before any number of subtotals that
+    only unmarked lines show."""
+    document = _one_section(
+        Row(id="s1", label="S1", values=(2,), kind="subtotal"),
+        Row(id="s2", label="S2", values=(3,), kind="subtotal"),
+        Row(id="i", label="I", values=(1,)),
+    )
+    report = audit_document("| I | 1 |\n| S1 | 2 |\n| S2 | 3 |", document, markup="text")
+    assert _found(report) == [("reordered_row", "s1", 2), ("reordered_row", "s2", 3)]
+    assert report.rows_intact == 1
+
+
+@pytest.mark.parametrize(
+    ("opening", "closing"),
+    [
+        ("<pre>", "</pre>"),
+        ("<SCRIPT type=module>", "</Script>"),
+        ("<style", "x </style> y"),
+        ("<textarea>", "</TEXTAREA>"),
+        ("<?php", "?>"),
+        ("<!DOCTYPE", ">"),
+        ("<![CDATA[", "]]>"),
+    ],
+)
+def test_html_blocks_that_a_blank_line_does_not_end_hide_everything_to_their_end(opening: str, closing: str) -> None:
+    """CommonMark HTML blocks of types 1, 3, 4 and 5 run to their end marker, across blank lines."""
+    shown = f"{opening}\n| Sales | 1000 | 1200 |\n\n| Costs | 5 | - |\n{closing}\n| Total: Net | 995 | 1195 |"
+    report = audit_document(shown, SALES, markup="markdown")
+    assert _found(report) == [("hidden_content", None, 1), ("missing_row", "a", None), ("missing_row", "b", None)]
+    assert report.hidden[0].detail == "an HTML block hides or moves text from the reader"
+
+
+@pytest.mark.parametrize("line", ["<pre>x</pre>", "<style>p {}</style>", "<?x ?>", "<!DOCTYPE html>", "<![CDATA[x]]>"])
+def test_an_html_block_that_ends_on_its_first_line_hides_that_line_only(line: str) -> None:
+    shown = f"{line}\n| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+    assert _found(audit_document(shown, SALES, markup="markdown")) == [("hidden_content", None, 1)]
+
+
+def test_a_tag_that_only_starts_like_a_raw_text_element_is_an_ordinary_html_block() -> None:
+    shown = "<prefix>\n| Sales | 1000 | 1200 |\n\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+    assert _found(audit_document(shown, SALES, markup="markdown")) == [
+        ("hidden_content", None, 1),
+        ("missing_row", "a", None),
+    ]

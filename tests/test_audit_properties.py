@@ -284,7 +284,19 @@ def test_two_swapped_records_are_reordered(document: Document, null_display: str
         assert 1 <= len(report.issues) <= j - i
 
 
-@given(documents(), _NULL_DISPLAY, st.booleans(), st.sampled_from(["comment", "details"]), st.data())
+_HIDING = {
+    "comment": ("<!--", "-->"),
+    "details": ("<details><summary>Details</summary>", "</details>"),
+    # HTML blocks that a blank line does not end, whose content a browser does not show as text. (A declaration,
+    # `<!X`, ends at the first `>`, which the view's own `<br>` supplies: it cannot hide a table that has one.)
+    "processing instruction": ("<?note", "?>"),
+    "cdata": ("<![CDATA[", "]]>"),
+    "script": ("<script>", "</script>"),
+    "style": ("<style>", "</style>"),
+}
+
+
+@given(documents(), _NULL_DISPLAY, st.booleans(), st.sampled_from(sorted(_HIDING)), st.data())
 def test_a_hidden_section_is_caught(document: Document, null_display: str, complete: bool, how: str, data: Any) -> None:
     assume(any(section.rows for section in document.sections))
     result = _result(document, null_display, complete)
@@ -292,7 +304,7 @@ def test_a_hidden_section_is_caught(document: Document, null_display: str, compl
     lines = markdown.split("\n")
     table = [index for index in _row_lines(markdown, "markdown")]
     start, end = table[0] - 2, table[-1] + 1  # from the header line to the last row line
-    opening, closing = ("<!--", "-->") if how == "comment" else ("<details><summary>Details</summary>", "</details>")
+    opening, closing = _HIDING[how]
     shown = "\n".join([*lines[:start], opening, "", *lines[start:end], "", closing, *lines[end:]])
     report = _audit(shown, result, "markdown")
     assert "hidden_content" in _kinds(report), report.format()
@@ -410,3 +422,12 @@ def test_changing_one_line_of_a_text_result_is_caught(lines: list[str], data: An
             continue
         report = _audit("\n".join(changed), result, "text")
         assert not report.clean, "\n".join(changed)
+
+
+def test_a_line_made_up_after_a_text_result_is_caught_but_the_hosts_prose_is_not() -> None:
+    """Around a text result a host may write prose of its own; a line there that reads like one of the result's
+    (it begins as they do) is reported as fabricated."""
+    result = {"content": [{"type": "text", "text": "balance 100\nbalance 200"}]}
+    appended = audit("balance 100\nbalance 200\nbalance 300 (total 600)", result, markup="text")
+    assert _kinds(appended) == {"fabricated_row"}
+    assert audit("Here is the ledger:\nbalance 100\nbalance 200\nThat is all.", result, markup="text").clean

@@ -26,6 +26,7 @@ from mcp_rendering.builder import (
 )
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.envelope import Budget, Envelope, RecordUris, read_record
+from mcp_rendering.host import present
 from mcp_rendering.render import render_text
 from mcp_rendering.tokens import ContinuationTokens, Keyring
 from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER, RESULT_STRUCTURED_KEY, Rendering
@@ -120,13 +121,49 @@ def test_incomplete_page_carries_complete_false_and_the_continuation_everywhere(
     assert f'"cursor": "{page.next_token}"' in notice
 
 
-def test_a_complete_last_page_drops_a_stale_continuation() -> None:
+def test_a_page_decides_its_completeness_and_refuses_a_directive_that_does() -> None:
     page = envelope(max_bytes=100_000).page(statement(3), arguments={}, caller="alice")
     stale = Rendering.model_validate(
         {"mode": "verbatim", "complete": False, "continuation": {"argument": "cursor", "token": "old"}}
     )
-    directive = wire(verbatim_result(page, stale))["_meta"][EXTENSION_ID]
-    assert directive == {"mode": "verbatim"}
+    with pytest.raises(ValueError, match="the page decides complete and continuation"):
+        verbatim_result(page, stale)
+    assert wire(verbatim_result(page, Rendering(mode="verbatim")))["_meta"][EXTENSION_ID] == {"mode": "verbatim"}
+
+
+def test_a_whole_document_can_say_that_more_records_exist() -> None:
+    """A server that returns the top rows of a larger set says so: the directive keeps `complete: false` (and a
+    continuation, if it gives one) in every channel, and no channel calls the result complete."""
+    document = statement(3)
+    for directive, follow in [
+        (Rendering(mode="verbatim", complete=False), "The server offers no way to fetch the rest here."),
+        (
+            Rendering.model_validate({"continuation": {"argument": "cursor", "token": "top-3.more"}}),
+            'To continue, call this tool again with the same arguments plus {"cursor": "top-3.more"}.',
+        ),
+    ]:
+        data = wire(verbatim_result(document, directive))
+        sent = data["_meta"][EXTENSION_ID]
+        assert sent["mode"] == "verbatim" and sent["complete"] is False
+        assert data["structuredContent"]["page"]["complete"] is False
+        assert data["structuredContent"][RESULT_STRUCTURED_KEY] == sent
+        text = data["content"][0]["text"]
+        assert f"{PARTIAL_MARKER} this result holds 4 records; more follow. {follow}" in text
+        assert "Complete:" not in text
+        presentation = present(None, data)
+        assert not presentation.complete and presentation.notice is not None
+
+
+def test_the_text_writes_out_the_mode_that_is_sent() -> None:
+    document = statement(2)
+    guidance_only = wire(verbatim_result(document, Rendering(guidance="Every row.")))
+    assert guidance_only["_meta"][EXTENSION_ID]["mode"] == "verbatim"
+    assert "\nMode: verbatim. Show this result" in guidance_only["content"][0]["text"]
+    unregistered = wire(verbatim_result(document, Rendering(mode="tabular")))
+    assert unregistered["_meta"][EXTENSION_ID]["mode"] == "tabular"
+    assert '\nMode: "tabular", not a registered mode, so read as verbatim.' in unregistered["content"][0]["text"]
+    summarizable = wire(verbatim_result(document, Rendering(mode="summarizable")))
+    assert "\nMode: summarizable. This result may be summarized" in summarizable["content"][0]["text"]
 
 
 def test_record_links_and_field_links_are_resource_link_blocks() -> None:

@@ -274,13 +274,17 @@ def test_inspect_flags_malformed_values_from_the_raw_wire(tmp_path: Path, capsys
 
     report = inspect_json(capsys, "--call", "sloppy", "--", *command)
     (tool,) = report["tools"]
-    assert tool["annotations"]["values"] == {"summarizeOkHint": False}
-    assert tool["annotations"]["problems"] == ["verbatimHint: Input should be a valid boolean (got 'yes')"]
-    assert tool["meta"]["problems"] == ["the value: a string, not an object"]
-    # "yes" is not true, and the `_meta` entry is unusable: nothing makes the tool verbatim.
-    assert tool["effective_mode"] == "unspecified"
+    assert tool["annotations"]["values"] == {"verbatimHint": True, "summarizeOkHint": False}
+    assert tool["annotations"]["problems"] == [
+        "verbatimHint: Input should be a valid boolean (got 'yes'); read as true"
+    ]
+    assert tool["meta"]["problems"] == [
+        "the value: a string, not an object; read as verbatimHint true, summarizeOkHint false"
+    ]
+    # "yes" is not true, but unreadable hints fail safe: the tool reads as verbatim, from the `_meta` carrier.
+    assert (tool["effective_mode"], tool["effective_source"]) == ("verbatim", "tool._meta")
     call = report["call"]
-    assert call["core"]["problems"] == ["the value: a number, not an object"]
+    assert call["core"]["problems"] == ["the value: a number, not an object; read as mode verbatim, complete false"]
     assert call["meta"]["values"] == {"mode": "verbatim", "nullDisplay": "n/a"}
     assert call["structured_copy"]["values"] == {"mode": "loud"}  # unregistered but well-formed; never a directive
     assert call["effective_mode"] == "verbatim" and call["effective_source"] == "result._meta"
@@ -300,8 +304,8 @@ def test_inspect_flags_malformed_values_from_the_raw_wire(tmp_path: Path, capsys
         "fell back to the 2025-11-25 initialize handshake"
     ) in text
     assert "Extension io.modelcontextprotocol/rendering: not visible (a 2025-11-25 initialize result" in text
-    assert "! annotations verbatimHint: Input should be a valid boolean (got 'yes'); read as absent" in text
-    assert "! _meta the value: a string, not an object; read as absent" in text
+    assert "! annotations verbatimHint: Input should be a valid boolean (got 'yes'); read as true" in text
+    assert "! _meta the value: a string, not an object; read as verbatimHint true, summarizeOkHint false" in text
     assert "3 malformed value(s)." in text
     assert main(["inspect", "--strict", "--call", "sloppy", "--", *command]) == 1
 
@@ -458,7 +462,7 @@ def test_inspect_names_the_versions_of_a_server_it_cannot_speak_to(
 ) -> None:
     server = tmp_path / "modern_server.py"
     server.write_text(MODERN_SERVER, encoding="utf-8")
-    assert main(["inspect", "--", sys.executable, str(server), "2099-01-01"]) == 1
+    assert main(["inspect", "--", sys.executable, str(server), "2099-01-01"]) == 2
     error = capsys.readouterr().err.strip()
     assert error == (
         "mcp-rendering inspect: error: the server speaks only protocol 2099-01-01; "
@@ -479,7 +483,8 @@ def test_inspect_names_the_versions_of_a_server_it_cannot_speak_to(
 def test_inspect_fails_with_one_clear_line(
     command: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["inspect", "--timeout", "1", "--", *command]) == 1
+    # 2, not 1: nothing was judged, so a CI step can tell this from a strict check that fails.
+    assert main(["inspect", "--timeout", "1", "--", *command]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     error = captured.err.strip()
@@ -489,9 +494,38 @@ def test_inspect_fails_with_one_clear_line(
 
 
 def test_inspect_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["inspect", "--args", "{}", "--", *EXAMPLE]) == 1
+    assert main(["inspect", "--args", "{}", "--", *EXAMPLE]) == 2
     assert "--args needs --call" in capsys.readouterr().err
-    assert main(["inspect", "--call", "nope", "--", *EXAMPLE]) == 1
+    assert main(["inspect", "--call", "nope", "--", *EXAMPLE]) == 2
     assert 'no tool named "nope"' in capsys.readouterr().err
-    assert main(["inspect"]) == 1
+    assert main(["inspect"]) == 2
     assert "no server command given" in capsys.readouterr().err
+    for timeout in ("0", "-1"):
+        assert main(["inspect", "--timeout", timeout, "--", *EXAMPLE]) == 2
+        assert "--timeout must be a positive number of seconds" in capsys.readouterr().err
+
+
+def test_the_demo_refuses_a_save_path_it_cannot_use_before_it_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    occupied = tmp_path / "a-file"
+    occupied.write_text("x", encoding="utf-8")
+    assert main(["demo", "--save", str(occupied)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("mcp-rendering demo: error: cannot save into ")
+
+
+CONTINUATION_ONLY_SERVER = CORE_ONLY_SERVER.replace(
+    '"_rendering": {"mode": "verbatim"}',
+    '"_meta": {"io.modelcontextprotocol/rendering": {"mode": "verbatim", "continuation": '
+    '{"argument": "cursor", "token": "p2"}}}',
+).replace(
+    '"annotations": {"verbatimHint": True}', '"_meta": {"io.modelcontextprotocol/rendering": {"verbatimHint": True}}'
+)
+
+
+def test_inspect_strict_fails_a_continuation_that_does_not_say_incomplete(capsys: pytest.CaptureFixture[str]) -> None:
+    report = inspect_json(capsys, "--call", "report", "--", sys.executable, "-c", CONTINUATION_ONLY_SERVER)
+    assert report["call"]["complete"] is False  # read safely: a continuation means more to come
+    assert report["strict_failures"] == ["the result's _meta has a continuation without complete: false"]
+    assert main(["inspect", "--strict", "--call", "report", "--", sys.executable, "-c", CONTINUATION_ONLY_SERVER]) == 1

@@ -192,7 +192,8 @@ NAIVE_CLIENTS = {
     "core-first": ["declares-extension", "meta-decides", "follows-continuation"],
     "coerce": ["no-coercion", "token-opaque"],
     "copy": ["ignores-structured-copy"],
-    "all-or-nothing": ["malformed-member-absent", "malformed-never-fatal", "incomplete-with-continuation"],
+    "all-or-nothing": ["malformed-member-safe", "malformed-never-fatal", "incomplete-with-continuation"],
+    "absent": ["malformed-member-safe"],
 }
 
 

@@ -146,7 +146,9 @@ def test_a_server_sending_both_is_read_from_meta(mode: str, tmp_path: Path) -> N
         assert (hints.hints.verbatim_hint, hints.hints.summarize_ok_hint) == (True, False)
     tool, called = _wire_results(wire_log)
     assert tool["annotations"] == {"verbatimHint": False, "summarizeOkHint": True}
-    assert called["_rendering"] == DISAGREEING_CORE and called["_meta"][EXTENSION_ID] == META
+    # The extension's mirror filled in, member by member, what only the core form held: the guidance.
+    assert called["_rendering"] == DISAGREEING_CORE
+    assert called["_meta"][EXTENSION_ID] == {**META, "guidance": DISAGREEING_CORE["guidance"]}
 
 
 class _unpatched:

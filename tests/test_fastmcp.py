@@ -260,7 +260,9 @@ def test_the_middleware_fills_the_meta_carriers_and_leaves_the_authors_entries(
     assert extensions is not None and EXTENSION_ID in extensions
     assert tools["core_only"].meta is not None
     assert tools["core_only"].meta[EXTENSION_ID] == {"verbatimHint": True, "summarizeOkHint": False}
-    assert tools["preset"].meta is not None and tools["preset"].meta[EXTENSION_ID] == {"summarizeOkHint": True}
+    # Hint by hint: the author's own summarizeOkHint stays, the annotations' verbatimHint joins it.
+    assert tools["preset"].meta is not None
+    assert tools["preset"].meta[EXTENSION_ID] == {"summarizeOkHint": True, "verbatimHint": True}
     assert EXTENSION_ID not in (tools["unhinted"].meta or {})
     assert results["core_only"]["_meta"][EXTENSION_ID] == {"mode": "verbatim", "guidance": "Every row."}
     assert results["core_only"]["_rendering"] == results["core_only"]["_meta"][EXTENSION_ID]
@@ -333,7 +335,9 @@ def test_an_example_without_a_fastmcp_build_refuses_it(capsys: pytest.CaptureFix
     with pytest.raises(SystemExit) as exit_info:
         screening.main(["--framework", "fastmcp"])
     assert exit_info.value.code == 2
-    assert "MCPServer only" in capsys.readouterr().err
+    # Its usage does not offer the choice either.
+    err = capsys.readouterr().err
+    assert "invalid choice: 'fastmcp'" in err and "[--framework {mcpserver}]" in err
 
 
 def test_an_unknown_framework_exits_with_an_error() -> None:

@@ -66,10 +66,6 @@ def _patched() -> Iterator[None]:
         yield
 
 
-def _valid_bool(value: Any) -> bool | None:
-    return value if isinstance(value, bool) else None
-
-
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(
     verbatim=malformed_booleans | st.booleans(),
@@ -103,27 +99,37 @@ def test_malformed_values_never_fail_a_list_or_a_call(
     assert sheet.annotations is not None
     assert sheet.annotations.read_only_hint is True
     assert sheet.annotations.title == "Sheet"
-    # No coercion: a hint is the boolean that was sent, or absent.
-    assert sheet.annotations.verbatim_hint is _valid_bool(verbatim)  # pyright: ignore[reportAttributeAccessIssue]
-    assert sheet.annotations.summarize_ok_hint is _valid_bool(summarize)  # pyright: ignore[reportAttributeAccessIssue]
+    # No coercion: a hint is the boolean that was sent, absent, or (malformed) the value that shows more.
+    assert sheet.annotations.verbatim_hint is _hint_as_read(verbatim, True)  # pyright: ignore[reportAttributeAccessIssue]
+    assert sheet.annotations.summarize_ok_hint is _hint_as_read(summarize, False)  # pyright: ignore[reportAttributeAccessIssue]
 
     # The rest of the result is intact.
     assert result.structured_content == STRUCTURED
     assert [block.model_dump()["text"] for block in result.content] == ["Cash 10; Debt -"]
     assert result.is_error is False
-    # The patched SDK keeps the well-formed members of the core form, and only those; an object without a
-    # malformed member stays a directive, even an empty one.
+    # The patched SDK reads the core form as the specification does; an object without a malformed member stays a
+    # directive, even an empty one.
     kept = _members(rendering)
     if kept is None and isinstance(rendering, dict) and not read_rendering_object(rendering)[1]:
         kept = Rendering()
     assert result.rendering == kept  # pyright: ignore[reportAttributeAccessIssue]
 
-    # The host reads member by member, `_meta` first, and never sees a malformed value.
-    effective = resolve_rendering(sheet, result)
-    merged = {**_wire(_members(rendering)), **_wire(_members(meta_rendering))}
-    assert _wire(effective.directive) == merged
-    if "mode" not in merged and _valid_bool(verbatim) is True and not isinstance(meta_entry, dict):
-        assert effective.mode == "verbatim"
+    # Transit through the patched SDK changes nothing a host decides: it reads the received models exactly as it
+    # reads the values the server sent.
+    sent_tool = {"name": "sheet", "inputSchema": {"type": "object"}, **tool_patch}
+    received, sent = resolve_rendering(sheet, result), resolve_rendering(sent_tool, {"content": [], **result_patch})
+    assert (received.mode, received.complete, received.directive, received.hints) == (
+        sent.mode,
+        sent.complete,
+        sent.directive,
+        sent.hints,
+    )
+
+
+def _hint_as_read(value: Any, safe: bool) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    return safe
 
 
 def _members(value: Any) -> Rendering | None:

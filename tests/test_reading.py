@@ -1,7 +1,8 @@
 # pyright: reportCallIssue=false, reportAttributeAccessIssue=false
 # (the rendering fields are added to the SDK's models at run time by install(); static analysis cannot see them)
 """Reading the carriers, as section 4 of the extension specification states it: member by member, `_meta` first,
-malformed members absent, unregistered modes verbatim, and a continuation meaning more to come."""
+malformed members read as the value that shows more, unregistered modes verbatim, and a continuation meaning more to
+come."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import BaseModel, ConfigDict, Field
 
 from mcp_rendering import EXTENSION_ID, Rendering, read_directive, read_tool_hints, resolve_rendering
 from mcp_rendering.reading import read_hints_object, read_rendering_object
@@ -64,18 +66,22 @@ def wire_members(directive: Rendering | None) -> dict[str, Any]:
         # `_meta` before the core form, hint by hint.
         (tool({"verbatimHint": True}, {"verbatimHint": False}), result(), "unspecified", "none"),
         (tool({"verbatimHint": True}, {"summarizeOkHint": True}), result(), "verbatim", "tool.annotations"),
-        # A malformed `_meta` value reads as absent, so the core form applies.
-        (tool({"verbatimHint": True}, {"verbatimHint": "yes"}), result(), "verbatim", "tool.annotations"),
-        (tool(meta={"verbatimHint": "yes"}), result(), "unspecified", "none"),
+        # A malformed hint reads as the value that shows more, and decides: the core form is not consulted.
+        (tool({"verbatimHint": False}, {"verbatimHint": "yes"}), result(), "verbatim", "tool._meta"),
+        (tool(meta={"verbatimHint": "no"}), result(), "verbatim", "tool._meta"),
+        (tool({"summarizeOkHint": True}, {"summarizeOkHint": "yes"}), result(), "unspecified", "none"),
+        (tool({"summarizeOkHint": True}, "verbatim"), result(), "verbatim", "tool._meta"),
         # The result's mode before the tool's hints, both ways.
         (tool({"verbatimHint": True}), result(meta=SUMMARIZABLE), "summarizable", "result._meta"),
         (tool({"summarizeOkHint": True}), result(meta=VERBATIM), "verbatim", "result._meta"),
         (tool(), result(VERBATIM), "verbatim", "result._rendering"),
         (tool(), result(SUMMARIZABLE, VERBATIM), "verbatim", "result._meta"),
-        (tool(), result(SUMMARIZABLE, 42), "summarizable", "result._rendering"),
-        # A mode no one registered reads as verbatim; a malformed one as absent.
+        (tool(), result(SUMMARIZABLE, 42), "verbatim", "result._meta"),
+        # A mode no one registered reads as verbatim, and so does a malformed one.
         (tool({"summarizeOkHint": True}), result(meta={"mode": "tabular"}), "verbatim", "result._meta"),
-        (tool({"verbatimHint": True}), result(meta={"mode": 7}), "verbatim", "tool.annotations"),
+        (tool({"summarizeOkHint": True}), result(meta={"mode": 7}), "verbatim", "result._meta"),
+        (tool(), result(SUMMARIZABLE, {"mode": 1}), "verbatim", "result._meta"),
+        (tool(), result({"mode": ["summarizable"]}), "verbatim", "result._rendering"),
         (tool(), result(meta={"mode": "verbatim", "guidance": "x" * 1001}), "verbatim", "result._meta"),
     ],
 )
@@ -103,7 +109,13 @@ def test_defaults_and_the_directive_members() -> None:
         ({"continuation": {"argument": "cursor", "token": "t"}}, False),
         ({"complete": True, "continuation": {"argument": "cursor", "token": "t"}}, False),
         ({"complete": True}, True),
-        ({"complete": "false", "continuation": {"argument": "cursor", "token": 12345}}, True),
+        # Malformed, each reads as incomplete: no malformed value makes a part read as the whole.
+        ({"complete": "false", "continuation": {"argument": "cursor", "token": 12345}}, False),
+        ({"complete": "true"}, False),
+        ({"complete": 0}, False),
+        ({"continuation": {"argument": "cursor", "token": "abc+/="}}, False),
+        ({"complete": True, "continuation": {"argument": "cursor", "token": "t" * 4097}}, False),
+        ({"continuation": "cursor"}, False),
         ({}, True),
     ],
 )
@@ -111,17 +123,60 @@ def test_a_continuation_means_more_to_come(directive: dict[str, Any], complete: 
     assert resolve_rendering(None, result(meta=directive)).complete is complete
 
 
+SAFE_READING = {"mode": "verbatim", "complete": False}
+"""What a malformed member of a directive reads as, where it reads as more than absent."""
+
+
 @given(directive=renderings().filter(bool), member=st.sampled_from(RENDERING_MEMBERS), data=st.data())
 def test_one_malformed_member_takes_nothing_else_with_it(directive: dict[str, Any], member: str, data: Any) -> None:
     """For any well-formed directive and any one member replaced by a malformed value, every other member still
-    applies, and a well-formed `complete: false` survives."""
+    applies, and the malformed one reads as the value that shows more: a malformed mode as verbatim, a malformed
+    `complete` or continuation as incomplete, a malformed guidance or null text as absent."""
     spoiled = {**directive, member: data.draw(malformed_members[member])}
     effective = resolve_rendering(None, result(meta=spoiled))
     expected = {key: value for key, value in directive.items() if key != member}
+    if member in SAFE_READING:
+        expected[member] = SAFE_READING[member]
+    if member == "continuation":
+        expected["complete"] = False
     assert wire_members(effective.directive) == expected
-    if directive.get("complete") is False and member != "complete":
+    if directive.get("complete") is False or member in ("complete", "continuation"):
         assert effective.complete is False
+    if member == "mode":
+        assert effective.mode == "verbatim"
     assert [problem.member for problem in effective.problems] == [member]
+
+
+@given(
+    tool_hints=hint_values(),
+    meta=renderings(),
+    core=renderings(),
+    spoil=st.sampled_from(["mode", "complete", "continuation"]),
+    carrier=st.sampled_from(["_meta", "core"]),
+    data=st.data(),
+)
+def test_nothing_malformed_makes_a_part_complete_or_a_verbatim_result_summarizable(
+    tool_hints: dict[str, Any],
+    meta: dict[str, Any],
+    core: dict[str, Any],
+    spoil: str,
+    carrier: str,
+    data: Any,
+) -> None:
+    """The guarantee the reading exists for, over any tool hints and any two directives: spoiling a member in the
+    carrier that would decide it never yields a complete result (for `complete`, a continuation) nor a
+    summarizable one (for `mode`)."""
+    bad = data.draw(malformed_members[spoil])
+    if carrier == "_meta":
+        meta = {**meta, spoil: bad}
+    else:
+        meta = {key: value for key, value in meta.items() if key != spoil}
+        core = {**core, spoil: bad}
+    effective = resolve_rendering(tool(tool_hints), result(core, meta))
+    if spoil == "mode":
+        assert effective.mode == "verbatim"
+    else:
+        assert effective.complete is False
 
 
 @given(
@@ -145,7 +200,8 @@ def test_an_unregistered_mode_is_never_summarizable(
 
 @given(meta=renderings(), core=renderings())
 def test_meta_decides_member_by_member(meta: dict[str, Any], core: dict[str, Any]) -> None:
-    """For any two directives, each member comes from `_meta` when it holds one, else from the core form."""
+    """For any two well-formed directives, each member comes from `_meta` when it holds one, else from the core
+    form."""
     effective = resolve_rendering(None, result(core, meta))
     assert wire_members(effective.directive) == {**core, **meta}
     if meta.get("mode") is not None:
@@ -160,23 +216,27 @@ def test_meta_decides_hint_by_hint(meta: dict[str, Any], core: dict[str, Any]) -
     assert hints.summarize_ok_hint == merged.get("summarizeOkHint")
 
 
-@given(
-    value=malformed_booleans.filter(lambda value: value is not None),
-    hint=st.sampled_from(["verbatimHint", "summarizeOkHint"]),
-)
-def test_no_hint_is_coerced(value: Any, hint: str) -> None:
-    hints, problems = read_hints_object({hint: value})
-    assert (hints.verbatim_hint, hints.summarize_ok_hint) == (None, None)
-    assert [problem.member for problem in problems] == [hint]
+@given(value=malformed_booleans.filter(lambda value: value is not None))
+def test_no_hint_is_coerced_and_a_malformed_one_fails_safe(value: Any) -> None:
+    """A malformed hint is never coerced: whatever it holds (even the string "false"), `verbatimHint` reads as true
+    and `summarizeOkHint` as false."""
+    hints, problems = read_hints_object({"verbatimHint": value, "summarizeOkHint": value})
+    assert (hints.verbatim_hint, hints.summarize_ok_hint) == (True, False)
+    assert [(problem.member, problem.reads_as) for problem in problems] == [
+        ("verbatimHint", "true"),
+        ("summarizeOkHint", "false"),
+    ]
 
 
 def test_no_coercion_and_every_problem_logged(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING, logger="mcp_rendering"):
         hints = read_tool_hints(tool({"verbatimHint": "true", "summarizeOkHint": 1}, {"summarizeOkHint": "yes"}))
-        assert (hints.verbatim_hint, hints.summarize_ok_hint) == (None, None)
-        assert read_directive(result(meta={"complete": "false", "nullDisplay": 0})) is None
-        assert read_directive(result(meta="verbatim")) is None
-    assert caplog.text.count("ignoring malformed") == 6
+        # `_meta` settles summarizeOkHint (false); the annotations' malformed verbatimHint reads as true.
+        assert (hints.verbatim_hint, hints.summarize_ok_hint) == (True, False)
+        assert read_directive(result(meta={"complete": "false", "nullDisplay": 0})) == Rendering(complete=False)
+        assert read_directive(result(meta="verbatim")) == Rendering(mode="verbatim", complete=False)
+    assert caplog.text.count("malformed") == 6
+    assert "read as false" in caplog.text and "read as true" in caplog.text and "read as absent" in caplog.text
 
 
 def test_an_explicit_null_is_absent_and_no_diagnostic(caplog: pytest.LogCaptureFixture) -> None:
@@ -214,14 +274,33 @@ def test_lengths_are_counted_in_code_points(guidance: str, well_formed: bool) ->
     assert bool(problems) is not well_formed
 
 
-def test_a_non_object_carrier_is_one_problem() -> None:
-    effective = resolve_rendering(tool(meta=["verbatimHint"]), result(meta="verbatim"))
-    assert effective.mode == "unspecified"
+def test_a_non_object_carrier_is_one_problem_and_fails_safe() -> None:
+    """A carrier that is not an object cannot say what it meant: the tool reads as verbatim, the result as
+    verbatim and incomplete."""
+    effective = resolve_rendering(tool({"summarizeOkHint": True}, ["verbatimHint"]), result(meta="verbatim"))
+    assert (effective.mode, effective.source, effective.complete) == ("verbatim", "result._meta", False)
+    assert effective.hints.verbatim_hint is True and effective.hints.summarize_ok_hint is False
     assert [(problem.member, problem.detail) for problem in effective.problems] == [
         (None, "a string, not an object"),
         (None, "an array, not an object"),
     ]
     assert str(effective.problems[0]).startswith("CallToolResult._meta['io.modelcontextprotocol/rendering']:")
+    assert str(effective.problems[0]).endswith("read as mode verbatim, complete false")
+
+
+def test_a_malformed_guidance_falls_back_to_the_core_form() -> None:
+    """Guidance and the null text have no safer value: a malformed one reads as absent, and the core form's applies."""
+    directive = read_directive(result({"guidance": "core", "nullDisplay": "n/a"}, {"guidance": 5, "nullDisplay": []}))
+    assert directive == Rendering(guidance="core", null_display="n/a")
+
+
+def test_a_deeply_nested_member_is_a_problem_not_a_crash() -> None:
+    deep: Any = "x"
+    for _ in range(5000):
+        deep = [deep]
+    effective = resolve_rendering(None, result(meta={"mode": deep, "guidance": "ok"}))
+    assert (effective.mode, effective.guidance) == ("verbatim", "ok")
+    assert len(str(effective.problems[0])) < 400
 
 
 @given(continuation=continuations)
@@ -270,3 +349,170 @@ def test_a_directive_assigned_without_validation_is_still_judged() -> None:
 def test_a_registered_mode_reads_as_itself(mode: str) -> None:
     effective = resolve_rendering(tool({"verbatimHint": True, "summarizeOkHint": True}), result(meta={"mode": mode}))
     assert (effective.mode, effective.registered_mode) == (mode, True)
+
+
+RESULT_META = "CallToolResult._meta['io.modelcontextprotocol/rendering']"
+TOOL_META = "Tool._meta['io.modelcontextprotocol/rendering']"
+
+
+def test_a_problem_names_its_carrier_and_member() -> None:
+    the_tool = tool({"verbatimHint": "yes", "summarizeOkHint": True}, {"summarizeOkHint": 1})
+    the_result = result({"mode": 7, "guidance": "core"}, {"complete": "no"})
+    effective = resolve_rendering(the_tool, the_result)
+    assert [(problem.carrier, problem.member) for problem in effective.problems] == [
+        (RESULT_META, "complete"),
+        ("CallToolResult._rendering", "mode"),
+        (TOOL_META, "summarizeOkHint"),
+        ("Tool.annotations", "verbatimHint"),
+    ]
+    assert [problem.reads_as for problem in effective.problems] == ["false", "verbatim", "false", "true"]
+    for problem in effective.problems:
+        assert str(problem) == f"{problem.carrier}.{problem.member}: {problem.detail}; read as {problem.reads_as}"
+    # The malformed core mode decides as verbatim; the well-formed members of the same carriers still apply.
+    assert (effective.mode, effective.source, effective.guidance) == ("verbatim", "result._rendering", "core")
+    assert effective.complete is False
+
+
+def test_every_problem_is_logged_as_it_is_read(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="mcp_rendering"):
+        effective = resolve_rendering(tool(meta=True), result({"nullDisplay": 16 * "ab"}, ["mode"]))
+    assert len(effective.problems) == 3
+    assert [record.getMessage() for record in caplog.records] == [
+        f"malformed {problem}" for problem in effective.problems
+    ]
+    assert {record.name for record in caplog.records} == {"mcp_rendering"}
+
+
+@pytest.mark.parametrize(
+    ("value", "json_type"),
+    [
+        (True, "a boolean"),
+        (0, "a number"),
+        (2.5, "a number"),
+        ("verbatim", "a string"),
+        (["mode", "verbatim"], "an array"),
+        ({"mode"}, "set"),  # not JSON at all: named by its Python type
+    ],
+)
+def test_a_non_object_carrier_is_named_by_its_type(value: Any, json_type: str) -> None:
+    directive, problems = read_rendering_object(value)
+    assert directive == Rendering(mode="verbatim", complete=False)
+    assert [(problem.member, problem.detail) for problem in problems] == [(None, f"{json_type}, not an object")]
+    assert str(problems[0]) == f"_rendering: {json_type}, not an object; read as mode verbatim, complete false"
+
+
+def test_a_diagnostic_says_why_and_quotes_the_value() -> None:
+    (mode,) = read_rendering_object({"mode": 7})[1]
+    assert mode.detail.endswith(" (got 7)") and "valid string" in mode.detail
+    assert ":" not in mode.detail  # the member itself is wrong: no part of it to name
+    continuation = {"argument": "1x", "token": ""}
+    (problem,) = read_rendering_object({"continuation": continuation})[1]
+    # Each wrong part of the member is named, one after the other, and the value is quoted.
+    parts, _, quoted = problem.detail.partition(" (got ")
+    assert [part.split(": ")[0] for part in parts.split("; ")] == ["argument", "token"]
+    assert quoted == f"{continuation!r})"
+
+
+def test_a_long_value_is_quoted_in_eighty_characters() -> None:
+    (problem,) = read_hints_object({"verbatimHint": 12345})[1]
+    assert problem.detail.endswith(" (got 12345)")
+    for long_value in (10**400, "x" * 10_000, ["y" * 50] * 1000, {str(n): n for n in range(1000)}):
+        (problem,) = read_hints_object({"verbatimHint": long_value})[1]
+        quoted = problem.detail.partition(" (got ")[2].removesuffix(")")
+        assert 0 < len(quoted) <= 80 and "..." in quoted
+
+
+def test_one_carrier_read_alone() -> None:
+    assert read_rendering_object(None) == (None, ())
+    assert read_rendering_object({}) == (None, ())
+    assert read_rendering_object({"layout": "grid"}) == (None, ())
+    directive, problems = read_rendering_object({"mode": 7})
+    assert directive == Rendering(mode="verbatim")
+    assert [(p.carrier, p.member) for p in problems] == [("_rendering", "mode")]
+    assert read_rendering_object({"guidance": 7})[0] is None  # no safer guidance than none
+    hints, problems = read_hints_object({"verbatimHint": 1, "summarizeOkHint": True})
+    assert (hints.verbatim_hint, hints.summarize_ok_hint) == (True, True)
+    assert [(p.carrier, p.member) for p in problems] == [("_meta", "verbatimHint")]
+
+
+@pytest.mark.parametrize(
+    ("the_tool", "the_result", "mode"),
+    [
+        (
+            tool({"verbatimHint": True}, {"summarizeOkHint": "no"}),
+            result(meta={"mode": "summarizable"}),
+            "summarizable",
+        ),
+        (tool({"verbatimHint": True}, {"summarizeOkHint": "no"}), result(meta={"guidance": "g"}), "verbatim"),
+        (tool({"summarizeOkHint": True}, {"verbatimHint": "no"}), result(meta={"guidance": "g"}), "verbatim"),
+        (tool({"verbatimHint": False}, {"summarizeOkHint": "no"}), result(meta={"guidance": "g"}), "unspecified"),
+    ],
+)
+def test_the_outcome_keeps_the_directive_the_hints_and_the_problems(
+    the_tool: dict[str, Any], the_result: dict[str, Any], mode: str
+) -> None:
+    """Whichever carrier decides the mode, the outcome also holds what was read from all of them."""
+    effective = resolve_rendering(the_tool, the_result)
+    assert effective.mode == mode
+    assert effective.directive == read_directive(the_result)
+    assert effective.hints == read_tool_hints(the_tool)
+    assert [problem.member for problem in effective.problems] == [
+        "summarizeOkHint" if "summarizeOkHint" in the_tool["_meta"][EXTENSION_ID] else "verbatimHint"
+    ]
+
+
+def test_a_tool_or_result_that_is_not_an_object_has_no_carriers() -> None:
+    effective = resolve_rendering("t", ["content"])
+    assert (effective.mode, effective.directive, effective.problems) == ("unspecified", None, ())
+    not_an_object = {"content": [], "_meta": [EXTENSION_ID]}
+    assert resolve_rendering({"name": "t", "_meta": "x"}, not_an_object).problems == ()
+
+
+class LegacyResult(BaseModel):
+    """Shaped like the 1.x SDK's `CallToolResult`: `_meta` is the field `meta`, other members are kept as extras."""
+
+    model_config = ConfigDict(extra="allow")
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+    content: list[Any] = []
+
+
+class OpenResult(BaseModel):
+    """A model that keeps every member it does not declare, `_meta` included, as an extra."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+@pytest.mark.parametrize("model", [LegacyResult, OpenResult])
+def test_a_model_that_keeps_unknown_members_is_read_through_them(model: type[BaseModel]) -> None:
+    typed = model.model_validate(result({"mode": "summarizable", "guidance": "core"}, {"guidance": "meta"}))
+    assert read_directive(typed) == Rendering(mode="summarizable", guidance="meta")
+
+
+def test_a_typed_directive_is_read_by_its_wire_names() -> None:
+    import mcp_types
+
+    import mcp_rendering
+
+    with mcp_rendering.installed():
+        typed = mcp_types.CallToolResult(content=[], rendering=Rendering(null_display="n/a", complete=False))
+        effective = resolve_rendering(None, typed)
+    assert (effective.null_display, effective.complete, effective.problems) == ("n/a", False, ())
+
+
+def test_a_typed_tool_is_judged_in_its_wire_form() -> None:
+    import mcp_types
+
+    typed = mcp_types.Tool(name="t", input_schema={"type": "object"}, meta={EXTENSION_ID: ("verbatimHint",)})
+    (problem,) = resolve_rendering(typed, None).problems
+    assert (problem.carrier, problem.detail) == (TOOL_META, "an array, not an object")
+
+
+def test_a_typed_result_is_judged_in_its_wire_form() -> None:
+    """A server may put the generated model itself in `_meta`; the SDK sends it as the object it stands for, and a
+    tool's `_meta` entry is already read that way."""
+    import mcp_types
+
+    typed = mcp_types.CallToolResult(content=[], meta={EXTENSION_ID: Rendering(mode="verbatim", null_display="n/a")})
+    wire = typed.model_dump(by_alias=True, mode="json", exclude_none=True)
+    assert read_directive(wire) == Rendering(mode="verbatim", null_display="n/a")
+    assert read_directive(typed) == read_directive(wire)

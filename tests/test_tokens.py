@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -248,3 +251,253 @@ def test_keyring_validates_its_keys() -> None:
         Keyring({"bad id": SECRET_A}, current="bad id")
     with pytest.raises(ValueError, match="current"):
         Keyring({"k1": SECRET_A}, current="k2")
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _signed(payload: bytes, secret: bytes = SECRET_A, key_id: str = "k1") -> str:
+    """A token with this payload, correctly signed as the module docstring describes the wire form."""
+    signed = f"v1.{key_id}.{_b64(payload)}"
+    return f"{signed}.{_b64(hmac.new(secret, signed.encode(), hashlib.sha256).digest())}"
+
+
+# Issued at 1_800_000_000.5 with SECRET_A as "k1", ttl 600, for `issue(...)`'s call with a previous cursor.
+KNOWN_TOKEN = (
+    "v1.k1.eyJwIjo0MiwiZiI6ImlEZ2FHYXBSNDQwT3ZSRHEiLCJlIjoxODAwMDAwNjAwLCJ0IjoidkltYTJQdE0yaFZXUVFCRCIsImEiOiJKaWgy"
+    "ekFFdzlwNmZiS0RmIiwiYyI6ImNnbmI1WnM5MVNXVzBHdW8ifQ.5-QzVYZxGscGyWTC5Oxeq59BxKDwuEFhKbAq0YHsOmM"
+)
+
+
+def test_a_token_has_known_bytes_for_a_fixed_key_clock_and_call() -> None:
+    """The wire form is a contract between replicas and across upgrades: a token issued by one version verifies on
+    the next, so its bytes for a fixed key, clock and call never change."""
+    tokens = make(Clock(1_800_000_000.5), ttl=600)
+    token = issue(tokens, arguments={**ARGS, "cursor": "v1.k1.previous"})
+    assert token == KNOWN_TOKEN
+    version, key_id, body, mac = token.split(".")
+    # v1.<key id>.<base64url payload>.<base64url HMAC-SHA256 of "v1.<key id>.<payload>">, unpadded.
+    assert (version, key_id) == ("v1", "k1")
+    assert mac == _b64(hmac.new(SECRET_A, f"v1.k1.{body}".encode(), hashlib.sha256).digest())
+    payload = json.loads(_unb64(body))
+    assert (payload["p"], payload["e"], payload["f"]) == (42, 1_800_000_600, tokens.fingerprint_digest("v7"))
+    assert _unb64(body) == json.dumps(payload, separators=(",", ":")).encode()  # compact JSON
+
+
+def test_the_arguments_hash_leaves_the_continuation_argument_out() -> None:
+    """A token is issued during a continued call, whose arguments hold the previous token; the next call holds the
+    new token instead. Both are the same call."""
+    tokens = make()
+    first = issue(tokens, arguments={**ARGS, "cursor": "v1.k1.first"})
+    assert first == issue(tokens, arguments=ARGS)
+    assert verify(tokens, first, arguments={**ARGS, "cursor": first}).position == 42
+    bound = issue(tokens, arguments={**ARGS, "cursor": "v1.k1.first"}, exclude_argument=None)
+    with pytest.raises(WrongArgumentsError):
+        verify(tokens, bound, arguments={**ARGS, "cursor": bound}, exclude_argument=None)
+
+
+def test_keyed_digests_are_96_bits_whatever_the_value() -> None:
+    tokens = make()
+    digests = {tokens.fingerprint_digest(str(value)) for value in range(256)}
+    assert len(digests) == 256
+    assert {len(digest) for digest in digests} == {16}  # 12 bytes, base64url without padding
+    assert {len(_unb64(digest)) for digest in digests} == {12}
+
+
+def test_the_state_says_when_the_token_expires() -> None:
+    tokens = make(Clock(1_800_000_000.9), ttl=600)
+    state = verify(tokens, issue(tokens))
+    assert (state.expires_at, state.key_id, state.position) == (1_800_000_600, "k1", 42)
+
+
+def test_tokens_live_fifteen_minutes_by_default() -> None:
+    clock = Clock(1_800_000_000.0)
+    tokens = ContinuationTokens(Keyring.single(SECRET_A), clock=clock)
+    assert tokens.ttl_seconds == 900
+    token = issue(tokens)
+    assert verify(tokens, token).expires_at == 1_800_000_900
+    clock.now += 899
+    assert verify(tokens, token).position == 42
+    clock.now += 1
+    with pytest.raises(ExpiredTokenError):
+        verify(tokens, token)
+
+
+@pytest.mark.parametrize("ttl", [0, -1])
+def test_a_lifetime_must_be_positive(ttl: int) -> None:
+    with pytest.raises(ValueError, match=r"^ttl_seconds must be positive$"):
+        ContinuationTokens(Keyring.single(SECRET_A), ttl_seconds=ttl)
+
+
+def test_a_one_second_lifetime_is_valid() -> None:
+    clock = Clock()
+    tokens = make(clock, ttl=1)
+    token = issue(tokens)
+    assert verify(tokens, token).expires_at == int(clock.now) + 1
+    clock.now += 1
+    with pytest.raises(ExpiredTokenError, match=r"^continuation token expired 0 s ago;"):
+        verify(tokens, token)
+
+
+def test_a_position_must_not_be_negative() -> None:
+    tokens = make()
+    assert verify(tokens, issue(tokens, position=0)).position == 0
+    with pytest.raises(ValueError, match=r"^position must be >= 0$"):
+        issue(tokens, position=-1)
+
+
+def test_a_token_may_take_the_whole_schema_limit_and_never_more() -> None:
+    """`RenderingContinuation.token` is at most 4096 characters: a token of exactly that length is issued and
+    accepted; a position that would make it longer is refused when issuing, and a longer text when verifying."""
+    tokens = make()
+    widest = 10**2920  # 2921 digits: the payload's base64 brings the token to exactly the limit
+    token = issue(tokens, position=widest)
+    assert len(token) == MAX_TOKEN_LENGTH
+    assert verify(tokens, token).position == widest
+    with pytest.raises(ValueError, match=r"^token exceeds the schema limit$"):
+        issue(tokens, position=widest * 10)
+    with pytest.raises(MalformedTokenError, match="not a token issued by this server"):
+        verify(tokens, "x" * MAX_TOKEN_LENGTH)
+    with pytest.raises(MalformedTokenError, match=f"longer than {MAX_TOKEN_LENGTH}"):
+        verify(tokens, token + "x")
+
+
+@pytest.mark.parametrize("token", [None, 12345, b"v1.k1.e30.AAAA", ["v1.k1.e30.AAAA"]])
+def test_a_token_that_is_not_a_string_is_malformed(token: Any) -> None:
+    with pytest.raises(MalformedTokenError) as caught:
+        verify(make(), token)
+    assert caught.value.reason == "malformed"
+
+
+class Issued:
+    """A token issued by `make()` at the default clock, and its parts."""
+
+    def __init__(self) -> None:
+        self.clock = Clock()
+        self.tokens = make(self.clock)
+        self.token = issue(self.tokens)
+        _, _, self.body, self.mac = self.token.split(".")
+
+
+REFUSALS: list[tuple[str, Callable[[Issued], object]]] = [
+    ("continuation token is malformed: empty or longer than 4096", lambda i: verify(i.tokens, "")),
+    ("continuation token is malformed: not a token issued by this server", lambda i: verify(i.tokens, "v2.k1.e30.AA")),
+    ("continuation token is malformed: bad encoding", lambda i: verify(i.tokens, f"v1.k1.{i.body}.{i.mac[:-1]}+")),
+    (
+        "continuation token is malformed: non-canonical encoding",
+        lambda i: verify(i.tokens, f"v1.k1.{i.body}.{_padding_bit_variants(i.mac)[0]}"),
+    ),
+    (
+        "continuation token was signed with key 'k1', which this server no longer holds",
+        lambda i: verify(make(i.clock, Keyring.single(SECRET_B, key_id="k2")), i.token),
+    ),
+    (
+        "continuation token signature does not match: the token was altered",
+        lambda i: verify(make(i.clock, Keyring.single(SECRET_B)), i.token),
+    ),
+    ("continuation token expired 5 s ago", lambda i: verify(make(Clock(i.clock.now + 605)), i.token)),
+    (
+        "continuation token was issued by another tool, not 'journal'",
+        lambda i: verify(i.tokens, i.token, tool="journal"),
+    ),
+    ("continuation token was issued for different arguments", lambda i: verify(i.tokens, i.token, arguments={})),
+    ("continuation token was issued to another caller", lambda i: verify(i.tokens, i.token, caller="bob")),
+]
+
+
+@pytest.mark.parametrize(("cause", "attempt"), REFUSALS, ids=[cause for cause, _ in REFUSALS])
+def test_each_refusal_tells_the_caller_what_went_wrong(cause: str, attempt: Callable[[Issued], object]) -> None:
+    """A refusal reaches the model as a tool error: its text names the cause and ends with how to recover."""
+    with pytest.raises(TokenError) as caught:
+        attempt(Issued())
+    assert caught.value.cause == cause
+    if isinstance(caught.value, WrongArgumentsError):
+        assert caught.value.message == f"{cause}; repeat the original arguments with the token, or {START_AGAIN}"
+    else:
+        assert caught.value.message == f"{cause}; {START_AGAIN}"
+
+
+def test_a_correctly_signed_token_of_the_issued_shape_is_accepted() -> None:
+    """The forgeries below differ from this one only in their payload (so the signing helper is sound)."""
+    tokens = make()
+    payload = _unb64(issue(tokens).split(".")[2])
+    assert _signed(payload) == issue(tokens)
+    assert verify(tokens, _signed(payload)).position == 42
+
+
+def _payload(**changes: Any) -> bytes:
+    fields = json.loads(_unb64(issue(make()).split(".")[2]))
+    for key, value in changes.items():
+        if value is None:
+            del fields[key]
+        else:
+            fields[key] = value
+    return json.dumps(fields).encode()
+
+
+@pytest.mark.parametrize(
+    ("payload", "detail"),
+    [
+        (b"not json", "unreadable payload"),
+        (b"\xff\xfe", "unreadable payload"),
+        (b'["p", 42]', "unreadable payload"),
+        (b"42", "unreadable payload"),
+        (_payload(p=-1), "missing or invalid fields"),
+        (_payload(p="42"), "missing or invalid fields"),
+        (_payload(p=True), "missing or invalid fields"),
+        (_payload(p=None), "missing or invalid fields"),
+        (_payload(e=1_800_000_600.0), "missing or invalid fields"),
+        (_payload(e="1800000600"), "missing or invalid fields"),
+        (_payload(f=None), "missing or invalid fields"),
+        (_payload(t=7), "missing or invalid fields"),
+        (_payload(a=["x"]), "missing or invalid fields"),
+        (_payload(c=None), "missing or invalid fields"),
+    ],
+)
+def test_a_signed_payload_of_another_format_is_malformed(payload: bytes, detail: str) -> None:
+    """A payload that passes the signature but is not this version's (a bug, or a key shared with another format)
+    is refused as malformed, never read as a position or escaping as another exception."""
+    with pytest.raises(MalformedTokenError) as caught:
+        verify(make(), _signed(payload))
+    assert caught.value.cause == f"continuation token is malformed: {detail}"
+
+
+def test_a_text_secret_is_taken_as_its_utf8_bytes() -> None:
+    clock = Clock()
+    assert issue(make(clock, Keyring.single(SECRET_A.decode()))) == issue(make(clock, Keyring.single(SECRET_A)))
+    accented = Keyring.single("é" * 8)  # 8 characters, 16 bytes
+    assert accented.secret("k1") == ("é" * 8).encode("utf-8")
+    with pytest.raises(ValueError, match="shorter than 16 bytes"):
+        Keyring.single("é" * 7 + "e")
+
+
+def test_a_secret_needs_sixteen_bytes() -> None:
+    assert Keyring.single(b"s" * 16).secret("k1") == b"s" * 16
+    with pytest.raises(ValueError, match=r"^secret of key 'k1' is shorter than 16 bytes$"):
+        Keyring.single(b"s" * 15)
+
+
+def test_a_keyring_knows_which_key_ids_it_holds() -> None:
+    keyring = Keyring({"k1": SECRET_A, "k2": SECRET_B}, current="k2")
+    assert "k1" in keyring and "k2" in keyring
+    assert "k3" not in keyring and 1 not in keyring
+    assert (keyring.secret("k1"), keyring.secret("k3")) == (SECRET_A, None)
+
+
+def test_the_fingerprint_digest_of_an_unknown_key_names_it() -> None:
+    tokens = make(keyring=Keyring({"k1": SECRET_A, "k2": SECRET_B}, current="k2"))
+    assert tokens.fingerprint_digest("v7", "k1") != tokens.fingerprint_digest("v7")
+    with pytest.raises(KeyError) as caught:
+        tokens.fingerprint_digest("v7", "k9")
+    assert caught.value.args == ("k9",)
+
+
+def test_canonical_arguments_keep_text_as_utf8() -> None:
+    assert canonical_arguments({"city": "Zürich", "n": 1}) == '{"city":"Zürich","n":1}'.encode()
+    with pytest.raises(TypeError, match=r"^arguments are not JSON: "):
+        canonical_arguments({"x": float("inf")})

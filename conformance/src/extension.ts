@@ -123,6 +123,8 @@ export function deltaSchema(): DeltaSchema {
 }
 
 // ------------------------------------------------------------------------------------- reading (section 4)
+// The server scenario judges what a server sends, so it keeps only the well-formed members: a malformed value
+// already fails the server's own well-formedness check, and nothing here decides what a host would present.
 
 export type CarrierName = 'meta' | 'core';
 
@@ -131,7 +133,7 @@ export interface Reading {
   values: JsonObject;
   /** Where each member of `values` was read. */
   sources: Record<string, CarrierName>;
-  /** Every malformed value read as absent, as "carrier.member: why". */
+  /** Every malformed value (left out of `values`), as "carrier.member: why". */
   problems: string[];
 }
 

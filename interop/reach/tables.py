@@ -102,31 +102,39 @@ def _directive(cell: Mapping[str, Any]) -> str:
     return f"all ({', '.join(channels)})"
 
 
+def _by_variant(cells: list[tuple[str, str]]) -> str:
+    """One cell for every server variant: the shared value, or each variant's value, named by the variant."""
+    values = {value for _, value in cells}
+    if len(values) == 1:
+        return values.pop()
+    return "; ".join(f"{label}: {value}" for label, value in cells)
+
+
 def render_summary(results: Mapping[str, Any]) -> str:
-    """The short form of the table, for the SEP: the directive's members in one column."""
+    """The short form of the table, for the SEP: one row per framework configuration, the server variants folded
+    into each cell and the directive's members into one column."""
     cells = {cell["id"]: cell for cell in results["cells"]}
-    lines = ["| Framework | Server | The model receives | Directive | Records | With the adapter |", "|" + "---|" * 6]
+    lines = ["| Framework | Directive reaches the model | Records | With the adapter |", "|" + "---|" * 4]
     for configuration in results["configurations"]:
+        directive: list[tuple[str, str]] = []
+        records: list[tuple[str, str]] = []
+        helped: list[tuple[str, str]] = []
         for variant in results["variants"]:
             plain = cells[f"{configuration['id']}/{variant['id']}/plain"]
-            helped = cells.get(f"{configuration['id']}/{variant['id']}/helped")
-            if helped is None or configuration["adapter"] is None:
-                with_adapter = "no adapter"
+            directive.append((variant["id"], _directive(plain)))
+            records.append((variant["id"], _records(plain["records"])))
+            assisted = cells.get(f"{configuration['id']}/{variant['id']}/helped")
+            if assisted is None or configuration["adapter"] is None:
+                helped.append((variant["id"], "no adapter"))
             else:
-                framing = "framing first" if helped["framing"] else "**no framing**"
-                with_adapter = f"{framing}; {_directive(helped)}; {_records(helped['records'])}"
-            row = [
-                configuration["label"],
-                variant["label"],
-                plain["receives"],
-                _directive(plain),
-                _records(plain["records"]),
-                with_adapter,
-            ]
-            lines.append("| " + " | ".join(row) + " |")
+                framing = "framing first" if assisted["framing"] else "**no framing**"
+                helped.append((variant["id"], f"{framing}; {_directive(assisted)}; {_records(assisted['records'])}"))
+        row = [configuration["label"], _by_variant(directive), _by_variant(records), _by_variant(helped)]
+        lines.append("| " + " | ".join(row) + " |")
     legend = (
-        f"Directive: its mode, guidance, null display and completeness. Measured on `{results['server']}` without "
-        f"calling any model, with {_versions(results)}; full table on the [reach page](../docs/reach.md)."
+        "Directive: its mode, guidance, null display and completeness, measured with and without a "
+        f"`resource_link` per record on `{results['server']}`, calling no model; "
+        f"{_versions(results)}. Full table on the [reach page](../docs/reach.md)."
     )
     return "\n".join([*lines, "", legend])
 

@@ -66,7 +66,7 @@ import os
 import re
 import sys
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeAlias, cast
@@ -140,6 +140,14 @@ _UNDERLINE = re.compile(r"\s*(?:=+|-+)\s*")
 _BLOCKQUOTE = re.compile(r"^ {0,3}(?:>[ \t]?)+")
 _LIST_MARKER = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])[ \t]+")
 _HTML_BLOCK_START = re.compile(r" {0,3}</?(?!br\b)[A-Za-z][A-Za-z0-9-]*(?:[\s/>]|$)", re.IGNORECASE)
+# The HTML blocks that a blank line does not end (CommonMark types 1, 3, 4 and 5), each with what ends it. Browsers
+# show none of their content as text (a processing instruction or a declaration becomes a bogus comment).
+_HTML_BLOCKS_TO_END = (
+    (re.compile(r" {0,3}<(script|pre|style|textarea)(?:[\s>]|$)", re.IGNORECASE), None),
+    (re.compile(r" {0,3}<\?"), "?>"),
+    (re.compile(r" {0,3}<![A-Za-z]"), ">"),
+    (re.compile(r" {0,3}<!\[CDATA\["), "]]>"),
+)
 _LINK_DEFINITION = re.compile(r" {0,3}\[(?:\\.|[^\]\\])+\]:")
 _ESCAPE = re.compile(r"\\[!-/:-@\[-`{-~]")
 _COMMENT_OPEN = "<!--"
@@ -434,6 +442,7 @@ class _Reader:
         in_comment = False
         in_details = 0
         in_html_block = False
+        html_end: str | None = None  # what ends the HTML block in progress, when a blank line does not
         in_table = False
         for number, line in enumerate(raw):
             if fence is not None:
@@ -457,6 +466,11 @@ class _Reader:
             if in_details:
                 in_details += len(_DETAILS_OPEN.findall(line)) - len(_DETAILS_CLOSE.findall(line))
                 in_details = max(in_details, 0)
+                lines.append(_Line(number, "", "hidden"))
+                continue
+            if html_end is not None:
+                if html_end in line.lower():
+                    html_end = None
                 lines.append(_Line(number, "", "hidden"))
                 continue
             if in_html_block:
@@ -488,6 +502,17 @@ class _Reader:
             if _DETAILS_OPEN.search(unescaped):
                 self._hidden(number, "a collapsed <details> block")
                 in_details = 1 - len(_DETAILS_CLOSE.findall(unescaped))
+                lines.append(_Line(number, "", "hidden"))
+                continue
+            opened = next(((start, end) for start, end in _HTML_BLOCKS_TO_END if start.match(body)), None)
+            if opened is not None:
+                start, end = opened
+                self._hidden(number, "an HTML block")
+                if end is None:  # <script>, <pre>, <style>, <textarea>: up to the matching closing tag
+                    end = f"</{cast('re.Match[str]', start.match(body)).group(1).lower()}>"
+                prefix = len(cast("re.Match[str]", start.match(body)).group(0))
+                if end not in body[prefix:].lower():
+                    html_end = end
                 lines.append(_Line(number, "", "hidden"))
                 continue
             if _HTML_BLOCK_START.match(body):
@@ -1075,7 +1100,7 @@ def _shown_titles(lines: Sequence[_Line], titles: Sequence[str]) -> set[str]:
 
 
 @contextlib.contextmanager
-def _collection_paused() -> Iterator[None]:
+def _collection_paused() -> Generator[None]:
     """Pause the cyclic garbage collector while an audit runs, restoring its state afterwards.
 
     An audit builds large acyclic structures (a model per record, an index entry per line), and the collector's
@@ -1173,6 +1198,11 @@ def audit_lines(
         return _audit_lines(shown_text, lines, complete, markup)
 
 
+def _leading_word(text: str) -> str:
+    word = fold(text).split(" ", 1)[0].strip(":,;.").lower()
+    return word if len(word) > 1 else ""
+
+
 def _audit_lines(shown_text: str, lines: Sequence[str], complete: bool, markup: Markup) -> AuditReport:
     reader, read_as = _read(shown_text, markup)
     markdown = read_as == "markdown"
@@ -1236,9 +1266,14 @@ def _audit_lines(shown_text: str, lines: Sequence[str], complete: bool, markup: 
         issues.append(
             Issue("duplicated_row", f"{_quote(reader.lines[number].view)} shows a line again", line=number + 1)
         )
+    # Between the result's first and last shown lines, an unmatched line is fabricated. Around them a host may
+    # write its own prose, so a line there is fabricated only when it looks like a line of the result: it begins
+    # with a word some line of the result begins with.
+    leading = {_leading_word(text) for text in expected} - {""}
     for gap in gaps.values():
         for line in gap:
-            if first < line.number < last and not used[line.number]:
+            inside = first < line.number < last
+            if not used[line.number] and (inside or _leading_word(line.view) in leading):
                 issues.append(
                     Issue("fabricated_row", f"{_quote(line.view)} is not a line of the result", line=line.number + 1)
                 )

@@ -191,12 +191,26 @@ def output_schema() -> dict[str, Any]:
 
 
 def page_directive(directive: Rendering, page: Page | None) -> Rendering:
-    """`directive` with ``complete`` and ``continuation`` set from the page state (a whole document is complete)."""
-    if page is None or page.complete:
-        return directive.model_copy(update={"complete": None, "continuation": None})
+    """`directive` as sent with `page`: a mode (verbatim unless it names one), and ``complete`` and
+    ``continuation`` from the page state. Without a page (a whole document), the directive's own ``complete`` and
+    ``continuation`` stand, so that a server can say that a document it built holds fewer records than the call
+    selects.
+
+    Raises:
+        ValueError: a page's directive that sets ``complete`` or ``continuation`` itself (the page decides them).
+    """
+    mode = directive.mode or "verbatim"
+    if page is None:
+        complete = None if directive.complete is not False and directive.continuation is None else False
+        return directive.model_copy(update={"mode": mode, "complete": complete})
+    if directive.complete is not None or directive.continuation is not None:
+        raise ValueError("the page decides complete and continuation; leave them out of a paged result's directive")
+    if page.complete:
+        return directive.model_copy(update={"mode": mode})
     assert page.next_token is not None  # an incomplete page always carries a token
     return directive.model_copy(
         update={
+            "mode": mode,
             "complete": False,
             "continuation": RenderingContinuation(argument=page.argument, token=page.next_token),
         }
@@ -207,27 +221,41 @@ def _json_quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=True)
 
 
+_VERBATIM_TEXT = (
+    "Show this result to the user in full: every section and every row, in the order given, with subtotals and "
+    "totals, values unchanged; do not summarize or leave anything out."
+)
+
+
 def text_framing(directive: Rendering, page: Page | None, records: int) -> str:
-    """The directive written out for the reader of the text block: the lines placed before the rendering."""
+    """The directive as sent (see `page_directive`) written out for the reader of the text block: the lines placed
+    before the rendering of its `records`."""
     lines = [f"Rendering directive for this result ({EXTENSION_ID}):"]
-    if directive.mode == "summarizable":
+    mode = directive.mode or "verbatim"
+    if mode == "summarizable":
         lines.append("Mode: summarizable. This result may be summarized, abridged or reformatted.")
+    elif mode == "verbatim":
+        lines.append(f"Mode: verbatim. {_VERBATIM_TEXT}")
     else:
-        lines.append(
-            "Mode: verbatim. Show this result to the user in full: every section and every row, in the order "
-            "given, with subtotals and totals, values unchanged; do not summarize or leave anything out."
-        )
+        lines.append(f"Mode: {_json_quote(mode)}, not a registered mode, so read as verbatim. {_VERBATIM_TEXT}")
     lines.append(f"Null values are shown as {_json_quote(directive.null_display or '-')}.")
     if directive.guidance:
         lines.append(f"Guidance: {_json_quote(directive.guidance)}")
-    if page is None or page.complete:
+    continuation = directive.continuation
+    if directive.complete is not False and continuation is None:
         lines.append(f"Complete: all {records} records are in this result.")
+        return "\n".join(lines)
+    extent = (
+        f"this page holds {page.returned} of {page.total} records"
+        if page is not None
+        else f"this result holds {records} records"
+    )
+    if continuation is None:
+        follow = "The server offers no way to fetch the rest here."
     else:
-        extra = json.dumps({page.argument: page.next_token})
-        lines.append(
-            f"{PARTIAL_MARKER} this page holds {page.returned} of {page.total} records; more follow. To continue, "
-            f"call this tool again with the same arguments plus {extra}."
-        )
+        extra = json.dumps({continuation.argument: continuation.token})
+        follow = f"To continue, call this tool again with the same arguments plus {extra}."
+    lines.append(f"{PARTIAL_MARKER} {extent}; more follow. {follow}")
     return "\n".join(lines)
 
 
@@ -277,7 +305,11 @@ def verbatim_result(
         structured: dict[str, Any] = page.to_wire()
     else:
         count = sum(len(section.rows) for section in document.sections)
-        state = {"complete": True, "returned": count, "total": count}
+        state: dict[str, Any] = {"complete": True, "returned": count, "total": count}
+        if effective.complete is False:  # the server says more records exist than this document holds
+            state = {"complete": False, "returned": count}
+            if effective.continuation is not None:
+                state["nextToken"] = effective.continuation.token
         structured = {"document": document.model_dump(mode="json"), "page": state}
     structured[RESULT_STRUCTURED_KEY] = directive_wire
 

@@ -154,7 +154,8 @@ def _meta_of(wire: MutableMapping[str, Any]) -> MutableMapping[str, Any] | None:
 
 
 def mirror_tool_hints(tool: MutableMapping[str, Any]) -> None:
-    """Copy a wire tool's core hints into `_meta[EXTENSION_ID]`; an existing entry is left as the author set it."""
+    """Copy a wire tool's core hints into `_meta[EXTENSION_ID]`, hint by hint: a hint the entry already holds is
+    left as the author set it, and an entry that is not an object is left alone (it reads as malformed)."""
     annotations = tool.get("annotations")
     if not isinstance(annotations, Mapping):
         return
@@ -162,18 +163,27 @@ def mirror_tool_hints(tool: MutableMapping[str, Any]) -> None:
     if not hints:
         return
     meta = _meta_of(tool)
-    if meta is not None:
-        meta.setdefault(EXTENSION_ID, hints)
+    if meta is None:
+        return
+    entry = meta.setdefault(EXTENSION_ID, {})
+    if isinstance(entry, MutableMapping):
+        for key, value in hints.items():
+            cast("MutableMapping[str, Any]", entry).setdefault(key, value)
 
 
 def mirror_result_directive(result: MutableMapping[str, Any]) -> None:
-    """Copy a wire result's `_rendering` into `_meta[EXTENSION_ID]`, unless an entry is already there."""
+    """Copy a wire result's `_rendering` into `_meta[EXTENSION_ID]`, member by member: a member the entry already
+    holds is left as the author set it, and an entry that is not an object is left alone."""
     directive = result.get("_rendering")
     if not isinstance(directive, Mapping):
         return
     meta = _meta_of(result)
-    if meta is not None:
-        meta.setdefault(EXTENSION_ID, dict(cast("Mapping[str, Any]", directive)))
+    if meta is None:
+        return
+    entry = meta.setdefault(EXTENSION_ID, {})
+    if isinstance(entry, MutableMapping):
+        for key, value in cast("Mapping[str, Any]", directive).items():
+            cast("MutableMapping[str, Any]", entry).setdefault(key, value)
 
 
 def _warn_without_model_copy(result: Mapping[str, Any]) -> None:

@@ -124,16 +124,14 @@ class Presentation:
     The server's continuation is then withheld: following it would skip records the host did not show."""
     withheld_blocks: int = field(default=0)
     """Content blocks not forwarded to the model because they did not fit the host's byte bound."""
+    framing: str | None = None
+    """The framing the host gives the model (the first block of `model_result`, and a member of its structured
+    copy), or None when the result is complete and the server expressed no rendering intent."""
 
     @property
-    def framing(self) -> str | None:
-        """The framing text given to the model, or None when the server expressed no rendering intent."""
-        content = cast("list[dict[str, Any]]", self.model_result.get("content", []))
-        if content and content[0].get("type") == "text":
-            text = content[0].get("text")
-            if isinstance(text, str) and text.startswith(FRAMING_HEADER):
-                return text
-        return None
+    def caption_markdown(self) -> str | None:
+        """The caption for a Markdown view: the server's names in it escaped, so that none becomes markup."""
+        return None if self.caption is None else markdown_escape(self.caption)
 
     def next_arguments(self, arguments: Mapping[str, Any]) -> dict[str, Any] | None:
         """Arguments for the call that fetches the rest, or None when there is nothing more to fetch."""
@@ -156,7 +154,11 @@ def _structured(wire: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def _page_state(structured: Mapping[str, Any] | None) -> _PageState:
-    page = structured.get("page") if structured is not None else None
+    """The page state of the reference envelope (`{document, page, ...}`, as `verbatim_result` builds it); the
+    `page` member of any other structured content is the tool's own data, not page state."""
+    if structured is None or not isinstance(structured.get("document"), Mapping):
+        return _PageState()
+    page = structured.get("page")
     if not isinstance(page, Mapping):
         return _PageState()
     page_map = cast("Mapping[str, Any]", page)
@@ -219,7 +221,7 @@ def _is_complete(rendering: EffectiveRendering, structured: Mapping[str, Any] | 
 
 
 def result_is_complete(result: Any) -> bool:
-    """False when the result's directive, or the page state of a reference result, says it is partial."""
+    """False when the result's directive, or the page state of a reference envelope, says it is partial."""
     return _is_complete(resolve_rendering(None, result), _structured(_wire(result)))
 
 
@@ -512,15 +514,32 @@ def _model_result(
         text, others, copy = bounded
         blocks = [{"type": "text", "text": text}, *others]
         forwarded.pop("structuredContent", None)
+    # No server text may pass for the host's framing: its header can only begin the block the host inserts.
+    blocks = [_defused(block) for block in blocks]
     if framing is not None:
         blocks.insert(0, {"type": "text", "text": framing})
     forwarded["content"] = blocks
     if copy is not None:
-        # Written by the host, replacing any copy the server made: the model sees the directive the host acts on.
+        # Written by the host, replacing any copy the server made: the model sees the directive the host acts on,
+        # and, for a host that forwards only structured content, the framing with it.
         if directive is not None:
-            copy[RESULT_STRUCTURED_KEY] = directive
+            copy[RESULT_STRUCTURED_KEY] = directive if framing is None else {**directive, "framing": framing}
         forwarded["structuredContent"] = copy
     return forwarded
+
+
+_IMITATION = "[text from the server that imitates the host's rendering directive]"
+
+
+def _defused(block: Any) -> Any:
+    """A server text block with every copy of the framing header replaced by a note saying what it was."""
+    if not isinstance(block, Mapping):
+        return block
+    block_map = cast("Mapping[str, Any]", block)
+    text = block_map.get("text")
+    if block_map.get("type") != "text" or not isinstance(text, str) or FRAMING_HEADER not in text:
+        return block_map
+    return {**block_map, "text": text.replace(FRAMING_HEADER, _IMITATION)}
 
 
 # ----------------------------------------------------------------------------------------------------------- present
@@ -635,6 +654,7 @@ def present(
         caption=_provenance(server, tool_name) if rendering.mode == "verbatim" else None,
         host_bounded=host_bounded,
         withheld_blocks=withheld,
+        framing=framing,
     )
 
 

@@ -29,7 +29,7 @@ from pydantic.fields import FieldInfo
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
-from mcp_rendering.reading import read_rendering_object
+from mcp_rendering.reading import SAFE_VALUES, read_rendering_object
 from mcp_rendering.types import CallToolResultDelta, Rendering, ToolAnnotationsDelta
 
 __all__ = [
@@ -120,8 +120,9 @@ _lock = threading.RLock()
 _state: _State | None = None
 
 
-class _ReadMalformedAsAbsent:
-    """Read a malformed peer value as absent: log it and return None instead of failing the whole message.
+class _ReadMalformedSafely:
+    """Read a malformed peer hint as the specification says, failing safe: log it and return the value that shows
+    more (`verbatimHint` true, `summarizeOkHint` false) instead of failing the whole message.
 
     Built as a left-to-right union of the field's own schema and a fallback, so a valid value never leaves
     pydantic-core: only a malformed one reaches Python, to be logged.
@@ -129,10 +130,11 @@ class _ReadMalformedAsAbsent:
 
     def __init__(self, wire_name: str) -> None:
         self.wire_name = wire_name
+        self.safe_value: bool | None = SAFE_VALUES.get(wire_name)
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         typed = handler(source)
-        fallback = core_schema.no_info_plain_validator_function(self._absent, json_schema_input_schema=typed)
+        fallback = core_schema.no_info_plain_validator_function(self._safe, json_schema_input_schema=typed)
         return core_schema.union_schema([typed, fallback], mode="left_to_right")
 
     def __get_pydantic_json_schema__(
@@ -141,17 +143,23 @@ class _ReadMalformedAsAbsent:
         # The schema documents what the field means; the fallback only changes how a bad value fails.
         return handler(cast("core_schema.UnionSchema", schema)["choices"][0])  # pyright: ignore[reportArgumentType]
 
-    def _absent(self, value: Any) -> None:
+    def _safe(self, value: Any) -> bool | None:
         logger.warning(
-            "ignoring malformed %s (%s): not a valid value for this field", self.wire_name, _short_repr(value)
+            "malformed %s (%s): not a valid value for this field; read as %s",
+            self.wire_name,
+            _short_repr(value),
+            "absent" if self.safe_value is None else str(self.safe_value).lower(),
         )
+        return self.safe_value
 
 
 class _ReadMemberwise:
-    """Read a directive member by member: keep the well-formed members, drop (and log) the malformed ones.
+    """Read a directive member by member: keep the well-formed members, and read (and log) each malformed one as
+    the specification says, failing safe (a malformed `complete` as false, a malformed `mode` as verbatim).
 
     The SDK is the first reader of a peer's `_rendering`, so it applies the specification's rule itself: one bad
-    member must not take the others with it. Only the camelCase wire names are read.
+    member must not take the others with it, nor make the result read as complete. Only the camelCase wire names
+    are read.
     """
 
     def __init__(self, wire_name: str) -> None:
@@ -166,7 +174,7 @@ class _ReadMemberwise:
         directive, problems = read_rendering_object(value, f"CallToolResult.{self.wire_name}")
         if directive is not None:
             return directive.model_dump(by_alias=True, exclude_none=True)
-        # An empty directive is well-formed and stays; one whose every member is malformed reads as absent.
+        # An empty directive is well-formed and stays; one holding only malformed guidance or null text is absent.
         return {} if isinstance(value, Mapping) and not problems else None
 
 
@@ -186,7 +194,7 @@ def _patched_field(name: str, source: FieldInfo) -> tuple[Any, FieldInfo]:
     `exclude_if` keeps an unset field out of every dump, so payloads without the extension dump exactly as before.
     """
     alias = source.alias or name
-    reader = _ReadMemberwise(alias) if _mentions(source.annotation, Rendering) else _ReadMalformedAsAbsent(alias)
+    reader = _ReadMemberwise(alias) if _mentions(source.annotation, Rendering) else _ReadMalformedSafely(alias)
     annotation: Any = Annotated[source.annotation, reader]  # type: ignore[name-defined]
     info = FieldInfo.from_annotated_attribute(
         annotation,
@@ -475,7 +483,11 @@ def patch_record() -> PatchRecord | None:
 
 @contextmanager
 def installed() -> Generator[PatchRecord]:
-    """Install for the duration of a `with` block; uninstall on exit only if this block installed it."""
+    """Install for the duration of a `with` block; uninstall on exit only if this block installed it.
+
+    The patch is process-wide: blocks in concurrent threads share it, and the first to exit that installed it
+    uninstalls it for all. Use it where one thread at a time needs the patch (tests, scripts).
+    """
     was_installed = is_installed()
     record = install()
     try:

@@ -5,17 +5,21 @@ Carriers: the normative `_meta["io.modelcontextprotocol/rendering"]` of a `Tool`
 `.summarizeOkHint`, and `CallToolResult._rendering`. The rules, implemented here and nowhere else:
 
 1. **Member by member.** Each member (`verbatimHint`, `summarizeOkHint`; `mode`, `guidance`, `nullDisplay`,
-   `complete`, `continuation`) is taken from the `_meta` carrier when it holds a well-formed value, else from the
-   core form when that holds one, else it is absent. Where both are well-formed and differ, `_meta` decides.
+   `complete`, `continuation`) is read on its own, from the `_meta` carrier when it is present there, else from the
+   core form. A member is absent (missing or `null`), well-formed, or malformed.
 2. **Well-formed** means what the schema delta says, checked strictly: nothing is coerced (the string "true" is not
-   true), an explicit `null` means absent, lengths count code points, only the camelCase names are members, and
-   unknown members are ignored. A malformed member reads as absent, with a warning on the `mcp_rendering` logger;
-   the other members still apply.
-3. **Mode.** A `mode` on the result decides: "summarizable" gives summarizable, "verbatim" and every unregistered
-   string give verbatim. Without one, the tool's hints decide: `verbatimHint` true gives verbatim (even when
-   `summarizeOkHint` is also true), else `summarizeOkHint` true gives summarizable, else the mode is "unspecified"
-   and the host keeps its default.
-4. **Completeness.** A result is incomplete when its `complete` is false or it carries a continuation.
+   true), lengths count code points, only the camelCase names are members, and unknown members are ignored. A
+   carrier that is not an object (nor `null`) has every member malformed.
+3. **Failing safe.** A malformed member is never fatal and never lost: it reads as the value that shows more,
+   with a warning on the `mcp_rendering` logger. A malformed `mode` reads as "verbatim", `complete` as false,
+   `verbatimHint` as true, `summarizeOkHint` as false; a malformed `continuation` makes the result incomplete with
+   nothing to follow. These decide like well-formed values: the core form is not consulted behind them. A
+   malformed `guidance` or `nullDisplay` reads as absent, and the core form's value, if well-formed, applies.
+4. **Mode.** A `mode` on the result decides: "summarizable" gives summarizable, "verbatim" and every other value
+   give verbatim. Without one, the tool's hints decide, except for a tool error (`isError: true`), which they do not
+   describe: `verbatimHint` true gives verbatim (even when `summarizeOkHint` is also true), else `summarizeOkHint`
+   true gives summarizable, else the mode is "unspecified" and the host keeps its default.
+5. **Completeness.** A result is incomplete when its `complete` is false or it carries a continuation.
 
 Every function accepts the SDK's models (patched or not, `mcp` 1.x or 2.x) or plain wire dictionaries.
 """
@@ -23,16 +27,19 @@ Every function accepts the SDK's models (patched or not, `mcp` 1.x or 2.x) or pl
 from __future__ import annotations
 
 import logging
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypeAlias, cast
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from mcp_rendering.types import EXTENSION_ID, EffectiveMode, Rendering, RenderingContinuation, RenderingHints
 
 __all__ = [
     "DEFAULT_NULL_DISPLAY",
+    "SAFE_VALUES",
     "Carrier",
     "EffectiveRendering",
     "Problem",
@@ -58,7 +65,7 @@ _ABSENT: Any = object()
 
 @dataclass(frozen=True)
 class Problem:
-    """One malformed value that was read as absent."""
+    """One malformed value, and what it was read as."""
 
     carrier: str
     """Where it was, for example ``CallToolResult._meta['io.modelcontextprotocol/rendering']``."""
@@ -66,10 +73,12 @@ class Problem:
     """The member's wire name; None when the whole carrier value is malformed (not an object)."""
     detail: str
     """Why it is malformed, in a few words."""
+    reads_as: str = "absent"
+    """What the reading made of it: "absent", or the safe value ("verbatim", "true", "false", "incomplete")."""
 
     def __str__(self) -> str:
         where = self.carrier if self.member is None else f"{self.carrier}.{self.member}"
-        return f"{where}: {self.detail}"
+        return f"{where}: {self.detail}; read as {self.reads_as}"
 
 
 def _member_adapters(model: type[BaseModel]) -> dict[str, tuple[str, TypeAdapter[Any]]]:
@@ -84,9 +93,21 @@ def _member_adapters(model: type[BaseModel]) -> dict[str, tuple[str, TypeAdapter
 _RENDERING_MEMBERS = _member_adapters(Rendering)
 _HINT_MEMBERS = _member_adapters(RenderingHints)
 
+SAFE_VALUES: dict[str, Any] = {"mode": "verbatim", "complete": False, "verbatimHint": True, "summarizeOkHint": False}
+"""By wire name, what a present but malformed member reads as: the value that shows more (rule 3)."""
+_SAFE_WORDS = {"mode": "verbatim", "complete": "false", "verbatimHint": "true", "summarizeOkHint": "false"}
+_CONTINUATION = "continuation"
+"""A malformed continuation makes the result incomplete, with nothing to follow."""
+_FALL_THROUGH = frozenset({"guidance", "nullDisplay"})
+"""Members whose malformed value reads as absent, so that the next carrier's value applies."""
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 3, 60, 60
+
 
 def _short(value: Any) -> str:
-    text = repr(value)
+    # Bounded however deep or long the peer's value: a plain repr() could recurse past the stack.
+    text = _SHORT.repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
 
@@ -104,46 +125,87 @@ def _json_type(value: Any) -> str:
     return "an object" if isinstance(value, Mapping) else type(value).__name__
 
 
-def _read_members(
-    value: Any, carrier: str, members: Mapping[str, tuple[str, TypeAdapter[Any]]]
-) -> tuple[dict[str, Any], tuple[Problem, ...]]:
-    """The well-formed members of one carrier value (by field name), and the problems of the others."""
+@dataclass(frozen=True)
+class _CarrierReading:
+    """One carrier, read member by member."""
+
+    values: dict[str, Any]
+    """By field name: the well-formed members, and the safe value of each malformed one that has one."""
+    present: frozenset[str]
+    """The wire names of the members present (not missing, not null), well-formed or not."""
+    unusable_continuation: bool
+    problems: tuple[Problem, ...]
+
+    def decides(self, wire_name: str, field_name: str) -> bool:
+        """Whether this carrier settles the member (the next carrier is then not consulted)."""
+        return field_name in self.values or (wire_name in self.present and wire_name not in _FALL_THROUGH)
+
+
+def _reads_as(wire_name: str) -> str:
+    if wire_name == _CONTINUATION:
+        return "incomplete"
+    return _SAFE_WORDS.get(wire_name, "absent")
+
+
+def _read_carrier(value: Any, carrier: str, members: Mapping[str, tuple[str, TypeAdapter[Any]]]) -> _CarrierReading:
     if value is None:
-        return {}, ()
+        return _CarrierReading({}, frozenset(), False, ())
     if not isinstance(value, Mapping):
-        problem = Problem(carrier, None, f"{_json_type(value)}, not an object")
-        logger.warning("ignoring malformed %s", problem)
-        return {}, (problem,)
+        # Not an object: whatever it was meant to say is unreadable, so every member takes its safe reading.
+        reads = ", ".join(f"{name} {word}" for name, word in _SAFE_WORDS.items() if name in members)
+        problem = Problem(carrier, None, f"{_json_type(value)}, not an object", reads)
+        logger.warning("malformed %s", problem)
+        safe = {field_name: SAFE_VALUES[name] for name, (field_name, _) in members.items() if name in SAFE_VALUES}
+        return _CarrierReading(safe, frozenset(members), _CONTINUATION in members, (problem,))
     wire = cast("Mapping[str, Any]", value)
-    good: dict[str, Any] = {}
+    values: dict[str, Any] = {}
+    present: set[str] = set()
+    unusable = False
     problems: list[Problem] = []
     for wire_name, (field_name, adapter) in members.items():
         raw = wire.get(wire_name)
         if raw is None:
             continue
+        present.add(wire_name)
         try:
-            good[field_name] = adapter.validate_python(raw, strict=True)
-        except ValidationError as error:
-            detail = "; ".join(
-                f"{'.'.join(str(part) for part in e['loc'])}: {e['msg']}" if e["loc"] else e["msg"]
-                for e in error.errors(include_url=False)
-            )
-            problem = Problem(carrier, wire_name, f"{detail} (got {_short(raw)})")
-            logger.warning("ignoring malformed %s", problem)
+            values[field_name] = adapter.validate_python(raw, strict=True)
+        except (ValidationError, RecursionError) as error:
+            detail = _validation_detail(error)
+            problem = Problem(carrier, wire_name, f"{detail} (got {_short(raw)})", _reads_as(wire_name))
+            logger.warning("malformed %s", problem)
             problems.append(problem)
-    return good, tuple(problems)
+            if wire_name in SAFE_VALUES:
+                values[field_name] = SAFE_VALUES[wire_name]
+            unusable = unusable or wire_name == _CONTINUATION
+    return _CarrierReading(values, frozenset(present), unusable, tuple(problems))
+
+
+def _validation_detail(error: ValidationError | RecursionError) -> str:
+    if isinstance(error, RecursionError):
+        return "nested too deeply"
+    return "; ".join(
+        f"{'.'.join(str(part) for part in e['loc'])}: {e['msg']}" if e["loc"] else e["msg"]
+        for e in error.errors(include_url=False)
+    )
+
+
+def _directive(values: dict[str, Any], unusable_continuation: bool) -> Rendering | None:
+    if unusable_continuation:
+        values = {**values, "complete": False}
+    return Rendering.model_validate(values) if values else None
 
 
 def read_rendering_object(value: Any, carrier: str = "_rendering") -> tuple[Rendering | None, tuple[Problem, ...]]:
-    """One carrier's directive: its well-formed members (None when it has none), and the malformed ones."""
-    good, problems = _read_members(value, carrier, _RENDERING_MEMBERS)
-    return (Rendering.model_validate(good) if good else None), problems
+    """One carrier's directive as read (its well-formed members, and the safe reading of the malformed ones),
+    or None when it holds nothing; and its problems."""
+    reading = _read_carrier(value, carrier, _RENDERING_MEMBERS)
+    return _directive(reading.values, reading.unusable_continuation), reading.problems
 
 
 def read_hints_object(value: Any, carrier: str = "_meta") -> tuple[RenderingHints, tuple[Problem, ...]]:
-    """One carrier's hints (a `RenderingHints` or an annotations object): the well-formed ones, and the others."""
-    good, problems = _read_members(value, carrier, _HINT_MEMBERS)
-    return RenderingHints.model_validate(good), problems
+    """One carrier's hints (a `RenderingHints` or an annotations object) as read, and its problems."""
+    reading = _read_carrier(value, carrier, _HINT_MEMBERS)
+    return RenderingHints.model_validate(reading.values), reading.problems
 
 
 @dataclass(frozen=True)
@@ -159,7 +221,7 @@ class EffectiveRendering:
     source: Carrier
     """The carrier that decided the mode."""
     problems: tuple[Problem, ...] = field(default=())
-    """Every malformed value that was read as absent."""
+    """Every malformed value, with what it was read as."""
 
     @property
     def registered_mode(self) -> bool:
@@ -202,6 +264,13 @@ def _wire(obj: Any) -> Mapping[str, Any] | None:
     return _mapping(obj)
 
 
+def _jsonable(value: Any) -> Any:
+    try:
+        return to_jsonable_python(value, by_alias=True, exclude_none=True)
+    except (PydanticSerializationError, RecursionError, ValueError):
+        return value  # not serializable as the SDK would send it: judged as it is, and so malformed
+
+
 def _extension_entry(meta: Any) -> Any:
     meta_map = _mapping(meta)
     return None if meta_map is None else meta_map.get(EXTENSION_ID)
@@ -228,51 +297,68 @@ def _result_carriers(result: Any) -> tuple[Any, Any]:
         meta: Any = getattr(result, "meta", _ABSENT)
         if meta is _ABSENT:
             meta = extra.get("_meta")
-        return _extension_entry(meta), core
+        # In its wire form, as the SDK would send it: a server may have put a model (a `Rendering`) in `_meta`.
+        return _jsonable(_extension_entry(meta)), core
     wire = _mapping(result)
     if wire is None:
         return None, None
     return _extension_entry(wire.get("_meta")), wire.get("_rendering")
 
 
-def _read_tool(tool: Any) -> tuple[RenderingHints, dict[str, Carrier], tuple[Problem, ...]]:
-    meta, annotations = _tool_carriers(tool)
-    from_meta, meta_problems = read_hints_object(meta, _TOOL_META)
-    from_core, core_problems = read_hints_object(annotations, "Tool.annotations")
+def _merge(
+    readings: tuple[tuple[_CarrierReading, Carrier], ...], members: Mapping[str, tuple[str, TypeAdapter[Any]]]
+) -> tuple[dict[str, Any], dict[str, Carrier], bool]:
+    """Each member from the first carrier that settles it; and whether the settled continuation is unusable."""
     values: dict[str, Any] = {}
     sources: dict[str, Carrier] = {}
-    for name in RenderingHints.model_fields:
-        for hints, carrier in ((from_meta, "tool._meta"), (from_core, "tool.annotations")):
-            value = getattr(hints, name)
-            if value is not None:
-                values[name], sources[name] = value, cast("Carrier", carrier)
+    unusable = False
+    for wire_name, (field_name, _) in members.items():
+        for reading, carrier in readings:
+            if reading.decides(wire_name, field_name):
+                if field_name in reading.values:
+                    values[field_name] = reading.values[field_name]
+                else:  # a malformed continuation
+                    unusable = True
+                sources[field_name] = carrier
                 break
-    return RenderingHints.model_validate(values), sources, meta_problems + core_problems
+    return values, sources, unusable
+
+
+def _is_error(result: Any) -> bool:
+    if isinstance(result, BaseModel):
+        return getattr(result, "is_error", None) is True
+    wire = _mapping(result)
+    return wire is not None and wire.get("isError") is True
+
+
+def _read_tool(tool: Any) -> tuple[RenderingHints, dict[str, Carrier], tuple[Problem, ...]]:
+    meta, annotations = _tool_carriers(tool)
+    from_meta = _read_carrier(meta, _TOOL_META, _HINT_MEMBERS)
+    from_core = _read_carrier(annotations, "Tool.annotations", _HINT_MEMBERS)
+    values, sources, _ = _merge(((from_meta, "tool._meta"), (from_core, "tool.annotations")), _HINT_MEMBERS)
+    return RenderingHints.model_validate(values), sources, from_meta.problems + from_core.problems
 
 
 def _read_result(result: Any) -> tuple[Rendering | None, dict[str, Carrier], tuple[Problem, ...]]:
     meta, core = _result_carriers(result)
-    from_meta, meta_problems = read_rendering_object(meta, _RESULT_META)
-    from_core, core_problems = read_rendering_object(core, "CallToolResult._rendering")
-    values: dict[str, Any] = {}
-    sources: dict[str, Carrier] = {}
-    for name in Rendering.model_fields:
-        for directive, carrier in ((from_meta, "result._meta"), (from_core, "result._rendering")):
-            value = None if directive is None else getattr(directive, name)
-            if value is not None:
-                values[name], sources[name] = value, cast("Carrier", carrier)
-                break
-    directive = Rendering.model_validate(values) if values else None
-    return directive, sources, meta_problems + core_problems
+    from_meta = _read_carrier(meta, _RESULT_META, _RENDERING_MEMBERS)
+    from_core = _read_carrier(core, "CallToolResult._rendering", _RENDERING_MEMBERS)
+    readings = ((from_meta, "result._meta"), (from_core, "result._rendering"))
+    values, sources, unusable = _merge(
+        cast("tuple[tuple[_CarrierReading, Carrier], ...]", readings), _RENDERING_MEMBERS
+    )
+    if unusable:
+        sources["complete"] = sources["continuation"]
+    return _directive(values, unusable), sources, from_meta.problems + from_core.problems
 
 
 def read_tool_hints(tool: Any) -> RenderingHints:
-    """The tool's hints, each from the first carrier holding a well-formed value (`_meta`, then annotations)."""
+    """The tool's hints as read, each from the first carrier where it is present (`_meta`, then annotations)."""
     return _read_tool(tool)[0]
 
 
 def read_directive(result: Any) -> Rendering | None:
-    """The result's directive, member by member (`_meta`, then `_rendering`); None when there is none."""
+    """The result's directive as read, member by member (`_meta`, then `_rendering`); None when there is none."""
     return _read_result(result)[0]
 
 
@@ -284,6 +370,8 @@ def resolve_rendering(tool: Any, result: Any) -> EffectiveRendering:
     if directive is not None and directive.mode is not None:
         mode: EffectiveMode = "summarizable" if directive.mode == "summarizable" else "verbatim"
         return EffectiveRendering(mode, directive, hints, directive_sources["mode"], problems)
+    if _is_error(result):  # the tool's hints describe its results, not its error messages
+        return EffectiveRendering("unspecified", directive, hints, "none", problems)
     if hints.verbatim_hint:
         return EffectiveRendering("verbatim", directive, hints, hint_sources["verbatim_hint"], problems)
     if hints.summarize_ok_hint:

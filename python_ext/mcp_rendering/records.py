@@ -11,7 +11,9 @@ for any result:
   leaves, one column per leaf path (`name`, `address.city`) in first-seen order; a leaf an element lacks shows as
   an empty cell. Scalar members outside any array form a first section, `$`, one row per member. An array inside
   a record is a section of its own, placed after the section that holds the record. Below `MAX_DEPTH` levels a
-  subtree is shown as its compact JSON in one cell.
+  subtree is shown as its compact JSON in one cell. A section whose elements have more than `MAX_COLUMNS` leaf
+  paths between them has one column instead, `value`, holding each record's leaves as compact JSON (so that a
+  small result of unlike records cannot make a table of records times paths cells).
 - **text**: no structured content: the lines of the text content blocks, in order.
 
 A row of a document or structured result is a *record*; a *section* is a titled group of records sharing columns;
@@ -33,6 +35,7 @@ from mcp_rendering.render import visible
 from mcp_rendering.types import RESULT_STRUCTURED_KEY
 
 __all__ = [
+    "MAX_COLUMNS",
     "MAX_DEPTH",
     "ContentLine",
     "RecordsKind",
@@ -46,6 +49,9 @@ __all__ = [
 
 MAX_DEPTH = 32
 """Nesting depth below which a structured value is shown as compact JSON in one cell rather than as records."""
+
+MAX_COLUMNS = 32
+"""The most columns a section of structured content gets; beyond, each record is one cell of compact JSON."""
 
 RecordsKind: TypeAlias = Literal["document", "structured", "text"]
 """Which reading of a result gave its records (see the module docstring)."""
@@ -126,6 +132,12 @@ class _SectionBuilder:
         self.rows.append((row_id, label, leaves))
 
     def build(self) -> Section:
+        if len(self.columns) > MAX_COLUMNS:
+            rows = tuple(
+                Row.model_construct(id=row_id, label=label, values=(_compact(leaves),), kind="item", level=0, uri=None)
+                for row_id, label, leaves in self.rows
+            )
+            return Section.model_construct(id=self.path, title=self.title, columns=("value",), rows=rows)
         columns = tuple(self.columns)
         rows = tuple(
             Row.model_construct(

@@ -9,16 +9,18 @@
  *    another argument and token (page=core-only.z9): the `_meta` carrier decides, so the next call must carry
  *    cursor=part-2.a1 and nothing else new.
  * 2. `_meta` has a malformed mode (42) and guidance (7), an unknown member, no `complete`, and a well-formed
- *    continuation (cursor=part-3.b2): the malformed members read as absent, the continuation still applies and
- *    makes the result incomplete, so the client continues.
- * 3. `_meta` has complete: "false" (a string) and a numeric token; `structuredContent._rendering` holds a
- *    well-formed-looking continuation (from-the-copy.c3). Read strictly, the result is complete: no coercion, and
- *    the copy is not a carrier. The client must not call again.
+ *    continuation (cursor=part-3.b2): the malformed members read as verbatim and absent, the continuation still
+ *    applies and makes the result incomplete, so the client continues.
+ * 3. `_meta` has complete: "false" (a string) and a numeric token; the core form `_rendering` holds a well-formed
+ *    continuation (page=core-fallback.d4), and `structuredContent._rendering` another (from-the-copy.c3). Read
+ *    fail-safe, the result is incomplete with nothing to follow: the malformed continuation in `_meta` settles
+ *    the member (the core form is not consulted behind it), nothing is coerced, and the copy is not a carrier.
+ *    The client must not call again.
  *
  * tools/list itself carries malformed hints in both carriers (never fatal: the client must still call tools):
  * `ledger_report` is verbatim through a well-formed `_meta` verbatimHint, next to a malformed summarizeOkHint (1)
- * there and a malformed core-form verbatimHint ({}); `ledger_notes`, listed first, has only malformed hints
- * (`_meta` verbatimHint "yes", annotations verbatimHint {}), which read as no hints at all.
+ * there and a malformed core-form verbatimHint ({}); `ledger_notes`, listed first, has only a malformed
+ * summarizeOkHint ("yes" in both carriers), which reads as false: no hint at all.
  */
 
 import {
@@ -42,9 +44,10 @@ const PART_2 = 'part-2.a1';
 const PART_3 = 'part-3.b2';
 const CORE_ONLY = 'core-only.z9';
 const COPY_ONLY = 'from-the-copy.c3';
+const CORE_FALLBACK = 'core-fallback.d4';
 const NUMERIC_TOKEN = 12345;
 /** Every token value the server sends anywhere; a client may send back only these, and only the right one. */
-const ISSUED: unknown[] = [PART_2, PART_3, CORE_ONLY, COPY_ONLY, NUMERIC_TOKEN];
+const ISSUED: unknown[] = [PART_2, PART_3, CORE_ONLY, COPY_ONLY, CORE_FALLBACK, NUMERIC_TOKEN];
 const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
 
 const ROWS = [
@@ -65,9 +68,10 @@ function tools(): JsonObject[] {
       name: DECOY,
       description: 'Free-form notes about a company ledger.',
       inputSchema: { type: 'object', properties: { company: { type: 'string' } } },
-      // Both carriers malformed: read strictly, this tool has no hints at all.
-      annotations: { readOnlyHint: true, verbatimHint: {} },
-      _meta: { [EXTENSION_ID]: { verbatimHint: 'yes' } }
+      // Only a malformed summarizeOkHint, in both carriers: read without coercion it is false, so this tool has
+      // no hint that makes it verbatim (nor summarizable).
+      annotations: { readOnlyHint: true, summarizeOkHint: 'yes' },
+      _meta: { [EXTENSION_ID]: { summarizeOkHint: 'yes' } }
     },
     {
       name: TOOL,
@@ -83,8 +87,8 @@ function tools(): JsonObject[] {
         },
         required: ['company']
       },
-      // Verbatim through the _meta carrier; its summarizeOkHint (the number 1) and the core form's verbatimHint
-      // (an object) are malformed and read as absent.
+      // Verbatim through the _meta carrier; its summarizeOkHint (the number 1) reads as false and the core form's
+      // verbatimHint (an object) as true.
       annotations: { readOnlyHint: true, verbatimHint: {} },
       _meta: { [EXTENSION_ID]: { verbatimHint: true, summarizeOkHint: 1 } }
     }
@@ -134,7 +138,8 @@ function part(number: PartNumber, company: string): JsonObject {
         complete: 'false',
         continuation: { argument: 'cursor', token: NUMERIC_TOKEN }
       }
-    }
+    },
+    _rendering: { continuation: { argument: 'page', token: CORE_FALLBACK } }
   };
 }
 
@@ -166,8 +171,8 @@ verbatim) with the arguments of MCP_CONFORMANCE_CONTEXT (\`${JSON.stringify(ARGU
 continuation the result carries, read by the rules of section 4, until the result is complete.
 
 The client should declare \`capabilities.extensions["${EXTENSION_ID}"]\`. It must not be stopped by malformed
-values, must follow the \`_meta\` carrier over the core form, must read malformed members as absent without
-coercing them, must not follow a continuation found only in \`structuredContent._rendering\`, and must send every
+values, must follow the \`_meta\` carrier over the core form, must read malformed members as the value that shows
+more without coercing them, must not follow a continuation found only in \`structuredContent._rendering\`, and must send every
 token back exactly as received.`;
 
   private server: RunningServer | undefined;
@@ -313,7 +318,7 @@ token back exactly as received.`;
               : fail(`after part 1 the client sent ${brief(second.arguments)}, not ${brief(expected(PART_2))}`, base)
     );
 
-    // ------------------------------------------------------------------------------- malformed member absent
+    // --------------------------------------------------------------------------------- malformed member safe
     {
       const continued = third !== undefined && deepEqual(third.arguments, expected(PART_3));
       const stopped = part3 >= 0 && afterThird.length === 0;
@@ -325,11 +330,12 @@ token back exactly as received.`;
         stoppedAfterPart3: stopped
       };
       add(
-        'sep-0000-client-malformed-member-absent',
+        'sep-0000-client-malformed-member-safe',
         '4-reading',
         'ClientMalformedMemberAbsent',
-        'Malformed members read as absent while the other members still apply: the client continues after part 2 ' +
-          '(malformed mode and guidance, valid continuation) and stops after part 3 (malformed complete and token)',
+        'Malformed members read as the value that shows more while the other members still apply: the client ' +
+          'continues after part 2 (malformed mode and guidance, valid continuation) and stops after part 3 (malformed ' +
+          'complete and token in _meta, which the core form does not override)',
         original === undefined
           ? noFirst
           : !continued
@@ -379,7 +385,7 @@ token back exactly as received.`;
       const details = {
         ...base,
         toolsList:
-          'malformed hints in both carriers: ledger_notes _meta verbatimHint "yes" and annotations verbatimHint {}; ' +
+          'malformed hints in both carriers: ledger_notes _meta and annotations summarizeOkHint "yes"; ' +
           'ledger_report _meta summarizeOkHint 1 and annotations verbatimHint {}',
         calledAToolAfterToolsList: calledAfterList,
         usedTheContinuationOfPart2: usedPart2

@@ -10,8 +10,9 @@
 `audit` and `--version` need only the package itself; `demo` and `inspect` need the MCP Python SDK 2.x (the `sdk`
 extra), imported only when one of them runs.
 
-Exit status: 0 success; 1 failure (a server that cannot be inspected, an infidelity, a strict check that fails);
-2 usage errors and input `audit` cannot read.
+Exit status: 0 success; 1 a finding (an infidelity, a strict check that fails, a demo that did not audit clean);
+2 nothing to judge (a usage error, a server that cannot be inspected, input `audit` cannot read), so that a CI
+step can tell a failed check from a check that could not run.
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ def _inspect(args: argparse.Namespace, out: TextIO) -> int:
         command = command[1:]
     arguments: dict[str, object] = {}
     try:
+        if not args.timeout > 0:
+            raise InspectError(f"--timeout must be a positive number of seconds, got {args.timeout:g}")
         if args.args is not None:
             if args.call is None:
                 raise InspectError("--args needs --call TOOL")
@@ -95,7 +98,7 @@ def _inspect(args: argparse.Namespace, out: TextIO) -> int:
         )
     except InspectError as error:
         print(f"mcp-rendering inspect: error: {error}", file=sys.stderr)
-        return 1
+        return 2
     if args.json:
         # ASCII escapes: no server string can reach the terminal raw.
         out.write(json.dumps(report.to_json(), indent=2, ensure_ascii=True) + "\n")
@@ -111,7 +114,7 @@ def _demo(args: argparse.Namespace, out: TextIO) -> int:
         return asyncio.run(run_demo(args.example, out, all_pages=args.all_pages, save=args.save))
     except DemoError as error:
         print(f"mcp-rendering demo: error: {error}", file=sys.stderr)
-        return 1
+        return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -140,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "pip install 'mcp-rendering[sdk]'",
                 file=sys.stderr,
             )
-            return 1
+            return 2
         raise
 
 

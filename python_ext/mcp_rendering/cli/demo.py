@@ -150,6 +150,11 @@ async def run_demo(example: str, out: TextIO, *, all_pages: bool = False, save: 
 
     Returns 0 when every page audits clean and a paged result is walked to its end with no record repeated.
     """
+    if save is not None:  # refused before anything runs, not after the whole demo
+        try:
+            os.makedirs(save, exist_ok=True)
+        except OSError as error:
+            raise DemoError(f"cannot save into {save!r}: {error.strerror or error}") from None
     say = _Narrator(out)
     module = module_of(example)
     say.title(f"mcp-rendering demo: {example}")

@@ -122,6 +122,8 @@ class CallReport:
     continuation_argument: str | None
     missing_meta_carrier: bool
     """True when the result has a directive (in the core form or the copy) but no `_meta` carrier holding it."""
+    continuation_without_incomplete: list[str] = field(default_factory=lambda: [])
+    """The carriers holding a continuation with `complete` absent or true, which a server must not send."""
 
 
 @dataclass
@@ -155,8 +157,8 @@ class InspectReport:
 
     @property
     def strict_failures(self) -> list[str]:
-        """What makes `inspect --strict` exit 1: malformed values, and hints or directives without the `_meta`
-        carrier (the normative one)."""
+        """What makes `inspect --strict` exit 1: malformed values, hints or directives without the `_meta` carrier
+        (the normative one), and a continuation in a directive that does not say `complete: false`."""
         failures: list[str] = []
         if self.malformed:
             failures.append(f"{self.malformed} malformed value(s)")
@@ -167,6 +169,8 @@ class InspectReport:
             failures.append(
                 f"the result of {json.dumps(visible(self.call.tool))} has a directive without the _meta carrier"
             )
+        for carrier in self.call.continuation_without_incomplete if self.call is not None else ():
+            failures.append(f"the result's {carrier} has a continuation without complete: false")
         return failures
 
     def to_json(self) -> dict[str, Any]:
@@ -190,7 +194,7 @@ def _carrier(name: str, value: Any, *, hints: bool) -> CarrierReport:
     else:
         directive, problems = read_rendering_object(value, name)
         values = {} if directive is None else directive.model_dump(mode="json", by_alias=True, exclude_none=True)
-    lines = [f"{problem.member or 'the value'}: {problem.detail}" for problem in problems]
+    lines = [f"{problem.member or 'the value'}: {problem.detail}; read as {problem.reads_as}" for problem in problems]
     return CarrierReport(name, True, values, lines)
 
 
@@ -242,6 +246,11 @@ def call_report(tool: Mapping[str, Any] | None, name: str, arguments: dict[str, 
         complete=effective.complete,
         continuation_argument=None if continuation is None else continuation.argument,
         missing_meta_carrier=bool(core.values or copy.values) and not meta.values,
+        continuation_without_incomplete=[
+            carrier.carrier
+            for carrier in (meta, core)
+            if "continuation" in carrier.values and carrier.values.get("complete") is not False
+        ],
     )
 
 
@@ -617,7 +626,7 @@ def format_report(report: InspectReport) -> str:
         lines.append(f"    _meta carrier: {_carrier_line(tool.meta)}")
         lines.append(f"    annotations:   {_carrier_line(tool.annotations)}")
         for carrier in (tool.meta, tool.annotations):
-            lines.extend(f"    ! {carrier.carrier} {problem}; read as absent" for problem in carrier.problems)
+            lines.extend(f"    ! {carrier.carrier} {problem}" for problem in carrier.problems)
         if tool.missing_meta_carrier:
             lines.append("    ! hints without the _meta carrier, the normative one")
     for title, entries in (
@@ -641,7 +650,7 @@ def format_report(report: InspectReport) -> str:
                 carrier.carrier, "structuredContent._rendering (model-facing copy, never a directive)"
             )
             lines.append(f"  {label}: {_carrier_line(carrier)}")
-            lines.extend(f"    ! {problem}; read as absent" for problem in carrier.problems)
+            lines.extend(f"    ! {problem}" for problem in carrier.problems)
         lines.append(f"  effective mode {_effective(call.effective_mode, call.effective_source)}")
         if not call.complete:
             argument = call.continuation_argument
@@ -649,6 +658,8 @@ def format_report(report: InspectReport) -> str:
             lines.append(f"  the result is incomplete (a bounded page); {how}")
         if call.missing_meta_carrier:
             lines.append("  ! a directive without the _meta carrier, the normative one")
+        for carrier in call.continuation_without_incomplete:
+            lines.append(f"  ! {carrier}: a continuation without complete: false (the result reads as incomplete)")
     lines.append("")
     lines.append(f"{report.malformed} malformed value(s).")
     failures = report.strict_failures

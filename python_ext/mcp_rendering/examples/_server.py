@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
@@ -87,11 +86,9 @@ def serve(
     extension, and `--no-record-links` without a `resource_link` block per record. Returns the exit status.
     """
     parser = argparse.ArgumentParser(description=description)
+    frameworks = ("mcpserver",) if fastmcp_build is None else ("mcpserver", "fastmcp")
     parser.add_argument(
-        "--framework",
-        choices=("mcpserver", "fastmcp"),
-        default="mcpserver",
-        help="the server framework (default %(default)s)",
+        "--framework", choices=frameworks, default="mcpserver", help="the server framework (default %(default)s)"
     )
     parser.add_argument("--http", metavar="HOST:PORT", help="serve streamable HTTP at http://HOST:PORT/mcp")
     parser.add_argument("--plain", action="store_true", help="serve the same tools without the extension")
@@ -100,14 +97,11 @@ def serve(
     )
     options = parser.parse_args(argv)
     fastmcp = options.framework == "fastmcp"
-    if fastmcp and fastmcp_build is None:
-        parser.error("--framework fastmcp: this example is served from MCPServer only")
     address: tuple[str, int] | None = None
     if options.http is not None:
         host, _, port = str(options.http).rpartition(":")
-        if not host or not port.isdigit():
-            print(f"--http needs HOST:PORT, got {options.http!r}", file=sys.stderr)
-            return 2
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            parser.error(f"--http needs HOST:PORT with a port from 1 to 65535, got {options.http!r}")
         address = (host, int(port))
     make = fastmcp_build if fastmcp and fastmcp_build is not None else build
     server = make(plain=options.plain, record_links=not options.no_record_links)

@@ -28,8 +28,8 @@ Needs the `fastmcp` extra: ``pip install 'mcp-rendering[fastmcp]'``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 import mcp_types
 
@@ -109,15 +109,16 @@ def _tool_with_hint_meta(tool: Tool) -> Tool:
     if tool.annotations is None:
         return tool
     meta = dict(tool.meta or {})
-    if EXTENSION_ID in meta:
-        return tool
+    entry = meta.get(EXTENSION_ID)
+    if isinstance(entry, Mapping):
+        meta[EXTENSION_ID] = dict(cast("Mapping[str, Any]", entry))  # filled in on a copy, never in place
     # The wire form of the annotations holds the hints only when the patch typed them (or a peer sent them).
     carrier: dict[str, Any] = {
         "annotations": tool.annotations.model_dump(mode="json", by_alias=True, exclude_none=True),
         "_meta": meta,
     }
     mirror_tool_hints(carrier)
-    if EXTENSION_ID not in meta:
+    if meta == (tool.meta or {}):
         return tool
     return tool.model_copy(update={"meta": meta})
 

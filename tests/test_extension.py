@@ -1,0 +1,46 @@
+"""The server half's carriers on the wire (`extension.mirror_tool_hints`, `mirror_result_directive`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_rendering.extension import mirror_result_directive, mirror_tool_hints
+from mcp_rendering.types import EXTENSION_ID
+
+
+def test_the_hints_are_mirrored_hint_by_hint_and_the_authors_stay() -> None:
+    tool: dict[str, Any] = {
+        "name": "t",
+        "annotations": {"verbatimHint": True, "summarizeOkHint": True, "readOnlyHint": True},
+        "_meta": {EXTENSION_ID: {"summarizeOkHint": False}, "other": 1},
+    }
+    mirror_tool_hints(tool)
+    assert tool["_meta"] == {EXTENSION_ID: {"summarizeOkHint": False, "verbatimHint": True}, "other": 1}
+
+
+def test_nothing_is_mirrored_into_a_malformed_entry_or_from_nothing() -> None:
+    malformed: dict[str, Any] = {"annotations": {"verbatimHint": True}, "_meta": {EXTENSION_ID: "verbatim"}}
+    mirror_tool_hints(malformed)
+    assert malformed["_meta"] == {EXTENSION_ID: "verbatim"}
+    unhinted: dict[str, Any] = {"annotations": {"readOnlyHint": True}}
+    mirror_tool_hints(unhinted)
+    assert "_meta" not in unhinted
+    foreign_meta: dict[str, Any] = {"annotations": {"verbatimHint": True}, "_meta": ["not", "an", "object"]}
+    mirror_tool_hints(foreign_meta)
+    assert foreign_meta["_meta"] == ["not", "an", "object"]
+
+
+def test_a_result_directive_is_mirrored_member_by_member() -> None:
+    result: dict[str, Any] = {"content": [], "_rendering": {"mode": "verbatim", "complete": False}}
+    mirror_result_directive(result)
+    assert result["_meta"] == {EXTENSION_ID: {"mode": "verbatim", "complete": False}}
+    authored: dict[str, Any] = {
+        "_rendering": {"mode": "verbatim", "complete": False},
+        "_meta": {EXTENSION_ID: {"mode": "summarizable"}},
+    }
+    mirror_result_directive(authored)
+    # The author's mode stays; the `complete: false` only the core form held reaches the normative carrier.
+    assert authored["_meta"][EXTENSION_ID] == {"mode": "summarizable", "complete": False}
+    malformed: dict[str, Any] = {"_rendering": {"mode": "verbatim"}, "_meta": {EXTENSION_ID: 42}}
+    mirror_result_directive(malformed)
+    assert malformed["_meta"][EXTENSION_ID] == 42
