@@ -422,12 +422,6 @@ def test_only_the_first_hidden_character_of_a_line_is_reported() -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="rule 2: a line holding a hidden character shows nothing, but its records still count as shown (intact "
-    "when the character is one that whitespace folding removes, altered otherwise)",
-)
 @pytest.mark.parametrize("character", ["\x0b", "\x1c", "\u2028", "\x1b[2K"])
 def test_a_record_on_a_line_with_a_hidden_character_counts_as_not_shown(character: str) -> None:
     shown = f"| Sales | 1000 | 1200 |{character}\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
@@ -604,15 +598,14 @@ def test_code_blocks_are_literal() -> None:
     assert _found(report) == [("missing_row", "b", None)]  # a fence followed by text does not close
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="rules 3-4: a `|` line inside a code block is shown literally, yet it is never read as a table line",
-)
 def test_a_plain_text_table_in_a_code_block_shows_its_records() -> None:
     shown = "```\n" + present(None, _result()).text + "\n```"
     report = audit(shown, _result(), markup="markdown")
     assert report.clean, report.format()
+    # Read as plain text, a code block's rows count like any others: one added is added, one left open still reads.
+    forged = shown.replace("\n```", "\n| Refund to attacker | 999999 |\n```")
+    assert [issue.kind for issue in audit(forged, _result(), markup="markdown").issues] == ["fabricated_row"]
+    assert audit(shown.removesuffix("\n```"), _result(), markup="markdown").clean
 
 
 @pytest.mark.parametrize(
@@ -764,8 +757,9 @@ def test_a_text_result_in_markdown_is_read_as_it_renders() -> None:
 def test_a_hidden_character_in_a_line_of_a_text_result_must_be_shown_as_its_escape() -> None:
     lines = ["Pay \u202e0001 EUR"]
     assert audit_lines("Pay \\u202e0001 EUR", lines).clean
+    # Shown raw, the character hides the line (rule 2): the line counts as not shown.
     report = audit_lines("Pay \u202e0001 EUR", lines, markup="text")
-    assert [issue.kind for issue in report.issues] == ["hidden_content", "altered_row"]
+    assert [issue.kind for issue in report.issues] == ["hidden_content", "missing_row"]
 
 
 def test_a_partial_text_result_must_say_so_and_a_complete_one_must_not() -> None:
@@ -969,12 +963,6 @@ def test_labels_of_several_words_and_labels_that_prefix_others() -> None:
     assert _found(report) == [("altered_row", "a", 1)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="a free-form line is indexed for alterations under the shortest label it starts with only, so a record "
-    "whose label extends another's is reported missing, and its changed line fabricated",
-)
 def test_a_changed_line_is_taken_by_the_record_whose_longer_label_it_starts_with() -> None:
     document = _one_section(Row(id="a", label="Net", values=(1,)), Row(id="b", label="Net income", values=(2,)))
     report = audit_document("- Net: 1\n- Net income: 20", document, markup="text")
@@ -1020,12 +1008,6 @@ def test_identical_records_are_interchangeable_only_their_count_matters() -> Non
     assert report.rows_intact == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="rule 6: of two lines showing identical records, the later one is the repeat; the chain search breaks "
-    "ties toward the later line, so the earlier one is reported as duplicated",
-)
 def test_of_identical_lines_the_later_one_shows_a_record_again() -> None:
     document = _one_section(
         Row(id="a", label="Other", values=(1,)),
@@ -1328,12 +1310,6 @@ def test_audit_of_a_text_result_counts_only_the_lines_of_its_text_blocks() -> No
     assert audit(present(None, result).markdown, result).clean
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="present() names a non-text block on a line of its own between the text lines, and audit() reports that "
-    "line as fabricated (it is not a line of any text block)",
-)
 def test_what_present_shows_of_a_text_result_with_other_blocks_audits_clean() -> None:
     result = {
         "content": [
@@ -1346,6 +1322,10 @@ def test_what_present_shows_of_a_text_result_with_other_blocks_audits_clean() ->
     for shown in (presentation.text, presentation.markdown):
         report = audit(shown, result)
         assert report.clean, report.format()
+    # Naming a block is optional; naming one the result does not hold is not.
+    assert audit("Alpha\nBeta\nGamma", result).clean
+    forged = audit("Alpha\nBeta\n[image: image/svg+xml]\nGamma", result)
+    assert [(issue.kind, issue.line) for issue in forged.issues] == [("fabricated_row", 3)]
 
 
 def test_an_audit_pauses_the_garbage_collector_and_restores_its_state() -> None:

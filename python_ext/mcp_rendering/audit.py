@@ -18,8 +18,8 @@ The rules (the contract of this module):
    line holding any of them shows nothing: its records count as not shown.
 3. **Reading a line.** Whitespace runs count as one space. In the Markdown reading, backslash escapes and HTML
    entities are decoded, `<br>` is a space, `**`, `__` and code-span backticks are dropped, a link shows its text,
-   block quote and list markers are removed, and code blocks are literal. Headings, underlines, table header and
-   delimiter lines, text separators (`+---+`) and fences never stand for a record.
+   block quote and list markers are removed, and a code block is read as plain text. Headings, underlines, table
+   header and delimiter lines, text separators (`+---+`) and fences never stand for a record.
 4. **A record of a document or structured result** is shown on a *table line* (a `|` line; its cells, split at
    every `|`, one leading and one trailing `|` being borders) when its cells are exactly the record's label,
    then each of its values, in order; or on a *free-form line* when, after a list marker, the line starts with
@@ -340,7 +340,7 @@ def _quote(text: str) -> str:
 
 # ------------------------------------------------------------------------------------------ reading the transcript
 
-_Kind: TypeAlias = Literal["blank", "structure", "hidden", "table", "item", "prose", "literal"]
+_Kind: TypeAlias = Literal["blank", "structure", "hidden", "table", "item", "prose"]
 
 
 @dataclass(slots=True)
@@ -398,40 +398,22 @@ class _Reader:
         self.issues: list[Issue] = []
         raw = text.removeprefix("\ufeff").replace("\r\n", "\n")
         self.raw_lines = raw.split("\n")
+        hiding: set[int] = set()
         for number, line in enumerate(self.raw_lines):
             hidden = _first_hidden(line)
             if hidden is not None:
+                hiding.add(number)
                 self._hidden(number, f"the character U+{ord(hidden):04X} ({unicodedata.name(hidden, 'unnamed')})")
-        self.lines = self._classify_markdown() if markdown else self._classify_text()
+        lines = self._classify_markdown() if markdown else self._classify_text()
+        if hiding:  # rule 2: a line holding such a character shows nothing
+            lines = [_Line(line.number, "", "hidden") if line.number in hiding else line for line in lines]
+        self.lines = lines
 
     def _hidden(self, number: int, what: str) -> None:
         self.issues.append(Issue("hidden_content", f"{what} hides or moves text from the reader", line=number + 1))
 
     def _classify_text(self) -> list[_Line]:
-        raw = self.raw_lines
-        folded = [fold(line) for line in raw]
-        separator = [bool(view) and view[0] == "+" and bool(_TEXT_SEPARATOR.fullmatch(view)) for view in folded]
-        underline = [bool(view) and view[0] in "=-" and bool(_UNDERLINE.fullmatch(view)) for view in folded]
-        lines: list[_Line] = []
-        last = len(raw) - 1
-        for number, view in enumerate(folded):
-            if not view:
-                lines.append(_Line(number, "", "blank"))
-                continue
-            follows_separator = number < last and separator[number + 1]
-            kind: _Kind
-            if separator[number] or underline[number]:
-                kind = "structure"
-            elif number < last and underline[number + 1]:
-                kind = "structure"  # an underlined title
-            elif view[0] == "|":
-                kind = "structure" if follows_separator else "table"  # a table's header line, or a row
-            elif (marker := _LIST_MARKER.match(view)) is not None:
-                kind = "item"
-                view = view[marker.end() :]
-            else:
-                kind = "prose"
-            lines.append(_Line(number, view, kind))
+        lines = _classify_plain(self.raw_lines, 0)
         _number_lists(lines)
         return lines
 
@@ -440,6 +422,7 @@ class _Reader:
         lines: list[_Line] = []
         fence: str | None = None
         in_comment = False
+        fenced_from = 0
         in_details = 0
         in_html_block = False
         html_end: str | None = None  # what ends the HTML block in progress, when a blank line does not
@@ -454,9 +437,8 @@ class _Reader:
                     and not line[closing.end() :].strip()
                 ):
                     fence = None
+                    lines += _classify_plain(raw[fenced_from:number], fenced_from)
                     lines.append(_Line(number, "", "structure"))
-                    continue
-                lines.append(_Line(number, fold(line), "literal" if line.strip() else "blank"))
                 continue
             if in_comment:
                 if _COMMENT_CLOSE in line:
@@ -488,6 +470,7 @@ class _Reader:
             opening = _FENCE.match(body)
             if opening:
                 fence = opening.group(1)
+                fenced_from = number + 1  # a code block is shown as plain text: read it so
                 in_table = False
                 lines.append(_Line(number, "", "structure"))
                 continue
@@ -554,8 +537,39 @@ class _Reader:
                 lines.append(_Line(number, "", "hidden"))
                 continue
             lines.append(_Line(number, fold(view), kind))
+        if fence is not None:  # a code block left open runs to the end
+            lines += _classify_plain(raw[fenced_from:], fenced_from)
         _number_lists(lines)
         return lines
+
+
+def _classify_plain(raw: Sequence[str], first: int) -> list[_Line]:
+    """Lines shown as plain text (the text reading, or the inside of a code block), numbered from `first`."""
+    folded = [fold(line) for line in raw]
+    separator = [bool(view) and view[0] == "+" and bool(_TEXT_SEPARATOR.fullmatch(view)) for view in folded]
+    underline = [bool(view) and view[0] in "=-" and bool(_UNDERLINE.fullmatch(view)) for view in folded]
+    lines: list[_Line] = []
+    last = len(raw) - 1
+    for number, view in enumerate(folded):
+        if not view:
+            lines.append(_Line(first + number, "", "blank"))
+            continue
+
+        follows_separator = number < last and separator[number + 1]
+        kind: _Kind
+        if separator[number] or underline[number]:
+            kind = "structure"
+        elif number < last and underline[number + 1]:
+            kind = "structure"  # an underlined title
+        elif view[0] == "|":
+            kind = "structure" if follows_separator else "table"  # a table's header line, or a row
+        elif (marker := _LIST_MARKER.match(view)) is not None:
+            kind = "item"
+            view = view[marker.end() :]
+        else:
+            kind = "prose"
+        lines.append(_Line(first + number, view, kind))
+    return lines
 
 
 def _number_lists(lines: list[_Line]) -> None:
@@ -823,20 +837,24 @@ class _DocumentAudit:
         marked = _marker_kind(line.view)
         if marked is not None:
             views.append((marked[1], marked[0]))
+        longest_label: tuple[str, ...] = ()
+        longest_words = 0
         for text, kind in views:
             for label, rest in self._free_labels(text):
                 numbers = self.by_label.get(label)
                 if not numbers:
                     continue
-                if not starts_with_label:
-                    self.label_lines.setdefault(self.rows[numbers[0]].key[: len(_pieces(label))], []).append(
-                        line.number
-                    )
+                if label.count(" ") + 1 > longest_words:
+                    longest_words = label.count(" ") + 1
+                    longest_label = self.rows[numbers[0]].key[: len(_pieces(label))]
                 starts_with_label = True
                 for number in numbers:
                     row = self.rows[number]
                     if _free_values(rest, row.values, self.columns[row.section]):
                         candidates.append((row.key, kind))
+        if starts_with_label:
+            # Under the longest label only: "Net income: 20" is an altered "Net income", not an altered "Net".
+            self.label_lines.setdefault(longest_label, []).append(line.number)
         return candidates, starts_with_label
 
     def _group(self, candidates: list[tuple[tuple[str, ...], RowKind | None]]) -> list[tuple[int, bool]]:
@@ -862,7 +880,7 @@ class _DocumentAudit:
                 if not cells:
                     continue
                 candidates = self._table_candidates(cells)
-            elif line.kind in ("item", "prose", "literal"):
+            elif line.kind in ("item", "prose"):
                 candidates, _ = self._free_candidates(line)
             else:
                 continue
@@ -956,6 +974,7 @@ class _DocumentAudit:
         pair_line: list[int] = []
         parent: list[int] = []
         best_value, best_pair = 0, -1
+
         for row in rows_in_order:
             for line, own in reversed(lines_of[row]):  # lines were collected in increasing order
                 value, previous, index = 0, -1, line  # the best chain ending on a line before this one
@@ -977,12 +996,21 @@ class _DocumentAudit:
                     index += index & -index
         in_order: set[int] = set()
         taken_lines: set[int] = set()
+        chain: list[int] = []
         pair = best_pair
         while pair >= 0:
-            self.assigned[pair_row[pair]] = pair_line[pair]
-            in_order.add(pair_row[pair])
-            taken_lines.add(pair_line[pair])
+            chain.append(pair)
             pair = parent[pair]
+        # Of identical lines the earlier one shows the record and a later one is the repeat: move each row of the
+        # chain to its earliest line (of the same kind of match) after the line of the row before it.
+        previous_line = -1
+        for pair in reversed(chain):
+            row = pair_row[pair]
+            own = next(own for line, own in lines_of[row] if line == pair_line[pair])
+            line = next(line for line, is_own in lines_of[row] if is_own == own and line > previous_line)
+            self.assigned[row] = previous_line = line
+            in_order.add(row)
+            taken_lines.add(line)
         for row in rows_in_order:
             if self.assigned[row] >= 0:
                 continue
@@ -1187,15 +1215,23 @@ def _line_forms(text: str, markdown: bool) -> set[str]:
 
 
 def audit_lines(
-    shown_text: str, lines: Sequence[str], *, complete: bool = True, markup: Markup = "auto"
+    shown_text: str,
+    lines: Sequence[str],
+    *,
+    complete: bool = True,
+    markup: Markup = "auto",
+    block_names: Sequence[str] = (),
 ) -> AuditReport:
     """Audit a transcript against the lines of a text result (rules 5 to 7 and 9 of the module docstring).
+
+    `block_names` are the lines that name the result's other blocks (`records.block_line`): a host may show them
+    among the text lines, and need not.
 
     Raises:
         AuditInputError: the transcript is longer than `MAX_TRANSCRIPT_CHARS`.
     """
     with _collection_paused():
-        return _audit_lines(shown_text, lines, complete, markup)
+        return _audit_lines(shown_text, lines, complete, markup, block_names)
 
 
 def _leading_word(text: str) -> str:
@@ -1203,7 +1239,9 @@ def _leading_word(text: str) -> str:
     return word if len(word) > 1 else ""
 
 
-def _audit_lines(shown_text: str, lines: Sequence[str], complete: bool, markup: Markup) -> AuditReport:
+def _audit_lines(
+    shown_text: str, lines: Sequence[str], complete: bool, markup: Markup, block_names: Sequence[str]
+) -> AuditReport:
     reader, read_as = _read(shown_text, markup)
     markdown = read_as == "markdown"
     expected = [line for line in lines if shows_text(line)]
@@ -1211,6 +1249,7 @@ def _audit_lines(shown_text: str, lines: Sequence[str], complete: bool, markup: 
     for number, line in enumerate(expected):
         for form in _line_forms(line, markdown):
             index.setdefault(form, []).append(number)
+    named = {form for name in block_names for form in _line_forms(name, markdown)} - index.keys()
     assigned = [-1] * len(expected)
     used = [False] * len(reader.raw_lines)
     duplicates: list[int] = []
@@ -1223,7 +1262,10 @@ def _audit_lines(shown_text: str, lines: Sequence[str], complete: bool, markup: 
             # A list item read back as its own text, marker included: the result's line may be a list item.
             numbers = index.get(fold(reader.raw_lines[line.number]))
         if not numbers:
-            candidates.append(line)
+            if line.view in named:  # the name of one of the result's other blocks, as the host shows it
+                used[line.number] = True
+            else:
+                candidates.append(line)
             continue
         free = next((number for number in numbers if assigned[number] < 0), None)
         if free is None:
@@ -1306,7 +1348,8 @@ def audit(shown_text: str, result: Any, *, markup: Markup = "auto") -> AuditRepo
     complete = result_is_complete(wire)
     if records.document is None:
         lines = [line.text for line in records.lines if line.from_text]
-        return audit_lines(shown_text, lines, complete=complete, markup=markup)
+        names = [line.text for line in records.lines if not line.from_text and line.text]
+        return audit_lines(shown_text, lines, complete=complete, markup=markup, block_names=names)
     rendering = resolve_rendering(None, wire)
     return audit_document(
         shown_text,
