@@ -9,7 +9,8 @@
  * Today the values travel under `_meta["io.modelcontextprotocol/rendering"]`: on `Tool` as {@link RenderingHints},
  * on `CallToolResult` as {@link Rendering}. The `ToolAnnotations` and `CallToolResult` members below are the core
  * form of the same values, which a later revision can promote; a host reads a core member only where the `_meta`
- * carrier holds no well-formed value for it.
+ * carrier holds no value for it (missing or null), or a malformed `guidance` or `nullDisplay`: a malformed value
+ * of any other member decides there, as its safe reading.
  *
  * Every member defined here may be `null`, which means absent. Lengths (`@maxLength`, `@minLength`) count Unicode
  * code points, not UTF-16 code units: in JavaScript, count with `[...text].length`, not `text.length`.

@@ -80,7 +80,7 @@ def test_a_bullet_transcript_that_keeps_everything_is_clean() -> None:
 - Subtotal: Revenue 1300 / 1500
 
 CAGR breakdown
-- Growth (3%)
+- Growth: 3%
 
 Dividend history: nothing recorded.
 
@@ -269,9 +269,10 @@ def test_cli_exit_codes_and_output(tmp_path: Path, capsys: pytest.CaptureFixture
     [
         ("{", "is not JSON"),
         ("null", "holds null, not a CallToolResult object"),
-        ("42", "holds a int, not a CallToolResult object"),
+        ("42", "holds a number, not a CallToolResult object"),
+        ("true", "holds a boolean, not a CallToolResult object"),
         ("[1, 2]", "holds an array, not a CallToolResult object"),
-        ('"x"', "holds a str, not a CallToolResult object"),
+        ('"x"', "holds a string, not a CallToolResult object"),
         ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
     ],
 )
@@ -886,7 +887,7 @@ def test_server_text_is_compared_folded_and_with_its_hidden_characters_escaped()
 @pytest.mark.parametrize(
     "line",
     [
-        "- Net income: 90 (0.5)",
+        "- Net income: 90 (margin 0.5)",
         "- Net income: 2024 = 90; margin = 0.5",
         "- Net income 90/0.5",
         "- Net income: 90, 0.5.",
@@ -916,6 +917,7 @@ def test_a_free_form_line_shows_a_record_with_its_values_in_order(line: str) -> 
         "- Net income: 90 0.5 total",  # a word after them
         "- Net income: 90",  # one left out
         "- Net income: 90.",
+        "- Net income: 90 (0.5)",  # a value alone in parentheses reads as negative in accounts
     ],
 )
 def test_a_free_form_line_with_other_values_is_altered(line: str) -> None:
@@ -1546,3 +1548,102 @@ def test_a_tag_that_only_starts_like_a_raw_text_element_is_an_ordinary_html_bloc
         ("hidden_content", None, 1),
         ("missing_row", "a", None),
     ]
+
+
+# ------------------------------------------------------------------- rule 6: order, exhaustively on small layouts
+
+
+def _longest_increasing_length(values: list[int]) -> int:
+    best: list[int] = []  # best[i]: length of the longest strictly increasing run ending at values[i]
+    for i, value in enumerate(values):
+        best.append(1 + max((best[j] for j in range(i) if values[j] < value), default=0))
+    return max(best, default=0)
+
+
+def _layouts(length: int, rows: int) -> list[list[int]]:
+    layouts: list[list[int]] = [[]]
+    for _ in range(length):
+        layouts = [[*layout, row] for layout in layouts for row in range(rows)]
+    return layouts
+
+
+@pytest.mark.parametrize("spacing", ["\n", "\n\n", "\nNote\n"])
+def test_rule_6_the_largest_in_order_set_is_kept_for_every_small_layout(spacing: str) -> None:
+    """Rule 6 on every sequence of up to five lines over three records: the records in order are a longest
+    increasing run of the lines, each further line of a record shown already is a duplicate, and the score counts
+    them."""
+    document = _one_section(*(Row(id=f"r{n}", label=f"R{n}", values=(n,)) for n in range(3)))
+    for length in range(6):
+        for layout in _layouts(length, 3):
+            shown = spacing.join(f"| R{n} | {n} |" for n in layout)
+            report = audit_document(shown, document, markup="text")
+            intact = _longest_increasing_length(layout)
+            kinds = [issue.kind for issue in report.issues]
+            expected = {
+                "reordered_row": len(set(layout)) - intact,
+                "duplicated_row": len(layout) - len(set(layout)),
+                "missing_row": 3 - len(set(layout)),
+            }
+            assert (report.rows_intact, {kind: kinds.count(kind) for kind in expected}) == (intact, expected), shown
+            assert len(kinds) == sum(expected.values()) + (not layout), shown  # and the section, when nothing is shown
+            assert report.score == intact / (3 + expected["duplicated_row"]), shown
+
+
+def test_cells_beyond_a_markdown_tables_columns_are_hidden() -> None:
+    """GFM displays as many cells of a row as its table has columns: narrowing the header and delimiter lines hides
+    the last column of every row."""
+    faithful = present(None, _result()).markdown
+    narrowed = faithful.replace("|  | 2023 | 2024 |\n| --- | ---: | ---: |", "|  | 2023 |\n| --- | ---: |")
+    assert narrowed != faithful
+    report = audit(narrowed, _result(), markup="markdown")
+    assert [issue.line for issue in report.hidden] == [7, 8, 9]
+    assert report.hidden[0].detail == "a cell beyond the table's 2 columns hides or moves text from the reader"
+    assert {issue.row_id for issue in report.altered} | {issue.row_id for issue in report.missing} >= {"sales"}
+    # An escaped pipe is part of a cell, not a border.
+    escaped = "|  | 2023 |\n| --- | --- |\n| Sales \\| net | 1000 |"
+    assert audit(escaped, {"content": [{"type": "text", "text": "x"}]}, markup="markdown").hidden == ()
+
+
+@pytest.mark.parametrize(
+    "marked_line", ["# Structured content", "### $.a", "[1]: https://pay.example/now", "   [ref]: /x"]
+)
+def test_auto_reads_headings_and_link_definitions_as_markdown(marked_line: str) -> None:
+    """Rule 1: in doubt, "auto" takes the reading that can hide more; a heading or a link reference definition
+    is Markdown."""
+    report = audit(f"total due\n\n{marked_line}\n\nend", {"content": [{"type": "text", "text": "total due"}]})
+    assert report.markup == "markdown"
+    assert audit("total due\n\n#hashtag\n", {"content": [{"type": "text", "text": "total due"}]}).markup == "text"
+
+
+def test_a_free_form_value_in_parentheses_is_another_value() -> None:
+    """Rule 4: in accounts `(100)` is -100, so a value alone in parentheses does not show the value."""
+    document = _one_section(Row(id="a", label="Sales", values=(100, 5)), columns=("2024", "2025"))
+    assert audit_document("- Sales: 100, 5", document, markup="text").clean
+    assert audit_document("- Sales (2024: 100, 2025: 5)", document, markup="text").clean
+    report = audit_document("- Sales: (100) (5)", document, markup="text")
+    assert [(issue.kind, issue.row_id) for issue in report.issues] == [("altered_row", "a")]
+
+
+# ---------------------------------------------------------------------- rules 5 and 7: text results, more closely
+
+
+def test_rule_7_a_line_after_a_text_result_that_begins_as_its_lines_do_is_fabricated() -> None:
+    """Around the lines shown a host may write prose; a line there is added when it begins with the first word
+    (case and a trailing `:` aside) of a line of the result, a word of two letters or more."""
+    lines = ["Alpha one two", "Beta: three four"]
+    for extra in ("Alpha five six", "alpha: seven", "BETA eight"):
+        report = audit_lines(f"Alpha one two\nBeta: three four\n{extra}", lines, markup="text")
+        assert _text_issues(report) == [("fabricated_row", 3, f'"{extra}" is not a line of the result')], extra
+    report = audit_lines("XL shirts 3\nM shirts 2\nXL socks 9", ["XL shirts 3", "M shirts 2"], markup="text")
+    assert _found(report) == [("fabricated_row", None, 3)]
+    # A first word of one letter says nothing: "A" or "M" may begin any sentence.
+    assert audit_lines("A 1\nM 2\nA 3\nM 4\nC 5", ["A 1", "M 2"], markup="text").clean
+    # Nor does a word that is not the first one of a line of the result.
+    assert audit_lines("Alpha one two\nBeta: three four\nOne more\nThree", lines, markup="text").clean
+
+
+def test_rule_3_a_list_item_shows_a_line_that_is_a_list_item_whatever_its_marker_in_markdown() -> None:
+    lines = ["- ACME Ltd (EU)", "2. Acme Holding (UN)"]
+    for shown in ("* ACME Ltd (EU)\n1. Acme Holding (UN)", "+ ACME Ltd (EU)\n- Acme Holding (UN)"):
+        report = audit_lines(shown, lines, markup="markdown")
+        assert report.clean, report.format()

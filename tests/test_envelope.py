@@ -20,6 +20,8 @@ from mcp_rendering.envelope import (
     RecordNotFoundError,
     RecordUris,
     ResultChangedError,
+    _Packer,  # pyright: ignore[reportPrivateUsage]
+    _Units,  # pyright: ignore[reportPrivateUsage]
     content_fingerprint,
     read_record,
 )
@@ -27,6 +29,7 @@ from mcp_rendering.tokens import (
     ContinuationTokens,
     ExpiredTokenError,
     Keyring,
+    MalformedTokenError,
     TamperedTokenError,
     TokenError,
     UnknownKeyError,
@@ -439,3 +442,362 @@ def test_a_result_that_fits_without_a_token_is_one_complete_page() -> None:
 def test_a_budget_too_small_for_an_empty_page_is_a_budget_error(max_bytes: int) -> None:
     with pytest.raises(BudgetError, match="cannot hold even an empty page"):
         make_envelope(Budget(max_bytes=max_bytes)).page(Document(title="Nothing"), arguments={}, caller="a")
+
+
+# -- budgets
+
+
+@pytest.mark.parametrize(
+    ("limits", "message"),
+    [
+        ({"max_bytes": 0}, "max_bytes must be positive"),
+        ({"max_bytes": -1}, "max_bytes must be positive"),
+        ({"max_items": 0}, "max_items must be positive"),
+        ({"max_field_bytes": 0}, "max_field_bytes must be positive"),
+    ],
+)
+def test_a_budget_refuses_a_limit_below_one(limits: dict[str, int], message: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        Budget(**limits)
+    assert str(raised.value) == message
+
+
+def test_a_budget_accepts_limits_of_one_and_no_item_or_field_limit() -> None:
+    assert Budget(max_bytes=1, max_items=1, max_field_bytes=1) == Budget(1, 1, 1)
+    assert (Budget().max_bytes, Budget().max_items, Budget().max_field_bytes) == (1_000_000, None, None)
+
+
+def _document(*sections: Section, title: str = "T") -> Document:
+    return URIS.assign(Document(title=title, sections=sections), statement="2026-q1")
+
+
+def _rows(prefix: str, count: int) -> tuple[Row, ...]:
+    return tuple(Row(id=f"{prefix}{i}", label=f"Line {i}", values=(i,)) for i in range(count))
+
+
+def test_an_empty_section_too_large_for_an_empty_page_is_a_budget_error() -> None:
+    document = _document(Section(id="empty", title="E" * 200))
+    fits = make_envelope(Budget()).page(document, arguments=ARGS, caller="alice").size_bytes
+    exact = make_envelope(Budget(max_bytes=fits)).page(document, arguments=ARGS, caller="alice")
+    assert exact.complete and exact.size_bytes == fits and [s.id for s in exact.document.sections] == ["empty"]
+    with pytest.raises(BudgetError) as raised:
+        make_envelope(Budget(max_bytes=fits - 1)).page(document, arguments=ARGS, caller="alice")
+    assert raised.value.message == str(raised.value) == f"the budget of {fits - 1} bytes cannot hold section 'empty'"
+
+
+def test_an_empty_section_that_does_not_fit_after_rows_starts_the_next_page() -> None:
+    document = _document(
+        Section(id="rows", title="R", columns=("n",), rows=_rows("r", 3)), Section(id="empty", title="E" * 300)
+    )
+    budget = make_envelope(Budget()).page(document, arguments=ARGS, caller="alice").size_bytes - 1
+    pages = walk(make_envelope(Budget(max_bytes=budget)), document)
+    assert [[section.id for section in page.document.sections] for page in pages] == [["rows"], ["empty"]]
+    assert [page.returned for page in pages] == [3, 0]
+    assert all(page.size_bytes == len(to_json(page.to_wire())) <= budget for page in pages)
+
+
+def test_packing_continues_across_section_boundaries() -> None:
+    """A page takes rows from as many sections as fit, empty ones included, each header once and in order; the
+    next page repeats the header of the section it resumes in."""
+    document = _document(
+        Section(id="a", title="A", columns=("n",), rows=_rows("a", 2)),
+        Section(id="gap", title="Gap"),
+        Section(id="b", title="B", columns=("n",), rows=_rows("b", 4)),
+    )
+    whole = make_envelope(Budget()).page(document, arguments=ARGS, caller="alice")
+    assert whole.complete and whole.document == document and whole.returned == whole.total == 6
+    shown = walk(make_envelope(Budget(max_bytes=whole.size_bytes + 60, max_items=4)), document)
+    assert [[(s.id, [row.id for row in s.rows]) for s in page.document.sections] for page in shown] == [
+        [("a", ["a0", "a1"]), ("gap", []), ("b", ["b0", "b1"])],
+        [("b", ["b2", "b3"])],
+    ]
+    assert [page.returned for page in shown] == [4, 2]
+    assert shown[1].document.sections[0].model_copy(update={"rows": ()}) == document.sections[2].model_copy(
+        update={"rows": ()}
+    )
+
+
+def test_a_page_cut_short_is_filled_to_the_exact_byte() -> None:
+    """A page is cut only where the next record would pass the budget: a budget of exactly a page's size gives
+    that same page, one byte less gives one record fewer."""
+    document = _small_document()
+    page = make_envelope(Budget(max_bytes=2000)).page(document, arguments=ARGS, caller="alice")
+    assert not page.complete and page.returned >= 10  # as many digits as the total: no slack in the reserve
+    exact = make_envelope(Budget(max_bytes=page.size_bytes)).page(document, arguments=ARGS, caller="alice")
+    assert (exact.returned, exact.size_bytes, exact.document) == (page.returned, page.size_bytes, page.document)
+    short = make_envelope(Budget(max_bytes=page.size_bytes - 1)).page(document, arguments=ARGS, caller="alice")
+    assert short.returned == page.returned - 1
+
+
+def test_a_linked_record_is_listed_on_the_wire_with_its_size() -> None:
+    big = Row(id="big/1", label="large", values=("y" * 5000,))
+    document = _document(Section(id="s", title="S", columns=("v",), rows=(big,)))
+    page = make_envelope(Budget(max_bytes=1500)).page(document, arguments=ARGS, caller="alice")
+    uri = "ledger://statements/2026-q1/rows/big%2F1"
+    size = len(to_json(document.sections[0].rows[0].model_dump(mode="json")))
+    assert page.meta_wire() == {
+        "complete": True,
+        "returned": 1,
+        "total": 1,
+        "linkedRecords": [{"rowId": "big/1", "sectionId": "s", "uri": uri, "bytes": size}],
+    }
+    assert page.to_wire() == {
+        "document": {"title": "T", "sections": [{"id": "s", "title": "S", "columns": ["v"], "rows": []}]},
+        "page": page.meta_wire(),
+    }
+    assert page.record_links() == [(uri, "big/1")]
+    assert page.size_bytes == len(to_json(page.to_wire()))
+
+
+# -- reading a record back
+
+
+def test_a_record_resolves_only_under_its_canonical_uri() -> None:
+    """`read_record` answers for the URI a page gave, not for another spelling of it: a row id percent-encoded
+    another way names no record, whether as a record or as one of its fields."""
+    document = _small_document()
+    load = loader(document)
+    canonical = URIS.record_uri("r3", statement="2026-q1")
+    assert canonical == "ledger://statements/2026-q1/rows/r3"
+    assert json.loads(read_record(canonical, uris=URIS, load=load, caller="alice").text)["row"]["id"] == "r3"
+    field = read_record(canonical + "/fields/1", uris=URIS, load=load, caller="alice")
+    assert (field.uri, field.mime_type, field.text) == (canonical + "/fields/1", "text/plain", "note 3")
+    for alias in ("ledger://statements/2026-q1/rows/r%33", "ledger://statements/2026-q1/rows/%72%33"):
+        assert URIS.parse(alias) == URIS.parse(canonical)
+        for uri in (alias, alias + "/fields/1"):
+            with pytest.raises(RecordNotFoundError, match="no record at"):
+                read_record(uri, uris=URIS, load=load, caller="alice")
+
+
+def test_a_field_uri_past_the_last_column_names_no_record() -> None:
+    document = _small_document()
+    uri = URIS.record_uri("r3", statement="2026-q1")
+    last = read_record(uri + "/fields/1", uris=URIS, load=loader(document), caller="alice")
+    assert last.text == "note 3"
+    with pytest.raises(RecordNotFoundError) as raised:
+        read_record(uri + "/fields/2", uris=URIS, load=loader(document), caller="alice")
+    assert str(raised.value) == f"no record at {uri}/fields/2"
+
+
+def test_a_record_reads_back_as_its_section_and_row_and_a_field_as_json_or_text() -> None:
+    document = _small_document()
+    load = loader(document)
+    uri = URIS.record_uri("r3", statement="2026-q1")
+    record = read_record(uri, uris=URIS, load=load, caller="alice")
+    assert (record.uri, record.mime_type) == (uri, "application/json")
+    assert json.loads(record.text) == {
+        "sectionId": "income",
+        "sectionTitle": "Income",
+        "columns": ["amount", "note"],
+        "row": {"id": "r3", "label": "Line 3", "values": [30, "note 3"], "kind": "item", "level": 0, "uri": uri},
+    }
+    number = read_record(uri + "/fields/0", uris=URIS, load=load, caller="alice")
+    assert (number.uri, number.mime_type, number.text) == (uri + "/fields/0", "application/json", "30")
+    text = read_record(uri + "/fields/1", uris=URIS, load=load, caller="alice")
+    assert (text.uri, text.mime_type, text.text) == (uri + "/fields/1", "text/plain", "note 3")
+
+
+def test_a_uri_outside_the_template_is_refused_by_name() -> None:
+    with pytest.raises(RecordNotFoundError) as raised:
+        read_record("other://r3", uris=URIS, load=loader(_small_document()), caller="alice")
+    assert str(raised.value) == "not a record URI of this tool: other://r3"
+
+
+def test_rows_loaded_without_uris_resolve_by_the_id_in_the_uri() -> None:
+    """A loader may return the document before `assign()`: its rows have no URI to compare with, so the record (or
+    field) is found by the row id the URI names, however that id is encoded."""
+    section = Section(id="s", title="S", columns=("n", "memo"), rows=(Row(id="r/1", label="L", values=(7, "m")),))
+    bare = Document(title="T", sections=(section,))
+
+    def load(params: Mapping[str, str], caller: str) -> Document | None:
+        return bare
+
+    for uri in (URIS.record_uri("r/1", statement="2026-q1"), "ledger://statements/2026-q1/rows/r%2f1"):
+        assert json.loads(read_record(uri, uris=URIS, load=load, caller="a").text)["row"]["id"] == "r/1"
+        assert read_record(uri + "/fields/1", uris=URIS, load=load, caller="a").text == "m"
+        assert read_record(uri + "/fields/0", uris=URIS, load=load, caller="a").text == "7"
+
+
+# -- URI templates
+
+
+def test_record_uri_templates_are_refused_with_a_reason() -> None:
+    with pytest.raises(ValueError) as raised:
+        RecordUris("ledger://rows/{id}")
+    assert str(raised.value) == "a record URI template needs a {row_id} placeholder"
+    with pytest.raises(ValueError) as raised:
+        RecordUris("ledger://{statement}/{statement}/rows/{row_id}")
+    assert str(raised.value) == "a placeholder appears twice in the record URI template"
+    with pytest.raises(ValueError) as raised:
+        URIS.record_uri("r1")
+    assert str(raised.value) == "record URI template needs ['statement']"
+
+
+def test_record_uris_keep_their_templates_and_encode_every_reserved_character() -> None:
+    assert URIS.template == "ledger://statements/{statement}/rows/{row_id}"
+    assert URIS.field_template == "ledger://statements/{statement}/rows/{row_id}/fields/{column}"
+    assert URIS.record_uri("a/b?c#d e", statement="q/1") == "ledger://statements/q%2F1/rows/a%2Fb%3Fc%23d%20e"
+    assert URIS.field_uri("ledger://x", 3) == "ledger://x/fields/3"
+
+
+# -- the envelope's own arguments and tokens
+
+
+def test_an_envelope_takes_its_token_from_cursor_and_pages_within_the_default_budget() -> None:
+    tokens = ContinuationTokens(Keyring.single(b"k" * 32), clock=lambda: NOW)
+    assert Envelope(tool="statement", tokens=tokens).budget == Budget()
+    envelope = Envelope(tool="statement", tokens=tokens, budget=Budget(max_bytes=1500))
+    first = envelope.page(_small_document(), arguments=ARGS, caller="alice")
+    assert first.argument == "cursor" and not first.complete and first.size_bytes <= 1500
+    second = envelope.page(_small_document(), arguments={**ARGS, "cursor": first.next_token}, caller="alice")
+    assert second.document.sections[0].rows[0].id == f"r{first.returned}"
+
+
+def test_a_token_that_is_not_a_string_is_malformed() -> None:
+    envelope = make_envelope(Budget(max_bytes=1500))
+    with pytest.raises(MalformedTokenError) as raised:
+        envelope.page(_small_document(), arguments={**ARGS, "cursor": 7}, caller="alice")
+    assert raised.value.cause == "continuation token is malformed: not a string"
+
+
+def test_a_token_at_the_end_gives_an_empty_last_page_and_one_past_it_a_changed_result() -> None:
+    document = _small_document()
+    envelope = make_envelope(Budget(max_bytes=1500))
+
+    def token(position: int) -> str:
+        return envelope.tokens.issue(
+            tool="statement",
+            arguments=ARGS,
+            caller="alice",
+            position=position,
+            fingerprint=content_fingerprint(document),
+            exclude_argument="cursor",
+        )
+
+    last = envelope.page(document, arguments={**ARGS, "cursor": token(30)}, caller="alice")
+    assert (last.complete, last.returned, last.total, last.next_token, last.document.sections) == (
+        True,
+        0,
+        30,
+        None,
+        (),
+    )
+    with pytest.raises(ResultChangedError) as raised:
+        envelope.page(document, arguments={**ARGS, "cursor": token(31)}, caller="alice")
+    assert (
+        raised.value.message
+        == str(raised.value)
+        == (
+            "the result of 'statement' changed since this continuation token was issued (it now holds 30 records), "
+            "so continuing could skip or repeat records. Call 'statement' again without 'cursor', and narrow the "
+            "request (a tighter filter or a smaller range) so that the result fits in fewer pages."
+        )
+    )
+
+
+# -- linked records and fields
+
+
+def _one_big_record(*, uri: bool = True) -> Document:
+    section = Section(id="s", title="S", columns=("v",), rows=(Row(id="big", label="L", values=("y" * 5000,)),))
+    document = Document(title="T", sections=(section,))
+    return URIS.assign(document, statement="2026-q1") if uri else document
+
+
+def test_a_budget_one_byte_short_of_a_records_link_names_the_record() -> None:
+    """A record linked on a page that a token follows: a budget of exactly that page's size gives it, one byte less
+    is a budget error naming the record."""
+    big = Row(id="big", label="L", values=("y" * 5000,))
+    document = _document(Section(id="s", title="S", columns=("v",), rows=(big, Row(id="c", label="L", values=("z",)))))
+    linked = make_envelope(Budget(max_bytes=1500)).page(document, arguments=ARGS, caller="alice")
+    assert [link.row_id for link in linked.linked_records] == ["big"] and not linked.complete
+    exact = make_envelope(Budget(max_bytes=linked.size_bytes)).page(document, arguments=ARGS, caller="alice")
+    assert exact.to_wire() == linked.to_wire() and exact.size_bytes == linked.size_bytes
+    with pytest.raises(BudgetError) as raised:
+        make_envelope(Budget(max_bytes=linked.size_bytes - 1)).page(document, arguments=ARGS, caller="alice")
+    assert (
+        raised.value.message == f"the budget of {linked.size_bytes - 1} bytes cannot hold even a link to record 'big'"
+    )
+
+
+def test_an_oversized_record_without_uri_is_refused_with_its_size() -> None:
+    document = _one_big_record(uri=False)
+    size = len(to_json(document.sections[0].rows[0].model_dump(mode="json")))
+    with pytest.raises(BudgetError) as raised:
+        make_envelope(Budget(max_bytes=1500)).page(document, arguments={}, caller="a")
+    assert raised.value.message == (
+        f"record 'big' ({size} bytes) exceeds the budget of 1500 bytes and has no URI to link to"
+    )
+
+
+def test_a_field_is_linked_only_when_its_json_is_longer_than_the_limit() -> None:
+    """`max_field_bytes` is the longest cell embedded: a cell of exactly that size stays, a longer one is linked and
+    listed on the wire with its size and its column's name."""
+    section = Section(
+        id="s",
+        title="S",
+        columns=("n", "memo", "more"),
+        rows=(Row(id="r1", label="L", values=(1, "x" * 98, "y" * 99)),),
+    )
+    document = _document(section)
+    page = make_envelope(Budget(max_field_bytes=100)).page(document, arguments=ARGS, caller="alice")
+    uri = "ledger://statements/2026-q1/rows/r1"
+    assert page.document.sections[0].rows[0].values == (1, "x" * 98, uri + "/fields/2")
+    assert page.meta_wire() == {
+        "complete": True,
+        "returned": 1,
+        "total": 1,
+        "linkedFields": [{"rowId": "r1", "column": 2, "name": "more", "uri": uri + "/fields/2", "bytes": 101}],
+    }
+    assert page.size_bytes == len(to_json(page.to_wire()))
+
+
+def test_a_page_lists_the_uri_and_id_of_every_record_it_holds() -> None:
+    """Rows with a URI in order, then linked records; a row without a URI has nothing to list."""
+    uri = URIS.record_uri("a", statement="q")
+    section = Section(id="s", title="S", rows=(Row(id="a", label="A", uri=uri), Row(id="b", label="B")))
+    page = make_envelope(Budget()).page(Document(title="T", sections=(section,)), arguments={}, caller="a")
+    assert page.record_links() == [(uri, "a")]
+
+
+def test_a_record_without_uri_is_returned_as_the_last_page_in_the_room_a_token_would_take() -> None:
+    """A record that cannot be linked still fits when it ends the result, even though no page with a token could
+    hold it: to the exact byte, and a byte less is a budget error."""
+    section = Section(id="s", title="S", columns=("v",), rows=(Row(id="big", label="L", values=("y" * 500,)),))
+    document = Document(title="T", sections=(section,))
+    whole = make_envelope(Budget()).page(document, arguments={}, caller="a")
+    exact = make_envelope(Budget(max_bytes=whole.size_bytes)).page(document, arguments={}, caller="a")
+    assert exact.complete and exact.to_wire() == whole.to_wire() and exact.size_bytes == whole.size_bytes
+    with pytest.raises(BudgetError, match="has no URI to link to"):
+        make_envelope(Budget(max_bytes=whole.size_bytes - 1)).page(document, arguments={}, caller="a")
+
+
+def _rest_may_fit(document: Document, budget: Budget, start: int, room: int) -> bool:
+    packer = _Packer(make_envelope(budget), document, _Units(document), start, ARGS, "alice", "fingerprint")
+    return packer._rest_may_fit(start, room)  # pyright: ignore[reportPrivateUsage]
+
+
+def test_a_second_pass_is_tried_only_when_the_rows_left_may_fit() -> None:
+    """The cheap bound that decides whether a page cut short is packed again without a token's room: it says no only
+    when the rows from `start` on take more than `room` bytes of their own JSON (153 bytes each here), or are more
+    than `max_items`. A row whose cells would be linked counts for nothing, and framing is left out."""
+    rows = tuple(Row(id=f"r{i}", label="x" * 50, values=(i,)) for i in range(3))
+    document = _document(
+        Section(id="a", title="A", columns=("n",), rows=rows[:2]),
+        Section(id="gap", title="Gap"),
+        Section(id="b", title="B", columns=("n",), rows=rows[2:]),
+    )
+    assert [len(row.model_dump_json()) for _, row in rows_of(document)] == [153, 153, 153]
+    # Units: r0 and r1 (0, 1), the empty section (2), r2 (3).
+    for start, needed in [(0, 459), (1, 306), (2, 153), (3, 153), (4, 0)]:
+        assert _rest_may_fit(document, Budget(), start, needed), start
+        if needed:
+            assert not _rest_may_fit(document, Budget(), start, needed - 1), start
+    assert not _rest_may_fit(document, Budget(max_items=2), 0, 10_000)
+    assert _rest_may_fit(document, Budget(max_items=2), 1, 10_000)
+    assert _rest_may_fit(document, Budget(max_field_bytes=152), 0, 0)
+    assert not _rest_may_fit(document, Budget(max_field_bytes=153), 0, 458)
+    bare = Document(title="T", sections=(Section(id="a", title="A", columns=("n",), rows=rows),))
+    assert [len(row.model_dump_json()) for row in rows] == [120, 120, 120]  # no URI: its cells stay in the row
+    assert not _rest_may_fit(bare, Budget(max_field_bytes=100), 0, 359)
+    assert _rest_may_fit(bare, Budget(max_field_bytes=100), 0, 360)

@@ -126,6 +126,23 @@ def test_malformed_values_never_fail_a_list_or_a_call(
     )
 
 
+@pytest.mark.parametrize(
+    "core",
+    [0, "verbatim", {"continuation": {"argument": "cursor", "token": "not a token"}}, {"continuation": "cursor"}],
+)
+def test_a_malformed_core_continuation_keeps_a_parsed_result_partial(core: Any) -> None:
+    """The patched SDK reads `_rendering` as it parses it; a malformed continuation there still makes the result
+    partial when `_meta` says `complete: true`, exactly as reading the wire does."""
+    wire = {"content": [], "_rendering": core, "_meta": {EXTENSION_ID: {"complete": True}}}
+    logging.getLogger("mcp_rendering").setLevel(logging.ERROR)
+    try:
+        parsed = mcp_types.CallToolResult.model_validate(wire)
+    finally:
+        logging.getLogger("mcp_rendering").setLevel(logging.NOTSET)
+    assert resolve_rendering(None, wire).complete is False
+    assert resolve_rendering(None, parsed).complete is False
+
+
 def _hint_as_read(value: Any, safe: bool) -> bool | None:
     if value is None or isinstance(value, bool):
         return value

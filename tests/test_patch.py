@@ -418,19 +418,52 @@ class Reply(BaseModel):
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="install() rebuilds the models of a cycle one after the other, so the first one rebuilt embeds the "
-    "stale compiled copy of the other (and, through it, of the patched model)",
-)
+def _thread(depth: int, tool: dict[str, Any]) -> dict[str, Any]:
+    """A `Thread` of `_CYCLE` (as dumped without its nulls) holding `tool` `depth` replies down."""
+    thread: dict[str, Any] = {"tool": tool, "replies": []}
+    for _ in range(depth):
+        thread = {"replies": [{"thread": thread}]}
+    return thread
+
+
 @pytest.mark.usefixtures("collect_test_classes")
 def test_models_that_embed_each_other_read_the_fields_at_every_depth(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Models that embed each other are each recompiled against the patched model, not against the copy of one
+    another compiled before `install()`: both read the fields at every depth of the cycle, and none after
+    `uninstall()`."""
     module = _exec_module("mcp_types._cycle_models", _CYCLE, monkeypatch)
     tool = {"name": "t", "inputSchema": {"type": "object"}, "annotations": {"verbatimHint": True}}
-    threaded = {"tool": None, "replies": [{"thread": {"tool": tool, "replies": []}}]}
+    dropped = {**tool, "annotations": {}}
     with mcp_rendering.installed():
-        assert module.Thread.model_validate(threaded).model_dump(by_alias=True) == threaded
+        for depth in range(4):
+            thread = _thread(depth, tool)
+            assert module.Thread.model_validate(thread).model_dump(by_alias=True, exclude_none=True) == thread
+            reply = module.Reply.model_validate({"thread": thread})
+            assert reply.model_dump(by_alias=True, exclude_none=True) == {"thread": thread}
+    for depth in range(4):
+        thread = module.Thread.model_validate(_thread(depth, tool))
+        assert thread.model_dump(by_alias=True, exclude_none=True) == _thread(depth, dropped)
+
+
+@pytest.mark.usefixtures("collect_test_classes")
+def test_models_built_while_installed_that_embed_each_other_lose_the_fields_at_every_depth(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Models of a cycle compiled while the patch is installed are recompiled by `uninstall()` against the
+    restored model, each from its fields: not one of them keeps reading the fields through the other's copy."""
+    tool = {"name": "t", "inputSchema": {"type": "object"}, "annotations": {"verbatimHint": True}}
+    dropped = {**tool, "annotations": {}}
+    mcp_rendering.install()
+    module = _exec_module("mcp_types._late_cycle_models", _CYCLE, monkeypatch)
+    for depth in range(4):
+        thread = _thread(depth, tool)
+        assert module.Thread.model_validate(thread).model_dump(by_alias=True, exclude_none=True) == thread
+    mcp_rendering.uninstall()
+    for depth in range(4):
+        thread = module.Thread.model_validate(_thread(depth, tool))
+        assert thread.model_dump(by_alias=True, exclude_none=True) == _thread(depth, dropped)
+        reply = module.Reply.model_validate({"thread": _thread(depth, tool)})
+        assert reply.model_dump(by_alias=True, exclude_none=True) == {"thread": _thread(depth, dropped)}
 
 
 @pytest.mark.usefixtures("collect_test_classes")

@@ -14,7 +14,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict, Field
 
-from mcp_rendering import EXTENSION_ID, Rendering, read_directive, read_tool_hints, resolve_rendering
+import mcp_rendering
+from mcp_rendering import (
+    EXTENSION_ID,
+    Rendering,
+    RenderingContinuation,
+    RenderingHints,
+    read_directive,
+    read_tool_hints,
+    resolve_rendering,
+)
 from mcp_rendering.reading import read_hints_object, read_rendering_object
 from tests.support.strategies import (
     REGISTERED_MODES,
@@ -125,6 +134,14 @@ def test_a_continuation_means_more_to_come(directive: dict[str, Any], complete: 
 
 SAFE_READING = {"mode": "verbatim", "complete": False}
 """What a malformed member of a directive reads as, where it reads as more than absent."""
+READS_AS = {
+    "mode": "verbatim",
+    "guidance": "absent",
+    "nullDisplay": "absent",
+    "complete": "false",
+    "continuation": "incomplete",
+}
+"""How a problem states what its malformed member was read as (rule 3 of the reading)."""
 
 
 @given(directive=renderings().filter(bool), member=st.sampled_from(RENDERING_MEMBERS), data=st.data())
@@ -144,7 +161,11 @@ def test_one_malformed_member_takes_nothing_else_with_it(directive: dict[str, An
         assert effective.complete is False
     if member == "mode":
         assert effective.mode == "verbatim"
-    assert [problem.member for problem in effective.problems] == [member]
+    assert [(problem.member, problem.reads_as) for problem in effective.problems] == [(member, READS_AS[member])]
+    # The carrier read alone says the same: nothing depends on a second carrier being there.
+    alone, problems = read_rendering_object(spoiled)
+    assert wire_members(alone) == expected
+    assert [(problem.member, problem.reads_as) for problem in problems] == [(member, READS_AS[member])]
 
 
 @given(
@@ -416,7 +437,16 @@ def test_a_diagnostic_says_why_and_quotes_the_value() -> None:
 def test_a_long_value_is_quoted_in_eighty_characters() -> None:
     (problem,) = read_hints_object({"verbatimHint": 12345})[1]
     assert problem.detail.endswith(" (got 12345)")
-    for long_value in (10**400, "x" * 10_000, ["y" * 50] * 1000, {str(n): n for n in range(1000)}):
+    eighty = ["a" * 36, "b" * 36]  # its repr is 80 characters: quoted whole
+    (problem,) = read_hints_object({"verbatimHint": eighty})[1]
+    assert problem.detail.endswith(f" (got {eighty!r})") and len(repr(eighty)) == 80
+    for long_value in (
+        ["a" * 36, "b" * 37],  # 81 characters: one too many
+        10**400,
+        "x" * 10_000,
+        ["y" * 50] * 1000,
+        {str(n): n for n in range(1000)},
+    ):
         (problem,) = read_hints_object({"verbatimHint": long_value})[1]
         quoted = problem.detail.partition(" (got ")[2].removesuffix(")")
         assert 0 < len(quoted) <= 80 and "..." in quoted
@@ -446,6 +476,12 @@ def test_one_carrier_read_alone() -> None:
         (tool({"verbatimHint": True}, {"summarizeOkHint": "no"}), result(meta={"guidance": "g"}), "verbatim"),
         (tool({"summarizeOkHint": True}, {"verbatimHint": "no"}), result(meta={"guidance": "g"}), "verbatim"),
         (tool({"verbatimHint": False}, {"summarizeOkHint": "no"}), result(meta={"guidance": "g"}), "unspecified"),
+        # `_meta` settles verbatimHint as false; the malformed one behind it is still reported.
+        (
+            tool({"summarizeOkHint": True, "verbatimHint": "no"}, {"verbatimHint": False}),
+            result(meta={"guidance": "g"}),
+            "summarizable",
+        ),
     ],
 )
 def test_the_outcome_keeps_the_directive_the_hints_and_the_problems(
@@ -516,3 +552,151 @@ def test_a_typed_result_is_judged_in_its_wire_form() -> None:
     wire = typed.model_dump(by_alias=True, mode="json", exclude_none=True)
     assert read_directive(wire) == Rendering(mode="verbatim", null_display="n/a")
     assert read_directive(typed) == read_directive(wire)
+
+
+@pytest.mark.parametrize(
+    "directive",
+    [
+        {"continuation": "cursor"},
+        {"complete": True, "continuation": {"argument": "cursor", "token": ""}},
+        {"mode": "summarizable", "continuation": {"argument": "1x", "token": "t"}},
+    ],
+)
+def test_a_malformed_continuation_read_alone_is_incomplete_with_nothing_to_follow(directive: dict[str, Any]) -> None:
+    """Rule 3, for one carrier read on its own: the continuation is dropped, the part reads as incomplete (even over
+    a well-formed `complete: true`), and the problem says so."""
+    read, problems = read_rendering_object(directive)
+    assert read == Rendering(mode=directive.get("mode"), complete=False)
+    assert [(problem.member, problem.reads_as) for problem in problems] == [("continuation", "incomplete")]
+
+
+def error_results() -> list[Any]:
+    import mcp_types
+
+    wire = {**result(meta={"guidance": "Narrow the call.", "nullDisplay": 0}), "isError": True}
+    return [wire, mcp_types.CallToolResult.model_validate(wire)]
+
+
+@pytest.mark.parametrize("hints", [{"verbatimHint": True}, {"summarizeOkHint": True}, {}])
+@pytest.mark.parametrize("typed", [False, True])
+def test_the_tool_hints_do_not_apply_to_a_tool_error(hints: dict[str, Any], typed: bool) -> None:
+    """Section 4, effective mode: the hints describe the tool's results, not its error messages, so an error without
+    a mode of its own is "unspecified", decided by no carrier; the outcome still holds what every carrier said."""
+    error = error_results()[typed]
+    the_tool = tool(hints, {"summarizeOkHint": None})
+    effective = resolve_rendering(the_tool, error)
+    assert (effective.mode, effective.source) == ("unspecified", "none")
+    assert effective.directive == Rendering(guidance="Narrow the call.")
+    assert effective.hints == read_tool_hints(the_tool)
+    assert [(problem.member, problem.reads_as) for problem in effective.problems] == [("nullDisplay", "absent")]
+
+
+def test_a_tool_error_with_a_mode_of_its_own_follows_it() -> None:
+    error = {**result(meta={"mode": "summarizable"}), "isError": True}
+    effective = resolve_rendering(tool({"verbatimHint": True}), error)
+    assert (effective.mode, effective.source) == ("summarizable", "result._meta")
+
+
+@pytest.mark.parametrize("is_error", [False, "true", 1, None])
+def test_only_is_error_true_makes_a_tool_error(is_error: Any) -> None:
+    """`isError: false`, an absent flag, and values that are not `true` (nothing is coerced) leave the hints
+    deciding."""
+    import mcp_types
+
+    the_tool = tool({"verbatimHint": True})
+    wire = {**result(), "isError": is_error}
+    assert resolve_rendering(the_tool, wire).mode == "verbatim"
+    if is_error is False:
+        typed = mcp_types.CallToolResult(content=[], is_error=False)
+        assert resolve_rendering(the_tool, typed).mode == "verbatim"
+
+
+def test_a_model_without_an_error_flag_is_not_a_tool_error() -> None:
+    """A result model that declares no `is_error` (here shaped like a bare 1.x result) is read like a result whose
+    flag is absent: the hints decide."""
+    effective = resolve_rendering(tool({"summarizeOkHint": True}), LegacyResult.model_validate(result()))
+    assert (effective.mode, effective.source) == ("summarizable", "tool.annotations")
+
+
+def test_typed_models_have_the_problems_of_their_wire_form() -> None:
+    """A model is judged as the SDK sends it, with `exclude_none`: a field left unset on a model built without
+    validation is missing on the wire, not null, and the problem says so and quotes the value the peer would see."""
+    import mcp_types
+
+    import mcp_rendering
+    from mcp_rendering.types import RenderingContinuation
+
+    half = RenderingContinuation.model_construct(argument="cursor", token=None)
+    typed_tool = mcp_types.Tool(name="t", input_schema={"type": "object"}, meta={EXTENSION_ID: {"verbatimHint": half}})
+    with mcp_rendering.installed():
+        typed_result = mcp_types.CallToolResult(content=[], meta={EXTENSION_ID: {"continuation": half}})
+        typed_result.rendering = Rendering.model_construct(mode="verbatim", continuation=half)
+        wire_tool, wire_result = (
+            model.model_dump(by_alias=True, mode="json", exclude_none=True) for model in (typed_tool, typed_result)
+        )
+        effective = resolve_rendering(typed_tool, typed_result)
+    assert effective.problems == resolve_rendering(wire_tool, wire_result).problems
+    assert [problem.detail for problem in effective.problems] == [
+        "token: Field required (got {'argument': 'cursor'})",
+        "token: Field required (got {'argument': 'cursor'})",
+        "Input should be a valid boolean (got {'argument': 'cursor'})",
+    ]
+
+
+def test_a_typed_tool_is_read_without_serializing_the_rest_of_it() -> None:
+    """Only the carriers of a tool are read: a value elsewhere in the model that JSON cannot hold (an object in the
+    input schema, a cycle in another `_meta` entry) does not stop the reading."""
+    import mcp_types
+
+    cycle: dict[str, Any] = {}
+    cycle["self"] = cycle
+    hints = {EXTENSION_ID: {"summarizeOkHint": True}}
+    for typed in (
+        mcp_types.Tool(name="t", input_schema={"type": "object", "default": object()}, meta=hints),
+        mcp_types.Tool(name="t", input_schema={"type": "object"}, meta={**hints, "other": cycle}),
+    ):
+        assert resolve_rendering(typed, None).mode == "summarizable"
+
+
+class OneXResult(BaseModel):
+    """Shaped like the 1.x SDK's `CallToolResult`, whose error flag is the field `isError`."""
+
+    model_config = ConfigDict(extra="allow")
+    isError: bool = False
+
+
+def test_tool_hints_do_not_apply_to_an_error_result_of_any_sdk_version() -> None:
+    summarizable_tool = tool({"summarizeOkHint": True})
+    assert resolve_rendering(summarizable_tool, OneXResult(isError=False)).mode == "summarizable"
+    assert resolve_rendering(summarizable_tool, OneXResult(isError=True)).mode == "unspecified"
+    assert resolve_rendering(summarizable_tool, OpenResult.model_validate({"isError": True})).mode == "unspecified"
+
+
+def test_a_tool_model_that_keeps_unknown_members_is_read_through_them() -> None:
+    """A tool model of another SDK, keeping `_meta` and `annotations` as extra members, is read like its wire form."""
+    wire = tool({"verbatimHint": False, "summarizeOkHint": True}, {"verbatimHint": True})
+    typed = OpenResult.model_validate(wire)
+    assert read_tool_hints(typed) == read_tool_hints(wire) == RenderingHints(verbatim_hint=True, summarize_ok_hint=True)
+
+
+def test_a_directive_marked_as_read_with_an_unusable_continuation_stays_incomplete() -> None:
+    """A first reader that met a malformed continuation marks the directive it built: read again, the result is
+    incomplete even where `_meta` says `complete: true`; an unmarked directive of the same members is not."""
+    import mcp_types
+
+    from mcp_rendering.reading import note_unusable_continuation
+
+    with mcp_rendering.installed():
+        marked = mcp_types.CallToolResult(content=[], rendering=Rendering(complete=False), meta=META_COMPLETE)
+        note_unusable_continuation(marked.rendering)
+        unmarked = mcp_types.CallToolResult(content=[], rendering=Rendering(complete=False), meta=META_COMPLETE)
+        assert resolve_rendering(None, marked).complete is False
+        assert resolve_rendering(None, unmarked).complete is True
+        # A continuation the model does hold decides as any continuation does.
+        continued = Rendering(continuation=RenderingContinuation(argument="cursor", token="t"))
+        note_unusable_continuation(continued)
+        resumed = mcp_types.CallToolResult(content=[], rendering=continued, meta=META_COMPLETE)
+        assert resolve_rendering(None, resumed).complete is False
+
+
+META_COMPLETE = {EXTENSION_ID: {"complete": True}}

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
 from mcp_rendering.document import Document, Row, Section
-from mcp_rendering.render import cell_text, markdown_escape, render_markdown, render_text
+from mcp_rendering.render import cell_text, markdown_escape, render_markdown, render_text, text_escape, visible
 
 
 def _statement() -> Document:
@@ -135,3 +137,23 @@ def test_no_value_can_break_a_markdown_row(label: str, values: list[str]) -> Non
 def test_rendering_is_deterministic() -> None:
     assert render_text(_statement()) == render_text(_statement())
     assert render_markdown(_statement()) == render_markdown(_statement())
+
+
+@pytest.mark.parametrize(
+    "text", ["https://evil.example/x", "see http://x now", "WWW.evil.example", "ftp://f", "mailto:a", "a@b.example"]
+)
+def test_no_server_string_becomes_an_autolink(text: str) -> None:
+    """GFM links bare URLs, `www.` names and e-mail addresses; escaped, they stay text that reads the same."""
+    html = MarkdownIt("gfm-like").render(markdown_escape(text))
+    assert "<a" not in html and text in html
+
+
+@pytest.mark.parametrize("char", ["\ufe0f", "\U000e0100", "\u3164", "\u115f", "\u034f", "\u180b", "\uffa0"])
+def test_default_ignorable_characters_are_made_visible(char: str) -> None:
+    """Characters that display as nothing though Python calls them printable are shown as escapes, in every view."""
+    text = f"1{char}00"
+    assert text.isprintable()
+    code = ord(char)
+    assert visible(text) == (f"1\\u{code:04x}00" if code <= 0xFFFF else f"1\\U{code:08x}00")
+    assert text_escape(text) == visible(text)
+    assert char not in markdown_escape(text)

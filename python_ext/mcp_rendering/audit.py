@@ -9,13 +9,15 @@ The rules (the contract of this module):
 
 1. **The assumed rendering.** A transcript is read either as plain text shown as is, or as Markdown (CommonMark
    with GFM tables) shown by a renderer that renders raw HTML. `markup` says which; "auto" reads Markdown when the
-   transcript holds a GFM table delimiter row, a code fence, raw HTML, an HTML comment, an image or a link, and
-   plain text otherwise. Pass `markup` when you know how the transcript is displayed.
+   transcript holds a GFM table delimiter row, a code fence, an ATX heading, raw HTML, an HTML comment, an image,
+   a link or a link reference definition, and plain text otherwise: in doubt it assumes the reading that can hide
+   more. Pass `markup` when you know how the transcript is displayed.
 2. **Hidden content** (issue `hidden_content`). In either reading: a character a reader cannot see as written
    (C0 and C1 controls other than tab and line feed, including a carriage return that is not part of a line end;
    bidi and other format characters; line and paragraph separators). In the Markdown reading also: HTML comments,
-   `<details>` blocks, HTML blocks, inline raw HTML other than `<br>`, images and link reference definitions. A
-   line holding any of them shows nothing: its records count as not shown.
+   `<details>` blocks, HTML blocks, inline raw HTML other than `<br>`, images, link reference definitions, and a
+   table row's cells beyond its table's columns (the row then reads as its first cells). A line holding any of the
+   others shows nothing: its records count as not shown.
 3. **Reading a line.** Whitespace runs count as one space. In the Markdown reading, backslash escapes and HTML
    entities are decoded, `<br>` is a space, `**`, `__` and code-span backticks are dropped, a link shows its text,
    block quote and list markers are removed, and a code block is read as plain text. Headings, underlines, table
@@ -24,10 +26,11 @@ The rules (the contract of this module):
    every `|`, one leading and one trailing `|` being borders) when its cells are exactly the record's label,
    then each of its values, in order; or on a *free-form line* when, after a list marker, the line starts with
    the label (a `:` may follow) and holds the values in order, separated by nothing but punctuation, spaces and the
-   section's column names. The label cell may carry indentation and a kind marker (`Subtotal`, `Total`, with an
-   optional `:`) and nothing else. A line marked as a subtotal or total stands only for a record of that kind; an
-   unmarked line may stand for a subtotal or total. Values are compared as the reference renderer shows them
-   (`mcp_rendering.render`): nulls as the directive's null text, hidden characters as escapes.
+   section's column names, no value alone in parentheses (`(100)` reads as -100 in accounts). The label cell may
+   carry indentation and a kind marker (`Subtotal`, `Total`, with an optional `:`) and nothing else. A line
+   marked as a subtotal or total stands only for a record of that kind; an unmarked line may stand for a subtotal
+   or total. Values are compared as the reference renderer shows them (`mcp_rendering.render`): nulls as the
+   directive's null text, hidden characters as escapes.
 5. **A line of a text result** is shown by a line whose text is equal to it.
 6. **Reader order.** Lines are read top to bottom; each stands for at most one record, and a record is taken by
    the first line that shows it. A later line that shows a record already taken is *duplicated*. Records shown
@@ -75,7 +78,7 @@ from mcp_rendering.document import Cell, Document, Row, RowKind
 from mcp_rendering.host import result_is_complete
 from mcp_rendering.reading import resolve_rendering
 from mcp_rendering.records import RecordsKind, result_records, shows_text
-from mcp_rendering.render import cell_text, text_escape, visible
+from mcp_rendering.render import cell_text, first_hidden, shows_as_written, text_escape, visible
 from mcp_rendering.types import PARTIAL_MARKER
 
 __all__ = [
@@ -129,7 +132,6 @@ _MISSING_KIND: dict[RowKind, IssueKind] = {
     "subtotal": "dropped_subtotal",
     "total": "dropped_total",
 }
-_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 # Markdown, block level.
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
@@ -169,7 +171,9 @@ _INLINE = re.compile(
     re.IGNORECASE,
 )
 _INLINE_TRIGGER = re.compile(r"[\\&<!\[`*_]")
-_AUTO_MARKDOWN = re.compile(r"<!--|<details|</?[A-Za-z][A-Za-z0-9-]*[\s/>]|!\[|\]\(|^ {0,3}(?:`{3,}|~{3,})", re.I)
+_AUTO_MARKDOWN = re.compile(
+    r"<!--|<details|</?[A-Za-z][A-Za-z0-9-]*[\s/>]|!\[|\]\(|^ {0,3}(?:`{3,}|~{3,}|#{1,6}[ \t]|\[[^\]]+\]:)", re.I
+)
 
 _PAIR_BUDGET = 2_000_000
 _KIND_MARKER = re.compile(r"(?:\*\*|__)?(sub)?total\b:?(?:\*\*|__)?:?\s*", re.IGNORECASE)
@@ -190,16 +194,6 @@ def _pieces(text: str) -> tuple[str, ...]:
     if "|" not in text:
         return (fold(text),)
     return tuple(fold(piece) for piece in text.split("|"))
-
-
-def _first_hidden(text: str) -> str | None:
-    """The first character of `text` a reader cannot see as written (tab excepted), or None."""
-    if text.isprintable():
-        return None
-    for char in text:
-        if char != "\t" and unicodedata.category(char) in _HIDDEN_CATEGORIES:
-            return char
-    return None
 
 
 # ------------------------------------------------------------------------------------------------------ the report
@@ -400,7 +394,7 @@ class _Reader:
         self.raw_lines = raw.split("\n")
         hiding: set[int] = set()
         for number, line in enumerate(self.raw_lines):
-            hidden = _first_hidden(line)
+            hidden = first_hidden(line)
             if hidden is not None:
                 hiding.add(number)
                 self._hidden(number, f"the character U+{ord(hidden):04X} ({unicodedata.name(hidden, 'unnamed')})")
@@ -427,6 +421,7 @@ class _Reader:
         in_html_block = False
         html_end: str | None = None  # what ends the HTML block in progress, when a blank line does not
         in_table = False
+        table_width = 0
         for number, line in enumerate(raw):
             if fence is not None:
                 closing = _FENCE.match(line)
@@ -511,11 +506,16 @@ class _Reader:
             following = _BLOCKQUOTE.sub("", following, count=1)
             if "|" in body and "-" in following and _DELIMITER_ROW.fullmatch(following):
                 in_table = True
+                table_width = len(_raw_cells(following))
                 lines.append(_Line(number, "", "structure"))  # a table's header line
                 continue
             if in_table and _DELIMITER_ROW.fullmatch(body):
                 lines.append(_Line(number, "", "structure"))
                 continue
+            if in_table and len(cells := _raw_cells(body)) > table_width:
+                # GFM displays a row's first cells only, as many as its table has columns.
+                self._hidden(number, f"a cell beyond the table's {table_width} columns")
+                body = "| " + " | ".join(cells[:table_width]) + " |"
             if (
                 _HEADING.match(body)
                 or _UNDERLINE.fullmatch(body)
@@ -676,7 +676,7 @@ class _Expected:
 
 def _shown(text: str) -> str:
     """Server text as the reference renderer shows it, folded (the fast path decided in C)."""
-    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+    if shows_as_written(text) and "  " not in text and text[:1] != " " and text[-1:] != " ":
         return text
     return fold(text_escape(text))
 
@@ -700,7 +700,7 @@ def _expected_rows(document: Document, null_display: str) -> list[_Expected]:
                 kind = type(value)
                 if kind is str:
                     text = cast("str", value)
-                    if not (text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " "):
+                    if not (shows_as_written(text) and "  " not in text and text[:1] != " " and text[-1:] != " "):
                         text = fold(text_escape(text))
                 elif kind is int:
                     text = str(value)
@@ -719,6 +719,20 @@ def _expected_rows(document: Document, null_display: str) -> list[_Expected]:
             key = ((label,) if "|" not in label else _pieces(label)) + value_pieces
             append(_Expected(len(expected), section_index, row, label, key, value_pieces, values))
     return expected
+
+
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def _raw_cells(body: str) -> list[str]:
+    """The cells of a Markdown table line as written, split at unescaped pipes; one leading and one trailing pipe
+    are borders."""
+    text = body.strip()
+    if text.startswith("|"):
+        text = text[1:]
+    if text.endswith("|") and not text.endswith("\\|"):
+        text = text[:-1]
+    return [cell.strip() for cell in _UNESCAPED_PIPE.split(text)]
 
 
 def _table_cells(view: str) -> tuple[str, ...]:
@@ -772,6 +786,8 @@ def _free_values(rest: str, values: Sequence[str], columns: Sequence[str]) -> bo
         start, end = _find_token(rest, value, position)
         if start < 0 or not _gap_ok(rest[position:start], columns):
             return False
+        if rest[position:start].rstrip().endswith("(") and rest[end:].lstrip().startswith(")"):
+            return False  # "(100)" is not 100: in accounts it is -100
         position = end
     return _gap_ok(rest[position:], columns)
 
@@ -1374,6 +1390,16 @@ def _read_limited(path: Path, limit: int, what: str) -> str:
         raise AuditInputError(f"cannot read the {what} {str(path)!r}: {error}") from None
 
 
+_JSON_KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (type(None), "null"),
+    (bool, "a boolean"),
+    ((int, float), "a number"),
+    (str, "a string"),
+    (object, "an array"),
+)
+"""What a parsed JSON value other than an object is, in words (bool before int: a bool is an int)."""
+
+
 def _load_result(path: Path) -> dict[str, Any]:
     text = _read_limited(path, MAX_RESULT_BYTES, "result file")
     try:
@@ -1383,7 +1409,7 @@ def _load_result(path: Path) -> dict[str, Any]:
     except ValueError as error:
         raise AuditInputError(f"the result file {str(path)!r} is not JSON: {error}") from None
     if not isinstance(value, dict):
-        kind = "an array" if isinstance(value, list) else "null" if value is None else f"a {type(value).__name__}"
+        kind = next(name for types, name in _JSON_KINDS if isinstance(value, types))
         raise AuditInputError(f"the result file {str(path)!r} holds {kind}, not a CallToolResult object")
     return cast("dict[str, Any]", value)
 

@@ -13,8 +13,9 @@
   model is cut alike; any cut makes the presentation incomplete, and is disclosed. While a server page is cut, its
   continuation is withheld, since following it would skip the page's hidden records.
 - Server text is untrusted wherever it goes: the plain-text view and the caption show hidden characters as escapes,
-  the Markdown view escapes every server string (text blocks are fenced as code), and the framing given to the
-  model quotes server text so that no character of it can begin a line.
+  the Markdown view escapes every server string (text blocks are fenced as code), the framing given to the
+  model quotes server text so that no character of it can begin a line, and server text that imitates the
+  framing's header, anywhere in what the model receives, is replaced by a note saying so.
 - The model receives the framing as a text block placed first, and the directive the host acts on under
   `structuredContent["_rendering"]` when `structuredContent` is an object; the protocol carriers `_rendering` and
   `_meta` stay with the host.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
@@ -311,7 +313,7 @@ def _framing(rendering: EffectiveRendering, records_complete: bool, notice: str 
     elif notice is not None:  # every record is here; only other blocks were held back
         lines.append(f"What you receive is incomplete: {notice.removeprefix('Note: ')}")
     if rendering.guidance:
-        lines.append("Server guidance (quoted, advisory): " + quote(rendering.guidance))
+        lines.append("Server guidance (quoted, advisory): " + quote(_defuse_text(rendering.guidance)))
     return "\n".join(lines)
 
 
@@ -449,31 +451,44 @@ def _json_size(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
 
 
-def _forwarded_blocks(
-    wire: Mapping[str, Any], shown_uris: set[str] | None, max_bytes: int | None
-) -> tuple[list[Any], int]:
-    """The server's non-text blocks the model may receive under the host's bounds, and how many were withheld.
+def _block_uri(block: Mapping[str, Any]) -> Any:
+    if block.get("type") == "resource":
+        resource = block.get("resource")
+        return cast("Mapping[str, Any]", resource).get("uri") if isinstance(resource, Mapping) else None
+    return block.get("uri") if block.get("type") == "resource_link" else None
 
-    With `shown_uris` (records were cut), a `resource_link` is kept only for a record that is shown. With
-    `max_bytes`, blocks are kept in order while their total size fits.
+
+def _forwarded_blocks(
+    wire: Mapping[str, Any],
+    *,
+    with_text: bool,
+    shown_blocks: set[int] | None,
+    shown_uris: set[str] | None,
+    max_bytes: int | None,
+) -> tuple[list[Any], int]:
+    """The server's blocks the model may receive under the host's bounds, besides the host's rendering, and how
+    many were withheld.
+
+    Text blocks are included `with_text` (when the records come from structured content, the text is another
+    copy). With `shown_blocks` (the lines of a text result were cut), only the blocks named on a shown line are
+    kept; with `shown_uris` (records were cut), a link to or an embedded copy of a record is kept only for a record
+    that is shown. With `max_bytes`, blocks are kept in order while their total size fits.
     """
     content = wire.get("content")
-    blocks: list[Any] = [
-        block
-        for block in (cast("list[Any]", content) if isinstance(content, list) else [])
-        if isinstance(block, Mapping) and cast("Mapping[str, Any]", block).get("type") != "text"
-    ]
     kept: list[Any] = []
     withheld = 0
     budget = max_bytes
-    for block in blocks:
+    for index, block in enumerate(cast("list[Any]", content) if isinstance(content, list) else []):
+        if not isinstance(block, Mapping):
+            continue
         block_map = cast("Mapping[str, Any]", block)
-        if (
-            shown_uris is not None
-            and block_map.get("type") == "resource_link"
-            and block_map.get("uri") not in shown_uris
-        ):
-            continue  # a link to a record the host cut: not withheld, the record itself is cut
+        if block_map.get("type") == "text" and not with_text:
+            continue  # the records themselves, rendered by the host
+        if shown_blocks is not None and index not in shown_blocks:
+            continue  # cut with the lines that name it: not withheld, the host's bound cut it
+        uri = _block_uri(block_map)
+        if shown_uris is not None and uri is not None and uri not in shown_uris:
+            continue  # a record the host cut: not withheld, the record itself is cut
         if budget is not None:
             size = _json_size(block)
             if size > budget:
@@ -520,6 +535,7 @@ def _model_result(
         blocks.insert(0, {"type": "text", "text": framing})
     forwarded["content"] = blocks
     if copy is not None:
+        copy = cast("dict[str, Any]", _defused_value(copy))
         # Written by the host, replacing any copy the server made: the model sees the directive the host acts on,
         # and, for a host that forwards only structured content, the framing with it.
         if directive is not None:
@@ -531,15 +547,65 @@ def _model_result(
 _IMITATION = "[text from the server that imitates the host's rendering directive]"
 
 
+def _letters(text: str) -> str:
+    """`text` compatibility-normalized and case-folded, letters and digits only: what survives a near copy."""
+    folded = (text if text.isascii() else unicodedata.normalize("NFKC", text)).casefold()
+    return "".join(char for char in folded if char.isalnum())
+
+
+_HEADER_LETTERS = _letters(FRAMING_HEADER.split(",", 1)[0])
+"""The framing header's opening words as `_letters` reads them: server text holding them imitates the framing."""
+
+
+def _imitates_framing(text: str) -> bool:
+    if text.isascii() and "directive" not in text.lower():  # the common case, decided in C
+        return False
+    return _HEADER_LETTERS in _letters(text)
+
+
+def _defuse_text(text: str) -> str:
+    """Server text with each line that imitates the framing's header (however spaced, cased or spelled with
+    compatibility characters) replaced by a note saying what it was; the whole text, when the imitation spans lines.
+    """
+    if not _imitates_framing(text):
+        return text
+    lines = [_IMITATION if _imitates_framing(line) else line for line in text.splitlines()]
+    defused = "\n".join(lines)
+    return _IMITATION if _imitates_framing(defused) else defused
+
+
+def _defused_value(value: Any, depth: int = 0) -> Any:
+    """Structured content with every string that imitates the framing defused (deeper than JSON nests: as is)."""
+    if isinstance(value, str):
+        return _defuse_text(value)
+    if depth > _MAX_DEFUSE_DEPTH:
+        return value
+    if isinstance(value, Mapping):
+        return {key: _defused_value(item, depth + 1) for key, item in cast("Mapping[str, Any]", value).items()}
+    if isinstance(value, list):
+        return [_defused_value(item, depth + 1) for item in cast("list[Any]", value)]
+    return value
+
+
+_MAX_DEFUSE_DEPTH = 256
+
+
 def _defused(block: Any) -> Any:
-    """A server text block with every copy of the framing header replaced by a note saying what it was."""
+    """A server content block with its text (or its embedded resource's text) defused."""
     if not isinstance(block, Mapping):
         return block
     block_map = cast("Mapping[str, Any]", block)
     text = block_map.get("text")
-    if block_map.get("type") != "text" or not isinstance(text, str) or FRAMING_HEADER not in text:
-        return block_map
-    return {**block_map, "text": text.replace(FRAMING_HEADER, _IMITATION)}
+    if block_map.get("type") == "text" and isinstance(text, str):
+        defused = _defuse_text(text)
+        return block_map if defused is text else {**block_map, "text": defused}
+    resource = block_map.get("resource")
+    if block_map.get("type") == "resource" and isinstance(resource, Mapping):
+        inner = cast("Mapping[str, Any]", resource)
+        inner_text = inner.get("text")
+        if isinstance(inner_text, str) and (defused := _defuse_text(inner_text)) is not inner_text:
+            return {**block_map, "resource": {**inner, "text": defused}}
+    return block_map
 
 
 # ----------------------------------------------------------------------------------------------------------- present
@@ -584,6 +650,7 @@ def present(
     shown_count: int | None = None
     bounded_structured: dict[str, Any] | None = None
     shown_uris: set[str] | None = None
+    shown_blocks: set[int] | None = None
     document = records.document
     if document is not None:
         page = _page_state(structured) if records.kind == "document" else _PageState()
@@ -607,17 +674,22 @@ def present(
             keep = _largest_fitting(keep, lambda k: _text_views(lines, k), max_bytes)
         body_text, body_markdown = _text_views(lines, keep)
         if keep < len(lines):
-            extent = f"the first {keep} of {len(lines)} lines"
-            shown_uris = set()
-            for line in lines[:keep]:
-                if not line.from_text:
-                    block: Any = cast("list[Any]", wire.get("content"))[line.block]
-                    uri = cast("Mapping[str, Any]", block).get("uri") if isinstance(block, Mapping) else None
-                    if isinstance(uri, str):
-                        shown_uris.add(uri)
+            records_shown = sum(1 for line in lines[:keep] if line.from_text and shows_text(line.text))
+            records_in_all = sum(1 for line in lines if line.from_text and shows_text(line.text))
+            extent = f"the first {records_shown} of {records_in_all} lines"
+            shown_blocks = {line.block for line in lines[:keep] if not line.from_text}
 
     bound_given = max_rows is not None or max_bytes is not None
-    others, withheld = _forwarded_blocks(wire, shown_uris, max_bytes) if bound_given else ([], 0)
+    if bound_given:
+        others, withheld = _forwarded_blocks(
+            wire,
+            with_text=records.kind != "text" and extent is None,  # a copy of records the host may have cut
+            shown_blocks=shown_blocks,
+            shown_uris=shown_uris,
+            max_bytes=max_bytes,
+        )
+    else:
+        others, withheld = [], 0
     host_bounded = extent is not None or withheld > 0
     records_complete = server_complete and extent is None
     complete = records_complete and not withheld

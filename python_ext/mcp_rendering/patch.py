@@ -29,7 +29,7 @@ from pydantic.fields import FieldInfo
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
-from mcp_rendering.reading import SAFE_VALUES, read_rendering_object
+from mcp_rendering.reading import SAFE_VALUES, note_unusable_continuation, read_rendering_object
 from mcp_rendering.types import CallToolResultDelta, Rendering, ToolAnnotationsDelta
 
 __all__ = [
@@ -166,16 +166,20 @@ class _ReadMemberwise:
         self.wire_name = wire_name
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        return core_schema.no_info_before_validator_function(self._well_formed_members, handler(source))
+        return core_schema.no_info_wrap_validator_function(self._well_formed_members, handler(source))
 
-    def _well_formed_members(self, value: Any) -> Any:
+    def _well_formed_members(self, value: Any, validate: core_schema.ValidatorFunctionWrapHandler) -> Any:
         if isinstance(value, Rendering):  # built in Python: already typed
-            return value
+            return validate(value)
         directive, problems = read_rendering_object(value, f"CallToolResult.{self.wire_name}")
-        if directive is not None:
-            return directive.model_dump(by_alias=True, exclude_none=True)
-        # An empty directive is well-formed and stays; one holding only malformed guidance or null text is absent.
-        return {} if isinstance(value, Mapping) and not problems else None
+        if directive is None:
+            # An empty directive is well-formed and stays; one holding only malformed guidance or null text is
+            # absent.
+            return validate({} if isinstance(value, Mapping) and not problems else None)
+        typed = validate(directive.model_dump(by_alias=True, exclude_none=True))
+        if isinstance(typed, Rendering) and any(problem.member in (None, "continuation") for problem in problems):
+            note_unusable_continuation(typed)
+        return typed
 
 
 def _short_repr(value: Any) -> str:
@@ -308,6 +312,23 @@ def _dependents_in_order(models: list[type[BaseModel]], patched: set[type[BaseMo
     return ordered
 
 
+def _rebuild_afresh(models: list[type[BaseModel]]) -> None:
+    """Recompile `models`, children first, each from its fields and its children's new compiled copies.
+
+    A model compiling another reuses the core schema cached on that model's class. Children first makes every
+    cached copy of a child current, except in a cycle: models that embed each other cannot all come first, and the
+    first one rebuilt would embed the stale copy of the others (and, through them, a stale copy of a patched
+    model) at every depth below its own. So the cached schemas of all of `models` are dropped before any rebuild:
+    pydantic compiles a model whose class holds no core schema from its fields, as it does a model not yet
+    complete, and each rebuild caches its model's new one.
+    """
+    for model in models:
+        if "__pydantic_core_schema__" in model.__dict__:
+            delattr(model, "__pydantic_core_schema__")
+    for model in models:
+        model.model_rebuild(force=True)
+
+
 def _qualified(model: type[Any]) -> str:
     return f"{model.__module__}.{model.__qualname__}"
 
@@ -411,8 +432,7 @@ def install() -> PatchRecord:
         try:
             for model, delta in [*targets, *inheriting]:
                 _add_fields(model, delta, added)
-            for model in ordered:
-                model.model_rebuild(force=True)
+            _rebuild_afresh(ordered)
             for _, adapter in adapters:
                 adapter.rebuild(force=True)
             for _, cache in caches:
@@ -465,9 +485,7 @@ def _recompile_late_dependents(state: _State) -> None:
     # Every class the patch changed or rebuilt counts as a source: a late model may embed any of them.
     restored = set(state.class_snapshots)
     late = [model for model in _model_classes(_scanned_modules()) if model not in restored]
-    for model in _dependents_in_order(late, restored):
-        if model not in restored:
-            model.model_rebuild(force=True)
+    _rebuild_afresh([model for model in _dependents_in_order(late, restored) if model not in restored])
 
 
 def is_installed() -> bool:

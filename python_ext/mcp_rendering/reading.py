@@ -26,8 +26,10 @@ Every function accepts the SDK's models (patched or not, `mcp` 1.x or 2.x) or pl
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import reprlib
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypeAlias, cast
@@ -112,8 +114,7 @@ def _short(value: Any) -> str:
 
 
 def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
+    """What a carrier value that is neither an object nor null is, in words."""
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, int | float):
@@ -122,7 +123,7 @@ def _json_type(value: Any) -> str:
         return "a string"
     if isinstance(value, list):
         return "an array"
-    return "an object" if isinstance(value, Mapping) else type(value).__name__
+    return type(value).__name__  # not JSON at all: named by its Python type
 
 
 @dataclass(frozen=True)
@@ -257,13 +258,6 @@ def _mapping(value: Any) -> Mapping[str, Any] | None:
     return cast("Mapping[str, Any]", value) if isinstance(value, Mapping) else None
 
 
-def _wire(obj: Any) -> Mapping[str, Any] | None:
-    """The wire form of a model or a dict (patched models dump their new fields under their wire names)."""
-    if isinstance(obj, BaseModel):
-        return obj.model_dump(by_alias=True, mode="json", exclude_none=True)
-    return _mapping(obj)
-
-
 def _jsonable(value: Any) -> Any:
     try:
         return to_jsonable_python(value, by_alias=True, exclude_none=True)
@@ -276,9 +270,21 @@ def _extension_entry(meta: Any) -> Any:
     return None if meta_map is None else meta_map.get(EXTENSION_ID)
 
 
+def _model_member(model: BaseModel, attribute: str, wire_name: str) -> Any:
+    """A member of an SDK model of any version: its field (2.x names), its 1.x field name, or an extra member."""
+    for name in (attribute, wire_name):
+        value = getattr(model, name, _ABSENT)
+        if value is not _ABSENT:
+            return value
+    return (model.model_extra or {}).get(wire_name)
+
+
 def _tool_carriers(tool: Any) -> tuple[Any, Any]:
-    """The raw `_meta` entry and the raw annotations of a tool."""
-    wire = _wire(tool)
+    """The raw `_meta` entry and the raw annotations of a tool, without dumping the rest of it."""
+    if isinstance(tool, BaseModel):
+        meta = _jsonable(_extension_entry(_model_member(tool, "meta", "_meta")))
+        return meta, _jsonable(_model_member(tool, "annotations", "annotations"))
+    wire = _mapping(tool)
     if wire is None:
         return None, None
     return _extension_entry(wire.get("_meta")), wire.get("annotations")
@@ -326,7 +332,7 @@ def _merge(
 
 def _is_error(result: Any) -> bool:
     if isinstance(result, BaseModel):
-        return getattr(result, "is_error", None) is True
+        return _model_member(result, "is_error", "isError") is True
     wire = _mapping(result)
     return wire is not None and wire.get("isError") is True
 
@@ -339,16 +345,40 @@ def _read_tool(tool: Any) -> tuple[RenderingHints, dict[str, Carrier], tuple[Pro
     return RenderingHints.model_validate(values), sources, from_meta.problems + from_core.problems
 
 
+_READ_WITH_UNUSABLE_CONTINUATION: set[int] = set()
+"""The ids of the live directives that `note_unusable_continuation` marked."""
+
+
+def note_unusable_continuation(directive: Rendering) -> None:
+    """Mark a directive built by a first reader (the SDK patch, as it parses `_rendering`) from a carrier whose
+    continuation was malformed.
+
+    Such a directive already reads `complete` as false, but that value yields to a `complete` in `_meta`; the
+    malformed continuation does not (it decides the result's completeness wherever `complete` comes from), and
+    marking the model keeps that so when the model is read again.
+    """
+    key = id(directive)
+    _READ_WITH_UNUSABLE_CONTINUATION.add(key)
+    weakref.finalize(directive, _READ_WITH_UNUSABLE_CONTINUATION.discard, key)
+
+
+def _core_model_continuation_unusable(result: Any) -> bool:
+    core = getattr(result, "rendering", None) if isinstance(result, BaseModel) else None
+    return isinstance(core, Rendering) and core.continuation is None and id(core) in _READ_WITH_UNUSABLE_CONTINUATION
+
+
 def _read_result(result: Any) -> tuple[Rendering | None, dict[str, Carrier], tuple[Problem, ...]]:
     meta, core = _result_carriers(result)
     from_meta = _read_carrier(meta, _RESULT_META, _RENDERING_MEMBERS)
     from_core = _read_carrier(core, "CallToolResult._rendering", _RENDERING_MEMBERS)
+    if _core_model_continuation_unusable(result):  # read, and logged, when the model was parsed
+        from_core = dataclasses.replace(
+            from_core, present=from_core.present | {_CONTINUATION}, unusable_continuation=True
+        )
     readings = ((from_meta, "result._meta"), (from_core, "result._rendering"))
     values, sources, unusable = _merge(
         cast("tuple[tuple[_CarrierReading, Carrier], ...]", readings), _RENDERING_MEMBERS
     )
-    if unusable:
-        sources["complete"] = sources["continuation"]
     return _directive(values, unusable), sources, from_meta.problems + from_core.problems
 
 

@@ -44,7 +44,10 @@ __all__ = [
 _LINE_BREAKS = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")
 
 # Characters that carry meaning inside a Markdown table cell or heading; escaped with a backslash.
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&#])")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&#@])")
+# GFM's autolink extension links a bare `www.`, `http:`, `https:`, `ftp:` or `mailto:` (and an e-mail address, whose
+# `@` the line above escapes): a backslash before their punctuation keeps them text.
+_AUTOLINK_START = re.compile(r"(?i)(?<![0-9A-Za-z])(www(?=\.)|https?(?=:)|ftp(?=:)|mailto(?=:))([.:])")
 
 # A cell made only of dashes, colons and spaces would read as a table delimiter row.
 _DELIMITER_LIKE = re.compile(r"[\s:-]+")
@@ -56,6 +59,26 @@ _INDENT_MARKDOWN = "&emsp;"
 # Unicode categories a reader cannot see as written: controls, format characters (bidi controls, zero-width
 # characters, tag characters), line and paragraph separators, and lone surrogates.
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+# Default-ignorable characters of other categories, which display as nothing: the combining grapheme joiner,
+# Hangul fillers, Khmer inherent vowels, Mongolian variation selectors and the variation selectors.
+_IGNORABLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0\U000e0100-\U000e01ef]")
+
+
+def is_hidden(char: str) -> bool:
+    """Whether a reader cannot see `char` as written (a tab can be seen: it is not hidden)."""
+    return char != "\t" and (unicodedata.category(char) in _HIDDEN_CATEGORIES or _IGNORABLE.match(char) is not None)
+
+
+def shows_as_written(text: str) -> bool:
+    """Whether `text` is one line with nothing hidden, so that every view shows it unchanged (decided in C)."""
+    return text.isprintable() and (text.isascii() or _IGNORABLE.search(text) is None)
+
+
+def first_hidden(text: str) -> str | None:
+    """The first character of `text` a reader cannot see as written, or None."""
+    if shows_as_written(text):
+        return None
+    return next((char for char in text if is_hidden(char)), None)
 
 
 def _escape_char(char: str) -> str:
@@ -69,17 +92,14 @@ def visible(text: str) -> str:
     A server string passes through this before it reaches a screen, so that an ESC sequence cannot erase a line, a
     bidi override cannot reverse a number and a line separator cannot start a line of its own.
     """
-    if text.isprintable():  # the common case, decided in C
+    if first_hidden(text) is None:
         return text
-    return "".join(
-        _escape_char(char) if char != "\t" and unicodedata.category(char) in _HIDDEN_CATEGORIES else char
-        for char in text
-    )
+    return "".join(_escape_char(char) if is_hidden(char) else char for char in text)
 
 
 def text_escape(text: str) -> str:
     """Server text for one line of the plain-text view: line breaks become spaces, hidden characters escapes."""
-    if text.isprintable():  # no line break and nothing hidden: the common case, decided in C
+    if shows_as_written(text):  # the common case
         return text
     return " ".join(visible(part) for part in _LINE_BREAKS.split(text))
 
@@ -199,6 +219,7 @@ def markdown_escape(text: str) -> str:
     Markdown's special characters get a backslash, and line breaks become `<br>`, so that no server string can
     open a link, an image, HTML, emphasis or a new line."""
     parts = [_MARKDOWN_SPECIAL.sub(r"\\\1", visible(part)) for part in _LINE_BREAKS.split(text)]
+    parts = [_AUTOLINK_START.sub(r"\1\\\2", part) for part in parts]
     escaped = "<br>".join(parts)
     if "-" in escaped and _DELIMITER_LIKE.fullmatch(escaped):
         # A cell such as `-` or `:--` must not make its line look like a delimiter row: escape its first mark.
