@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import importlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -1647,3 +1648,270 @@ def test_rule_3_a_list_item_shows_a_line_that_is_a_list_item_whatever_its_marker
     for shown in ("* ACME Ltd (EU)\n1. Acme Holding (UN)", "+ ACME Ltd (EU)\n- Acme Holding (UN)"):
         report = audit_lines(shown, lines, markup="markdown")
         assert report.clean, report.format()
+
+
+def test_rule_6_every_line_of_a_text_result_out_of_order_or_left_out_is_reported() -> None:
+    report = audit_lines("Delta four\nAlpha one\nBeta two\nGamma three", LINES)
+    assert _text_issues(report) == [("reordered_row", 1, 'line "Delta four" is shown out of order')]
+    report = audit_lines("Beta two\nAlpha one\nGamma three", LINES)
+    assert _text_issues(report) == [
+        ("reordered_row", 2, 'line "Alpha one" is shown out of order'),
+        ("missing_row", None, 'line "Delta four" is not shown'),
+    ]
+
+
+def test_rule_9_a_notice_before_the_lines_of_a_text_result_leaves_later_changes_in_place() -> None:
+    report = audit_lines(f"{PARTIAL_MARKER} 4 of 9.\nAlpha one\nBeta 2\nGamma three\nDelta four", LINES, complete=False)
+    assert _text_issues(report) == [("altered_row", 3, 'line "Beta two" is shown as "Beta 2"')]
+
+
+def test_rule_7_a_line_naming_another_block_is_neither_added_nor_a_notice() -> None:
+    result = {
+        "content": [
+            {"type": "text", "text": "Alpha"},
+            {"type": "resource_link", "name": "Docs", "uri": "https://example.com/d"},
+            {"type": "text", "text": "Beta"},
+        ]
+    }
+    # In Markdown the block's line reads as it renders: its autolink shows the address alone.
+    shown = "Alpha\n[link] Docs <https://example.com/d>\nBeta"
+    for markup in ("text", "markdown"):
+        report = audit(shown, result, markup=markup)
+        assert report.clean, report.format()
+    named = f"{PARTIAL_MARKER} see the attachment"
+    assert audit_lines(f"Alpha\n{named}\nBeta", ["Alpha", "Beta"], block_names=[named]).clean
+
+
+def test_rule_4_a_value_of_a_str_subclass_in_an_unvalidated_document_is_compared_as_its_text() -> None:
+    class Text(str):
+        pass
+
+    row = Row.model_construct(id="a", label="Memo", values=(Text("paid  in full"), Text("ok")), level=0, kind="item")
+    section = Section.model_construct(id="s", title="S", columns=("v", "w"), rows=(row,))
+    document = Document.model_construct(title="Ledger", sections=(section,))
+    assert audit_document("| Memo | paid in full | ok |", document, markup="text").clean
+    assert _found(audit_document("| Memo | paid in part | ok |", document, markup="text")) == [("altered_row", "a", 1)]
+
+
+@pytest.mark.parametrize(
+    "row", ["|Sales|1000|junk|", "Sales|1000|junk", "| Sales | 1000 ||", "| Sales | 1000 | |", "|Sales|1000|\\|"]
+)
+def test_rule_2_a_row_with_more_cells_than_its_table_reads_as_its_first_cells(row: str) -> None:
+    document = _one_section(Row(id="a", label="Sales", values=(1000,)), columns=("2024",))
+    report = audit_document(f"| | 2024 |\n|---|---|\n{row}", document, markup="markdown")
+    assert _found(report) == [("hidden_content", None, 3)], row
+    assert report.rows_intact == 1
+
+
+@pytest.mark.parametrize("row", ["|Sales|1000|", "Sales|1000", "| Sales | 1000"])
+def test_rule_2_a_row_as_wide_as_its_table_hides_nothing(row: str) -> None:
+    document = _one_section(Row(id="a", label="Sales", values=(1000,)), columns=("2024",))
+    assert _found(audit_document(f"| | 2024 |\n|---|---|\n{row}", document, markup="markdown")) == [], row
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        ("{", "is not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
+        ("[1]", "holds an array, not a CallToolResult object"),
+        ("[" * 100_000 + "]" * 100_000, "is nested too deeply to read"),
+    ],
+)
+def test_cli_names_the_result_file_it_cannot_audit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, says: str
+) -> None:
+    files = _files(tmp_path, _result(), "x")
+    Path(files[0]).write_text(content, encoding="utf-8")
+    assert audit_main(files) == 2
+    assert capsys.readouterr().err == f"mcp-rendering audit: the result file {files[0]!r} {says}\n"
+
+
+def test_the_help_describes_the_command_and_each_argument_in_words_of_its_own(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        audit_main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert " Check that a transcript shows a tool result whole, in order, unaltered and nothing more. Exit" in out
+    for words in ("the CallToolResult, as wire JSON", "the text the host showed the user", "print the report as JSON"):
+        assert re.search(rf"(?<!\w){re.escape(words)}(?!\w)", out), words
+
+
+@pytest.mark.parametrize("line", ["- Net income: 90- 0.5", "- Net income: 90 0.5-", "- Net income: 90= 0.5"])
+def test_rule_4_a_free_form_value_with_a_sign_or_mark_glued_after_it_is_another_value(line: str) -> None:
+    """A trailing minus is a negative amount in accounts: "90-" is not 90, whatever follows it."""
+    document = _one_section(Row(id="a", label="Net income", values=(90, 0.5)), columns=("2024", "margin"))
+    assert _found(audit_document(line, document, markup="text")) == [("altered_row", "a", 1)]
+
+
+@pytest.mark.parametrize(
+    "hiding",
+    [
+        "<!-- a\nnote\nBeta two\n-->",
+        "<details>\nBeta two\n\n</details>",
+        "<pre>\nBeta two\n\n</pre>",
+        "<div>\nx\nBeta two\n",  # to the blank line, which ends it
+    ],
+)
+def test_rule_2_no_line_of_a_hiding_block_takes_the_place_of_a_line_of_a_text_result(hiding: str) -> None:
+    report = audit_lines(f"Alpha one\n{hiding}\nGamma three\nDelta four", LINES, markup="markdown")
+    assert [(issue.kind, issue.line) for issue in report.issues] == [("hidden_content", 2), ("missing_row", None)]
+    assert report.missing[0].detail == 'line "Beta two" is not shown'
+
+
+@pytest.mark.parametrize(
+    "hiding",
+    [
+        "<!-- a\nnote",
+        "<details>\nnote",
+        "<pre>\nnote",
+        "<div>\nnote",
+        "<div>\nnote\n",
+        "<pre>note</pre>",
+        "[note]: https://example.com",
+    ],
+)
+def test_rule_2_a_hiding_block_may_run_to_the_end_of_the_transcript(hiding: str) -> None:
+    report = audit_document(f"{SALES_TEXT}\n{hiding}", SALES, markup="markdown")
+    assert _found(report) == [("hidden_content", None, 4)]
+
+
+def test_rule_2_a_comment_hides_every_line_up_to_the_one_that_closes_it() -> None:
+    shown = "<!-- a\nnote\n| Sales | 1000 | 1200 |\n-->\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+    assert _found(audit_document(shown, SALES, markup="markdown")) == [
+        ("hidden_content", None, 1),
+        ("missing_row", "a", None),
+    ]
+
+
+def test_rule_3_a_line_of_a_text_result_is_shown_as_it_renders_without_its_raw_html() -> None:
+    assert audit_lines("Pay now", ["Pay <b>now</b>"], markup="markdown").clean
+    assert audit_lines("Docs", ["[<b>Docs</b>](https://example.com)"], markup="markdown").clean
+
+
+def test_rule_4_a_value_alone_in_parentheses_is_not_the_value_even_spaced() -> None:
+    document = _one_section(Row(id="a", label="Net income", values=(90, 0.5)), columns=("2024", "margin"))
+    for line in ("- Net income: ( 90 ) 0.5", "- Net income: (90 ) 0.5", "- Net income: ( 90) 0.5"):
+        assert _found(audit_document(line, document, markup="text")) == [("altered_row", "a", 1)], line
+
+
+def test_rule_4_a_free_form_value_is_found_between_column_names_that_hold_its_digits() -> None:
+    document = _one_section(Row(id="a", label="Sales", values=(1,)), columns=("Q1",))
+    assert audit_document("- Sales: Q1 = 1 (Q1)", document, markup="text").clean
+    assert _found(audit_document("- Sales: Q1 = 2 (Q1)", document, markup="text")) == [("altered_row", "a", 1)]
+
+
+def test_audit_passes_a_text_results_completeness_and_the_reading_asked_for() -> None:
+    directive = {"mode": "verbatim", "complete": False, "continuation": {"argument": "cursor", "token": "t"}}
+    partial = {"content": [{"type": "text", "text": "Alpha\nBeta"}], "_meta": {EXTENSION_ID: directive}}
+    report = audit(f"{PARTIAL_MARKER} 2 of 9 lines.\nAlpha\nBeta", partial)
+    assert report.clean and not report.result_complete, report.format()
+    assert audit("Alpha\nBeta", partial).completeness_misstated
+    text_only = {"content": [{"type": "text", "text": "Alpha\nBeta"}]}
+    assert audit("Alpha\n<!-- x -->\nBeta", text_only).markup == "markdown"
+    report = audit("Alpha\n<!-- x -->\nBeta", text_only, markup="text")
+    assert report.markup == "text" and [issue.kind for issue in report.issues] == ["fabricated_row"]
+
+
+def test_rule_2_an_empty_comment_closes_on_its_line() -> None:
+    report = audit_document(f"<!---->\n{SALES_TEXT}", SALES, markup="markdown")
+    assert _found(report) == [("hidden_content", None, 1)]
+
+
+def test_a_blank_line_in_markdown_is_nothing_but_a_separator() -> None:
+    """Rules 6 and 7 in the Markdown reading: a blank line takes no missing line's place, and one blank line
+    between items keeps them in one list."""
+    report = audit_lines("Alpha one\n\nGamma three\nDelta four", LINES, markup="markdown")
+    assert _text_issues(report) == [("missing_row", None, 'line "Beta two" is not shown')]
+    records = "- Sales: 1000, 1200\n- Costs: 5, -\n- Total: Net 995 1195"
+    report = audit_document(records + "\n\n- Bonus: 1", SALES, markup="markdown")
+    assert _found(report) == [("fabricated_row", None, 5)]
+
+
+def test_rule_2_a_comment_opened_after_a_closed_one_on_the_same_line_hides_the_lines_below() -> None:
+    shown = "<!-- a --> note <!-- b\n| Sales | 1000 | 1200 |\n-->\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+    assert [issue.row_id for issue in audit_document(shown, SALES, markup="markdown").missing] == ["a"]
+
+
+@pytest.mark.parametrize("tag", ["<details data-open>", '<details title="open">', "<details open\\!>"])
+def test_rule_2_details_without_an_open_attribute_are_collapsed(tag: str) -> None:
+    shown = f"{tag}\n\n| Sales | 1000 | 1200 |\n\n</details>\n\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+    assert [issue.row_id for issue in audit_document(shown, SALES, markup="markdown").missing] == ["a"]
+
+
+@pytest.mark.parametrize(
+    "hiding",
+    [
+        "<details>x</details>",
+        "<pre>x</pre>",
+        "<div>\n",
+        "[x]: https://example.com",
+        "## <img src=x>",
+        "Beta <span>two</span>",
+    ],
+)
+def test_rule_2_no_hidden_line_takes_the_place_of_a_line_of_a_text_result(hiding: str) -> None:
+    report = audit_lines(f"Alpha one\n{hiding}\nGamma three\nDelta four", LINES, markup="markdown")
+    assert [(issue.kind, issue.line) for issue in report.issues] == [("hidden_content", 2), ("missing_row", None)]
+
+
+@pytest.mark.parametrize("table", ["| x |\n| --- |", "| x |\n| --- |\n| :-: |"])
+def test_rule_3_table_header_and_delimiter_lines_take_no_lines_place(table: str) -> None:
+    report = audit_lines(f"Alpha one\n{table}\nGamma three\nDelta four", LINES, markup="markdown")
+    assert _text_issues(report) == [("missing_row", None, 'line "Beta two" is not shown')]
+
+
+def test_rule_3_a_table_in_a_block_quote_has_a_header_line_that_is_no_record() -> None:
+    shown = "> | | 2023 | 2024 |\n> |---|---|---|\n" + "\n".join(f"> {line}" for line in SALES_TEXT.split("\n"))
+    report = audit_document(shown, SALES, markup="markdown")
+    assert report.clean, report.format()
+
+
+def test_rule_3_a_line_underlined_outside_a_table_is_a_heading_in_markdown_too() -> None:
+    document = _one_section(Row(id="a", label="Sales", values=(1000,)))
+    for markup in ("text", "markdown"):
+        report = audit_document("| Sales | 1000 |\n---", document, markup=markup)
+        assert [issue.row_id for issue in report.missing] == ["a"], markup
+
+
+def test_rule_2_a_heading_holding_raw_html_shows_nothing_not_even_a_title() -> None:
+    report = audit_lines("Alpha one\n## Beta two <img src=x>\nGamma three\nDelta four", LINES, markup="markdown")
+    assert [(issue.kind, issue.line) for issue in report.issues] == [("hidden_content", 2), ("missing_row", None)]
+    report = audit_document("| A | 1 |\n## Dividend history <img src=x>\nNotes: more", SECTIONS, markup="markdown")
+    assert [(issue.kind, issue.section_id) for issue in report.issues] == [
+        ("hidden_content", None),
+        ("dropped_section", "n"),
+    ]
+
+
+def test_rule_4_in_markdown_a_table_line_may_be_indented_and_a_cell_keeps_a_leading_list_marker() -> None:
+    document = _one_section(Row(id="a", label="Sales", values=(1000,)), columns=("2024",))
+    assert audit_document("  | Sales | 1000 |", document, markup="markdown").clean
+    report = audit_document("| | 2024 |\n|---|---|\n- Sales | 1000", document, markup="markdown")
+    assert _found(report) == [("relabelled_row", "a", 3)]
+
+
+def test_rule_7_prose_after_a_list_of_records_is_not_an_item_of_it_in_markdown() -> None:
+    records = "- Sales: 1000, 1200\n- Costs: 5, -\n- Total: Net 995 1195"
+    assert audit_document(f"{records}\nSee the notes.", SALES, markup="markdown").clean
+
+
+@pytest.mark.parametrize("opening", ["<?>", "<!-->"])
+def test_rule_2_a_block_whose_first_line_also_ends_it_hides_that_line_only(opening: str) -> None:
+    """CommonMark: when the first line meets both the start and the end condition, the block is that line; an
+    HTML parser ends `<!-->` as an empty comment."""
+    report = audit_document(f"{opening}\n{SALES_TEXT}", SALES, markup="markdown")
+    assert _found(report) == [("hidden_content", None, 1)]
+
+
+def test_rule_3_a_code_block_left_open_reads_to_the_end_after_the_lines_before_it() -> None:
+    shown = "| Sales | 1000 | 1200 |\n```\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+    report = audit_document(shown, SALES, markup="markdown")
+    assert report.clean, report.format()
+
+
+def test_rule_4_a_total_with_an_empty_label_and_no_values_is_shown_by_its_marker_alone() -> None:
+    document = _one_section(Row(id="a", label="A", values=()), Row(id="t", label="", kind="total"), columns=())
+    for shown in ("- A\n- Total:", "A\nTotal"):
+        assert audit_document(shown, document, markup="text").clean, shown
+    assert _found(audit_document("- A", document, markup="text")) == [("dropped_total", "t", None)]

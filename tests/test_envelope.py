@@ -801,3 +801,73 @@ def test_a_second_pass_is_tried_only_when_the_rows_left_may_fit() -> None:
     assert [len(row.model_dump_json()) for row in rows] == [120, 120, 120]  # no URI: its cells stay in the row
     assert not _rest_may_fit(bare, Budget(max_field_bytes=100), 0, 359)
     assert _rest_may_fit(bare, Budget(max_field_bytes=100), 0, 360)
+
+
+def test_a_page_cut_short_inside_a_section_takes_nothing_from_the_sections_after_it() -> None:
+    """Records stay in order: once a row does not fit, the page ends there, even if a later, smaller row would."""
+    document = _document(
+        Section(
+            id="a",
+            title="A",
+            columns=("n",),
+            rows=(Row(id="a0", label="x", values=(0,)), Row(id="a1", label="y" * 300, values=(1,))),
+        ),
+        Section(id="b", title="B", columns=("n",), rows=(Row(id="b0", label="z", values=(2,)),)),
+    )
+    pages = walk(make_envelope(Budget(max_bytes=700)), document)
+    assert [[(s.id, [row.id for row in s.rows]) for s in page.document.sections] for page in pages] == [
+        [("a", ["a0"])],
+        [("a", ["a1"]), ("b", ["b0"])],
+    ]
+
+
+def test_a_page_is_packed_a_second_time_only_when_the_rest_may_fit_without_a_token(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Cutting a page short costs one packing pass when the rows left surely cannot fit in the room a token would
+    free (their own JSON alone is larger), and a second pass only when they might."""
+    small = tuple(Row(id=f"s{i}", label="x", values=(i,)) for i in range(6))
+    document = _document(
+        Section(id="a", title="A", columns=("n",), rows=(*small, Row(id="big", label="y" * 400, values=(0,))))
+    )
+    whole = make_envelope(Budget()).page(document, arguments=ARGS, caller="alice").size_bytes
+    limits: list[int] = []
+    fill = _Packer._fill  # pyright: ignore[reportPrivateUsage]
+
+    def counted(packer: _Packer, limit: int) -> Any:
+        limits.append(limit)
+        return fill(packer, limit)
+
+    monkeypatch.setattr(_Packer, "_fill", counted)
+    passes: list[int] = []
+    for short_by in (1, 2):
+        limits.clear()
+        page = make_envelope(Budget(max_bytes=whole - short_by)).page(document, arguments=ARGS, caller="alice")
+        assert [row.id for _, row in rows_of(page.document)] == [row.id for row in small]
+        passes.append(len(limits))
+    # One byte short, the last row's JSON would still fit where the token goes: worth trying; two bytes short, not.
+    assert passes == [2, 1]
+
+
+def test_a_packing_pass_says_whether_the_item_limit_stopped_it() -> None:
+    """What one pass over the units reports: the rows it took, the bytes they take as sent, where the next page
+    starts, and whether it ended for the item limit (rather than for bytes, or at the end of the result)."""
+    document = _small_document(5)
+    section = document.sections[0]
+
+    def fill(budget: Budget, limit: int) -> Any:
+        packer = _Packer(make_envelope(budget), document, _Units(document), 1, ARGS, "alice", "fingerprint")
+        return packer._fill(limit)  # pyright: ignore[reportPrivateUsage]
+
+    def sent(*rows: Row) -> int:
+        return len(to_json(section.model_copy(update={"rows": rows}).model_dump(mode="json")))
+
+    by_items = fill(Budget(max_items=2), 10_000)
+    assert (by_items.position, by_items.items, by_items.complete, by_items.stopped_by_items) == (3, 2, False, True)
+    assert [row.id for row in by_items.parts[0].rows] == ["r1", "r2"]
+    assert by_items.used == sent(*section.rows[1:3])
+    by_bytes = fill(Budget(max_items=2), sent(section.rows[1]))
+    assert (by_bytes.position, by_bytes.items, by_bytes.complete, by_bytes.stopped_by_items) == (2, 1, False, False)
+    whole = fill(Budget(max_items=4), 10_000)
+    assert (whole.position, whole.items, whole.complete, whole.stopped_by_items) == (5, 4, True, False)
+    assert whole.used == sent(*section.rows[1:])

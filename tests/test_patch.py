@@ -11,7 +11,7 @@ import logging
 import sys
 import types
 from collections.abc import Iterator
-from typing import Any, get_args
+from typing import Annotated, Any, get_args
 
 import mcp_types
 import pytest
@@ -21,10 +21,12 @@ from mcp.client import session as client_session
 from mcp_types import _v2025_11_25 as v2025
 from mcp_types import _v2026_07_28 as v2026
 from mcp_types import methods
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, Field, StrictBool, TypeAdapter
+from pydantic.json_schema import GenerateJsonSchema
 
 import mcp_rendering
-from mcp_rendering import Rendering, patch
+from mcp_rendering import EXTENSION_ID, Rendering, patch
+from mcp_rendering.reading import resolve_rendering
 from mcp_rendering.types import CallToolResultDelta, ToolAnnotationsDelta
 from tests.support.sdk_state import fingerprint_diff, sdk_fingerprint
 
@@ -743,3 +745,96 @@ def test_a_directive_read_from_the_wire_dumps_back_as_it_came() -> None:
                 "mode": "verbatim",
                 "complete": False,
             }
+
+
+# -- what the lenient readers keep
+
+
+def test_a_value_the_fields_own_type_accepts_is_read_by_that_type_without_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The fallback takes only what the field's own schema refuses: a field that coerces (a lax boolean here) keeps
+    its coercions, and only a value it cannot read is logged and read safely."""
+    reader = patch._ReadMalformedSafely("plainHint")  # pyright: ignore[reportPrivateUsage]
+    adapter = TypeAdapter(Annotated[bool | None, reader])
+    with caplog.at_level(logging.WARNING, logger="mcp_rendering"):
+        assert [adapter.validate_python(value) for value in ("yes", 1, False, None)] == [True, True, False, None]
+        assert adapter.validate_json('"off"') is False
+        assert not caplog.records
+        assert adapter.validate_python("maybe") is None
+    assert _last_warning(caplog) == "malformed plainHint ('maybe'): not a valid value for this field; read as absent"
+
+
+def test_either_branch_of_a_lenient_hint_documents_the_hints_own_type() -> None:
+    """A JSON schema generated from the compiled hint, from the whole union or from either of its branches, shows
+    what the field means (a boolean or null), never the fallback that reads a bad value."""
+    adapter = TypeAdapter(Annotated[StrictBool | None, patch._ReadMalformedSafely("verbatimHint")])  # pyright: ignore[reportPrivateUsage]
+    schema = adapter.core_schema
+    assert schema["type"] == "union"
+    documented = {"anyOf": [{"type": "boolean"}, {"type": "null"}]}
+    assert adapter.json_schema() == documented
+    assert [GenerateJsonSchema().generate(choice) for choice in schema["choices"]] == [documented, documented]  # pyright: ignore[reportArgumentType]
+
+
+def test_a_field_added_from_a_delta_without_alias_is_named_by_its_own_name(caplog: pytest.LogCaptureFixture) -> None:
+    """`_add_fields` gives every added field an explicit wire name, the delta's alias or else the field's name, and
+    records it under the model's qualified name."""
+
+    class Delta(BaseModel):
+        plain: bool | None = None
+
+    class Holder(BaseModel):
+        kept: int = 0
+
+    added: list[str] = []
+    patch._add_fields(Holder, Delta, added)  # pyright: ignore[reportPrivateUsage]
+    Holder.model_rebuild(force=True)
+    assert added == [f"{Holder.__module__}.{Holder.__qualname__}.plain"]
+    assert Holder.__pydantic_fields__["plain"].alias == "plain"
+    assert list(inspect.get_annotations(Holder)) == ["kept", "plain"]
+    with caplog.at_level(logging.WARNING, logger="mcp_rendering"):
+        assert Holder.model_validate({"plain": "maybe"}).model_dump() == {"kept": 0}
+    assert _last_warning(caplog) == "malformed plain ('maybe'): not a valid value for this field; read as absent"
+
+
+def test_a_directive_parsed_with_an_unusable_continuation_stays_partial_whatever_meta_says(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The SDK is the first reader of `_rendering`: when the directive it parses had no usable continuation (a
+    malformed one, or no object at all), the result stays partial even where `_meta` says `complete: true`; a
+    directive with no problem, or with a malformed member of another kind, yields to `_meta` as usual."""
+    meta = {EXTENSION_ID: {"complete": True}}
+    cases = [
+        ({"mode": "verbatim", "continuation": "cursor"}, False),
+        ({"mode": "verbatim", "continuation": {"argument": "cursor"}}, False),
+        (0, False),
+        ({"mode": "verbatim"}, True),
+        ({"mode": "verbatim", "guidance": 5}, True),
+    ]
+    with mcp_rendering.installed(), caplog.at_level(logging.ERROR, logger="mcp_rendering"):
+        for core, complete in cases:
+            parsed = mcp_types.CallToolResult.model_validate({"content": [], "_rendering": core, "_meta": meta})
+            assert resolve_rendering(None, parsed).complete is complete, core
+
+
+def test_a_models_children_are_the_models_it_embeds_and_derives_from() -> None:
+    """What the dependency walk follows from a model: the models named in its fields' types and its model bases;
+    never the model itself (a self-reference is no dependency), `BaseModel`, or a base that is not a model."""
+
+    class Leaf(BaseModel):
+        name: str = ""
+
+    class Node(BaseModel):
+        leaf: Leaf | None = None
+        nodes: list[Node] = []
+        by_name: dict[str, tuple[Leaf, ...]] = {}
+
+    class Mixin:
+        pass
+
+    class Branch(Node, Mixin):
+        pass
+
+    assert patch._children(Leaf) == set()  # pyright: ignore[reportPrivateUsage]
+    assert patch._children(Node) == {Leaf}  # pyright: ignore[reportPrivateUsage]
+    assert patch._children(Branch) == {Leaf, Node}  # pyright: ignore[reportPrivateUsage]

@@ -700,3 +700,14 @@ def test_a_directive_marked_as_read_with_an_unusable_continuation_stays_incomple
 
 
 META_COMPLETE = {EXTENSION_ID: {"complete": True}}
+
+
+def test_a_model_inside_a_wire_directive_is_judged_in_its_wire_form() -> None:
+    """A member given as a model built without validation is checked like the JSON it stands for."""
+    bad = RenderingContinuation.model_construct(argument="1x", token="")
+    effective = resolve_rendering(None, result(meta={"mode": "verbatim", "continuation": bad}))
+    assert effective.complete is False and effective.directive is not None
+    assert effective.directive.continuation is None
+    assert [problem.member for problem in effective.problems] == ["continuation"]
+    good = RenderingContinuation(argument="cursor", token="t")
+    assert read_directive(result(meta={"continuation": good})) == Rendering(continuation=good)

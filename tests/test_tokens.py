@@ -328,10 +328,12 @@ def test_tokens_live_fifteen_minutes_by_default() -> None:
         verify(tokens, token)
 
 
-@pytest.mark.parametrize("ttl", [0, -1])
-def test_a_lifetime_must_be_positive(ttl: int) -> None:
-    with pytest.raises(ValueError, match=r"^ttl_seconds must be positive$"):
+@pytest.mark.parametrize("ttl", [0, -1, 86_401, 10**9])
+def test_a_lifetime_must_be_positive_and_at_most_a_day(ttl: int) -> None:
+    """The specification asks for an expiry, at most 24 hours after a token is issued."""
+    with pytest.raises(ValueError, match=r"^ttl_seconds must be from 1 to 86400 \(24 hours"):
         ContinuationTokens(Keyring.single(SECRET_A), ttl_seconds=ttl)
+    assert ContinuationTokens(Keyring.single(SECRET_A), ttl_seconds=86_400).ttl_seconds == 86_400
 
 
 def test_a_one_second_lifetime_is_valid() -> None:

@@ -154,8 +154,39 @@ _LINK_DEFINITION = re.compile(r" {0,3}\[(?:\\.|[^\]\\])+\]:")
 _ESCAPE = re.compile(r"\\[!-/:-@\[-`{-~]")
 _COMMENT_OPEN = "<!--"
 _COMMENT_CLOSE = "-->"
-_DETAILS_OPEN = re.compile(r"<details(?![^>]*\bopen\b)[^>]*>", re.IGNORECASE)
+_DETAILS_TAG = re.compile(r"""(?<!\\)<details(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>""", re.IGNORECASE)
+_ATTRIBUTE_NAME = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
 _DETAILS_CLOSE = re.compile(r"</details\s*>", re.IGNORECASE)
+
+
+def _collapsed_details(text: str) -> int:
+    """How many `<details>` tags of `text` open a collapsed block: those without an attribute named `open`."""
+    return sum(
+        1
+        for tag in _DETAILS_TAG.finditer(text)
+        if not any(name.lower() == "open" for name in _ATTRIBUTE_NAME.findall(tag.group(1)))
+    )
+
+
+def _comment_left_open(text: str, inside: bool) -> bool:
+    """Whether an HTML comment is still open at the end of `text`, `inside` telling whether one was open at its start.
+
+    Comments open and close in turn along the line; `<!-->` and `<!--->` close as they open, as HTML parsers read
+    them.
+    """
+    position = 0
+    while True:
+        if inside:
+            close = text.find(_COMMENT_CLOSE, position)
+            if close < 0:
+                return True
+            position, inside = close + len(_COMMENT_CLOSE), False
+        else:
+            opening = text.find(_COMMENT_OPEN, position)
+            if opening < 0:
+                return False
+            position, inside = opening + 2, True
+
 
 # Markdown, inline: one left-to-right pass.
 _INLINE = re.compile(
@@ -436,12 +467,11 @@ class _Reader:
                     lines.append(_Line(number, "", "structure"))
                 continue
             if in_comment:
-                if _COMMENT_CLOSE in line:
-                    in_comment = False
+                in_comment = _comment_left_open(line, inside=True)
                 lines.append(_Line(number, "", "hidden"))
                 continue
             if in_details:
-                in_details += len(_DETAILS_OPEN.findall(line)) - len(_DETAILS_CLOSE.findall(line))
+                in_details += _collapsed_details(line) - len(_DETAILS_CLOSE.findall(line))
                 in_details = max(in_details, 0)
                 lines.append(_Line(number, "", "hidden"))
                 continue
@@ -473,13 +503,12 @@ class _Reader:
             comment_at = unescaped.find(_COMMENT_OPEN)
             if comment_at >= 0:
                 self._hidden(number, "an HTML comment")
-                if _COMMENT_CLOSE not in unescaped[comment_at + 4 :]:
-                    in_comment = True
+                in_comment = _comment_left_open(unescaped, inside=False)
                 lines.append(_Line(number, "", "hidden"))
                 continue
-            if _DETAILS_OPEN.search(unescaped):
+            if collapsed := _collapsed_details(body):  # read as written: raw HTML has no escapes
                 self._hidden(number, "a collapsed <details> block")
-                in_details = 1 - len(_DETAILS_CLOSE.findall(unescaped))
+                in_details = max(collapsed - len(_DETAILS_CLOSE.findall(unescaped)), 0)
                 lines.append(_Line(number, "", "hidden"))
                 continue
             opened = next(((start, end) for start, end in _HTML_BLOCKS_TO_END if start.match(body)), None)
@@ -488,8 +517,8 @@ class _Reader:
                 self._hidden(number, "an HTML block")
                 if end is None:  # <script>, <pre>, <style>, <textarea>: up to the matching closing tag
                     end = f"</{cast('re.Match[str]', start.match(body)).group(1).lower()}>"
-                prefix = len(cast("re.Match[str]", start.match(body)).group(0))
-                if end not in body[prefix:].lower():
+                # CommonMark: a first line that also meets the end condition is the whole block ("<?>" included).
+                if end not in body.lower()[body.find("<") + 1 :]:
                     html_end = end
                 lines.append(_Line(number, "", "hidden"))
                 continue
@@ -519,7 +548,7 @@ class _Reader:
             if (
                 _HEADING.match(body)
                 or _UNDERLINE.fullmatch(body)
-                or (following.strip() and _UNDERLINE.fullmatch(following) and not in_table and "|" not in body)
+                or (following.strip() and _UNDERLINE.fullmatch(following) and not in_table)
             ):
                 in_table = False
                 heading, hidden = _decode_inline(_HEADING.sub("", body, count=1))

@@ -165,6 +165,8 @@ def _read_carrier(value: Any, carrier: str, members: Mapping[str, tuple[str, Typ
     problems: list[Problem] = []
     for wire_name, (field_name, adapter) in members.items():
         raw = wire.get(wire_name)
+        if isinstance(raw, BaseModel):  # judged in its wire form: a model can be built without validation
+            raw = _jsonable(raw)
         if raw is None:
             continue
         present.add(wire_name)

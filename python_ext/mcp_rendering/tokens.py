@@ -29,6 +29,7 @@ from typing import Any, Literal, TypeAlias
 
 __all__ = [
     "MAX_TOKEN_LENGTH",
+    "MAX_TTL_SECONDS",
     "START_AGAIN",
     "ContinuationTokens",
     "ExpiredTokenError",
@@ -207,6 +208,10 @@ class TokenState:
     key_id: str
 
 
+MAX_TTL_SECONDS = 86_400
+"""The longest lifetime of a token: the specification requires an expiry at most 24 hours after issue."""
+
+
 class ContinuationTokens:
     """Issues and verifies continuation tokens for one server (any replica sharing the keyring)."""
 
@@ -221,11 +226,13 @@ class ContinuationTokens:
 
         Args:
             keyring: the signing keys.
-            ttl_seconds: lifetime of an issued token.
+            ttl_seconds: lifetime of an issued token, at most `MAX_TTL_SECONDS`.
             clock: returns the current time in seconds since the epoch (injected in tests).
         """
-        if ttl_seconds <= 0:
-            raise ValueError("ttl_seconds must be positive")
+        if not 0 < ttl_seconds <= MAX_TTL_SECONDS:
+            raise ValueError(
+                f"ttl_seconds must be from 1 to {MAX_TTL_SECONDS} (24 hours, the longest the specification allows)"
+            )
         self.keyring = keyring
         self.ttl_seconds = ttl_seconds
         self._clock = clock
