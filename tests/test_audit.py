@@ -1896,10 +1896,10 @@ def test_rule_7_prose_after_a_list_of_records_is_not_an_item_of_it_in_markdown()
     assert audit_document(f"{records}\nSee the notes.", SALES, markup="markdown").clean
 
 
-@pytest.mark.parametrize("opening", ["<?>", "<!-->"])
+@pytest.mark.parametrize("opening", ["<?>", "<!-->", "<!--->", "<!-- a --><!--->"])
 def test_rule_2_a_block_whose_first_line_also_ends_it_hides_that_line_only(opening: str) -> None:
     """CommonMark: when the first line meets both the start and the end condition, the block is that line; an
-    HTML parser ends `<!-->` as an empty comment."""
+    HTML parser ends `<!-->` and `<!--->` as empty comments."""
     report = audit_document(f"{opening}\n{SALES_TEXT}", SALES, markup="markdown")
     assert _found(report) == [("hidden_content", None, 1)]
 
@@ -1915,3 +1915,25 @@ def test_rule_4_a_total_with_an_empty_label_and_no_values_is_shown_by_its_marker
     for shown in ("- A\n- Total:", "A\nTotal"):
         assert audit_document(shown, document, markup="text").clean, shown
     assert _found(audit_document("- A", document, markup="text")) == [("dropped_total", "t", None)]
+
+
+def test_rule_4_labels_and_values_are_compared_folded_wherever_their_spaces_are() -> None:
+    document = _one_section(
+        Row(id="a", label="Net  income", values=(" x", "y ")),
+        Row(id="b", label=" Gross", values=("p  q", None)),
+        Row(id="c", label="Tax ", values=("1", "2")),
+        columns=("v", "w"),
+    )
+    shown = "| Net income | x | y |\n| Gross | p q | n/a |\n| Tax | 1 | 2 |"
+    assert audit_document(shown, document, markup="text", null_display=" n/a ").clean
+
+
+def test_rule_4_a_pipe_in_a_label_or_a_lone_value_splits_it_into_cells() -> None:
+    document = _one_section(Row(id="a", label="R|D", values=("a|b",)), Row(id="b", label="Q", values=("c|d",)))
+    assert audit_document("| R|D | a|b |\n| Q | c | d |", document, markup="text").clean
+
+
+def test_rule_3_an_underline_never_stands_for_a_record_even_one_labelled_like_it() -> None:
+    document = _one_section(Row(id="a", label="-----", values=()), Row(id="b", label="+---+", values=()), columns=())
+    report = audit_document("Heading\n-----\n+---+", document, markup="text")
+    assert [issue.row_id for issue in report.missing] == ["a", "b"]

@@ -821,6 +821,19 @@ def test_a_page_cut_short_inside_a_section_takes_nothing_from_the_sections_after
     ]
 
 
+def _count_passes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The limit of every packing pass made from now on, in order."""
+    limits: list[int] = []
+    fill = _Packer._fill  # pyright: ignore[reportPrivateUsage]
+
+    def counted(packer: _Packer, limit: int) -> Any:
+        limits.append(limit)
+        return fill(packer, limit)
+
+    monkeypatch.setattr(_Packer, "_fill", counted)
+    return limits
+
+
 def test_a_page_is_packed_a_second_time_only_when_the_rest_may_fit_without_a_token(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -831,14 +844,7 @@ def test_a_page_is_packed_a_second_time_only_when_the_rest_may_fit_without_a_tok
         Section(id="a", title="A", columns=("n",), rows=(*small, Row(id="big", label="y" * 400, values=(0,))))
     )
     whole = make_envelope(Budget()).page(document, arguments=ARGS, caller="alice").size_bytes
-    limits: list[int] = []
-    fill = _Packer._fill  # pyright: ignore[reportPrivateUsage]
-
-    def counted(packer: _Packer, limit: int) -> Any:
-        limits.append(limit)
-        return fill(packer, limit)
-
-    monkeypatch.setattr(_Packer, "_fill", counted)
+    limits = _count_passes(monkeypatch)
     passes: list[int] = []
     for short_by in (1, 2):
         limits.clear()
@@ -846,6 +852,26 @@ def test_a_page_is_packed_a_second_time_only_when_the_rest_may_fit_without_a_tok
         assert [row.id for _, row in rows_of(page.document)] == [row.id for row in small]
         passes.append(len(limits))
     # One byte short, the last row's JSON would still fit where the token goes: worth trying; two bytes short, not.
+    assert passes == [2, 1]
+
+
+def test_a_first_record_that_fits_no_page_with_a_token_is_tried_without_one_only_if_it_may_fit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When not even the first record fits beside a token, the page is packed again without one only when that
+    record's own JSON fits in the room the token would free; either way a record that cannot fit is refused."""
+    section = Section(id="s", title="S", columns=("v",), rows=(Row(id="big", label="L", values=("y" * 500,)),))
+    document = Document(title="T", sections=(section,))
+    whole = make_envelope(Budget()).page(document, arguments={}, caller="a").size_bytes
+    header = len(to_json(section.model_copy(update={"rows": ()}).model_dump(mode="json")))
+    limits = _count_passes(monkeypatch)
+    passes: list[int] = []
+    # Without its section's header the page is `whole - header` bytes: the record's JSON fills the room exactly.
+    for short_by in (header, header + 1):
+        limits.clear()
+        with pytest.raises(BudgetError, match="has no URI to link to"):
+            make_envelope(Budget(max_bytes=whole - short_by)).page(document, arguments={}, caller="a")
+        passes.append(len(limits))
     assert passes == [2, 1]
 
 
@@ -871,3 +897,15 @@ def test_a_packing_pass_says_whether_the_item_limit_stopped_it() -> None:
     whole = fill(Budget(max_items=4), 10_000)
     assert (whole.position, whole.items, whole.complete, whole.stopped_by_items) == (5, 4, True, False)
     assert whole.used == sent(*section.rows[1:])
+
+
+def test_a_record_linked_on_the_last_page_fits_a_budget_of_that_pages_size() -> None:
+    """A page is cut short only when the rest would not fit as the last page: a lone record too large for any page,
+    sent as a link, fits a budget of exactly the linked page's size, though a page with a token would not."""
+    document = _one_big_record()
+    linked = make_envelope(Budget(max_bytes=1000)).page(document, arguments=ARGS, caller="alice")
+    assert linked.complete and [link.row_id for link in linked.linked_records] == ["big"]
+    exact = make_envelope(Budget(max_bytes=linked.size_bytes)).page(document, arguments=ARGS, caller="alice")
+    assert exact.to_wire() == linked.to_wire()
+    with pytest.raises(BudgetError):
+        make_envelope(Budget(max_bytes=linked.size_bytes - 1)).page(document, arguments=ARGS, caller="alice")

@@ -422,7 +422,7 @@ class _Packer:
         # second pass, and a lower bound on the rest's size (a few rows at most) says when it is.
         if fill is None or not fill.stopped_by_items:
             start, used = (self.start, 0) if fill is None else (fill.position, fill.used)
-            if self._rest_may_fit(start, without_token - used):
+            if self._rest_may_fit(start, without_token - used, empty_page=used == 0):
                 try:
                     whole = self._fill(without_token)
                 except BudgetError:
@@ -434,8 +434,9 @@ class _Packer:
             raise refused
         return self._page(fill, frame)
 
-    def _rest_may_fit(self, start: int, room: int) -> bool:
-        """False when the units from `start` on surely take more than `room` bytes (or more than `max_items`)."""
+    def _rest_may_fit(self, start: int, room: int, *, empty_page: bool = False) -> bool:
+        """False when the units from `start` on surely take more than `room` bytes (or more than `max_items`);
+        `empty_page` when they would begin the page."""
         budget = self.envelope.budget
         needed = 0
         rows = 0
@@ -444,8 +445,12 @@ class _Packer:
             for row in section.rows[max(0, start - begin) :]:
                 rows += 1
                 size = len(_row_json(row))
-                linkable = budget.max_field_bytes is not None and size > budget.max_field_bytes and row.uri
-                needed += 0 if linkable else size  # a linked cell may shrink the row: count nothing for it
+                # A linked cell may shrink a row, and the first record of an empty page, too large for it, is sent
+                # as a link: count nothing for either (this is a lower bound).
+                linkable = (budget.max_field_bytes is not None and size > budget.max_field_bytes) or (
+                    empty_page and rows == 1 and size > room
+                )
+                needed += 0 if linkable and row.uri else size
                 if needed > room or (budget.max_items is not None and rows > budget.max_items):
                     return False
         return needed <= room

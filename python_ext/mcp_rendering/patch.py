@@ -176,7 +176,7 @@ class _ReadMemberwise:
             # An empty directive is well-formed and stays; one holding only malformed guidance or null text is
             # absent.
             return validate({} if isinstance(value, Mapping) and not problems else None)
-        typed = validate(directive.model_dump(by_alias=True, exclude_none=True))
+        typed = validate(directive)  # the model itself: its members hold whatever names the caller validates by
         if isinstance(typed, Rendering) and any(problem.member in (None, "continuation") for problem in problems):
             note_unusable_continuation(typed)
         return typed
