@@ -711,3 +711,31 @@ def test_a_model_inside_a_wire_directive_is_judged_in_its_wire_form() -> None:
     assert [problem.member for problem in effective.problems] == ["continuation"]
     good = RenderingContinuation(argument="cursor", token="t")
     assert read_directive(result(meta={"continuation": good})) == Rendering(continuation=good)
+
+
+def test_a_typed_tool_is_read_through_its_annotations_field() -> None:
+    import mcp_types
+
+    with mcp_rendering.installed():
+        annotations = mcp_types.ToolAnnotations.model_validate({"verbatimHint": True, "readOnlyHint": True})
+        typed = mcp_types.Tool(name="t", input_schema={"type": "object"}, annotations=annotations)
+        effective = resolve_rendering(typed, None)
+    assert (effective.mode, effective.source) == ("verbatim", "tool.annotations")
+
+
+def test_a_mark_on_a_directive_goes_with_it() -> None:
+    """Marking a directive holds nothing once the directive is gone: the record of marks does not grow."""
+    import gc
+
+    from mcp_rendering import reading
+    from mcp_rendering.reading import note_unusable_continuation
+
+    marks = reading._READ_WITH_UNUSABLE_CONTINUATION  # pyright: ignore[reportPrivateUsage]
+    before = len(marks)
+    directives = [Rendering(complete=False) for _ in range(50)]
+    for index in range(50):
+        note_unusable_continuation(directives[index])
+    assert len(marks) == before + 50
+    del directives
+    gc.collect()
+    assert len(marks) == before

@@ -272,20 +272,21 @@ def _extension_entry(meta: Any) -> Any:
     return None if meta_map is None else meta_map.get(EXTENSION_ID)
 
 
-def _model_member(model: BaseModel, attribute: str, wire_name: str) -> Any:
-    """A member of an SDK model of any version: its field (2.x names), its 1.x field name, or an extra member."""
-    for name in (attribute, wire_name):
+def _model_member(model: BaseModel, *names: str) -> Any:
+    """A member of an SDK model of any version, by the first of `names` it has: a field (2.x and 1.x names differ)
+    or an extra member (pydantic exposes those as attributes too)."""
+    for name in names:
         value = getattr(model, name, _ABSENT)
         if value is not _ABSENT:
             return value
-    return (model.model_extra or {}).get(wire_name)
+    return None
 
 
 def _tool_carriers(tool: Any) -> tuple[Any, Any]:
     """The raw `_meta` entry and the raw annotations of a tool, without dumping the rest of it."""
     if isinstance(tool, BaseModel):
         meta = _jsonable(_extension_entry(_model_member(tool, "meta", "_meta")))
-        return meta, _jsonable(_model_member(tool, "annotations", "annotations"))
+        return meta, _jsonable(_model_member(tool, "annotations"))
     wire = _mapping(tool)
     if wire is None:
         return None, None
