@@ -1937,3 +1937,10 @@ def test_rule_3_an_underline_never_stands_for_a_record_even_one_labelled_like_it
     document = _one_section(Row(id="a", label="-----", values=()), Row(id="b", label="+---+", values=()), columns=())
     report = audit_document("Heading\n-----\n+---+", document, markup="text")
     assert [issue.row_id for issue in report.missing] == ["a", "b"]
+
+
+@pytest.mark.parametrize("tag", ["<details open>", "<details OPEN>", '<details class="x" Open="">'])
+def test_rule_2_details_open_by_their_attribute_in_any_case_show_their_records(tag: str) -> None:
+    shown = f"{tag}\n\n| Sales | 1000 | 1200 |\n\n</details>\n\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+    report = audit_document(shown, SALES, markup="markdown")
+    assert report.rows_intact == 3 and not report.missing, report.format()
