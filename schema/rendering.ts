@@ -1,19 +1,17 @@
 /**
- * The rendering extension (`io.modelcontextprotocol/rendering`) as a change to the MCP specification's `schema.ts`.
+ * The types of two extensions and of one promotion draft, as a change to the MCP specification's `schema.ts`.
  *
- * This file holds only what the change adds. New types are complete declarations. `ToolAnnotations` and
- * `CallToolResult` already exist in `schema.ts`: the declarations of the same name below list only the members the
- * change adds to them (TypeScript merges interface declarations of one name, so pasting these members into the
- * existing interfaces and merging the declarations are the same edit). No existing member changes.
+ * - The rendering extension (`io.modelcontextprotocol/rendering`): {@link RenderingHints} in
+ *   `Tool._meta["io.modelcontextprotocol/rendering"]`, {@link Rendering} in the same key of `CallToolResult._meta`.
+ * - The result continuation extension (`io.modelcontextprotocol/result-continuation`): {@link ResultContinuationTool}
+ *   and {@link ResultContinuation}, in that key of `Tool._meta` and `CallToolResult._meta`.
+ * - The promotion draft: members added to the existing `ToolAnnotations` and `CallToolResult` (TypeScript merges
+ *   interface declarations of one name). A client reads them only when explicitly enabled.
  *
- * Today the values travel under `_meta["io.modelcontextprotocol/rendering"]`: on `Tool` as {@link RenderingHints},
- * on `CallToolResult` as {@link Rendering}. The `ToolAnnotations` and `CallToolResult` members below are the core
- * form of the same values, which a later revision can promote; a host reads a core member only where the `_meta`
- * carrier holds no value for it (missing or null), or a malformed `guidance` or `nullDisplay`: a malformed value
- * of any other member decides there, as its safe reading.
- *
- * Every member defined here may be `null`, which means absent. Lengths (`@maxLength`, `@minLength`) count Unicode
- * code points, not UTF-16 code units: in JavaScript, count with `[...text].length`, not `text.length`.
+ * The carriers admit no member they do not define (the JSON Schema says `additionalProperties: false`): a producer
+ * that validates what it sends cannot send a misspelled member, and a reader reads one as the extension says.
+ * A member that may be `null` means absent when `null`. Lengths count Unicode code points, not UTF-16 code units:
+ * in JavaScript, count with `[...text].length`.
  *
  * The JSON Schema form of the same change is `delta/rendering.schema.json`; a test generates JSON Schema from this
  * file and fails when the two disagree on any member, type, requirement or limit.
@@ -21,10 +19,10 @@
  * @module rendering
  */
 
-/* The carriers' types */
+/* BEGIN rendering */
 
 /**
- * The tool-level hints, carried in `Tool._meta["io.modelcontextprotocol/rendering"]` (the normative carrier).
+ * The tool hints, carried in `Tool._meta["io.modelcontextprotocol/rendering"]`.
  *
  * @example Verbatim
  * {@includeCode ./examples/RenderingHints/verbatim.json}
@@ -44,8 +42,8 @@ export interface RenderingHints {
   verbatimHint?: boolean | null;
 
   /**
-   * If true, the server states that the results of this tool may be summarized, shortened or reformatted. It has
-   * an effect only when `verbatimHint` is not true; if both are true, `verbatimHint` wins.
+   * If true, the results of this tool may be summarized, shortened or reformatted; if `verbatimHint` is also
+   * true, `verbatimHint` wins.
    *
    * Default: false
    */
@@ -53,99 +51,115 @@ export interface RenderingHints {
 }
 
 /**
- * A server's directive on how to present one tool result.
- *
- * Each member is read on its own: a malformed member reads as the value that shows more (a malformed `mode` as
- * verbatim, a malformed `complete` as false) and the others still apply. Clients ignore members they do not know, so
- * later revisions can add members without breaking older hosts.
+ * The result directive, carried in `CallToolResult._meta["io.modelcontextprotocol/rendering"]`.
  *
  * @example Verbatim with guidance
  * {@includeCode ./examples/Rendering/verbatim-with-guidance.json}
  *
- * @example Summarizable, nothing else said
+ * @example Summarizable
  * {@includeCode ./examples/Rendering/summarizable-minimal.json}
  *
- * @example Bounded page
+ * @example Part of a result
  * {@includeCode ./examples/Rendering/incomplete-page.json}
  *
  * @category `tools/call`
  */
 export interface Rendering {
   /**
-   * The presentation the server asks for. An open string with two registered values:
-   *
-   * - `"verbatim"`: every record, in the order given, values unchanged, nothing left out;
-   * - `"summarizable"`: the host may summarize, abridge or reformat.
-   *
-   * A host presents any other string as `"verbatim"`. When absent, the tool's hints decide.
+   * An open string with two registered values: `"verbatim"` (every record, in the order given, values
+   * unchanged, nothing left out) and `"summarizable"` (the host may summarize, abridge or reformat). A client
+   * reads any other string as `"verbatim"`. When absent, the tool hints decide.
    */
   mode?: string | null;
 
   /**
-   * Brief presentation advice written by the server, for the host and the model. It is advisory and never
-   * outranks the host's own instructions.
+   * Brief presentation advice written by the server; advisory, never above the host's own instructions.
    *
    * @maxLength 1000
    */
   guidance?: string | null;
 
   /**
-   * What a host prints in place of a null value when it presents the result verbatim.
+   * The text shown for a null value: printable Latin letters, punctuation and dashes, single spaces between
+   * them, and no digit, so that it can neither hide a null nor look like an amount.
    *
    * Default: "-"
    *
+   * @minLength 1
    * @maxLength 16
+   * @pattern ^[!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]+( [!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]+)*$
    */
   nullDisplay?: string | null;
 
   /**
-   * False when the result carries only part of the records (one bounded page).
-   *
-   * Default: true
+   * True when the result holds every record, false when it holds only part of them. Required: a directive that
+   * does not state it is read as "completeness not stated", and shown as partial.
    */
-  complete?: boolean | null;
-
-  /**
-   * Where the rest of an incomplete result can be fetched.
-   */
-  continuation?: RenderingContinuation | null;
+  complete: boolean;
 }
 
+/* END rendering */
+
+/* BEGIN result-continuation */
+
 /**
- * Fetching the remainder of an incomplete result: call the same tool again with the same arguments, plus the
- * argument named `argument` set to `token`. Clients treat the token as opaque.
+ * Carried in `Tool._meta["io.modelcontextprotocol/result-continuation"]` by a tool whose results may come in
+ * parts.
  *
- * @category `tools/call`
+ * @category `tools/list`
  */
-export interface RenderingContinuation {
+export interface ResultContinuationTool {
   /**
-   * The name of the tool argument that receives the continuation token.
+   * The tool argument that receives continuation tokens, declared in the tool's `inputSchema` as an optional
+   * string property.
    *
    * @minLength 1
    * @maxLength 64
-   * @pattern ^[A-Za-z_][A-Za-z0-9_]*$
+   * @pattern ^[A-Za-z_][A-Za-z0-9_]{0,63}$
+   */
+  argument: string;
+}
+
+/**
+ * Carried in `CallToolResult._meta["io.modelcontextprotocol/result-continuation"]` on every part of a result but
+ * the last: call the same tool with the original arguments plus `argument` set to `token`.
+ *
+ * @category `tools/call`
+ */
+export interface ResultContinuation {
+  /**
+   * The tool argument to set: the tool's {@link ResultContinuationTool.argument}.
+   *
+   * @minLength 1
+   * @maxLength 64
+   * @pattern ^[A-Za-z_][A-Za-z0-9_]{0,63}$
    */
   argument: string;
 
   /**
-   * The continuation token, opaque to the client; the server creates and checks it.
+   * Opaque to the client; made and checked by the server.
    *
    * @minLength 1
    * @maxLength 4096
    * @pattern ^[A-Za-z0-9._~-]+$
    */
   token: string;
+
+  /**
+   * When the server stops accepting the token: an RFC 3339 time in UTC.
+   *
+   * @pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?Z$
+   */
+  expiresAt?: string;
 }
 
-/* The core form, for promotion: members added to existing interfaces */
+/* END result-continuation */
 
-/* Tool annotations: the core form of RenderingHints */
+/* BEGIN promotion */
 
 /**
- * Members that the rendering extension adds to the existing {@link ToolAnnotations} interface
- * (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint` and `title` stay as they are).
- *
- * Like every annotation, these are hints: a client decides how much to trust them.
+ * Promotion draft: members added to the existing {@link ToolAnnotations} interface, the core form of
+ * {@link RenderingHints}. Read only when explicitly enabled.
  *
  * @example Verbatim, read-only tool
  * {@includeCode ./examples/ToolAnnotations/verbatim-read-only.json}
@@ -157,31 +171,19 @@ export interface RenderingContinuation {
  */
 export interface ToolAnnotations {
   /**
-   * The core form of {@link RenderingHints.verbatimHint}.
-   *
-   * Default: false
+   * As {@link RenderingHints.verbatimHint}.
    */
   verbatimHint?: boolean | null;
 
   /**
-   * The core form of {@link RenderingHints.summarizeOkHint}.
-   *
-   * Default: false
+   * As {@link RenderingHints.summarizeOkHint}.
    */
   summarizeOkHint?: boolean | null;
 }
 
-/* Tool call results: the core form of Rendering */
-
 /**
- * Members that the rendering extension adds to the existing {@link CallToolResult} interface
- * (its existing members, such as `content`, `structuredContent`, `isError` and `_meta`, stay as they are).
- *
- * @example Verbatim result, as the reference builder makes it
- * {@includeCode ./examples/CallToolResult/verbatim-statement.json}
- *
- * @example Incomplete page with a continuation
- * {@includeCode ./examples/CallToolResult/incomplete-page.json}
+ * Promotion draft: the member added to the existing {@link CallToolResult} interface, the core form of
+ * {@link Rendering}. Read only when explicitly enabled.
  *
  * @example The core form beside the `_meta` carrier
  * {@includeCode ./examples/CallToolResult/core-and-meta.json}
@@ -194,3 +196,5 @@ export interface CallToolResult {
    */
   _rendering?: Rendering | null;
 }
+
+/* END promotion */

@@ -45,7 +45,7 @@ SUMMARY_TEXT = (
 
 def result() -> dict[str, Any]:
     """The tool's result, in wire form, as the reference builder makes it."""
-    built = verbatim_result(statement(), Rendering(mode="verbatim"))
+    built = verbatim_result(statement(), Rendering(mode="verbatim", complete=True))
     return built.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 

@@ -26,7 +26,7 @@ from sample_documents import ledger, short_statement
 from mcp_rendering.builder import paged_result, verbatim_result
 from mcp_rendering.envelope import Budget, Envelope, RecordUris
 from mcp_rendering.tokens import ContinuationTokens, Keyring
-from mcp_rendering.types import EXTENSION_ID, Rendering
+from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, Rendering
 
 EXAMPLES_DIR = ROOT / "schema" / "examples"
 
@@ -57,7 +57,11 @@ def example_tokens() -> ContinuationTokens:
 
 def statement_result() -> dict[str, Any]:
     """A whole verbatim result, as the builder makes it."""
-    return _wire(verbatim_result(short_statement(), Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-")))
+    return _wire(
+        verbatim_result(
+            short_statement(), Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True)
+        )
+    )
 
 
 def page_result() -> dict[str, Any]:
@@ -68,7 +72,7 @@ def page_result() -> dict[str, Any]:
         LEDGER_URIS.assign(ledger()),
         arguments={"company": "acme", "year": 2025},
         caller="example-caller",
-        directive=Rendering(mode="verbatim"),
+        directive=Rendering(mode="verbatim", complete=True),
         record_links=True,
     )
     return _wire(result)
@@ -88,9 +92,16 @@ def examples() -> dict[str, Any]:
         "CallToolResult/verbatim-statement": statement_result(),
         "CallToolResult/incomplete-page": page,
         "CallToolResult/core-and-meta": core_and_meta_result(),
-        "Rendering/verbatim-with-guidance": {"mode": "verbatim", "guidance": GUIDANCE, "nullDisplay": "-"},
-        "Rendering/summarizable-minimal": {"mode": "summarizable"},
+        "Rendering/verbatim-with-guidance": {
+            "mode": "verbatim",
+            "guidance": GUIDANCE,
+            "nullDisplay": "-",
+            "complete": True,
+        },
+        "Rendering/summarizable-minimal": {"mode": "summarizable", "complete": True},
         "Rendering/incomplete-page": page["_meta"][EXTENSION_ID],
+        "ResultContinuation/incomplete-page": page["_meta"][CONTINUATION_ID],
+        "ResultContinuationTool/cursor": {"argument": "cursor"},
         "RenderingHints/verbatim": {"verbatimHint": True},
         "RenderingHints/summarize-ok": {"summarizeOkHint": True},
         "ToolAnnotations/verbatim-read-only": {
@@ -111,6 +122,22 @@ def examples() -> dict[str, Any]:
             },
             "annotations": {"readOnlyHint": True, "openWorldHint": False},
             "_meta": {EXTENSION_ID: {"verbatimHint": True}},
+        },
+        "Tool/paged-ledger": {
+            "name": "ledger_lines",
+            "title": "Ledger lines",
+            "description": "The lines of a company's general ledger, in account order, in parts of bounded size.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "company": {"type": "string"},
+                    "year": {"type": "integer"},
+                    "cursor": {"type": "string"},
+                },
+                "required": ["company", "year"],
+            },
+            "annotations": {"readOnlyHint": True, "openWorldHint": False},
+            "_meta": {EXTENSION_ID: {"verbatimHint": True}, CONTINUATION_ID: {"argument": "cursor"}},
         },
         "Tool/summarizable-search": {
             "name": "search_news",

@@ -1,7 +1,8 @@
-"""Fill the generated blocks of the extension specification (sep/rendering.mdx).
+"""Fill the generated blocks of the two extension specifications (sep/rendering.mdx, sep/result-continuation.mdx).
 
-- `<!-- BEGIN types ... -->`: the declarations of `schema/rendering.ts`, without its file header and without the
-  `@example` tags (which point at files); the TypeScript delta stays the single source of the types.
+- `<!-- BEGIN types <part> ... -->`: the declarations between `/* BEGIN <part> */` and `/* END <part> */` of
+  `schema/rendering.ts`, without the `@example` tags (which point at files); the TypeScript stays the single source
+  of the types, and each specification shows only its own.
 - `<!-- BEGIN example <Type>/<name> ... -->`: the example `schema/examples/<Type>/<name>.json`, made by
   `scripts/gen_examples.py` with the reference builder.
 
@@ -19,19 +20,27 @@ from pathlib import Path
 
 from generated import ROOT, write_or_check
 
-SPEC = ROOT / "sep" / "rendering.mdx"
+SPECS = (ROOT / "sep" / "rendering.mdx", ROOT / "sep" / "result-continuation.mdx")
 TYPES_SOURCE = ROOT / "schema" / "rendering.ts"
 EXAMPLES = ROOT / "schema" / "examples"
 
-_BLOCK = re.compile(r"(<!-- BEGIN (types|example ([\w/-]+)) [^>]*-->\n)(.*?)(<!-- END (?:types|example) -->)", re.S)
+_BLOCK = re.compile(
+    r"(<!-- BEGIN (types ([\w-]+)|example ([\w/-]+)) [^>]*-->\n)(.*?)(<!-- END (?:types|example) -->)", re.S
+)
 _EXAMPLE_TAG = re.compile(r"^ \* @example .*\n(?: \* \{@includeCode [^}]+\}\n)(?: \*\n)?", re.M)
 
 
-def types_block() -> str:
-    """The TypeScript declarations, as a fenced block."""
+def types_block(part: str) -> str:
+    """The TypeScript declarations of one part, as a fenced block.
+
+    Raises:
+        KeyError: `schema/rendering.ts` has no such part.
+    """
     source = TYPES_SOURCE.read_text(encoding="utf-8")
-    body = source[source.index("*/\n") + 3 :].lstrip("\n")  # after the file header
-    body = _EXAMPLE_TAG.sub("", body)
+    found = re.search(rf"/\* BEGIN {re.escape(part)} \*/\n(.*?)/\* END {re.escape(part)} \*/", source, re.S)
+    if found is None:
+        raise KeyError(f"schema/rendering.ts has no part {part!r}")
+    body = _EXAMPLE_TAG.sub("", found.group(1).strip("\n") + "\n")
     body = re.sub(r"^ \*\n( \*/)", r"\1", body, flags=re.M)  # a JSDoc left ending in an empty line
     return f"```typescript\n{body.rstrip()}\n```\n"
 
@@ -46,8 +55,9 @@ def fill(text: str) -> str:
     """`text` with every generated block rewritten."""
 
     def replace(match: re.Match[str]) -> str:
-        body = types_block() if match.group(2) == "types" else example_block(match.group(3))
-        return f"{match.group(1)}{body}{match.group(5)}"
+        part, example = match.group(3), match.group(4)
+        body = types_block(part) if part is not None else example_block(example)
+        return f"{match.group(1)}{body}{match.group(6)}"
 
     return _BLOCK.sub(replace, text)
 
@@ -57,8 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="verify instead of writing; exit 1 on drift")
     args = parser.parse_args(argv)
-    filled = fill(SPEC.read_text(encoding="utf-8"))
-    return write_or_check({SPEC: filled}, check=args.check, generator=Path(__file__).name)
+    filled = {spec: fill(spec.read_text(encoding="utf-8")) for spec in SPECS}
+    return write_or_check(filled, check=args.check, generator=Path(__file__).name)
 
 
 if __name__ == "__main__":

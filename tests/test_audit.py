@@ -27,7 +27,8 @@ from mcp_rendering.audit import (
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.host import present
 from mcp_rendering.render import render_markdown, render_text
-from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER
+from mcp_rendering.types import PARTIAL_MARKER
+from tests.support.carriers import meta_carriers
 
 # Every audit here takes milliseconds: one that does not come back is a failure, not a hang of the suite.
 pytestmark = pytest.mark.timeout(10)
@@ -68,7 +69,7 @@ def _result(complete: bool = True, null_display: str | None = None) -> dict[str,
     return {
         "content": [{"type": "text", "text": "see structured content"}],
         "structuredContent": {"document": STATEMENT.model_dump(mode="json"), "_rendering": directive},
-        "_meta": {EXTENSION_ID: directive},
+        "_meta": meta_carriers(directive),
     }
 
 
@@ -1803,7 +1804,7 @@ def test_rule_4_a_free_form_value_is_found_between_column_names_that_hold_its_di
 
 def test_audit_passes_a_text_results_completeness_and_the_reading_asked_for() -> None:
     directive = {"mode": "verbatim", "complete": False, "continuation": {"argument": "cursor", "token": "t"}}
-    partial = {"content": [{"type": "text", "text": "Alpha\nBeta"}], "_meta": {EXTENSION_ID: directive}}
+    partial = {"content": [{"type": "text", "text": "Alpha\nBeta"}], "_meta": meta_carriers(directive)}
     report = audit(f"{PARTIAL_MARKER} 2 of 9 lines.\nAlpha\nBeta", partial)
     assert report.clean and not report.result_complete, report.format()
     assert audit("Alpha\nBeta", partial).completeness_misstated

@@ -20,7 +20,7 @@ from mcp_rendering.audit import AuditReport, IssueKind, audit, fold
 from mcp_rendering.document import Cell, Document, Row, Section
 from mcp_rendering.host import present
 from mcp_rendering.render import cell_text, kind_marker, text_escape
-from mcp_rendering.types import EXTENSION_ID
+from tests.support.carriers import meta_carriers
 
 Markup = Literal["text", "markdown"]
 
@@ -62,7 +62,9 @@ _TEXT = st.one_of(st.lists(_FRAGMENTS, max_size=4).map("".join), st.text(max_siz
 _CELL: st.SearchStrategy[Cell] = st.one_of(
     st.none(), _TEXT, st.integers(min_value=-(10**20), max_value=10**20), st.floats(allow_nan=False), st.booleans()
 )
-_NULL_DISPLAY = st.sampled_from(["-", "", "n/a", "\u2014", "null"])
+_NULL_DISPLAY = st.sampled_from(
+    ["-", "n/a", "\u2014", "null"]
+)  # usable null texts (an unusable one makes the carrier unclean)
 _READINGS: tuple[Markup, ...] = ("text", "markdown")
 _FRESH = "Zzq fabricated 999999"
 
@@ -101,7 +103,7 @@ def _result(document: Document, null_display: str, complete: bool) -> dict[str, 
     return {
         "content": [{"type": "text", "text": "server text"}],
         "structuredContent": {"document": document.model_dump(mode="json"), "_rendering": directive},
-        "_meta": {EXTENSION_ID: directive},
+        "_meta": meta_carriers(directive),
     }
 
 
@@ -353,7 +355,7 @@ _json = st.recursive(
 
 
 def _structured_result(structured: Any) -> dict[str, Any]:
-    return {"content": [], "structuredContent": structured, "_meta": {EXTENSION_ID: {"mode": "verbatim"}}}
+    return {"content": [], "structuredContent": structured, "_meta": meta_carriers({"mode": "verbatim"})}
 
 
 @given(_json.filter(lambda value: value not in ({}, None)))
@@ -398,7 +400,7 @@ _line = st.text(
 @given(st.lists(_line, min_size=1, max_size=8), st.booleans())
 def test_a_text_result_audits_clean_as_presented(lines: list[str], complete: bool) -> None:
     directive = _directive("-", complete)
-    result = {"content": [{"type": "text", "text": "\n".join(lines)}], "_meta": {EXTENSION_ID: directive}}
+    result = {"content": [{"type": "text", "text": "\n".join(lines)}], "_meta": meta_carriers(directive)}
     for markup in _READINGS:
         shown = _shown(result, markup)
         report = _audit(shown, result, markup)
@@ -409,7 +411,7 @@ def test_a_text_result_audits_clean_as_presented(lines: list[str], complete: boo
     st.lists(_line, min_size=3, max_size=8, unique_by=fold).filter(lambda ls: all(fold(line) for line in ls)), st.data()
 )
 def test_changing_one_line_of_a_text_result_is_caught(lines: list[str], data: Any) -> None:
-    result = {"content": [{"type": "text", "text": "\n".join(lines)}], "_meta": {EXTENSION_ID: {"mode": "verbatim"}}}
+    result = {"content": [{"type": "text", "text": "\n".join(lines)}], "_meta": meta_carriers({"mode": "verbatim"})}
     shown_lines = _shown(result, "text").split("\n")
     index = data.draw(st.integers(min_value=0, max_value=len(shown_lines) - 1))
     for changed in (

@@ -29,7 +29,14 @@ from mcp_rendering.envelope import Budget, Envelope, RecordUris, read_record
 from mcp_rendering.host import present
 from mcp_rendering.render import render_text
 from mcp_rendering.tokens import ContinuationTokens, Keyring
-from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER, RESULT_STRUCTURED_KEY, Rendering
+from mcp_rendering.types import (
+    CONTINUATION_ID,
+    EXTENSION_ID,
+    PARTIAL_MARKER,
+    RESULT_STRUCTURED_KEY,
+    Rendering,
+    ResultContinuation,
+)
 
 MERGED_SCHEMA = Path(__file__).resolve().parent.parent / "schema" / "merged" / "2026-07-28" / "schema.json"
 URIS = RecordUris("ledger://statements/{statement}/rows/{row_id}")
@@ -72,22 +79,23 @@ def wire(result: mcp_types.CallToolResult) -> dict[str, Any]:
 
 def test_whole_document_result_shape() -> None:
     document = statement(3)
-    result = verbatim_result(document, Rendering(mode="verbatim", guidance=GUIDANCE, null_display="n/a"))
+    result = verbatim_result(document, Rendering(mode="verbatim", guidance=GUIDANCE, null_display="n/a", complete=True))
     data = wire(result)
     structured = data["structuredContent"]
     assert set(structured) == {"document", "page", RESULT_STRUCTURED_KEY}
     assert Document.model_validate(structured["document"]) == document
     assert structured["page"] == {"complete": True, "returned": 4, "total": 4}
-    directive = {"mode": "verbatim", "guidance": GUIDANCE, "nullDisplay": "n/a"}
+    directive = {"mode": "verbatim", "guidance": GUIDANCE, "nullDisplay": "n/a", "complete": True}
     assert structured[RESULT_STRUCTURED_KEY] == directive
     assert data["_meta"][EXTENSION_ID] == directive
+    assert CONTINUATION_ID not in data["_meta"]
     assert data["isError"] is False
     block, *links = data["content"]
     rows = [row for section in document.sections for row in section.rows]
     assert [(link["type"], link["uri"], link["name"]) for link in links] == [
         ("resource_link", row.uri, row.id) for row in rows
     ]
-    framing = text_framing(Rendering(mode="verbatim", guidance=GUIDANCE, null_display="n/a"), None, 4)
+    framing = text_framing(Rendering(mode="verbatim", guidance=GUIDANCE, null_display="n/a", complete=True), None, 4)
     assert block == {"type": "text", "text": f"{framing}\n\n{render_text(document, null_display='n/a')}"}
     lines = framing.splitlines()
     assert lines[0] == f"Rendering directive for this result ({EXTENSION_ID}):"
@@ -102,15 +110,11 @@ def test_incomplete_page_carries_complete_false_and_the_continuation_everywhere(
     document = statement()
     page = envelope().page(document, arguments={"statement": "2026-q1"}, caller="alice")
     assert not page.complete and page.next_token
-    data = wire(verbatim_result(page, Rendering(mode="verbatim", guidance=GUIDANCE)))
-    expected = {
-        "mode": "verbatim",
-        "guidance": GUIDANCE,
-        "complete": False,
-        "continuation": {"argument": "cursor", "token": page.next_token},
-    }
+    data = wire(verbatim_result(page, Rendering(mode="verbatim", guidance=GUIDANCE, complete=True)))
+    expected = {"mode": "verbatim", "guidance": GUIDANCE, "complete": False}
     structured = data["structuredContent"]
     assert structured[RESULT_STRUCTURED_KEY] == expected == data["_meta"][EXTENSION_ID]
+    assert data["_meta"][CONTINUATION_ID] == {"argument": "cursor", "token": page.next_token}
     assert structured["page"]["nextToken"] == page.next_token
     assert structured["page"]["complete"] is False
     text = data["content"][0]["text"]
@@ -121,14 +125,17 @@ def test_incomplete_page_carries_complete_false_and_the_continuation_everywhere(
     assert f'"cursor": "{page.next_token}"' in notice
 
 
-def test_a_page_decides_its_completeness_and_refuses_a_directive_that_does() -> None:
-    page = envelope(max_bytes=100_000).page(statement(3), arguments={}, caller="alice")
-    stale = Rendering.model_validate(
-        {"mode": "verbatim", "complete": False, "continuation": {"argument": "cursor", "token": "old"}}
+def test_a_page_brings_its_own_continuation_and_a_partial_one_is_never_sent_complete() -> None:
+    whole = envelope(max_bytes=100_000).page(statement(3), arguments={}, caller="alice")
+    with pytest.raises(ValueError, match="a page brings its own continuation"):
+        verbatim_result(whole, continuation=ResultContinuation(argument="cursor", token="old"))
+    sent = wire(verbatim_result(whole, Rendering(mode="verbatim", complete=True)))["_meta"]
+    assert sent == {EXTENSION_ID: {"mode": "verbatim", "complete": True}}
+    part = envelope().page(statement(), arguments={}, caller="alice")
+    assert (
+        wire(verbatim_result(part, Rendering(mode="verbatim", complete=True)))["_meta"][EXTENSION_ID]["complete"]
+        is False
     )
-    with pytest.raises(ValueError, match="the page decides complete and continuation"):
-        verbatim_result(page, stale)
-    assert wire(verbatim_result(page, Rendering(mode="verbatim")))["_meta"][EXTENSION_ID] == {"mode": "verbatim"}
 
 
 def test_a_whole_document_can_say_that_more_records_exist() -> None:
@@ -138,11 +145,12 @@ def test_a_whole_document_can_say_that_more_records_exist() -> None:
     for directive, follow in [
         (Rendering(mode="verbatim", complete=False), "The server offers no way to fetch the rest here."),
         (
-            Rendering.model_validate({"continuation": {"argument": "cursor", "token": "top-3.more"}}),
+            Rendering(complete=True),
             'To continue, call this tool again with the same arguments plus {"cursor": "top-3.more"}.',
         ),
     ]:
-        data = wire(verbatim_result(document, directive))
+        continuation = None if "cursor" not in follow else ResultContinuation(argument="cursor", token="top-3.more")
+        data = wire(verbatim_result(document, directive, continuation=continuation))
         sent = data["_meta"][EXTENSION_ID]
         assert sent["mode"] == "verbatim" and sent["complete"] is False
         assert data["structuredContent"]["page"]["complete"] is False
@@ -156,13 +164,13 @@ def test_a_whole_document_can_say_that_more_records_exist() -> None:
 
 def test_the_text_writes_out_the_mode_that_is_sent() -> None:
     document = statement(2)
-    guidance_only = wire(verbatim_result(document, Rendering(guidance="Every row.")))
+    guidance_only = wire(verbatim_result(document, Rendering(guidance="Every row.", complete=True)))
     assert guidance_only["_meta"][EXTENSION_ID]["mode"] == "verbatim"
     assert "\nMode: verbatim. Show this result" in guidance_only["content"][0]["text"]
-    unregistered = wire(verbatim_result(document, Rendering(mode="tabular")))
+    unregistered = wire(verbatim_result(document, Rendering(mode="tabular", complete=True)))
     assert unregistered["_meta"][EXTENSION_ID]["mode"] == "tabular"
     assert '\nMode: "tabular", not a registered mode, so read as verbatim.' in unregistered["content"][0]["text"]
-    summarizable = wire(verbatim_result(document, Rendering(mode="summarizable")))
+    summarizable = wire(verbatim_result(document, Rendering(mode="summarizable", complete=True)))
     assert "\nMode: summarizable. This result may be summarized" in summarizable["content"][0]["text"]
 
 
@@ -194,7 +202,7 @@ def test_structured_content_validates_against_the_output_schema() -> None:
         envelope(max_bytes=100_000).page(document, arguments={}, caller="alice"),
     ]
     for content in [document, *pages]:
-        structured = wire(verbatim_result(content, Rendering(mode="verbatim")))["structuredContent"]
+        structured = wire(verbatim_result(content, Rendering(mode="verbatim", complete=True)))["structuredContent"]
         jsonschema.validate(structured, schema)
         assert VerbatimContent.model_validate(structured).page.complete is (content is not pages[0])
     good = wire(verbatim_result(document))["structuredContent"]
@@ -218,11 +226,11 @@ def test_structured_content_validates_against_the_output_schema() -> None:
 
 
 def test_unpatched_sdk_keeps_only_the_meta_mirror() -> None:
-    result = verbatim_result(statement(2), Rendering(mode="verbatim"))
+    result = verbatim_result(statement(2), Rendering(mode="verbatim", complete=True))
     assert "rendering" not in type(result).model_fields
     data = wire(result)
     assert "_rendering" not in data
-    assert data["_meta"][EXTENSION_ID] == {"mode": "verbatim"}
+    assert data["_meta"][EXTENSION_ID] == {"mode": "verbatim", "complete": True}
 
 
 def test_the_core_form_needs_the_patch() -> None:
@@ -238,12 +246,13 @@ def test_patched_sdk_types_the_core_form_and_validates_against_the_merged_schema
     document = statement()
     page = envelope().page(document, arguments={}, caller="alice")
     with patch.installed():
-        result = verbatim_result(page, Rendering(mode="verbatim", guidance=GUIDANCE), record_links=True, core_form=True)
+        result = verbatim_result(
+            page, Rendering(mode="verbatim", guidance=GUIDANCE, complete=True), record_links=True, core_form=True
+        )
         rendering: Any = getattr(result, "rendering", None)
-        assert isinstance(rendering, Rendering)
-        assert rendering.complete is False and rendering.continuation is not None
-        assert rendering.continuation.token == page.next_token
+        assert rendering == {"mode": "verbatim", "guidance": GUIDANCE, "complete": False}  # kept as the wire value
         data = wire(result)
+    assert data["_meta"][CONTINUATION_ID]["token"] == page.next_token
     assert data["_rendering"] == data["_meta"][EXTENSION_ID] == data["structuredContent"][RESULT_STRUCTURED_KEY]
     validator = jsonschema.Draft202012Validator({**schema, "$ref": "#/$defs/CallToolResult"})
     validator.validate(data)
@@ -285,7 +294,7 @@ def build_server(document: Document, env: Envelope, *, core_form: bool = False) 
             document,
             arguments={"statement": statement, "cursor": cursor},
             caller="alice",
-            directive=Rendering(mode="verbatim", guidance=GUIDANCE),
+            directive=Rendering(mode="verbatim", guidance=GUIDANCE, complete=True),
             record_links=True,
             core_form=core_form,
         )
@@ -313,9 +322,10 @@ async def walk_over_client(server: MCPServer) -> tuple[list[dict[str, Any]], lis
             structured.append(data["structuredContent"])
             directive = data["_meta"][EXTENSION_ID]
             directives.append(directive)
-            if directive.get("complete", True):
+            if directive["complete"]:
+                assert CONTINUATION_ID not in data["_meta"]
                 break
-            continuation = directive["continuation"]
+            continuation = data["_meta"][CONTINUATION_ID]
             arguments = {"statement": "2026-q1", continuation["argument"]: continuation["token"]}
         record = await client.read_resource(URIS.record_uri("i7", statement="2026-q1"))
     return structured, directives, (tool, record)
@@ -333,7 +343,7 @@ def test_end_to_end_walk_over_a_real_client() -> None:
     ]
     assert walked == [row.id for section in document.sections for row in section.rows]
     assert [content[RESULT_STRUCTURED_KEY] for content in structured] == directives
-    assert all(d.get("complete") is False for d in directives[:-1]) and "complete" not in directives[-1]
+    assert all(d["complete"] is False for d in directives[:-1]) and directives[-1]["complete"] is True
     (contents,) = record.contents
     assert isinstance(contents, mcp_types.TextResourceContents)
     assert json.loads(contents.text)["row"] == document.sections[0].rows[7].model_dump(mode="json")
@@ -347,9 +357,10 @@ def test_end_to_end_patched_client_receives_the_typed_directive() -> None:
     with patch.installed():
         result = anyio.run(first_result)
         rendering: Any = getattr(result, "rendering", None)
-    assert isinstance(rendering, Rendering)
-    assert rendering.complete is False and rendering.continuation is not None
-    assert rendering.continuation.argument == "cursor"
+        effective = mcp_rendering.resolve_rendering(None, result, core_form=True)
+    assert rendering == {"mode": "verbatim", "guidance": GUIDANCE, "complete": False}
+    assert effective.completeness == "incomplete"
+    assert result.meta is not None and result.meta[CONTINUATION_ID]["argument"] == "cursor"
 
 
 def test_the_output_schema_is_self_contained() -> None:

@@ -284,7 +284,10 @@ def test_inspect_flags_malformed_values_from_the_raw_wire(tmp_path: Path, capsys
     # "yes" is not true, but unreadable hints fail safe: the tool reads as verbatim, from the `_meta` carrier.
     assert (tool["effective_mode"], tool["effective_source"]) == ("verbatim", "tool._meta")
     call = report["call"]
-    assert call["core"]["problems"] == ["the value: a number, not an object; read as mode verbatim, complete false"]
+    assert call["core"]["problems"] == [
+        "the value: a number, not an object; read as mode verbatim, complete not stated, guidance absent, "
+        "nullDisplay absent"
+    ]
     assert call["meta"]["values"] == {"mode": "verbatim", "nullDisplay": "n/a"}
     assert call["structured_copy"]["values"] == {"mode": "loud"}  # unregistered but well-formed; never a directive
     assert call["effective_mode"] == "verbatim" and call["effective_source"] == "result._meta"
@@ -440,7 +443,8 @@ def test_inspect_speaks_2026_to_a_server_that_requires_the_envelope_on_every_req
     assert report["negotiated_by"] == "server/discover"
     # The discover result lists extensions, and not this one: under 2026-07-28 that is a plain "no".
     assert report["extension_advertised"] is False
-    assert report["tools"][0]["effective_mode"] == "verbatim"
+    # Only the core form carries the hint here, and a host reads it only on explicit opt-in.
+    assert report["tools"][0]["effective_mode"] == "unspecified"
     assert report["call"]["core"] == {
         "carrier": "_rendering",
         "present": True,
@@ -517,10 +521,12 @@ def test_the_demo_refuses_a_save_path_it_cannot_use_before_it_runs(
 
 CONTINUATION_ONLY_SERVER = CORE_ONLY_SERVER.replace(
     '"_rendering": {"mode": "verbatim"}',
-    '"_meta": {"io.modelcontextprotocol/rendering": {"mode": "verbatim", "continuation": '
-    '{"argument": "cursor", "token": "p2"}}}',
+    '"_meta": {"io.modelcontextprotocol/rendering": {"mode": "verbatim"}, '
+    '"io.modelcontextprotocol/result-continuation": {"argument": "cursor", "token": "p2"}}',
 ).replace(
-    '"annotations": {"verbatimHint": True}', '"_meta": {"io.modelcontextprotocol/rendering": {"verbatimHint": True}}'
+    '"annotations": {"verbatimHint": True}',
+    '"_meta": {"io.modelcontextprotocol/rendering": {"verbatimHint": True}, '
+    '"io.modelcontextprotocol/result-continuation": {"argument": "cursor"}}',
 )
 
 

@@ -32,7 +32,7 @@ HOST_GUIDE = DOCS / "host-guide.md"
 MAX_CODE_LINE = 88
 """The longest line a fenced code block may hold: the width of the site's content column at its default size."""
 
-GENERATED_PAGES = ("sep.md", "specification.md")
+GENERATED_PAGES = ("sep.md", "specification.md", "result-continuation.md", "promotion.md")
 """Pages copied from sep/ by scripts/gen_docs_sep.py: their code is written for the specification repository."""
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
@@ -141,7 +141,7 @@ def test_the_server_quickstart_runs(tmp_path: Path) -> None:
 
     # The core form, on request, and record links by default (none here: the statement's rows have no URI).
     core = namespace["statement"]
-    assert core.model_dump(by_alias=True, exclude_none=True)["_rendering"] == {"mode": "verbatim"}
+    assert core.model_dump(by_alias=True, exclude_none=True)["_rendering"] == {"mode": "verbatim", "complete": True}
     assert all(block.type == "text" for block in core.content)
 
     # The paged tool: an incomplete first page, a link per record, and each record readable.

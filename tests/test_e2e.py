@@ -24,6 +24,8 @@ from mcp.server.mcpserver import Context, MCPServer
 import mcp_rendering
 from mcp_rendering import EXTENSION_ID, Rendering, client_supports_rendering, resolve_rendering
 from mcp_rendering.host import next_call_arguments
+from mcp_rendering.reading import read_rendering_object
+from mcp_rendering.types import CONTINUATION_ID
 from tests.support.hinted_server import DISAGREEING_CORE, GUIDANCE, LINES, META, Carriers, build_server
 
 MODES = ["legacy", "2026-07-28", "auto"]
@@ -85,12 +87,18 @@ def _check_core(tools: dict[str, mcp_types.Tool], result: mcp_types.CallToolResu
     assert tools["headline"].annotations is not None
     assert tools["headline"].annotations.summarize_ok_hint is True  # pyright: ignore[reportAttributeAccessIssue]
     assert resolve_rendering(tools["plain"], None).mode == "unspecified"
-    expected = Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-")
-    assert result.rendering == expected  # pyright: ignore[reportAttributeAccessIssue]
+    expected = Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True)
+    assert result.rendering == expected.model_dump(by_alias=True, exclude_none=True)  # pyright: ignore[reportAttributeAccessIssue]
     assert result.meta is not None and Rendering.model_validate(result.meta[EXTENSION_ID]) == expected
     assert result.structured_content == LINES
     effective = resolve_rendering(sheet, result)
-    assert (effective.mode, effective.source, effective.directive) == ("verbatim", "result._meta", expected)
+    assert (effective.mode, effective.source, effective.guidance, effective.null_display, effective.complete) == (
+        "verbatim",
+        "result._meta",
+        GUIDANCE,
+        "-",
+        True,
+    )
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -102,7 +110,7 @@ def test_the_core_form_travels_with_its_meta_carrier(mode: str, tmp_path: Path) 
     tool, called = _wire_results(wire_log)
     assert tool["annotations"]["verbatimHint"] is True
     assert tool["_meta"][EXTENSION_ID] == {"verbatimHint": True, "summarizeOkHint": False}
-    assert called["_rendering"] == {"mode": "verbatim", "guidance": GUIDANCE, "nullDisplay": "-"}
+    assert called["_rendering"] == {"mode": "verbatim", "guidance": GUIDANCE, "nullDisplay": "-", "complete": True}
     assert called["_meta"][EXTENSION_ID] == called["_rendering"]
 
 
@@ -119,7 +127,7 @@ def test_a_server_sending_only_the_meta_carrier_is_read_fully(mode: str, client_
             assert mcp_rendering.is_installed() is client_patched
             effective = resolve_rendering(tools["balance_sheet"], result)
             assert (effective.mode, effective.source) == ("verbatim", "result._meta")
-            assert effective.directive == Rendering.model_validate(META)
+            assert effective.directive == read_rendering_object(META)[0]
             assert not effective.complete and effective.null_display == "-"
             assert resolve_rendering(tools["balance_sheet"], None).source == "tool._meta"
             assert next_call_arguments({}, result, tools["balance_sheet"]) == {"cursor": "meta.1"}
@@ -135,10 +143,10 @@ def test_a_server_sending_both_is_read_from_meta(mode: str, tmp_path: Path) -> N
     for server in (build_server("both"), _stdio("both", wire_log)):
         tools, result = _run(server, mode)
         sheet = tools["balance_sheet"]
-        assert result.rendering == Rendering.model_validate(DISAGREEING_CORE)  # pyright: ignore[reportAttributeAccessIssue]
+        assert result.rendering == DISAGREEING_CORE  # pyright: ignore[reportAttributeAccessIssue]
         effective = resolve_rendering(sheet, result)
-        # Each member from `_meta` where it holds one; the guidance, which only the core form has, from there.
-        assert effective.directive == Rendering.model_validate({**DISAGREEING_CORE, **META})
+        # The carrier alone is read; the server's mirror filled in the guidance, which only its core form had.
+        assert effective.directive == read_rendering_object({**META, "guidance": DISAGREEING_CORE["guidance"]})[0]
         assert (effective.mode, effective.source, effective.null_display) == ("verbatim", "result._meta", "-")
         assert next_call_arguments({}, result, sheet) == {"cursor": "meta.1"}
         hints = resolve_rendering(sheet, None)
@@ -182,6 +190,23 @@ def test_the_server_can_ask_whether_the_client_declared_support(mode: str, decla
     assert anyio.run(run) == ("yes" if declare else "no")
 
 
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_the_server_declares_both_extensions_on_the_wire_under_each_era(mode: str, tmp_path: Path) -> None:
+    """2025-11-25 `initialize` (whose capabilities the SDK's model for that version filters) and 2026-07-28
+    `server/discover` both carry the declarations, as the server's process writes them."""
+    wire_log = tmp_path / "server-to-client.jsonl"
+    _run(_stdio("meta", wire_log), mode)
+    messages = [json.loads(line) for line in wire_log.read_text().splitlines() if line.strip()]
+    declared = [
+        message["result"]
+        for message in messages
+        if isinstance(message.get("result"), dict) and "capabilities" in message["result"]
+    ]
+    assert declared, "no initialize or discover result on the wire"
+    for result in declared:
+        assert set(result["capabilities"]["extensions"]) >= {EXTENSION_ID, CONTINUATION_ID}, result
+
+
 def test_the_server_advertises_the_extension_through_discovery() -> None:
     # A pinned 2026 client adopts a synthesized discovery result and a legacy `initialize` result has no
     # `extensions` field, so the advertisement is observable where the client really discovers: mode "auto".
@@ -199,7 +224,7 @@ def test_the_server_advertises_the_extension_through_discovery() -> None:
 def test_the_server_warns_when_a_directive_has_no_model_facing_copy(caplog: pytest.LogCaptureFixture) -> None:
     rendering = mcp_rendering.RenderingExtension()
     server = MCPServer("forgetful", extensions=[rendering], middleware=[rendering])
-    directive = Rendering(mode="verbatim", guidance="Every row.")
+    directive = Rendering(mode="verbatim", guidance="Every row.", complete=True)
 
     @server.tool()
     def without_copy() -> mcp_types.CallToolResult:

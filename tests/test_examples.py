@@ -24,19 +24,18 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from starlette.requests import Request
 
 from mcp_rendering import EXTENSION_ID, Rendering, client_extension
 from mcp_rendering.examples import EXAMPLES, module_of
-from mcp_rendering.examples._server import LOCAL_CALLER, caller_of
+from mcp_rendering.examples._server import ANONYMOUS_CALLER, caller_of
 from mcp_rendering.examples.financial_data import cagr, financial_statements
 from mcp_rendering.examples.orgchart_data import org_chart_document, people
 from mcp_rendering.examples.screening_data import BATCH_SIZE, screening_document, screening_hits
 from mcp_rendering.host import present
 from mcp_rendering.patch import installed
-from mcp_rendering.reading import read_directive
+from mcp_rendering.reading import combine_parts, resolve_rendering
 from mcp_rendering.types import RESULT_STRUCTURED_KEY
 
 T = TypeVar("T")
@@ -158,15 +157,19 @@ def test_paging_walks_to_completion_without_gap_or_duplicate(
         tools = await tools_by_name(client)
         return await walk(client, tools[VERBATIM_TOOL[example]], arguments)
 
+    async def paged_tool(client: Client) -> mcp_types.Tool:
+        return (await tools_by_name(client))[VERBATIM_TOOL[example]]
+
     pages = run_with_client(example, body)
+    tool = run_with_client(example, paged_tool)
     assert len(pages) > 1, "the example is meant to need several pages"
     for page in pages[:-1]:
-        directive = read_directive(page)
-        assert directive is not None
-        assert directive.complete is False and directive.continuation is not None
-        assert directive.continuation.argument == "cursor"
-    last = read_directive(pages[-1])
-    assert last is not None and last.complete is not False and last.continuation is None
+        effective = resolve_rendering(tool, page, original_arguments=arguments)
+        assert effective.completeness == "incomplete" and effective.continuation is not None
+        assert effective.continuation.argument == "cursor"
+    last = resolve_rendering(tool, pages[-1], original_arguments=arguments)
+    assert last.completeness == "complete" and last.continuation is None
+    assert combine_parts([resolve_rendering(tool, page) for page in pages]) == ("verbatim", True)
     seen = [row_id for page in pages for row_id in row_ids(page)]
     document = expected()
     assert seen == [row.id for section in document.sections for row in section.rows]
@@ -175,9 +178,10 @@ def test_paging_walks_to_completion_without_gap_or_duplicate(
 def test_a_continuation_token_is_refused_for_other_arguments() -> None:
     async def body(client: Client) -> tuple[mcp_types.CallToolResult, mcp_types.CallToolResult]:
         first = await client.call_tool("screening_report", {})
-        directive = read_directive(first)
-        assert directive is not None and directive.continuation is not None
-        token = directive.continuation.token
+        tool = (await tools_by_name(client))["screening_report"]
+        continuation = resolve_rendering(tool, first, original_arguments={}).continuation
+        assert continuation is not None
+        token = continuation.token
         elsewhere = await client.call_tool("screening_report", {"batch": "onboarding-2025-q3", "cursor": token})
         tampered = await client.call_tool("screening_report", {"cursor": token[:-4] + "AAAA"})
         return elsewhere, tampered
@@ -283,18 +287,18 @@ def _http_request(headers: dict[str, str]) -> Request:
     return Request({"type": "http", "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()]})
 
 
-def test_the_caller_is_local_only_off_http_and_per_session_over_it() -> None:
-    assert caller_of(Context()) == LOCAL_CALLER  # no request in flight: a direct in-process call
-    assert caller_of(_tool_context(None)) == LOCAL_CALLER
-    first = caller_of(_tool_context(_http_request({"Mcp-Session-Id": "s1"})))
-    second = caller_of(_tool_context(_http_request({"Mcp-Session-Id": "s2"})))
-    assert len({LOCAL_CALLER, first, second}) == 3
-    with pytest.raises(ToolError, match="outside a session"):
-        caller_of(_tool_context(_http_request({})))
+def test_the_caller_is_the_authorization_context_never_a_session() -> None:
+    """Without authorization every caller is in the anonymous context, whatever session or connection it uses; with
+    it, the principal, the same over any session."""
+    assert caller_of(Context()) == ANONYMOUS_CALLER  # no request in flight: a direct in-process call
+    assert caller_of(_tool_context(None)) == ANONYMOUS_CALLER
+    for headers in ({}, {"Mcp-Session-Id": "s1"}, {"Mcp-Session-Id": "s2"}):
+        assert caller_of(_tool_context(_http_request(headers))) == ANONYMOUS_CALLER
     user = AuthenticatedUser(AccessToken(token="t", client_id="client", scopes=[], subject="alice"))
     reset = auth_context_var.set(user)
     try:
         principal = caller_of(_tool_context(_http_request({})))
-        assert "alice" in principal and principal == caller_of(_tool_context(_http_request({"Mcp-Session-Id": "s1"})))
+        assert "alice" in principal and principal != ANONYMOUS_CALLER
+        assert principal == caller_of(_tool_context(_http_request({"Mcp-Session-Id": "s1"})))
     finally:
         auth_context_var.reset(reset)

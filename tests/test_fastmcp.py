@@ -43,7 +43,7 @@ from mcp_rendering.integrations.fastmcp import (
 )
 
 SERVER_ARGS = ["-m", "mcp_rendering.examples.financial", "--framework", "fastmcp"]
-DIRECTIVE = {"mode": "verbatim", "guidance": GUIDANCE, "nullDisplay": "-"}
+DIRECTIVE = {"mode": "verbatim", "guidance": GUIDANCE, "nullDisplay": "-", "complete": True}
 LEGACY = {"2025-06-18", "2025-11-25"}
 
 
@@ -218,7 +218,7 @@ def test_the_fastmcp_build_serves_what_the_mcpserver_build_serves(seen: dict[str
 def _probe_server() -> fastmcp.FastMCP[Any]:
     app: fastmcp.FastMCP[Any] = fastmcp.FastMCP("probe")
     enable_rendering(app)
-    directive = Rendering(mode="verbatim", guidance="Every row.")
+    directive = Rendering(mode="verbatim", guidance="Every row.", complete=True)
 
     @app.tool(annotations=tool_annotations(verbatim_hint=True, summarize_ok_hint=False))
     def core_only() -> mcp_types.CallToolResult:
@@ -264,7 +264,11 @@ def test_the_middleware_fills_the_meta_carriers_and_leaves_the_authors_entries(
     assert tools["preset"].meta is not None
     assert tools["preset"].meta[EXTENSION_ID] == {"summarizeOkHint": True, "verbatimHint": True}
     assert EXTENSION_ID not in (tools["unhinted"].meta or {})
-    assert results["core_only"]["_meta"][EXTENSION_ID] == {"mode": "verbatim", "guidance": "Every row."}
+    assert results["core_only"]["_meta"][EXTENSION_ID] == {
+        "mode": "verbatim",
+        "guidance": "Every row.",
+        "complete": True,
+    }
     assert results["core_only"]["_rendering"] == results["core_only"]["_meta"][EXTENSION_ID]
     assert results["preset"]["_meta"][EXTENSION_ID] == {"mode": "summarizable"}
     assert EXTENSION_ID not in results["unhinted"].get("_meta", {})

@@ -29,6 +29,7 @@ from mcp_rendering.patch import installed
 from mcp_rendering.render import render_markdown, render_text
 from mcp_rendering.tokens import ContinuationTokens, Keyring
 from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER
+from tests.support.carriers import CONTINUATION_TOOL_META, meta_carriers
 
 DOCUMENT = Document(
     title="Screening",
@@ -45,7 +46,7 @@ DOCUMENT = Document(
         ),
     ),
 )
-TOOL = {"name": "screen", "inputSchema": {"type": "object"}}
+TOOL = {"name": "screen", "inputSchema": {"type": "object"}, "_meta": CONTINUATION_TOOL_META}
 CONTINUATION = {"argument": "cursor", "token": "abc.def"}
 
 # Every character that can start a line, erase one, reorder text or hide it: C0 and C1 controls, DEL, bidi
@@ -74,13 +75,13 @@ def result(directive: dict[str, Any] | None, *, page: dict[str, Any] | None = No
         structured["_rendering"] = directive
     wire: dict[str, Any] = {"content": [{"type": "text", "text": "server text"}], "structuredContent": structured}
     if directive is not None:
-        wire["_meta"] = {EXTENSION_ID: directive}
+        wire["_meta"] = meta_carriers(directive)
     return wire
 
 
 def text_result(*texts: str, directive: dict[str, Any] | None = None) -> dict[str, Any]:
     wire: dict[str, Any] = {"content": [{"type": "text", "text": text} for text in texts]}
-    wire["_meta"] = {EXTENSION_ID: directive or {"mode": "verbatim"}}
+    wire["_meta"] = meta_carriers(directive or {"mode": "verbatim"})
     return wire
 
 
@@ -123,7 +124,9 @@ def test_a_partial_result_says_so_and_offers_the_rest() -> None:
     assert presentation.text == f"{presentation.notice}\n\n{render_text(DOCUMENT)}"
     assert presentation.markdown.startswith(f"> {PARTIAL_MARKER}")
     assert presentation.next_arguments({"query": "acme"}) == {"query": "acme", "cursor": "abc.def"}
-    assert next_call_arguments({"query": "acme"}, result(directive)) == {"query": "acme", "cursor": "abc.def"}
+    assert next_call_arguments({"query": "acme"}, result(directive), TOOL) == {"query": "acme", "cursor": "abc.def"}
+    # Without the tool, whose declaration the continuation must match, there is nothing to follow.
+    assert next_call_arguments({"query": "acme"}, result(directive)) is None
 
 
 def test_a_continuation_alone_makes_a_result_partial() -> None:
@@ -168,7 +171,7 @@ def test_text_results_are_shown_line_by_line_and_every_block_named() -> None:
             {"type": "resource", "resource": {"uri": "file:///b.txt", "text": "body"}},
             {"type": "text", "text": "second"},
         ],
-        "_meta": {EXTENSION_ID: {"mode": "verbatim"}},
+        "_meta": meta_carriers({"mode": "verbatim"}),
     }
     presentation = present(TOOL, wire)
     assert (presentation.records, presentation.document) == ("text", None)
@@ -420,6 +423,7 @@ def test_the_framing_says_it_is_advisory_and_from_the_server() -> None:
     assert presentation.model_result["structuredContent"]["_rendering"] == {
         "mode": "verbatim",
         "guidance": "Keep the order.",
+        "complete": True,
         "framing": presentation.framing,
     }
     assert "_meta" not in presentation.model_result and "_rendering" not in presentation.model_result

@@ -1,13 +1,17 @@
-"""Over streamable HTTP on loopback: the fields survive a third real transport, and continuation tokens are bound
-to the caller's session, so one client cannot resume another's result."""
+"""Over streamable HTTP on loopback: the carriers survive a third real transport; both extensions are declared on
+the wire under every protocol version; and a paged verbatim result is continued over stateless 2026-07-28 without
+authorization, each call on its own connection, with tokens bound to the tool, the arguments and the anonymous
+authorization context, never to a session."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +21,8 @@ import pytest
 from mcp import Client
 
 import mcp_rendering
-from mcp_rendering import EXTENSION_ID, Rendering, resolve_rendering
+from mcp_rendering import CONTINUATION_ID, EXTENSION_ID, Rendering, resolve_rendering
+from mcp_rendering.reading import read_rendering_object
 from tests.support.hinted_server import GUIDANCE
 
 REPO = Path(__file__).resolve().parents[1]
@@ -78,27 +83,98 @@ def test_the_fields_survive_streamable_http(serve: Any, mode: str) -> None:
             assert sheet.annotations.verbatim_hint is True  # pyright: ignore[reportAttributeAccessIssue]
             assert sheet.meta is not None and sheet.meta[EXTENSION_ID]["verbatimHint"] is True
             result = await client.call_tool("balance_sheet", {})
-            expected = Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-")
-            assert result.rendering == expected  # pyright: ignore[reportAttributeAccessIssue]
+            expected = Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True)
+            wire = expected.model_dump(by_alias=True, exclude_none=True)
+            assert result.rendering == wire  # pyright: ignore[reportAttributeAccessIssue]
             effective = resolve_rendering(sheet, result)
-            assert (effective.source, effective.directive) == ("result._meta", expected)
+            assert (effective.source, effective.directive) == ("result._meta", read_rendering_object(wire)[0])
 
     anyio.run(run)
 
 
-def test_a_token_from_one_session_is_refused_in_another(serve: Any) -> None:
+def _paged_calls(url: str, calls: list[dict[str, Any]]) -> list[Any]:
+    """Each call on a fresh 2026-07-28 client: a new connection, no session, no authorization."""
+
+    async def run() -> list[Any]:
+        results: list[Any] = []
+        for arguments in calls:
+            async with Client(url, mode="2026-07-28") as client:
+                results.append(await client.call_tool("screening_report", arguments))
+        return results
+
+    return anyio.run(run)
+
+
+def _tampered(token: str) -> str:
+    head, signature = token.rsplit(".", 1)
+    return f"{head}.{('A' if signature[0] != 'A' else 'B')}{signature[1:]}"
+
+
+def test_a_paged_verbatim_result_continues_over_stateless_2026_without_authorization(serve: Any) -> None:
     url = serve("mcp_rendering.examples.screening")
 
-    async def run() -> tuple[Any, Any, Any]:
-        async with Client(url, mode="legacy") as first, Client(url, mode="legacy") as second:
-            page = await first.call_tool("screening_report", {})
-            token = page.structured_content["page"]["nextToken"]  # pyright: ignore[reportOptionalSubscript]
-            stolen = await second.call_tool("screening_report", {"cursor": token})
-            resumed = await first.call_tool("screening_report", {"cursor": token})
-            return page, stolen, resumed
+    async def tool() -> Any:
+        async with Client(url, mode="2026-07-28") as client:
+            assert client.protocol_version == "2026-07-28"
+            return next(t for t in (await client.list_tools()).tools if t.name == "screening_report")
 
-    page, stolen, resumed = anyio.run(run)
-    assert not page.is_error and page.structured_content["page"]["complete"] is False
-    assert stolen.is_error, "a second session resumed the first one's result"
-    assert "caller" in stolen.content[0].text.lower()
-    assert not resumed.is_error
+    screening = anyio.run(tool)
+    (first,) = _paged_calls(url, [{}])
+    assert not first.is_error, "the first part was refused"
+    effective = resolve_rendering(screening, first, original_arguments={})
+    assert effective.mode == "verbatim" and effective.continuation is not None and not effective.complete
+    token = effective.continuation.token
+    following, tampered, other_query = _paged_calls(
+        url, [{"cursor": token}, {"cursor": _tampered(token)}, {"cursor": token, "batch": "onboarding-2025-q3"}]
+    )
+    assert not following.is_error, "a continuation on a new connection, without a session, was refused"
+    assert resolve_rendering(screening, following).mode == "verbatim"
+    first_ids = [row["id"] for s in first.structured_content["document"]["sections"] for row in s["rows"]]
+    next_ids = [row["id"] for s in following.structured_content["document"]["sections"] for row in s["rows"]]
+    assert next_ids and not set(first_ids) & set(next_ids)
+    assert tampered.is_error and other_query.is_error
+    assert "argument" in other_query.content[0].text.lower()
+
+
+def _post(url: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:
+    """One JSON-RPC request as raw HTTP, its JSON response (plain or the first SSE `data:` line)."""
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            **(headers or {}),
+        },
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        text = response.read().decode()
+        if response.headers.get("Content-Type", "").startswith("text/event-stream"):
+            data = next(line for line in text.splitlines() if line.startswith("data:"))
+            return json.loads(data.removeprefix("data:"))
+        return json.loads(text)
+
+
+@pytest.mark.parametrize("version", ["2025-06-18", "2025-11-25"])
+def test_initialize_declares_both_extensions_on_the_wire(serve: Any, version: str) -> None:
+    url = serve("mcp_rendering.examples.screening")
+    params = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}
+    message = _post(url, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params})
+    assert message["result"]["protocolVersion"] == version
+    assert message["result"]["capabilities"]["extensions"] == {EXTENSION_ID: {}, CONTINUATION_ID: {}}
+
+
+def test_discover_declares_both_extensions_on_the_wire(serve: Any) -> None:
+    url = serve("mcp_rendering.examples.screening")
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {"extensions": {EXTENSION_ID: {}}},
+    }
+    message = _post(
+        url,
+        {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}},
+        {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"},
+    )
+    assert message["result"]["capabilities"]["extensions"] == {EXTENSION_ID: {}, CONTINUATION_ID: {}}

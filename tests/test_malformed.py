@@ -20,8 +20,7 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 
 import mcp_rendering
-from mcp_rendering import EXTENSION_ID, Rendering, resolve_rendering
-from mcp_rendering.reading import read_rendering_object
+from mcp_rendering import EXTENSION_ID, resolve_rendering
 from tests.support.strategies import malformed_booleans, malformed_renderings, renderings
 
 if sys.version_info < (3, 11):
@@ -107,54 +106,41 @@ def test_malformed_values_never_fail_a_list_or_a_call(
     assert result.structured_content == STRUCTURED
     assert [block.model_dump()["text"] for block in result.content] == ["Cash 10; Debt -"]
     assert result.is_error is False
-    # The patched SDK reads the core form as the specification does; an object without a malformed member stays a
-    # directive, even an empty one.
-    kept = _members(rendering)
-    if kept is None and isinstance(rendering, dict) and not read_rendering_object(rendering)[1]:
-        kept = Rendering()
-    assert result.rendering == kept  # pyright: ignore[reportAttributeAccessIssue]
+    # The patched SDK keeps the core form as it came, for the one reader to read.
+    assert result.rendering == rendering  # pyright: ignore[reportAttributeAccessIssue]
 
     # Transit through the patched SDK changes nothing a host decides: it reads the received models exactly as it
     # reads the values the server sent.
     sent_tool = {"name": "sheet", "inputSchema": {"type": "object"}, **tool_patch}
-    received, sent = resolve_rendering(sheet, result), resolve_rendering(sent_tool, {"content": [], **result_patch})
-    assert (received.mode, received.complete, received.directive, received.hints) == (
-        sent.mode,
-        sent.complete,
-        sent.directive,
-        sent.hints,
-    )
+    for core_form in (False, True):
+        received = resolve_rendering(sheet, result, core_form=core_form)
+        sent = resolve_rendering(sent_tool, {"content": [], **result_patch}, core_form=core_form)
+        assert (received.mode, received.complete, received.directive, received.hints) == (
+            sent.mode,
+            sent.complete,
+            sent.directive,
+            sent.hints,
+        )
 
 
-@pytest.mark.parametrize(
-    "core",
-    [0, "verbatim", {"continuation": {"argument": "cursor", "token": "not a token"}}, {"continuation": "cursor"}],
-)
-def test_a_malformed_core_continuation_keeps_a_parsed_result_partial(core: Any) -> None:
-    """The patched SDK reads `_rendering` as it parses it; a malformed continuation there still makes the result
-    partial when `_meta` says `complete: true`, exactly as reading the wire does."""
-    wire = {"content": [], "_rendering": core, "_meta": {EXTENSION_ID: {"complete": True}}}
+@pytest.mark.parametrize("core", [0, "verbatim", {"complete": "true"}, {"complete": True, "x": 1}, {"mode": 7}])
+def test_a_malformed_core_form_parsed_by_the_sdk_reads_as_its_wire_form(core: Any) -> None:
+    """Read on opt-in, a core form the patched SDK parsed reads exactly as the wire it came from: never complete."""
+    wire = {"content": [], "_rendering": core}
     logging.getLogger("mcp_rendering").setLevel(logging.ERROR)
     try:
         parsed = mcp_types.CallToolResult.model_validate(wire)
+        from_wire = resolve_rendering(None, wire, core_form=True)
+        from_model = resolve_rendering(None, parsed, core_form=True)
     finally:
         logging.getLogger("mcp_rendering").setLevel(logging.NOTSET)
-    assert resolve_rendering(None, wire).complete is False
-    assert resolve_rendering(None, parsed).complete is False
+    assert from_wire.directive == from_model.directive and not from_model.complete
 
 
 def _hint_as_read(value: Any, safe: bool) -> bool | None:
     if value is None or isinstance(value, bool):
         return value
     return safe
-
-
-def _members(value: Any) -> Rendering | None:
-    return read_rendering_object(value)[0]
-
-
-def _wire(directive: Rendering | None) -> dict[str, Any]:
-    return {} if directive is None else directive.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])

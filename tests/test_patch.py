@@ -27,7 +27,7 @@ from pydantic.json_schema import GenerateJsonSchema
 import mcp_rendering
 from mcp_rendering import EXTENSION_ID, Rendering, patch
 from mcp_rendering.reading import resolve_rendering
-from mcp_rendering.types import CallToolResultDelta, ToolAnnotationsDelta
+from mcp_rendering.types import ToolAnnotationsDelta
 from tests.support.sdk_state import fingerprint_diff, sdk_fingerprint
 
 # Every test here takes well under a second: a install() or uninstall() that does not come back is a failure, not
@@ -47,14 +47,14 @@ def test_new_fields_build_and_serialize_under_their_wire_names() -> None:
         annotations = mcp_types.ToolAnnotations(verbatim_hint=True, summarize_ok_hint=False)
         result = mcp_types.CallToolResult(
             content=[mcp_types.TextContent(type="text", text="x")],
-            rendering=Rendering(mode="verbatim", guidance="Show all rows."),
+            rendering=Rendering(mode="verbatim", guidance="Show all rows.", complete=True),
         )
         assert annotations.model_dump(by_alias=True, exclude_none=True) == {
             "verbatimHint": True,
             "summarizeOkHint": False,
         }
         wire = result.model_dump(by_alias=True, exclude_none=True, mode="json")
-        assert wire["_rendering"] == {"mode": "verbatim", "guidance": "Show all rows."}
+        assert wire["_rendering"] == {"mode": "verbatim", "guidance": "Show all rows.", "complete": True}
 
 
 @pytest.mark.parametrize("module", [v2025, v2026])
@@ -177,8 +177,8 @@ def test_a_failed_install_rolls_back(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_malformed_peer_values_read_as_what_shows_more_with_a_warning(caplog: pytest.LogCaptureFixture) -> None:
-    """Section 4: a malformed member reads as the value that shows more, and the others still apply; nothing is
-    coerced, and the message is never rejected."""
+    """A malformed hint reads as the value that shows more, and the others still apply; nothing is coerced, and the
+    message is never rejected. The core directive is kept as it came, for the reader, which reads it (on opt-in)."""
     with mcp_rendering.installed(), caplog.at_level(logging.WARNING, logger="mcp_rendering"):
         annotations = mcp_types.ToolAnnotations.model_validate(
             {"verbatimHint": "false", "summarizeOkHint": 1, "readOnlyHint": True}
@@ -186,23 +186,17 @@ def test_malformed_peer_values_read_as_what_shows_more_with_a_warning(caplog: py
         assert annotations.verbatim_hint is True
         assert annotations.summarize_ok_hint is False
         assert annotations.read_only_hint is True
-        unreadable = Rendering(mode="verbatim", complete=False)
-        for bad, read in (
-            (42, unreadable),
-            ("verbatim", unreadable),
-            ({"mode": 7}, Rendering(mode="verbatim")),
-            ({"guidance": "x" * 1001, "null_display": "n/a"}, None),  # guidance reads as absent; null_display unknown
-            (None, None),
-        ):
+        for bad in (42, "verbatim", {"mode": 7}, {"guidance": "x" * 1001, "null_display": "n/a"}, None):
             result = mcp_types.CallToolResult.model_validate({"content": [], "_rendering": bad, "isError": False})
-            assert result.rendering == read, bad
-        # Member by member: each malformed member takes its safe reading, the others stay.
-        mixed = {"mode": "tabular", "complete": "false", "guidance": "g", "continuation": {"argument": "c"}}
+            assert result.rendering == bad
+            effective = mcp_rendering.resolve_rendering(None, result, core_form=True)
+            assert not effective.complete or bad is None
+        mixed = {"mode": "tabular", "complete": "false", "guidance": "g"}
         result = mcp_types.CallToolResult.model_validate({"content": [], "_rendering": mixed})
-        assert result.rendering == Rendering(mode="tabular", guidance="g", complete=False)
+        effective = mcp_rendering.resolve_rendering(None, result, core_form=True)
+        assert (effective.mode, effective.completeness, effective.guidance) == ("verbatim", "not-stated", "g")
     assert "malformed verbatimHint ('false'): not a valid value for this field; read as true" in caplog.text
     assert "malformed CallToolResult._rendering.complete" in caplog.text
-    assert "malformed CallToolResult._rendering.continuation" in caplog.text
 
 
 def test_a_subclass_defined_while_installed_inherits_the_fields() -> None:
@@ -212,7 +206,7 @@ def test_a_subclass_defined_while_installed_inherits_the_fields() -> None:
             reviewer: str | None = None
 
         parsed = AuditedResult.model_validate({"content": [], "_rendering": {"mode": "verbatim"}, "reviewer": "x"})
-        assert parsed.rendering == Rendering(mode="verbatim")
+        assert parsed.rendering == {"mode": "verbatim"}
 
 
 # Each install recompiles ~27 models; 60 sequences of up to 8 steps already cover every transition pair many times.
@@ -325,7 +319,7 @@ def test_a_subclass_that_exists_at_install_gets_the_fields_and_gives_them_back(
     assert "mcp.server.ledger_results.LedgerResult.rendering" in record.fields
     assert "mcp.server.detached_results.make.<locals>.DetachedResult.rendering" in record.fields
     for model in (bound, detached):
-        assert model.model_validate(wire).rendering == Rendering(mode="verbatim")
+        assert model.model_validate(wire).rendering == {"mode": "verbatim"}
         assert model.model_validate(wire).model_dump(by_alias=True, exclude_none=True)["_rendering"] == {
             "mode": "verbatim"
         }
@@ -524,7 +518,7 @@ def test_the_clients_result_adapter_reads_the_fields_while_installed_and_drops_t
     adapter = client_session._CallToolResultAdapter  # pyright: ignore[reportPrivateUsage]
     wire = {"content": [], "_rendering": {"mode": "verbatim"}}
     with mcp_rendering.installed():
-        assert adapter.validate_python(wire).rendering == Rendering(mode="verbatim")
+        assert adapter.validate_python(wire).rendering == {"mode": "verbatim"}
     parsed = adapter.validate_python(wire)
     assert "_rendering" not in parsed.model_dump(by_alias=True, exclude_none=True)
     assert parsed.model_dump(by_alias=True, exclude_none=True)["content"] == []
@@ -594,7 +588,7 @@ def test_the_added_fields_are_declared_on_the_class_with_their_types() -> None:
         declared = inspect.get_annotations(mcp_types.ToolAnnotations)
         assert get_args(declared["verbatim_hint"])[0] == ToolAnnotationsDelta.model_fields["verbatim_hint"].annotation
         declared = inspect.get_annotations(v2025.CallToolResult)
-        assert get_args(declared["rendering"])[0] == CallToolResultDelta.model_fields["rendering"].annotation
+        assert get_args(declared["rendering"])[0] is Any  # the wire value, kept for the reader
     assert "verbatim_hint" not in inspect.get_annotations(mcp_types.ToolAnnotations)
 
 
@@ -626,13 +620,14 @@ def test_a_field_keeps_its_wire_name_or_its_own_name_and_its_description(caplog:
     assert _last_warning(caplog) == "malformed aliasedHint ('maybe'): not a valid value for this field; read as absent"
 
 
-def test_a_well_formed_empty_directive_stays_and_a_typed_one_is_kept_as_built() -> None:
+def test_the_core_directive_is_kept_as_it_came_and_a_typed_one_in_its_wire_form() -> None:
     with mcp_rendering.installed():
-        for empty in ({}, {"unknownMember": 1}):
-            result = mcp_types.CallToolResult.model_validate({"content": [], "_rendering": empty})
-            assert result.rendering == Rendering()
-        built = Rendering(mode="verbatim", guidance="All rows.")
-        assert mcp_types.CallToolResult(content=[], rendering=built).rendering is built
+        for value in ({}, {"unknownMember": 1}, [1], "x", 0):
+            result = mcp_types.CallToolResult.model_validate({"content": [], "_rendering": value})
+            assert result.rendering == value
+        built = Rendering(mode="verbatim", guidance="All rows.", complete=True)
+        kept = mcp_types.CallToolResult(content=[], rendering=built).rendering
+        assert kept == {"mode": "verbatim", "guidance": "All rows.", "complete": True}
 
 
 # -- messages a person reads
@@ -722,29 +717,12 @@ def test_the_refusal_says_what_was_found_and_what_to_do(
 
 
 def test_a_directive_read_from_the_wire_dumps_back_as_it_came() -> None:
-    """Member by member reading keeps the well-formed members as sent: none is added, even as a null."""
-    wire = {
-        "mode": "verbatim",
-        "nullDisplay": "n/a",
-        "complete": False,
-        "continuation": {"argument": "cursor", "token": "t-1"},
-    }
+    """The core directive is the peer's value, kept whole: nothing added, nothing dropped, even a malformed member."""
     with mcp_rendering.installed():
         for model in (mcp_types.CallToolResult, v2025.CallToolResult, v2026.CallToolResult):
-            result = model.model_validate({"content": [], "resultType": "complete", "_rendering": wire})
-            assert result.model_dump(by_alias=True, exclude_unset=True, mode="json")["_rendering"] == wire
-            # A malformed member adds only its safe reading, if it has one.
-            read = model.model_validate(
-                {"content": [], "resultType": "complete", "_rendering": {"mode": "verbatim", "guidance": 5}}
-            )
-            assert read.model_dump(by_alias=True, exclude_unset=True)["_rendering"] == {"mode": "verbatim"}
-            read = model.model_validate(
-                {"content": [], "resultType": "complete", "_rendering": {"mode": "verbatim", "complete": "no"}}
-            )
-            assert read.model_dump(by_alias=True, exclude_unset=True)["_rendering"] == {
-                "mode": "verbatim",
-                "complete": False,
-            }
+            for wire in ({"mode": "verbatim", "nullDisplay": "n/a", "complete": False}, {"guidance": 5, "x": None}):
+                result = model.model_validate({"content": [], "resultType": "complete", "_rendering": wire})
+                assert result.model_dump(by_alias=True, exclude_unset=True, mode="json")["_rendering"] == wire
 
 
 # -- what the lenient readers keep
@@ -797,24 +775,15 @@ def test_a_field_added_from_a_delta_without_alias_is_named_by_its_own_name(caplo
     assert _last_warning(caplog) == "malformed plain ('maybe'): not a valid value for this field; read as absent"
 
 
-def test_a_directive_parsed_with_an_unusable_continuation_stays_partial_whatever_meta_says(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    """The SDK is the first reader of `_rendering`: when the directive it parses had no usable continuation (a
-    malformed one, or no object at all), the result stays partial even where `_meta` says `complete: true`; a
-    directive with no problem, or with a malformed member of another kind, yields to `_meta` as usual."""
+def test_the_carrier_decides_and_the_core_form_never_stands_behind_it() -> None:
+    """With the core form enabled, a result whose carrier is present is read from the carrier alone."""
     meta = {EXTENSION_ID: {"complete": True}}
-    cases = [
-        ({"mode": "verbatim", "continuation": "cursor"}, False),
-        ({"mode": "verbatim", "continuation": {"argument": "cursor"}}, False),
-        (0, False),
-        ({"mode": "verbatim"}, True),
-        ({"mode": "verbatim", "guidance": 5}, True),
-    ]
-    with mcp_rendering.installed(), caplog.at_level(logging.ERROR, logger="mcp_rendering"):
-        for core, complete in cases:
+    with mcp_rendering.installed():
+        for core in ({"mode": "summarizable", "complete": False}, 0, {"complete": "x"}):
             parsed = mcp_types.CallToolResult.model_validate({"content": [], "_rendering": core, "_meta": meta})
-            assert resolve_rendering(None, parsed).complete is complete, core
+            effective = resolve_rendering(None, parsed, core_form=True)
+            assert (effective.complete, effective.mode) == (True, "unspecified")
+            assert effective.directive is not None and effective.directive.completeness == "complete"
 
 
 def test_a_models_children_are_the_models_it_embeds_and_derives_from() -> None:
@@ -853,4 +822,4 @@ def test_a_directive_validated_by_field_names_keeps_its_well_formed_members(by_n
         )
     finally:
         logging.getLogger("mcp_rendering").setLevel(logging.NOTSET)
-    assert parsed.rendering == mcp_rendering.Rendering(mode="verbatim", null_display="n/a")  # pyright: ignore[reportAttributeAccessIssue]
+    assert parsed.rendering == {null_key: "n/a", "mode": 7}  # pyright: ignore[reportAttributeAccessIssue]

@@ -20,6 +20,7 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES_DIR = REPO_ROOT / "schema" / "examples"
 EXTENSION_ID = "io.modelcontextprotocol/rendering"
+CONTINUATION_ID = "io.modelcontextprotocol/result-continuation"
 RESULT_STRUCTURED_KEY = "_rendering"
 
 
@@ -55,7 +56,15 @@ def _example_id(path: Path) -> str:
 
 def test_every_example_type_is_covered() -> None:
     types = {path.parent.name for path in EXAMPLES}
-    assert types == {"Rendering", "RenderingHints", "ToolAnnotations", "Tool", "CallToolResult"}
+    assert types == {
+        "Rendering",
+        "RenderingHints",
+        "ResultContinuation",
+        "ResultContinuationTool",
+        "ToolAnnotations",
+        "Tool",
+        "CallToolResult",
+    }
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=_example_id)
@@ -81,12 +90,15 @@ def test_carriers_inside_examples_are_well_typed(path: Path) -> None:
     merged = MERGED["2026-07-28"]
     carrier = instance.get("_meta", {}).get(EXTENSION_ID)
     assert carrier is not None, "every Tool and CallToolResult example carries the normative _meta carrier"
+    continuation = instance.get("_meta", {}).get(CONTINUATION_ID)
     if path.parent.name == "Tool":
         assert _errors(merged, "RenderingHints", carrier) == []
+        assert continuation is None or _errors(merged, "ResultContinuationTool", continuation) == []
         # The core form, where present, repeats the carrier's values, never contradicts them.
         assert all(instance["annotations"].get(key, value) == value for key, value in carrier.items())
         return
     assert _errors(merged, "Rendering", carrier) == []
+    assert continuation is None or _errors(merged, "ResultContinuation", continuation) == []
     if "_rendering" in instance:
         assert carrier == instance["_rendering"]
     structured = instance.get("structuredContent")
@@ -101,11 +113,13 @@ def test_examples_show_each_contract_case() -> None:
     def load(name: str) -> Any:
         return json.loads((EXAMPLES_DIR / name).read_text(encoding="utf-8"))
 
-    page = load("CallToolResult/incomplete-page.json")["_meta"][EXTENSION_ID]
-    assert page["complete"] is False
-    assert set(page["continuation"]) == {"argument", "token"}
+    page = load("CallToolResult/incomplete-page.json")["_meta"]
+    assert page[EXTENSION_ID]["complete"] is False
+    assert set(page[CONTINUATION_ID]) == {"argument", "token"}
+    assert page[CONTINUATION_ID] == load("ResultContinuation/incomplete-page.json")
     statement = load("CallToolResult/verbatim-statement.json")
-    assert "complete" not in statement["_meta"][EXTENSION_ID]
+    assert statement["_meta"][EXTENSION_ID]["complete"] is True  # a directive always states completeness
+    assert CONTINUATION_ID not in statement["_meta"]
     assert "_rendering" not in statement  # the builder sends the normative carrier only
     both = load("CallToolResult/core-and-meta.json")
     assert both["_rendering"] == both["_meta"][EXTENSION_ID]
@@ -117,8 +131,8 @@ def test_the_example_token_is_a_real_signed_token() -> None:
     keyed digests and a position, nothing a reader could use."""
     gen_examples = _script("gen_examples")
     token = json.loads((EXAMPLES_DIR / "CallToolResult/incomplete-page.json").read_text(encoding="utf-8"))["_meta"][
-        EXTENSION_ID
-    ]["continuation"]["token"]
+        CONTINUATION_ID
+    ]["token"]
     state = gen_examples.example_tokens().verify(
         token,
         tool="ledger_lines",
@@ -142,20 +156,39 @@ _NEGATIVE_CASES: list[tuple[str, str, Any]] = [
         "Tool",
         {"name": "t", "inputSchema": {"type": "object"}, "annotations": {"verbatimHint": "yes"}},
     ),
-    ("mode-not-a-string", "CallToolResult", {**_BASE_RESULT, "_rendering": {"mode": 1}}),
-    ("guidance-1001", "CallToolResult", {**_BASE_RESULT, "_rendering": {"mode": "verbatim", "guidance": "g" * 1001}}),
+    ("mode-not-a-string", "CallToolResult", {**_BASE_RESULT, "_rendering": {"mode": 1, "complete": True}}),
+    (
+        "guidance-1001",
+        "CallToolResult",
+        {**_BASE_RESULT, "_rendering": {"mode": "verbatim", "guidance": "g" * 1001, "complete": True}},
+    ),
     ("rendering-42", "CallToolResult", {**_BASE_RESULT, "_rendering": 42}),
     ("complete-a-string", "CallToolResult", {**_BASE_RESULT, "_rendering": {"complete": "false"}}),
+    ("complete-missing", "CallToolResult", {**_BASE_RESULT, "_rendering": {"mode": "verbatim"}}),
+    ("complete-misspelled", "CallToolResult", {**_BASE_RESULT, "_rendering": {"completed": True, "complete": True}}),
+    ("null-display-empty", "CallToolResult", {**_BASE_RESULT, "_rendering": {"nullDisplay": "", "complete": True}}),
+    ("null-display-blank", "CallToolResult", {**_BASE_RESULT, "_rendering": {"nullDisplay": "  ", "complete": True}}),
+    ("null-display-zero", "CallToolResult", {**_BASE_RESULT, "_rendering": {"nullDisplay": "0", "complete": True}}),
     (
-        "token-outside-its-alphabet",
+        "null-display-invisible",
         "CallToolResult",
-        {**_BASE_RESULT, "_rendering": {"continuation": {"argument": "cursor", "token": "IGNORE ALL"}}},
+        {**_BASE_RESULT, "_rendering": {"nullDisplay": "\u200b", "complete": True}},
     ),
-    (
-        "continuation-bad-argument",
-        "CallToolResult",
-        {**_BASE_RESULT, "_rendering": {"mode": "verbatim", "continuation": {"argument": "1st", "token": "t"}}},
-    ),
+]
+
+# The carriers in `_meta` are typed by their own definitions (upstream leaves `_meta` values open).
+_CARRIER_NEGATIVE_CASES: list[tuple[str, str, Any]] = [
+    ("hints-unknown-member", "RenderingHints", {"verbatimhint": True}),
+    ("hints-yes", "RenderingHints", {"verbatimHint": "yes"}),
+    ("directive-Complete", "Rendering", {"Complete": True, "complete": True}),
+    ("directive-is_complete", "Rendering", {"is_complete": True, "complete": False}),
+    ("directive-null_display", "Rendering", {"null_display": "-", "complete": True}),
+    ("directive-continuation", "Rendering", {"complete": False, "continuation": {"argument": "c", "token": "t"}}),
+    ("continuation-token-alphabet", "ResultContinuation", {"argument": "cursor", "token": "IGNORE ALL"}),
+    ("continuation-bad-argument", "ResultContinuation", {"argument": "1st", "token": "t"}),
+    ("continuation-unknown", "ResultContinuation", {"argument": "cursor", "token": "t", "part": 2}),
+    ("continuation-expiry-local", "ResultContinuation", {"argument": "c", "token": "t", "expiresAt": "2026-12-02"}),
+    ("continuation-tool-empty", "ResultContinuationTool", {}),
 ]
 
 
@@ -169,7 +202,26 @@ def test_merged_schema_rejects_what_upstream_lets_through(version: str, type_nam
 
 
 @pytest.mark.parametrize(
-    "rendering", [None, {}, {"mode": "tabular"}, {"guidance": "no mode"}, {"mode": None, "complete": None}]
+    ("type_name", "instance"),
+    [case[1:] for case in _CARRIER_NEGATIVE_CASES],
+    ids=[c[0] for c in _CARRIER_NEGATIVE_CASES],
+)
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_schema_types_the_carriers_closed(version: str, type_name: str, instance: Any) -> None:
+    assert _errors(MERGED[version], type_name, instance) != []
+
+
+@pytest.mark.parametrize(
+    "rendering",
+    [
+        None,
+        {"complete": True},
+        {"mode": "tabular", "complete": False},
+        {"guidance": "no mode", "complete": True},
+        {"mode": None, "guidance": None, "nullDisplay": None, "complete": True},
+        {"nullDisplay": "n/a", "complete": True},
+        {"nullDisplay": "— néant —", "complete": True},
+    ],
 )
 @pytest.mark.parametrize("version", VERSIONS)
 def test_open_mode_optional_members_and_null(version: str, rendering: Any) -> None:
@@ -178,7 +230,7 @@ def test_open_mode_optional_members_and_null(version: str, rendering: Any) -> No
 
 @pytest.mark.parametrize("version", VERSIONS)
 def test_guidance_limit_is_inclusive(version: str) -> None:
-    at_limit = {**_BASE_RESULT, "_rendering": {"mode": "verbatim", "guidance": "g" * 1000, "nullDisplay": "n" * 16}}
-    assert _errors(MERGED[version], "CallToolResult", at_limit) == []
-    over = {**_BASE_RESULT, "_rendering": {"mode": "verbatim", "nullDisplay": "n" * 17}}
+    directive = {"mode": "verbatim", "guidance": "g" * 1000, "nullDisplay": "n" * 16, "complete": True}
+    assert _errors(MERGED[version], "CallToolResult", {**_BASE_RESULT, "_rendering": directive}) == []
+    over = {**_BASE_RESULT, "_rendering": {"mode": "verbatim", "nullDisplay": "n" * 17, "complete": True}}
     assert _errors(MERGED[version], "CallToolResult", over) != []

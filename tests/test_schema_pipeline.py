@@ -163,7 +163,7 @@ def test_merge_is_additive_and_committed(version: str) -> None:
 
     # Removing exactly what the delta adds gives back upstream: nothing upstream was changed.
     reverted = copy.deepcopy(merged)
-    for name in ("Rendering", "RenderingContinuation", "RenderingHints"):
+    for name in ("Rendering", "RenderingHints", "ResultContinuation", "ResultContinuationTool"):
         del reverted[keyword][name]
     for prop in ("verbatimHint", "summarizeOkHint"):
         del reverted[keyword]["ToolAnnotations"]["properties"][prop]
@@ -225,9 +225,10 @@ def test_generated_module_is_current_and_has_only_the_delta_models() -> None:
     assert gen_types.header(gen_types.DELTA_PATH.read_bytes()) in text
     classes = [line.split("(")[0].removeprefix("class ") for line in text.splitlines() if line.startswith("class ")]
     assert classes == [
-        "RenderingContinuation",
-        "Rendering",
         "RenderingHints",
+        "Rendering",
+        "ResultContinuationTool",
+        "ResultContinuation",
         "ToolAnnotationsDelta",
         "CallToolResultDelta",
     ]

@@ -124,16 +124,20 @@ def test_typescript_and_json_deltas_agree(ts_definitions: dict[str, Any]) -> Non
 _JSON_ALTERATIONS = {
     "limit": (("Rendering", "properties", "guidance", "maxLength"), 999, "/Rendering/properties/guidance/maxLength"),
     "pattern": (
-        ("RenderingContinuation", "properties", "argument", "pattern"),
+        ("ResultContinuation", "properties", "argument", "pattern"),
         "^[a-z]+$",
-        "/RenderingContinuation/properties/argument/pattern",
+        "/ResultContinuation/properties/argument/pattern",
     ),
     "type": (
         ("ToolAnnotations", "properties", "verbatimHint", "type"),
         "string",
         "/ToolAnnotations/properties/verbatimHint/type",
     ),
-    "nullable": (("Rendering", "properties", "complete", "type"), "boolean", "/Rendering/properties/complete/type"),
+    "nullable": (
+        ("Rendering", "properties", "complete", "type"),
+        ["boolean", "null"],
+        "/Rendering/properties/complete/type",
+    ),
     "required": (("Rendering", "required"), ["mode", "complete"], "/Rendering/required"),
     "member": (("CallToolResult", "properties", "_layout"), {"type": "object"}, "/CallToolResult/properties/_layout"),
     "reference": (
@@ -158,10 +162,8 @@ def test_a_json_side_change_is_detected(ts_definitions: dict[str, Any], alterati
 
 def test_a_typescript_side_change_is_detected(tmp_path: Path) -> None:
     source = TS_SOURCE.read_text(encoding="utf-8")
-    altered = source.replace("@maxLength 1000", "@maxLength 100").replace(
-        "complete?: boolean | null;", "complete?: string | null;"
-    )
-    assert altered.count("@maxLength 100\n") == 1 and "complete?: string | null;" in altered
+    altered = source.replace("@maxLength 1000", "@maxLength 100").replace("complete: boolean;", "complete: string;")
+    assert altered.count("@maxLength 100\n") == 1 and "complete: string;" in altered
     copy = tmp_path / "rendering.ts"
     copy.write_text(altered, encoding="utf-8")
     reported = compare(generate_from_typescript(copy), _json_delta())
@@ -173,11 +175,9 @@ def test_a_typescript_side_change_is_detected(tmp_path: Path) -> None:
 
 def test_each_hint_documents_its_default(ts_definitions: dict[str, Any]) -> None:
     documented = {
-        ("ToolAnnotations", "verbatimHint"): "Default: false",
-        ("ToolAnnotations", "summarizeOkHint"): "Default: false",
         ("RenderingHints", "verbatimHint"): "Default: false",
         ("RenderingHints", "summarizeOkHint"): "Default: false",
-        ("Rendering", "complete"): "Default: true",
+        ("Rendering", "complete"): "Required",
         ("Rendering", "nullDisplay"): 'Default: "-"',
     }
     for (definition, member), default in documented.items():

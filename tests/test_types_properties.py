@@ -4,6 +4,8 @@
     against the merged schema of every protocol version.
 (b) Any instance that hypothesis-jsonschema draws from the delta's definitions parses into the model and
     serializes back to exactly the same JSON.
+(c) The schema never contradicts the reading: every carrier the schema accepts is read exactly as written, clean
+    and with no problem, so a producer that validates what it sends is never misread.
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ from pydantic import BaseModel
 from mcp_rendering._generated import (
     CallToolResultDelta,
     Rendering,
-    RenderingContinuation,
     RenderingHints,
+    ResultContinuation,
+    ResultContinuationTool,
     ToolAnnotationsDelta,
 )
+from mcp_rendering.reading import read_continuation, read_hints_object, read_rendering_object
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,7 +51,7 @@ DELTA: dict[str, Any] = gen_upstream.load_json(gen_schema.DELTA_PATH)
 VALIDATORS = {
     (version, name): gen_schema.definition_validator(gen_schema.load_merged(version), name)
     for version in VERSIONS
-    for name in ("Rendering", "RenderingHints", "ToolAnnotations", "CallToolResult")
+    for name in ("Rendering", "RenderingHints", "ResultContinuation", "ToolAnnotations", "CallToolResult")
 }
 # CallToolResult requires content (and, from 2026-07-28, resultType): the delta's member rides on a minimal result.
 _MINIMAL_RESULT: dict[str, Any] = {"resultType": "complete", "content": []}
@@ -55,8 +59,9 @@ _MINIMAL_RESULT: dict[str, Any] = {"resultType": "complete", "content": []}
 # --- (a) strategies from the field types --------------------------------------------------------------------------
 
 _booleans = st.none() | st.booleans()
+_NULL_PATTERN: str = DELTA["$defs"]["Rendering"]["properties"]["nullDisplay"]["pattern"]
 continuations = st.builds(
-    RenderingContinuation,
+    ResultContinuation,
     argument=st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,63}", fullmatch=True),
     token=st.from_regex(r"[A-Za-z0-9._~-]{1,4096}", fullmatch=True),
 )
@@ -64,9 +69,8 @@ renderings = st.builds(
     Rendering,
     mode=st.none() | st.sampled_from(["verbatim", "summarizable"]) | st.text(max_size=20),
     guidance=st.none() | st.text(max_size=1000),
-    null_display=st.none() | st.text(max_size=16),
-    complete=_booleans,
-    continuation=st.none() | continuations,
+    null_display=st.none() | st.from_regex(_NULL_PATTERN, fullmatch=True).filter(lambda text: len(text) <= 16),
+    complete=st.booleans(),
 )
 hints = st.builds(RenderingHints, verbatim_hint=_booleans, summarize_ok_hint=_booleans)
 annotations = st.builds(ToolAnnotationsDelta, verbatim_hint=_booleans, summarize_ok_hint=_booleans)
@@ -90,6 +94,13 @@ def test_rendering_round_trips_and_matches_the_schema(model: Rendering) -> None:
     wire = _wire(model)
     assert Rendering.model_validate_json(json.dumps(wire)) == model
     assert _schema_errors("Rendering", wire) == []
+
+
+@given(continuations)
+def test_continuation_round_trips_and_matches_the_schema(model: ResultContinuation) -> None:
+    wire = _wire(model)
+    assert ResultContinuation.model_validate_json(json.dumps(wire)) == model
+    assert _schema_errors("ResultContinuation", wire) == []
 
 
 @given(hints)
@@ -158,8 +169,9 @@ def _ecma_end_anchor(instance: Any) -> bool:
 
 _MODELS: dict[str, type[BaseModel]] = {
     "Rendering": Rendering,
-    "RenderingContinuation": RenderingContinuation,
     "RenderingHints": RenderingHints,
+    "ResultContinuation": ResultContinuation,
+    "ResultContinuationTool": ResultContinuationTool,
     "ToolAnnotations": ToolAnnotationsDelta,
     "CallToolResult": CallToolResultDelta,
 }
@@ -180,3 +192,37 @@ def _without_nulls(instance: Any) -> Any:
         members: dict[str, Any] = instance
         return {key: _without_nulls(value) for key, value in members.items() if value is not None}
     return instance
+
+
+# --- (c) what the schema accepts, the reader reads as written -----------------------------------------------------
+
+
+@given(data=st.data())
+def test_a_directive_the_schema_accepts_is_read_as_written(data: st.DataObject) -> None:
+    wire = data.draw(_drawn("Rendering"))
+    assume(_ecma_end_anchor(wire))
+    directive, problems = read_rendering_object(wire)
+    assert problems == () and directive is not None and directive.clean
+    mode = wire.get("mode")
+    assert directive.mode == (None if mode is None else "summarizable" if mode == "summarizable" else "verbatim")
+    assert directive.complete is wire["complete"]
+    assert (directive.guidance, directive.null_display) == (wire.get("guidance"), wire.get("nullDisplay"))
+
+
+@given(data=st.data())
+def test_hints_the_schema_accepts_are_read_as_written(data: st.DataObject) -> None:
+    wire = data.draw(_drawn("RenderingHints"))
+    hints, problems = read_hints_object(wire)
+    assert problems == ()
+    assert bool(hints.verbatim_hint) is (wire.get("verbatimHint") is True)
+    assert bool(hints.summarize_ok_hint) is (wire.get("summarizeOkHint") is True)
+
+
+@given(data=st.data())
+def test_a_continuation_the_schema_accepts_is_usable(data: st.DataObject) -> None:
+    wire = data.draw(_drawn("ResultContinuation"))
+    assume(_ecma_end_anchor(wire))
+    tool = {"_meta": {"io.modelcontextprotocol/result-continuation": {"argument": wire["argument"]}}}
+    reading = read_continuation(tool, {"_meta": {"io.modelcontextprotocol/result-continuation": wire}})
+    assert reading.problems == () and reading.usable is not None
+    assert reading.usable.token == wire["token"]

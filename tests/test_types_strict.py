@@ -1,4 +1,4 @@
-"""The generated models are strict where the contract says so and lenient only about unknown members."""
+"""The generated models are strict where the types say so; what a reader makes of everything else is `reading`'s."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from pydantic import BaseModel, ValidationError
 from mcp_rendering._generated import (
     CallToolResultDelta,
     Rendering,
-    RenderingContinuation,
     RenderingHints,
+    ResultContinuation,
+    ResultContinuationTool,
     ToolAnnotationsDelta,
 )
 
@@ -34,76 +35,78 @@ def test_booleans_are_not_coerced(model: type[BaseModel], field: str, base: dict
         model.model_validate({**base, field: value})
     with pytest.raises(ValidationError):
         model.model_validate_json(json.dumps({**base, field: value}))
-    # Real booleans pass, under the wire name and under the field name.
     assert model.model_validate({**base, field: True}).model_dump(by_alias=True)[field] is True
 
 
 @pytest.mark.parametrize(
     "rendering",
     [
-        {"mode": 1},
-        {"mode": ["verbatim"]},
-        {"mode": "verbatim", "guidance": "g" * 1001},
-        {"mode": "verbatim", "guidance": "\U0001f4ca" * 1001},
-        {"mode": "verbatim", "guidance": 42},
-        {"mode": "verbatim", "nullDisplay": "n" * 17},
-        {"mode": "verbatim", "complete": "false"},
-        {"mode": "verbatim", "continuation": {"argument": "cursor"}},
-        {"mode": "verbatim", "continuation": {"argument": "1cursor", "token": "t"}},
-        {"mode": "verbatim", "continuation": {"argument": "a" * 65, "token": "t"}},
-        {"mode": "verbatim", "continuation": {"argument": "cursor", "token": ""}},
-        {"mode": "verbatim", "continuation": {"argument": "cursor", "token": "t" * 4097}},
-        {"mode": "verbatim", "continuation": {"argument": "cursor", "token": "a b"}},
-        {"mode": "verbatim", "continuation": {"argument": "cursor", "token": "ok\n"}},
-        {"mode": "verbatim", "continuation": {"argument": "cursor", "token": 12345}},
+        {"mode": "verbatim"},  # completeness not stated
+        {"mode": 1, "complete": True},
+        {"mode": ["verbatim"], "complete": True},
+        {"guidance": "g" * 1001, "complete": True},
+        {"guidance": "\U0001f4ca" * 1001, "complete": True},
+        {"guidance": 42, "complete": True},
+        {"nullDisplay": "n" * 17, "complete": True},
+        {"nullDisplay": "", "complete": True},
+        {"nullDisplay": " ", "complete": True},
+        {"nullDisplay": " -", "complete": True},
+        {"nullDisplay": "0", "complete": True},
+        {"nullDisplay": "n/a 0", "complete": True},
+        {"nullDisplay": "\u200b", "complete": True},
+        {"nullDisplay": "-\n-", "complete": True},
+        {"complete": "false"},
+        {"complete": None},
     ],
 )
 def test_invalid_directives_are_rejected(rendering: dict[str, Any]) -> None:
     with pytest.raises(ValidationError):
         Rendering.model_validate(rendering)
+
+
+@pytest.mark.parametrize(
+    "continuation",
+    [
+        {"argument": "cursor"},
+        {"argument": "1cursor", "token": "t"},
+        {"argument": "a" * 65, "token": "t"},
+        {"argument": "cursor", "token": ""},
+        {"argument": "cursor", "token": "t" * 4097},
+        {"argument": "cursor", "token": "a b"},
+        {"argument": "cursor", "token": "ok\n"},
+        {"argument": "cursor", "token": 12345},
+        {"argument": "cursor", "token": "t", "expiresAt": "2026-12-02T10:00:00+01:00"},
+        {"argument": "cursor", "token": "t", "expiresAt": "tomorrow"},
+    ],
+)
+def test_invalid_continuations_are_rejected(continuation: dict[str, Any]) -> None:
     with pytest.raises(ValidationError):
-        CallToolResultDelta.model_validate({"_rendering": rendering})
+        ResultContinuation.model_validate(continuation)
 
 
 def test_result_directive_must_be_an_object() -> None:
     for value in (42, "verbatim", [], True):
         with pytest.raises(ValidationError):
             CallToolResultDelta.model_validate({"_rendering": value})
-    # null means absent, for the models as for the schema.
     assert CallToolResultDelta.model_validate({"_rendering": None}).rendering is None
 
 
-@pytest.mark.parametrize("rendering", [{}, {"mode": "tabular"}, {"mode": "Verbatim"}, {"mode": None, "guidance": None}])
-def test_mode_is_an_open_string_and_every_member_optional(rendering: dict[str, Any]) -> None:
-    assert Rendering.model_validate(rendering).mode == rendering.get("mode")
+@pytest.mark.parametrize("mode", ["verbatim", "summarizable", "tabular", "Verbatim", None])
+def test_mode_is_an_open_string(mode: str | None) -> None:
+    assert Rendering.model_validate({"mode": mode, "complete": True}).mode == mode
+
+
+@pytest.mark.parametrize("text", ["-", "n/a", "N/A", "— néant —", "(vide)", "\u2013", "s.o.", "Ø", "…"])
+def test_usable_null_texts_pass(text: str) -> None:
+    assert Rendering.model_validate({"nullDisplay": text, "complete": True}).null_display == text
 
 
 def test_limits_are_inclusive() -> None:
     rendering = Rendering.model_validate(
-        {
-            "mode": "summarizable",
-            "guidance": "g" * 1000,
-            "nullDisplay": "n" * 16,
-            "continuation": {"argument": "_" + "a" * 63, "token": "t" * 4096},
-        }
+        {"mode": "summarizable", "guidance": "g" * 1000, "nullDisplay": "n" * 16, "complete": True}
     )
-    assert rendering.continuation == RenderingContinuation(argument="_" + "a" * 63, token="t" * 4096)
-    assert Rendering.model_validate({"guidance": "\U0001f4ca" * 1000}).guidance is not None  # code points
-
-
-def test_unknown_members_are_ignored() -> None:
-    """Forward compatibility: a member added by a later revision neither fails nor survives re-serialization."""
-    rendering = Rendering.model_validate({"mode": "verbatim", "layout": {"columns": 3}, "nullDisplay": "n/a"})
-    assert rendering.model_dump(by_alias=True, exclude_none=True) == {"mode": "verbatim", "nullDisplay": "n/a"}
-
-
-def test_wire_names_and_field_names_both_populate() -> None:
-    by_alias = CallToolResultDelta.model_validate({"_rendering": {"mode": "verbatim", "nullDisplay": "-"}})
-    by_name = CallToolResultDelta(rendering=Rendering(mode="verbatim", null_display="-"))
-    assert by_alias == by_name
-    assert by_name.model_dump(by_alias=True, exclude_none=True) == {
-        "_rendering": {"mode": "verbatim", "nullDisplay": "-"}
-    }
-    assert ToolAnnotationsDelta(verbatim_hint=True).model_dump(by_alias=True, exclude_none=True) == {
-        "verbatimHint": True
-    }
+    assert rendering.guidance is not None and rendering.null_display is not None
+    continuation = ResultContinuation.model_validate({"argument": "_" + "a" * 63, "token": "t" * 4096})
+    assert len(continuation.token) == 4096
+    assert Rendering.model_validate({"guidance": "\U0001f4ca" * 1000, "complete": True}).guidance is not None
+    assert ResultContinuationTool.model_validate({"argument": "cursor"}).argument == "cursor"

@@ -30,19 +30,30 @@ from mcp_rendering.reading import EffectiveRendering, read_directive, read_tool_
 from mcp_rendering.render import render_markdown, render_text
 from mcp_rendering.tokens import ContinuationTokens, Keyring, TokenError
 from mcp_rendering.types import (
+    CONTINUATION_ID,
     EXTENSION_ID,
     EffectiveMode,
     Rendering,
-    RenderingContinuation,
     RenderingHints,
     RenderingMode,
+    ResultContinuation,
+    ResultContinuationTool,
 )
 
 if TYPE_CHECKING:
-    from mcp_rendering.builder import VerbatimContent, error_result, output_schema, paged_result, verbatim_result
+    from mcp_rendering.builder import (
+        VerbatimContent,
+        continuation_tool_meta,
+        error_result,
+        output_schema,
+        paged_result,
+        verbatim_result,
+    )
     from mcp_rendering.extension import (
         RenderingClientExtension,
         RenderingExtension,
+        ResultContinuationClientExtension,
+        ResultContinuationExtension,
         client_extension,
         client_supports_rendering,
         tool_annotations,
@@ -59,11 +70,23 @@ if TYPE_CHECKING:
     )
 
 _NEEDS_THE_SDK = {
-    **dict.fromkeys(("VerbatimContent", "error_result", "output_schema", "paged_result", "verbatim_result"), "builder"),
+    **dict.fromkeys(
+        (
+            "VerbatimContent",
+            "continuation_tool_meta",
+            "error_result",
+            "output_schema",
+            "paged_result",
+            "verbatim_result",
+        ),
+        "builder",
+    ),
     **dict.fromkeys(
         (
             "RenderingClientExtension",
             "RenderingExtension",
+            "ResultContinuationClientExtension",
+            "ResultContinuationExtension",
             "client_extension",
             "client_supports_rendering",
             "tool_annotations",
@@ -102,6 +125,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "CONTINUATION_ID",
     "EXTENSION_ID",
     "SUPPORTED_SDK",
     "AuditReport",
@@ -121,11 +145,14 @@ __all__ = [
     "RecordUris",
     "Rendering",
     "RenderingClientExtension",
-    "RenderingContinuation",
     "RenderingExtension",
     "RenderingHints",
     "RenderingMode",
     "ResultChangedError",
+    "ResultContinuation",
+    "ResultContinuationClientExtension",
+    "ResultContinuationExtension",
+    "ResultContinuationTool",
     "Row",
     "Section",
     "TokenError",
@@ -135,6 +162,7 @@ __all__ = [
     "audit",
     "client_extension",
     "client_supports_rendering",
+    "continuation_tool_meta",
     "error_result",
     "install",
     "installed",

@@ -46,13 +46,22 @@ from mcp_rendering.envelope import BudgetError, Envelope, Page, ResultChangedErr
 from mcp_rendering.patch import is_installed
 from mcp_rendering.render import render_text
 from mcp_rendering.tokens import TokenError
-from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER, RESULT_STRUCTURED_KEY, Rendering, RenderingContinuation
+from mcp_rendering.types import (
+    CONTINUATION_ID,
+    EXTENSION_ID,
+    PARTIAL_MARKER,
+    RESULT_STRUCTURED_KEY,
+    Rendering,
+    ResultContinuation,
+    ResultContinuationTool,
+)
 
 __all__ = [
     "LinkedFieldState",
     "LinkedRecordState",
     "PageState",
     "VerbatimContent",
+    "continuation_tool_meta",
     "error_result",
     "output_schema",
     "page_directive",
@@ -95,7 +104,7 @@ class PageState(_Wire):
     total: StrictInt | None = Field(default=None, ge=0)
     """Records in the whole result set, when known."""
     next_token: StrictStr | None = Field(default=None, alias="nextToken", max_length=4096)
-    """Continuation token for the next page (the same one the directive's `continuation` carries)."""
+    """Continuation token for the next page (the same one the result continuation carrier holds)."""
     linked_records: list[LinkedRecordState] | None = Field(default=None, alias="linkedRecords")
     linked_fields: list[LinkedFieldState] | None = Field(default=None, alias="linkedFields")
 
@@ -182,39 +191,37 @@ def output_schema() -> dict[str, Any]:
             RESULT_STRUCTURED_KEY: {
                 "type": "object",
                 "description": (
-                    "A copy of the result's rendering directive (mode, guidance, nullDisplay, complete, "
-                    "continuation), for hosts that forward only structured content to the model."
+                    "A copy of the result's rendering directive (mode, guidance, nullDisplay, complete), for hosts "
+                    "that forward only structured content to the model; content, never a directive."
                 ),
             },
         },
     }
 
 
-def page_directive(directive: Rendering, page: Page | None) -> Rendering:
-    """`directive` as sent with `page`: a mode (verbatim unless it names one), and ``complete`` and
-    ``continuation`` from the page state. Without a page (a whole document), the directive's own ``complete`` and
-    ``continuation`` stand, so that a server can say that a document it built holds fewer records than the call
-    selects.
-
-    Raises:
-        ValueError: a page's directive that sets ``complete`` or ``continuation`` itself (the page decides them).
+def page_directive(directive: Rendering, page: Page | None) -> tuple[Rendering, ResultContinuation | None]:
+    """`directive` as sent with `page`, and the continuation that goes with it: a mode (verbatim unless it names
+    one), ``complete`` false when the page is not the last (whatever the directive says) and, for such a page, where
+    the rest is. Without a page (a whole document), the directive's own ``complete`` stands, so that a server can
+    say that a document it built holds fewer records than the call selects.
     """
     mode = directive.mode or "verbatim"
-    if page is None:
-        complete = None if directive.complete is not False and directive.continuation is None else False
-        return directive.model_copy(update={"mode": mode, "complete": complete})
-    if directive.complete is not None or directive.continuation is not None:
-        raise ValueError("the page decides complete and continuation; leave them out of a paged result's directive")
-    if page.complete:
-        return directive.model_copy(update={"mode": mode})
+    if page is None or page.complete:
+        return directive.model_copy(update={"mode": mode}), None
     assert page.next_token is not None  # an incomplete page always carries a token
-    return directive.model_copy(
-        update={
-            "mode": mode,
-            "complete": False,
-            "continuation": RenderingContinuation(argument=page.argument, token=page.next_token),
-        }
-    )
+    continuation = ResultContinuation(argument=page.argument, token=page.next_token)
+    return directive.model_copy(update={"mode": mode, "complete": False}), continuation
+
+
+def continuation_tool_meta(argument: str) -> dict[str, Any]:
+    """The `_meta` of a tool whose results may come in parts: its result continuation carrier, naming the argument
+    that receives tokens (declare it in the tool's `inputSchema` as an optional string too).
+
+    Raises:
+        pydantic.ValidationError: `argument` is not a valid argument name.
+    """
+    declared = ResultContinuationTool.model_validate({"argument": argument})
+    return {CONTINUATION_ID: declared.model_dump(mode="json", by_alias=True)}
 
 
 def _json_quote(text: str) -> str:
@@ -227,9 +234,11 @@ _VERBATIM_TEXT = (
 )
 
 
-def text_framing(directive: Rendering, page: Page | None, records: int) -> str:
-    """The directive as sent (see `page_directive`) written out for the reader of the text block: the lines placed
-    before the rendering of its `records`."""
+def text_framing(
+    directive: Rendering, page: Page | None, records: int, continuation: ResultContinuation | None = None
+) -> str:
+    """The directive and continuation as sent (see `page_directive`) written out for the reader of the text block:
+    the lines placed before the rendering of its `records`."""
     lines = [f"Rendering directive for this result ({EXTENSION_ID}):"]
     mode = directive.mode or "verbatim"
     if mode == "summarizable":
@@ -241,8 +250,7 @@ def text_framing(directive: Rendering, page: Page | None, records: int) -> str:
     lines.append(f"Null values are shown as {_json_quote(directive.null_display or '-')}.")
     if directive.guidance:
         lines.append(f"Guidance: {_json_quote(directive.guidance)}")
-    continuation = directive.continuation
-    if directive.complete is not False and continuation is None:
+    if directive.complete and continuation is None:
         lines.append(f"Complete: all {records} records are in this result.")
         return "\n".join(lines)
     extent = (
@@ -279,26 +287,37 @@ def verbatim_result(
     *,
     record_links: bool = True,
     core_form: bool = False,
+    continuation: ResultContinuation | None = None,
 ) -> mcp_types.CallToolResult:
     """A complete `CallToolResult` for a verbatim document or one bounded page of it.
 
     Args:
         content: a `Page` from `Envelope.page`, or a whole `Document` (returned complete).
-        directive: the rendering directive; defaults to ``Rendering(mode="verbatim")``. For an incomplete page,
-            ``complete`` and ``continuation`` are filled in from the page. Its ``nullDisplay`` is also how the
-            text block shows nulls.
+        directive: the rendering directive; defaults to ``Rendering(mode="verbatim", complete=True)``. A page that
+            is not the last is sent with ``complete`` false and a continuation carrier. Its ``nullDisplay`` is also
+            how the text block shows nulls.
         record_links: add a ``resource_link`` block for every record on the page that has a URI, as the
             specification recommends (False leaves them out; links for records and fields too large to embed are
             always added).
         core_form: also send the directive in its core form, ``CallToolResult._rendering`` (equal to the
-            ``_meta`` carrier). It needs the SDK patch (`mcp_rendering.install()`), which types that field.
+            ``_meta`` carrier), the promotion draft's prototype. It needs the SDK patch (`mcp_rendering.install()`),
+            which adds that field.
+        continuation: for a whole `Document` that holds fewer records than the call selects, where the rest is
+            (the result is then sent with ``complete`` false). A `Page` brings its own.
 
     Raises:
         RuntimeError: `core_form` without the SDK patch installed.
+        ValueError: a `continuation` given with a `Page`.
     """
     page = content if isinstance(content, Page) else None
     document = content.document if isinstance(content, Page) else content
-    effective = page_directive(directive or Rendering(mode="verbatim"), page)
+    if continuation is not None and page is not None:
+        raise ValueError("a page brings its own continuation; pass continuation only with a whole document")
+    effective, page_continuation = page_directive(directive or Rendering(mode="verbatim", complete=True), page)
+    if continuation is not None:
+        effective = effective.model_copy(update={"complete": False})
+    else:
+        continuation = page_continuation
     directive_wire = effective.model_dump(mode="json", by_alias=True, exclude_none=True)
 
     if page is not None:
@@ -308,14 +327,15 @@ def verbatim_result(
         state: dict[str, Any] = {"complete": True, "returned": count, "total": count}
         if effective.complete is False:  # the server says more records exist than this document holds
             state = {"complete": False, "returned": count}
-            if effective.continuation is not None:
-                state["nextToken"] = effective.continuation.token
+            if continuation is not None:
+                state["nextToken"] = continuation.token
+
         structured = {"document": document.model_dump(mode="json"), "page": state}
     structured[RESULT_STRUCTURED_KEY] = directive_wire
 
     shown_null = effective.null_display or "-"
     records = sum(len(section.rows) for section in document.sections)
-    framing = text_framing(effective, page, records)
+    framing = text_framing(effective, page, records, continuation)
     text = f"{framing}\n\n{render_text(document, null_display=shown_null)}"
     if page is not None and (notes := _link_notes(page)):
         text = f"{text}\n{notes}\n"
@@ -359,6 +379,8 @@ def verbatim_result(
         "isError": False,
         "_meta": {EXTENSION_ID: directive_wire},
     }
+    if continuation is not None:
+        wire["_meta"][CONTINUATION_ID] = continuation.model_dump(mode="json", by_alias=True, exclude_none=True)
     if core_form:
         if not is_installed():
             raise RuntimeError("core_form=True needs the SDK patch: call mcp_rendering.install() first")

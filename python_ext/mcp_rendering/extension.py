@@ -5,11 +5,15 @@ Server side, one object does both jobs::
     rendering = RenderingExtension()
     mcp = MCPServer("ledger", extensions=[rendering], middleware=[rendering])
 
-As an `Extension` it advertises `io.modelcontextprotocol/rendering` in the server's capabilities. As a middleware it
-mirrors, on every `tools/list` and `tools/call` response, the hints and the directive under
-`_meta["io.modelcontextprotocol/rendering"]`, the normative carrier (and the one every measured client keeps),
-wherever the server wrote them only in their core form. Building it installs the SDK patch, so tools declared
-afterwards keep their hints.
+As an `Extension` it declares `io.modelcontextprotocol/rendering` in the server's capabilities, which the SDK sends
+in the 2026-07-28 `server/discover` result. As a middleware it adds the same declaration to the `initialize` result
+of 2025-06-18 and 2025-11-25, whose capabilities objects are open but which the SDK's models for those versions
+filter down to their named members; and it mirrors, on every `tools/list` and `tools/call` response, values the
+server wrote only in the promotion draft's core form into the extension's carrier,
+`_meta["io.modelcontextprotocol/rendering"]`. Building it installs the SDK patch, so tools declared afterwards keep
+their core-form hints.
+
+`ResultContinuationExtension` does the same declaring for `io.modelcontextprotocol/result-continuation`.
 
 Client side, `client_extension()` declares support in `mcp.Client(extensions=[...])`, and on the server
 `client_supports_rendering(ctx)` tells whether the connected client did.
@@ -31,13 +35,16 @@ from mcp.server.mcpserver.context import Context
 from mcp_types import CallToolRequestParams
 
 from mcp_rendering.patch import install
-from mcp_rendering.types import EXTENSION_ID, RESULT_STRUCTURED_KEY
+from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, RESULT_STRUCTURED_KEY
 
 __all__ = [
     "RenderingClientExtension",
     "RenderingExtension",
+    "ResultContinuationClientExtension",
+    "ResultContinuationExtension",
     "client_extension",
     "client_supports_rendering",
+    "declare_in_initialize",
     "tool_annotations",
 ]
 
@@ -89,7 +96,9 @@ class RenderingExtension(Extension):
             )
         if isinstance(result, MutableMapping):
             wire = cast("MutableMapping[str, Any]", result)
-            if ctx.method == "tools/list":
+            if ctx.method == "initialize":
+                declare_in_initialize(wire, self.identifier, self.settings())
+            elif ctx.method == "tools/list":
                 for tool in wire.get("tools") or ():
                     if isinstance(tool, MutableMapping):
                         mirror_tool_hints(cast("MutableMapping[str, Any]", tool))
@@ -117,6 +126,38 @@ class RenderingExtension(Extension):
         if not self._warned:
             self._warned = True
             logger.warning(message)
+
+
+class ResultContinuationExtension(Extension):
+    """The server half of the result continuation extension: its declaration in the capabilities.
+
+    Pass the same instance as an extension (the `server/discover` declaration) and as a middleware (the
+    `initialize` declaration under 2025-06-18 and 2025-11-25).
+    """
+
+    identifier = CONTINUATION_ID
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        """Middleware: declare the extension in the `initialize` result."""
+        result = await call_next(ctx)
+        if ctx.method == "initialize" and isinstance(result, MutableMapping):
+            declare_in_initialize(cast("MutableMapping[str, Any]", result), self.identifier, self.settings())
+        return result
+
+
+def declare_in_initialize(result: MutableMapping[str, Any], identifier: str, settings: Mapping[str, Any]) -> None:
+    """Add `identifier` to `capabilities.extensions` of a wire `InitializeResult`, keeping what is already there.
+
+    The 2025-06-18 and 2025-11-25 capabilities objects are open, so the member is valid under both (SEP-2133 and MCP
+    Apps negotiate it there); the SDK's surface models for those versions would drop it. A result whose
+    `capabilities` or `extensions` is not an object is left alone.
+    """
+    capabilities = result.get("capabilities")
+    if not isinstance(capabilities, MutableMapping):
+        return
+    extensions = cast("MutableMapping[str, Any]", capabilities).setdefault("extensions", {})
+    if isinstance(extensions, MutableMapping):
+        cast("MutableMapping[str, Any]", extensions).setdefault(identifier, dict(settings))
 
 
 def tool_annotations(
@@ -208,6 +249,12 @@ class RenderingClientExtension(ClientExtension):
     """The client half: declares that this client reads the hints and directives."""
 
     identifier = EXTENSION_ID
+
+
+class ResultContinuationClientExtension(ClientExtension):
+    """The client half of the result continuation extension: declares that this client follows continuations."""
+
+    identifier = CONTINUATION_ID
 
 
 def client_extension() -> ClientExtension:

@@ -37,7 +37,7 @@ from mcp_rendering.envelope import LinkedField, LinkedRecord
 from mcp_rendering.reading import EffectiveRendering, resolve_rendering
 from mcp_rendering.records import ContentLine, RecordsKind, result_records, shows_text
 from mcp_rendering.render import code_fence, markdown_escape, render_markdown, render_text, visible
-from mcp_rendering.types import PARTIAL_MARKER, RESULT_STRUCTURED_KEY, EffectiveMode, Rendering
+from mcp_rendering.types import PARTIAL_MARKER, RESULT_STRUCTURED_KEY, EffectiveMode
 
 __all__ = [
     "FRAMING_HEADER",
@@ -321,14 +321,16 @@ def _model_directive(rendering: EffectiveRendering, complete: bool, host_bounded
     """The directive the host acts on, in wire form, for the model's copy in `structuredContent`."""
     if rendering.mode == "unspecified" and complete:
         return None
-    directive = rendering.directive or Rendering()
-    update: dict[str, Any] = {"mode": rendering.mode} if rendering.mode != "unspecified" else {}
-    if not complete:
-        update["complete"] = False
-    if host_bounded:
-        # Following it now would skip the records of this page the host did not show.
-        update["continuation"] = None
-    return directive.model_copy(update=update).model_dump(mode="json", by_alias=True, exclude_none=True)
+    directive: dict[str, Any] = {} if rendering.mode == "unspecified" else {"mode": rendering.mode}
+    if rendering.guidance is not None:
+        directive["guidance"] = rendering.guidance
+    if rendering.directive is not None and rendering.directive.null_display is not None:
+        directive["nullDisplay"] = rendering.directive.null_display
+    directive["complete"] = complete
+    # Following a continuation after the host cut the page would skip the records it did not show.
+    if not complete and not host_bounded and rendering.continuation is not None:
+        directive["continuation"] = rendering.continuation.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return directive
 
 
 # ------------------------------------------------------------------------------------------------------- the views

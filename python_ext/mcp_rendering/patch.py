@@ -19,7 +19,7 @@ import re
 import sys
 import threading
 import types
-from collections.abc import Generator, Mapping
+from collections.abc import Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, cast, get_args, get_origin
@@ -29,7 +29,7 @@ from pydantic.fields import FieldInfo
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
-from mcp_rendering.reading import SAFE_VALUES, note_unusable_continuation, read_rendering_object
+from mcp_rendering.reading import SAFE_VALUES
 from mcp_rendering.types import CallToolResultDelta, Rendering, ToolAnnotationsDelta
 
 __all__ = [
@@ -153,33 +153,29 @@ class _ReadMalformedSafely:
         return self.safe_value
 
 
-class _ReadMemberwise:
-    """Read a directive member by member: keep the well-formed members, and read (and log) each malformed one as
-    the specification says, failing safe (a malformed `complete` as false, a malformed `mode` as verbatim).
+class _KeepWireValue:
+    """Keep the peer's `_rendering` exactly as it arrived (any JSON value), for `mcp_rendering.reading` to read.
 
-    The SDK is the first reader of a peer's `_rendering`, so it applies the specification's rule itself: one bad
-    member must not take the others with it, nor make the result read as complete. Only the camelCase wire names
-    are read.
+    The core form is the promotion draft's prototype, read only on explicit opt-in; one reader decides what its
+    members mean, so the SDK model neither drops a malformed member nor turns one into a typed value whose origin a
+    later copy would forget. A `Rendering` built in Python is kept in its wire form too.
     """
 
-    def __init__(self, wire_name: str) -> None:
-        self.wire_name = wire_name
-
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        return core_schema.no_info_wrap_validator_function(self._well_formed_members, handler(source))
+        return core_schema.no_info_plain_validator_function(
+            _wire_value, serialization=core_schema.plain_serializer_function_ser_schema(_wire_value)
+        )
 
-    def _well_formed_members(self, value: Any, validate: core_schema.ValidatorFunctionWrapHandler) -> Any:
-        if isinstance(value, Rendering):  # built in Python: already typed
-            return validate(value)
-        directive, problems = read_rendering_object(value, f"CallToolResult.{self.wire_name}")
-        if directive is None:
-            # An empty directive is well-formed and stays; one holding only malformed guidance or null text is
-            # absent.
-            return validate({} if isinstance(value, Mapping) and not problems else None)
-        typed = validate(directive)  # the model itself: its members hold whatever names the caller validates by
-        if isinstance(typed, Rendering) and any(problem.member in (None, "continuation") for problem in problems):
-            note_unusable_continuation(typed)
-        return typed
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return handler(core_schema.nullable_schema(Rendering.__pydantic_core_schema__))
+
+
+def _wire_value(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return value
 
 
 def _short_repr(value: Any) -> str:
@@ -198,8 +194,10 @@ def _patched_field(name: str, source: FieldInfo) -> tuple[Any, FieldInfo]:
     `exclude_if` keeps an unset field out of every dump, so payloads without the extension dump exactly as before.
     """
     alias = source.alias or name
-    reader = _ReadMemberwise(alias) if _mentions(source.annotation, Rendering) else _ReadMalformedSafely(alias)
-    annotation: Any = Annotated[source.annotation, reader]  # type: ignore[name-defined]
+    if _mentions(source.annotation, Rendering):
+        annotation: Any = Annotated[Any, _KeepWireValue()]
+    else:
+        annotation = Annotated[source.annotation, _ReadMalformedSafely(alias)]  # type: ignore[name-defined]
     info = FieldInfo.from_annotated_attribute(
         annotation,
         Field(default=None, alias=alias, exclude_if=_is_none, description=source.description),

@@ -1,50 +1,66 @@
-"""Reading the rendering hints and the directive, member by member, failing safe.
+"""Reading the carriers of the rendering and result continuation extensions: closed, and failing safe.
 
-Carriers: the normative `_meta["io.modelcontextprotocol/rendering"]` of a `Tool` (the hints) and of a
-`CallToolResult` (the directive); and their core form, for promotion: `Tool.annotations.verbatimHint` and
-`.summarizeOkHint`, and `CallToolResult._rendering`. The rules, implemented here and nowhere else:
+The carriers are `_meta["io.modelcontextprotocol/rendering"]` of a `Tool` (the hints) and of a `CallToolResult`
+(the directive), and `_meta["io.modelcontextprotocol/result-continuation"]` of both (the continuation argument,
+and where the rest of a result is). The core form of the promotion draft (`Tool.annotations.verbatimHint`,
+`.summarizeOkHint`, `CallToolResult._rendering`) is read only when the caller asks for it (`core_form=True`).
 
-1. **Member by member.** Each member (`verbatimHint`, `summarizeOkHint`; `mode`, `guidance`, `nullDisplay`,
-   `complete`, `continuation`) is read on its own, from the `_meta` carrier when it is present there, else from the
-   core form. A member is absent (missing or `null`), well-formed, or malformed.
-2. **Well-formed** means what the schema delta says, checked strictly: nothing is coerced (the string "true" is not
-   true), lengths count code points, only the camelCase names are members, and unknown members are ignored. A
-   carrier that is not an object (nor `null`) has every member malformed.
-3. **Failing safe.** A malformed member is never fatal and never lost: it reads as the value that shows more,
-   with a warning on the `mcp_rendering` logger. A malformed `mode` reads as "verbatim", `complete` as false,
-   `verbatimHint` as true, `summarizeOkHint` as false; a malformed `continuation` makes the result incomplete with
-   nothing to follow. These decide like well-formed values: the core form is not consulted behind them. A
-   malformed `guidance` or `nullDisplay` reads as absent, and the core form's value, if well-formed, applies.
-4. **Mode.** A `mode` on the result decides: "summarizable" gives summarizable, "verbatim" and every other value
-   give verbatim. Without one, the tool's hints decide, except for a tool error (`isError: true`), which they do not
-   describe: `verbatimHint` true gives verbatim (even when `summarizeOkHint` is also true), else `summarizeOkHint`
-   true gives summarizable, else the mode is "unspecified" and the host keeps its default.
-5. **Completeness.** A result is incomplete when its `complete` is false or it carries a continuation.
+The rules, implemented here and nowhere else (section 4 of each specification):
 
-Every function accepts the SDK's models (patched or not, `mcp` 1.x or 2.x) or plain wire dictionaries.
+1. **Closed.** Each member is absent (missing or `null`), well-formed (its type exactly: nothing is converted, only
+   the camelCase wire names are members, lengths count code points) or malformed. A member name the specification
+   does not define is unknown. A carrier with an unknown, malformed or repeated member (`duplicate_members`) is
+   *unclean*: it can still ask to show more, never to show less.
+2. **Every wire value has one reading.** `verbatimHint`: true, or malformed, reads true. `summarizeOkHint`: true
+   reads true only from a clean carrier. `mode`: "summarizable" reads summarizable only from a clean carrier; every
+   other present value reads verbatim. `complete`: true reads complete only from a clean carrier, false reads
+   incomplete, anything else reads "not stated". `guidance` and `nullDisplay` that are not well-formed read as
+   absent. A carrier that is not an object reads as the safe value of every member.
+3. **Effective mode**, the same for error results: the result's `mode` decides; without one, `verbatimHint` true
+   gives verbatim, else `summarizeOkHint` true gives summarizable, else "unspecified".
+4. **Continuation.** Usable only when well-formed and clean, its `argument` equal to the tool's declared one and
+   not an argument of the original call; otherwise unusable. A result with a continuation carrier, usable or not,
+   is partial.
+
+Every function accepts the SDK's models (patched or not) or plain wire dictionaries; a model is read as its wire
+JSON, so its Python field names are never members.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import json
 import logging
 import reprlib
-import weakref
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypeAlias, cast
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 
-from mcp_rendering.types import EXTENSION_ID, EffectiveMode, Rendering, RenderingContinuation, RenderingHints
+from mcp_rendering.types import (
+    CONTINUATION_ID,
+    EXTENSION_ID,
+    EffectiveMode,
+    Rendering,
+    RenderingHints,
+    ResultContinuation,
+    ResultContinuationTool,
+)
 
 __all__ = [
     "DEFAULT_NULL_DISPLAY",
     "SAFE_VALUES",
     "Carrier",
+    "Completeness",
+    "ContinuationReading",
+    "Directive",
     "EffectiveRendering",
     "Problem",
+    "combine_parts",
+    "duplicate_members",
+    "parse_json",
+    "read_continuation",
     "read_directive",
     "read_hints_object",
     "read_rendering_object",
@@ -55,53 +71,55 @@ __all__ = [
 logger = logging.getLogger("mcp_rendering")
 
 DEFAULT_NULL_DISPLAY = "-"
-"""What a null value shows as when the directive does not say (`Rendering.nullDisplay`'s default)."""
+"""What a null value shows as when the directive gives no usable null text."""
 
 Carrier: TypeAlias = Literal["result._meta", "result._rendering", "tool._meta", "tool.annotations", "none"]
 """Where a value was read from; "none" when nothing was."""
 
+Completeness: TypeAlias = Literal["complete", "incomplete", "not-stated"]
+"""What a directive says of its result's completeness; "not-stated" is shown as partial."""
+
+SAFE_VALUES: dict[str, Any] = {"mode": "verbatim", "verbatimHint": True, "summarizeOkHint": False}
+"""By wire name, what a present but malformed member reads as: the value that shows more."""
+
 _RESULT_META = f"CallToolResult._meta[{EXTENSION_ID!r}]"
 _TOOL_META = f"Tool._meta[{EXTENSION_ID!r}]"
+_RESULT_CONTINUATION = f"CallToolResult._meta[{CONTINUATION_ID!r}]"
+_TOOL_CONTINUATION = f"Tool._meta[{CONTINUATION_ID!r}]"
 _ABSENT: Any = object()
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One malformed value, and what it was read as."""
+    """One malformed, unknown or repeated value, and what it was read as."""
 
     carrier: str
     """Where it was, for example ``CallToolResult._meta['io.modelcontextprotocol/rendering']``."""
     member: str | None
     """The member's wire name; None when the whole carrier value is malformed (not an object)."""
     detail: str
-    """Why it is malformed, in a few words."""
+    """Why it is a problem, in a few words."""
     reads_as: str = "absent"
-    """What the reading made of it: "absent", or the safe value ("verbatim", "true", "false", "incomplete")."""
+    """What the reading made of it: "absent", "unclean", or the safe value ("verbatim", "true", "not stated")."""
 
     def __str__(self) -> str:
         where = self.carrier if self.member is None else f"{self.carrier}.{self.member}"
         return f"{where}: {self.detail}; read as {self.reads_as}"
 
 
-def _member_adapters(model: type[BaseModel]) -> dict[str, tuple[str, TypeAdapter[Any]]]:
-    """wire name -> (field name, strict validator of that one member), from the generated model."""
-    adapters: dict[str, tuple[str, TypeAdapter[Any]]] = {}
+def _member_adapters(model: type[BaseModel]) -> dict[str, TypeAdapter[Any]]:
+    """wire name -> strict validator of that one member (its `None` admitted, as absent), from the generated model."""
+    adapters: dict[str, TypeAdapter[Any]] = {}
     for name, info in model.model_fields.items():
         annotation: Any = Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
-        adapters[info.alias or name] = (name, TypeAdapter(annotation))
+        adapters[info.alias or name] = TypeAdapter(annotation)
     return adapters
 
 
-_RENDERING_MEMBERS = _member_adapters(Rendering)
+_DIRECTIVE_MEMBERS = _member_adapters(Rendering)
 _HINT_MEMBERS = _member_adapters(RenderingHints)
-
-SAFE_VALUES: dict[str, Any] = {"mode": "verbatim", "complete": False, "verbatimHint": True, "summarizeOkHint": False}
-"""By wire name, what a present but malformed member reads as: the value that shows more (rule 3)."""
-_SAFE_WORDS = {"mode": "verbatim", "complete": "false", "verbatimHint": "true", "summarizeOkHint": "false"}
-_CONTINUATION = "continuation"
-"""A malformed continuation makes the result incomplete, with nothing to follow."""
-_FALL_THROUGH = frozenset({"guidance", "nullDisplay"})
-"""Members whose malformed value reads as absent, so that the next carrier's value applies."""
+_CONTINUATION_MEMBERS = _member_adapters(ResultContinuation)
+_CONTINUATION_TOOL_MEMBERS = _member_adapters(ResultContinuationTool)
 
 _SHORT = reprlib.Repr()
 _SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 3, 60, 60
@@ -126,61 +144,82 @@ def _json_type(value: Any) -> str:
     return type(value).__name__  # not JSON at all: named by its Python type
 
 
+class _ObjectWithDuplicates(dict[str, Any]):
+    """A JSON object in which the parser met a member name more than once (the last value kept, as JSON parsers do)."""
+
+    duplicates: tuple[str, ...] = ()
+
+
+def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    names = [name for name, _ in pairs]
+    repeated = tuple(sorted({name for name in names if names.count(name) > 1}))
+    if not repeated:
+        return dict(pairs)
+    value = _ObjectWithDuplicates(pairs)
+    value.duplicates = repeated
+    return value
+
+
+def parse_json(text: str | bytes) -> Any:
+    """Parse a JSON message as every JSON parser does (the last of repeated names wins), remembering in each object
+    the names it repeated, so that the reader can read a carrier with a repeated member as unclean."""
+    return json.loads(text, object_pairs_hook=_object_pairs)
+
+
+def duplicate_members(value: Any) -> tuple[str, ...]:
+    """The member names that `parse_json` saw more than once in this object (empty for any other value)."""
+    return value.duplicates if isinstance(value, _ObjectWithDuplicates) else ()
+
+
 @dataclass(frozen=True)
-class _CarrierReading:
+class _Read:
     """One carrier, read member by member."""
 
-    values: dict[str, Any]
-    """By field name: the well-formed members, and the safe value of each malformed one that has one."""
-    present: frozenset[str]
-    """The wire names of the members present (not missing, not null), well-formed or not."""
-    unusable_continuation: bool
+    present: bool
+    """Whether the carrier holds a value (not missing, not null)."""
+    well_formed: dict[str, Any]
+    """By wire name: the well-formed members, `None` (absent) left out."""
+    malformed: frozenset[str]
+    """The wire names of the malformed members; every member when the carrier is not an object."""
+    clean: bool
     problems: tuple[Problem, ...]
 
-    def decides(self, wire_name: str, field_name: str) -> bool:
-        """Whether this carrier settles the member (the next carrier is then not consulted)."""
-        return field_name in self.values or (wire_name in self.present and wire_name not in _FALL_THROUGH)
+
+_NOTHING = _Read(False, {}, frozenset(), True, ())
 
 
-def _reads_as(wire_name: str) -> str:
-    if wire_name == _CONTINUATION:
-        return "incomplete"
-    return _SAFE_WORDS.get(wire_name, "absent")
-
-
-def _read_carrier(value: Any, carrier: str, members: Mapping[str, tuple[str, TypeAdapter[Any]]]) -> _CarrierReading:
+def _read(value: Any, carrier: str, members: Mapping[str, TypeAdapter[Any]], safe: Mapping[str, str]) -> _Read:
     if value is None:
-        return _CarrierReading({}, frozenset(), False, ())
+        return _NOTHING
     if not isinstance(value, Mapping):
         # Not an object: whatever it was meant to say is unreadable, so every member takes its safe reading.
-        reads = ", ".join(f"{name} {word}" for name, word in _SAFE_WORDS.items() if name in members)
+        reads = ", ".join(f"{name} {word}" for name, word in safe.items())
         problem = Problem(carrier, None, f"{_json_type(value)}, not an object", reads)
         logger.warning("malformed %s", problem)
-        safe = {field_name: SAFE_VALUES[name] for name, (field_name, _) in members.items() if name in SAFE_VALUES}
-        return _CarrierReading(safe, frozenset(members), _CONTINUATION in members, (problem,))
-    wire = cast("Mapping[str, Any]", value)
-    values: dict[str, Any] = {}
-    present: set[str] = set()
-    unusable = False
+        return _Read(True, {}, frozenset(members), False, (problem,))
+    wire = cast("Mapping[Any, Any]", value)
+    well_formed: dict[str, Any] = {}
+    malformed: set[str] = set()
     problems: list[Problem] = []
-    for wire_name, (field_name, adapter) in members.items():
-        raw = wire.get(wire_name)
+    for name in duplicate_members(value):
+        problems.append(Problem(carrier, name, "member given more than once", "unclean"))
+    for key in wire:
+        if key not in members:
+            problems.append(Problem(carrier, str(key), "not a member of this carrier", "unclean"))
+    for name, adapter in members.items():
+        raw = wire.get(name)
         if isinstance(raw, BaseModel):  # judged in its wire form: a model can be built without validation
             raw = _jsonable(raw)
         if raw is None:
             continue
-        present.add(wire_name)
         try:
-            values[field_name] = adapter.validate_python(raw, strict=True)
+            well_formed[name] = adapter.validate_python(raw, strict=True)
         except (ValidationError, RecursionError) as error:
-            detail = _validation_detail(error)
-            problem = Problem(carrier, wire_name, f"{detail} (got {_short(raw)})", _reads_as(wire_name))
-            logger.warning("malformed %s", problem)
-            problems.append(problem)
-            if wire_name in SAFE_VALUES:
-                values[field_name] = SAFE_VALUES[wire_name]
-            unusable = unusable or wire_name == _CONTINUATION
-    return _CarrierReading(values, frozenset(present), unusable, tuple(problems))
+            malformed.add(name)
+            problems.append(Problem(carrier, name, f"{_validation_detail(error)} (got {_short(raw)})", safe[name]))
+    for problem in problems:
+        logger.warning("malformed %s", problem)
+    return _Read(True, well_formed, frozenset(malformed), not problems, tuple(problems))
 
 
 def _validation_detail(error: ValidationError | RecursionError) -> str:
@@ -192,23 +231,148 @@ def _validation_detail(error: ValidationError | RecursionError) -> str:
     )
 
 
-def _directive(values: dict[str, Any], unusable_continuation: bool) -> Rendering | None:
-    if unusable_continuation:
-        values = {**values, "complete": False}
-    return Rendering.model_validate(values) if values else None
+_HINT_SAFE = {"verbatimHint": "true", "summarizeOkHint": "false"}
+_DIRECTIVE_SAFE = {"mode": "verbatim", "complete": "not stated", "guidance": "absent", "nullDisplay": "absent"}
+_CONTINUATION_SAFE = {"argument": "unusable", "token": "unusable", "expiresAt": "unknown expiry"}
 
 
-def read_rendering_object(value: Any, carrier: str = "_rendering") -> tuple[Rendering | None, tuple[Problem, ...]]:
-    """One carrier's directive as read (its well-formed members, and the safe reading of the malformed ones),
-    or None when it holds nothing; and its problems."""
-    reading = _read_carrier(value, carrier, _RENDERING_MEMBERS)
-    return _directive(reading.values, reading.unusable_continuation), reading.problems
+@dataclass(frozen=True)
+class Directive:
+    """A result directive as read: every member has exactly one reading."""
+
+    mode: Literal["verbatim", "summarizable"] | None = None
+    """The mode it asks for; None when it states none (the tool hints decide)."""
+    completeness: Completeness = "not-stated"
+    guidance: str | None = None
+    """The server's guidance, when well-formed."""
+    null_display: str | None = None
+    """The server's null text, when well-formed; `EffectiveRendering.null_display` applies the default."""
+    wire_mode: str | None = None
+    """The `mode` string as sent, when it was a string: an unregistered one reads as verbatim."""
+    clean: bool = True
+    """False when the carrier had an unknown, malformed or repeated member."""
+
+    @property
+    def complete(self) -> bool | None:
+        """`completeness` as the wire's boolean: None when not stated."""
+        return {"complete": True, "incomplete": False}.get(self.completeness)
+
+    def as_wire(self) -> dict[str, Any]:
+        """The reading in the carrier's wire form: the members it gives a value, by their wire names."""
+        mode = self.wire_mode if self.wire_mode is not None else self.mode  # an unregistered string, as sent
+        members = {"mode": mode, "guidance": self.guidance, "nullDisplay": self.null_display}
+        wire: dict[str, Any] = {name: value for name, value in members.items() if value is not None}
+        if self.complete is not None:
+            wire["complete"] = self.complete
+        return wire
 
 
-def read_hints_object(value: Any, carrier: str = "_meta") -> tuple[RenderingHints, tuple[Problem, ...]]:
-    """One carrier's hints (a `RenderingHints` or an annotations object) as read, and its problems."""
-    reading = _read_carrier(value, carrier, _HINT_MEMBERS)
-    return RenderingHints.model_validate(reading.values), reading.problems
+def _directive(reading: _Read) -> Directive | None:
+    if not reading.present:
+        return None
+    values = reading.well_formed
+    wire_mode = values.get("mode")
+    mode: Literal["verbatim", "summarizable"] | None
+    if "mode" in reading.malformed:
+        mode = "verbatim"
+    elif wire_mode is None:
+        mode = None
+    else:
+        mode = "summarizable" if wire_mode == "summarizable" and reading.clean else "verbatim"
+    complete = values.get("complete")
+    completeness: Completeness
+    if complete is False:
+        completeness = "incomplete"
+    elif complete is True and reading.clean:
+        completeness = "complete"
+    else:
+        completeness = "not-stated"
+    return Directive(
+        mode=mode,
+        completeness=completeness,
+        guidance=values.get("guidance"),
+        null_display=values.get("nullDisplay"),
+        wire_mode=wire_mode,
+        clean=reading.clean,
+    )
+
+
+def _hints(reading: _Read) -> RenderingHints:
+    """The hints as read; a hint the carrier does not state stays None, which reads as false."""
+    values = reading.well_formed
+    verbatim: bool | None = values.get("verbatimHint")
+    if "verbatimHint" in reading.malformed:
+        verbatim = True
+    summarize: bool | None = values.get("summarizeOkHint")
+    if "summarizeOkHint" in reading.malformed or (summarize and not reading.clean):
+        summarize = False
+    return RenderingHints.model_validate({"verbatimHint": verbatim, "summarizeOkHint": summarize})
+
+
+def read_rendering_object(value: Any, carrier: str = _RESULT_META) -> tuple[Directive | None, tuple[Problem, ...]]:
+    """One directive carrier as read, or None when it holds nothing; and its problems."""
+    reading = _read(value, carrier, _DIRECTIVE_MEMBERS, _DIRECTIVE_SAFE)
+    return _directive(reading), reading.problems
+
+
+def read_hints_object(value: Any, carrier: str = _TOOL_META) -> tuple[RenderingHints, tuple[Problem, ...]]:
+    """One hints carrier as read, and its problems. An annotations object (the core form) is open: only its two
+    rendering members are read, and its other members are not problems."""
+    reading = _read(value, carrier, _HINT_MEMBERS, _HINT_SAFE)
+    if carrier.endswith("annotations") and isinstance(value, Mapping):
+        keep = tuple(p for p in reading.problems if p.member is None or p.member in _HINT_MEMBERS)
+        clean = not keep
+        reading = _Read(reading.present, reading.well_formed, reading.malformed, clean, keep)
+    return _hints(reading), reading.problems
+
+
+@dataclass(frozen=True)
+class ContinuationReading:
+    """A result's continuation carrier as read."""
+
+    present: bool = False
+    """Whether the result has the carrier: if so, it is partial."""
+    usable: ResultContinuation | None = None
+    """The continuation to follow; None when there is none or it is unusable."""
+    problems: tuple[Problem, ...] = ()
+
+
+def read_continuation(
+    tool: Any, result: Any, *, original_arguments: Mapping[str, Any] | None = None
+) -> ContinuationReading:
+    """A result's continuation, checked against the tool's declared argument and, when given, the arguments of the
+    original call (a continuation that names one of them would change the query, and is unusable)."""
+    value = _meta_entry(result, CONTINUATION_ID)
+    reading = _read(value, _RESULT_CONTINUATION, _CONTINUATION_MEMBERS, _CONTINUATION_SAFE)
+    if not reading.present:
+        return ContinuationReading()
+    problems = list(reading.problems)
+    declared_reading = _read(
+        _meta_entry(tool, CONTINUATION_ID), _TOOL_CONTINUATION, _CONTINUATION_TOOL_MEMBERS, {"argument": "absent"}
+    )
+    problems.extend(declared_reading.problems)
+    declared = declared_reading.well_formed.get("argument") if declared_reading.clean else None
+    values = reading.well_formed
+    usable = reading.clean and "argument" in values and "token" in values
+    argument = values.get("argument")
+    if usable and argument != declared:
+        usable = False
+        problems.append(
+            Problem(
+                _RESULT_CONTINUATION, "argument", f"{argument!r} is not the tool's declared {declared!r}", "unusable"
+            )
+        )
+    if usable and original_arguments is not None and argument in original_arguments:
+        usable = False
+        problems.append(
+            Problem(_RESULT_CONTINUATION, "argument", f"{argument!r} is an argument of the original call", "unusable")
+        )
+    if not usable and not problems:
+        problems.append(Problem(_RESULT_CONTINUATION, None, "argument or token missing", "unusable"))
+    for problem in problems[len(reading.problems) + len(declared_reading.problems) :]:
+        logger.warning("malformed %s", problem)
+    continuation = ResultContinuation.model_validate(values) if usable else None
+    return ContinuationReading(True, continuation, tuple(problems))
 
 
 @dataclass(frozen=True)
@@ -216,20 +380,20 @@ class EffectiveRendering:
     """The outcome of reading every carrier of one tool and one result."""
 
     mode: EffectiveMode
-    directive: Rendering | None
-    """The result's directive, member by member (`_meta` first, then the core form); None when neither carrier
-    held a well-formed member."""
+    directive: Directive | None
+    """The result's directive as read; None when the result has none."""
     hints: RenderingHints
-    """The tool's hints, hint by hint (`_meta` first, then the annotations)."""
+    """The tool's hints as read."""
     source: Carrier
     """The carrier that decided the mode."""
     problems: tuple[Problem, ...] = field(default=())
-    """Every malformed value, with what it was read as."""
+    """Every malformed, unknown or repeated value, with what it was read as."""
+    continuation_reading: ContinuationReading = field(default=ContinuationReading())
 
     @property
     def registered_mode(self) -> bool:
         """False when the directive's `mode` is a string this version does not register (read as verbatim)."""
-        mode = None if self.directive is None else self.directive.mode
+        mode = None if self.directive is None else self.directive.wire_mode
         return mode is None or mode in ("verbatim", "summarizable")
 
     @property
@@ -245,15 +409,22 @@ class EffectiveRendering:
         return self.directive.null_display
 
     @property
-    def complete(self) -> bool:
-        """False when the result is part of a larger whole: `complete` is false, or a continuation is present."""
-        directive = self.directive
-        return directive is None or (directive.complete is not False and directive.continuation is None)
+    def completeness(self) -> Completeness | None:
+        """What the directive states; "incomplete" whenever a continuation carrier is present; None when the result
+        carries neither (the extensions say nothing about it)."""
+        if self.continuation_reading.present:
+            return "incomplete"
+        return None if self.directive is None else self.directive.completeness
 
     @property
-    def continuation(self) -> RenderingContinuation | None:
-        """How to ask for the rest of an incomplete result."""
-        return None if self.directive is None else self.directive.continuation
+    def complete(self) -> bool:
+        """False when the result is, or may be, part of a larger whole: shown as partial."""
+        return self.completeness in ("complete", None)
+
+    @property
+    def continuation(self) -> ResultContinuation | None:
+        """How to ask for the rest of a partial result; None when there is none to follow."""
+        return self.continuation_reading.usable
 
 
 def _mapping(value: Any) -> Mapping[str, Any] | None:
@@ -267,11 +438,6 @@ def _jsonable(value: Any) -> Any:
         return value  # not serializable as the SDK would send it: judged as it is, and so malformed
 
 
-def _extension_entry(meta: Any) -> Any:
-    meta_map = _mapping(meta)
-    return None if meta_map is None else meta_map.get(EXTENSION_ID)
-
-
 def _model_member(model: BaseModel, *names: str) -> Any:
     """A member of an SDK model of any version, by the first of `names` it has: a field (2.x and 1.x names differ)
     or an extra member (pydantic exposes those as attributes too)."""
@@ -282,131 +448,97 @@ def _model_member(model: BaseModel, *names: str) -> Any:
     return None
 
 
-def _tool_carriers(tool: Any) -> tuple[Any, Any]:
-    """The raw `_meta` entry and the raw annotations of a tool, without dumping the rest of it."""
-    if isinstance(tool, BaseModel):
-        meta = _jsonable(_extension_entry(_model_member(tool, "meta", "_meta")))
-        return meta, _jsonable(_model_member(tool, "annotations"))
-    wire = _mapping(tool)
-    if wire is None:
-        return None, None
-    return _extension_entry(wire.get("_meta")), wire.get("annotations")
+def _meta_entry(message: Any, key: str) -> Any:
+    """`message._meta[key]` in its wire form, without dumping the rest of the message."""
+    if isinstance(message, BaseModel):
+        meta: Any = _model_member(message, "meta", "_meta")
+        if meta is None:
+            meta = (message.model_extra or {}).get("_meta")
+        entry = _mapping(meta)
+        return None if entry is None else _jsonable(entry.get(key))
+    wire = _mapping(message)
+    entry = None if wire is None else _mapping(wire.get("_meta"))
+    return None if entry is None else entry.get(key)
 
 
-def _result_carriers(result: Any) -> tuple[Any, Any]:
-    """The raw `_meta` entry and the raw `_rendering` of a result, without dumping its content."""
+def _core_directive(result: Any) -> Any:
     if isinstance(result, BaseModel):
-        extra: Mapping[str, Any] = result.model_extra or {}
         core: Any = getattr(result, "rendering", _ABSENT)
-        if core is _ABSENT:  # an unpatched or 1.x model: kept, if at all, as an extra member
-            core = extra.get("_rendering")
-        elif isinstance(core, BaseModel):
-            # Judged again like wire data: a model can be built without validation or assigned to afterwards.
-            core = core.model_dump(by_alias=True, exclude_none=True)
-        meta: Any = getattr(result, "meta", _ABSENT)
-        if meta is _ABSENT:
-            meta = extra.get("_meta")
-        # In its wire form, as the SDK would send it: a server may have put a model (a `Rendering`) in `_meta`.
-        return _jsonable(_extension_entry(meta)), core
+        if core is _ABSENT:  # an unpatched model keeps it, if at all, as an extra member
+            core = (result.model_extra or {}).get("_rendering")
+        return _jsonable(core)
     wire = _mapping(result)
-    if wire is None:
-        return None, None
-    return _extension_entry(wire.get("_meta")), wire.get("_rendering")
+    return None if wire is None else wire.get("_rendering")
 
 
-def _merge(
-    readings: tuple[tuple[_CarrierReading, Carrier], ...], members: Mapping[str, tuple[str, TypeAdapter[Any]]]
-) -> tuple[dict[str, Any], dict[str, Carrier], bool]:
-    """Each member from the first carrier that settles it; and whether the settled continuation is unusable."""
-    values: dict[str, Any] = {}
-    sources: dict[str, Carrier] = {}
-    unusable = False
-    for wire_name, (field_name, _) in members.items():
-        for reading, carrier in readings:
-            if reading.decides(wire_name, field_name):
-                if field_name in reading.values:
-                    values[field_name] = reading.values[field_name]
-                else:  # a malformed continuation
-                    unusable = True
-                sources[field_name] = carrier
-                break
-    return values, sources, unusable
+def _annotations(tool: Any) -> Any:
+    if isinstance(tool, BaseModel):
+        return _jsonable(_model_member(tool, "annotations"))
+    wire = _mapping(tool)
+    return None if wire is None else wire.get("annotations")
 
 
-def _is_error(result: Any) -> bool:
-    if isinstance(result, BaseModel):
-        return _model_member(result, "is_error", "isError") is True
-    wire = _mapping(result)
-    return wire is not None and wire.get("isError") is True
+def _read_tool(tool: Any, core_form: bool) -> tuple[RenderingHints, Carrier, tuple[Problem, ...]]:
+    value = _meta_entry(tool, EXTENSION_ID)
+    hints, problems = read_hints_object(value, _TOOL_META)
+    if value is not None or not core_form:
+        return hints, "tool._meta", problems
+    core_hints, core_problems = read_hints_object(_annotations(tool), "Tool.annotations")
+    return core_hints, "tool.annotations", core_problems
 
 
-def _read_tool(tool: Any) -> tuple[RenderingHints, dict[str, Carrier], tuple[Problem, ...]]:
-    meta, annotations = _tool_carriers(tool)
-    from_meta = _read_carrier(meta, _TOOL_META, _HINT_MEMBERS)
-    from_core = _read_carrier(annotations, "Tool.annotations", _HINT_MEMBERS)
-    values, sources, _ = _merge(((from_meta, "tool._meta"), (from_core, "tool.annotations")), _HINT_MEMBERS)
-    return RenderingHints.model_validate(values), sources, from_meta.problems + from_core.problems
+def _read_result(result: Any, core_form: bool) -> tuple[Directive | None, Carrier, tuple[Problem, ...]]:
+    value = _meta_entry(result, EXTENSION_ID)
+    if value is None and core_form:
+        directive, problems = read_rendering_object(_core_directive(result), "CallToolResult._rendering")
+        return directive, "result._rendering", problems
+    directive, problems = read_rendering_object(value, _RESULT_META)
+    return directive, "result._meta", problems
 
 
-_READ_WITH_UNUSABLE_CONTINUATION: set[int] = set()
-"""The ids of the live directives that `note_unusable_continuation` marked."""
+def read_tool_hints(tool: Any, *, core_form: bool = False) -> RenderingHints:
+    """The tool's hints as read from its carrier (or, with `core_form`, from its annotations when it has none)."""
+    return _read_tool(tool, core_form)[0]
 
 
-def note_unusable_continuation(directive: Rendering) -> None:
-    """Mark a directive built by a first reader (the SDK patch, as it parses `_rendering`) from a carrier whose
-    continuation was malformed.
+def read_directive(result: Any, *, core_form: bool = False) -> Directive | None:
+    """The result's directive as read from its carrier (or, with `core_form`, from `_rendering` when it has none)."""
+    return _read_result(result, core_form)[0]
 
-    Such a directive already reads `complete` as false, but that value yields to a `complete` in `_meta`; the
-    malformed continuation does not (it decides the result's completeness wherever `complete` comes from), and
-    marking the model keeps that so when the model is read again.
+
+def resolve_rendering(
+    tool: Any, result: Any, *, core_form: bool = False, original_arguments: Mapping[str, Any] | None = None
+) -> EffectiveRendering:
+    """What a host should do with `result` of `tool`. Either may be None.
+
+    Args:
+        core_form: also read the promotion draft's core form, where the carrier is absent. Off unless the host's
+            user or developer enables it.
+        original_arguments: the arguments of the original call, which a usable continuation may not name.
     """
-    key = id(directive)
-    _READ_WITH_UNUSABLE_CONTINUATION.add(key)
-    weakref.finalize(directive, _READ_WITH_UNUSABLE_CONTINUATION.discard, key)
+    directive, directive_source, result_problems = _read_result(result, core_form)
+    hints, hint_source, tool_problems = _read_tool(tool, core_form)
+    continuation = read_continuation(tool, result, original_arguments=original_arguments)
+    problems = result_problems + tool_problems + continuation.problems
 
+    def effective(mode: EffectiveMode, source: Carrier) -> EffectiveRendering:
+        return EffectiveRendering(mode, directive, hints, source, problems, continuation)
 
-def _core_model_continuation_unusable(result: Any) -> bool:
-    core = getattr(result, "rendering", None) if isinstance(result, BaseModel) else None
-    return isinstance(core, Rendering) and core.continuation is None and id(core) in _READ_WITH_UNUSABLE_CONTINUATION
-
-
-def _read_result(result: Any) -> tuple[Rendering | None, dict[str, Carrier], tuple[Problem, ...]]:
-    meta, core = _result_carriers(result)
-    from_meta = _read_carrier(meta, _RESULT_META, _RENDERING_MEMBERS)
-    from_core = _read_carrier(core, "CallToolResult._rendering", _RENDERING_MEMBERS)
-    if _core_model_continuation_unusable(result):  # read, and logged, when the model was parsed
-        from_core = dataclasses.replace(
-            from_core, present=from_core.present | {_CONTINUATION}, unusable_continuation=True
-        )
-    readings = ((from_meta, "result._meta"), (from_core, "result._rendering"))
-    values, sources, unusable = _merge(
-        cast("tuple[tuple[_CarrierReading, Carrier], ...]", readings), _RENDERING_MEMBERS
-    )
-    return _directive(values, unusable), sources, from_meta.problems + from_core.problems
-
-
-def read_tool_hints(tool: Any) -> RenderingHints:
-    """The tool's hints as read, each from the first carrier where it is present (`_meta`, then annotations)."""
-    return _read_tool(tool)[0]
-
-
-def read_directive(result: Any) -> Rendering | None:
-    """The result's directive as read, member by member (`_meta`, then `_rendering`); None when there is none."""
-    return _read_result(result)[0]
-
-
-def resolve_rendering(tool: Any, result: Any) -> EffectiveRendering:
-    """What a host should do with `result` of `tool`, after reading every carrier. Either may be None."""
-    directive, directive_sources, result_problems = _read_result(result)
-    hints, hint_sources, tool_problems = _read_tool(tool)
-    problems = result_problems + tool_problems
     if directive is not None and directive.mode is not None:
-        mode: EffectiveMode = "summarizable" if directive.mode == "summarizable" else "verbatim"
-        return EffectiveRendering(mode, directive, hints, directive_sources["mode"], problems)
-    if _is_error(result):  # the tool's hints describe its results, not its error messages
-        return EffectiveRendering("unspecified", directive, hints, "none", problems)
+        return effective(directive.mode, directive_source)
     if hints.verbatim_hint:
-        return EffectiveRendering("verbatim", directive, hints, hint_sources["verbatim_hint"], problems)
+        return effective("verbatim", hint_source)
     if hints.summarize_ok_hint:
-        return EffectiveRendering("summarizable", directive, hints, hint_sources["summarize_ok_hint"], problems)
-    return EffectiveRendering("unspecified", directive, hints, "none", problems)
+        return effective("summarizable", hint_source)
+    return effective("unspecified", "none")
+
+
+def combine_parts(parts: Sequence[EffectiveRendering], *, all_fetched: bool = True) -> tuple[EffectiveMode, bool]:
+    """The effective mode and the completeness of several parts of one answer, in the order fetched: verbatim if
+    any part is, else summarizable if any is; complete only when every part was fetched and the last is complete."""
+    modes = {part.mode for part in parts}
+    mode: EffectiveMode = (
+        "verbatim" if "verbatim" in modes else "summarizable" if "summarizable" in modes else "unspecified"
+    )
+    complete = bool(parts) and all_fetched and parts[-1].complete
+    return mode, complete

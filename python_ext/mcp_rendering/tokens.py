@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 MAX_TOKEN_LENGTH = 4096
-"""Longest token accepted or issued: the schema's limit on `RenderingContinuation.token`."""
+"""Longest token accepted or issued: the schema's limit on `ResultContinuation.token`."""
 
 _VERSION = "v1"
 _KEY_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # always used with fullmatch: "$" would admit a trailing newline

@@ -1,4 +1,4 @@
-"""Public types of the rendering extension.
+"""Public types of the rendering and result continuation extensions.
 
 The models come from `_generated.py`, which `scripts/gen_types.py` generates from the schema delta; this module only
 names them and adds the constants that the rest of the package shares.
@@ -14,12 +14,14 @@ from pydantic import BaseModel
 from mcp_rendering._generated import (
     CallToolResultDelta,
     Rendering,
-    RenderingContinuation,
     RenderingHints,
+    ResultContinuation,
+    ResultContinuationTool,
     ToolAnnotationsDelta,
 )
 
 __all__ = [
+    "CONTINUATION_ID",
     "EXTENSION_ID",
     "GUIDANCE_MAX_LENGTH",
     "PARTIAL_MARKER",
@@ -27,14 +29,18 @@ __all__ = [
     "CallToolResultDelta",
     "EffectiveMode",
     "Rendering",
-    "RenderingContinuation",
     "RenderingHints",
     "RenderingMode",
+    "ResultContinuation",
+    "ResultContinuationTool",
     "ToolAnnotationsDelta",
 ]
 
 EXTENSION_ID = "io.modelcontextprotocol/rendering"
-"""The extension identifier: advertised in capabilities, and the `_meta` key of the normative carrier."""
+"""The rendering extension's identifier: declared in capabilities, and the `_meta` key of its carriers."""
+
+CONTINUATION_ID = "io.modelcontextprotocol/result-continuation"
+"""The result continuation extension's identifier: declared in capabilities, and the `_meta` key of its carriers."""
 
 PARTIAL_MARKER = "Partial result:"
 """How a notice of incompleteness begins: in the reference builder's text, in the reference host's notices, and in

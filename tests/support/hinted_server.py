@@ -19,33 +19,29 @@ import mcp_types
 from mcp.server.mcpserver import MCPServer
 
 from mcp_rendering import RenderingExtension
-from mcp_rendering.types import EXTENSION_ID, Rendering
+from mcp_rendering.extension import ResultContinuationExtension
+from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, Rendering
 
 GUIDANCE = "Show every row of every section in order; show null values as '-'."
 LINES = {"lines": [["Total assets", 1200], ["Total liabilities", None]]}
-META = {
-    "mode": "verbatim",
-    "nullDisplay": "-",
-    "complete": False,
-    "continuation": {"argument": "cursor", "token": "meta.1"},
-}
+META = {"mode": "verbatim", "nullDisplay": "-", "complete": False}
 """The `_meta` directive of the `meta` and `both` servers."""
-DISAGREEING_CORE = {
-    "mode": "summarizable",
-    "nullDisplay": "n/a",
-    "guidance": GUIDANCE,
-    "continuation": {"argument": "page", "token": "core.1"},
-}
-"""The core form the `both` server sends beside `META`: where both hold a member, `_meta` decides."""
+CONTINUATION = {"argument": "cursor", "token": "meta.1"}
+"""The result continuation carrier of the `meta` and `both` servers."""
+DISAGREEING_CORE = {"mode": "summarizable", "nullDisplay": "n/a", "guidance": GUIDANCE, "complete": True}
+"""The core form the `both` server sends beside `META`: a reader reads the carrier, never the core form behind it."""
 
 Carriers = Literal["core", "meta", "both"]
 
 
 def build_server(carriers: Carriers = "core") -> MCPServer:
     """Build the server. The patch is installed by the extension before any tool is declared."""
-    rendering = RenderingExtension()
-    server = MCPServer("hinted", extensions=[rendering], middleware=[rendering])
-    tool_meta = {EXTENSION_ID: {"verbatimHint": True, "summarizeOkHint": False}}
+    rendering, continuation = RenderingExtension(), ResultContinuationExtension()
+    server = MCPServer("hinted", extensions=[rendering, continuation], middleware=[rendering, continuation])
+    tool_meta = {
+        EXTENSION_ID: {"verbatimHint": True, "summarizeOkHint": False},
+        CONTINUATION_ID: {"argument": "cursor"},
+    }
 
     if carriers == "core":
         annotations = mcp_types.ToolAnnotations(verbatim_hint=True, summarize_ok_hint=False)
@@ -64,11 +60,11 @@ def build_server(carriers: Carriers = "core") -> MCPServer:
             "structuredContent": LINES,
         }
         if carriers == "core":
-            wire["_rendering"] = Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-").model_dump(
-                by_alias=True, exclude_none=True
-            )
+            wire["_rendering"] = Rendering(
+                mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True
+            ).model_dump(by_alias=True, exclude_none=True)
         else:
-            wire["_meta"] = {EXTENSION_ID: META}
+            wire["_meta"] = {EXTENSION_ID: META, CONTINUATION_ID: CONTINUATION}
             if carriers == "both":
                 wire["_rendering"] = DISAGREEING_CORE
         return mcp_types.CallToolResult.model_validate(wire)

@@ -56,7 +56,7 @@ def core_results(draw: st.DrawFn) -> dict[str, Any]:
 
 
 REGISTERED_MODES = ("verbatim", "summarizable")
-RENDERING_MEMBERS = ("mode", "guidance", "nullDisplay", "complete", "continuation")
+RENDERING_MEMBERS = ("mode", "guidance", "nullDisplay", "complete")
 
 # Text with characters outside the Basic Multilingual Plane: lengths are counted in code points.
 wide_text = st.text(st.characters(min_codepoint=0x1F300, max_codepoint=0x1F5FF) | st.characters(), max_size=40)
@@ -64,6 +64,7 @@ tokens = st.from_regex(r"[A-Za-z0-9._~-]{1,60}", fullmatch=True)
 argument_names = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,20}", fullmatch=True)
 continuations = st.fixed_dictionaries({"argument": argument_names, "token": tokens})
 unregistered_modes = st.text(max_size=20).filter(lambda mode: mode not in REGISTERED_MODES)
+usable_null_texts = st.sampled_from(["-", "n/a", "N/A", "— néant —", "(vide)", "s.o.", "Ø", "…"])
 
 
 @st.composite
@@ -72,9 +73,8 @@ def renderings(draw: st.DrawFn, *, modes: st.SearchStrategy[str] | None = None) 
     rendering: dict[str, Any] = {}
     _optional(draw, "mode", modes if modes is not None else st.sampled_from(REGISTERED_MODES), rendering)
     _optional(draw, "guidance", st.text(max_size=200) | st.text(min_size=990, max_size=1000), rendering)
-    _optional(draw, "nullDisplay", st.text(max_size=16), rendering)
-    _optional(draw, "complete", st.booleans(), rendering)
-    _optional(draw, "continuation", continuations, rendering)
+    _optional(draw, "nullDisplay", usable_null_texts, rendering)
+    rendering["complete"] = draw(st.booleans())
     return rendering
 
 
@@ -86,21 +86,8 @@ _not_a_boolean = (
 malformed_members: dict[str, st.SearchStrategy[Any]] = {
     "mode": _not_a_string | st.dictionaries(st.text(max_size=3), st.text(max_size=3), max_size=2),
     "guidance": _not_a_string | st.text(min_size=1001, max_size=1040),
-    "nullDisplay": _not_a_string | st.text(min_size=17, max_size=30),
+    "nullDisplay": _not_a_string | st.text(min_size=17, max_size=30) | st.sampled_from(["", " ", "0", "\u200b", "1.0"]),
     "complete": _not_a_boolean,
-    "continuation": st.one_of(
-        _not_a_string,
-        st.text(max_size=5),
-        st.fixed_dictionaries({"argument": st.sampled_from(["1x", "", "a-b", "x" * 65]), "token": tokens}),
-        st.fixed_dictionaries(
-            {
-                "argument": argument_names,
-                "token": st.sampled_from(["", "t" * 4097, "a b", "t\n", "é", "{}"]) | st.integers(),
-            }
-        ),
-        st.fixed_dictionaries({"argument": argument_names}),
-        st.fixed_dictionaries({"token": tokens}),
-    ),
 }
 """For each member of `Rendering`, values that are not well-formed for it (an explicit null is absent, not
 malformed, and so is not among them)."""

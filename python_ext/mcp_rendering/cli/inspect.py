@@ -123,7 +123,8 @@ class CallReport:
     missing_meta_carrier: bool
     """True when the result has a directive (in the core form or the copy) but no `_meta` carrier holding it."""
     continuation_without_incomplete: list[str] = field(default_factory=lambda: [])
-    """The carriers holding a continuation with `complete` absent or true, which a server must not send."""
+    """The carriers whose directive says `complete` absent or true beside a result continuation carrier, which a
+    server must not send."""
 
 
 @dataclass
@@ -193,7 +194,7 @@ def _carrier(name: str, value: Any, *, hints: bool) -> CarrierReport:
         values = read.model_dump(mode="json", by_alias=True, exclude_none=True)
     else:
         directive, problems = read_rendering_object(value, name)
-        values = {} if directive is None else directive.model_dump(mode="json", by_alias=True, exclude_none=True)
+        values = {} if directive is None else directive.as_wire()
     lines = [f"{problem.member or 'the value'}: {problem.detail}; read as {problem.reads_as}" for problem in problems]
     return CarrierReport(name, True, values, lines)
 
@@ -247,9 +248,9 @@ def call_report(tool: Mapping[str, Any] | None, name: str, arguments: dict[str, 
         continuation_argument=None if continuation is None else continuation.argument,
         missing_meta_carrier=bool(core.values or copy.values) and not meta.values,
         continuation_without_incomplete=[
-            carrier.carrier
-            for carrier in (meta, core)
-            if "continuation" in carrier.values and carrier.values.get("complete") is not False
+            "_meta"
+            for carrier in (meta,)
+            if effective.continuation_reading.present and carrier.values.get("complete") is not False
         ],
     )
 

@@ -5,21 +5,20 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 import mcp_types
 from mcp.server.mcpserver import Context, MCPServer, authenticated_principal
-from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
-from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
 from mcp_rendering.document import Document
 from mcp_rendering.envelope import RecordNotFoundError, RecordUris, read_record
-from mcp_rendering.extension import RenderingExtension
+from mcp_rendering.extension import RenderingExtension, ResultContinuationExtension
 from mcp_rendering.extension import tool_annotations as rendering_tool_annotations
 from mcp_rendering.tokens import ContinuationTokens, Keyring
 
 __all__ = [
-    "LOCAL_CALLER",
+    "ANONYMOUS_CALLER",
     "SECRET_ENV",
     "call_arguments",
     "caller_of",
@@ -30,8 +29,10 @@ __all__ = [
     "tool_annotations",
 ]
 
-LOCAL_CALLER = "stdio-local"
-"""The caller identity of an unauthenticated stdio connection: the one process that launched the server."""
+ANONYMOUS_CALLER = "anonymous"
+"""The anonymous authorization context (result continuation, section 5): every caller without authorization, over
+stdio or HTTP. A token issued to it is a bearer capability for the rest of one result, which any anonymous caller
+could fetch by making the original call."""
 
 SECRET_ENV = "MCP_RENDERING_EXAMPLE_SECRET"
 """Environment variable holding the token signing secret, for servers run as several replicas."""
@@ -46,12 +47,13 @@ def new_server(name: str, instructions: str, *, plain: bool = False) -> MCPServe
     if plain:
         return MCPServer(name, instructions=instructions, version="0.1.0", log_level="WARNING")
     rendering = RenderingExtension()  # installs the SDK patch: before any tool is declared
+    continuation = ResultContinuationExtension()
     return MCPServer(
         name,
         instructions=instructions,
         version="0.1.0",
-        extensions=[rendering],
-        middleware=[rendering],
+        extensions=[rendering, continuation],
+        middleware=[rendering, continuation],
         # Keep stderr quiet: a host such as `mcp-rendering demo` shares the terminal with the server.
         log_level="WARNING",
     )
@@ -128,31 +130,14 @@ def continuation_tokens() -> ContinuationTokens:
 
 
 def caller_of(ctx: Context[Any, Any]) -> str:
-    """The caller's identity, to which tokens and record reads are bound.
-
-    The authenticated principal when there is one. Without one: `LOCAL_CALLER` when the request did not come over
-    HTTP (stdio or in-process: one client per server process); over HTTP, the session id, so that unauthenticated
-    clients never share one identity, and a request without a session is refused. A stateful transport issued that
-    id and checks it on every request; a stateless one checks nothing, so the id is only a label the client chose:
-    serve such a deployment behind authentication.
-
-    Raises:
-        ToolError: an unauthenticated HTTP request outside any session.
-    """
+    """The caller's authorization context, to which tokens and record reads are bound: the authenticated principal
+    when there is one, else `ANONYMOUS_CALLER`. Never a transport session or connection: a 2026-07-28 client has
+    none, and its next call may reach another connection or replica."""
     try:
         request_context = ctx.request_context
-    except ValueError:  # no request in flight (a direct call in-process): the local process itself
-        return LOCAL_CALLER
-    principal = authenticated_principal(request_context)
-    if principal:
-        return principal
-    if request_context.request is None:  # stdio and in-memory transports attach no HTTP request
-        return LOCAL_CALLER
-    headers = cast("Mapping[str, str] | None", getattr(request_context.request, "headers", None))
-    session_id = headers.get(MCP_SESSION_ID_HEADER) if headers is not None else None
-    if not session_id:
-        raise ToolError("unauthenticated HTTP request outside a session: authenticate, or use a stateful session")
-    return f"session:{session_id}"
+    except ValueError:  # no request in flight (a direct call in-process)
+        return ANONYMOUS_CALLER
+    return authenticated_principal(request_context) or ANONYMOUS_CALLER
 
 
 def call_arguments(cursor: str | None, **arguments: Any) -> dict[str, Any]:

@@ -19,12 +19,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import mcp_types
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
 
 from mcp_rendering.builder import VerbatimContent, verbatim_result
 from mcp_rendering.document import Document
 from mcp_rendering.envelope import RecordNotFoundError, RecordUris, read_record
-from mcp_rendering.examples._server import LOCAL_CALLER, new_server, record_text, serve, tool_annotations
+from mcp_rendering.examples._server import ANONYMOUS_CALLER, new_server, record_text, serve, tool_annotations
 from mcp_rendering.examples.financial_data import KeyFigures, financial_statements, key_figures
 from mcp_rendering.types import Rendering
 
@@ -71,7 +70,7 @@ def _load(params: Mapping[str, str], caller: str) -> Document | None:
 def _statements(*, record_links: bool) -> mcp_types.CallToolResult:
     return verbatim_result(
         _document(),
-        Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-"),
+        Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True),
         record_links=record_links,
     )
 
@@ -155,24 +154,15 @@ def build_fastmcp_server(*, plain: bool = False, record_links: bool = True) -> F
 
 
 def _fastmcp_caller() -> str:
-    """The caller's identity under FastMCP, by the rules of `caller_of` for MCPServer.
-
-    The authenticated principal when there is one; else `LOCAL_CALLER` off HTTP; else the HTTP session id, and a
-    request outside any session is refused.
-    """
-    from fastmcp.exceptions import ResourceError
-    from fastmcp.server.dependencies import get_access_token, get_context, get_http_headers
+    """The caller's authorization context under FastMCP, by the rules of `caller_of` for MCPServer: the
+    authenticated principal when there is one, else `ANONYMOUS_CALLER`."""
+    from fastmcp.server.dependencies import get_access_token
     from mcp.server.auth.provider import principal_components
 
     token = get_access_token()
     if token is not None:
         return json.dumps(principal_components(token), separators=(",", ":"))
-    if get_context().transport in (None, "stdio"):  # None: an in-process connection, one client per server process
-        return LOCAL_CALLER
-    session_id = get_http_headers(include={MCP_SESSION_ID_HEADER}).get(MCP_SESSION_ID_HEADER)
-    if not session_id:
-        raise ResourceError("unauthenticated HTTP request outside a session: authenticate, or use a stateful session")
-    return f"session:{session_id}"
+    return ANONYMOUS_CALLER
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import mcp_types
 from mcp.server.mcpserver import Context, MCPServer
 
-from mcp_rendering.builder import VerbatimContent, error_result, paged_result
+from mcp_rendering.builder import VerbatimContent, continuation_tool_meta, error_result, paged_result
 from mcp_rendering.document import Document
 from mcp_rendering.envelope import Budget, Envelope, RecordUris, content_fingerprint
 from mcp_rendering.examples._server import (
@@ -85,6 +85,7 @@ def build_server(*, plain: bool = False, record_links: bool = True) -> MCPServer
 
     @server.tool(
         name=TOOL,
+        meta=None if plain else continuation_tool_meta("cursor"),
         annotations=tool_annotations("Org chart (every person, by level)", verbatim=True, plain=plain),
     )
     def org_chart(
@@ -100,7 +101,7 @@ def build_server(*, plain: bool = False, record_links: bool = True) -> MCPServer
             _document(division),
             arguments=call_arguments(cursor, division=division),
             caller=caller_of(ctx),
-            directive=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-"),
+            directive=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True),
             record_links=record_links,
             fingerprint=_fingerprint(division),
         )

@@ -19,7 +19,7 @@ import mcp_types
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
-from mcp_rendering.builder import VerbatimContent, error_result, paged_result
+from mcp_rendering.builder import VerbatimContent, continuation_tool_meta, error_result, paged_result
 from mcp_rendering.document import Document
 from mcp_rendering.envelope import Budget, Envelope, RecordUris, content_fingerprint
 from mcp_rendering.examples._server import (
@@ -97,6 +97,7 @@ def build_server(*, plain: bool = False, record_links: bool = True) -> MCPServer
 
     @server.tool(
         name=TOOL,
+        meta=None if plain else continuation_tool_meta("cursor"),
         annotations=tool_annotations("Screening report (every flagged customer)", verbatim=True, plain=plain),
     )
     def screening_report(
@@ -112,7 +113,7 @@ def build_server(*, plain: bool = False, record_links: bool = True) -> MCPServer
             _document(batch),
             arguments=call_arguments(cursor, batch=batch),
             caller=caller_of(ctx),
-            directive=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-"),
+            directive=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True),
             record_links=record_links,
             fingerprint=_fingerprint(batch),
         )

@@ -1,0 +1,146 @@
+"""Property tests: malformed carriers (misspelled and miscased members, wrong types, repeated names as a JSON parser
+sees them) never make a partial result read as complete, nor a verbatim one as summarizable.
+
+The oracle is the merged JSON Schema, validated by `jsonschema`, an implementation independent of the reader: a
+directive reads as complete, or as summarizable, exactly when the schema accepts its carrier, no member name is
+repeated, and the carrier says so.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcp_rendering.reading import parse_json, read_hints_object, read_rendering_object, resolve_rendering
+from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _script(name: str) -> ModuleType:
+    scripts = str(REPO_ROOT / "scripts")
+    if scripts not in sys.path:
+        sys.path.insert(0, scripts)
+    return importlib.import_module(name)
+
+
+_gen_schema = _script("gen_schema")
+_MERGED = _gen_schema.load_merged("2026-07-28")
+_DIRECTIVE_SCHEMA = _gen_schema.definition_validator(_MERGED, "Rendering")
+_HINTS_SCHEMA = _gen_schema.definition_validator(_MERGED, "RenderingHints")
+
+_DIRECTIVE_MEMBERS = ("mode", "guidance", "nullDisplay", "complete")
+_HINT_MEMBERS = ("verbatimHint", "summarizeOkHint")
+
+
+def _variants(name: str) -> list[str]:
+    """Misspellings a producer makes: case, snake case, a letter more or less, a tense."""
+    snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+    return sorted(
+        {
+            name.lower(),
+            name.upper(),
+            name[0].upper() + name[1:],
+            snake,
+            f"is_{snake}",
+            f"{name}d",
+            f"{name}s",
+            name[:-1],
+            f"{name} ",
+            f"_{name}",
+        }
+        - {name}
+    )
+
+
+_json_scalars = (
+    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False, width=16) | st.text(max_size=6)
+)
+_json_values = st.recursive(
+    _json_scalars | st.sampled_from(["true", "false", "verbatim", "summarizable", "-", "0", "", " "]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+def _carrier_pairs(members: tuple[str, ...], good: dict[str, st.SearchStrategy[Any]]) -> st.SearchStrategy[Any]:
+    """A list of (name, value) pairs: defined names with good or bad values, misspelled names, repeats."""
+    names = st.sampled_from([*members, *[v for m in members for v in _variants(m)]])
+    value_for = {name: strategy | _json_values for name, strategy in good.items()}
+
+    def pair(name: str) -> st.SearchStrategy[tuple[str, Any]]:
+        return st.tuples(st.just(name), value_for.get(name, _json_values))
+
+    return st.lists(names.flatmap(pair), max_size=6)
+
+
+def _text(pairs: list[tuple[str, Any]]) -> str:
+    """The JSON text of an object with these members in this order, repeats kept (as a peer could send it)."""
+    return "{" + ",".join(f"{json.dumps(name)}:{json.dumps(value)}" for name, value in pairs) + "}"
+
+
+_directive_pairs = _carrier_pairs(
+    _DIRECTIVE_MEMBERS,
+    {
+        "mode": st.sampled_from(["verbatim", "summarizable", "tabular"]),
+        "guidance": st.text(max_size=20),
+        "nullDisplay": st.sampled_from(["-", "n/a", "", "0", " ", "\u200b"]),
+        "complete": st.booleans(),
+    },
+)
+_hint_pairs = _carrier_pairs(_HINT_MEMBERS, {"verbatimHint": st.booleans(), "summarizeOkHint": st.booleans()})
+
+
+def _repeats(pairs: list[tuple[str, Any]]) -> bool:
+    names = [name for name, _ in pairs]
+    return len(names) != len(set(names))
+
+
+@given(_directive_pairs)
+def test_no_malformed_directive_reads_as_complete_or_summarizable(pairs: list[tuple[str, Any]]) -> None:
+    wire = parse_json(_text(pairs))
+    directive, _ = read_rendering_object(wire)
+    assert directive is not None
+    clean = not _repeats(pairs) and not list(_DIRECTIVE_SCHEMA.iter_errors(wire))
+    assert (directive.completeness == "complete") is (clean and wire.get("complete") is True)
+    assert (directive.mode == "summarizable") is (clean and wire.get("mode") == "summarizable")
+
+
+@given(_directive_pairs)
+def test_a_parser_that_keeps_the_last_repeat_reads_no_more_than_the_schema_allows(pairs: list[tuple[str, Any]]) -> None:
+    wire = json.loads(_text(pairs))  # repeats silently collapsed, as most SDKs parse
+    effective = resolve_rendering(None, {"content": [], "_meta": {EXTENSION_ID: wire}})
+    valid = not list(_DIRECTIVE_SCHEMA.iter_errors(wire))
+    if effective.complete:
+        assert valid and wire["complete"] is True
+    if effective.mode == "summarizable":
+        assert valid and wire["mode"] == "summarizable"
+
+
+@given(_hint_pairs)
+def test_no_malformed_hints_read_as_summarizable_or_drop_verbatim(pairs: list[tuple[str, Any]]) -> None:
+    wire = parse_json(_text(pairs))
+    hints, _ = read_hints_object(wire)
+    clean = not _repeats(pairs) and not list(_HINTS_SCHEMA.iter_errors(wire))
+    assert bool(hints.summarize_ok_hint) is (clean and wire.get("summarizeOkHint") is True)
+    if "verbatimHint" in wire and wire["verbatimHint"] not in (None, False):
+        assert hints.verbatim_hint is True
+
+
+@given(_json_values, _json_values, st.booleans())
+def test_any_carrier_values_are_read_without_raising_and_a_continuation_keeps_it_partial(
+    directive: Any, continuation: Any, error: bool
+) -> None:
+    message = {"content": [], "isError": error, "_meta": {EXTENSION_ID: directive, CONTINUATION_ID: continuation}}
+    effective = resolve_rendering({"_meta": {EXTENSION_ID: directive}}, message)
+    if continuation is not None:
+        assert not effective.complete
+    if directive is not None and not isinstance(directive, dict):
+        assert effective.mode == "verbatim"
