@@ -32,7 +32,9 @@ async def _check_mode(mode: str) -> None:
         assert sheet.meta is not None and sheet.meta[EXTENSION_ID]["verbatimHint"] is True
         # The server wrote the core form and its extension mirrored it under `_meta`, the carrier read first.
         assert resolve_rendering(sheet, result).source == "result._meta"
-        assert isinstance(result.rendering, Rendering)  # pyright: ignore[reportAttributeAccessIssue]
+        # The patched SDK keeps the core form as it came, for the reader.
+        expected = Rendering(mode="verbatim", complete=True).model_dump(by_alias=True, exclude_none=True)
+        assert isinstance(result.rendering, dict) and result.rendering["mode"] == expected["mode"]  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def main() -> int:
