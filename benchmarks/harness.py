@@ -86,13 +86,16 @@ class Result:
     baseline_seconds: Spread
     ratio: Spread
     extra: dict[str, Any] = field(default_factory=lambda: {})
+    throughput: bool = False
+    """When True, `ratio` is of throughputs (baseline time ÷ subject time: higher is better), not of times."""
 
     def line(self) -> str:
         per_row = self.subject_seconds.median / self.rows * 1e6 if self.rows else 0.0
         return (
             f"  {self.name:<34} {self.rows:>9,}  gc {self.gc:<3}  {self.subject_seconds.median * 1e3:>10.2f} ms "
             f"{self.baseline_seconds.median * 1e3:>10.2f} ms  {per_row:>8.2f} µs/row  "
-            f"ratio {self.ratio.median:5.2f}x [{self.ratio.low:.2f}-{self.ratio.high:.2f}] ({self.rounds} rounds)"
+            f"{'throughput' if self.throughput else 'ratio'} {self.ratio.median:5.2f}x "
+            f"[{self.ratio.low:.2f}-{self.ratio.high:.2f}] ({self.rounds} rounds)"
         )
 
 
@@ -152,9 +155,11 @@ def from_ratios(
     pairs: Sequence[tuple[float, float]],
     *,
     state: GcState = "on",
+    throughput: bool = False,
     extra: dict[str, Any] | None = None,
 ) -> Result:
-    """A `Result` from (subject, baseline) measurements taken elsewhere, one pair per interleaved round."""
+    """A `Result` from (subject, baseline) measurements taken elsewhere, one pair per interleaved round; with
+    `throughput`, the ratio is of throughputs (baseline ÷ subject)."""
     subject_times = [s for s, _ in pairs]
     baseline_times = [b for _, b in pairs]
     return Result(
@@ -167,8 +172,9 @@ def from_ratios(
         len(pairs),
         Spread.of(subject_times),
         Spread.of(baseline_times),
-        Spread.of([s / b for s, b in pairs]),
+        Spread.of([b / s if throughput else s / b for s, b in pairs]),
         extra or {},
+        throughput,
     )
 
 
@@ -210,8 +216,9 @@ def _commit() -> str:
     return f"{head}+dirty" if dirty else head
 
 
-def write(path: Path | None, benchmark: str, results: Sequence[Result], *, quick: bool) -> None:
-    """Write `results` as JSON to `path` (nothing when None), with what a reader needs to weigh them."""
+def write(path: Path | None, benchmark: str, results: Sequence[Result], *, quick: bool, **more: Any) -> None:
+    """Write `results` (and any `more` members) as JSON to `path` (nothing when None), with what a reader needs to
+    weigh them."""
     if path is None:
         return
     document = {
@@ -222,6 +229,7 @@ def write(path: Path | None, benchmark: str, results: Sequence[Result], *, quick
         "implementation": platform.python_implementation(),
         "cpus": os.cpu_count(),
         "results": [asdict(result) for result in results],
+        **more,
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
