@@ -90,10 +90,13 @@ class Result:
     """When True, `ratio` is of throughputs (baseline time ÷ subject time: higher is better), not of times."""
 
     def line(self) -> str:
-        per_row = self.subject_seconds.median / self.rows * 1e6 if self.rows else 0.0
+        if self.extra.get("unit") == "byte":  # `rows` counts bytes: the cost per megabyte reads better
+            per = f"{self.subject_seconds.median / self.rows * 1e9 if self.rows else 0.0:>8.2f} ms/MB "
+        else:
+            per = f"{self.subject_seconds.median / self.rows * 1e6 if self.rows else 0.0:>8.2f} µs/row"
         return (
             f"  {self.name:<34} {self.rows:>9,}  gc {self.gc:<3}  {self.subject_seconds.median * 1e3:>10.2f} ms "
-            f"{self.baseline_seconds.median * 1e3:>10.2f} ms  {per_row:>8.2f} µs/row  "
+            f"{self.baseline_seconds.median * 1e3:>10.2f} ms  {per}  "
             f"{'throughput' if self.throughput else 'ratio'} {self.ratio.median:5.2f}x "
             f"[{self.ratio.low:.2f}-{self.ratio.high:.2f}] ({self.rounds} rounds)"
         )
