@@ -16,9 +16,9 @@ import json
 import resource
 
 from harness import (
-    HEADER,
     GcState,
     Result,
+    header,
     in_child,
     parser,
     print_for_parent,
@@ -77,7 +77,7 @@ def main() -> None:
         return
     sizes = [1_000] if args.quick else args.rows
     print(f"audit() against json.loads of the same result; {rounds} interleaved rounds per ratio")
-    print(HEADER)
+    print(header())
     results: list[Result] = []
     for rows in sizes:
         arguments = ["--child", str(rows), "--rounds", str(rounds), "--gc", *args.gc]

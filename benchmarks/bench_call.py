@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import mcp_types
-from harness import HEADER, Result, collector, from_ratios, parser, rounds_of, write
+from harness import Result, collector, from_ratios, header, parser, rounds_of, write
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.server.mcpserver import MCPServer
@@ -284,7 +284,7 @@ def main() -> None:
     sizes = [min(args.rows)] if args.quick else args.rows
     calls = 1 if args.quick else args.calls
     print(f"quickstart ÷ plain server, the same bytes; {rounds} interleaved rounds per ratio")
-    print(HEADER)
+    print(header())
     results: list[Result] = []
     for transport in ("stdio", "http"):
         for rows in sizes:

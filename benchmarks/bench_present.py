@@ -21,9 +21,9 @@ import json
 from collections.abc import Callable
 
 from harness import (
-    HEADER,
     GcState,
     Result,
+    header,
     in_child,
     parser,
     print_for_parent,
@@ -88,7 +88,7 @@ def main() -> None:
         return
     sizes = [1_000] if args.quick else args.rows
     print(f"present() against json.loads of the same result; {rounds} interleaved rounds per ratio")
-    print(HEADER)
+    print(header())
     results: list[Result] = []
     for rows in sizes:
         child = in_child(

@@ -102,10 +102,12 @@ class Result:
         )
 
 
-HEADER = (
-    f"  {'comparison':<34} {'rows':>9}  {'':6}  {'subject':>13} {'baseline':>13}  {'subject/row':>14}  "
-    "ratio: median [range]"
-)
+def header(count: str = "rows") -> str:
+    """The column heads of `Result.line`; `count` names what the size counts."""
+    return (
+        f"  {'comparison':<34} {count:>9}  {'':6}  {'subject':>13} {'baseline':>13}  {'subject per':>14}  "
+        "ratio: median [range]"
+    )
 
 
 def ratio_of(

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))  # the benchmarks' shared harness
 
-from harness import HEADER, Result, from_ratios, parser, rounds_of, write
+from harness import Result, from_ratios, header, parser, rounds_of, write
 
 BENCHMARK = "stdio-buffer"
 MESSAGES_PER_CLIENT = 3
@@ -96,7 +96,7 @@ def main() -> None:
     rounds = rounds_of(args)
     sizes = [1.0] if args.quick else args.mb
     print(f"stdio_client, one message received: patched ÷ unpatched SDK; {rounds} interleaved rounds per ratio")
-    print(HEADER.replace("rows", "bytes"))
+    print(header("bytes"))
     results: list[Result] = []
     for megabytes in sizes:
         size = int(megabytes * 1_000_000)
