@@ -258,6 +258,7 @@ def breakdown(rows: int, repeat: int) -> list[tuple[str, float]]:
         ("serialize it (model_dump_json)", _best(lambda: result.model_dump_json(by_alias=True), repeat)),
         ("parse it on the client (json.loads)", _best(lambda: json.loads(payload), repeat)),
         ("server check: VerbatimContent", _best(lambda: VerbatimContent.model_validate(structured), repeat)),
+        ("the same check, in full (a copy)", _best(lambda: VerbatimContent.model_validate(dict(structured)), repeat)),
         ("client check: outputSchema", _best(_client_check(output_schema(), wire["structuredContent"]), repeat)),
         ("middleware (tools/call mirror)", middleware()),
     ]

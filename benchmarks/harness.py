@@ -120,12 +120,17 @@ def ratio_of(
     rounds: int,
     state: GcState = "on",
     extra: dict[str, Any] | None = None,
+    warmup: Callable[[], object] | None = None,
 ) -> Result:
-    """Time `subject` against `baseline` in `rounds` interleaved rounds (each warmed once first)."""
+    """Time `subject` against `baseline` in `rounds` interleaved rounds, after one untimed run of each (or of
+    `warmup`, the same work on a small input, where a run at full size would cost more than it tells)."""
     subject_name, subject_work = subject
     baseline_name, baseline_work = baseline
-    subject_work()
-    baseline_work()
+    if warmup is None:
+        subject_work()
+        baseline_work()
+    else:
+        warmup()
     subject_times: list[float] = []
     baseline_times: list[float] = []
     for number in range(rounds):
