@@ -226,6 +226,10 @@ def _commit() -> str:
     return f"{head}+dirty" if dirty else head
 
 
+COMMIT = _commit()
+"""The commit measured: read when the run starts, before any later change to the working tree."""
+
+
 def write(path: Path | None, benchmark: str, results: Sequence[Result], *, quick: bool, **more: Any) -> None:
     """Write `results` (and any `more` members) as JSON to `path` (nothing when None), with what a reader needs to
     weigh them."""
@@ -233,7 +237,7 @@ def write(path: Path | None, benchmark: str, results: Sequence[Result], *, quick
         return
     document = {
         "benchmark": benchmark,
-        "commit": _commit(),
+        "commit": COMMIT,
         "quick": quick,
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
