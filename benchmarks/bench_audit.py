@@ -88,7 +88,7 @@ def main() -> None:
             result = result_from(data)
             results.append(result)
             print(f"{result.line()}  peak +{result.extra['peak_growth_per_json_byte']:.2f}x JSON", flush=True)
-    write(args.json, BENCHMARK, results, quick=args.quick)
+        write(args.json, BENCHMARK, results, quick=args.quick)  # after every size: a long run keeps what it has
 
 
 if __name__ == "__main__":

@@ -105,7 +105,7 @@ def main() -> None:
             result = result_from(data)
             results.append(result)
             print(result.line(), flush=True)
-    write(args.json, BENCHMARK, results, quick=args.quick)
+        write(args.json, BENCHMARK, results, quick=args.quick)  # after every size: a long run keeps what it has
 
 
 if __name__ == "__main__":
