@@ -259,6 +259,7 @@ def present_section(run: Run) -> str:
                 rows,
                 "lrrrrr",
             ),
+            f"Largest size measured: {max((e['rows'] for e in run['results']), default=0):,} rows.",
             _provenance(run),
         ]
     )
@@ -420,9 +421,102 @@ cd .. && python scripts/gen_performance.py
 """
 
 
+def _at(entries: Sequence[Entry], rows: int) -> Entry | None:
+    return next((e for e in entries if e["rows"] == rows), None)
+
+
+def _verdict(value: float, limit: float, *, at_least: bool = False) -> str:
+    return "met" if (value >= limit if at_least else value <= limit) else "**not met**"
+
+
+def summary(runs: dict[str, Run]) -> str:
+    """Each target of the issue next to the measured median it is judged by."""
+    lines: list[tuple[str, str, str]] = []
+    per_call = [e for e in runs["call"]["results"] if not e["throughput"]]
+    if per_call:
+        worst = max(per_call, key=lambda e: e["ratio"]["median"])
+        where = f"{worst['rows']:,} rows, {worst['extra']['transport']}"
+        lines.append(
+            (
+                "a call: quickstart ÷ plain ≤ 1.2x, every size and transport",
+                f"worst median {worst['ratio']['median']:.2f}x ({where})",
+                _verdict(worst["ratio"]["median"], 1.2),
+            )
+        )
+    for entry in (e for e in runs["call"]["results"] if e["throughput"]):
+        lines.append(
+            (
+                f"{entry['name']}: throughput ≥ 0.95x",
+                f"{entry['ratio']['median']:.2f}x",
+                _verdict(entry["ratio"]["median"], 0.95, at_least=True),
+            )
+        )
+    present = _entries(runs["present"], "present: text + model copy")
+    if (entry := _at(present, 100_000)) is not None:
+        lines.append(
+            (
+                "present() + json.loads ≤ 5x json.loads at 100,000 rows",
+                f"{entry['ratio']['median']:.2f}x",
+                _verdict(entry["ratio"]["median"], 5.0),
+            )
+        )
+    if len(present) >= 2:
+        ordered = sorted(present, key=lambda e: e["rows"])
+        first, last = ordered[0], ordered[-1]
+        growth = (last["subject_seconds"]["median"] / last["rows"]) / (
+            first["subject_seconds"]["median"] / first["rows"]
+        )
+        lines.append(
+            (
+                "present(): cost per row flat from 1,000 to 1,000,000 rows",
+                f"{growth:.2f}x the cost per row at {first['rows']:,} rows, at {last['rows']:,}",
+                "see the table",
+            )
+        )
+    audit = [e for e in _entries(runs["audit"], "audit") if e["gc"] == "on"]
+    if (entry := _at(audit, 100_000)) is not None:
+        lines.append(("audit() ÷ json.loads at 100,000 rows, collector on", f"{entry['ratio']['median']:.2f}x", ""))
+    if (entry := _at(_entries(runs["envelope"], "walk, 1 MB pages"), 100_000)) is not None:
+        lines.append(
+            (
+                "envelope ÷ json.dumps ≤ 2x at 100,000 records",
+                f"{entry['ratio']['median']:.2f}x",
+                _verdict(entry["ratio"]["median"], 2.0),
+            )
+        )
+    if runs["patch"]["results"]:
+        worst = max(runs["patch"]["results"], key=lambda e: e["ratio"]["median"])
+        lines.append(
+            (
+                "SDK patch: patched ÷ unpatched ≤ 1.10x",
+                f"worst median {worst['ratio']['median']:.2f}x ({worst['name']})",
+                _verdict(worst["ratio"]["median"], 1.10),
+            )
+        )
+    if runs["stdio-buffer"]["results"]:
+        largest = max(runs["stdio-buffer"]["results"], key=lambda e: e["rows"])
+        lines.append(
+            (
+                f"stdio buffer patch, one {largest['rows'] / 1e6:g} MB message: patched ÷ unpatched",
+                f"{largest['ratio']['median']:.2f}x",
+                "",
+            )
+        )
+    quick = [name for name, run in runs.items() if run["quick"]]
+    note = f" **Quick runs, which measure nothing: {', '.join(quick)}.**" if quick else ""
+    return "\n\n".join(
+        [
+            "## Summary",
+            "Each target next to the median it is judged by (the sections below give the ranges)." + note,
+            _table(["target", "measured", "target met"], lines, "lll"),
+        ]
+    )
+
+
 def page(runs: dict[str, Run]) -> str:
     sections = [
         INTRODUCTION,
+        summary(runs),
         call_section(runs["call"]),
         present_section(runs["present"]),
         audit_section(runs["audit"]),
