@@ -293,9 +293,11 @@ def main() -> None:
             per_round = calls if args.quick else max(calls, calls * 1_000 // max(rows, 1) // 4)
             results.append(asyncio.run(per_call(rows, transport, rounds, per_round)))
             print(results[-1].line(), flush=True)
+            write(args.json, BENCHMARK, results, quick=args.quick)  # after every comparison: a failure keeps the rest
     for clients in (1, 10):
         results.append(asyncio.run(concurrent(clients, min(sizes) if args.quick else CONCURRENT_ROWS, rounds)))
         print(results[-1].line(), flush=True)
+        write(args.json, BENCHMARK, results, quick=args.quick)
 
     largest = max(sizes)
     print(f"\nWhere the quickstart's time goes at {largest:,} rows (best of {max(rounds, 3)}, in this process)")

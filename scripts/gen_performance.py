@@ -390,9 +390,9 @@ ratio printed by one of the benchmarks under `benchmarks/`, all built on one sma
   on both alike; every ratio is the median and the range of at least five rounds. Absolute times depend on the
   machine (these ran on a shared two-core machine); the ratios are what to read.
 - **The collector in the same state on both sides.** Before every timed sample the collector runs a full collection
-  and stays on for the sample, on both sides (the audit is also shown with it off on both). The library never
-  switches the process-wide collector off behind its caller's back, so the figures with the collector on are what a
-  host pays.
+  and stays on for the sample, on both sides (the audit is also shown with it off on both). The collector is the
+  caller's: a library must not switch it off behind its caller's back, so the figures with the collector on are
+  the ones a host pays, and the targets are judged by them.
 - **Machine-readable.** Each benchmark takes `--json FILE`; this page and its plots are generated from the committed
   files by `scripts/gen_performance.py`, which CI runs with `--check`. `--quick` runs each comparison once, which
   CI does to prove that every benchmark runs; no test asserts a timing.
