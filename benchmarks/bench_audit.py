@@ -12,8 +12,11 @@ Run: `python benchmarks/bench_audit.py [--rows 10000 100000 1000000] [--rounds 5
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import resource
+from collections.abc import Iterator
 
 from harness import (
     GcState,
@@ -39,17 +42,41 @@ def _peak_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
 
 
+@contextlib.contextmanager
+def _recording_collector_switches() -> Iterator[list[bool]]:
+    """Record whether the code run inside switches the process-wide collector off (`gc.disable`)."""
+    calls: list[bool] = []
+    original = gc.disable
+
+    def disable() -> None:
+        calls.append(True)
+        original()
+
+    gc.disable = disable
+    try:
+        yield calls
+    finally:
+        gc.disable = original
+
+
 def measure(rows: int, rounds: int, states: list[GcState]) -> list[Result]:
     """The audit at one size, in this process: its peak memory first (a fresh heap), then the timings."""
     encoded = result_json(rows)
     result = json.loads(encoded)
     shown = present(tool_wire(), result, server=SERVER).text
     before = _peak_bytes()
-    report = audit(shown, result)
+    with _recording_collector_switches() as switched_off:
+        report = audit(shown, result)
     peak_growth = max(0, _peak_bytes() - before)
     assert report.clean, report.format()  # the figures only mean something for a full, faithful audit
     size = len(encoded.encode("utf-8"))
-    extra = {"bytes": size, "peak_growth_bytes": peak_growth, "peak_growth_per_json_byte": peak_growth / size}
+    extra = {
+        "bytes": size,
+        "peak_growth_bytes": peak_growth,
+        "peak_growth_per_json_byte": peak_growth / size,
+        # When the audit switches the collector off itself, "on" is not like with like: only "off" is.
+        "audit_switches_collector_off": bool(switched_off),
+    }
     small = json.loads(result_json(1_000))
     small_shown = present(tool_wire(), small, server=SERVER).text
     return [

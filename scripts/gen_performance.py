@@ -283,7 +283,14 @@ def audit_section(run: Run) -> str:
             "## The audit",
             "`audit(text, result)` of the text `present()` showed, against `json.loads` of the result's JSON, with "
             "the collector on for both sides (what a caller sees) and off for both (what the collector adds). The "
-            "peak memory is the audit's growth beyond its inputs, as a multiple of the result's JSON size.",
+            "peak memory is the audit's growth beyond its inputs, as a multiple of the result's JSON size."
+            + (
+                " **In the commit measured, `audit()` switches the collector off itself while it runs**, so with "
+                "the collector on it runs without it while `json.loads` pays for it: only the figures with the "
+                "collector off on both sides compare like with like."
+                if any(e["extra"].get("audit_switches_collector_off") for e in run["results"])
+                else ""
+            ),
             _table(
                 [
                     "rows",
