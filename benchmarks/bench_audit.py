@@ -1,112 +1,121 @@
-"""What the fidelity audit costs, next to parsing the result it audits, measured side by side in one run.
+"""What the fidelity audit costs, next to the least any reader of the result pays: `json.loads`.
 
-For each size, a verbatim result of a general ledger (`verbatim_result`, sections of 1,000 rows with subtotals,
-nulls and indent levels) is presented by `present()`, and `audit(presentation.text, result)` is timed against
-`json.loads` of the result's JSON, the least any consumer of the result pays (target: at most 5x at 100,000 rows;
-goal 3x). A flat cost per row across sizes shows linear growth. Each size runs in a child process, which also
-reports the audit's peak memory beyond its inputs, as a multiple of the result's JSON size.
+For each size, the ledger's verbatim result is presented with `present()` (untimed), and `audit(text, result)` of
+the text shown is timed against `json.loads` of the result's JSON text, in interleaved rounds with the collector in
+the same state on both sides (`--gc on` is what a caller of the library sees; `--gc off` shows what the collector
+adds). A flat cost per row across sizes shows linear growth. Each size runs in a fresh process, which also reports
+the audit's peak memory beyond its inputs (measured on its first call), as a multiple of the result's JSON size.
 
-Run: `python benchmarks/bench_audit.py [--rows 10000 100000 1000000] [--repeat 3]` (about a minute; the
-1,000,000-row step holds a few GB). Not part of the test suite.
+Run: `python benchmarks/bench_audit.py [--rows 10000 100000 1000000] [--rounds 5] [--gc on off] [--json FILE]`
+(a few minutes; the 1,000,000-row step holds a few GB). `--quick` runs each comparison once.
 """
 
 from __future__ import annotations
 
-import argparse
+import contextlib
+import gc
 import json
 import resource
-import subprocess
-import sys
-import time
-from collections.abc import Callable
+from collections.abc import Iterator
+
+from harness import (
+    GcState,
+    Result,
+    header,
+    in_child,
+    parser,
+    print_for_parent,
+    ratio_of,
+    result_from,
+    rounds_of,
+    write,
+)
+from workload import SERVER, result_json, tool_wire
 
 from mcp_rendering.audit import audit
-from mcp_rendering.builder import verbatim_result
-from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.host import present
-from mcp_rendering.types import Rendering
+
+BENCHMARK = "audit"
 
 
-def statement(rows: int) -> Document:
-    """A ledger of `rows` rows in sections of 1000, with subtotals, nulls, nesting and repeated labels."""
-    sections: list[Section] = []
-    per_section = 1000
-    for start in range(0, rows, per_section):
-        body: list[Row] = []
-        for number in range(start, min(start + per_section, rows)):
-            kind = "subtotal" if number % 50 == 49 else "item"
-            body.append(
-                Row(
-                    id=f"r{number}",
-                    label=f"Account {number % 700} {'Other' if number % 3 else 'Receivables'}",
-                    values=(number * 3, round(number * 1.25, 2), None if number % 7 == 0 else f"EUR {number % 11}"),
-                    kind=kind,
-                    level=number % 3,
-                )
-            )
-        sections.append(
-            Section(id=f"s{start}", title=f"Ledger part {start}", columns=("debit", "credit", "note"), rows=tuple(body))
-        )
-    return Document(title="General ledger", sections=tuple(sections))
+def _peak_bytes() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
 
 
-def best_of(repeat: int, run: Callable[[], object]) -> float:
-    timings: list[float] = []
-    for _ in range(repeat):
-        begin = time.perf_counter()
-        run()
-        timings.append(time.perf_counter() - begin)
-    return min(timings)
+@contextlib.contextmanager
+def _recording_collector_switches() -> Iterator[list[bool]]:
+    """Record whether the code run inside switches the process-wide collector off (`gc.disable`)."""
+    calls: list[bool] = []
+    original = gc.disable
+
+    def disable() -> None:
+        calls.append(True)
+        original()
+
+    gc.disable = disable
+    try:
+        yield calls
+    finally:
+        gc.disable = original
 
 
-def _peak_kib() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
-
-
-def measure(rows: int, repeat: int) -> dict[str, float]:
-    """One size, in this process: the audit's peak memory (measured first, on a fresh process), then the timings."""
-    result = verbatim_result(statement(rows), Rendering(mode="verbatim")).model_dump(
-        mode="json", by_alias=True, exclude_none=True
-    )
-    encoded = json.dumps(result)
-    shown = present(None, result).text
-    before = _peak_kib()
-    report = audit(shown, result)
-    peak_growth = max(0, _peak_kib() - before) * 1024
+def measure(rows: int, rounds: int, states: list[GcState]) -> list[Result]:
+    """The audit at one size, in this process: its peak memory first (a fresh heap), then the timings."""
+    encoded = result_json(rows)
+    result = json.loads(encoded)
+    shown = present(tool_wire(), result, server=SERVER).text
+    before = _peak_bytes()
+    with _recording_collector_switches() as switched_off:
+        report = audit(shown, result)
+    peak_growth = max(0, _peak_bytes() - before)
     assert report.clean, report.format()  # the figures only mean something for a full, faithful audit
-    return {
-        "parse": best_of(repeat, lambda: json.loads(encoded)),
-        "audit": best_of(repeat, lambda: audit(shown, result)),
-        "bytes": len(encoded.encode("utf-8")),
-        "peak_growth": peak_growth,
+    size = len(encoded.encode("utf-8"))
+    extra = {
+        "bytes": size,
+        "peak_growth_bytes": peak_growth,
+        "peak_growth_per_json_byte": peak_growth / size,
+        # When the audit switches the collector off itself, "on" is not like with like: only "off" is.
+        "audit_switches_collector_off": bool(switched_off),
     }
+    small = json.loads(result_json(1_000))
+    small_shown = present(tool_wire(), small, server=SERVER).text
+    return [
+        ratio_of(
+            BENCHMARK,
+            "audit",
+            rows,
+            ("audit", lambda: audit(shown, result)),
+            ("json.loads", lambda: json.loads(encoded)),
+            rounds=rounds,
+            state=state,
+            extra=extra,
+            warmup=lambda: audit(small_shown, small),
+        )
+        for state in states
+    ]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--rows", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
-    options = parser.parse_args()
-    if options.child is not None:
-        print(json.dumps(measure(options.child, options.repeat)))
+    options = parser((__doc__ or "").splitlines()[0])
+    options.add_argument("--rows", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    options.add_argument("--gc", choices=["on", "off"], nargs="+", default=["on", "off"])
+    options.add_argument("--child", type=int, help="measure one size in this process")
+    args = options.parse_args()
+    rounds = rounds_of(args)
+    if args.child is not None:
+        print_for_parent(measure(args.child, rounds, args.gc))
         return
-
-    print(f"{'rows':>9}  {'json.loads':>11}  {'audit':>10}  {'audit µs/row':>12}  {'ratio':>6}  {'peak memory':>12}")
-    for rows in options.rows:
-        child = subprocess.run(
-            [sys.executable, __file__, "--child", str(rows), "--repeat", str(options.repeat)],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        figures = json.loads(child.stdout)
-        ratio = figures["audit"] / figures["parse"]
-        memory = figures["peak_growth"] / figures["bytes"]
-        print(
-            f"{rows:>9}  {figures['parse'] * 1e3:>8.1f} ms  {figures['audit'] * 1e3:>7.1f} ms  "
-            f"{figures['audit'] / rows * 1e6:>12.2f}  {ratio:>5.2f}x  {memory:>6.2f}x JSON"
-        )
+    sizes = [1_000] if args.quick else args.rows
+    print(f"audit() against json.loads of the same result; {rounds} interleaved rounds per ratio")
+    print(header())
+    results: list[Result] = []
+    for rows in sizes:
+        arguments = ["--child", str(rows), "--rounds", str(rounds), "--gc", *args.gc]
+        for data in in_child(__file__, [*arguments, *(["--quick"] if args.quick else [])]):
+            result = result_from(data)
+            results.append(result)
+            print(f"{result.line()}  peak +{result.extra['peak_growth_per_json_byte']:.2f}x JSON", flush=True)
+        write(args.json, BENCHMARK, results, quick=args.quick)  # after every size: a long run keeps what it has
 
 
 if __name__ == "__main__":

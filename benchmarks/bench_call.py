@@ -1,169 +1,212 @@
-"""What a verbatim result costs on the whole call path, side by side with a plain server, in one run.
+"""What a verbatim result costs on the whole call path, next to a plain server returning the same bytes.
 
-Two servers over stdio, each in its own process, return byte-identical `content` and `structuredContent` built by
-`verbatim_result` from the same document:
+Two servers, each in its own process, build the same result with `verbatim_result` from the same ledger, so that
+both return byte-identical `content`, `structuredContent` and `_meta`; they differ only in what the extension adds:
 
 - quickstart: the server quickstart as documented (`RenderingExtension` as extension and middleware, the verbatim
-  hint, `-> Annotated[CallToolResult, VerbatimContent]`, so an `outputSchema` that the SDK validates on both
-  sides), called by an `mcp.Client` that declares the extension;
+  hint, `-> Annotated[CallToolResult, VerbatimContent]`: an `outputSchema` the SDK checks the result against on
+  the server and again on the client), called by an `mcp.Client` that declares the extension;
 - plain: an `MCPServer` with no extension, no hint and no output schema, called by a plain `mcp.Client`.
 
-Prints the median per-call time of each at 54, 1,000 and 10,000 rows and their ratio (target: at most 1.5), the
-same for a `tools/list` of 500 tools with and without the extension, then where the quickstart's time goes, each
-part timed in this process on the same result: building and serializing the result, the server's
-`VerbatimContent` check, the client's `outputSchema` check, and the middleware. A last table compares candidate
-output schemas on the client's check, against a JSON round trip of the same structured content.
+Per call, over stdio and over streamable HTTP, at 54, 1,000 and 10,000 rows: each round alternates calls between
+the two servers and yields the ratio of their median times (target: at most 1.2x). Then 50 concurrent calls over
+streamable HTTP, from one client and from ten, as throughput with the extension ÷ without it (target: at least
+0.95x; 1,000 rows each, 54 with `--quick`). The client collects garbage before every timed call or batch, so both
+sides start from the same heap.
+Last, where the quickstart's time goes at the largest size, each part timed in this process on the same result.
 
-Run: `python benchmarks/bench_call.py [--rows 54 1000 10000] [--calls 15] [--seconds 3]` (under a minute). Not
-part of the test suite: the figures are ratios measured in one run, since absolute times depend on the machine.
+Run: `python benchmarks/bench_call.py [--rows 54 1000 10000] [--rounds 5] [--json FILE]` (a few minutes).
+`--quick` runs each comparison once, at the smallest size.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
+import contextlib
 import copy
 import json
 import logging
+import socket
 import statistics
+import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import mcp_types
+from harness import Result, collector, from_ratios, header, parser, rounds_of, write
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.server.mcpserver import MCPServer
+from workload import TOOL, directive, ledger
 
 import mcp_rendering
-from mcp_rendering import Rendering, RenderingExtension, VerbatimContent, tool_annotations, verbatim_result
-from mcp_rendering.builder import PageState, output_schema
-from mcp_rendering.document import Document, Row, Section
+from mcp_rendering import RenderingExtension, VerbatimContent, tool_annotations, verbatim_result
+from mcp_rendering.builder import output_schema
 
-TOOL = "ledger"
-GUIDANCE = "Keep the order of accounts and every subtotal."
-
-
-def ledger(rows: int) -> Document:
-    """A general ledger of `rows` rows: sections of 500, a subtotal every 25 rows, nulls, indent levels."""
-    sections: list[Section] = []
-    for start in range(0, rows, 500):
-        body = tuple(
-            Row(
-                id=f"r{n}",
-                label=f"{600000 + n} Account {n % 97}",
-                values=(n * 3, round(n * 1.25, 2), None if n % 7 == 0 else "EUR", n % 2 == 0),
-                kind="subtotal" if n % 25 == 24 else "item",
-                level=n % 3,
-            )
-            for n in range(start, min(rows, start + 500))
-        )
-        sections.append(
-            Section(
-                id=f"s{start}", title=f"Part {start // 500 + 1}", columns=("debit", "credit", "ccy", "ok"), rows=body
-            )
-        )
-    return Document(title="General ledger FY2025", sections=tuple(sections))
+BENCHMARK = "call"
+Kind = Literal["quickstart", "plain"]
+Transport = Literal["stdio", "http"]
+CONCURRENT_CALLS = 50
+CONCURRENT_ROWS = 1_000
 
 
-def serve(kind: str, rows: int) -> None:
-    """Run one of the servers over stdio (the benchmark starts itself with `--serve`); `rows` is the number of
-    rows of the result, or of tools for the tool-listing servers."""
-    if kind.startswith("tools-"):
-        serve_tools(kind == "tools-quickstart", rows)
-        return
+def build_server(kind: Kind, rows: int) -> MCPServer:
+    """The quickstart or the plain server, answering `ledger` with the same result of `rows` rows."""
     if kind == "quickstart":
         rendering = RenderingExtension()
         server = MCPServer("quickstart", extensions=[rendering], middleware=[rendering])
 
         @server.tool(name=TOOL, annotations=tool_annotations(read_only_hint=True, verbatim_hint=True))
         def quickstart_tool() -> Annotated[mcp_types.CallToolResult, VerbatimContent]:
-            return verbatim_result(ledger(rows), Rendering(mode="verbatim", guidance=GUIDANCE))
+            return verbatim_result(ledger(rows), directive())
 
     else:
         server = MCPServer("plain")
 
         @server.tool(name=TOOL)
         def plain_tool() -> mcp_types.CallToolResult:
-            return verbatim_result(ledger(rows), Rendering(mode="verbatim", guidance=GUIDANCE))
+            return verbatim_result(ledger(rows), directive())
 
-    server.run()
-
-
-def _parameters(kind: str, rows: int) -> StdioServerParameters:
-    return StdioServerParameters(
-        command=sys.executable, args=[str(Path(__file__).resolve()), "--serve", kind, "--rows", str(rows)]
-    )
+    return server
 
 
-def serve_tools(extension: bool, count: int) -> None:
-    """A server of `count` tools, every other one verbatim; with the extension, hints in annotations and `_meta`."""
-    rendering = RenderingExtension() if extension else None
-    server = MCPServer(
-        "tools", extensions=[rendering] if rendering else [], middleware=[rendering] if rendering else []
-    )
-    for number in range(count):
-
-        def report(period: str, account: str | None = None) -> str:
-            return period
-
-        annotations = (
-            tool_annotations(read_only_hint=True, verbatim_hint=number % 2 == 0)
-            if rendering
-            else mcp_types.ToolAnnotations(read_only_hint=True)
-        )
-        server.add_tool(report, name=f"report_{number}", description=f"Report {number}.", annotations=annotations)
-    server.run()
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
-async def median_listing(tools: int, calls: int, seconds: float) -> tuple[float, float]:
-    """Median seconds per `tools/list` of `tools` tools, with the extension (client and server) and without."""
-    async with (
-        Client(_parameters("tools-quickstart", tools), extensions=[mcp_rendering.client_extension()]) as hinted,
-        Client(_parameters("tools-plain", tools)) as plain,
-    ):
-        samples: list[tuple[Client, list[float]]] = [(hinted, []), (plain, [])]
-        for client, _ in samples:
-            assert len((await client.list_tools()).tools) == tools
-        deadline = time.perf_counter() + seconds
-        while len(samples[0][1]) < calls or time.perf_counter() < deadline:
-            for client, timings in samples:
-                begin = time.perf_counter()
-                await client.list_tools()
-                timings.append(time.perf_counter() - begin)
-    return statistics.median(samples[0][1]), statistics.median(samples[1][1])
+def _command(kind: Kind, rows: int, transport: Transport, port: int = 0) -> list[str]:
+    script = str(Path(__file__).resolve())
+    return [sys.executable, script, "--serve", kind, "--transport", transport, "--port", str(port), "--rows", str(rows)]
 
 
-async def median_calls(rows: int, calls: int, seconds: float) -> tuple[float, float]:
-    """Median seconds per call of the quickstart and the plain server, calls alternating between the two so that
-    both see the same machine; at least `calls` each, and more until `seconds` have passed."""
-    async with (
-        Client(_parameters("quickstart", rows), extensions=[mcp_rendering.client_extension()]) as quickstart,
-        Client(_parameters("plain", rows)) as plain,
-    ):
-        samples: list[tuple[Client, list[float]]] = [(quickstart, []), (plain, [])]
-        for client, _ in samples:
+@contextlib.asynccontextmanager
+async def connected(kind: Kind, rows: int, transport: Transport, clients: int = 1) -> AsyncIterator[list[Client]]:
+    """`clients` clients of a fresh server process of `kind`, the quickstart's declaring the extension."""
+    extensions = [mcp_rendering.client_extension()] if kind == "quickstart" else []
+    async with contextlib.AsyncExitStack() as stack:
+        if transport == "stdio":
+            command = _command(kind, rows, transport)
+            target: Any = StdioServerParameters(command=command[0], args=command[1:])
+        else:
+            port = _free_port()
+            process = subprocess.Popen(
+                _command(kind, rows, transport, port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            stack.callback(process.wait)
+            stack.callback(process.terminate)
+            await _listening(port, process)
+            target = f"http://127.0.0.1:{port}/mcp"
+        connections = [await stack.enter_async_context(Client(target, extensions=extensions)) for _ in range(clients)]
+        for client in connections:
             await client.list_tools()
-            await client.call_tool(TOOL, {})  # warm both processes
-        deadline = time.perf_counter() + seconds
-        while len(samples[0][1]) < calls or time.perf_counter() < deadline:
-            for client, timings in samples:
-                begin = time.perf_counter()
-                result = await client.call_tool(TOOL, {})
-                timings.append(time.perf_counter() - begin)
-                assert not result.is_error
-    return statistics.median(samples[0][1]), statistics.median(samples[1][1])
+            await client.call_tool(TOOL, {})  # warm the server and the client
+        yield connections
 
 
-def _best(work: Callable[[], object], repeat: int = 5) -> float:
+async def _listening(port: int, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server on port {port} exited with status {process.returncode}")
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.1)
+            continue
+        writer.close()
+        await writer.wait_closed()
+        return
+    raise RuntimeError(f"no server listening on port {port} after 60 s")
+
+
+async def _timed_call(client: Client) -> float:
+    with collector("on"):
+        begin = time.perf_counter()
+        result = await client.call_tool(TOOL, {})
+        elapsed = time.perf_counter() - begin
+    assert not result.is_error, result
+    return elapsed
+
+
+async def per_call(rows: int, transport: Transport, rounds: int, calls: int) -> Result:
+    """Rounds of `calls` calls to each server, alternating; a round's ratio is of its two medians."""
+    async with (
+        connected("quickstart", rows, transport) as (quickstart,),
+        connected("plain", rows, transport) as (plain,),
+    ):
+        pairs: list[tuple[float, float]] = []
+        for _ in range(rounds):
+            subject: list[float] = []
+            baseline: list[float] = []
+            for number in range(calls):
+                order = [(quickstart, subject), (plain, baseline)]
+                for client, timings in order if number % 2 == 0 else reversed(order):
+                    timings.append(await _timed_call(client))
+            pairs.append((statistics.median(subject), statistics.median(baseline)))
+    return from_ratios(
+        BENCHMARK,
+        f"call over {transport}",
+        rows,
+        "quickstart",
+        "plain",
+        pairs,
+        extra={"transport": transport, "calls_per_round": calls},
+    )
+
+
+async def _batch(clients: list[Client]) -> float:
+    """Seconds for `CONCURRENT_CALLS` concurrent calls spread evenly over `clients`."""
+
+    async def call(client: Client) -> None:
+        result = await client.call_tool(TOOL, {})
+        assert not result.is_error, result
+
+    with collector("on"):
+        begin = time.perf_counter()
+        await asyncio.gather(*(call(clients[n % len(clients)]) for n in range(CONCURRENT_CALLS)))
+        return time.perf_counter() - begin
+
+
+async def concurrent(clients: int, rows: int, rounds: int) -> Result:
+    """Throughput of concurrent calls over streamable HTTP from `clients` clients, alternating batches."""
+    async with (
+        connected("quickstart", rows, "http", clients) as quickstart,
+        connected("plain", rows, "http", clients) as plain,
+    ):
+        pairs: list[tuple[float, float]] = []
+        for number in range(rounds):
+            if number % 2 == 0:
+                subject = await _batch(quickstart)
+                baseline = await _batch(plain)
+            else:
+                baseline = await _batch(plain)
+                subject = await _batch(quickstart)
+            pairs.append((subject, baseline))
+    return from_ratios(
+        BENCHMARK,
+        f"{CONCURRENT_CALLS} concurrent, {clients} client{'s' if clients > 1 else ''}",
+        rows,
+        "quickstart",
+        "plain",
+        pairs,
+        throughput=True,
+        extra={"transport": "http", "clients": clients, "calls": CONCURRENT_CALLS},
+    )
+
+
+def _best(work: Callable[[], object], repeat: int) -> float:
     work()
     timings: list[float] = []
     for _ in range(repeat):
-        begin = time.perf_counter()
-        work()
-        timings.append(time.perf_counter() - begin)
+        with collector("on"):
+            begin = time.perf_counter()
+            work()
+            timings.append(time.perf_counter() - begin)
     return min(timings)
 
 
@@ -181,75 +224,13 @@ def _client_check(schema: dict[str, Any], instance: Any) -> Callable[[], object]
     return run
 
 
-def per_cell_schema() -> dict[str, Any]:
-    """The schema pydantic derives from the envelope's models: an `anyOf` for every cell and nullable member."""
-    from pydantic import BaseModel, Field
-
-    class Derived(BaseModel):
-        document: Document
-        page: PageState
-        rendering: Rendering | None = Field(default=None, alias="_rendering")
-
-    schema = Derived.model_json_schema(by_alias=True)
-    definitions = schema.pop("$defs", {})
-
-    def inline(node: Any) -> Any:
-        if isinstance(node, dict):
-            reference = node.get("$ref")
-            if isinstance(reference, str):
-                return inline(definitions[reference.rsplit("/", 1)[1]])
-            return {key: inline(value) for key, value in node.items()}
-        if isinstance(node, list):
-            return [inline(item) for item in node]
-        return node
-
-    return inline(schema)
-
-
-def candidate_schemas() -> dict[str, dict[str, Any]]:
-    """The declared schema next to the options measured against it."""
-    declared = output_schema()
-    rows = declared["properties"]["document"]["properties"]["sections"]["items"]["properties"]["rows"]
-    cell = {"type": ["string", "number", "boolean", "null"]}
-    row_properties = {
-        "id": {"type": "string", "minLength": 1},
-        "label": {"type": "string"},
-        "values": {"type": "array", "items": cell},
-        "kind": {"enum": ["item", "subtotal", "total"]},
-        "level": {"type": "integer", "minimum": 0},
-        "uri": {"type": ["string", "null"]},
-    }
-    type_arrays = copy.deepcopy(declared)
-    type_arrays["properties"]["document"]["properties"]["sections"]["items"]["properties"]["rows"] = {
-        **rows,
-        "items": {"type": "object", "required": ["id", "label"], "properties": row_properties},
-    }
-    no_cells = copy.deepcopy(type_arrays)
-    no_cells_rows = no_cells["properties"]["document"]["properties"]["sections"]["items"]["properties"]["rows"]
-    no_cells_rows["items"]["properties"]["values"] = {"type": "array"}
-    checked_rows = copy.deepcopy(declared)
-    checked_rows["properties"]["document"]["properties"]["sections"]["items"]["properties"]["rows"] = {
-        **rows,
-        "items": {"type": "object", "required": ["id", "label"]},
-    }
-    return {
-        "per-cell anyOf (derived from the models)": per_cell_schema(),
-        "type arrays, every row member": type_arrays,
-        "type arrays, cells unchecked": no_cells,
-        "rows: objects with an id and a label": checked_rows,
-        "declared (row members described, not checked)": declared,
-    }
-
-
-def breakdown(rows: int) -> list[tuple[str, float]]:
+def breakdown(rows: int, repeat: int) -> list[tuple[str, float]]:
     """Seconds per call of each part of the quickstart's path, on one result of `rows` rows."""
     document = ledger(rows)
-    directive = Rendering(mode="verbatim", guidance=GUIDANCE)
-    result = verbatim_result(document, directive)
+    result = verbatim_result(document, directive())
     wire = result.model_dump(mode="json", by_alias=True, exclude_none=True)
-    structured = wire["structuredContent"]
+    structured = result.structured_content
     payload = json.dumps(wire)
-
     extension = RenderingExtension()
 
     async def answer(_: Any) -> Any:
@@ -268,61 +249,65 @@ def breakdown(rows: int) -> list[tuple[str, float]]:
         level = log.level
         log.setLevel(logging.ERROR)
         try:
-            return _best(lambda: asyncio.run(hundred_calls())) / 100
+            return _best(lambda: asyncio.run(hundred_calls()), repeat) / 100
         finally:
             log.setLevel(level)
 
     parts = [
-        ("build the result (verbatim_result)", _best(lambda: verbatim_result(ledger(rows), directive))),
-        ("serialize it (model_dump_json)", _best(lambda: result.model_dump_json(by_alias=True, exclude_none=True))),
-        ("parse it on the client (json.loads)", _best(lambda: json.loads(payload))),
-        ("server check: VerbatimContent", _best(lambda: VerbatimContent.model_validate(structured))),
-        ("client check: outputSchema", _best(_client_check(output_schema(), structured))),
+        ("build the result (verbatim_result)", _best(lambda: verbatim_result(ledger(rows), directive()), repeat)),
+        ("serialize it (model_dump_json)", _best(lambda: result.model_dump_json(by_alias=True), repeat)),
+        ("parse it on the client (json.loads)", _best(lambda: json.loads(payload), repeat)),
+        ("server check: VerbatimContent", _best(lambda: VerbatimContent.model_validate(structured), repeat)),
+        ("the same check, in full (a copy)", _best(lambda: VerbatimContent.model_validate(dict(structured)), repeat)),
+        ("client check: outputSchema", _best(_client_check(output_schema(), wire["structuredContent"]), repeat)),
         ("middleware (tools/call mirror)", middleware()),
     ]
     mcp_rendering.uninstall()
     return parts
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n", 1)[0])
-    parser.add_argument("--rows", type=int, nargs="+", default=[54, 1000, 10000])
-    parser.add_argument("--calls", type=int, default=15, help="at least this many calls per server and size")
-    parser.add_argument("--seconds", type=float, default=3.0, help="and keep calling for this long")
-    parser.add_argument("--tools", type=int, default=500, help="tools in the tools/list comparison")
-    parser.add_argument(
-        "--serve", choices=["quickstart", "plain", "tools-quickstart", "tools-plain"], help=argparse.SUPPRESS
-    )
-    args = parser.parse_args(argv)
+def main() -> None:
+    options = parser((__doc__ or "").splitlines()[0])
+    options.add_argument("--rows", type=int, nargs="+", default=[54, 1_000, 10_000])
+    options.add_argument("--calls", type=int, default=5, help="calls to each server per round and size")
+    options.add_argument("--serve", choices=["quickstart", "plain"], help="run one server (used by the benchmark)")
+    options.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    options.add_argument("--port", type=int, default=0)
+    args = options.parse_args()
     if args.serve:
-        serve(args.serve, args.rows[0])
-        return 0
+        server = build_server(args.serve, args.rows[0])
+        if args.transport == "stdio":
+            server.run()
+        else:
+            server.run("streamable-http", host="127.0.0.1", port=args.port)
+        return
+    rounds = rounds_of(args)
+    sizes = [min(args.rows)] if args.quick else args.rows
+    calls = 1 if args.quick else args.calls
+    print(f"quickstart ÷ plain server, the same bytes; {rounds} interleaved rounds per ratio")
+    print(header())
+    results: list[Result] = []
+    for transport in ("stdio", "http"):
+        for rows in sizes:
+            # Small calls are quick and noisy: more of them per round, about as long a round as at 1,000 rows.
+            per_round = calls if args.quick else max(calls, calls * 1_000 // max(rows, 1) // 4)
+            results.append(asyncio.run(per_call(rows, transport, rounds, per_round)))
+            print(results[-1].line(), flush=True)
+            write(args.json, BENCHMARK, results, quick=args.quick)  # after every comparison: a failure keeps the rest
+    for clients in (1, 10):
+        results.append(asyncio.run(concurrent(clients, min(sizes) if args.quick else CONCURRENT_ROWS, rounds)))
+        print(results[-1].line(), flush=True)
+        write(args.json, BENCHMARK, results, quick=args.quick)
 
-    print("Per call over stdio (median; calls alternate between the servers; same content and structuredContent)")
-    print(f"{'rows':>8}  {'quickstart':>12}  {'plain':>12}  {'ratio':>6}")
-    for rows in args.rows:
-        quickstart, plain = asyncio.run(median_calls(rows, args.calls, args.seconds))
-        print(f"{rows:>8}  {quickstart * 1e3:>9.2f} ms  {plain * 1e3:>9.2f} ms  {quickstart / plain:>5.2f}x")
-
-    hinted, plain = asyncio.run(median_listing(args.tools, args.calls, args.seconds))
-    print(f"\ntools/list of {args.tools} tools over stdio (median): with the extension {hinted * 1e3:.2f} ms,")
-    print(f"  without {plain * 1e3:.2f} ms, ratio {hinted / plain:.2f}x")
-
-    largest = max(args.rows)
-    print(f"\nWhere the time goes, at {largest} rows (best of 5, in this process)")
-    parts = breakdown(largest)
+    largest = max(sizes)
+    print(f"\nWhere the quickstart's time goes at {largest:,} rows (best of {max(rounds, 3)}, in this process)")
+    parts = breakdown(largest, max(rounds, 3))
     baseline = dict(parts)["parse it on the client (json.loads)"]
     for name, seconds in parts:
         print(f"  {name:<40} {seconds * 1e3:>8.2f} ms  {seconds / baseline:>6.2f}x json.loads")
-
-    structured = verbatim_result(ledger(largest), Rendering(mode="verbatim")).structured_content
-    round_trip = _best(lambda: json.loads(json.dumps(structured)))
-    print(f"\nClient outputSchema check at {largest} rows, against a JSON round trip of structuredContent")
-    for name, schema in candidate_schemas().items():
-        seconds = _best(_client_check(schema, structured), repeat=3)
-        print(f"  {name:<48} {seconds * 1e3:>8.1f} ms  {seconds / round_trip:>6.2f}x")
-    return 0
+    breakdown_result = {"rows": largest, "parts": [{"part": name, "seconds": seconds} for name, seconds in parts]}
+    write(args.json, BENCHMARK, results, quick=args.quick, breakdown=breakdown_result)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -1,28 +1,27 @@
-"""Cost of the bounded envelope, measured side by side with plain JSON serialization in one run.
+"""What the bounded envelope costs, next to serializing the same pages with `json.dumps`, in one run.
 
-1. Packing 100,000 records of about 200 bytes into 1 MB pages, against one ``json.dumps`` of the same pages
-   (target: at most 2x).
-2. The whole walk at 10k, 100k and 1M records: the cost per record should stay flat (linear growth).
-3. For reference, the per-call cost of the default content fingerprint, which a tool avoids by passing its own
-   data version.
+At 10,000, 100,000 and 1,000,000 records of about 200 bytes, the whole walk over 1 MB pages (`Envelope.page` for
+every page, with a tool-supplied data version) is timed against `json.dumps` of each of those pages' wire forms
+(built beforehand), in interleaved rounds with the collector in the same state on both sides (target: at most 2x
+at 100,000; a flat cost per record shows linear growth). Then, at 100,000 records, the walk with the default
+content fingerprint against the walk with a data version: what a tool saves by passing its own.
 
-Run: ``python benchmarks/bench_envelope.py`` (under a minute; the 1M-record step holds about 2 GB in memory).
-Not part of the test suite.
+Run: `python benchmarks/bench_envelope.py [--records 10000 100000 1000000] [--rounds 5] [--json FILE]` (a few
+minutes; the 1,000,000-record step holds about 2 GB). `--quick` runs each comparison once, at 10,000 records.
 """
 
 from __future__ import annotations
 
-import functools
-import gc
 import json
-import time
-from collections.abc import Callable
 from typing import Any
 
+from harness import Result, header, parser, ratio_of, rounds_of, write
+
 from mcp_rendering.document import Document, Row, Section
-from mcp_rendering.envelope import Budget, Envelope, Page, RecordUris, content_fingerprint
+from mcp_rendering.envelope import Budget, Envelope, Page, RecordUris
 from mcp_rendering.tokens import ContinuationTokens, Keyring
 
+BENCHMARK = "envelope"
 PAGE_BYTES = 1_000_000
 URIS = RecordUris("ledger://statements/{statement}/rows/{row_id}")
 COLUMNS = ("amount", "rate", "currency", "memo", "approved")
@@ -64,62 +63,47 @@ def walk(envelope: Envelope, document: Document, fingerprint: str | None) -> lis
         arguments = {"statement": "2026-q1", "cursor": page.next_token}
 
 
-def dump_time(pages: list[Page]) -> float:
-    """Time of one ``json.dumps`` per page; each page's wire form is built untimed and dropped after use."""
-    total = 0.0
-    gc.collect()
-    gc.disable()  # a collection falling inside one timed dump would be charged to it
-    try:
-        for page in pages:
-            wire = page.to_wire()
-            start = time.perf_counter()
-            json.dumps(wire)
-            total += time.perf_counter() - start
-    finally:
-        gc.enable()
-    return total
-
-
-def best_of(runs: int, action: Callable[[], object]) -> float:
-    times: list[float] = []
-    for _ in range(runs):
-        gc.collect()
-        gc.disable()  # same conditions as `dump_time`
-        try:
-            start = time.perf_counter()
-            action()
-            times.append(time.perf_counter() - start)
-        finally:
-            gc.enable()
-    return min(times)
+def walk_against_dumps(envelope: Envelope, records: int, rounds: int) -> Result:
+    document = make_document(records)
+    wires = [page.to_wire() for page in walk(envelope, document, "data-version-1")]
+    return ratio_of(
+        BENCHMARK,
+        "walk, 1 MB pages",
+        records,
+        ("walk", lambda: walk(envelope, document, "data-version-1")),
+        ("json.dumps of the pages", lambda: [json.dumps(wire) for wire in wires]),
+        rounds=rounds,
+        extra={"pages": len(wires)},
+    )
 
 
 def main() -> None:
+    options = parser((__doc__ or "").splitlines()[0])
+    options.add_argument("--records", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    args = options.parse_args()
+    rounds = rounds_of(args)
+    sizes = [10_000] if args.quick else args.records
     envelope = make_envelope()
-
-    document = make_document(100_000)
-    pages = walk(envelope, document, "data-version-1")
-    record_bytes = sum(len(json.dumps(row.model_dump(mode="json"))) for row in document.sections[0].rows[:1000]) / 1000
-    pack = best_of(3, lambda: walk(envelope, document, "data-version-1"))
-    dump = min(dump_time(pages) for _ in range(3))
-    print(f"1. 100,000 records (~{record_bytes:.0f} bytes each) -> {len(pages)} pages of <= {PAGE_BYTES:,} bytes")
-    print(f"   pack (envelope, every page):      {pack * 1000:8.1f} ms")
-    print(f"   json.dumps of the same pages:     {dump * 1000:8.1f} ms")
-    print(f"   ratio pack / json.dumps:          {pack / dump:8.2f}x   (target <= 2x)")
-    fingerprint = best_of(3, lambda: content_fingerprint(document))
-    print(f"   default content fingerprint:      {fingerprint * 1000:8.1f} ms per call (skipped with a data version)")
-
-    print("2. whole walk, 1 MB pages, tool-supplied fingerprint")
-    print(f"   {'records':>10} {'pages':>6} {'pack ms':>9} {'dumps ms':>9} {'pack us/rec':>12} {'ratio':>6}")
-    for records in (10_000, 100_000, 1_000_000):
-        document = make_document(records)
-        pages = walk(envelope, document, "data-version-1")
-        pack = best_of(3, functools.partial(walk, envelope, document, "data-version-1"))
-        dump = min(dump_time(pages) for _ in range(3))
-        print(
-            f"   {records:>10,} {len(pages):>6} {pack * 1000:>9.1f} {dump * 1000:>9.1f} "
-            f"{pack / records * 1e6:>12.3f} {pack / dump:>6.2f}"
+    print(f"the envelope's walk ÷ json.dumps of the same pages; {rounds} interleaved rounds per ratio")
+    print(header("records"))
+    results: list[Result] = []
+    for records in sizes:
+        results.append(walk_against_dumps(envelope, records, rounds))
+        print(results[-1].line(), flush=True)
+    fingerprint_records = min(100_000, max(sizes))
+    document = make_document(fingerprint_records)
+    results.append(
+        ratio_of(
+            BENCHMARK,
+            "walk, default fingerprint",
+            fingerprint_records,
+            ("default fingerprint", lambda: walk(envelope, document, None)),
+            ("data version", lambda: walk(envelope, document, "data-version-1")),
+            rounds=rounds,
         )
+    )
+    print(results[-1].line(), flush=True)
+    write(args.json, BENCHMARK, results, quick=args.quick)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,10 @@
-"""What the patch costs: validate+dump, patched vs unpatched, measured side by side in one run.
+"""What the SDK patch costs: validating and dumping the SDK's models, patched against unpatched, in one run.
 
-Prints ratios (patched / unpatched; the target is <= 1.10) and the time `install()` takes. Run:
-    .venv/bin/python benchmarks/bench_patch.py
+Each round times the same round trip (`model_validate` then `model_dump`) with the patch uninstalled and installed,
+in alternating order, as the fastest of a batch of runs; the ratio patched ÷ unpatched of every round gives the
+median and range printed (target: at most 1.10). Then the time `install()` takes.
+
+Run: `python benchmarks/bench_patch.py [--rounds 5] [--json FILE]` (under a minute); `--quick` runs each once.
 """
 
 from __future__ import annotations
@@ -12,10 +15,12 @@ from collections.abc import Callable
 from typing import Any
 
 import mcp_types
+from harness import Result, from_ratios, header, parser, rounds_of, timed, write
 
 import mcp_rendering
 
-ROUNDS = 200
+BENCHMARK = "patch"
+BATCH = 50
 
 
 def _tools_payload(count: int, *, hints: bool = True) -> dict[str, Any]:
@@ -53,46 +58,57 @@ def _round_trip(model: type[Any], payload: dict[str, Any]) -> Callable[[], objec
     return run
 
 
-def _best_seconds(work: Callable[[], object]) -> float:
-    """The fastest of ROUNDS runs: the run least disturbed by the rest of the machine (as `timeit` advises)."""
-    work()  # warm the validator
-    samples: list[float] = []
-    for _ in range(ROUNDS):
-        start = time.perf_counter()
-        work()
-        samples.append(time.perf_counter() - start)
-    return min(samples)
+def _fastest(work: Callable[[], object], batch: int) -> float:
+    """The fastest of `batch` runs: the run least disturbed by the rest of the machine (as `timeit` advises)."""
+    work()  # warm the validator of this state
+    return min(timed(work, "on") for _ in range(batch))
 
 
-def _compare(label: str, model: type[Any], payload: dict[str, Any]) -> None:
+def compare(name: str, model: type[Any], payload: dict[str, Any], count: int, rounds: int, batch: int) -> Result:
+    work = _round_trip(model, payload)
+    pairs: list[tuple[float, float]] = []
+    for number in range(rounds):
+        times: dict[bool, float] = {}
+        for patched in (False, True) if number % 2 == 0 else (True, False):
+            if patched:
+                mcp_rendering.install()
+            else:
+                mcp_rendering.uninstall()
+            times[patched] = _fastest(work, batch)
+        pairs.append((times[True], times[False]))
     mcp_rendering.uninstall()
-    # Interleave the two states so that drift in machine load hits both alike.
-    unpatched: list[float] = []
-    patched: list[float] = []
-    for _ in range(3):
-        mcp_rendering.uninstall()
-        unpatched.append(_best_seconds(_round_trip(model, payload)))
-        mcp_rendering.install()
-        patched.append(_best_seconds(_round_trip(model, payload)))
-    mcp_rendering.uninstall()
-    base, with_patch = min(unpatched), min(patched)
-    ratio = with_patch / base
-    print(f"{label:<50} unpatched {base * 1e3:8.2f} ms  patched {with_patch * 1e3:8.2f} ms  ratio {ratio:5.2f}")
+    return from_ratios(BENCHMARK, name, count, "patched", "unpatched", pairs, extra={"batch": batch})
 
 
 def main() -> None:
-    print(f"validate+dump, fastest of {ROUNDS} rounds, states interleaved 3 times (target ratio <= 1.10)")
-    _compare("ListToolsResult, 500 tools with hints", mcp_types.ListToolsResult, _tools_payload(500))
-    _compare("ListToolsResult, 500 tools without them", mcp_types.ListToolsResult, _tools_payload(500, hints=False))
-    _compare("CallToolResult, structuredContent 10,000 rows", mcp_types.CallToolResult, _result_payload(10_000))
-    timings: list[float] = []
-    for _ in range(10):
+    args = parser((__doc__ or "").splitlines()[0]).parse_args()
+    rounds = rounds_of(args)
+    batch = 1 if args.quick else BATCH
+    print(f"validate + dump, patched ÷ unpatched; {rounds} interleaved rounds, fastest of {batch} runs each")
+    print(header())
+    results = [
+        compare("ListToolsResult, hints", mcp_types.ListToolsResult, _tools_payload(500), 500, rounds, batch),
+        compare(
+            "ListToolsResult, no hints",
+            mcp_types.ListToolsResult,
+            _tools_payload(500, hints=False),
+            500,
+            rounds,
+            batch,
+        ),
+        compare("CallToolResult, structured", mcp_types.CallToolResult, _result_payload(10_000), 10_000, rounds, batch),
+    ]
+    for result in results:
+        print(result.line())
+    installs: list[float] = []
+    for _ in range(1 if args.quick else 10):
         mcp_rendering.uninstall()
-        start = time.perf_counter()
+        begin = time.perf_counter()
         mcp_rendering.install()
-        timings.append(time.perf_counter() - start)
+        installs.append(time.perf_counter() - begin)
     mcp_rendering.uninstall()
-    print(f"install(): median {statistics.median(timings) * 1e3:.1f} ms over 10 installs")
+    print(f"install(): median {statistics.median(installs) * 1e3:.1f} ms over {len(installs)} installs")
+    write(args.json, BENCHMARK, results, quick=args.quick, install_seconds=statistics.median(installs))
 
 
 if __name__ == "__main__":

@@ -32,6 +32,11 @@ if [ -n "${CI:-}" ]; then
 fi
 python -m pytest "$@"
 
+echo "== the benchmarks, each once in quick mode (proves they run; no timing is asserted)"
+for benchmark in benchmarks/bench_*.py; do
+  python "$benchmark" --quick
+done
+
 echo "== the framework adapters, each in its framework's environment"
 bash scripts/test-integrations.sh
 

@@ -18,13 +18,14 @@ top (a few kilobytes for the directive, about as much again as the page for the 
 transport limit sets the page budget to well under half of it.
 
 A server declares the matching output schema by annotating its tool ``-> Annotated[CallToolResult,
-VerbatimContent]`` (the SDK then validates every result against it), or publishes `output_schema()` itself.
+VerbatimContent]`` (the SDK then checks every result against it: what `verbatim_result` built is checked by
+construction, anything changed since in full), or publishes `output_schema()` itself.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import mcp_types
@@ -109,6 +110,38 @@ class PageState(_Wire):
     linked_fields: list[LinkedFieldState] | None = Field(default=None, alias="linkedFields")
 
 
+class _BuiltContent(dict[str, Any]):
+    """Structured content as `verbatim_result` built it from models already validated (`Document`, `Page`).
+
+    The SDK checks a tool's result against `VerbatimContent` after the tool returns it; validating every row again
+    would cost more than building the result. What was built from validated models conforms by construction, so
+    the check only needs to know that nothing changed since: it compares the content with a fresh dump of the
+    models it was built from (one C-level comparison after pydantic's own dump, a fraction of a validation), and
+    validates in full whatever differs.
+    """
+
+    __slots__ = ("_source",)
+
+    def __init__(self, content: dict[str, Any], source: Callable[[], tuple[dict[str, Any], VerbatimContent]]) -> None:
+        super().__init__(content)
+        self._source = source
+
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
+        # A copy or a pickle is a plain dict, checked in full: the seal vouches for this object only.
+        return dict, (dict(self),)
+
+    def unchanged(self) -> VerbatimContent | None:
+        """The model this content was built from, or None if the content no longer equals its dump."""
+        pristine, model = self._source()
+        return model if super().__eq__(pristine) else None
+
+
+def _built_or_validated(value: Any, validate: pydantic_core_schema.ValidatorFunctionWrapHandler) -> Any:
+    if type(value) is _BuiltContent and (model := value.unchanged()) is not None:
+        return model
+    return validate(value)
+
+
 class VerbatimContent(_Wire):
     """The structured content of a verbatim result: the document, its page state, and the model-facing directive."""
 
@@ -130,7 +163,10 @@ class VerbatimContent(_Wire):
         # FastMCP reads `Annotated[CallToolResult, VerbatimContent]` as a whole, so pydantic calls this hook with
         # `CallToolResult` as `source`: keep that type's own schema. The inherited hook does the same, with a
         # deprecation warning.
-        return handler(source)
+        schema = handler(source)
+        if source is not cls:
+            return schema
+        return pydantic_core_schema.no_info_wrap_validator_function(_built_or_validated, schema)
 
 
 _ROW_SHAPE = (
@@ -320,18 +356,26 @@ def verbatim_result(
         continuation = page_continuation
     directive_wire = effective.model_dump(mode="json", by_alias=True, exclude_none=True)
 
-    if page is not None:
-        structured: dict[str, Any] = page.to_wire()
-    else:
-        count = sum(len(section.rows) for section in document.sections)
-        state: dict[str, Any] = {"complete": True, "returned": count, "total": count}
-        if effective.complete is False:  # the server says more records exist than this document holds
-            state = {"complete": False, "returned": count}
-            if continuation is not None:
-                state["nextToken"] = continuation.token
+    def structured_content() -> dict[str, Any]:
+        if page is not None:
+            built: dict[str, Any] = page.to_wire()
+        else:
+            count = sum(len(section.rows) for section in document.sections)
+            state: dict[str, Any] = {"complete": True, "returned": count, "total": count}
+            if effective.complete is False:  # the server says more records exist than this document holds
+                state = {"complete": False, "returned": count}
+                if continuation is not None:
+                    state["nextToken"] = continuation.token
+            built = {"document": document.model_dump(mode="json"), "page": state}
+        built[RESULT_STRUCTURED_KEY] = dict(directive_wire)
+        return built
 
-        structured = {"document": document.model_dump(mode="json"), "page": state}
-    structured[RESULT_STRUCTURED_KEY] = directive_wire
+    def source() -> tuple[dict[str, Any], VerbatimContent]:
+        pristine = structured_content()
+        page_state = PageState.model_validate(pristine["page"])
+        return pristine, VerbatimContent.model_construct(document=document, page=page_state, rendering=effective)
+
+    structured = structured_content()
 
     shown_null = effective.null_display or "-"
     records = sum(len(section.rows) for section in document.sections)
@@ -385,7 +429,9 @@ def verbatim_result(
         if not is_installed():
             raise RuntimeError("core_form=True needs the SDK patch: call mcp_rendering.install() first")
         wire["_rendering"] = directive_wire
-    return mcp_types.CallToolResult.model_validate(wire)
+    result = mcp_types.CallToolResult.model_validate(wire)
+    # Validation copied the structured content into a plain dict: hand out the sealed one (same members).
+    return result.model_copy(update={"structured_content": _BuiltContent(structured, source)})
 
 
 def error_result(message: str) -> mcp_types.CallToolResult:

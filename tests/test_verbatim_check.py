@@ -1,0 +1,108 @@
+"""The server's check of a verbatim result against `VerbatimContent`: by construction when the content is as
+`verbatim_result` built it, in full as soon as anything in it changed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Annotated, Any
+
+import anyio
+import mcp_types
+import pytest
+from mcp import Client
+from mcp.server.mcpserver import MCPServer
+from pydantic import TypeAdapter, ValidationError
+
+import mcp_rendering
+from mcp_rendering.builder import VerbatimContent, paged_result, verbatim_result
+from mcp_rendering.document import Document, Row, Section
+from mcp_rendering.envelope import Budget, Envelope
+from mcp_rendering.tokens import ContinuationTokens, Keyring
+from mcp_rendering.types import Rendering
+
+CHECK = TypeAdapter(VerbatimContent)  # what the SDK builds for `-> Annotated[CallToolResult, VerbatimContent]`
+
+
+@pytest.fixture(autouse=True)
+def _clean_sdk() -> Iterator[None]:
+    mcp_rendering.uninstall()
+    yield
+    mcp_rendering.uninstall()
+
+
+def ledger(rows: int = 30) -> Document:
+    body = tuple(Row(id=f"r{n}", label=f"Account {n}", values=(n, None if n % 3 else "EUR")) for n in range(rows))
+    return Document(title="Ledger", sections=(Section(id="s", title="Part 1", columns=("amount", "ccy"), rows=body),))
+
+
+def paged() -> mcp_types.CallToolResult:
+    envelope = Envelope(
+        tool="ledger", tokens=ContinuationTokens(Keyring.single(b"k" * 32)), budget=Budget(max_bytes=1_500)
+    )
+    return paged_result(envelope, ledger(), arguments={}, caller="alice", directive=Rendering(mode="verbatim"))
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: verbatim_result(ledger(), Rendering(mode="verbatim", guidance="Keep every row.")),
+        lambda: verbatim_result(ledger(), Rendering(mode="verbatim", complete=False)),
+        paged,
+    ],
+    ids=["whole", "stated incomplete", "page"],
+)
+def test_unchanged_content_reads_as_the_model_a_full_validation_gives(build: Callable[[], Any]) -> None:
+    structured = build().structured_content
+    assert structured is not None
+    assert CHECK.validate_python(structured) == VerbatimContent.model_validate(dict(structured))
+
+
+def _set_cell(structured: dict[str, Any], value: Any) -> None:
+    structured["document"]["sections"][0]["rows"][0]["values"][0] = value
+
+
+def test_content_changed_after_building_is_validated_in_full() -> None:
+    structured = verbatim_result(ledger()).structured_content
+    assert structured is not None
+    _set_cell(structured, {"not": "a cell"})
+    with pytest.raises(ValidationError, match="values"):
+        CHECK.validate_python(structured)
+    _set_cell(structured, 41)  # changed, yet valid: the full validation passes it, with the new value
+    assert CHECK.validate_python(structured).document.sections[0].rows[0].values[0] == 41
+    structured["page"]["returned"] = -1
+    with pytest.raises(ValidationError, match="returned"):
+        CHECK.validate_python(structured)
+
+
+def test_a_copy_is_validated_in_full() -> None:
+    structured = verbatim_result(ledger()).structured_content
+    assert structured is not None
+    copied = dict(structured)
+    copied["document"] = {"title": 7}
+    with pytest.raises(ValidationError, match="title"):
+        CHECK.validate_python(copied)
+
+
+def test_the_server_still_refuses_a_result_broken_after_building() -> None:
+    server = MCPServer("ledger")
+
+    @server.tool()
+    def whole() -> Annotated[mcp_types.CallToolResult, VerbatimContent]:
+        return verbatim_result(ledger())
+
+    @server.tool()
+    def broken() -> Annotated[mcp_types.CallToolResult, VerbatimContent]:
+        result = verbatim_result(ledger())
+        assert result.structured_content is not None
+        _set_cell(result.structured_content, ["nested"])
+        return result
+
+    async def call(name: str) -> mcp_types.CallToolResult:
+        async with Client(server) as client:
+            return await client.call_tool(name, {})
+
+    good = anyio.run(call, "whole")
+    assert not good.is_error and good.structured_content is not None
+    assert good.structured_content["page"] == {"complete": True, "returned": 30, "total": 30}
+    bad = anyio.run(call, "broken")
+    assert bad.is_error and bad.structured_content is None
