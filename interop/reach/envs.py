@@ -56,6 +56,17 @@ ENVIRONMENTS: tuple[Environment, ...] = (
     Environment("langchain", ("langchain-mcp-adapters==0.3.2",), ("langchain-mcp-adapters", "langchain-core", "mcp")),
     Environment("openai-agents", ("openai-agents==0.24.0",), ("openai-agents", "mcp")),
     Environment("pydantic-ai", ("pydantic-ai-slim[mcp]==2.68.0",), ("pydantic-ai-slim", "fastmcp-slim", "mcp")),
+    Environment("smolagents", ("smolagents[mcp]==1.26.0", "mcp==1.30.0"), ("smolagents", "mcpadapt", "mcp")),
+    Environment("llama-index", ("llama-index-tools-mcp==0.6.0",), ("llama-index-tools-mcp", "llama-index-core", "mcp")),
+    Environment("autogen", ("autogen-ext[mcp]==0.7.5", "mcp==1.30.0"), ("autogen-ext", "autogen-core", "mcp")),
+    Environment("google-adk", ("google-adk==2.13.0", "mcp"), ("google-adk", "mcp")),
+    Environment("agno", ("agno==3.1.10", "fastmcp>=4,<5"), ("agno", "fastmcp", "mcp")),
+    Environment("haystack", ("mcp-haystack==2.1.1",), ("mcp-haystack", "haystack-ai", "mcp")),
+    Environment("semantic-kernel", ("semantic-kernel[mcp]==1.45.0",), ("semantic-kernel", "mcp")),
+    Environment("dspy", ("dspy==3.4.1", "mcp"), ("dspy", "mcp")),
+    Environment("strands", ("strands-agents==1.62.0",), ("strands-agents", "mcp")),
+    Environment("mcp-agent", ("mcp-agent==0.2.6",), ("mcp-agent", "mcp")),
+    Environment("beeai", ("beeai-framework[mcp]==0.1.85",), ("beeai-framework", "mcp")),
 )
 BY_NAME = {env.name: env for env in ENVIRONMENTS}
 
@@ -127,12 +138,13 @@ def ensure(env: Environment) -> float | None:
     if is_current(env):
         return None
     started = time.monotonic()
+    stamp = _stamp(env)  # of the lock as installed, should it change meanwhile
     python = _create(env.path)
     name = env.name
     _run(_pip(python, "install", "-q", "--no-deps", "-r", str(env.lock_file)), f"installing the {name} lock")
     _run(_pip(python, "install", "-q", "--no-deps", "-e", str(ROOT)), f"installing this project into {name}")
     _run(_pip(python, "check"), f"checking the {name} environment")
-    (env.path / STAMP).write_text(_stamp(env), encoding="utf-8")
+    (env.path / STAMP).write_text(stamp, encoding="utf-8")
     return time.monotonic() - started
 
 
@@ -143,7 +155,8 @@ def lock(env: Environment) -> Path:
     try:
         pins = (*env.pins, *extra_pins())
         _run(_pip(python, "install", "-q", *pins), f"resolving {', '.join(pins)}")
-        frozen = _run(_pip(python, "freeze"), f"freezing {env.name}")
+        # --all: a framework may need a newer setuptools than the one a new environment comes with.
+        frozen = _run(_pip(python, "freeze", "--all", "--exclude", "pip"), f"freezing {env.name}")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     lines = sorted((line for line in frozen.splitlines() if line and not line.startswith("#")), key=str.lower)
