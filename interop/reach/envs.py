@@ -65,7 +65,6 @@ ENVIRONMENTS: tuple[Environment, ...] = (
     Environment("semantic-kernel", ("semantic-kernel[mcp]==1.45.0",), ("semantic-kernel", "mcp")),
     Environment("dspy", ("dspy==3.4.1", "mcp"), ("dspy", "mcp")),
     Environment("strands", ("strands-agents==1.62.0",), ("strands-agents", "mcp")),
-    Environment("mcp-agent", ("mcp-agent==0.2.6",), ("mcp-agent", "mcp")),
     Environment("beeai", ("beeai-framework[mcp]==0.1.85",), ("beeai-framework", "mcp")),
 )
 BY_NAME = {env.name: env for env in ENVIRONMENTS}

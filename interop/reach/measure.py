@@ -99,6 +99,10 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
     ),
     Configuration("beeai", "BeeAI Framework `MCPTool`", "beeai", "beeai_driver.py"),
     Configuration("agno", "Agno `MCPTools`", "agno", "agno_driver.py"),
+    Configuration("google-adk", "Google ADK `McpToolset`", "google-adk", "google_adk_driver.py"),
+    Configuration(
+        "semantic-kernel", "Semantic Kernel `MCPStdioPlugin`", "semantic-kernel", "semantic_kernel_driver.py"
+    ),
     Configuration("smolagents", "smolagents `ToolCollection.from_mcp`", "smolagents", "smolagents_driver.py"),
     Configuration(
         "smolagents-structured",
@@ -221,6 +225,8 @@ def _view(parts: Sequence[Mapping[str, Any]]) -> _View:
             else:
                 prose.append(text)
                 count("text")
+                for _ in range(text.count("resource_link")):  # a framework's own line for each block it dropped
+                    count("link line")
         elif kind == "json":
             value = part["value"]
             inner = _dumped_blocks(value) if _object_kind(value) == "object" else None
@@ -304,7 +310,7 @@ def _repr_texts(text: str) -> list[str] | None:
             value = ast.literal_eval(literal)
         except (ValueError, SyntaxError):
             continue
-        if isinstance(value, str):
+        if isinstance(value, str) and value not in found:  # a wrapper's repr may repeat its inner block's text
             found.append(value)
     return found
 
@@ -317,7 +323,8 @@ _PHRASES = {
     "JSON dump": ("JSON dump of the result's blocks", "JSON dumps of the result's blocks"),
     "repr": ("Python repr of the result's blocks", "Python reprs of the result's blocks"),
     "structured repr": ("Python repr of `structuredContent`", "Python reprs of `structuredContent`"),
-    "blocks as objects": ("list of the result's blocks as objects", "lists of the result's blocks as objects"),
+    "blocks as objects": ("JSON object of the result's blocks", "JSON objects of the result's blocks"),
+    "link line": ("line naming a dropped `resource_link`", "lines naming a dropped `resource_link`"),
     "link as JSON text": ("resource link as JSON text", "resource links as JSON text"),
     "file": ("file block (URI only)", "file blocks (URI only)"),
     "uri": ("bare URI string", "bare URI strings"),
