@@ -94,7 +94,8 @@ def render_table(results: Mapping[str, Any]) -> str:
     legend = (
         f"Measured on `{results['server']}`, tool `{results['tool']}`, without calling any model, with "
         f'{_versions(results)}. "text": in prose the model reads; "JSON": in structured content forwarded '
-        "as JSON. Records count those the model receives unchanged. The adapter column is the same framework with "
+        'as JSON; "stringified": only inside a Python repr or a JSON dump of the result or of its blocks. '
+        "Records count those the model receives unchanged. The adapter column is the same framework with "
         "the adapter of `mcp_rendering.integrations` in place."
     )
     return "\n".join([*lines, "", legend])
