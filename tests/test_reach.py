@@ -7,11 +7,12 @@ check the analysis and the tables it feeds, for each shape of payload the framew
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from interop.reach import tables
+from interop.reach import envs, tables
 from interop.reach.measure import CONFIGURATIONS, VARIANTS, analyse, cell_id
 from interop.reach.run import differences
 from mcp_rendering import Rendering, verbatim_result
@@ -132,3 +133,29 @@ def test_a_line_per_dropped_link_is_counted() -> None:
     cell = analyse([text(noted)], RESULT)
     assert cell["receives"] == "1 text part, 2 lines naming a dropped `resource_link`"
     assert cell["records"]["text"] == RECORDS
+
+
+def test_an_environment_is_cached_by_its_lock_and_shared_by_clones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reach, cache = tmp_path / "reach", tmp_path / "cache"
+    reach.mkdir()
+    monkeypatch.setattr(envs, "REACH", reach)
+    monkeypatch.setattr(envs, "CACHE_ROOT", cache)
+    env = envs.Environment("tiny", (), ())
+    env.lock_file.write_text("# nothing but the interpreter\n", encoding="utf-8")
+    first_clone, second_clone = tmp_path / "one", tmp_path / "two"
+
+    monkeypatch.setattr(envs, "ENV_ROOT", first_clone)
+    assert envs.ensure(env) is not None and envs.is_current(env)
+    store = env.store
+    assert (first_clone / "tiny").resolve() == store.resolve() and env.python.is_file()
+    assert envs.ensure(env) is None  # cached
+
+    monkeypatch.setattr(envs, "ENV_ROOT", second_clone)
+    assert envs.ensure(env) is None and (second_clone / "tiny").resolve() == store.resolve()
+
+    env.lock_file.write_text("# another lock\n", encoding="utf-8")
+    assert not envs.is_current(env) and env.store != store
+    (env.store / "bin").mkdir(parents=True)  # an interrupted install: no stamp, so not current
+    assert not envs.is_current(env)

@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from interop.reach.envs import BY_NAME, REACH, ROOT, Environment, installed_versions
+from interop.reach.envs import BY_NAME, REACH, ROOT, Environment, installed_versions, project_path
 from interop.run import wire_exchange
 from mcp_rendering.audit import audit
 from mcp_rendering.host import FRAMING_HEADER, result_is_complete
@@ -128,6 +128,7 @@ def cell_id(configuration: Configuration, variant: Variant, helped: bool) -> str
 def _driver_env() -> dict[str, str]:
     # The framework's interpreter must see its own packages only, not the project environment's.
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    env["PYTHONPATH"] = project_path()  # `mcp_rendering` from this working tree, for the adapters
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 

@@ -7,7 +7,8 @@
     python -m interop.reach --setup [NAME]  # only create or refresh the environments (all, or those named)
     python -m interop.reach --lock [NAME]   # re-resolve the pins and rewrite requirements-<name>.txt
 
-The environments live in `.venv-reach/` at the repository root, which git should ignore.
+The environments are cached outside the clone, one per lock (see `envs`); `.venv-reach/` at the repository root,
+which git ignores, links to them.
 """
 
 from __future__ import annotations
