@@ -27,6 +27,8 @@ from interop.reach.envs import BY_NAME, ENVIRONMENTS, REACH, ROOT, Environment, 
 from interop.reach.measure import measure
 
 RESULTS = REACH / "results.json"
+PARALLEL_INSTALLS = 4
+"""Installs at a time: more only share the same disk and network, and each must finish within pip's timeout."""
 
 
 def _log(message: str) -> None:
@@ -41,7 +43,7 @@ def setup(envs: Sequence[Environment]) -> None:
         took = ensure(env)
         _log(f"{env.name}: {'up to date' if took is None else f'installed in {took:.0f} s'} ({env.path})")
 
-    with ThreadPoolExecutor(len(envs)) as pool:
+    with ThreadPoolExecutor(min(len(envs), PARALLEL_INSTALLS)) as pool:
         for future in [pool.submit(one, env) for env in envs]:
             future.result()
 
