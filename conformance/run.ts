@@ -216,6 +216,7 @@ async function startExample(options: Options, name: string, plain: boolean, logD
   const fd = openSync(log, 'w');
   const args = ['-c', LAUNCHER, String(process.pid), example.module, '--http', `127.0.0.1:${port}`];
   if (plain) args.push('--plain');
+  else args.push('--record-links'); // the scenario checks the links a server sends when it opts in
   const child = track(
     spawn(options.python, args, {
       cwd: ROOT,

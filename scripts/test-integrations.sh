@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 
 .venv/bin/python -m interop.reach --setup langchain openai-agents
 export MCP_RENDERING_SERVER_PYTHON="$PWD/.venv/bin/python"
+export PYTHONPATH="$PWD/python_ext"  # the environments hold the frameworks, not this project
 
 status=0
 for pair in langchain:test_langchain.py openai-agents:test_openai_agents.py; do

@@ -90,9 +90,13 @@ def test_whole_document_result_shape() -> None:
     assert data["_meta"][EXTENSION_ID] == directive
     assert CONTINUATION_ID not in data["_meta"]
     assert data["isError"] is False
-    block, *links = data["content"]
+    [block] = data["content"]  # no per-record link unless asked: the URIs are in the structured records
     rows = [row for section in document.sections for row in section.rows]
-    assert [(link["type"], link["uri"], link["name"]) for link in links] == [
+    assert [row["uri"] for section in structured["document"]["sections"] for row in section["rows"]] == [
+        row.uri for row in rows
+    ]
+    linked = wire(verbatim_result(document, record_links=True))["content"][1:]
+    assert [(link["type"], link["uri"], link["name"]) for link in linked] == [
         ("resource_link", row.uri, row.id) for row in rows
     ]
     framing = text_framing(Rendering(mode="verbatim", guidance=GUIDANCE, null_display="n/a", complete=True), None, 4)
@@ -177,7 +181,7 @@ def test_the_text_writes_out_the_mode_that_is_sent() -> None:
 def test_record_links_and_field_links_are_resource_link_blocks() -> None:
     document = statement(5, memo="m" * 400)
     page = envelope(max_bytes=100_000, max_field_bytes=100).page(document, arguments={}, caller="alice")
-    blocks = wire(verbatim_result(page))["content"]  # a link per record by default
+    blocks = wire(verbatim_result(page, record_links=True))["content"]
     links = [block for block in blocks if block["type"] == "resource_link"]
     record_uris = [row.uri for section in document.sections for row in section.rows]
     field_uris = [URIS.field_uri(URIS.record_uri(f"i{n}", statement="2026-q1"), 1) for n in range(1, 5)]
@@ -185,7 +189,7 @@ def test_record_links_and_field_links_are_resource_link_blocks() -> None:
     assert {link["name"] for link in links[: len(record_uris)]} == {
         row_id for row_id in ("i0", "i1", "i2", "i3", "i4", "t")
     }
-    without = wire(verbatim_result(page, record_links=False))["content"]
+    without = wire(verbatim_result(page))["content"]  # by default only what is too large to embed is linked
     assert [block["uri"] for block in without if block["type"] == "resource_link"] == field_uris
     assert "read it at " + field_uris[0] in without[0]["text"]
 

@@ -178,8 +178,9 @@ def test_the_host_shows_every_record_and_the_audit_is_clean(client_seen: Seen) -
     report = mcp_rendering.audit(presentation.text, result)
     assert report.clean, report.issues
     assert report.rows_intact == report.rows_expected == len(rows)
-    links = [block for block in result.content if isinstance(block, mcp_types.ResourceLink)]
-    assert [str(link.uri) for link in links] == [row.uri for row in rows]
+    # No per-record links by default: the URIs are in the structured records.
+    assert not [block for block in result.content if isinstance(block, mcp_types.ResourceLink)]
+    assert [row.uri for section in presentation.document.sections for row in section.rows] == [row.uri for row in rows]
 
 
 def test_the_fastmcp_build_serves_what_the_mcpserver_build_serves(seen: dict[str, Seen]) -> None:
@@ -285,7 +286,7 @@ def test_one_extension_object_is_both_registrations() -> None:
         enable_rendering(app)
 
 
-def test_plain_and_no_record_links_builds() -> None:
+def test_plain_and_record_links_builds() -> None:
     async def run(app: fastmcp.FastMCP[Any]) -> tuple[dict[str, Any] | None, mcp_types.Tool, mcp_types.CallToolResult]:
         async with fastmcp.Client(app) as client:
             tools = {tool.name: tool for tool in await client.list_tools()}
@@ -297,8 +298,10 @@ def test_plain_and_no_record_links_builds() -> None:
     assert EXTENSION_ID not in (extensions or {})
     assert EXTENSION_ID not in (tool.meta or {}) and "verbatimHint" not in wire(tool)["annotations"]
     assert result.meta is not None and result.meta[EXTENSION_ID] == DIRECTIVE  # the builder's carrier stays
-    _, _, unlinked = anyio.run(run, build_fastmcp_server(record_links=False))
-    assert not [block for block in unlinked.content if isinstance(block, mcp_types.ResourceLink)]
+    _, _, linked = anyio.run(run, build_fastmcp_server(record_links=True))
+    rows = [row for section in RECORD_URIS.assign(financial_statements()).sections for row in section.rows]
+    links = [block for block in linked.content if isinstance(block, mcp_types.ResourceLink)]
+    assert [str(link.uri) for link in links] == [row.uri for row in rows]
 
 
 class _Recorder:
@@ -316,10 +319,10 @@ class _Recorder:
 def test_serve_builds_the_chosen_framework_with_the_flags() -> None:
     calls: list[tuple[Any, ...]] = []
     build, fastmcp_build = _Recorder("mcpserver", calls), _Recorder("fastmcp", calls)
-    argv = ["--framework", "fastmcp", "--plain", "--no-record-links", "--http", "127.0.0.1:8765"]
+    argv = ["--framework", "fastmcp", "--plain", "--record-links", "--http", "127.0.0.1:8765"]
     assert serve(build, argv, description="d", fastmcp_build=fastmcp_build) == 0
     assert calls == [
-        ("fastmcp", "build", {"plain": True, "record_links": False}),
+        ("fastmcp", "build", {"plain": True, "record_links": True}),
         (
             "fastmcp",
             "run",
@@ -330,7 +333,7 @@ def test_serve_builds_the_chosen_framework_with_the_flags() -> None:
     calls.clear()
     assert serve(build, [], description="d", fastmcp_build=fastmcp_build) == 0
     assert calls == [
-        ("mcpserver", "build", {"plain": False, "record_links": True}),
+        ("mcpserver", "build", {"plain": False, "record_links": False}),
         ("mcpserver", "run", ("stdio",), {}),
     ]
 

@@ -1,11 +1,14 @@
 """One virtual environment per framework, installed from a committed lock of exact versions.
 
 Each framework resolves its own `mcp` (LangChain's adapters need the SDK's 1.x line, the others take 2.x), so none
-of them can share the project's environment. An environment lives in `.venv-reach/<name>` at the repository root
-and holds exactly the packages of `interop/reach/requirements-<name>.txt` (installed without dependency
-resolution, then checked with `pip check`) plus this project, editable and without its dependencies: the drivers and
-the integration tests import `mcp_rendering` from the working tree. A stamp of the lock's digest lets a later run
-reuse an environment that is still current.
+of them can share the project's environment. An environment holds exactly the packages of
+`interop/reach/requirements-<name>.txt` (installed without dependency resolution, then checked with `pip check`),
+and not this project: whatever runs in it puts the working tree's `python_ext` on `PYTHONPATH` (see
+`project_path`), so that one environment serves every clone.
+
+Environments are kept in a cache directory outside the clone (`$MCP_RENDERING_REACH_CACHE`, by default
+`~/.cache/mcp-rendering/reach`), one per lock digest and interpreter, so that a fresh clone or a CI run on the same
+machine reuses the ones already installed; `.venv-reach/<name>` at the repository root links to the current one.
 
 `lock()` writes the lock files: it installs each framework's top-level pins, the test runner's and this project's
 own dependencies into a scratch environment, and freezes what resolved.
@@ -14,6 +17,7 @@ own dependencies into a scratch environment, and freezes what resolved.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 import sys
@@ -25,6 +29,12 @@ from typing import Any, cast
 ROOT = Path(__file__).resolve().parents[2]
 REACH = ROOT / "interop" / "reach"
 ENV_ROOT = ROOT / ".venv-reach"
+"""Where this clone links to its environments (and locks in scratch environments)."""
+CACHE_ROOT = Path(
+    os.environ.get("MCP_RENDERING_REACH_CACHE")
+    or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mcp-rendering" / "reach"
+)
+"""Where the environments themselves are kept, shared by the clones of this machine."""
 PIP_TIMEOUT_SECONDS = 900
 STAMP = ".reach-stamp"
 
@@ -51,11 +61,26 @@ class Environment:
     def python(self) -> Path:
         return self.path / "bin" / "python"
 
+    @property
+    def store(self) -> Path:
+        """The cached environment for the current lock and interpreter."""
+        return CACHE_ROOT / f"{self.name}-{_stamp(self)[:16]}"
+
 
 ENVIRONMENTS: tuple[Environment, ...] = (
     Environment("langchain", ("langchain-mcp-adapters==0.3.2",), ("langchain-mcp-adapters", "langchain-core", "mcp")),
     Environment("openai-agents", ("openai-agents==0.24.0",), ("openai-agents", "mcp")),
     Environment("pydantic-ai", ("pydantic-ai-slim[mcp]==2.68.0",), ("pydantic-ai-slim", "fastmcp-slim", "mcp")),
+    Environment("smolagents", ("smolagents[mcp]==1.26.0", "mcp==1.30.0"), ("smolagents", "mcpadapt", "mcp")),
+    Environment("llama-index", ("llama-index-tools-mcp==0.6.0",), ("llama-index-tools-mcp", "llama-index-core", "mcp")),
+    Environment("autogen", ("autogen-ext[mcp]==0.7.5", "mcp==1.30.0"), ("autogen-ext", "autogen-core", "mcp")),
+    Environment("google-adk", ("google-adk==2.13.0", "mcp"), ("google-adk", "mcp")),
+    Environment("agno", ("agno==3.1.10", "fastmcp>=4,<5"), ("agno", "fastmcp", "mcp")),
+    Environment("haystack", ("mcp-haystack==2.1.1",), ("mcp-haystack", "haystack-ai", "mcp")),
+    Environment("semantic-kernel", ("semantic-kernel[mcp]==1.45.0",), ("semantic-kernel", "mcp")),
+    Environment("dspy", ("dspy==3.4.1", "mcp"), ("dspy", "mcp")),
+    Environment("strands", ("strands-agents==1.62.0",), ("strands-agents", "mcp")),
+    Environment("beeai", ("beeai-framework[mcp]==0.1.85",), ("beeai-framework", "mcp")),
 )
 BY_NAME = {env.name: env for env in ENVIRONMENTS}
 
@@ -104,7 +129,7 @@ def _create(path: Path) -> Path:
         shutil.rmtree(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     # The interpreter of the project's environment, so that every framework runs on the same Python.
-    _run([sys.executable, "-m", "venv", str(path)], f"creating {path.relative_to(ROOT)}")
+    _run([sys.executable, "-m", "venv", str(path)], f"creating {path}")
     return path / "bin" / "python"
 
 
@@ -114,25 +139,45 @@ def _stamp(env: Environment) -> str:
     return digest.hexdigest()
 
 
+def project_path() -> str:
+    """The `PYTHONPATH` under which a framework's environment imports `mcp_rendering` from this working tree."""
+    return str(ROOT / "python_ext")
+
+
 def is_current(env: Environment) -> bool:
-    """True when the environment exists and was installed from the current lock."""
-    stamp = env.path / STAMP
-    return env.python.is_file() and stamp.is_file() and stamp.read_text(encoding="utf-8") == _stamp(env)
+    """True when the environment's store exists and was completely installed from the current lock."""
+    stamp = env.store / STAMP
+    return stamp.is_file() and stamp.read_text(encoding="utf-8") == _stamp(env)
+
+
+def _link(env: Environment, store: Path) -> None:
+    if env.path.is_symlink() and env.path.resolve() == store.resolve():
+        return
+    if env.path.is_symlink() or env.path.is_file():
+        env.path.unlink()
+    elif env.path.exists():  # an environment of an earlier layout, installed in place
+        shutil.rmtree(env.path)
+    env.path.parent.mkdir(parents=True, exist_ok=True)
+    env.path.symlink_to(store, target_is_directory=True)
 
 
 def ensure(env: Environment) -> float | None:
-    """Install or refresh the environment from its lock; the seconds it took, or None when it was current."""
+    """Install the environment of the current lock unless cached, and link `.venv-reach/<name>` to it; the seconds
+    the install took, or None when it was cached."""
     if not env.lock_file.is_file():
         raise SetupError(f"{env.lock_file.relative_to(ROOT)} is missing: run `python -m interop.reach --lock`")
+    stamp = _stamp(env)  # of the lock as installed, should it change meanwhile
+    store = CACHE_ROOT / f"{env.name}-{stamp[:16]}"
     if is_current(env):
+        _link(env, store)
         return None
     started = time.monotonic()
-    python = _create(env.path)
+    python = _create(store)  # an incomplete store (no stamp) is created anew
     name = env.name
     _run(_pip(python, "install", "-q", "--no-deps", "-r", str(env.lock_file)), f"installing the {name} lock")
-    _run(_pip(python, "install", "-q", "--no-deps", "-e", str(ROOT)), f"installing this project into {name}")
     _run(_pip(python, "check"), f"checking the {name} environment")
-    (env.path / STAMP).write_text(_stamp(env), encoding="utf-8")
+    (store / STAMP).write_text(stamp, encoding="utf-8")  # last: it marks the store complete
+    _link(env, store)
     return time.monotonic() - started
 
 
@@ -143,7 +188,8 @@ def lock(env: Environment) -> Path:
     try:
         pins = (*env.pins, *extra_pins())
         _run(_pip(python, "install", "-q", *pins), f"resolving {', '.join(pins)}")
-        frozen = _run(_pip(python, "freeze"), f"freezing {env.name}")
+        # --all: a framework may need a newer setuptools than the one a new environment comes with.
+        frozen = _run(_pip(python, "freeze", "--all", "--exclude", "pip"), f"freezing {env.name}")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     lines = sorted((line for line in frozen.splitlines() if line and not line.startswith("#")), key=str.lower)

@@ -9,6 +9,7 @@ the model reads, "JSON" for structured content forwarded as JSON.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -19,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from interop.reach.envs import BY_NAME, REACH, ROOT, Environment, installed_versions
+from interop.reach.envs import BY_NAME, REACH, ROOT, Environment, installed_versions, project_path
 from interop.run import wire_exchange
 from mcp_rendering.audit import audit
 from mcp_rendering.host import FRAMING_HEADER, result_is_complete
@@ -31,7 +32,10 @@ EXAMPLE_MODULE = "mcp_rendering.examples.financial"
 TOOL = "financial_statements"
 DRIVERS = REACH / "drivers"
 DRIVER_TIMEOUT_SECONDS = 600
-TEXT, JSON_CHANNEL = "text", "JSON"
+PARALLEL_DRIVERS = 4
+"""Driver processes at a time: each starts its example servers in turn, and CI has two cores."""
+TEXT, JSON_CHANNEL, STRINGIFIED = "text", "JSON", "stringified"
+CHANNELS = (TEXT, JSON_CHANNEL, STRINGIFIED)
 
 
 @dataclass(frozen=True)
@@ -78,10 +82,39 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         adapter="`RenderingMCPServerStdio`",
     ),
     Configuration("pydantic-ai", "pydantic-ai `MCPToolset`", "pydantic-ai", "pydantic_ai_driver.py"),
+    Configuration("autogen", "AutoGen `McpWorkbench`", "autogen", "autogen_driver.py"),
+    Configuration(
+        "autogen-adapters", "AutoGen `mcp_server_tools`", "autogen", "autogen_driver.py", options={"adapters": True}
+    ),
+    Configuration("llama-index", "LlamaIndex `McpToolSpec`", "llama-index", "llama_index_driver.py"),
+    Configuration("haystack", "Haystack `MCPTool`", "haystack", "haystack_driver.py"),
+    Configuration("strands", "Strands Agents `MCPClient`", "strands", "strands_driver.py"),
+    Configuration("dspy", "DSPy `Tool.from_mcp_tool`", "dspy", "dspy_driver.py"),
+    Configuration(
+        "dspy-structured",
+        'DSPy `Tool.from_mcp_tool`, `result_mode="structured"`',
+        "dspy",
+        "dspy_driver.py",
+        options={"structured": True},
+    ),
+    Configuration("beeai", "BeeAI Framework `MCPTool`", "beeai", "beeai_driver.py"),
+    Configuration("agno", "Agno `MCPTools`", "agno", "agno_driver.py"),
+    Configuration("google-adk", "Google ADK `McpToolset`", "google-adk", "google_adk_driver.py"),
+    Configuration(
+        "semantic-kernel", "Semantic Kernel `MCPStdioPlugin`", "semantic-kernel", "semantic_kernel_driver.py"
+    ),
+    Configuration("smolagents", "smolagents `ToolCollection.from_mcp`", "smolagents", "smolagents_driver.py"),
+    Configuration(
+        "smolagents-structured",
+        "smolagents `ToolCollection.from_mcp`, `structured_output=True`",
+        "smolagents",
+        "smolagents_driver.py",
+        options={"structured": True},
+    ),
 )
 VARIANTS: tuple[Variant, ...] = (
-    Variant("record-links", "record links (default)", ()),
-    Variant("no-record-links", "`--no-record-links`", ("--no-record-links",)),
+    Variant("default", "default", ()),
+    Variant("record-links", "`--record-links`", ("--record-links",)),
 )
 
 
@@ -95,6 +128,7 @@ def cell_id(configuration: Configuration, variant: Variant, helped: bool) -> str
 def _driver_env() -> dict[str, str]:
     # The framework's interpreter must see its own packages only, not the project environment's.
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    env["PYTHONPATH"] = project_path()  # `mcp_rendering` from this working tree, for the adapters
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 
@@ -137,7 +171,7 @@ def observe_all() -> dict[str, dict[str, Any]]:
             for helped in (False, True) if configuration.adapter else (False,):
                 key = (configuration.env, configuration.driver)
                 groups.setdefault(key, []).append(_job(configuration, variant, helped))
-    with ThreadPoolExecutor(len(groups)) as pool:
+    with ThreadPoolExecutor(min(len(groups), PARALLEL_DRIVERS)) as pool:
         futures = [pool.submit(run_driver, BY_NAME[env], driver, jobs) for (env, driver), jobs in groups.items()]
         reports = [future.result() for future in futures]
     return {job_id: observation for report in reports for job_id, observation in report["observations"].items()}
@@ -148,16 +182,20 @@ def observe_all() -> dict[str, dict[str, Any]]:
 
 @dataclass(frozen=True)
 class _View:
-    """A payload sorted by channel: the prose the model reads, the JSON objects, the links."""
+    """A payload sorted by channel: the prose the model reads, the JSON objects, what came stringified, the links."""
 
     prose: str
     objects: list[Any]
+    stringified_prose: str
+    stringified_objects: list[Any]
     counts: dict[str, int]
 
 
 def _view(parts: Sequence[Mapping[str, Any]]) -> _View:
     prose: list[str] = []
     objects: list[Any] = []
+    stringified_prose: list[str] = []
+    stringified_objects: list[Any] = []
     counts: dict[str, int] = {}
 
     def count(kind: str) -> None:
@@ -167,23 +205,49 @@ def _view(parts: Sequence[Mapping[str, Any]]) -> _View:
         kind = part["kind"]
         if kind == "text":
             text = cast("str", part["text"])
-            decoded = _json_object(text)
-            if decoded is None:
-                prose.append(text)
-                count("text")
-            else:
+            decoded = _json_value(text)
+            if decoded is not None and _object_kind(decoded) in ("structured", "link"):
                 objects.append(decoded)
                 count(f"{_object_kind(decoded)} as JSON text")
+            elif decoded is not None and (inner := _dumped_blocks(decoded)) is not None:
+                stringified_prose.extend(inner[0])
+                stringified_objects.extend(inner[1])
+                count("JSON dump")
+            elif (texts := _repr_texts(text)) is not None:
+                stringified_prose.extend(texts)
+                count("repr")
+            elif (literal := _python_literal(text)) is not None and (inner := _dumped_blocks(literal)) is not None:
+                stringified_prose.extend(inner[0])
+                stringified_objects.extend(inner[1])
+                count("structured repr" if _object_kind(literal) == "structured" else "repr")
+            elif decoded is not None:
+                objects.append(decoded)
+                count("object as JSON text")
+            else:
+                prose.append(text)
+                count("text")
+                for _ in range(text.count("resource_link")):  # a framework's own line for each block it dropped
+                    count("link line")
         elif kind == "json":
-            objects.append(part["value"])
-            count(_object_kind(part["value"]))
+            value = part["value"]
+            inner = _dumped_blocks(value) if _object_kind(value) == "object" else None
+            if inner is not None:  # the result's own blocks handed over as objects: readable as JSON only
+                stringified_prose.extend(inner[0])
+                stringified_objects.extend(inner[1])
+                count("blocks as objects")
+            else:
+                objects.append(value)
+                count(_object_kind(value))
+        elif kind == "error":
+            prose.append(cast("str", part["text"]))
+            count("error")
         else:
             count(kind)
-    return _View("\n\n".join(prose), objects, counts)
+    return _View("\n\n".join(prose), objects, "\n\n".join(stringified_prose), stringified_objects, counts)
 
 
-def _json_object(text: str) -> Any:
-    if not text.lstrip().startswith("{"):
+def _json_value(text: str) -> Any:
+    if not text.lstrip().startswith(("{", "[")):
         return None
     try:
         return json.loads(text)
@@ -199,15 +263,75 @@ def _object_kind(value: Any) -> str:
     return "object"
 
 
+def _dumped_blocks(value: Any) -> tuple[list[str], list[Any]] | None:
+    """The texts and structured objects inside a JSON form of the result or of its content blocks; None when
+    `value` is neither (it then counts as some other object)."""
+    texts: list[str] = []
+    structured: list[Any] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "text" and isinstance(node.get("text"), str):
+                texts.append(node["text"])
+            if "document" in node:
+                structured.append(node)
+            for child in node.values():
+                walk(child)
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
+
+    walk(value)
+    return (texts, structured) if texts or structured else None
+
+
+_REPR_TEXT = re.compile(r"""text=('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|'text': ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
+
+
+def _python_literal(text: str) -> Any:
+    """The dict or list a Python repr such as ``{'document': ...}`` writes out; None for anything else."""
+    if not text.lstrip().startswith(("{", "[")):
+        return None
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, (dict, list)) else None
+
+
+def _repr_texts(text: str) -> list[str] | None:
+    """The text of every content block inside a Python repr of the result or of its blocks (`TextContent(...,
+    text='...')`, `{'type': 'text', 'text': '...'}`); None when `text` is not such a repr."""
+    if not re.search(r"TextContent\(|CallToolResult\(|\{'type': 'text'", text):
+        return None
+    found: list[str] = []
+    for match in _REPR_TEXT.finditer(text):
+        literal = match.group(1) or match.group(2)
+        try:
+            value = ast.literal_eval(literal)
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(value, str) and value not in found:  # a wrapper's repr may repeat its inner block's text
+            found.append(value)
+    return found
+
+
 _PHRASES = {
+    "error": ("error message", "error messages"),
     "text": ("text part", "text parts"),
     "structured": ("`structuredContent` object", "`structuredContent` objects"),
     "structured as JSON text": ("`structuredContent` as JSON text", "`structuredContent` as JSON texts"),
+    "JSON dump": ("JSON dump of the result's blocks", "JSON dumps of the result's blocks"),
+    "repr": ("Python repr of the result's blocks", "Python reprs of the result's blocks"),
+    "structured repr": ("Python repr of `structuredContent`", "Python reprs of `structuredContent`"),
+    "blocks as objects": ("JSON object of the result's blocks", "JSON objects of the result's blocks"),
+    "link line": ("line naming a dropped `resource_link`", "lines naming a dropped `resource_link`"),
     "link as JSON text": ("resource link as JSON text", "resource links as JSON text"),
     "file": ("file block (URI only)", "file blocks (URI only)"),
     "uri": ("bare URI string", "bare URI strings"),
     "link": ("resource link object", "resource link objects"),
     "object": ("other object", "other objects"),
+    "object as JSON text": ("other JSON text", "other JSON texts"),
 }
 
 
@@ -264,43 +388,55 @@ def _page_states(objects: Sequence[Any]) -> list[Mapping[str, Any]]:
     return [value["page"] for value in objects if isinstance(value, dict) and isinstance(value.get("page"), dict)]
 
 
-def analyse(parts: Sequence[Mapping[str, Any]], result: Mapping[str, Any]) -> dict[str, Any]:
-    """What of the directive and the records reaches the model, by channel, for one payload."""
+_MEMBERS = ("mode", "guidance", "null_display", "completeness")
+
+
+def _directive_seen(prose: str, objects: Sequence[Any], result: Mapping[str, Any]) -> dict[str, bool]:
+    """Which members of the result's directive are readable in some prose and some JSON objects."""
     directive = read_directive(result)
     assert directive is not None and directive.mode is not None, "the financial example sends a directive"
     null_display = directive.null_display or "-"
-    view = _view(parts)
-    copies = _directive_copies(view.objects)
-    pages = _page_states(view.objects)
-    expected = _expected_rows(result)
-
-    def channels(in_text: bool, in_json: bool) -> list[str]:
-        return [name for name, found in ((TEXT, in_text), (JSON_CHANNEL, in_json)) if found]
-
-    prose = view.prose
-    mode_seen = f"Mode: {directive.mode}." in prose
     guidance = directive.guidance or ""
+    copies = _directive_copies(objects)
+    pages = _page_states(objects)
+    complete = result_is_complete(dict(result))
     null_pattern = re.compile(r"null values (?:are shown )?as " + re.escape(json.dumps(null_display)), re.IGNORECASE)
     completeness_pattern = re.compile(r"Complete: all \d+ records|" + re.escape(PARTIAL_MARKER))
-    text_records = audit(prose, dict(result), markup="text").rows_intact if prose else 0
-    json_records = _json_records(view.objects, expected)
-    complete = result_is_complete(dict(result))
+    return {
+        "mode": f"Mode: {directive.mode}." in prose or any(copy.get("mode") == directive.mode for copy in copies),
+        "guidance": bool(guidance) and (guidance in prose or any(copy.get("guidance") == guidance for copy in copies)),
+        "null_display": bool(null_pattern.search(prose))
+        or any(copy.get("nullDisplay") == null_display for copy in copies),
+        "completeness": bool(completeness_pattern.search(prose))
+        or any(page.get("complete") is complete for page in pages)
+        or any(isinstance(copy.get("complete"), bool) for copy in copies),
+    }
+
+
+def _records_seen(prose: str, objects: Sequence[Any], result: Mapping[str, Any]) -> int:
+    """How many of the result's records are readable unchanged in some prose or some JSON objects."""
+    in_text = audit(prose, dict(result), markup="text").rows_intact if prose else 0
+    return max(in_text, _json_records(objects, _expected_rows(result)))
+
+
+def analyse(parts: Sequence[Mapping[str, Any]], result: Mapping[str, Any]) -> dict[str, Any]:
+    """What of the directive and the records reaches the model, by channel, for one payload: "text" in prose the
+    model reads, "JSON" in structured content forwarded as JSON, "stringified" only inside a Python repr or a JSON
+    dump of the result's blocks (escaped, on one line)."""
+    view = _view(parts)
+    by_channel: dict[str, tuple[str, list[Any]]] = {
+        TEXT: (view.prose, []),
+        JSON_CHANNEL: ("", view.objects),
+        STRINGIFIED: (view.stringified_prose, view.stringified_objects),
+    }
+    seen = {channel: _directive_seen(prose, objects, result) for channel, (prose, objects) in by_channel.items()}
+    records = {channel: _records_seen(prose, objects, result) for channel, (prose, objects) in by_channel.items()}
     return {
         "receives": describe(view.counts),
-        "framing": FRAMING_HEADER in prose,
-        "mode": channels(mode_seen, any(copy.get("mode") == directive.mode for copy in copies)),
-        "guidance": channels(
-            bool(guidance) and guidance in prose, any(copy.get("guidance") == guidance for copy in copies)
-        ),
-        "null_display": channels(
-            bool(null_pattern.search(prose)), any(copy.get("nullDisplay") == null_display for copy in copies)
-        ),
-        "completeness": channels(
-            bool(completeness_pattern.search(prose)),
-            any(page.get("complete") is complete for page in pages)
-            or any(isinstance(copy.get("complete"), bool) for copy in copies),
-        ),
-        "records": {"expected": len(expected), TEXT: text_records, JSON_CHANNEL: json_records},
+        "failed": "error" in view.counts,
+        "framing": FRAMING_HEADER in view.prose,
+        **{member: [channel for channel in CHANNELS if seen[channel][member]] for member in _MEMBERS},
+        "records": {"expected": len(_expected_rows(result)), **records},
     }
 
 

@@ -7,7 +7,8 @@
     python -m interop.reach --setup [NAME]  # only create or refresh the environments (all, or those named)
     python -m interop.reach --lock [NAME]   # re-resolve the pins and rewrite requirements-<name>.txt
 
-The environments live in `.venv-reach/` at the repository root, which git should ignore.
+The environments are cached outside the clone, one per lock (see `envs`); `.venv-reach/` at the repository root,
+which git ignores, links to them.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from interop.reach.envs import BY_NAME, ENVIRONMENTS, REACH, ROOT, Environment, 
 from interop.reach.measure import measure
 
 RESULTS = REACH / "results.json"
+PARALLEL_INSTALLS = 4
+"""Installs at a time: more only share the same disk and network, and each must finish within pip's timeout."""
 
 
 def _log(message: str) -> None:
@@ -40,7 +43,7 @@ def setup(envs: Sequence[Environment]) -> None:
         took = ensure(env)
         _log(f"{env.name}: {'up to date' if took is None else f'installed in {took:.0f} s'} ({env.path})")
 
-    with ThreadPoolExecutor(len(envs)) as pool:
+    with ThreadPoolExecutor(min(len(envs), PARALLEL_INSTALLS)) as pool:
         for future in [pool.submit(one, env) for env in envs]:
             future.result()
 

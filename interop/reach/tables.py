@@ -35,12 +35,19 @@ def _seen(channels: Sequence[str]) -> str:
     return f"yes ({', '.join(channels)})" if channels else "**no**"
 
 
+_CHANNELS = ("text", "JSON", "stringified")
+
+
 def _records(records: Mapping[str, Any], unit: str = "") -> str:
     expected = records["expected"]
-    channels = [name for name in ("text", "JSON") if records[name] == expected]
+    channels = [name for name in _CHANNELS if records.get(name, 0) == expected]
     if channels:
         return f"all {expected}{unit} ({', '.join(channels)})"
-    return f"**{max(records['text'], records['JSON'])} of {expected}{unit}**"
+    return f"**{max(records.get(name, 0) for name in _CHANNELS)} of {expected}{unit}**"
+
+
+def _receives(cell: Mapping[str, Any]) -> str:
+    return f"**the call fails**: {cell['receives']}" if cell.get("failed") else cell["receives"]
 
 
 def _helped(cell: Mapping[str, Any] | None, adapter: str | None) -> str:
@@ -78,7 +85,7 @@ def render_table(results: Mapping[str, Any]) -> str:
             row = [
                 configuration["label"],
                 variant["label"],
-                plain["receives"],
+                _receives(plain),
                 *(_seen(plain[key]) for key, _ in _MEMBERS),
                 _records(plain["records"]),
                 _helped(helped, configuration["adapter"]),
@@ -87,7 +94,8 @@ def render_table(results: Mapping[str, Any]) -> str:
     legend = (
         f"Measured on `{results['server']}`, tool `{results['tool']}`, without calling any model, with "
         f'{_versions(results)}. "text": in prose the model reads; "JSON": in structured content forwarded '
-        "as JSON. Records count those the model receives unchanged. The adapter column is the same framework with "
+        'as JSON; "stringified": only inside a Python repr or a JSON dump of the result or of its blocks. '
+        "Records count those the model receives unchanged. The adapter column is the same framework with "
         "the adapter of `mcp_rendering.integrations` in place."
     )
     return "\n".join([*lines, "", legend])
@@ -95,6 +103,8 @@ def render_table(results: Mapping[str, Any]) -> str:
 
 def _directive(cell: Mapping[str, Any]) -> str:
     """The four members in one cell: where they all are, or which are missing."""
+    if cell.get("failed"):
+        return "**the call fails**"
     missing = [name for key, name in _MEMBERS if not cell[key]]
     if missing:
         return "**no " + ", ".join(missing) + "**"

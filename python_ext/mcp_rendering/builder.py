@@ -321,7 +321,7 @@ def verbatim_result(
     content: Page | Document,
     directive: Rendering | None = None,
     *,
-    record_links: bool = True,
+    record_links: bool = False,
     core_form: bool = False,
     continuation: ResultContinuation | None = None,
 ) -> mcp_types.CallToolResult:
@@ -332,9 +332,10 @@ def verbatim_result(
         directive: the rendering directive; defaults to ``Rendering(mode="verbatim", complete=True)``. A page that
             is not the last is sent with ``complete`` false and a continuation carrier. Its ``nullDisplay`` is also
             how the text block shows nulls.
-        record_links: add a ``resource_link`` block for every record on the page that has a URI, as the
-            specification recommends (False leaves them out; links for records and fields too large to embed are
-            always added).
+        record_links: also add a ``resource_link`` block for every record on the page that has a URI. Off by
+            default: some agent frameworks fail the whole call on such blocks or hand the model one line per link
+            (see the reach page of the documentation); the URIs stay in the structured records either way, and
+            links for records and fields too large to embed are always added.
         core_form: also send the directive in its core form, ``CallToolResult._rendering`` (equal to the
             ``_meta`` carrier), the promotion draft's prototype. It needs the SDK patch (`mcp_rendering.install()`),
             which adds that field.
@@ -447,7 +448,7 @@ def paged_result(
     caller: str,
     directive: Rendering | None = None,
     fingerprint: str | None = None,
-    record_links: bool = True,
+    record_links: bool = False,
     core_form: bool = False,
 ) -> mcp_types.CallToolResult:
     """The page this call asks for, as a verbatim result; a refused token, a changed result set or an impossible
@@ -460,7 +461,8 @@ def paged_result(
         caller: the caller's identity as the server knows it.
         directive: the rendering directive; defaults to verbatim.
         fingerprint: a cheap version of the result set (see `Envelope.page`).
-        record_links: add a ``resource_link`` block for every record on the page that has a URI (the default).
+        record_links: also add a ``resource_link`` block for every record on the page that has a URI (see
+            `verbatim_result`; off by default).
         core_form: also send the directive as ``CallToolResult._rendering`` (see `verbatim_result`).
     """
     try:

@@ -13,8 +13,10 @@ as a list of typed parts (text, json, file, uri) for the analysis.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
+from collections.abc import Awaitable, Callable
 from importlib import metadata
 from typing import Any
 
@@ -36,3 +38,24 @@ def versions(*distributions: str) -> dict[str, str]:
 def emit(report: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(report, ensure_ascii=False, default=str) + "\n")
     sys.stdout.flush()
+
+
+def text_parts(payload: Any) -> list[dict[str, Any]]:
+    """A payload that is one string (what most frameworks hand the model for a tool call) as its single part."""
+    return [{"kind": "text", "text": payload if isinstance(payload, str) else str(payload)}]
+
+
+def failure(error: BaseException) -> dict[str, Any]:
+    """The observation of a call the framework failed: its agent loop hands the model this message instead."""
+    message = f"{type(error).__name__}: {error}"
+    return {"payload": message, "parts": [{"kind": "error", "text": message}]}
+
+
+def run(observe: Callable[[dict[str, Any], str], Awaitable[dict[str, Any]]], *distributions: str) -> None:
+    """Observe every job of the request in turn and print the report."""
+    request = read_request()
+
+    async def every_job() -> dict[str, Any]:
+        return {job["id"]: await observe(job, request["tool"]) for job in request["jobs"]}
+
+    emit({"versions": versions(*distributions), "observations": asyncio.run(every_job())})

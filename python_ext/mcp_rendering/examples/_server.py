@@ -85,7 +85,7 @@ def serve(
 
     `build(plain=..., record_links=...)` makes the `MCPServer`, and `fastmcp_build` (same arguments) the FastMCP one
     for `--framework fastmcp`; an example without it refuses that choice. `--plain` serves the server without the
-    extension, and `--no-record-links` without a `resource_link` block per record. Returns the exit status.
+    extension, and `--record-links` adds a `resource_link` block per record. Returns the exit status.
     """
     parser = argparse.ArgumentParser(description=description)
     frameworks = ("mcpserver",) if fastmcp_build is None else ("mcpserver", "fastmcp")
@@ -94,9 +94,7 @@ def serve(
     )
     parser.add_argument("--http", metavar="HOST:PORT", help="serve streamable HTTP at http://HOST:PORT/mcp")
     parser.add_argument("--plain", action="store_true", help="serve the same tools without the extension")
-    parser.add_argument(
-        "--no-record-links", action="store_true", help="do not add a resource_link block for each record"
-    )
+    parser.add_argument("--record-links", action="store_true", help="also add a resource_link block for each record")
     options = parser.parse_args(argv)
     fastmcp = options.framework == "fastmcp"
     address: tuple[str, int] | None = None
@@ -106,7 +104,7 @@ def serve(
             parser.error(f"--http needs HOST:PORT with a port from 1 to 65535, got {options.http!r}")
         address = (host, int(port))
     make = fastmcp_build if fastmcp and fastmcp_build is not None else build
-    server = make(plain=options.plain, record_links=not options.no_record_links)
+    server = make(plain=options.plain, record_links=options.record_links)
     if fastmcp:
         # No banner and quiet logs: a host such as `mcp-rendering demo` shares the terminal with the server.
         if address is None:

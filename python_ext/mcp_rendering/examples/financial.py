@@ -75,10 +75,11 @@ def _statements(*, record_links: bool) -> mcp_types.CallToolResult:
     )
 
 
-def build_server(*, plain: bool = False, record_links: bool = True) -> MCPServer:
+def build_server(*, plain: bool = False, record_links: bool = False) -> MCPServer:
     """Build the financial statements server (installs the SDK patch first, unless `plain`).
 
-    With `record_links` (the default), each record also comes as a `resource_link` block to its URI.
+    With `record_links`, each record also comes as a `resource_link` block to its URI (its URI is in the
+    structured record either way).
     """
     server = new_server(_NAME, _INSTRUCTIONS, plain=plain)
 
@@ -108,7 +109,7 @@ def build_server(*, plain: bool = False, record_links: bool = True) -> MCPServer
     return server
 
 
-def build_fastmcp_server(*, plain: bool = False, record_links: bool = True) -> FastMCP[Any]:
+def build_fastmcp_server(*, plain: bool = False, record_links: bool = False) -> FastMCP[Any]:
     """The same server built with FastMCP 4: same tools, hints, results and resource template.
 
     The rendering extension is registered with `enable_rendering` (advertisement and `_meta` carriers), unless

@@ -71,10 +71,11 @@ DESCRIPTION = "Example MCP server: a five-level org chart, paged (synthetic data
 """What `--help` says the server is."""
 
 
-def build_server(*, plain: bool = False, record_links: bool = True) -> MCPServer:
+def build_server(*, plain: bool = False, record_links: bool = False) -> MCPServer:
     """Build the org chart server (installs the SDK patch first, unless `plain`).
 
-    With `record_links` (the default), each record also comes as a `resource_link` block to its URI.
+    With `record_links`, each record also comes as a `resource_link` block to its URI (its URI is in the
+    structured record either way).
     """
     server = new_server(
         "example-orgchart",

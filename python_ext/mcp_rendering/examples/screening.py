@@ -83,10 +83,11 @@ DESCRIPTION = "Example MCP server: a KYC / sanctions screening listing every fla
 """What `--help` says the server is."""
 
 
-def build_server(*, plain: bool = False, record_links: bool = True) -> MCPServer:
+def build_server(*, plain: bool = False, record_links: bool = False) -> MCPServer:
     """Build the screening server (installs the SDK patch first, unless `plain`).
 
-    With `record_links` (the default), each record also comes as a `resource_link` block to its URI.
+    With `record_links`, each record also comes as a `resource_link` block to its URI (its URI is in the
+    structured record either way).
     """
     server = new_server(
         "example-screening",
