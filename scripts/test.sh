@@ -26,10 +26,9 @@ if [ -f mkdocs.yml ]; then
   NO_MKDOCS_2_WARNING=1 mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
 fi
 
-echo "== pytest"
-if [ -n "${CI:-}" ]; then
-  export HYPOTHESIS_PROFILE=ci
-fi
+echo "== pytest (Hypothesis profile ${HYPOTHESIS_PROFILE:-ci})"
+# The bounded, derandomized profile by default, as in CI; HYPOTHESIS_PROFILE=thorough explores widely.
+export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
 python -m pytest "$@"
 
 echo "== the framework adapters, each in its framework's environment"
