@@ -11,8 +11,10 @@
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import runpy
+import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -251,3 +253,104 @@ def test_the_line_check_catches_a_long_line() -> None:
     assert [(info, start) for info, start, _ in blocks] == [("python", 4), ("", 8)]
     assert max(len(line) for line in blocks[0][2]) == 89 > MAX_CODE_LINE
     assert blocks[1][2] == ["short"]
+
+
+# ------------------------------------------------------------------------------------ the README and Get started
+
+README = ROOT / "README.md"
+GET_STARTED = DOCS / "get-started.md"
+VENV_BIN = Path(sys.executable).parent
+INSTALL_LINES = ("python -m venv ", ". .venv/bin/activate", "pip install ")
+"""Lines of a page's shell blocks that set up the environment this test already runs in (scripts/test-package.sh
+installs the built wheel the same way, in clean environments)."""
+
+
+def shell_commands(path: Path) -> list[str]:
+    """The commands of a page's `bash` blocks, comments dropped, set-up lines left out."""
+    commands: list[str] = []
+    for info, _, body in code_blocks(path.read_text(encoding="utf-8")):
+        if info != "bash":
+            continue
+        for line in body:
+            command = line.split(" #", 1)[0].strip()
+            if command and not command.startswith("#") and not command.startswith(INSTALL_LINES):
+                commands.append(command)
+    return commands
+
+
+def _in_project_env(tmp_path: Path, argv: list[str] | str, *, shell: bool = False) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    return subprocess.run(
+        argv, cwd=tmp_path, env=env, shell=shell, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_the_readme_server_runs_over_stdio_and_a_client_gets_its_result_whole(tmp_path: Path) -> None:
+    [server] = python_blocks(README)
+    script = tmp_path / "ledger.py"
+    script.write_text(server, encoding="utf-8")
+    probe = textwrap.dedent(
+        """
+        import sys
+        import anyio
+        from mcp import Client
+        from mcp.client.stdio import StdioServerParameters
+        from mcp_rendering import audit, client_extension, present
+
+        async def main():
+            server = StdioServerParameters(command=sys.executable, args=[sys.argv[1]])
+            async with Client(server, extensions=[client_extension()]) as client:
+                [tool] = (await client.list_tools()).tools
+                result = await client.call_tool(tool.name, {})
+            shown = present(tool, result, server="ledger")
+            report = audit(shown.text, result, markup="text")
+            print(tool.name, shown.mode, report.clean, report.rows_intact)
+            print(shown.text)
+
+        anyio.run(main)
+        """
+    )
+    done = _in_project_env(tmp_path, [sys.executable, "-c", probe, str(script)])
+    assert done.returncode == 0, done.stderr
+    first, *shown = done.stdout.splitlines()
+    assert first == "balance_sheet verbatim True 2"
+    assert any("Cash" in line and "1200" in line for line in shown)
+    assert any("Total assets" in line for line in shown)
+
+
+def test_the_get_started_page_runs_as_written(tmp_path: Path) -> None:
+    [host] = python_blocks(GET_STARTED)
+    (tmp_path / "host.py").write_text(host, encoding="utf-8")
+    done = _in_project_env(tmp_path, [sys.executable, "host.py"])
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    page = GET_STARTED.read_text(encoding="utf-8")
+    promised = re.search(r"The last line prints `([^`]+)`", page)
+    assert promised is not None
+    assert lines[-1].startswith(promised.group(1))
+    assert "[Rendering directive for the tool result below" in done.stdout
+
+    commands = shell_commands(GET_STARTED)
+    assert commands == [
+        "mcp-rendering inspect -- python -m mcp_rendering.examples.financial",
+        "mcp-rendering demo --save out",
+        "mcp-rendering audit out/result.json out/transcript.txt",
+    ]
+    for command in commands:
+        ran = _in_project_env(tmp_path, command, shell=True)
+        assert ran.returncode == 0, (command, ran.stdout[-2000:], ran.stderr[-2000:])
+    assert "financial_statements" in _in_project_env(tmp_path, commands[0], shell=True).stdout
+
+
+def test_the_get_started_page_says_what_an_altered_line_does(tmp_path: Path) -> None:
+    # The page's claim: change a line of what is shown and the audit names the altered record.
+    [host] = python_blocks(GET_STARTED)
+    altered = host.replace(
+        'print(audit(shown.text, result, markup="text").format())',
+        'print(audit(shown.text.replace("Capitaux propres", "Equity"), result, markup="text").format())',
+    )
+    assert altered != host
+    (tmp_path / "host.py").write_text(altered, encoding="utf-8")
+    done = _in_project_env(tmp_path, [sys.executable, "host.py"])
+    assert done.returncode == 0, done.stderr
+    assert "Capitaux propres" in done.stdout.split("fidelity:", 1)[1]
