@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import re
 import runpy
@@ -39,25 +40,8 @@ GENERATED_PAGES = ("sep.md", "specification.md")
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
-# What the quickstart says the reader supplies: their data, their authentication, their authorization, their secret.
-STAND_INS = textwrap.dedent(
-    """
-    import os
-    os.environ.setdefault("CONTINUATION_SECRET", "a-secret-of-at-least-sixteen-bytes")
-    from mcp_rendering.document import Document, Row, Section
-
-    def load_hits(case):
-        rows = tuple(Row(id=f"h{i}", label=f"Name {i}", values=(99 - i,)) for i in range(120))
-        section = Section(id="s", title="Hits", columns=("score",), rows=rows)
-        return Document(title=f"Hits of {case}", sections=(section,))
-
-    def current_user(ctx):
-        return "analyst"
-
-    def may_read(caller, case):
-        return caller == "analyst"
-    """
-)
+SECRET = "a-secret-of-at-least-sixteen-bytes"
+"""The page's one input from the environment: `CONTINUATION_SECRET`."""
 
 EXERCISE = textwrap.dedent(
     """
@@ -109,13 +93,35 @@ def python_blocks(path: Path) -> list[str]:
     return ["\n".join(body) + "\n" for info, _, body in blocks if info == "python"]
 
 
-def run_quickstart(tmp_path: Path) -> dict[str, Any]:
-    """Every Python block of the quickstart, in page order, with the stand-ins first and the exercise last."""
+def quickstart_server(tmp_path: Path) -> Path:
+    """Every Python block of the quickstart, in page order, as the page says to save it."""
     blocks = python_blocks(QUICKSTART)
-    assert len(blocks) >= 6, "the quickstart lost its code"
-    script = tmp_path / "quickstart.py"
-    script.write_text(STAND_INS + "\n".join(blocks) + EXERCISE, encoding="utf-8")
+    assert len(blocks) >= 7, "the quickstart lost its code"
+    script = tmp_path / "server.py"
+    script.write_text("\n".join(blocks), encoding="utf-8")
+    return script
+
+
+def run_quickstart(tmp_path: Path) -> dict[str, Any]:
+    """The quickstart's server, exercised in process by a real client (not run as `__main__`: no stdio here)."""
+    os.environ.setdefault("CONTINUATION_SECRET", SECRET)
+    script = quickstart_server(tmp_path)
+    script.write_text(script.read_text(encoding="utf-8") + EXERCISE, encoding="utf-8")
     return runpy.run_path(str(script))
+
+
+def test_the_server_quickstart_runs_over_stdio_as_the_page_says(tmp_path: Path) -> None:
+    quickstart_server(tmp_path)
+    commands = shell_commands(QUICKSTART)
+    assert commands[-2].startswith("export CONTINUATION_SECRET=")
+    assert commands[-1].startswith("mcp-rendering inspect --strict --call screening_hits")
+    as_json = commands[-1].replace(" -- ", " --json -- ", 1)
+    done = _in_project_env(tmp_path, f"{commands[-2]} && {as_json}", shell=True)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["call"]["complete"] is False  # the first page of 120 hits, 50 a page
+    assert report["strict_failures"] == []
+    assert {tool["name"] for tool in report["tools"]} >= {"income_statement", "screening_hits", "status"}
 
 
 @pytest.fixture(autouse=True)
@@ -266,13 +272,13 @@ installs the built wheel the same way, in clean environments)."""
 
 
 def shell_commands(path: Path) -> list[str]:
-    """The commands of a page's `bash` blocks, comments dropped, set-up lines left out."""
+    """The commands of a page's `bash` blocks, continued lines joined, comments dropped, set-up lines left out."""
     commands: list[str] = []
     for info, _, body in code_blocks(path.read_text(encoding="utf-8")):
         if info != "bash":
             continue
-        for line in body:
-            command = line.split(" #", 1)[0].strip()
+        for line in "\n".join(body).replace("\\\n", " ").splitlines():
+            command = " ".join(line.split(" #", 1)[0].split())
             if command and not command.startswith("#") and not command.startswith(INSTALL_LINES):
                 commands.append(command)
     return commands

@@ -10,6 +10,7 @@ passed through `mcp_rendering.render.visible`, so a name cannot move the cursor 
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
 import tempfile
@@ -396,7 +397,9 @@ async def _inspect_over_stdio(
     declare_extension: bool,
 ) -> InspectReport:
     program, *rest = command
-    parameters = StdioServerParameters(command=program, args=rest)
+    # The server runs as the user's own command would, with their environment: the SDK would otherwise pass only
+    # a few variables (PATH, HOME...), and a server's configuration (a signing secret, a database URL) would be lost.
+    parameters = StdioServerParameters(command=program, args=rest, env=dict(os.environ))
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
         async with AsyncExitStack() as stack:
             try:
