@@ -742,3 +742,13 @@ def test_audit_refuses_a_transcript_that_is_not_utf8_and_a_missing_file(
     _one_line_error(capsys, "is not UTF-8 text (byte 4: invalid continuation byte)")
     assert main(["audit", str(tmp_path / "missing.json"), str(transcript)]) == 2
     _one_line_error(capsys, "cannot read the result file")
+
+
+def test_the_demo_refuses_a_save_file_it_cannot_write_before_it_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "result.json").mkdir()
+    assert main(["demo", "--save", str(tmp_path)]) == 2
+    _one_line_error(
+        capsys, f"cannot save into {str(tmp_path)!a}: {str(tmp_path / 'result.json')!a}: Is a directory", "demo"
+    )

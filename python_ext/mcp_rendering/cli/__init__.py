@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from typing import TextIO, TypeVar, cast
 
 from mcp_rendering._version import __version__
-from mcp_rendering.cli._input import InputError, parse_json
+from mcp_rendering.cli._input import CommandError, InputError, parse_json
 
 __all__ = ["main"]
 
@@ -228,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (Exception, KeyboardInterrupt) as error:
         if _inner(error, KeyboardInterrupt) is not None:
             return 130
-        refused = _inner(error, InputError)
+        refused = _inner(error, CommandError)
         if refused is not None:
             print(f"mcp-rendering {args.command}: error: {refused}", file=sys.stderr)
             return 2

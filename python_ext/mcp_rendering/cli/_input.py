@@ -14,11 +14,16 @@ import stat
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["InputError", "parse_json", "read_text_file"]
+__all__ = ["CommandError", "InputError", "parse_json", "read_text_file"]
 
 
-class InputError(Exception):
-    """Input the command cannot use; the message is one line, safe to print."""
+class CommandError(Exception):
+    """A command could not run: nothing was judged, and the command line exits 2. The message is one line, safe to
+    print."""
+
+
+class InputError(CommandError):
+    """Input the command cannot use."""
 
 
 _KINDS: tuple[tuple[Callable[[int], bool], str], ...] = (

@@ -34,6 +34,7 @@ from mcp_types.jsonrpc import JSONRPCError, JSONRPCNotification, JSONRPCRequest,
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from mcp_rendering.cli._input import CommandError
 from mcp_rendering.reading import read_hints_object, read_rendering_object, resolve_rendering
 from mcp_rendering.render import visible
 from mcp_rendering.types import EXTENSION_ID, RESULT_STRUCTURED_KEY
@@ -61,7 +62,7 @@ _CLIENT_INFO = {"name": "mcp-rendering-inspect", "version": "1"}
 _MAX_PAGES = 1000  # a server whose cursor never ends must not hang inspect
 
 
-class InspectError(Exception):
+class InspectError(CommandError):
     """The server could not be inspected; the message is one line, fit to print as is."""
 
 
