@@ -360,3 +360,11 @@ def test_the_get_started_page_says_what_an_altered_line_does(tmp_path: Path) -> 
     done = _in_project_env(tmp_path, [sys.executable, "host.py"])
     assert done.returncode == 0, done.stderr
     assert "Capitaux propres" in done.stdout.split("fidelity:", 1)[1]
+
+
+def test_the_command_line_page_runs_as_written(tmp_path: Path) -> None:
+    commands = shell_commands(DOCS / "cli.md")
+    assert len(commands) == 5
+    for command in commands:
+        ran = _in_project_env(tmp_path, command, shell=True)
+        assert ran.returncode == 0, (command, ran.stdout[-2000:], ran.stderr[-2000:])
