@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import os
@@ -17,6 +18,7 @@ import re
 import runpy
 import subprocess
 import sys
+import tempfile
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -291,6 +293,20 @@ def _in_project_env(tmp_path: Path, argv: list[str] | str, *, shell: bool = Fals
     )
 
 
+@functools.cache
+def _shell_folder() -> Path:
+    return Path(tempfile.mkdtemp(prefix="docs-commands-"))
+
+
+@functools.cache
+def shell_command(command: str) -> str:
+    """The output of a page's command, run once per test session in one folder: the pages share commands (`demo
+    --save out`, then `audit` of what it saved), and each runs in the order its page gives."""
+    ran = _in_project_env(_shell_folder(), command, shell=True)
+    assert ran.returncode == 0, (command, ran.stdout[-2000:], ran.stderr[-2000:])
+    return ran.stdout
+
+
 def test_the_readme_server_runs_over_stdio_and_a_client_gets_its_result_whole(tmp_path: Path) -> None:
     [server] = python_blocks(README)
     script = tmp_path / "ledger.py"
@@ -342,10 +358,9 @@ def test_the_get_started_page_runs_as_written(tmp_path: Path) -> None:
         "mcp-rendering demo --save out",
         "mcp-rendering audit out/result.json out/transcript.txt",
     ]
-    for command in commands:
-        ran = _in_project_env(tmp_path, command, shell=True)
-        assert ran.returncode == 0, (command, ran.stdout[-2000:], ran.stderr[-2000:])
-    assert "financial_statements" in _in_project_env(tmp_path, commands[0], shell=True).stdout
+    outputs = [shell_command(command) for command in commands]
+    assert "financial_statements" in outputs[0]
+    assert outputs[2].startswith("fidelity: clean")
 
 
 def test_the_get_started_page_says_what_an_altered_line_does(tmp_path: Path) -> None:
@@ -362,9 +377,8 @@ def test_the_get_started_page_says_what_an_altered_line_does(tmp_path: Path) -> 
     assert "Capitaux propres" in done.stdout.split("fidelity:", 1)[1]
 
 
-def test_the_command_line_page_runs_as_written(tmp_path: Path) -> None:
+def test_the_command_line_page_runs_as_written() -> None:
     commands = shell_commands(DOCS / "cli.md")
     assert len(commands) == 5
     for command in commands:
-        ran = _in_project_env(tmp_path, command, shell=True)
-        assert ran.returncode == 0, (command, ran.stdout[-2000:], ran.stderr[-2000:])
+        shell_command(command)
