@@ -1,27 +1,45 @@
 #!/usr/bin/env bash
-# The framework adapters' tests, each in its framework's own environment under .venv-reach/ (created or refreshed
-# from interop/reach/requirements-*.txt first), then a strict type check of each adapter against its framework.
-# Extra arguments go to each pytest run. The example servers run on the project environment (.venv).
+# The framework adapters' tests, each at both ends of its extra's version range: the upper end in the framework's
+# environment under .venv-reach/ (created or refreshed from interop/reach/requirements-*.txt first), the lower end in
+# .venv-adapters/ (from tests/integrations/requirements-*-lowest.txt); then a strict type check of each adapter
+# against its framework. Extra arguments go to each pytest run. The example servers run on the project environment.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
 
 .venv/bin/python -m interop.reach --setup langchain openai-agents
 export MCP_RENDERING_SERVER_PYTHON="$PWD/.venv/bin/python"
 export PYTHONPATH="$PWD/python_ext"  # the environments hold the frameworks, not this project
 
+lowest_env() { # lowest_env NAME: .venv-adapters/NAME-lowest holds exactly its lock (refreshed when the lock changes)
+  local lock="tests/integrations/requirements-$1-lowest.txt" env=".venv-adapters/$1-lowest" digest
+  digest=$(cat "$lock" pyproject.toml | "$PY" -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')
+  if [ "$(cat "$env/.stamp" 2>/dev/null)" != "$digest" ]; then
+    echo "mcp-rendering: installing $env from $lock..." >&2
+    rm -rf "$env"
+    "$PY" -m venv "$env"
+    local pip=("$env/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps)
+    { "${pip[@]}" -r "$lock" && "${pip[@]}" -e .; } 2>&1 | grep -v '^WARNING: Location' || true
+    "$env/bin/python" -m pip check >/dev/null
+    echo "$digest" >"$env/.stamp"
+  fi
+}
+
 status=0
 for pair in langchain:test_langchain.py openai-agents:test_openai_agents.py; do
-  env="${pair%%:*}"
+  name="${pair%%:*}"
   file="tests/integrations/${pair#*:}"
-  echo "== $file (.venv-reach/$env)"
-  # --confcutdir keeps tests/conftest.py, which needs the development tools, out of these environments.
-  ".venv-reach/$env/bin/python" -m pytest -q -p no:cacheprovider --confcutdir=tests/integrations "$file" "$@" \
-    || status=1
+  lowest_env "$name"
+  for env in ".venv-reach/$name" ".venv-adapters/$name-lowest"; do
+    echo "== $file ($env)"
+    # --confcutdir keeps tests/conftest.py, which needs the development tools, out of these environments.
+    "$env/bin/python" -m pytest -q -p no:cacheprovider --confcutdir=tests/integrations "$file" "$@" || status=1
+  done
 done
 
 # Strict types of each adapter against its real framework (the project environment has neither framework).
 for pair in langchain:langchain.py openai-agents:openai_agents.py; do
-  env="${pair%%:*}"
+  env="${pair%%:*}"  # the upper end: the adapter's annotations hold against the newest framework it supports
   adapter="python_ext/mcp_rendering/integrations/${pair#*:}"
   echo "== pyright (strict) on $adapter, against .venv-reach/$env"
   config_dir=".venv-reach/pyright-$env"

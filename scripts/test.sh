@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole check, as CI runs it: set-up, generators in --check mode, lint, types, docs, tests, then the framework
-# adapters and the reach table in the frameworks' own pinned environments.
+# The whole check, as CI runs it: set-up, generators in --check mode, lint, types, docs, tests, the release artefacts,
+# then the framework adapters and the reach table in the frameworks' own pinned environments.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
@@ -26,16 +26,18 @@ if [ -f mkdocs.yml ]; then
   NO_MKDOCS_2_WARNING=1 mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
 fi
 
-echo "== pytest"
-if [ -n "${CI:-}" ]; then
-  export HYPOTHESIS_PROFILE=ci
-fi
+echo "== pytest (Hypothesis profile ${HYPOTHESIS_PROFILE:-ci})"
+# The bounded, derandomized profile by default, as in CI; HYPOTHESIS_PROFILE=thorough explores widely.
+export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
 python -m pytest "$@"
 
 echo "== the benchmarks, each once in quick mode (proves they run; no timing is asserted)"
 for benchmark in benchmarks/bench_*.py; do
   python "$benchmark" --quick
 done
+
+echo "== the release artefacts: build, twine check, install in clean environments"
+bash scripts/test-package.sh
 
 echo "== the framework adapters, each in its framework's environment"
 bash scripts/test-integrations.sh

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -535,3 +537,224 @@ def test_inspect_strict_fails_a_continuation_that_does_not_say_incomplete(capsys
     assert report["call"]["complete"] is False  # read safely: a continuation means more to come
     assert report["strict_failures"] == ["the result's _meta has a continuation without complete: false"]
     assert main(["inspect", "--strict", "--call", "report", "--", sys.executable, "-c", CONTINUATION_ONLY_SERVER]) == 1
+
+
+# ---------------------------------------------------------------------------------------------- the command itself
+
+
+def test_the_command_alone_prints_its_help() -> None:
+    alone = run_cli()
+    assert alone.returncode == 2
+    assert alone.stdout.startswith("usage: mcp-rendering")
+    assert all(command in alone.stdout for command in ("demo", "inspect", "audit"))
+    assert alone.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [
+        (None, "it needs the MCP Python SDK 2.x: pip install 'mcp-rendering[sdk]'"),
+        ("1.30.0", "it needs the MCP Python SDK 2.x, and this environment has mcp 1.30.0: install"),
+    ],
+    ids=["no-sdk", "sdk-1.x"],
+)
+@pytest.mark.parametrize("command", [["demo"], ["inspect", "--", sys.executable, "-c", "pass"]])
+def test_a_command_that_needs_the_sdk_names_what_to_install(
+    version: str | None,
+    expected: str,
+    command: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The environment as the base install or an SDK 1.x host leaves it (scripts/test-package.sh runs the real ones).
+    real = importlib.metadata.version
+
+    def version_of(name: str) -> str:
+        if name != "mcp":
+            return real(name)
+        if version is None:
+            raise importlib.metadata.PackageNotFoundError(name)
+        return version
+
+    monkeypatch.setattr(importlib.metadata, "version", version_of)
+    assert main(command) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"mcp-rendering {command[0]}: error: {expected}" + captured.err.split(expected, 1)[1]
+    assert captured.err.count("\n") == 1
+
+
+def test_a_reader_that_goes_away_ends_the_output_quietly() -> None:
+    # `mcp-rendering demo | head -1`: the reader closes the pipe after its first line.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcp_rendering", "demo"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline().startswith(b"mcp-rendering demo")
+    process.stdout.close()
+    error = process.stderr.read()
+    assert process.wait(timeout=60) == 141
+    assert error == b""
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_output_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    result, transcript = _saved(tmp_path, {"content": [{"type": "text", "text": "one"}]}, "")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "mcp_rendering", "audit", str(result), str(transcript)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stderr == "mcp-rendering audit: error: cannot write the output: No space left on device\n"
+
+
+# ------------------------------------------------------------------------------------------------------------ audit
+
+RESULT = {"content": [{"type": "text", "text": "one\ntwo"}]}
+
+
+def _saved(tmp_path: Path, result: object, shown: str) -> tuple[Path, Path]:
+    result_file = tmp_path / "result.json"
+    result_file.write_text(json.dumps(result), encoding="utf-8")
+    transcript = tmp_path / "shown.txt"
+    transcript.write_text(shown, encoding="utf-8")
+    return result_file, transcript
+
+
+def test_audit_reads_a_result_saved_as_its_json_rpc_response(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    response = {"jsonrpc": "2.0", "id": 7, "result": RESULT}
+    result, transcript = _saved(tmp_path, response, "one\ntwo\n")
+    assert main(["audit", str(result), str(transcript)]) == 0
+    assert capsys.readouterr().out.startswith("fidelity: clean")
+    transcript.write_text("one\n", encoding="utf-8")
+    assert main(["audit", str(result), str(transcript)]) == 1
+    assert "missing_row" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("saved", "message"),
+    [
+        ({}, "holds no CallToolResult: a result has a content array"),
+        ({"content": "one"}, "holds no CallToolResult: a result has a content array"),
+        ([RESULT], "holds an array, not a CallToolResult object"),
+        ("one", "holds a string, not a CallToolResult object"),
+        (None, "holds null, not a CallToolResult object"),
+        (True, "holds a boolean, not a CallToolResult object"),
+        (
+            {"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "x"}},
+            "a JSON-RPC error response (code -32602)",
+        ),
+        ({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}}, "a JSON-RPC request or notification"),
+        ({"jsonrpc": "2.0", "id": 1}, "a JSON-RPC message with neither result nor error"),
+        ({"jsonrpc": "2.0", "id": 1, "result": {}}, "holds no CallToolResult: a result has a content array"),
+        ({"jsonrpc": "2.0", "id": 1, "result": 3}, "the result file's result is a number, not a CallToolResult"),
+    ],
+)
+def test_audit_refuses_what_is_not_a_result(
+    saved: object, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result, transcript = _saved(tmp_path, saved, "")
+    assert main(["audit", str(result), str(transcript)]) == 2
+    _one_line_error(capsys, message)
+
+
+def _one_line_error(capsys: pytest.CaptureFixture[str], message: str, command: str = "audit") -> None:
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"mcp-rendering {command}: error: ")
+    assert captured.err.count("\n") == 1 and captured.err.endswith("\n")
+    assert message in captured.err, captured.err
+
+
+HOSTILE_JSON = [
+    ("[" * 100_000 + "]" * 100_000, "is nested too deeply to read"),
+    ('{"content": [{"type": "text", "text": "\\ud800"}]}', "holds a lone surrogate ('\\ud800'), which is not text"),
+    ('{"content": [], "content": [{"type": "text", "text": "x"}]}', "the member name 'content' occurs twice"),
+    ('{"content": [NaN]}', "NaN is not a JSON value"),
+    ('{"content": [Infinity]}', "Infinity is not a JSON value"),
+    ('{"content": [', "is not JSON: Expecting value"),
+    ('{"content": [1' + "0" * 10_000 + "]}", "is not JSON"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"), HOSTILE_JSON, ids=["deep", "surrogate", "twice", "nan", "inf", "cut", "huge-int"]
+)
+def test_audit_refuses_hostile_json_with_one_line(
+    text: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result, transcript = _saved(tmp_path, None, "")
+    result.write_text(text, encoding="utf-8")
+    assert main(["audit", str(result), str(transcript)]) == 2
+    _one_line_error(capsys, message)
+
+
+@pytest.mark.parametrize(("text", "message"), HOSTILE_JSON[:2], ids=["deep", "surrogate"])
+def test_inspect_refuses_hostile_arguments_with_one_line(
+    text: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["inspect", "--call", "t", "--args", text, "--", *EXAMPLE]) == 2
+    _one_line_error(capsys, message.replace("the result file", "the --args value"), command="inspect")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("which", ["result", "transcript"])
+def test_audit_refuses_special_files_unread(which: str, tmp_path: Path) -> None:
+    # Run as a subprocess with a timeout: opening a FIFO for reading would wait for a writer forever.
+    result, transcript = _saved(tmp_path, RESULT, "one\ntwo\n")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for special, kind in [(fifo, "a FIFO"), (tmp_path, "a directory"), (Path(os.devnull), "a character device")]:
+        argv = [str(special), str(transcript)] if which == "result" else [str(result), str(special)]
+        done = run_cli("audit", *argv, timeout=30)
+        what = "result file" if which == "result" else "transcript"
+        assert done.returncode == 2, done
+        assert done.stdout == ""
+        assert done.stderr == (
+            f"mcp-rendering audit: error: the {what} {str(special)!a} is {kind}, not a regular file; refused unread\n"
+        )
+
+
+def test_audit_refuses_files_over_its_limits_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import mcp_rendering.cli.audit as audit_command
+
+    result, transcript = _saved(tmp_path, RESULT, "one\ntwo\n")
+    monkeypatch.setattr(audit_command, "MAX_RESULT_BYTES", result.stat().st_size - 1)
+    assert main(["audit", str(result), str(transcript)]) == 2
+    _one_line_error(capsys, f"bytes, over the limit of {result.stat().st_size - 1}")
+    monkeypatch.setattr(audit_command, "MAX_RESULT_BYTES", result.stat().st_size)
+    assert main(["audit", str(result), str(transcript)]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(audit_command, "MAX_TRANSCRIPT_CHARS", 1)
+    assert main(["audit", str(result), str(transcript)]) == 2
+    _one_line_error(capsys, "the transcript")
+
+
+def test_audit_refuses_a_transcript_that_is_not_utf8_and_a_missing_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result, transcript = _saved(tmp_path, RESULT, "")
+    transcript.write_bytes(b"one\n\xed\xa0\x80\n")  # a surrogate encoded as UTF-8 bytes: not UTF-8
+    assert main(["audit", str(result), str(transcript)]) == 2
+    _one_line_error(capsys, "is not UTF-8 text (byte 4: invalid continuation byte)")
+    assert main(["audit", str(tmp_path / "missing.json"), str(transcript)]) == 2
+    _one_line_error(capsys, "cannot read the result file")
+
+
+def test_the_demo_refuses_a_save_file_it_cannot_write_before_it_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "result.json").mkdir()
+    assert main(["demo", "--save", str(tmp_path)]) == 2
+    _one_line_error(
+        capsys, f"cannot save into {str(tmp_path)!a}: {str(tmp_path / 'result.json')!a}: Is a directory", "demo"
+    )

@@ -10,10 +10,15 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
+import json
+import os
 import re
 import runpy
+import subprocess
 import sys
+import tempfile
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,25 +42,8 @@ GENERATED_PAGES = ("sep.md", "specification.md", "result-continuation.md", "prom
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
-# What the quickstart says the reader supplies: their data, their authentication, their authorization, their secret.
-STAND_INS = textwrap.dedent(
-    """
-    import os
-    os.environ.setdefault("CONTINUATION_SECRET", "a-secret-of-at-least-sixteen-bytes")
-    from mcp_rendering.document import Document, Row, Section
-
-    def load_hits(case):
-        rows = tuple(Row(id=f"h{i}", label=f"Name {i}", values=(99 - i,)) for i in range(120))
-        section = Section(id="s", title="Hits", columns=("score",), rows=rows)
-        return Document(title=f"Hits of {case}", sections=(section,))
-
-    def current_user(ctx):
-        return "analyst"
-
-    def may_read(caller, case):
-        return caller == "analyst"
-    """
-)
+SECRET = "a-secret-of-at-least-sixteen-bytes"
+"""The page's one input from the environment: `CONTINUATION_SECRET`."""
 
 EXERCISE = textwrap.dedent(
     """
@@ -107,13 +95,35 @@ def python_blocks(path: Path) -> list[str]:
     return ["\n".join(body) + "\n" for info, _, body in blocks if info == "python"]
 
 
-def run_quickstart(tmp_path: Path) -> dict[str, Any]:
-    """Every Python block of the quickstart, in page order, with the stand-ins first and the exercise last."""
+def quickstart_server(tmp_path: Path) -> Path:
+    """Every Python block of the quickstart, in page order, as the page says to save it."""
     blocks = python_blocks(QUICKSTART)
-    assert len(blocks) >= 6, "the quickstart lost its code"
-    script = tmp_path / "quickstart.py"
-    script.write_text(STAND_INS + "\n".join(blocks) + EXERCISE, encoding="utf-8")
+    assert len(blocks) >= 7, "the quickstart lost its code"
+    script = tmp_path / "server.py"
+    script.write_text("\n".join(blocks), encoding="utf-8")
+    return script
+
+
+def run_quickstart(tmp_path: Path) -> dict[str, Any]:
+    """The quickstart's server, exercised in process by a real client (not run as `__main__`: no stdio here)."""
+    os.environ.setdefault("CONTINUATION_SECRET", SECRET)
+    script = quickstart_server(tmp_path)
+    script.write_text(script.read_text(encoding="utf-8") + EXERCISE, encoding="utf-8")
     return runpy.run_path(str(script))
+
+
+def test_the_server_quickstart_runs_over_stdio_as_the_page_says(tmp_path: Path) -> None:
+    quickstart_server(tmp_path)
+    commands = shell_commands(QUICKSTART)
+    assert commands[-2].startswith("export CONTINUATION_SECRET=")
+    assert commands[-1].startswith("mcp-rendering inspect --strict --call screening_hits")
+    as_json = commands[-1].replace(" -- ", " --json -- ", 1)
+    done = _in_project_env(tmp_path, f"{commands[-2]} && {as_json}", shell=True)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["call"]["complete"] is False  # the first page of 120 hits, 50 a page
+    assert report["strict_failures"] == []
+    assert {tool["name"] for tool in report["tools"]} >= {"income_statement", "screening_hits", "status"}
 
 
 @pytest.fixture(autouse=True)
@@ -251,3 +261,124 @@ def test_the_line_check_catches_a_long_line() -> None:
     assert [(info, start) for info, start, _ in blocks] == [("python", 4), ("", 8)]
     assert max(len(line) for line in blocks[0][2]) == 89 > MAX_CODE_LINE
     assert blocks[1][2] == ["short"]
+
+
+# ------------------------------------------------------------------------------------ the README and Get started
+
+README = ROOT / "README.md"
+GET_STARTED = DOCS / "get-started.md"
+VENV_BIN = Path(sys.executable).parent
+INSTALL_LINES = ("python -m venv ", ". .venv/bin/activate", "pip install ")
+"""Lines of a page's shell blocks that set up the environment this test already runs in (scripts/test-package.sh
+installs the built wheel the same way, in clean environments)."""
+
+
+def shell_commands(path: Path) -> list[str]:
+    """The commands of a page's `bash` blocks, continued lines joined, comments dropped, set-up lines left out."""
+    commands: list[str] = []
+    for info, _, body in code_blocks(path.read_text(encoding="utf-8")):
+        if info != "bash":
+            continue
+        for line in "\n".join(body).replace("\\\n", " ").splitlines():
+            command = " ".join(line.split(" #", 1)[0].split())
+            if command and not command.startswith("#") and not command.startswith(INSTALL_LINES):
+                commands.append(command)
+    return commands
+
+
+def _in_project_env(tmp_path: Path, argv: list[str] | str, *, shell: bool = False) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    return subprocess.run(
+        argv, cwd=tmp_path, env=env, shell=shell, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+@functools.cache
+def _shell_folder() -> Path:
+    return Path(tempfile.mkdtemp(prefix="docs-commands-"))
+
+
+@functools.cache
+def shell_command(command: str) -> str:
+    """The output of a page's command, run once per test session in one folder: the pages share commands (`demo
+    --save out`, then `audit` of what it saved), and each runs in the order its page gives."""
+    ran = _in_project_env(_shell_folder(), command, shell=True)
+    assert ran.returncode == 0, (command, ran.stdout[-2000:], ran.stderr[-2000:])
+    return ran.stdout
+
+
+def test_the_readme_server_runs_over_stdio_and_a_client_gets_its_result_whole(tmp_path: Path) -> None:
+    [server] = python_blocks(README)
+    script = tmp_path / "ledger.py"
+    script.write_text(server, encoding="utf-8")
+    probe = textwrap.dedent(
+        """
+        import sys
+        import anyio
+        from mcp import Client
+        from mcp.client.stdio import StdioServerParameters
+        from mcp_rendering import audit, client_extension, present
+
+        async def main():
+            server = StdioServerParameters(command=sys.executable, args=[sys.argv[1]])
+            async with Client(server, extensions=[client_extension()]) as client:
+                [tool] = (await client.list_tools()).tools
+                result = await client.call_tool(tool.name, {})
+            shown = present(tool, result, server="ledger")
+            report = audit(shown.text, result, markup="text")
+            print(tool.name, shown.mode, report.clean, report.rows_intact)
+            print(shown.text)
+
+        anyio.run(main)
+        """
+    )
+    done = _in_project_env(tmp_path, [sys.executable, "-c", probe, str(script)])
+    assert done.returncode == 0, done.stderr
+    first, *shown = done.stdout.splitlines()
+    assert first == "balance_sheet verbatim True 2"
+    assert any("Cash" in line and "1200" in line for line in shown)
+    assert any("Total assets" in line for line in shown)
+
+
+def test_the_get_started_page_runs_as_written(tmp_path: Path) -> None:
+    [host] = python_blocks(GET_STARTED)
+    (tmp_path / "host.py").write_text(host, encoding="utf-8")
+    done = _in_project_env(tmp_path, [sys.executable, "host.py"])
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    page = GET_STARTED.read_text(encoding="utf-8")
+    promised = re.search(r"The last line prints `([^`]+)`", page)
+    assert promised is not None
+    assert lines[-1].startswith(promised.group(1))
+    assert "[Rendering directive for the tool result below" in done.stdout
+
+    commands = shell_commands(GET_STARTED)
+    assert commands == [
+        "mcp-rendering inspect -- python -m mcp_rendering.examples.financial",
+        "mcp-rendering demo --save out",
+        "mcp-rendering audit out/result.json out/transcript.txt",
+    ]
+    outputs = [shell_command(command) for command in commands]
+    assert "financial_statements" in outputs[0]
+    assert outputs[2].startswith("fidelity: clean")
+
+
+def test_the_get_started_page_says_what_an_altered_line_does(tmp_path: Path) -> None:
+    # The page's claim: change a line of what is shown and the audit names the altered record.
+    [host] = python_blocks(GET_STARTED)
+    altered = host.replace(
+        'print(audit(shown.text, result, markup="text").format())',
+        'print(audit(shown.text.replace("Capitaux propres", "Equity"), result, markup="text").format())',
+    )
+    assert altered != host
+    (tmp_path / "host.py").write_text(altered, encoding="utf-8")
+    done = _in_project_env(tmp_path, [sys.executable, "host.py"])
+    assert done.returncode == 0, done.stderr
+    assert "Capitaux propres" in done.stdout.split("fidelity:", 1)[1]
+
+
+def test_the_command_line_page_runs_as_written() -> None:
+    commands = shell_commands(DOCS / "cli.md")
+    assert len(commands) == 5
+    for command in commands:
+        shell_command(command)

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -33,3 +36,19 @@ def example_python() -> str:
     if not Path(python).is_file():
         pytest.fail(f"no interpreter for the example servers at {python}: set MCP_RENDERING_SERVER_PYTHON")
     return python
+
+
+def page_examples(page: str) -> list[str]:
+    """The Python blocks of a docs page, as written."""
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    return re.findall(r"^```python\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)
+
+
+def run_example(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """Run a page's example as a reader would, in this environment, with `SERVER_PYTHON` as the page says."""
+    script = tmp_path / "example.py"
+    script.write_text(code, encoding="utf-8")
+    env = {**os.environ, "SERVER_PYTHON": server_python()}
+    return subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False
+    )

@@ -13,10 +13,12 @@ import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 import pytest
 from langchain_core.messages import ToolMessage  # pyright: ignore[reportMissingImports]
+from langchain_core.tools import ToolException  # pyright: ignore[reportMissingImports]
 from langchain_mcp_adapters.tools import load_mcp_tools  # pyright: ignore[reportMissingImports]
 from mcp import ClientSession, StdioServerParameters  # pyright: ignore[reportAttributeAccessIssue]
 from mcp.client.stdio import stdio_client
@@ -25,6 +27,9 @@ from mcp_rendering import audit, resolve_rendering
 from mcp_rendering.host import FRAMING_HEADER
 from mcp_rendering.integrations.langchain import RenderedCall, rendering_interceptor
 from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER
+from tests.integrations.conftest import page_examples, run_example
+
+_ADAPTERS_VERSION = tuple(int(part) for part in metadata.version("langchain-mcp-adapters").split(".")[:2])
 
 FINANCIAL = "mcp_rendering.examples.financial"
 SCREENING = "mcp_rendering.examples.screening"
@@ -216,19 +221,39 @@ def test_partial_pages_carry_the_notice_until_the_last(example_python: str) -> N
 
 
 def test_tool_errors_reach_the_model_unchanged(example_python: str) -> None:
-    async def scenario() -> tuple[ToolMessage, list[RenderedCall]]:
+    async def scenario() -> tuple[ToolMessage | ToolException, list[RenderedCall]]:
         async with _session(example_python, SCREENING) as session:
             shown: list[RenderedCall] = []
             interceptor = rendering_interceptor(session, on_presentation=shown.append)
             tools = {tool.name: tool for tool in await load_mcp_tools(session, tool_interceptors=[interceptor])}
-            return await _call(tools["screening_report"], {"batch": "no-such-batch"}), shown
+            try:
+                return await _call(tools["screening_report"], {"batch": "no-such-batch"}), shown
+            except ToolException as error:
+                return error, shown
 
-    message, shown = asyncio.run(scenario())
-    assert message.status == "error"
-    assert "unknown batch" in _texts(message)[0] and FRAMING_HEADER not in _texts(message)[0]
+    outcome, shown = asyncio.run(scenario())
+    if _ADAPTERS_VERSION < (0, 3):
+        # Before 0.3 the adapters raise an error result as ToolException, which LangChain's tool node hands the model.
+        assert isinstance(outcome, ToolException)
+        text = str(outcome)
+    else:
+        assert isinstance(outcome, ToolMessage) and outcome.status == "error"
+        text = _texts(outcome)[0]
+    assert "unknown batch" in text and FRAMING_HEADER not in text
     assert shown == []
 
 
 def test_at_most_one_tool_source() -> None:
     with pytest.raises(ValueError, match="at most one"):
         rendering_interceptor(object(), tools=[])  # type: ignore[arg-type]
+
+
+def test_the_docs_page_examples_run_as_written(tmp_path: Path) -> None:
+    example, multi_server = page_examples("langchain.md")
+    done = run_example(example, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "example-financial" in done.stdout  # the caption names the server
+    assert "Capitaux propres" in done.stdout  # a record, as the user sees it
+    assert FRAMING_HEADER in done.stdout  # the framing the model reads first
+    done = run_example(multi_server, tmp_path)
+    assert done.returncode == 0 and done.stdout == "", done.stderr

@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,6 +28,7 @@ from mcp_rendering.integrations.openai_agents import (
     rendered_output,
 )
 from mcp_rendering.types import PARTIAL_MARKER
+from tests.integrations.conftest import page_examples, run_example
 
 FINANCIAL = "mcp_rendering.examples.financial"
 SCREENING = "mcp_rendering.examples.screening"
@@ -193,3 +195,11 @@ def test_rendered_output_of_other_items() -> None:
     assert rendered_output(object()) is None
     with pytest.raises(TypeError):
         RenderingMCPServerStdio()  # type: ignore[call-arg]
+
+
+def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
+    [example] = page_examples("openai-agents.md")
+    done = run_example(example, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "example-financial" in done.stdout  # the caption names the server
+    assert "Capitaux propres" in done.stdout  # a record, as the user sees it

@@ -1,31 +1,38 @@
-"""The `mcp-rendering` command: `demo`, `inspect` and `audit`.
+"""The `mcp-rendering` command: `demo`, `inspect` and `audit`; alone, it prints its help.
 
 - `mcp-rendering demo [--example NAME]` starts one of the example servers over stdio, connects the reference host
   and shows, step by step, what the user sees and whether it is faithful to the result (`mcp_rendering.cli.demo`).
 - `mcp-rendering inspect [--strict] [--call TOOL --args JSON] -- COMMAND...` reports what any stdio MCP server
   declares and in which carrier, judged on the raw wire values (`mcp_rendering.cli.inspect`).
-- `mcp-rendering audit RESULT.json TRANSCRIPT.txt` checks a transcript against a tool result
-  (`mcp_rendering.audit.audit_main`).
+- `mcp-rendering audit RESULT.json TRANSCRIPT.txt` checks a transcript against a tool result, saved alone or as
+  the JSON-RPC response that carried it (`mcp_rendering.cli.audit`).
 
 `audit` and `--version` need only the package itself; `demo` and `inspect` need the MCP Python SDK 2.x (the `sdk`
-extra), imported only when one of them runs.
+extra). Without it, or beside the SDK's 1.x line, they exit 2 with one line saying what to install.
 
 Exit status: 0 success; 1 a finding (an infidelity, a strict check that fails, a demo that did not audit clean);
-2 nothing to judge (a usage error, a server that cannot be inspected, input `audit` cannot read), so that a CI
-step can tell a failed check from a check that could not run.
+2 nothing to judge (a usage error, a missing dependency, a server that cannot be inspected, input that cannot be
+read), so that a CI step can tell a failed check from a check that could not run; 130 on Ctrl-C; 141 when the
+reader of the output went away (`| head`), silently, as for any command killed by SIGPIPE.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import errno
+import importlib.metadata
+import io
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
-from typing import TextIO, cast
+from typing import TextIO, TypeVar, cast
 
 from mcp_rendering._version import __version__
+from mcp_rendering.cli._input import CommandError, InputError, parse_json
 
 __all__ = ["main"]
 
@@ -38,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Rendering hints for MCP tool results: a demo, an inspector for any stdio server, and an audit.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     demo = commands.add_parser("demo", help="run an example server and show its result as the reference host does")
     demo.add_argument("--example", choices=_EXAMPLES, default="financial", help="default: %(default)s")
@@ -62,9 +69,42 @@ def _parser() -> argparse.ArgumentParser:
     inspect.add_argument("--no-extension", action="store_true", help="do not declare the rendering extension")
     inspect.add_argument("server_command", nargs=argparse.REMAINDER, help="the server command, after --")
 
-    # Parsed by `audit_main` itself; listed here for `--help`.
-    commands.add_parser("audit", help="audit a transcript against a tool result: RESULT.json TRANSCRIPT.txt")
+    from mcp_rendering.cli.audit import add_arguments
+
+    add_arguments(
+        commands.add_parser(
+            "audit",
+            help="audit a transcript against a tool result: RESULT.json TRANSCRIPT",
+            description="Check that a transcript shows a tool result whole, in order, unaltered and nothing more. "
+            "Exit status: 0 clean, 1 not faithful, 2 input that cannot be audited.",
+        )
+    )
     return parser
+
+
+_Caught = TypeVar("_Caught", bound=BaseException)
+
+_SDK_MAJOR = 2
+
+
+def _sdk_problem(command: str) -> str | None:
+    """Why `command` cannot run in this environment, naming what to install; None when it can."""
+    needs = f"mcp-rendering {command}: error: it needs the MCP Python SDK {_SDK_MAJOR}.x"
+    try:
+        version = importlib.metadata.version("mcp")
+    except importlib.metadata.PackageNotFoundError:
+        return f"{needs}: pip install 'mcp-rendering[sdk]'"
+    major = version.split(".", 1)[0]
+    if not major.isdigit() or int(major) != _SDK_MAJOR:
+        return (
+            f"{needs}, and this environment has mcp {version}: install 'mcp-rendering[sdk]' in an environment "
+            "of its own (python -m venv)"
+        )
+    try:
+        importlib.metadata.version("mcp-types")
+    except importlib.metadata.PackageNotFoundError:
+        return f"{needs} with mcp-types: pip install 'mcp-rendering[sdk]'"
+    return None
 
 
 def _inspect(args: argparse.Namespace, out: TextIO) -> int:
@@ -81,9 +121,9 @@ def _inspect(args: argparse.Namespace, out: TextIO) -> int:
             if args.call is None:
                 raise InspectError("--args needs --call TOOL")
             try:
-                parsed = json.loads(args.args)
-            except ValueError as error:
-                raise InspectError(f"--args is not JSON: {error}") from None
+                parsed = parse_json(args.args, "--args value")
+            except InputError as error:
+                raise InspectError(str(error)) from None
             if not isinstance(parsed, dict):
                 raise InspectError("--args must be a JSON object")
             arguments = cast("dict[str, object]", parsed)
@@ -117,34 +157,92 @@ def _demo(args: argparse.Namespace, out: TextIO) -> int:
         return 2
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments and arguments[0] == "audit":
-        from mcp_rendering.audit import audit_main
+class _OutputGone(Exception):
+    """Writing the output failed; `error` says why (EPIPE: its reader went away)."""
 
-        return audit_main(arguments[1:])
-    args = _parser().parse_args(arguments)
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+class _Output(io.TextIOBase):
+    """Standard output that turns a failed write into `_OutputGone`, so that only output errors are caught as such."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as error:
+            raise _OutputGone(error) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as error:
+            raise _OutputGone(error) from None
+
+
+def _inner(error: BaseException, kind: type[_Caught]) -> _Caught | None:
+    """`error` itself or the first `kind` inside it: a task group (the SDK's transports) wraps what its tasks raise."""
+    if isinstance(error, kind):
+        return error
+    for inner in cast("Sequence[BaseException]", getattr(error, "exceptions", ())):
+        found = _inner(inner, kind)
+        if found is not None:
+            return found
+    return None
+
+
+def _run(args: argparse.Namespace, out: TextIO) -> int:
+    if args.command == "audit":
+        from mcp_rendering.cli.audit import run_audit
+
+        return run_audit(args, out)
+    problem = _sdk_problem(args.command)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
     # The readers log malformed values as warnings and inspect reports them itself; without a handler of ours,
     # Python's last-resort handler would print them (and the SDK's transport errors) on stderr, which is kept for
     # one-line errors. An application that configures logging still receives them.
     for name in ("mcp_rendering", "mcp"):
         logging.getLogger(name).addHandler(logging.NullHandler())
+    if args.command == "inspect":
+        return _inspect(args, out)
+    return _demo(args, out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = _parser()
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.command is None:
+        parser.print_help()
+        return 2
+    out = _Output(sys.stdout)
     try:
-        if args.command == "inspect":
-            return _inspect(args, sys.stdout)
-        return _demo(args, sys.stdout)
-    except KeyboardInterrupt:
-        return 130
-    except ModuleNotFoundError as error:
-        if error.name is not None and error.name.split(".")[0] in ("mcp", "mcp_types"):
-            print(
-                f"mcp-rendering {args.command}: error: it needs the MCP Python SDK 2.x: "
-                "pip install 'mcp-rendering[sdk]'",
-                file=sys.stderr,
-            )
+        status = _run(args, cast("TextIO", out))
+        out.flush()
+    except (Exception, KeyboardInterrupt) as error:
+        if _inner(error, KeyboardInterrupt) is not None:
+            return 130
+        refused = _inner(error, CommandError)
+        if refused is not None:
+            print(f"mcp-rendering {args.command}: error: {refused}", file=sys.stderr)
             return 2
-        raise
+        gone = _inner(error, _OutputGone)
+        if gone is None:
+            raise
+        if gone.error.errno == errno.EPIPE:
+            # Nothing more can reach the reader; point stdout at nothing so that the exit flush stays quiet.
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 141
+        print(f"mcp-rendering {args.command}: error: cannot write the output: {gone.error.strerror}", file=sys.stderr)
+        return 2
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -21,6 +21,7 @@ from mcp_types import CallToolResult, TextResourceContents, Tool
 from pydantic import BaseModel
 
 from mcp_rendering.audit import AuditReport, audit
+from mcp_rendering.cli._input import CommandError
 from mcp_rendering.document import Document
 from mcp_rendering.examples import EXAMPLES, module_of
 from mcp_rendering.extension import client_extension
@@ -34,7 +35,7 @@ __all__ = ["DemoError", "run_demo"]
 _HINTS = ("verbatimHint", "summarizeOkHint")
 
 
-class DemoError(Exception):
+class DemoError(CommandError):
     """The demo could not run; the message is one line."""
 
 
@@ -133,16 +134,35 @@ def _verdict(report: AuditReport) -> str:
     return f"score {report.score:.2f}, NOT clean ({len(report.issues)} issue(s))"
 
 
-def _save(directory: str, result: CallToolResult, shown: str) -> tuple[str, str]:
-    os.makedirs(directory, exist_ok=True)
-    result_path = os.path.join(directory, "result.json")
-    shown_path = os.path.join(directory, "transcript.txt")
-    with open(result_path, "w", encoding="utf-8") as handle:
-        json.dump(_wire_of(result), handle, indent=2, ensure_ascii=False)
-        handle.write("\n")
-    with open(shown_path, "w", encoding="utf-8") as handle:
-        handle.write(shown)
-    return result_path, shown_path
+def _save_paths(directory: str) -> tuple[str, str]:
+    """The two files `--save` writes, each created (or emptied) now, so that a path that cannot be written is
+    refused before the demo runs rather than after.
+
+    Raises:
+        DemoError: the directory or a file cannot be written.
+    """
+    paths = (os.path.join(directory, "result.json"), os.path.join(directory, "transcript.txt"))
+    try:
+        os.makedirs(directory, exist_ok=True)
+        for path in paths:
+            with open(path, "w", encoding="utf-8"):
+                pass
+    except OSError as error:
+        where = ascii(error.filename) if error.filename else ascii(directory)
+        raise DemoError(f"cannot save into {directory!a}: {where}: {error.strerror or error}") from None
+    return paths
+
+
+def _save(paths: tuple[str, str], result: CallToolResult, shown: str) -> None:
+    result_path, shown_path = paths
+    try:
+        with open(result_path, "w", encoding="utf-8") as handle:
+            json.dump(_wire_of(result), handle, indent=2, ensure_ascii=False)
+            handle.write("\n")
+        with open(shown_path, "w", encoding="utf-8") as handle:
+            handle.write(shown)
+    except OSError as error:
+        raise DemoError(f"cannot save {error.filename!a}: {error.strerror or error}") from None
 
 
 async def run_demo(example: str, out: TextIO, *, all_pages: bool = False, save: str | None = None) -> int:
@@ -150,11 +170,7 @@ async def run_demo(example: str, out: TextIO, *, all_pages: bool = False, save: 
 
     Returns 0 when every page audits clean and a paged result is walked to its end with no record repeated.
     """
-    if save is not None:  # refused before anything runs, not after the whole demo
-        try:
-            os.makedirs(save, exist_ok=True)
-        except OSError as error:
-            raise DemoError(f"cannot save into {save!r}: {error.strerror or error}") from None
+    save_paths = None if save is None else _save_paths(save)  # refused before anything runs
     say = _Narrator(out)
     module = module_of(example)
     say.title(f"mcp-rendering demo: {example}")
@@ -227,8 +243,9 @@ async def run_demo(example: str, out: TextIO, *, all_pages: bool = False, save: 
                 f"its audit: {_verdict(contrast)}; rows missing: {len(contrast.missing)}, "
                 f"sections dropped: {len(contrast.dropped_sections)}"
             )
-        if save is not None:
-            result_path, shown_path = _save(save, result, shown.text)
+        if save_paths is not None:
+            _save(save_paths, result, shown.text)
+            result_path, shown_path = save_paths
             say.detail(f"saved: {result_path} and {shown_path}")
             say.detail(
                 f"re-run the audit with: mcp-rendering audit {shlex.quote(result_path)} {shlex.quote(shown_path)}"

@@ -10,6 +10,7 @@ passed through `mcp_rendering.render.visible`, so a name cannot move the cursor 
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
 import tempfile
@@ -33,6 +34,7 @@ from mcp_types.jsonrpc import JSONRPCError, JSONRPCNotification, JSONRPCRequest,
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from mcp_rendering.cli._input import CommandError
 from mcp_rendering.reading import read_hints_object, read_rendering_object, resolve_rendering
 from mcp_rendering.render import visible
 from mcp_rendering.types import EXTENSION_ID, RESULT_STRUCTURED_KEY
@@ -60,7 +62,7 @@ _CLIENT_INFO = {"name": "mcp-rendering-inspect", "version": "1"}
 _MAX_PAGES = 1000  # a server whose cursor never ends must not hang inspect
 
 
-class InspectError(Exception):
+class InspectError(CommandError):
     """The server could not be inspected; the message is one line, fit to print as is."""
 
 
@@ -397,7 +399,9 @@ async def _inspect_over_stdio(
     declare_extension: bool,
 ) -> InspectReport:
     program, *rest = command
-    parameters = StdioServerParameters(command=program, args=rest)
+    # The server runs as the user's own command would, with their environment: the SDK would otherwise pass only
+    # a few variables (PATH, HOME...), and a server's configuration (a signing secret, a database URL) would be lost.
+    parameters = StdioServerParameters(command=program, args=rest, env=dict(os.environ))
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
         async with AsyncExitStack() as stack:
             try:

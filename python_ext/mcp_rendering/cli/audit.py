@@ -1,0 +1,96 @@
+"""`mcp-rendering audit RESULT.json TRANSCRIPT`: check what a host showed against the tool result it showed.
+
+RESULT.json holds a `CallToolResult` as wire JSON, either alone or as the `result` of the JSON-RPC response that
+carried it (what a saved exchange or a proxy log holds). Anything else (a JSON-RPC error or request, an object with
+no `content` array, an array, a scalar) is not a result, and is refused with exit status 2 rather than audited as
+an empty one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping
+from typing import Any, TextIO, cast
+
+from mcp_rendering.audit import MAX_RESULT_BYTES, MAX_TRANSCRIPT_CHARS, AuditInputError, audit
+from mcp_rendering.cli._input import InputError, parse_json, read_text_file
+from mcp_rendering.render import visible
+
+__all__ = ["add_arguments", "result_of", "run_audit"]
+
+_JSON_KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (type(None), "null"),
+    (bool, "a boolean"),  # before int: a bool is an int
+    ((int, float), "a number"),
+    (str, "a string"),
+    (list, "an array"),
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `audit`, for the command line's parser."""
+    parser.add_argument("result", help="the CallToolResult as wire JSON, alone or as a JSON-RPC response's result")
+    parser.add_argument("transcript", help="the text the host showed the user (UTF-8)")
+    parser.add_argument(
+        "--markup",
+        choices=("auto", "text", "markdown"),
+        default="auto",
+        help="how the transcript was displayed (default: detect)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def result_of(value: Any) -> dict[str, Any]:
+    """The `CallToolResult` that a parsed RESULT.json holds: the value itself, or a JSON-RPC response's `result`.
+
+    Raises:
+        InputError: the value is not a result, nor a successful response carrying one.
+    """
+    if not isinstance(value, Mapping):
+        kind = next(name for types, name in _JSON_KINDS if isinstance(value, types))
+        raise InputError(f"the result file holds {kind}, not a CallToolResult object")
+    document = cast("Mapping[str, Any]", value)
+    if "jsonrpc" in document:
+        if "error" in document:
+            error = document["error"]
+            code: object = cast("Mapping[str, Any]", error).get("code") if isinstance(error, Mapping) else None
+            raise InputError(f"the result file holds a JSON-RPC error response (code {code!a}), not a result")
+        if "method" in document:
+            raise InputError("the result file holds a JSON-RPC request or notification, not a result")
+        if "result" not in document:
+            raise InputError("the result file holds a JSON-RPC message with neither result nor error")
+        return _result_of_response(document["result"])
+    return _result_of_response(document)
+
+
+def _result_of_response(value: Any) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        kind = next(name for types, name in _JSON_KINDS if isinstance(value, types))
+        raise InputError(f"the result file's result is {kind}, not a CallToolResult object")
+    if not isinstance(cast("Mapping[str, Any]", value).get("content"), list):
+        raise InputError("the result file holds no CallToolResult: a result has a content array")
+    return dict(cast("Mapping[str, Any]", value))
+
+
+def run_audit(args: argparse.Namespace, out: TextIO) -> int:
+    """Run `audit` on parsed arguments: 0 clean, 1 not faithful.
+
+    Raises:
+        InputError: input that cannot be audited (the command line exits 2).
+    """
+    result = result_of(parse_json(read_text_file(args.result, MAX_RESULT_BYTES, "result file"), "result file"))
+    # Four UTF-8 bytes at most per character: a file within this many bytes may still be within the limit.
+    shown = read_text_file(args.transcript, MAX_TRANSCRIPT_CHARS * 4, "transcript")
+    try:
+        report = audit(shown, result, markup=args.markup)
+    except AuditInputError as error:
+        raise InputError(visible(" ".join(str(error).split()))) from None
+    except RecursionError:
+        raise InputError("the result is nested too deeply to audit") from None
+    if args.json:
+        # ASCII escapes: no server string reaches the terminal raw.
+        out.write(json.dumps(report.to_json(), indent=2, ensure_ascii=True) + "\n")
+    else:
+        out.write(report.format() + "\n")
+    return 0 if report.clean else 1
