@@ -32,6 +32,9 @@ if [ -n "${CI:-}" ]; then
 fi
 python -m pytest "$@"
 
+echo "== upstream/python-sdk/check.sh (the pull request to the official Python SDK)"
+bash upstream/python-sdk/check.sh
+
 echo "== the framework adapters, each in its framework's environment"
 bash scripts/test-integrations.sh
 
