@@ -119,7 +119,7 @@ def _sdist_text(sdist: Path, paths: set[str]) -> dict[str, str]:
     return found
 
 
-def _file_diff(path: str, old: str | None, new: str) -> str:
+def file_diff(path: str, old: str | None, new: str) -> str:
     if old is None and not new:
         return f"diff --git a/{path} b/{path}\nnew file mode 100644\n"
     if not new.endswith("\n"):
@@ -146,7 +146,7 @@ def render_series(sdist: Path) -> dict[Path, str]:
     rendered: dict[Path, str] = {}
     for number, patch in enumerate(SERIES, start=1):
         diffs = "".join(
-            _file_diff(path, originals.get(path), (FILES_DIR / path).read_text(encoding="utf-8"))
+            file_diff(path, originals.get(path), (FILES_DIR / path).read_text(encoding="utf-8"))
             for path in patch.paths
         )
         rendered[PATCHES_DIR / patch.name] = (

@@ -9,7 +9,13 @@
 # The SDK's whole suite is not run: the series changes no existing module.
 # Then, if present, the separate stdio-buffer patch's own check (upstream/python-sdk/stdio-buffer/check.sh).
 # Exits non-zero with the reason on the first failure.
+#
+#   bash upstream/python-sdk/check.sh            # the whole check
+#   bash upstream/python-sdk/check.sh --prepare  # only steps 1-3: the patched tree and its environment, printed as
+#                                                # "TREE VENV" (upstream/conformance/check.sh serves it)
 set -euo pipefail
+prepare_only=false
+[ "${1:-}" = "--prepare" ] && prepare_only=true
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 cache="$root/.cache/upstream"
@@ -25,7 +31,8 @@ fail() {
 "$python" "$root/scripts/gen_sdk_patch.py" --check || fail "the patch series is stale: run scripts/gen_sdk_patch.py"
 sdist="$("$python" "$root/scripts/gen_sdk_patch.py" --fetch)" || fail "could not fetch the pinned sdist"
 
-echo "== applying the series to $(basename "$sdist")"
+say() { if $prepare_only; then echo "$@" >&2; else echo "$@"; fi; }
+say "== applying the series to $(basename "$sdist")"
 rm -rf "$tree"
 mkdir -p "$tree"
 tar xzf "$sdist" -C "$tree" --strip-components=1
@@ -38,14 +45,14 @@ done
 stamp="$venv/.constraints.sha256"
 wanted="$(sha256sum "$here/constraints.txt" | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
-  echo "== installing the SDK's runtime and development dependencies (pinned by its uv.lock)"
+  say "== installing the SDK's runtime and development dependencies (pinned by its uv.lock)"
   rm -rf "$venv"
   "$python" -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check -c "$here/constraints.txt" \
     anyio httpx2 pydantic starlette python-multipart sse-starlette uvicorn jsonschema 'pyjwt[crypto]' \
     typing-extensions typing-inspection opentelemetry-api typer python-dotenv \
     pytest inline-snapshot dirty-equals 'coverage[toml]' pyright ruff trio pytest-examples pytest-xdist \
-    pytest-pretty blockbuster logfire opentelemetry-sdk pyyaml griffelib markdown pymdown-extensions \
+    pytest-pretty blockbuster logfire opentelemetry-sdk pyyaml griffelib markdown pymdown-extensions >&2 \
     || fail "pip could not install the pinned dependencies"
   echo "$wanted" >"$stamp"
 fi
@@ -53,6 +60,10 @@ fi
 site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
 printf '%s\n' "$tree/src" "$tree/src/mcp-types" "$tree/examples" >"$site/mcp-sdk-tree.pth"
 ln -sfn "$venv" "$tree/.venv"
+if $prepare_only; then
+  echo "$tree $venv"
+  exit 0
+fi
 
 cd "$tree"
 mapfile -t changed < <(grep -h '^+++ b/' "$here"/patches/*.patch | sed 's|^+++ b/||')
