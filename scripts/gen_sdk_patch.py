@@ -19,11 +19,11 @@ from __future__ import annotations
 import argparse
 import difflib
 import hashlib
+import importlib
 import subprocess
 import sys
 import tarfile
 import tempfile
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -146,8 +146,7 @@ def render_series(sdist: Path) -> dict[Path, str]:
     rendered: dict[Path, str] = {}
     for number, patch in enumerate(SERIES, start=1):
         diffs = "".join(
-            file_diff(path, originals.get(path), (FILES_DIR / path).read_text(encoding="utf-8"))
-            for path in patch.paths
+            file_diff(path, originals.get(path), (FILES_DIR / path).read_text(encoding="utf-8")) for path in patch.paths
         )
         rendered[PATCHES_DIR / patch.name] = (
             f"From: {AUTHOR}\n"
@@ -163,7 +162,8 @@ def render_series(sdist: Path) -> dict[Path, str]:
 
 def render_constraints(sdist: Path) -> str:
     """The registry packages of the SDK's uv.lock that have one locked version, pinned exactly."""
-    lock = tomllib.loads(_sdist_text(sdist, {"uv.lock"})["uv.lock"])
+    # tomllib is 3.11+; the scripts run on 3.11, the package supports 3.10.
+    lock = importlib.import_module("tomllib").loads(_sdist_text(sdist, {"uv.lock"})["uv.lock"])
     versions: dict[str, set[str]] = {}
     for package in lock["package"]:
         if "version" in package and "registry" in package.get("source", {}):

@@ -10,9 +10,9 @@ from __future__ import annotations
 import sys
 
 import anyio
-from mcp import Client
 
 import mcp_rendering
+from mcp import Client
 from mcp_rendering.reading import resolve_rendering
 
 REPORT_TOOL = "report_readings"
