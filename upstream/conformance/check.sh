@@ -48,7 +48,14 @@ npm run --silent build >/dev/null || fail "npm run build failed"
 echo "== npm run check"
 npm run --silent check || fail "npm run check failed"
 echo "== npm test"
-npm test --silent || fail "npm test failed"
+logs="$cache/conformance-logs"
+rm -rf "$logs"
+mkdir -p "$logs"
+if ! npm test --silent >"$logs/npm-test.txt" 2>&1; then
+  tail -n 40 "$logs/npm-test.txt" >&2
+  fail "npm test failed (output: $logs/npm-test.txt)"
+fi
+sed 's/\x1b\[[0-9;]*m//g' "$logs/npm-test.txt" | grep -E '^ *(Test Files|Tests) ' || true
 
 read -r sdk_tree sdk_venv < <(bash "$here/../python-sdk/check.sh" --prepare) || fail "could not prepare the patched SDK"
 
@@ -72,10 +79,6 @@ while time.monotonic() < deadline:
 sys.exit(1)
 EOF
 }
-logs="$cache/conformance-logs"
-rm -rf "$logs"
-mkdir -p "$logs"
-
 declare -A server_urls
 start_server() { # name, then the command (the port is appended or substituted for PORT)
   local name="$1" port
