@@ -82,10 +82,15 @@ PYRIGHT_PYTHON_IGNORE_WARNINGS=1 "$venv/bin/pyright" "${python_files[@]}" || fai
 
 echo "== pytest (the SDK's configuration: warnings are errors) with branch coverage of the added code"
 rm -f .coverage .coverage.*
-PYTHONWARNDEFAULTENCODING=1 "$venv/bin/coverage" run -m pytest -q -p no:cacheprovider --color=no \
+pytest_log="$cache/python-sdk-pytest.txt"
+if ! PYTHONWARNDEFAULTENCODING=1 "$venv/bin/coverage" run -m pytest -q -p no:cacheprovider --color=no \
   tests/server/test_rendering.py tests/client/test_rendering.py tests/docs_src/test_rendering.py \
   tests/docs_src/test_shape.py tests/docs/test_build_config.py tests/server/test_apps.py \
-  tests/server/test_extensions_capability.py || fail "pytest failed"
+  tests/server/test_extensions_capability.py >"$pytest_log" 2>&1; then
+  grep -vE ' PASSED' "$pytest_log" | tail -n 60 >&2
+  fail "pytest failed (output: $pytest_log)"
+fi
+grep -A1 '^Results' "$pytest_log" || true
 "$venv/bin/coverage" combine --quiet >/dev/null 2>&1 || true
 include="$(IFS=,; echo "${added_code[*]}")"
 "$venv/bin/coverage" report --include="$include" --show-missing --fail-under=100 \
