@@ -90,6 +90,7 @@ start_server() { # name, then the command (the port is appended or substituted f
   server_urls[$name]="http://127.0.0.1:$port/mcp"
 }
 start_server sdk env PYTHONPATH="$sdk_tree" "$sdk_venv/bin/python" "$here/servers/sdk_rendering_server.py" PORT
+start_server broken env PYTHONPATH="$sdk_tree" "$sdk_venv/bin/python" "$here/servers/broken_rendering_server.py" PORT
 for example in financial screening orgchart; do
   start_server "$example" "$project_python" -m "mcp_rendering.examples.$example" --http 127.0.0.1:PORT
 done
@@ -117,6 +118,19 @@ for version in "${versions[@]}"; do
     run_cli "server-$name-$version" "$baseline" server --url "${server_urls[$name]}" \
       --scenario rendering-server --spec-version "$version" --force
   done
+done
+
+echo "== rendering-server must fail a server that breaks its rules"
+for version in "${versions[@]}"; do
+  out="$logs/server-broken-$version.txt"
+  if node dist/index.js server --url "${server_urls[broken]}" --scenario rendering-server --spec-version "$version" \
+    --force >"$out" 2>&1; then
+    fail "rendering-server passed the broken server under $version (output: $out)"
+  fi
+  for id in sep-0000-server-values-well-formed; do
+    sed 's/\x1b\[[0-9;]*m//g' "$out" | grep -qE "\[$id +\] FAILURE" || fail "$id did not fail the broken server ($out)"
+  done
+  echo "   ok   server-broken-$version fails as it must"
 done
 
 echo "== rendering-client"

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.anyio
 
 _NOT_BOOLEANS: list[Any] = ["true", "false", 1, 0, [], {}]
 _NOT_MODES: list[Any] = ["VERBATIM", "Summarizable", "summarise", "tabular", "", 1, True, False, [], {}]
-_NOT_NULL_DISPLAYS: list[Any] = ["", " ", "\t", "\u200b", "\u00a0", "0", "-1", "1,000", "1.5e3", "٣", "NaN", "x" * 17]
+_NOT_NULL_DISPLAYS: list[Any] = ["", " ", "\t", "\u200b", "\u00a0", "0", "-1", "1,000", "1.5e3", "٣", "n/a 1", "x" * 17]
 _NOT_STRINGS: list[Any] = [0, False, [], {}]
 
 
@@ -49,7 +49,9 @@ def test_a_result_without_carriers_makes_no_claim() -> None:
         pytest.param({"verbatimHint": True}, True, "verbatim", id="error-of-a-verbatim-tool-stays-verbatim"),
         pytest.param({"verbatimHint": True, "summarizeOkHint": True}, False, "verbatim", id="verbatim-wins"),
         pytest.param({"summarizeOkHint": True}, False, "summarizable", id="summarize-ok"),
-        pytest.param({"summarizeOkHint": True}, True, "unspecified", id="summarize-ok-not-for-errors"),
+        pytest.param({"summarizeOkHint": True}, True, "summarizable", id="summarize-ok-for-errors-too"),
+        pytest.param({"summarizeOkHint": True, "verbatim": True}, False, "unspecified", id="unclean-summarize-ok"),
+        pytest.param({"summarizeOkHint": True, "verbatimHint": 0}, False, "verbatim", id="malformed-beside-summarize"),
         pytest.param({"verbatimHint": False, "summarizeOkHint": False}, False, "unspecified", id="both-false"),
         pytest.param({"verbatimHint": None}, False, "unspecified", id="null-is-absent"),
         pytest.param(None, False, "unspecified", id="null-carrier-is-absent"),
@@ -89,6 +91,21 @@ def test_the_result_mode_decides_and_only_summarizable_is_summarizable(mode: Any
 
 
 @pytest.mark.parametrize(
+    "directive",
+    [
+        {"mode": "summarizable", "complete": True, "completed": True},
+        {"mode": "summarizable", "complete": True, "guidance": 7},
+        {"mode": "summarizable", "complete": True, "nullDisplay": "0"},
+    ],
+)
+def test_an_unclean_directive_can_ask_to_show_more_never_less(directive: dict[str, Any]) -> None:
+    """An unknown or malformed member makes the carrier unclean: `mode: "summarizable"` reads
+    verbatim and `complete: true` reads not stated."""
+    reading = read_rendering(None, _result(directive))
+    assert (reading.mode, reading.completeness, reading.partial) == ("verbatim", "unstated", True)
+
+
+@pytest.mark.parametrize(
     ("directive", "completeness"),
     [
         pytest.param({"complete": True}, "complete", id="true"),
@@ -116,15 +133,17 @@ def test_only_a_well_formed_complete_true_reads_complete(directive: Any, complet
         pytest.param("n/a", "n/a", id="text"),
         pytest.param("—", "—", id="dash"),
         pytest.param("null", "null", id="word-null"),
+        pytest.param("NaN", "NaN", id="no-digit"),
         *(pytest.param(value, "-", id=f"malformed-{value!r}") for value in _NOT_NULL_DISPLAYS),
         *(pytest.param(value, "-", id=f"not-a-string-{value!r}") for value in _NOT_STRINGS),
     ],
 )
 def test_null_display_cannot_hide_a_null_or_look_like_an_amount(value: Any, expected: str) -> None:
-    """A malformed `nullDisplay` reads as absent: the default "-" applies, and the other
-    members still do."""
+    """A malformed `nullDisplay` reads as absent (the default "-"), the other members still apply,
+    and the carrier is unclean, so its `complete: true` no longer counts."""
     reading = read_rendering(None, _result({"nullDisplay": value, "mode": "verbatim", "complete": True}))
-    assert (reading.null_display, reading.mode, reading.completeness) == (expected, "verbatim", "complete")
+    completeness = "complete" if expected == value else "unstated"
+    assert (reading.null_display, reading.mode, reading.completeness) == (expected, "verbatim", completeness)
 
 
 @pytest.mark.parametrize(
@@ -152,7 +171,7 @@ def test_every_odd_value_is_reported_as_a_problem() -> None:
             "result carrier: unknown member 'continuation' ignored",
             "mode is malformed (a number, not a string): read as 'verbatim'",
             "guidance is malformed (an object, not a string): ignored",
-            "nullDisplay is malformed (reads as a number): ignored",
+            "nullDisplay is malformed (holds a decimal digit): ignored",
             "complete is malformed (a string, not a boolean): completeness unstated",
         )
     )

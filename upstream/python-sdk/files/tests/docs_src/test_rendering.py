@@ -75,6 +75,7 @@ async def test_a_tool_error_gets_no_directive_and_stays_verbatim() -> None:
         {"guidance": "x" * 1001},
         {"complete": "true"},
         {"completed": True},
+        {"mode": "verbatim"},
     ],
 )
 def test_a_directive_is_validated_when_built(fields: dict[str, Any]) -> None:
@@ -106,6 +107,7 @@ def _result(directive: Any, *, is_error: bool = False) -> CallToolResult:
         pytest.param({"summarizeOkHint": True}, {"mode": "tabular"}, "verbatim", id="other-strings-read-verbatim"),
         pytest.param({"summarizeOkHint": True}, {"mode": 1}, "verbatim", id="malformed-mode-reads-verbatim"),
         pytest.param({"summarizeOkHint": True}, {"mode": "summarizable"}, "summarizable", id="summarizable"),
+        pytest.param({}, {"mode": "summarizable", "completed": True}, "verbatim", id="unclean-never-shows-less"),
         pytest.param({"verbatimHint": True, "summarizeOkHint": True}, None, "verbatim", id="verbatim-wins"),
         pytest.param({}, None, "unspecified", id="no-hint"),
         pytest.param("verbatim", None, "verbatim", id="carrier-not-an-object"),
@@ -125,9 +127,10 @@ def test_the_mode_table(tool: Any, directive: Any, mode: str) -> None:
         ({}, None, "-", "unstated", 0),
         ({"completed": True}, None, "-", "unstated", 1),
         ({"complete": "true"}, None, "-", "unstated", 1),
-        ({"complete": True, "guidance": "x" * 1001, "nullDisplay": "0"}, None, "-", "complete", 2),
-        ({"complete": True, "nullDisplay": " "}, None, "-", "complete", 1),
-        ({"complete": True, "nullDisplay": "x" * 17}, None, "-", "complete", 1),
+        ({"complete": True, "guidance": "x" * 1001, "nullDisplay": "0"}, None, "-", "unstated", 2),
+        ({"complete": True, "nullDisplay": " "}, None, "-", "unstated", 1),
+        ({"complete": True, "nullDisplay": "x" * 17}, None, "-", "unstated", 1),
+        ({"complete": True, "nullDisplay": "NaN"}, None, "NaN", "complete", 0),
     ],
 )
 def test_the_directive_table(

@@ -192,11 +192,18 @@ async def test_client_supports_rendering_from_both_contexts() -> None:
 
 def test_with_directive_keeps_other_meta_and_replaces_a_directive() -> None:
     result = CallToolResult(content=[], _meta={"vendor.example/x": 1, EXTENSION_ID: {"mode": "summarizable"}})
-    stamped = with_directive(result, Directive(mode="verbatim", null_display="n/a", guidance="Every line."))
+    stamped = with_directive(
+        result, Directive(mode="verbatim", null_display="n/a", guidance="Every line.", complete=True)
+    )
     assert stamped.meta == snapshot(
         {
             "vendor.example/x": 1,
-            "io.modelcontextprotocol/rendering": {"mode": "verbatim", "guidance": "Every line.", "nullDisplay": "n/a"},
+            "io.modelcontextprotocol/rendering": {
+                "mode": "verbatim",
+                "guidance": "Every line.",
+                "nullDisplay": "n/a",
+                "complete": True,
+            },
         }
     )
     assert result.meta == {"vendor.example/x": 1, EXTENSION_ID: {"mode": "summarizable"}}
@@ -207,8 +214,9 @@ def test_with_directive_keeps_other_meta_and_replaces_a_directive() -> None:
     [
         pytest.param({"null_display": ""}, "null_display: empty or blank", id="null-display-empty"),
         pytest.param({"null_display": " \u200b"}, "null_display: empty or blank", id="null-display-blank"),
-        pytest.param({"null_display": "0"}, "null_display: reads as a number", id="null-display-zero"),
-        pytest.param({"null_display": "-1,000.5"}, "null_display: reads as a number", id="null-display-amount"),
+        pytest.param({"null_display": "0"}, "null_display: holds a decimal digit", id="null-display-zero"),
+        pytest.param({"null_display": "n/a 1"}, "null_display: holds a decimal digit", id="null-display-digit"),
+        pytest.param({"mode": "verbatim"}, "complete\n  Field required", id="complete-unstated"),
         pytest.param({"null_display": "x" * 17}, "longer than 16", id="null-display-long"),
         pytest.param({"guidance": "x" * 1001}, "longer than 1000", id="guidance-long"),
         pytest.param({"complete": "true"}, "Input should be a valid boolean", id="complete-string"),

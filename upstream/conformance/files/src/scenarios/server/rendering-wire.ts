@@ -92,7 +92,7 @@ export function carrierProblems(
       );
     } else if (name === 'nullDisplay') {
       const problem = nullDisplayProblem(member);
-      if (problem) problems.push(`nullDisplay is ${problem}`);
+      if (problem) problems.push(`nullDisplay: ${problem}`);
     }
   }
   return problems;

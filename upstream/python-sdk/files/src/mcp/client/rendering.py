@@ -8,7 +8,9 @@ turns the two carriers into one `RenderingReading`.
 
 The reading is closed and fails safe: every wire value has exactly one reading,
 and nothing malformed, unknown or missing makes a partial result read as
-complete or a verbatim one as summarizable. It never raises on what a server
+complete or a verbatim one as summarizable. A carrier with an unknown or
+malformed member is unclean: it can still ask to show more, never less (its
+`summarizeOkHint`, `mode: "summarizable"` and `complete: true` do not count). It never raises on what a server
 sent; each odd value becomes a `problem` instead.
 
     async with Client(url, extensions=[RENDERING_SUPPORT]) as client:
@@ -87,12 +89,12 @@ def read_rendering(tool: Tool | None, result: CallToolResult) -> RenderingReadin
         The reading; its `problems` name every malformed or unknown value.
     """
     problems: list[str] = []
-    tool_carrier = _carrier(tool.meta if tool is not None else None, "tool", TOOL_MEMBERS, problems)
-    directive = _carrier(result.meta, "result", RESULT_MEMBERS, problems)
+    hints = _Carrier.read(tool.meta if tool is not None else None, "tool", TOOL_MEMBERS, problems)
+    directive = _Carrier.read(result.meta, "result", RESULT_MEMBERS, problems)
 
     mode = _result_mode(directive, problems)
     if mode is None:
-        mode = _hinted_mode(tool_carrier, result.is_error, problems)
+        mode = _hinted_mode(hints, problems)
     guidance = _string_member(directive, "guidance", guidance_problem, problems)
     null_display = _string_member(directive, "nullDisplay", null_display_problem, problems)
     return RenderingReading(
@@ -105,25 +107,53 @@ def read_rendering(tool: Tool | None, result: CallToolResult) -> RenderingReadin
     )
 
 
-def _carrier(meta: Mapping[str, Any] | None, where: str, members: frozenset[str], problems: list[str]) -> Any:
-    """The carrier's known members as a dict; `None` when the carrier is absent."""
-    value = meta.get(EXTENSION_ID) if meta is not None else None
-    if value is None:
-        return None
-    if not isinstance(value, Mapping):
-        problems.append(f"{where} carrier is {_json_type(value)}, not an object: every member reads as malformed")
-        return dict.fromkeys(members, _NOT_AN_OBJECT)
-    carrier: dict[str, Any] = {}
-    for name, member in value.items():  # pyright: ignore[reportUnknownVariableType]
-        if name in members:
-            carrier[name] = member
-        else:
-            problems.append(f"{where} carrier: unknown member {name!r} ignored")
-    return carrier
+@dataclass
+class _Carrier:
+    """The known members of one carrier, and whether it is unclean (an unknown or malformed member)."""
+
+    members: dict[str, Any]
+    unclean: bool
+
+    @classmethod
+    def read(
+        cls, meta: Mapping[str, Any] | None, where: str, names: frozenset[str], problems: list[str]
+    ) -> _Carrier | None:
+        value = meta.get(EXTENSION_ID) if meta is not None else None
+        if value is None:
+            return None
+        if not isinstance(value, Mapping):
+            problems.append(f"{where} carrier is {_json_type(value)}, not an object: every member reads as malformed")
+            return cls(dict.fromkeys(names, _NOT_AN_OBJECT), unclean=True)
+        carrier = cls({}, unclean=False)
+        for name, member in value.items():  # pyright: ignore[reportUnknownVariableType]
+            if name in names:
+                carrier.members[name] = member
+            else:
+                carrier.unclean = True
+                problems.append(f"{where} carrier: unknown member {name!r} ignored")
+        carrier.unclean |= any(not _well_formed(name, member) for name, member in carrier.members.items())
+        return carrier
+
+    def get(self, name: str) -> Any:
+        return self.members.get(name)
 
 
 _NOT_AN_OBJECT: Any = object()
 """Every member of a carrier that is not an object: malformed, and already reported with its carrier."""
+
+
+def _well_formed(name: str, value: Any) -> bool:
+    if value is None:
+        return True
+    if name in ("verbatimHint", "summarizeOkHint", "complete"):
+        return isinstance(value, bool)
+    if not isinstance(value, str):
+        return False
+    if name == "guidance":
+        return guidance_problem(value) is None
+    if name == "nullDisplay":
+        return null_display_problem(value) is None
+    return True
 
 
 def _malformed(name: str, value: Any, detail: str, reads_as: str, problems: list[str]) -> None:
@@ -131,31 +161,30 @@ def _malformed(name: str, value: Any, detail: str, reads_as: str, problems: list
         problems.append(f"{name} is malformed ({detail}): {reads_as}")
 
 
-def _result_mode(directive: dict[str, Any] | None, problems: list[str]) -> Mode | None:
+def _result_mode(directive: _Carrier | None, problems: list[str]) -> Mode | None:
     value = directive.get("mode") if directive is not None else None
     if value is None:
         return None
     if not isinstance(value, str):
         _malformed("mode", value, f"{_json_type(value)}, not a string", "read as 'verbatim'", problems)
         return "verbatim"
-    # "verbatim" and every unregistered string read as verbatim.
-    return "summarizable" if value == "summarizable" else "verbatim"
+    # "verbatim" and every unregistered string read as verbatim; an unclean carrier never asks to show less.
+    return "summarizable" if value == "summarizable" and directive is not None and not directive.unclean else "verbatim"
 
 
-def _hinted_mode(tool_carrier: dict[str, Any] | None, is_error: bool, problems: list[str]) -> Mode:
-    if tool_carrier is None:
+def _hinted_mode(hints: _Carrier | None, problems: list[str]) -> Mode:
+    if hints is None:
         return "unspecified"
-    if _hint(tool_carrier, "verbatimHint", safe=True, problems=problems):
-        # A verbatim tool's error result stays verbatim.
+    # The same table for every result: a verbatim tool's error result stays verbatim.
+    if _hint(hints, "verbatimHint", safe=True, problems=problems):
         return "verbatim"
-    # summarizeOkHint describes the tool's results, not its errors.
-    if not is_error and _hint(tool_carrier, "summarizeOkHint", safe=False, problems=problems):
+    if _hint(hints, "summarizeOkHint", safe=False, problems=problems) and not hints.unclean:
         return "summarizable"
     return "unspecified"
 
 
-def _hint(tool_carrier: dict[str, Any], name: str, *, safe: bool, problems: list[str]) -> bool:
-    value = tool_carrier.get(name)
+def _hint(hints: _Carrier, name: str, *, safe: bool, problems: list[str]) -> bool:
+    value = hints.get(name)
     if value is None:
         return False
     if isinstance(value, bool):
@@ -165,7 +194,7 @@ def _hint(tool_carrier: dict[str, Any], name: str, *, safe: bool, problems: list
 
 
 def _string_member(
-    directive: dict[str, Any] | None, name: str, check: Callable[[str], str | None], problems: list[str]
+    directive: _Carrier | None, name: str, check: Callable[[str], str | None], problems: list[str]
 ) -> str | None:
     value = directive.get(name) if directive is not None else None
     if value is None:
@@ -177,14 +206,17 @@ def _string_member(
     return value
 
 
-def _completeness(directive: dict[str, Any] | None, problems: list[str]) -> Completeness:
+def _completeness(directive: _Carrier | None, problems: list[str]) -> Completeness:
     value = directive.get("complete") if directive is not None else None
     if value is None:
         return "unstated"
-    if isinstance(value, bool):
-        return "complete" if value else "incomplete"
-    _malformed("complete", value, f"{_json_type(value)}, not a boolean", "completeness unstated", problems)
-    return "unstated"
+    if not isinstance(value, bool):
+        _malformed("complete", value, f"{_json_type(value)}, not a boolean", "completeness unstated", problems)
+        return "unstated"
+    if not value:
+        return "incomplete"
+    # An unclean carrier can ask to show more, never less.
+    return "unstated" if directive is not None and directive.unclean else "complete"
 
 
 def _json_type(value: Any) -> str:

@@ -59,8 +59,8 @@ class Directive(BaseModel):
     """Brief presentation advice for the host and its model; advisory."""
     null_display: str | None = None
     """What a null value shows as: not empty, not blank, not readable as a number."""
-    complete: bool | None = None
-    """`True` when the result holds every record; `False` for one bounded part. Unset reads as unstated."""
+    complete: bool
+    """`True` when the result holds every record; `False` for one bounded part. Always stated."""
 
     @field_validator("guidance")
     @classmethod

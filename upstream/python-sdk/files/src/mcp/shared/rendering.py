@@ -8,7 +8,6 @@ and on a `CallToolResult`.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import Final
 
@@ -41,12 +40,19 @@ NULL_DISPLAY_MAX_LENGTH: Final = 16
 DEFAULT_NULL_DISPLAY: Final = "-"
 """What a null value shows as when the directive gives no well-formed `nullDisplay`."""
 
-# Digits of any script, with the separators and signs numbers are written with: "0", "-1.5", "1,000", "1e3", "٣".
-_NUMBER_LIKE = re.compile(
-    r"[+\-\u2212]?[.,]?(?:\d[\d,.\s'_]*)?\d(?:[eE][+\-]?\d+)?%?|[+\-]?(?:inf|infinity|nan)", re.IGNORECASE
-)
-# Whitespace, controls, format characters (zero-width and bidi marks) and separators show as nothing.
+# White space and invisible characters: general categories Cc, Cf, Zs, Zl, Zp, and the Default_Ignorable_Code_Point
+# characters outside Cf (unicodedata does not expose that property).
 _INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf"})
+_IGNORABLE_OUTSIDE_CF = frozenset(
+    [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0]
+    + list(range(0x180B, 0x1810))
+    + list(range(0xFE00, 0xFE10))
+    + list(range(0xE0100, 0xE01F0))
+)
+
+
+def _visible(char: str) -> bool:
+    return unicodedata.category(char) not in _INVISIBLE_CATEGORIES and ord(char) not in _IGNORABLE_OUTSIDE_CF
 
 
 def guidance_problem(value: str) -> str | None:
@@ -57,15 +63,16 @@ def guidance_problem(value: str) -> str | None:
 
 
 def null_display_problem(value: str) -> str | None:
-    """Why `value` is not a well-formed `nullDisplay` string, or `None` when it is.
+    """Why `value` is not a usable null text, or `None` when it is.
 
-    A null must stay visibly a null: an empty or blank placeholder hides it, and
-    one that reads as a number makes it look like an amount.
+    A null must stay visibly a null: 1 to 16 code points, at least one of them
+    visible, and no decimal digit (so `""` and `" "` cannot hide it, and `"0"`
+    cannot make it look like an amount).
     """
     if len(value) > NULL_DISPLAY_MAX_LENGTH:
         return f"longer than {NULL_DISPLAY_MAX_LENGTH} code points"
-    if all(unicodedata.category(char) in _INVISIBLE_CATEGORIES for char in value):
+    if not any(_visible(char) for char in value):
         return "empty or blank"
-    if _NUMBER_LIKE.fullmatch(value.strip()):
-        return "reads as a number"
+    if any(unicodedata.category(char) == "Nd" for char in value):
+        return "holds a decimal digit"
     return None
