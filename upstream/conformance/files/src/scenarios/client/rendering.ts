@@ -28,96 +28,106 @@ const CASES: Record<string, Case> = {
     tool: { verbatimHint: true },
     result: { mode: 'verbatim', complete: true },
     expected: { mode: 'verbatim', partial: false },
-    check: 'sep-0000-client-meta-decides'
+    check: 'sep-0000-rendering-client-effective-mode'
   },
   news: {
     tool: { summarizeOkHint: true },
     result: { mode: 'summarizable', complete: true },
     expected: { mode: 'summarizable', partial: false },
-    check: 'sep-0000-client-meta-decides'
+    check: 'sep-0000-rendering-client-effective-mode'
   },
   hint_wins: {
     tool: { verbatimHint: true, summarizeOkHint: true },
     result: NO_CARRIER,
     expected: { mode: 'verbatim', partial: false },
-    check: 'sep-0000-client-meta-decides'
+    check: 'sep-0000-rendering-client-effective-mode'
   },
   hint_string_false: {
     tool: { verbatimHint: 'false' },
     result: NO_CARRIER,
     expected: { mode: 'verbatim', partial: false },
-    check: 'sep-0000-client-no-coercion'
+    check: 'sep-0000-rendering-client-reads-tables'
   },
   summarize_string_true: {
     tool: { summarizeOkHint: 'true' },
     result: NO_CARRIER,
     expected: { mode: 'unspecified', partial: false },
-    check: 'sep-0000-client-no-coercion'
+    check: 'sep-0000-rendering-client-reads-tables'
   },
   complete_string_true: {
     tool: { summarizeOkHint: true },
     result: { mode: 'summarizable', complete: 'true' },
-    expected: { mode: 'summarizable', partial: true },
-    check: 'sep-0000-client-no-coercion'
+    expected: { mode: 'verbatim', partial: true },
+    check: 'sep-0000-rendering-client-reads-tables'
   },
   complete_number: {
     tool: { summarizeOkHint: true },
     result: { mode: 'summarizable', complete: 1 },
-    expected: { mode: 'summarizable', partial: true },
-    check: 'sep-0000-client-no-coercion'
+    expected: { mode: 'verbatim', partial: true },
+    check: 'sep-0000-rendering-client-reads-tables'
   },
   mode_unregistered: {
     tool: { summarizeOkHint: true },
     result: { mode: 'tabular', complete: true },
     expected: { mode: 'verbatim', partial: false },
-    check: 'sep-0000-client-malformed-member-safe'
+    check: 'sep-0000-rendering-client-reads-tables'
   },
   mode_not_a_string: {
     tool: { summarizeOkHint: true },
     result: { mode: 1, complete: true },
-    expected: { mode: 'verbatim', partial: false },
-    check: 'sep-0000-client-malformed-member-safe'
+    expected: { mode: 'verbatim', partial: true },
+    check: 'sep-0000-rendering-client-reads-tables'
   },
   carrier_not_an_object: {
     tool: 'verbatim',
     result: 'complete',
     expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-client-malformed-member-safe'
+    check: 'sep-0000-rendering-client-reads-tables'
   },
   complete_absent: {
     tool: { summarizeOkHint: true },
     result: { mode: 'summarizable' },
     expected: { mode: 'summarizable', partial: true },
-    check: 'sep-0000-client-completeness-unstated-partial'
+    check: 'sep-0000-rendering-client-not-stated-is-partial'
   },
   complete_misspelled: {
     tool: { summarizeOkHint: true },
     result: { mode: 'summarizable', completed: true },
-    expected: { mode: 'summarizable', partial: true },
-    check: 'sep-0000-client-completeness-unstated-partial'
+    expected: { mode: 'verbatim', partial: true },
+    check: 'sep-0000-rendering-client-not-stated-is-partial'
+  },
+  unclean_summarizable: {
+    tool: { summarizeOkHint: true },
+    result: { mode: 'summarizable', complete: true, is_complete: true },
+    expected: { mode: 'verbatim', partial: true },
+    check: 'sep-0000-rendering-client-unknown-member-unclean'
+  },
+  unclean_hint: {
+    tool: { summarizeOkHint: true, verbatim: true },
+    result: NO_CARRIER,
+    expected: { mode: 'unspecified', partial: false },
+    check: 'sep-0000-rendering-client-unknown-member-unclean'
   },
   verbatim_error: {
     tool: { verbatimHint: true },
     result: NO_CARRIER,
     isError: true,
     expected: { mode: 'verbatim', partial: false },
-    check: 'sep-0000-client-error-stays-verbatim'
+    check: 'sep-0000-rendering-client-effective-mode'
   }
 };
 
 const REPORT_TOOL = 'report_readings';
 
 const CHECK_DESCRIPTIONS: Record<string, string> = {
-  'sep-0000-client-meta-decides':
-    'The client reads the hints and the directive from their carriers',
-  'sep-0000-client-no-coercion':
-    'The client converts no value to the expected type',
-  'sep-0000-client-malformed-member-safe':
-    'A malformed member reads as the value that shows more',
-  'sep-0000-client-completeness-unstated-partial':
-    'A directive that does not state complete: true well-formed is shown as partial',
-  'sep-0000-client-error-stays-verbatim':
-    'An error result of a verbatim tool stays verbatim'
+  'sep-0000-rendering-client-effective-mode':
+    'The client derives the effective mode from the directive and the hints, error results included',
+  'sep-0000-rendering-client-reads-tables':
+    'The client reads each wire value as the tables give, converting nothing',
+  'sep-0000-rendering-client-unknown-member-unclean':
+    'An unknown member makes its carrier unclean: it can ask to show more, never less',
+  'sep-0000-rendering-client-not-stated-is-partial':
+    'A result whose completeness is not stated is shown as partial'
 };
 
 function withCarrier(carrier: unknown): Record<string, unknown> {
@@ -202,8 +212,8 @@ export class RenderingClientScenario implements Scenario {
       ...(report ? [] : [`${REPORT_TOOL} was not called`])
     ];
     checks.push({
-      id: 'sep-0000-client-malformed-never-fatal',
-      name: 'sep-0000-client-malformed-never-fatal',
+      id: 'sep-0000-rendering-client-malformed-never-fatal',
+      name: 'sep-0000-rendering-client-malformed-never-fatal',
       description:
         'No malformed value makes the client reject the response that carries it',
       status: fatal.length === 0 ? 'SUCCESS' : 'FAILURE',
@@ -251,8 +261,8 @@ export class RenderingClientScenario implements Scenario {
         );
       });
       checks.push({
-        id: 'sep-0000-client-declares-extension',
-        name: 'sep-0000-client-declares-extension',
+        id: 'sep-0000-rendering-client-declares',
+        name: 'sep-0000-rendering-client-declares',
         description: `The client declares ${RENDERING_EXTENSION_ID} in its capabilities`,
         status:
           calls.length > 0 && declaring.length === calls.length

@@ -25,11 +25,10 @@ export const RESULT_MEMBERS = [
 export const GUIDANCE_MAX_LENGTH = 1000;
 export const NULL_DISPLAY_MAX_LENGTH = 16;
 
-// Digits of any script with the separators and signs numbers are written with, or a non-finite number's name.
-const NUMBER_LIKE =
-  /^[+\-\u2212]?[.,]?(?:\p{Nd}[\p{Nd},.\s'_]*)?\p{Nd}(?:[eE][+-]?\p{Nd}+)?%?$|^[+-]?(?:inf|infinity|nan)$/iu;
-// Whitespace, controls, format characters and separators show as nothing.
-const INVISIBLE = /^[\p{Zs}\p{Zl}\p{Zp}\p{Cc}\p{Cf}]*$/u;
+// White space and invisible characters (Cc, Cf, Zs, Zl, Zp, Default_Ignorable_Code_Point).
+const INVISIBLE =
+  /^[\p{Zs}\p{Zl}\p{Zp}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]*$/u;
+const DECIMAL_DIGIT = /\p{Nd}/u;
 
 function codePoints(text: string): number {
   return [...text].length;
@@ -41,12 +40,12 @@ function typeName(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** Why a `nullDisplay` string is malformed, or undefined when it is well-formed. */
+/** Why a `nullDisplay` string is not a usable null text, or undefined when it is. */
 export function nullDisplayProblem(value: string): string | undefined {
   if (codePoints(value) > NULL_DISPLAY_MAX_LENGTH)
     return `longer than ${NULL_DISPLAY_MAX_LENGTH} code points`;
   if (INVISIBLE.test(value)) return 'empty or blank';
-  if (NUMBER_LIKE.test(value.trim())) return 'reads as a number';
+  if (DECIMAL_DIGIT.test(value)) return 'holds a decimal digit';
   return undefined;
 }
 

@@ -12,7 +12,6 @@ import type {
   SpecVersion
 } from '../../types';
 import type { Connection, RunContext } from '../../connection';
-import { DRAFT_PROTOCOL_VERSION } from '../../types';
 import {
   RENDERING_EXTENSION_ID,
   carrierOf,
@@ -31,7 +30,6 @@ interface CalledResult {
   structuredContent?: unknown;
   isError?: boolean;
   _meta?: Record<string, unknown>;
-  _rendering?: unknown;
 }
 
 function check(
@@ -74,9 +72,9 @@ export class RenderingServerScenario implements ClientScenario {
 
 **Server Implementation Requirements:**
 
-- Declare \`${RENDERING_EXTENSION_ID}\` under \`capabilities.extensions\` (\`server/discover\` on 2026-07-28; the
-  \`initialize\` result on 2025-11-25, whose schema does not name the member: a missing declaration there is a
-  warning).
+- Declare \`${RENDERING_EXTENSION_ID}\` under \`capabilities.extensions\` (\`server/discover\` on 2026-07-28, the
+  \`initialize\` result on 2025-06-18 and 2025-11-25, whose capabilities objects are open).
+- State \`complete\` in every directive.
 - Send tool hints in \`Tool._meta["${RENDERING_EXTENSION_ID}"]\` and result directives in
   \`CallToolResult._meta["${RENDERING_EXTENSION_ID}"]\`, each an object of well-formed members.
 - Return the same result whether or not the client declared the extension, and never fail a call because of an
@@ -131,7 +129,7 @@ export class RenderingServerScenario implements ClientScenario {
       checks.push(
         check(
           '2-carriers',
-          'sep-0000-server-tool-carrier',
+          'rendering-server-hinted-tool',
           'At least one tool gives a rendering hint, in the tool carrier',
           hinted.length === 0
             ? [
@@ -144,7 +142,6 @@ export class RenderingServerScenario implements ClientScenario {
 
       const results = new Map<string, CalledResult[]>();
       const resultProblems: string[] = [];
-      const coreOnly: string[] = [];
       for (const tool of callable) {
         const called: CalledResult[] = [];
         for (const connection of [declaring, plain]) {
@@ -164,33 +161,37 @@ export class RenderingServerScenario implements ClientScenario {
                 (p) => `${tool.name}: ${p}`
               )
             );
-          } else if (
-            result._rendering !== undefined &&
-            result._rendering !== null
-          ) {
-            coreOnly.push(tool.name);
           }
         }
       }
       const directives = [...results.values()]
         .flat()
         .filter((r) => carrierOf(r) !== undefined).length;
+      const unstated = [...results.entries()]
+        .filter(([, called]) =>
+          called.some((result) => {
+            const directive = carrierOf(result);
+            if (directive === undefined || directive === null) return false;
+            const complete = (directive as { complete?: unknown }).complete;
+            return (
+              typeof directive !== 'object' || typeof complete !== 'boolean'
+            );
+          })
+        )
+        .map(([name]) => `${name}: a directive that does not state complete`);
       checks.push(
         check(
           '2-carriers',
-          'sep-0000-server-result-carrier',
-          'A result that has a directive carries it in the result carrier',
-          coreOnly.map(
-            (name) =>
-              `${name}: a directive only in the core form _rendering, not in the carrier`
-          ),
+          'sep-0000-rendering-server-states-complete',
+          'Every directive states complete',
+          unstated,
           { called: [...results.keys()], directives }
         )
       );
       checks.push(
         check(
           '3-types',
-          'sep-0000-server-values-well-formed',
+          'sep-0000-rendering-server-carriers-typed',
           'Every carrier value conforms to the types of the specification',
           [...toolProblems, ...resultProblems],
           { toolCarriers: hinted.length, resultCarriers: directives }
@@ -226,7 +227,7 @@ export class RenderingServerScenario implements ClientScenario {
       checks.push(
         check(
           '1-capability',
-          'sep-0000-server-result-independent-of-declaration',
+          'sep-0000-rendering-server-result-independent-of-declaration',
           'The records of a result do not depend on whether the client declared the extension',
           differing.map(
             (name) =>
@@ -256,7 +257,7 @@ export class RenderingServerScenario implements ClientScenario {
       checks.push(
         check(
           '1-capability',
-          'sep-0000-server-odd-declaration-tolerated',
+          'sep-0000-rendering-server-odd-declaration-tolerated',
           'An odd client declaration or request _meta never fails a call',
           oddFailures,
           { called: callable.map((tool) => tool.name) }
@@ -287,19 +288,16 @@ export class RenderingServerScenario implements ClientScenario {
       extensions !== null &&
       typeof extensions === 'object' &&
       Object.prototype.hasOwnProperty.call(extensions, RENDERING_EXTENSION_ID);
-    // The 2025 schemas do not name ServerCapabilities.extensions; SEP-2133 still negotiates there.
-    const required = specVersion === DRAFT_PROTOCOL_VERSION;
     return check(
       '1-capability',
-      'sep-0000-server-declares-extension',
+      'sep-0000-rendering-server-declares',
       `The server declares ${RENDERING_EXTENSION_ID} under capabilities.extensions`,
       declared
         ? []
         : [
             `capabilities.extensions does not hold ${RENDERING_EXTENSION_ID} (${specVersion})`
           ],
-      { specVersion, extensions: extensions ?? null },
-      required ? 'FAILURE' : 'WARNING'
+      { specVersion, extensions: extensions ?? null }
     );
   }
 }
