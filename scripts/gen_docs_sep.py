@@ -1,13 +1,13 @@
-"""Publish the SEP and the extension specification on the documentation site.
+"""Publish the SEP, the two extension specifications and the promotion draft on the documentation site.
 
-`sep/0000-rendering-directives.md` and `sep/rendering.mdx` are written for the specification repository, where
-they link to each other and to files beside them. The site has other paths, so this generator copies them to
-`docs/sep.md` and `docs/specification.md` with their links rewritten: the two documents point at each other's
-page, `../docs/<page>.md` becomes `<page>.md`, and a link to any other repository file becomes its path in code
-type (the site does not publish it). The MDX front matter is dropped.
+The files of `sep/` are written for the repositories they are proposed to, where they link to each other and to
+files beside them. The site has other paths, so this generator copies each to its page under `docs/` with its links
+rewritten: the documents point at each other's page, `../docs/<page>.md` becomes `<page>.md`, and a link to any
+other repository file becomes its path in code type (the site does not publish it). The MDX front matter is
+dropped, and the MDX `<Info>` header becomes a quotation.
 
 Usage:
-    python scripts/gen_docs_sep.py            # rewrite the two pages
+    python scripts/gen_docs_sep.py            # rewrite the pages
     python scripts/gen_docs_sep.py --check    # exit 1 when a page is out of date
 """
 
@@ -21,11 +21,19 @@ from generated import ROOT, write_or_check
 
 SEP = ROOT / "sep" / "0000-rendering-directives.md"
 SPEC = ROOT / "sep" / "rendering.mdx"
-PAGES = {SEP: ROOT / "docs" / "sep.md", SPEC: ROOT / "docs" / "specification.md"}
+CONTINUATION = ROOT / "sep" / "result-continuation.mdx"
+PROMOTION = ROOT / "sep" / "0000-rendering-core-fields.md"
+PAGES = {
+    SEP: ROOT / "docs" / "sep.md",
+    SPEC: ROOT / "docs" / "specification.md",
+    CONTINUATION: ROOT / "docs" / "result-continuation.md",
+    PROMOTION: ROOT / "docs" / "promotion.md",
+}
 _SITE_NAMES = {source.name: page.name for source, page in PAGES.items()}
 
 _LINK = re.compile(r"\[(?P<text>[^\]\n]+)\]\((?P<target>[^)\s]+)\)")
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n+", re.S)
+_INFO = re.compile(r"^<Info>(.*)</Info>$", re.M)
 
 
 def _site_link(match: re.Match[str]) -> str:
@@ -45,7 +53,7 @@ def _site_link(match: re.Match[str]) -> str:
 
 def page(source_text: str, source_name: str) -> str:
     """The site page made from one source document."""
-    body = _FRONT_MATTER.sub("", source_text)
+    body = _INFO.sub(r"> \1", _FRONT_MATTER.sub("", source_text))
     notice = f"<!-- Generated from sep/{source_name} by scripts/gen_docs_sep.py; do not edit by hand. -->\n\n"
     return notice + _LINK.sub(_site_link, body)
 
