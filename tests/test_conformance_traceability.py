@@ -44,7 +44,7 @@ SPECS = {RENDERING_URL: SPEC_PATH, CONTINUATION_URL: CONTINUATION_PATH}
 SEP_URL = "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/seps/0000-rendering-directives.md"
 SEP_PATH = ROOT / "sep" / f"{SEP_NUMBER}-rendering-directives.md"
 YAML_PATH = ROOT / "sep" / "conformance" / f"sep-{SEP_NUMBER}.yaml"
-SCENARIOS = ROOT / "conformance" / "src" / "scenarios"
+SCENARIOS = ROOT / "upstream" / "conformance" / "files" / "src" / "scenarios"
 
 UNTRACED_SECTIONS = ("Conventions",)
 BOILERPLATE = "The key words "
@@ -218,7 +218,10 @@ def emission_problems(rows: list[Row], emitted: set[str]) -> list[str]:
 
 
 def _scenario_sources() -> dict[str, str]:
-    return {path.name: path.read_text(encoding="utf-8") for path in SCENARIOS.glob("*.ts")}
+    return {
+        path.relative_to(SCENARIOS).as_posix(): path.read_text(encoding="utf-8")
+        for path in SCENARIOS.rglob("rendering*.ts")
+    }
 
 
 def _load_yaml() -> Any:

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# The pull request to the MCP conformance suite, checked with the suite's own tools:
+#   1. the committed patch must be current (scripts/gen_conformance_patch.py --check), and applies with `git apply`
+#      to the suite's source at the pinned commit (the snapshot beside this checkout, see that script);
+#   2. the suite's own checks pass: `npm ci`, `npm run build`, `npm run check` (typecheck, eslint, prettier),
+#      `npm test` (vitest);
+#   3. its CLI passes the rendering-server scenario, over streamable HTTP, under 2025-11-25 and 2026-07-28, against
+#      a server that uses only the patched SDK (docs_src/rendering/tutorial001.py) and against the project's
+#      example servers (financial, screening, orgchart);
+#   4. its CLI passes the rendering-client scenario, under both versions, against a host built on the patched SDK
+#      and against the project's reference host.
+# Known failures are listed, with their reasons, in expected-failures/<run>.yml (the suite's baseline format; an
+# entry that starts passing fails the run until it is removed). Exits non-zero with the reason on the first failure.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cache="$root/.cache/upstream"
+tree="$cache/conformance-tree"
+python="${PYTHON:-python3}"
+project_python="$root/.venv/bin/python"
+versions=(2025-11-25 2026-07-28)
+
+fail() {
+  echo "upstream/conformance/check.sh: $*" >&2
+  exit 1
+}
+
+"$python" "$root/scripts/gen_conformance_patch.py" --check || fail "the patch is stale: run scripts/gen_conformance_patch.py"
+snapshot="$("$python" "$root/scripts/gen_conformance_patch.py" --snapshot)" || fail "no suite snapshot"
+[ -x "$project_python" ] || fail "no $project_python: run scripts/bootstrap.sh first"
+node22="$(bash "$root/scripts/node22.sh")" || fail "no Node >= 22.18"
+export PATH="$(dirname "$node22"):$PATH"
+
+echo "== applying the patch to $(basename "$snapshot")"
+rm -rf "$tree"
+mkdir -p "$tree"
+tar xzf "$snapshot" -C "$tree" --strip-components=1
+# The tree sits inside this repository's checkout: stop git from finding it, so that `git apply` patches the tree.
+export GIT_CEILING_DIRECTORIES="$cache"
+for patch in "$here"/patches/*.patch; do
+  (cd "$tree" && git apply --check "$patch" && git apply "$patch") || fail "$(basename "$patch") does not apply"
+done
+
+cd "$tree"
+echo "== npm ci, npm run build"
+npm ci --ignore-scripts --no-audit --no-fund --loglevel=error || fail "npm ci failed"
+npm run --silent build >/dev/null || fail "npm run build failed"
+echo "== npm run check"
+npm run --silent check || fail "npm run check failed"
+echo "== npm test"
+logs="$cache/conformance-logs"
+rm -rf "$logs"
+mkdir -p "$logs"
+# In its own process group: some of the suite's tests leave servers running, which are stopped with it.
+setsid npm test --silent >"$logs/npm-test.txt" 2>&1 &
+npm_test=$!
+npm_test_status=0
+wait "$npm_test" || npm_test_status=$?
+kill -- "-$npm_test" 2>/dev/null || true
+if [ "$npm_test_status" -ne 0 ]; then
+  tail -n 40 "$logs/npm-test.txt" >&2
+  fail "npm test failed (output: $logs/npm-test.txt)"
+fi
+sed 's/\x1b\[[0-9;]*m//g' "$logs/npm-test.txt" | grep -E '^ *(Test Files|Tests) ' || true
+
+read -r sdk_tree sdk_venv < <(bash "$here/../python-sdk/check.sh" --prepare) || fail "could not prepare the patched SDK"
+
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_for_port() {
+  "$python" - "$1" <<'EOF' || fail "the server on port $1 did not start (log: $2)"
+import socket, sys, time
+deadline = time.monotonic() + 30
+while time.monotonic() < deadline:
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.2)
+sys.exit(1)
+EOF
+}
+declare -A server_urls
+start_server() { # name, then the command (the port is appended or substituted for PORT)
+  local name="$1" port
+  shift
+  port="$(free_port)"
+  "${@//PORT/$port}" >"$logs/$name.log" 2>&1 &
+  pids+=("$!")
+  wait_for_port "$port" "$logs/$name.log"
+  server_urls[$name]="http://127.0.0.1:$port/mcp"
+}
+start_server sdk env PYTHONPATH="$sdk_tree" "$sdk_venv/bin/python" "$here/servers/sdk_rendering_server.py" PORT
+start_server broken env PYTHONPATH="$sdk_tree" "$sdk_venv/bin/python" "$here/servers/broken_rendering_server.py" PORT
+for example in financial screening orgchart; do
+  start_server "$example" "$project_python" -m "mcp_rendering.examples.$example" --http 127.0.0.1:PORT
+done
+
+baseline() { # the baseline of a run, when expected-failures/ has one
+  [ -f "$here/expected-failures/$1.yml" ] && echo "$1.yml" || true
+}
+run_cli() { # label, baseline file or "", then the CLI arguments
+  local label="$1" baseline="$2"
+  shift 2
+  local args=("$@" --output-dir "$logs/results")
+  [ -n "$baseline" ] && args+=(--expected-failures "$here/expected-failures/$baseline")
+  if node dist/index.js "${args[@]}" >"$logs/$label.txt" 2>&1; then
+    echo "   ok   $label"
+  else
+    sed 's/\x1b\[[0-9;]*m//g' "$logs/$label.txt" | grep -E 'FAILURE|Unexpected|Stale|stale|Error' >&2 || true
+    fail "$label failed (output: $logs/$label.txt)"
+  fi
+}
+
+echo "== rendering-server, over streamable HTTP"
+for version in "${versions[@]}"; do
+  for name in sdk financial screening orgchart; do
+    run_cli "server-$name-$version" "$(baseline "server-$name-$version")" server --url "${server_urls[$name]}" \
+      --scenario rendering-server --spec-version "$version" --force
+  done
+done
+
+echo "== rendering-server must fail a server that breaks its rules"
+for version in "${versions[@]}"; do
+  out="$logs/server-broken-$version.txt"
+  if node dist/index.js server --url "${server_urls[broken]}" --scenario rendering-server --spec-version "$version" \
+    --force >"$out" 2>&1; then
+    fail "rendering-server passed the broken server under $version (output: $out)"
+  fi
+  for id in sep-0000-rendering-server-carriers-typed sep-0000-rendering-server-declares; do
+    sed 's/\x1b\[[0-9;]*m//g' "$out" | grep -qE "\[$id +\] FAILURE" || fail "$id did not fail the broken server ($out)"
+  done
+  echo "   ok   server-broken-$version fails as it must"
+done
+
+echo "== rendering-client"
+for version in "${versions[@]}"; do
+  run_cli "client-sdk-host-$version" "$(baseline "client-sdk-host-$version")" client --scenario rendering-client --spec-version "$version" --force \
+    --command "env PYTHONPATH=$sdk_tree $sdk_venv/bin/python $here/clients/sdk_host.py"
+  run_cli "client-reference-host-$version" "$(baseline "client-reference-host-$version")" client --scenario rendering-client \
+    --spec-version "$version" --force --command "$project_python $here/clients/reference_host.py"
+done
+echo "upstream/conformance/check.sh: ok"

@@ -1,0 +1,303 @@
+/**
+ * Rendering extension (io.modelcontextprotocol/rendering): the server side.
+ *
+ * The suite plays the client. It lists the server's tools, reads the tool carrier of each, calls every tool whose
+ * carrier gives a hint and that takes no required argument, and judges the carriers it receives, once from a
+ * client that declares the extension and once from one that does not.
+ */
+
+import type {
+  ClientScenario,
+  ConformanceCheck,
+  SpecVersion
+} from '../../types';
+import type { Connection, RunContext } from '../../connection';
+import {
+  RENDERING_EXTENSION_ID,
+  carrierOf,
+  carrierProblems,
+  renderingRef
+} from './rendering-wire';
+
+interface ListedTool {
+  name: string;
+  inputSchema?: { required?: unknown };
+  _meta?: Record<string, unknown>;
+}
+
+interface CalledResult {
+  content?: unknown;
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+function check(
+  section: string,
+  id: string,
+  description: string,
+  problems: string[],
+  details: Record<string, unknown>,
+  failure: 'FAILURE' | 'WARNING' = 'FAILURE'
+): ConformanceCheck {
+  return {
+    id,
+    name: id,
+    description,
+    status: problems.length === 0 ? 'SUCCESS' : failure,
+    timestamp: new Date().toISOString(),
+    specReferences: [renderingRef(section)],
+    errorMessage: problems.length > 0 ? problems.join('; ') : undefined,
+    details
+  };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The declared extensions, on either wire. */
+async function declaredExtensions(connection: Connection): Promise<unknown> {
+  const discovered = await connection.discover();
+  const capabilities = (
+    discovered as { capabilities?: { extensions?: unknown } }
+  ).capabilities;
+  return capabilities?.extensions;
+}
+
+export class RenderingServerScenario implements ClientScenario {
+  name = 'rendering-server';
+  readonly source = { extensionId: RENDERING_EXTENSION_ID } as const;
+  description = `Test a server's rendering extension (${RENDERING_EXTENSION_ID}).
+
+**Server Implementation Requirements:**
+
+- Declare \`${RENDERING_EXTENSION_ID}\` under \`capabilities.extensions\` (\`server/discover\` on 2026-07-28, the
+  \`initialize\` result on 2025-06-18 and 2025-11-25, whose capabilities objects are open).
+- State \`complete\` in every directive.
+- Send tool hints in \`Tool._meta["${RENDERING_EXTENSION_ID}"]\` and result directives in
+  \`CallToolResult._meta["${RENDERING_EXTENSION_ID}"]\`, each an object of well-formed members.
+- Return the same result whether or not the client declared the extension, and never fail a call because of an
+  odd declaration or request \`_meta\`.
+
+**Required server fixtures:** at least one tool whose carrier gives a hint and that takes no required argument.`;
+
+  async run(ctx: RunContext): Promise<ConformanceCheck[]> {
+    const checks: ConformanceCheck[] = [];
+    let declaring: Connection;
+    let plain: Connection;
+    let odd: Connection;
+    try {
+      declaring = await ctx.connect({
+        capabilities: { extensions: { [RENDERING_EXTENSION_ID]: {} } }
+      });
+      plain = await ctx.connect({ capabilities: {} });
+      odd = await ctx.connect({
+        capabilities: {
+          extensions: { [RENDERING_EXTENSION_ID]: { unknownSetting: [1, 'x'] } }
+        }
+      });
+    } catch (error) {
+      return [
+        check(
+          '1-capability',
+          'rendering-server-bootstrap',
+          'The client sessions start',
+          [errorText(error)],
+          {}
+        )
+      ];
+    }
+    try {
+      checks.push(await this.declaration(declaring, ctx.specVersion));
+      const tools = ((
+        await declaring.request<{ tools?: ListedTool[] }>('tools/list', {})
+      ).tools ?? []) as ListedTool[];
+      const hinted = tools.filter(
+        (tool) => carrierOf(tool) !== undefined && carrierOf(tool) !== null
+      );
+      const callable = hinted.filter((tool) => {
+        const required = tool.inputSchema?.required;
+        return !Array.isArray(required) || required.length === 0;
+      });
+
+      const toolProblems = hinted.flatMap((tool) =>
+        carrierProblems(carrierOf(tool), 'tool').map(
+          (problem) => `${tool.name}: ${problem}`
+        )
+      );
+      checks.push(
+        check(
+          '2-carriers',
+          'rendering-server-hinted-tool',
+          'At least one tool gives a rendering hint, in the tool carrier',
+          hinted.length === 0
+            ? [
+                `no tool of ${tools.length} carries ${RENDERING_EXTENSION_ID} in its _meta`
+              ]
+            : [],
+          { tools: tools.length, hinted: hinted.map((tool) => tool.name) }
+        )
+      );
+
+      const results = new Map<string, CalledResult[]>();
+      const resultProblems: string[] = [];
+      for (const tool of callable) {
+        const called: CalledResult[] = [];
+        for (const connection of [declaring, plain]) {
+          called.push(
+            await connection.request<CalledResult>('tools/call', {
+              name: tool.name,
+              arguments: {}
+            })
+          );
+        }
+        results.set(tool.name, called);
+        for (const result of called) {
+          const directive = carrierOf(result);
+          if (directive !== undefined && directive !== null) {
+            resultProblems.push(
+              ...carrierProblems(directive, 'result').map(
+                (p) => `${tool.name}: ${p}`
+              )
+            );
+          }
+        }
+      }
+      const directives = [...results.values()]
+        .flat()
+        .filter((r) => carrierOf(r) !== undefined).length;
+      const unstated = [...results.entries()]
+        .filter(([, called]) =>
+          called.some((result) => {
+            const directive = carrierOf(result);
+            if (directive === undefined || directive === null) return false;
+            const complete = (directive as { complete?: unknown }).complete;
+            return (
+              typeof directive !== 'object' || typeof complete !== 'boolean'
+            );
+          })
+        )
+        .map(([name]) => `${name}: a directive that does not state complete`);
+      checks.push(
+        check(
+          '2-carriers',
+          'sep-0000-rendering-server-states-complete',
+          'Every directive states complete',
+          unstated,
+          { called: [...results.keys()], directives }
+        )
+      );
+      checks.push(
+        check(
+          '3-types',
+          'sep-0000-rendering-server-carriers-typed',
+          'Every carrier value conforms to the types of the specification',
+          [...toolProblems, ...resultProblems],
+          { toolCarriers: hinted.length, resultCarriers: directives }
+        )
+      );
+
+      // A partial result may carry a per-caller continuation token in its content, so only results that state
+      // complete: true, or carry no directive, are compared whole.
+      const comparable = [...results.entries()].filter(([, called]) =>
+        called.every((result) => {
+          const directive = carrierOf(result) as
+            | { complete?: unknown }
+            | undefined
+            | null;
+          return (
+            directive === undefined ||
+            directive === null ||
+            directive.complete === true
+          );
+        })
+      );
+      const differing = comparable
+        .filter(([, [declared, undeclared]]) => {
+          const strip = (r: CalledResult) =>
+            JSON.stringify([
+              r.content,
+              r.structuredContent,
+              r.isError ?? false
+            ]);
+          return strip(declared) !== strip(undeclared);
+        })
+        .map(([name]) => name);
+      checks.push(
+        check(
+          '1-capability',
+          'sep-0000-rendering-server-result-independent-of-declaration',
+          'The records of a result do not depend on whether the client declared the extension',
+          differing.map(
+            (name) =>
+              `${name}: content or structuredContent differs without the declaration`
+          ),
+          {
+            compared: comparable.map(([name]) => name),
+            partialNotCompared: [...results.keys()].filter(
+              (name) => !comparable.some(([n]) => n === name)
+            )
+          }
+        )
+      );
+
+      const oddFailures: string[] = [];
+      for (const tool of callable) {
+        try {
+          await odd.request('tools/call', {
+            name: tool.name,
+            arguments: {},
+            _meta: { [RENDERING_EXTENSION_ID]: 'not an object', complete: 0 }
+          });
+        } catch (error) {
+          oddFailures.push(`${tool.name}: ${errorText(error)}`);
+        }
+      }
+      checks.push(
+        check(
+          '1-capability',
+          'sep-0000-rendering-server-odd-declaration-tolerated',
+          'An odd client declaration or request _meta never fails a call',
+          oddFailures,
+          { called: callable.map((tool) => tool.name) }
+        )
+      );
+    } catch (error) {
+      checks.push(
+        check(
+          '1-capability',
+          'rendering-server-run',
+          'The scenario runs to its end',
+          [errorText(error)],
+          {}
+        )
+      );
+    } finally {
+      await Promise.allSettled([declaring.close(), plain.close(), odd.close()]);
+    }
+    return checks;
+  }
+
+  private async declaration(
+    connection: Connection,
+    specVersion: SpecVersion
+  ): Promise<ConformanceCheck> {
+    const extensions = await declaredExtensions(connection);
+    const declared =
+      extensions !== null &&
+      typeof extensions === 'object' &&
+      Object.prototype.hasOwnProperty.call(extensions, RENDERING_EXTENSION_ID);
+    return check(
+      '1-capability',
+      'sep-0000-rendering-server-declares',
+      `The server declares ${RENDERING_EXTENSION_ID} under capabilities.extensions`,
+      declared
+        ? []
+        : [
+            `capabilities.extensions does not hold ${RENDERING_EXTENSION_ID} (${specVersion})`
+          ],
+      { specVersion, extensions: extensions ?? null }
+    );
+  }
+}

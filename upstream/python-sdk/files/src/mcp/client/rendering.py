@@ -1,0 +1,234 @@
+"""Reading the rendering extension (`io.modelcontextprotocol/rendering`) in a host.
+
+A server marks a tool with `verbatimHint` / `summarizeOkHint` in
+`Tool._meta["io.modelcontextprotocol/rendering"]`, and a result with a directive
+(`mode`, `guidance`, `nullDisplay`, `complete`) in
+`CallToolResult._meta["io.modelcontextprotocol/rendering"]`. `read_rendering`
+turns the two carriers into one `RenderingReading`.
+
+The reading is closed and fails safe: every wire value has exactly one reading,
+and nothing malformed, unknown or missing makes a partial result read as
+complete or a verbatim one as summarizable. A carrier with an unknown or
+malformed member is unclean: it can still ask to show more, never less (its
+`summarizeOkHint`, `mode: "summarizable"` and `complete: true` do not count). It never raises on what a server
+sent; each odd value becomes a `problem` instead.
+
+    async with Client(url, extensions=[RENDERING_SUPPORT]) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        result = await client.call_tool("balance_sheet", {})
+        reading = read_rendering(tools["balance_sheet"], result)
+        if reading.mode == "verbatim": ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from mcp_types import CallToolResult, Tool
+
+from mcp.client.extension import ClientExtension, advertise
+from mcp.shared.rendering import (
+    DEFAULT_NULL_DISPLAY,
+    EXTENSION_ID,
+    RESULT_MEMBERS,
+    TOOL_MEMBERS,
+    guidance_problem,
+    null_display_problem,
+)
+
+__all__ = ["EXTENSION_ID", "RENDERING_SUPPORT", "Completeness", "Mode", "RenderingReading", "read_rendering"]
+
+Mode = Literal["verbatim", "summarizable", "unspecified"]
+"""How a host presents a result; "unspecified" leaves it to the host's default."""
+
+Completeness = Literal["complete", "incomplete", "unstated"]
+"""What the directive says of completeness; only a well-formed `complete: true` reads "complete"."""
+
+RENDERING_SUPPORT: ClientExtension = advertise(EXTENSION_ID)
+"""The client's declaration of the extension (no settings), for `Client(extensions=[...])`."""
+
+
+@dataclass(frozen=True)
+class RenderingReading:
+    """What a host makes of one tool result under the rendering extension."""
+
+    mode: Mode
+    """The presentation: the result's `mode` decides, else the tool's hints."""
+    guidance: str | None
+    """The server's presentation advice, when well-formed."""
+    null_display: str
+    """What a null value shows as."""
+    completeness: Completeness
+    """What the directive states; "unstated" when it states nothing well-formed."""
+    has_directive: bool
+    """Whether the result carried a directive at all."""
+    problems: tuple[str, ...] = ()
+    """Each malformed or unknown value, and what it was read as."""
+
+    @property
+    def partial(self) -> bool:
+        """Whether the host shows the result as partial.
+
+        True for a directive that does not state `complete: true` well-formed;
+        a result without a directive makes no claim either way.
+        """
+        return self.has_directive and self.completeness != "complete"
+
+
+def read_rendering(tool: Tool | None, result: CallToolResult) -> RenderingReading:
+    """Read the tool's hints and the result's directive.
+
+    Args:
+        tool: The tool as `tools/list` described it, or `None` when the host
+            does not know it (its hints then read as absent).
+        result: The `tools/call` result.
+
+    Returns:
+        The reading; its `problems` name every malformed or unknown value.
+    """
+    problems: list[str] = []
+    hints = _Carrier.read(tool.meta if tool is not None else None, "tool", TOOL_MEMBERS, problems)
+    directive = _Carrier.read(result.meta, "result", RESULT_MEMBERS, problems)
+
+    mode = _result_mode(directive, problems)
+    if mode is None:
+        mode = _hinted_mode(hints, problems)
+    guidance = _string_member(directive, "guidance", guidance_problem, problems)
+    null_display = _string_member(directive, "nullDisplay", null_display_problem, problems)
+    return RenderingReading(
+        mode=mode,
+        guidance=guidance,
+        null_display=null_display if null_display is not None else DEFAULT_NULL_DISPLAY,
+        completeness=_completeness(directive, problems),
+        has_directive=directive is not None,
+        problems=tuple(problems),
+    )
+
+
+@dataclass
+class _Carrier:
+    """The known members of one carrier, and whether it is unclean (an unknown or malformed member)."""
+
+    members: dict[str, Any]
+    unclean: bool
+
+    @classmethod
+    def read(
+        cls, meta: Mapping[str, Any] | None, where: str, names: frozenset[str], problems: list[str]
+    ) -> _Carrier | None:
+        value = meta.get(EXTENSION_ID) if meta is not None else None
+        if value is None:
+            return None
+        if not isinstance(value, Mapping):
+            problems.append(f"{where} carrier is {_json_type(value)}, not an object: every member reads as malformed")
+            return cls(dict.fromkeys(names, _NOT_AN_OBJECT), unclean=True)
+        carrier = cls({}, unclean=False)
+        for name, member in value.items():  # pyright: ignore[reportUnknownVariableType]
+            if name in names:
+                carrier.members[name] = member
+            else:
+                carrier.unclean = True
+                problems.append(f"{where} carrier: unknown member {name!r} ignored")
+        carrier.unclean |= any(not _well_formed(name, member) for name, member in carrier.members.items())
+        return carrier
+
+    def get(self, name: str) -> Any:
+        return self.members.get(name)
+
+
+_NOT_AN_OBJECT: Any = object()
+"""Every member of a carrier that is not an object: malformed, and already reported with its carrier."""
+
+
+def _well_formed(name: str, value: Any) -> bool:
+    if value is None:
+        return True
+    if name in ("verbatimHint", "summarizeOkHint", "complete"):
+        return isinstance(value, bool)
+    if not isinstance(value, str):
+        return False
+    if name == "guidance":
+        return guidance_problem(value) is None
+    if name == "nullDisplay":
+        return null_display_problem(value) is None
+    return True
+
+
+def _malformed(name: str, value: Any, detail: str, reads_as: str, problems: list[str]) -> None:
+    if value is not _NOT_AN_OBJECT:
+        problems.append(f"{name} is malformed ({detail}): {reads_as}")
+
+
+def _result_mode(directive: _Carrier | None, problems: list[str]) -> Mode | None:
+    value = directive.get("mode") if directive is not None else None
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        _malformed("mode", value, f"{_json_type(value)}, not a string", "read as 'verbatim'", problems)
+        return "verbatim"
+    # "verbatim" and every unregistered string read as verbatim; an unclean carrier never asks to show less.
+    return "summarizable" if value == "summarizable" and directive is not None and not directive.unclean else "verbatim"
+
+
+def _hinted_mode(hints: _Carrier | None, problems: list[str]) -> Mode:
+    if hints is None:
+        return "unspecified"
+    # The same table for every result: a verbatim tool's error result stays verbatim.
+    if _hint(hints, "verbatimHint", safe=True, problems=problems):
+        return "verbatim"
+    if _hint(hints, "summarizeOkHint", safe=False, problems=problems) and not hints.unclean:
+        return "summarizable"
+    return "unspecified"
+
+
+def _hint(hints: _Carrier, name: str, *, safe: bool, problems: list[str]) -> bool:
+    value = hints.get(name)
+    if value is None:
+        return False
+    if isinstance(value, bool):
+        return value
+    _malformed(name, value, f"{_json_type(value)}, not a boolean", f"read as {str(safe).lower()}", problems)
+    return safe
+
+
+def _string_member(
+    directive: _Carrier | None, name: str, check: Callable[[str], str | None], problems: list[str]
+) -> str | None:
+    value = directive.get(name) if directive is not None else None
+    if value is None:
+        return None
+    detail = check(value) if isinstance(value, str) else f"{_json_type(value)}, not a string"
+    if detail is not None:
+        _malformed(name, value, detail, "ignored", problems)
+        return None
+    return value
+
+
+def _completeness(directive: _Carrier | None, problems: list[str]) -> Completeness:
+    value = directive.get("complete") if directive is not None else None
+    if value is None:
+        return "unstated"
+    if not isinstance(value, bool):
+        _malformed("complete", value, f"{_json_type(value)}, not a boolean", "completeness unstated", problems)
+        return "unstated"
+    if not value:
+        return "incomplete"
+    # An unclean carrier can ask to show more, never less.
+    return "unstated" if directive is not None and directive.unclean else "complete"
+
+
+def _json_type(value: Any) -> str:
+    if value is _NOT_AN_OBJECT:
+        return "in a carrier that is not an object"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, Mapping):
+        return "an object"
+    # What is left of a JSON value is an array.
+    return "an array"

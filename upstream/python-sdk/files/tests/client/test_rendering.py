@@ -1,0 +1,237 @@
+"""Tests for the host half of the rendering extension: `read_rendering`'s closed, fail-safe reading.
+
+Every wire value has one reading, and none fails open: nothing malformed, unknown
+or missing makes a partial result read as complete or a verbatim one as
+summarizable. The malformed values below are the ones the specification's
+reading tables name; each is also sent over a real client/server pair to show
+that no response carrying it is rejected.
+"""
+
+from typing import Any
+
+import mcp_types as types
+import pytest
+from inline_snapshot import snapshot
+from mcp_types import CallToolResult, TextContent, Tool
+
+from mcp.client.client import Client
+from mcp.client.rendering import EXTENSION_ID, RENDERING_SUPPORT, RenderingReading, read_rendering
+from mcp.server import Server, ServerRequestContext
+
+pytestmark = pytest.mark.anyio
+
+_NOT_BOOLEANS: list[Any] = ["true", "false", 1, 0, [], {}]
+_NOT_MODES: list[Any] = ["VERBATIM", "Summarizable", "summarise", "tabular", "", 1, True, False, [], {}]
+_NOT_NULL_DISPLAYS: list[Any] = ["", " ", "\t", "\u200b", "\u00a0", "0", "-1", "1,000", "1.5e3", "٣", "n/a 1", "x" * 17]
+_NOT_STRINGS: list[Any] = [0, False, [], {}]
+
+
+def _tool(carrier: Any = None, *, present: bool = True) -> Tool:
+    return Tool(name="t", input_schema={"type": "object"}, _meta={EXTENSION_ID: carrier} if present else None)
+
+
+def _result(carrier: Any = None, *, present: bool = True, is_error: bool = False) -> CallToolResult:
+    return CallToolResult(content=[], is_error=is_error, _meta={EXTENSION_ID: carrier} if present else None)
+
+
+def test_a_result_without_carriers_makes_no_claim() -> None:
+    reading = read_rendering(None, _result(present=False))
+    assert reading == RenderingReading(
+        mode="unspecified", guidance=None, null_display="-", completeness="unstated", has_directive=False
+    )
+    assert not reading.partial
+
+
+@pytest.mark.parametrize(
+    ("tool_carrier", "is_error", "mode"),
+    [
+        pytest.param({"verbatimHint": True}, False, "verbatim", id="verbatim-hint"),
+        pytest.param({"verbatimHint": True}, True, "verbatim", id="error-of-a-verbatim-tool-stays-verbatim"),
+        pytest.param({"verbatimHint": True, "summarizeOkHint": True}, False, "verbatim", id="verbatim-wins"),
+        pytest.param({"summarizeOkHint": True}, False, "summarizable", id="summarize-ok"),
+        pytest.param({"summarizeOkHint": True}, True, "summarizable", id="summarize-ok-for-errors-too"),
+        pytest.param({"summarizeOkHint": True, "verbatim": True}, False, "unspecified", id="unclean-summarize-ok"),
+        pytest.param({"summarizeOkHint": True, "verbatimHint": 0}, False, "verbatim", id="malformed-beside-summarize"),
+        pytest.param({"verbatimHint": False, "summarizeOkHint": False}, False, "unspecified", id="both-false"),
+        pytest.param({"verbatimHint": None}, False, "unspecified", id="null-is-absent"),
+        pytest.param(None, False, "unspecified", id="null-carrier-is-absent"),
+        *(
+            pytest.param({"verbatimHint": value}, False, "verbatim", id=f"malformed-verbatim-hint-{value!r}")
+            for value in _NOT_BOOLEANS
+        ),
+        *(
+            pytest.param({"summarizeOkHint": value}, False, "unspecified", id=f"malformed-summarize-ok-{value!r}")
+            for value in _NOT_BOOLEANS
+        ),
+        *(
+            pytest.param(value, False, "verbatim", id=f"carrier-not-an-object-{value!r}")
+            for value in ["verbatim", 1, True, ["verbatimHint"]]
+        ),
+    ],
+)
+def test_without_a_result_mode_the_tool_hints_decide(tool_carrier: Any, is_error: bool, mode: str) -> None:
+    """Malformed `verbatimHint` reads true, malformed `summarizeOkHint` false; a tool carrier
+    that is not an object has every member malformed."""
+    assert read_rendering(_tool(tool_carrier), _result(present=False, is_error=is_error)).mode == mode
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        pytest.param("verbatim", "verbatim", id="verbatim"),
+        pytest.param("summarizable", "summarizable", id="summarizable"),
+        *(pytest.param(value, "verbatim", id=f"reads-as-verbatim-{value!r}") for value in _NOT_MODES),
+    ],
+)
+def test_the_result_mode_decides_and_only_summarizable_is_summarizable(mode: Any, expected: str) -> None:
+    """An open string: every string but "summarizable", and every non-string, reads as verbatim,
+    even against a tool that says its results may be summarized."""
+    reading = read_rendering(_tool({"summarizeOkHint": True}), _result({"mode": mode}))
+    assert reading.mode == expected
+
+
+@pytest.mark.parametrize(
+    "directive",
+    [
+        {"mode": "summarizable", "complete": True, "completed": True},
+        {"mode": "summarizable", "complete": True, "guidance": 7},
+        {"mode": "summarizable", "complete": True, "nullDisplay": "0"},
+    ],
+)
+def test_an_unclean_directive_can_ask_to_show_more_never_less(directive: dict[str, Any]) -> None:
+    """An unknown or malformed member makes the carrier unclean: `mode: "summarizable"` reads
+    verbatim and `complete: true` reads not stated."""
+    reading = read_rendering(None, _result(directive))
+    assert (reading.mode, reading.completeness, reading.partial) == ("verbatim", "unstated", True)
+
+
+@pytest.mark.parametrize(
+    ("directive", "completeness"),
+    [
+        pytest.param({"complete": True}, "complete", id="true"),
+        pytest.param({"complete": False}, "incomplete", id="false"),
+        pytest.param({}, "unstated", id="absent"),
+        pytest.param({"complete": None}, "unstated", id="null"),
+        *(pytest.param({"complete": value}, "unstated", id=f"malformed-{value!r}") for value in _NOT_BOOLEANS),
+        *(
+            pytest.param({name: True}, "unstated", id=f"misspelled-{name}")
+            for name in ["completed", "Complete", "is_complete", "COMPLETE", "complete "]
+        ),
+        pytest.param("complete", "unstated", id="carrier-not-an-object"),
+    ],
+)
+def test_only_a_well_formed_complete_true_reads_complete(directive: Any, completeness: str) -> None:
+    reading = read_rendering(None, _result(directive))
+    assert reading.completeness == completeness
+    assert reading.has_directive
+    assert reading.partial is (completeness != "complete")
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        pytest.param("n/a", "n/a", id="text"),
+        pytest.param("—", "—", id="dash"),
+        pytest.param("null", "null", id="word-null"),
+        pytest.param("NaN", "NaN", id="no-digit"),
+        *(pytest.param(value, "-", id=f"malformed-{value!r}") for value in _NOT_NULL_DISPLAYS),
+        *(pytest.param(value, "-", id=f"not-a-string-{value!r}") for value in _NOT_STRINGS),
+    ],
+)
+def test_null_display_cannot_hide_a_null_or_look_like_an_amount(value: Any, expected: str) -> None:
+    """A malformed `nullDisplay` reads as absent (the default "-"), the other members still apply,
+    and the carrier is unclean, so its `complete: true` no longer counts."""
+    reading = read_rendering(None, _result({"nullDisplay": value, "mode": "verbatim", "complete": True}))
+    completeness = "complete" if expected == value else "unstated"
+    assert (reading.null_display, reading.mode, reading.completeness) == (expected, "verbatim", completeness)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        pytest.param("Show every line.", "Show every line.", id="text"),
+        pytest.param("x" * 1000, "x" * 1000, id="longest"),
+        pytest.param("x" * 1001, None, id="too-long"),
+        pytest.param(5, None, id="number"),
+        pytest.param(["a"], None, id="array"),
+    ],
+)
+def test_guidance_is_taken_only_when_well_formed(value: Any, expected: str | None) -> None:
+    assert read_rendering(None, _result({"guidance": value})).guidance == expected
+
+
+def test_every_odd_value_is_reported_as_a_problem() -> None:
+    reading = read_rendering(
+        _tool({"verbatimHint": "yes", "summarize_ok_hint": True}),
+        _result({"mode": 3, "complete": "true", "nullDisplay": "0", "guidance": {}, "continuation": {}}),
+    )
+    assert reading.problems == snapshot(
+        (
+            "tool carrier: unknown member 'summarize_ok_hint' ignored",
+            "result carrier: unknown member 'continuation' ignored",
+            "mode is malformed (a number, not a string): read as 'verbatim'",
+            "guidance is malformed (an object, not a string): ignored",
+            "nullDisplay is malformed (holds a decimal digit): ignored",
+            "complete is malformed (a string, not a boolean): completeness unstated",
+        )
+    )
+    not_objects = read_rendering(_tool(["x"]), _result(7))
+    assert not_objects.problems == snapshot(
+        (
+            "tool carrier is an array, not an object: every member reads as malformed",
+            "result carrier is a number, not an object: every member reads as malformed",
+        )
+    )
+    assert read_rendering(_tool({"verbatimHint": 1}), _result(present=False)).problems == snapshot(
+        ("verbatimHint is malformed (a number, not a boolean): read as true",)
+    )
+    assert read_rendering(_tool({"summarizeOkHint": "true"}), _result(present=False)).problems == snapshot(
+        ("summarizeOkHint is malformed (a string, not a boolean): read as false",)
+    )
+
+
+MALFORMED_TOOL_CARRIERS: list[Any] = ["verbatim", 1, [], {"verbatimHint": "false"}, {"summarizeOkHint": "true"}]
+MALFORMED_DIRECTIVES: list[Any] = [
+    "complete",
+    {"complete": "true"},
+    {"complete": 1, "mode": 1},
+    {"completed": True},
+    {"nullDisplay": ""},
+    {"nullDisplay": "0"},
+    {"guidance": "x" * 1001},
+]
+
+
+async def test_malformed_carriers_cross_the_wire_and_read_safely() -> None:
+    """A real client keeps every response that carries a malformed value, and each reads
+    as verbatim and partial: the safe side."""
+    tools = [
+        Tool(name=f"tool{i}", input_schema={"type": "object"}, _meta={EXTENSION_ID: carrier})
+        for i, carrier in enumerate(MALFORMED_TOOL_CARRIERS)
+    ]
+
+    async def list_tools(
+        ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> CallToolResult:
+        directive = MALFORMED_DIRECTIVES[int((params.arguments or {})["i"])]
+        return CallToolResult(content=[TextContent(text="row 1")], _meta={EXTENSION_ID: directive})
+
+    server = Server("odd", on_list_tools=list_tools, on_call_tool=call_tool)
+    readings: list[RenderingReading] = []
+    async with Client(server, extensions=[RENDERING_SUPPORT]) as client:
+        listed = (await client.list_tools()).tools
+        for tool in listed:
+            for i in range(len(MALFORMED_DIRECTIVES)):
+                result = await client.call_tool(tool.name, {"i": i})
+                assert result.content == [TextContent(text="row 1")]
+                readings.append(read_rendering(tool, result))
+    assert [tool.meta for tool in listed] == [{EXTENSION_ID: carrier} for carrier in MALFORMED_TOOL_CARRIERS]
+    assert len(readings) == len(MALFORMED_TOOL_CARRIERS) * len(MALFORMED_DIRECTIVES)
+    assert all(reading.partial and reading.problems for reading in readings)
+    modes = {(reading.mode, "mode" in str(reading.problems)) for reading in readings}
+    assert modes <= {("verbatim", True), ("verbatim", False), ("unspecified", False)}
+    # The tool carriers that are malformed towards verbatim read verbatim wherever the result has no mode.
+    assert all(reading.mode == "verbatim" for reading in readings[: 3 * len(MALFORMED_DIRECTIVES)])

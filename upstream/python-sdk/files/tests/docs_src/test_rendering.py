@@ -1,0 +1,165 @@
+"""`docs/advanced/rendering.md`: every claim the page makes, proved against the real SDK."""
+
+from typing import Any
+
+import pytest
+from mcp_types import CallToolResult, TextContent, Tool
+from pydantic import ValidationError
+
+from docs_src.rendering import tutorial001, tutorial001_client, tutorial002
+from mcp import Client
+from mcp.client.rendering import RENDERING_SUPPORT, read_rendering
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.rendering import EXTENSION_ID, Directive, Rendering
+
+# See test_index.py for why this is a per-module mark and not a conftest hook.
+pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings("error::mcp.MCPDeprecationWarning")]
+
+
+async def test_the_tools_carry_their_hints() -> None:
+    """tutorial001: `@rendering.tool(verbatim_hint=True)` stamps the tool carrier."""
+    async with Client(tutorial001.mcp) as client:
+        listed = await client.list_tools()
+    assert [(tool.name, tool.meta) for tool in listed.tools] == [
+        ("balance_sheet", {EXTENSION_ID: {"verbatimHint": True}}),
+        ("headlines", {EXTENSION_ID: {"summarizeOkHint": True}}),
+    ]
+
+
+async def test_the_directive_is_stamped_on_each_result() -> None:
+    """tutorial001: the tool's `directive` rides every successful result."""
+    async with Client(tutorial001.mcp) as client:
+        result = await client.call_tool("balance_sheet", {})
+    assert result.content == [TextContent(type="text", text=tutorial001.BALANCE_SHEET)]
+    assert result.meta is not None
+    assert result.meta[EXTENSION_ID] == {"mode": "verbatim", "guidance": "Show every line, in order.", "complete": True}
+
+
+async def test_opting_in_advertises_the_extension() -> None:
+    """tutorial001: `extensions=[rendering]` advertises the extension through `server/discover`;
+    the 2025 `initialize` response carries no `extensions`; a server that does not opt in
+    advertises nothing."""
+    async with Client(tutorial001.mcp, mode="auto") as client:
+        assert client.server_capabilities.extensions == {EXTENSION_ID: {}}
+    async with Client(tutorial001.mcp, mode="legacy") as client:
+        assert client.server_capabilities.extensions is None
+        legacy = await client.call_tool("balance_sheet", {})
+    async with Client(MCPServer("plain")) as client:
+        assert client.server_capabilities.extensions is None
+    assert legacy.meta is not None and legacy.meta[EXTENSION_ID]["mode"] == "verbatim"
+
+
+async def test_a_tool_error_gets_no_directive_and_stays_verbatim() -> None:
+    """The page: an error result carries no directive, and a host reads it as verbatim by the tool's hint."""
+    rendering = Rendering()
+
+    @rendering.tool(verbatim_hint=True, directive=Directive(mode="verbatim", complete=True))
+    def ledger() -> str:
+        raise ToolError("the ledger is closed")
+
+    async with Client(MCPServer("ledger", extensions=[rendering])) as client:
+        tool = (await client.list_tools()).tools[0]
+        error = await client.call_tool("ledger", {})
+    assert error.is_error
+    assert error.meta is None or EXTENSION_ID not in error.meta
+    assert read_rendering(tool, error).mode == "verbatim"
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"null_display": ""},
+        {"null_display": "   "},
+        {"null_display": "0"},
+        {"guidance": "x" * 1001},
+        {"complete": "true"},
+        {"completed": True},
+        {"mode": "verbatim"},
+    ],
+)
+def test_a_directive_is_validated_when_built(fields: dict[str, Any]) -> None:
+    """The page's list of what `Directive` refuses."""
+    with pytest.raises(ValidationError):
+        Directive.model_validate(fields)
+
+
+async def test_the_client_prints_what_the_page_shows() -> None:
+    """tutorial001_client's `report`, driven in-process against tutorial001's server."""
+    async with Client(tutorial001.mcp, extensions=[RENDERING_SUPPORT]) as client:
+        lines = await tutorial001_client.report(client)
+    assert lines == ["balance_sheet: verbatim, partial=False", "headlines: summarizable, partial=False"]
+
+
+def _tool(carrier: Any) -> Tool:
+    return Tool(name="t", input_schema={"type": "object"}, _meta={EXTENSION_ID: carrier})
+
+
+def _result(directive: Any, *, is_error: bool = False) -> CallToolResult:
+    return CallToolResult(content=[], is_error=is_error, _meta={EXTENSION_ID: directive})
+
+
+@pytest.mark.parametrize(
+    ("tool", "directive", "mode"),
+    [
+        pytest.param({"verbatimHint": "no"}, None, "verbatim", id="malformed-verbatim-hint-reads-true"),
+        pytest.param({"summarizeOkHint": 1}, None, "unspecified", id="malformed-summarize-ok-reads-false"),
+        pytest.param({"summarizeOkHint": True}, {"mode": "tabular"}, "verbatim", id="other-strings-read-verbatim"),
+        pytest.param({"summarizeOkHint": True}, {"mode": 1}, "verbatim", id="malformed-mode-reads-verbatim"),
+        pytest.param({"summarizeOkHint": True}, {"mode": "summarizable"}, "summarizable", id="summarizable"),
+        pytest.param({}, {"mode": "summarizable", "completed": True}, "verbatim", id="unclean-never-shows-less"),
+        pytest.param({"verbatimHint": True, "summarizeOkHint": True}, None, "verbatim", id="verbatim-wins"),
+        pytest.param({}, None, "unspecified", id="no-hint"),
+        pytest.param("verbatim", None, "verbatim", id="carrier-not-an-object"),
+    ],
+)
+def test_the_mode_table(tool: Any, directive: Any, mode: str) -> None:
+    """The page's table and bullets: mode and the hints."""
+    result = _result(directive) if directive is not None else CallToolResult(content=[])
+    assert read_rendering(_tool(tool), result).mode == mode
+
+
+@pytest.mark.parametrize(
+    ("directive", "guidance", "null_display", "completeness", "problems"),
+    [
+        ({"complete": True, "guidance": "ok", "nullDisplay": "n/a"}, "ok", "n/a", "complete", 0),
+        ({"complete": False}, None, "-", "incomplete", 0),
+        ({}, None, "-", "unstated", 0),
+        ({"completed": True}, None, "-", "unstated", 1),
+        ({"complete": "true"}, None, "-", "unstated", 1),
+        ({"complete": True, "guidance": "x" * 1001, "nullDisplay": "0"}, None, "-", "unstated", 2),
+        ({"complete": True, "nullDisplay": " "}, None, "-", "unstated", 1),
+        ({"complete": True, "nullDisplay": "x" * 17}, None, "-", "unstated", 1),
+        ({"complete": True, "nullDisplay": "NaN"}, None, "NaN", "complete", 0),
+    ],
+)
+def test_the_directive_table(
+    directive: Any, guidance: str | None, null_display: str, completeness: str, problems: int
+) -> None:
+    """The page's table and bullets: guidance, nullDisplay, complete; only `complete: true`
+    is not partial; each odd value is one problem."""
+    reading = read_rendering(None, _result(directive))
+    assert (reading.guidance, reading.null_display, reading.completeness) == (guidance, null_display, completeness)
+    assert reading.partial is (completeness != "complete")
+    assert len(reading.problems) == problems
+
+
+async def test_a_bounded_part_reads_as_partial_and_keeps_its_records() -> None:
+    """tutorial002: `with_directive(..., complete=False)` makes the result partial for a host;
+    a client that did not declare the extension gets the same hits plus a note."""
+    async with Client(tutorial002.mcp, extensions=[RENDERING_SUPPORT]) as declared:
+        tool = (await declared.list_tools()).tools[0]
+        part = await declared.call_tool("screening", {})
+    async with Client(tutorial002.mcp) as undeclared:
+        noted = await undeclared.call_tool("screening", {})
+    reading = read_rendering(tool, part)
+    assert (reading.mode, reading.completeness, reading.partial, reading.null_display) == (
+        "verbatim",
+        "incomplete",
+        True,
+        "n/a",
+    )
+    hits = [TextContent(type="text", text=hit) for hit in tutorial002.HITS[: tutorial002.PAGE_SIZE]]
+    assert part.content == hits
+    assert noted.content == [*hits, TextContent(type="text", text="(first 5 of 7 hits)")]
+    assert noted.meta == part.meta
