@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import unicodedata
@@ -44,6 +45,7 @@ __all__ = [
     "FRAMING_TOKEN_LIMIT",
     "NAME_LIMIT",
     "Presentation",
+    "as_wire",
     "next_call_arguments",
     "present",
     "quote",
@@ -142,12 +144,41 @@ class Presentation:
         return _next_arguments(arguments, self.rendering, self.complete)
 
 
-def _wire(obj: Any) -> dict[str, Any]:
+def _dump(value: Any) -> Any:
+    return value.model_dump(mode="json", by_alias=True, exclude_none=True) if isinstance(value, BaseModel) else value
+
+
+def as_wire(obj: Any) -> dict[str, Any]:
+    """A tool result, or a tool, as its wire JSON: an SDK model of any version, a wire dict, or a framework's own
+    result object of the `CallToolResult` shape (FastMCP's `Client.call_tool()` returns one: `content`,
+    `structured_content`, `meta`, `is_error`).
+
+    Raises:
+        TypeError: `obj` is none of these.
+    """
     if isinstance(obj, BaseModel):
         return obj.model_dump(mode="json", by_alias=True, exclude_none=True)
     if isinstance(obj, Mapping):
         return dict(cast("Mapping[str, Any]", obj))
-    raise TypeError(f"expected an MCP model or a wire dict, got {type(obj).__name__}")
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        members = {field.name for field in dataclasses.fields(obj)}
+        if {"content", "structured_content", "is_error"} <= members:
+            framework_result = cast("Any", obj)
+            content: Any = framework_result.content
+            wire: dict[str, Any] = {
+                "content": [_dump(block) for block in cast("list[Any]", content)]
+                if isinstance(content, list)
+                else content,
+                "isError": framework_result.is_error,
+            }
+            structured: Any = framework_result.structured_content
+            if structured is not None:
+                wire["structuredContent"] = structured
+            meta: Any = getattr(framework_result, "meta", None)
+            if meta is not None:
+                wire["_meta"] = meta
+            return wire
+    raise TypeError(f"expected an MCP model, a framework's CallToolResult or a wire dict, got {type(obj).__name__}")
 
 
 def _structured(wire: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -224,7 +255,8 @@ def _is_complete(rendering: EffectiveRendering, structured: Mapping[str, Any] | 
 
 def result_is_complete(result: Any) -> bool:
     """False when the result's directive, or the page state of a reference envelope, says it is partial."""
-    return _is_complete(resolve_rendering(None, result), _structured(_wire(result)))
+    wire = as_wire(result)
+    return _is_complete(resolve_rendering(None, wire), _structured(wire))
 
 
 def _next_arguments(
@@ -623,7 +655,8 @@ def present(
 
     Args:
         tool: the `Tool` (an SDK model of any version, or its wire dict) that produced the result; None if unknown.
-        result: the `CallToolResult`, or its wire dict.
+        result: the `CallToolResult`: an SDK model, a framework's own (FastMCP's `Client.call_tool()` result), or its
+            wire dict.
         server: the name of the server the result came from, shown with a verbatim presentation.
         max_rows: the host's own bound on the records it shows and forwards (rows, records sent as links, or the
             lines of a text result); beyond it, the presentation is cut at a record boundary and says so.
@@ -638,7 +671,7 @@ def present(
         raise ValueError("max_rows must be zero or more")
     if max_bytes is not None and max_bytes < 0:
         raise ValueError("max_bytes must be zero or more")
-    wire = _wire(result)
+    wire = as_wire(result)
     rendering = resolve_rendering(tool, wire)
     structured = _structured(wire)
     records = result_records(wire)
@@ -741,5 +774,6 @@ def next_call_arguments(arguments: Mapping[str, Any], result: Any, tool: Any = N
 
     Returns None when the result is complete or carries no continuation.
     """
-    rendering = resolve_rendering(tool, result)
-    return _next_arguments(arguments, rendering, _is_complete(rendering, _structured(_wire(result))))
+    wire = as_wire(result)
+    rendering = resolve_rendering(tool, wire)
+    return _next_arguments(arguments, rendering, _is_complete(rendering, _structured(wire)))
