@@ -160,6 +160,11 @@ def as_wire(obj: Any) -> dict[str, Any]:
         return obj.model_dump(mode="json", by_alias=True, exclude_none=True)
     if isinstance(obj, Mapping):
         return dict(cast("Mapping[str, Any]", obj))
+    dump = getattr(obj, "model_dump", None)
+    if callable(dump):  # a model of another pydantic installation, or one that only looks like a model
+        dumped: Any = dump(mode="json", by_alias=True, exclude_none=True)
+        if isinstance(dumped, Mapping):
+            return dict(cast("Mapping[str, Any]", dumped))
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         members = {field.name for field in dataclasses.fields(obj)}
         if {"content", "structured_content", "is_error"} <= members:

@@ -60,6 +60,8 @@ _NOT_SHOWN = frozenset(
         "input",
     }
 )
+_UNCERTAIN_INLINE = "img, a[title], del, br"
+"""The renderer's own elements whose display is not certain (a hard break is certain, but read as a space)."""
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _IN_ITEM_BLOCKS = frozenset({"p", "ul", "ol", "blockquote", "pre", "table", "h1", "h2", "h3", "h4", "h5", "h6", "hr"})
 _ORDERED = re.compile(r"[0-9]{1,9}([.)])")
@@ -120,9 +122,10 @@ def _render(text: str, options: int) -> LexborHTMLParser:
 
 
 class _Walker:
-    def __init__(self, source_lines: list[str], raw_html: bool) -> None:
+    def __init__(self, source_lines: list[str], plain: bool) -> None:
         self.source_lines = source_lines
-        self.raw_html = raw_html
+        self.plain = plain
+        """No raw HTML and no construct of uncertain display anywhere: every text node is shown."""
         self.view = TranscriptView()
         self.lists = 0
         self.covered = bytearray(len(source_lines) + 1)
@@ -139,7 +142,7 @@ class _Walker:
             if tag == "-text":
                 parts.append(child.text_content or "")
                 continue
-            if not self.raw_html and child.css_first("img, a[title], del") is None and tag not in _NOT_SHOWN:
+            if self.plain and tag not in _NOT_SHOWN:
                 parts.append(child.text(deep=True))  # the renderer's own inline elements: all their text shows
                 continue
             if tag == "br":
@@ -163,7 +166,7 @@ class _Walker:
         return "".join(parts)
 
     def block_text(self, node: LexborNode, line: int) -> str:
-        if not self.raw_html and node.css_first("img, a[title], del, br") is None:
+        if self.plain:
             return node.text(deep=True)  # only the renderer's own inline elements: every text node is shown
         return self.inline_text(list(node.iter(include_text=True)), line)
 
@@ -216,7 +219,10 @@ class _Walker:
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
                 parent = node.parent
                 header = parent is not None and parent.tag == "thead"
-                cells = tuple(self.block_text(cell, start) for cell in node.iter())
+                if self.plain:
+                    cells = tuple([cell.text(deep=True) for cell in node.iter()])
+                else:
+                    cells = tuple([self.block_text(cell, start) for cell in node.iter()])
                 self.view.lines.append(
                     ShownLine(start, "| " + " | ".join(cells) + " |", "header" if header else "row", cells)
                 )
@@ -300,15 +306,16 @@ def _newlines_before(parent: LexborNode, target: LexborNode) -> int:
 def read_markdown(text: str) -> TranscriptView:
     """The visible lines of a Markdown transcript, and the constructs whose visible text is not certain."""
     source_lines = text.split("\n")
-    raw_html = "<" in text
-    walker = _Walker(source_lines, raw_html)
-    body = _render(text, _RENDER_OPTIONS).body
+    tree = _render(text, _RENDER_OPTIONS)
+    raw_html = _raw_html_lines(text, source_lines) if "<" in text else []
+    plain = not raw_html and tree.css_first(_UNCERTAIN_INLINE) is None
+    walker = _Walker(source_lines, plain)
+    body = tree.body
     if body is not None:
         walker.walk(body)
-    if raw_html:
-        for line in _raw_html_lines(text, source_lines):
-            walker.uncertain(line, "raw HTML")
-            walker.covered[line] = 1
+    for line in raw_html:
+        walker.uncertain(line, "raw HTML")
+        walker.covered[line] = 1
     for number, line in enumerate(source_lines):
         if not walker.covered[number] and line.strip(" \t>") and not _only_markers(line):
             walker.uncertain(number, "text no block shows (a link reference definition, say)")
