@@ -8,6 +8,7 @@ import pytest
 
 from mcp_rendering.audit import audit, audit_document, audit_lines
 from mcp_rendering.document import Document, Row, Section
+from mcp_rendering.host import present
 from mcp_rendering.transcript import read_markdown
 
 DOCUMENT = Document(
@@ -156,3 +157,38 @@ def test_an_audit_leaves_the_garbage_collector_running_as_it_found_it() -> None:
             gc.enable()
     finally:
         gc.callbacks.remove(count)
+
+
+TWO_SECTIONS = Document(
+    title="Ledger",
+    sections=(
+        Section(id="a", title="Assets", columns=("2024", "2025"), rows=(Row(id="c", label="Cash", values=(1, 2)),)),
+        Section(id="l", title="Debts", columns=("2025", "2024"), rows=(Row(id="d", label="Loan", values=(3, 4)),)),
+    ),
+)
+FAITHFUL = (
+    "## Assets\n\n|  | 2024 | 2025 |\n| --- | --- | --- |\n| Cash | 1 | 2 |\n\n"
+    "## Debts\n\n|  | 2025 | 2024 |\n| --- | --- | --- |\n| Loan | 3 | 4 |\n"
+)
+
+
+def test_a_record_is_shown_under_its_own_sections_heading_and_columns() -> None:
+    assert audit_document(FAITHFUL, TWO_SECTIONS, markup="markdown").clean
+    moved = FAITHFUL.replace("| Cash | 1 | 2 |\n", "").replace(
+        "| Loan | 3 | 4 |\n", "| Loan | 3 | 4 |\n| Cash | 1 | 2 |\n"
+    )
+    report = audit_document(moved, TWO_SECTIONS, markup="markdown")
+    assert ("misplaced_row", "c") in [(issue.kind, issue.row_id) for issue in report.issues], report.format()
+    assert report.rows_intact <= 1
+
+
+def test_values_under_another_sections_columns_are_misplaced() -> None:
+    swapped = FAITHFUL.replace("|  | 2024 | 2025 |", "|  | 2025 | 2024 |", 1)
+    report = audit_document(swapped, TWO_SECTIONS, markup="markdown")
+    assert [(issue.kind, issue.row_id) for issue in report.issues] == [("misplaced_row", "c")], report.format()
+    plain = present(None, {"content": [], "structuredContent": {"document": TWO_SECTIONS.model_dump()}}).text
+    assert audit_document(plain, TWO_SECTIONS, markup="text").clean
+    swapped_plain = plain.replace("2024 | 2025", "2025 | 2024", 1)
+    assert "misplaced_row" in [
+        issue.kind for issue in audit_document(swapped_plain, TWO_SECTIONS, markup="text").issues
+    ]

@@ -122,8 +122,10 @@ IssueKind: TypeAlias = Literal[
     "hidden_content",
     "completeness_misstated",
     "unverifiable",
+    "misplaced_row",
 ]
-"""What went wrong. `missing_row` is an item; subtotal and total records are reported as dropped."""
+"""What went wrong. `missing_row` is an item; subtotal and total records are reported as dropped; a
+`misplaced_row` is shown under another section's heading or under other columns than its own."""
 
 Markup: TypeAlias = Literal["auto", "text", "markdown"]
 """How the transcript is displayed: detect, plain text, or Markdown."""
@@ -145,7 +147,7 @@ _LIST_MARKER = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])[ \t]+")
 # A line of a text result may read otherwise once rendered as Markdown only when it holds one of these.
 _MARKDOWN_SIGNIFICANT = re.compile(r"[\\`*_\[\]<>!&|~#=]|^\s*(?:[-+>]|\d{1,9}[.)])|^ {4}|^\t")
 # What the plain reading may share with the Markdown one: paragraphs, setext headings, breaks.
-_RULE_CHARS = frozenset("-:= ")
+_UNDERLINE_CHARS = frozenset("=- ")
 _PLAIN_TAGS = frozenset({"p", "h1", "h2", "hr"})
 _PAIR_BUDGET = 2_000_000
 _KIND_MARKER = re.compile(r"(?:\*\*|__)?(sub)?total\b:?(?:\*\*|__)?:?\s*", re.IGNORECASE)
@@ -323,6 +325,11 @@ class _Line:
     """For an item's first line: the list marker the reader sees."""
     continues: bool = False
     """The line continues a paragraph (the reader sees it run on from the line before)."""
+    header: tuple[str, ...] | None = None
+    """For a table line: the header it is read under (its table's header row, or the plain-text header line
+    above it), None when there is none."""
+    heading: bool = False
+    """A heading (or an underlined title) that may name a section."""
 
 
 class _Reader:
@@ -361,6 +368,7 @@ class _Reader:
 
     def _from_view(self, view: TranscriptView, headers: frozenset[tuple[str, ...]]) -> list[_Line]:
         lines = [_Line(number, "", "blank") for number in range(len(self.raw_lines))]
+        table_headers: dict[int, tuple[str, ...]] = {}
         code: list[ShownLine] = []
         for shown in [*view.lines, None]:
             if shown is not None and shown.block == "code" and (not code or code[-1].number + 1 == shown.number):
@@ -375,15 +383,20 @@ class _Reader:
             if shown.block == "code":
                 code.append(shown)
                 continue
+            if not 0 <= shown.number < len(lines):
+                continue
             kind: _Kind
             if shown.block == "heading":
-                kind = "structure"
+                lines[shown.number] = _Line(shown.number, fold(shown.text), "structure", heading=True)
+                continue
             elif shown.block in ("row", "header"):
                 cells = tuple(fold(cell) for cell in shown.cells or ())
-                # A header row is the table's own when it is a section's header; a row of dashes is a rule.
-                rule = all(set(cell) <= _RULE_CHARS for cell in cells)
-                kind = "structure" if rule or (shown.block == "header" and cells in headers) else "table"
-                lines[shown.number] = _Line(shown.number, fold(shown.text), kind, cells=cells)
+                if shown.block == "header":
+                    table_headers[shown.table] = cells
+                # A header row is the table's own when it is a section's header; any other row is record-shaped.
+                kind = "structure" if shown.block == "header" and cells in headers else "table"
+                header = table_headers.get(shown.table)
+                lines[shown.number] = _Line(shown.number, fold(shown.text), kind, cells=cells, header=header)
                 continue
             elif shown.block == "item":
                 kind = "prose" if shown.continues else "item"  # a run-on line is not an item of its own
@@ -424,8 +437,10 @@ def _classify_plain(raw: Sequence[str], first: int) -> list[_Line]:
     underline = [bool(view) and view[0] in "=-" and bool(_UNDERLINE.fullmatch(view)) for view in folded]
     lines: list[_Line] = []
     last = len(raw) - 1
+    header: tuple[str, ...] | None = None  # the header line the table lines below are read under
     for number, view in enumerate(folded):
         if not view:
+            header = None
             lines.append(_Line(first + number, "", "blank"))
             continue
 
@@ -434,13 +449,20 @@ def _classify_plain(raw: Sequence[str], first: int) -> list[_Line]:
         if separator[number] or underline[number]:
             kind = "structure"
         elif number < last and underline[number + 1]:
-            kind = "structure"  # an underlined title
+            lines.append(_Line(first + number, view, "structure", heading=True))  # an underlined title
+            continue
         elif view[0] == "|":
-            kind = "structure" if follows_separator else "table"  # a table's header line, or a row
+            if follows_separator:  # a table's header line
+                header = _table_cells(view)
+                lines.append(_Line(first + number, view, "structure"))
+                continue
+            lines.append(_Line(first + number, view, "table", header=header))
+            continue
         elif (marker := _LIST_MARKER.match(view)) is not None:
             kind = "item"
             view = view[marker.end() :]
         else:
+            header = None
             kind = "prose"
         lines.append(_Line(first + number, view, kind))
     return lines
@@ -665,6 +687,11 @@ class _DocumentAudit:
         self.exact_cells = exact_cells
         self.rows = _expected_rows(document, null_display, exact_cells)
         self.columns = [tuple(fold(text_escape(c)) for c in section.columns) for section in document.sections]
+        self.titles = [fold(text_escape(section.title)) for section in document.sections]
+        self.own_headers = [
+            ("", *columns) if exact_cells else tuple(piece for cell in ("", *columns) for piece in _pieces(cell))
+            for columns in self.columns
+        ]
         by_key: dict[tuple[str, ...], list[int]] = {}
         by_label: dict[str, list[int]] = {}
         for row in self.rows:
@@ -922,12 +949,21 @@ class _DocumentAudit:
                 self.used[line] = True
                 altered[row.number] = (kind, line)
         shown_in_section = [0] * len(self.document.sections)
+        heading_before = self._headings_before()
         for row in rows:
             section_id = self.document.sections[row.section].id
             line = self.assigned[row.number]
             if line >= 0:
                 shown_in_section[row.section] += 1
-                if row.number not in in_order:
+                misplaced = self._misplaced(row, line, heading_before)
+                if misplaced is not None:
+                    in_order.discard(row.number)  # shown, but not intact
+                    issues.append(
+                        Issue(
+                            "misplaced_row", f"{_describe(row)} is shown {misplaced}", section_id, row.row.id, line + 1
+                        )
+                    )
+                elif row.number not in in_order:
                     issues.append(
                         Issue(
                             "reordered_row", f"{_describe(row)} is shown out of order", section_id, row.row.id, line + 1
@@ -963,6 +999,34 @@ class _DocumentAudit:
         issues.extend(self._sections(shown_in_section))
         issues.extend(_completeness(self.lines, self.used, complete))
         return issues, len(in_order)
+
+    def _headings_before(self) -> list[str | None]:
+        """For each line, the last heading above it that names a section of the document, if any."""
+        titles = set(self.titles)
+        before: list[str | None] = []
+        current: str | None = None
+        for line in self.lines:
+            before.append(current)
+            if line.heading:
+                current = line.view if line.view in titles else None
+            elif line.kind == "structure" and line.view and set(line.view) <= _UNDERLINE_CHARS:
+                current = None  # an underline under an empty title: a heading that names no section it can be told by
+        return before
+
+    def _misplaced(self, row: _Expected, number: int, heading_before: Sequence[str | None]) -> str | None:
+        """Why a record shown on line `number` is not in its place (under its section's heading and its own
+        columns), or None when it is. Identical records are interchangeable: it is in place when one of them would
+        be."""
+        twins = [self.rows[twin].section for twin in self.by_key.get(row.key, (row.number,))]
+        heading = heading_before[number] if number < len(heading_before) else None
+        if heading is not None and all(self.titles[section] != heading for section in twins):
+            return f"under the heading of another section ({_quote(heading)})"
+        line = self.lines_by_number[number]
+        if line.kind != "table" or line.header is None:
+            return None  # no header above it: its values are read in order, as in free-form text
+        if all(line.header != self.own_headers[section] for section in twins):
+            return f"under other columns ({_quote(' | '.join(line.header))})"
+        return None
 
     def _first_unused(self, numbers: Iterable[int]) -> int | None:
         return next((number for number in numbers if not self.used[number]), None)

@@ -91,6 +91,8 @@ class ShownLine:
     """For a list item: which list it is in."""
     continues: bool = False
     """The line continues its block's previous line (a soft break: the reader sees one run of text)."""
+    table: int = 0
+    """For a table row: which table it is in."""
     marker: str = ""
     """For the first line of a list item: the marker the reader sees (`3.` as the renderer numbers it, or `-`)."""
 
@@ -108,7 +110,10 @@ def _start_end(node: LexborNode) -> tuple[int, int] | None:
     if not position:
         return None
     start, _, end = position.partition("-")
-    return int(start.partition(":")[0]) - 1, int(end.partition(":")[0]) - 1
+    first, last = int(start.partition(":")[0]) - 1, int(end.partition(":")[0]) - 1
+    if first < 0 or last < first:
+        return None  # cmark-gfm gives no position to a paragraph a table interrupts: its text shows nothing certain
+    return first, last
 
 
 def _render(text: str, options: int) -> LexborHTMLParser:
@@ -128,6 +133,7 @@ class _Walker:
         """No raw HTML and no construct of uncertain display anywhere: every text node is shown."""
         self.view = TranscriptView()
         self.lists = 0
+        self.tables = 0
         self.covered = bytearray(len(source_lines) + 1)
 
     # -- inline text
@@ -177,7 +183,7 @@ class _Walker:
 
     def add_text(self, start: int, text: str, block: BlockKind, list_id: int = -1, marker: str = "") -> None:
         for offset, piece in enumerate(text.split("\n")):
-            if start + offset >= len(self.source_lines):
+            if not 0 <= start + offset < len(self.source_lines):
                 break  # an indented code block's last line break
             self.covered[start + offset] = 1
             self.view.lines.append(
@@ -215,16 +221,24 @@ class _Walker:
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
                 block: BlockKind = "heading" if tag in _HEADINGS else "item" if list_id >= 0 else "paragraph"
                 self.add_text(start, self.block_text(node, start), block, list_id, marker)
+            elif tag == "table":
+                self.tables += 1
+                stack.extend((child, list_id, "") for child in reversed(list(node.iter())))
             elif tag == "tr":
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
                 parent = node.parent
                 header = parent is not None and parent.tag == "thead"
+                source = self.source_lines[start].lstrip(">") if start < len(self.source_lines) else ""
+                if not header and len(source) - len(source.lstrip(" ")) >= 4:
+                    self.uncertain(start, "a table row indented as code (renderers differ on whether it is a row)")
                 if self.plain:
                     cells = tuple([cell.text(deep=True) for cell in node.iter()])
                 else:
                     cells = tuple([self.block_text(cell, start) for cell in node.iter()])
                 self.view.lines.append(
-                    ShownLine(start, "| " + " | ".join(cells) + " |", "header" if header else "row", cells)
+                    ShownLine(
+                        start, "| " + " | ".join(cells) + " |", "header" if header else "row", cells, table=self.tables
+                    )
                 )
             elif tag == "pre":
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
