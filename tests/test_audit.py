@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import importlib
 import json
 import re
@@ -71,26 +70,6 @@ def _result(complete: bool = True, null_display: str | None = None) -> dict[str,
         "structuredContent": {"document": STATEMENT.model_dump(mode="json"), "_rendering": directive},
         "_meta": meta_carriers(directive),
     }
-
-
-def test_a_bullet_transcript_that_keeps_everything_is_clean() -> None:
-    shown = """Here is the statement.
-
-**Revenue**
-- Sales: 1000, 1200
-  - Services: 300, -
-- Subtotal: Revenue 1300 / 1500
-
-CAGR breakdown
-- Growth: 3%
-
-Dividend history: nothing recorded.
-
-- **Total:** Net income = 90.
-"""
-    report = audit(shown, _result())
-    assert report.clean, report.format()
-    assert report.markup == "text"
 
 
 def test_the_summaries_the_proposal_complains_about_are_caught() -> None:
@@ -361,22 +340,6 @@ def test_auto_reads_markdown_when_the_transcript_holds_markdown_syntax(shown: st
     assert audit_document(shown, SALES).markup == "markdown"
 
 
-@pytest.mark.parametrize(
-    "shown",
-    [
-        SALES_TEXT,
-        "Sales: 1000 < 1200 and 5 > 4",
-        "x\n|---|---|",  # a delimiter row without a table line above it
-        "| a | b |\n---",
-        "    ```",  # indented four spaces: not a fence
-        "[not a link]",
-        "",
-    ],
-)
-def test_auto_reads_plain_text_otherwise(shown: str) -> None:
-    assert audit_document(shown, SALES).markup == "text"
-
-
 def test_an_explicit_reading_overrides_detection() -> None:
     markdown = present(None, _result()).markdown
     assert audit(markdown, _result(), markup="text").markup == "text"
@@ -433,94 +396,6 @@ def test_a_record_on_a_line_with_a_hidden_character_counts_as_not_shown(characte
     assert report.rows_intact == 2
 
 
-def test_markdown_comments_hide_what_they_hold_until_they_close() -> None:
-    shown = "\n".join(
-        [
-            "| Sales | 1000 | 1200 |",
-            "<!-- a note",
-            "| Costs | 5 | - |",
-            "end of note -->",
-            "| Total: Net | 995 | 1195 |",
-        ]
-    )
-    report = audit_document(shown, SALES, markup="markdown")
-    assert _found(report) == [("hidden_content", None, 2), ("missing_row", "b", None)]
-    assert report.hidden[0].detail == "an HTML comment hides or moves text from the reader"
-    # Closed on the line it opens: only that line is hidden.
-    report = audit_document(
-        "| Sales | 1000 | 1200 |\n<!-- x --> | Costs | 5 | - |\n| Total: Net | 995 | 1195 |", SALES, markup="markdown"
-    )
-    assert _found(report) == [("hidden_content", None, 2), ("missing_row", "b", None)]
-    report = audit_document(
-        "<!-- x -->\n| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |", SALES, markup="markdown"
-    )
-    assert _found(report) == [("hidden_content", None, 1)]
-    # An escaped `<` opens no comment.
-    report = audit_document(
-        "\\<!-- x\n| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |", SALES, markup="markdown"
-    )
-    assert report.clean, report.format()
-
-
-def test_collapsed_details_hide_their_records_nested_or_not() -> None:
-    shown = "\n".join(
-        [
-            "<details><summary>More</summary>",
-            "<details>",
-            "</details>",
-            "| Sales | 1000 | 1200 |",
-            "</details>",
-            "| Costs | 5 | - |",
-            "| Total: Net | 995 | 1195 |",
-        ]
-    )
-    report = audit_document(shown, SALES, markup="markdown")
-    assert _found(report) == [("hidden_content", None, 1), ("missing_row", "a", None)]
-    assert report.hidden[0].detail == "a collapsed <details> block hides or moves text from the reader"
-    # Opened and closed on one line: the lines after it are shown.
-    report = audit_document(
-        "<details>x</details>\n| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |",
-        SALES,
-        markup="markdown",
-    )
-    assert _found(report) == [("hidden_content", None, 1)]
-    # A stray closing tag inside does not reopen anything below it.
-    report = audit_document(
-        "<details>\n</details></details>\n| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |",
-        SALES,
-        markup="markdown",
-    )
-    assert _found(report) == [("hidden_content", None, 1)]
-
-
-def test_html_blocks_hide_everything_to_the_next_blank_line() -> None:
-    shown = "<div hidden>\n| Sales | 1000 | 1200 |\n\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
-    report = audit_document(shown, SALES, markup="markdown")
-    assert _found(report) == [("hidden_content", None, 1), ("missing_row", "a", None)]
-    assert report.hidden[0].detail == "an HTML block hides or moves text from the reader"
-    # A line that starts with <br> is not an HTML block.
-    report = audit_document(
-        "<br>\n| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |", SALES, markup="markdown"
-    )
-    assert report.clean, report.format()
-
-
-def test_link_reference_definitions_raw_html_and_images_hide_their_line() -> None:
-    for line, what in [
-        ("[Sales]: https://example.com 'Sales 1000 1200'", "a link reference definition (never displayed)"),
-        ("| Sales | 1000 | <span hidden>1200</span> |", "raw HTML or an image"),
-        ("| Sales | 1000 | 1200 | ![](https://example.com/pixel.png)", "raw HTML or an image"),
-        ("| Sales | 1000 | 1200 | <!-- -->", "an HTML comment"),
-        ("## Sales <img src=x>", "raw HTML or an image"),
-    ]:
-        shown = f"{line}\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
-        report = audit_document(shown, SALES, markup="markdown")
-        assert [(issue.line, issue.detail) for issue in report.hidden] == [
-            (1, f"{what} hides or moves text from the reader")
-        ], line
-        assert [issue.row_id for issue in report.missing] == ["a"], line
-
-
 # ---------------------------------------------------------------------------------------- rule 3: reading a line
 
 
@@ -559,27 +434,6 @@ def test_markdown_inline_syntax_is_read_as_it_renders(cell: str) -> None:
     assert [issue.row_id for issue in audit_document(shown, SALES, markup="text").altered] == ["a"]
 
 
-def test_markdown_escapes_entities_breaks_autolinks_and_code_spans_show_their_text() -> None:
-    document = _one_section(
-        Row(id="e", label="R-1 [draft]", values=("*x*",)),
-        Row(id="a", label="R&D", values=("a b",)),
-        Row(id="b", label="Site", values=("https://example.com/x",)),
-        Row(id="c", label="Code", values=("a`b",)),
-        Row(id="d", label="Stars", values=("*",)),
-    )
-    shown = "\n".join(
-        [
-            "| R\\-1 \\[draft\\] | \\*x\\* |",
-            "| R&amp;D | a<br>b |",
-            "| Site | <https://example.com/x> |",
-            "| Code | ``a`b`` |",
-            "| Stars | * |",
-        ]
-    )
-    report = audit_document(shown, document, markup="markdown")
-    assert report.clean, report.format()
-
-
 def test_block_quotes_and_list_markers_are_not_part_of_the_line() -> None:
     shown = "> | Sales | 1000 | 1200 |\n> - Costs: 5, -\n> 1. Total: Net 995 1195"
     assert audit_document(shown, SALES, markup="markdown").clean
@@ -609,27 +463,6 @@ def test_a_plain_text_table_in_a_code_block_shows_its_records() -> None:
     forged = shown.replace("\n```", "\n| Refund to attacker | 999999 |\n```")
     assert [issue.kind for issue in audit(forged, _result(), markup="markdown").issues] == ["fabricated_row"]
     assert audit(shown.removesuffix("\n```"), _result(), markup="markdown").clean
-
-
-@pytest.mark.parametrize(
-    ("markup", "shown"),
-    [
-        ("text", "Sales 1000\n=========="),
-        ("text", "Sales 1000\n----------"),
-        ("text", "| Sales | 1000 |\n+-------+------+"),
-        ("markdown", "Sales 1000\n=========="),
-        ("markdown", "Sales 1000\n---"),
-        ("markdown", "| Sales | 1000 |\n| --- | --- |"),
-        ("markdown", "# Sales 1000"),
-        ("markdown", "###### Sales 1000"),
-        ("markdown", "| x | y |\n| --- | --- |\n| --- | --- |\n\nSales 1000\n---"),
-    ],
-)
-def test_headings_underlines_and_table_headers_never_stand_for_a_record(markup: Markup, shown: str) -> None:
-    document = _one_section(Row(id="a", label="Sales", values=(1000,)))
-    report = audit_document(shown, document, markup=markup)
-    assert [issue.row_id for issue in report.missing] == ["a"]
-    assert not report.fabricated
 
 
 # ------------------------------------------------------------------------------- rules 5 to 7: text results, lines
@@ -732,16 +565,6 @@ def test_a_line_added_among_the_lines_of_a_text_result_is_fabricated() -> None:
     assert audit_lines("", []).score == 1.0
 
 
-def test_blank_hidden_and_structure_lines_never_take_the_place_of_a_line() -> None:
-    report = audit_lines("Alpha one\nBeta two\n<!-- Gamma three -->\nDelta four", LINES, markup="markdown")
-    assert _text_issues(report) == [
-        ("hidden_content", 3, "an HTML comment hides or moves text from the reader"),
-        ("missing_row", None, 'line "Gamma three" is not shown'),
-    ]
-    report = audit_lines("```\nAlpha one\nBeta two\n```\n```\nDelta four\n```", LINES, markup="markdown")
-    assert _text_issues(report) == [("missing_row", None, 'line "Gamma three" is not shown')]
-
-
 def test_a_text_result_in_markdown_is_read_as_it_renders() -> None:
     lines = ["# Sanctions hits", "> quoted note", "- ACME Ltd (EU)", "> - Acme Holding", "**Total**: `2` hits"]
     rendered = "# Sanctions hits\n> quoted note\n- ACME Ltd (EU)\n> - Acme Holding\n**Total**: `2` hits"
@@ -787,12 +610,6 @@ def test_a_partial_text_result_must_say_so_and_a_complete_one_must_not() -> None
     assert audit_lines(f"{PARTIAL_MARKER} none", [f"{PARTIAL_MARKER} none"]).clean
 
 
-def test_audit_lines_detects_the_reading_by_default() -> None:
-    assert audit_lines("**Alpha one**\n<br>", ["Alpha one"]).markup == "markdown"
-    assert audit_lines("**Alpha one**\n<br>", ["Alpha one"]).clean
-    assert audit_lines("**Alpha one**", ["Alpha one"]).markup == "text"
-
-
 # --------------------------------------------------------------------- rule 4: a record of a document, exactly shown
 
 
@@ -808,7 +625,10 @@ def test_a_table_line_shows_a_record_when_its_cells_are_the_label_then_the_value
     document = _one_section(Row(id="a", label="Sales", values=(1,), level=2))
     for shown in ("| Sales | 1 |", "|     Sales | 1 |", "| \u2003\u2003Sales | 1 |", "| Sales | 1", "Sales | 1 |"):
         assert audit_document(shown, document, markup="text").clean, shown
-    assert audit_document("| Sales | 1 |\n| --- | --- |\nSales | 1", document, markup="markdown").rows_intact == 1
+    assert audit_document("|  | v |\n| --- | --- |\nSales | 1", document, markup="markdown").clean
+    # A header row that is not its section's own is a line like any other: here it shows the record, and the row
+    # below repeats it.
+    assert not audit_document("| Sales | 1 |\n| --- | --- |\nSales | 1", document, markup="markdown").clean
     # Nothing else may be in the label cell, and no cell may be added or left out.
     for shown, kind in (
         ("| Total: Sales | 1 |", "altered_row"),
@@ -1332,31 +1152,6 @@ def test_what_present_shows_of_a_text_result_with_other_blocks_audits_clean() ->
     assert [(issue.kind, issue.line) for issue in forged.issues] == [("fabricated_row", 3)]
 
 
-def test_an_audit_pauses_the_garbage_collector_and_restores_its_state() -> None:
-    seen: list[bool] = []
-
-    class Watched(str):
-        def splitlines(self, keepends: bool = False) -> list[str]:
-            seen.append(gc.isenabled())
-            return super().splitlines(keepends)
-
-    was_enabled = gc.isenabled()
-    try:
-        gc.enable()
-        audit_document(Watched(SALES_TEXT), SALES)
-        audit_lines(Watched(LINES_SHOWN), LINES)
-        assert seen == [False, False]
-        assert gc.isenabled()
-        gc.disable()
-        audit_document(Watched(SALES_TEXT), SALES)
-        assert not gc.isenabled()  # left paused, as the caller had it
-    finally:
-        if was_enabled:
-            gc.enable()
-        else:
-            gc.disable()
-
-
 # --------------------------------------------------------------------------------------------------- the command
 
 
@@ -1518,40 +1313,6 @@ def test_a_record_shown_as_its_own_kind_outweighs_subtotals_shown_unmarked() -> 
     assert report.rows_intact == 1
 
 
-@pytest.mark.parametrize(
-    ("opening", "closing"),
-    [
-        ("<pre>", "</pre>"),
-        ("<SCRIPT type=module>", "</Script>"),
-        ("<style", "x </style> y"),
-        ("<textarea>", "</TEXTAREA>"),
-        ("<?php", "?>"),
-        ("<!DOCTYPE", ">"),
-        ("<![CDATA[", "]]>"),
-    ],
-)
-def test_html_blocks_that_a_blank_line_does_not_end_hide_everything_to_their_end(opening: str, closing: str) -> None:
-    """CommonMark HTML blocks of types 1, 3, 4 and 5 run to their end marker, across blank lines."""
-    shown = f"{opening}\n| Sales | 1000 | 1200 |\n\n| Costs | 5 | - |\n{closing}\n| Total: Net | 995 | 1195 |"
-    report = audit_document(shown, SALES, markup="markdown")
-    assert _found(report) == [("hidden_content", None, 1), ("missing_row", "a", None), ("missing_row", "b", None)]
-    assert report.hidden[0].detail == "an HTML block hides or moves text from the reader"
-
-
-@pytest.mark.parametrize("line", ["<pre>x</pre>", "<style>p {}</style>", "<?x ?>", "<!DOCTYPE html>", "<![CDATA[x]]>"])
-def test_an_html_block_that_ends_on_its_first_line_hides_that_line_only(line: str) -> None:
-    shown = f"{line}\n| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
-    assert _found(audit_document(shown, SALES, markup="markdown")) == [("hidden_content", None, 1)]
-
-
-def test_a_tag_that_only_starts_like_a_raw_text_element_is_an_ordinary_html_block() -> None:
-    shown = "<prefix>\n| Sales | 1000 | 1200 |\n\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
-    assert _found(audit_document(shown, SALES, markup="markdown")) == [
-        ("hidden_content", None, 1),
-        ("missing_row", "a", None),
-    ]
-
-
 # ------------------------------------------------------------------- rule 6: order, exhaustively on small layouts
 
 
@@ -1589,21 +1350,6 @@ def test_rule_6_the_largest_in_order_set_is_kept_for_every_small_layout(spacing:
             assert (report.rows_intact, {kind: kinds.count(kind) for kind in expected}) == (intact, expected), shown
             assert len(kinds) == sum(expected.values()) + (not layout), shown  # and the section, when nothing is shown
             assert report.score == intact / (3 + expected["duplicated_row"]), shown
-
-
-def test_cells_beyond_a_markdown_tables_columns_are_hidden() -> None:
-    """GFM displays as many cells of a row as its table has columns: narrowing the header and delimiter lines hides
-    the last column of every row."""
-    faithful = present(None, _result()).markdown
-    narrowed = faithful.replace("|  | 2023 | 2024 |\n| --- | ---: | ---: |", "|  | 2023 |\n| --- | ---: |")
-    assert narrowed != faithful
-    report = audit(narrowed, _result(), markup="markdown")
-    assert [issue.line for issue in report.hidden] == [7, 8, 9]
-    assert report.hidden[0].detail == "a cell beyond the table's 2 columns hides or moves text from the reader"
-    assert {issue.row_id for issue in report.altered} | {issue.row_id for issue in report.missing} >= {"sales"}
-    # An escaped pipe is part of a cell, not a border.
-    escaped = "|  | 2023 |\n| --- | --- |\n| Sales \\| net | 1000 |"
-    assert audit(escaped, {"content": [{"type": "text", "text": "x"}]}, markup="markdown").hidden == ()
 
 
 @pytest.mark.parametrize(
@@ -1646,9 +1392,12 @@ def test_rule_7_a_line_after_a_text_result_that_begins_as_its_lines_do_is_fabric
 
 def test_rule_3_a_list_item_shows_a_line_that_is_a_list_item_whatever_its_marker_in_markdown() -> None:
     lines = ["- ACME Ltd (EU)", "2. Acme Holding (UN)"]
-    for shown in ("* ACME Ltd (EU)\n1. Acme Holding (UN)", "+ ACME Ltd (EU)\n- Acme Holding (UN)"):
+    for shown in ("* ACME Ltd (EU)\n\n2. Acme Holding (UN)", "+ ACME Ltd (EU)\n\n2. Acme Holding (UN)"):
         report = audit_lines(shown, lines, markup="markdown")
         assert report.clean, report.format()
+    # The renderer numbers a list itself: "1." in place of "2." is what the reader sees, and is altered.
+    report = audit_lines("- ACME Ltd (EU)\n\n1. Acme Holding (UN)", lines, markup="markdown")
+    assert [issue.kind for issue in report.issues] == ["altered_row"], report.format()
 
 
 def test_rule_6_every_line_of_a_text_result_out_of_order_or_left_out_is_reported() -> None:
@@ -1694,16 +1443,6 @@ def test_rule_4_a_value_of_a_str_subclass_in_an_unvalidated_document_is_compared
     assert _found(audit_document("| Memo | paid in part | ok |", document, markup="text")) == [("altered_row", "a", 1)]
 
 
-@pytest.mark.parametrize(
-    "row", ["|Sales|1000|junk|", "Sales|1000|junk", "| Sales | 1000 ||", "| Sales | 1000 | |", "|Sales|1000|\\|"]
-)
-def test_rule_2_a_row_with_more_cells_than_its_table_reads_as_its_first_cells(row: str) -> None:
-    document = _one_section(Row(id="a", label="Sales", values=(1000,)), columns=("2024",))
-    report = audit_document(f"| | 2024 |\n|---|---|\n{row}", document, markup="markdown")
-    assert _found(report) == [("hidden_content", None, 3)], row
-    assert report.rows_intact == 1
-
-
 @pytest.mark.parametrize("row", ["|Sales|1000|", "Sales|1000", "| Sales | 1000"])
 def test_rule_2_a_row_as_wide_as_its_table_hides_nothing(row: str) -> None:
     document = _one_section(Row(id="a", label="Sales", values=(1000,)), columns=("2024",))
@@ -1745,51 +1484,6 @@ def test_rule_4_a_free_form_value_with_a_sign_or_mark_glued_after_it_is_another_
     assert _found(audit_document(line, document, markup="text")) == [("altered_row", "a", 1)]
 
 
-@pytest.mark.parametrize(
-    "hiding",
-    [
-        "<!-- a\nnote\nBeta two\n-->",
-        "<details>\nBeta two\n\n</details>",
-        "<pre>\nBeta two\n\n</pre>",
-        "<div>\nx\nBeta two\n",  # to the blank line, which ends it
-    ],
-)
-def test_rule_2_no_line_of_a_hiding_block_takes_the_place_of_a_line_of_a_text_result(hiding: str) -> None:
-    report = audit_lines(f"Alpha one\n{hiding}\nGamma three\nDelta four", LINES, markup="markdown")
-    assert [(issue.kind, issue.line) for issue in report.issues] == [("hidden_content", 2), ("missing_row", None)]
-    assert report.missing[0].detail == 'line "Beta two" is not shown'
-
-
-@pytest.mark.parametrize(
-    "hiding",
-    [
-        "<!-- a\nnote",
-        "<details>\nnote",
-        "<pre>\nnote",
-        "<div>\nnote",
-        "<div>\nnote\n",
-        "<pre>note</pre>",
-        "[note]: https://example.com",
-    ],
-)
-def test_rule_2_a_hiding_block_may_run_to_the_end_of_the_transcript(hiding: str) -> None:
-    report = audit_document(f"{SALES_TEXT}\n{hiding}", SALES, markup="markdown")
-    assert _found(report) == [("hidden_content", None, 4)]
-
-
-def test_rule_2_a_comment_hides_every_line_up_to_the_one_that_closes_it() -> None:
-    shown = "<!-- a\nnote\n| Sales | 1000 | 1200 |\n-->\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
-    assert _found(audit_document(shown, SALES, markup="markdown")) == [
-        ("hidden_content", None, 1),
-        ("missing_row", "a", None),
-    ]
-
-
-def test_rule_3_a_line_of_a_text_result_is_shown_as_it_renders_without_its_raw_html() -> None:
-    assert audit_lines("Pay now", ["Pay <b>now</b>"], markup="markdown").clean
-    assert audit_lines("Docs", ["[<b>Docs</b>](https://example.com)"], markup="markdown").clean
-
-
 def test_rule_4_a_value_alone_in_parentheses_is_not_the_value_even_spaced() -> None:
     document = _one_section(Row(id="a", label="Net income", values=(90, 0.5)), columns=("2024", "margin"))
     for line in ("- Net income: ( 90 ) 0.5", "- Net income: (90 ) 0.5", "- Net income: ( 90) 0.5"):
@@ -1814,11 +1508,6 @@ def test_audit_passes_a_text_results_completeness_and_the_reading_asked_for() ->
     assert report.markup == "text" and [issue.kind for issue in report.issues] == ["fabricated_row"]
 
 
-def test_rule_2_an_empty_comment_closes_on_its_line() -> None:
-    report = audit_document(f"<!---->\n{SALES_TEXT}", SALES, markup="markdown")
-    assert _found(report) == [("hidden_content", None, 1)]
-
-
 def test_a_blank_line_in_markdown_is_nothing_but_a_separator() -> None:
     """Rules 6 and 7 in the Markdown reading: a blank line takes no missing line's place, and one blank line
     between items keeps them in one list."""
@@ -1829,37 +1518,10 @@ def test_a_blank_line_in_markdown_is_nothing_but_a_separator() -> None:
     assert _found(report) == [("fabricated_row", None, 5)]
 
 
-def test_rule_2_a_comment_opened_after_a_closed_one_on_the_same_line_hides_the_lines_below() -> None:
-    shown = "<!-- a --> note <!-- b\n| Sales | 1000 | 1200 |\n-->\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
-    assert [issue.row_id for issue in audit_document(shown, SALES, markup="markdown").missing] == ["a"]
-
-
 @pytest.mark.parametrize("tag", ["<details data-open>", '<details title="open">', "<details open\\!>"])
 def test_rule_2_details_without_an_open_attribute_are_collapsed(tag: str) -> None:
     shown = f"{tag}\n\n| Sales | 1000 | 1200 |\n\n</details>\n\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
     assert [issue.row_id for issue in audit_document(shown, SALES, markup="markdown").missing] == ["a"]
-
-
-@pytest.mark.parametrize(
-    "hiding",
-    [
-        "<details>x</details>",
-        "<pre>x</pre>",
-        "<div>\n",
-        "[x]: https://example.com",
-        "## <img src=x>",
-        "Beta <span>two</span>",
-    ],
-)
-def test_rule_2_no_hidden_line_takes_the_place_of_a_line_of_a_text_result(hiding: str) -> None:
-    report = audit_lines(f"Alpha one\n{hiding}\nGamma three\nDelta four", LINES, markup="markdown")
-    assert [(issue.kind, issue.line) for issue in report.issues] == [("hidden_content", 2), ("missing_row", None)]
-
-
-@pytest.mark.parametrize("table", ["| x |\n| --- |", "| x |\n| --- |\n| :-: |"])
-def test_rule_3_table_header_and_delimiter_lines_take_no_lines_place(table: str) -> None:
-    report = audit_lines(f"Alpha one\n{table}\nGamma three\nDelta four", LINES, markup="markdown")
-    assert _text_issues(report) == [("missing_row", None, 'line "Beta two" is not shown')]
 
 
 def test_rule_3_a_table_in_a_block_quote_has_a_header_line_that_is_no_record() -> None:
@@ -1875,34 +1537,9 @@ def test_rule_3_a_line_underlined_outside_a_table_is_a_heading_in_markdown_too()
         assert [issue.row_id for issue in report.missing] == ["a"], markup
 
 
-def test_rule_2_a_heading_holding_raw_html_shows_nothing_not_even_a_title() -> None:
-    report = audit_lines("Alpha one\n## Beta two <img src=x>\nGamma three\nDelta four", LINES, markup="markdown")
-    assert [(issue.kind, issue.line) for issue in report.issues] == [("hidden_content", 2), ("missing_row", None)]
-    report = audit_document("| A | 1 |\n## Dividend history <img src=x>\nNotes: more", SECTIONS, markup="markdown")
-    assert [(issue.kind, issue.section_id) for issue in report.issues] == [
-        ("hidden_content", None),
-        ("dropped_section", "n"),
-    ]
-
-
-def test_rule_4_in_markdown_a_table_line_may_be_indented_and_a_cell_keeps_a_leading_list_marker() -> None:
-    document = _one_section(Row(id="a", label="Sales", values=(1000,)), columns=("2024",))
-    assert audit_document("  | Sales | 1000 |", document, markup="markdown").clean
-    report = audit_document("| | 2024 |\n|---|---|\n- Sales | 1000", document, markup="markdown")
-    assert _found(report) == [("relabelled_row", "a", 3)]
-
-
 def test_rule_7_prose_after_a_list_of_records_is_not_an_item_of_it_in_markdown() -> None:
     records = "- Sales: 1000, 1200\n- Costs: 5, -\n- Total: Net 995 1195"
     assert audit_document(f"{records}\nSee the notes.", SALES, markup="markdown").clean
-
-
-@pytest.mark.parametrize("opening", ["<?>", "<!-->", "<!--->", "<!-- a --><!--->"])
-def test_rule_2_a_block_whose_first_line_also_ends_it_hides_that_line_only(opening: str) -> None:
-    """CommonMark: when the first line meets both the start and the end condition, the block is that line; an
-    HTML parser ends `<!-->` and `<!--->` as empty comments."""
-    report = audit_document(f"{opening}\n{SALES_TEXT}", SALES, markup="markdown")
-    assert _found(report) == [("hidden_content", None, 1)]
 
 
 def test_rule_3_a_code_block_left_open_reads_to_the_end_after_the_lines_before_it() -> None:
@@ -1938,13 +1575,6 @@ def test_rule_3_an_underline_never_stands_for_a_record_even_one_labelled_like_it
     document = _one_section(Row(id="a", label="-----", values=()), Row(id="b", label="+---+", values=()), columns=())
     report = audit_document("Heading\n-----\n+---+", document, markup="text")
     assert [issue.row_id for issue in report.missing] == ["a", "b"]
-
-
-@pytest.mark.parametrize("tag", ["<details open>", "<details OPEN>", '<details class="x" Open="">'])
-def test_rule_2_details_open_by_their_attribute_in_any_case_show_their_records(tag: str) -> None:
-    shown = f"{tag}\n\n| Sales | 1000 | 1200 |\n\n</details>\n\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
-    report = audit_document(shown, SALES, markup="markdown")
-    assert report.rows_intact == 3 and not report.missing, report.format()
 
 
 _OTHER_MID_OTHER = _one_section(
@@ -2063,10 +1693,3 @@ def test_rule_8_a_numbered_or_emphasised_heading_shows_a_sections_title(shown: s
 @pytest.mark.parametrize("shown", ["Dividend history:", "**Dividend history:**", "- Dividend history:"])
 def test_rule_8_a_title_followed_by_a_colon_alone_shows_the_section(shown: str) -> None:
     assert audit_document(f"| A | 1 |\n{shown}\nNotes: more", SECTIONS, markup="markdown").clean
-
-
-@pytest.mark.xfail(strict=True, reason="backslash escapes are removed inside a comment, where they escape nothing")
-def test_rule_2_a_comment_is_not_closed_by_a_closing_written_with_an_escape() -> None:
-    """Raw HTML knows no backslash escapes: `--\\*>` does not end a comment, so the comment runs on to `-->`."""
-    shown = "<!-- a --\\*>\n| Sales | 1000 | 1200 |\n-->\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
-    assert [issue.row_id for issue in audit_document(shown, SALES, markup="markdown").missing] == ["a"]

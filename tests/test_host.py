@@ -86,15 +86,13 @@ def text_result(*texts: str, directive: dict[str, Any] | None = None) -> dict[st
 
 
 def html_tags(markdown: str) -> set[str]:
-    """The token types a CommonMark renderer (with GFM tables, raw HTML allowed) makes of `markdown`; the line
-    breaks the renderer itself writes inside cells (`<br>`) are not counted as raw HTML."""
+    """The token types a CommonMark renderer (with GFM tables, raw HTML allowed) makes of `markdown`."""
     tokens = MarkdownIt("commonmark", {"html": True}).enable("table").parse(markdown)
     found: set[str] = set()
     for token in tokens:
         found.add(token.type)
         for child in token.children or ():
-            if not (child.type == "html_inline" and child.content == "<br>"):
-                found.add(child.type)
+            found.add(child.type)
     return found
 
 

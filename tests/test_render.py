@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import cmarkgfm  # pyright: ignore[reportMissingTypeStubs]
 import pytest
+from cmarkgfm.cmark import Options  # pyright: ignore[reportMissingTypeStubs]
 from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from selectolax.lexbor import LexborHTMLParser
 
+from mcp_rendering.audit import fold
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.render import cell_text, markdown_escape, render_markdown, render_text, text_escape, visible
+from mcp_rendering.transcript import read_markdown
 
 
 def _statement() -> Document:
@@ -96,7 +101,7 @@ def test_markdown_rendering_is_a_table_per_section() -> None:
 
 def test_markdown_escapes_what_could_break_a_table() -> None:
     assert markdown_escape("a|b") == "a\\|b"
-    assert markdown_escape("x\ny") == "x<br>y"
+    assert markdown_escape("x\ny") == "x y"  # no raw HTML: its display depends on the renderer
     assert markdown_escape("<b>*_`[]~&#\\") == "\\<b\\>\\*\\_\\`\\[\\]\\~\\&\\#\\\\"
     assert markdown_escape("-") == "\\-"  # a dash-only cell would read as a delimiter row
     assert markdown_escape(":--") == "\\:--"
@@ -144,8 +149,12 @@ def test_rendering_is_deterministic() -> None:
 )
 def test_no_server_string_becomes_an_autolink(text: str) -> None:
     """GFM links bare URLs, `www.` names and e-mail addresses; escaped, they stay text that reads the same."""
-    html = MarkdownIt("gfm-like").render(markdown_escape(text))
-    assert "<a" not in html and text in html
+    for html in (
+        MarkdownIt("gfm-like").render(markdown_escape(text)),
+        cmarkgfm.github_flavored_markdown_to_html(markdown_escape(text)),  # pyright: ignore[reportUnknownMemberType]
+    ):
+        body = LexborHTMLParser(html).body
+        assert "<a" not in html and body is not None and body.text().strip() == text, html
 
 
 @pytest.mark.parametrize("char", ["\ufe0f", "\U000e0100", "\u3164", "\u115f", "\u034f", "\u180b", "\uffa0"])
@@ -157,3 +166,19 @@ def test_default_ignorable_characters_are_made_visible(char: str) -> None:
     assert visible(text) == (f"1\\u{code:04x}00" if code <= 0xFFFF else f"1\\U{code:08x}00")
     assert text_escape(text) == visible(text)
     assert char not in markdown_escape(text)
+
+
+@given(st.text(max_size=40))
+def test_server_text_in_the_markdown_view_shows_as_written_and_is_never_a_link(text: str) -> None:
+    transcript = f"## {markdown_escape(text)}\n\n| x |\n| --- |\n| {markdown_escape(text)} |\n"
+    html = cmarkgfm.markdown_to_html_with_extensions(  # pyright: ignore[reportUnknownMemberType]
+        transcript,
+        options=Options.CMARK_OPT_UNSAFE,  # pyright: ignore[reportUnknownMemberType]
+        extensions=["table", "strikethrough", "autolink", "tasklist"],
+    )
+    assert "<a " not in html and "<img" not in html, html
+    view = read_markdown(transcript)
+    assert view.uncertain == []
+    heading, row = (line for line in view.lines if line.block in ("heading", "row"))
+    shown = fold(text_escape(text))
+    assert (fold(heading.text), fold((row.cells or ("",))[0])) == (shown, shown)

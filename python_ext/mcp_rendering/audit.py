@@ -7,23 +7,28 @@ unaltered, nothing record-shaped was added, nothing is hidden from the reader, a
 
 The rules (the contract of this module):
 
-1. **The assumed rendering.** A transcript is read either as plain text shown as is, or as Markdown (CommonMark
-   with GFM tables) shown by a renderer that renders raw HTML. `markup` says which; "auto" reads Markdown when the
-   transcript holds a GFM table delimiter row, a code fence, an ATX heading, raw HTML, an HTML comment, an image,
-   a link or a link reference definition, and plain text otherwise: in doubt it assumes the reading that can hide
-   more. Pass `markup` when you know how the transcript is displayed.
-2. **Hidden content** (issue `hidden_content`). In either reading: a character a reader cannot see as written
-   (C0 and C1 controls other than tab and line feed, including a carriage return that is not part of a line end;
-   bidi and other format characters; line and paragraph separators). In the Markdown reading also: HTML comments,
-   `<details>` blocks, HTML blocks, inline raw HTML other than `<br>`, images, link reference definitions, and a
-   table row's cells beyond its table's columns (the row then reads as its first cells). A line holding any of the
-   others shows nothing: its records count as not shown.
-3. **Reading a line.** Whitespace runs count as one space. In the Markdown reading, backslash escapes and HTML
-   entities are decoded, `<br>` is a space, `**`, `__` and code-span backticks are dropped, a link shows its text,
-   block quote and list markers are removed, and a code block is read as plain text. Headings, underlines, table
-   header and delimiter lines, text separators (`+---+`) and fences never stand for a record.
-4. **A record of a document or structured result** is shown on a *table line* (a `|` line; its cells, split at
-   every `|`, one leading and one trailing `|` being borders) when its cells are exactly the record's label,
+1. **The rendering.** A transcript is read either as plain text shown as is, or as Markdown rendered by a
+   CommonMark + GFM renderer that renders raw HTML: `mcp_rendering.transcript` renders it with cmark-gfm and parses
+   the HTML with an HTML5 parser, and what that shows is what a reader sees, block by block. `markup` says which
+   reading; "auto" reads Markdown whenever a renderer would show the transcript otherwise than as plain text (in
+   doubt, the reading that can hide more). Pass `markup` when you know how the transcript is displayed.
+2. **Certain or not.** A character a reader cannot see as written (C0 and C1 controls other than tab and line
+   feed, bidi and other format characters, line and paragraph separators) is `hidden_content`, in either reading.
+   In the Markdown reading, a construct whose visible text depends on the renderer, its options or its style
+   sheets (raw HTML, an image, a link title, struck-through text, text that no block shows such as a link
+   reference definition) is `unverifiable`: "cannot verify what the reader sees", with its line. A line holding
+   either shows nothing: its records count as not shown. Text that the HTML parser puts out of sight (inside a
+   comment, a collapsed `<details>`, an element such as `<textarea>` that swallows what follows) is not shown.
+3. **Reading a line.** Whitespace runs count as one space. In the Markdown reading a line reads as its block's
+   visible text: escapes and entities decoded by the parsers, emphasis dropped, a link as its text, a list item
+   with the marker the renderer shows (an ordered list numbered as the renderer numbers it), a table row as the
+   cells the renderer splits it into, a code block as plain text. A line that runs on from the one before in the
+   same paragraph is not an item of its own and carries no notice. Headings, setext underlines, a table's own
+   header row (an empty label cell, then the section's columns) and rows of dashes, text separators (`+---+`) and
+   fences never stand for a record; any other header row is a table line like the rest.
+4. **A record of a document or structured result** is shown on a *table line* (a Markdown table row, its cells as
+   the renderer splits them; or a line read as plain text that starts with `|`, its cells split at every `|`, one
+   leading and one trailing `|` being borders) when its cells are exactly the record's label,
    then each of its values, in order; or on a *free-form line* when, after a list marker, the line starts with
    the label (a `:` may follow) and holds the values in order, separated by nothing but punctuation, spaces and the
    section's column names, no value alone in parentheses (`(100)` reads as -100 in accounts). The label cell may
@@ -43,42 +48,42 @@ The rules (the contract of this module):
    the result.
 8. **Sections.** A section with records is *dropped* when none of them is shown (exactly or altered); a section
    without records is dropped when no line shows its title.
-9. **Completeness** (`completeness_misstated`). A notice of incompleteness is a line, not standing for a record,
-   that starts with `PARTIAL_MARKER` ("Partial result:"). A partial result needs one; a complete result must have
+9. **Completeness** (`completeness_misstated`). A notice of incompleteness is a line a reader reads as one: not
+   standing for a record, not a table line, not running on in a paragraph, visible (a link title is not), starting
+   with `PARTIAL_MARKER` ("Partial result:"). A partial result needs one; a complete result must have
    none.
 
 What this cannot see: an invented record written as prose (outside a table or a list of records); two records
 identical in label, values and kind (interchangeable, only their count matters); a change of indentation; a value
 changed only in whitespace; an empty value in free-form text; a notice that begins with the marker and then
-contradicts itself; and a renderer that hides text by means other than those of rule 2 (style sheets, say).
+contradicts itself.
 
 The score is the share of records shown intact, counting added and duplicated lines in the denominator, halved
-when completeness is misstated. Cost: hash lookups and one longest increasing subsequence, O(n log n) for n
-records and lines of bounded length; transcripts over `MAX_TRANSCRIPT_CHARS` are refused.
+when completeness is misstated. Cost: one pass of each parser (C code), one walk of the blocks, hash lookups and
+one longest increasing subsequence, O(n log n) for n records and lines of bounded length; transcripts over
+`MAX_TRANSCRIPT_CHARS` are refused. The audit leaves the process's garbage collector as it finds it.
 """
 
 from __future__ import annotations
 
 import argparse
 import bisect
-import contextlib
-import gc
-import html
 import json
 import os
 import re
 import sys
 import unicodedata
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeAlias, cast
 
 from mcp_rendering.document import Cell, Document, Row, RowKind
-from mcp_rendering.host import result_is_complete
+from mcp_rendering.host import as_wire, result_is_complete
 from mcp_rendering.reading import resolve_rendering
 from mcp_rendering.records import RecordsKind, result_records, shows_text
 from mcp_rendering.render import cell_text, first_hidden, shows_as_written, text_escape, visible
+from mcp_rendering.transcript import ShownLine, TranscriptView, read_markdown
 from mcp_rendering.types import PARTIAL_MARKER
 
 __all__ = [
@@ -116,8 +121,11 @@ IssueKind: TypeAlias = Literal[
     "fabricated_row",
     "hidden_content",
     "completeness_misstated",
+    "unverifiable",
+    "misplaced_row",
 ]
-"""What went wrong. `missing_row` is an item; subtotal and total records are reported as dropped."""
+"""What went wrong. `missing_row` is an item; subtotal and total records are reported as dropped; a
+`misplaced_row` is shown under another section's heading or under other columns than its own."""
 
 Markup: TypeAlias = Literal["auto", "text", "markdown"]
 """How the transcript is displayed: detect, plain text, or Markdown."""
@@ -133,79 +141,14 @@ _MISSING_KIND: dict[RowKind, IssueKind] = {
     "total": "dropped_total",
 }
 
-# Markdown, block level.
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
-_DELIMITER_ROW = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*|\s*\|\s*:?-+:?\s*\|\s*")
 _TEXT_SEPARATOR = re.compile(r"\s*\+(?:-+\+)+\s*")
 _UNDERLINE = re.compile(r"\s*(?:=+|-+)\s*")
-_BLOCKQUOTE = re.compile(r"^ {0,3}(?:>[ \t]?)+")
 _LIST_MARKER = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])[ \t]+")
-_HTML_BLOCK_START = re.compile(r" {0,3}</?(?!br\b)[A-Za-z][A-Za-z0-9-]*(?:[\s/>]|$)", re.IGNORECASE)
-# The HTML blocks that a blank line does not end (CommonMark types 1, 3, 4 and 5), each with what ends it. Browsers
-# show none of their content as text (a processing instruction or a declaration becomes a bogus comment).
-_HTML_BLOCKS_TO_END = (
-    (re.compile(r" {0,3}<(script|pre|style|textarea)(?:[\s>]|$)", re.IGNORECASE), None),
-    (re.compile(r" {0,3}<\?"), "?>"),
-    (re.compile(r" {0,3}<![A-Za-z]"), ">"),
-    (re.compile(r" {0,3}<!\[CDATA\["), "]]>"),
-)
-_LINK_DEFINITION = re.compile(r" {0,3}\[(?:\\.|[^\]\\])+\]:")
-_ESCAPE = re.compile(r"\\[!-/:-@\[-`{-~]")
-_COMMENT_OPEN = "<!--"
-_COMMENT_CLOSE = "-->"
-_DETAILS_TAG = re.compile(r"""(?<!\\)<details(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>""", re.IGNORECASE)
-_ATTRIBUTE_NAME = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
-_DETAILS_CLOSE = re.compile(r"</details\s*>", re.IGNORECASE)
-
-
-def _collapsed_details(text: str) -> int:
-    """How many `<details>` tags of `text` open a collapsed block: those without an attribute named `open`."""
-    return sum(
-        1
-        for tag in _DETAILS_TAG.finditer(text)
-        if not any(name.lower() == "open" for name in _ATTRIBUTE_NAME.findall(tag.group(1)))
-    )
-
-
-def _comment_left_open(text: str, inside: bool) -> bool:
-    """Whether an HTML comment is still open at the end of `text`, `inside` telling whether one was open at its start.
-
-    Comments open and close in turn along the line; `<!-->` and `<!--->` close as they open, as HTML parsers read
-    them.
-    """
-    position = 0
-    while True:
-        if inside:
-            close = text.find(_COMMENT_CLOSE, position)
-            if close < 0:
-                return True
-            position, inside = close + len(_COMMENT_CLOSE), False
-        else:
-            opening = text.find(_COMMENT_OPEN, position)
-            if opening < 0:
-                return False
-            position, inside = opening + 2, True
-
-
-# Markdown, inline: one left-to-right pass.
-_INLINE = re.compile(
-    r"\\([!-/:-@\[-`{-~])"  # 1: a backslash escape of ASCII punctuation
-    r"|(&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"  # 2: an HTML entity
-    r"|(<br\s*/?>)"  # 3
-    r"|(!\[(?:\\.|[^\]\\])*\]\([^)]*\))"  # 4: an image: hidden
-    r"|\[((?:\\.|[^\]\\])*)\]\([^)]*\)"  # 5: a link: its text
-    r"|<((?:https?|mailto|ftp):[^<>\s]*)>"  # 6: an autolink
-    r"|(<!--.*?-->|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)"  # 7: raw HTML: hidden
-    r"|(`+)(.+?)\8"  # 8, 9: a code span
-    r"|\*\*|__",
-    re.IGNORECASE,
-)
-_INLINE_TRIGGER = re.compile(r"[\\&<!\[`*_]")
-_AUTO_MARKDOWN = re.compile(
-    r"<!--|<details|</?[A-Za-z][A-Za-z0-9-]*[\s/>]|!\[|\]\(|^ {0,3}(?:`{3,}|~{3,}|#{1,6}[ \t]|\[[^\]]+\]:)", re.I
-)
-
+# A line of a text result may read otherwise once rendered as Markdown only when it holds one of these.
+_MARKDOWN_SIGNIFICANT = re.compile(r"[\\`*_\[\]<>!&|~#=]|^\s*(?:[-+>]|\d{1,9}[.)])|^ {4}|^\t")
+# What the plain reading may share with the Markdown one: paragraphs, setext headings, breaks.
+_UNDERLINE_CHARS = frozenset("=- ")
+_PLAIN_TAGS = frozenset({"p", "h1", "h2", "hr"})
 _PAIR_BUDGET = 2_000_000
 _KIND_MARKER = re.compile(r"(?:\*\*|__)?(sub)?total\b:?(?:\*\*|__)?:?\s*", re.IGNORECASE)
 _SEPARATOR_CHARS = frozenset(" .:,;()[]{}=/|\u00b7\u2022-\u2013\u2014")
@@ -376,50 +319,24 @@ class _Line:
     kind: _Kind
     list_block: int = -1
     """For an item: which list it belongs to."""
-
-
-def _decode_inline(text: str) -> tuple[str, bool]:
-    """The visible text of one Markdown line, and whether it holds hidden content (raw HTML, images)."""
-    if not _INLINE_TRIGGER.search(text):
-        return text, False
-    hidden = False
-
-    def replace(match: re.Match[str]) -> str:
-        nonlocal hidden
-        if match.group(1) is not None:
-            return match.group(1)
-        if match.group(2) is not None:
-            return html.unescape(match.group(2))
-        if match.group(3) is not None:
-            return " "
-        if match.group(4) is not None or match.group(7) is not None:
-            hidden = True
-            return ""
-        if match.group(5) is not None:
-            return _decode_inline(match.group(5))[0]
-        if match.group(6) is not None:
-            return match.group(6)
-        if match.group(9) is not None:
-            return match.group(9)
-        return ""
-
-    return _INLINE.sub(replace, text), hidden
-
-
-def _detect_markup(lines: Sequence[str]) -> Literal["text", "markdown"]:
-    previous = ""
-    for line in lines:
-        if ("|" in previous and "-" in line and _DELIMITER_ROW.fullmatch(line)) or _AUTO_MARKDOWN.search(line):
-            return "markdown"
-        previous = line
-    return "text"
+    cells: tuple[str, ...] | None = None
+    """For a Markdown table row: its cells as the renderer splits them, folded."""
+    marker: str = ""
+    """For an item's first line: the list marker the reader sees."""
+    continues: bool = False
+    """The line continues a paragraph (the reader sees it run on from the line before)."""
+    header: tuple[str, ...] | None = None
+    """For a table line: the header it is read under (its table's header row, or the plain-text header line
+    above it), None when there is none."""
+    heading: bool = False
+    """A heading (or an underlined title) that may name a section."""
 
 
 class _Reader:
-    """Splits a transcript into classified lines, collecting hidden-content issues on the way."""
+    """Splits a transcript into lines as a reader sees them, one per source line, collecting hidden-content and
+    unverifiable-construct issues on the way."""
 
-    def __init__(self, text: str, markdown: bool) -> None:
-        self.markdown = markdown
+    def __init__(self, text: str, markup: Markup, headers: frozenset[tuple[str, ...]] = frozenset()) -> None:
         self.issues: list[Issue] = []
         raw = text.removeprefix("\ufeff").replace("\r\n", "\n")
         self.raw_lines = raw.split("\n")
@@ -428,148 +345,89 @@ class _Reader:
             hidden = first_hidden(line)
             if hidden is not None:
                 hiding.add(number)
-                self._hidden(number, f"the character U+{ord(hidden):04X} ({unicodedata.name(hidden, 'unnamed')})")
-        lines = self._classify_markdown() if markdown else self._classify_text()
-        if hiding:  # rule 2: a line holding such a character shows nothing
+                self.issues.append(
+                    Issue(
+                        "hidden_content",
+                        f"the character U+{ord(hidden):04X} ({unicodedata.name(hidden, 'unnamed')}) hides or moves "
+                        "text from the reader",
+                        line=number + 1,
+                    )
+                )
+        plain = _classify_plain(self.raw_lines, 0) if markup != "markdown" else []
+        view = read_markdown(raw) if markup != "text" else None
+        self.markdown = view is not None and (markup == "markdown" or _reads_otherwise(view, plain))
+        if self.markdown:
+            assert view is not None
+            lines = self._from_view(view, headers)
+        else:
+            lines = plain
+            _number_lists(lines)
+        if hiding:  # a line holding such a character shows nothing
             lines = [_Line(line.number, "", "hidden") if line.number in hiding else line for line in lines]
         self.lines = lines
 
-    def _hidden(self, number: int, what: str) -> None:
-        self.issues.append(Issue("hidden_content", f"{what} hides or moves text from the reader", line=number + 1))
-
-    def _classify_text(self) -> list[_Line]:
-        lines = _classify_plain(self.raw_lines, 0)
-        _number_lists(lines)
+    def _from_view(self, view: TranscriptView, headers: frozenset[tuple[str, ...]]) -> list[_Line]:
+        lines = [_Line(number, "", "blank") for number in range(len(self.raw_lines))]
+        table_headers: dict[int, tuple[str, ...]] = {}
+        code: list[ShownLine] = []
+        for shown in [*view.lines, None]:
+            if shown is not None and shown.block == "code" and (not code or code[-1].number + 1 == shown.number):
+                code.append(shown)
+                continue
+            if code:  # a code block is shown as plain text: read it so
+                for line in _classify_plain([item.text for item in code], code[0].number):
+                    lines[line.number] = line
+                code = []
+            if shown is None:
+                break
+            if shown.block == "code":
+                code.append(shown)
+                continue
+            if not 0 <= shown.number < len(lines):
+                continue
+            kind: _Kind
+            if shown.block == "heading":
+                lines[shown.number] = _Line(shown.number, fold(shown.text), "structure", heading=True)
+                continue
+            elif shown.block in ("row", "header"):
+                cells = tuple(fold(cell) for cell in shown.cells or ())
+                if shown.block == "header":
+                    table_headers[shown.table] = cells
+                # A header row is the table's own when it is a section's header; any other row is record-shaped.
+                kind = "structure" if shown.block == "header" and cells in headers else "table"
+                header = table_headers.get(shown.table)
+                lines[shown.number] = _Line(shown.number, fold(shown.text), kind, cells=cells, header=header)
+                continue
+            elif shown.block == "item":
+                kind = "prose" if shown.continues else "item"  # a run-on line is not an item of its own
+            else:  # a line of text a reader sees with its pipes: read as a plain-text table line is
+                kind = "table" if shown.text.lstrip().startswith("|") else "prose"
+            lines[shown.number] = _Line(
+                shown.number,
+                fold(shown.text),
+                kind,
+                list_block=shown.list_id,
+                marker=shown.marker,
+                continues=shown.continues,
+            )
+        for item in view.uncertain:
+            if item.line < len(lines):
+                lines[item.line] = _Line(item.line, "", "hidden")
+            self.issues.append(
+                Issue("unverifiable", f"cannot verify what the reader sees: {item.what}", line=item.line + 1)
+            )
         return lines
 
-    def _classify_markdown(self) -> list[_Line]:
-        raw = self.raw_lines
-        lines: list[_Line] = []
-        fence: str | None = None
-        in_comment = False
-        fenced_from = 0
-        in_details = 0
-        in_html_block = False
-        html_end: str | None = None  # what ends the HTML block in progress, when a blank line does not
-        in_table = False
-        table_width = 0
-        for number, line in enumerate(raw):
-            if fence is not None:
-                closing = _FENCE.match(line)
-                if (
-                    closing
-                    and closing.group(1)[0] == fence[0]
-                    and len(closing.group(1)) >= len(fence)
-                    and not line[closing.end() :].strip()
-                ):
-                    fence = None
-                    lines += _classify_plain(raw[fenced_from:number], fenced_from)
-                    lines.append(_Line(number, "", "structure"))
-                continue
-            if in_comment:
-                in_comment = _comment_left_open(line, inside=True)
-                lines.append(_Line(number, "", "hidden"))
-                continue
-            if in_details:
-                in_details += _collapsed_details(line) - len(_DETAILS_CLOSE.findall(line))
-                in_details = max(in_details, 0)
-                lines.append(_Line(number, "", "hidden"))
-                continue
-            if html_end is not None:
-                if html_end in line.lower():
-                    html_end = None
-                lines.append(_Line(number, "", "hidden"))
-                continue
-            if in_html_block:
-                if not line.strip():
-                    in_html_block = False
-                    lines.append(_Line(number, "", "blank"))
-                else:
-                    lines.append(_Line(number, "", "hidden"))
-                continue
-            body = _BLOCKQUOTE.sub("", line, count=1)
-            if not body.strip():
-                in_table = False
-                lines.append(_Line(number, "", "blank"))
-                continue
-            opening = _FENCE.match(body)
-            if opening:
-                fence = opening.group(1)
-                fenced_from = number + 1  # a code block is shown as plain text: read it so
-                in_table = False
-                lines.append(_Line(number, "", "structure"))
-                continue
-            unescaped = _ESCAPE.sub("", body)  # an escaped `\<` opens no markup
-            comment_at = unescaped.find(_COMMENT_OPEN)
-            if comment_at >= 0:
-                self._hidden(number, "an HTML comment")
-                in_comment = _comment_left_open(unescaped, inside=False)
-                lines.append(_Line(number, "", "hidden"))
-                continue
-            if collapsed := _collapsed_details(body):  # read as written: raw HTML has no escapes
-                self._hidden(number, "a collapsed <details> block")
-                in_details = max(collapsed - len(_DETAILS_CLOSE.findall(unescaped)), 0)
-                lines.append(_Line(number, "", "hidden"))
-                continue
-            opened = next(((start, end) for start, end in _HTML_BLOCKS_TO_END if start.match(body)), None)
-            if opened is not None:
-                start, end = opened
-                self._hidden(number, "an HTML block")
-                if end is None:  # <script>, <pre>, <style>, <textarea>: up to the matching closing tag
-                    end = f"</{cast('re.Match[str]', start.match(body)).group(1).lower()}>"
-                # CommonMark: a first line that also meets the end condition is the whole block ("<?>" included).
-                if end not in body.lower()[body.find("<") + 1 :]:
-                    html_end = end
-                lines.append(_Line(number, "", "hidden"))
-                continue
-            if _HTML_BLOCK_START.match(body):
-                self._hidden(number, "an HTML block")
-                in_html_block = True
-                lines.append(_Line(number, "", "hidden"))
-                continue
-            if _LINK_DEFINITION.match(body):
-                self._hidden(number, "a link reference definition (never displayed)")
-                lines.append(_Line(number, "", "hidden"))
-                continue
-            following = raw[number + 1] if number + 1 < len(raw) else ""
-            following = _BLOCKQUOTE.sub("", following, count=1)
-            if "|" in body and "-" in following and _DELIMITER_ROW.fullmatch(following):
-                in_table = True
-                table_width = len(_raw_cells(following))
-                lines.append(_Line(number, "", "structure"))  # a table's header line
-                continue
-            if in_table and _DELIMITER_ROW.fullmatch(body):
-                lines.append(_Line(number, "", "structure"))
-                continue
-            if in_table and len(cells := _raw_cells(body)) > table_width:
-                # GFM displays a row's first cells only, as many as its table has columns.
-                self._hidden(number, f"a cell beyond the table's {table_width} columns")
-                body = "| " + " | ".join(cells[:table_width]) + " |"
-            if (
-                _HEADING.match(body)
-                or _UNDERLINE.fullmatch(body)
-                or (following.strip() and _UNDERLINE.fullmatch(following) and not in_table)
-            ):
-                in_table = False
-                heading, hidden = _decode_inline(_HEADING.sub("", body, count=1))
-                if hidden:
-                    self._hidden(number, "raw HTML or an image")
-                lines.append(_Line(number, "" if hidden else fold(heading), "structure"))
-                continue
-            marker = _LIST_MARKER.match(body)
-            kind: _Kind = "table" if in_table or body.lstrip().startswith("|") else "item" if marker else "prose"
-            if marker is not None and kind == "item":
-                body = body[marker.end() :]
-            view, hidden = _decode_inline(body)
-            if hidden:
-                self._hidden(number, "raw HTML or an image")
-                lines.append(_Line(number, "", "hidden"))
-                continue
-            lines.append(_Line(number, fold(view), kind))
-        if fence is not None:  # a code block left open runs to the end
-            lines += _classify_plain(raw[fenced_from:], fenced_from)
-        _number_lists(lines)
-        return lines
+
+def _reads_otherwise(view: TranscriptView, plain: Sequence[_Line]) -> bool:
+    """Whether a Markdown renderer would show the transcript otherwise than as plain text: in doubt, the
+    reading that can hide more is assumed."""
+    if view.uncertain or view.tags - _PLAIN_TAGS:
+        return True
+    return any(
+        shown.block not in ("heading", "paragraph") or fold(shown.text) != plain[shown.number].view
+        for shown in view.lines
+    )
 
 
 def _classify_plain(raw: Sequence[str], first: int) -> list[_Line]:
@@ -579,8 +437,10 @@ def _classify_plain(raw: Sequence[str], first: int) -> list[_Line]:
     underline = [bool(view) and view[0] in "=-" and bool(_UNDERLINE.fullmatch(view)) for view in folded]
     lines: list[_Line] = []
     last = len(raw) - 1
+    header: tuple[str, ...] | None = None  # the header line the table lines below are read under
     for number, view in enumerate(folded):
         if not view:
+            header = None
             lines.append(_Line(first + number, "", "blank"))
             continue
 
@@ -589,13 +449,20 @@ def _classify_plain(raw: Sequence[str], first: int) -> list[_Line]:
         if separator[number] or underline[number]:
             kind = "structure"
         elif number < last and underline[number + 1]:
-            kind = "structure"  # an underlined title
+            lines.append(_Line(first + number, view, "structure", heading=True))  # an underlined title
+            continue
         elif view[0] == "|":
-            kind = "structure" if follows_separator else "table"  # a table's header line, or a row
+            if follows_separator:  # a table's header line
+                header = _table_cells(view)
+                lines.append(_Line(first + number, view, "structure"))
+                continue
+            lines.append(_Line(first + number, view, "table", header=header))
+            continue
         elif (marker := _LIST_MARKER.match(view)) is not None:
             kind = "item"
             view = view[marker.end() :]
         else:
+            header = None
             kind = "prose"
         lines.append(_Line(first + number, view, kind))
     return lines
@@ -620,23 +487,24 @@ def _number_lists(lines: list[_Line]) -> None:
             blanks = 0
 
 
-def _read(shown_text: str, markup: Markup) -> tuple[_Reader, Literal["text", "markdown"]]:
+def _read(
+    shown_text: str, markup: Markup, headers: frozenset[tuple[str, ...]] = frozenset()
+) -> tuple[_Reader, Literal["text", "markdown"]]:
     if len(shown_text) > MAX_TRANSCRIPT_CHARS:
         raise AuditInputError(
             f"the transcript has {len(shown_text)} characters, over the audit's limit of {MAX_TRANSCRIPT_CHARS}"
         )
-    lines = shown_text.splitlines()
-    read_as: Literal["text", "markdown"] = _detect_markup(lines) if markup == "auto" else markup
-    return _Reader(shown_text, read_as == "markdown"), read_as
+    reader = _Reader(shown_text, markup, headers)
+    return reader, "markdown" if reader.markdown else "text"
 
 
 def _notice_lines(lines: Sequence[_Line], used: Sequence[bool]) -> list[int]:
     marker = PARTIAL_MARKER
     found: list[int] = []
     for line in lines:
-        if line.kind in ("hidden", "blank") or used[line.number]:
-            continue
-        if line.view.lstrip("*_ ").startswith(marker):
+        if line.kind in ("hidden", "blank") or used[line.number] or line.continues:
+            continue  # a notice runs on in a paragraph is not read as one
+        if line.kind != "table" and line.view.lstrip("*_ ").startswith(marker):
             found.append(line.number)
     return found
 
@@ -717,7 +585,9 @@ def _shown_value(value: Cell, null_display: str) -> str:
     return _shown(cell_text(value, null_display))
 
 
-def _expected_rows(document: Document, null_display: str) -> list[_Expected]:
+def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> list[_Expected]:
+    """The records as a reader should see them. With `exact_cells` (a Markdown table's cells, as its renderer
+    splits them) a value is one cell; otherwise (a plain-text table) a `|` in a value reads as a cell border."""
     expected: list[_Expected] = []
     append = expected.append
     shown_null = _shown(null_display)
@@ -741,27 +611,16 @@ def _expected_rows(document: Document, null_display: str) -> list[_Expected]:
             values = tuple(shown)
             label = _shown(row.label)
             value_pieces = values
-            for value in values:
-                if "|" in value:
-                    value_pieces = tuple(piece for value in values for piece in _pieces(value))
-                    break
-            key = ((label,) if "|" not in label else _pieces(label)) + value_pieces
+            if exact_cells:
+                key = (label, *values)
+            else:
+                for value in values:
+                    if "|" in value:
+                        value_pieces = tuple(piece for value in values for piece in _pieces(value))
+                        break
+                key = ((label,) if "|" not in label else _pieces(label)) + value_pieces
             append(_Expected(len(expected), section_index, row, label, key, value_pieces, values))
     return expected
-
-
-_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
-
-
-def _raw_cells(body: str) -> list[str]:
-    """The cells of a Markdown table line as written, split at unescaped pipes; one leading and one trailing pipe
-    are borders."""
-    text = body.strip()
-    if text.startswith("|"):
-        text = text[1:]
-    if text.endswith("|") and not text.endswith("\\|"):
-        text = text[:-1]
-    return [cell.strip() for cell in _UNESCAPED_PIPE.split(text)]
 
 
 def _table_cells(view: str) -> tuple[str, ...]:
@@ -822,11 +681,17 @@ def _free_values(rest: str, values: Sequence[str], columns: Sequence[str]) -> bo
 
 
 class _DocumentAudit:
-    def __init__(self, lines: Sequence[_Line], document: Document, null_display: str) -> None:
+    def __init__(self, lines: Sequence[_Line], document: Document, null_display: str, exact_cells: bool) -> None:
         self.lines = lines
         self.document = document
-        self.rows = _expected_rows(document, null_display)
+        self.exact_cells = exact_cells
+        self.rows = _expected_rows(document, null_display, exact_cells)
         self.columns = [tuple(fold(text_escape(c)) for c in section.columns) for section in document.sections]
+        self.titles = [fold(text_escape(section.title)) for section in document.sections]
+        self.own_headers = [
+            ("", *columns) if exact_cells else tuple(piece for cell in ("", *columns) for piece in _pieces(cell))
+            for columns in self.columns
+        ]
         by_key: dict[tuple[str, ...], list[int]] = {}
         by_label: dict[str, list[int]] = {}
         for row in self.rows:
@@ -858,7 +723,8 @@ class _DocumentAudit:
         if cells:
             marked = _marker_kind(cells[0])
             if marked is not None:
-                candidates.append(((*_pieces(marked[1]), *cells[1:]), marked[0]))
+                label = (fold(marked[1]),) if self.exact_cells else _pieces(marked[1])
+                candidates.append(((*label, *cells[1:]), marked[0]))
         return candidates
 
     def _free_labels(self, text: str) -> Iterable[tuple[str, str]]:
@@ -891,7 +757,7 @@ class _DocumentAudit:
                     continue
                 if label.count(" ") + 1 > longest_words:
                     longest_words = label.count(" ") + 1
-                    longest_label = self.rows[numbers[0]].key[: len(_pieces(label))]
+                    longest_label = self.rows[numbers[0]].key[: 1 if self.exact_cells else len(_pieces(label))]
                 starts_with_label = True
                 for number in numbers:
                     row = self.rows[number]
@@ -921,7 +787,7 @@ class _DocumentAudit:
         showings: list[tuple[int, list[tuple[int, bool]]]] = []
         for line in self.lines:
             if line.kind == "table":
-                cells = _table_cells(line.view)
+                cells = line.cells if line.cells is not None else _table_cells(line.view)
                 if not cells:
                     continue
                 candidates = self._table_candidates(cells)
@@ -1083,12 +949,21 @@ class _DocumentAudit:
                 self.used[line] = True
                 altered[row.number] = (kind, line)
         shown_in_section = [0] * len(self.document.sections)
+        heading_before = self._headings_before()
         for row in rows:
             section_id = self.document.sections[row.section].id
             line = self.assigned[row.number]
             if line >= 0:
                 shown_in_section[row.section] += 1
-                if row.number not in in_order:
+                misplaced = self._misplaced(row, line, heading_before)
+                if misplaced is not None:
+                    in_order.discard(row.number)  # shown, but not intact
+                    issues.append(
+                        Issue(
+                            "misplaced_row", f"{_describe(row)} is shown {misplaced}", section_id, row.row.id, line + 1
+                        )
+                    )
+                elif row.number not in in_order:
                     issues.append(
                         Issue(
                             "reordered_row", f"{_describe(row)} is shown out of order", section_id, row.row.id, line + 1
@@ -1124,6 +999,34 @@ class _DocumentAudit:
         issues.extend(self._sections(shown_in_section))
         issues.extend(_completeness(self.lines, self.used, complete))
         return issues, len(in_order)
+
+    def _headings_before(self) -> list[str | None]:
+        """For each line, the last heading above it that names a section of the document, if any."""
+        titles = set(self.titles)
+        before: list[str | None] = []
+        current: str | None = None
+        for line in self.lines:
+            before.append(current)
+            if line.heading:
+                current = line.view if line.view in titles else None
+            elif line.kind == "structure" and line.view and set(line.view) <= _UNDERLINE_CHARS:
+                current = None  # an underline under an empty title: a heading that names no section it can be told by
+        return before
+
+    def _misplaced(self, row: _Expected, number: int, heading_before: Sequence[str | None]) -> str | None:
+        """Why a record shown on line `number` is not in its place (under its section's heading and its own
+        columns), or None when it is. Identical records are interchangeable: it is in place when one of them would
+        be."""
+        twins = [self.rows[twin].section for twin in self.by_key.get(row.key, (row.number,))]
+        heading = heading_before[number] if number < len(heading_before) else None
+        if heading is not None and all(self.titles[section] != heading for section in twins):
+            return f"under the heading of another section ({_quote(heading)})"
+        line = self.lines_by_number[number]
+        if line.kind != "table" or line.header is None:
+            return None  # no header above it: its values are read in order, as in free-form text
+        if all(line.header != self.own_headers[section] for section in twins):
+            return f"under other columns ({_quote(' | '.join(line.header))})"
+        return None
 
     def _first_unused(self, numbers: Iterable[int]) -> int | None:
         return next((number for number in numbers if not self.used[number]), None)
@@ -1172,24 +1075,6 @@ def _shown_titles(lines: Sequence[_Line], titles: Sequence[str]) -> set[str]:
     return found
 
 
-@contextlib.contextmanager
-def _collection_paused() -> Generator[None]:
-    """Pause the cyclic garbage collector while an audit runs, restoring its state afterwards.
-
-    An audit builds large acyclic structures (a model per record, an index entry per line), and the collector's
-    passes over them free nothing yet cost as much as the audit itself on a large result. Reference counting frees
-    what the audit made when it returns, and the collector, back on, whatever else there is.
-    """
-    if not gc.isenabled():  # paused already (by an enclosing audit, or by the host itself)
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 def audit_document(
     shown_text: str,
     document: Document,
@@ -1212,10 +1097,12 @@ def audit_document(
     Raises:
         AuditInputError: the transcript is longer than `MAX_TRANSCRIPT_CHARS`.
     """
-    with _collection_paused():
-        reader, read_as = _read(shown_text, markup)
-        check = _DocumentAudit(reader.lines, document, null_display)
-        issues, intact = check.run(complete)
+    headers = frozenset(
+        ("", *(fold(text_escape(column)) for column in section.columns)) for section in document.sections
+    )
+    reader, read_as = _read(shown_text, markup, headers)
+    check = _DocumentAudit(reader.lines, document, null_display, exact_cells=reader.markdown)
+    issues, intact = check.run(complete)
     return _report(len(check.rows), intact, complete, read_as, records, reader.issues + issues)
 
 
@@ -1246,16 +1133,32 @@ def _report(
 # ------------------------------------------------------------------------------------------------------ text results
 
 
-def _line_forms(text: str, markdown: bool) -> set[str]:
-    """The ways a line of a text result may read once shown: as written and, in Markdown, as rendered."""
-    forms = {fold(visible(text))}
+def _line_forms(lines: Sequence[str], markdown: bool) -> list[set[str]]:
+    """The ways each line of a text result may read once shown: as written and, in Markdown, as the renderer
+    shows the line alone (a list item with the marker the reader sees)."""
+    forms = [{fold(visible(text))} for text in lines]
     if markdown:
-        body = _BLOCKQUOTE.sub("", text, count=1)
-        marker = _LIST_MARKER.match(body)
-        if marker is not None:
-            body = body[marker.end() :]
-        body = _HEADING.sub("", body, count=1)
-        forms.add(fold(visible(_decode_inline(body)[0])))
+        rendered: dict[str, list[str]] = {}
+        for text, found in zip(lines, forms, strict=True):
+            if not _MARKDOWN_SIGNIFICANT.search(text):
+                continue
+            if text not in rendered:
+                rendered[text] = _rendered_line(text)
+            found.update(rendered[text])
+    return forms
+
+
+def _rendered_line(text: str) -> list[str]:
+    """What a reader sees of one line rendered alone as Markdown (nothing when that is not certain): a list item
+    with the marker the renderer shows and, for a bullet, which any bullet shows alike, without it."""
+    view = read_markdown(text)
+    if view.uncertain or not view.lines:
+        return []
+    first = view.lines[0]
+    shown = " ".join(line.text for line in view.lines)
+    forms = [fold(visible(f"{first.marker} {shown}" if first.marker else shown))]
+    if first.marker and not first.marker[0].isdigit():
+        forms.append(fold(visible(shown)))
     return forms
 
 
@@ -1275,8 +1178,7 @@ def audit_lines(
     Raises:
         AuditInputError: the transcript is longer than `MAX_TRANSCRIPT_CHARS`.
     """
-    with _collection_paused():
-        return _audit_lines(shown_text, lines, complete, markup, block_names)
+    return _audit_lines(shown_text, lines, complete, markup, block_names)
 
 
 def _leading_word(text: str) -> str:
@@ -1291,10 +1193,10 @@ def _audit_lines(
     markdown = read_as == "markdown"
     expected = [line for line in lines if shows_text(line)]
     index: dict[str, list[int]] = {}
-    for number, line in enumerate(expected):
-        for form in _line_forms(line, markdown):
+    for number, forms in enumerate(_line_forms(expected, markdown)):
+        for form in forms:
             index.setdefault(form, []).append(number)
-    named = {form for name in block_names for form in _line_forms(name, markdown)} - index.keys()
+    named = {form for forms in _line_forms(block_names, markdown) for form in forms} - index.keys()
     assigned = [-1] * len(expected)
     used = [False] * len(reader.raw_lines)
     duplicates: list[int] = []
@@ -1302,10 +1204,14 @@ def _audit_lines(
     for line in reader.lines:
         if line.kind in ("blank", "hidden") or (line.kind == "structure" and not line.view):
             continue
-        numbers = index.get(line.view)
-        if numbers is None and line.kind == "item":
-            # A list item read back as its own text, marker included: the result's line may be a list item.
-            numbers = index.get(fold(reader.raw_lines[line.number]))
+        if line.marker:  # a list item reads with the marker its renderer shows: the result's line may be one
+            numbers = index.get(f"{line.marker} {line.view}")
+            if numbers is None and not line.marker[0].isdigit():
+                numbers = index.get(line.view)  # a bullet is the host's, a number may be the result's
+        else:
+            numbers = index.get(line.view)
+            if numbers is None and line.kind == "item" and not markdown:
+                numbers = index.get(fold(reader.raw_lines[line.number]))
         if not numbers:
             if line.view in named:  # the name of one of the result's other blocks, as the host shows it
                 used[line.number] = True
@@ -1376,20 +1282,17 @@ def audit(shown_text: str, result: Any, *, markup: Markup = "auto") -> AuditRepo
 
     Args:
         shown_text: the transcript of what was shown (see the module docstring for how it is read).
-        result: a `CallToolResult` (an SDK model of any version) or its wire dict.
+        result: a `CallToolResult`: an SDK model of any version, a framework's own (FastMCP's), or its wire dict.
         markup: how the transcript is displayed: "text", "markdown", or detect ("auto").
 
     Raises:
         AuditInputError: the transcript is too long, or `result` is not a result object.
     """
-    if not isinstance(result, dict):
-        dump = getattr(result, "model_dump", None)
-        if dump is None:
-            raise AuditInputError(f"the result is {type(result).__name__}, not a CallToolResult object")
-        result = dump(mode="json", by_alias=True, exclude_none=True)
-    wire = cast("dict[str, Any]", result)
-    with _collection_paused():
-        records = result_records(wire)
+    try:
+        wire = as_wire(result)
+    except TypeError:
+        raise AuditInputError(f"the result is {type(result).__name__}, not a CallToolResult object") from None
+    records = result_records(wire)
     complete = result_is_complete(wire)
     if records.document is None:
         lines = [line.text for line in records.lines if line.from_text]

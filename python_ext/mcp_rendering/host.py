@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import unicodedata
@@ -44,6 +45,7 @@ __all__ = [
     "FRAMING_TOKEN_LIMIT",
     "NAME_LIMIT",
     "Presentation",
+    "as_wire",
     "next_call_arguments",
     "present",
     "quote",
@@ -92,6 +94,26 @@ class _PageState:
     """Cells the server replaced by a link (`linkedFields`), because they were too large to embed."""
 
 
+class _Views:
+    """The user's two views of a presentation, each rendered once, when first asked for."""
+
+    def __init__(self, text: Callable[[], str], markdown: Callable[[], str]) -> None:
+        self._build = {"text": text, "markdown": markdown}
+        self._built: dict[str, str] = {}
+
+    def _view(self, name: str) -> str:
+        view = self._built.get(name)
+        if view is None:
+            view = self._built[name] = self._build[name]()
+        return view
+
+    def text(self) -> str:
+        return self._view("text")
+
+    def markdown(self) -> str:
+        return self._view("markdown")
+
+
 @dataclass(frozen=True)
 class Presentation:
     """Everything a host needs to show one tool result and to forward it to the model."""
@@ -104,10 +126,6 @@ class Presentation:
     """How the result's records were read: "document", "structured" or "text"."""
     document: Document | None
     """The records as a document (for "document" and "structured"), cut to the host's bounds."""
-    text: str
-    """What the user sees, as plain text: the notice (if any), then the result."""
-    markdown: str
-    """What the user sees, as Markdown: the same content as `text`."""
     complete: bool
     """False when the result is a bounded page or when the host cut anything; `notice` then says so."""
     notice: str | None
@@ -129,6 +147,18 @@ class Presentation:
     framing: str | None = None
     """The framing the host gives the model (the first block of `model_result`, and a member of its structured
     copy), or None when the result is complete and the server expressed no rendering intent."""
+    views: _Views = field(default_factory=lambda: _Views(str, str), repr=False, compare=False)
+    """Builds `text` and `markdown` when first asked for: a host that shows one view pays for that one only."""
+
+    @property
+    def text(self) -> str:
+        """What the user sees, as plain text: the notice (if any), then the result."""
+        return self.views.text()
+
+    @property
+    def markdown(self) -> str:
+        """What the user sees, as Markdown: the same content as `text`."""
+        return self.views.markdown()
 
     @property
     def caption_markdown(self) -> str | None:
@@ -142,12 +172,46 @@ class Presentation:
         return _next_arguments(arguments, self.rendering, self.complete)
 
 
-def _wire(obj: Any) -> dict[str, Any]:
+def _dump(value: Any) -> Any:
+    return value.model_dump(mode="json", by_alias=True, exclude_none=True) if isinstance(value, BaseModel) else value
+
+
+def as_wire(obj: Any) -> dict[str, Any]:
+    """A tool result, or a tool, as its wire JSON: an SDK model of any version, a wire dict, or a framework's own
+    result object of the `CallToolResult` shape (FastMCP's `Client.call_tool()` returns one: `content`,
+    `structured_content`, `meta`, `is_error`).
+
+    Raises:
+        TypeError: `obj` is none of these.
+    """
     if isinstance(obj, BaseModel):
         return obj.model_dump(mode="json", by_alias=True, exclude_none=True)
     if isinstance(obj, Mapping):
         return dict(cast("Mapping[str, Any]", obj))
-    raise TypeError(f"expected an MCP model or a wire dict, got {type(obj).__name__}")
+    dump = getattr(obj, "model_dump", None)
+    if callable(dump):  # a model of another pydantic installation, or one that only looks like a model
+        dumped: Any = dump(mode="json", by_alias=True, exclude_none=True)
+        if isinstance(dumped, Mapping):
+            return dict(cast("Mapping[str, Any]", dumped))
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        members = {field.name for field in dataclasses.fields(obj)}
+        if {"content", "structured_content", "is_error"} <= members:
+            framework_result = cast("Any", obj)
+            content: Any = framework_result.content
+            wire: dict[str, Any] = {
+                "content": [_dump(block) for block in cast("list[Any]", content)]
+                if isinstance(content, list)
+                else content,
+                "isError": framework_result.is_error,
+            }
+            structured: Any = framework_result.structured_content
+            if structured is not None:
+                wire["structuredContent"] = structured
+            meta: Any = getattr(framework_result, "meta", None)
+            if meta is not None:
+                wire["_meta"] = meta
+            return wire
+    raise TypeError(f"expected an MCP model, a framework's CallToolResult or a wire dict, got {type(obj).__name__}")
 
 
 def _structured(wire: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -224,7 +288,8 @@ def _is_complete(rendering: EffectiveRendering, structured: Mapping[str, Any] | 
 
 def result_is_complete(result: Any) -> bool:
     """False when the result's directive, or the page state of a reference envelope, says it is partial."""
-    return _is_complete(resolve_rendering(None, result), _structured(_wire(result)))
+    wire = as_wire(result)
+    return _is_complete(resolve_rendering(None, wire), _structured(wire))
 
 
 def _next_arguments(
@@ -376,8 +441,9 @@ class _Records:
         fields = [entry for entry in self.fields if entry.row_id in shown_ids]
         return self.document.model_copy(update={"sections": tuple(kept)}), links, fields
 
-    def render(self, limit: int, null_display: str) -> tuple[Document, str, str]:
-        """The first `limit` records as a document, its text and its Markdown, links shown in their place."""
+    def render(self, limit: int, null_display: str) -> tuple[Document, Callable[[], str], Callable[[], str]]:
+        """The first `limit` records as a document, and what renders its text and its Markdown, links shown in
+        their place."""
         document, links, fields = self.cut(limit)
         section_of = {row.id: section.id for section in document.sections for row in section.rows}
         notes: dict[str, list[str]] = {}
@@ -388,11 +454,19 @@ class _Records:
             placed = link.section_id in self.section_ids
             target = notes.setdefault(link.section_id, []) if placed else orphan_notes
             target.append(_record_note(link))
-        text = render_text(document, null_display=null_display, notes=notes)
-        markdown = render_markdown(document, null_display=null_display, notes=notes)
-        if orphan_notes:
-            text += "\n" + "\n".join(visible(" ".join(note.splitlines())) for note in orphan_notes) + "\n"
-            markdown += "\n" + "\n".join("- " + markdown_escape(note) for note in orphan_notes) + "\n"
+
+        def text() -> str:
+            view = render_text(document, null_display=null_display, notes=notes)
+            if orphan_notes:
+                view += "\n" + "\n".join(visible(" ".join(note.splitlines())) for note in orphan_notes) + "\n"
+            return view
+
+        def markdown() -> str:
+            view = render_markdown(document, null_display=null_display, notes=notes)
+            if orphan_notes:
+                view += "\n" + "\n".join("- " + markdown_escape(note) for note in orphan_notes) + "\n"
+            return view
+
         return document, text, markdown
 
 
@@ -428,9 +502,13 @@ def _largest_fitting(upper: int, render: Callable[[int], tuple[str, str]], max_b
     return low
 
 
-def _text_views(lines: Sequence[ContentLine], keep: int) -> tuple[str, str]:
+def _text_views(lines: Sequence[ContentLine], keep: int) -> tuple[Callable[[], str], Callable[[], str]]:
     shown = [line.text for line in lines[:keep]]
-    return "\n".join(visible(line) for line in shown), "\n".join(code_fence(shown)) if shown else ""
+    return (lambda: "\n".join(visible(line) for line in shown)), (lambda: "\n".join(code_fence(shown)) if shown else "")
+
+
+def _both(views: tuple[Callable[[], str], Callable[[], str]]) -> tuple[str, str]:
+    return views[0](), views[1]()
 
 
 def _text_line_limit(lines: Sequence[ContentLine], max_rows: int | None) -> int:
@@ -531,13 +609,17 @@ def _model_result(
         text, others, copy = bounded
         blocks = [{"type": "text", "text": text}, *others]
         forwarded.pop("structuredContent", None)
-    # No server text may pass for the host's framing: its header can only begin the block the host inserts.
-    blocks = [_defused(block) for block in blocks]
+    # No server text may pass for the host's framing: its header can only begin the block the host inserts. Every
+    # string forwarded (keys, text, descriptions, unknown blocks, the structured copy) passes the one defusal, which
+    # one scan of the whole, in C, usually shows to have nothing to do.
+    if _may_imitate_framing([blocks, copy]):
+        blocks = cast("list[Any]", _defused_value(blocks))
+        copy = None if copy is None else cast("dict[str, Any]", _defused_value(copy))
     if framing is not None:
         blocks.insert(0, {"type": "text", "text": framing})
     forwarded["content"] = blocks
     if copy is not None:
-        copy = cast("dict[str, Any]", _defused_value(copy))
+        copy = dict(copy)
         # Written by the host, replacing any copy the server made: the model sees the directive the host acts on,
         # and, for a host that forwards only structured content, the framing with it.
         if directive is not None:
@@ -549,19 +631,44 @@ def _model_result(
 _IMITATION = "[text from the server that imitates the host's rendering directive]"
 
 
+_NOT_LETTERS = re.compile(r"[\W_]+")
+_JSON_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|.)")
+_JSON_ESCAPE_BYTES = re.compile(rb"\\u[0-9a-fA-F]{4}")
+_ASCII_NOT_ALNUM = bytes(code for code in range(128) if not chr(code).isalnum())
+
+
 def _letters(text: str) -> str:
     """`text` compatibility-normalized and case-folded, letters and digits only: what survives a near copy."""
     folded = (text if text.isascii() else unicodedata.normalize("NFKC", text)).casefold()
-    return "".join(char for char in folded if char.isalnum())
+    return _NOT_LETTERS.sub("", folded)
+
+
+def _may_imitate_framing(value: Any) -> bool:
+    """Whether some string in `value` (keys included) may imitate the framing: False only when the letters of all
+    its strings together, as JSON writes them, do not hold the header's (a JSON escape reads as a separator, as the
+    character it stands for does in `_letters`)."""
+    try:
+        dumped = json.dumps(value, ensure_ascii=False, check_circular=False)
+    except (TypeError, ValueError, RecursionError):
+        return True  # not JSON: every string is defused one by one
+    if not dumped.isascii():
+        return _HEADER_LETTERS in _letters(_JSON_ESCAPE.sub(" ", dumped))
+    # ASCII, the common case: the same reading with bytes operations, each one pass in C.
+    data = dumped.encode()
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b" ")
+        data = _JSON_ESCAPE_BYTES.sub(b" ", data) if b"\\u" in data else data
+        for escape in (b'\\"', b"\\/", b"\\b", b"\\f", b"\\n", b"\\r", b"\\t"):
+            data = data.replace(escape, b" ")
+    return _HEADER_BYTES in data.translate(None, _ASCII_NOT_ALNUM).lower()
 
 
 _HEADER_LETTERS = _letters(FRAMING_HEADER.split(",", 1)[0])
 """The framing header's opening words as `_letters` reads them: server text holding them imitates the framing."""
+_HEADER_BYTES = _HEADER_LETTERS.encode()
 
 
 def _imitates_framing(text: str) -> bool:
-    if text.isascii() and "directive" not in text.lower():  # the common case, decided in C
-        return False
     return _HEADER_LETTERS in _letters(text)
 
 
@@ -583,31 +690,19 @@ def _defused_value(value: Any, depth: int = 0) -> Any:
     if depth > _MAX_DEFUSE_DEPTH:
         return value
     if isinstance(value, Mapping):
-        return {key: _defused_value(item, depth + 1) for key, item in cast("Mapping[str, Any]", value).items()}
+        defused: dict[Any, Any] = {}
+        for key, item in cast("Mapping[Any, Any]", value).items():
+            name = _defuse_text(key) if isinstance(key, str) else key
+            while name in defused:  # two keys defused alike: both kept
+                name = f"{name} (again)"
+            defused[name] = _defused_value(item, depth + 1)
+        return defused
     if isinstance(value, list):
         return [_defused_value(item, depth + 1) for item in cast("list[Any]", value)]
     return value
 
 
 _MAX_DEFUSE_DEPTH = 256
-
-
-def _defused(block: Any) -> Any:
-    """A server content block with its text (or its embedded resource's text) defused."""
-    if not isinstance(block, Mapping):
-        return block
-    block_map = cast("Mapping[str, Any]", block)
-    text = block_map.get("text")
-    if block_map.get("type") == "text" and isinstance(text, str):
-        defused = _defuse_text(text)
-        return block_map if defused is text else {**block_map, "text": defused}
-    resource = block_map.get("resource")
-    if block_map.get("type") == "resource" and isinstance(resource, Mapping):
-        inner = cast("Mapping[str, Any]", resource)
-        inner_text = inner.get("text")
-        if isinstance(inner_text, str) and (defused := _defuse_text(inner_text)) is not inner_text:
-            return {**block_map, "resource": {**inner, "text": defused}}
-    return block_map
 
 
 # ----------------------------------------------------------------------------------------------------------- present
@@ -625,7 +720,8 @@ def present(
 
     Args:
         tool: the `Tool` (an SDK model of any version, or its wire dict) that produced the result; None if unknown.
-        result: the `CallToolResult`, or its wire dict.
+        result: the `CallToolResult`: an SDK model, a framework's own (FastMCP's `Client.call_tool()` result), or its
+            wire dict.
         server: the name of the server the result came from, shown with a verbatim presentation.
         max_rows: the host's own bound on the records it shows and forwards (rows, records sent as links, or the
             lines of a text result); beyond it, the presentation is cut at a record boundary and says so.
@@ -640,7 +736,7 @@ def present(
         raise ValueError("max_rows must be zero or more")
     if max_bytes is not None and max_bytes < 0:
         raise ValueError("max_bytes must be zero or more")
-    wire = _wire(result)
+    wire = as_wire(result)
     rendering = resolve_rendering(tool, wire)
     structured = _structured(wire)
     records = result_records(wire)
@@ -659,7 +755,7 @@ def present(
         view = _Records(document, page.linked_records, page.linked_fields)
         limit = view.count if max_rows is None else min(max_rows, view.count)
         if max_bytes is not None:
-            limit = _largest_fitting(limit, lambda k: view.render(k, null_display)[1:], max_bytes)
+            limit = _largest_fitting(limit, lambda k: _both(view.render(k, null_display)[1:]), max_bytes)
         document, body_text, body_markdown = view.render(limit, null_display)
         shown_count = limit
         if limit < view.count:
@@ -673,7 +769,7 @@ def present(
         lines = records.lines
         keep = _text_line_limit(lines, max_rows)
         if max_bytes is not None:
-            keep = _largest_fitting(keep, lambda k: _text_views(lines, k), max_bytes)
+            keep = _largest_fitting(keep, lambda k: _both(_text_views(lines, k)), max_bytes)
         body_text, body_markdown = _text_views(lines, keep)
         if keep < len(lines):
             records_shown = sum(1 for line in lines[:keep] if line.from_text and shows_text(line.text))
@@ -706,21 +802,23 @@ def present(
         notice = "Note: " + _withheld_text(withheld)
     else:
         notice = None
+    views = _Views(body_text, body_markdown)
     if notice is not None:
-        body_text = f"{notice}\n\n{body_text}"
-        body_markdown = f"> {markdown_escape(notice)}\n\n{body_markdown}"
+        shown_notice = notice
+        views = _Views(
+            lambda: f"{shown_notice}\n\n{body_text()}",
+            lambda: f"> {markdown_escape(shown_notice)}\n\n{body_markdown()}",
+        )
 
     framing = _framing(rendering, records_complete, notice)
     if bounded_structured is None and structured is not None:  # every record shown: the data itself may follow
         bounded_structured = {k: v for k, v in structured.items() if k != RESULT_STRUCTURED_KEY}
-    bounded = (body_text, others, bounded_structured) if host_bounded else None
+    bounded = (views.text(), others, bounded_structured) if host_bounded else None
     return Presentation(
         mode=rendering.mode,
         rendering=rendering,
         records=records.kind,
         document=document,
-        text=body_text,
-        markdown=body_markdown,
         complete=complete,
         notice=notice,
         summarizing_allowed=rendering.mode != "verbatim",
@@ -729,6 +827,7 @@ def present(
         host_bounded=host_bounded,
         withheld_blocks=withheld,
         framing=framing,
+        views=views,
     )
 
 
@@ -743,5 +842,6 @@ def next_call_arguments(arguments: Mapping[str, Any], result: Any, tool: Any = N
 
     Returns None when the result is complete or carries no continuation.
     """
-    rendering = resolve_rendering(tool, result)
-    return _next_arguments(arguments, rendering, _is_complete(rendering, _structured(_wire(result))))
+    wire = as_wire(result)
+    rendering = resolve_rendering(tool, wire)
+    return _next_arguments(arguments, rendering, _is_complete(rendering, _structured(wire)))

@@ -10,7 +10,8 @@ Layout shared by both renderings (the audit relies on it):
 - every table line begins and ends with `|` and separates cells with `|`;
 - each table has a header line (an empty label cell, then the column names) and a separator line under it;
 - a row's label cell is `indentation + marker + label`, the marker being `Subtotal: ` or `Total: `;
-- a line break inside a value never breaks the line: it becomes a space in text and `<br>` in Markdown;
+- a line break inside a value never breaks the line: it becomes a space in both views (the Markdown view holds no
+  raw HTML, whose display depends on the renderer);
 - server text is untrusted: every character that is invisible or that moves text around (C0 and C1 controls,
   bidi and other format characters, line and paragraph separators) is shown as an escape such as `\u202e`
   (`visible`), and the Markdown view escapes every character that Markdown would read as markup.
@@ -44,9 +45,12 @@ __all__ = [
 _LINE_BREAKS = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")
 
 # Characters that carry meaning inside a Markdown table cell or heading; escaped with a backslash.
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&#@])")
-# GFM's autolink extension links a bare `www.`, `http:`, `https:`, `ftp:` or `mailto:` (and an e-mail address, whose
-# `@` the line above escapes): a backslash before their punctuation keeps them text.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&#])")
+# GFM's autolink extension links an e-mail address (and `xmpp:`, `mailto:`) whatever escapes it holds; an `@` in a
+# code span of its own splits the text it scans, and shows the same characters.
+_AT_SIGNS = re.compile(r"@+")
+# GFM's autolink extension links a bare `www.`, `http:`, `https:`, `ftp:` or `mailto:` (an e-mail address: see
+# `_AT_SIGNS`): a backslash before their punctuation keeps them text.
 _AUTOLINK_START = re.compile(r"(?i)(?<![0-9A-Za-z])(www(?=\.)|https?(?=:)|ftp(?=:)|mailto(?=:))([.:])")
 
 # A cell made only of dashes, colons and spaces would read as a table delimiter row.
@@ -216,11 +220,11 @@ def render_text(
 
 def markdown_escape(text: str) -> str:
     """Server text for a Markdown table cell, heading or list item: hidden characters become escapes (`visible`),
-    Markdown's special characters get a backslash, and line breaks become `<br>`, so that no server string can
+    Markdown's special characters get a backslash, and line breaks become spaces, so that no server string can
     open a link, an image, HTML, emphasis or a new line."""
     parts = [_MARKDOWN_SPECIAL.sub(r"\\\1", visible(part)) for part in _LINE_BREAKS.split(text)]
-    parts = [_AUTOLINK_START.sub(r"\1\\\2", part) for part in parts]
-    escaped = "<br>".join(parts)
+    parts = [_AT_SIGNS.sub(r"`\g<0>`", _AUTOLINK_START.sub(r"\1\\\2", part)) for part in parts]
+    escaped = " ".join(parts)
     if "-" in escaped and _DELIMITER_LIKE.fullmatch(escaped):
         # A cell such as `-` or `:--` must not make its line look like a delimiter row: escape its first mark.
         stripped = escaped.lstrip()

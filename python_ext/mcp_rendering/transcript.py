@@ -1,0 +1,346 @@
+"""What a reader sees of a Markdown transcript, block by block, read by real parsers.
+
+The transcript is rendered by cmark-gfm (GitHub's own CommonMark + GFM renderer, through `cmarkgfm`) with raw HTML
+kept, as a host that renders HTML would show it, and the resulting HTML is parsed by an HTML5 parser (Lexbor,
+through `selectolax`), as a browser would build it. The visible text of every block is then read from that tree:
+text hidden by raw HTML (a comment, an element that swallows the rest, a collapsed `<details>`) is not visible,
+an entity is what the HTML parser decodes it to, a list is numbered as the renderer numbers it.
+
+Only what every CommonMark renderer shows alike is certain. Each construct whose visible text depends on the
+renderer, its options, style sheets or attributes (raw HTML, images, link titles, struck-through text, text that no
+block shows such as a link reference definition) is reported as an `Uncertain` construct with its line, and shows
+nothing: a record it carries does not count as shown.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias, cast
+
+import cmarkgfm  # pyright: ignore[reportMissingTypeStubs]
+from cmarkgfm.cmark import Options  # pyright: ignore[reportMissingTypeStubs]
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+__all__ = ["BlockKind", "ShownLine", "TranscriptView", "Uncertain", "read_markdown"]
+
+BlockKind: TypeAlias = Literal["heading", "paragraph", "item", "row", "header", "code"]
+"""The block a visible line belongs to: a heading, a paragraph, a list item's text, a table row, a table's header
+row, or a code block (shown as plain text)."""
+
+_EXTENSIONS = ["table", "strikethrough", "autolink", "tasklist"]
+_SOURCEPOS = cast("int", Options.CMARK_OPT_SOURCEPOS)  # pyright: ignore[reportUnknownMemberType]
+_UNSAFE = cast("int", Options.CMARK_OPT_UNSAFE)  # pyright: ignore[reportUnknownMemberType]
+_RENDER_OPTIONS = _SOURCEPOS | _UNSAFE
+"""Raw HTML kept, as a host that renders HTML shows it; each block marked with its source lines."""
+_SAFE_OPTIONS = _SOURCEPOS
+"""Raw HTML replaced by a comment: where the comments are is where raw HTML is."""
+
+# Elements whose content a browser does not show as text in flow (or shows only as a control).
+_NOT_SHOWN = frozenset(
+    {
+        "script",
+        "style",
+        "template",
+        "textarea",
+        "title",
+        "noscript",
+        "iframe",
+        "object",
+        "select",
+        "head",
+        "svg",
+        "math",
+        "img",
+        "video",
+        "audio",
+        "canvas",
+        "noembed",
+        "noframes",
+        "input",
+    }
+)
+_UNCERTAIN_INLINE = "img, a[title], del, br"
+"""The renderer's own elements whose display is not certain (a hard break is certain, but read as a space)."""
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_IN_ITEM_BLOCKS = frozenset({"p", "ul", "ol", "blockquote", "pre", "table", "h1", "h2", "h3", "h4", "h5", "h6", "hr"})
+_ORDERED = re.compile(r"[0-9]{1,9}([.)])")
+
+
+@dataclass(frozen=True, slots=True)
+class Uncertain:
+    """A construct whose visible text depends on the renderer: reported, never certified."""
+
+    line: int
+    """0-based source line."""
+    what: str
+
+
+@dataclass(slots=True)
+class ShownLine:
+    """One source line's visible text within its block."""
+
+    number: int
+    """0-based source line."""
+    text: str
+    """The visible text, unfolded."""
+    block: BlockKind
+    cells: tuple[str, ...] | None = None
+    """A table row's cells."""
+    list_id: int = -1
+    """For a list item: which list it is in."""
+    continues: bool = False
+    """The line continues its block's previous line (a soft break: the reader sees one run of text)."""
+    table: int = 0
+    """For a table row: which table it is in."""
+    marker: str = ""
+    """For the first line of a list item: the marker the reader sees (`3.` as the renderer numbers it, or `-`)."""
+
+
+@dataclass(slots=True)
+class TranscriptView:
+    lines: list[ShownLine] = field(default_factory=lambda: [])
+    uncertain: list[Uncertain] = field(default_factory=lambda: [])
+    tags: set[str] = field(default_factory=lambda: set())
+    """Every element the renderer produced."""
+
+
+def _start_end(node: LexborNode) -> tuple[int, int] | None:
+    position = node.attributes.get("data-sourcepos")
+    if not position:
+        return None
+    start, _, end = position.partition("-")
+    first, last = int(start.partition(":")[0]) - 1, int(end.partition(":")[0]) - 1
+    if first < 0 or last < first:
+        return None  # cmark-gfm gives no position to a paragraph a table interrupts: its text shows nothing certain
+    return first, last
+
+
+def _render(text: str, options: int) -> LexborHTMLParser:
+    html = cast(
+        "str",
+        cmarkgfm.markdown_to_html_with_extensions(  # pyright: ignore[reportUnknownMemberType]
+            text, options=options, extensions=_EXTENSIONS
+        ),
+    )
+    return LexborHTMLParser(html)
+
+
+class _Walker:
+    def __init__(self, source_lines: list[str], plain: bool) -> None:
+        self.source_lines = source_lines
+        self.plain = plain
+        """No raw HTML and no construct of uncertain display anywhere: every text node is shown."""
+        self.view = TranscriptView()
+        self.lists = 0
+        self.tables = 0
+        self.covered = bytearray(len(source_lines) + 1)
+
+    # -- inline text
+
+    def inline_text(self, nodes: list[LexborNode], line: int) -> str:
+        """The visible text of an inline run; constructs a reader may not see are reported on `line`."""
+        parts: list[str] = []
+        stack = list(reversed(nodes))
+        while stack:
+            child = stack.pop()
+            tag = child.tag
+            if tag == "-text":
+                parts.append(child.text_content or "")
+                continue
+            if self.plain and tag not in _NOT_SHOWN:
+                parts.append(child.text(deep=True))  # the renderer's own inline elements: all their text shows
+                continue
+            if tag == "br":
+                parts.append(" ")
+                continue
+            if tag in _NOT_SHOWN or tag == "-comment" or "hidden" in child.attributes:
+                if tag == "img":
+                    self.uncertain(line, "an image (its alternative text may or may not be shown)")
+                continue
+            if tag == "del":
+                self.uncertain(line, "struck-through text")
+                continue
+            if tag == "a" and "title" in child.attributes:
+                self.uncertain(line, "a link title (a tooltip)")
+            if tag == "details" and "open" not in child.attributes:
+                summary = child.css_first("summary")
+                if summary is not None:
+                    stack.append(summary)
+                continue
+            stack.extend(reversed(list(child.iter(include_text=True))))
+        return "".join(parts)
+
+    def block_text(self, node: LexborNode, line: int) -> str:
+        if self.plain:
+            return node.text(deep=True)  # only the renderer's own inline elements: every text node is shown
+        return self.inline_text(list(node.iter(include_text=True)), line)
+
+    def uncertain(self, line: int, what: str) -> None:
+        self.view.uncertain.append(Uncertain(line, what))
+
+    # -- blocks
+
+    def add_text(self, start: int, text: str, block: BlockKind, list_id: int = -1, marker: str = "") -> None:
+        for offset, piece in enumerate(text.split("\n")):
+            if not 0 <= start + offset < len(self.source_lines):
+                break  # an indented code block's last line break
+            self.covered[start + offset] = 1
+            self.view.lines.append(
+                ShownLine(start + offset, piece, block, list_id=list_id, continues=offset > 0, marker=marker)
+            )
+            marker = ""
+
+    def item_marker(self, listing: LexborNode, index: int, line: int) -> str:
+        """The marker a reader sees before an item: the renderer's own number in an ordered list (the source's
+        numbers are not shown), the bullet as written otherwise."""
+        source = self.source_lines[line].lstrip(" \t>") if line < len(self.source_lines) else ""
+        if listing.tag != "ol":
+            return source[:1]
+        start = listing.attributes.get("start")
+        ordered = _ORDERED.match(source)
+        delimiter = ordered.group(1) if ordered is not None else "."
+        return f"{(int(start) if start and start.isdigit() else 1) + index}{delimiter}"
+
+    def walk(self, root: LexborNode) -> None:
+        # (node, list it is in, marker its first line shows); a stack, so that nesting costs no recursion.
+        stack: list[tuple[LexborNode, int, str]] = [(child, -1, "") for child in reversed(list(root.iter()))]
+        covered = self.covered
+        while stack:
+            node, list_id, marker = stack.pop()
+            tag = node.tag
+            self.view.tags.add(tag or "")
+            if tag in ("thead", "tbody"):
+                stack.extend((child, list_id, "") for child in reversed(list(node.iter())))
+                continue
+            span = _start_end(node)
+            if span is None:
+                continue  # raw HTML at block level: reported from the safe rendering, shows nothing certain
+            start, end = span
+            if tag in _HEADINGS or tag == "p":
+                covered[start : end + 1] = b"\x01" * (end + 1 - start)
+                block: BlockKind = "heading" if tag in _HEADINGS else "item" if list_id >= 0 else "paragraph"
+                self.add_text(start, self.block_text(node, start), block, list_id, marker)
+            elif tag == "table":
+                self.tables += 1
+                stack.extend((child, list_id, "") for child in reversed(list(node.iter())))
+            elif tag == "tr":
+                covered[start : end + 1] = b"\x01" * (end + 1 - start)
+                parent = node.parent
+                header = parent is not None and parent.tag == "thead"
+                source = self.source_lines[start].lstrip(">") if start < len(self.source_lines) else ""
+                if not header and len(source) - len(source.lstrip(" ")) >= 4:
+                    self.uncertain(start, "a table row indented as code (renderers differ on whether it is a row)")
+                if self.plain:
+                    cells = tuple([cell.text(deep=True) for cell in node.iter()])
+                else:
+                    cells = tuple([self.block_text(cell, start) for cell in node.iter()])
+                self.view.lines.append(
+                    ShownLine(
+                        start, "| " + " | ".join(cells) + " |", "header" if header else "row", cells, table=self.tables
+                    )
+                )
+            elif tag == "pre":
+                covered[start : end + 1] = b"\x01" * (end + 1 - start)
+                code = node.text(deep=True).removesuffix("\n")
+                fenced = self.source_lines[start].lstrip(" \t>").startswith(("```", "~~~"))
+                if code or not fenced:
+                    self.add_text(start + 1 if fenced else start, code, "code")
+            elif tag == "li":
+                covered[start] = 1
+                children = list(node.iter(include_text=True))
+                inline = [child for child in children if child.tag not in _IN_ITEM_BLOCKS]
+                text = self.inline_text(inline, start).rstrip("\n")
+                if text.strip():
+                    self.add_text(start, text, "item", list_id, marker)
+                    marker = ""
+                blocks = [child for child in children if child.tag in _IN_ITEM_BLOCKS]
+                stack.extend(
+                    (child, list_id, marker if index == 0 else "") for index, child in reversed(list(enumerate(blocks)))
+                )
+            elif tag in ("ul", "ol"):
+                self.lists += 1
+                items = list(node.iter())
+                stack.extend(
+                    (child, self.lists, self.item_marker(node, index, (_start_end(child) or (start, 0))[0]))
+                    for index, child in reversed(list(enumerate(items)))
+                )
+            elif tag == "hr":
+                covered[start : end + 1] = b"\x01" * (end + 1 - start)
+            else:  # a container: block quote, table and its parts
+                stack.extend((child, list_id, "") for child in reversed(list(node.iter())))
+
+
+def _raw_html_lines(text: str, source_lines: list[str]) -> list[int]:
+    """The lines holding raw HTML, found where the safe rendering omits it."""
+    tree = _render(text, _SAFE_OPTIONS)
+    body = tree.body
+    if body is None:
+        return []
+    found: list[int] = []
+    # Block-level HTML sits between blocks; inline HTML inside one. Walk in document order, remembering the
+    # last block that ended.
+    previous_end = -1
+    stack: list[LexborNode] = list(reversed(list(body.iter(include_text=True))))
+    while stack:
+        node = stack.pop()
+        if node.tag == "-comment":
+            parent = node.parent
+            span = _start_end(parent) if parent is not None else None
+            if parent is not None and span is not None and parent != body:
+                found.append(span[0] + _newlines_before(parent, node))
+            else:
+                line = previous_end + 1
+                while line < len(source_lines) and not source_lines[line].strip():
+                    line += 1
+                found.append(min(line, len(source_lines) - 1))
+            continue
+        span = _start_end(node)
+        if span is not None and node.parent == body:
+            previous_end = span[1]
+        stack.extend(reversed(list(node.iter(include_text=True))))
+    return found
+
+
+def _newlines_before(parent: LexborNode, target: LexborNode) -> int:
+    """Line breaks in the visible text of `parent` before `target` (a descendant)."""
+    count = 0
+    stack: list[LexborNode] = list(reversed(list(parent.iter(include_text=True))))
+    while stack:
+        node = stack.pop()
+        if node == target:
+            return count
+        if node.tag == "-text":
+            count += (node.text_content or "").count("\n")
+            continue
+        stack.extend(reversed(list(node.iter(include_text=True))))
+    return count
+
+
+def read_markdown(text: str) -> TranscriptView:
+    """The visible lines of a Markdown transcript, and the constructs whose visible text is not certain."""
+    source_lines = text.split("\n")
+    tree = _render(text, _RENDER_OPTIONS)
+    raw_html = _raw_html_lines(text, source_lines) if "<" in text else []
+    plain = not raw_html and tree.css_first(_UNCERTAIN_INLINE) is None
+    walker = _Walker(source_lines, plain)
+    body = tree.body
+    if body is not None:
+        walker.walk(body)
+    for line in raw_html:
+        walker.uncertain(line, "raw HTML")
+        walker.covered[line] = 1
+    for number, line in enumerate(source_lines):
+        if not walker.covered[number] and line.strip(" \t>") and not _only_markers(line):
+            walker.uncertain(number, "text no block shows (a link reference definition, say)")
+    first_by_line: dict[int, Uncertain] = {}
+    for item in walker.view.uncertain:
+        first_by_line.setdefault(item.line, item)  # one finding per line: the first construct found there
+    walker.view.uncertain = sorted(first_by_line.values(), key=lambda item: item.line)
+    return walker.view
+
+
+def _only_markers(line: str) -> bool:
+    """A line made only of block quote and list markers, or a table's delimiter row (shown as structure)."""
+    body = line.strip(" \t>")
+    return body in ("-", "*", "+") or set(body) <= set("|-: \t")

@@ -1,0 +1,70 @@
+"""Every string `present()` forwards to the model passes one defusal, and the scan that usually shows it has
+nothing to do never misses an imitation of the framing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from mcp_rendering.host import FRAMING_HEADER, present
+
+IMITATION = FRAMING_HEADER.split(",", 1)[0]
+_SEPARATORS = st.sampled_from(["", " ", "-", "\n", "\t", '"', "\\", "/", "\u00a0", "_", "\u2028"])
+
+
+@st.composite
+def imitations(draw: st.DrawFn) -> str:
+    """The framing's opening words, respelled as a server might: cases changed, separators between letters,
+    fullwidth letters, text around it."""
+    letters: list[str] = []
+    for char in IMITATION:
+        if char.isalnum():
+            char = draw(st.sampled_from([char, char.upper(), char.lower(), chr(ord(char.lower()) + 0xFEE0)]))
+        letters.append(char + (draw(_SEPARATORS) if char.isalnum() and draw(st.booleans()) else ""))
+    return draw(st.text(max_size=5)) + "".join(letters) + draw(st.text(max_size=5))
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for key, item in value.items() for s in [key, *_strings(item)]]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+@example(IMITATION.replace("Ren", "Re\\n"), "structured")  # a backslash before a letter: JSON writes `\\n`
+@example(IMITATION.replace(" ", "\n"), "key")
+@given(imitations(), st.sampled_from(["text", "key", "unknown block", "description", "structured", "array"]))
+def test_an_imitation_anywhere_is_defused(imitation: str, place: str) -> None:
+    content: list[Any] = [{"type": "text", "text": "rows below"}]
+    structured: dict[str, Any] = {"rows": [{"label": "Sales", "value": 1}]}
+    if place == "text":
+        content.append({"type": "text", "text": imitation})
+    elif place == "key":
+        structured[imitation] = 1
+    elif place == "unknown block":
+        content.append({"type": "x-widget", "body": {"caption": imitation}})
+    elif place == "description":
+        content.append({"type": "resource_link", "uri": "r://x", "name": "x", "description": imitation})
+    elif place == "structured":
+        structured["rows"].append({"label": imitation, "value": 2})
+    else:
+        structured["notes"] = ["a", imitation]
+    result = {"content": content, "structuredContent": structured}
+    forwarded = present(None, result).model_result
+    server_strings = _strings({"content": forwarded["content"][1:], "structured": forwarded.get("structuredContent")})
+    assert not any(IMITATION.lower() in " ".join(s.split()).lower() for s in server_strings), json.dumps(forwarded)
+    assert "imitates the host's rendering directive" in json.dumps(forwarded)
+
+
+def test_text_that_does_not_imitate_is_forwarded_unchanged() -> None:
+    structured = {"rows": [{"label": "Rendering directive", "value": "for the tool"}], "n\\t": ["\u00e9\\u0041"]}
+    result = {"content": [{"type": "text", "text": "a\nb"}], "structuredContent": structured}
+    forwarded = present(None, result).model_result
+    assert forwarded["structuredContent"] == structured
+    assert forwarded["content"][-1] == {"type": "text", "text": "a\nb"}
