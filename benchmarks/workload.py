@@ -42,7 +42,7 @@ def ledger(rows: int) -> Document:
 
 
 def directive() -> Rendering:
-    return Rendering(mode="verbatim", guidance=GUIDANCE)
+    return Rendering(mode="verbatim", guidance=GUIDANCE, complete=True)
 
 
 def tool_wire() -> dict[str, Any]:

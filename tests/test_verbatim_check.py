@@ -39,13 +39,15 @@ def paged() -> mcp_types.CallToolResult:
     envelope = Envelope(
         tool="ledger", tokens=ContinuationTokens(Keyring.single(b"k" * 32)), budget=Budget(max_bytes=1_500)
     )
-    return paged_result(envelope, ledger(), arguments={}, caller="alice", directive=Rendering(mode="verbatim"))
+    return paged_result(
+        envelope, ledger(), arguments={}, caller="alice", directive=Rendering(mode="verbatim", complete=True)
+    )
 
 
 @pytest.mark.parametrize(
     "build",
     [
-        lambda: verbatim_result(ledger(), Rendering(mode="verbatim", guidance="Keep every row.")),
+        lambda: verbatim_result(ledger(), Rendering(mode="verbatim", guidance="Keep every row.", complete=True)),
         lambda: verbatim_result(ledger(), Rendering(mode="verbatim", complete=False)),
         paged,
     ],

@@ -40,9 +40,10 @@ def emit() -> None:
 
 
 async def _client(size: int) -> list[float]:
+    from mcp_types import JSONRPCRequest, JSONRPCResponse
+
     from mcp.client.stdio import StdioServerParameters, stdio_client
     from mcp.shared.message import SessionMessage
-    from mcp_types import JSONRPCRequest, JSONRPCResponse
 
     parameters = StdioServerParameters(command=sys.executable, args=[__file__, "--emit"])
     timings: list[float] = []
