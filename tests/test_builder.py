@@ -13,6 +13,7 @@ import mcp_types
 import pytest
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
+from pydantic import ValidationError
 
 import mcp_rendering
 from mcp_rendering import patch
@@ -227,6 +228,31 @@ def test_structured_content_validates_against_the_output_schema() -> None:
         parent[path[-1]] = value
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(broken, schema)
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("page", "complete"), 1),  # was True: equal as a dict value, not a boolean
+        (("page", "returned"), 4.0),  # was 4: equal as a dict value, not an integer
+        (("page", "complete"), 1.0),
+    ],
+)
+def test_built_content_changed_to_an_equal_value_of_another_type_is_validated_in_full(
+    path: tuple[str, ...], value: object
+) -> None:
+    document = statement(3)
+    structured = verbatim_result(document, Rendering(mode="verbatim", complete=True)).structured_content
+    assert structured is not None
+    returned = structured["page"]["returned"]
+    assert VerbatimContent.model_validate(structured).page.returned == returned  # unchanged: the sealed path
+    parent: Any = structured
+    for key in path[:-1]:
+        parent = parent[key]
+    assert parent[path[-1]] == value
+    parent[path[-1]] = value
+    with pytest.raises(ValidationError):
+        VerbatimContent.model_validate(structured)
 
 
 def test_unpatched_sdk_keeps_only_the_meta_mirror() -> None:

@@ -116,8 +116,8 @@ class _BuiltContent(dict[str, Any]):
     The SDK checks a tool's result against `VerbatimContent` after the tool returns it; validating every row again
     would cost more than building the result. What was built from validated models conforms by construction, so
     the check only needs to know that nothing changed since: it compares the content with a fresh dump of the
-    models it was built from (one C-level comparison after pydantic's own dump, a fraction of a validation), and
-    validates in full whatever differs.
+    models it was built from (C-level comparisons, type-strict through the JSON text, after pydantic's own dump: a
+    fraction of a validation), and validates in full whatever differs.
     """
 
     __slots__ = ("_source",)
@@ -133,7 +133,10 @@ class _BuiltContent(dict[str, Any]):
     def unchanged(self) -> VerbatimContent | None:
         """The model this content was built from, or None if the content no longer equals its dump."""
         pristine, model = self._source()
-        return model if super().__eq__(pristine) else None
+        # Dict equality alone holds `1 == True == 1.0`, which validation tells apart; the JSON text does not, and
+        # equality still tells `1` from `"1"` as a key.
+        same = super().__eq__(pristine) and json.dumps(self) == json.dumps(pristine)
+        return model if same else None
 
 
 def _built_or_validated(value: Any, validate: pydantic_core_schema.ValidatorFunctionWrapHandler) -> Any:
