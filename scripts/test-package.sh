@@ -14,6 +14,13 @@ rm -rf dist
 .venv/bin/python -m build --outdir dist . >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 ls dist
 .venv/bin/twine check --strict dist/*
+# The sdist holds the package, the top-level README and the license, and nothing else (no other folder's README).
+stray=$(tar -tzf dist/*.tar.gz | sed 's|^[^/]*/||' | grep -vE '^(|python_ext/mcp_rendering/.*|README\.md|LICENSE|PKG-INFO|pyproject\.toml)$' || true)
+if [ -n "$stray" ]; then
+  echo "FAILED: the sdist holds files it should not:" >&2
+  echo "$stray" >&2
+  exit 1
+fi
 wheel=$(ls dist/*.whl)
 version=$(.venv/bin/python -c 'import runpy; print(runpy.run_path("python_ext/mcp_rendering/_version.py")["__version__"])')
 

@@ -26,10 +26,26 @@ if [ -f mkdocs.yml ]; then
   NO_MKDOCS_2_WARNING=1 mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
 fi
 
-echo "== pytest (Hypothesis profile ${HYPOTHESIS_PROFILE:-ci})"
+# The conformance check mostly waits on npm and on its servers: it runs beside pytest, its output kept for later.
+# In a session of its own, so that an early exit (a failing stage) stops it with its servers and npm.
+conformance_log=$(mktemp)
+setsid bash upstream/conformance/check.sh >"$conformance_log" 2>&1 </dev/null &
+conformance_pid=$!
+trap 'kill -- "-$conformance_pid" 2>/dev/null || true; rm -f "$conformance_log"' EXIT
+
+echo "== pytest (Hypothesis profile ${HYPOTHESIS_PROFILE:-ci}; two workers, one test file per worker at a time)"
 # The bounded, derandomized profile by default, as in CI; HYPOTHESIS_PROFILE=thorough explores widely.
 export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
-python -m pytest "$@"
+python -m pytest -n 2 --dist loadfile "$@"
+
+echo "== upstream/conformance/check.sh (the pull request to the conformance suite; ran beside pytest)"
+conformance_status=0
+wait "$conformance_pid" || conformance_status=$?
+cat "$conformance_log"
+if [ "$conformance_status" != 0 ]; then
+  echo "test.sh: upstream/conformance/check.sh failed (exit $conformance_status)" >&2
+  exit "$conformance_status"
+fi
 
 echo "== the benchmarks, each once in quick mode (proves they run; no timing is asserted)"
 for benchmark in benchmarks/bench_*.py; do
@@ -41,9 +57,6 @@ bash scripts/test-package.sh
 
 echo "== upstream/python-sdk/check.sh (the pull request to the official Python SDK)"
 bash upstream/python-sdk/check.sh
-
-echo "== upstream/conformance/check.sh (the pull request to the conformance suite)"
-bash upstream/conformance/check.sh
 
 echo "== the framework adapters, each in its framework's environment"
 bash scripts/test-integrations.sh

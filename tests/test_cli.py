@@ -758,3 +758,35 @@ def test_the_demo_refuses_a_save_file_it_cannot_write_before_it_runs(
     _one_line_error(
         capsys, f"cannot save into {str(tmp_path)!a}: {str(tmp_path / 'result.json')!a}: Is a directory", "demo"
     )
+
+
+def test_the_demo_refuses_to_save_through_a_symbolic_link_and_keeps_what_was_saved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("not the demo's", encoding="utf-8")
+    saved = tmp_path / "out"
+    saved.mkdir()
+    (saved / "result.json").write_text('{"kept": true}', encoding="utf-8")
+    (saved / "transcript.txt").symlink_to(target)
+    assert main(["demo", "--save", str(saved)]) == 2
+    _one_line_error(
+        capsys,
+        f"cannot save into {str(saved)!a}: {str(saved / 'transcript.txt')!a}: is a symbolic link, "
+        "which --save does not follow",
+        "demo",
+    )
+    # Refused before anything ran, and nothing truncated: the earlier result and the link's target are intact.
+    assert (saved / "result.json").read_text(encoding="utf-8") == '{"kept": true}'
+    assert target.read_text(encoding="utf-8") == "not the demo's"
+    assert sorted(path.name for path in saved.iterdir()) == ["result.json", "transcript.txt"]
+
+
+def test_the_demo_replaces_what_an_earlier_run_saved_whole(tmp_path: Path) -> None:
+    (tmp_path / "result.json").write_text("earlier", encoding="utf-8")
+    (tmp_path / "transcript.txt").write_text("earlier", encoding="utf-8")
+    completed = run_cli("demo", "--example", "screening", "--save", str(tmp_path))
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads((tmp_path / "result.json").read_text(encoding="utf-8"))["content"]
+    assert (tmp_path / "transcript.txt").read_text(encoding="utf-8") != "earlier"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["result.json", "transcript.txt"]

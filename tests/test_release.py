@@ -25,7 +25,7 @@ def _workflow(name: str) -> dict[Any, Any]:
 
 
 def _steps(workflow: dict[Any, Any]) -> list[dict[str, Any]]:
-    return [step for job in workflow["jobs"].values() for step in job["steps"]]
+    return [step for job in workflow["jobs"].values() for step in job.get("steps", [])]
 
 
 def _version() -> str:
@@ -54,6 +54,10 @@ def test_a_version_tag_publishes_by_trusted_publishing() -> None:
     assert publish["permissions"] == {"id-token": "write"}
     step = next(step for step in publish["steps"] if step.get("uses", "").startswith("pypa/gh-action-pypi-publish@"))
     assert "with" not in step  # no password, no token: PyPI trusts the workflow itself
+    # Nothing is built or published unless the README's test command passed first, as on a pull request.
+    assert workflow["jobs"]["test"] == {"uses": "./.github/workflows/ci.yml"}
+    assert "workflow_call" in _workflow("ci.yml")[True]
+    assert workflow["jobs"]["build"]["needs"] == "test" and "test" in publish["needs"]
     build_runs = " ".join(str(step.get("run", "")) for step in workflow["jobs"]["build"]["steps"])
     assert "scripts/test-package.sh" in build_runs and 'GITHUB_REF_NAME}" != "v${version}' in build_runs
 

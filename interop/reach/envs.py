@@ -9,6 +9,9 @@ and not this project: whatever runs in it puts the working tree's `python_ext` o
 Environments are kept in a cache directory outside the clone (`$MCP_RENDERING_REACH_CACHE`, by default
 `~/.cache/mcp-rendering/reach`), one per lock digest and interpreter, so that a fresh clone or a CI run on the same
 machine reuses the ones already installed; `.venv-reach/<name>` at the repository root links to the current one.
+A store is installed under an exclusive lock of its own (`<store>.lock`), so that clones running at the same time
+never delete or use a store another is still installing (a virtual environment cannot be renamed into place: its
+scripts name its path).
 
 `lock()` writes the lock files: it installs each framework's top-level pins, the test runner's and this project's
 own dependencies into a scratch environment, and freezes what resolved.
@@ -16,12 +19,15 @@ own dependencies into a scratch environment, and freezes what resolved.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -168,17 +174,30 @@ def ensure(env: Environment) -> float | None:
         raise SetupError(f"{env.lock_file.relative_to(ROOT)} is missing: run `python -m interop.reach --lock`")
     stamp = _stamp(env)  # of the lock as installed, should it change meanwhile
     store = CACHE_ROOT / f"{env.name}-{stamp[:16]}"
-    if is_current(env):
+    with _store_lock(store):
+        if is_current(env):  # read under the lock: another clone may have just finished it
+            _link(env, store)
+            return None
+        started = time.monotonic()
+        python = _create(store)  # an incomplete store (no stamp) is created anew
+        name = env.name
+        _run(_pip(python, "install", "-q", "--no-deps", "-r", str(env.lock_file)), f"installing the {name} lock")
+        _run(_pip(python, "check"), f"checking the {name} environment")
+        (store / STAMP).write_text(stamp, encoding="utf-8")  # last: it marks the store complete
         _link(env, store)
-        return None
-    started = time.monotonic()
-    python = _create(store)  # an incomplete store (no stamp) is created anew
-    name = env.name
-    _run(_pip(python, "install", "-q", "--no-deps", "-r", str(env.lock_file)), f"installing the {name} lock")
-    _run(_pip(python, "check"), f"checking the {name} environment")
-    (store / STAMP).write_text(stamp, encoding="utf-8")  # last: it marks the store complete
-    _link(env, store)
-    return time.monotonic() - started
+        return time.monotonic() - started
+
+
+@contextlib.contextmanager
+def _store_lock(store: Path) -> Iterator[None]:
+    """Hold the store's exclusive lock; released by the system should the process die."""
+    store.parent.mkdir(parents=True, exist_ok=True)
+    with (store.parent / f"{store.name}.lock").open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def lock(env: Environment) -> Path:

@@ -7,10 +7,13 @@ audit of the kind of summary a host writes when nothing asks it not to.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import shlex
 import sys
+import tempfile
 import textwrap
 from collections.abc import Mapping
 from typing import Any, TextIO, cast
@@ -135,32 +138,52 @@ def _verdict(report: AuditReport) -> str:
 
 
 def _save_paths(directory: str) -> tuple[str, str]:
-    """The two files `--save` writes, each created (or emptied) now, so that a path that cannot be written is
-    refused before the demo runs rather than after.
+    """The two files `--save` writes, checked now (and left untouched), so that a path that cannot be written is
+    refused before the demo runs rather than after, and a failed run keeps what an earlier one saved.
 
     Raises:
-        DemoError: the directory or a file cannot be written.
+        DemoError: the directory cannot be written, or a file is a symbolic link or not a regular file.
     """
     paths = (os.path.join(directory, "result.json"), os.path.join(directory, "transcript.txt"))
     try:
         os.makedirs(directory, exist_ok=True)
         for path in paths:
-            with open(path, "w", encoding="utf-8"):
-                pass
+            if os.path.islink(path):
+                raise OSError(errno.ELOOP, "is a symbolic link, which --save does not follow", path)
+            if os.path.lexists(path) and not os.path.isfile(path):
+                code = errno.EISDIR if os.path.isdir(path) else errno.EINVAL
+                raise OSError(code, os.strerror(code) if code == errno.EISDIR else "not a regular file", path)
+        descriptor, probe = tempfile.mkstemp(dir=directory, prefix=".mcp-rendering-")
+        os.close(descriptor)
+        os.unlink(probe)
     except OSError as error:
         where = ascii(error.filename) if error.filename else ascii(directory)
         raise DemoError(f"cannot save into {directory!a}: {where}: {error.strerror or error}") from None
     return paths
 
 
+def _replace_atomically(path: str, text: str) -> None:
+    """Write `text` to a new file beside `path`, then rename it over `path`: a reader sees the old file or the
+    new one, never a truncated one, and a symbolic link at `path` is replaced, never written through."""
+    descriptor, temporary = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".mcp-rendering-")
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
 def _save(paths: tuple[str, str], result: CallToolResult, shown: str) -> None:
     result_path, shown_path = paths
     try:
-        with open(result_path, "w", encoding="utf-8") as handle:
-            json.dump(_wire_of(result), handle, indent=2, ensure_ascii=False)
-            handle.write("\n")
-        with open(shown_path, "w", encoding="utf-8") as handle:
-            handle.write(shown)
+        for path in paths:
+            if os.path.islink(path):  # appeared since the run started
+                raise OSError(errno.ELOOP, "is a symbolic link, which --save does not follow", path)
+        _replace_atomically(result_path, json.dumps(_wire_of(result), indent=2, ensure_ascii=False) + "\n")
+        _replace_atomically(shown_path, shown)
     except OSError as error:
         raise DemoError(f"cannot save {error.filename!a}: {error.strerror or error}") from None
 
