@@ -471,15 +471,7 @@ def pypi_installs_offered_today(text: str) -> list[str]:
 
 @pytest.mark.parametrize(
     "page",
-    [
-        README,
-        *(
-            pytest.param(path, marks=pytest.mark.xfail(strict=True, reason="its install line awaits its owner's fix"))
-            if path.name == "host-guide.md"
-            else path
-            for path in _hand_written_pages()
-        ),
-    ],
+    [README, *_hand_written_pages()],
     ids=lambda path: path.relative_to(ROOT).as_posix(),
 )
 def test_no_page_offers_an_install_from_pypi_before_the_first_release(page: Path) -> None:
