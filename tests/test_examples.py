@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
 import sys
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar, cast
@@ -302,3 +303,24 @@ def test_the_caller_is_the_authorization_context_never_a_session() -> None:
         assert principal == caller_of(_tool_context(_http_request({"Mcp-Session-Id": "s1"})))
     finally:
         auth_context_var.reset(reset)
+
+
+def test_fastmcp_without_fastmcp_is_one_line_and_exit_2() -> None:
+    """`--framework fastmcp` where FastMCP cannot be imported names the install instead of a traceback."""
+    blocker = (
+        "import sys, runpy\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'fastmcp' or name.startswith('fastmcp.'):\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "sys.argv = ['financial', '--framework', 'fastmcp']\n"
+        "runpy.run_module('mcp_rendering.examples.financial', run_name='__main__')\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", blocker], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
+    )
+    assert completed.returncode == 2
+    assert completed.stderr.strip().splitlines() == [
+        "--framework fastmcp needs FastMCP 4: pip install -e '.[fastmcp]' from a clone"
+    ]

@@ -104,7 +104,12 @@ def serve(
             parser.error(f"--http needs HOST:PORT with a port from 1 to 65535, got {options.http!r}")
         address = (host, int(port))
     make = fastmcp_build if fastmcp and fastmcp_build is not None else build
-    server = make(plain=options.plain, record_links=options.record_links)
+    try:
+        server = make(plain=options.plain, record_links=options.record_links)
+    except ModuleNotFoundError as missing:
+        if not fastmcp or not (missing.name or "").startswith("fastmcp"):
+            raise
+        parser.exit(2, "--framework fastmcp needs FastMCP 4: pip install -e '.[fastmcp]' from a clone\n")
     if fastmcp:
         # No banner and quiet logs: a host such as `mcp-rendering demo` shares the terminal with the server.
         if address is None:
