@@ -15,7 +15,7 @@ rm -rf dist
 ls dist
 .venv/bin/twine check --strict dist/*
 # The sdist holds the package, the top-level README and the license, and nothing else (no other folder's README).
-stray=$(tar -tzf dist/*.tar.gz | sed 's|^[^/]*/||' | grep -vE '^(|python_ext/mcp_rendering/.*|README\.md|LICENSE|PKG-INFO|pyproject\.toml)$' || true)
+stray=$(tar -tzf dist/*.tar.gz | sed 's|^[^/]*/||' | grep -vE '^(|python_ext/mcp_rendering/.*|README\.md|LICENSE|PKG-INFO|pyproject\.toml|\.gitignore)$' || true)
 if [ -n "$stray" ]; then
   echo "FAILED: the sdist holds files it should not:" >&2
   echo "$stray" >&2
