@@ -70,19 +70,20 @@ def test_reading_accepts_sdk_1x_models_and_wire_dicts() -> None:
     }
     result_wire = {
         "content": [{"type": "text", "text": "a"}],
-        "_meta": {EXTENSION_ID: {"guidance": "Keep the order."}},
-        "_rendering": {"mode": "verbatim", "nullDisplay": "n/a", "complete": False},
+        # Core form only: a host that opts in reads it where the result carrier is absent.
+        "_rendering": {"mode": "verbatim", "guidance": "Keep the order.", "nullDisplay": "n/a", "complete": False},
     }
     tool, result = Tool.model_validate(tool_wire), CallToolResult.model_validate(result_wire)
     assert result.model_extra is not None and "_rendering" in result.model_extra  # kept by 1.x as an extra
     for pair in ((tool, result), (tool_wire, result_wire)):
-        rendering = resolve_rendering(*pair)
+        rendering = resolve_rendering(*pair, core_form=True)  # the core form is read only on opt-in
         assert rendering.mode == "verbatim"
         assert rendering.source == "result._rendering"
         assert rendering.guidance == "Keep the order."
         assert rendering.null_display == "n/a"
         assert rendering.complete is False
-        assert rendering.hints.verbatim_hint is True and rendering.hints.summarize_ok_hint is True
+        # The tool carrier is present, so the core-form hint in its annotations is not read.
+        assert rendering.hints.verbatim_hint is True and rendering.hints.summarize_ok_hint is None
     assert resolve_rendering(tool, None).mode == "verbatim"
 
 
