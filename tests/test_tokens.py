@@ -65,6 +65,18 @@ def verify(tokens: ContinuationTokens, token: str, **overrides: Any) -> Any:
     return tokens.verify(token, **fields)
 
 
+def test_issue_token_reports_the_expiry_it_signed() -> None:
+    clock = Clock()
+    tokens = make(clock, ttl=600)
+    fields: dict[str, Any] = {"tool": "statement", "arguments": ARGS, "caller": "alice", "position": 42}
+    issued = tokens.issue_token(**fields, fingerprint="v7", exclude_argument="cursor")
+    assert issued.expires_at == 1_800_000_600 == verify(tokens, issued.token).expires_at
+    clock.now += 7  # the same inputs later: a later expiry, in the token and beside it
+    later = tokens.issue_token(**fields, fingerprint="v7", exclude_argument="cursor")
+    assert later.expires_at == 1_800_000_607 == verify(tokens, later.token).expires_at
+    assert tokens.issue(**fields, fingerprint="v7", exclude_argument="cursor") == later.token
+
+
 def test_round_trip_returns_position_and_fingerprint() -> None:
     tokens = make()
     state = verify(tokens, issue(tokens))

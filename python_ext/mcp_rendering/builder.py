@@ -25,6 +25,7 @@ construction, anything changed since in full), or publishes `output_schema()` it
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -238,6 +239,11 @@ def output_schema() -> dict[str, Any]:
     }
 
 
+def _rfc3339_utc(seconds: int) -> str:
+    """An instant as `ResultContinuation.expiresAt` writes it: RFC 3339, UTC, whole seconds, `Z`."""
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def page_directive(directive: Rendering, page: Page | None) -> tuple[Rendering, ResultContinuation | None]:
     """`directive` as sent with `page`, and the continuation that goes with it: a mode (verbatim unless it names
     one), ``complete`` false when the page is not the last (whatever the directive says) and, for such a page, where
@@ -248,7 +254,8 @@ def page_directive(directive: Rendering, page: Page | None) -> tuple[Rendering, 
     if page is None or page.complete:
         return directive.model_copy(update={"mode": mode}), None
     assert page.next_token is not None  # an incomplete page always carries a token
-    continuation = ResultContinuation(argument=page.argument, token=page.next_token)
+    expires_at = None if page.expires_at is None else _rfc3339_utc(page.expires_at)
+    continuation = ResultContinuation(argument=page.argument, token=page.next_token, expires_at=expires_at)
     return directive.model_copy(update={"mode": mode, "complete": False}), continuation
 
 

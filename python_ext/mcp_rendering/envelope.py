@@ -26,7 +26,7 @@ from urllib.parse import quote, unquote
 from pydantic_core import to_json
 
 from mcp_rendering.document import Cell, Document, Row, Section
-from mcp_rendering.tokens import ContinuationTokens, MalformedTokenError
+from mcp_rendering.tokens import ContinuationTokens, IssuedToken, MalformedTokenError
 
 __all__ = [
     "Budget",
@@ -217,6 +217,8 @@ class Page:
     """Continuation token when incomplete."""
     argument: str
     """Name of the tool argument that takes the continuation token."""
+    expires_at: int | None = None
+    """Expiry of `next_token`, in whole seconds since the epoch (None when there is no token)."""
     linked_records: tuple[LinkedRecord, ...] = ()
     linked_fields: tuple[LinkedField, ...] = ()
     size_bytes: int = 0
@@ -391,9 +393,9 @@ class _Packer:
             meta["nextToken"] = token
         return _jlen(meta)
 
-    def _token(self, position: int) -> str:
+    def _token(self, position: int) -> IssuedToken:
         env = self.envelope
-        return env.tokens.issue(
+        return env.tokens.issue_token(
             tool=env.tool,
             arguments=self.arguments,
             caller=self.caller,
@@ -408,7 +410,7 @@ class _Packer:
         # Framing: {"document":{"title":T,"sections":[...]},"page":M}; M is reserved at its largest value, with room
         # for a token only where one will be issued: a page that ends the result carries none.
         frame = len('{"document":,"page":}') + _jlen({"title": self.document.title, "sections": []})
-        token_reserve = self._meta_size(complete=False, returned=records, token=self._token(self.units.count))
+        token_reserve = self._meta_size(complete=False, returned=records, token=self._token(self.units.count).token)
         with_token = budget.max_bytes - frame - token_reserve
         without_token = budget.max_bytes - frame - self._meta_size(complete=True, returned=records, token=None)
         refused: BudgetError | None = None
@@ -547,7 +549,8 @@ class _Packer:
 
     def _page(self, fill: _Fill, frame: int) -> Page:
         budget = self.envelope.budget
-        token = None if fill.complete else self._token(fill.position)
+        issued = None if fill.complete else self._token(fill.position)
+        token = None if issued is None else issued.token
         page_document = self.document.model_copy(
             update={
                 "sections": tuple(part.section.model_copy(update={"rows": tuple(part.rows)}) for part in fill.parts),
@@ -572,6 +575,7 @@ class _Packer:
             total=self.units.records,
             next_token=token,
             argument=self.envelope.argument,
+            expires_at=None if issued is None else issued.expires_at,
             linked_records=tuple(fill.linked_records),
             linked_fields=tuple(fill.linked_fields),
             size_bytes=size,

@@ -33,6 +33,7 @@ __all__ = [
     "START_AGAIN",
     "ContinuationTokens",
     "ExpiredTokenError",
+    "IssuedToken",
     "Keyring",
     "MalformedTokenError",
     "TamperedTokenError",
@@ -208,6 +209,15 @@ class TokenState:
     key_id: str
 
 
+@dataclass(frozen=True)
+class IssuedToken:
+    """A token as issued, with the expiry it was signed with (sent as `expiresAt` beside it)."""
+
+    token: str
+    expires_at: int
+    """Expiry, in whole seconds since the epoch: the first second at which the token is refused."""
+
+
 MAX_TTL_SECONDS = 86_400
 """The longest lifetime of a token: the specification requires an expiry at most 24 hours after issue."""
 
@@ -262,15 +272,36 @@ class ContinuationTokens:
 
         `exclude_argument` names the continuation argument, left out of the argument hash.
         """
+        return self.issue_token(
+            tool=tool,
+            arguments=arguments,
+            caller=caller,
+            position=position,
+            fingerprint=fingerprint,
+            exclude_argument=exclude_argument,
+        ).token
+
+    def issue_token(
+        self,
+        *,
+        tool: str,
+        arguments: Mapping[str, Any],
+        caller: str,
+        position: int,
+        fingerprint: str,
+        exclude_argument: str | None = None,
+    ) -> IssuedToken:
+        """As `issue`, with the token's expiry, read from the same clock reading that was signed into it."""
         if position < 0:
             raise ValueError("position must be >= 0")
         key_id = self.keyring.current
         secret = self.keyring.secret(key_id)
         assert secret is not None  # the keyring guarantees its current key exists
+        expires_at = int(self._clock()) + self.ttl_seconds
         payload = {
             "p": position,
             "f": self._digest(secret, "fingerprint", fingerprint.encode("utf-8")),
-            "e": int(self._clock()) + self.ttl_seconds,
+            "e": expires_at,
             "t": self._digest(secret, "tool", tool.encode("utf-8")),
             "a": self._digest(secret, "arguments", canonical_arguments(arguments, exclude=exclude_argument)),
             "c": self._digest(secret, "caller", caller.encode("utf-8")),
@@ -280,7 +311,7 @@ class ContinuationTokens:
         token = f"{signed}.{_b64encode(hmac.new(secret, signed.encode('ascii'), hashlib.sha256).digest())}"
         if len(token) > MAX_TOKEN_LENGTH:  # cannot happen with the fields above; kept as a hard guarantee
             raise ValueError("token exceeds the schema limit")
-        return token
+        return IssuedToken(token=token, expires_at=expires_at)
 
     def verify(
         self,

@@ -103,7 +103,8 @@ export const EXTENSION_IDS = [
   'io.modelcontextprotocol/auth/dpop',
   'io.modelcontextprotocol/auth/wif',
   'io.modelcontextprotocol/tasks',
-  'io.modelcontextprotocol/rendering'
+  'io.modelcontextprotocol/rendering',
+  'io.modelcontextprotocol/result-continuation'
 ] as const;
 export type ExtensionId = (typeof EXTENSION_IDS)[number];
 

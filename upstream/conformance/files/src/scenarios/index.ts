@@ -99,6 +99,8 @@ import { TasksRequiredTaskErrorScenario } from './server/tasks/required-task-err
 import { TasksMrtrCompositionScenario } from './server/tasks/composition';
 import { RenderingServerScenario } from './server/rendering';
 import { RenderingClientScenario } from './client/rendering';
+import { ResultContinuationServerScenario } from './server/result-continuation';
+import { ResultContinuationClientScenario } from './client/result-continuation';
 
 import {
   HttpHeaderValidationScenario,
@@ -145,6 +147,10 @@ const pendingClientScenariosList: ClientScenario[] = [
   // point at a conformant server:
   // `npm start -- server --scenario rendering-server --url <server>`.
   new RenderingServerScenario(),
+  // Result continuation extension (SEP-0000), pending for the same reason:
+  // the everything-server does not implement
+  // io.modelcontextprotocol/result-continuation.
+  new ResultContinuationServerScenario(),
 
   // SEP-2663 Tasks extension. Pending because the everything-server
   // does not implement io.modelcontextprotocol/tasks; targeted runs
@@ -243,6 +249,9 @@ const allClientScenariosList: ClientScenario[] = [
   // Rendering extension (SEP-0000)
   new RenderingServerScenario(),
 
+  // Result continuation extension (SEP-0000)
+  new ResultContinuationServerScenario(),
+
   // InputRequiredResult scenarios (SEP-2322)
   new InputRequiredResultBasicElicitationScenario(),
   new InputRequiredResultBasicSamplingScenario(),
@@ -318,6 +327,9 @@ const scenariosList: Scenario[] = [
 
   // Rendering extension (SEP-0000)
   new RenderingClientScenario(),
+
+  // Result continuation extension (SEP-0000)
+  new ResultContinuationClientScenario(),
 
   // MRTR client conformance (SEP-2322)
   new MRTRClientScenario(),

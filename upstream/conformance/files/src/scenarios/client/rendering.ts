@@ -16,6 +16,8 @@ interface Case {
   tool: unknown;
   result: unknown;
   isError?: boolean;
+  /** Send the core form only: `annotations.verbatimHint` on the tool, `_rendering` on the result. */
+  core?: boolean;
   expected: { mode: string; partial: boolean };
   /** The check the case belongs to. */
   check: string;
@@ -108,6 +110,13 @@ const CASES: Record<string, Case> = {
     expected: { mode: 'unspecified', partial: false },
     check: 'sep-0000-rendering-client-unknown-member-unclean'
   },
+  core_form_only: {
+    tool: NO_CARRIER,
+    result: NO_CARRIER,
+    core: true,
+    expected: { mode: 'unspecified', partial: false },
+    check: 'sep-0000-rendering-client-core-form-opt-in'
+  },
   verbatim_error: {
     tool: { verbatimHint: true },
     result: NO_CARRIER,
@@ -127,8 +136,13 @@ const CHECK_DESCRIPTIONS: Record<string, string> = {
   'sep-0000-rendering-client-unknown-member-unclean':
     'An unknown member makes its carrier unclean: it can ask to show more, never less',
   'sep-0000-rendering-client-not-stated-is-partial':
-    'A result whose completeness is not stated is shown as partial'
+    'A result whose completeness is not stated is shown as partial',
+  'sep-0000-rendering-client-core-form-opt-in':
+    'A client in its default configuration does not read the core form'
 };
+
+const CORE_HINTS = { verbatimHint: true };
+const CORE_DIRECTIVE = { mode: 'verbatim', complete: true };
 
 function withCarrier(carrier: unknown): Record<string, unknown> {
   return carrier === NO_CARRIER
@@ -155,6 +169,7 @@ export class RenderingClientScenario implements Scenario {
           ...Object.entries(CASES).map(([name, c]) => ({
             name,
             inputSchema: { type: 'object' },
+            ...(c.core ? { annotations: CORE_HINTS } : {}),
             ...withCarrier(c.tool)
           })),
           {
@@ -176,6 +191,7 @@ export class RenderingClientScenario implements Scenario {
         return {
           content: [{ type: 'text', text: `row 1 of ${name}` }],
           ...(c.isError ? { isError: true } : {}),
+          ...(c.core ? { _rendering: CORE_DIRECTIVE } : {}),
           ...withCarrier(c.result)
         };
       }

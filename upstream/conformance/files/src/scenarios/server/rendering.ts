@@ -18,6 +18,12 @@ import {
   carrierProblems,
   renderingRef
 } from './rendering-wire';
+import {
+  continuationOf,
+  cutRecords,
+  recordsOf,
+  wellFormedContinuation
+} from './result-continuation-wire';
 
 interface ListedTool {
   name: string;
@@ -49,6 +55,24 @@ function check(
     specReferences: [renderingRef(section)],
     errorMessage: problems.length > 0 ? problems.join('; ') : undefined,
     details
+  };
+}
+
+/** A SKIPPED check: the server under test sent nothing this check observes. */
+function skipped(
+  section: string,
+  id: string,
+  description: string,
+  reason: string
+): ConformanceCheck {
+  return {
+    id,
+    name: id,
+    description,
+    status: 'SKIPPED',
+    timestamp: new Date().toISOString(),
+    specReferences: [renderingRef(section)],
+    details: { reason }
   };
 }
 
@@ -188,6 +212,87 @@ export class RenderingServerScenario implements ClientScenario {
           { called: [...results.keys()], directives }
         )
       );
+      // A result with a continuation carrier is a part of a longer result: its directive must not say complete,
+      // and the next part, fetched with the token, must not hold a piece of a record of this one.
+      const parts = [...results.entries()].flatMap(([name, called]) =>
+        called
+          .filter((result) => {
+            const carrier = continuationOf(result);
+            return carrier !== undefined && carrier !== null;
+          })
+          .map((result) => ({ name, result }))
+      );
+      const noParts = `no tool called with no arguments returned a part (a result with _meta["io.modelcontextprotocol/result-continuation"])`;
+      if (parts.length === 0) {
+        checks.push(
+          skipped(
+            '2-carriers',
+            'sep-0000-rendering-server-part-not-complete',
+            'A part of a longer result does not say complete: true',
+            noParts
+          )
+        );
+        checks.push(
+          skipped(
+            '2-carriers',
+            'sep-0000-rendering-server-cuts-between-records',
+            'A result limited in size is cut between records',
+            noParts
+          )
+        );
+      } else {
+        checks.push(
+          check(
+            '2-carriers',
+            'sep-0000-rendering-server-part-not-complete',
+            'A part of a longer result does not say complete: true',
+            parts
+              .filter(
+                ({ result }) =>
+                  (carrierOf(result) as { complete?: unknown } | undefined)
+                    ?.complete === true
+              )
+              .map(
+                ({ name }) =>
+                  `${name}: a part with a continuation says complete: true`
+              ),
+            { parts: parts.map(({ name }) => name) }
+          )
+        );
+        const cuts: string[] = [];
+        for (const { name, result } of parts) {
+          const continuation = wellFormedContinuation(result);
+          const first = recordsOf(result);
+          if (!continuation || !first) {
+            cuts.push(
+              `${name}: ${continuation ? 'no structuredContent records to judge' : 'a malformed continuation carrier'}`
+            );
+            continue;
+          }
+          const next = await declaring.request<CalledResult>('tools/call', {
+            name,
+            arguments: { [continuation.argument]: continuation.token }
+          });
+          if (next.isError === true) {
+            cuts.push(`${name}: the next part was refused`);
+            continue;
+          }
+          cuts.push(
+            ...cutRecords([first, recordsOf(next) ?? []]).map(
+              (problem) => `${name}: ${problem}`
+            )
+          );
+        }
+        checks.push(
+          check(
+            '2-carriers',
+            'sep-0000-rendering-server-cuts-between-records',
+            'A result limited in size is cut between records',
+            cuts,
+            { parts: parts.map(({ name }) => name) }
+          )
+        );
+      }
       checks.push(
         check(
           '3-types',

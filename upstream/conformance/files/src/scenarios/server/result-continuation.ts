@@ -1,0 +1,689 @@
+/**
+ * Result continuation extension (io.modelcontextprotocol/result-continuation): the server side (SEP-0000).
+ *
+ * The suite plays the client. It lists the server's tools, and for each tool whose carrier declares a
+ * continuation argument and that takes no required argument, walks the whole result part by part, from a client
+ * that declares the extension and from one that does not; then presents altered and rebound tokens, which the
+ * server must refuse. Under 2026-07-28 it also fetches a continuation on a new connection.
+ */
+
+import type { ClientScenario, ConformanceCheck } from '../../types';
+import type { Connection, RunContext } from '../../connection';
+import {
+  CONTINUATION_EXTENSION_ID,
+  type PartRecord,
+  continuationOf,
+  continuationProblems,
+  continuationRef,
+  cutRecords,
+  recordKey,
+  recordsOf,
+  wellFormedContinuation,
+  withoutTokens
+} from './result-continuation-wire';
+
+interface ListedTool {
+  name: string;
+  inputSchema?: {
+    required?: unknown;
+    properties?: Record<string, Record<string, unknown>>;
+  };
+  _meta?: Record<string, unknown>;
+}
+
+interface CalledResult {
+  content?: { type?: string; text?: string }[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** A call's outcome: its result, or the JSON-RPC error that refused it. */
+type Outcome = { result: CalledResult } | { error: string };
+
+/** The most parts a walk follows: a server that never ends its result fails carrier-iff-more. */
+const MAX_PARTS = 100;
+
+function check(
+  section: string,
+  id: string,
+  description: string,
+  problems: string[],
+  details: Record<string, unknown>,
+  failure: 'FAILURE' | 'WARNING' = 'FAILURE'
+): ConformanceCheck {
+  return {
+    id,
+    name: id,
+    description,
+    status: problems.length === 0 ? 'SUCCESS' : failure,
+    timestamp: new Date().toISOString(),
+    specReferences: [continuationRef(section)],
+    errorMessage: problems.length > 0 ? problems.join('; ') : undefined,
+    details
+  };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function call(
+  connection: Connection,
+  name: string,
+  args: Record<string, unknown>
+): Promise<Outcome> {
+  try {
+    return {
+      result: await connection.request<CalledResult>('tools/call', {
+        name,
+        arguments: args
+      })
+    };
+  } catch (error) {
+    return { error: errorText(error) };
+  }
+}
+
+function refusal(outcome: Outcome): string | undefined {
+  if ('error' in outcome) return `refused: ${outcome.error}`;
+  if (outcome.result.isError === true) return 'a tool error';
+  return undefined;
+}
+
+/** Whether a refused call says so as the specification asks: a tool error with a text block. */
+function saysStartAgain(outcome: Outcome): boolean {
+  return (
+    'result' in outcome &&
+    outcome.result.isError === true &&
+    (outcome.result.content ?? []).some(
+      (block) => block.type === 'text' && (block.text ?? '').length > 0
+    )
+  );
+}
+
+/** One character of `token` at `at` replaced by another of the token alphabet (never a separator). */
+export function alterToken(token: string, at: number): string {
+  let index = Math.max(0, Math.min(token.length - 1, at));
+  while (index < token.length && !/[A-Za-z0-9]/.test(token[index])) index++;
+  if (index >= token.length) return `${token}A`;
+  const char = token[index];
+  const replacement = char === 'A' ? 'B' : /[0-9]/.test(char) ? 'A' : '0';
+  return token.slice(0, index) + replacement + token.slice(index + 1);
+}
+
+interface Walk {
+  parts: CalledResult[];
+  /** Why the walk stopped before a part without a carrier, when it did. */
+  stopped?: string;
+  tokens: string[];
+}
+
+async function walk(
+  connection: Connection,
+  tool: string,
+  args: Record<string, unknown>
+): Promise<Walk> {
+  const parts: CalledResult[] = [];
+  const tokens: string[] = [];
+  let next = args;
+  for (let index = 0; index < MAX_PARTS; index++) {
+    const outcome = await call(connection, tool, next);
+    const refused = refusal(outcome);
+    if (refused || !('result' in outcome))
+      return { parts, tokens, stopped: `part ${index + 1}: ${refused}` };
+    parts.push(outcome.result);
+    const carrier = continuationOf(outcome.result);
+    if (carrier === undefined || carrier === null) return { parts, tokens };
+    const continuation = wellFormedContinuation(outcome.result);
+    if (!continuation)
+      return {
+        parts,
+        tokens,
+        stopped: `part ${index + 1}: a malformed carrier`
+      };
+    tokens.push(continuation.token);
+    next = { ...args, [continuation.argument]: continuation.token };
+  }
+  return { parts, tokens, stopped: `more than ${MAX_PARTS} parts` };
+}
+
+/** Another value for one optional argument of the tool, that the server accepts when no token is sent. */
+async function alteredArguments(
+  connection: Connection,
+  tool: ListedTool,
+  argument: string
+): Promise<{ args: Record<string, unknown>; acceptedAlone: boolean }> {
+  const candidates: Record<string, unknown>[] = [];
+  for (const [name, schema] of Object.entries(
+    tool.inputSchema?.properties ?? {}
+  )) {
+    if (name === argument) continue;
+    const values: unknown[] = [];
+    if (Array.isArray(schema.enum))
+      values.push(...schema.enum.filter((v) => v !== schema.default));
+    if (Array.isArray(schema.examples))
+      values.push(...schema.examples.filter((v) => v !== schema.default));
+    const type = schema.type;
+    const types = Array.isArray(type) ? type : [type];
+    if (types.includes('integer') || types.includes('number'))
+      values.push(typeof schema.default === 'number' ? schema.default + 1 : 1);
+    if (types.includes('boolean'))
+      values.push(typeof schema.default === 'boolean' ? !schema.default : true);
+    if (types.includes('string')) values.push('conformance-other-value');
+    for (const value of values) candidates.push({ [name]: value });
+  }
+  for (const args of candidates) {
+    const outcome = await call(connection, tool.name, args);
+    if (!refusal(outcome)) return { args, acceptedAlone: true };
+  }
+  return {
+    args: candidates[0] ?? { conformance_other_argument: 'x' },
+    acceptedAlone: false
+  };
+}
+
+function allRecords(parts: CalledResult[]): PartRecord[][] {
+  return parts.map((part) => recordsOf(part) ?? []);
+}
+
+export class ResultContinuationServerScenario implements ClientScenario {
+  name = 'result-continuation-server';
+  readonly source = { extensionId: CONTINUATION_EXTENSION_ID } as const;
+  description = `Test a server's result continuation extension (${CONTINUATION_EXTENSION_ID}, SEP-0000).
+
+**Server Implementation Requirements:**
+
+- Declare \`${CONTINUATION_EXTENSION_ID}\` under \`capabilities.extensions\`.
+- Declare the continuation argument in \`Tool._meta["${CONTINUATION_EXTENSION_ID}"]\` and in \`inputSchema\` as an
+  optional string; send \`CallToolResult._meta["${CONTINUATION_EXTENSION_ID}"]\` on every part but the last.
+- Cut between records; serve the next part for an accepted token; refuse an altered token, and a token presented
+  with other arguments or to another tool, with a tool error; under 2026-07-28, accept a continuation on a new
+  connection.
+
+**Required server fixtures:** a tool with a continuation carrier and no required argument whose result, called
+with no arguments, comes in at least two parts, its records the objects of the innermost arrays of
+\`structuredContent\` (a record's string \`id\`, when it has one, identifies it).`;
+
+  async run(ctx: RunContext): Promise<ConformanceCheck[]> {
+    const checks: ConformanceCheck[] = [];
+    let declaring: Connection;
+    let plain: Connection;
+    try {
+      declaring = await ctx.connect({
+        capabilities: { extensions: { [CONTINUATION_EXTENSION_ID]: {} } }
+      });
+      plain = await ctx.connect({ capabilities: {} });
+    } catch (error) {
+      return [
+        check(
+          '1-negotiation',
+          'result-continuation-server-bootstrap',
+          'The client sessions start',
+          [errorText(error)],
+          {}
+        )
+      ];
+    }
+    try {
+      const discovered = (await declaring.discover()) as {
+        capabilities?: { extensions?: unknown };
+      };
+      const extensions = discovered.capabilities?.extensions;
+      const declared =
+        extensions !== null &&
+        typeof extensions === 'object' &&
+        Object.prototype.hasOwnProperty.call(
+          extensions,
+          CONTINUATION_EXTENSION_ID
+        );
+      checks.push(
+        check(
+          '1-negotiation',
+          'sep-0000-continuation-server-declares',
+          `The server declares ${CONTINUATION_EXTENSION_ID} under capabilities.extensions`,
+          declared
+            ? []
+            : [
+                `capabilities.extensions does not hold ${CONTINUATION_EXTENSION_ID} (${ctx.specVersion})`
+              ],
+          { specVersion: ctx.specVersion, extensions: extensions ?? null }
+        )
+      );
+
+      const tools =
+        (await declaring.request<{ tools?: ListedTool[] }>('tools/list', {}))
+          .tools ?? [];
+      const declaringTools = tools.filter(
+        (tool) =>
+          continuationOf(tool) !== undefined && continuationOf(tool) !== null
+      );
+      const callable = declaringTools.filter((tool) => {
+        const required = tool.inputSchema?.required;
+        return !Array.isArray(required) || required.length === 0;
+      });
+      const typed = declaringTools.flatMap((tool) =>
+        continuationProblems(continuationOf(tool), 'tool').map(
+          (problem) => `${tool.name}: ${problem}`
+        )
+      );
+
+      const walks = new Map<string, { declared: Walk; plain: Walk }>();
+      for (const tool of callable) {
+        walks.set(tool.name, {
+          declared: await walk(declaring, tool.name, {}),
+          plain: await walk(plain, tool.name, {})
+        });
+      }
+      for (const [name, { declared, plain: undeclared }] of walks) {
+        for (const part of [...declared.parts, ...undeclared.parts]) {
+          const carrier = continuationOf(part);
+          if (carrier !== undefined && carrier !== null)
+            typed.push(
+              ...continuationProblems(carrier, 'result').map(
+                (problem) => `${name}: ${problem}`
+              )
+            );
+        }
+      }
+      checks.push(
+        check(
+          '2-carriers-and-types',
+          'sep-0000-continuation-server-carriers-typed',
+          'Every carrier value conforms to the types of the specification',
+          [
+            ...typed,
+            ...(declaringTools.length === 0
+              ? [`no tool carries ${CONTINUATION_EXTENSION_ID} in its _meta`]
+              : [])
+          ],
+          {
+            toolCarriers: declaringTools.map((tool) => tool.name),
+            walked: [...walks.keys()]
+          }
+        )
+      );
+
+      // The tool the remaining checks judge: the first whose walk came in at least two parts.
+      const pagedName = [...walks.entries()].find(
+        ([, w]) => w.declared.parts.length >= 2
+      )?.[0];
+      const paged = tools.find((tool) => tool.name === pagedName);
+      const noPaged = [
+        `no tool with a continuation carrier and no required argument returned a result in two parts (walked: ${[...walks.keys()].join(', ') || 'none'})`
+      ];
+
+      // argument-declared: every tool that returned a continuation declares its argument, on the tool and in its
+      // inputSchema, as an optional string.
+      const undeclared: string[] = [];
+      for (const [name, w] of walks) {
+        const returned = [...w.declared.parts, ...w.plain.parts]
+          .map((part) => continuationOf(part) as { argument?: unknown })
+          .filter((carrier) => carrier !== undefined && carrier !== null);
+        if (returned.length === 0) continue;
+        const tool = tools.find((t) => t.name === name);
+        const declaredArgument = (
+          continuationOf(tool) as { argument?: unknown } | undefined
+        )?.argument;
+        if (typeof declaredArgument !== 'string') {
+          undeclared.push(`${name}: the tool carrier names no argument`);
+          continue;
+        }
+        const property = tool?.inputSchema?.properties?.[declaredArgument];
+        const type = property?.type;
+        const types = Array.isArray(type) ? type : [type];
+        if (!property || !(type === undefined || types.includes('string')))
+          undeclared.push(
+            `${name}: inputSchema.properties.${declaredArgument} is not a string property`
+          );
+        const required = tool?.inputSchema?.required;
+        if (Array.isArray(required) && required.includes(declaredArgument))
+          undeclared.push(`${name}: ${declaredArgument} is required`);
+        for (const carrier of returned) {
+          if (carrier.argument !== declaredArgument)
+            undeclared.push(
+              `${name}: a part names ${JSON.stringify(carrier.argument)}, not the declared ${declaredArgument}`
+            );
+        }
+      }
+      checks.push(
+        check(
+          '2-carriers-and-types',
+          'sep-0000-continuation-server-argument-declared',
+          'A tool that returns continuations declares its argument in its carrier and as an optional string',
+          paged ? undeclared : [...undeclared, ...noPaged],
+          { walked: [...walks.keys()] }
+        )
+      );
+
+      const pagedWalk = pagedName ? walks.get(pagedName) : undefined;
+      const parts = pagedWalk?.declared.parts ?? [];
+      const partRecords = allRecords(parts);
+
+      // carrier-iff-more: every part but the last has a carrier, the last has none, and a part that has one is
+      // followed by a part that holds records.
+      const iff: string[] = [];
+      if (pagedWalk) {
+        if (pagedWalk.declared.stopped)
+          iff.push(`the walk stopped: ${pagedWalk.declared.stopped}`);
+        parts.forEach((part, index) => {
+          const carrier = continuationOf(part);
+          const last = index === parts.length - 1;
+          const has = carrier !== undefined && carrier !== null;
+          if (has && !last && partRecords[index + 1].length === 0)
+            iff.push(
+              `part ${index + 1} has a carrier, but part ${index + 2} holds no record`
+            );
+          if (!has && !last) iff.push(`part ${index + 1} has no carrier`);
+        });
+      }
+      checks.push(
+        check(
+          '3-producing-parts',
+          'sep-0000-continuation-server-carrier-iff-more',
+          'The result carrier is on a part if and only if records remain after it',
+          pagedWalk ? iff : noPaged,
+          { tool: pagedName ?? null, parts: parts.length }
+        )
+      );
+
+      const cut = cutRecords(partRecords);
+      const fragments = partRecords.flatMap((records, index) =>
+        records.length === 0 && index < parts.length - 1
+          ? [`part ${index + 1} holds no record`]
+          : []
+      );
+      const judged = partRecords.every((records) => records.length > 0);
+      checks.push(
+        check(
+          '3-producing-parts',
+          'sep-0000-continuation-server-cuts-between-records',
+          'Each part holds whole records: no record is split between parts',
+          pagedWalk
+            ? [
+                ...cut,
+                ...fragments,
+                ...(judged || fragments.length > 0
+                  ? []
+                  : ['the parts have no records in structuredContent to judge'])
+              ]
+            : noPaged,
+          { tool: pagedName ?? null, records: partRecords.map((r) => r.length) }
+        )
+      );
+
+      // parts-partition: the records of the parts, once each and in order; equal to those of an independent walk.
+      const partition: string[] = [];
+      if (pagedWalk) {
+        const seen = new Map<string, number>();
+        partRecords.forEach((records, index) => {
+          for (const record of records) {
+            if (record.id === undefined) continue;
+            const key = recordKey(record);
+            const before = seen.get(key);
+            if (before !== undefined && before !== index)
+              partition.push(
+                `record ${JSON.stringify(record.id)} is in parts ${before + 1} and ${index + 1}`
+              );
+            seen.set(key, index);
+          }
+        });
+        const sequence = (records: PartRecord[][]) =>
+          records
+            .flat()
+            .map((record) => recordKey(record))
+            .filter((key, index, all) => all.indexOf(key) === index);
+        const mine = sequence(partRecords);
+        const theirs = sequence(allRecords(pagedWalk.plain.parts));
+        if (pagedWalk.plain.stopped)
+          partition.push(`the second walk stopped: ${pagedWalk.plain.stopped}`);
+        else if (JSON.stringify(mine) !== JSON.stringify(theirs))
+          partition.push(
+            `two walks of the same call give different records (${mine.length} and ${theirs.length})`
+          );
+      }
+      checks.push(
+        check(
+          '3-producing-parts',
+          'sep-0000-continuation-server-parts-partition',
+          'The parts hold every record of the result exactly once, in order',
+          pagedWalk ? partition : noPaged,
+          { tool: pagedName ?? null, records: partRecords.flat().length }
+        )
+      );
+
+      // result-independent-of-declaration: the first parts with and without the declaration.
+      const independent: string[] = [];
+      if (pagedWalk) {
+        const [mine] = pagedWalk.declared.parts;
+        const [theirs] = pagedWalk.plain.parts;
+        const tokens = [
+          ...pagedWalk.declared.tokens,
+          ...pagedWalk.plain.tokens
+        ];
+        if (!theirs)
+          independent.push(
+            `refused without the declaration: ${pagedWalk.plain.stopped}`
+          );
+        else
+          for (const member of [
+            'content',
+            'structuredContent',
+            '_meta'
+          ] as const)
+            if (
+              withoutTokens(mine[member], tokens) !==
+              withoutTokens(theirs[member], tokens)
+            )
+              independent.push(
+                `${member} of the first part differs without the declaration`
+              );
+      }
+      checks.push(
+        check(
+          '1-negotiation',
+          'sep-0000-continuation-server-result-independent-of-declaration',
+          'The first part does not depend on whether the client declared the extension',
+          pagedWalk ? independent : noPaged,
+          { tool: pagedName ?? null }
+        )
+      );
+
+      const firstCarrier = parts[0]
+        ? wellFormedContinuation(parts[0])
+        : undefined;
+      // serves-next-part: the token of part 1 brings part 2, which follows part 1.
+      const serves: string[] = [];
+      if (paged && firstCarrier) {
+        const second = await call(declaring, paged.name, {
+          [firstCarrier.argument]: firstCarrier.token
+        });
+        const refused = refusal(second);
+        if (refused || !('result' in second))
+          serves.push(`the call with the token of part 1: ${refused}`);
+        else {
+          const firstKeys = new Set(partRecords[0].map(recordKey));
+          const next = recordsOf(second.result) ?? [];
+          if (next.length === 0) serves.push('part 2 holds no record');
+          if (
+            next.some((r) => r.id !== undefined && firstKeys.has(recordKey(r)))
+          )
+            serves.push('part 2 repeats a record of part 1');
+          if (
+            partRecords[1] &&
+            JSON.stringify(next.map(recordKey)) !==
+              JSON.stringify(partRecords[1].map(recordKey))
+          )
+            serves.push('part 2 differs from the part the walk received');
+        }
+      } else serves.push(...noPaged);
+      checks.push(
+        check(
+          '3-producing-parts',
+          'sep-0000-continuation-server-serves-next-part',
+          'A call with an accepted token returns the part that follows',
+          serves,
+          { tool: pagedName ?? null }
+        )
+      );
+
+      // Refused tokens: altered in its first half and in its last characters; rebound to other arguments and to
+      // another tool that declares a continuation argument.
+      const refusals: { label: string; outcome: Outcome }[] = [];
+      const tampered: string[] = [];
+      const bound: string[] = [];
+      const boundDetails: Record<string, unknown> = {};
+      if (paged && firstCarrier) {
+        const { argument, token } = firstCarrier;
+        for (const [label, at] of [
+          ['one character of its first half', Math.floor(token.length / 3)],
+          ['one character of its end', token.length - 3]
+        ] as const) {
+          const outcome = await call(declaring, paged.name, {
+            [argument]: alterToken(token, at)
+          });
+          refusals.push({ label: `a token with ${label} changed`, outcome });
+          if (!refusal(outcome))
+            tampered.push(`a token with ${label} changed was accepted`);
+        }
+        const altered = await alteredArguments(declaring, paged, argument);
+        boundDetails.otherArguments = altered.args;
+        boundDetails.otherArgumentsAcceptedWithoutToken = altered.acceptedAlone;
+        const rebound = await call(declaring, paged.name, {
+          ...altered.args,
+          [argument]: token
+        });
+        refusals.push({
+          label: 'the token with other arguments',
+          outcome: rebound
+        });
+        if (!refusal(rebound))
+          bound.push(
+            `the token was accepted with other arguments ${JSON.stringify(altered.args)}`
+          );
+        const other = declaringTools.find((tool) => tool.name !== paged.name);
+        boundDetails.otherTool = other?.name ?? null;
+        const otherArgument = (
+          continuationOf(other) as { argument?: unknown } | undefined
+        )?.argument;
+        if (other && typeof otherArgument === 'string') {
+          const moved = await call(declaring, other.name, {
+            [otherArgument]: token
+          });
+          refusals.push({
+            label: `the token sent to ${other.name}`,
+            outcome: moved
+          });
+          if (!refusal(moved))
+            bound.push(`the token was accepted by another tool, ${other.name}`);
+        }
+        // The unaltered continuation must be accepted, or a refusal above proves nothing.
+        const unaltered = await call(declaring, paged.name, {
+          [argument]: token
+        });
+        const refused = refusal(unaltered);
+        if (refused) {
+          tampered.push(`the unaltered token was refused too (${refused})`);
+          bound.push(`the unaltered token was refused too (${refused})`);
+        }
+      } else {
+        tampered.push(...noPaged);
+        bound.push(...noPaged);
+      }
+      checks.push(
+        check(
+          '5-tokens-and-the-authorization-context',
+          'sep-0000-continuation-server-rejects-tampered-token',
+          'A token with one character changed is refused',
+          tampered,
+          { tool: pagedName ?? null }
+        )
+      );
+      checks.push(
+        check(
+          '5-tokens-and-the-authorization-context',
+          'sep-0000-continuation-server-token-bound',
+          'A token presented with other arguments, or to another tool, is refused',
+          bound,
+          { tool: pagedName ?? null, ...boundDetails }
+        )
+      );
+      const refused = refusals.filter(({ outcome }) => refusal(outcome));
+      checks.push(
+        check(
+          '5-tokens-and-the-authorization-context',
+          'sep-0000-continuation-server-rejected-token-error',
+          'A refused token produces a tool error that says so in a text block',
+          refused.length === 0
+            ? ['no token was refused']
+            : refused
+                .filter(({ outcome }) => !saysStartAgain(outcome))
+                .map(({ label, outcome }) =>
+                  'error' in outcome
+                    ? `${label}: a JSON-RPC error, not a tool error`
+                    : `${label}: a tool error without a text block`
+                ),
+          { refused: refused.map(({ label }) => label) },
+          'WARNING'
+        )
+      );
+
+      if (ctx.specVersion === '2026-07-28') {
+        // No session and no authentication: part 1 and part 2 on two new connections, each its own request.
+        const stateless: string[] = [];
+        if (paged) {
+          const first = await ctx.connect({ capabilities: {} });
+          const second = await ctx.connect({ capabilities: {} });
+          try {
+            const one = await call(first, paged.name, {});
+            const continuation =
+              'result' in one ? wellFormedContinuation(one.result) : undefined;
+            if (refusal(one) || !continuation)
+              stateless.push(
+                `part 1 on a new connection: ${refusal(one) ?? 'no carrier'}`
+              );
+            else {
+              const two = await call(second, paged.name, {
+                [continuation.argument]: continuation.token
+              });
+              const refused = refusal(two);
+              if (refused || !('result' in two))
+                stateless.push(`part 2 on another new connection: ${refused}`);
+              else if (
+                JSON.stringify((recordsOf(two.result) ?? []).map(recordKey)) !==
+                JSON.stringify((partRecords[1] ?? []).map(recordKey))
+              )
+                stateless.push(
+                  'part 2 on another new connection is not the part that follows'
+                );
+            }
+          } finally {
+            await Promise.allSettled([first.close(), second.close()]);
+          }
+        } else stateless.push(...noPaged);
+        checks.push(
+          check(
+            '5-tokens-and-the-authorization-context',
+            'sep-0000-continuation-server-stateless-continuation',
+            'A continuation sent on a new connection, without a session, is served',
+            stateless,
+            { tool: pagedName ?? null, specVersion: ctx.specVersion }
+          )
+        );
+      }
+    } catch (error) {
+      checks.push(
+        check(
+          '1-negotiation',
+          'result-continuation-server-run',
+          'The scenario runs to its end',
+          [errorText(error)],
+          {}
+        )
+      );
+    } finally {
+      await Promise.allSettled([declaring.close(), plain.close()]);
+    }
+    return checks;
+  }
+}
