@@ -1,0 +1,104 @@
+import { describe, it, expect } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { testScenarioContext } from '../../mock-server/testing';
+import type { ConformanceCheck } from '../../types';
+import { ResultContinuationClientScenario } from './result-continuation';
+import { RenderingClientScenario } from './rendering';
+import { CONTINUATION_EXTENSION_ID } from '../server/result-continuation-wire';
+
+const status = (checks: ConformanceCheck[], id: string) =>
+  checks.find((c) => c.id === id)?.status;
+
+async function connect(url: string): Promise<Client> {
+  const client = new Client(
+    { name: 'broken-client', version: '1.0.0' },
+    { capabilities: {} }
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+describe('result-continuation-client against a client that breaks its rules', () => {
+  it('fails every check the client breaks', async () => {
+    const scenario = new ResultContinuationClientScenario();
+    const { serverUrl } = await scenario.start(testScenarioContext());
+    try {
+      const client = await connect(serverUrl);
+      const results: Record<string, unknown> = {};
+      for (const tool of (await client.listTools()).tools) {
+        if (tool.name === 'report_parts') continue;
+        const first = await client.callTool({ name: tool.name, arguments: {} });
+        const carrier = (first._meta ?? {})[CONTINUATION_EXTENSION_ID] as
+          | { token?: unknown }
+          | undefined;
+        // Follows any carrier, with a token it rewrote; reports everything whole and none of the text.
+        if (carrier && typeof carrier.token === 'string')
+          await client.callTool({
+            name: tool.name,
+            arguments: { cursor: `${carrier.token}x` }
+          });
+        results[tool.name] = { mode: 'summarizable', partial: false, text: [] };
+      }
+      await client.callTool({ name: 'report_parts', arguments: { results } });
+      await client.close();
+
+      const checks = scenario.getChecks();
+      for (const id of [
+        'sep-0000-continuation-client-follows-exactly',
+        'sep-0000-continuation-client-reads-table',
+        'sep-0000-continuation-client-malformed-never-fatal',
+        'sep-0000-continuation-client-combination-complete',
+        'sep-0000-rendering-client-combines-parts'
+      ])
+        expect([id, status(checks, id)]).toEqual([id, 'FAILURE']);
+    } finally {
+      await scenario.stop();
+    }
+  }, 20000);
+
+  it('fails every check when the client reports nothing', async () => {
+    const scenario = new ResultContinuationClientScenario();
+    await scenario.start(testScenarioContext());
+    try {
+      const checks = scenario.getChecks();
+      expect(checks.length).toBe(5);
+      expect(checks.every((c) => c.status === 'FAILURE')).toBe(true);
+    } finally {
+      await scenario.stop();
+    }
+  });
+});
+
+describe('rendering-client against a client that reads the core form by default', () => {
+  it('fails core-form-opt-in', async () => {
+    const scenario = new RenderingClientScenario();
+    const { serverUrl } = await scenario.start(testScenarioContext());
+    try {
+      const client = await connect(serverUrl);
+      const readings: Record<string, unknown> = {};
+      for (const tool of (await client.listTools()).tools) {
+        if (tool.name === 'report_readings') continue;
+        await client.callTool({ name: tool.name, arguments: {} });
+        readings[tool.name] = {
+          // Reads annotations.verbatimHint, which only core_form_only sends.
+          mode: tool.name === 'core_form_only' ? 'verbatim' : 'unspecified',
+          partial: false
+        };
+      }
+      await client.callTool({
+        name: 'report_readings',
+        arguments: { readings }
+      });
+      await client.close();
+      expect(
+        status(
+          scenario.getChecks(),
+          'sep-0000-rendering-client-core-form-opt-in'
+        )
+      ).toBe('FAILURE');
+    } finally {
+      await scenario.stop();
+    }
+  }, 20000);
+});

@@ -1,0 +1,177 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createServerFor } from '../../mock-server/select';
+import type { MockServer } from '../../mock-server';
+import { testContext } from '../../connection/testing';
+import { DRAFT_PROTOCOL_VERSION, type ConformanceCheck } from '../../types';
+import { ResultContinuationServerScenario } from './result-continuation';
+import { RenderingServerScenario } from './rendering';
+import { CONTINUATION_EXTENSION_ID } from './result-continuation-wire';
+import { RENDERING_EXTENSION_ID } from './rendering-wire';
+
+// A paged server that breaks the rules of both extensions: it declares neither, its tool carrier has an unknown
+// member and its argument is not in inputSchema, its tokens are bare positions (so altered and rebound tokens are
+// served), record r2 is cut between parts 1 and 2, part 3 carries a continuation to an empty part, every part says
+// complete: true, and it refuses a continuation from a client that did not declare the extension (binding it to
+// the declaring session), with a JSON-RPC error.
+const ROWS = [
+  [
+    { id: 'r1', label: 'One' },
+    { id: 'r2', label: 'Tw' }
+  ],
+  [
+    { id: 'r2', label: 'Two' },
+    { id: 'r3', label: 'Three' }
+  ],
+  [{ id: 'r4', label: 'Four' }],
+  []
+];
+
+function declares(params: Record<string, unknown>): boolean {
+  const meta = params._meta as Record<string, unknown> | undefined;
+  const caps = meta?.['io.modelcontextprotocol/clientCapabilities'] as
+    | { extensions?: Record<string, unknown> }
+    | undefined;
+  return caps?.extensions?.[CONTINUATION_EXTENSION_ID] !== undefined;
+}
+
+async function brokenServer(): Promise<MockServer> {
+  return createServerFor(DRAFT_PROTOCOL_VERSION)({
+    'tools/list': () => ({
+      tools: [
+        {
+          name: 'ledger',
+          inputSchema: {
+            type: 'object',
+            properties: { year: { type: 'integer' } }
+          },
+          _meta: {
+            [CONTINUATION_EXTENSION_ID]: { argument: 'cursor', pageSize: 2 },
+            [RENDERING_EXTENSION_ID]: { verbatimHint: true }
+          }
+        }
+      ]
+    }),
+    'tools/call': (params) => {
+      const args = (params.arguments ?? {}) as Record<string, unknown>;
+      const cursor = args.cursor;
+      if (cursor !== undefined && !declares(params))
+        throw new Error('no such session');
+      const digits =
+        typeof cursor === 'string' ? cursor.replace(/\D/g, '') : '';
+      const part = Math.min(Number(digits || '0'), ROWS.length - 1);
+      const more = part < ROWS.length - 1;
+      return {
+        content: [{ type: 'text', text: `part ${part + 1}` }],
+        structuredContent: { rows: ROWS[part] },
+        _meta: {
+          [RENDERING_EXTENSION_ID]: { mode: 'verbatim', complete: true },
+          ...(more
+            ? {
+                [CONTINUATION_EXTENSION_ID]: {
+                  argument: 'cursor',
+                  token: `position-${part + 1}`,
+                  page: part + 1
+                }
+              }
+            : {})
+        }
+      };
+    }
+  });
+}
+
+const status = (checks: ConformanceCheck[], id: string) =>
+  checks.find((c) => c.id === id)?.status;
+
+describe('result-continuation-server against a server that breaks its rules', () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await brokenServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('fails every check the server breaks', async () => {
+    const checks = await new ResultContinuationServerScenario().run(
+      testContext(server.url, DRAFT_PROTOCOL_VERSION)
+    );
+    for (const id of [
+      'sep-0000-continuation-server-declares',
+      'sep-0000-continuation-server-carriers-typed',
+      'sep-0000-continuation-server-argument-declared',
+      'sep-0000-continuation-server-carrier-iff-more',
+      'sep-0000-continuation-server-cuts-between-records',
+      'sep-0000-continuation-server-parts-partition',
+      'sep-0000-continuation-server-result-independent-of-declaration',
+      'sep-0000-continuation-server-rejects-tampered-token',
+      'sep-0000-continuation-server-token-bound',
+      'sep-0000-continuation-server-stateless-continuation'
+    ])
+      expect([id, status(checks, id)]).toEqual([id, 'FAILURE']);
+    // Its refusals are JSON-RPC errors, not tool errors: a SHOULD, so a warning.
+    expect(
+      status(checks, 'sep-0000-continuation-server-rejected-token-error')
+    ).toBe('WARNING');
+  }, 20000);
+
+  it('fails serves-next-part when the token brings the first part again', async () => {
+    const repeating = await createServerFor(DRAFT_PROTOCOL_VERSION)({
+      'tools/list': () => ({
+        tools: [
+          {
+            name: 'ledger',
+            inputSchema: {
+              type: 'object',
+              properties: { cursor: { type: 'string' } }
+            },
+            _meta: { [CONTINUATION_EXTENSION_ID]: { argument: 'cursor' } }
+          }
+        ]
+      }),
+      'tools/call': (params) => {
+        const args = (params.arguments ?? {}) as Record<string, unknown>;
+        // Part 1 again for any token but the walk's own second call: a server that ignores its tokens.
+        return {
+          content: [{ type: 'text', text: 'part' }],
+          structuredContent: { rows: ROWS[0] },
+          ...(args.cursor === undefined
+            ? {
+                _meta: {
+                  [CONTINUATION_EXTENSION_ID]: {
+                    argument: 'cursor',
+                    token: 'abc123'
+                  }
+                }
+              }
+            : {})
+        };
+      }
+    });
+    try {
+      const checks = await new ResultContinuationServerScenario().run(
+        testContext(repeating.url, DRAFT_PROTOCOL_VERSION)
+      );
+      expect(
+        status(checks, 'sep-0000-continuation-server-serves-next-part')
+      ).toBe('FAILURE');
+      expect(
+        status(checks, 'sep-0000-continuation-server-rejected-token-error')
+      ).toBe('WARNING');
+    } finally {
+      await repeating.close();
+    }
+  }, 20000);
+
+  it('fails the rendering checks of parts', async () => {
+    const checks = await new RenderingServerScenario().run(
+      testContext(server.url, DRAFT_PROTOCOL_VERSION)
+    );
+    expect(status(checks, 'sep-0000-rendering-server-part-not-complete')).toBe(
+      'FAILURE'
+    );
+    expect(
+      status(checks, 'sep-0000-rendering-server-cuts-between-records')
+    ).toBe('FAILURE');
+  }, 20000);
+});
