@@ -122,9 +122,19 @@ def test_incomplete_page_carries_complete_false_and_the_continuation_everywhere(
     # The envelope's clock reads 1_800_000_000 and its tokens live 900 s: the expiry signed into the token, in UTC.
     continuation = {"argument": "cursor", "token": page.next_token, "expiresAt": "2027-01-15T08:15:00Z"}
     assert data["_meta"][CONTINUATION_ID] == continuation
-    assert envelope().tokens.verify(
-        page.next_token, tool="statement", arguments={"statement": "2026-q1"}, caller="alice", exclude_argument="cursor"
-    ).expires_at == page.expires_at == 1_800_000_900
+    assert (
+        envelope()
+        .tokens.verify(
+            page.next_token,
+            tool="statement",
+            arguments={"statement": "2026-q1"},
+            caller="alice",
+            exclude_argument="cursor",
+        )
+        .expires_at
+        == page.expires_at
+        == 1_800_000_900
+    )
     ResultContinuation.model_validate(continuation)  # the schema's pattern for expiresAt
     assert structured["page"]["nextToken"] == page.next_token
     assert structured["page"]["complete"] is False

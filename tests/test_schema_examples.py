@@ -115,7 +115,9 @@ def test_examples_show_each_contract_case() -> None:
 
     page = load("CallToolResult/incomplete-page.json")["_meta"]
     assert page[EXTENSION_ID]["complete"] is False
-    assert set(page[CONTINUATION_ID]) == {"argument", "token"}
+    assert set(page[CONTINUATION_ID]) == {"argument", "token", "expiresAt"}
+    # The expiry signed into the example token (1_796_000_900), as the carrier states it.
+    assert page[CONTINUATION_ID]["expiresAt"] == "2026-11-30T01:08:20Z"
     assert page[CONTINUATION_ID] == load("ResultContinuation/incomplete-page.json")
     statement = load("CallToolResult/verbatim-statement.json")
     assert statement["_meta"][EXTENSION_ID]["complete"] is True  # a directive always states completeness

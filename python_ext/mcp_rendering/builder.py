@@ -25,8 +25,8 @@ construction, anything changed since in full), or publishes `output_schema()` it
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
 from collections.abc import Callable, Mapping
+from datetime import datetime, timezone
 from typing import Any
 
 import mcp_types
