@@ -1,33 +1,78 @@
-"""The project's reference host (`mcp_rendering`), for the suite's `rendering-client` scenario.
+"""The project's reference host (`mcp_rendering`), for the suite's `rendering-client` and
+`result-continuation-client` scenarios (the suite names the scenario in `MCP_CONFORMANCE_SCENARIO`).
 
-It calls every tool but `report_readings`, reads each result with `mcp_rendering.reading.resolve_rendering`, and
-reports what it read (partial: a directive that the reader does not read as complete). Run by the suite with the
-project's environment: python reference_host.py SERVER_URL
+For `rendering-client` it calls every tool but `report_readings`, reads each result with
+`mcp_rendering.reading.resolve_rendering`, and reports what it read (partial: a directive that the reader does not
+read as complete). For `result-continuation-client` it calls every tool but `report_parts`, follows each usable
+continuation in its own code until a part has none or the server refuses the token, combines the parts with
+`mcp_rendering.reading.combine_parts`, and reports the combined mode, whether the whole is partial, and the text of
+every part. Run by the suite with the project's environment: python reference_host.py SERVER_URL
 """
 
 from __future__ import annotations
 
+import os
 import sys
+from typing import Any
 
 import anyio
 
 import mcp_rendering
 from mcp import Client
-from mcp_rendering.reading import resolve_rendering
+from mcp_rendering.reading import EffectiveRendering, combine_parts, resolve_rendering
 
-REPORT_TOOL = "report_readings"
+REPORT_READINGS = "report_readings"
+REPORT_PARTS = "report_parts"
+MAX_PARTS = 100
+"""A bound on the parts a host fetches for one answer: a server that never ends its result cannot hold it."""
+
+
+async def report_readings(client: Client) -> None:
+    readings: dict[str, dict[str, object]] = {}
+    for tool in (await client.list_tools()).tools:
+        if tool.name == REPORT_READINGS:
+            continue
+        reading = resolve_rendering(tool, await client.call_tool(tool.name, {}))
+        partial = reading.directive is not None and not reading.complete
+        readings[tool.name] = {"mode": reading.mode, "partial": partial}
+    await client.call_tool(REPORT_READINGS, {"readings": readings})
+
+
+async def report_parts(client: Client) -> None:
+    results: dict[str, dict[str, object]] = {}
+    for tool in (await client.list_tools()).tools:
+        if tool.name == REPORT_PARTS:
+            continue
+        original: dict[str, Any] = {}
+        parts: list[EffectiveRendering] = []
+        texts: list[str] = []
+        all_fetched = True
+        result = await client.call_tool(tool.name, original)
+        while True:
+            if result.is_error and parts:  # the continuation was refused: the whole stays partial
+                all_fetched = False
+                break
+            reading = resolve_rendering(tool, result, original_arguments=original)
+            parts.append(reading)
+            texts.extend(block.text for block in result.content if block.type == "text")
+            continuation = reading.continuation
+            if continuation is None:
+                break
+            if len(parts) >= MAX_PARTS:
+                all_fetched = False
+                break
+            result = await client.call_tool(tool.name, {**original, continuation.argument: continuation.token})
+        mode, complete = combine_parts(parts, all_fetched=all_fetched)
+        results[tool.name] = {"mode": mode, "partial": not complete, "text": texts}
+    await client.call_tool(REPORT_PARTS, {"results": results})
 
 
 async def main(url: str) -> None:
     async with Client(url, extensions=[mcp_rendering.client_extension()]) as client:
-        readings: dict[str, dict[str, object]] = {}
-        for tool in (await client.list_tools()).tools:
-            if tool.name == REPORT_TOOL:
-                continue
-            reading = resolve_rendering(tool, await client.call_tool(tool.name, {}))
-            partial = reading.directive is not None and not reading.complete
-            readings[tool.name] = {"mode": reading.mode, "partial": partial}
-        await client.call_tool(REPORT_TOOL, {"readings": readings})
+        if os.environ.get("MCP_CONFORMANCE_SCENARIO") == "result-continuation-client":
+            await report_parts(client)
+        else:
+            await report_readings(client)
 
 
 if __name__ == "__main__":

@@ -148,12 +148,26 @@ async function walk(
   return { parts, tokens, stopped: `more than ${MAX_PARTS} parts` };
 }
 
-/** Another value for one optional argument of the tool, that the server accepts when no token is sent. */
+/** The JSON Schema types a property admits, `anyOf` / `oneOf` members included. */
+function schemaTypes(schema: Record<string, unknown>): unknown[] {
+  const own = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const members = [schema.anyOf, schema.oneOf].flatMap((list) =>
+    Array.isArray(list) ? (list as Record<string, unknown>[]) : []
+  );
+  return [...own, ...members.flatMap((member) => schemaTypes(member))];
+}
+
+/**
+ * Another value for one optional argument of the tool, preferring one that the server accepts when no token is
+ * sent (so that a refusal with the token is the token's); undefined when the tool has no argument to vary.
+ */
 async function alteredArguments(
   connection: Connection,
   tool: ListedTool,
   argument: string
-): Promise<{ args: Record<string, unknown>; acceptedAlone: boolean }> {
+): Promise<
+  { args: Record<string, unknown>; acceptedAlone: boolean } | undefined
+> {
   const candidates: Record<string, unknown>[] = [];
   for (const [name, schema] of Object.entries(
     tool.inputSchema?.properties ?? {}
@@ -164,8 +178,7 @@ async function alteredArguments(
       values.push(...schema.enum.filter((v) => v !== schema.default));
     if (Array.isArray(schema.examples))
       values.push(...schema.examples.filter((v) => v !== schema.default));
-    const type = schema.type;
-    const types = Array.isArray(type) ? type : [type];
+    const types = schemaTypes(schema);
     if (types.includes('integer') || types.includes('number'))
       values.push(typeof schema.default === 'number' ? schema.default + 1 : 1);
     if (types.includes('boolean'))
@@ -177,10 +190,9 @@ async function alteredArguments(
     const outcome = await call(connection, tool.name, args);
     if (!refusal(outcome)) return { args, acceptedAlone: true };
   }
-  return {
-    args: candidates[0] ?? { conformance_other_argument: 'x' },
-    acceptedAlone: false
-  };
+  return candidates.length > 0
+    ? { args: candidates[0], acceptedAlone: false }
+    : undefined;
 }
 
 function allRecords(parts: CalledResult[]): PartRecord[][] {
@@ -547,20 +559,23 @@ with no arguments, comes in at least two parts, its records the objects of the i
             tampered.push(`a token with ${label} changed was accepted`);
         }
         const altered = await alteredArguments(declaring, paged, argument);
-        boundDetails.otherArguments = altered.args;
-        boundDetails.otherArgumentsAcceptedWithoutToken = altered.acceptedAlone;
-        const rebound = await call(declaring, paged.name, {
-          ...altered.args,
-          [argument]: token
-        });
-        refusals.push({
-          label: 'the token with other arguments',
-          outcome: rebound
-        });
-        if (!refusal(rebound))
-          bound.push(
-            `the token was accepted with other arguments ${JSON.stringify(altered.args)}`
-          );
+        boundDetails.otherArguments = altered?.args ?? null;
+        boundDetails.otherArgumentsAcceptedWithoutToken =
+          altered?.acceptedAlone ?? null;
+        if (altered) {
+          const rebound = await call(declaring, paged.name, {
+            ...altered.args,
+            [argument]: token
+          });
+          refusals.push({
+            label: 'the token with other arguments',
+            outcome: rebound
+          });
+          if (!refusal(rebound))
+            bound.push(
+              `the token was accepted with other arguments ${JSON.stringify(altered.args)}`
+            );
+        }
         const other = declaringTools.find((tool) => tool.name !== paged.name);
         boundDetails.otherTool = other?.name ?? null;
         const otherArgument = (
@@ -577,6 +592,10 @@ with no arguments, comes in at least two parts, its records the objects of the i
           if (!refusal(moved))
             bound.push(`the token was accepted by another tool, ${other.name}`);
         }
+        if (!altered && !(other && typeof otherArgument === 'string'))
+          bound.push(
+            `${paged.name} has no optional argument to vary and no other tool declares a continuation argument: the binding cannot be observed`
+          );
         // The unaltered continuation must be accepted, or a refusal above proves nothing.
         const unaltered = await call(declaring, paged.name, {
           [argument]: token
