@@ -50,7 +50,8 @@ const CASES: Record<string, Case> = {
     ],
     follow: true,
     expected: { partial: false },
-    check: 'sep-0000-continuation-client-follows-exactly'
+    // Its follow-up is judged by follows-exactly, as every followed case's is; its reading by the table.
+    check: 'sep-0000-continuation-client-reads-table'
   },
   restart_needed: {
     tool: { argument: ARGUMENT },

@@ -329,24 +329,8 @@ export class RenderingServerScenario implements ClientScenario {
           return strip(declared) !== strip(undeclared);
         })
         .map(([name]) => name);
-      checks.push(
-        check(
-          '1-capability',
-          'sep-0000-rendering-server-result-independent-of-declaration',
-          'The records of a result do not depend on whether the client declared the extension',
-          differing.map(
-            (name) =>
-              `${name}: content or structuredContent differs without the declaration`
-          ),
-          {
-            compared: comparable.map(([name]) => name),
-            partialNotCompared: [...results.keys()].filter(
-              (name) => !comparable.some(([n]) => n === name)
-            )
-          }
-        )
-      );
-
+      // A client that declares odd settings and sends odd request _meta has not declared the extension as the
+      // specification defines it: refusing its call is refusing a call for want of the declaration.
       const oddFailures: string[] = [];
       for (const tool of callable) {
         try {
@@ -362,10 +346,24 @@ export class RenderingServerScenario implements ClientScenario {
       checks.push(
         check(
           '1-capability',
-          'sep-0000-rendering-server-odd-declaration-tolerated',
-          'An odd client declaration or request _meta never fails a call',
-          oddFailures,
-          { called: callable.map((tool) => tool.name) }
+          'sep-0000-rendering-server-result-independent-of-declaration',
+          'No call is refused, and the records of a result do not change, for want of the declaration',
+          [
+            ...differing.map(
+              (name) =>
+                `${name}: content or structuredContent differs without the declaration`
+            ),
+            ...oddFailures.map(
+              (failure) => `refused with an odd declaration: ${failure}`
+            )
+          ],
+          {
+            oddDeclarationCalled: callable.map((tool) => tool.name),
+            compared: comparable.map(([name]) => name),
+            partialNotCompared: [...results.keys()].filter(
+              (name) => !comparable.some(([n]) => n === name)
+            )
+          }
         )
       );
     } catch (error) {
