@@ -13,6 +13,10 @@ Usage:
     python scripts/gen_conformance_patch.py            # (re)write the patch
     python scripts/gen_conformance_patch.py --check    # exit 1 when the committed patch is stale
     python scripts/gen_conformance_patch.py --snapshot # print the path of the snapshot
+
+Exit status: 0 done (or current), 1 the committed patch is stale (`--check` only), 2 anything else that stopped it
+(no snapshot, a snapshot or source file that cannot be read or parsed), so that a caller never reports such a
+failure as a stale patch.
 """
 
 from __future__ import annotations
@@ -37,14 +41,19 @@ COPIED = {"src/seps/sep-0000.yaml": REPO_ROOT / "sep" / "conformance" / "sep-000
 SUITE_COMMIT = "c321dd3"
 SNAPSHOT_NAME = f"conformance-{SUITE_COMMIT}.tar.gz"
 AUTHOR = "the mcp-rendering maintainers"
-SUBJECT = "Add the rendering extension's server and client scenarios (SEP-0000)"
+SUBJECT = "Add the rendering and result continuation extensions' server and client scenarios (SEP-0000)"
 BODY = (
-    "rendering-server (a ClientScenario: the suite plays the client and judges a server) and rendering-client\n"
-    "(a Scenario: the suite plays a server with malformed carriers and judges a client's reading), both with\n"
-    "source = { extensionId: 'io.modelcontextprotocol/rendering' }, registered in src/scenarios/index.ts (the\n"
-    "server scenario as pending: the everything-server does not implement the extension), the identifier added to\n"
-    "EXTENSION_IDS, and the traceability file src/seps/sep-0000.yaml."
+    "rendering-server and result-continuation-server (ClientScenarios: the suite plays the client and judges a\n"
+    "server), rendering-client and result-continuation-client (Scenarios: the suite plays a server with\n"
+    "well-formed and malformed carriers and judges a client's reading), with source = { extensionId } of their\n"
+    "extension, io.modelcontextprotocol/rendering and io.modelcontextprotocol/result-continuation, registered in\n"
+    "src/scenarios/index.ts (the server scenarios as pending: the everything-server implements neither\n"
+    "extension), both identifiers in EXTENSION_IDS, vitest tests that run the scenarios against a server and a\n"
+    "client that break the rules, and the traceability file src/seps/sep-0000.yaml."
 )
+
+EXIT_STALE = 1
+EXIT_ERROR = 2
 
 
 def find_snapshot() -> Path:
@@ -65,7 +74,9 @@ def find_snapshot() -> Path:
         if candidate.is_file():
             return candidate
     looked = ", ".join(str(candidate) for candidate in candidates)
-    sys.exit(f"gen_conformance_patch: the suite snapshot {SNAPSHOT_NAME} is absent (looked in: {looked})")
+    message = f"the suite snapshot {SNAPSHOT_NAME} is absent (looked in: {looked})"
+    print(f"gen_conformance_patch: error: {message}", file=sys.stderr)
+    sys.exit(EXIT_ERROR)
 
 
 _SINGLE_QUOTED = re.compile(r"^(\s*(?:- )?[a-z_]+: )'(.*)'$")
@@ -121,11 +132,17 @@ def main() -> int:
     if args.snapshot:
         print(snapshot)
         return 0
-    text = render_patch(snapshot)
+    try:
+        text = render_patch(snapshot)
+        committed = PATCH.read_text(encoding="utf-8") if PATCH.exists() else None
+    except (OSError, tarfile.TarError, UnicodeDecodeError, EOFError) as error:
+        # Not a stale patch: the inputs could not be read, so nothing is known about the patch.
+        print(f"gen_conformance_patch: error: cannot build the patch: {error}", file=sys.stderr)
+        return EXIT_ERROR
     if args.check:
-        if not PATCH.exists() or PATCH.read_text(encoding="utf-8") != text:
+        if committed != text:
             print(f"gen_conformance_patch: {PATCH.relative_to(REPO_ROOT)} is stale; run it without --check")
-            return 1
+            return EXIT_STALE
         return 0
     PATCH.parent.mkdir(parents=True, exist_ok=True)
     PATCH.write_text(text, encoding="utf-8")

@@ -6,9 +6,14 @@
 #      `npm test` (vitest);
 #   3. its CLI passes the rendering-server scenario, over streamable HTTP, under 2025-11-25 and 2026-07-28, against
 #      a server that uses only the patched SDK (docs_src/rendering/tutorial001.py) and against the project's
-#      example servers (financial, screening, orgchart);
-#   4. its CLI passes the rendering-client scenario, under both versions, against a host built on the patched SDK
-#      and against the project's reference host.
+#      example servers (financial, screening, orgchart), and fails a server that breaks its rules;
+#   4. its CLI passes the result-continuation-server scenario, the same way, against the example servers that page
+#      (screening, orgchart; the patched SDK has no continuation module, so there is no SDK-only server to run);
+#   5. its CLI passes the rendering-client scenario, under both versions, against a host built on the patched SDK
+#      and against the project's reference host, and the result-continuation-client scenario against the
+#      reference host.
+# The scenarios' failure verdicts against servers and clients that break the rules of either extension are
+# asserted by the suite's own vitest files, run by `npm test`.
 # Known failures are listed, with their reasons, in expected-failures/<run>.yml (the suite's baseline format; an
 # entry that starts passing fails the run until it is removed). Exits non-zero with the reason on the first failure.
 set -euo pipefail
@@ -25,7 +30,13 @@ fail() {
   exit 1
 }
 
-"$python" "$root/scripts/gen_conformance_patch.py" --check || fail "the patch is stale: run scripts/gen_conformance_patch.py"
+patch_status=0
+"$python" "$root/scripts/gen_conformance_patch.py" --check || patch_status=$?
+case "$patch_status" in
+  0) ;;
+  1) fail "the patch is stale: run scripts/gen_conformance_patch.py" ;;
+  *) fail "could not check the patch (gen_conformance_patch.py exited $patch_status; its message is above)" ;;
+esac
 snapshot="$("$python" "$root/scripts/gen_conformance_patch.py" --snapshot)" || fail "no suite snapshot"
 [ -x "$project_python" ] || fail "no $project_python: run scripts/bootstrap.sh first"
 node22="$(bash "$root/scripts/node22.sh")" || fail "no Node >= 22.18"
@@ -125,6 +136,14 @@ for version in "${versions[@]}"; do
   done
 done
 
+echo "== result-continuation-server, over streamable HTTP"
+for version in "${versions[@]}"; do
+  for name in screening orgchart; do
+    run_cli "continuation-server-$name-$version" "$(baseline "continuation-server-$name-$version")" server \
+      --url "${server_urls[$name]}" --scenario result-continuation-server --spec-version "$version" --force
+  done
+done
+
 echo "== rendering-server must fail a server that breaks its rules"
 for version in "${versions[@]}"; do
   out="$logs/server-broken-$version.txt"
@@ -146,5 +165,11 @@ for version in "${versions[@]}"; do
     --command "env PYTHONPATH=$sdk_tree $sdk_venv/bin/python $here/clients/sdk_host.py"
   run_cli "client-reference-host-$version" "$(baseline "client-reference-host-$version")" client --scenario rendering-client \
     --spec-version "$version" --force --command "$project_python $here/clients/reference_host.py"
+done
+echo "== result-continuation-client"
+for version in "${versions[@]}"; do
+  run_cli "continuation-client-reference-host-$version" "$(baseline "continuation-client-reference-host-$version")" \
+    client --scenario result-continuation-client --spec-version "$version" --force \
+    --command "$project_python $here/clients/reference_host.py"
 done
 echo "upstream/conformance/check.sh: ok"

@@ -1,0 +1,61 @@
+"""`scripts/gen_conformance_patch.py` tells a stale patch (exit 1) from any other failure (exit 2), so that
+`upstream/conformance/check.sh` never reports a missing or unreadable snapshot as a stale patch."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "gen_conformance_patch.py"
+
+
+@pytest.fixture
+def gen(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    monkeypatch.syspath_prepend(str(SCRIPT.parent))
+    monkeypatch.delenv("CONFORMANCE_SNAPSHOT", raising=False)
+    return importlib.import_module("gen_conformance_patch")
+
+
+def _run(*args: str, snapshot: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/bin:/bin"} | ({"CONFORMANCE_SNAPSHOT": str(snapshot)} if snapshot else {})
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, env=env, check=False)
+
+
+def test_an_unreadable_snapshot_is_an_error_not_a_stale_patch(tmp_path: Path) -> None:
+    broken = tmp_path / "conformance-c321dd3.tar.gz"
+    broken.write_bytes(b"not a tar archive")
+    checked = _run("--check", snapshot=broken)
+    assert checked.returncode == 2
+    assert "error: cannot build the patch" in checked.stderr
+    assert "stale" not in checked.stdout + checked.stderr
+
+
+def test_a_missing_snapshot_is_an_error_not_a_stale_patch(
+    gen: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A checkout with no snapshot beside it, and not a git worktree of one that has.
+    monkeypatch.setattr(gen, "REPO_ROOT", tmp_path / "checkout")
+    monkeypatch.setattr(sys, "argv", ["gen_conformance_patch.py", "--check"])
+    with pytest.raises(SystemExit) as exited:
+        gen.main()
+    assert exited.value.code == 2
+
+
+def test_a_stale_patch_exits_1(gen: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    try:
+        snapshot = gen.find_snapshot()
+    except SystemExit:
+        pytest.skip("the suite snapshot is not beside this checkout")
+    stale = tmp_path / "0001.patch"
+    stale.write_text("an older patch\n", encoding="utf-8")
+    monkeypatch.setenv("CONFORMANCE_SNAPSHOT", str(snapshot))
+    monkeypatch.setattr(gen, "PATCH", stale)
+    monkeypatch.setattr(gen, "REPO_ROOT", tmp_path)
+    monkeypatch.setattr(sys, "argv", ["gen_conformance_patch.py", "--check"])
+    assert gen.main() == 1
