@@ -13,8 +13,8 @@ Rules enforced here:
 - every row quotes a sentence that is still in the specification its `url` names, and every anchor exists there;
 - every `url`, `spec_url` and `issue` is an https URL;
 - every MUST left is checked: an excluded row is a SHOULD, or says why no scenario can observe it;
-- every `check` id is emitted by a scenario, and every `sep-0000-` id a scenario emits is declared (the scenario
-  run itself is `tests/test_conformance_scenarios.py`);
+- every `check` id is emitted by a scenario of either extension, and every `sep-0000-` id a scenario emits is
+  declared (the scenarios run in `upstream/conformance/check.sh`);
 - the SEP, a charter, restates no requirement: its BCP 14 keywords are all in the specifications.
 
 Quoted text is compared after normalization: markdown emphasis, code ticks and link targets are removed and
