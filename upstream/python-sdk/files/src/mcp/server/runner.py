@@ -113,10 +113,11 @@ def _keep_extensions_capability(dumped: dict[str, Any], sieved: dict[str, Any]) 
     The 2025 wire schemas predate the member, so the surface model drops it; their
     `ServerCapabilities` is open (a server may define additional capabilities), so a
     legacy client can still read the map the server advertises. `dumped` is the
-    version-free model's dump, so the map is already validated.
+    version-free model's dump, so the map is already validated. An empty map says
+    nothing and is left out.
     """
     extensions = cast("dict[str, Any]", dumped["capabilities"]).get("extensions")
-    if extensions is None:
+    if not extensions:
         return sieved
     return {**sieved, "capabilities": {**sieved["capabilities"], "extensions": extensions}}
 

@@ -59,7 +59,12 @@ _IGNORABLE_OUTSIDE_CF = frozenset(
 
 # The type of `nullDisplay` (the extension's JSON Schema): printable Latin letters, punctuation and dashes, no digit,
 # single spaces between runs. A value outside it is malformed even when it could not hide a null.
-_NULL_DISPLAY_CHARS = "!-/:-~\u00a1-\u00ac\u00ae-\u00b1\u00b4-\u00b8\u00ba\u00bb\u00bf-\u00ff\u0100-\u017f\u2010-\u2027\u2030-\u205e"
+_NULL_DISPLAY_CHARS = (
+    "!-/:-~"  # ASCII printable, less space and the digits
+    "\u00a1-\u00ac\u00ae-\u00b1\u00b4-\u00b8\u00ba\u00bb\u00bf-\u00ff"  # Latin-1, less soft hyphen and the digit-likes
+    "\u0100-\u017f"  # Latin Extended-A
+    "\u2010-\u2027\u2030-\u205e"  # general punctuation: dashes, quotes, ellipsis
+)
 _NULL_DISPLAY_PATTERN = re.compile(f"[{_NULL_DISPLAY_CHARS}]+( [{_NULL_DISPLAY_CHARS}]+)*")
 
 
