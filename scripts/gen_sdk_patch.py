@@ -12,6 +12,9 @@ Usage:
     python scripts/gen_sdk_patch.py            # (re)write the series and the constraints
     python scripts/gen_sdk_patch.py --check    # exit 1 when a committed file is stale
     python scripts/gen_sdk_patch.py --fetch    # print the path of the verified sdist (downloading it once)
+
+Exit status: 0 done (or current), 1 stale (only with --check), 2 any other error (the sdist cannot be fetched or
+verified, files/ and SERIES disagree, a file is malformed), so that a caller can tell "regenerate" from "broken".
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,7 +41,7 @@ CACHE_DIR = REPO_ROOT / ".cache" / "upstream"
 SDIST_NAME = "mcp"
 SDIST_VERSION = "2.3.0"
 SDIST_SHA256 = "8b147a50441cf059dc88c684e0aeed3687f0aa0f39c6cde7b90330effd2b34d8"
-AUTHOR = "the mcp-rendering maintainers"
+AUTHOR = "mcp-rendering maintainers <maintainers@mcp-rendering.invalid>"
 
 
 @dataclass(frozen=True)
@@ -48,9 +52,34 @@ class Patch:
     paths: tuple[str, ...]
 
 
+EXIT_STALE = 1
+EXIT_ERROR = 2
+
+
+class GenError(Exception):
+    """Anything that stops the series from being rendered or checked (as opposed to a stale series)."""
+
+
 SERIES = (
     Patch(
-        name="0001-rendering-extension.patch",
+        name="0001-keep-extensions-in-legacy-initialize.patch",
+        subject="Keep capabilities.extensions in the handshake-era initialize result",
+        body=(
+            "The 2025 wire schemas have no ServerCapabilities.extensions, so the per-version sieve\n"
+            "dropped the SEP-2133 map from the initialize result and a legacy client never saw the\n"
+            "extensions a server advertises (MCP Apps included). ServerCapabilities is open in those\n"
+            "schemas, so ServerRunner now keeps the map beside the members the schema defines.\n"
+            "The tests that pinned the gap now pin the map's presence."
+        ),
+        paths=(
+            "src/mcp/server/runner.py",
+            "tests/server/test_runner.py",
+            "tests/server/test_extensions_capability.py",
+            "tests/server/test_apps.py",
+        ),
+    ),
+    Patch(
+        name="0002-rendering-extension.patch",
         subject="Add the rendering extension (io.modelcontextprotocol/rendering)",
         body=(
             "mcp.server.rendering: the Rendering extension (tool hints under _meta, a default directive\n"
@@ -67,7 +96,7 @@ SERIES = (
         ),
     ),
     Patch(
-        name="0002-rendering-docs.patch",
+        name="0003-rendering-docs.patch",
         subject="Document the rendering extension",
         body=(
             "docs/advanced/rendering.md with its docs_src/rendering/ tutorials (two servers, one host) and\n"
@@ -98,11 +127,11 @@ def fetch_sdist() -> Path:
             command += ["--require-hashes", "-r", str(requirement), "-d", scratch]
             done = subprocess.run(command, capture_output=True, text=True, check=False)
             if done.returncode != 0:
-                sys.exit(f"gen_sdk_patch: pip could not download {SDIST_NAME}=={SDIST_VERSION}:\n{done.stderr}")
+                raise GenError(f"pip could not download {SDIST_NAME}=={SDIST_VERSION}:\n{done.stderr}")
             (Path(scratch) / target.name).replace(target)
     digest = hashlib.sha256(target.read_bytes()).hexdigest()
     if digest != SDIST_SHA256:
-        sys.exit(f"gen_sdk_patch: {target} has sha256 {digest}, expected {SDIST_SHA256}; delete it and rerun")
+        raise GenError(f"{target} has sha256 {digest}, expected {SDIST_SHA256}; delete it and rerun")
     return target
 
 
@@ -123,14 +152,14 @@ def file_diff(path: str, old: str | None, new: str) -> str:
     if old is None and not new:
         return f"diff --git a/{path} b/{path}\nnew file mode 100644\n"
     if not new.endswith("\n"):
-        sys.exit(f"gen_sdk_patch: {FILES_DIR / path} must end with a newline")
+        raise GenError(f"{FILES_DIR / path} must end with a newline")
     new_lines = new.splitlines(keepends=True)
     if old is None:
         header = f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n"
         return header + f"@@ -0,0 +1,{len(new_lines)} @@\n" + "".join(f"+{line}" for line in new_lines)
     hunks = "".join(difflib.unified_diff(old.splitlines(keepends=True), new_lines, f"a/{path}", f"b/{path}", n=3))
     if not hunks:
-        sys.exit(f"gen_sdk_patch: {FILES_DIR / path} is identical to the SDK's; remove it from files/")
+        raise GenError(f"{FILES_DIR / path} is identical to the SDK's; remove it from files/")
     return f"diff --git a/{path} b/{path}\n" + hunks
 
 
@@ -141,7 +170,7 @@ def render_series(sdist: Path) -> dict[Path, str]:
     if sorted(listed) != on_disk or len(set(listed)) != len(listed):
         missing = sorted(set(on_disk) - set(listed))
         absent = sorted(set(listed) - set(on_disk))
-        sys.exit(f"gen_sdk_patch: SERIES and files/ disagree (not in SERIES: {missing}; not in files/: {absent})")
+        raise GenError(f"SERIES and files/ disagree (not in SERIES: {missing}; not in files/: {absent})")
     originals = _sdist_text(sdist, set(listed))
     rendered: dict[Path, str] = {}
     for number, patch in enumerate(SERIES, start=1):
@@ -192,7 +221,7 @@ def main() -> int:
         stale = [path for path, text in expected.items() if not path.exists() or path.read_text("utf-8") != text]
         for path in [*stale, *stray]:
             print(f"gen_sdk_patch: {path.relative_to(REPO_ROOT)} is stale; run python scripts/gen_sdk_patch.py")
-        return 1 if stale or stray else 0
+        return EXIT_STALE if stale or stray else 0
     PATCHES_DIR.mkdir(parents=True, exist_ok=True)
     for path in stray:
         path.unlink()
@@ -201,5 +230,16 @@ def main() -> int:
     return 0
 
 
+def _run() -> int:
+    try:
+        return main()
+    except GenError as error:
+        print(f"gen_sdk_patch: error (not a stale series): {error}", file=sys.stderr)
+    except Exception:  # an unexpected failure must not exit 1, which means "stale"
+        traceback.print_exc()
+        print("gen_sdk_patch: error (not a stale series): unexpected failure above", file=sys.stderr)
+    return EXIT_ERROR
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_run())

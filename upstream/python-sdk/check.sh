@@ -5,9 +5,12 @@
 #   3. the SDK's development tools are installed at the versions of its own uv.lock (constraints.txt);
 #   4. ruff (check and format) and pyright run under the SDK's own configuration on every file the series adds or
 #      changes; pytest (the SDK's config: warnings are errors) runs the added tests and the SDK tests of what the
-#      series touches (docs_src shape, docs build config), with branch coverage of the added code at 100%.
-# The SDK's whole suite is not run: the series changes no existing module.
-# Then, if present, the separate stdio-buffer patch's own check (upstream/python-sdk/stdio-buffer/check.sh).
+#      series touches (the server runner, the extensions capability, MCP Apps, docs_src shape, docs build config),
+#      with branch coverage of the added code at 100%.
+# The SDK's whole suite is not run: the one existing module the series changes (src/mcp/server/runner.py) is
+# covered by the test files above.
+# Then, if present, the separate stdio-buffer patch's own check (upstream/python-sdk/stdio-buffer/check.sh), with
+# its benchmark in --quick mode; run that script alone, without --quick, to measure.
 # Exits non-zero with the reason on the first failure.
 #
 #   bash upstream/python-sdk/check.sh            # the whole check
@@ -28,8 +31,15 @@ fail() {
   exit 1
 }
 
-"$python" "$root/scripts/gen_sdk_patch.py" --check || fail "the patch series is stale: run scripts/gen_sdk_patch.py"
-sdist="$("$python" "$root/scripts/gen_sdk_patch.py" --fetch)" || fail "could not fetch the pinned sdist"
+# gen_sdk_patch.py --check exits 1 only for a stale series; 2 for anything else (its message says what).
+status=0
+"$python" "$root/scripts/gen_sdk_patch.py" --check || status=$?
+case "$status" in
+  0) ;;
+  1) fail "the patch series is stale: run python scripts/gen_sdk_patch.py and commit the result" ;;
+  *) fail "scripts/gen_sdk_patch.py --check failed with status $status (an error, not a stale series: see above)" ;;
+esac
+sdist="$("$python" "$root/scripts/gen_sdk_patch.py" --fetch)" || fail "could not fetch the pinned sdist (see above)"
 
 say() { if $prepare_only; then echo "$@" >&2; else echo "$@"; fi; }
 say "== applying the series to $(basename "$sdist")"
@@ -86,7 +96,7 @@ pytest_log="$cache/python-sdk-pytest.txt"
 if ! PYTHONWARNDEFAULTENCODING=1 "$venv/bin/coverage" run -m pytest -q -p no:cacheprovider --color=no \
   tests/server/test_rendering.py tests/client/test_rendering.py tests/docs_src/test_rendering.py \
   tests/docs_src/test_shape.py tests/docs/test_build_config.py tests/server/test_apps.py \
-  tests/server/test_extensions_capability.py >"$pytest_log" 2>&1; then
+  tests/server/test_extensions_capability.py tests/server/test_runner.py >"$pytest_log" 2>&1; then
   grep -vE ' PASSED' "$pytest_log" | tail -n 60 >&2
   fail "pytest failed (output: $pytest_log)"
 fi
@@ -98,6 +108,9 @@ include="$(IFS=,; echo "${added_code[*]}")"
 
 if [ -f "$here/stdio-buffer/check.sh" ]; then
   echo "== the stdio-buffer patch (upstream/python-sdk/stdio-buffer/check.sh)"
-  bash "$here/stdio-buffer/check.sh" || fail "upstream/python-sdk/stdio-buffer/check.sh failed"
+  # Its work folder in the cache: the verified sdist is reused and its environment kept between runs.
+  mkdir -p "$cache/stdio-buffer"
+  [ -f "$cache/stdio-buffer/$(basename "$sdist")" ] || cp "$sdist" "$cache/stdio-buffer/"
+  STDIO_BUFFER_WORK="$cache/stdio-buffer" bash "$here/stdio-buffer/check.sh" --quick || fail "upstream/python-sdk/stdio-buffer/check.sh failed"
 fi
 echo "upstream/python-sdk/check.sh: ok"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The stdio-client buffer fix for the Python SDK, checked end to end: fetch the mcp 2.3.0 sdist (pinned by version
-# and hash), apply stdio-buffer.patch, run the SDK's own tests that cover the stdio client on the patched source,
-# then the benchmark against the unpatched source.
+# and hash), apply stdio-buffer.patch with `git apply`, run the SDK's own tests that cover the stdio client on the
+# patched source, then the benchmark against the unpatched source.
 #
-#   check.sh [--quick] [--json FILE]   --quick: the benchmark once, at 1 MB; --json: its results, machine-readable
+#   check.sh [--quick] [--json FILE]   --quick: the benchmark once, at 1 MB (what upstream/python-sdk/check.sh
+#                                      runs); without it, the full measurement; --json: its results, machine-readable
 #
 # Environment: PYTHON (default python3, 3.11 or newer); STDIO_BUFFER_WORK, a folder to work in (default: a fresh
 # temporary one, removed afterwards).
@@ -30,7 +31,13 @@ rm -rf "$work/unpatched" "$work/patched"
 mkdir -p "$work/unpatched" "$work/patched"
 tar -xzf "$sdist" -C "$work/unpatched" --strip-components=1
 tar -xzf "$sdist" -C "$work/patched" --strip-components=1
-(cd "$work/patched" && patch --quiet --forward --strip=1 <"$here/stdio-buffer.patch")
+# `git apply` checks the whole patch before changing anything, and refuses fuzz. The ceiling stops git from
+# finding an enclosing checkout (STDIO_BUFFER_WORK may sit inside one), which would make it patch nothing.
+(cd "$work/patched" && GIT_CEILING_DIRECTORIES="$work" git apply --check "$here/stdio-buffer.patch" \
+  && GIT_CEILING_DIRECTORIES="$work" git apply "$here/stdio-buffer.patch") \
+  || { echo "stdio-buffer/check.sh: stdio-buffer.patch does not apply to mcp $VERSION" >&2; exit 1; }
+grep -q 'pending: list\[str\] = \[\]' "$work/patched/src/mcp/client/stdio.py" \
+  || { echo "stdio-buffer/check.sh: the patched tree lacks the fix" >&2; exit 1; }
 
 if [ ! -x "$work/venv/bin/python" ]; then
   "$PY" -m venv "$work/venv"

@@ -20,9 +20,20 @@ from mcp.server import Server, ServerRequestContext
 
 pytestmark = pytest.mark.anyio
 
-_NOT_BOOLEANS: list[Any] = ["true", "false", 1, 0, [], {}]
-_NOT_MODES: list[Any] = ["VERBATIM", "Summarizable", "summarise", "tabular", "", 1, True, False, [], {}]
-_NOT_NULL_DISPLAYS: list[Any] = ["", " ", "\t", "\u200b", "\u00a0", "0", "-1", "1,000", "1.5e3", "٣", "n/a 1", "x" * 17]
+_NOT_BOOLEANS: list[Any] = ["true", "false", "yes", 1, 0, 1.5, [], {}]
+_NOT_MODES: list[Any] = [
+    *("VERBATIM", "Summarizable", "summarizable ", "summarise", "tabular", ""),
+    *(1, True, False, ["summarizable"], {"summarizable": True}),
+]
+_BLANK_LOOKING = ["\u2800", "\u2800\u2800", "\u115f", "\u1160", "\u3164", "\uffa0", "\u3164\u2800"]
+"""Characters that are neither white space nor a format control yet show as nothing: no usable null text."""
+_NOT_NULL_DISPLAYS: list[Any] = [
+    *("", " ", "\t", "\u00a0", "\u200b", "\u2060", "\u2065", "\ufff0", "\U000e0002"),  # blank or invisible
+    *_BLANK_LOOKING,
+    *("0", "0.00", "-1", "1,000", "1.5e3", "n/a 0", "\u0663"),  # a decimal digit: would look like an amount
+    *("\u00b2", "\u202e-", " -", "- ", "-\n-", "\u7a7a"),  # outside the member's type
+    *("x" * 17, "n" * 17),
+]
 _NOT_STRINGS: list[Any] = [0, False, [], {}]
 
 
@@ -65,7 +76,7 @@ def test_a_result_without_carriers_makes_no_claim() -> None:
         ),
         *(
             pytest.param(value, False, "verbatim", id=f"carrier-not-an-object-{value!r}")
-            for value in ["verbatim", 1, True, ["verbatimHint"]]
+            for value in ["verbatim", 1, 1.5, True, ["verbatimHint"]]
         ),
     ],
 )
@@ -117,6 +128,10 @@ def test_an_unclean_directive_can_ask_to_show_more_never_less(directive: dict[st
             pytest.param({name: True}, "unstated", id=f"misspelled-{name}")
             for name in ["completed", "Complete", "is_complete", "COMPLETE", "complete "]
         ),
+        *(
+            pytest.param({"complete": True, name: True}, "unstated", id=f"unknown-beside-true-{name}")
+            for name in ["Mode", "null_display", "nulldisplay", "continuation", "x"]
+        ),
         pytest.param("complete", "unstated", id="carrier-not-an-object"),
     ],
 )
@@ -134,6 +149,9 @@ def test_only_a_well_formed_complete_true_reads_complete(directive: Any, complet
         pytest.param("—", "—", id="dash"),
         pytest.param("null", "null", id="word-null"),
         pytest.param("NaN", "NaN", id="no-digit"),
+        *(pytest.param(value, value, id=f"usable-{value!r}") for value in ["N/A", "— néant —", "(vide)", "s.o.", "Ø"]),
+        pytest.param("…", "…", id="ellipsis"),
+        pytest.param("n" * 16, "n" * 16, id="longest"),
         *(pytest.param(value, "-", id=f"malformed-{value!r}") for value in _NOT_NULL_DISPLAYS),
         *(pytest.param(value, "-", id=f"not-a-string-{value!r}") for value in _NOT_STRINGS),
     ],
@@ -144,6 +162,27 @@ def test_null_display_cannot_hide_a_null_or_look_like_an_amount(value: Any, expe
     reading = read_rendering(None, _result({"nullDisplay": value, "mode": "verbatim", "complete": True}))
     completeness = "complete" if expected == value else "unstated"
     assert (reading.null_display, reading.mode, reading.completeness) == (expected, "verbatim", completeness)
+
+
+@pytest.mark.parametrize("carrier", [42, "verbatim", True, ["complete"], 0.5])
+def test_a_directive_carrier_that_is_not_an_object_reads_as_every_safe_value(carrier: Any) -> None:
+    reading = read_rendering(_tool({"summarizeOkHint": True}), _result(carrier))
+    assert (reading.mode, reading.completeness, reading.guidance, reading.null_display) == (
+        "verbatim",
+        "unstated",
+        None,
+        "-",
+    )
+    assert len(reading.problems) == 1
+
+
+@pytest.mark.parametrize("value", _BLANK_LOOKING)
+def test_braille_blank_and_hangul_fillers_are_not_visible(value: str) -> None:
+    """They are neither white space nor invisible by category, yet show as nothing: a
+    null text made only of them is blank (the reason given is that, not its type)."""
+    reading = read_rendering(None, _result({"nullDisplay": value, "complete": True}))
+    assert reading.null_display == "-"
+    assert reading.problems == ("nullDisplay is malformed (empty, blank or invisible): ignored",)
 
 
 @pytest.mark.parametrize(

@@ -37,13 +37,12 @@ async def test_the_directive_is_stamped_on_each_result() -> None:
 
 
 async def test_opting_in_advertises_the_extension() -> None:
-    """tutorial001: `extensions=[rendering]` advertises the extension through `server/discover`;
-    the 2025 `initialize` response carries no `extensions`; a server that does not opt in
-    advertises nothing."""
+    """tutorial001: `extensions=[rendering]` advertises the extension through `server/discover`
+    and in the 2025 `initialize` response alike; a server that does not opt in advertises nothing."""
     async with Client(tutorial001.mcp, mode="auto") as client:
         assert client.server_capabilities.extensions == {EXTENSION_ID: {}}
     async with Client(tutorial001.mcp, mode="legacy") as client:
-        assert client.server_capabilities.extensions is None
+        assert client.server_capabilities.extensions == {EXTENSION_ID: {}}
         legacy = await client.call_tool("balance_sheet", {})
     async with Client(MCPServer("plain")) as client:
         assert client.server_capabilities.extensions is None

@@ -113,15 +113,15 @@ async def test_tools_without_a_default_directive_are_untouched() -> None:
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_capability_is_advertised_only_by_an_opted_in_server(mode: Any) -> None:
-    """Opting in is passing the instance to `MCPServer(extensions=[...])`. The 2025
-    `initialize` response has no `extensions` member in this SDK, so only `mode='auto'`
-    (server/discover) sees the declaration."""
+    """Opting in is passing the instance to `MCPServer(extensions=[...])`; the
+    declaration reaches the client through `server/discover` and through the 2025
+    `initialize` response alike."""
     plain = MCPServer("plain")
     async with Client(_ledger_server(), mode=mode) as client:
         declared = client.server_capabilities.extensions
     async with Client(plain, mode=mode) as client:
         assert client.server_capabilities.extensions is None
-    assert declared == ({EXTENSION_ID: {}} if mode == "auto" else None)
+    assert declared == {EXTENSION_ID: {}}
 
 
 async def test_odd_client_declarations_and_request_meta_never_fail_a_call() -> None:
@@ -212,8 +212,11 @@ def test_with_directive_keeps_other_meta_and_replaces_a_directive() -> None:
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        pytest.param({"null_display": ""}, "null_display: empty or blank", id="null-display-empty"),
-        pytest.param({"null_display": " \u200b"}, "null_display: empty or blank", id="null-display-blank"),
+        pytest.param({"null_display": ""}, "null_display: empty, blank or invisible", id="null-display-empty"),
+        pytest.param({"null_display": " \u200b"}, "null_display: empty, blank or invisible", id="null-display-blank"),
+        pytest.param({"null_display": "\u2800"}, "null_display: empty, blank or invisible", id="null-display-braille"),
+        pytest.param({"null_display": "\u3164"}, "null_display: empty, blank or invisible", id="null-display-filler"),
+        pytest.param({"null_display": "- -  -"}, "null_display: outside the printable", id="null-display-type"),
         pytest.param({"null_display": "0"}, "null_display: holds a decimal digit", id="null-display-zero"),
         pytest.param({"null_display": "n/a 1"}, "null_display: holds a decimal digit", id="null-display-digit"),
         pytest.param({"mode": "verbatim"}, "complete\n  Field required", id="complete-unstated"),

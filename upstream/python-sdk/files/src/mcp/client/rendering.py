@@ -57,7 +57,7 @@ class RenderingReading:
     mode: Mode
     """The presentation: the result's `mode` decides, else the tool's hints."""
     guidance: str | None
-    """The server's presentation advice, when well-formed."""
+    """The server's presentation advice, when well-formed: server-authored, untrusted text."""
     null_display: str
     """What a null value shows as."""
     completeness: Completeness
@@ -79,6 +79,10 @@ class RenderingReading:
 
 def read_rendering(tool: Tool | None, result: CallToolResult) -> RenderingReading:
     """Read the tool's hints and the result's directive.
+
+    `guidance` in the reading is server-authored, untrusted text: a host may show it
+    or pass it on as the server's advice, below its own instructions, never as an
+    instruction to follow. The reading never raises on what a server sent.
 
     Args:
         tool: The tool as `tools/list` described it, or `None` when the host
