@@ -10,9 +10,11 @@ The merge refuses to overwrite anything: a new definition that already exists up
 missing, or a property the target already declares is an error. The one exception is `_meta`, whose keys upstream
 leaves open for extensions: a fragment may type some of its keys (the carriers), and the merged `_meta` is then
 `allOf` upstream's own schema, kept whole, and the delta's, which may hold only `type: object` and `properties`; so
-the merged schema admits no `_meta` that upstream rejects, and every key the delta does not name stays open. For a draft-07 upstream (which names its
-definitions `definitions`), the delta's references are rewritten to `#/definitions/...` and the delta may use only
-keywords that draft-07 defines with the same meaning, so the merged document stays in its upstream dialect.
+the merged schema admits no `_meta` that upstream rejects, and every key the delta does not name stays open.
+
+For a draft-07 upstream (which names its definitions `definitions`), the delta's references are rewritten to
+`#/definitions/...` and the delta may use only keywords that draft-07 defines with the same meaning, so the merged
+document stays in its upstream dialect.
 
 Usage:
     python scripts/gen_schema.py            # write the merged schemas

@@ -196,7 +196,7 @@ def test_merge_refuses_to_retype_a_meta_key_upstream_declares() -> None:
     delta["$defs"]["CallToolResult"]["properties"]["_meta"]["properties"]["io.modelcontextprotocol/serverInfo"] = {
         "type": "string"
     }
-    with pytest.raises(gen_schema.MergeError, match="serverInfo.*upstream already declares"):
+    with pytest.raises(gen_schema.MergeError, match=r"serverInfo.*upstream already declares"):
         gen_schema.merge(_upstream("2026-07-28"), delta)
     # Under the older versions upstream leaves that key open, so typing it there is additive.
     gen_schema.merge(_upstream("2025-11-25"), delta)
