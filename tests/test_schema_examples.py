@@ -188,6 +188,17 @@ _CARRIER_NEGATIVE_CASES: list[tuple[str, str, Any]] = [
     ("continuation-bad-argument", "ResultContinuation", {"argument": "1st", "token": "t"}),
     ("continuation-unknown", "ResultContinuation", {"argument": "cursor", "token": "t", "part": 2}),
     ("continuation-expiry-local", "ResultContinuation", {"argument": "c", "token": "t", "expiresAt": "2026-12-02"}),
+    # Not a time at all, though every field has its digits: the schema admits only real field values.
+    (
+        "continuation-expiry-out-of-range",
+        "ResultContinuation",
+        {"argument": "c", "token": "t", "expiresAt": "2026-13-45T99:99:99Z"},
+    ),
+    (
+        "continuation-expiry-hour-24",
+        "ResultContinuation",
+        {"argument": "c", "token": "t", "expiresAt": "2026-12-02T24:00:00Z"},
+    ),
     ("continuation-tool-empty", "ResultContinuationTool", {}),
 ]
 
@@ -335,3 +346,13 @@ def test_other_meta_keys_stay_open(version: str) -> None:
     tool = _load(EXAMPLES_DIR / "Tool" / "paged-ledger.json")
     tool["_meta"] = {**tool["_meta"], "com.example/flags": ["a", 1, None]}
     assert _errors(MERGED[version], "Tool", tool) == []
+
+
+@pytest.mark.parametrize(
+    "expires_at",
+    ["2026-12-02T10:15:00Z", "2026-12-31T23:59:59.123456789Z", "2028-02-29T00:00:00Z", "2026-01-01T00:00:00Z"],
+)
+@pytest.mark.parametrize("version", VERSIONS)
+def test_an_expiry_in_utc_validates(version: str, expires_at: str) -> None:
+    instance = {"argument": "cursor", "token": "t", "expiresAt": expires_at}
+    assert _errors(MERGED[version], "ResultContinuation", instance) == []
