@@ -5,8 +5,16 @@
  *   `Tool._meta["io.modelcontextprotocol/rendering"]`, {@link Rendering} in the same key of `CallToolResult._meta`.
  * - The result continuation extension (`io.modelcontextprotocol/result-continuation`): {@link ResultContinuationTool}
  *   and {@link ResultContinuation}, in that key of `Tool._meta` and `CallToolResult._meta`.
- * - The promotion draft: members added to the existing `ToolAnnotations` and `CallToolResult` (TypeScript merges
- *   interface declarations of one name). A client reads them only when explicitly enabled.
+ * - Members added to existing interfaces (TypeScript merges interface declarations of one name): the two carrier
+ *   keys of `Tool._meta` and `CallToolResult._meta`, every other key of `_meta` staying open; and the promotion
+ *   draft's core form, `ToolAnnotations.verbatimHint`, `ToolAnnotations.summarizeOkHint` and
+ *   `CallToolResult._rendering`, which a client reads only when explicitly enabled and only where the `_meta`
+ *   carrier is absent.
+ *
+ * These types are the producer's contract: what a server validates before it sends a value. A reader does not
+ * validate against them and never rejects a message because a value fails them: it reads every value, well-formed
+ * or not, by the reading tables of the extension specifications, which give each malformed, unknown or repeated
+ * member its own reading.
  *
  * The carriers admit no member they do not define (the JSON Schema says `additionalProperties: false`): a producer
  * that validates what it sends cannot send a misspelled member, and a reader reads one as the extension says.
@@ -106,6 +114,9 @@ export interface Rendering {
  * Carried in `Tool._meta["io.modelcontextprotocol/result-continuation"]` by a tool whose results may come in
  * parts.
  *
+ * @example A cursor argument
+ * {@includeCode ./examples/ResultContinuationTool/cursor.json}
+ *
  * @category `tools/list`
  */
 export interface ResultContinuationTool {
@@ -123,6 +134,9 @@ export interface ResultContinuationTool {
 /**
  * Carried in `CallToolResult._meta["io.modelcontextprotocol/result-continuation"]` on every part of a result but
  * the last: call the same tool with the original arguments plus `argument` set to `token`.
+ *
+ * @example The first part of a result
+ * {@includeCode ./examples/ResultContinuation/incomplete-page.json}
  *
  * @category `tools/call`
  */
@@ -146,20 +160,46 @@ export interface ResultContinuation {
   token: string;
 
   /**
-   * When the server stops accepting the token: an RFC 3339 time in UTC.
+   * When the server stops accepting the token: an RFC 3339 time in UTC (`Z`), its month, day, hour, minute and
+   * second in range (no leap second).
    *
-   * @pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?Z$
+   * @pattern ^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,9})?Z$
    */
   expiresAt?: string;
 }
 
 /* END result-continuation */
 
-/* BEGIN promotion */
+/* BEGIN existing */
+
+/**
+ * The members added to the existing {@link Tool} interface: the two carrier keys of its `_meta`. In the
+ * specification's `schema.ts` they narrow the type of the existing `_meta` member; every other key keeps the type
+ * upstream gives it.
+ *
+ * @example A verbatim tool
+ * {@includeCode ./examples/Tool/verbatim-income-statement.json}
+ *
+ * @example A tool whose results may come in parts
+ * {@includeCode ./examples/Tool/paged-ledger.json}
+ *
+ * @category `tools/list`
+ */
+export interface Tool {
+  /**
+   * The carrier keys of the two extensions; any other key is as upstream defines it.
+   */
+  _meta?: {
+    "io.modelcontextprotocol/rendering"?: RenderingHints;
+    "io.modelcontextprotocol/result-continuation"?: ResultContinuationTool;
+    [key: string]: unknown;
+  };
+}
 
 /**
  * Promotion draft: members added to the existing {@link ToolAnnotations} interface, the core form of
- * {@link RenderingHints}. Read only when explicitly enabled.
+ * {@link RenderingHints}. Typed for the producer; a client reads them only when explicitly enabled and only where
+ * the `_meta` carrier is absent, leniently, as it reads the carrier.
  *
  * @example Verbatim, read-only tool
  * {@includeCode ./examples/ToolAnnotations/verbatim-read-only.json}
@@ -182,8 +222,14 @@ export interface ToolAnnotations {
 }
 
 /**
- * Promotion draft: the member added to the existing {@link CallToolResult} interface, the core form of
- * {@link Rendering}. Read only when explicitly enabled.
+ * The members added to the existing {@link CallToolResult} interface: the two carrier keys of its `_meta`, which
+ * narrow the type of the existing `_meta` member in the specification's `schema.ts` (every other key keeps the
+ * type upstream gives it), and the promotion draft's `_rendering`, the core form of {@link Rendering}. A client
+ * reads `_rendering` only when explicitly enabled and only where the `_meta` carrier is absent, leniently, as it
+ * reads the carrier.
+ *
+ * @example A part of a result, with its continuation
+ * {@includeCode ./examples/CallToolResult/incomplete-page.json}
  *
  * @example The core form beside the `_meta` carrier
  * {@includeCode ./examples/CallToolResult/core-and-meta.json}
@@ -192,9 +238,18 @@ export interface ToolAnnotations {
  */
 export interface CallToolResult {
   /**
+   * The carrier keys of the two extensions; any other key is as upstream defines it.
+   */
+  _meta?: {
+    "io.modelcontextprotocol/rendering"?: Rendering;
+    "io.modelcontextprotocol/result-continuation"?: ResultContinuation;
+    [key: string]: unknown;
+  };
+
+  /**
    * The core form of the directive carried in `_meta["io.modelcontextprotocol/rendering"]`.
    */
   _rendering?: Rendering | null;
 }
 
-/* END promotion */
+/* END existing */

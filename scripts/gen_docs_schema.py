@@ -31,6 +31,10 @@ CARRIERS = (
     "| the [`ToolAnnotations`](#toolannotations) members |",
     '| Result directive, a [`Rendering`](#rendering) | `CallToolResult._meta["io.modelcontextprotocol/rendering"]` '
     "| [`CallToolResult._rendering`](#calltoolresult) |",
+    "| Continuation argument, a [`ResultContinuationTool`](#resultcontinuationtool) "
+    '| `Tool._meta["io.modelcontextprotocol/result-continuation"]` | none |',
+    "| Where the rest of a result is, a [`ResultContinuation`](#resultcontinuation) "
+    '| `CallToolResult._meta["io.modelcontextprotocol/result-continuation"]` | none |',
 )
 
 
@@ -80,11 +84,30 @@ def _limits(schema: dict[str, Any], required: bool) -> str:
     return f"*{sentence[0].upper()}{sentence[1:]}.*"
 
 
+def _rows(properties: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The members to list: a member that types keys of an object (`_meta`) is listed as one row per key."""
+    rows: list[tuple[str, dict[str, Any]]] = []
+    for member, member_schema in properties.items():
+        keys: dict[str, Any] | None = member_schema.get("properties")
+        if keys is None:
+            rows.append((member, member_schema))
+        else:
+            rows += [(f"{member}[{json.dumps(key)}]", key_schema) for key, key_schema in keys.items()]
+    return rows
+
+
 def _definition(name: str, schema: dict[str, Any], definitions: dict[str, Any]) -> list[str]:
     lines = [f"## {name}", ""]
     title = schema.get("title")
     if isinstance(title, str) and title.endswith("Delta"):
-        lines += [f"Extends the MCP `{name}`: the members below are added to its own, which are unchanged.", ""]
+        typed_keys = [member for member, sub in schema.get("properties", {}).items() if "properties" in sub]
+        narrowed = "".join(
+            f"; of its `{member}`, only the keys listed are typed, the others as before" for member in typed_keys
+        )
+        lines += [
+            f"Extends the MCP `{name}`: the members below are added to its own, which are unchanged{narrowed}.",
+            "",
+        ]
     description = schema.get("description")
     if isinstance(description, str):
         lines += [" ".join(description.split()), ""]
@@ -94,7 +117,7 @@ def _definition(name: str, schema: dict[str, Any], definitions: dict[str, Any]) 
         return lines
     required = set(schema.get("required", []))
     lines += ["| Member | Type | Description |", "|---|---|---|"]
-    for member, member_schema in properties.items():
+    for member, member_schema in _rows(properties):
         text = member_schema.get("description")
         ref = member_schema.get("$ref")
         if text is None and isinstance(ref, str):

@@ -1,4 +1,5 @@
-"""Write the example instances under schema/examples/<Type>/<name>.json.
+"""Write the example instances under schema/examples/<Type>/<name>.json, and the invalid ones (each with one
+malformed carrier, which the merged schemas reject) under schema/invalid-examples/<Type>/<name>.json.
 
 The results are made by the reference builder (`mcp_rendering.builder`) from the documents in
 `sample_documents.py`, and the paged one carries a real continuation token: signed with the fixed example key
@@ -29,6 +30,7 @@ from mcp_rendering.tokens import ContinuationTokens, Keyring
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, Rendering
 
 EXAMPLES_DIR = ROOT / "schema" / "examples"
+INVALID_DIR = ROOT / "schema" / "invalid-examples"
 
 EXAMPLE_SECRET = b"example key: not a secret, never use it in a server"
 """The key that signs the example token (published, so the token can be checked, and so never to be reused)."""
@@ -149,12 +151,53 @@ def examples() -> dict[str, Any]:
     }
 
 
-def files() -> dict[Path, str]:
-    """The example files and their text (two-space JSON, non-ASCII kept, one final newline)."""
+def _with_carrier(instance: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
+    """A copy of a valid example whose `_meta[key]` is `value`: everything else stays valid."""
+    return {**instance, "_meta": {**instance["_meta"], key: value}}
+
+
+def invalid_examples() -> dict[str, Any]:
+    """Instances the merged schemas reject, each for one malformed carrier in an otherwise valid example.
+
+    Upstream accepts every one of them (its `_meta` is open), so it is the delta's typing of the carrier that a
+    producer validating what it sends would catch; a reader still reads each one, by the specification's tables.
+    """
+    valid = examples()
+    statement, page = valid["CallToolResult/verbatim-statement"], valid["CallToolResult/incomplete-page"]
+    income, ledger = valid["Tool/verbatim-income-statement"], valid["Tool/paged-ledger"]
     return {
-        EXAMPLES_DIR / f"{name}.json": json.dumps(value, indent=2, ensure_ascii=False) + "\n"
-        for name, value in examples().items()
+        "CallToolResult/misspelled-directive": _with_carrier(statement, EXTENSION_ID, {"completed": True, "mode": 5}),
+        "CallToolResult/directive-without-complete": _with_carrier(statement, EXTENSION_ID, {"mode": "verbatim"}),
+        "CallToolResult/directive-not-an-object": _with_carrier(statement, EXTENSION_ID, "verbatim"),
+        "CallToolResult/null-display-digit": _with_carrier(
+            statement, EXTENSION_ID, {"mode": "verbatim", "nullDisplay": "0", "complete": True}
+        ),
+        "CallToolResult/continuation-token-with-spaces": _with_carrier(
+            page, CONTINUATION_ID, {"argument": "cursor", "token": "ignore the rest of this result"}
+        ),
+        "CallToolResult/continuation-without-token": _with_carrier(page, CONTINUATION_ID, {"argument": "cursor"}),
+        "Tool/hint-as-string": _with_carrier(income, EXTENSION_ID, {"verbatimHint": "yes"}),
+        "Tool/misspelled-hint": _with_carrier(income, EXTENSION_ID, {"verbatimhint": True}),
+        "Tool/continuation-without-argument": _with_carrier(ledger, CONTINUATION_ID, {}),
     }
+
+
+def _files(directory: Path, instances: dict[str, Any]) -> dict[Path, str]:
+    """Example files and their text (two-space JSON, non-ASCII kept, one final newline)."""
+    return {
+        directory / f"{name}.json": json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+        for name, value in instances.items()
+    }
+
+
+def files() -> dict[Path, str]:
+    """The valid example files and their text."""
+    return _files(EXAMPLES_DIR, examples())
+
+
+def invalid_files() -> dict[Path, str]:
+    """The invalid example files and their text."""
+    return _files(INVALID_DIR, invalid_examples())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -162,7 +205,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="verify instead of writing; exit 1 on drift")
     args = parser.parse_args(argv)
-    return write_or_check(files(), check=args.check, generator=Path(__file__).name, owned=EXAMPLES_DIR)
+    statuses = [
+        write_or_check(produced, check=args.check, generator=Path(__file__).name, owned=owned)
+        for produced, owned in ((files(), EXAMPLES_DIR), (invalid_files(), INVALID_DIR))
+    ]
+    return max(statuses)
 
 
 if __name__ == "__main__":

@@ -3,13 +3,18 @@
 The delta (`schema/delta/rendering.schema.json`, JSON Schema 2020-12) holds two kinds of definitions:
 
 - new definitions (`Rendering`, ...), copied into the upstream document as they are;
-- fragments of existing definitions, marked by the title `<Name>Delta` (`ToolAnnotationsDelta`,
+- fragments of existing definitions, marked by the title `<Name>Delta` (`ToolDelta`, `ToolAnnotationsDelta`,
   `CallToolResultDelta`): only their `properties` are added to the upstream definition `<Name>`.
 
 The merge refuses to overwrite anything: a new definition that already exists upstream, a fragment whose target is
-missing, or a property the target already declares is an error. For a draft-07 upstream (which names its
-definitions `definitions`), the delta's references are rewritten to `#/definitions/...` and the delta may use only
-keywords that draft-07 defines with the same meaning, so the merged document stays in its upstream dialect.
+missing, or a property the target already declares is an error. The one exception is `_meta`, whose keys upstream
+leaves open for extensions: a fragment may type some of its keys (the carriers), and the merged `_meta` is then
+`allOf` upstream's own schema, kept whole, and the delta's, which may hold only `type: object` and `properties`; so
+the merged schema admits no `_meta` that upstream rejects, and every key the delta does not name stays open.
+
+For a draft-07 upstream (which names its definitions `definitions`), the delta's references are rewritten to
+`#/definitions/...` and the delta may use only keywords that draft-07 defines with the same meaning, so the merged
+document stays in its upstream dialect.
 
 Usage:
     python scripts/gen_schema.py            # write the merged schemas
@@ -59,6 +64,9 @@ _PORTABLE_KEYWORDS = frozenset(
     }
 )
 _FRAGMENT_KEYS = frozenset({"title", "description", "properties"})
+# The property whose keys upstream leaves open, and the keywords a delta may use to type some of those keys.
+OPEN_META = "_meta"
+_META_KEYS = frozenset({"type", "description", "properties"})
 
 
 class MergeError(ValueError):
@@ -108,6 +116,34 @@ def _port(node: Any, defs_keyword: str, dialect: str, path: str) -> Any:
     return ported
 
 
+def _declared_keys(schema: dict[str, Any], definitions: dict[str, Any]) -> set[str]:
+    """The property names an upstream schema declares, following a local reference (2026-07-28's `MetaObject`)."""
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        schema = definitions.get(ref.rsplit("/", 1)[-1], {})
+    return set(schema.get("properties", {}))
+
+
+def _narrow_meta(
+    upstream_meta: dict[str, Any],
+    delta_meta: dict[str, Any],
+    definitions: dict[str, Any],
+    ported: dict[str, Any],
+    path: str,
+) -> dict[str, Any]:
+    """Upstream's `_meta` schema conjoined with the delta's typing of some of its open keys."""
+    if set(delta_meta) - _META_KEYS or delta_meta.get("type") != "object":
+        raise MergeError(
+            f"{path} may only type keys of an object: type object and properties, found {sorted(delta_meta)}"
+        )
+    taken = _declared_keys(upstream_meta, definitions) & set(delta_meta.get("properties", {}))
+    if taken:
+        raise MergeError(
+            f"{path} types {sorted(taken)}, which upstream already declares; the delta must not redefine it"
+        )
+    return {"allOf": [upstream_meta, ported]}
+
+
 def merge(upstream: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
     """Return `upstream` with the delta applied (neither argument is modified)."""
     dialect = upstream.get("$schema", "")
@@ -125,9 +161,14 @@ def merge(upstream: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
                 raise MergeError(f"fragment {path} targets {name}, which upstream does not define")
             properties: dict[str, Any] = target.setdefault("properties", {})
             for prop, schema in definition.get("properties", {}).items():
-                if prop in properties:
+                prop_path = f"{path}/properties/{prop}"
+                ported = _port(schema, defs_keyword, dialect, prop_path)
+                if prop == OPEN_META and prop in properties:
+                    properties[prop] = _narrow_meta(properties[prop], schema, definitions, ported, prop_path)
+                elif prop in properties:
                     raise MergeError(f"{name}.{prop} already exists upstream; the delta must not redefine it")
-                properties[prop] = _port(schema, defs_keyword, dialect, f"{path}/properties/{prop}")
+                else:
+                    properties[prop] = ported
             target["properties"] = dict(sorted(properties.items()))
         else:
             if name in definitions:

@@ -3,6 +3,8 @@
 datamodel-code-generator turns `schema/delta/rendering.schema.json` into pydantic v2 models with strict `str` and
 `bool`, ignored extra members, population by field name, snake_case fields with camelCase aliases, and the delta's
 `_rendering` member exposed as the field `rendering` (pydantic treats a leading underscore as a private attribute).
+The delta's typing of the `_meta` carrier keys is left out: the package reads each carrier value with its own model
+(`RenderingHints`, `Rendering`, ...), and a model of the whole `_meta` would add nothing but a second name for them.
 The result is then formatted with the project's ruff settings, so the output depends only on the delta and the
 pinned versions of the two tools, both named in the file header.
 
@@ -22,6 +24,7 @@ import sys
 import tempfile
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 from gen_upstream import REPO_ROOT, sha256_hex
 
@@ -29,6 +32,7 @@ DELTA_PATH = REPO_ROOT / "schema" / "delta" / "rendering.schema.json"
 OUTPUT_PATH = REPO_ROOT / "python_ext" / "mcp_rendering" / "_generated.py"
 # `_rendering` would become a pydantic private attribute; the SDK names `_meta` `meta` the same way.
 FIELD_ALIASES = {"_rendering": "rendering"}
+META = "_meta"
 
 CODEGEN_OPTIONS = (
     "--input-file-type=jsonschema",
@@ -76,17 +80,33 @@ def header(delta_bytes: bytes) -> str:
     )
 
 
+def without_meta(delta: dict[str, Any]) -> dict[str, Any]:
+    """The delta without its `_meta` properties, and without a fragment left with no property."""
+    definitions: dict[str, Any] = {}
+    for name, definition in delta["$defs"].items():
+        properties: dict[str, Any] | None = definition.get("properties")
+        if properties is not None and META in properties:
+            properties = {key: value for key, value in properties.items() if key != META}
+            if not properties:
+                continue
+            definition = {**definition, "properties": properties}
+        definitions[name] = definition
+    return {**delta, "$defs": definitions}
+
+
 def generate(delta_path: Path = DELTA_PATH) -> str:
     """Return the module text generated from the delta at `delta_path`."""
     delta_bytes = delta_path.read_bytes()
     with tempfile.TemporaryDirectory() as scratch:
+        source = Path(scratch) / delta_path.name
+        source.write_text(json.dumps(without_meta(json.loads(delta_bytes)), ensure_ascii=False), encoding="utf-8")
         aliases = Path(scratch) / "aliases.json"
         aliases.write_text(json.dumps(FIELD_ALIASES), encoding="utf-8")
         output = Path(scratch) / "_generated.py"
         subprocess.run(
             [
                 _tool("datamodel-codegen"),
-                f"--input={delta_path}",
+                f"--input={source}",
                 f"--output={output}",
                 f"--aliases={aliases}",
                 f"--custom-file-header={header(delta_bytes)}",

@@ -190,6 +190,17 @@ _CARRIER_NEGATIVE_CASES: list[tuple[str, str, Any]] = [
     ("continuation-bad-argument", "ResultContinuation", {"argument": "1st", "token": "t"}),
     ("continuation-unknown", "ResultContinuation", {"argument": "cursor", "token": "t", "part": 2}),
     ("continuation-expiry-local", "ResultContinuation", {"argument": "c", "token": "t", "expiresAt": "2026-12-02"}),
+    # Not a time at all, though every field has its digits: the schema admits only real field values.
+    (
+        "continuation-expiry-out-of-range",
+        "ResultContinuation",
+        {"argument": "c", "token": "t", "expiresAt": "2026-13-45T99:99:99Z"},
+    ),
+    (
+        "continuation-expiry-hour-24",
+        "ResultContinuation",
+        {"argument": "c", "token": "t", "expiresAt": "2026-12-02T24:00:00Z"},
+    ),
     ("continuation-tool-empty", "ResultContinuationTool", {}),
 ]
 
@@ -236,3 +247,114 @@ def test_guidance_limit_is_inclusive(version: str) -> None:
     assert _errors(MERGED[version], "CallToolResult", {**_BASE_RESULT, "_rendering": directive}) == []
     over = {**_BASE_RESULT, "_rendering": {"mode": "verbatim", "nullDisplay": "n" * 17, "complete": True}}
     assert _errors(MERGED[version], "CallToolResult", over) != []
+
+
+# --- the carriers in `_meta`: typed by the merged schemas, read leniently ------------------------------------------
+
+INVALID_DIR = REPO_ROOT / "schema" / "invalid-examples"
+INVALID_EXAMPLES = sorted(INVALID_DIR.glob("*/*.json"))
+
+
+def _load(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_invalid_examples_exist_for_both_carriers_and_both_extensions() -> None:
+    malformed = {(path.parent.name, key) for path in INVALID_EXAMPLES for key in _malformed_keys(path)}
+    assert malformed == {(t, key) for t in ("Tool", "CallToolResult") for key in (EXTENSION_ID, CONTINUATION_ID)}
+
+
+def _malformed_keys(path: Path) -> set[str]:
+    """The carrier keys in which an invalid example differs from the valid example it was made from."""
+    instance = _load(path)
+    meta = instance["_meta"]
+    return {key for key in (EXTENSION_ID, CONTINUATION_ID) if key in meta and _errors_at(path, key)}
+
+
+def _errors_at(path: Path, key: str) -> list[str]:
+    merged = MERGED["2026-07-28"]
+    carrier_type = {
+        ("Tool", EXTENSION_ID): "RenderingHints",
+        ("Tool", CONTINUATION_ID): "ResultContinuationTool",
+        ("CallToolResult", EXTENSION_ID): "Rendering",
+        ("CallToolResult", CONTINUATION_ID): "ResultContinuation",
+    }[(path.parent.name, key)]
+    return _errors(merged, carrier_type, _load(path)["_meta"][key])
+
+
+@pytest.mark.parametrize("path", INVALID_EXAMPLES, ids=_example_id)
+@pytest.mark.parametrize("version", VERSIONS)
+def test_merged_schema_rejects_a_malformed_carrier_that_upstream_accepts(path: Path, version: str) -> None:
+    instance = _load(path)
+    type_name = path.parent.name
+    assert _errors(UPSTREAM[version], type_name, instance) == []
+    errors = list(gen_schema.definition_validator(MERGED[version], type_name).iter_errors(instance))
+    assert errors
+    # Every error is inside one carrier: the rest of the example is valid.
+    carriers = {tuple(error.absolute_path)[:2] for error in errors}
+    assert carriers and all(where in {("_meta", EXTENSION_ID), ("_meta", CONTINUATION_ID)} for where in carriers)
+
+
+def test_the_review_case_is_rejected_in_the_carrier() -> None:
+    """`{"completed": true, "mode": 5}` in the result carrier: an unknown member, a wrong type, `complete` missing."""
+    instance = _load(INVALID_DIR / "CallToolResult" / "misspelled-directive.json")
+    assert instance["_meta"][EXTENSION_ID] == {"completed": True, "mode": 5}
+    for version in VERSIONS:
+        messages = _errors(MERGED[version], "CallToolResult", instance)
+        assert any("completed" in message for message in messages)
+        assert any("'complete' is a required property" in message for message in messages)
+        assert any(message.startswith("5 is not of type") for message in messages)
+
+
+@pytest.mark.parametrize("path", INVALID_EXAMPLES, ids=_example_id)
+def test_a_reader_reads_a_rejected_carrier_without_failing_and_it_grants_nothing(path: Path) -> None:
+    """The schema is the producer's contract; the reader reads what it rejects, and the reading never grants what a
+    well-formed carrier would: no summarizing, no completeness, no continuation to follow."""
+    from mcp_rendering.reading import read_continuation, read_hints_object, read_rendering_object
+
+    instance = _load(path)
+    meta = instance["_meta"]
+    if path.parent.name == "Tool":
+        hints, problems = read_hints_object(meta[EXTENSION_ID])
+        assert hints.summarize_ok_hint is not True
+        if EXTENSION_ID in _malformed_keys(path):
+            assert problems
+        if CONTINUATION_ID in _malformed_keys(path):
+            paged = _load(EXAMPLES_DIR / "CallToolResult" / "incomplete-page.json")
+            continuation = read_continuation(instance, paged)
+            assert continuation.present and continuation.usable is None and continuation.problems
+        return
+    directive, problems = read_rendering_object(meta[EXTENSION_ID])
+    assert directive is not None and directive.mode != "summarizable"
+    if EXTENSION_ID in _malformed_keys(path):
+        # A directive the schema rejects is reported, or (`complete` missing) reads as "completeness not stated".
+        assert problems or directive.completeness == "not-stated"
+        assert directive.completeness != "complete"
+    if CONTINUATION_ID in _malformed_keys(path):
+        continuation = read_continuation(_load(EXAMPLES_DIR / "Tool" / "paged-ledger.json"), instance)
+        assert continuation.present and continuation.usable is None and continuation.problems
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_other_meta_keys_stay_open(version: str) -> None:
+    """Only the two carrier keys are typed: any other key, even one that looks like a carrier, is as upstream has it."""
+    result = _load(EXAMPLES_DIR / "CallToolResult" / "verbatim-statement.json")
+    result["_meta"] = {
+        **result["_meta"],
+        "com.example/rendering": {"completed": True, "mode": 5},
+        "io.modelcontextprotocol/rendering-next": 42,
+    }
+    assert _errors(MERGED[version], "CallToolResult", result) == []
+    tool = _load(EXAMPLES_DIR / "Tool" / "paged-ledger.json")
+    tool["_meta"] = {**tool["_meta"], "com.example/flags": ["a", 1, None]}
+    assert _errors(MERGED[version], "Tool", tool) == []
+
+
+@pytest.mark.parametrize(
+    "expires_at",
+    ["2026-12-02T10:15:00Z", "2026-12-31T23:59:59.123456789Z", "2028-02-29T00:00:00Z", "2026-01-01T00:00:00Z"],
+)
+@pytest.mark.parametrize("version", VERSIONS)
+def test_an_expiry_in_utc_validates(version: str, expires_at: str) -> None:
+    instance = {"argument": "cursor", "token": "t", "expiresAt": expires_at}
+    assert _errors(MERGED[version], "ResultContinuation", instance) == []

@@ -168,6 +168,12 @@ def test_merge_is_additive_and_committed(version: str) -> None:
     for prop in ("verbatimHint", "summarizeOkHint"):
         del reverted[keyword]["ToolAnnotations"]["properties"][prop]
     del reverted[keyword]["CallToolResult"]["properties"]["_rendering"]
+    for name in ("Tool", "CallToolResult"):
+        # `_meta` is upstream's own schema, kept whole as the first branch, and the carriers' typing.
+        conjoined = reverted[keyword][name]["properties"]["_meta"]["allOf"]
+        assert conjoined[0] == upstream[keyword][name]["properties"]["_meta"]
+        assert set(conjoined[1]) == {"type", "description", "properties"}
+        reverted[keyword][name]["properties"]["_meta"] = conjoined[0]
     assert reverted == upstream
 
     # References stay in the document's own dialect and all resolve.
@@ -182,6 +188,36 @@ def test_merge_refuses_to_redefine_an_upstream_property() -> None:
     delta["$defs"]["ToolAnnotations"]["properties"]["readOnlyHint"] = {"type": "boolean"}
     with pytest.raises(gen_schema.MergeError, match=r"ToolAnnotations\.readOnlyHint already exists upstream"):
         gen_schema.merge(_upstream("2026-07-28"), delta)
+
+
+def test_merge_refuses_to_retype_a_meta_key_upstream_declares() -> None:
+    """2026-07-28 types `_meta["io.modelcontextprotocol/serverInfo"]` of every result; the delta may not retype it."""
+    delta = copy.deepcopy(DELTA)
+    delta["$defs"]["CallToolResult"]["properties"]["_meta"]["properties"]["io.modelcontextprotocol/serverInfo"] = {
+        "type": "string"
+    }
+    with pytest.raises(gen_schema.MergeError, match=r"serverInfo.*upstream already declares"):
+        gen_schema.merge(_upstream("2026-07-28"), delta)
+    # Under the older versions upstream leaves that key open, so typing it there is additive.
+    gen_schema.merge(_upstream("2025-11-25"), delta)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "value"), [("additionalProperties", False), ("required", ["io.modelcontextprotocol/rendering"])]
+)
+def test_merge_refuses_to_close_or_require_meta(keyword: str, value: Any) -> None:
+    """The delta types some keys of `_meta`; it must not close `_meta` to other keys nor require a carrier."""
+    delta = copy.deepcopy(DELTA)
+    delta["$defs"]["Tool"]["properties"]["_meta"][keyword] = value
+    with pytest.raises(gen_schema.MergeError, match="may only type keys of an object"):
+        gen_schema.merge(_upstream("2025-11-25"), delta)
+
+
+def test_only_meta_may_be_narrowed() -> None:
+    delta = copy.deepcopy(DELTA)
+    delta["$defs"]["Tool"]["properties"]["annotations"] = {"type": "object", "properties": {"x": {"type": "string"}}}
+    with pytest.raises(gen_schema.MergeError, match=r"Tool\.annotations already exists upstream"):
+        gen_schema.merge(_upstream("2025-06-18"), delta)
 
 
 def test_merge_refuses_to_replace_an_upstream_definition() -> None:

@@ -140,6 +140,11 @@ _JSON_ALTERATIONS = {
     ),
     "required": (("Rendering", "required"), ["mode", "complete"], "/Rendering/required"),
     "member": (("CallToolResult", "properties", "_layout"), {"type": "object"}, "/CallToolResult/properties/_layout"),
+    "carrier": (
+        ("Tool", "properties", "_meta", "properties", "io.modelcontextprotocol/rendering", "$ref"),
+        "#/$defs/Rendering",
+        "/Tool/properties/_meta/properties/io.modelcontextprotocol/rendering/$ref",
+    ),
     "reference": (
         ("CallToolResult", "properties", "_rendering", "anyOf"),
         [{"$ref": "#/$defs/RenderingHints"}, {"type": "null"}],
@@ -191,4 +196,4 @@ def test_included_examples_exist() -> None:
         assert (SCHEMA_DIR / relative).is_file(), relative
     # Every type the change introduces or extends carries at least one example.
     examples_by_type = {Path(relative).parts[1] for relative in included}
-    assert examples_by_type == {"ToolAnnotations", "CallToolResult", "Rendering", "RenderingHints"}
+    assert examples_by_type == set(_json_delta()["$defs"])
