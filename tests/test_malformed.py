@@ -115,8 +115,10 @@ def test_malformed_values_never_fail_a_list_or_a_call(
     for core_form in (False, True):
         received = resolve_rendering(sheet, result, core_form=core_form)
         sent = resolve_rendering(sent_tool, {"content": [], **result_patch}, core_form=core_form)
-        if core_form and meta_entry is None and not all(
-            value is None or isinstance(value, bool) for value in (verbatim, summarize)
+        if (
+            core_form
+            and meta_entry is None
+            and not all(value is None or isinstance(value, bool) for value in (verbatim, summarize))
         ):
             # The patched SDK keeps a malformed core hint as that member's safe value, so the annotations it hands
             # on read clean; from the wire they are unclean, which reads verbatim whatever they state.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, cast
 
@@ -185,7 +185,7 @@ def test_each_guidance_value_has_one_reading(guidance: Any, reads_as: str | None
 
 
 @pytest.mark.parametrize(
-    "text", ["-", "n/a", "N/A", "— néant —", "(vide)", "s.o.", "Ø", "…", "n" * 16, "a b", "º", "‰", "ſ", "⁞", "¡"]
+    "text", ["-", "n/a", "N/A", "— néant —", "(vide)", "s.o.", "Ø", "…", "n" * 16, "a b", "º", "‰", "\u017f", "⁞", "¡"]
 )
 def test_a_usable_null_text_is_shown(text: str) -> None:
     assert resolve_rendering(None, result({"nullDisplay": text, "complete": True})).null_display == text
@@ -345,7 +345,7 @@ def test_the_core_form_is_read_on_opt_in_where_the_carrier_is_absent() -> None:
 # --- continuation -------------------------------------------------------------------------------------------------
 
 _GOOD = {"argument": "cursor", "token": "v1.k1.abc"}
-_NOW = datetime(2026, 12, 1, 10, 0, 0, tzinfo=UTC)
+_NOW = datetime(2026, 12, 1, 10, 0, 0, tzinfo=timezone.utc)
 
 
 @pytest.mark.parametrize(
@@ -358,6 +358,8 @@ _NOW = datetime(2026, 12, 1, 10, 0, 0, tzinfo=UTC)
         (tool(), {**_GOOD, "expiresAt": "tomorrow"}, {}, False),
         (tool(), {**_GOOD, "expiresAt": "2026-13-45T99:99:99Z"}, {}, False),
         (tool(), {**_GOOD, "expiresAt": "2026-02-30T10:00:00Z"}, {}, False),
+        (tool(), {**_GOOD, "expiresAt": "2026-12-02T10:15:61Z"}, {}, False),
+        (tool(), {**_GOOD, "expiresAt": "2026-12-02T24:00:00Z"}, {}, False),
         (tool(), {**_GOOD, "expiresAt": "2026-12-02T10:15:00+00:00"}, {}, False),  # the type says Z
         (tool(), {**_GOOD, "expiresAt": "2026-12-01T09:59:59Z"}, {}, False),  # already past
         (tool(), {**_GOOD, "expiresAt": "2026-12-01T10:00:00Z"}, {}, False),  # expires now
@@ -776,7 +778,7 @@ def test_the_specification_states_the_schema_pattern_in_words() -> None:
     sentence = re.search(r"A \*\*usable null text\*\*(.+?)\n\n", spec, re.S)
     assert sentence is not None
     stated: set[int] = set()
-    for low, high in re.findall(r"U\+([0-9A-F]{4})(?:–U\+([0-9A-F]{4}))?", sentence.group(1)):
+    for low, high in re.findall(r"U\+([0-9A-F]{4})(?:\u2013U\+([0-9A-F]{4}))?", sentence.group(1)):
         stated.update(range(int(low, 16), int(high or low, 16) + 1))
     stated.discard(0x20)  # the separating space, named in the sentence too
     assert stated == _ranges(match.group(1))

@@ -30,13 +30,14 @@ JSON, so its Python field names are never members.
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import re
 import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from typing import Annotated, Any, Literal, TypeAlias, cast
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -251,14 +252,14 @@ def _validation_detail(error: ValidationError | RecursionError) -> str:
 def _repetitions(message: Any, key: str, carrier: str, *, in_meta: bool = True) -> tuple[Problem, ...]:
     """Problems for a carrier that `parse_json` saw more than once: its key repeated in `_meta`, or `_meta` itself
     (or, with `in_meta` false, the carrier's own member of the message) repeated."""
-    wire = message if isinstance(message, dict) else None
+    wire = cast("dict[str, Any]", message) if isinstance(message, dict) else None
     if wire is None:
         return ()
     problems: list[Problem] = []
     outer = "_meta" if in_meta else key
     if outer in duplicate_members(wire):
         problems.append(Problem(carrier, None, f"{outer} given more than once in the message", "unclean"))
-    if in_meta and key in duplicate_members(cast("dict[str, Any]", wire).get("_meta")):
+    if in_meta and key in duplicate_members(wire.get("_meta")):
         problems.append(Problem(carrier, None, "carrier key given more than once in _meta", "unclean"))
     return tuple(problems)
 
@@ -384,7 +385,8 @@ def _expiry(text: str) -> datetime | None:
     year, month, day, hour, minute, second = (int(part) for part in match.groups()[:6])
     # RFC 3339 admits a leap second (:60); Python's datetime does not, so it is read as the second before.
     try:
-        return datetime(year, month, day, hour, minute, min(second, 59) if second == 60 else second, tzinfo=UTC)
+        leap = 59 if second == 60 else second
+        return datetime(year, month, day, hour, minute, leap, tzinfo=timezone.utc)
     except ValueError:
         return None
 
@@ -424,7 +426,7 @@ def read_continuation(
             problems.append(
                 Problem(_RESULT_CONTINUATION, "expiresAt", f"{expires_at!r} names no real time", "unusable")
             )
-        elif usable and expiry <= (now or datetime.now(UTC)):
+        elif usable and expiry <= (now or datetime.now(timezone.utc)):
             usable = False
             problems.append(Problem(_RESULT_CONTINUATION, "expiresAt", f"expired at {expires_at}", "unusable"))
     argument = values.get("argument")
@@ -626,9 +628,9 @@ def resolve_rendering(
     continuation = read_continuation(tool, result, original_arguments=original_arguments, now=now)
     problems = result_problems + tool_problems + continuation.problems
     # Any well-formed declared argument, clean carrier or not: being read as a later part only shows more.
-    declared = _declared_reading(tool).well_formed.get("argument")
-    later = call_arguments is not None and declared is not None and call_arguments.get(declared) is not None
-    token = call_arguments.get(declared) if later and call_arguments is not None else None
+    declared: str | None = _declared_reading(tool).well_formed.get("argument")
+    token = None if call_arguments is None or declared is None else call_arguments.get(declared)
+    later = token is not None
     tool_carrier = _meta_entry(tool, EXTENSION_ID) is not None or bool(_repetitions(tool, EXTENSION_ID, _TOOL_META))
     if core_form and hint_source == "tool.annotations":
         tool_carrier = hints.verbatim_hint is not None or hints.summarize_ok_hint is not None
@@ -672,7 +674,7 @@ def combine_parts(
         return mode, False
     first, last = parts[0], parts[-1]
     chained = first.call_known and not first.later_part
-    for earlier, later in zip(parts, parts[1:], strict=False):
+    for earlier, later in itertools.pairwise(parts):
         followed = earlier.continuation
         chained = chained and followed is not None and later.later_part and later.call_token == followed.token
     ends = (
