@@ -220,6 +220,7 @@ def test_a_usable_null_text_is_shown(text: str) -> None:
         " -",
         "- ",
         "-\n-",
+        "-\n",
         42,
         None,
     ],
@@ -744,13 +745,15 @@ def _null_display_schema() -> dict[str, Any]:
 
 def _schema_accepts(text: str) -> bool:
     typed = _null_display_schema()
-    return bool(re.search(typed["pattern"], text)) and typed.get("minLength", 0) <= len(text) <= typed["maxLength"]
+    # ECMA-262 `$` ends the string; Python's would also match before a final newline, so the anchors become fullmatch.
+    body = typed["pattern"].removeprefix("^").removesuffix("$")
+    return bool(re.fullmatch(body, text)) and typed.get("minLength", 0) <= len(text) <= typed["maxLength"]
 
 
 @given(
     text=st.text(max_size=18)
     | st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x2100), max_size=18)
-    | st.lists(st.sampled_from(["-", "n/a", "é", " ", "  ", "½", "0", "\u2800", "x"]), max_size=6).map("".join)
+    | st.lists(st.sampled_from(["-", "n/a", "é", " ", "  ", "½", "0", "\u2800", "x", "\n"]), max_size=6).map("".join)
 )
 def test_the_reader_accepts_exactly_the_null_texts_of_the_schema_pattern(text: str) -> None:
     shown = resolve_rendering(None, result({"nullDisplay": text, "complete": True})).null_display
