@@ -170,7 +170,16 @@ def test_paging_walks_to_completion_without_gap_or_duplicate(
         assert effective.continuation.argument == "cursor"
     last = resolve_rendering(tool, pages[-1], original_arguments=arguments)
     assert last.completeness == "complete" and last.continuation is None
-    assert combine_parts([resolve_rendering(tool, page) for page in pages]) == ("verbatim", True)
+    # Each part read with the arguments of the call that returned it: the walk set the cursor to the token before.
+    parts = [resolve_rendering(tool, pages[0], original_arguments=arguments, call_arguments=arguments)]
+    for page in pages[1:]:
+        token = parts[-1].continuation
+        assert token is not None
+        call = {**arguments, "cursor": token.token}
+        parts.append(resolve_rendering(tool, page, original_arguments=arguments, call_arguments=call))
+    assert parts[-1].completeness == "not-stated"  # a later part read alone is never the whole
+    assert combine_parts(parts) == ("verbatim", True)
+    assert combine_parts(parts[-1:]) == ("verbatim", False)
     seen = [row_id for page in pages for row_id in row_ids(page)]
     document = expected()
     assert seen == [row.id for section in document.sections for row in section.rows]

@@ -438,16 +438,23 @@ def test_sdk_models_are_presented_like_wire_dicts() -> None:
         present(TOOL, 42)
 
 
-@pytest.mark.parametrize("directive", [{"complete": False}, {"continuation": {"argument": "cursor", "token": "t1"}}])
-def test_an_incomplete_result_is_framed_even_without_a_mode(directive: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("directive", "mode"),
+    [
+        ({"complete": False}, "unspecified"),
+        # An unknown member makes the carrier unclean, which reads verbatim.
+        ({"continuation": {"argument": "cursor", "token": "t1"}}, "verbatim"),
+    ],
+)
+def test_an_incomplete_result_is_framed_even_without_a_mode(directive: dict[str, Any], mode: str) -> None:
     """The specification requires a framing for every incomplete result, whatever its mode."""
     wire = result(None)
     wire["_meta"] = {EXTENSION_ID: directive}
     presentation = present(TOOL, wire)
-    assert presentation.mode == "unspecified" and not presentation.complete
+    assert presentation.mode == mode and not presentation.complete
     framing = presentation.framing
     assert framing is not None and framing.splitlines()[0] == FRAMING_HEADER
-    assert "Mode: unspecified." in framing and "This result is incomplete" in framing
+    assert f"Mode: {mode}." in framing and "This result is incomplete" in framing
     assert presentation.model_result["content"][0]["text"] == framing
 
 

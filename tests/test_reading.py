@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import logging
-from typing import Any
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, cast
 
 import mcp_types
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import mcp_rendering
 from mcp_rendering.reading import (
@@ -67,12 +73,15 @@ _MALFORMED = ["true", "false", 1, 0, [], {}, "yes"]
         ({"summarizeOkHint": True}, False, True),
         ({"summarizeOkHint": False}, False, False),
         ({"summarizeOkHint": None}, False, False),
-        *[({"summarizeOkHint": value}, False, False) for value in _MALFORMED],
+        # A malformed member makes the carrier unclean, and an unclean carrier reads verbatim.
+        *[({"summarizeOkHint": value}, True, False) for value in _MALFORMED],
         ({"verbatimHint": True, "summarizeOkHint": True}, True, True),
-        # Unclean carriers: summarizeOkHint true no longer counts.
-        ({"summarizeOkHint": True, "verbatimhint": True}, False, False),
-        ({"summarizeOkHint": True, "VerbatimHint": False}, False, False),
+        ({"summarizeOkHint": True, "verbatimhint": True}, True, False),
+        ({"summarizeOkHint": True, "VerbatimHint": False}, True, False),
         ({"summarizeOkHint": True, "verbatimHint": "no"}, True, False),
+        ({"verbatimhint": True}, True, False),
+        ({"verbatimHint": False, "VerbatimHint": True}, True, False),
+        ({"summarizeOkHint": True, "verbatim": True}, True, False),
     ],
 )
 def test_each_hint_value_has_one_reading(wire: dict[str, Any], verbatim: bool, summarize: bool) -> None:
@@ -89,7 +98,17 @@ def test_a_hints_carrier_that_is_not_an_object_reads_verbatim(carrier: Any) -> N
 
 def test_an_absent_hints_carrier_says_nothing() -> None:
     for wire in (tool(None), {"name": "t"}, None, 42):
-        assert resolve_rendering(wire, result()).mode == "unspecified"
+        effective = resolve_rendering(wire, result())
+        assert effective.mode == "unspecified" and effective.completeness is None and effective.complete
+
+
+@pytest.mark.parametrize(
+    "hints",
+    [{"verbatimhint": True}, {"verbatimHint": False, "VerbatimHint": True}, {"summarizeOkHint": True, "verbatim": 1}],
+)
+def test_an_unclean_tool_carrier_reads_verbatim_not_the_host_default(hints: dict[str, Any]) -> None:
+    effective = resolve_rendering(tool(hints), result({"complete": True}))
+    assert (effective.mode, effective.source) == ("verbatim", "tool._meta")
 
 
 # --- result directive ---------------------------------------------------------------------------------------------
@@ -143,6 +162,20 @@ def test_a_directive_without_complete_is_shown_as_partial() -> None:
     assert effective.completeness == "not-stated" and effective.complete is False
 
 
+@pytest.mark.parametrize("hints", [{"verbatimHint": True}, {"summarizeOkHint": True}, {}, 7])
+def test_no_directive_from_a_tool_with_a_hints_carrier_reads_not_stated(hints: Any) -> None:
+    effective = resolve_rendering(tool(hints), result())
+    assert effective.completeness == "not-stated" and not effective.complete
+    assert combine_parts([resolve_rendering(tool(hints), result(), call_arguments={})])[1] is False
+
+
+def test_a_directive_carrier_given_twice_with_null_last_is_unclean_not_absent() -> None:
+    text = f'{{"content": [], "_meta": {{"{EXTENSION_ID}": {{"complete": false}}, "{EXTENSION_ID}": null}}}}'
+    effective = resolve_rendering(tool({"summarizeOkHint": True}), parse_json(text))
+    assert effective.directive is not None and not effective.directive.clean
+    assert (effective.mode, effective.completeness) == ("verbatim", "not-stated")
+
+
 @pytest.mark.parametrize(
     ("guidance", "reads_as"),
     [("Keep the order.", "Keep the order."), ("g" * 1000, "g" * 1000), ("g" * 1001, None), (42, None), (None, None)],
@@ -151,7 +184,9 @@ def test_each_guidance_value_has_one_reading(guidance: Any, reads_as: str | None
     assert resolve_rendering(None, result({"guidance": guidance, "complete": True})).guidance == reads_as
 
 
-@pytest.mark.parametrize("text", ["-", "n/a", "N/A", "— néant —", "(vide)", "s.o.", "Ø", "…", "n" * 16])
+@pytest.mark.parametrize(
+    "text", ["-", "n/a", "N/A", "— néant —", "(vide)", "s.o.", "Ø", "…", "n" * 16, "a b", "º", "‰", "\u017f", "⁞", "¡"]
+)
 def test_a_usable_null_text_is_shown(text: str) -> None:
     assert resolve_rendering(None, result({"nullDisplay": text, "complete": True})).null_display == text
 
@@ -171,10 +206,21 @@ def test_a_usable_null_text_is_shown(text: str) -> None:
         "n/a 0",
         "\u0663",  # ARABIC-INDIC DIGIT THREE
         "\u00b2",  # SUPERSCRIPT TWO
+        "\u00b9",
+        "\u00bd",  # VULGAR FRACTION ONE HALF
+        "\u216b",  # ROMAN NUMERAL TWELVE
+        "\u20ac",  # EURO SIGN: outside the Latin punctuation ranges
+        "\u2800",  # BRAILLE PATTERN BLANK
+        "\u3164",  # HANGUL FILLER
+        "\u00ad",  # SOFT HYPHEN
+        "a  b",
+        "\u2028",
+        "\u205f",
         "n" * 17,
         " -",
         "- ",
         "-\n-",
+        "-\n",
         42,
         None,
     ],
@@ -182,6 +228,8 @@ def test_a_usable_null_text_is_shown(text: str) -> None:
 def test_an_unusable_null_text_reads_as_the_default(text: Any) -> None:
     effective = resolve_rendering(None, result({"nullDisplay": text, "complete": True}))
     assert effective.null_display == DEFAULT_NULL_DISPLAY
+    if text is not None:  # malformed: the carrier is unclean, so its `complete: true` no longer counts
+        assert effective.directive is not None and not effective.directive.clean and not effective.complete
 
 
 @pytest.mark.parametrize("carrier", [42, "verbatim", True, ["complete"], 0.5])
@@ -298,6 +346,7 @@ def test_the_core_form_is_read_on_opt_in_where_the_carrier_is_absent() -> None:
 # --- continuation -------------------------------------------------------------------------------------------------
 
 _GOOD = {"argument": "cursor", "token": "v1.k1.abc"}
+_NOW = datetime(2026, 12, 1, 10, 0, 0, tzinfo=timezone.utc)
 
 
 @pytest.mark.parametrize(
@@ -305,7 +354,17 @@ _GOOD = {"argument": "cursor", "token": "v1.k1.abc"}
     [
         (tool(), _GOOD, {"year": 2025}, True),
         (tool(), {**_GOOD, "expiresAt": "2026-12-02T10:15:00Z"}, {}, True),
+        (tool(), {**_GOOD, "expiresAt": "2026-12-02T10:15:00.123456789Z"}, {}, True),
+        (tool(), {**_GOOD, "expiresAt": "2026-12-31T23:59:60Z"}, {}, True),  # a leap second is a real time
         (tool(), {**_GOOD, "expiresAt": "tomorrow"}, {}, False),
+        (tool(), {**_GOOD, "expiresAt": "2026-13-45T99:99:99Z"}, {}, False),
+        (tool(), {**_GOOD, "expiresAt": "2026-02-30T10:00:00Z"}, {}, False),
+        (tool(), {**_GOOD, "expiresAt": "2026-12-02T10:15:61Z"}, {}, False),
+        (tool(), {**_GOOD, "expiresAt": "2026-12-02T24:00:00Z"}, {}, False),
+        (tool(), {**_GOOD, "expiresAt": "2026-12-02T10:15:00+00:00"}, {}, False),  # the type says Z
+        (tool(), {**_GOOD, "expiresAt": "2026-12-01T09:59:59Z"}, {}, False),  # already past
+        (tool(), {**_GOOD, "expiresAt": "2026-12-01T10:00:00Z"}, {}, False),  # expires now
+        (tool(), {**_GOOD, "expiresAt": 1796000900}, {}, False),
         (tool(), 42, {}, False),
         (tool(), "v1.k1.abc", {}, False),
         (tool(), {"argument": "cursor"}, {}, False),
@@ -324,7 +383,10 @@ def test_each_continuation_case_has_one_reading(
     the_tool: Any, continuation: Any, original: dict[str, Any], usable: bool
 ) -> None:
     effective = resolve_rendering(
-        the_tool, result({"mode": "verbatim", "complete": True}, continuation=continuation), original_arguments=original
+        the_tool,
+        result({"mode": "verbatim", "complete": True}, continuation=continuation),
+        original_arguments=original,
+        now=_NOW,
     )
     assert (effective.continuation is not None) is usable
     assert effective.completeness == "incomplete" and not effective.complete  # present, so partial either way
@@ -349,20 +411,66 @@ def test_a_continuation_without_a_directive_still_makes_the_result_partial() -> 
 # --- several parts ------------------------------------------------------------------------------------------------
 
 
-def _part(directive: Any, continuation: Any = None, hints: Any = None) -> EffectiveRendering:
-    return resolve_rendering(tool(hints), result(directive, continuation=continuation))
+def _part(directive: Any, continuation: Any = None, hints: Any = None, token: str | None = None) -> EffectiveRendering:
+    call = {"year": 2025} if token is None else {"year": 2025, "cursor": token}
+    return resolve_rendering(
+        tool(hints),
+        result(directive, continuation=continuation),
+        original_arguments={"year": 2025},
+        call_arguments=call,
+    )
+
+
+def _chain(*directives: Any) -> list[EffectiveRendering]:
+    """Parts that chain: each but the last carries a continuation, and each later one was called with it."""
+    parts: list[EffectiveRendering] = []
+    for index, directive in enumerate(directives):
+        last = index == len(directives) - 1
+        continuation = None if last else {"argument": "cursor", "token": f"t{index}"}
+        parts.append(_part(directive, continuation, token=None if index == 0 else f"t{index - 1}"))
+    return parts
 
 
 def test_parts_combine_to_the_mode_that_shows_more_and_complete_only_at_the_end() -> None:
-    first = _part({"mode": "verbatim", "complete": False}, _GOOD)
-    last = _part({"complete": True})
+    first, last = _chain({"mode": "verbatim", "complete": False}, {"complete": True})
     assert combine_parts([first, last]) == ("verbatim", True)
     assert combine_parts([first]) == ("verbatim", False)
     assert combine_parts([first, last], all_fetched=False) == ("verbatim", False)
-    summary = _part({"mode": "summarizable", "complete": True})
-    assert combine_parts([summary, _part({"complete": True})]) == ("summarizable", True)
-    assert combine_parts([summary, _part({"mode": "tabular", "complete": True})]) == ("verbatim", True)
+    assert combine_parts([first, last], all_fetched=True) == ("verbatim", True)
+    assert combine_parts(_chain({"mode": "summarizable", "complete": True})) == ("summarizable", True)
+    assert combine_parts(_chain({"mode": "summarizable", "complete": False}, {"complete": True})) == (
+        "summarizable",
+        True,
+    )
+    assert combine_parts(
+        _chain({"mode": "summarizable", "complete": False}, {"mode": "tabular", "complete": True})
+    ) == (
+        "verbatim",
+        True,
+    )
     assert combine_parts([]) == ("unspecified", False)
+
+
+def test_a_later_part_read_alone_does_not_state_completeness() -> None:
+    last = _part({"mode": "verbatim", "complete": True}, token="t0")
+    assert last.later_part and last.completeness == "not-stated" and not last.complete
+    assert combine_parts([last]) == ("verbatim", False)
+    assert combine_parts([last], all_fetched=True) == ("verbatim", False)
+    # Told nothing of the call, the reader cannot tell; the host passes `call_arguments` for that.
+    untold = resolve_rendering(tool(), result({"complete": True}))
+    assert untold.complete and combine_parts([untold]) == ("unspecified", False)
+
+
+def test_parts_that_do_not_chain_never_combine_as_complete() -> None:
+    first, second, third = _chain({"complete": False}, {"complete": False}, {"complete": True})
+    assert combine_parts([first, second, third]) == ("unspecified", True)
+    assert combine_parts([first, third])[1] is False  # the middle part skipped
+    assert combine_parts([second, third])[1] is False  # not from the original call
+    assert combine_parts([first, second, _part({"complete": True}, token="another")])[1] is False
+    unusable = _part({"complete": False}, {"argument": "cursor", "token": "t0", "x": 1})
+    assert combine_parts([unusable, second, third])[1] is False
+    assert combine_parts([first, second, _part({"complete": False}, token="t1")])[1] is False
+    assert combine_parts([first, second, _part(None, token="t1")])[1] is False  # no directive on the last
 
 
 # --- SDK models are read as their wire JSON -----------------------------------------------------------------------
@@ -452,3 +560,229 @@ def test_an_explicit_null_is_absent_and_no_problem() -> None:
         result({"mode": None, "guidance": None, "nullDisplay": None, "complete": True}),
     )
     assert effective.problems == () and effective.complete and effective.mode == "unspecified"
+
+
+# --- carriers given twice, as a parser sees them ------------------------------------------------------------------
+
+
+def _wire(pairs: list[tuple[str, str]]) -> str:
+    """A JSON object written member by member, so that a name can repeat."""
+    return "{" + ", ".join(f"{json.dumps(name)}: {value}" for name, value in pairs) + "}"
+
+
+_META_REPEATS = [
+    # the directive key twice in `_meta`
+    _wire(
+        [
+            ("content", "[]"),
+            ("_meta", _wire([(EXTENSION_ID, '{"complete": false}'), (EXTENSION_ID, '{"complete": true}')])),
+        ]
+    ),
+    # `_meta` twice in the result
+    _wire(
+        [
+            ("content", "[]"),
+            ("_meta", _wire([(EXTENSION_ID, '{"complete": false}')])),
+            ("_meta", _wire([(EXTENSION_ID, '{"complete": true}')])),
+        ]
+    ),
+    _wire([("_meta", _wire([(EXTENSION_ID, '{"complete": false}')])), ("content", "[]"), ("_meta", "{}")]),
+]
+
+
+@pytest.mark.parametrize("text", _META_REPEATS)
+def test_a_repeated_directive_carrier_or_meta_is_unclean(text: str) -> None:
+    effective = resolve_rendering(tool({"summarizeOkHint": True}), parse_json(text))
+    # A repeated `_meta` also puts the continuation carrier in doubt: present, so the result reads incomplete.
+    assert effective.mode == "verbatim" and effective.completeness in ("not-stated", "incomplete")
+    assert any(p.reads_as == "unclean" and p.member is None for p in effective.problems)
+
+
+@pytest.mark.parametrize("last", ["null", '{"argument": "cursor", "token": "t"}'])
+def test_a_repeated_continuation_carrier_is_unusable_and_partial(last: str) -> None:
+    first = '{"argument": "cursor", "token": "t"}'
+    text = _wire([("content", "[]"), ("_meta", _wire([(CONTINUATION_ID, first), (CONTINUATION_ID, last)]))])
+    effective = resolve_rendering(tool(), parse_json(text), original_arguments={})
+    assert effective.continuation_reading.present and effective.continuation is None
+    assert effective.completeness == "incomplete"
+
+
+def test_a_repeated_tool_carrier_reads_verbatim_and_declares_no_argument() -> None:
+    hints = _wire([(EXTENSION_ID, '{"summarizeOkHint": true}'), (EXTENSION_ID, '{"summarizeOkHint": true}')])
+    the_tool = parse_json(_wire([("name", '"t"'), ("_meta", hints)]))
+    assert resolve_rendering(the_tool, result()).mode == "verbatim"
+    declared = _wire([(CONTINUATION_ID, '{"argument": "cursor"}'), (CONTINUATION_ID, '{"argument": "cursor"}')])
+    the_tool = parse_json(_wire([("name", '"t"'), ("_meta", declared)]))
+    assert resolve_rendering(the_tool, result(continuation=_GOOD), original_arguments={}).continuation is None
+
+
+def test_a_repeated_core_form_member_is_unclean_on_opt_in() -> None:
+    core = parse_json(
+        _wire([("content", "[]"), ("_rendering", '{"complete": false}'), ("_rendering", '{"complete": true}')])
+    )
+    assert resolve_rendering(None, core, core_form=True).completeness == "not-stated"
+    annotated = parse_json(
+        _wire([("name", '"t"'), ("annotations", "{}"), ("annotations", '{"summarizeOkHint": true}')])
+    )
+    assert resolve_rendering(annotated, result(), core_form=True).mode == "verbatim"
+
+
+# --- properties: malformed carriers never read as more permissive than a clean one --------------------------------
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3),
+    max_leaves=6,
+)
+_NAMES = st.sampled_from(["mode", "complete", "guidance", "nullDisplay", "verbatimHint", "Complete", "completed", "x"])
+_MEMBERS = st.lists(st.tuples(_NAMES, _JSON.map(json.dumps)), max_size=5)
+
+
+def _has_problem(members: list[tuple[str, str]]) -> bool:
+    names = [name for name, _ in members]
+    return len(set(names)) < len(names) or any(
+        name not in ("mode", "complete", "guidance", "nullDisplay") for name in names
+    )
+
+
+@given(members=_MEMBERS, summarize=st.booleans())
+def test_a_directive_with_a_repeated_or_unknown_member_never_grants_summarizable_or_complete(
+    members: list[tuple[str, str]], summarize: bool
+) -> None:
+    directive = parse_json(_wire(members))
+    effective = resolve_rendering(tool({"summarizeOkHint": summarize}), result(directive))
+    if _has_problem(members):
+        assert effective.mode == "verbatim" and not effective.complete and effective.problems
+
+
+@given(
+    before=_MEMBERS,
+    after=_MEMBERS,
+    twice=st.sampled_from(["key", "meta"]),
+    kept=st.sampled_from(['{"mode": "summarizable", "complete": true}', "null", "{}"]),
+)
+def test_a_directive_carrier_given_twice_never_grants_anything(
+    before: list[tuple[str, str]], after: list[tuple[str, str]], twice: str, kept: str
+) -> None:
+    first = _wire(before)
+    if twice == "key":
+        text = _wire([("content", "[]"), ("_meta", _wire([(EXTENSION_ID, first), (EXTENSION_ID, kept)]))])
+    else:
+        text = _wire(
+            [("_meta", _wire([(EXTENSION_ID, first)])), ("content", "[]"), ("_meta", _wire([(EXTENSION_ID, kept)]))]
+        )
+    effective = resolve_rendering(tool({"summarizeOkHint": True}), parse_json(text))
+    assert effective.mode == "verbatim" and not effective.complete
+
+
+@given(
+    first=st.dictionaries(st.sampled_from(["argument", "token", "expiresAt", "x"]), _JSON, max_size=4),
+    kept=st.sampled_from(['{"argument": "cursor", "token": "t"}', "null"]),
+    twice=st.sampled_from(["key", "meta"]),
+)
+def test_a_continuation_carrier_given_twice_is_partial_and_unusable(
+    first: dict[str, Any], kept: str, twice: str
+) -> None:
+    if twice == "key":
+        text = _wire(
+            [("content", "[]"), ("_meta", _wire([(CONTINUATION_ID, json.dumps(first)), (CONTINUATION_ID, kept)]))]
+        )
+    else:
+        text = _wire(
+            [("_meta", _wire([(CONTINUATION_ID, json.dumps(first))])), ("_meta", _wire([(CONTINUATION_ID, kept)]))]
+        )
+    effective = resolve_rendering(tool(), parse_json(text), original_arguments={}, now=_NOW)
+    assert effective.continuation is None and effective.completeness == "incomplete"
+
+
+@given(hints=st.dictionaries(st.text(max_size=14), _JSON, max_size=3))
+def test_a_hints_carrier_reads_summarizable_only_when_clean_and_stated(hints: dict[str, Any]) -> None:
+    mode = resolve_rendering(tool(hints), result()).mode
+    clean = set(hints) <= {"verbatimHint", "summarizeOkHint"} and all(
+        value is None or isinstance(value, bool) for value in hints.values()
+    )
+    if not clean:
+        assert mode == "verbatim"
+    elif mode == "summarizable":
+        assert hints.get("summarizeOkHint") is True and hints.get("verbatimHint") is not True
+
+
+@given(continuation=st.dictionaries(st.sampled_from(["argument", "token", "expiresAt", "x"]), _JSON, max_size=4))
+def test_a_malformed_continuation_is_never_followed(continuation: dict[str, Any]) -> None:
+    reading = read_continuation(tool(), result(continuation=continuation), original_arguments={}, now=_NOW)
+    well_formed = (
+        set(continuation) <= {"argument", "token", "expiresAt"}
+        and continuation.get("argument") == "cursor"
+        and isinstance(continuation.get("token"), str)
+    )
+    if not well_formed:
+        assert reading.present and reading.usable is None
+
+
+# --- nullDisplay: the schema's pattern is the one definition ------------------------------------------------------
+
+_SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "schema/delta/rendering.schema.json").read_text())
+
+
+def _null_display_schema() -> dict[str, Any]:
+    found: list[dict[str, Any]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            members = cast("dict[str, Any]", node)
+            if isinstance(members.get("nullDisplay"), dict) and "pattern" in members["nullDisplay"]:
+                found.append(members["nullDisplay"])
+            for child in members.values():
+                walk(child)
+        elif isinstance(node, list):
+            for child in cast("list[Any]", node):
+                walk(child)
+
+    walk(_SCHEMA)
+    assert found, "the schema types nullDisplay with a pattern"
+    return found[0]
+
+
+def _schema_accepts(text: str) -> bool:
+    typed = _null_display_schema()
+    # ECMA-262 `$` ends the string; Python's would also match before a final newline, so the anchors become fullmatch.
+    body = typed["pattern"].removeprefix("^").removesuffix("$")
+    return bool(re.fullmatch(body, text)) and typed.get("minLength", 0) <= len(text) <= typed["maxLength"]
+
+
+@given(
+    text=st.text(max_size=18)
+    | st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x2100), max_size=18)
+    | st.lists(st.sampled_from(["-", "n/a", "é", " ", "  ", "½", "0", "\u2800", "x", "\n"]), max_size=6).map("".join)
+)
+def test_the_reader_accepts_exactly_the_null_texts_of_the_schema_pattern(text: str) -> None:
+    shown = resolve_rendering(None, result({"nullDisplay": text, "complete": True})).null_display
+    assert (shown == text) is _schema_accepts(text) or (text == DEFAULT_NULL_DISPLAY)
+
+
+def _ranges(character_class: str) -> set[int]:
+    points: set[int] = set()
+    index = 0
+    while index < len(character_class):
+        if index + 2 < len(character_class) and character_class[index + 1] == "-":
+            points.update(range(ord(character_class[index]), ord(character_class[index + 2]) + 1))
+            index += 3
+        else:
+            points.add(ord(character_class[index]))
+            index += 1
+    return points
+
+
+def test_the_specification_states_the_schema_pattern_in_words() -> None:
+    pattern = _null_display_schema()["pattern"]
+    match = re.fullmatch(r"\^\[([^\]]+)\]\+\( \[\1\]\+\)\*\$", pattern)
+    assert match, "one character class, runs of it joined by single spaces"
+    spec = (Path(__file__).resolve().parent.parent / "sep/rendering.mdx").read_text()
+    sentence = re.search(r"A \*\*usable null text\*\*(.+?)\n\n", spec, re.S)
+    assert sentence is not None
+    stated: set[int] = set()
+    for low, high in re.findall(r"U\+([0-9A-F]{4})(?:\u2013U\+([0-9A-F]{4}))?", sentence.group(1)):
+        stated.update(range(int(low, 16), int(high or low, 16) + 1))
+    stated.discard(0x20)  # the separating space, named in the sentence too
+    assert stated == _ranges(match.group(1))
+    assert "1 to 16 code points" in sentence.group(1) and "single space" in sentence.group(1)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -226,6 +227,11 @@ def test_a_continuation_the_schema_accepts_is_usable(data: st.DataObject) -> Non
     assume(_ecma_end_anchor(wire))
     tool = {"_meta": {"io.modelcontextprotocol/result-continuation": {"argument": wire["argument"]}}}
     reading = read_continuation(tool, {"_meta": {"io.modelcontextprotocol/result-continuation": wire}})
+    expires_at = wire.get("expiresAt")
+    if expires_at is not None and not _real_future_time(expires_at):
+        # The pattern admits a time that names no date (month 13) or one already past: read as unusable.
+        assert reading.usable is None and [p.member for p in reading.problems] == ["expiresAt"]
+        return
     assert reading.problems == () and reading.usable is not None
     assert reading.usable.token == wire["token"]
 
@@ -239,3 +245,16 @@ def test_carriers_the_delta_types_validate_in_every_merged_schema(name: str, dat
     base = {"name": "t", "inputSchema": {"type": "object"}} if name == "Tool" else _MINIMAL_RESULT
     instance = {**base, **delta_members}
     assert _schema_errors(name, instance) == []
+
+
+def _real_future_time(text: str) -> bool:
+    """Whether an `expiresAt` of the schema's pattern names a real UTC time after now (a leap second counts)."""
+    day, time = text.rstrip("Z").split("T")
+    seconds = time.split(".")[0]
+    if seconds.endswith(":60"):
+        seconds = seconds[:-2] + "59"
+    try:
+        moment = datetime.strptime(f"{day}T{seconds}", "%Y-%m-%dT%H:%M:%S").replace(tzinfo=timezone.utc)
+    except ValueError:
+        return False
+    return moment > datetime.now(timezone.utc)

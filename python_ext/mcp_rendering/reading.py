@@ -9,18 +9,20 @@ The rules, implemented here and nowhere else (section 4 of each specification):
 
 1. **Closed.** Each member is absent (missing or `null`), well-formed (its type exactly: nothing is converted, only
    the camelCase wire names are members, lengths count code points) or malformed. A member name the specification
-   does not define is unknown. A carrier with an unknown, malformed or repeated member (`duplicate_members`) is
-   *unclean*: it can still ask to show more, never to show less.
-2. **Every wire value has one reading.** `verbatimHint`: true, or malformed, reads true. `summarizeOkHint`: true
-   reads true only from a clean carrier. `mode`: "summarizable" reads summarizable only from a clean carrier; every
-   other present value reads verbatim. `complete`: true reads complete only from a clean carrier, false reads
-   incomplete, anything else reads "not stated". `guidance` and `nullDisplay` that are not well-formed read as
-   absent. A carrier that is not an object reads as the safe value of every member.
+   does not define is unknown. A carrier with an unknown, malformed or repeated member (`duplicate_members`), or
+   that is itself given twice (its key repeated in `_meta`, or `_meta` repeated in the message), is *unclean*: it
+   can still ask to show more, never to show less.
+2. **Every wire value has one reading.** An unclean carrier reads verbatim (`verbatimHint` true, `mode` verbatim)
+   whatever it states. `summarizeOkHint`: true reads true only from a clean carrier. `mode`: "summarizable" reads
+   summarizable only from a clean carrier; every other present value reads verbatim. `complete`: true reads
+   complete only from a clean carrier, false reads incomplete, anything else reads "not stated". `guidance` and
+   `nullDisplay` that are not well-formed read as absent. A result without a directive, of a tool with a hints
+   carrier, and a later part read alone (its call set the continuation argument) read "not stated".
 3. **Effective mode**, the same for error results: the result's `mode` decides; without one, `verbatimHint` true
    gives verbatim, else `summarizeOkHint` true gives summarizable, else "unspecified".
-4. **Continuation.** Usable only when well-formed and clean, its `argument` equal to the tool's declared one and
-   not an argument of the original call; otherwise unusable. A result with a continuation carrier, usable or not,
-   is partial.
+4. **Continuation.** Usable only when well-formed and clean, its `expiresAt` (if any) a real time not yet past, its
+   `argument` equal to the tool's declared one and not an argument of the original call; otherwise unusable. A
+   result with a continuation carrier, usable or not, is partial. Parts combine as complete only when they chain.
 
 Every function accepts the SDK's models (patched or not) or plain wire dictionaries; a model is read as its wire
 JSON, so its Python field names are never members.
@@ -28,11 +30,14 @@ JSON, so its Python field names are never members.
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
+import re
 import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Annotated, Any, Literal, TypeAlias, cast
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -188,7 +193,20 @@ class _Read:
 _NOTHING = _Read(False, {}, frozenset(), True, ())
 
 
-def _read(value: Any, carrier: str, members: Mapping[str, TypeAdapter[Any]], safe: Mapping[str, str]) -> _Read:
+def _read(
+    value: Any,
+    carrier: str,
+    members: Mapping[str, TypeAdapter[Any]],
+    safe: Mapping[str, str],
+    repeated: tuple[Problem, ...] = (),
+) -> _Read:
+    if repeated:
+        # The parser kept one of several values, so what the carrier says is in doubt: present and unclean, even
+        # when the value kept is null.
+        for problem in repeated:
+            logger.warning("malformed %s", problem)
+        inner = _read(value, carrier, members, safe)
+        return _Read(True, inner.well_formed, inner.malformed, False, repeated + inner.problems)
     if value is None:
         return _NOTHING
     if not isinstance(value, Mapping):
@@ -229,6 +247,21 @@ def _validation_detail(error: ValidationError | RecursionError) -> str:
         f"{'.'.join(str(part) for part in e['loc'])}: {e['msg']}" if e["loc"] else e["msg"]
         for e in error.errors(include_url=False)
     )
+
+
+def _repetitions(message: Any, key: str, carrier: str, *, in_meta: bool = True) -> tuple[Problem, ...]:
+    """Problems for a carrier that `parse_json` saw more than once: its key repeated in `_meta`, or `_meta` itself
+    (or, with `in_meta` false, the carrier's own member of the message) repeated."""
+    wire = cast("dict[str, Any]", message) if isinstance(message, dict) else None
+    if wire is None:
+        return ()
+    problems: list[Problem] = []
+    outer = "_meta" if in_meta else key
+    if outer in duplicate_members(wire):
+        problems.append(Problem(carrier, None, f"{outer} given more than once in the message", "unclean"))
+    if in_meta and key in duplicate_members(wire.get("_meta")):
+        problems.append(Problem(carrier, None, "carrier key given more than once in _meta", "unclean"))
+    return tuple(problems)
 
 
 _HINT_SAFE = {"verbatimHint": "true", "summarizeOkHint": "false"}
@@ -273,12 +306,12 @@ def _directive(reading: _Read) -> Directive | None:
     values = reading.well_formed
     wire_mode = values.get("mode")
     mode: Literal["verbatim", "summarizable"] | None
-    if "mode" in reading.malformed:
-        mode = "verbatim"
+    if not reading.clean:
+        mode = "verbatim"  # an unclean carrier may have meant verbatim, whatever it states: the reading that shows more
     elif wire_mode is None:
         mode = None
     else:
-        mode = "summarizable" if wire_mode == "summarizable" and reading.clean else "verbatim"
+        mode = "summarizable" if wire_mode == "summarizable" else "verbatim"
     complete = values.get("complete")
     completeness: Completeness
     if complete is False:
@@ -298,27 +331,31 @@ def _directive(reading: _Read) -> Directive | None:
 
 
 def _hints(reading: _Read) -> RenderingHints:
-    """The hints as read; a hint the carrier does not state stays None, which reads as false."""
+    """The hints as read; a hint the carrier does not state stays None, which reads as false. An unclean carrier
+    reads verbatim, whatever it states: a misspelled hint may have meant verbatim."""
     values = reading.well_formed
     verbatim: bool | None = values.get("verbatimHint")
-    if "verbatimHint" in reading.malformed:
-        verbatim = True
     summarize: bool | None = values.get("summarizeOkHint")
-    if "summarizeOkHint" in reading.malformed or (summarize and not reading.clean):
-        summarize = False
+    if not reading.clean:
+        verbatim, summarize = True, False
     return RenderingHints.model_validate({"verbatimHint": verbatim, "summarizeOkHint": summarize})
 
 
-def read_rendering_object(value: Any, carrier: str = _RESULT_META) -> tuple[Directive | None, tuple[Problem, ...]]:
-    """One directive carrier as read, or None when it holds nothing; and its problems."""
-    reading = _read(value, carrier, _DIRECTIVE_MEMBERS, _DIRECTIVE_SAFE)
+def read_rendering_object(
+    value: Any, carrier: str = _RESULT_META, *, repeated: tuple[Problem, ...] = ()
+) -> tuple[Directive | None, tuple[Problem, ...]]:
+    """One directive carrier as read, or None when it holds nothing; and its problems. `repeated`: the problems of
+    a carrier given more than once (see `_repetitions`), which make it present and unclean."""
+    reading = _read(value, carrier, _DIRECTIVE_MEMBERS, _DIRECTIVE_SAFE, repeated)
     return _directive(reading), reading.problems
 
 
-def read_hints_object(value: Any, carrier: str = _TOOL_META) -> tuple[RenderingHints, tuple[Problem, ...]]:
+def read_hints_object(
+    value: Any, carrier: str = _TOOL_META, *, repeated: tuple[Problem, ...] = ()
+) -> tuple[RenderingHints, tuple[Problem, ...]]:
     """One hints carrier as read, and its problems. An annotations object (the core form) is open: only its two
     rendering members are read, and its other members are not problems."""
-    reading = _read(value, carrier, _HINT_MEMBERS, _HINT_SAFE)
+    reading = _read(value, carrier, _HINT_MEMBERS, _HINT_SAFE, repeated)
     if carrier.endswith("annotations") and isinstance(value, Mapping):
         keep = tuple(p for p in reading.problems if p.member is None or p.member in _HINT_MEMBERS)
         clean = not keep
@@ -337,23 +374,61 @@ class ContinuationReading:
     problems: tuple[Problem, ...] = ()
 
 
+_EXPIRY = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?Z")
+
+
+def _expiry(text: str) -> datetime | None:
+    """The time an `expiresAt` of the type's pattern names, or None when it names none (month 13, hour 25)."""
+    match = _EXPIRY.fullmatch(text)
+    if match is None:
+        return None
+    year, month, day, hour, minute, second = (int(part) for part in match.groups()[:6])
+    # RFC 3339 admits a leap second (:60); Python's datetime does not, so it is read as the second before.
+    try:
+        leap = 59 if second == 60 else second
+        return datetime(year, month, day, hour, minute, leap, tzinfo=timezone.utc)
+    except ValueError:
+        return None
+
+
+def _declared_reading(tool: Any) -> _Read:
+    return _read(
+        _meta_entry(tool, CONTINUATION_ID),
+        _TOOL_CONTINUATION,
+        _CONTINUATION_TOOL_MEMBERS,
+        {"argument": "absent"},
+        _repetitions(tool, CONTINUATION_ID, _TOOL_CONTINUATION),
+    )
+
+
 def read_continuation(
-    tool: Any, result: Any, *, original_arguments: Mapping[str, Any] | None = None
+    tool: Any, result: Any, *, original_arguments: Mapping[str, Any] | None = None, now: datetime | None = None
 ) -> ContinuationReading:
     """A result's continuation, checked against the tool's declared argument and, when given, the arguments of the
-    original call (a continuation that names one of them would change the query, and is unusable)."""
+    original call (a continuation that names one of them would change the query, and is unusable). A continuation
+    whose `expiresAt` is not after `now` (by default the current time) has expired, and is unusable."""
     value = _meta_entry(result, CONTINUATION_ID)
-    reading = _read(value, _RESULT_CONTINUATION, _CONTINUATION_MEMBERS, _CONTINUATION_SAFE)
+    repeated = _repetitions(result, CONTINUATION_ID, _RESULT_CONTINUATION)
+    reading = _read(value, _RESULT_CONTINUATION, _CONTINUATION_MEMBERS, _CONTINUATION_SAFE, repeated)
     if not reading.present:
         return ContinuationReading()
     problems = list(reading.problems)
-    declared_reading = _read(
-        _meta_entry(tool, CONTINUATION_ID), _TOOL_CONTINUATION, _CONTINUATION_TOOL_MEMBERS, {"argument": "absent"}
-    )
+    declared_reading = _declared_reading(tool)
     problems.extend(declared_reading.problems)
     declared = declared_reading.well_formed.get("argument") if declared_reading.clean else None
     values = reading.well_formed
     usable = reading.clean and "argument" in values and "token" in values
+    expires_at = values.get("expiresAt")
+    if expires_at is not None:
+        expiry = _expiry(expires_at)
+        if expiry is None:
+            usable = False
+            problems.append(
+                Problem(_RESULT_CONTINUATION, "expiresAt", f"{expires_at!r} names no real time", "unusable")
+            )
+        elif usable and expiry <= (now or datetime.now(timezone.utc)):
+            usable = False
+            problems.append(Problem(_RESULT_CONTINUATION, "expiresAt", f"expired at {expires_at}", "unusable"))
     argument = values.get("argument")
     if usable and argument != declared:
         usable = False
@@ -389,6 +464,14 @@ class EffectiveRendering:
     problems: tuple[Problem, ...] = field(default=())
     """Every malformed, unknown or repeated value, with what it was read as."""
     continuation_reading: ContinuationReading = field(default=ContinuationReading())
+    call_known: bool = False
+    """Whether the reader was given the arguments of the call that returned the result (`call_arguments`)."""
+    later_part: bool = False
+    """The call set the tool's declared continuation argument: the result is a later part of a larger whole."""
+    call_token: Any = None
+    """The value the call set the continuation argument to, when `later_part`: how `combine_parts` checks the chain."""
+    tool_carrier: bool = False
+    """Whether the tool has a hints carrier (read, clean or not): its results are read by this extension."""
 
     @property
     def registered_mode(self) -> bool:
@@ -410,11 +493,17 @@ class EffectiveRendering:
 
     @property
     def completeness(self) -> Completeness | None:
-        """What the directive states; "incomplete" whenever a continuation carrier is present; None when the result
-        carries neither (the extensions say nothing about it)."""
+        """What the directive states; "incomplete" whenever a continuation carrier is present; "not-stated" for a
+        later part read alone (only `combine_parts` can tell it ends a whole) and for a result without a directive
+        of a tool with a hints carrier; None when neither the result nor its tool carries anything (the extensions
+        say nothing about it)."""
         if self.continuation_reading.present:
             return "incomplete"
-        return None if self.directive is None else self.directive.completeness
+        if self.later_part:
+            return "not-stated"
+        if self.directive is None:
+            return "not-stated" if self.tool_carrier else None
+        return self.directive.completeness
 
     @property
     def complete(self) -> bool:
@@ -480,19 +569,27 @@ def _annotations(tool: Any) -> Any:
 
 def _read_tool(tool: Any, core_form: bool) -> tuple[RenderingHints, Carrier, tuple[Problem, ...]]:
     value = _meta_entry(tool, EXTENSION_ID)
-    hints, problems = read_hints_object(value, _TOOL_META)
-    if value is not None or not core_form:
+    repeated = _repetitions(tool, EXTENSION_ID, _TOOL_META)
+    hints, problems = read_hints_object(value, _TOOL_META, repeated=repeated)
+    if value is not None or repeated or not core_form:
         return hints, "tool._meta", problems
-    core_hints, core_problems = read_hints_object(_annotations(tool), "Tool.annotations")
+    core = "Tool.annotations"
+    core_hints, core_problems = read_hints_object(
+        _annotations(tool), core, repeated=_repetitions(tool, "annotations", core, in_meta=False)
+    )
     return core_hints, "tool.annotations", core_problems
 
 
 def _read_result(result: Any, core_form: bool) -> tuple[Directive | None, Carrier, tuple[Problem, ...]]:
     value = _meta_entry(result, EXTENSION_ID)
-    if value is None and core_form:
-        directive, problems = read_rendering_object(_core_directive(result), "CallToolResult._rendering")
+    repeated = _repetitions(result, EXTENSION_ID, _RESULT_META)
+    if value is None and not repeated and core_form:
+        core = "CallToolResult._rendering"
+        directive, problems = read_rendering_object(
+            _core_directive(result), core, repeated=_repetitions(result, "_rendering", core, in_meta=False)
+        )
         return directive, "result._rendering", problems
-    directive, problems = read_rendering_object(value, _RESULT_META)
+    directive, problems = read_rendering_object(value, _RESULT_META, repeated=repeated)
     return directive, "result._meta", problems
 
 
@@ -507,7 +604,13 @@ def read_directive(result: Any, *, core_form: bool = False) -> Directive | None:
 
 
 def resolve_rendering(
-    tool: Any, result: Any, *, core_form: bool = False, original_arguments: Mapping[str, Any] | None = None
+    tool: Any,
+    result: Any,
+    *,
+    core_form: bool = False,
+    original_arguments: Mapping[str, Any] | None = None,
+    call_arguments: Mapping[str, Any] | None = None,
+    now: datetime | None = None,
 ) -> EffectiveRendering:
     """What a host should do with `result` of `tool`. Either may be None.
 
@@ -515,14 +618,36 @@ def resolve_rendering(
         core_form: also read the promotion draft's core form, where the carrier is absent. Off unless the host's
             user or developer enables it.
         original_arguments: the arguments of the original call, which a usable continuation may not name.
+        call_arguments: the arguments of the call that returned `result`. When they set the tool's declared
+            continuation argument, the result is a later part: read alone, its completeness is not stated, whatever
+            its directive says; `combine_parts` needs them to check that parts chain.
+        now: the time against which `expiresAt` is checked; the current time by default.
     """
     directive, directive_source, result_problems = _read_result(result, core_form)
     hints, hint_source, tool_problems = _read_tool(tool, core_form)
-    continuation = read_continuation(tool, result, original_arguments=original_arguments)
+    continuation = read_continuation(tool, result, original_arguments=original_arguments, now=now)
     problems = result_problems + tool_problems + continuation.problems
+    # Any well-formed declared argument, clean carrier or not: being read as a later part only shows more.
+    declared: str | None = _declared_reading(tool).well_formed.get("argument")
+    token = None if call_arguments is None or declared is None else call_arguments.get(declared)
+    later = token is not None
+    tool_carrier = _meta_entry(tool, EXTENSION_ID) is not None or bool(_repetitions(tool, EXTENSION_ID, _TOOL_META))
+    if core_form and hint_source == "tool.annotations":
+        tool_carrier = hints.verbatim_hint is not None or hints.summarize_ok_hint is not None
 
     def effective(mode: EffectiveMode, source: Carrier) -> EffectiveRendering:
-        return EffectiveRendering(mode, directive, hints, source, problems, continuation)
+        return EffectiveRendering(
+            mode,
+            directive,
+            hints,
+            source,
+            problems,
+            continuation,
+            call_arguments is not None,
+            later,
+            token,
+            tool_carrier,
+        )
 
     if directive is not None and directive.mode is not None:
         return effective(directive.mode, directive_source)
@@ -533,12 +658,28 @@ def resolve_rendering(
     return effective("unspecified", "none")
 
 
-def combine_parts(parts: Sequence[EffectiveRendering], *, all_fetched: bool = True) -> tuple[EffectiveMode, bool]:
-    """The effective mode and the completeness of several parts of one answer, in the order fetched: verbatim if
-    any part is, else summarizable if any is; complete only when every part was fetched and the last is complete."""
+def combine_parts(
+    parts: Sequence[EffectiveRendering], *, all_fetched: bool | None = None
+) -> tuple[EffectiveMode, bool]:
+    """The effective mode and the completeness of the parts of one result, in the order fetched, each read with
+    its `call_arguments`: verbatim if any part is, else summarizable if any is. Complete only when the parts chain
+    (the first is the original call's result; each later one was called with the continuation token of the part
+    before, which was usable), the last has no continuation carrier and its directive reads complete. The caller
+    cannot make an unchained list complete; `all_fetched=False` makes any list incomplete."""
     modes = {part.mode for part in parts}
     mode: EffectiveMode = (
         "verbatim" if "verbatim" in modes else "summarizable" if "summarizable" in modes else "unspecified"
     )
-    complete = bool(parts) and all_fetched and parts[-1].complete
-    return mode, complete
+    if not parts or all_fetched is False:
+        return mode, False
+    first, last = parts[0], parts[-1]
+    chained = first.call_known and not first.later_part
+    for earlier, later in itertools.pairwise(parts):
+        followed = earlier.continuation
+        chained = chained and followed is not None and later.later_part and later.call_token == followed.token
+    ends = (
+        not last.continuation_reading.present
+        and last.directive is not None
+        and last.directive.completeness == "complete"
+    )
+    return mode, chained and ends

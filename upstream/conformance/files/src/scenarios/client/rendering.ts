@@ -41,19 +41,19 @@ const CASES: Record<string, Case> = {
   hint_wins: {
     tool: { verbatimHint: true, summarizeOkHint: true },
     result: NO_CARRIER,
-    expected: { mode: 'verbatim', partial: false },
+    expected: { mode: 'verbatim', partial: true },
     check: 'sep-0000-rendering-client-effective-mode'
   },
   hint_string_false: {
     tool: { verbatimHint: 'false' },
     result: NO_CARRIER,
-    expected: { mode: 'verbatim', partial: false },
+    expected: { mode: 'verbatim', partial: true },
     check: 'sep-0000-rendering-client-reads-tables'
   },
   summarize_string_true: {
     tool: { summarizeOkHint: 'true' },
     result: NO_CARRIER,
-    expected: { mode: 'unspecified', partial: false },
+    expected: { mode: 'verbatim', partial: true },
     check: 'sep-0000-rendering-client-reads-tables'
   },
   complete_string_true: {
@@ -107,7 +107,7 @@ const CASES: Record<string, Case> = {
   unclean_hint: {
     tool: { summarizeOkHint: true, verbatim: true },
     result: NO_CARRIER,
-    expected: { mode: 'unspecified', partial: false },
+    expected: { mode: 'verbatim', partial: true },
     check: 'sep-0000-rendering-client-unknown-member-unclean'
   },
   core_form_only: {
@@ -121,7 +121,7 @@ const CASES: Record<string, Case> = {
     tool: { verbatimHint: true },
     result: NO_CARRIER,
     isError: true,
-    expected: { mode: 'verbatim', partial: false },
+    expected: { mode: 'verbatim', partial: true },
     check: 'sep-0000-rendering-client-effective-mode'
   }
 };

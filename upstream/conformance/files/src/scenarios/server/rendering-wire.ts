@@ -25,10 +25,14 @@ export const RESULT_MEMBERS = [
 export const GUIDANCE_MAX_LENGTH = 1000;
 export const NULL_DISPLAY_MAX_LENGTH = 16;
 
-// White space and invisible characters (Cc, Cf, Zs, Zl, Zp, Default_Ignorable_Code_Point).
-const INVISIBLE =
-  /^[\p{Zs}\p{Zl}\p{Zp}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]*$/u;
-const DECIMAL_DIGIT = /\p{Nd}/u;
+// The schema's pattern for a usable null text: printable Latin letters, punctuation and dashes, no digit, single
+// spaces between words (schema/delta/rendering.schema.json, `Rendering.nullDisplay`).
+const NULL_TEXT_WORD =
+  '[\\u0021-\\u002F\\u003A-\\u007E\\u00A1-\\u00AC\\u00AE-\\u00B1\\u00B4-\\u00B8\\u00BA\\u00BB\\u00BF-\\u00FF\\u0100-\\u017F\\u2010-\\u2027\\u2030-\\u205E]+';
+const USABLE_NULL_TEXT = new RegExp(
+  `^${NULL_TEXT_WORD}( ${NULL_TEXT_WORD})*$`,
+  'u'
+);
 
 function codePoints(text: string): number {
   return [...text].length;
@@ -44,8 +48,8 @@ function typeName(value: unknown): string {
 export function nullDisplayProblem(value: string): string | undefined {
   if (codePoints(value) > NULL_DISPLAY_MAX_LENGTH)
     return `longer than ${NULL_DISPLAY_MAX_LENGTH} code points`;
-  if (INVISIBLE.test(value)) return 'empty or blank';
-  if (DECIMAL_DIGIT.test(value)) return 'holds a decimal digit';
+  if (!USABLE_NULL_TEXT.test(value))
+    return 'not a usable null text (empty, blank, a digit, or outside the schema pattern)';
   return undefined;
 }
 
