@@ -355,7 +355,7 @@ _NOW = datetime(2026, 12, 1, 10, 0, 0, tzinfo=timezone.utc)
         (tool(), _GOOD, {"year": 2025}, True),
         (tool(), {**_GOOD, "expiresAt": "2026-12-02T10:15:00Z"}, {}, True),
         (tool(), {**_GOOD, "expiresAt": "2026-12-02T10:15:00.123456789Z"}, {}, True),
-        (tool(), {**_GOOD, "expiresAt": "2026-12-31T23:59:60Z"}, {}, True),  # a leap second is a real time
+        (tool(), {**_GOOD, "expiresAt": "2026-12-31T23:59:60Z"}, {}, False),  # the type admits no leap second
         (tool(), {**_GOOD, "expiresAt": "tomorrow"}, {}, False),
         (tool(), {**_GOOD, "expiresAt": "2026-13-45T99:99:99Z"}, {}, False),
         (tool(), {**_GOOD, "expiresAt": "2026-02-30T10:00:00Z"}, {}, False),

@@ -383,10 +383,9 @@ def _expiry(text: str) -> datetime | None:
     if match is None:
         return None
     year, month, day, hour, minute, second = (int(part) for part in match.groups()[:6])
-    # RFC 3339 admits a leap second (:60); Python's datetime does not, so it is read as the second before.
+    # The type's pattern admits no leap second (:60), though RFC 3339 does: a producer never sends one.
     try:
-        leap = 59 if second == 60 else second
-        return datetime(year, month, day, hour, minute, leap, tzinfo=timezone.utc)
+        return datetime(year, month, day, hour, minute, second, tzinfo=timezone.utc)
     except ValueError:
         return None
 
