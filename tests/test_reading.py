@@ -21,6 +21,7 @@ from mcp_rendering.reading import (
     read_rendering_object,
     read_tool_hints,
     resolve_rendering,
+    usable_null_text,
 )
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
 
@@ -175,6 +176,13 @@ def test_a_usable_null_text_is_shown(text: str) -> None:
         " -",
         "- ",
         "-\n-",
+        "\u2800",  # BRAILLE PATTERN BLANK: a blank cell in most fonts
+        "\u2800\u2800\u2800",
+        "\u115f",  # the Hangul fillers
+        "\u1160",
+        "\u3164",
+        "\uffa0",
+        "\u3164 \u2800",
         42,
         None,
     ],
@@ -182,6 +190,29 @@ def test_a_usable_null_text_is_shown(text: str) -> None:
 def test_an_unusable_null_text_reads_as_the_default(text: Any) -> None:
     effective = resolve_rendering(None, result({"nullDisplay": text, "complete": True}))
     assert effective.null_display == DEFAULT_NULL_DISPLAY
+    if text is not None:  # a present, unusable null text is malformed: the carrier is unclean
+        assert effective.directive is not None and not effective.directive.clean
+        assert [problem.member for problem in effective.problems] == ["nullDisplay"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["\u2800", "\u115f", "\u1160", "\u3164", "\uffa0", "\u2800 \u3164", "\u00ad", "\u034f", "\ufe0f", "\U000e0041"],
+)
+def test_the_null_text_rule_refuses_blanks_whatever_the_schema_pattern_admits(text: str) -> None:
+    """The rule of section 4 itself, not only the schema's pattern: a blank-looking text is never usable."""
+    assert not usable_null_text(text)
+    assert usable_null_text(text + "-")  # one visible character makes it usable
+
+
+@pytest.mark.parametrize("text", ["-", "n/a", "— néant —", "Ø", "\u2800x", "n" * 16])
+def test_the_null_text_rule_accepts_a_visible_text(text: str) -> None:
+    assert usable_null_text(text)
+
+
+@pytest.mark.parametrize("text", ["", "n" * 17, "0", "n/a 3", "\u0663", 7, None, b"-"])
+def test_the_null_text_rule_refuses_digits_lengths_and_non_strings(text: Any) -> None:
+    assert not usable_null_text(text)
 
 
 @pytest.mark.parametrize("carrier", [42, "verbatim", True, ["complete"], 0.5])

@@ -79,7 +79,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeAlias, cast
 
 from mcp_rendering.document import Cell, Document, Row, RowKind
-from mcp_rendering.host import as_wire, result_is_complete
+from mcp_rendering.host import result_is_complete, tool_result_wire
 from mcp_rendering.reading import resolve_rendering
 from mcp_rendering.records import RecordsKind, result_records, shows_text
 from mcp_rendering.render import cell_text, first_hidden, shows_as_written, text_escape, visible
@@ -1289,9 +1289,9 @@ def audit(shown_text: str, result: Any, *, markup: Markup = "auto") -> AuditRepo
         AuditInputError: the transcript is too long, or `result` is not a result object.
     """
     try:
-        wire = as_wire(result)
-    except TypeError:
-        raise AuditInputError(f"the result is {type(result).__name__}, not a CallToolResult object") from None
+        wire = tool_result_wire(result)
+    except (TypeError, ValueError) as error:
+        raise AuditInputError(str(error)) from None
     records = result_records(wire)
     complete = result_is_complete(wire)
     if records.document is None:

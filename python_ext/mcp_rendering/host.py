@@ -35,7 +35,7 @@ from pydantic import BaseModel
 
 from mcp_rendering.document import Document, Section
 from mcp_rendering.envelope import LinkedField, LinkedRecord
-from mcp_rendering.reading import EffectiveRendering, resolve_rendering
+from mcp_rendering.reading import EffectiveRendering, read_continuation, resolve_rendering
 from mcp_rendering.records import ContentLine, RecordsKind, result_records, shows_text
 from mcp_rendering.render import code_fence, markdown_escape, render_markdown, render_text, visible
 from mcp_rendering.types import PARTIAL_MARKER, RESULT_STRUCTURED_KEY, EffectiveMode
@@ -50,6 +50,7 @@ __all__ = [
     "present",
     "quote",
     "result_is_complete",
+    "tool_result_wire",
 ]
 
 FRAMING_HEADER = (
@@ -149,6 +150,9 @@ class Presentation:
     copy), or None when the result is complete and the server expressed no rendering intent."""
     views: _Views = field(default_factory=lambda: _Views(str, str), repr=False, compare=False)
     """Builds `text` and `markdown` when first asked for: a host that shows one view pays for that one only."""
+    source: tuple[Any, Mapping[str, Any]] = field(default=(None, {}), repr=False, compare=False)
+    """The tool and the result's wire JSON, from which `next_arguments` reads the continuation anew against the
+    caller's arguments."""
 
     @property
     def text(self) -> str:
@@ -166,10 +170,16 @@ class Presentation:
         return None if self.caption is None else markdown_escape(self.caption)
 
     def next_arguments(self, arguments: Mapping[str, Any]) -> dict[str, Any] | None:
-        """Arguments for the call that fetches the rest, or None when there is nothing more to fetch."""
+        """Arguments for the call that fetches the rest, or None when there is nothing more to fetch.
+
+        `arguments` are those of the original call (the first of the result, before any continuation). A
+        continuation that names one of them would change what the caller asked for: it is unusable, and None is
+        returned, as for any unusable continuation.
+        """
         if self.host_bounded:
             return None
-        return _next_arguments(arguments, self.rendering, self.complete)
+        tool, wire = self.source
+        return _next_arguments(arguments, tool, wire, self.complete)
 
 
 def _dump(value: Any) -> Any:
@@ -212,6 +222,37 @@ def as_wire(obj: Any) -> dict[str, Any]:
                 wire["_meta"] = meta
             return wire
     raise TypeError(f"expected an MCP model, a framework's CallToolResult or a wire dict, got {type(obj).__name__}")
+
+
+# The SDK's Python field names of `CallToolResult` members: a dict holding them is a model dumped without
+# `by_alias=True`, whose `meta` would otherwise read as a result with no carrier, that is complete.
+_PYTHON_NAMES = ("meta", "structured_content", "is_error")
+
+
+def tool_result_wire(result: Any) -> dict[str, Any]:
+    """`result` as the wire JSON of a `CallToolResult`, or a clear refusal: the one check by which `present`,
+    `audit` and the other readers of a result refuse what is not one.
+
+    Raises:
+        TypeError: `result` is not a result object at all (a string, a number, an arbitrary object).
+        ValueError: `result` is an object but not a tool result: it has no `content` array, or it holds the SDK's
+            Python field names (a model dumped without `by_alias=True`) instead of the wire names.
+    """
+    try:
+        wire = as_wire(result)
+    except TypeError:
+        raise TypeError(f"the result is {type(result).__name__}, not a CallToolResult object") from None
+    python_names = [name for name in _PYTHON_NAMES if name in wire]
+    if python_names:
+        raise ValueError(
+            f"the result holds the Python field names {', '.join(python_names)}: not a CallToolResult object in its "
+            "wire form (_meta, structuredContent, isError); dump the model with by_alias=True"
+        )
+    content = wire.get("content")
+    if not isinstance(content, list):
+        got = "no content member" if content is None else f"a content member that is {type(content).__name__}"
+        raise ValueError(f"the result has {got}: not a CallToolResult object (its content array is required)")
+    return wire
 
 
 def _structured(wire: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -288,15 +329,19 @@ def _is_complete(rendering: EffectiveRendering, structured: Mapping[str, Any] | 
 
 def result_is_complete(result: Any) -> bool:
     """False when the result's directive, or the page state of a reference envelope, says it is partial."""
-    wire = as_wire(result)
+    wire = tool_result_wire(result)
     return _is_complete(resolve_rendering(None, wire), _structured(wire))
 
 
 def _next_arguments(
-    arguments: Mapping[str, Any], rendering: EffectiveRendering, complete: bool
+    arguments: Mapping[str, Any], tool: Any, wire: Mapping[str, Any], complete: bool
 ) -> dict[str, Any] | None:
-    continuation = rendering.continuation
-    if complete or continuation is None:
+    if complete:
+        return None
+    # Read against the caller's arguments: the one reader refuses a continuation that names one of them, so the
+    # merge below only ever adds an argument, never replaces one.
+    continuation = read_continuation(tool, wire, original_arguments=arguments).usable
+    if continuation is None:
         return None
     return {**arguments, continuation.argument: continuation.token}
 
@@ -715,6 +760,7 @@ def present(
     server: str | None = None,
     max_rows: int | None = None,
     max_bytes: int | None = None,
+    arguments: Mapping[str, Any] | None = None,
 ) -> Presentation:
     """Decide how to show `result` (a result of `tool`) to the user, and what to forward to the model.
 
@@ -722,6 +768,8 @@ def present(
         tool: the `Tool` (an SDK model of any version, or its wire dict) that produced the result; None if unknown.
         result: the `CallToolResult`: an SDK model, a framework's own (FastMCP's `Client.call_tool()` result), or its
             wire dict.
+        arguments: the arguments of the original call, when known: a continuation naming one of them is unusable,
+            and neither the user nor the model is offered it.
         server: the name of the server the result came from, shown with a verbatim presentation.
         max_rows: the host's own bound on the records it shows and forwards (rows, records sent as links, or the
             lines of a text result); beyond it, the presentation is cut at a record boundary and says so.
@@ -736,8 +784,8 @@ def present(
         raise ValueError("max_rows must be zero or more")
     if max_bytes is not None and max_bytes < 0:
         raise ValueError("max_bytes must be zero or more")
-    wire = as_wire(result)
-    rendering = resolve_rendering(tool, wire)
+    wire = tool_result_wire(result)
+    rendering = resolve_rendering(tool, wire, original_arguments=arguments)
     structured = _structured(wire)
     records = result_records(wire)
     server_complete = _is_complete(rendering, structured)
@@ -828,6 +876,7 @@ def present(
         withheld_blocks=withheld,
         framing=framing,
         views=views,
+        source=(tool, wire),
     )
 
 
@@ -838,10 +887,12 @@ def _provenance(server: str | None, tool_name: str | None) -> str:
 
 
 def next_call_arguments(arguments: Mapping[str, Any], result: Any, tool: Any = None) -> dict[str, Any] | None:
-    """The arguments of the call that fetches the rest of `result`: the same arguments plus the continuation.
+    """The arguments of the call that fetches the rest of `result`: the original call's arguments plus the
+    continuation.
 
-    Returns None when the result is complete or carries no continuation.
+    Returns None when the result is complete, or carries no usable continuation (one that names an argument of
+    `arguments` is unusable: it would change what the caller asked for).
     """
-    wire = as_wire(result)
-    rendering = resolve_rendering(tool, wire)
-    return _next_arguments(arguments, rendering, _is_complete(rendering, _structured(wire)))
+    wire = tool_result_wire(result)
+    rendering = resolve_rendering(tool, wire, original_arguments=arguments)
+    return _next_arguments(arguments, tool, wire, _is_complete(rendering, _structured(wire)))

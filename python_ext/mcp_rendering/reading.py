@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import reprlib
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypeAlias, cast
@@ -66,6 +68,7 @@ __all__ = [
     "read_rendering_object",
     "read_tool_hints",
     "resolve_rendering",
+    "usable_null_text",
 ]
 
 logger = logging.getLogger("mcp_rendering")
@@ -81,6 +84,37 @@ Completeness: TypeAlias = Literal["complete", "incomplete", "not-stated"]
 
 SAFE_VALUES: dict[str, Any] = {"mode": "verbatim", "verbatimHint": True, "summarizeOkHint": False}
 """By wire name, what a present but malformed member reads as: the value that shows more."""
+
+# Characters that show nothing although they are not white space: general categories Cc, Cf, Zs, Zl and Zp, the
+# Default_Ignorable_Code_Point characters of other categories, and the characters that render as a blank cell in
+# common fonts (U+2800 BRAILLE PATTERN BLANK; the Hangul fillers are default-ignorable, and named once more here).
+_SHOWS_NOTHING_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
+_SHOWS_NOTHING = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff]"
+)
+_NULL_TEXT_MAX = 16
+
+
+def _shows_something(char: str) -> bool:
+    return not (
+        char.isspace()
+        or unicodedata.category(char) in _SHOWS_NOTHING_CATEGORIES
+        or _SHOWS_NOTHING.match(char) is not None
+    )
+
+
+def usable_null_text(text: object) -> bool:
+    """Whether `text` is a usable null text (section 4): a string of 1 to 16 code points, at least one of which
+    shows something (neither white space, nor invisible, nor a blank such as U+2800 or a Hangul filler), with no
+    decimal digit. Checked beside the schema's pattern, so that the rule holds whatever the pattern admits."""
+    if not isinstance(text, str) or not 1 <= len(text) <= _NULL_TEXT_MAX:
+        return False
+    if any(unicodedata.category(char) == "Nd" for char in text):
+        return False
+    return any(_shows_something(char) for char in text)
+
 
 _RESULT_META = f"CallToolResult._meta[{EXTENSION_ID!r}]"
 _TOOL_META = f"Tool._meta[{EXTENSION_ID!r}]"
@@ -213,10 +247,16 @@ def _read(value: Any, carrier: str, members: Mapping[str, TypeAdapter[Any]], saf
         if raw is None:
             continue
         try:
-            well_formed[name] = adapter.validate_python(raw, strict=True)
+            value = adapter.validate_python(raw, strict=True)
         except (ValidationError, RecursionError) as error:
             malformed.add(name)
             problems.append(Problem(carrier, name, f"{_validation_detail(error)} (got {_short(raw)})", safe[name]))
+            continue
+        if name == "nullDisplay" and not usable_null_text(value):
+            malformed.add(name)
+            problems.append(Problem(carrier, name, f"not a usable null text (got {_short(raw)})", safe[name]))
+            continue
+        well_formed[name] = value
     for problem in problems:
         logger.warning("malformed %s", problem)
     return _Read(True, well_formed, frozenset(malformed), not problems, tuple(problems))
