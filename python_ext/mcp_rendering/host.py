@@ -856,6 +856,13 @@ def present(
     # What the model receives of the records when the host's rendering replaces the result as sent: the rendering
     # of the first k records, and for structured content its copy in the document shape.
     cut_payload: Callable[[int], _Payload]
+    uncut = _uncut_payload(wire)
+    uncut_fits = max_bytes is None or uncut.size() <= max_bytes
+
+    def model_payload(k: int, count: int) -> _Payload:
+        """What the model receives of the first k of count records: the result as sent, while it fits whole."""
+        return uncut if k == count and uncut_fits else cut_payload(k)
+
     if document is not None:
         page = _page_state(structured) if records.kind == "document" else _PageState()
         view = _Records(document, page.linked_records, page.linked_fields)
@@ -871,7 +878,7 @@ def present(
         limit = count if max_rows is None else min(max_rows, count)
         if max_bytes is not None:
             limit = _largest_fitting(
-                limit, lambda k: _both(view.render(k, null_display)[1:]), max_bytes, document_payload
+                limit, lambda k: _both(view.render(k, null_display)[1:]), max_bytes, lambda k: model_payload(k, count)
             )
         document, body_text, body_markdown = view.render(limit, null_display)
         shown_count = limit
@@ -891,7 +898,9 @@ def present(
         cut_payload = text_payload
         limit = _text_line_limit(lines, max_rows)
         if max_bytes is not None:
-            limit = _largest_fitting(limit, lambda k: _both(_text_views(lines, k)), max_bytes, text_payload)
+            limit = _largest_fitting(
+                limit, lambda k: _both(_text_views(lines, k)), max_bytes, lambda k: model_payload(k, count)
+            )
         body_text, body_markdown = _text_views(lines, limit)
         if limit < count:
             records_shown = sum(1 for line in lines[:limit] if line.from_text and shows_text(line.text))
@@ -902,9 +911,9 @@ def present(
     # What the model receives: the result as sent while it fits every bound; else the host's rendering of the
     # records shown, then the server's other blocks while the rest of the byte bound allows. The bound counts every
     # byte of the payload as forwarded (after defusal), whatever the user is shown.
-    payload = _uncut_payload(wire)
+    payload = uncut
     withheld = 0
-    if extent is not None or (max_bytes is not None and payload.size() > max_bytes):
+    if extent is not None or not uncut_fits:
         payload = cut_payload(limit)
         if max_bytes is not None and payload.size() > max_bytes:
             payload = _Payload([], None)  # not even the rendering of no record fits: the framing alone says so

@@ -189,7 +189,7 @@ class _Walker:
         stack: list[tuple[str, Any, int]] = [(base, value, depth)]
         while stack:
             path, node, level = stack.pop()
-            if isinstance(node, list):
+            if isinstance(node, list) and level < MAX_DEPTH:
                 nested.append((path, cast("list[Any]", node), level))
                 continue
             if isinstance(node, Mapping) and level < MAX_DEPTH:
