@@ -35,7 +35,7 @@ from pydantic import BaseModel
 
 from mcp_rendering.document import Document, Section
 from mcp_rendering.envelope import LinkedField, LinkedRecord
-from mcp_rendering.reading import EffectiveRendering, read_continuation, resolve_rendering
+from mcp_rendering.reading import EffectiveRendering, check_wire_names, read_continuation, resolve_rendering
 from mcp_rendering.records import ContentLine, RecordsKind, result_records, shows_text
 from mcp_rendering.render import code_fence, markdown_escape, render_markdown, render_text, visible
 from mcp_rendering.types import PARTIAL_MARKER, RESULT_STRUCTURED_KEY, EffectiveMode
@@ -223,11 +223,6 @@ def as_wire(obj: Any) -> dict[str, Any]:
     raise TypeError(f"expected an MCP model, a framework's CallToolResult or a wire dict, got {type(obj).__name__}")
 
 
-# The SDK's Python field names of `CallToolResult` members: a dict holding them is a model dumped without
-# `by_alias=True`, whose `meta` would otherwise read as a result with no carrier, that is complete.
-_PYTHON_NAMES = ("meta", "structured_content", "is_error")
-
-
 def tool_result_wire(result: Any) -> dict[str, Any]:
     """`result` as the wire JSON of a `CallToolResult`, or a clear refusal: the one check by which `present`,
     `audit` and the other readers of a result refuse what is not one.
@@ -241,12 +236,8 @@ def tool_result_wire(result: Any) -> dict[str, Any]:
         wire = as_wire(result)
     except TypeError:
         raise TypeError(f"the result is {type(result).__name__}, not a CallToolResult object") from None
-    python_names = [name for name in _PYTHON_NAMES if name in wire]
-    if python_names:
-        raise ValueError(
-            f"the result holds the Python field names {', '.join(python_names)}: not a CallToolResult object in its "
-            "wire form (_meta, structuredContent, isError); dump the model with by_alias=True"
-        )
+    if not isinstance(result, BaseModel):
+        check_wire_names(wire)
     content = wire.get("content")
     if not isinstance(content, list):
         got = "no content member" if content is None else f"a content member that is {type(content).__name__}"

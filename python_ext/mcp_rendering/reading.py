@@ -52,6 +52,8 @@ from mcp_rendering.types import (
 
 __all__ = [
     "DEFAULT_NULL_DISPLAY",
+    "PYTHON_FIELD_NAMES",
+    "REPEATED_MEMBERS",
     "SAFE_VALUES",
     "Carrier",
     "Completeness",
@@ -59,6 +61,7 @@ __all__ = [
     "Directive",
     "EffectiveRendering",
     "Problem",
+    "check_wire_names",
     "combine_parts",
     "duplicate_members",
     "parse_json",
@@ -184,13 +187,25 @@ class _ObjectWithDuplicates(dict[str, Any]):
     duplicates: tuple[str, ...] = ()
 
 
+REPEATED_MEMBERS = "(repeated members)"
+"""The member `parse_json` adds to a carrier in which it met a member name more than once, listing those names.
+The mark is data, so it survives every copy and conversion (an SDK model, its dumps): no carrier defines the
+member, so the carrier reads as unclean wherever it goes."""
+
+_CARRIER_IDS = frozenset({EXTENSION_ID, CONTINUATION_ID, "_rendering", "annotations"})  # and the core form's
+
+
 def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     names = [name for name, _ in pairs]
     repeated = tuple(sorted({name for name in names if names.count(name) > 1}))
-    if not repeated:
-        return dict(pairs)
-    value = _ObjectWithDuplicates(pairs)
-    value.duplicates = repeated
+    if repeated:
+        value: dict[str, Any] = _ObjectWithDuplicates(pairs)
+        value.duplicates = repeated
+    else:
+        value = dict(pairs)
+    for name, member in value.items():
+        if name in _CARRIER_IDS and isinstance(member, _ObjectWithDuplicates):
+            value[name] = {**member, REPEATED_MEMBERS: list(member.duplicates)}
     return value
 
 
@@ -201,8 +216,14 @@ def parse_json(text: str | bytes) -> Any:
 
 
 def duplicate_members(value: Any) -> tuple[str, ...]:
-    """The member names that `parse_json` saw more than once in this object (empty for any other value)."""
-    return value.duplicates if isinstance(value, _ObjectWithDuplicates) else ()
+    """The member names that `parse_json` saw more than once in this object, or marked in this carrier as repeated
+    (`REPEATED_MEMBERS`); empty for any other value."""
+    if isinstance(value, _ObjectWithDuplicates):
+        return value.duplicates
+    marked: Any = cast("Mapping[str, Any]", value).get(REPEATED_MEMBERS) if isinstance(value, Mapping) else None
+    if isinstance(marked, list):
+        return tuple(sorted({str(name) for name in cast("list[Any]", marked)}))
+    return ()
 
 
 @dataclass(frozen=True)
@@ -238,8 +259,10 @@ def _read(value: Any, carrier: str, members: Mapping[str, TypeAdapter[Any]], saf
     for name in duplicate_members(value):
         problems.append(Problem(carrier, name, "member given more than once", "unclean"))
     for key in wire:
-        if key not in members:
+        if key not in members and key != REPEATED_MEMBERS:
             problems.append(Problem(carrier, str(key), "not a member of this carrier", "unclean"))
+    if REPEATED_MEMBERS in wire and not duplicate_members(value):  # the mark, emptied or altered: still unclean
+        problems.append(Problem(carrier, REPEATED_MEMBERS, "not a member of this carrier", "unclean"))
     for name, adapter in members.items():
         raw = wire.get(name)
         if isinstance(raw, BaseModel):  # judged in its wire form: a model can be built without validation
@@ -382,6 +405,7 @@ def read_continuation(
 ) -> ContinuationReading:
     """A result's continuation, checked against the tool's declared argument and, when given, the arguments of the
     original call (a continuation that names one of them would change the query, and is unusable)."""
+    check_wire_names(result)
     value = _meta_entry(result, CONTINUATION_ID)
     reading = _read(value, _RESULT_CONTINUATION, _CONTINUATION_MEMBERS, _CONTINUATION_SAFE)
     if not reading.present:
@@ -471,6 +495,29 @@ def _mapping(value: Any) -> Mapping[str, Any] | None:
     return cast("Mapping[str, Any]", value) if isinstance(value, Mapping) else None
 
 
+PYTHON_FIELD_NAMES = ("meta", "structured_content", "is_error", "input_schema", "output_schema")
+"""The SDK's Python names of `Tool` and `CallToolResult` members whose wire names differ (`_meta`,
+`structuredContent`, ...): a dict holding one is a model dumped without `by_alias=True`, not a wire message."""
+
+
+def check_wire_names(message: Any) -> None:
+    """Refuse a dict that holds the SDK's Python field names instead of the wire names: read as wire JSON, its
+    carriers would be missing, and a partial or unclean result would read as complete.
+
+    Raises:
+        ValueError: `message` is a dict holding one of `PYTHON_FIELD_NAMES`.
+    """
+    wire = _mapping(message)
+    if wire is None or isinstance(message, BaseModel):
+        return
+    names = [name for name in PYTHON_FIELD_NAMES if name in wire]
+    if names:
+        raise ValueError(
+            f"the message holds the Python field names {', '.join(names)}, not the wire names (_meta, "
+            "structuredContent, isError, inputSchema, outputSchema): dump the model with by_alias=True"
+        )
+
+
 def _jsonable(value: Any) -> Any:
     try:
         return to_jsonable_python(value, by_alias=True, exclude_none=True)
@@ -538,11 +585,13 @@ def _read_result(result: Any, core_form: bool) -> tuple[Directive | None, Carrie
 
 def read_tool_hints(tool: Any, *, core_form: bool = False) -> RenderingHints:
     """The tool's hints as read from its carrier (or, with `core_form`, from its annotations when it has none)."""
+    check_wire_names(tool)
     return _read_tool(tool, core_form)[0]
 
 
 def read_directive(result: Any, *, core_form: bool = False) -> Directive | None:
     """The result's directive as read from its carrier (or, with `core_form`, from `_rendering` when it has none)."""
+    check_wire_names(result)
     return _read_result(result, core_form)[0]
 
 
@@ -556,6 +605,8 @@ def resolve_rendering(
             user or developer enables it.
         original_arguments: the arguments of the original call, which a usable continuation may not name.
     """
+    check_wire_names(tool)
+    check_wire_names(result)
     directive, directive_source, result_problems = _read_result(result, core_form)
     hints, hint_source, tool_problems = _read_tool(tool, core_form)
     continuation = read_continuation(tool, result, original_arguments=original_arguments)
