@@ -69,7 +69,7 @@ MAX_INDENT = 16
 """The deepest indentation shown: a row's `level` is the server's number, and indenting by it unbounded would make
 a few bytes of input cost any size of output. A deeper row is indented as deep as this."""
 
-PAD_WIDTH = 32
+PAD_WIDTH = 80
 """The widest a plain-text cell is padded to: padding every row to the widest cell of its column would make one
 long value cost its length on every row. A cell wider than this is written as it is."""
 
