@@ -821,7 +821,11 @@ def present(
         max_rows: the host's own bound on the records it shows and forwards (rows, records sent as links, or the
             lines of a text result); beyond it, the presentation is cut at a record boundary and says so.
         max_bytes: the host's own bound on the UTF-8 size of the rendering (text and Markdown each; the notice comes
-            on top) and on the other content blocks forwarded to the model. None: no bound.
+            on top) and on every byte the model receives of the server's result: `model_result` as compact UTF-8
+            JSON, less the host's own framing block, its directive in `structuredContent["_rendering"]` and
+            `isError`, is at most `max_bytes`. While the result as sent fits, it is forwarded as sent; otherwise the
+            model receives the host's rendering of the records shown (and, for structured content, their copy in
+            the document shape), then the other blocks while they fit. None: no bound.
 
     The result counts as incomplete when its directive says so (`complete: false`, or a continuation), or when a
     reference result's page state does. When the host's bound cuts a page, the server's continuation is withheld
