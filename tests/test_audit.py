@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import importlib
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from mcp_rendering.audit import (
-    MAX_RESULT_BYTES,
     MAX_TRANSCRIPT_CHARS,
     AuditInputError,
     AuditReport,
@@ -20,9 +18,9 @@ from mcp_rendering.audit import (
     audit,
     audit_document,
     audit_lines,
-    audit_main,
     fold,
 )
+from mcp_rendering.cli import main as _cli_main
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.host import present
 from mcp_rendering.render import render_markdown, render_text
@@ -57,6 +55,11 @@ STATEMENT = Document(
         ),
     ),
 )
+
+
+def audit_main(argv: list[str]) -> int:
+    """The audit's one command line, `mcp-rendering audit`."""
+    return _cli_main(["audit", *argv])
 
 
 def _result(complete: bool = True, null_display: str | None = None) -> dict[str, Any]:
@@ -268,24 +271,6 @@ def test_cli_exits_2_with_one_line_for_input_it_cannot_audit(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("mcp-rendering audit: ") and message in err
     assert "Traceback" not in err
-
-
-def test_cli_refuses_oversized_and_unreadable_files_before_reading_them(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    result_file = tmp_path / "result.json"
-    result_file.write_text(json.dumps(_result()), encoding="utf-8")
-    transcript = tmp_path / "t.txt"
-    transcript.write_text("x", encoding="utf-8")
-    assert audit_main([str(tmp_path / "missing.json"), str(transcript)]) == 2
-    binary = tmp_path / "binary.txt"
-    binary.write_bytes(b"\xff\xfe\x00bad")
-    assert audit_main([str(result_file), str(binary)]) == 2
-    monkeypatch.setattr(importlib.import_module("mcp_rendering.audit"), "MAX_RESULT_BYTES", 100)
-    assert audit_main([str(result_file), str(transcript)]) == 2
-    err = capsys.readouterr().err
-    assert "over the limit of 100" in err and "Traceback" not in err
-    assert MAX_RESULT_BYTES > 100
 
 
 # ---------------------------------------------------------------------------------------------- helpers for rules
@@ -1175,87 +1160,11 @@ def test_cli_reads_the_transcript_as_told(tmp_path: Path, capsys: pytest.Capture
     assert out.startswith('{\n  "clean": true,')  # indented, for a person to read
 
 
-def test_cli_keeps_server_text_readable_in_its_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    result = {"content": [{"type": "text", "text": "Réserve légale"}]}
-    assert audit_main([*_files(tmp_path, result, ""), "--json"]) == 1
-    out = capsys.readouterr().out
-    assert '"detail": "line \\"Réserve légale\\" is not shown"' in out
-
-
-def test_cli_names_the_file_it_cannot_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    files = _files(tmp_path, _result(), "x")
-    missing = str(tmp_path / "missing.json")
-    assert audit_main([missing, files[1]]) == 2
-    assert capsys.readouterr().err == (
-        f"mcp-rendering audit: cannot read the result file {missing!r}: No such file or directory\n"
-    )
-    binary = tmp_path / "binary.txt"
-    binary.write_bytes(b"\xff\xfe\x00bad")
-    assert audit_main([files[0], str(binary)]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith(f"mcp-rendering audit: cannot read the transcript {str(binary)!r}: ")
-    assert "can't decode byte 0xff" in err and err.count("\n") == 1
-
-
-def test_cli_refuses_a_transcript_over_the_limits(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    module = importlib.import_module("mcp_rendering.audit")
-    monkeypatch.setattr(module, "MAX_TRANSCRIPT_CHARS", 10)
-    files = _files(tmp_path, _result(), "é" * 12)  # 12 characters, 24 bytes: within 4 bytes a character
-    assert audit_main(files) == 2
-    assert capsys.readouterr().err == (
-        "mcp-rendering audit: the transcript has 12 characters, over the audit's limit of 10\n"
-    )
-    files = _files(tmp_path, _result(), "x" * 41)
-    assert audit_main(files) == 2
-    assert capsys.readouterr().err == (
-        f"mcp-rendering audit: the transcript {files[1]!r} has 41 bytes, over the limit of 40\n"
-    )
-    assert audit_main(_files(tmp_path, _result(), "x" * 10)) == 1  # at the limit: audited
-
-
-def test_cli_refuses_a_result_file_over_the_limit_before_reading_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    files = _files(tmp_path, {"content": []}, "x")
-    size = Path(files[0]).stat().st_size
-    module = importlib.import_module("mcp_rendering.audit")
-    monkeypatch.setattr(module, "MAX_RESULT_BYTES", size)
-    assert audit_main(files) == 0  # at the limit
-    monkeypatch.setattr(module, "MAX_RESULT_BYTES", size - 1)
-    assert audit_main(files) == 2
-    assert capsys.readouterr().err.endswith(f"has {size} bytes, over the limit of {size - 1}\n")
-
-
-def test_cli_says_when_a_result_is_nested_too_deeply_to_audit(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def too_deep(_wire: Any) -> Any:
-        raise RecursionError("maximum recursion depth exceeded")
-
-    monkeypatch.setattr(importlib.import_module("mcp_rendering.audit"), "result_records", too_deep)
-    assert audit_main(_files(tmp_path, _result(), "x")) == 2
-    assert capsys.readouterr().err == "mcp-rendering audit: the result is nested too deeply to audit\n"
-
-
 def test_cli_escapes_hidden_characters_in_its_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "evil\u202e.json"
     assert audit_main([str(missing), str(missing)]) == 2
     err = capsys.readouterr().err
     assert "\u202e" not in err and "\\u202e" in err and err.count("\n") == 1
-
-
-def test_the_help_states_the_exit_statuses_and_limits(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exited:
-        audit_main(["--help"])
-    assert exited.value.code == 0
-    out = " ".join(capsys.readouterr().out.split())
-    assert out.startswith("usage: mcp-rendering audit [-h] [--markup {auto,text,markdown}] [--json] result transcript")
-    assert "Exit status: 0 clean, 1 not faithful, 2 input that cannot be audited" in out
-    assert f"over {MAX_RESULT_BYTES} bytes or a transcript over {MAX_TRANSCRIPT_CHARS} characters" in out
-    assert "the CallToolResult, as wire JSON" in out and "the text the host showed the user" in out
-    assert "print the report as JSON" in out
 
 
 def test_each_value_of_a_free_form_line_is_its_own_token() -> None:
@@ -1447,34 +1356,6 @@ def test_rule_4_a_value_of_a_str_subclass_in_an_unvalidated_document_is_compared
 def test_rule_2_a_row_as_wide_as_its_table_hides_nothing(row: str) -> None:
     document = _one_section(Row(id="a", label="Sales", values=(1000,)), columns=("2024",))
     assert _found(audit_document(f"| | 2024 |\n|---|---|\n{row}", document, markup="markdown")) == [], row
-
-
-@pytest.mark.parametrize(
-    ("content", "says"),
-    [
-        ("{", "is not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
-        ("[1]", "holds an array, not a CallToolResult object"),
-        ("[" * 100_000 + "]" * 100_000, "is nested too deeply to read"),
-    ],
-)
-def test_cli_names_the_result_file_it_cannot_audit(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, says: str
-) -> None:
-    files = _files(tmp_path, _result(), "x")
-    Path(files[0]).write_text(content, encoding="utf-8")
-    assert audit_main(files) == 2
-    assert capsys.readouterr().err == f"mcp-rendering audit: the result file {files[0]!r} {says}\n"
-
-
-def test_the_help_describes_the_command_and_each_argument_in_words_of_its_own(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    with pytest.raises(SystemExit):
-        audit_main(["--help"])
-    out = " ".join(capsys.readouterr().out.split())
-    assert " Check that a transcript shows a tool result whole, in order, unaltered and nothing more. Exit" in out
-    for words in ("the CallToolResult, as wire JSON", "the text the host showed the user", "print the report as JSON"):
-        assert re.search(rf"(?<!\w){re.escape(words)}(?!\w)", out), words
 
 
 @pytest.mark.parametrize("line", ["- Net income: 90- 0.5", "- Net income: 90 0.5-", "- Net income: 90= 0.5"])

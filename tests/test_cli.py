@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from mcp_rendering.audit import MAX_RESULT_BYTES, MAX_TRANSCRIPT_CHARS
 from mcp_rendering.cli import main
 from mcp_rendering.patch import installed
 
@@ -790,3 +791,16 @@ def test_the_demo_replaces_what_an_earlier_run_saved_whole(tmp_path: Path) -> No
     assert json.loads((tmp_path / "result.json").read_text(encoding="utf-8"))["content"]
     assert (tmp_path / "transcript.txt").read_text(encoding="utf-8") != "earlier"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["result.json", "transcript.txt"]
+
+
+def test_the_audit_help_states_the_exit_statuses_and_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["audit", "--help"])
+    assert exited.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.startswith("usage: mcp-rendering audit [-h] [--markup {auto,text,markdown}] [--json] result transcript")
+    assert " Check that a transcript shows a tool result whole, in order, unaltered and nothing more. Exit" in out
+    assert "Exit status: 0 clean, 1 not faithful, 2 input that cannot be audited" in out
+    assert f"over {MAX_RESULT_BYTES} bytes or a transcript over {MAX_TRANSCRIPT_CHARS} characters" in out
+    for words in ("the CallToolResult as wire JSON", "the text the host showed the user", "print the report as JSON"):
+        assert words in out, words

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from mcp_rendering.audit import AuditInputError, audit
 from mcp_rendering.builder import verbatim_result
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.envelope import Budget, Envelope, RecordUris
@@ -24,6 +25,7 @@ from mcp_rendering.host import (
     present,
     quote,
     result_is_complete,
+    tool_result_wire,
 )
 from mcp_rendering.patch import installed
 from mcp_rendering.render import render_markdown, render_text
@@ -125,6 +127,23 @@ def test_a_partial_result_says_so_and_offers_the_rest() -> None:
     assert next_call_arguments({"query": "acme"}, result(directive), TOOL) == {"query": "acme", "cursor": "abc.def"}
     # Without the tool, whose declaration the continuation must match, there is nothing to follow.
     assert next_call_arguments({"query": "acme"}, result(directive)) is None
+
+
+@pytest.mark.parametrize("chosen", [{"cursor": "mine"}, {"cursor": None}, {"query": "acme", "cursor": ""}])
+def test_a_continuation_never_changes_an_argument_the_caller_chose(chosen: dict[str, Any]) -> None:
+    """The tool's declared continuation argument is the server's to choose: one the original call set is not the
+    server's to replace, so the continuation naming it is unusable and the result stays partial."""
+    wire = result({"mode": "verbatim", "complete": False, "continuation": CONTINUATION})
+    presentation = present(TOOL, wire)
+    assert presentation.next_arguments(chosen) is None
+    assert next_call_arguments(chosen, wire, TOOL) is None
+    assert not presentation.complete
+    # Told the original arguments, the host offers the continuation to neither the user nor the model.
+    told = present(TOOL, wire, arguments=chosen)
+    assert told.rendering.continuation is None and told.next_arguments(chosen) is None
+    assert "abc.def" not in json.dumps(told.model_result) and "abc.def" not in told.text
+    # Any other original arguments are kept, and only the continuation argument is added.
+    assert presentation.next_arguments({"query": "acme"}) == {"query": "acme", "cursor": "abc.def"}
 
 
 def test_a_continuation_alone_makes_a_result_partial() -> None:
@@ -559,3 +578,54 @@ def test_a_cut_text_result_forwards_only_the_blocks_of_the_lines_shown() -> None
     assert "record r4" not in forwarded and "image/png" not in forwarded and "r2" not in forwarded
     assert presentation.notice is not None and "the first 1 of 3 lines" in presentation.notice
     assert "r1" in presentation.text and "r2" not in presentation.text
+
+
+# ------------------------------------------------------------------------------- what is not a tool result
+
+
+@pytest.mark.parametrize(
+    ("given", "error", "named"),
+    [
+        (3, TypeError, "the result is int"),
+        ("x", TypeError, "the result is str"),
+        ([{"type": "text", "text": "a"}], TypeError, "the result is list"),
+        (None, TypeError, "the result is NoneType"),
+        (object(), TypeError, "the result is object"),
+        ({}, ValueError, "no content member"),
+        ({"content": "x"}, ValueError, "a content member that is str"),
+        ({"content": None, "structuredContent": {}}, ValueError, "no content member"),
+        ({"content": [], "is_error": False, "meta": {}}, ValueError, "Python field names meta, is_error"),
+        ({"content": [], "structured_content": {"a": 1}}, ValueError, "Python field names structured_content"),
+    ],
+)
+def test_what_is_not_a_tool_result_is_refused_by_present_and_audit_alike(
+    given: Any, error: type[Exception], named: str
+) -> None:
+    """One shared check: `audit('x', {})` once reported clean, and `present` showed an empty result."""
+    with pytest.raises(error, match=named):
+        tool_result_wire(given)
+    with pytest.raises(error, match=named):
+        present(None, given)
+    with pytest.raises(error, match=named):
+        result_is_complete(given)
+    with pytest.raises(error, match=named):
+        next_call_arguments({}, given)
+    with pytest.raises(AuditInputError, match=named) as raised:  # the audit's own ValueError, same message
+        audit("x", given)
+    assert str(raised.value) == str(_refusal(given))
+
+
+def _refusal(given: Any) -> Exception:
+    try:
+        tool_result_wire(given)
+    except (TypeError, ValueError) as error:
+        return error
+    raise AssertionError("not refused")
+
+
+def test_a_partial_model_dumped_by_python_name_is_refused_not_read_as_complete() -> None:
+    partial = mcp_types.CallToolResult(content=[], _meta={EXTENSION_ID: {"mode": "verbatim", "complete": False}})
+    assert not result_is_complete(partial)
+    assert not result_is_complete(partial.model_dump(by_alias=True))
+    with pytest.raises(ValueError, match="by_alias=True"):
+        present(None, partial.model_dump())

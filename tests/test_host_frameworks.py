@@ -59,7 +59,7 @@ def test_the_audit_reads_fastmcps_own_result(results: tuple[Any, Any, Any]) -> N
 
 
 def test_anything_else_is_refused_with_a_clear_error() -> None:
-    with pytest.raises(TypeError, match="got int"):
+    with pytest.raises(TypeError, match="the result is int"):
         present(None, 3)
     with pytest.raises(AuditInputError, match="not a CallToolResult"):
         audit("", object())

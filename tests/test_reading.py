@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -27,6 +28,7 @@ from mcp_rendering.reading import (
     read_rendering_object,
     read_tool_hints,
     resolve_rendering,
+    usable_null_text,
 )
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
 
@@ -221,6 +223,13 @@ def test_a_usable_null_text_is_shown(text: str) -> None:
         "- ",
         "-\n-",
         "-\n",
+        "\u2800",  # BRAILLE PATTERN BLANK: a blank cell in most fonts
+        "\u2800\u2800\u2800",
+        "\u115f",  # the Hangul fillers
+        "\u1160",
+        "\u3164",
+        "\uffa0",
+        "\u3164 \u2800",
         42,
         None,
     ],
@@ -230,6 +239,27 @@ def test_an_unusable_null_text_reads_as_the_default(text: Any) -> None:
     assert effective.null_display == DEFAULT_NULL_DISPLAY
     if text is not None:  # malformed: the carrier is unclean, so its `complete: true` no longer counts
         assert effective.directive is not None and not effective.directive.clean and not effective.complete
+        assert [problem.member for problem in effective.problems] == ["nullDisplay"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["\u2800", "\u115f", "\u1160", "\u3164", "\uffa0", "\u2800 \u3164", "\u00ad", "\u034f", "\ufe0f", "\U000e0041"],
+)
+def test_the_null_text_rule_refuses_blanks_whatever_the_schema_pattern_admits(text: str) -> None:
+    """The rule of section 4 itself, not only the schema's pattern: a blank-looking text is never usable."""
+    assert not usable_null_text(text)
+    assert usable_null_text(text + "-")  # one visible character makes it usable
+
+
+@pytest.mark.parametrize("text", ["-", "n/a", "— néant —", "Ø", "\u2800x", "n" * 16])
+def test_the_null_text_rule_accepts_a_visible_text(text: str) -> None:
+    assert usable_null_text(text)
+
+
+@pytest.mark.parametrize("text", ["", "n" * 17, "0", "n/a 3", "\u0663", 7, None, b"-"])
+def test_the_null_text_rule_refuses_digits_lengths_and_non_strings(text: Any) -> None:
+    assert not usable_null_text(text)
 
 
 @pytest.mark.parametrize("carrier", [42, "verbatim", True, ["complete"], 0.5])
@@ -786,3 +816,71 @@ def test_the_specification_states_the_schema_pattern_in_words() -> None:
     stated.discard(0x20)  # the separating space, named in the sentence too
     assert stated == _ranges(match.group(1))
     assert "1 to 16 code points" in sentence.group(1) and "single space" in sentence.group(1)
+
+
+# --- an SDK model is read as its wire JSON; fail-safe marks survive every conversion -----------------------------
+
+_FAIL_SAFE_CASES = {  # carriers as JSON text, as a peer sends them
+    "unclean summarizable": '{"mode": "summarizable", "complete": true, "x": 1}',
+    "malformed complete": '{"mode": "summarizable", "complete": "yes"}',
+    "not stated": '{"mode": "summarizable"}',
+    "repeated": '{"mode": "summarizable", "complete": true, "complete": true}',
+}
+
+
+def _conversions(wire: dict[str, Any]) -> dict[str, Any]:
+    """The forms one result takes on its way through a host: the SDK's model, its dumps, and the model again."""
+    model = mcp_types.CallToolResult.model_validate(wire, by_name=False)
+    json_model = mcp_types.CallToolResult.model_validate_json(json.dumps(wire))
+    dumped = model.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return {
+        "wire": wire,
+        "model": model,
+        "model from JSON": json_model,
+        "dump by alias": dumped,
+        "dump by alias, python mode": model.model_dump(by_alias=True),
+        "model again": mcp_types.CallToolResult.model_validate(dumped, by_name=False),
+        "copy": model.model_copy(deep=True),
+    }
+
+
+@pytest.mark.parametrize("patched", [False, True])
+@pytest.mark.parametrize("carrier", ["_meta", "_rendering"])
+@pytest.mark.parametrize("case", sorted(_FAIL_SAFE_CASES))
+def test_fail_safe_marks_survive_every_conversion(case: str, carrier: str, patched: bool) -> None:
+    directive = _FAIL_SAFE_CASES[case]
+    if carrier == "_meta":
+        text = f'{{"content": [], "_meta": {{"{EXTENSION_ID}": {directive}}}}}'
+    else:
+        text = f'{{"content": [], "_rendering": {directive}}}'
+    wire: dict[str, Any] = parse_json(text)
+    with mcp_rendering.patch.installed() if patched else contextlib.nullcontext():
+        forms = _conversions(wire)
+        read = resolve_rendering(None, wire, core_form=True)
+        assert not read.complete and (read.mode == "verbatim" or case == "not stated")
+        for name, form in forms.items():
+            effective = resolve_rendering(None, form, core_form=True)
+            if carrier == "_rendering" and not patched and name != "wire" and "dump" not in name:
+                # The unpatched SDK drops `_rendering` on validation: the core form needs the patch (section 2).
+                assert effective.directive is None, name
+                continue
+            if carrier == "_rendering" and not patched and name != "wire":
+                continue  # dumps of a model that never held it
+            assert (effective.mode, effective.complete) == (read.mode, False), name
+        with pytest.raises(ValueError, match="by_alias=True"):
+            resolve_rendering(None, forms["model"].model_dump())  # by Python name: not a wire message
+
+
+def test_a_python_field_name_is_never_a_member() -> None:
+    """Only camelCase wire names are members: a Python name in a wire dict is an unknown member, never a carrier."""
+    by_python_name = {"content": [], "rendering": {"mode": "summarizable", "complete": True}}
+    assert resolve_rendering(None, by_python_name, core_form=True).directive is None
+    model = mcp_types.CallToolResult.model_validate(by_python_name, by_name=False)
+    assert resolve_rendering(None, model, core_form=True).directive is None
+    hints = {"name": "t", "inputSchema": {}, "annotations": {"summarize_ok_hint": True}}
+    assert resolve_rendering(hints, {"content": []}, core_form=True).mode == "unspecified"
+    with mcp_rendering.patch.installed():
+        model = mcp_types.CallToolResult.model_validate(by_python_name, by_name=False)
+        assert resolve_rendering(None, model, core_form=True).directive is None
+        tool_model = mcp_types.Tool.model_validate(hints, by_name=False)
+        assert resolve_rendering(tool_model, {"content": []}, core_form=True).mode == "unspecified"

@@ -18,7 +18,13 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_rendering.reading import parse_json, read_hints_object, read_rendering_object, resolve_rendering
+from mcp_rendering.reading import (
+    parse_json,
+    read_hints_object,
+    read_rendering_object,
+    resolve_rendering,
+    usable_null_text,
+)
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -91,7 +97,8 @@ _directive_pairs = _carrier_pairs(
     {
         "mode": st.sampled_from(["verbatim", "summarizable", "tabular"]),
         "guidance": st.text(max_size=20),
-        "nullDisplay": st.sampled_from(["-", "n/a", "", "0", " ", "\u200b"]),
+        "nullDisplay": st.sampled_from(["-", "n/a", "", "0", " ", "\u200b", "\u2800", "\u3164", "\uffa0"])
+        | st.text(max_size=20),
         "complete": st.booleans(),
     },
 )
@@ -149,3 +156,14 @@ def test_any_carrier_values_are_read_without_raising_and_a_continuation_keeps_it
         assert not effective.complete
     if directive is not None and not isinstance(directive, dict):
         assert effective.mode == "verbatim"
+
+
+@given(_directive_pairs)
+def test_a_null_text_that_is_read_is_a_usable_one(pairs: list[tuple[str, Any]]) -> None:
+    wire = parse_json(_text(pairs))
+    directive, problems = read_rendering_object(wire)
+    assert directive is not None
+    if directive.null_display is not None:
+        assert usable_null_text(directive.null_display) and directive.null_display == wire["nullDisplay"]
+    elif wire.get("nullDisplay") is not None:
+        assert not directive.clean and "nullDisplay" in {problem.member for problem in problems}

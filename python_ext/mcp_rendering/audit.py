@@ -66,20 +66,16 @@ one longest increasing subsequence, O(n log n) for n records and lines of bounde
 
 from __future__ import annotations
 
-import argparse
 import bisect
 import json
-import os
 import re
-import sys
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal, TypeAlias, cast
 
 from mcp_rendering.document import Cell, Document, Row, RowKind
-from mcp_rendering.host import as_wire, result_is_complete
+from mcp_rendering.host import result_is_complete, tool_result_wire
 from mcp_rendering.reading import resolve_rendering
 from mcp_rendering.records import RecordsKind, result_records, shows_text
 from mcp_rendering.render import cell_text, first_hidden, shows_as_written, text_escape, visible
@@ -97,7 +93,6 @@ __all__ = [
     "audit",
     "audit_document",
     "audit_lines",
-    "audit_main",
     "fold",
 ]
 
@@ -1289,9 +1284,9 @@ def audit(shown_text: str, result: Any, *, markup: Markup = "auto") -> AuditRepo
         AuditInputError: the transcript is too long, or `result` is not a result object.
     """
     try:
-        wire = as_wire(result)
-    except TypeError:
-        raise AuditInputError(f"the result is {type(result).__name__}, not a CallToolResult object") from None
+        wire = tool_result_wire(result)
+    except (TypeError, ValueError) as error:
+        raise AuditInputError(str(error)) from None
     records = result_records(wire)
     complete = result_is_complete(wire)
     if records.document is None:
@@ -1307,73 +1302,3 @@ def audit(shown_text: str, result: Any, *, markup: Markup = "auto") -> AuditRepo
         markup=markup,
         records=records.kind,
     )
-
-
-def _read_limited(path: Path, limit: int, what: str) -> str:
-    try:
-        size = os.stat(path).st_size
-    except OSError as error:
-        raise AuditInputError(f"cannot read the {what} {str(path)!r}: {error.strerror or error}") from None
-    if size > limit:
-        raise AuditInputError(f"the {what} {str(path)!r} has {size} bytes, over the limit of {limit}")
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise AuditInputError(f"cannot read the {what} {str(path)!r}: {error}") from None
-
-
-_JSON_KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
-    (type(None), "null"),
-    (bool, "a boolean"),
-    ((int, float), "a number"),
-    (str, "a string"),
-    (object, "an array"),
-)
-"""What a parsed JSON value other than an object is, in words (bool before int: a bool is an int)."""
-
-
-def _load_result(path: Path) -> dict[str, Any]:
-    text = _read_limited(path, MAX_RESULT_BYTES, "result file")
-    try:
-        value = json.loads(text)
-    except RecursionError:
-        raise AuditInputError(f"the result file {str(path)!r} is nested too deeply to read") from None
-    except ValueError as error:
-        raise AuditInputError(f"the result file {str(path)!r} is not JSON: {error}") from None
-    if not isinstance(value, dict):
-        kind = next(name for types, name in _JSON_KINDS if isinstance(value, types))
-        raise AuditInputError(f"the result file {str(path)!r} holds {kind}, not a CallToolResult object")
-    return cast("dict[str, Any]", value)
-
-
-def audit_main(argv: Sequence[str] | None = None) -> int:
-    """Command line: audit a transcript against a result. Exit 0 when clean, 1 on infidelity, 2 when the input
-    cannot be audited (one line on stderr says why)."""
-    parser = argparse.ArgumentParser(
-        prog="mcp-rendering audit",
-        description="Check that a transcript shows a tool result whole, in order, unaltered and nothing more. "
-        f"Exit status: 0 clean, 1 not faithful, 2 input that cannot be audited (a result file over "
-        f"{MAX_RESULT_BYTES} bytes or a transcript over {MAX_TRANSCRIPT_CHARS} characters is refused unread).",
-    )
-    parser.add_argument("result", type=Path, help="the CallToolResult, as wire JSON")
-    parser.add_argument("transcript", type=Path, help="the text the host showed the user")
-    parser.add_argument("--markup", choices=("auto", "text", "markdown"), default="auto")
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    options = parser.parse_args(argv)
-    try:
-        result = _load_result(options.result)
-        shown = _read_limited(options.transcript, MAX_TRANSCRIPT_CHARS * 4, "transcript")
-        report = audit(shown, result, markup=options.markup)
-    except (AuditInputError, RecursionError) as error:
-        message = str(error) if isinstance(error, AuditInputError) else "the result is nested too deeply to audit"
-        print(f"mcp-rendering audit: {visible(message)}", file=sys.stderr)
-        return 2
-    if options.json:
-        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
-    else:
-        print(report.format())
-    return 0 if report.clean else 1
-
-
-if __name__ == "__main__":
-    sys.exit(audit_main())

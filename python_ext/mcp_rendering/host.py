@@ -35,7 +35,7 @@ from pydantic import BaseModel
 
 from mcp_rendering.document import Document, Section
 from mcp_rendering.envelope import LinkedField, LinkedRecord
-from mcp_rendering.reading import EffectiveRendering, resolve_rendering
+from mcp_rendering.reading import EffectiveRendering, check_wire_names, read_continuation, resolve_rendering
 from mcp_rendering.records import ContentLine, RecordsKind, result_records, shows_text
 from mcp_rendering.render import code_fence, markdown_escape, render_markdown, render_text, visible
 from mcp_rendering.types import PARTIAL_MARKER, RESULT_STRUCTURED_KEY, EffectiveMode
@@ -50,6 +50,7 @@ __all__ = [
     "present",
     "quote",
     "result_is_complete",
+    "tool_result_wire",
 ]
 
 FRAMING_HEADER = (
@@ -66,7 +67,6 @@ NAME_LIMIT = 128
 """Code points of a server-chosen name (a tool's) shown in a caption, a notice or the framing; longer is cut."""
 
 _TOKEN = re.compile(r"[A-Za-z0-9._~-]{1,4096}")
-_MODEL_FACING_KEYS = ("content", "structuredContent", "isError")
 _LINK_KEYS = ("linkedRecords", "linkedFields")
 
 
@@ -149,6 +149,9 @@ class Presentation:
     copy), or None when the result is complete and the server expressed no rendering intent."""
     views: _Views = field(default_factory=lambda: _Views(str, str), repr=False, compare=False)
     """Builds `text` and `markdown` when first asked for: a host that shows one view pays for that one only."""
+    source: tuple[Any, Mapping[str, Any]] = field(default=(None, {}), repr=False, compare=False)
+    """The tool and the result's wire JSON, from which `next_arguments` reads the continuation anew against the
+    caller's arguments."""
 
     @property
     def text(self) -> str:
@@ -166,10 +169,16 @@ class Presentation:
         return None if self.caption is None else markdown_escape(self.caption)
 
     def next_arguments(self, arguments: Mapping[str, Any]) -> dict[str, Any] | None:
-        """Arguments for the call that fetches the rest, or None when there is nothing more to fetch."""
+        """Arguments for the call that fetches the rest, or None when there is nothing more to fetch.
+
+        `arguments` are those of the original call (the first of the result, before any continuation). A
+        continuation that names one of them would change what the caller asked for: it is unusable, and None is
+        returned, as for any unusable continuation.
+        """
         if self.host_bounded:
             return None
-        return _next_arguments(arguments, self.rendering, self.complete)
+        tool, wire = self.source
+        return _next_arguments(arguments, tool, wire, self.complete)
 
 
 def _dump(value: Any) -> Any:
@@ -212,6 +221,28 @@ def as_wire(obj: Any) -> dict[str, Any]:
                 wire["_meta"] = meta
             return wire
     raise TypeError(f"expected an MCP model, a framework's CallToolResult or a wire dict, got {type(obj).__name__}")
+
+
+def tool_result_wire(result: Any) -> dict[str, Any]:
+    """`result` as the wire JSON of a `CallToolResult`, or a clear refusal: the one check by which `present`,
+    `audit` and the other readers of a result refuse what is not one.
+
+    Raises:
+        TypeError: `result` is not a result object at all (a string, a number, an arbitrary object).
+        ValueError: `result` is an object but not a tool result: it has no `content` array, or it holds the SDK's
+            Python field names (a model dumped without `by_alias=True`) instead of the wire names.
+    """
+    try:
+        wire = as_wire(result)
+    except TypeError:
+        raise TypeError(f"the result is {type(result).__name__}, not a CallToolResult object") from None
+    if not isinstance(result, BaseModel):
+        check_wire_names(wire)
+    content = wire.get("content")
+    if not isinstance(content, list):
+        got = "no content member" if content is None else f"a content member that is {type(content).__name__}"
+        raise ValueError(f"the result has {got}: not a CallToolResult object (its content array is required)")
+    return wire
 
 
 def _structured(wire: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -288,15 +319,19 @@ def _is_complete(rendering: EffectiveRendering, structured: Mapping[str, Any] | 
 
 def result_is_complete(result: Any) -> bool:
     """False when the result's directive, or the page state of a reference envelope, says it is partial."""
-    wire = as_wire(result)
+    wire = tool_result_wire(result)
     return _is_complete(resolve_rendering(None, wire), _structured(wire))
 
 
 def _next_arguments(
-    arguments: Mapping[str, Any], rendering: EffectiveRendering, complete: bool
+    arguments: Mapping[str, Any], tool: Any, wire: Mapping[str, Any], complete: bool
 ) -> dict[str, Any] | None:
-    continuation = rendering.continuation
-    if complete or continuation is None:
+    if complete:
+        return None
+    # Read against the caller's arguments: the one reader refuses a continuation that names one of them, so the
+    # merge below only ever adds an argument, never replaces one.
+    continuation = read_continuation(tool, wire, original_arguments=arguments).usable
+    if continuation is None:
         return None
     return {**arguments, continuation.argument: continuation.token}
 
@@ -484,11 +519,14 @@ def _field_note(entry: LinkedField) -> str:
     )
 
 
-def _largest_fitting(upper: int, render: Callable[[int], tuple[str, str]], max_bytes: int) -> int:
-    """The largest k <= upper whose two renderings each fit in `max_bytes`; a rendering only grows with k."""
+def _largest_fitting(
+    upper: int, render: Callable[[int], tuple[str, str]], max_bytes: int, payload: Callable[[int], _Payload]
+) -> int:
+    """The largest k <= upper whose two renderings, and what the model would receive of them, each fit in
+    `max_bytes`; each only grows with k."""
 
     def fits(k: int) -> bool:
-        return all(len(body.encode()) <= max_bytes for body in render(k))
+        return all(len(body.encode()) <= max_bytes for body in render(k)) and payload(k).size() <= max_bytes
 
     low, high = 0, upper
     if fits(high):
@@ -544,20 +582,20 @@ def _forwarded_blocks(
     with_text: bool,
     shown_blocks: set[int] | None,
     shown_uris: set[str] | None,
-    max_bytes: int | None,
+    budget: int | None,
 ) -> tuple[list[Any], int]:
-    """The server's blocks the model may receive under the host's bounds, besides the host's rendering, and how
-    many were withheld.
+    """The server's blocks the model may receive under the host's bounds, besides the host's rendering, defused,
+    and how many were withheld.
 
     Text blocks are included `with_text` (when the records come from structured content, the text is another
     copy). With `shown_blocks` (the lines of a text result were cut), only the blocks named on a shown line are
     kept; with `shown_uris` (records were cut), a link to or an embedded copy of a record is kept only for a record
-    that is shown. With `max_bytes`, blocks are kept in order while their total size fits.
+    that is shown. With a `budget` (bytes), blocks are kept in order while their total size, as forwarded (a comma
+    each), fits.
     """
     content = wire.get("content")
     kept: list[Any] = []
     withheld = 0
-    budget = max_bytes
     for index, block in enumerate(cast("list[Any]", content) if isinstance(content, list) else []):
         if not isinstance(block, Mapping):
             continue
@@ -569,23 +607,28 @@ def _forwarded_blocks(
         uri = _block_uri(block_map)
         if shown_uris is not None and uri is not None and uri not in shown_uris:
             continue  # a record the host cut: not withheld, the record itself is cut
+        defused = _defused(block_map)
         if budget is not None:
-            size = _json_size(block)
+            size = _json_size(defused) + 1
             if size > budget:
                 withheld += 1
                 continue
             budget -= size
-        kept.append(block)
+        kept.append(defused)
     return kept, withheld
 
 
 def _bounded_structured(
-    wire: Mapping[str, Any], document: Document | None, links: Sequence[LinkedRecord], fields: Sequence[LinkedField]
+    wire: Mapping[str, Any],
+    document: Document | None,
+    links: Sequence[LinkedRecord],
+    fields: Sequence[LinkedField],
+    complete: bool,
 ) -> dict[str, Any] | None:
     """The structured copy the model gets under a host bound: the shown records in the document shape."""
     if _structured(wire) is None or document is None:
         return None
-    page: dict[str, Any] = {"complete": False, "returned": sum(len(s.rows) for s in document.sections) + len(links)}
+    page: dict[str, Any] = {"complete": complete, "returned": sum(len(s.rows) for s in document.sections) + len(links)}
     if links:
         page["linkedRecords"] = [link.to_wire() for link in links]
     if fields:
@@ -593,31 +636,50 @@ def _bounded_structured(
     return {"document": document.model_dump(mode="json"), "page": page}
 
 
+@dataclass(frozen=True)
+class _Payload:
+    """What the model receives of the server's result, defused: everything in `model_result` but the host's
+    framing block, its copy of the directive (`structuredContent["_rendering"]`) and `isError`."""
+
+    blocks: list[Any]
+    copy: dict[str, Any] | None
+    """The structured copy, without `_rendering`; None when the model gets none."""
+
+    def size(self) -> int:
+        """An upper bound on the bytes the payload adds to `model_result` as compact UTF-8 JSON: each block with a
+        comma, the copy with its member name."""
+        blocks = sum(_json_size(block) + 1 for block in self.blocks)
+        return blocks + (0 if self.copy is None else _json_size(self.copy) + _COPY_MEMBER_BYTES)
+
+
+_COPY_MEMBER_BYTES = len(',"structuredContent":')
+
+
+def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
+    defused_copy = None if copy is None else cast("dict[str, Any]", _defused(dict(copy)))
+    return _Payload(cast("list[Any]", _defused(list(blocks))), defused_copy)
+
+
+def _uncut_payload(wire: Mapping[str, Any]) -> _Payload:
+    """The result as the server sent it: every content block and the structured content (its directive aside)."""
+    content = wire.get("content")
+    blocks: list[Any] = list(cast("Sequence[Any]", content)) if isinstance(content, list) else []
+    structured = _structured(wire)
+    copy = None if structured is None else {k: v for k, v in structured.items() if k != RESULT_STRUCTURED_KEY}
+    return _payload(blocks, copy)
+
+
 def _model_result(
-    wire: Mapping[str, Any],
-    framing: str | None,
-    directive: dict[str, Any] | None,
-    bounded: tuple[str, list[Any], dict[str, Any] | None] | None,
+    wire: Mapping[str, Any], payload: _Payload, framing: str | None, directive: dict[str, Any] | None
 ) -> dict[str, Any]:
-    forwarded: dict[str, Any] = {key: wire[key] for key in _MODEL_FACING_KEYS if key in wire}
-    if bounded is None:
-        content = wire.get("content")
-        blocks: list[Any] = list(cast("Sequence[Any]", content)) if isinstance(content, list) else []
-        structured = _structured(wire)
-        copy = None if structured is None else {k: v for k, v in structured.items() if k != RESULT_STRUCTURED_KEY}
-    else:
-        text, others, copy = bounded
-        blocks = [{"type": "text", "text": text}, *others]
-        forwarded.pop("structuredContent", None)
-    # No server text may pass for the host's framing: its header can only begin the block the host inserts. Every
-    # string forwarded (keys, text, descriptions, unknown blocks, the structured copy) passes the one defusal, which
-    # one scan of the whole, in C, usually shows to have nothing to do.
-    if _may_imitate_framing([blocks, copy]):
-        blocks = cast("list[Any]", _defused_value(blocks))
-        copy = None if copy is None else cast("dict[str, Any]", _defused_value(copy))
+    forwarded: dict[str, Any] = {}
+    blocks = list(payload.blocks)
     if framing is not None:
         blocks.insert(0, {"type": "text", "text": framing})
     forwarded["content"] = blocks
+    copy = payload.copy
+    if copy is None and _structured(wire) is not None and directive is not None:
+        copy = {}  # the records did not fit: the directive still reaches a host that reads structured content only
     if copy is not None:
         copy = dict(copy)
         # Written by the host, replacing any copy the server made: the model sees the directive the host acts on,
@@ -625,6 +687,9 @@ def _model_result(
         if directive is not None:
             copy[RESULT_STRUCTURED_KEY] = directive if framing is None else {**directive, "framing": framing}
         forwarded["structuredContent"] = copy
+    is_error = wire.get("isError")
+    if isinstance(is_error, bool):  # the schema's boolean; anything else is not forwarded
+        forwarded["isError"] = is_error
     return forwarded
 
 
@@ -683,26 +748,53 @@ def _defuse_text(text: str) -> str:
     return _IMITATION if _imitates_framing(defused) else defused
 
 
-def _defused_value(value: Any, depth: int = 0) -> Any:
-    """Structured content with every string that imitates the framing defused (deeper than JSON nests: as is)."""
-    if isinstance(value, str):
-        return _defuse_text(value)
-    if depth > _MAX_DEFUSE_DEPTH:
+def _defused(value: Any) -> Any:
+    """The one defusal of what the model receives from the server: every string (keys, text, descriptions, unknown
+    blocks, the structured copy) that imitates the framing is defused. One scan of the whole, in C, usually shows
+    there is nothing to do; otherwise, or when JSON cannot write the value, every string is walked."""
+    if not _may_imitate_framing(value):
         return value
-    if isinstance(value, Mapping):
-        defused: dict[Any, Any] = {}
-        for key, item in cast("Mapping[Any, Any]", value).items():
-            name = _defuse_text(key) if isinstance(key, str) else key
-            while name in defused:  # two keys defused alike: both kept
-                name = f"{name} (again)"
-            defused[name] = _defused_value(item, depth + 1)
-        return defused
-    if isinstance(value, list):
-        return [_defused_value(item, depth + 1) for item in cast("list[Any]", value)]
-    return value
+    return _defused_walk(value)
 
 
-_MAX_DEFUSE_DEPTH = 256
+_MAX_FORWARD_DEPTH = 256
+"""Nesting beyond which a value is forwarded as a note: JSON encoders (the host's, the SDK's) refuse deeper."""
+_TOO_DEEP = f"[a value nested more than {_MAX_FORWARD_DEPTH} levels deep, not forwarded]"
+
+
+def _defused_walk(value: Any) -> Any:
+    """`value` with every string defused, walked without recursion (a loop over an explicit stack), so that no
+    nesting can exhaust the stack; each node is visited once."""
+    holder: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, int]] = [(value, holder, 0, 0)]
+    while stack:
+        node, parent, slot, depth = stack.pop()
+        out: Any
+        if isinstance(node, str):
+            out = _defuse_text(node)
+        elif node is None or isinstance(node, bool | int | float):
+            out = node
+        elif isinstance(node, Mapping | list | tuple) and depth >= _MAX_FORWARD_DEPTH:
+            out = _TOO_DEEP
+        elif isinstance(node, Mapping):
+            mapping: dict[str, Any] = {}
+            repeats: dict[str, int] = {}
+            for key, item in cast("Mapping[Any, Any]", node).items():
+                name = base = _defuse_text(key if isinstance(key, str) else str(key))
+                while name in mapping:  # two keys defused alike: both kept, numbered (never a growing suffix)
+                    repeats[base] = repeats.get(base, 1) + 1
+                    name = f"{base} (again, {repeats[base]})"
+                mapping[name] = None
+                stack.append((item, mapping, name, depth + 1))
+            out = mapping
+        elif isinstance(node, list | tuple):
+            items: list[Any] = [None] * len(cast("Sequence[Any]", node))
+            stack.extend((item, items, index, depth + 1) for index, item in enumerate(cast("Sequence[Any]", node)))
+            out = items
+        else:  # not JSON: forwarded as its text
+            out = _defuse_text(str(node))
+        parent[slot] = out
+    return holder[0]
 
 
 # ----------------------------------------------------------------------------------------------------------- present
@@ -715,6 +807,7 @@ def present(
     server: str | None = None,
     max_rows: int | None = None,
     max_bytes: int | None = None,
+    arguments: Mapping[str, Any] | None = None,
 ) -> Presentation:
     """Decide how to show `result` (a result of `tool`) to the user, and what to forward to the model.
 
@@ -722,11 +815,17 @@ def present(
         tool: the `Tool` (an SDK model of any version, or its wire dict) that produced the result; None if unknown.
         result: the `CallToolResult`: an SDK model, a framework's own (FastMCP's `Client.call_tool()` result), or its
             wire dict.
+        arguments: the arguments of the original call, when known: a continuation naming one of them is unusable,
+            and neither the user nor the model is offered it.
         server: the name of the server the result came from, shown with a verbatim presentation.
         max_rows: the host's own bound on the records it shows and forwards (rows, records sent as links, or the
             lines of a text result); beyond it, the presentation is cut at a record boundary and says so.
         max_bytes: the host's own bound on the UTF-8 size of the rendering (text and Markdown each; the notice comes
-            on top) and on the other content blocks forwarded to the model. None: no bound.
+            on top) and on every byte the model receives of the server's result: `model_result` as compact UTF-8
+            JSON, less the host's own framing block, its directive in `structuredContent["_rendering"]` and
+            `isError`, is at most `max_bytes`. While the result as sent fits, it is forwarded as sent; otherwise the
+            model receives the host's rendering of the records shown (and, for structured content, their copy in
+            the document shape), then the other blocks while they fit. None: no bound.
 
     The result counts as incomplete when its directive says so (`complete: false`, or a continuation), or when a
     reference result's page state does. When the host's bound cuts a page, the server's continuation is withheld
@@ -736,8 +835,8 @@ def present(
         raise ValueError("max_rows must be zero or more")
     if max_bytes is not None and max_bytes < 0:
         raise ValueError("max_bytes must be zero or more")
-    wire = as_wire(result)
-    rendering = resolve_rendering(tool, wire)
+    wire = tool_result_wire(result)
+    rendering = resolve_rendering(tool, wire, original_arguments=arguments)
     structured = _structured(wire)
     records = result_records(wire)
     server_complete = _is_complete(rendering, structured)
@@ -746,48 +845,83 @@ def present(
 
     extent: str | None = None
     shown_count: int | None = None
-    bounded_structured: dict[str, Any] | None = None
     shown_uris: set[str] | None = None
     shown_blocks: set[int] | None = None
     document = records.document
+    # What the model receives of the records when the host's rendering replaces the result as sent: the rendering
+    # of the first k records, and for structured content its copy in the document shape.
+    cut_payload: Callable[[int], _Payload]
+    uncut = _uncut_payload(wire)
+    uncut_fits = max_bytes is None or uncut.size() <= max_bytes
+
+    def model_payload(k: int, count: int) -> _Payload:
+        """What the model receives of the first k of count records: the result as sent, while it fits whole."""
+        return uncut if k == count and uncut_fits else cut_payload(k)
+
     if document is not None:
         page = _page_state(structured) if records.kind == "document" else _PageState()
         view = _Records(document, page.linked_records, page.linked_fields)
-        limit = view.count if max_rows is None else min(max_rows, view.count)
+        count = view.count
+
+        def document_payload(k: int) -> _Payload:
+            cut_document, links, fields = view.cut(k)
+            body = view.render(k, null_display)[1]()
+            copy = _bounded_structured(wire, cut_document, links, fields, server_complete and k == count)
+            return _payload([{"type": "text", "text": body}], copy)
+
+        cut_payload = document_payload
+        limit = count if max_rows is None else min(max_rows, count)
         if max_bytes is not None:
-            limit = _largest_fitting(limit, lambda k: _both(view.render(k, null_display)[1:]), max_bytes)
+            limit = _largest_fitting(
+                limit, lambda k: _both(view.render(k, null_display)[1:]), max_bytes, lambda k: model_payload(k, count)
+            )
         document, body_text, body_markdown = view.render(limit, null_display)
         shown_count = limit
-        if limit < view.count:
-            extent = f"{limit} of {view.count} records"
-            cut_document, links, fields = view.cut(limit)
-            bounded_structured = _bounded_structured(wire, cut_document, links, fields)
+        if limit < count:
+            extent = f"{limit} of {count} records"
+            cut_document, links, _ = view.cut(limit)
             shown_uris = {row.uri for s in cut_document.sections for row in s.rows if row.uri}
             shown_uris |= {link.uri for link in links}
     else:
         page = _PageState()
         lines = records.lines
-        keep = _text_line_limit(lines, max_rows)
+        count = len(lines)
+
+        def text_payload(k: int) -> _Payload:
+            return _payload([{"type": "text", "text": _text_views(lines, k)[0]()}], None)
+
+        cut_payload = text_payload
+        limit = _text_line_limit(lines, max_rows)
         if max_bytes is not None:
-            keep = _largest_fitting(keep, lambda k: _both(_text_views(lines, k)), max_bytes)
-        body_text, body_markdown = _text_views(lines, keep)
-        if keep < len(lines):
-            records_shown = sum(1 for line in lines[:keep] if line.from_text and shows_text(line.text))
+            limit = _largest_fitting(
+                limit, lambda k: _both(_text_views(lines, k)), max_bytes, lambda k: model_payload(k, count)
+            )
+        body_text, body_markdown = _text_views(lines, limit)
+        if limit < count:
+            records_shown = sum(1 for line in lines[:limit] if line.from_text and shows_text(line.text))
             records_in_all = sum(1 for line in lines if line.from_text and shows_text(line.text))
             extent = f"the first {records_shown} of {records_in_all} lines"
-            shown_blocks = {line.block for line in lines[:keep] if not line.from_text}
+            shown_blocks = {line.block for line in lines[:limit] if not line.from_text}
 
-    bound_given = max_rows is not None or max_bytes is not None
-    if bound_given:
-        others, withheld = _forwarded_blocks(
+    # What the model receives: the result as sent while it fits every bound; else the host's rendering of the
+    # records shown, then the server's other blocks while the rest of the byte bound allows. The bound counts every
+    # byte of the payload as forwarded (after defusal), whatever the user is shown.
+    payload = uncut
+    withheld = 0
+    if extent is not None or not uncut_fits:
+        payload = cut_payload(limit)
+        if max_bytes is not None and payload.size() > max_bytes:
+            payload = _Payload([], None)  # not even the rendering of no record fits: the framing alone says so
+            withheld += 1
+        others, withheld_others = _forwarded_blocks(
             wire,
             with_text=records.kind != "text" and extent is None,  # a copy of records the host may have cut
             shown_blocks=shown_blocks,
             shown_uris=shown_uris,
-            max_bytes=max_bytes,
+            budget=None if max_bytes is None else max_bytes - payload.size(),
         )
-    else:
-        others, withheld = [], 0
+        withheld += withheld_others
+        payload = _Payload([*payload.blocks, *others], payload.copy)
     host_bounded = extent is not None or withheld > 0
     records_complete = server_complete and extent is None
     complete = records_complete and not withheld
@@ -811,9 +945,7 @@ def present(
         )
 
     framing = _framing(rendering, records_complete, notice)
-    if bounded_structured is None and structured is not None:  # every record shown: the data itself may follow
-        bounded_structured = {k: v for k, v in structured.items() if k != RESULT_STRUCTURED_KEY}
-    bounded = (views.text(), others, bounded_structured) if host_bounded else None
+    directive = _model_directive(rendering, records_complete, host_bounded)
     return Presentation(
         mode=rendering.mode,
         rendering=rendering,
@@ -822,12 +954,13 @@ def present(
         complete=complete,
         notice=notice,
         summarizing_allowed=rendering.mode != "verbatim",
-        model_result=_model_result(wire, framing, _model_directive(rendering, records_complete, host_bounded), bounded),
+        model_result=_model_result(wire, payload, framing, directive),
         caption=_provenance(server, tool_name) if rendering.mode == "verbatim" else None,
         host_bounded=host_bounded,
         withheld_blocks=withheld,
         framing=framing,
         views=views,
+        source=(tool, wire),
     )
 
 
@@ -838,10 +971,12 @@ def _provenance(server: str | None, tool_name: str | None) -> str:
 
 
 def next_call_arguments(arguments: Mapping[str, Any], result: Any, tool: Any = None) -> dict[str, Any] | None:
-    """The arguments of the call that fetches the rest of `result`: the same arguments plus the continuation.
+    """The arguments of the call that fetches the rest of `result`: the original call's arguments plus the
+    continuation.
 
-    Returns None when the result is complete or carries no continuation.
+    Returns None when the result is complete, or carries no usable continuation (one that names an argument of
+    `arguments` is unusable: it would change what the caller asked for).
     """
-    wire = as_wire(result)
-    rendering = resolve_rendering(tool, wire)
-    return _next_arguments(arguments, rendering, _is_complete(rendering, _structured(wire)))
+    wire = tool_result_wire(result)
+    rendering = resolve_rendering(tool, wire, original_arguments=arguments)
+    return _next_arguments(arguments, tool, wire, _is_complete(rendering, _structured(wire)))

@@ -35,6 +35,7 @@ import json
 import logging
 import re
 import reprlib
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -55,6 +56,8 @@ from mcp_rendering.types import (
 
 __all__ = [
     "DEFAULT_NULL_DISPLAY",
+    "PYTHON_FIELD_NAMES",
+    "REPEATED_MEMBERS",
     "SAFE_VALUES",
     "Carrier",
     "Completeness",
@@ -62,6 +65,7 @@ __all__ = [
     "Directive",
     "EffectiveRendering",
     "Problem",
+    "check_wire_names",
     "combine_parts",
     "duplicate_members",
     "parse_json",
@@ -71,6 +75,7 @@ __all__ = [
     "read_rendering_object",
     "read_tool_hints",
     "resolve_rendering",
+    "usable_null_text",
 ]
 
 logger = logging.getLogger("mcp_rendering")
@@ -86,6 +91,37 @@ Completeness: TypeAlias = Literal["complete", "incomplete", "not-stated"]
 
 SAFE_VALUES: dict[str, Any] = {"mode": "verbatim", "verbatimHint": True, "summarizeOkHint": False}
 """By wire name, what a present but malformed member reads as: the value that shows more."""
+
+# Characters that show nothing although they are not white space: general categories Cc, Cf, Zs, Zl and Zp, the
+# Default_Ignorable_Code_Point characters of other categories, and the characters that render as a blank cell in
+# common fonts (U+2800 BRAILLE PATTERN BLANK; the Hangul fillers are default-ignorable, and named once more here).
+_SHOWS_NOTHING_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
+_SHOWS_NOTHING = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff]"
+)
+_NULL_TEXT_MAX = 16
+
+
+def _shows_something(char: str) -> bool:
+    return not (
+        char.isspace()
+        or unicodedata.category(char) in _SHOWS_NOTHING_CATEGORIES
+        or _SHOWS_NOTHING.match(char) is not None
+    )
+
+
+def usable_null_text(text: object) -> bool:
+    """Whether `text` is a usable null text (section 4): a string of 1 to 16 code points, at least one of which
+    shows something (neither white space, nor invisible, nor a blank such as U+2800 or a Hangul filler), with no
+    decimal digit. Checked beside the schema's pattern, so that the rule holds whatever the pattern admits."""
+    if not isinstance(text, str) or not 1 <= len(text) <= _NULL_TEXT_MAX:
+        return False
+    if any(unicodedata.category(char) == "Nd" for char in text):
+        return False
+    return any(_shows_something(char) for char in text)
+
 
 _RESULT_META = f"CallToolResult._meta[{EXTENSION_ID!r}]"
 _TOOL_META = f"Tool._meta[{EXTENSION_ID!r}]"
@@ -155,13 +191,25 @@ class _ObjectWithDuplicates(dict[str, Any]):
     duplicates: tuple[str, ...] = ()
 
 
+REPEATED_MEMBERS = "(repeated members)"
+"""The member `parse_json` adds to a carrier in which it met a member name more than once, listing those names.
+The mark is data, so it survives every copy and conversion (an SDK model, its dumps): no carrier defines the
+member, so the carrier reads as unclean wherever it goes."""
+
+_CARRIER_IDS = frozenset({EXTENSION_ID, CONTINUATION_ID, "_rendering", "annotations"})  # and the core form's
+
+
 def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     names = [name for name, _ in pairs]
     repeated = tuple(sorted({name for name in names if names.count(name) > 1}))
-    if not repeated:
-        return dict(pairs)
-    value = _ObjectWithDuplicates(pairs)
-    value.duplicates = repeated
+    if repeated:
+        value: dict[str, Any] = _ObjectWithDuplicates(pairs)
+        value.duplicates = repeated
+    else:
+        value = dict(pairs)
+    for name, member in value.items():
+        if name in _CARRIER_IDS and isinstance(member, _ObjectWithDuplicates):
+            value[name] = {**member, REPEATED_MEMBERS: list(member.duplicates)}
     return value
 
 
@@ -172,8 +220,14 @@ def parse_json(text: str | bytes) -> Any:
 
 
 def duplicate_members(value: Any) -> tuple[str, ...]:
-    """The member names that `parse_json` saw more than once in this object (empty for any other value)."""
-    return value.duplicates if isinstance(value, _ObjectWithDuplicates) else ()
+    """The member names that `parse_json` saw more than once in this object, or marked in this carrier as repeated
+    (`REPEATED_MEMBERS`); empty for any other value."""
+    if isinstance(value, _ObjectWithDuplicates):
+        return value.duplicates
+    marked: Any = cast("Mapping[str, Any]", value).get(REPEATED_MEMBERS) if isinstance(value, Mapping) else None
+    if isinstance(marked, list):
+        return tuple(sorted({str(name) for name in cast("list[Any]", marked)}))
+    return ()
 
 
 @dataclass(frozen=True)
@@ -222,8 +276,10 @@ def _read(
     for name in duplicate_members(value):
         problems.append(Problem(carrier, name, "member given more than once", "unclean"))
     for key in wire:
-        if key not in members:
+        if key not in members and key != REPEATED_MEMBERS:
             problems.append(Problem(carrier, str(key), "not a member of this carrier", "unclean"))
+    if REPEATED_MEMBERS in wire and not duplicate_members(value):  # the mark, emptied or altered: still unclean
+        problems.append(Problem(carrier, REPEATED_MEMBERS, "not a member of this carrier", "unclean"))
     for name, adapter in members.items():
         raw = wire.get(name)
         if isinstance(raw, BaseModel):  # judged in its wire form: a model can be built without validation
@@ -231,10 +287,16 @@ def _read(
         if raw is None:
             continue
         try:
-            well_formed[name] = adapter.validate_python(raw, strict=True)
+            value = adapter.validate_python(raw, strict=True)
         except (ValidationError, RecursionError) as error:
             malformed.add(name)
             problems.append(Problem(carrier, name, f"{_validation_detail(error)} (got {_short(raw)})", safe[name]))
+            continue
+        if name == "nullDisplay" and not usable_null_text(value):
+            malformed.add(name)
+            problems.append(Problem(carrier, name, f"not a usable null text (got {_short(raw)})", safe[name]))
+            continue
+        well_formed[name] = value
     for problem in problems:
         logger.warning("malformed %s", problem)
     return _Read(True, well_formed, frozenset(malformed), not problems, tuple(problems))
@@ -406,6 +468,7 @@ def read_continuation(
     """A result's continuation, checked against the tool's declared argument and, when given, the arguments of the
     original call (a continuation that names one of them would change the query, and is unusable). A continuation
     whose `expiresAt` is not after `now` (by default the current time) has expired, and is unusable."""
+    check_wire_names(result)
     value = _meta_entry(result, CONTINUATION_ID)
     repeated = _repetitions(result, CONTINUATION_ID, _RESULT_CONTINUATION)
     reading = _read(value, _RESULT_CONTINUATION, _CONTINUATION_MEMBERS, _CONTINUATION_SAFE, repeated)
@@ -519,6 +582,29 @@ def _mapping(value: Any) -> Mapping[str, Any] | None:
     return cast("Mapping[str, Any]", value) if isinstance(value, Mapping) else None
 
 
+PYTHON_FIELD_NAMES = ("meta", "structured_content", "is_error", "input_schema", "output_schema")
+"""The SDK's Python names of `Tool` and `CallToolResult` members whose wire names differ (`_meta`,
+`structuredContent`, ...): a dict holding one is a model dumped without `by_alias=True`, not a wire message."""
+
+
+def check_wire_names(message: Any) -> None:
+    """Refuse a dict that holds the SDK's Python field names instead of the wire names: read as wire JSON, its
+    carriers would be missing, and a partial or unclean result would read as complete.
+
+    Raises:
+        ValueError: `message` is a dict holding one of `PYTHON_FIELD_NAMES`.
+    """
+    wire = _mapping(message)
+    if wire is None or isinstance(message, BaseModel):
+        return
+    names = [name for name in PYTHON_FIELD_NAMES if name in wire]
+    if names:
+        raise ValueError(
+            f"the message holds the Python field names {', '.join(names)}, not the wire names (_meta, "
+            "structuredContent, isError, inputSchema, outputSchema): dump the model with by_alias=True"
+        )
+
+
 def _jsonable(value: Any) -> Any:
     try:
         return to_jsonable_python(value, by_alias=True, exclude_none=True)
@@ -594,11 +680,13 @@ def _read_result(result: Any, core_form: bool) -> tuple[Directive | None, Carrie
 
 def read_tool_hints(tool: Any, *, core_form: bool = False) -> RenderingHints:
     """The tool's hints as read from its carrier (or, with `core_form`, from its annotations when it has none)."""
+    check_wire_names(tool)
     return _read_tool(tool, core_form)[0]
 
 
 def read_directive(result: Any, *, core_form: bool = False) -> Directive | None:
     """The result's directive as read from its carrier (or, with `core_form`, from `_rendering` when it has none)."""
+    check_wire_names(result)
     return _read_result(result, core_form)[0]
 
 
@@ -622,6 +710,8 @@ def resolve_rendering(
             its directive says; `combine_parts` needs them to check that parts chain.
         now: the time against which `expiresAt` is checked; the current time by default.
     """
+    check_wire_names(tool)
+    check_wire_names(result)
     directive, directive_source, result_problems = _read_result(result, core_form)
     hints, hint_source, tool_problems = _read_tool(tool, core_form)
     continuation = read_continuation(tool, result, original_arguments=original_arguments, now=now)

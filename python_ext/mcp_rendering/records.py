@@ -37,6 +37,7 @@ from mcp_rendering.types import RESULT_STRUCTURED_KEY
 __all__ = [
     "MAX_COLUMNS",
     "MAX_DEPTH",
+    "MAX_PATH",
     "ContentLine",
     "RecordsKind",
     "ResultRecords",
@@ -49,6 +50,9 @@ __all__ = [
 
 MAX_DEPTH = 32
 """Nesting depth below which a structured value is shown as compact JSON in one cell rather than as records."""
+
+MAX_PATH = 256
+"""The longest path (a label, a column name, a section title) shown, in code points; see `_shorten`."""
 
 MAX_COLUMNS = 32
 """The most columns a section of structured content gets; beyond, each record is one cell of compact JSON."""
@@ -101,11 +105,30 @@ def _structured(wire: Mapping[str, Any]) -> Any:
     return wire.get("structuredContent")
 
 
+def _shorten(path: str) -> str:
+    """A path of at most `MAX_PATH` code points: a longer one keeps its start and its end around an ellipsis. Each
+    label, column name and title is a path, repeated for every leaf below it, so that a long key would otherwise
+    cost its length once per leaf."""
+    if len(path) <= MAX_PATH:
+        return path
+    half = (MAX_PATH - 1) // 2
+    return f"{path[:half]}\u2026{path[-half:]}"
+
+
 def _key_path(base: str, key: str) -> str:
     part = key if _PLAIN_KEY.fullmatch(key) else f"[{json.dumps(key, ensure_ascii=False)}]"
     if not base:
-        return part
-    return f"{base}{part}" if part.startswith("[") else f"{base}.{part}"
+        return _shorten(part)
+    return _shorten(f"{base}{part}" if part.startswith("[") else f"{base}.{part}")
+
+
+def _unique(found: Mapping[str, Any], path: str, repeats: dict[str, int]) -> str:
+    """`path`, numbered when a shortened path repeats one already found, so that no leaf hides another."""
+    name = path
+    while name in found:
+        repeats[path] = repeats.get(path, 1) + 1
+        name = f"{path} #{repeats[path]}"
+    return name
 
 
 def _compact(value: Any) -> str:
@@ -162,20 +185,24 @@ class _Walker:
     def leaves(self, value: Any, base: str, depth: int, nested: list[tuple[str, list[Any], int]]) -> dict[str, Cell]:
         """The scalar leaves of `value` under relative paths; arrays met on the way go to `nested`."""
         found: dict[str, Cell] = {}
+        repeats: dict[str, int] = {}
         stack: list[tuple[str, Any, int]] = [(base, value, depth)]
         while stack:
             path, node, level = stack.pop()
-            if _scalar(node):
-                found[path or "value"] = cast("Cell", node)
-            elif level >= MAX_DEPTH:
-                found[path or "value"] = _compact(node)
-            elif isinstance(node, list):
+            if isinstance(node, list) and level < MAX_DEPTH:
                 nested.append((path, cast("list[Any]", node), level))
-            elif isinstance(node, Mapping):
+                continue
+            if isinstance(node, Mapping) and level < MAX_DEPTH:
                 items = list(cast("Mapping[str, Any]", node).items())
                 stack.extend((_key_path(path, str(key)), child, level + 1) for key, child in reversed(items))
+                continue
+            name = _unique(found, path or "value", repeats)
+            if _scalar(node):
+                found[name] = cast("Cell", node)
+            elif level >= MAX_DEPTH:
+                found[name] = _compact(node)
             else:
-                found[path or "value"] = str(node)
+                found[name] = str(cast("object", node))
         return found
 
     def array(self, path: str, items: list[Any], depth: int) -> None:
@@ -183,7 +210,7 @@ class _Walker:
         self.sections.append(section)
         nested: list[tuple[str, list[Any], int]] = []
         for index, item in enumerate(items):
-            row_path = f"{path}[{index}]"
+            row_path = _shorten(f"{path}[{index}]")
             inner: list[tuple[str, list[Any], int]] = []
             section.add(row_path, f"[{index}]", self.leaves(item, "", depth + 1, inner))
             nested.extend((_join(row_path, relative), array, level) for relative, array, level in inner)
@@ -194,7 +221,7 @@ class _Walker:
 def _join(row_path: str, relative: str) -> str:
     if not relative:
         return row_path
-    return f"{row_path}{relative}" if relative.startswith("[") else f"{row_path}.{relative}"
+    return _shorten(f"{row_path}{relative}" if relative.startswith("[") else f"{row_path}.{relative}")
 
 
 def json_sections(value: Any) -> list[Section]:
@@ -212,7 +239,7 @@ def json_sections(value: Any) -> list[Section]:
         for name, leaf in leaves.items():
             fields.add(f"$.{name}", name, {"value": leaf})
     for path, array, level in nested:
-        walker.array(f"$.{path}" if not path.startswith("[") else f"${path}", array, level)
+        walker.array(_shorten(f"$.{path}" if not path.startswith("[") else f"${path}"), array, level)
     sections = [fields.build()] if fields.rows else []
     return sections + [section.build() for section in walker.sections]
 

@@ -9,7 +9,10 @@ Layout shared by both renderings (the audit relies on it):
 
 - every table line begins and ends with `|` and separates cells with `|`;
 - each table has a header line (an empty label cell, then the column names) and a separator line under it;
-- a row's label cell is `indentation + marker + label`, the marker being `Subtotal: ` or `Total: `;
+- a row's label cell is `indentation + marker + label`, the marker being `Subtotal: ` or `Total: `, and the
+  indentation one unit per level up to `MAX_INDENT` levels;
+- plain-text cells are padded with spaces to their column's width, up to `PAD_WIDTH` characters, so that no
+  server value costs more output than its own length plus a constant;
 - a line break inside a value never breaks the line: it becomes a space in both views (the Markdown view holds no
   raw HTML, whose display depends on the renderer);
 - server text is untrusted: every character that is invisible or that moves text around (C0 and C1 controls,
@@ -30,8 +33,11 @@ from mcp_rendering.reading import DEFAULT_NULL_DISPLAY
 
 __all__ = [
     "DEFAULT_NULL_DISPLAY",
+    "MAX_INDENT",
+    "PAD_WIDTH",
     "cell_text",
     "code_fence",
+    "indentation",
     "kind_marker",
     "markdown_escape",
     "render_markdown",
@@ -58,6 +64,14 @@ _DELIMITER_LIKE = re.compile(r"[\s:-]+")
 
 _INDENT_TEXT = "  "
 _INDENT_MARKDOWN = "&emsp;"
+
+MAX_INDENT = 16
+"""The deepest indentation shown: a row's `level` is the server's number, and indenting by it unbounded would make
+a few bytes of input cost any size of output. A deeper row is indented as deep as this."""
+
+PAD_WIDTH = 80
+"""The widest a plain-text cell is padded to: padding every row to the widest cell of its column would make one
+long value cost its length on every row. A cell wider than this is written as it is."""
 
 
 # Unicode categories a reader cannot see as written: controls, format characters (bidi controls, zero-width
@@ -134,6 +148,11 @@ def kind_marker(row: Row) -> str:
     return ""
 
 
+def indentation(row: Row, unit: str) -> str:
+    """A row's indentation: `unit` per level, at most `MAX_INDENT` of them."""
+    return unit * min(row.level, MAX_INDENT)
+
+
 def _is_number(value: Cell) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -174,12 +193,12 @@ def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()
     header = ["", *(text_escape(column) for column in section.columns)]
     body = [
         [
-            _INDENT_TEXT * row.level + kind_marker(row) + text_escape(row.label),
+            indentation(row, _INDENT_TEXT) + kind_marker(row) + text_escape(row.label),
             *(text_escape(cell_text(value, null_display)) for value in row.values),
         ]
         for row in section.rows
     ]
-    widths = [max(len(line[index]) for line in (header, *body)) for index in range(len(header))]
+    widths = [min(max(len(line[index]) for line in (header, *body)), PAD_WIDTH) for index in range(len(header))]
     right = [False, *_numeric_columns(section)]
 
     def table_line(cells: Sequence[str]) -> str:
@@ -259,7 +278,11 @@ def _markdown_section(section: Section, null_display: str, notes: Sequence[str] 
     lines.append(_markdown_row(alignments))
     for row in section.rows:
         marker = kind_marker(row)
-        label = _INDENT_MARKDOWN * row.level + (f"**{marker.strip()}** " if marker else "") + markdown_escape(row.label)
+        label = (
+            indentation(row, _INDENT_MARKDOWN)
+            + (f"**{marker.strip()}** " if marker else "")
+            + markdown_escape(row.label)
+        )
         lines.append(_markdown_row([label, *(markdown_escape(cell_text(value, null_display)) for value in row.values)]))
     if note_lines:
         lines.extend(["", *note_lines])

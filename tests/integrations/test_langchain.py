@@ -196,7 +196,7 @@ def test_partial_pages_carry_the_notice_until_the_last(example_python: str) -> N
             report = tools["screening_report"]
             messages = [await _call(report, {})]
             for page in range(2, 50):
-                following = shown[-1].presentation.next_arguments(shown[-1].arguments)
+                following = shown[-1].presentation.next_arguments(shown[0].arguments)  # the original call's
                 if following is None:
                     break
                 messages.append(await _call(report, following, f"call-{page}"))

@@ -155,7 +155,7 @@ def test_partial_pages_carry_the_notice(example_python: str) -> None:
                 agent = Agent(name="test", model=model, mcp_servers=[server])
                 await Runner.run(agent, "Go.", run_config=RunConfig(tracing_disabled=True))
                 outputs.append(_function_output(model, 1))
-                arguments = shown[-1].presentation.next_arguments(shown[-1].arguments)
+                arguments = shown[-1].presentation.next_arguments(shown[0].arguments)  # the original call's
         return outputs, shown
 
     outputs, shown = asyncio.run(pages())

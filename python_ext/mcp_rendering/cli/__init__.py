@@ -69,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     inspect.add_argument("--no-extension", action="store_true", help="do not declare the rendering extension")
     inspect.add_argument("server_command", nargs=argparse.REMAINDER, help="the server command, after --")
 
+    from mcp_rendering.audit import MAX_RESULT_BYTES, MAX_TRANSCRIPT_CHARS
     from mcp_rendering.cli.audit import add_arguments
 
     add_arguments(
@@ -76,7 +77,8 @@ def _parser() -> argparse.ArgumentParser:
             "audit",
             help="audit a transcript against a tool result: RESULT.json TRANSCRIPT",
             description="Check that a transcript shows a tool result whole, in order, unaltered and nothing more. "
-            "Exit status: 0 clean, 1 not faithful, 2 input that cannot be audited.",
+            "Exit status: 0 clean, 1 not faithful, 2 input that cannot be audited (a result file over "
+            f"{MAX_RESULT_BYTES} bytes or a transcript over {MAX_TRANSCRIPT_CHARS} characters is refused unread).",
         )
     )
     return parser
