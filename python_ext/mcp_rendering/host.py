@@ -35,7 +35,13 @@ from pydantic import BaseModel
 
 from mcp_rendering.document import Document, Section
 from mcp_rendering.envelope import LinkedField, LinkedRecord
-from mcp_rendering.reading import EffectiveRendering, check_wire_names, read_continuation, resolve_rendering
+from mcp_rendering.reading import (
+    EffectiveRendering,
+    check_wire_names,
+    read_continuation,
+    read_continuation_argument,
+    resolve_rendering,
+)
 from mcp_rendering.records import ContentLine, RecordsKind, result_records, shows_text
 from mcp_rendering.render import code_fence, markdown_escape, render_markdown, render_text, visible
 from mcp_rendering.types import PARTIAL_MARKER, RESULT_STRUCTURED_KEY, EffectiveMode
@@ -171,9 +177,9 @@ class Presentation:
     def next_arguments(self, arguments: Mapping[str, Any]) -> dict[str, Any] | None:
         """Arguments for the call that fetches the rest, or None when there is nothing more to fetch.
 
-        `arguments` are those of the original call (the first of the result, before any continuation). A
-        continuation that names one of them would change what the caller asked for: it is unusable, and None is
-        returned, as for any unusable continuation.
+        `arguments` are those of the call that returned this result (the original call's, plus the continuation
+        argument for a later part). A continuation that names one of the caller's own would change what the caller
+        asked for: it is unusable, and None is returned, as for any unusable continuation.
         """
         if self.host_bounded:
             return None
@@ -328,12 +334,15 @@ def _next_arguments(
 ) -> dict[str, Any] | None:
     if complete:
         return None
-    # Read against the caller's arguments: the one reader refuses a continuation that names one of them, so the
-    # merge below only ever adds an argument, never replaces one.
-    continuation = read_continuation(tool, wire, original_arguments=arguments).usable
+    # `arguments` are those of the call that returned `wire`: less the tool's continuation argument, they are the
+    # caller's own. The one reader refuses a continuation that names one of those, so the merge below only ever
+    # sets the continuation argument, never another the caller chose.
+    declared = read_continuation_argument(tool)
+    original = {name: value for name, value in arguments.items() if name != declared}
+    continuation = read_continuation(tool, wire, original_arguments=original).usable
     if continuation is None:
         return None
-    return {**arguments, continuation.argument: continuation.token}
+    return {**original, continuation.argument: continuation.token}
 
 
 def _tool_name(tool: Any) -> str | None:
@@ -815,8 +824,10 @@ def present(
         tool: the `Tool` (an SDK model of any version, or its wire dict) that produced the result; None if unknown.
         result: the `CallToolResult`: an SDK model, a framework's own (FastMCP's `Client.call_tool()` result), or its
             wire dict.
-        arguments: the arguments of the original call, when known: a continuation naming one of them is unusable,
-            and neither the user nor the model is offered it.
+        arguments: the arguments of the call that returned `result`, when known. A continuation naming one of the
+            caller's own is unusable, and neither the user nor the model is offered it; without them no
+            continuation is usable. When they set the tool's continuation argument, the result is a later part,
+            shown as partial whatever its directive says: read alone, it is not the whole.
         server: the name of the server the result came from, shown with a verbatim presentation.
         max_rows: the host's own bound on the records it shows and forwards (rows, records sent as links, or the
             lines of a text result); beyond it, the presentation is cut at a record boundary and says so.
@@ -836,7 +847,7 @@ def present(
     if max_bytes is not None and max_bytes < 0:
         raise ValueError("max_bytes must be zero or more")
     wire = tool_result_wire(result)
-    rendering = resolve_rendering(tool, wire, original_arguments=arguments)
+    rendering = resolve_rendering(tool, wire, call_arguments=arguments)
     structured = _structured(wire)
     records = result_records(wire)
     server_complete = _is_complete(rendering, structured)
@@ -971,12 +982,13 @@ def _provenance(server: str | None, tool_name: str | None) -> str:
 
 
 def next_call_arguments(arguments: Mapping[str, Any], result: Any, tool: Any = None) -> dict[str, Any] | None:
-    """The arguments of the call that fetches the rest of `result`: the original call's arguments plus the
+    """The arguments of the call that fetches the rest of `result`: the caller's own arguments plus the
     continuation.
 
-    Returns None when the result is complete, or carries no usable continuation (one that names an argument of
-    `arguments` is unusable: it would change what the caller asked for).
+    `arguments` are those of the call that returned `result`. Returns None when the result is complete, or carries
+    no usable continuation (one that names another of `arguments` is unusable: it would change what the caller
+    asked for).
     """
     wire = tool_result_wire(result)
-    rendering = resolve_rendering(tool, wire, original_arguments=arguments)
+    rendering = resolve_rendering(tool, wire, call_arguments=arguments)
     return _next_arguments(arguments, tool, wire, _is_complete(rendering, _structured(wire)))

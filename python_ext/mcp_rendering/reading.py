@@ -70,6 +70,7 @@ __all__ = [
     "duplicate_members",
     "parse_json",
     "read_continuation",
+    "read_continuation_argument",
     "read_directive",
     "read_hints_object",
     "read_rendering_object",
@@ -452,6 +453,13 @@ def _expiry(text: str) -> datetime | None:
         return None
 
 
+def read_continuation_argument(tool: Any) -> str | None:
+    """The tool's declared continuation argument, when its carrier states one well-formed (clean or not): the
+    argument a later part's call sets, and so not one of the caller's own."""
+    argument: str | None = _declared_reading(tool).well_formed.get("argument")
+    return argument
+
+
 def _declared_reading(tool: Any) -> _Read:
     return _read(
         _meta_entry(tool, CONTINUATION_ID),
@@ -465,9 +473,10 @@ def _declared_reading(tool: Any) -> _Read:
 def read_continuation(
     tool: Any, result: Any, *, original_arguments: Mapping[str, Any] | None = None, now: datetime | None = None
 ) -> ContinuationReading:
-    """A result's continuation, checked against the tool's declared argument and, when given, the arguments of the
-    original call (a continuation that names one of them would change the query, and is unusable). A continuation
-    whose `expiresAt` is not after `now` (by default the current time) has expired, and is unusable."""
+    """A result's continuation, checked against the tool's declared argument and the arguments of the original call
+    (a continuation that names one of them would change the query, and is unusable; without them the reader cannot
+    tell, so the continuation is unusable too). A continuation whose `expiresAt` is not after `now` (by default the
+    current time) has expired, and is unusable."""
     check_wire_names(result)
     value = _meta_entry(result, CONTINUATION_ID)
     repeated = _repetitions(result, CONTINUATION_ID, _RESULT_CONTINUATION)
@@ -498,6 +507,11 @@ def read_continuation(
             Problem(
                 _RESULT_CONTINUATION, "argument", f"{argument!r} is not the tool's declared {declared!r}", "unusable"
             )
+        )
+    if usable and original_arguments is None:
+        usable = False
+        problems.append(
+            Problem(_RESULT_CONTINUATION, "argument", "the original call's arguments are not known", "unusable")
         )
     if usable and original_arguments is not None and argument in original_arguments:
         usable = False
@@ -704,20 +718,24 @@ def resolve_rendering(
     Args:
         core_form: also read the promotion draft's core form, where the carrier is absent. Off unless the host's
             user or developer enables it.
-        original_arguments: the arguments of the original call, which a usable continuation may not name.
+        original_arguments: the arguments of the original call, which a usable continuation may not name. Without
+            them (and without `call_arguments`) no continuation is usable.
         call_arguments: the arguments of the call that returned `result`. When they set the tool's declared
             continuation argument, the result is a later part: read alone, its completeness is not stated, whatever
-            its directive says; `combine_parts` needs them to check that parts chain.
+            its directive says; `combine_parts` needs them to check that parts chain. When `original_arguments` is
+            not given, they are taken to be these, less the continuation argument.
         now: the time against which `expiresAt` is checked; the current time by default.
     """
     check_wire_names(tool)
     check_wire_names(result)
     directive, directive_source, result_problems = _read_result(result, core_form)
     hints, hint_source, tool_problems = _read_tool(tool, core_form)
+    # Any well-formed declared argument, clean carrier or not: being read as a later part only shows more.
+    declared = read_continuation_argument(tool)
+    if original_arguments is None and call_arguments is not None:
+        original_arguments = {name: value for name, value in call_arguments.items() if name != declared}
     continuation = read_continuation(tool, result, original_arguments=original_arguments, now=now)
     problems = result_problems + tool_problems + continuation.problems
-    # Any well-formed declared argument, clean carrier or not: being read as a later part only shows more.
-    declared: str | None = _declared_reading(tool).well_formed.get("argument")
     token = None if call_arguments is None or declared is None else call_arguments.get(declared)
     later = token is not None
     tool_carrier = _meta_entry(tool, EXTENSION_ID) is not None or bool(_repetitions(tool, EXTENSION_ID, _TOOL_META))
