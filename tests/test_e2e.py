@@ -1,7 +1,8 @@
 """End to end: a real MCPServer and a real mcp.Client, in process and over stdio, in every protocol mode.
 
-Three servers (see `tests.support.hinted_server`): one that writes the core form (the extension adds the `_meta`
-carrier), one that sends only the `_meta` carrier, and one that sends both, disagreeing. A client reads the
+Four servers (see `tests.support.hinted_server`): one that writes the core form (the extension moves it into the
+`_meta` carrier), the same keeping the core form on opt-in, one that sends only the `_meta` carrier, and one that
+sends both, disagreeing. A client reads the
 `_meta`-only server fully, with or without the SDK patch, and reads the other from `_meta` member by member.
 """
 
@@ -79,16 +80,23 @@ def _wire_results(wire_log: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     )
 
 
-def _check_core(tools: dict[str, mcp_types.Tool], result: mcp_types.CallToolResult) -> None:
+def _check_core(tools: dict[str, mcp_types.Tool], result: mcp_types.CallToolResult, *, kept: bool) -> None:
     sheet = tools["balance_sheet"]
-    assert sheet.annotations is not None
-    assert sheet.annotations.verbatim_hint is True  # pyright: ignore[reportAttributeAccessIssue]
-    assert sheet.meta is not None and sheet.meta[EXTENSION_ID] == {"verbatimHint": True, "summarizeOkHint": False}
-    assert tools["headline"].annotations is not None
-    assert tools["headline"].annotations.summarize_ok_hint is True  # pyright: ignore[reportAttributeAccessIssue]
-    assert resolve_rendering(tools["plain"], None).mode == "unspecified"
     expected = Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True)
-    assert result.rendering == expected.model_dump(by_alias=True, exclude_none=True)  # pyright: ignore[reportAttributeAccessIssue]
+    if kept:
+        assert sheet.annotations is not None
+        assert sheet.annotations.verbatim_hint is True  # pyright: ignore[reportAttributeAccessIssue]
+        assert tools["headline"].annotations is not None
+        assert tools["headline"].annotations.summarize_ok_hint is True  # pyright: ignore[reportAttributeAccessIssue]
+        assert result.rendering == expected.model_dump(by_alias=True, exclude_none=True)  # pyright: ignore[reportAttributeAccessIssue]
+    else:
+        # Moved: the wire holds one carrier, so even a client reading the core form finds none.
+        assert sheet.annotations is None
+        assert tools["headline"].annotations == mcp_types.ToolAnnotations(read_only_hint=True)
+        assert result.rendering is None  # pyright: ignore[reportAttributeAccessIssue]
+    assert sheet.meta is not None and sheet.meta[EXTENSION_ID] == {"verbatimHint": True, "summarizeOkHint": False}
+    assert tools["headline"].meta is not None and tools["headline"].meta[EXTENSION_ID] == {"summarizeOkHint": True}
+    assert resolve_rendering(tools["plain"], None).mode == "unspecified"
     assert result.meta is not None and Rendering.model_validate(result.meta[EXTENSION_ID]) == expected
     assert result.structured_content == LINES
     effective = resolve_rendering(sheet, result)
@@ -103,10 +111,27 @@ def _check_core(tools: dict[str, mcp_types.Tool], result: mcp_types.CallToolResu
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.usefixtures("patched")
-def test_the_core_form_travels_with_its_meta_carrier(mode: str, tmp_path: Path) -> None:
-    _check_core(*_run(build_server("core"), mode))
+def test_the_core_form_is_moved_into_its_meta_carrier(mode: str, tmp_path: Path) -> None:
+    _check_core(*_run(build_server("core"), mode), kept=False)
     wire_log = tmp_path / "server-to-client.jsonl"
-    _check_core(*_run(_stdio("core", wire_log), mode))
+    _check_core(*_run(_stdio("core", wire_log), mode), kept=False)
+    tool, called = _wire_results(wire_log)
+    assert "annotations" not in tool and "_rendering" not in called
+    assert tool["_meta"][EXTENSION_ID] == {"verbatimHint": True, "summarizeOkHint": False}
+    assert called["_meta"][EXTENSION_ID] == {
+        "mode": "verbatim",
+        "guidance": GUIDANCE,
+        "nullDisplay": "-",
+        "complete": True,
+    }
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.usefixtures("patched")
+def test_the_core_form_is_kept_beside_its_carrier_on_opt_in(mode: str, tmp_path: Path) -> None:
+    _check_core(*_run(build_server("core-kept"), mode), kept=True)
+    wire_log = tmp_path / "server-to-client.jsonl"
+    _check_core(*_run(_stdio("core-kept", wire_log), mode), kept=True)
     tool, called = _wire_results(wire_log)
     assert tool["annotations"]["verbatimHint"] is True
     assert tool["_meta"][EXTENSION_ID] == {"verbatimHint": True, "summarizeOkHint": False}

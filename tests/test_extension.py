@@ -16,24 +16,39 @@ def test_the_hints_are_mirrored_hint_by_hint_and_the_authors_stay() -> None:
     }
     mirror_tool_hints(tool)
     assert tool["_meta"] == {EXTENSION_ID: {"summarizeOkHint": False, "verbatimHint": True}, "other": 1}
+    # Moved, not copied: the wire holds one carrier; the other annotations stay.
+    assert tool["annotations"] == {"readOnlyHint": True}
+
+
+def test_the_core_hints_stay_on_opt_in_and_empty_annotations_go() -> None:
+    kept: dict[str, Any] = {"annotations": {"verbatimHint": True}}
+    mirror_tool_hints(kept, keep_core_form=True)
+    assert kept == {"annotations": {"verbatimHint": True}, "_meta": {EXTENSION_ID: {"verbatimHint": True}}}
+    moved: dict[str, Any] = {"annotations": {"verbatimHint": True}}
+    mirror_tool_hints(moved)
+    assert moved == {"_meta": {EXTENSION_ID: {"verbatimHint": True}}}
 
 
 def test_nothing_is_mirrored_into_a_malformed_entry_or_from_nothing() -> None:
     malformed: dict[str, Any] = {"annotations": {"verbatimHint": True}, "_meta": {EXTENSION_ID: "verbatim"}}
     mirror_tool_hints(malformed)
-    assert malformed["_meta"] == {EXTENSION_ID: "verbatim"}
+    # Nothing could be carried, so nothing is taken away: the hints stay where the author wrote them.
+    assert malformed == {"annotations": {"verbatimHint": True}, "_meta": {EXTENSION_ID: "verbatim"}}
     unhinted: dict[str, Any] = {"annotations": {"readOnlyHint": True}}
     mirror_tool_hints(unhinted)
     assert "_meta" not in unhinted
     foreign_meta: dict[str, Any] = {"annotations": {"verbatimHint": True}, "_meta": ["not", "an", "object"]}
     mirror_tool_hints(foreign_meta)
-    assert foreign_meta["_meta"] == ["not", "an", "object"]
+    assert foreign_meta == {"annotations": {"verbatimHint": True}, "_meta": ["not", "an", "object"]}
 
 
 def test_a_result_directive_is_mirrored_member_by_member() -> None:
     result: dict[str, Any] = {"content": [], "_rendering": {"mode": "verbatim", "complete": False}}
     mirror_result_directive(result)
-    assert result["_meta"] == {EXTENSION_ID: {"mode": "verbatim", "complete": False}}
+    assert result == {"content": [], "_meta": {EXTENSION_ID: {"mode": "verbatim", "complete": False}}}
+    kept: dict[str, Any] = {"_rendering": {"mode": "verbatim", "complete": False}}
+    mirror_result_directive(kept, keep_core_form=True)
+    assert kept["_rendering"] == kept["_meta"][EXTENSION_ID] == {"mode": "verbatim", "complete": False}
     authored: dict[str, Any] = {
         "_rendering": {"mode": "verbatim", "complete": False},
         "_meta": {EXTENSION_ID: {"mode": "summarizable"}},
@@ -43,4 +58,4 @@ def test_a_result_directive_is_mirrored_member_by_member() -> None:
     assert authored["_meta"][EXTENSION_ID] == {"mode": "summarizable", "complete": False}
     malformed: dict[str, Any] = {"_rendering": {"mode": "verbatim"}, "_meta": {EXTENSION_ID: 42}}
     mirror_result_directive(malformed)
-    assert malformed["_meta"][EXTENSION_ID] == 42
+    assert malformed == {"_rendering": {"mode": "verbatim"}, "_meta": {EXTENSION_ID: 42}}

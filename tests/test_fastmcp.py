@@ -25,7 +25,7 @@ from mcp.shared.exceptions import MCPError
 import mcp_rendering
 from mcp_rendering import EXTENSION_ID, Rendering, resolve_rendering
 from mcp_rendering.examples import screening
-from mcp_rendering.examples._server import serve
+from mcp_rendering.examples._server import SECRET_ENV, serve
 from mcp_rendering.examples.financial import GUIDANCE, RECORD_URIS, TOOL, build_fastmcp_server, build_server
 from mcp_rendering.examples.financial_data import financial_statements
 from mcp_rendering.types import RESULT_STRUCTURED_KEY
@@ -137,17 +137,17 @@ def test_the_extension_is_advertised_where_the_protocol_can_show_it(seen: dict[s
     assert not legacy.extensions  # no `extensions` capability before 2026-07-28
 
 
-def test_tools_carry_the_hints_under_meta_and_in_annotations(client_seen: Seen) -> None:
+def test_tools_carry_the_hints_under_meta_only(client_seen: Seen) -> None:
     statements, figures = client_seen.tools[TOOL], client_seen.tools["key_figures"]
     assert statements.meta is not None and statements.meta[EXTENSION_ID] == {"verbatimHint": True}
     assert figures.meta is not None and figures.meta[EXTENSION_ID] == {"summarizeOkHint": True}
+    # The hints the tools declared in their annotations were moved: one carrier on the wire.
     assert wire(statements)["annotations"] == {
         "title": "Annual accounts (PCG order)",
         "readOnlyHint": True,
         "openWorldHint": False,
-        "verbatimHint": True,
     }
-    assert wire(figures)["annotations"]["summarizeOkHint"] is True
+    assert "summarizeOkHint" not in wire(figures)["annotations"]
     assert resolve_rendering(statements, None).source == "tool._meta"
     assert resolve_rendering(figures, None).mode == "summarizable"
 
@@ -270,11 +270,34 @@ def test_the_middleware_fills_the_meta_carriers_and_leaves_the_authors_entries(
         "guidance": "Every row.",
         "complete": True,
     }
-    assert results["core_only"]["_rendering"] == results["core_only"]["_meta"][EXTENSION_ID]
+    # Moved, not copied: the wire holds one carrier.
+    assert "_rendering" not in results["core_only"] and "_rendering" not in results["preset"]
+    assert "verbatimHint" not in wire(tools["core_only"]).get("annotations", {})
     assert results["preset"]["_meta"][EXTENSION_ID] == {"mode": "summarizable"}
     assert EXTENSION_ID not in results["unhinted"].get("_meta", {})
     # `preset` has an object structuredContent without the model-facing copy: the same warning as MCPServer's.
     assert caplog.text.count("no '_rendering' copy") == 1
+
+
+def test_the_core_form_stays_on_the_wire_on_opt_in() -> None:
+    async def run() -> tuple[dict[str, mcp_types.Tool], dict[str, Any]]:
+        app: fastmcp.FastMCP[Any] = fastmcp.FastMCP("kept")
+        enable_rendering(app, core_form=True)
+        directive = Rendering(mode="verbatim", complete=True)
+
+        @app.tool(annotations=tool_annotations(verbatim_hint=True))
+        def kept() -> mcp_types.CallToolResult:
+            return mcp_types.CallToolResult(content=[], rendering=directive)  # pyright: ignore[reportCallIssue]
+
+        del kept
+        async with fastmcp.Client(app) as client:
+            tools = {tool.name: tool for tool in await client.list_tools()}
+            return tools, wire(await client.call_tool_mcp("kept", {}))
+
+    tools, result = anyio.run(run)
+    assert wire(tools["kept"])["annotations"]["verbatimHint"] is True
+    assert tools["kept"].meta is not None and tools["kept"].meta[EXTENSION_ID] == {"verbatimHint": True}
+    assert result["_rendering"] == result["_meta"][EXTENSION_ID] == {"mode": "verbatim", "complete": True}
 
 
 def test_one_extension_object_is_both_registrations() -> None:
@@ -316,7 +339,8 @@ class _Recorder:
         self.calls.append((self.label, "run", args, kwargs))
 
 
-def test_serve_builds_the_chosen_framework_with_the_flags() -> None:
+def test_serve_builds_the_chosen_framework_with_the_flags(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(SECRET_ENV, "shared by every replica")
     calls: list[tuple[Any, ...]] = []
     build, fastmcp_build = _Recorder("mcpserver", calls), _Recorder("fastmcp", calls)
     argv = ["--framework", "fastmcp", "--plain", "--record-links", "--http", "127.0.0.1:8765"]
@@ -336,6 +360,17 @@ def test_serve_builds_the_chosen_framework_with_the_flags() -> None:
         ("mcpserver", "build", {"plain": False, "record_links": False}),
         ("mcpserver", "run", ("stdio",), {}),
     ]
+
+
+def test_serving_http_without_the_shared_token_secret_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv(SECRET_ENV, raising=False)
+    calls: list[tuple[Any, ...]] = []
+    with pytest.raises(SystemExit) as exit_info:
+        serve(_Recorder("mcpserver", calls), ["--http", "127.0.0.1:8765"], description="d")
+    assert exit_info.value.code == 2 and calls == []  # refused before anything is built
+    assert f"--http needs the token secret in {SECRET_ENV}" in capsys.readouterr().err
 
 
 def test_an_example_without_a_fastmcp_build_refuses_it(capsys: pytest.CaptureFixture[str]) -> None:

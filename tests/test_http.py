@@ -22,6 +22,7 @@ from mcp import Client
 
 import mcp_rendering
 from mcp_rendering import CONTINUATION_ID, EXTENSION_ID, Rendering, resolve_rendering
+from mcp_rendering.examples._server import SECRET_ENV
 from mcp_rendering.reading import read_rendering_object
 from tests.support.hinted_server import GUIDANCE
 
@@ -38,13 +39,13 @@ def _free_port() -> int:
 def serve(tmp_path: Path) -> Iterator[Any]:
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(module: str) -> str:
+    def start(module: str, env: dict[str, str] | None = None) -> str:
         port = _free_port()
-        log = (tmp_path / f"{module}.log").open("wb")
+        log = (tmp_path / f"{module}-{port}.log").open("wb")
         process = subprocess.Popen(
             [sys.executable, "-m", "tests.support.http_server", module, str(port)],
             cwd=REPO,
-            env={**os.environ, "PYTHONPATH": str(REPO)},
+            env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
             stdout=log,
             stderr=subprocess.STDOUT,
         )
@@ -52,7 +53,7 @@ def serve(tmp_path: Path) -> Iterator[Any]:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if process.poll() is not None:
-                raise RuntimeError(f"the HTTP server exited: {(tmp_path / f'{module}.log').read_text()[-2000:]}")
+                raise RuntimeError(f"the HTTP server exited: {(tmp_path / f'{module}-{port}.log').read_text()[-2000:]}")
             with socket.socket() as probe:
                 if probe.connect_ex(("127.0.0.1", port)) == 0:
                     return f"http://127.0.0.1:{port}/mcp"
@@ -134,6 +135,24 @@ def test_a_paged_verbatim_result_continues_over_stateless_2026_without_authoriza
     assert next_ids and not set(first_ids) & set(next_ids)
     assert tampered.is_error and other_query.is_error
     assert "argument" in other_query.content[0].text.lower()
+
+
+def test_a_continuation_is_accepted_by_another_replica_sharing_the_secret(serve: Any) -> None:
+    shared = {SECRET_ENV: "one secret for every replica"}
+    first_replica = serve("mcp_rendering.examples.screening", shared)
+    second_replica = serve("mcp_rendering.examples.screening", shared)
+    stranger = serve("mcp_rendering.examples.screening", {SECRET_ENV: "another deployment"})
+    (first,) = _paged_calls(first_replica, [{}])
+    token = (first.meta or {})[CONTINUATION_ID]["token"]
+    (following,) = _paged_calls(second_replica, [{"cursor": token}])
+    (refused,) = _paged_calls(stranger, [{"cursor": token}])
+    assert not first.is_error and not following.is_error, "another replica refused the continuation"
+    ids = [
+        [row["id"] for s in result.structured_content["document"]["sections"] for row in s["rows"]]
+        for result in (first, following)
+    ]
+    assert ids[1] and not set(ids[0]) & set(ids[1])
+    assert refused.is_error, "a server with another secret accepted the token"
 
 
 def _post(url: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:

@@ -8,10 +8,11 @@ Server side, one object does both jobs::
 As an `Extension` it declares `io.modelcontextprotocol/rendering` in the server's capabilities, which the SDK sends
 in the 2026-07-28 `server/discover` result. As a middleware it adds the same declaration to the `initialize` result
 of 2025-06-18 and 2025-11-25, whose capabilities objects are open but which the SDK's models for those versions
-filter down to their named members; and it mirrors, on every `tools/list` and `tools/call` response, values the
-server wrote only in the promotion draft's core form into the extension's carrier,
-`_meta["io.modelcontextprotocol/rendering"]`. Building it installs the SDK patch, so tools declared afterwards keep
-their core-form hints.
+filter down to their named members; and, on every `tools/list` and `tools/call` response, it moves values the
+server wrote in the promotion draft's core form (the annotation hints, `_rendering`) into the extension's carrier,
+`_meta["io.modelcontextprotocol/rendering"]`, so that the wire holds one carrier. `RenderingExtension(core_form=True)`
+copies them instead, keeping the core form on the wire for clients that test the promotion draft. Building it
+installs the SDK patch, so tools declared afterwards keep their core-form hints until the middleware moves them.
 
 `ResultContinuationExtension` does the same declaring for `io.modelcontextprotocol/result-continuation`.
 
@@ -75,9 +76,15 @@ class RenderingExtension(Extension):
 
     identifier = EXTENSION_ID
 
-    def __init__(self) -> None:
-        """Install the SDK patch, so that tools declared afterwards keep their hints."""
+    def __init__(self, *, core_form: bool = False) -> None:
+        """Install the SDK patch, so that tools declared afterwards keep their hints.
+
+        Args:
+            core_form: keep the core form (annotation hints, `_rendering`) on the wire beside the `_meta` carrier,
+                for clients that explicitly test the promotion draft. By default it is moved into the carrier.
+        """
         install()
+        self.core_form = core_form
         self._warned = False
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
@@ -101,10 +108,10 @@ class RenderingExtension(Extension):
             elif ctx.method == "tools/list":
                 for tool in wire.get("tools") or ():
                     if isinstance(tool, MutableMapping):
-                        mirror_tool_hints(cast("MutableMapping[str, Any]", tool))
+                        mirror_tool_hints(cast("MutableMapping[str, Any]", tool), keep_core_form=self.core_form)
             elif ctx.method == "tools/call":
-                mirror_result_directive(wire)
                 _warn_without_model_copy(wire)
+                mirror_result_directive(wire, keep_core_form=self.core_form)
         return result
 
     async def intercept_tool_call(
@@ -194,27 +201,42 @@ def _meta_of(wire: MutableMapping[str, Any]) -> MutableMapping[str, Any] | None:
     return cast("MutableMapping[str, Any]", meta) if isinstance(meta, MutableMapping) else None
 
 
-def mirror_tool_hints(tool: MutableMapping[str, Any]) -> None:
-    """Copy a wire tool's core hints into `_meta[EXTENSION_ID]`, hint by hint: a hint the entry already holds is
-    left as the author set it, and an entry that is not an object is left alone (it reads as malformed)."""
+def mirror_tool_hints(tool: MutableMapping[str, Any], *, keep_core_form: bool = False) -> None:
+    """Move a wire tool's core hints into `_meta[EXTENSION_ID]`, hint by hint: a hint the entry already holds is
+    left as the author set it, and an entry that is not an object is left alone (it reads as malformed).
+
+    The hints leave `annotations` (and an `annotations` left empty goes too) unless `keep_core_form`: one carrier
+    on the wire. Hints that could not be carried (the peer's `_meta` is not an object) stay where they are.
+    """
     annotations = tool.get("annotations")
-    if not isinstance(annotations, Mapping):
+    if not isinstance(annotations, MutableMapping):
         return
-    hints = {key: value for key, value in cast("Mapping[str, Any]", annotations).items() if key in _HINT_KEYS}
+    core = cast("MutableMapping[str, Any]", annotations)
+    hints = {key: value for key, value in core.items() if key in _HINT_KEYS}
     if not hints:
         return
     meta = _meta_of(tool)
     if meta is None:
         return
     entry = meta.setdefault(EXTENSION_ID, {})
-    if isinstance(entry, MutableMapping):
-        for key, value in hints.items():
-            cast("MutableMapping[str, Any]", entry).setdefault(key, value)
+    if not isinstance(entry, MutableMapping):
+        return
+    for key, value in hints.items():
+        cast("MutableMapping[str, Any]", entry).setdefault(key, value)
+    if keep_core_form:
+        return
+    for key in hints:
+        del core[key]
+    if not core:
+        del tool["annotations"]
 
 
-def mirror_result_directive(result: MutableMapping[str, Any]) -> None:
-    """Copy a wire result's `_rendering` into `_meta[EXTENSION_ID]`, member by member: a member the entry already
-    holds is left as the author set it, and an entry that is not an object is left alone."""
+def mirror_result_directive(result: MutableMapping[str, Any], *, keep_core_form: bool = False) -> None:
+    """Move a wire result's `_rendering` into `_meta[EXTENSION_ID]`, member by member: a member the entry already
+    holds is left as the author set it, and an entry that is not an object is left alone.
+
+    `_rendering` leaves the result unless `keep_core_form`; one that could not be carried stays.
+    """
     directive = result.get("_rendering")
     if not isinstance(directive, Mapping):
         return
@@ -222,9 +244,12 @@ def mirror_result_directive(result: MutableMapping[str, Any]) -> None:
     if meta is None:
         return
     entry = meta.setdefault(EXTENSION_ID, {})
-    if isinstance(entry, MutableMapping):
-        for key, value in cast("Mapping[str, Any]", directive).items():
-            cast("MutableMapping[str, Any]", entry).setdefault(key, value)
+    if not isinstance(entry, MutableMapping):
+        return
+    for key, value in cast("Mapping[str, Any]", directive).items():
+        cast("MutableMapping[str, Any]", entry).setdefault(key, value)
+    if not keep_core_form:
+        del result["_rendering"]
 
 
 def _warn_without_model_copy(result: Mapping[str, Any]) -> None:

@@ -2,12 +2,16 @@
 # (the rendering fields are added to the SDK's models at run time by install(); static analysis cannot see them)
 """A small MCPServer with the rendering extension, used by the end-to-end tests in process and over stdio.
 
-`python -m tests.support.hinted_server [core|meta|both]` chooses the carriers its verbatim tool and result use:
+`python -m tests.support.hinted_server [core|core-kept|meta|both]` chooses the carriers its verbatim tool and result
+use:
 
 - `core`: the core form only (`ToolAnnotations.verbatimHint`, `CallToolResult._rendering`); the extension's
-  middleware adds the `_meta` carrier on the way out;
+  middleware moves it into the `_meta` carrier on the way out;
+- `core-kept`: the same, with `RenderingExtension(core_form=True)`, which keeps the core form on the wire beside the
+  carrier it fills in;
 - `meta`: the normative `_meta` carrier only (no SDK patch needed on either side);
-- `both`: both, disagreeing (`DISAGREEING_CORE` against `META`), so that a test can see which one a reader takes.
+- `both`: both, disagreeing (`DISAGREEING_CORE` against `META`), kept on the wire (`core_form=True`), so that a test
+  can see which one a reader takes.
 """
 
 from __future__ import annotations
@@ -31,19 +35,20 @@ CONTINUATION = {"argument": "cursor", "token": "meta.1"}
 DISAGREEING_CORE = {"mode": "summarizable", "nullDisplay": "n/a", "guidance": GUIDANCE, "complete": True}
 """The core form the `both` server sends beside `META`: a reader reads the carrier, never the core form behind it."""
 
-Carriers = Literal["core", "meta", "both"]
+Carriers = Literal["core", "core-kept", "meta", "both"]
 
 
 def build_server(carriers: Carriers = "core") -> MCPServer:
     """Build the server. The patch is installed by the extension before any tool is declared."""
-    rendering, continuation = RenderingExtension(), ResultContinuationExtension()
+    rendering = RenderingExtension(core_form=carriers in ("core-kept", "both"))
+    continuation = ResultContinuationExtension()
     server = MCPServer("hinted", extensions=[rendering, continuation], middleware=[rendering, continuation])
     tool_meta = {
         EXTENSION_ID: {"verbatimHint": True, "summarizeOkHint": False},
         CONTINUATION_ID: {"argument": "cursor"},
     }
 
-    if carriers == "core":
+    if carriers in ("core", "core-kept"):
         annotations = mcp_types.ToolAnnotations(verbatim_hint=True, summarize_ok_hint=False)
         decorated = server.tool(annotations=annotations)
     elif carriers == "meta":
@@ -59,7 +64,7 @@ def build_server(carriers: Carriers = "core") -> MCPServer:
             "content": [{"type": "text", "text": "Total assets | 1200\nTotal liabilities | -"}],
             "structuredContent": LINES,
         }
-        if carriers == "core":
+        if carriers in ("core", "core-kept"):
             wire["_rendering"] = Rendering(
                 mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True
             ).model_dump(by_alias=True, exclude_none=True)
@@ -84,6 +89,6 @@ def build_server(carriers: Carriers = "core") -> MCPServer:
 
 if __name__ == "__main__":
     choice = sys.argv[1] if len(sys.argv) > 1 else "core"
-    if choice not in ("core", "meta", "both"):
-        sys.exit(f"unknown carriers {choice!r}: choose core, meta or both")
+    if choice not in ("core", "core-kept", "meta", "both"):
+        sys.exit(f"unknown carriers {choice!r}: choose core, core-kept, meta or both")
     build_server(choice).run("stdio")  # pyright: ignore[reportArgumentType]

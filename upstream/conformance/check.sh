@@ -108,6 +108,8 @@ start_server() { # name, then the command (the port is appended or substituted f
 }
 start_server sdk env PYTHONPATH="$sdk_tree" "$sdk_venv/bin/python" "$here/servers/sdk_rendering_server.py" PORT
 start_server broken env PYTHONPATH="$sdk_tree" "$sdk_venv/bin/python" "$here/servers/broken_rendering_server.py" PORT
+# The example servers sign continuation tokens with a secret every replica shares; they refuse HTTP without one.
+export MCP_RENDERING_EXAMPLE_SECRET="${MCP_RENDERING_EXAMPLE_SECRET:-conformance-run-$RANDOM-$RANDOM-$$}"
 for example in financial screening orgchart; do
   start_server "$example" "$project_python" -m "mcp_rendering.examples.$example" --http 127.0.0.1:PORT
 done

@@ -103,6 +103,13 @@ def serve(
         if not host or not port.isdigit() or not 0 < int(port) < 65536:
             parser.error(f"--http needs HOST:PORT with a port from 1 to 65535, got {options.http!r}")
         address = (host, int(port))
+        if not os.environ.get(SECRET_ENV):
+            # A per-process secret would bind tokens to this server instance: a continuation reaching another
+            # replica, or this one restarted, would be refused, which 2026-07-28 forbids.
+            parser.error(
+                f"--http needs the token secret in {SECRET_ENV}, the same for every replica (for example "
+                "the output of: python -c 'import secrets; print(secrets.token_hex(32))')"
+            )
     make = fastmcp_build if fastmcp and fastmcp_build is not None else build
     try:
         server = make(plain=options.plain, record_links=options.record_links)
@@ -126,7 +133,8 @@ def serve(
 def continuation_tokens() -> ContinuationTokens:
     """The token issuer: a secret shared through the environment, or a fresh one for this process.
 
-    A stdio server lives exactly as long as its one connection, so a per-process secret loses nothing.
+    A stdio server lives exactly as long as its one connection, so a per-process secret loses nothing; `serve`
+    refuses `--http` without the shared secret, so that every replica accepts every replica's tokens.
     """
     secret = os.environ.get(SECRET_ENV) or os.urandom(32)
     return ContinuationTokens(Keyring.single(secret), ttl_seconds=900)

@@ -13,10 +13,11 @@ FastMCP splits what the SDK's `RenderingExtension` does in one object over two r
 
 - a FastMCP `ServerExtension` (`server.add_extension`), which advertises `io.modelcontextprotocol/rendering` under
   `capabilities.extensions`;
-- a FastMCP `Middleware` (`server.add_middleware`, or `FastMCP(middleware=[...])`), which copies each tool's
+- a FastMCP `Middleware` (`server.add_middleware`, or `FastMCP(middleware=[...])`), which moves each tool's
   `verbatimHint`/`summarizeOkHint` annotations into `Tool._meta[EXTENSION_ID]` on `tools/list`, and a result's core
-  `_rendering` into `CallToolResult._meta[EXTENSION_ID]` on `tools/call`. An entry the author already put there is
-  left as it is.
+  `_rendering` into `CallToolResult._meta[EXTENSION_ID]` on `tools/call`, so that the wire holds one carrier. An
+  entry the author already put there is left as it is. `enable_rendering(app, core_form=True)` copies instead,
+  keeping the core form on the wire for clients that test the promotion draft.
 
 FastMCP declares tool annotations with the SDK's own `mcp_types.ToolAnnotations`, so `tool_annotations()` (re-exported
 here) declares the hints for a FastMCP tool too. Building the extension installs the SDK patch, so that tools declared
@@ -64,9 +65,14 @@ class FastMCPRenderingExtension(ServerExtension, Middleware):
 
     identifier = EXTENSION_ID
 
-    def __init__(self) -> None:
-        """Install the SDK patch, so that tools declared afterwards keep their hints."""
+    def __init__(self, *, core_form: bool = False) -> None:
+        """Install the SDK patch, so that tools declared afterwards keep their hints.
+
+        Args:
+            core_form: keep the core form (annotation hints, `_rendering`) on the wire beside the `_meta` carrier.
+        """
         install()
+        self.core_form = core_form
 
     async def on_list_tools(
         self,
@@ -74,7 +80,7 @@ class FastMCPRenderingExtension(ServerExtension, Middleware):
         call_next: CallNext[mcp_types.ListToolsRequest, Sequence[Tool]],
     ) -> Sequence[Tool]:
         """Give every listed tool that declares a hint in its annotations the same hints under `_meta`."""
-        return [_tool_with_hint_meta(tool) for tool in await call_next(context)]
+        return [_tool_with_hint_meta(tool, keep_core_form=self.core_form) for tool in await call_next(context)]
 
     async def on_call_tool(
         self,
@@ -82,27 +88,32 @@ class FastMCPRenderingExtension(ServerExtension, Middleware):
         call_next: CallNext[mcp_types.CallToolRequestParams, ToolResult],
     ) -> ToolResult:
         """Copy the core `_rendering` of a tool's result into its `_meta` carrier."""
-        return _result_with_directive_meta(await call_next(context))
+        return _result_with_directive_meta(await call_next(context), keep_core_form=self.core_form)
 
 
-def enable_rendering(server: FastMCP[Any]) -> FastMCPRenderingExtension:
+def enable_rendering(server: FastMCP[Any], *, core_form: bool = False) -> FastMCPRenderingExtension:
     """Advertise the rendering extension on `server` and carry its hints and directives under `_meta`.
 
     Call it before the server runs (FastMCP refuses extensions once its lifespan has started) and, unless the tools
     declare their hints with `tool_annotations()`, before declaring them: building the extension installs the SDK
     patch, without which `mcp_types.ToolAnnotations` drops the hint fields.
 
+    Args:
+        server: the FastMCP server.
+        core_form: keep the core form on the wire beside the `_meta` carrier (see `FastMCPRenderingExtension`).
+
     Returns:
         The registered extension, which is also the server's innermost middleware so far.
     """
-    extension = FastMCPRenderingExtension()
+    extension = FastMCPRenderingExtension(core_form=core_form)
     server.add_extension(extension)
     server.add_middleware(extension)
     return extension
 
 
-def _tool_with_hint_meta(tool: Tool) -> Tool:
-    """`tool`, or a copy of it whose `meta` also carries its annotation hints under `EXTENSION_ID`.
+def _tool_with_hint_meta(tool: Tool, *, keep_core_form: bool) -> Tool:
+    """`tool`, or a copy of it whose `meta` carries its annotation hints under `EXTENSION_ID` (and whose
+    annotations no longer hold them, unless `keep_core_form`).
 
     The registered tool is never changed: FastMCP hands the middleware its stored components.
     """
@@ -113,18 +124,21 @@ def _tool_with_hint_meta(tool: Tool) -> Tool:
     if isinstance(entry, Mapping):
         meta[EXTENSION_ID] = dict(cast("Mapping[str, Any]", entry))  # filled in on a copy, never in place
     # The wire form of the annotations holds the hints only when the patch typed them (or a peer sent them).
-    carrier: dict[str, Any] = {
-        "annotations": tool.annotations.model_dump(mode="json", by_alias=True, exclude_none=True),
-        "_meta": meta,
-    }
-    mirror_tool_hints(carrier)
-    if meta == (tool.meta or {}):
+    annotations = tool.annotations.model_dump(mode="json", by_alias=True, exclude_none=True)
+    carrier: dict[str, Any] = {"annotations": dict(annotations), "_meta": meta}
+    mirror_tool_hints(carrier, keep_core_form=keep_core_form)
+    left = carrier.get("annotations")
+    if meta == (tool.meta or {}) and left == annotations:
         return tool
-    return tool.model_copy(update={"meta": meta})
+    update: dict[str, Any] = {"meta": meta}
+    if left != annotations:
+        update["annotations"] = None if left is None else mcp_types.ToolAnnotations.model_validate(left)
+    return tool.model_copy(update=update)
 
 
-def _result_with_directive_meta(result: ToolResult) -> ToolResult:
-    """`result`, or the same result with its core `_rendering` also under `_meta[EXTENSION_ID]`.
+def _result_with_directive_meta(result: ToolResult, *, keep_core_form: bool) -> ToolResult:
+    """`result`, or the same result with its core `_rendering` under `_meta[EXTENSION_ID]` (and no longer as
+    `_rendering`, unless `keep_core_form`).
 
     Only a tool that returned an SDK `CallToolResult` can carry `_rendering`: FastMCP then sends that object as it is,
     and `to_mcp_result()` gives it back. Any other result passes through untouched.
@@ -138,13 +152,14 @@ def _result_with_directive_meta(result: ToolResult) -> ToolResult:
         return result
     _warn_without_model_copy(sent)
     meta = dict(sent.meta or {})
-    if EXTENSION_ID in meta:
-        return result
-    light["_meta"] = meta
-    mirror_result_directive(light)
-    if EXTENSION_ID not in meta:  # `_rendering` was not an object: nothing to carry
-        return result
-    return ToolResult.from_mcp_result(sent.model_copy(update={"meta": meta}))
+    if EXTENSION_ID not in meta:  # an entry the author wrote is left exactly as written
+        light["_meta"] = meta
+        mirror_result_directive(light, keep_core_form=True)
+        if EXTENSION_ID not in meta:  # `_rendering` was not an object: nothing to carry
+            return result
+    if keep_core_form:
+        return ToolResult.from_mcp_result(sent.model_copy(update={"meta": meta}))
+    return ToolResult.from_mcp_result(sent.model_copy(update={"meta": meta, "rendering": None}))
 
 
 def _warn_without_model_copy(result: mcp_types.CallToolResult) -> None:
