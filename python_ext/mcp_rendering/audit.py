@@ -698,40 +698,41 @@ class _DocumentAudit:
             ("", *columns) if exact_cells else tuple(piece for cell in ("", *columns) for piece in _pieces(cell))
             for columns in self.columns
         ]
-        by_key: dict[tuple[str, ...], list[int]] = {}
+        # Identical rows (same key, same kind) are one group: a line names the groups it may show.
         by_label: dict[str, list[int]] = {}
+        group_index: dict[tuple[tuple[str, ...], RowKind], int] = {}
+        group_of: list[int] = []
+        group_rows: list[list[int]] = []
+        group_kind: list[RowKind] = []
+        groups_of_key: dict[tuple[str, ...], list[int]] = {}
         for row in self.rows:
-            numbers = by_key.get(row.key)
-            if numbers is None:
-                by_key[row.key] = [row.number]
+            kind = row.row.kind
+            identity = (row.key, kind)
+            group = group_index.get(identity)
+            if group is None:
+                group = group_index[identity] = len(group_rows)
+                group_rows.append([row.number])
+                group_kind.append(kind)
+                groups = groups_of_key.get(row.key)
+                if groups is None:
+                    groups_of_key[row.key] = [group]
+                else:
+                    groups.append(group)
             else:
-                numbers.append(row.number)
+                group_rows[group].append(row.number)
+            group_of.append(group)
             numbers = by_label.get(row.label)
             if numbers is None:
                 by_label[row.label] = [row.number]
             else:
                 numbers.append(row.number)
-        self.by_key = by_key
         self.by_label = by_label
-        # Identical rows (same key, same kind) are one group: a line names the groups it may show.
-        group_index: dict[tuple[tuple[str, ...], RowKind], int] = {}
-        self.group_of: list[int] = []
-        self.group_rows: list[list[int]] = []
-        self.group_kind: list[RowKind] = []
-        self.groups_of_key: dict[tuple[str, ...], list[int]] = {}
-        for row in self.rows:
-            identity = (row.key, row.row.kind)
-            group = group_index.get(identity)
-            if group is None:
-                group = group_index[identity] = len(self.group_rows)
-                self.group_rows.append([])
-                self.group_kind.append(row.row.kind)
-                self.groups_of_key.setdefault(row.key, []).append(group)
-            self.group_rows[group].append(row.number)
-            self.group_of.append(group)
-        self.sections_of_key = {
-            key: {self.rows[number].section for number in numbers} for key, numbers in by_key.items()
-        }
+        self.group_of = group_of
+        self.group_rows = group_rows
+        self.group_kind = group_kind
+        self.groups_of_key = groups_of_key
+        self.sections_of_key: dict[tuple[str, ...], set[int]] = {}
+        """The sections of the rows of a key shared by several rows (filled when first needed)."""
         self.work = 0
         """Steps spent pairing lines with rows: what the order check costs, counted (tests bound it)."""
         self.label_words = sorted({label.count(" ") + 1 for label in by_label if label})
@@ -859,12 +860,16 @@ class _DocumentAudit:
         # An unmarked line stands for a subtotal or total only when no line marks it (a host that marks none).
         marked = {group for _, groups in showings for group, own in groups if own}
         kept = [(line, [(g, own) for g, own in groups if own or g not in marked]) for line, groups in showings]
-        lines_of: dict[int, list[tuple[int, bool]]] = {}  # group -> its lines, in reader order
-        for line, groups in kept:
-            for group, own in groups:
-                lines_of.setdefault(group, []).append((line, own))
         chain = self._faithful_chain(kept)
-        if chain is None:
+        if chain is not None:  # every line is in the chain, on its earliest line: nothing to move or leave over
+            for row, line in chain:
+                self.assigned[row] = line
+            in_order, taken_lines = {row for row, _ in chain}, {line for _, line in chain}
+        else:
+            lines_of: dict[int, list[tuple[int, bool]]] = {}  # group -> its lines, in reader order
+            for line, groups in kept:
+                for group, own in groups:
+                    lines_of.setdefault(group, []).append((line, own))
             pairs = sum(len(group_rows[group]) for _, groups in kept for group, _ in groups)
             self.work += len(kept) + sum(len(group_rows[group]) for group in lines_of)
             if pairs <= _PAIR_BUDGET:
@@ -872,7 +877,7 @@ class _DocumentAudit:
                 chain = self._weighted_chain(kept)
             else:
                 chain = self._diff_chain(kept, sorted(row for group in lines_of for row in group_rows[group]))
-        in_order, taken_lines = self._settle(chain, lines_of)
+            in_order, taken_lines = self._settle(chain, lines_of)
         for line, _ in showings:
             if line not in taken_lines:
                 duplicates.add(line)
@@ -1149,7 +1154,13 @@ class _DocumentAudit:
         """Why a record shown on line `number` is not in its place (under its section's heading and its own
         columns), or None when it is. Identical records are interchangeable: it is in place when one of them would
         be."""
-        twins = self.sections_of_key[row.key]
+        groups = self.groups_of_key[row.key]
+        if len(groups) == 1 and len(self.group_rows[groups[0]]) == 1:
+            twins: set[int] | tuple[int] = (row.section,)
+        else:
+            twins = self.sections_of_key.get(row.key) or self.sections_of_key.setdefault(
+                row.key, {self.rows[number].section for group in groups for number in self.group_rows[group]}
+            )
         heading = heading_before[number] if number < len(heading_before) else None
         if heading is not None and all(self.titles[section] != heading for section in twins):
             return f"under the heading of another section ({_quote(heading)})"
