@@ -631,12 +631,12 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
 
 def _table_cells(view: str) -> tuple[str, ...]:
     """The cells of a folded table line; one leading and one trailing `|` are borders."""
-    cells = [piece.strip() for piece in view.split("|")]
+    cells = tuple(map(str.strip, view.split("|")))  # map: no Python frame a cell, on every table line
     if view.startswith("|"):
         cells = cells[1:]
     if view.endswith("|") and cells:
         cells = cells[:-1]
-    return tuple(cells)
+    return cells
 
 
 def _marker_kind(text: str) -> tuple[RowKind, str] | None:
@@ -733,6 +733,8 @@ class _DocumentAudit:
         self.groups_of_key = groups_of_key
         self.sections_of_key: dict[tuple[str, ...], set[int]] = {}
         """The sections of the rows of a key shared by several rows (filled when first needed)."""
+        self.lenient = False
+        """Some line may show a subtotal or total without marking it (`_group`)."""
         self.work = 0
         """Steps spent pairing lines with rows: what the order check costs, counted (tests bound it)."""
         self.label_words = sorted({label.count(" ") + 1 for label in by_label if label})
@@ -805,7 +807,9 @@ class _DocumentAudit:
         for key, kind in candidates:
             for group in self.groups_of_key.get(key, ()):
                 if kind is None or group_kind[group] == kind:
-                    found.append((group, kind is not None or group_kind[group] == "item"))
+                    own = kind is not None or group_kind[group] == "item"
+                    self.lenient = self.lenient or not own
+                    found.append((group, own))
         return found
 
     def match(self) -> tuple[set[int], list[int], set[int]]:
@@ -858,8 +862,10 @@ class _DocumentAudit:
         """
         group_rows = self.group_rows
         # An unmarked line stands for a subtotal or total only when no line marks it (a host that marks none).
-        marked = {group for _, groups in showings for group, own in groups if own}
-        kept = [(line, [(g, own) for g, own in groups if own or g not in marked]) for line, groups in showings]
+        kept = showings
+        if self.lenient:
+            marked = {group for _, groups in showings for group, own in groups if own}
+            kept = [(line, [(g, own) for g, own in groups if own or g not in marked]) for line, groups in showings]
         chain = self._faithful_chain(kept)
         if chain is not None:  # every line is in the chain, on its earliest line: nothing to move or leave over
             for row, line in chain:
