@@ -597,6 +597,8 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
     expected: list[_Expected] = []
     append = expected.append
     shown_null = _shown(null_display)
+    # Server text as shown, by text: values repeat (a currency, a status), and a lookup costs less than the check.
+    texts: dict[str, str] = {}
     for section_index, section in enumerate(document.sections):
         for row in section.rows:
             # `_shown_value` inlined: this loop runs once per cell of the result.
@@ -604,13 +606,15 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
             for value in row.values:
                 kind = type(value)
                 if kind is str:
-                    text = cast("str", value)
-                    if not (shows_as_written(text) and "  " not in text and text[:1] != " " and text[-1:] != " "):
-                        text = fold(text_escape(text))
+                    text = texts.get(cast("str", value))
+                    if text is None:
+                        text = texts[cast("str", value)] = _shown(cast("str", value))
                 elif kind is int:
                     text = str(value)
                 elif kind is float:
                     text = repr(value)
+                elif kind is bool:
+                    text = "true" if value else "false"
                 else:
                     text = _shown_value(value, null_display) if value is not None else shown_null
                 shown.append(text)
@@ -620,10 +624,8 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
             if exact_cells:
                 key = (label, *values)
             else:
-                for value in values:
-                    if "|" in value:
-                        value_pieces = tuple(piece for value in values for piece in _pieces(value))
-                        break
+                if "|" in "".join(values):
+                    value_pieces = tuple(piece for value in values for piece in _pieces(value))
                 key = ((label,) if "|" not in label else _pieces(label)) + value_pieces
             append(_Expected(len(expected), section_index, row, label, key, value_pieces, values))
     return expected
