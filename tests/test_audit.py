@@ -1693,7 +1693,6 @@ def test_rule_8_a_numbered_or_emphasised_heading_shows_a_sections_title(shown: s
     assert len(report.dropped_sections) == 1, report.format()
 
 
-@pytest.mark.xfail(strict=True, reason="a title followed by `:` and nothing else is not found")
 @pytest.mark.parametrize("shown", ["Dividend history:", "**Dividend history:**", "- Dividend history:"])
 def test_rule_8_a_title_followed_by_a_colon_alone_shows_the_section(shown: str) -> None:
     assert audit_document(f"| A | 1 |\n{shown}\nNotes: more", SECTIONS, markup="markdown").clean

@@ -1217,6 +1217,9 @@ def _shown_titles(lines: Sequence[_Line], titles: Sequence[str]) -> set[str]:
         for view in {line.view, body, body.strip("*_ ")}:
             if view in wanted:
                 found.add(view)
+            alone = view.removesuffix(":").rstrip()  # the title, then a `:` and nothing else
+            if alone in wanted:
+                found.add(alone)
             words = view.split(" ")
             for count in counts:
                 if count < len(words):
