@@ -1390,10 +1390,11 @@ def _audit_lines(
         if line.number in notices:
             continue
         gaps.setdefault(bisect.bisect_left(anchors, line.number), []).append(line)
+    gap_taken: dict[int, int] = {}  # how many of each gap's lines missing lines took, first to last
     position = 0
     for number, text in enumerate(expected):
         if number in in_order:
-            position = anchors.index(assigned[number]) + 1
+            position = bisect.bisect_left(anchors, assigned[number]) + 1  # anchors are sorted: no linear search
             continue
         if assigned[number] >= 0:
             issues.append(
@@ -1401,8 +1402,10 @@ def _audit_lines(
             )
             continue
         gap = gaps.get(position)
-        if gap:
-            line = gap.pop(0)
+        taken = gap_taken.get(position, 0)
+        if gap and taken < len(gap):
+            line = gap[taken]
+            gap_taken[position] = taken + 1
             used[line.number] = True
             issues.append(
                 Issue("altered_row", f"line {_quote(text)} is shown as {_quote(line.view)}", line=line.number + 1)
