@@ -1789,3 +1789,17 @@ def test_rule_6_records_sharing_values_swapped_across_a_twin_are_one_reordering(
     shown = "| Other | 1 |\n| Last | 1 |\n| Other | 1 |\n| Mid | 2 |\n| Other | 1 |"
     report = audit_document(shown, document, markup="text")
     assert [issue.kind for issue in report.issues] == ["reordered_row"] * 2 and report.rows_intact == 3
+
+
+def test_rule_6_of_two_readings_of_a_line_the_literal_one_is_kept() -> None:
+    """`| Total |` shows an item labelled "Total" as written, or, read with its marker, a total with no label. With
+    the total not shown, the line is the item's, and the total is the record reported dropped."""
+    document = _one_section(
+        Row(id="a", label="", values=()),
+        Row(id="t", label="", values=(), kind="total"),
+        Row(id="i", label="Total", values=()),
+        Row(id="b", label="", values=()),
+        columns=(),
+    )
+    report = audit_document("|  |\n| Total |\n|  |", document, markup="text")
+    assert _found(report) == [("dropped_total", "t", None)]

@@ -800,16 +800,18 @@ class _DocumentAudit:
             self.label_lines.setdefault(longest_label, []).append(line.number)
         return candidates, starts_with_label
 
-    def _group(self, candidates: list[tuple[tuple[str, ...], RowKind | None]]) -> list[tuple[int, bool]]:
+    def _group(self, candidates: list[tuple[tuple[str, ...], RowKind | None]]) -> list[tuple[int, int]]:
         """The groups of identical rows a line may stand for, each with whether the line is of the group's own kind
         (an unmarked line for an item; a marked line always is). A line such as `Subtotal: X` may show a subtotal
         labelled `X` or an item labelled `Subtotal: X`: a reader cannot tell them apart, so both are candidates."""
-        found: list[tuple[int, bool]] = []
+        found: list[tuple[int, int]] = []
         group_kind = self.group_kind
         for key, kind in candidates:
             for group in self.groups_of_key.get(key, ()):
                 if kind is None or group_kind[group] == kind:
-                    own = kind is not None or group_kind[group] == "item"
+                    # 2: the cells as they are show an item; 1: a marked line shows its kind; 0: an unmarked line
+                    # may show a subtotal or total. Of two readings of one line, the literal one is preferred.
+                    own = 1 if kind is not None else 2 if group_kind[group] == "item" else 0
                     self.lenient = self.lenient or not own
                     found.append((group, own))
         return found
@@ -818,7 +820,7 @@ class _DocumentAudit:
         """Read the lines; returns the duplicate lines, the unmatched record-shaped lines and the rows shown in
         order."""
         unmatched: list[int] = []
-        showings: list[tuple[int, list[tuple[int, bool]]]] = []
+        showings: list[tuple[int, list[tuple[int, int]]]] = []
         for line in self.lines:
             if line.kind == "table":
                 cells = line.cells if line.cells is not None else _table_cells(line.view)
@@ -851,7 +853,7 @@ class _DocumentAudit:
                 if 0 < count < len(key):
                     self.value_lines.setdefault(key[-count:], []).append(number)
 
-    def _assign(self, showings: list[tuple[int, list[tuple[int, bool]]]], duplicates: set[int]) -> set[int]:
+    def _assign(self, showings: list[tuple[int, list[tuple[int, int]]]], duplicates: set[int]) -> set[int]:
         """Give rows the lines that show them so that as many rows as possible are in order, lines of a row's own
         kind first. A row left over takes an unused line that shows it (out of order); a line left over shows a
         record again. Returns the rows in order.
@@ -874,7 +876,7 @@ class _DocumentAudit:
                 self.assigned[row] = line
             in_order, taken_lines = {row for row, _ in chain}, {line for _, line in chain}
         else:
-            lines_of: dict[int, list[tuple[int, bool]]] = {}  # group -> its lines, in reader order
+            lines_of: dict[int, list[tuple[int, int]]] = {}  # group -> its lines, in reader order
             for line, groups in kept:
                 for group, own in groups:
                     lines_of.setdefault(group, []).append((line, own))
@@ -893,7 +895,7 @@ class _DocumentAudit:
             self.used[line] = False
         return in_order
 
-    def _faithful_chain(self, kept: list[tuple[int, list[tuple[int, bool]]]]) -> list[tuple[int, int]] | None:
+    def _faithful_chain(self, kept: list[tuple[int, list[tuple[int, int]]]]) -> list[tuple[int, int]] | None:
         """The chain of a faithful transcript: each line shows one group, the n-th line of a group takes its n-th
         row, and the rows so taken increase down the lines. Every line is then in the chain, which no other chain
         can beat. None when the transcript is not so."""
@@ -914,16 +916,19 @@ class _DocumentAudit:
         self.work += len(kept)
         return chain
 
-    def _weighted_chain(self, kept: list[tuple[int, list[tuple[int, bool]]]]) -> list[tuple[int, int]]:
+    def _weighted_chain(self, kept: list[tuple[int, list[tuple[int, int]]]]) -> list[tuple[int, int]]:
         """The longest chain of (row, line) pairs, rows and lines both increasing, one own-kind pair outweighing
         every lenient one together: a Fenwick tree of prefix maxima, each row's lines taken in decreasing order so
         that a row takes at most one line. O(p log m) for p pairs."""
-        choices: dict[int, list[tuple[int, bool]]] = {}
+        choices: dict[int, list[tuple[int, int]]] = {}
         for line, groups in kept:
             for group, own in groups:
                 for row in self.group_rows[group]:
                     choices.setdefault(row, []).append((line, own))
-        heavy = len(self.rows) + 1
+        # One own-kind pair outweighs every lenient one together; of chains with as many, the one with more literal
+        # readings wins.
+        heavy = 2 * (len(self.rows) + 1)
+        weight = (1, heavy - 1, heavy)
         size = (self.lines[-1].number + 2) if self.lines else 1
         tree_value = [0] * (size + 1)
         tree_pair = [-1] * (size + 1)
@@ -938,7 +943,7 @@ class _DocumentAudit:
                     if tree_value[index] > value:
                         value, previous = tree_value[index], tree_pair[index]
                     index -= index & -index
-                value += heavy if own else 1
+                value += weight[own]
                 pair = len(pair_row)
                 pair_row.append(row)
                 pair_line.append(line)
@@ -958,7 +963,7 @@ class _DocumentAudit:
         chain.reverse()
         return chain
 
-    def _diff_chain(self, kept: list[tuple[int, list[tuple[int, bool]]]], rows: list[int]) -> list[tuple[int, int]]:
+    def _diff_chain(self, kept: list[tuple[int, list[tuple[int, int]]]], rows: list[int]) -> list[tuple[int, int]]:
         """The longest chain of (row, line) pairs by Myers' greedy shortest edit script, a row and a line pairing
         when the line may show the row's group. The work is O((n + m) d + d^2), d being the rows and lines left out
         of the chain; past `_DIFF_BUDGET` steps of it (a transcript far from faithful, with many identical rows),
@@ -1019,7 +1024,7 @@ class _DocumentAudit:
         chain.reverse()
         return chain
 
-    def _in_group_order(self, kept: list[tuple[int, list[tuple[int, bool]]]]) -> list[tuple[int, int]]:
+    def _in_group_order(self, kept: list[tuple[int, list[tuple[int, int]]]]) -> list[tuple[int, int]]:
         """Each group's lines given to its rows in order (a line takes its first group), then the longest
         increasing run of the rows so taken."""
         given: dict[int, int] = {}
@@ -1036,7 +1041,7 @@ class _DocumentAudit:
         return [taken[i] for i in sorted(_longest_increasing([row for row, _ in taken]))]
 
     def _settle(
-        self, chain: list[tuple[int, int]], lines_of: dict[int, list[tuple[int, bool]]]
+        self, chain: list[tuple[int, int]], lines_of: dict[int, list[tuple[int, int]]]
     ) -> tuple[set[int], set[int]]:
         """Assign the chain's rows their lines, then the rows left over an unused line each; the rows in order
         and the lines taken."""
