@@ -801,9 +801,10 @@ class _DocumentAudit:
         return candidates, starts_with_label
 
     def _group(self, candidates: list[tuple[tuple[str, ...], RowKind | None]]) -> list[tuple[int, int]]:
-        """The groups of identical rows a line may stand for, each with whether the line is of the group's own kind
-        (an unmarked line for an item; a marked line always is). A line such as `Subtotal: X` may show a subtotal
-        labelled `X` or an item labelled `Subtotal: X`: a reader cannot tell them apart, so both are candidates."""
+        """The groups of identical rows a line may stand for, each with how the line reads as one of them: 2 and 1
+        are of the group's own kind (an unmarked line for an item, a marked line for its kind), 0 is lenient. A line
+        such as `Subtotal: X` may show a subtotal labelled `X` or an item labelled `Subtotal: X`: a reader cannot
+        tell them apart, so both are candidates."""
         found: list[tuple[int, int]] = []
         group_kind = self.group_kind
         for key, kind in candidates:
