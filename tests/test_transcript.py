@@ -113,3 +113,23 @@ def test_one_finding_per_line_the_first_construct_found_there() -> None:
 
 def test_lines_of_markers_and_delimiter_rows_are_structure_not_unshown_text() -> None:
     assert _uncertain("-\n\n*\n\n+\n\n>\n\n---") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        ("a\nb\nc <b>x</b>\nd", [2]),
+        ("- a\n- b\n  c <i>y</i>", [2]),
+        ("| a |\n| - |\n| <b>1</b> |", [2]),
+        ("> a\n> b <br>", [1]),
+        ("a\n\n<!-- c -->\n", [2]),
+        ("# h\n\n\n<p>x</p>", [3]),
+        ("x **a\nb <i>c</i>**", [1]),
+        ("p\n\n\n\n<div>\nx\n</div>\n\nq", [4, 5, 6]),
+    ],
+)
+def test_raw_html_is_reported_on_the_line_that_holds_it(text: str, lines: list[int]) -> None:
+    """Inline HTML on the line of its paragraph it sits on (the line breaks before it counted), block HTML on the
+    first non-blank line after the block before it."""
+    assert [line for line, _ in _uncertain(text)] == lines
+    assert _uncertain(text)[0][1] == "raw HTML"
