@@ -60,7 +60,9 @@ contradicts itself.
 
 The score is the share of records shown intact, counting added and duplicated lines in the denominator, halved
 when completeness is misstated. Cost: one pass of each parser (C code), one walk of the blocks, hash lookups and
-one longest increasing subsequence, O(n log n) for n records and lines of bounded length; transcripts over
+one longest chain of records shown in order, in which identical records are one group (a line names the groups it
+may show, not each of their records): O(n log n) for n records and lines of bounded length when few records are
+alike, O((n + m) d) otherwise, d being the records and lines out of order or left over; transcripts over
 `MAX_TRANSCRIPT_CHARS` are refused. The audit leaves the process's garbage collector as it finds it.
 """
 
@@ -145,6 +147,10 @@ _MARKDOWN_SIGNIFICANT = re.compile(r"[\\`*_\[\]<>!&|~#=]|^\s*(?:[-+>]|\d{1,9}[.)
 _UNDERLINE_CHARS = frozenset("=- ")
 _PLAIN_TAGS = frozenset({"p", "h1", "h2", "hr"})
 _PAIR_BUDGET = 2_000_000
+"""Past this many (row, line) pairs the order check pairs lines with groups of identical rows instead."""
+_DIFF_BUDGET = 4_000_000
+"""Past this many steps of the edit script (a transcript far from faithful, with many identical rows), a group's
+lines take its rows in order."""
 _KIND_MARKER = re.compile(r"(?:\*\*|__)?(sub)?total\b:?(?:\*\*|__)?:?\s*", re.IGNORECASE)
 _SEPARATOR_CHARS = frozenset(" .:,;()[]{}=/|\u00b7\u2022-\u2013\u2014")
 _TOKEN_BEFORE = frozenset(" ([:=/")
@@ -586,6 +592,8 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
     expected: list[_Expected] = []
     append = expected.append
     shown_null = _shown(null_display)
+    # Server text as shown, by text: values repeat (a currency, a status), and a lookup costs less than the check.
+    texts: dict[str, str] = {}
     for section_index, section in enumerate(document.sections):
         for row in section.rows:
             # `_shown_value` inlined: this loop runs once per cell of the result.
@@ -593,13 +601,15 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
             for value in row.values:
                 kind = type(value)
                 if kind is str:
-                    text = cast("str", value)
-                    if not (shows_as_written(text) and "  " not in text and text[:1] != " " and text[-1:] != " "):
-                        text = fold(text_escape(text))
+                    text = texts.get(cast("str", value))
+                    if text is None:
+                        text = texts[cast("str", value)] = _shown(cast("str", value))
                 elif kind is int:
                     text = str(value)
                 elif kind is float:
                     text = repr(value)
+                elif kind is bool:
+                    text = "true" if value else "false"
                 else:
                     text = _shown_value(value, null_display) if value is not None else shown_null
                 shown.append(text)
@@ -609,10 +619,8 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
             if exact_cells:
                 key = (label, *values)
             else:
-                for value in values:
-                    if "|" in value:
-                        value_pieces = tuple(piece for value in values for piece in _pieces(value))
-                        break
+                if "|" in "".join(values):
+                    value_pieces = tuple(piece for value in values for piece in _pieces(value))
                 key = ((label,) if "|" not in label else _pieces(label)) + value_pieces
             append(_Expected(len(expected), section_index, row, label, key, value_pieces, values))
     return expected
@@ -620,12 +628,12 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
 
 def _table_cells(view: str) -> tuple[str, ...]:
     """The cells of a folded table line; one leading and one trailing `|` are borders."""
-    cells = [piece.strip() for piece in view.split("|")]
+    cells = tuple(map(str.strip, view.split("|")))  # map: no Python frame a cell, on every table line
     if view.startswith("|"):
         cells = cells[1:]
     if view.endswith("|") and cells:
         cells = cells[:-1]
-    return tuple(cells)
+    return cells
 
 
 def _marker_kind(text: str) -> tuple[RowKind, str] | None:
@@ -687,21 +695,45 @@ class _DocumentAudit:
             ("", *columns) if exact_cells else tuple(piece for cell in ("", *columns) for piece in _pieces(cell))
             for columns in self.columns
         ]
-        by_key: dict[tuple[str, ...], list[int]] = {}
+        # Identical rows (same key, same kind) are one group: a line names the groups it may show.
         by_label: dict[str, list[int]] = {}
+        group_index: dict[tuple[tuple[str, ...], RowKind], int] = {}
+        group_of: list[int] = []
+        group_rows: list[list[int]] = []
+        group_kind: list[RowKind] = []
+        groups_of_key: dict[tuple[str, ...], list[int]] = {}
         for row in self.rows:
-            numbers = by_key.get(row.key)
-            if numbers is None:
-                by_key[row.key] = [row.number]
+            kind = row.row.kind
+            identity = (row.key, kind)
+            group = group_index.get(identity)
+            if group is None:
+                group = group_index[identity] = len(group_rows)
+                group_rows.append([row.number])
+                group_kind.append(kind)
+                groups = groups_of_key.get(row.key)
+                if groups is None:
+                    groups_of_key[row.key] = [group]
+                else:
+                    groups.append(group)
             else:
-                numbers.append(row.number)
+                group_rows[group].append(row.number)
+            group_of.append(group)
             numbers = by_label.get(row.label)
             if numbers is None:
                 by_label[row.label] = [row.number]
             else:
                 numbers.append(row.number)
-        self.by_key = by_key
         self.by_label = by_label
+        self.group_of = group_of
+        self.group_rows = group_rows
+        self.group_kind = group_kind
+        self.groups_of_key = groups_of_key
+        self.sections_of_key: dict[tuple[str, ...], set[int]] = {}
+        """The sections of the rows of a key shared by several rows (filled when first needed)."""
+        self.lenient = False
+        """Some line may show a subtotal or total without marking it (`_group`)."""
+        self.work = 0
+        """Steps spent pairing lines with rows: what the order check costs, counted (tests bound it)."""
         self.label_words = sorted({label.count(" ") + 1 for label in by_label if label})
         self.assigned: list[int] = [-1] * len(self.rows)  # row -> line
         self.used = [False] * (lines[-1].number + 1 if lines else 0)
@@ -763,23 +795,28 @@ class _DocumentAudit:
             self.label_lines.setdefault(longest_label, []).append(line.number)
         return candidates, starts_with_label
 
-    def _group(self, candidates: list[tuple[tuple[str, ...], RowKind | None]]) -> list[tuple[int, bool]]:
-        """The rows a line may stand for, each with whether the line is of the row's own kind (an unmarked line
-        for an item; a marked line always is). A line such as `Subtotal: X` may show a subtotal labelled `X` or an
-        item labelled `Subtotal: X`: a reader cannot tell them apart, so both are candidates."""
-        found: list[tuple[int, bool]] = []
-        rows = self.rows
+    def _group(self, candidates: list[tuple[tuple[str, ...], RowKind | None]]) -> list[tuple[int, int]]:
+        """The groups of identical rows a line may stand for, each with how the line reads as one of them: 2 and 1
+        are of the group's own kind (an unmarked line for an item, a marked line for its kind), 0 is lenient. A line
+        such as `Subtotal: X` may show a subtotal labelled `X` or an item labelled `Subtotal: X`: a reader cannot
+        tell them apart, so both are candidates."""
+        found: list[tuple[int, int]] = []
+        group_kind = self.group_kind
         for key, kind in candidates:
-            for number in self.by_key.get(key, ()):
-                if kind is None or rows[number].row.kind == kind:
-                    found.append((number, kind is not None or rows[number].row.kind == "item"))
+            for group in self.groups_of_key.get(key, ()):
+                if kind is None or group_kind[group] == kind:
+                    # 2: the cells as they are show an item; 1: a marked line shows its kind; 0: an unmarked line
+                    # may show a subtotal or total. Of two readings of one line, the literal one is preferred.
+                    own = 1 if kind is not None else 2 if group_kind[group] == "item" else 0
+                    self.lenient = self.lenient or not own
+                    found.append((group, own))
         return found
 
     def match(self) -> tuple[set[int], list[int], set[int]]:
         """Read the lines; returns the duplicate lines, the unmatched record-shaped lines and the rows shown in
         order."""
         unmatched: list[int] = []
-        showings: list[tuple[int, list[tuple[int, bool]]]] = []
+        showings: list[tuple[int, list[tuple[int, int]]]] = []
         for line in self.lines:
             if line.kind == "table":
                 cells = line.cells if line.cells is not None else _table_cells(line.view)
@@ -790,9 +827,9 @@ class _DocumentAudit:
                 candidates, _ = self._free_candidates(line)
             else:
                 continue
-            rows = self._group(candidates)
-            if rows:
-                showings.append((line.number, rows))
+            groups = self._group(candidates)
+            if groups:
+                showings.append((line.number, groups))
                 self.used[line.number] = True
             elif line.kind == "table":
                 unmatched.append(line.number)
@@ -812,54 +849,41 @@ class _DocumentAudit:
                 if 0 < count < len(key):
                     self.value_lines.setdefault(key[-count:], []).append(number)
 
-    @staticmethod
-    def _one_line_each_in_order(rows: list[int], lines_of: dict[int, list[tuple[int, bool]]]) -> bool:
-        """Whether each row has exactly one candidate line, and those lines increase with the rows."""
-        previous = -1
-        for row in rows:
-            choices = lines_of[row]
-            if len(choices) != 1 or choices[0][0] <= previous:
-                return False
-            previous = choices[0][0]
-        return True
-
-    def _assign(self, showings: list[tuple[int, list[tuple[int, bool]]]], duplicates: set[int]) -> set[int]:
+    def _assign(self, showings: list[tuple[int, list[tuple[int, int]]]], duplicates: set[int]) -> set[int]:
         """Give rows the lines that show them so that as many rows as possible are in order, lines of a row's own
-        kind first: a weighted longest increasing subsequence over the (row, line) pairs (a Fenwick tree of prefix
-        maxima; each row's lines taken in decreasing order, so that a row takes at most one line). A row left over
-        takes an unused line that shows it (out of order); a line left over shows a record again. Returns the rows
-        in order.
+        kind first. A row left over takes an unused line that shows it (out of order); a line left over shows a
+        record again. Returns the rows in order.
 
-        A group of k identical rows shown on m lines gives k * m pairs; past `_PAIR_BUDGET` pairs in all, such a
-        group's lines are paired with its rows in order, one pair each.
+        Identical rows (same key and kind) form one group, and a line names the groups it may show, never each of
+        their rows: the cost is linear in the lines and the rows, however many rows are alike. The longest chain
+        is a weighted longest increasing subsequence over (row, line) pairs when there are few (`_PAIR_BUDGET`),
+        and otherwise a shortest edit script between the rows and the lines (`_diff_chain`, O((n + m) d) for d
+        rows and lines outside the chain), which the faithful and the nearly faithful transcripts keep linear.
         """
-        lines_of: dict[int, list[tuple[int, bool]]] = {}
-        if sum(len(rows) for _, rows in showings) > _PAIR_BUDGET:
-            given: dict[int, int] = {}  # first row of a group -> lines given so far
-            for line, rows in showings:
-                index = given.get(rows[0][0], 0)
-                given[rows[0][0]] = index + 1
-                if index < len(rows):
-                    lines_of.setdefault(rows[index][0], []).append((line, rows[index][1]))
-                else:
-                    duplicates.add(line)
+        group_rows = self.group_rows
+        # An unmarked line stands for a subtotal or total only when no line marks it (a host that marks none).
+        kept = showings
+        if self.lenient:
+            marked = {group for _, groups in showings for group, own in groups if own}
+            kept = [(line, [(g, own) for g, own in groups if own or g not in marked]) for line, groups in showings]
+        chain = self._faithful_chain(kept)
+        if chain is not None:  # every line is in the chain, on its earliest line: nothing to move or leave over
+            for row, line in chain:
+                self.assigned[row] = line
+            in_order, taken_lines = {row for row, _ in chain}, {line for _, line in chain}
         else:
-            for line, rows in showings:
-                for row, own in rows:
-                    lines_of.setdefault(row, []).append((line, own))
-        for row, choices in lines_of.items():
-            # An unmarked line stands for a subtotal or total only when no line marks it (a host that marks none).
-            if any(own for _, own in choices) and not all(own for _, own in choices):
-                lines_of[row] = [choice for choice in choices if choice[1]]
-        rows_in_order = sorted(lines_of)
-        if self._one_line_each_in_order(rows_in_order, lines_of):
-            # The faithful case: every row has one line, in order. That chain is the whole optimum.
-            for row in rows_in_order:
-                self.assigned[row] = lines_of[row][0][0]
-            in_order = set(rows_in_order)
-            taken_lines = {choices[0][0] for choices in lines_of.values()}
-        else:
-            in_order, taken_lines = self._longest_chain(rows_in_order, lines_of)
+            lines_of: dict[int, list[tuple[int, int]]] = {}  # group -> its lines, in reader order
+            for line, groups in kept:
+                for group, own in groups:
+                    lines_of.setdefault(group, []).append((line, own))
+            pairs = sum(len(group_rows[group]) for _, groups in kept for group, _ in groups)
+            self.work += len(kept) + sum(len(group_rows[group]) for group in lines_of)
+            if pairs <= _PAIR_BUDGET:
+                self.work += pairs
+                chain = self._weighted_chain(kept)
+            else:
+                chain = self._diff_chain(kept, sorted(row for group in lines_of for row in group_rows[group]))
+            in_order, taken_lines = self._settle(chain, lines_of)
         for line, _ in showings:
             if line not in taken_lines:
                 duplicates.add(line)
@@ -867,12 +891,40 @@ class _DocumentAudit:
             self.used[line] = False
         return in_order
 
-    def _longest_chain(
-        self, rows_in_order: list[int], lines_of: dict[int, list[tuple[int, bool]]]
-    ) -> tuple[set[int], set[int]]:
-        """Assign rows their lines by the weighted longest increasing subsequence; the rows in order and the lines
-        taken."""
-        heavy = len(self.rows) + 1  # one own-kind match outweighs every lenient one together
+    def _faithful_chain(self, kept: list[tuple[int, list[tuple[int, int]]]]) -> list[tuple[int, int]] | None:
+        """The chain of a faithful transcript: each line shows one group, the n-th line of a group takes its n-th
+        row, and the rows so taken increase down the lines. Every line is then in the chain, which no other chain
+        can beat. None when the transcript is not so."""
+        given: dict[int, int] = {}
+        chain: list[tuple[int, int]] = []
+        previous = -1
+        for line, groups in kept:
+            if len(groups) != 1:
+                return None
+            group = groups[0][0]
+            index = given.get(group, 0)
+            rows = self.group_rows[group]
+            if index >= len(rows) or rows[index] <= previous:
+                return None
+            given[group] = index + 1
+            previous = rows[index]
+            chain.append((previous, line))
+        self.work += len(kept)
+        return chain
+
+    def _weighted_chain(self, kept: list[tuple[int, list[tuple[int, int]]]]) -> list[tuple[int, int]]:
+        """The longest chain of (row, line) pairs, rows and lines both increasing, one own-kind pair outweighing
+        every lenient one together: a Fenwick tree of prefix maxima, each row's lines taken in decreasing order so
+        that a row takes at most one line. O(p log m) for p pairs."""
+        choices: dict[int, list[tuple[int, int]]] = {}
+        for line, groups in kept:
+            for group, own in groups:
+                for row in self.group_rows[group]:
+                    choices.setdefault(row, []).append((line, own))
+        # One own-kind pair outweighs every lenient one together; of chains with as many, the one with more literal
+        # readings wins.
+        heavy = 2 * (len(self.rows) + 1)
+        weight = (1, heavy - 1, heavy)
         size = (self.lines[-1].number + 2) if self.lines else 1
         tree_value = [0] * (size + 1)
         tree_pair = [-1] * (size + 1)
@@ -880,15 +932,14 @@ class _DocumentAudit:
         pair_line: list[int] = []
         parent: list[int] = []
         best_value, best_pair = 0, -1
-
-        for row in rows_in_order:
-            for line, own in reversed(lines_of[row]):  # lines were collected in increasing order
+        for row in sorted(choices):
+            for line, own in reversed(choices[row]):  # lines were collected in increasing order
                 value, previous, index = 0, -1, line  # the best chain ending on a line before this one
                 while index > 0:
                     if tree_value[index] > value:
                         value, previous = tree_value[index], tree_pair[index]
                     index -= index & -index
-                value += heavy if own else 1
+                value += weight[own]
                 pair = len(pair_row)
                 pair_row.append(row)
                 pair_line.append(line)
@@ -900,31 +951,131 @@ class _DocumentAudit:
                     if value > tree_value[index]:
                         tree_value[index], tree_pair[index] = value, pair
                     index += index & -index
-        in_order: set[int] = set()
-        taken_lines: set[int] = set()
-        chain: list[int] = []
+        chain: list[tuple[int, int]] = []
         pair = best_pair
         while pair >= 0:
-            chain.append(pair)
+            chain.append((pair_row[pair], pair_line[pair]))
             pair = parent[pair]
+        chain.reverse()
+        return chain
+
+    def _diff_chain(self, kept: list[tuple[int, list[tuple[int, int]]]], rows: list[int]) -> list[tuple[int, int]]:
+        """The longest chain of (row, line) pairs by Myers' greedy shortest edit script, a row and a line pairing
+        when the line may show the row's group. The work is O((n + m) d + d^2), d being the rows and lines left out
+        of the chain; past `_DIFF_BUDGET` steps of it (a transcript far from faithful, with many identical rows),
+        each group's lines take its rows in order instead."""
+        group_of = self.group_of
+        xs = [group_of[row] for row in rows]
+        ys = [frozenset(group for group, _ in groups) for _, groups in kept]
+        n, m = len(xs), len(ys)
+        offset = n + m + 1
+        furthest = [0] * (2 * offset + 1)  # furthest[offset + k]: the furthest row index reached on diagonal k
+        trace: list[list[int]] = []  # before each step d, diagonals -d..d
+        steps = 0
+        for distance in range(n + m + 1):
+            trace.append(furthest[offset - distance : offset + distance + 1])
+            for diagonal in range(-distance, distance + 1, 2):
+                at = offset + diagonal
+                if diagonal == -distance or (diagonal != distance and furthest[at - 1] < furthest[at + 1]):
+                    x = furthest[at + 1]  # a line left out
+                else:
+                    x = furthest[at - 1] + 1  # a row left out
+                y = x - diagonal
+                start = x
+                while x < n and y < m and xs[x] in ys[y]:
+                    x += 1
+                    y += 1
+                steps += 1 + x - start
+                furthest[at] = x
+                if x >= n and y >= m:
+                    self.work += steps
+                    return self._trace_back(trace, n, m, rows, [line for line, _ in kept])
+            if steps > _DIFF_BUDGET:
+                self.work += steps
+                return self._in_group_order(kept)
+        raise AssertionError("an edit script of n + m steps always exists")  # pragma: no cover
+
+    @staticmethod
+    def _trace_back(trace: list[list[int]], n: int, m: int, rows: list[int], lines: list[int]) -> list[tuple[int, int]]:
+        """The pairs of the snakes on the path the forward pass found, walked back from its end."""
+        x, y = n, m
+        chain: list[tuple[int, int]] = []
+        for distance in range(len(trace) - 1, -1, -1):
+            before = trace[distance]  # diagonal k at index k + distance
+            diagonal = x - y
+            if distance == 0:
+                previous_x, previous_y = 0, 0
+            else:
+                down = diagonal == -distance or (
+                    diagonal != distance and before[diagonal - 1 + distance] < before[diagonal + 1 + distance]
+                )
+                previous_diagonal = diagonal + 1 if down else diagonal - 1
+                previous_x = before[previous_diagonal + distance]
+                previous_y = previous_x - previous_diagonal
+            while x > previous_x and y > previous_y:
+                x -= 1
+                y -= 1
+                chain.append((rows[x], lines[y]))
+            x, y = previous_x, previous_y
+        chain.reverse()
+        return chain
+
+    def _in_group_order(self, kept: list[tuple[int, list[tuple[int, int]]]]) -> list[tuple[int, int]]:
+        """Each group's lines given to its rows in order (a line takes its first group), then the longest
+        increasing run of the rows so taken."""
+        given: dict[int, int] = {}
+        taken: list[tuple[int, int]] = []
+        for line, groups in kept:
+            if not groups:
+                continue
+            group = groups[0][0]
+            index = given.get(group, 0)
+            rows = self.group_rows[group]
+            if index < len(rows):
+                given[group] = index + 1
+                taken.append((rows[index], line))
+        return [taken[i] for i in sorted(_longest_increasing([row for row, _ in taken]))]
+
+    def _settle(
+        self, chain: list[tuple[int, int]], lines_of: dict[int, list[tuple[int, int]]]
+    ) -> tuple[set[int], set[int]]:
+        """Assign the chain's rows their lines, then the rows left over an unused line each; the rows in order
+        and the lines taken."""
+        group_of = self.group_of
+        own_lines: dict[int, list[int]] = {}
+        lenient_lines: dict[int, list[int]] = {}
+        for group, lines in lines_of.items():
+            own_lines[group] = [line for line, own in lines if own]
+            lenient_lines[group] = [line for line, own in lines if not own]
+        own_of = {(group, line): own for group, lines in lines_of.items() for line, own in lines}
+        in_order: set[int] = set()
+        taken_lines: set[int] = set()
         # Of identical lines the earlier one shows the record and a later one is the repeat: move each row of the
         # chain to its earliest line (of the same kind of match) after the line of the row before it.
         previous_line = -1
-        for pair in reversed(chain):
-            row = pair_row[pair]
-            own = next(own for line, own in lines_of[row] if line == pair_line[pair])
-            line = next(line for line, is_own in lines_of[row] if is_own == own and line > previous_line)
+        for row, chosen in chain:
+            group = group_of[row]
+            pool = own_lines[group] if own_of[group, chosen] else lenient_lines[group]
+            line = pool[bisect.bisect_right(pool, previous_line)]
             self.assigned[row] = previous_line = line
             in_order.add(row)
             taken_lines.add(line)
-        for row in rows_in_order:
-            if self.assigned[row] >= 0:
+        # A row left over takes its group's first untaken line, own kind first; taken lines stay taken, so one
+        # cursor a group suffices.
+        pools = {group: own_lines[group] + lenient_lines[group] for group in lines_of}
+        cursor: dict[int, int] = {}
+        for row in range(len(self.rows)):
+            group = group_of[row]
+            pool = pools.get(group)
+            if pool is None or self.assigned[row] >= 0:
                 continue
-            choices = sorted(lines_of[row], key=lambda choice: not choice[1])  # own kind first
-            line = next((line for line, _ in choices if line not in taken_lines), None)
-            if line is not None:
-                self.assigned[row] = line
-                taken_lines.add(line)
+            position = cursor.get(group, 0)
+            while position < len(pool) and pool[position] in taken_lines:
+                position += 1
+            cursor[group] = position
+            if position < len(pool):
+                self.assigned[row] = pool[position]
+                taken_lines.add(pool[position])
         return in_order, taken_lines
 
     def run(self, complete: bool) -> tuple[list[Issue], int]:
@@ -1012,7 +1163,13 @@ class _DocumentAudit:
         """Why a record shown on line `number` is not in its place (under its section's heading and its own
         columns), or None when it is. Identical records are interchangeable: it is in place when one of them would
         be."""
-        twins = [self.rows[twin].section for twin in self.by_key.get(row.key, (row.number,))]
+        groups = self.groups_of_key[row.key]
+        if len(groups) == 1 and len(self.group_rows[groups[0]]) == 1:
+            twins: set[int] | tuple[int] = (row.section,)
+        else:
+            twins = self.sections_of_key.get(row.key) or self.sections_of_key.setdefault(
+                row.key, {self.rows[number].section for group in groups for number in self.group_rows[group]}
+            )
         heading = heading_before[number] if number < len(heading_before) else None
         if heading is not None and all(self.titles[section] != heading for section in twins):
             return f"under the heading of another section ({_quote(heading)})"
@@ -1061,6 +1218,9 @@ def _shown_titles(lines: Sequence[_Line], titles: Sequence[str]) -> set[str]:
         for view in {line.view, body, body.strip("*_ ")}:
             if view in wanted:
                 found.add(view)
+            alone = view.removesuffix(":").rstrip()  # the title, then a `:` and nothing else
+            if alone in wanted:
+                found.add(alone)
             words = view.split(" ")
             for count in counts:
                 if count < len(words):
@@ -1231,10 +1391,11 @@ def _audit_lines(
         if line.number in notices:
             continue
         gaps.setdefault(bisect.bisect_left(anchors, line.number), []).append(line)
+    gap_taken: dict[int, int] = {}  # how many of each gap's lines missing lines took, first to last
     position = 0
     for number, text in enumerate(expected):
         if number in in_order:
-            position = anchors.index(assigned[number]) + 1
+            position = bisect.bisect_left(anchors, assigned[number]) + 1  # anchors are sorted: no linear search
             continue
         if assigned[number] >= 0:
             issues.append(
@@ -1242,8 +1403,10 @@ def _audit_lines(
             )
             continue
         gap = gaps.get(position)
-        if gap:
-            line = gap.pop(0)
+        taken = gap_taken.get(position, 0)
+        if gap and taken < len(gap):
+            line = gap[taken]
+            gap_taken[position] = taken + 1
             used[line.number] = True
             issues.append(
                 Issue("altered_row", f"line {_quote(text)} is shown as {_quote(line.view)}", line=line.number + 1)

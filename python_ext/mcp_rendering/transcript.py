@@ -182,14 +182,15 @@ class _Walker:
     # -- blocks
 
     def add_text(self, start: int, text: str, block: BlockKind, list_id: int = -1, marker: str = "") -> None:
-        for offset, piece in enumerate(text.split("\n")):
-            if not 0 <= start + offset < len(self.source_lines):
-                break  # an indented code block's last line break
-            self.covered[start + offset] = 1
-            self.view.lines.append(
-                ShownLine(start + offset, piece, block, list_id=list_id, continues=offset > 0, marker=marker)
-            )
-            marker = ""
+        pieces = text.split("\n")
+        del pieces[max(0, len(self.source_lines) - start) :]  # an indented code block's last line break
+        if not pieces:
+            return
+        lines = self.view.lines
+        lines.append(ShownLine(start, pieces[0], block, list_id=list_id, marker=marker))
+        for number in range(start + 1, start + len(pieces)):
+            lines.append(ShownLine(number, pieces[number - start], block, None, list_id, True))
+        self.covered[start : start + len(pieces)] = b"\x01" * len(pieces)
 
     def item_marker(self, listing: LexborNode, index: int, line: int) -> str:
         """The marker a reader sees before an item: the renderer's own number in an ordered list (the source's

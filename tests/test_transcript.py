@@ -1,0 +1,135 @@
+"""What `read_markdown` reads of a transcript, block by block: each line's visible text, its block, and the
+constructs whose display is not certain."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_rendering.transcript import ShownLine, Uncertain, read_markdown
+
+
+def _lines(text: str) -> list[tuple[int, str, str]]:
+    return [(line.number, line.text, line.block) for line in read_markdown(text).lines]
+
+
+def _uncertain(text: str) -> list[tuple[int, str]]:
+    return [(item.line, item.what) for item in read_markdown(text).uncertain]
+
+
+def test_headings_and_paragraphs_read_line_by_line_a_soft_break_continuing_the_block() -> None:
+    view = read_markdown("# Title\n\npara *one*\ncontinues")
+    assert [(line.number, line.text, line.block, line.continues) for line in view.lines] == [
+        (0, "Title", "heading", False),
+        (2, "para one", "paragraph", False),
+        (3, "continues", "paragraph", True),
+    ]
+    assert view.uncertain == [] and view.tags == {"h1", "p"}
+
+
+def test_list_items_carry_the_marker_the_renderer_shows_and_their_list() -> None:
+    view = read_markdown("- a\n- b\n\n3. x\n4) y\n7. z")
+    assert [(line.number, line.text, line.block, line.list_id, line.marker) for line in view.lines] == [
+        (0, "a", "item", 1, "-"),
+        (1, "b", "item", 1, "-"),
+        (3, "x", "item", 2, "3."),
+        (4, "y", "item", 3, "4)"),
+        (5, "z", "item", 4, "7."),
+    ]
+
+
+def test_an_ordered_list_is_numbered_from_its_start_whatever_the_source_numbers() -> None:
+    view = read_markdown("5. a\n5. b\n1. c")
+    assert [line.marker for line in view.lines] == ["5.", "6.", "7."]
+
+
+def test_an_items_second_line_and_nested_blocks_keep_the_list_but_not_the_marker() -> None:
+    view = read_markdown("1. first\n   more\n\n   para\n2. second")
+    assert [(line.number, line.text, line.block, line.marker, line.continues) for line in view.lines] == [
+        (0, "first", "item", "1.", False),
+        (1, "more", "item", "", True),
+        (3, "para", "item", "", False),
+        (4, "second", "item", "2.", False),
+    ]
+
+
+def test_table_rows_are_read_as_their_cells_under_their_table() -> None:
+    view = read_markdown("| A | B |\n| --- | --- |\n| 1 | *2* |\n\ntext\n\n| C |\n| - |\n| 3 |")
+    assert view.lines == [
+        ShownLine(0, "| A | B |", "header", ("A", "B"), table=1),
+        ShownLine(2, "| 1 | 2 |", "row", ("1", "2"), table=1),
+        ShownLine(4, "text", "paragraph"),
+        ShownLine(6, "| C |", "header", ("C",), table=2),
+        ShownLine(8, "| 3 |", "row", ("3",), table=2),
+    ]
+
+
+def test_code_blocks_show_their_text_as_is_and_an_empty_fence_shows_nothing() -> None:
+    assert _lines("```\n**code**\n```\n\n    indented\n\n```\n```") == [
+        (1, "**code**", "code"),
+        (4, "indented", "code"),
+    ]
+    assert _lines("~~~\nx\n~~~") == [(1, "x", "code")]
+
+
+def test_block_quotes_are_read_through() -> None:
+    assert _lines("> quote\n>\n> - item") == [(0, "quote", "paragraph"), (2, "item", "item")]
+
+
+def test_entities_and_escapes_are_decoded_and_a_hard_break_reads_as_a_space() -> None:
+    assert _lines("a &amp; \\*b\\*\\\nc") == [(0, "a & *b* ", "paragraph"), (1, "c", "paragraph")]
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("![alt](x) t", "an image (its alternative text may or may not be shown)"),
+        ('[a](u "t")', "a link title (a tooltip)"),
+        ("~~s~~", "struck-through text"),
+        ("[r]: /x", "text no block shows (a link reference definition, say)"),
+        ("a <span>b</span>", "raw HTML"),
+    ],
+)
+def test_constructs_whose_display_is_not_certain_are_reported_on_their_line(text: str, what: str) -> None:
+    assert _uncertain(f"ok\n\n{text}") == [(2, what)]
+
+
+def test_text_an_inline_element_hides_is_not_shown() -> None:
+    view = read_markdown("a <textarea>b</textarea> c\n\nd <!-- e --> f\n\ng <b hidden>h</b> i")
+    assert [line.text for line in view.lines] == ["a  c", "d  f", "g  i"]
+    assert [item.line for item in view.uncertain] == [0, 2, 4]
+
+
+def test_a_collapsed_details_hides_its_content() -> None:
+    view = read_markdown("x <details><summary>S</summary>hidden</details> y")
+    assert [line.text for line in view.lines] == ["x "] and _uncertain("x <details>") == [(0, "raw HTML")]
+
+
+def test_one_finding_per_line_the_first_construct_found_there() -> None:
+    assert read_markdown("![a](b) ~~c~~\n\n~~d~~").uncertain == [
+        Uncertain(0, "an image (its alternative text may or may not be shown)"),
+        Uncertain(2, "struck-through text"),
+    ]
+
+
+def test_lines_of_markers_and_delimiter_rows_are_structure_not_unshown_text() -> None:
+    assert _uncertain("-\n\n*\n\n+\n\n>\n\n---") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        ("a\nb\nc <b>x</b>\nd", [2]),
+        ("- a\n- b\n  c <i>y</i>", [2]),
+        ("| a |\n| - |\n| <b>1</b> |", [2]),
+        ("> a\n> b <br>", [1]),
+        ("a\n\n<!-- c -->\n", [2]),
+        ("# h\n\n\n<p>x</p>", [3]),
+        ("x **a\nb <i>c</i>**", [1]),
+        ("p\n\n\n\n<div>\nx\n</div>\n\nq", [4, 5, 6]),
+    ],
+)
+def test_raw_html_is_reported_on_the_line_that_holds_it(text: str, lines: list[int]) -> None:
+    """Inline HTML on the line of its paragraph it sits on (the line breaks before it counted), block HTML on the
+    first non-blank line after the block before it."""
+    assert [line for line, _ in _uncertain(text)] == lines
+    assert _uncertain(text)[0][1] == "raw HTML"
