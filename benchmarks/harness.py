@@ -236,7 +236,7 @@ def _commit() -> str:
 COMMIT = _commit()
 """The commit measured: read when the run starts, before any later change to the working tree."""
 
-STARTED = datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+STARTED = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 """When the run started (UTC)."""
 
 LOAD_AT_START = [round(load, 2) for load in os.getloadavg()]
