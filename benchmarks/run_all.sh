@@ -2,7 +2,7 @@
 # Re-measure every benchmark in full mode, write benchmarks/results/, and regenerate the performance page, its plots
 # and the figures the SEP charter quotes. Prints each step's duration and the total.
 #
-#   bash benchmarks/run_all.sh        (about 17 minutes on a quiet two-core machine)
+#   bash benchmarks/run_all.sh        (over 40 minutes on a busy two-core machine; not yet timed on a quiet one)
 #
 # Run it on a quiet machine: the ratios are interleaved so that load falls on both sides alike, but a busy machine
 # widens every range. Each results file records the load average at its start. Results are written to a temporary
