@@ -11,9 +11,11 @@ both return byte-identical `content`, `structuredContent` and `_meta`; they diff
 Per call, over stdio and over streamable HTTP, at 54, 1,000 and 10,000 rows: each round alternates calls between
 the two servers and yields the ratio of their median times (target: at most 1.2x). Then 50 concurrent calls over
 streamable HTTP, from one client and from ten, as throughput with the extension ÷ without it (target: at least
-0.95x; 1,000 rows each, 54 with `--quick`). The client collects garbage before every timed call or batch, so both
-sides start from the same heap.
-Last, where the quickstart's time goes at the largest size, each part timed in this process on the same result.
+0.95x; 1,000 rows each, 54 with `--quick`), with each server process's CPU time per call (read from `/proc`), which
+other work on the machine does not inflate as it does wall time. The client collects garbage before every timed call
+or batch, so both sides start from the same heap.
+Last, where the quickstart's time goes at the largest size, each part timed in this process on the same result,
+beside what the client's check would cost with a schema that checked every row.
 
 Run: `python benchmarks/bench_call.py [--rows 54 1000 10000] [--rounds 5] [--json FILE]` (a few minutes).
 `--quick` runs each comparison once, at the smallest size.
@@ -26,6 +28,7 @@ import contextlib
 import copy
 import json
 import logging
+import os
 import socket
 import statistics
 import subprocess
@@ -84,10 +87,21 @@ def _command(kind: Kind, rows: int, transport: Transport, port: int = 0) -> list
     return [sys.executable, script, "--serve", kind, "--transport", transport, "--port", str(port), "--rows", str(rows)]
 
 
+def server_cpu_seconds(pid: int) -> float:
+    """User plus system CPU time the process `pid` has used (Linux `/proc`): unlike wall time, it does not grow
+    when other work shares the machine."""
+    fields = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextlib.asynccontextmanager
-async def connected(kind: Kind, rows: int, transport: Transport, clients: int = 1) -> AsyncIterator[list[Client]]:
-    """`clients` clients of a fresh server process of `kind`, the quickstart's declaring the extension."""
+async def connected(
+    kind: Kind, rows: int, transport: Transport, clients: int = 1
+) -> AsyncIterator[tuple[list[Client], int | None]]:
+    """`clients` clients of a fresh server process of `kind`, the quickstart's declaring the extension, and the
+    server's process id over streamable HTTP (None over stdio, where the SDK starts the process)."""
     extensions = [mcp_rendering.client_extension()] if kind == "quickstart" else []
+    pid: int | None = None
     async with contextlib.AsyncExitStack() as stack:
         if transport == "stdio":
             command = _command(kind, rows, transport)
@@ -99,13 +113,14 @@ async def connected(kind: Kind, rows: int, transport: Transport, clients: int = 
             )
             stack.callback(process.wait)
             stack.callback(process.terminate)
+            pid = process.pid
             await _listening(port, process)
             target = f"http://127.0.0.1:{port}/mcp"
         connections = [await stack.enter_async_context(Client(target, extensions=extensions)) for _ in range(clients)]
         for client in connections:
             await client.list_tools()
             await client.call_tool(TOOL, {})  # warm the server and the client
-        yield connections
+        yield connections, pid
 
 
 async def _listening(port: int, process: subprocess.Popen[bytes]) -> None:
@@ -136,8 +151,8 @@ async def _timed_call(client: Client) -> float:
 async def per_call(rows: int, transport: Transport, rounds: int, calls: int) -> Result:
     """Rounds of `calls` calls to each server, alternating; a round's ratio is of its two medians."""
     async with (
-        connected("quickstart", rows, transport) as (quickstart,),
-        connected("plain", rows, transport) as (plain,),
+        connected("quickstart", rows, transport) as ((quickstart,), _),
+        connected("plain", rows, transport) as ((plain,), _),
     ):
         pairs: list[tuple[float, float]] = []
         for _ in range(rounds):
@@ -173,20 +188,24 @@ async def _batch(clients: list[Client]) -> float:
 
 
 async def concurrent(clients: int, rows: int, rounds: int) -> Result:
-    """Throughput of concurrent calls over streamable HTTP from `clients` clients, alternating batches."""
+    """Throughput of concurrent calls over streamable HTTP from `clients` clients, alternating batches; with the
+    servers' CPU time per call, which tells where a difference comes from when the machine is shared."""
     async with (
-        connected("quickstart", rows, "http", clients) as quickstart,
-        connected("plain", rows, "http", clients) as plain,
+        connected("quickstart", rows, "http", clients) as (quickstart, quickstart_pid),
+        connected("plain", rows, "http", clients) as (plain, plain_pid),
     ):
+        assert quickstart_pid is not None and plain_pid is not None
+        sides = {"quickstart": (quickstart, quickstart_pid), "plain": (plain, plain_pid)}
         pairs: list[tuple[float, float]] = []
+        cpu: dict[str, list[float]] = {"quickstart": [], "plain": []}
         for number in range(rounds):
-            if number % 2 == 0:
-                subject = await _batch(quickstart)
-                baseline = await _batch(plain)
-            else:
-                baseline = await _batch(plain)
-                subject = await _batch(quickstart)
-            pairs.append((subject, baseline))
+            seconds: dict[str, float] = {}
+            for kind in ("quickstart", "plain") if number % 2 == 0 else ("plain", "quickstart"):
+                connections, pid = sides[kind]
+                before = server_cpu_seconds(pid)
+                seconds[kind] = await _batch(connections)
+                cpu[kind].append((server_cpu_seconds(pid) - before) / CONCURRENT_CALLS)
+            pairs.append((seconds["quickstart"], seconds["plain"]))
     return from_ratios(
         BENCHMARK,
         f"{CONCURRENT_CALLS} concurrent, {clients} client{'s' if clients > 1 else ''}",
@@ -195,7 +214,12 @@ async def concurrent(clients: int, rows: int, rounds: int) -> Result:
         "plain",
         pairs,
         throughput=True,
-        extra={"transport": "http", "clients": clients, "calls": CONCURRENT_CALLS},
+        extra={
+            "transport": "http",
+            "clients": clients,
+            "calls": CONCURRENT_CALLS,
+            "server_cpu_per_call": {kind: statistics.median(times) for kind, times in cpu.items()},
+        },
     )
 
 
@@ -222,6 +246,26 @@ def _client_check(schema: dict[str, Any], instance: Any) -> Callable[[], object]
         return errors
 
     return run
+
+
+def checked_rows_schema() -> dict[str, Any]:
+    """`output_schema()` with every member of every row checked (a type array per cell): what the shallow schema
+    spares the client."""
+    schema = copy.deepcopy(output_schema())
+    section = schema["properties"]["document"]["properties"]["sections"]["items"]
+    section["properties"]["rows"]["items"] = {
+        "type": "object",
+        "required": ["id", "label", "values"],
+        "properties": {
+            "id": {"type": "string"},
+            "label": {"type": "string"},
+            "values": {"type": "array", "items": {"type": ["string", "number", "boolean", "null"]}},
+            "kind": {"enum": ["item", "subtotal", "total"]},
+            "level": {"type": "integer", "minimum": 0},
+            "uri": {"type": ["string", "null"]},
+        },
+    }
+    return schema
 
 
 def breakdown(rows: int, repeat: int) -> list[tuple[str, float]]:
@@ -260,6 +304,10 @@ def breakdown(rows: int, repeat: int) -> list[tuple[str, float]]:
         ("server check: VerbatimContent", _best(lambda: VerbatimContent.model_validate(structured), repeat)),
         ("the same check, in full (a copy)", _best(lambda: VerbatimContent.model_validate(dict(structured)), repeat)),
         ("client check: outputSchema", _best(_client_check(output_schema(), wire["structuredContent"]), repeat)),
+        (
+            "the same, every row's members checked",
+            _best(_client_check(checked_rows_schema(), wire["structuredContent"]), 1),
+        ),
         ("middleware (tools/call mirror)", middleware()),
     ]
     mcp_rendering.uninstall()

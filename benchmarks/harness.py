@@ -14,6 +14,7 @@ Every benchmark takes ``--quick`` (one round at small sizes: proves it runs, mea
 from __future__ import annotations
 
 import argparse
+import datetime
 import gc
 import json
 import os
@@ -30,6 +31,8 @@ from typing import Any, Literal
 
 GcState = Literal["on", "off"]
 MIN_ROUNDS = 5
+RESULTS = Path(__file__).resolve().parent / "results"
+"""Where the committed full runs live: a quick run is never written there."""
 
 
 @contextmanager
@@ -198,7 +201,11 @@ def parser(description: str) -> argparse.ArgumentParser:
 
 
 def rounds_of(options: argparse.Namespace) -> int:
+    """The rounds the options ask for; refuses, before anything runs, a quick run aimed at the committed results."""
     if options.quick:
+        path: Path | None = getattr(options, "json", None)
+        if path is not None and path.resolve().parent == RESULTS:
+            raise SystemExit(f"--quick measures nothing: not writing {path} over the committed results")
         return 1
     if options.rounds < MIN_ROUNDS:
         raise SystemExit(f"--rounds: at least {MIN_ROUNDS}, for a median and a range (or --quick)")
@@ -229,16 +236,28 @@ def _commit() -> str:
 COMMIT = _commit()
 """The commit measured: read when the run starts, before any later change to the working tree."""
 
+STARTED = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+"""When the run started (UTC)."""
+
+LOAD_AT_START = [round(load, 2) for load in os.getloadavg()]
+"""The machine's load average over 1, 5 and 15 minutes when the run started: above the CPU count, other work
+shared the machine and the times (less so the interleaved ratios) are noisier."""
+
 
 def write(path: Path | None, benchmark: str, results: Sequence[Result], *, quick: bool, **more: Any) -> None:
     """Write `results` (and any `more` members) as JSON to `path` (nothing when None), with what a reader needs to
     weigh them."""
     if path is None:
         return
+    if quick and path.resolve().parent == RESULTS:
+        raise SystemExit(f"--quick measures nothing: not writing {path} over the committed results")
     document = {
         "benchmark": benchmark,
         "commit": COMMIT,
         "quick": quick,
+        "rounds": max((result.rounds for result in results), default=0),
+        "started": STARTED,
+        "load_average_at_start": LOAD_AT_START,
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
         "cpus": os.cpu_count(),

@@ -42,6 +42,7 @@ from pydantic import (
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema as pydantic_core_schema
+from pydantic_core import to_json
 
 from mcp_rendering.document import Document
 from mcp_rendering.envelope import BudgetError, Envelope, Page, ResultChangedError
@@ -116,14 +117,14 @@ class _BuiltContent(dict[str, Any]):
 
     The SDK checks a tool's result against `VerbatimContent` after the tool returns it; validating every row again
     would cost more than building the result. What was built from validated models conforms by construction, so
-    the check only needs to know that nothing changed since: it compares the content with a fresh dump of the
-    models it was built from (C-level comparisons, type-strict through the JSON text, after pydantic's own dump: a
-    fraction of a validation), and validates in full whatever differs.
+    the check only needs to know that nothing changed since: it compares the content's compact JSON text with the
+    JSON pydantic writes from the models it was built from (both in C or Rust, one pass each: a fraction of a
+    validation), and validates in full whatever differs.
     """
 
     __slots__ = ("_source",)
 
-    def __init__(self, content: dict[str, Any], source: Callable[[], tuple[dict[str, Any], VerbatimContent]]) -> None:
+    def __init__(self, content: dict[str, Any], source: Callable[[], tuple[bytes, VerbatimContent]]) -> None:
         super().__init__(content)
         self._source = source
 
@@ -132,12 +133,20 @@ class _BuiltContent(dict[str, Any]):
         return dict, (dict(self),)
 
     def unchanged(self) -> VerbatimContent | None:
-        """The model this content was built from, or None if the content no longer equals its dump."""
-        pristine, model = self._source()
-        # Dict equality alone holds `1 == True == 1.0`, which validation tells apart; the JSON text does not, and
-        # equality still tells `1` from `"1"` as a key.
-        same = super().__eq__(pristine) and json.dumps(self) == json.dumps(pristine)
-        return model if same else None
+        """The model this content was built from, or None if the content no longer matches it.
+
+        The JSON text tells apart what dict equality does not (`1`, `True`, `1.0`). It cannot tell a key `1` from
+        `"1"`, but every key of the content is a field name of a model that forbids extra members, none of which
+        a non-string key could spell; and what it cannot tell apart (a tuple for a list) reaches the client as
+        the same JSON. Anything else makes the texts differ, and the content is then validated in full.
+        """
+        try:
+            pristine, model = self._source()
+            # What the SDK writes on the wire: pydantic's JSON, non-finite floats spelled out so they differ.
+            current = to_json(self, inf_nan_mode="constants")
+        except ValueError:  # no JSON text to compare (an object JSON cannot hold): validate in full
+            return None
+        return model if current == pristine else None
 
 
 def _built_or_validated(value: Any, validate: pydantic_core_schema.ValidatorFunctionWrapHandler) -> Any:
@@ -367,24 +376,32 @@ def verbatim_result(
         continuation = page_continuation
     directive_wire = effective.model_dump(mode="json", by_alias=True, exclude_none=True)
 
-    def structured_content() -> dict[str, Any]:
+    def page_state() -> dict[str, Any]:
         if page is not None:
-            built: dict[str, Any] = page.to_wire()
-        else:
-            count = sum(len(section.rows) for section in document.sections)
-            state: dict[str, Any] = {"complete": True, "returned": count, "total": count}
-            if effective.complete is False:  # the server says more records exist than this document holds
-                state = {"complete": False, "returned": count}
-                if continuation is not None:
-                    state["nextToken"] = continuation.token
-            built = {"document": document.model_dump(mode="json"), "page": state}
-        built[RESULT_STRUCTURED_KEY] = dict(directive_wire)
-        return built
+            return page.meta_wire()
+        count = sum(len(section.rows) for section in document.sections)
+        if effective.complete is False:  # the server says more records exist than this document holds
+            state: dict[str, Any] = {"complete": False, "returned": count}
+            if continuation is not None:
+                state["nextToken"] = continuation.token
+            return state
+        return {"complete": True, "returned": count, "total": count}
 
-    def source() -> tuple[dict[str, Any], VerbatimContent]:
-        pristine = structured_content()
-        page_state = PageState.model_validate(pristine["page"])
-        return pristine, VerbatimContent.model_construct(document=document, page=page_state, rendering=effective)
+    def structured_content() -> dict[str, Any]:
+        return {
+            "document": document.model_dump(mode="json"),
+            "page": page_state(),
+            RESULT_STRUCTURED_KEY: dict(directive_wire),
+        }
+
+    def source() -> tuple[bytes, VerbatimContent]:
+        # The JSON of `structured_content()`, the document's written by pydantic straight from the model.
+        state = page_state()
+        rest = to_json({"page": state, RESULT_STRUCTURED_KEY: directive_wire}, inf_nan_mode="constants")
+        # A non-finite float in the document is written null here, and so never matches: the slow path takes it.
+        pristine = b'{"document":' + document.model_dump_json().encode() + b"," + rest[1:]
+        page_model = PageState.model_validate(state)
+        return pristine, VerbatimContent.model_construct(document=document, page=page_model, rendering=effective)
 
     structured = structured_content()
 

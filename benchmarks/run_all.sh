@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Re-measure every benchmark in full mode, write benchmarks/results/, and regenerate the performance page, its plots
+# and the figures the SEP charter quotes. Prints each step's duration and the total.
+#
+#   bash benchmarks/run_all.sh        (over 40 minutes on a busy two-core machine; not yet timed on a quiet one)
+#
+# Run it on a quiet machine: the ratios are interleaved so that load falls on both sides alike, but a busy machine
+# widens every range. Each results file records the load average at its start. Results are written to a temporary
+# folder first and moved into benchmarks/results/ only when every benchmark has finished, so a failed or
+# interrupted run leaves the committed results as they were.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+if [ -x .venv/bin/python ]; then
+  export PATH="$root/.venv/bin:$PATH"
+fi
+staging=$(mktemp -d)
+trap 'rm -rf "$staging"' EXIT
+
+echo "run_all: load average at the start: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
+total_start=$SECONDS
+step() {
+  local name=$1
+  shift
+  local start=$SECONDS
+  echo "== $name"
+  "$@"
+  echo "== $name: $((SECONDS - start)) s"
+}
+for name in call present audit envelope patch; do
+  step "$name" python "benchmarks/bench_$name.py" --json "$staging/$name.json"
+done
+step stdio-buffer bash upstream/python-sdk/stdio-buffer/check.sh --json "$staging/stdio-buffer.json"
+
+mv "$staging"/*.json benchmarks/results/
+python scripts/gen_performance.py
+echo "run_all: every benchmark in $(((SECONDS - total_start) / 60)) min $(((SECONDS - total_start) % 60)) s"
