@@ -129,21 +129,27 @@ def test_a_partial_result_says_so_and_offers_the_rest() -> None:
     assert next_call_arguments({"query": "acme"}, result(directive)) is None
 
 
-@pytest.mark.parametrize("chosen", [{"cursor": "mine"}, {"cursor": None}, {"query": "acme", "cursor": ""}])
+@pytest.mark.parametrize("chosen", [{"query": "acme"}, {"query": "acme", "cursor": "an earlier token"}, {}])
 def test_a_continuation_never_changes_an_argument_the_caller_chose(chosen: dict[str, Any]) -> None:
-    """The tool's declared continuation argument is the server's to choose: one the original call set is not the
-    server's to replace, so the continuation naming it is unusable and the result stays partial."""
+    """`arguments` are those of the call that returned the result: the caller's own, plus the tool's declared
+    continuation argument for a later part. Only that argument is ever set; every other stays as the caller chose."""
     wire = result({"mode": "verbatim", "complete": False, "continuation": CONTINUATION})
-    presentation = present(TOOL, wire)
-    assert presentation.next_arguments(chosen) is None
-    assert next_call_arguments(chosen, wire, TOOL) is None
-    assert not presentation.complete
-    # Told the original arguments, the host offers the continuation to neither the user nor the model.
-    told = present(TOOL, wire, arguments=chosen)
-    assert told.rendering.continuation is None and told.next_arguments(chosen) is None
-    assert "abc.def" not in json.dumps(told.model_result) and "abc.def" not in told.text
-    # Any other original arguments are kept, and only the continuation argument is added.
-    assert presentation.next_arguments({"query": "acme"}) == {"query": "acme", "cursor": "abc.def"}
+    own = {name: value for name, value in chosen.items() if name != "cursor"}
+    assert present(TOOL, wire).next_arguments(chosen) == {**own, "cursor": "abc.def"}
+    assert next_call_arguments(chosen, wire, TOOL) == {**own, "cursor": "abc.def"}
+
+
+def test_a_continuation_naming_an_argument_of_the_caller_is_never_offered() -> None:
+    """A tool that declares as its continuation argument one the caller set on the first call: the reader takes
+    the caller's value for a token, so the result of that call is a later part, never read as the whole."""
+    wire = result({"mode": "verbatim", "complete": True})
+    assert present(TOOL, wire, arguments={"cursor": "caller's own"}).complete is False
+    assert present(TOOL, wire, arguments={"query": "acme"}).complete is True
+    # A continuation whose argument is not the declared one changes the query: never followed, never shown.
+    other = result({"mode": "verbatim", "complete": False, "continuation": {"argument": "query", "token": "t"}})
+    told = present(TOOL, other, arguments={"query": "acme"})
+    assert told.rendering.continuation is None and told.next_arguments({"query": "acme"}) is None
+    assert not told.complete
 
 
 def test_a_continuation_alone_makes_a_result_partial() -> None:

@@ -72,7 +72,7 @@ import bisect
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, cast
 
@@ -1435,13 +1435,23 @@ def _audit_lines(
 # ------------------------------------------------------------------------------------------------------------ audit
 
 
-def audit(shown_text: str, result: Any, *, markup: Markup = "auto") -> AuditReport:
+def audit(
+    shown_text: str,
+    result: Any,
+    *,
+    markup: Markup = "auto",
+    tool: Any = None,
+    arguments: Mapping[str, Any] | None = None,
+) -> AuditReport:
     """Audit what a host showed the user against any tool result.
 
     Args:
         shown_text: the transcript of what was shown (see the module docstring for how it is read).
         result: a `CallToolResult`: an SDK model of any version, a framework's own (FastMCP's), or its wire dict.
         markup: how the transcript is displayed: "text", "markdown", or detect ("auto").
+        tool: the tool that returned the result, and `arguments` those of its call: with both, a later part of a
+            continued result must be shown as partial, as `present()` shows it (read alone, it is not the whole).
+        arguments: the arguments of the call that returned the result.
 
     Raises:
         AuditInputError: the transcript is too long, or `result` is not a result object.
@@ -1451,7 +1461,7 @@ def audit(shown_text: str, result: Any, *, markup: Markup = "auto") -> AuditRepo
     except (TypeError, ValueError) as error:
         raise AuditInputError(str(error)) from None
     records = result_records(wire)
-    complete = result_is_complete(wire)
+    complete = result_is_complete(wire, tool=tool, arguments=arguments)
     if records.document is None:
         lines = [line.text for line in records.lines if line.from_text]
         names = [line.text for line in records.lines if not line.from_text and line.text]

@@ -323,10 +323,12 @@ def _is_complete(rendering: EffectiveRendering, structured: Mapping[str, Any] | 
     return rendering.complete and _page_state(structured).complete is not False
 
 
-def result_is_complete(result: Any) -> bool:
-    """False when the result's directive, or the page state of a reference envelope, says it is partial."""
+def result_is_complete(result: Any, *, tool: Any = None, arguments: Mapping[str, Any] | None = None) -> bool:
+    """False when the result's directive, or the page state of a reference envelope, says it is partial; or, given
+    the `tool` and the `arguments` of the call that returned the result, when it is a later part (read alone, never
+    the whole), as `present()` reads it."""
     wire = tool_result_wire(result)
-    return _is_complete(resolve_rendering(None, wire), _structured(wire))
+    return _is_complete(resolve_rendering(tool, wire, call_arguments=arguments), _structured(wire))
 
 
 def _next_arguments(
@@ -825,9 +827,9 @@ def present(
         result: the `CallToolResult`: an SDK model, a framework's own (FastMCP's `Client.call_tool()` result), or its
             wire dict.
         arguments: the arguments of the call that returned `result`, when known. A continuation naming one of the
-            caller's own is unusable, and neither the user nor the model is offered it; without them no
-            continuation is usable. When they set the tool's continuation argument, the result is a later part,
-            shown as partial whatever its directive says: read alone, it is not the whole.
+            caller's own is unusable, and neither the user nor the model is offered it. When they set the tool's
+            continuation argument, the result is a later part, shown as partial whatever its directive says: read
+            alone, it is not the whole.
         server: the name of the server the result came from, shown with a verbatim presentation.
         max_rows: the host's own bound on the records it shows and forwards (rows, records sent as links, or the
             lines of a text result); beyond it, the presentation is cut at a record boundary and says so.

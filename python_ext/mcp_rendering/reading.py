@@ -473,10 +473,10 @@ def _declared_reading(tool: Any) -> _Read:
 def read_continuation(
     tool: Any, result: Any, *, original_arguments: Mapping[str, Any] | None = None, now: datetime | None = None
 ) -> ContinuationReading:
-    """A result's continuation, checked against the tool's declared argument and the arguments of the original call
-    (a continuation that names one of them would change the query, and is unusable; without them the reader cannot
-    tell, so the continuation is unusable too). A continuation whose `expiresAt` is not after `now` (by default the
-    current time) has expired, and is unusable."""
+    """A result's continuation, checked against the tool's declared argument and, when given, the arguments of the
+    original call (a continuation that names one of them would change the query, and is unusable). A continuation
+    whose `expiresAt` is not after `now` (by default the current time) has expired, and is unusable. The host's
+    `next_call_arguments` always checks against the caller's arguments before it follows one."""
     check_wire_names(result)
     value = _meta_entry(result, CONTINUATION_ID)
     repeated = _repetitions(result, CONTINUATION_ID, _RESULT_CONTINUATION)
@@ -507,11 +507,6 @@ def read_continuation(
             Problem(
                 _RESULT_CONTINUATION, "argument", f"{argument!r} is not the tool's declared {declared!r}", "unusable"
             )
-        )
-    if usable and original_arguments is None:
-        usable = False
-        problems.append(
-            Problem(_RESULT_CONTINUATION, "argument", "the original call's arguments are not known", "unusable")
         )
     if usable and original_arguments is not None and argument in original_arguments:
         usable = False
@@ -718,8 +713,7 @@ def resolve_rendering(
     Args:
         core_form: also read the promotion draft's core form, where the carrier is absent. Off unless the host's
             user or developer enables it.
-        original_arguments: the arguments of the original call, which a usable continuation may not name. Without
-            them (and without `call_arguments`) no continuation is usable.
+        original_arguments: the arguments of the original call, which a usable continuation may not name.
         call_arguments: the arguments of the call that returned `result`. When they set the tool's declared
             continuation argument, the result is a later part: read alone, its completeness is not stated, whatever
             its directive says; `combine_parts` needs them to check that parts chain. When `original_arguments` is

@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[2]
 async def _check_mode(mode: str) -> None:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "tests.support.hinted_server"],
+        args=["-m", "tests.support.hinted_server", "core-kept"],
         cwd=str(REPO),
         env={"PYTHONPATH": str(REPO)},
     )
@@ -30,7 +30,7 @@ async def _check_mode(mode: str) -> None:
         sheet = tools["balance_sheet"]
         result = await client.call_tool("balance_sheet", {})
         assert sheet.meta is not None and sheet.meta[EXTENSION_ID]["verbatimHint"] is True
-        # The server wrote the core form and its extension mirrored it under `_meta`, the carrier read first.
+        # The server wrote the core form and its extension copied it under `_meta` (core_form=True), read first.
         assert resolve_rendering(sheet, result).source == "result._meta"
         # The patched SDK keeps the core form as it came, for the reader.
         expected = Rendering(mode="verbatim", complete=True).model_dump(by_alias=True, exclude_none=True)

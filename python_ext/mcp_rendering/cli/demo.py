@@ -29,7 +29,7 @@ from mcp_rendering.document import Document
 from mcp_rendering.examples import EXAMPLES, module_of
 from mcp_rendering.extension import client_extension
 from mcp_rendering.host import present
-from mcp_rendering.reading import read_tool_hints, resolve_rendering
+from mcp_rendering.reading import combine_parts, read_tool_hints, resolve_rendering
 from mcp_rendering.render import cell_text, visible
 from mcp_rendering.types import EXTENSION_ID
 
@@ -236,7 +236,8 @@ async def run_demo(example: str, out: TextIO, *, all_pages: bool = False, save: 
         arguments: dict[str, Any] = {}
         say.heading(f"Call {visible(tool.name)} {json.dumps(arguments)}")
         result = await client.call_tool(tool.name, arguments)
-        shown = present(tool, result, server=server_label)
+        shown = present(tool, result, server=server_label, arguments=arguments)
+        parts = [shown.rendering]
         directive = shown.rendering.directive
         if directive is not None:
             state = "complete" if shown.complete else "INCOMPLETE: a bounded page"
@@ -290,21 +291,24 @@ async def run_demo(example: str, out: TextIO, *, all_pages: bool = False, save: 
                     clean = False
                     say.detail(f"page {pages}: the server refused the continuation")
                     break
-                shown = present(tool, result, server=server_label)
-                report = audit(shown.text, result, markup="text")
+                # Read with the arguments of its own call: a later part, never the whole on its own.
+                shown = present(tool, result, server=server_label, arguments=following)
+                parts.append(shown.rendering)
+                report = audit(shown.text, result, markup="text", tool=tool, arguments=following)
                 clean = clean and report.clean
                 ids = _row_ids(shown.document)
                 seen.extend(ids)
-                status = "the last page" if shown.complete else "more follow"
+                status = "the last page" if shown.rendering.continuation is None else "more follow"
                 say.detail(f"page {pages}: {len(ids)} records, audit {_verdict(report)}; {status}")
                 if all_pages:
                     say.framed(f"page {pages}, shown to the user", shown.text)
-                following = shown.next_arguments(arguments)
+                following = shown.next_arguments(following)
             repeated = len(seen) - len(set(seen))
             expected = _page_total(result)
             missing = "" if expected is None else f" of {expected}"
             say.detail(f"walked {pages} pages: {len(seen)}{missing} records, {repeated} repeated")
-            clean = clean and shown.complete and repeated == 0 and (expected is None or expected == len(seen))
+            whole = combine_parts(parts)[1]  # complete only when the parts chain and the last one ends the result
+            clean = clean and whole and repeated == 0 and (expected is None or expected == len(seen))
 
         if first_uri is not None:
             say.heading("Resolve one record by its canonical URI (resources/read, same caller)")

@@ -193,7 +193,9 @@ class RenderingInterceptor:
         model = cast("BaseModel", result)
         tool = await self.tool(request.server_name, request.name)
         server = self._server or request.server_name
-        presentation = present(tool, model, server=server, max_rows=self._max_rows, max_bytes=self._max_bytes)
+        presentation = present(
+            tool, model, server=server, max_rows=self._max_rows, max_bytes=self._max_bytes, arguments=request.args
+        )
         if self._on_presentation is not None:
             outcome = self._on_presentation(RenderedCall(server, request.name, dict(request.args), presentation))
             if inspect.isawaitable(outcome):

@@ -170,7 +170,14 @@ class RenderingServerMixin:
             return result  # errors reach the model as the server wrote them, so it can correct its call
         tool = await self._rendering_tool(tool_name)
         shown_server = self._rendering_server_name or server.name
-        presentation = present(tool, result, server=shown_server, max_rows=self._max_rows, max_bytes=self._max_bytes)
+        presentation = present(
+            tool,
+            result,
+            server=shown_server,
+            max_rows=self._max_rows,
+            max_bytes=self._max_bytes,
+            arguments=arguments or {},
+        )
         if self._on_presentation is not None:
             call = RenderedCall(shown_server, tool_name, dict(arguments or {}), presentation)
             outcome = self._on_presentation(call)

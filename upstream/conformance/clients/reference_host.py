@@ -32,8 +32,8 @@ async def report_readings(client: Client) -> None:
     for tool in (await client.list_tools()).tools:
         if tool.name == REPORT_READINGS:
             continue
-        reading = resolve_rendering(tool, await client.call_tool(tool.name, {}))
-        partial = reading.directive is not None and not reading.complete
+        reading = resolve_rendering(tool, await client.call_tool(tool.name, {}), call_arguments={})
+        partial = not reading.complete
         readings[tool.name] = {"mode": reading.mode, "partial": partial}
     await client.call_tool(REPORT_READINGS, {"readings": readings})
 
@@ -47,12 +47,13 @@ async def report_parts(client: Client) -> None:
         parts: list[EffectiveRendering] = []
         texts: list[str] = []
         all_fetched = True
-        result = await client.call_tool(tool.name, original)
+        arguments: dict[str, Any] = dict(original)
+        result = await client.call_tool(tool.name, arguments)
         while True:
             if result.is_error and parts:  # the continuation was refused: the whole stays partial
                 all_fetched = False
                 break
-            reading = resolve_rendering(tool, result, original_arguments=original)
+            reading = resolve_rendering(tool, result, original_arguments=original, call_arguments=arguments)
             parts.append(reading)
             texts.extend(block.text for block in result.content if block.type == "text")
             continuation = reading.continuation
@@ -61,7 +62,8 @@ async def report_parts(client: Client) -> None:
             if len(parts) >= MAX_PARTS:
                 all_fetched = False
                 break
-            result = await client.call_tool(tool.name, {**original, continuation.argument: continuation.token})
+            arguments = {**original, continuation.argument: continuation.token}
+            result = await client.call_tool(tool.name, arguments)
         mode, complete = combine_parts(parts, all_fetched=all_fetched)
         results[tool.name] = {"mode": mode, "partial": not complete, "text": texts}
     await client.call_tool(REPORT_PARTS, {"results": results})
