@@ -208,7 +208,7 @@ def test_the_host_guide_runs(tmp_path: Path) -> None:
     import anyio
     from mcp import Client
 
-    async def exercise() -> tuple[Any, list[Any]]:
+    async def exercise() -> tuple[Any, list[Any], bool]:
         shown = await namespace["show_statement"](server, "acme")
         async with Client(server) as client:
             tool = next(tool for tool in (await client.list_tools()).tools if tool.name == "screening_hits")
