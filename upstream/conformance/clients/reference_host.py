@@ -4,9 +4,10 @@
 For `rendering-client` it calls every tool but `report_readings`, reads each result with
 `mcp_rendering.reading.resolve_rendering`, and reports what it read (partial: a result that the reader does not read as
 complete). For `result-continuation-client` it calls every tool but `report_parts`, follows each usable
-continuation in its own code until a part has none or the server refuses the token, combines the parts with
-`mcp_rendering.reading.combine_parts`, and reports the combined mode, whether the whole is partial, and the text of
-every part. Run by the suite with the project's environment: python reference_host.py SERVER_URL
+continuation in its own code until a part has none or the server refuses the token, reads each part with the
+arguments of the call that returned it, combines the parts with `mcp_rendering.reading.combine_parts`, and reports
+the combined mode, whether the whole is partial, and the text of every part. Run by the suite with the project's
+environment: python reference_host.py SERVER_URL
 """
 
 from __future__ import annotations
@@ -49,12 +50,14 @@ async def report_parts(client: Client) -> None:
         parts: list[EffectiveRendering] = []
         texts: list[str] = []
         all_fetched = True
-        result = await client.call_tool(tool.name, original)
+        arguments: dict[str, Any] = dict(original)
+        result = await client.call_tool(tool.name, arguments)
         while True:
             if result.is_error and parts:  # the continuation was refused: the whole stays partial
                 all_fetched = False
                 break
-            reading = resolve_rendering(tool, result, original_arguments=original)
+            # Read with the arguments of its own call: how `combine_parts` knows a later part, and checks the chain.
+            reading = resolve_rendering(tool, result, original_arguments=original, call_arguments=arguments)
             parts.append(reading)
             texts.extend(block.text for block in result.content if block.type == "text")
             continuation = reading.continuation
@@ -63,7 +66,8 @@ async def report_parts(client: Client) -> None:
             if len(parts) >= MAX_PARTS:
                 all_fetched = False
                 break
-            result = await client.call_tool(tool.name, {**original, continuation.argument: continuation.token})
+            arguments = {**original, continuation.argument: continuation.token}
+            result = await client.call_tool(tool.name, arguments)
         mode, complete = combine_parts(parts, all_fetched=all_fetched)
         results[tool.name] = {"mode": mode, "partial": not complete, "text": texts}
     await client.call_tool(REPORT_PARTS, {"results": results})
