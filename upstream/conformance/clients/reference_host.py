@@ -2,11 +2,12 @@
 `result-continuation-client` scenarios (the suite names the scenario in `MCP_CONFORMANCE_SCENARIO`).
 
 For `rendering-client` it calls every tool but `report_readings`, reads each result with
-`mcp_rendering.reading.resolve_rendering`, and reports what it read (partial: a directive that the reader does not
-read as complete). For `result-continuation-client` it calls every tool but `report_parts`, follows each usable
-continuation in its own code until a part has none or the server refuses the token, combines the parts with
-`mcp_rendering.reading.combine_parts`, and reports the combined mode, whether the whole is partial, and the text of
-every part. Run by the suite with the project's environment: python reference_host.py SERVER_URL
+`mcp_rendering.reading.resolve_rendering`, and reports what it read (partial: a result that the reader does not read as
+complete). For `result-continuation-client` it calls every tool but `report_parts`, follows each usable
+continuation in its own code until a part has none or the server refuses the token, reads each part with the
+arguments of the call that returned it, combines the parts with `mcp_rendering.reading.combine_parts`, and reports
+the combined mode, whether the whole is partial, and the text of every part. Run by the suite with the project's
+environment: python reference_host.py SERVER_URL
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ async def report_readings(client: Client) -> None:
     for tool in (await client.list_tools()).tools:
         if tool.name == REPORT_READINGS:
             continue
-        reading = resolve_rendering(tool, await client.call_tool(tool.name, {}), call_arguments={})
+        reading = resolve_rendering(tool, await client.call_tool(tool.name, {}))
+        # Not complete: what a directive or, without one, a tool with hints does not state complete. A result with
+        # neither carrier is not read (its completeness is None, which `complete` counts as complete).
         partial = not reading.complete
         readings[tool.name] = {"mode": reading.mode, "partial": partial}
     await client.call_tool(REPORT_READINGS, {"readings": readings})
@@ -53,6 +56,7 @@ async def report_parts(client: Client) -> None:
             if result.is_error and parts:  # the continuation was refused: the whole stays partial
                 all_fetched = False
                 break
+            # Read with the arguments of its own call: how `combine_parts` knows a later part, and checks the chain.
             reading = resolve_rendering(tool, result, original_arguments=original, call_arguments=arguments)
             parts.append(reading)
             texts.extend(block.text for block in result.content if block.type == "text")

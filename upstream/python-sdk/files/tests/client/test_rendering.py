@@ -48,9 +48,38 @@ def _result(carrier: Any = None, *, present: bool = True, is_error: bool = False
 def test_a_result_without_carriers_makes_no_claim() -> None:
     reading = read_rendering(None, _result(present=False))
     assert reading == RenderingReading(
-        mode="unspecified", guidance=None, null_display="-", completeness="unstated", has_directive=False
+        mode="unspecified",
+        guidance=None,
+        null_display="-",
+        completeness="unstated",
+        has_directive=False,
+        has_hints=False,
     )
     assert not reading.partial
+
+
+@pytest.mark.parametrize(
+    ("tool", "partial"),
+    [
+        pytest.param(_tool({"verbatimHint": True}), True, id="hints"),
+        pytest.param(_tool({}), True, id="empty-hints-carrier"),
+        pytest.param(_tool({"verbatimHint": 1}), True, id="unclean-hints"),
+        pytest.param(_tool("verbatim"), True, id="hints-carrier-not-an-object"),
+        pytest.param(_tool(None), False, id="null-hints-carrier-is-absent"),
+        pytest.param(_tool(present=False), False, id="no-hints-carrier"),
+        pytest.param(None, False, id="unknown-tool"),
+    ],
+)
+def test_a_result_without_a_directive_of_a_tool_with_hints_is_partial(tool: Tool | None, partial: bool) -> None:
+    """The tool's hints carrier brings its results under the extension: without a directive their
+    completeness is not stated. A result whose tool has no hints carrier is not read at all."""
+    reading = read_rendering(tool, _result(present=False))
+    assert (reading.completeness, reading.has_directive, reading.has_hints, reading.partial) == (
+        "unstated",
+        False,
+        partial,
+        partial,
+    )
 
 
 @pytest.mark.parametrize(
@@ -61,7 +90,9 @@ def test_a_result_without_carriers_makes_no_claim() -> None:
         pytest.param({"verbatimHint": True, "summarizeOkHint": True}, False, "verbatim", id="verbatim-wins"),
         pytest.param({"summarizeOkHint": True}, False, "summarizable", id="summarize-ok"),
         pytest.param({"summarizeOkHint": True}, True, "summarizable", id="summarize-ok-for-errors-too"),
-        pytest.param({"summarizeOkHint": True, "verbatim": True}, False, "unspecified", id="unclean-summarize-ok"),
+        pytest.param({"summarizeOkHint": True, "verbatim": True}, False, "verbatim", id="unclean-reads-verbatim"),
+        pytest.param({"verbatimHint": False, "verbatim": False}, False, "verbatim", id="unclean-over-false"),
+        pytest.param({"verbatimHint": False, "summarizeOkHint": 1}, True, "verbatim", id="unclean-error-result"),
         pytest.param({"summarizeOkHint": True, "verbatimHint": 0}, False, "verbatim", id="malformed-beside-summarize"),
         pytest.param({"verbatimHint": False, "summarizeOkHint": False}, False, "unspecified", id="both-false"),
         pytest.param({"verbatimHint": None}, False, "unspecified", id="null-is-absent"),
@@ -71,7 +102,7 @@ def test_a_result_without_carriers_makes_no_claim() -> None:
             for value in _NOT_BOOLEANS
         ),
         *(
-            pytest.param({"summarizeOkHint": value}, False, "unspecified", id=f"malformed-summarize-ok-{value!r}")
+            pytest.param({"summarizeOkHint": value}, False, "verbatim", id=f"malformed-summarize-ok-{value!r}")
             for value in _NOT_BOOLEANS
         ),
         *(
@@ -81,8 +112,9 @@ def test_a_result_without_carriers_makes_no_claim() -> None:
     ],
 )
 def test_without_a_result_mode_the_tool_hints_decide(tool_carrier: Any, is_error: bool, mode: str) -> None:
-    """Malformed `verbatimHint` reads true, malformed `summarizeOkHint` false; a tool carrier
-    that is not an object has every member malformed."""
+    """Malformed `verbatimHint` reads true, malformed `summarizeOkHint` false; and either, like an
+    unknown member or a carrier that is not an object, makes the carrier unclean, which reads
+    `verbatimHint` true and `summarizeOkHint` false whatever it states."""
     assert read_rendering(_tool(tool_carrier), _result(present=False, is_error=is_error)).mode == mode
 
 
@@ -114,6 +146,28 @@ def test_an_unclean_directive_can_ask_to_show_more_never_less(directive: dict[st
     verbatim and `complete: true` reads not stated."""
     reading = read_rendering(None, _result(directive))
     assert (reading.mode, reading.completeness, reading.partial) == ("verbatim", "unstated", True)
+
+
+@pytest.mark.parametrize(
+    "directive",
+    [
+        pytest.param({"completed": True}, id="unknown-member"),
+        pytest.param({"complete": "true"}, id="malformed-complete"),
+        pytest.param({"mode": None, "guidance": 7}, id="null-mode-malformed-guidance"),
+        pytest.param({"nullDisplay": ""}, id="malformed-null-display"),
+    ],
+)
+def test_an_unclean_directive_without_a_mode_reads_verbatim_over_the_hints(directive: dict[str, Any]) -> None:
+    """A misspelled member may have meant verbatim: the unclean directive reads mode verbatim even
+    where it states none, so a tool's `summarizeOkHint` no longer decides."""
+    assert read_rendering(_tool({"summarizeOkHint": True}), _result(directive)).mode == "verbatim"
+    assert read_rendering(_tool({"summarizeOkHint": True}), _result({})).mode == "summarizable"
+
+
+def test_a_clean_result_mode_decides_over_unclean_hints() -> None:
+    """The effective-mode table: a stated mode wins whatever the hints read as."""
+    reading = read_rendering(_tool({"summarizeOkHint": True, "verbatim": True}), _result({"mode": "summarizable"}))
+    assert reading.mode == "summarizable"
 
 
 @pytest.mark.parametrize(
@@ -209,6 +263,7 @@ def test_every_odd_value_is_reported_as_a_problem() -> None:
             "tool carrier: unknown member 'summarize_ok_hint' ignored",
             "result carrier: unknown member 'continuation' ignored",
             "mode is malformed (a number, not a string): read as 'verbatim'",
+            "verbatimHint is malformed (a string, not a boolean): read as true",
             "guidance is malformed (an object, not a string): ignored",
             "nullDisplay is malformed (holds a decimal digit): ignored",
             "complete is malformed (a string, not a boolean): completeness unstated",
@@ -271,6 +326,5 @@ async def test_malformed_carriers_cross_the_wire_and_read_safely() -> None:
     assert len(readings) == len(MALFORMED_TOOL_CARRIERS) * len(MALFORMED_DIRECTIVES)
     assert all(reading.partial and reading.problems for reading in readings)
     modes = {(reading.mode, "mode" in str(reading.problems)) for reading in readings}
-    assert modes <= {("verbatim", True), ("verbatim", False), ("unspecified", False)}
-    # The tool carriers that are malformed towards verbatim read verbatim wherever the result has no mode.
-    assert all(reading.mode == "verbatim" for reading in readings[: 3 * len(MALFORMED_DIRECTIVES)])
+    # Every carrier is unclean, tool and result alike, and an unclean carrier reads verbatim.
+    assert modes == {("verbatim", True), ("verbatim", False)}

@@ -87,7 +87,7 @@ async def test_the_client_prints_what_the_page_shows() -> None:
     """tutorial001_client's `report`, driven in-process against tutorial001's server."""
     async with Client(tutorial001.mcp, extensions=[RENDERING_SUPPORT]) as client:
         lines = await tutorial001_client.report(client)
-    assert lines == ["balance_sheet: verbatim, partial=False", "headlines: summarizable, partial=False"]
+    assert lines == ["balance_sheet: verbatim, partial=False", "headlines: summarizable, partial=True"]
 
 
 def _tool(carrier: Any) -> Tool:
@@ -102,7 +102,9 @@ def _result(directive: Any, *, is_error: bool = False) -> CallToolResult:
     ("tool", "directive", "mode"),
     [
         pytest.param({"verbatimHint": "no"}, None, "verbatim", id="malformed-verbatim-hint-reads-true"),
-        pytest.param({"summarizeOkHint": 1}, None, "unspecified", id="malformed-summarize-ok-reads-false"),
+        pytest.param({"summarizeOkHint": 1}, None, "verbatim", id="malformed-summarize-ok-makes-it-unclean"),
+        pytest.param({"summarizeOkHint": True, "verbatim": True}, None, "verbatim", id="unclean-hints-read-verbatim"),
+        pytest.param({"summarizeOkHint": True}, {"completed": True}, "verbatim", id="unclean-directive-no-mode"),
         pytest.param({"summarizeOkHint": True}, {"mode": "tabular"}, "verbatim", id="other-strings-read-verbatim"),
         pytest.param({"summarizeOkHint": True}, {"mode": 1}, "verbatim", id="malformed-mode-reads-verbatim"),
         pytest.param({"summarizeOkHint": True}, {"mode": "summarizable"}, "summarizable", id="summarizable"),
@@ -141,6 +143,20 @@ def test_the_directive_table(
     assert (reading.guidance, reading.null_display, reading.completeness) == (guidance, null_display, completeness)
     assert reading.partial is (completeness != "complete")
     assert len(reading.problems) == problems
+
+
+@pytest.mark.parametrize(
+    ("tool", "partial"),
+    [
+        pytest.param({"verbatimHint": True}, True, id="tool-with-hints"),
+        pytest.param(None, False, id="tool-without-hints"),
+    ],
+)
+def test_a_result_without_a_directive(tool: Any, partial: bool) -> None:
+    """The page's bullet: a tool's hints make its results read, and without a directive their
+    completeness is not stated; a result with neither carrier is not read, so not partial."""
+    reading = read_rendering(_tool(tool), CallToolResult(content=[]))
+    assert (reading.completeness, reading.partial) == ("unstated", partial)
 
 
 async def test_a_bounded_part_reads_as_partial_and_keeps_its_records() -> None:

@@ -92,6 +92,18 @@ const CASES: Record<string, Case> = {
     expected: { mode: 'summarizable', partial: true },
     check: 'sep-0000-rendering-client-not-stated-is-partial'
   },
+  hints_without_directive: {
+    tool: { summarizeOkHint: true },
+    result: NO_CARRIER,
+    expected: { mode: 'summarizable', partial: true },
+    check: 'sep-0000-rendering-client-not-stated-is-partial'
+  },
+  no_carrier: {
+    tool: NO_CARRIER,
+    result: NO_CARRIER,
+    expected: { mode: 'unspecified', partial: false },
+    check: 'sep-0000-rendering-client-not-stated-is-partial'
+  },
   complete_misspelled: {
     tool: { summarizeOkHint: true },
     result: { mode: 'summarizable', completed: true },
@@ -103,6 +115,18 @@ const CASES: Record<string, Case> = {
     result: { mode: 'summarizable', complete: true, is_complete: true },
     expected: { mode: 'verbatim', partial: true },
     check: 'sep-0000-rendering-client-unknown-member-unclean'
+  },
+  unclean_directive_without_mode: {
+    tool: { summarizeOkHint: true },
+    result: { completed: true },
+    expected: { mode: 'verbatim', partial: true },
+    check: 'sep-0000-rendering-client-unknown-member-unclean'
+  },
+  clean_mode_over_unclean_hint: {
+    tool: { summarizeOkHint: true, verbatim: true },
+    result: { mode: 'summarizable', complete: true },
+    expected: { mode: 'summarizable', partial: false },
+    check: 'sep-0000-rendering-client-effective-mode'
   },
   unclean_hint: {
     tool: { summarizeOkHint: true, verbatim: true },
@@ -136,7 +160,7 @@ const CHECK_DESCRIPTIONS: Record<string, string> = {
   'sep-0000-rendering-client-unknown-member-unclean':
     'An unknown member makes its carrier unclean: it can ask to show more, never less',
   'sep-0000-rendering-client-not-stated-is-partial':
-    'A result whose completeness is not stated is shown as partial',
+    'A result whose completeness is not stated, a tool with hints and no directive included, is shown as partial; a result with neither carrier is not read',
   'sep-0000-rendering-client-core-form-opt-in':
     'A client in its default configuration does not read the core form'
 };

@@ -46,7 +46,8 @@ const CASES: Record<string, Case> = {
     tool: { argument: ARGUMENT },
     parts: [
       { text: ['ledger rows 1-2'], continuation: usable },
-      { text: ['ledger rows 3-4'] }
+      // States `complete: true`: without a directive, a client that also reads rendering reads the whole as partial.
+      { text: ['ledger rows 3-4'], rendering: { complete: true } }
     ],
     follow: true,
     expected: { partial: false },

@@ -9,9 +9,14 @@ turns the two carriers into one `RenderingReading`.
 The reading is closed and fails safe: every wire value has exactly one reading,
 and nothing malformed, unknown or missing makes a partial result read as
 complete or a verbatim one as summarizable. A carrier with an unknown or
-malformed member is unclean: it can still ask to show more, never less (its
-`summarizeOkHint`, `mode: "summarizable"` and `complete: true` do not count). It never raises on what a server
-sent; each odd value becomes a `problem` instead.
+malformed member is unclean and reads verbatim whatever it states: a tool carrier
+as `verbatimHint` true and `summarizeOkHint` false, a directive as `mode`
+verbatim, and its `complete: true` does not count. It never raises on what a
+server sent; each odd value becomes a `problem` instead.
+
+A member, a carrier key or `_meta` given twice in one message would make the
+carrier unclean too, but the SDK's JSON parsing keeps the last value without
+saying so: this reader cannot see repeats, and reads the value kept.
 
     async with Client(url, extensions=[RENDERING_SUPPORT]) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
@@ -61,9 +66,11 @@ class RenderingReading:
     null_display: str
     """What a null value shows as."""
     completeness: Completeness
-    """What the directive states; "unstated" when it states nothing well-formed."""
+    """What the directive states; "unstated" when it states nothing well-formed, or there is none."""
     has_directive: bool
     """Whether the result carried a directive at all."""
+    has_hints: bool
+    """Whether the tool carried hints at all (a carrier, clean or not)."""
     problems: tuple[str, ...] = ()
     """Each malformed or unknown value, and what it was read as."""
 
@@ -71,10 +78,12 @@ class RenderingReading:
     def partial(self) -> bool:
         """Whether the host shows the result as partial.
 
-        True for a directive that does not state `complete: true` well-formed;
-        a result without a directive makes no claim either way.
+        True unless a clean directive states `complete: true`, for every result
+        the extension reads: one with a directive, or one of a tool with hints
+        (its completeness is then not stated). A result with neither carrier
+        is not read, and is not partial.
         """
-        return self.has_directive and self.completeness != "complete"
+        return (self.has_directive or self.has_hints) and self.completeness != "complete"
 
 
 def read_rendering(tool: Tool | None, result: CallToolResult) -> RenderingReading:
@@ -97,8 +106,9 @@ def read_rendering(tool: Tool | None, result: CallToolResult) -> RenderingReadin
     directive = _Carrier.read(result.meta, "result", RESULT_MEMBERS, problems)
 
     mode = _result_mode(directive, problems)
+    hinted = _hinted_mode(hints, problems)  # read even when the result decides, so its problems are reported
     if mode is None:
-        mode = _hinted_mode(hints, problems)
+        mode = hinted
     guidance = _string_member(directive, "guidance", guidance_problem, problems)
     null_display = _string_member(directive, "nullDisplay", null_display_problem, problems)
     return RenderingReading(
@@ -107,6 +117,7 @@ def read_rendering(tool: Tool | None, result: CallToolResult) -> RenderingReadin
         null_display=null_display if null_display is not None else DEFAULT_NULL_DISPLAY,
         completeness=_completeness(directive, problems),
         has_directive=directive is not None,
+        has_hints=hints is not None,
         problems=tuple(problems),
     )
 
@@ -166,25 +177,30 @@ def _malformed(name: str, value: Any, detail: str, reads_as: str, problems: list
 
 
 def _result_mode(directive: _Carrier | None, problems: list[str]) -> Mode | None:
-    value = directive.get("mode") if directive is not None else None
+    if directive is None:
+        return None
+    value = directive.get("mode")
+    if value is not None and not isinstance(value, str):
+        _malformed("mode", value, f"{_json_type(value)}, not a string", "read as 'verbatim'", problems)
+    if directive.unclean:
+        # A misspelled member may have meant verbatim: an unclean directive reads verbatim, stated mode or not.
+        return "verbatim"
     if value is None:
         return None
-    if not isinstance(value, str):
-        _malformed("mode", value, f"{_json_type(value)}, not a string", "read as 'verbatim'", problems)
-        return "verbatim"
-    # "verbatim" and every unregistered string read as verbatim; an unclean carrier never asks to show less.
-    return "summarizable" if value == "summarizable" and directive is not None and not directive.unclean else "verbatim"
+    # "verbatim" and every unregistered string read as verbatim.
+    return "summarizable" if value == "summarizable" else "verbatim"
 
 
 def _hinted_mode(hints: _Carrier | None, problems: list[str]) -> Mode:
     if hints is None:
         return "unspecified"
-    # The same table for every result: a verbatim tool's error result stays verbatim.
-    if _hint(hints, "verbatimHint", safe=True, problems=problems):
+    verbatim = _hint(hints, "verbatimHint", safe=True, problems=problems)
+    summarize = _hint(hints, "summarizeOkHint", safe=False, problems=problems)
+    # The same table for every result: a verbatim tool's error result stays verbatim. An unclean carrier reads
+    # `verbatimHint` true and `summarizeOkHint` false, whatever it states.
+    if verbatim or hints.unclean:
         return "verbatim"
-    if _hint(hints, "summarizeOkHint", safe=False, problems=problems) and not hints.unclean:
-        return "summarizable"
-    return "unspecified"
+    return "summarizable" if summarize else "unspecified"
 
 
 def _hint(hints: _Carrier, name: str, *, safe: bool, problems: list[str]) -> bool:
