@@ -188,6 +188,7 @@ HOST_STAND_INS = textwrap.dedent(
         "_meta": {"io.modelcontextprotocol/rendering": {"verbatimHint": True}},
     }
     result = verbatim_result(_document).model_dump(mode="json", by_alias=True, exclude_none=True)
+    arguments = {}
     shown_text = render_text(_document)
     """
 )
@@ -201,7 +202,7 @@ def test_the_host_guide_runs(tmp_path: Path) -> None:
     script.write_text(HOST_STAND_INS + "\n".join(blocks), encoding="utf-8")
     namespace = runpy.run_path(str(script))
 
-    assert namespace["rendering"].mode == "verbatim"
+    assert namespace["rendering"].mode == "verbatim" and namespace["rendering"].complete
     assert namespace["presentation"].complete and namespace["presentation"].caption is not None
     assert namespace["report"].clean and namespace["report"].score == 1.0
 

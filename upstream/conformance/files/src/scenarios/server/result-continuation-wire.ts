@@ -21,7 +21,27 @@ const ARGUMENT = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const TOKEN = /^[A-Za-z0-9._~-]+$/;
 const TOKEN_MAX_LENGTH = 4096;
 const EXPIRES_AT =
-  /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?Z$/;
+  /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]{1,9})?Z$/;
+
+/** Whether `text` is an `expiresAt` of the type: the pattern, and a real UTC time (no leap second). */
+export function isExpiresAt(text: string): boolean {
+  const match = EXPIRES_AT.exec(text);
+  if (match === null) return false;
+  const [year, month, day, hour, minute, second] = match
+    .slice(1, 7)
+    .map(Number);
+  const moment = new Date(
+    Date.UTC(year, month - 1, day, hour, minute, second)
+  );
+  return (
+    moment.getUTCFullYear() === year &&
+    moment.getUTCMonth() === month - 1 &&
+    moment.getUTCDate() === day &&
+    moment.getUTCHours() === hour &&
+    moment.getUTCMinutes() === minute &&
+    moment.getUTCSeconds() === second
+  );
+}
 
 export interface Continuation {
   argument: string;
@@ -83,7 +103,7 @@ export function continuationProblems(
       );
   }
   if (kind === 'result' && 'expiresAt' in record) {
-    if (typeof expiresAt !== 'string' || !EXPIRES_AT.test(expiresAt))
+    if (typeof expiresAt !== 'string' || !isExpiresAt(expiresAt))
       problems.push('expiresAt is not an RFC 3339 time in UTC');
   }
   return problems;
