@@ -96,7 +96,8 @@ pytest_log="$cache/python-sdk-pytest.txt"
 if ! PYTHONWARNDEFAULTENCODING=1 "$venv/bin/coverage" run -m pytest -q -p no:cacheprovider --color=no \
   tests/server/test_rendering.py tests/client/test_rendering.py tests/docs_src/test_rendering.py \
   tests/docs_src/test_shape.py tests/docs/test_build_config.py tests/server/test_apps.py \
-  tests/server/test_extensions_capability.py tests/server/test_runner.py >"$pytest_log" 2>&1; then
+  tests/server/test_extensions_capability.py tests/server/test_runner.py \
+  tests/server/mcpserver/test_extension.py >"$pytest_log" 2>&1; then
   grep -vE ' PASSED' "$pytest_log" | tail -n 60 >&2
   fail "pytest failed (output: $pytest_log)"
 fi

@@ -309,7 +309,7 @@ export class RenderingClientScenario implements Scenario {
             ? 'SUCCESS'
             : 'WARNING',
         timestamp,
-        specReferences: [renderingRef('1-capability')],
+        specReferences: [renderingRef('1-negotiation')],
         details: { calls: calls.length, declaring: declaring.length }
       });
     }

@@ -124,7 +124,7 @@ export class RenderingServerScenario implements ClientScenario {
     } catch (error) {
       return [
         check(
-          '1-capability',
+          '1-negotiation',
           'rendering-server-bootstrap',
           'The client sessions start',
           [errorText(error)],
@@ -345,7 +345,7 @@ export class RenderingServerScenario implements ClientScenario {
       }
       checks.push(
         check(
-          '1-capability',
+          '1-negotiation',
           'sep-0000-rendering-server-result-independent-of-declaration',
           'No call is refused, and the records of a result do not change, for want of the declaration',
           [
@@ -369,7 +369,7 @@ export class RenderingServerScenario implements ClientScenario {
     } catch (error) {
       checks.push(
         check(
-          '1-capability',
+          '1-negotiation',
           'rendering-server-run',
           'The scenario runs to its end',
           [errorText(error)],
@@ -392,7 +392,7 @@ export class RenderingServerScenario implements ClientScenario {
       typeof extensions === 'object' &&
       Object.prototype.hasOwnProperty.call(extensions, RENDERING_EXTENSION_ID);
     return check(
-      '1-capability',
+      '1-negotiation',
       'sep-0000-rendering-server-declares',
       `The server declares ${RENDERING_EXTENSION_ID} under capabilities.extensions`,
       declared
