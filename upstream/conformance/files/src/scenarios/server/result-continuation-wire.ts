@@ -30,9 +30,7 @@ export function isExpiresAt(text: string): boolean {
   const [year, month, day, hour, minute, second] = match
     .slice(1, 7)
     .map(Number);
-  const moment = new Date(
-    Date.UTC(year, month - 1, day, hour, minute, second)
-  );
+  const moment = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
   return (
     moment.getUTCFullYear() === year &&
     moment.getUTCMonth() === month - 1 &&
