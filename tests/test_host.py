@@ -143,7 +143,9 @@ def test_a_continuation_naming_an_argument_of_the_caller_is_never_offered() -> N
     """A tool that declares as its continuation argument one the caller set on the first call: the reader takes
     the caller's value for a token, so the result of that call is a later part, never read as the whole."""
     wire = result({"mode": "verbatim", "complete": True})
-    assert present(TOOL, wire, arguments={"cursor": "caller's own"}).complete is False
+    later = present(TOOL, wire, arguments={"cursor": "caller's own"})
+    assert later.complete is False and later.notice is not None
+    assert "the last part of a result fetched in parts" in later.notice
     assert present(TOOL, wire, arguments={"query": "acme"}).complete is True
     # A continuation whose argument is not the declared one changes the query: never followed, never shown.
     other = result({"mode": "verbatim", "complete": False, "continuation": {"argument": "query", "token": "t"}})

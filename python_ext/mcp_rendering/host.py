@@ -359,6 +359,9 @@ def _tool_name(tool: Any) -> str | None:
 
 def _continuation_text(rendering: EffectiveRendering, tool_name: str | None) -> str:
     continuation = rendering.continuation
+    if continuation is None and rendering.later_part and not rendering.continuation_reading.present:
+        # The last part of a continued result: the rest came before it, in the earlier parts.
+        return "It is the last part of a result fetched in parts: the earlier records came in the earlier parts."
     if continuation is None:
         return "The server gave no way to fetch the rest."
     who = f"the tool {_name(tool_name)}" if tool_name else "the same tool"

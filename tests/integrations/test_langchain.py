@@ -26,6 +26,7 @@ from mcp.client.stdio import stdio_client
 from mcp_rendering import audit, resolve_rendering
 from mcp_rendering.host import FRAMING_HEADER
 from mcp_rendering.integrations.langchain import RenderedCall, rendering_interceptor
+from mcp_rendering.reading import combine_parts
 from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER
 from tests.integrations.conftest import page_examples, run_example
 
@@ -187,7 +188,7 @@ def test_interceptor_with_a_multi_server_client(example_python: str) -> None:
     assert _texts(message)[0].startswith(FRAMING_HEADER)
 
 
-def test_partial_pages_carry_the_notice_until_the_last(example_python: str) -> None:
+def test_partial_pages_carry_the_notice_and_combine_whole(example_python: str) -> None:
     async def scenario() -> tuple[list[ToolMessage], list[RenderedCall]]:
         async with _session(example_python, SCREENING) as session:
             shown: list[RenderedCall] = []
@@ -196,7 +197,7 @@ def test_partial_pages_carry_the_notice_until_the_last(example_python: str) -> N
             report = tools["screening_report"]
             messages = [await _call(report, {})]
             for page in range(2, 50):
-                following = shown[-1].presentation.next_arguments(shown[0].arguments)  # the original call's
+                following = shown[-1].presentation.next_arguments(shown[-1].arguments)  # its own call's
                 if following is None:
                     break
                 messages.append(await _call(report, following, f"call-{page}"))
@@ -209,8 +210,10 @@ def test_partial_pages_carry_the_notice_until_the_last(example_python: str) -> N
         assert not call.presentation.complete
         assert call.presentation.notice is not None and call.presentation.notice.startswith(PARTIAL_MARKER)
         assert call.presentation.text.startswith(PARTIAL_MARKER)
-    assert PARTIAL_MARKER not in _texts(messages[-1])[0]
-    assert shown[-1].presentation.complete
+    # The last part, read alone, is not the whole: it says so, and that the earlier parts hold the rest.
+    assert "the last part of a result fetched in parts" in _texts(messages[-1])[0]
+    assert not shown[-1].presentation.complete and shown[-1].presentation.next_arguments(shown[-1].arguments) is None
+    assert combine_parts([call.presentation.rendering for call in shown])[1]
     rows = [
         row.id
         for call in shown

@@ -27,6 +27,7 @@ from mcp_rendering.integrations.openai_agents import (
     RenderingMCPServerStdio,
     rendered_output,
 )
+from mcp_rendering.reading import combine_parts
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import page_examples, run_example
 
@@ -155,7 +156,7 @@ def test_partial_pages_carry_the_notice(example_python: str) -> None:
                 agent = Agent(name="test", model=model, mcp_servers=[server])
                 await Runner.run(agent, "Go.", run_config=RunConfig(tracing_disabled=True))
                 outputs.append(_function_output(model, 1))
-                arguments = shown[-1].presentation.next_arguments(shown[0].arguments)  # the original call's
+                arguments = shown[-1].presentation.next_arguments(shown[-1].arguments)  # its own call's
         return outputs, shown
 
     outputs, shown = asyncio.run(pages())
@@ -163,7 +164,10 @@ def test_partial_pages_carry_the_notice(example_python: str) -> None:
     for output, call in zip(outputs[:-1], shown[:-1], strict=True):
         assert PARTIAL_MARKER in _texts(output)[0]
         assert not call.presentation.complete and call.presentation.text.startswith(PARTIAL_MARKER)
-    assert PARTIAL_MARKER not in _texts(outputs[-1])[0] and shown[-1].presentation.complete
+    # The last part, read alone, is not the whole: it says so, and that the earlier parts hold the rest.
+    assert "the last part of a result fetched in parts" in _texts(outputs[-1])[0]
+    assert not shown[-1].presentation.complete
+    assert combine_parts([call.presentation.rendering for call in shown])[1]
 
 
 def test_own_custom_data_extractor_is_kept(example_python: str) -> None:

@@ -84,8 +84,8 @@ class RenderedCall:
     tool: str
     """The tool's name on its server."""
     arguments: Mapping[str, Any]
-    """The arguments the call was made with. For the first call of a result, `presentation.next_arguments(arguments)`
-    gives the next page's; for a later page, pass the first call's arguments (a continuation may not replace one)."""
+    """The arguments the call was made with: `presentation.next_arguments(arguments)` gives the next part's (the
+    caller's own arguments, plus the continuation argument set to the new token)."""
     presentation: Presentation
     """What to show the user (`text`, `markdown`, `caption`, `notice`) and what the model received."""
 
