@@ -303,6 +303,10 @@ class _Session:
         try:
             await self._write.send(SessionMessage(message))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            # A server that wrote something else and exited: what it wrote says more than the closed pipe, and may
+            # still be on its way through the reader.
+            with anyio.move_on_after(1):
+                await self._receive(what)
             raise InspectError(f"the server stopped before answering {what}{self.stderr_hint()}") from None
 
     async def request(self, method: str, params: dict[str, Any] | None = None) -> Any:
