@@ -19,7 +19,11 @@ from mcp_rendering.host import FRAMING_HEADER, Presentation, present
 from mcp_rendering.render import MAX_INDENT, PAD_WIDTH
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, RESULT_STRUCTURED_KEY
 
-TOOL = {"name": "screen", "inputSchema": {"type": "object"}, "_meta": {CONTINUATION_ID: {"argument": "cursor"}}}
+TOOL = {
+    "name": "screen",
+    "inputSchema": {"type": "object", "properties": {"cursor": {"type": "string"}}},
+    "_meta": {CONTINUATION_ID: {"argument": "cursor"}},
+}
 HEADER_WORDS = FRAMING_HEADER.split(",", 1)[0]
 
 

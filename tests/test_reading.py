@@ -39,7 +39,10 @@ def tool(hints: Any = None, *, argument: Any = "cursor", annotations: Any = None
         meta[EXTENSION_ID] = hints
     if argument is not None:
         meta[CONTINUATION_ID] = {"argument": argument}
-    wire: dict[str, Any] = {"name": "ledger", "inputSchema": {"type": "object"}, "_meta": meta}
+    schema: dict[str, Any] = {"type": "object", "properties": {"year": {"type": "integer"}}}
+    if isinstance(argument, str):  # declared in the input schema too, as an optional string
+        schema["properties"][argument] = {"type": "string"}
+    wire: dict[str, Any] = {"name": "ledger", "inputSchema": schema, "_meta": meta}
     if annotations is not None:
         wire["annotations"] = annotations
     return wire
@@ -438,15 +441,77 @@ def test_a_continuation_without_a_directive_still_makes_the_result_partial() -> 
     assert not resolve_rendering(tool(), result(continuation=_GOOD)).complete
 
 
+_CURSOR = {"type": "string"}
+
+
+@pytest.mark.parametrize(
+    ("schema", "why"),
+    [
+        ({"type": "object"}, "not a property"),
+        ({"type": "object", "properties": {"page": _CURSOR}}, "not a property"),
+        ({"type": "object", "properties": {"cursor": {"type": "integer"}}}, "not of type string"),
+        ({"type": "object", "properties": {"cursor": {"type": ["string", "integer"]}}}, "not of type string"),
+        ({"type": "object", "properties": {"cursor": {"type": []}}}, "not of type string"),
+        ({"type": "object", "properties": {"cursor": {"anyOf": [_CURSOR, {"type": "integer"}]}}}, "not of type"),
+        ({"type": "object", "properties": {"cursor": {"anyOf": [_CURSOR, {}]}}}, "not of type string"),
+        ({"type": "object", "properties": {"cursor": {"anyOf": [{"type": "null"}]}}}, "not of type string"),
+        ({"type": "object", "properties": {"cursor": {"anyOf": []}}}, "not of type string"),
+        ({"type": "object", "properties": {"cursor": {}}}, "not of type string"),
+        ({"type": "object", "properties": {"cursor": True}}, "not of type string"),
+        ({"type": "object", "properties": {"cursor": _CURSOR}, "required": ["cursor"]}, "is required"),
+        ({"type": "object", "properties": {"cursor": _CURSOR}, "required": "cursor"}, "is required"),
+        (None, "not a property"),
+    ],
+)
+def test_a_continuation_argument_the_input_schema_does_not_declare_optional_string_is_malformed(
+    schema: Any, why: str
+) -> None:
+    the_tool = tool()
+    if schema is None:
+        del the_tool["inputSchema"]
+    else:
+        the_tool["inputSchema"] = schema
+    for form in (the_tool, mcp_types.Tool.model_validate(the_tool) if schema is not None else the_tool):
+        effective = resolve_rendering(form, result(continuation=_GOOD), original_arguments={"year": 2025})
+        # Read as no continuation argument: the result is partial, with no way to fetch the rest.
+        assert effective.continuation_reading.present and effective.continuation is None
+        assert effective.completeness == "incomplete" and not effective.complete
+        assert any(p.carrier.startswith("Tool._meta") and why in p.detail for p in effective.problems)
+
+
+@pytest.mark.parametrize(
+    "cursor",
+    [
+        _CURSOR,
+        {"type": "string", "maxLength": 4096},
+        {"type": ["string", "null"]},
+        {"anyOf": [_CURSOR, {"type": "null"}], "default": None},  # how pydantic writes `cursor: str | None = None`
+    ],
+)
+def test_a_continuation_argument_declared_optional_string_is_followed_from_a_model_too(cursor: Any) -> None:
+    wire = tool()
+    wire["inputSchema"] = {"type": "object", "properties": {"cursor": cursor}, "required": ["year"]}
+    for form in (wire, mcp_types.Tool.model_validate(wire)):
+        assert resolve_rendering(form, result(continuation=_GOOD), original_arguments={}).continuation is not None
+
+
 # --- several parts ------------------------------------------------------------------------------------------------
 
 
-def _part(directive: Any, continuation: Any = None, hints: Any = None, token: str | None = None) -> EffectiveRendering:
-    call = {"year": 2025} if token is None else {"year": 2025, "cursor": token}
+def _part(
+    directive: Any,
+    continuation: Any = None,
+    hints: Any = None,
+    token: str | None = None,
+    *,
+    year: Any = 2025,
+    name: str = "ledger",
+) -> EffectiveRendering:
+    call = {"year": year} if token is None else {"year": year, "cursor": token}
     return resolve_rendering(
-        tool(hints),
+        {**tool(hints), "name": name},
         result(directive, continuation=continuation),
-        original_arguments={"year": 2025},
+        original_arguments={"year": year},
         call_arguments=call,
     )
 
@@ -501,6 +566,34 @@ def test_parts_that_do_not_chain_never_combine_as_complete() -> None:
     assert combine_parts([unusable, second, third])[1] is False
     assert combine_parts([first, second, _part({"complete": False}, token="t1")])[1] is False
     assert combine_parts([first, second, _part(None, token="t1")])[1] is False  # no directive on the last
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"name": "journal"},  # another tool, with the same continuation argument
+        {"year": 2024},  # the same tool, another query
+        {"year": True},  # the JSON value differs, although Python's 1 == True
+    ],
+)
+def test_parts_of_another_tool_or_other_arguments_never_combine_as_complete(changed: dict[str, Any]) -> None:
+    first, second = _chain({"complete": False}, {"complete": True})
+    assert combine_parts([first, second]) == ("unspecified", True)
+    other = _part({"complete": True}, token="t0", year=changed.get("year", 2025), name=changed.get("name", "ledger"))
+    assert other.later_part and other.call_token == second.call_token
+    assert combine_parts([first, other]) == ("unspecified", False)
+
+
+def test_parts_with_the_same_arguments_in_another_order_combine() -> None:
+    first = resolve_rendering(
+        tool(),
+        result({"complete": False}, continuation={"argument": "cursor", "token": "t0"}),
+        call_arguments={"year": 2025, "company": "acme"},
+    )
+    second = resolve_rendering(
+        tool(), result({"complete": True}), call_arguments={"cursor": "t0", "company": "acme", "year": 2025}
+    )
+    assert combine_parts([first, second]) == ("unspecified", True)
 
 
 # --- SDK models are read as their wire JSON -----------------------------------------------------------------------
@@ -869,6 +962,64 @@ def test_fail_safe_marks_survive_every_conversion(case: str, carrier: str, patch
             assert (effective.mode, effective.complete) == (read.mode, False), name
         with pytest.raises(ValueError, match="by_alias=True"):
             resolve_rendering(None, forms["model"].model_dump())  # by Python name: not a wire message
+
+
+_CARRIER_REPEATS = {  # a carrier given twice, in each way the reading table names, as a peer sends it
+    "directive key": _META_REPEATS[0],
+    "result _meta": _META_REPEATS[1],
+    "result _meta, then empty": _META_REPEATS[2],
+    "continuation key": _wire(
+        [
+            ("content", "[]"),
+            (
+                "_meta",
+                _wire([(CONTINUATION_ID, json.dumps(_GOOD)), (CONTINUATION_ID, "null")]),
+            ),
+        ]
+    ),
+    "core form": _wire([("content", "[]"), ("_rendering", '{"complete": false}'), ("_rendering", "null")]),
+}
+
+
+@pytest.mark.parametrize("patched", [False, True])
+@pytest.mark.parametrize("case", sorted(_CARRIER_REPEATS))
+def test_a_carrier_given_twice_reads_so_after_every_conversion(case: str, patched: bool) -> None:
+    wire: dict[str, Any] = parse_json(_CARRIER_REPEATS[case])
+    the_tool = tool({"summarizeOkHint": True})
+    with mcp_rendering.patch.installed() if patched else contextlib.nullcontext():
+        read = resolve_rendering(the_tool, wire, core_form=True, original_arguments={})
+        # A continuation given twice only makes the result partial; a directive given twice also reads verbatim.
+        assert read.mode == ("summarizable" if case == "continuation key" else "verbatim")
+        assert not read.complete and read.continuation is None
+        assert sum(p.member is None and p.reads_as == "unclean" for p in read.problems) >= 1
+        for name, form in _conversions(wire).items():
+            if case == "core form" and not patched and name != "wire":
+                continue  # the unpatched SDK drops `_rendering` on validation (see above)
+            effective = resolve_rendering(the_tool, form, core_form=True, original_arguments={})
+            assert (effective.mode, effective.completeness, effective.continuation) == (
+                read.mode,
+                read.completeness,
+                None,
+            ), name
+
+
+@pytest.mark.parametrize("twice", ["key", "meta"])
+def test_a_tool_carrier_given_twice_reads_so_as_a_model(twice: str) -> None:
+    hints = '{"summarizeOkHint": true}'
+    if twice == "key":
+        meta = _wire([(EXTENSION_ID, hints), (EXTENSION_ID, hints), (CONTINUATION_ID, '{"argument": "cursor"}')])
+        text = _wire([("name", '"t"'), ("inputSchema", json.dumps(tool()["inputSchema"])), ("_meta", meta)])
+    else:
+        meta = _wire([(EXTENSION_ID, hints), (CONTINUATION_ID, '{"argument": "cursor"}')])
+        text = _wire(
+            [("name", '"t"'), ("inputSchema", json.dumps(tool()["inputSchema"])), ("_meta", meta), ("_meta", meta)]
+        )
+    wire = parse_json(text)
+    model = mcp_types.Tool.model_validate(wire)
+    for form in (wire, model, model.model_dump(mode="json", by_alias=True, exclude_none=True)):
+        assert resolve_rendering(form, result()).mode == "verbatim"
+        if twice == "meta":  # the declaration is in doubt too: nothing of the tool can be followed
+            assert resolve_rendering(form, result(continuation=_GOOD), original_arguments={}).continuation is None
 
 
 def test_a_python_field_name_is_never_a_member() -> None:

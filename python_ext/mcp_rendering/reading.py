@@ -10,7 +10,8 @@ The rules, implemented here and nowhere else (section 4 of each specification):
 1. **Closed.** Each member is absent (missing or `null`), well-formed (its type exactly: nothing is converted, only
    the camelCase wire names are members, lengths count code points) or malformed. A member name the specification
    does not define is unknown. A carrier with an unknown, malformed or repeated member (`duplicate_members`), or
-   that is itself given twice (its key repeated in `_meta`, or `_meta` repeated in the message), is *unclean*: it
+   that is itself given twice (its key repeated in `_meta`, or `_meta` repeated in the message; `parse_json` marks
+   both kinds in the carrier, so the marks survive conversion to the SDK's models), is *unclean*: it
    can still ask to show more, never to show less.
 2. **Every wire value has one reading.** An unclean carrier reads verbatim (`verbatimHint` true, `mode` verbatim)
    whatever it states. `summarizeOkHint`: true reads true only from a clean carrier. `mode`: "summarizable" reads
@@ -21,8 +22,9 @@ The rules, implemented here and nowhere else (section 4 of each specification):
 3. **Effective mode**, the same for error results: the result's `mode` decides; without one, `verbatimHint` true
    gives verbatim, else `summarizeOkHint` true gives summarizable, else "unspecified".
 4. **Continuation.** Usable only when well-formed and clean, its `expiresAt` (if any) a real time not yet past, its
-   `argument` equal to the tool's declared one and not an argument of the original call; otherwise unusable. A
-   result with a continuation carrier, usable or not, is partial. Parts combine as complete only when they chain.
+   `argument` equal to the tool's declared one (an optional string property of its `inputSchema`) and not an
+   argument of the original call; otherwise unusable. A result with a continuation carrier, usable or not, is
+   partial. Parts combine as complete only when they chain: one tool, one set of arguments, each token followed.
 
 Every function accepts the SDK's models (patched or not) or plain wire dictionaries; a model is read as its wire
 JSON, so its Python field names are never members.
@@ -57,6 +59,7 @@ from mcp_rendering.types import (
 __all__ = [
     "DEFAULT_NULL_DISPLAY",
     "PYTHON_FIELD_NAMES",
+    "REPEATED_CARRIER",
     "REPEATED_MEMBERS",
     "SAFE_VALUES",
     "Carrier",
@@ -197,7 +200,19 @@ REPEATED_MEMBERS = "(repeated members)"
 The mark is data, so it survives every copy and conversion (an SDK model, its dumps): no carrier defines the
 member, so the carrier reads as unclean wherever it goes."""
 
-_CARRIER_IDS = frozenset({EXTENSION_ID, CONTINUATION_ID, "_rendering", "annotations"})  # and the core form's
+REPEATED_CARRIER = "(given more than once)"
+"""The member `parse_json` adds (as true) to a carrier that a message gave more than once: its key repeated in
+`_meta`, `_meta` repeated in the message (then in both carriers of `_meta`), or a core-form member repeated. A
+carrier kept as anything but an object becomes an object holding the mark alone. Like `REPEATED_MEMBERS`, the mark
+is data, so the carrier reads as given twice wherever a copy or a conversion takes it."""
+
+_META_CARRIER_IDS = (EXTENSION_ID, CONTINUATION_ID)
+_CARRIER_IDS = frozenset({*_META_CARRIER_IDS, "_rendering", "annotations"})  # and the core form's
+
+
+def _marked_repeated(carrier: Any) -> dict[str, Any]:
+    kept = dict(cast("Mapping[str, Any]", carrier)) if isinstance(carrier, Mapping) else {}
+    return {**kept, REPEATED_CARRIER: True}
 
 
 def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -211,6 +226,14 @@ def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     for name, member in value.items():
         if name in _CARRIER_IDS and isinstance(member, _ObjectWithDuplicates):
             value[name] = {**member, REPEATED_MEMBERS: list(member.duplicates)}
+    for name in repeated:
+        if name in _CARRIER_IDS:
+            value[name] = _marked_repeated(value[name])
+    if "_meta" in repeated and (value["_meta"] is None or isinstance(value["_meta"], dict)):
+        meta: dict[str, Any] = value["_meta"] or {}
+        value["_meta"] = meta
+        for name in _META_CARRIER_IDS:
+            meta[name] = _marked_repeated(meta.get(name))
     return value
 
 
@@ -255,6 +278,8 @@ def _read(
     safe: Mapping[str, str],
     repeated: tuple[Problem, ...] = (),
 ) -> _Read:
+    if repeated and isinstance(value, Mapping) and REPEATED_CARRIER in value:
+        repeated = ()  # `parse_json` marked the carrier too: the mark reports it, once
     if repeated:
         # The parser kept one of several values, so what the carrier says is in doubt: present and unclean, even
         # when the value kept is null.
@@ -277,10 +302,12 @@ def _read(
     for name in duplicate_members(value):
         problems.append(Problem(carrier, name, "member given more than once", "unclean"))
     for key in wire:
-        if key not in members and key != REPEATED_MEMBERS:
+        if key not in members and key not in (REPEATED_MEMBERS, REPEATED_CARRIER):
             problems.append(Problem(carrier, str(key), "not a member of this carrier", "unclean"))
     if REPEATED_MEMBERS in wire and not duplicate_members(value):  # the mark, emptied or altered: still unclean
         problems.append(Problem(carrier, REPEATED_MEMBERS, "not a member of this carrier", "unclean"))
+    if REPEATED_CARRIER in wire:  # whatever its value: a mark altered in transit still puts the carrier in doubt
+        problems.append(Problem(carrier, None, "carrier given more than once in the message", "unclean"))
     for name, adapter in members.items():
         raw = wire.get(name)
         if isinstance(raw, BaseModel):  # judged in its wire form: a model can be built without validation
@@ -470,6 +497,54 @@ def _declared_reading(tool: Any) -> _Read:
     )
 
 
+def _input_schema(tool: Any) -> Any:
+    if isinstance(tool, BaseModel):
+        return _jsonable(_model_member(tool, "input_schema", "inputSchema"))
+    wire = _mapping(tool)
+    return None if wire is None else wire.get("inputSchema")
+
+
+def _schema_types(schema: Any) -> set[str]:
+    """The JSON types a property's schema names: its `type` (a string or an array), or else the `type` of every
+    branch of its `anyOf` (as generators write an optional argument); empty when a branch names none."""
+    wire = _mapping(schema)
+    if wire is None:
+        return set()
+    named: Any = wire.get("type")
+    if isinstance(named, str):
+        return {named}
+    if isinstance(named, list):
+        return {str(name) for name in cast("list[Any]", named)}
+    branches: Any = wire.get("anyOf")
+    if named is not None or not isinstance(branches, list) or not branches:
+        return set()
+    found: set[str] = set()
+    for branch in cast("list[Any]", branches):
+        # One level of `anyOf`: a nested one, or a branch that names no type, admits what this rule cannot tell.
+        types = _schema_types(branch) if isinstance(branch, Mapping) and "anyOf" not in branch else set[str]()
+        if not types:
+            return set()
+        found |= types
+    return found
+
+
+def _undeclared_in_schema(tool: Any, argument: str) -> str | None:
+    """Why the tool's `inputSchema` does not declare `argument` as an optional string property; None when it
+    does. A continuation argument that the schema requires, types otherwise or lacks could not be left out of the
+    original call, or set to a token, by a client that follows the schema."""
+    schema = _mapping(_input_schema(tool))
+    properties = None if schema is None else _mapping(schema.get("properties"))
+    if schema is None or properties is None or argument not in properties:
+        return f"{argument!r} is not a property of the tool's inputSchema"
+    types = _schema_types(properties[argument])
+    if "string" not in types or not types <= {"string", "null"}:
+        return f"{argument!r} is not of type string in the tool's inputSchema"
+    required: Any = schema.get("required", [])
+    if not isinstance(required, list) or argument in cast("list[Any]", required):
+        return f"{argument!r} is required (or required is not an array) in the tool's inputSchema"
+    return None
+
+
 def read_continuation(
     tool: Any, result: Any, *, original_arguments: Mapping[str, Any] | None = None, now: datetime | None = None
 ) -> ContinuationReading:
@@ -487,6 +562,13 @@ def read_continuation(
     declared_reading = _declared_reading(tool)
     problems.extend(declared_reading.problems)
     declared = declared_reading.well_formed.get("argument") if declared_reading.clean else None
+    if declared is not None and (why := _undeclared_in_schema(tool, declared)) is not None:
+        # A declaration the input schema contradicts is malformed: no continuation of the tool can be followed.
+        declared = None
+        problem = Problem(_TOOL_CONTINUATION, "argument", why, "no continuation argument")
+        logger.warning("malformed %s", problem)
+        problems.append(problem)
+    reported = len(problems)
     values = reading.well_formed
     usable = reading.clean and "argument" in values and "token" in values
     expires_at = values.get("expiresAt")
@@ -515,7 +597,7 @@ def read_continuation(
         )
     if not usable and not problems:
         problems.append(Problem(_RESULT_CONTINUATION, None, "argument or token missing", "unusable"))
-    for problem in problems[len(reading.problems) + len(declared_reading.problems) :]:
+    for problem in problems[reported:]:
         logger.warning("malformed %s", problem)
     continuation = ResultContinuation.model_validate(values) if usable else None
     return ContinuationReading(True, continuation, tuple(problems))
@@ -543,6 +625,11 @@ class EffectiveRendering:
     """The value the call set the continuation argument to, when `later_part`: how `combine_parts` checks the chain."""
     tool_carrier: bool = False
     """Whether the tool has a hints carrier (read, clean or not): its results are read by this extension."""
+    tool_name: str | None = None
+    """The tool's `name`, when it is a string: `combine_parts` checks that every part comes from one tool."""
+    query_arguments: Mapping[str, Any] | None = None
+    """The call's arguments less the declared continuation argument, when `call_arguments` were given: the same
+    for every part of one result, which `combine_parts` checks."""
 
     @property
     def registered_mode(self) -> bool:
@@ -687,6 +774,21 @@ def _read_result(result: Any, core_form: bool) -> tuple[Directive | None, Carrie
     return directive, "result._meta", problems
 
 
+def _tool_name(tool: Any) -> str | None:
+    name = _model_member(tool, "name") if isinstance(tool, BaseModel) else (_mapping(tool) or {}).get("name")
+    return name if isinstance(name, str) else None
+
+
+def _same_arguments(one: Mapping[str, Any] | None, other: Mapping[str, Any] | None) -> bool:
+    """Equal as JSON values: `1` and `true` differ, as they do on the wire."""
+    if one is None or other is None:
+        return False
+    try:
+        return json.dumps(one, sort_keys=True, default=repr) == json.dumps(other, sort_keys=True, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
 def read_tool_hints(tool: Any, *, core_form: bool = False) -> RenderingHints:
     """The tool's hints as read from its carrier (or, with `core_form`, from its annotations when it has none)."""
     check_wire_names(tool)
@@ -731,6 +833,7 @@ def resolve_rendering(
     continuation = read_continuation(tool, result, original_arguments=original_arguments, now=now)
     problems = result_problems + tool_problems + continuation.problems
     token = None if call_arguments is None or declared is None else call_arguments.get(declared)
+    query = None if call_arguments is None else {k: v for k, v in call_arguments.items() if k != declared}
     later = token is not None
     tool_carrier = _meta_entry(tool, EXTENSION_ID) is not None or bool(_repetitions(tool, EXTENSION_ID, _TOOL_META))
     if core_form and hint_source == "tool.annotations":
@@ -748,6 +851,8 @@ def resolve_rendering(
             later,
             token,
             tool_carrier,
+            _tool_name(tool),
+            query,
         )
 
     if directive is not None and directive.mode is not None:
@@ -764,9 +869,10 @@ def combine_parts(
 ) -> tuple[EffectiveMode, bool]:
     """The effective mode and the completeness of the parts of one result, in the order fetched, each read with
     its `call_arguments`: verbatim if any part is, else summarizable if any is. Complete only when the parts chain
-    (the first is the original call's result; each later one was called with the continuation token of the part
-    before, which was usable), the last has no continuation carrier and its directive reads complete. The caller
-    cannot make an unchained list complete; `all_fetched=False` makes any list incomplete."""
+    (the first is the original call's result; each later one was called, on the same tool and with the original
+    call's arguments, with the continuation token of the part before, which was usable), the last has no
+    continuation carrier and its directive reads complete. The caller cannot make an unchained list complete;
+    `all_fetched=False` makes any list incomplete."""
     modes = {part.mode for part in parts}
     mode: EffectiveMode = (
         "verbatim" if "verbatim" in modes else "summarizable" if "summarizable" in modes else "unspecified"
@@ -777,7 +883,15 @@ def combine_parts(
     chained = first.call_known and not first.later_part
     for earlier, later in itertools.pairwise(parts):
         followed = earlier.continuation
-        chained = chained and followed is not None and later.later_part and later.call_token == followed.token
+        chained = (
+            chained
+            and followed is not None
+            and later.later_part
+            and later.call_token == followed.token
+            and later.tool_name is not None
+            and later.tool_name == first.tool_name
+            and _same_arguments(later.query_arguments, first.query_arguments)
+        )
     ends = (
         not last.continuation_reading.present
         and last.directive is not None

@@ -58,8 +58,9 @@ def build_server(carriers: Carriers = "core") -> MCPServer:
         decorated = server.tool(annotations=annotations, meta=tool_meta)
 
     @decorated
-    def balance_sheet() -> mcp_types.CallToolResult:
+    def balance_sheet(cursor: str | None = None) -> mcp_types.CallToolResult:  # declared, as the tool carrier says
         """The balance sheet, every line."""
+        del cursor  # one part only here: the tests follow the continuation no further
         wire: dict[str, Any] = {
             "content": [{"type": "text", "text": "Total assets | 1200\nTotal liabilities | -"}],
             "structuredContent": LINES,
