@@ -2,8 +2,9 @@
 
 The specifications are `sep/rendering.mdx` and `sep/result-continuation.mdx`; their traceability file,
 `sep/conformance/sep-0000.yaml`, has the fields of the MCP conformance suite's `src/seps/sep-NNNN.yaml` files:
-`sep`, `spec_url`, and `requirements` rows with `text`, `url`, then either `check` or `excluded` (with an `issue`
-for a framework gap). URLs are the future homes of the files (SEP-2484 expects URLs, not paths).
+`sep`, `spec_url`, and `requirements` rows with `text`, `url`, then either `check` or `excluded` (an `issue`, when
+one is linked, is a tracking issue of the conformance suite). URLs are the future homes of the files (SEP-2484
+expects URLs, not paths).
 
 Rules enforced here:
 
@@ -12,7 +13,8 @@ Rules enforced here:
   has no violation to observe, and is not traced;
 - every row quotes a sentence that is still in the specification its `url` names, and every anchor exists there;
 - every `url`, `spec_url` and `issue` is an https URL;
-- every MUST left is checked: an excluded row is a SHOULD, or says why no scenario can observe it;
+- every MUST left is checked: an excluded row is a SHOULD, or says why no scenario can observe it (not observable
+  on the wire, or a framework gap), and links no issue but a tracking issue's own URL;
 - every `check` id is emitted by a scenario of either extension, and every `sep-0000-` id a scenario emits is
   declared (the scenarios run in `upstream/conformance/check.sh`);
 - the SEP, a charter, restates no requirement: its BCP 14 keywords are all in the specifications.
@@ -265,11 +267,24 @@ def test_every_normative_sentence_is_traced() -> None:
     assert problems == [], "\n".join(problems)
 
 
+TRACKING_ISSUE = re.compile(r"^https://github\.com/modelcontextprotocol/conformance/issues/[1-9][0-9]*$")
+
+
 def test_every_must_left_is_checked_or_unobservable_for_a_stated_reason() -> None:
-    """A MUST excluded from checking is a framework gap with a tracking URL, or one no wire message shows."""
+    """A MUST excluded from checking is one no wire message shows, or a framework gap (SEP-2484's two kinds of
+    exclusion), said so in its reason."""
     for row in parse_rows(_load_yaml()):
         if row.check is None and "MUST" in row.text:
-            assert row.issue is not None or "not observable on the wire" in (row.excluded or ""), row.text
+            reason = row.excluded or ""
+            assert "not observable on the wire" in reason or "framework gap" in reason, row.text
+
+
+def test_an_exclusion_links_only_a_tracking_issue() -> None:
+    """SEP-2484 links a framework gap to the conformance suite's tracking issue: an issue's own URL, never a search
+    standing in for an issue that does not exist yet."""
+    for row in parse_rows(_load_yaml()):
+        if row.issue is not None:
+            assert row.check is None and TRACKING_ISSUE.match(row.issue), (row.text, row.issue)
 
 
 def test_every_check_is_emitted_by_a_scenario() -> None:

@@ -31,6 +31,8 @@ interface Part {
 interface Case {
   /** The tool carrier; undefined for none. */
   tool?: unknown;
+  /** The tool's `inputSchema`; undefined for the one that declares the continuation argument. */
+  inputSchema?: Record<string, unknown>;
   parts: Part[];
   /** Whether the client must follow part 1's carrier. */
   follow: boolean;
@@ -88,6 +90,38 @@ const CASES: Record<string, Case> = {
     parts: [
       { text: ['rows 1-2'], continuation: { argument: 'page', token: TOKEN } }
     ],
+    follow: false,
+    expected: { partial: true },
+    check: 'sep-0000-continuation-client-reads-table'
+  },
+  // The tool carrier is well-formed, but the inputSchema contradicts it: the declaration is malformed.
+  argument_not_in_schema: {
+    tool: { argument: ARGUMENT },
+    inputSchema: { type: 'object', properties: { page: { type: 'string' } } },
+    parts: [{ text: ['rows 1-2'], continuation: usable }],
+    follow: false,
+    expected: { partial: true },
+    check: 'sep-0000-continuation-client-reads-table'
+  },
+  argument_not_a_string: {
+    tool: { argument: ARGUMENT },
+    inputSchema: {
+      type: 'object',
+      properties: { [ARGUMENT]: { type: 'integer' } }
+    },
+    parts: [{ text: ['rows 1-2'], continuation: usable }],
+    follow: false,
+    expected: { partial: true },
+    check: 'sep-0000-continuation-client-reads-table'
+  },
+  argument_required: {
+    tool: { argument: ARGUMENT },
+    inputSchema: {
+      type: 'object',
+      properties: { [ARGUMENT]: { type: 'string' } },
+      required: [ARGUMENT]
+    },
+    parts: [{ text: ['rows 1-2'], continuation: usable }],
     follow: false,
     expected: { partial: true },
     check: 'sep-0000-continuation-client-reads-table'
@@ -193,7 +227,7 @@ of every part, in order>]}}}\`.`;
         tools: [
           ...Object.entries(CASES).map(([name, c]) => ({
             name,
-            inputSchema: {
+            inputSchema: c.inputSchema ?? {
               type: 'object',
               properties: { [ARGUMENT]: { type: 'string' } }
             },

@@ -70,6 +70,7 @@ async function brokenServer(): Promise<MockServer> {
                 [CONTINUATION_EXTENSION_ID]: {
                   argument: 'cursor',
                   token: `position-${part + 1}`,
+                  expiresAt: '2099-01-01T00:00:00Z',
                   page: part + 1
                 }
               }
@@ -106,6 +107,7 @@ describe('result-continuation-server against a server that breaks its rules', ()
       'sep-0000-continuation-server-result-independent-of-declaration',
       'sep-0000-continuation-server-rejects-tampered-token',
       'sep-0000-continuation-server-token-bound',
+      'sep-0000-continuation-server-expiry-bounded',
       'sep-0000-continuation-server-stateless-continuation'
     ])
       expect([id, status(checks, id)]).toEqual([id, 'FAILURE']);

@@ -64,6 +64,27 @@ function check(
   };
 }
 
+/**
+ * The JSON types a property's schema names: its `type` (a string or an array), or else the `type` of every branch
+ * of its `anyOf`, as generators write an optional argument; empty when a branch names none.
+ */
+function declaredTypes(schema: unknown, nested = false): string[] {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+    return [];
+  const { type, anyOf } = schema as { type?: unknown; anyOf?: unknown };
+  if (typeof type === 'string') return [type];
+  if (Array.isArray(type)) return type.map(String);
+  if (
+    type !== undefined ||
+    nested ||
+    !Array.isArray(anyOf) ||
+    anyOf.length === 0
+  )
+    return [];
+  const branches = anyOf.map((branch) => declaredTypes(branch, true));
+  return branches.some((types) => types.length === 0) ? [] : branches.flat();
+}
+
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -342,9 +363,11 @@ with no arguments, comes in at least two parts, its records the objects of the i
           continue;
         }
         const property = tool?.inputSchema?.properties?.[declaredArgument];
-        const type = property?.type;
-        const types = Array.isArray(type) ? type : [type];
-        if (!property || !(type === undefined || types.includes('string')))
+        const types = declaredTypes(property);
+        if (
+          !types.includes('string') ||
+          types.some((t) => t !== 'string' && t !== 'null')
+        )
           undeclared.push(
             `${name}: inputSchema.properties.${declaredArgument} is not a string property`
           );
@@ -365,6 +388,33 @@ with no arguments, comes in at least two parts, its records the objects of the i
           'A tool that returns continuations declares its argument in its carrier and as an optional string',
           paged ? undeclared : [...undeclared, ...noPaged],
           { walked: [...walks.keys()] }
+        )
+      );
+
+      // expiry-bounded: a stated expiresAt is at most 24 hours after the token was issued, which was before now.
+      const latest = Date.now() + 24 * 3600 * 1000 + 60 * 1000; // a minute for the clocks of two machines
+      const late: string[] = [];
+      let stated = 0;
+      for (const [name, w] of walks) {
+        for (const part of [...w.declared.parts, ...w.plain.parts]) {
+          const expiresAt = (
+            continuationOf(part) as { expiresAt?: unknown } | undefined
+          )?.expiresAt;
+          if (typeof expiresAt !== 'string') continue;
+          stated += 1;
+          if (Date.parse(expiresAt) > latest)
+            late.push(
+              `${name}: expiresAt ${expiresAt} is more than 24 hours away`
+            );
+        }
+      }
+      checks.push(
+        check(
+          '5-tokens-and-the-authorization-context',
+          'sep-0000-continuation-server-expiry-bounded',
+          'A stated expiry is at most 24 hours after the token was issued',
+          late,
+          { stated }
         )
       );
 
