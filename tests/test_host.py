@@ -48,7 +48,11 @@ DOCUMENT = Document(
         ),
     ),
 )
-TOOL = {"name": "screen", "inputSchema": {"type": "object"}, "_meta": CONTINUATION_TOOL_META}
+TOOL = {
+    "name": "screen",
+    "inputSchema": {"type": "object", "properties": {"cursor": {"type": "string"}}},
+    "_meta": CONTINUATION_TOOL_META,
+}
 CONTINUATION = {"argument": "cursor", "token": "abc.def"}
 
 # Every character that can start a line, erase one, reorder text or hide it: C0 and C1 controls, DEL, bidi

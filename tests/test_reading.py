@@ -456,6 +456,7 @@ _CURSOR = {"type": "string"}
         ({"type": "object", "properties": {"cursor": {"anyOf": [_CURSOR, {}]}}}, "not of type string"),
         ({"type": "object", "properties": {"cursor": {"anyOf": [{"type": "null"}]}}}, "not of type string"),
         ({"type": "object", "properties": {"cursor": {"anyOf": []}}}, "not of type string"),
+        ({"type": "object", "properties": {"cursor": {"anyOf": [{"anyOf": [_CURSOR]}]}}}, "not of type string"),
         ({"type": "object", "properties": {"cursor": {}}}, "not of type string"),
         ({"type": "object", "properties": {"cursor": True}}, "not of type string"),
         ({"type": "object", "properties": {"cursor": _CURSOR}, "required": ["cursor"]}, "is required"),

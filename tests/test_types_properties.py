@@ -225,7 +225,10 @@ def test_hints_the_schema_accepts_are_read_as_written(data: st.DataObject) -> No
 def test_a_continuation_the_schema_accepts_is_usable(data: st.DataObject) -> None:
     wire = data.draw(_drawn("ResultContinuation"))
     assume(_ecma_end_anchor(wire))
-    tool = {"_meta": {"io.modelcontextprotocol/result-continuation": {"argument": wire["argument"]}}}
+    tool = {
+        "inputSchema": {"type": "object", "properties": {wire["argument"]: {"type": "string"}}},
+        "_meta": {"io.modelcontextprotocol/result-continuation": {"argument": wire["argument"]}},
+    }
     reading = read_continuation(tool, {"_meta": {"io.modelcontextprotocol/result-continuation": wire}})
     expires_at = wire.get("expiresAt")
     if expires_at is not None and not _real_future_time(expires_at):

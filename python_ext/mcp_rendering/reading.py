@@ -504,9 +504,10 @@ def _input_schema(tool: Any) -> Any:
     return None if wire is None else wire.get("inputSchema")
 
 
-def _schema_types(schema: Any) -> set[str]:
+def _schema_types(schema: Any, *, branch: bool = False) -> set[str]:
     """The JSON types a property's schema names: its `type` (a string or an array), or else the `type` of every
-    branch of its `anyOf` (as generators write an optional argument); empty when a branch names none."""
+    branch of its `anyOf` (as generators write an optional argument); empty when a branch names none. One level of
+    `anyOf` only: a branch without a `type` admits what this rule cannot tell."""
     wire = _mapping(schema)
     if wire is None:
         return set()
@@ -516,12 +517,11 @@ def _schema_types(schema: Any) -> set[str]:
     if isinstance(named, list):
         return {str(name) for name in cast("list[Any]", named)}
     branches: Any = wire.get("anyOf")
-    if named is not None or not isinstance(branches, list) or not branches:
+    if branch or named is not None or not isinstance(branches, list) or not branches:
         return set()
     found: set[str] = set()
-    for branch in cast("list[Any]", branches):
-        # One level of `anyOf`: a nested one, or a branch that names no type, admits what this rule cannot tell.
-        types = _schema_types(branch) if isinstance(branch, Mapping) and "anyOf" not in branch else set[str]()
+    for each in cast("list[Any]", branches):
+        types = _schema_types(each, branch=True)
         if not types:
             return set()
         found |= types
