@@ -183,34 +183,45 @@ def _underline(title: str, char: str) -> str:
     return char * max(len(title), 3)
 
 
+def _text_cells(cells: list[str]) -> list[str]:
+    """`cells` as the plain-text view shows them: one check in C over the whole column usually shows nothing to
+    escape."""
+    if shows_as_written("".join(cells)):
+        return cells
+    return [text_escape(cell) for cell in cells]
+
+
 def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()) -> list[str]:
     title = text_escape(section.title)
     lines = [title, _underline(title, "-"), ""]
     note_lines = [text_escape(note) for note in notes]
-    if not section.rows:
+    rows = section.rows
+    if not rows:
         lines.extend(note_lines or ["(no rows)"])
         return lines
+    # Column by column: one list of strings per column (no container per row), each escaped in one pass.
+    labels = _text_cells([row.label for row in rows])
+    prefixes = [indentation(row, _INDENT_TEXT) + kind_marker(row) for row in rows]
     header = ["", *(text_escape(column) for column in section.columns)]
-    body = [
-        [
-            indentation(row, _INDENT_TEXT) + kind_marker(row) + text_escape(row.label),
-            *(text_escape(cell_text(value, null_display)) for value in row.values),
-        ]
-        for row in section.rows
-    ]
-    widths = [min(max(len(line[index]) for line in (header, *body)), PAD_WIDTH) for index in range(len(header))]
+    bodies = [[prefix + label for prefix, label in zip(prefixes, labels, strict=True)]]
+    bodies.extend(
+        _text_cells([cell_text(row.values[index], null_display) for row in rows])
+        for index in range(len(section.columns))
+    )
+    widths = [min(max(len(head), max(map(len, body))), PAD_WIDTH) for head, body in zip(header, bodies, strict=True)]
     right = [False, *_numeric_columns(section)]
-
-    def table_line(cells: Sequence[str]) -> str:
-        padded = (
-            cell.rjust(width) if align_right else cell.ljust(width)
-            for cell, width, align_right in zip(cells, widths, right, strict=True)
+    # One format string per section: padding each row is then one call in C. A cell wider than its width is
+    # written whole, as `str.ljust` would.
+    layout = (
+        "| "
+        + " | ".join(
+            f"{{:{'>' if align_right else '<'}{width}}}" for width, align_right in zip(widths, right, strict=True)
         )
-        return "| " + " | ".join(padded) + " |"
-
-    lines.append(table_line(header))
+        + " |"
+    )
+    lines.append(layout.format(*header))
     lines.append("+" + "+".join("-" * (width + 2) for width in widths) + "+")
-    lines.extend(table_line(cells) for cells in body)
+    lines.extend(map(layout.format, *bodies))
     if note_lines:
         lines.extend(["", *note_lines])
     return lines
