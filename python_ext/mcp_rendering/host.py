@@ -77,9 +77,10 @@ _LINK_KEYS = ("linkedRecords", "linkedFields")
 
 
 def quote(text: str) -> str:
-    """Server text as one quoted string: backslashes, quotes and every character a reader cannot see as written
-    (line breaks included) are escaped, so that the quotation cannot end early or begin a new line."""
-    return '"' + visible(text.replace("\\", "\\\\").replace('"', '\\"')) + '"'
+    """Server text as one quoted string: defused (`_defuse_text`: no imitation of the framing), then backslashes,
+    quotes and every character a reader cannot see as written (line breaks included) escaped, so that the quotation
+    cannot end early or begin a new line. Every server string the host writes into its own text passes here."""
+    return '"' + visible(_defuse_text(text).replace("\\", "\\\\").replace('"', '\\"')) + '"'
 
 
 def _name(text: str) -> str:
@@ -365,13 +366,20 @@ def _continuation_text(rendering: EffectiveRendering, tool_name: str | None) -> 
     if continuation is None:
         return "The server gave no way to fetch the rest."
     who = f"the tool {_name(tool_name)}" if tool_name else "the same tool"
-    if len(continuation.token) > FRAMING_TOKEN_LIMIT or not _TOKEN.fullmatch(continuation.token):
+    if not _quotable(continuation.token):
         return (
             f"The server offers a continuation (argument {quote(continuation.argument)}, a token of "
-            f"{len(continuation.token)} characters, too long to quote here)."
+            f"{len(continuation.token)} characters, not quoted here)."
         )
-    extra = json.dumps({continuation.argument: continuation.token})
+    extra = f"{{{quote(continuation.argument)}: {quote(continuation.token)}}}"
     return f"To get the rest, call {who} again with the same arguments plus {extra}."
+
+
+def _quotable(token: str) -> bool:
+    """Whether a continuation token reaches the model (in the framing and in the copy of the directive): at most
+    `FRAMING_TOKEN_LIMIT` characters of the token alphabet, and no imitation of the framing. Any other token is
+    referred to only: defusing it would change it, and a changed token is no continuation."""
+    return len(token) <= FRAMING_TOKEN_LIMIT and _TOKEN.fullmatch(token) is not None and not _imitates_framing(token)
 
 
 def _partial_notice(rendering: EffectiveRendering, page: _PageState, tool_name: str | None, shown: int | None) -> str:
@@ -427,24 +435,46 @@ def _framing(rendering: EffectiveRendering, records_complete: bool, notice: str 
     elif notice is not None:  # every record is here; only other blocks were held back
         lines.append(f"What you receive is incomplete: {notice.removeprefix('Note: ')}")
     if rendering.guidance:
-        lines.append("Server guidance (quoted, advisory): " + quote(_defuse_text(rendering.guidance)))
+        lines.append("Server guidance (quoted, advisory): " + quote(rendering.guidance))
     return "\n".join(lines)
 
 
-def _model_directive(rendering: EffectiveRendering, complete: bool, host_bounded: bool) -> dict[str, Any] | None:
-    """The directive the host acts on, in wire form, for the model's copy in `structuredContent`."""
+_HOST_DIRECTIVE_MEMBERS = ("mode", "complete")
+"""The members of the model's copy of the directive that the host writes itself (the mode as the host resolved it,
+its own completeness); the others carry the server's strings, and count against `max_bytes`."""
+
+
+def _model_directive(
+    rendering: EffectiveRendering, complete: bool, host_bounded: bool, *, server_members: bool = True
+) -> dict[str, Any] | None:
+    """The directive the host acts on, in wire form and defused, for the model's copy in `structuredContent`;
+    without the server's members (guidance, null text, continuation) unless `server_members`."""
     if rendering.mode == "unspecified" and complete:
         return None
     directive: dict[str, Any] = {} if rendering.mode == "unspecified" else {"mode": rendering.mode}
-    if rendering.guidance is not None:
+    if server_members and rendering.guidance is not None:
         directive["guidance"] = rendering.guidance
-    if rendering.directive is not None and rendering.directive.null_display is not None:
+    if server_members and rendering.directive is not None and rendering.directive.null_display is not None:
         directive["nullDisplay"] = rendering.directive.null_display
     directive["complete"] = complete
     # Following a continuation after the host cut the page would skip the records it did not show.
-    if not complete and not host_bounded and rendering.continuation is not None:
-        directive["continuation"] = rendering.continuation.model_dump(mode="json", by_alias=True, exclude_none=True)
-    return directive
+    continuation = rendering.continuation
+    offered = server_members and not complete and not host_bounded and continuation is not None
+    if offered and continuation is not None and _quotable(continuation.token):
+        directive["continuation"] = continuation.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return cast("dict[str, Any]", _defused(directive))
+
+
+def _directive_server_bytes(wire: Mapping[str, Any], rendering: EffectiveRendering) -> int:
+    """An upper bound on the bytes the server's members add to the model's copy of the directive (its largest
+    form: incomplete, continuation offered); none when the model gets no structured copy to hold it."""
+    if _structured(wire) is None:
+        return 0
+    largest = _model_directive(rendering, False, False)
+    if largest is None:
+        return 0
+    host_only = {key: value for key, value in largest.items() if key in _HOST_DIRECTIVE_MEMBERS}
+    return _json_size(largest) - _json_size(host_only)
 
 
 # ------------------------------------------------------------------------------------------------------- the views
@@ -534,13 +564,13 @@ def _field_note(entry: LinkedField) -> str:
 
 
 def _largest_fitting(
-    upper: int, render: Callable[[int], tuple[str, str]], max_bytes: int, payload: Callable[[int], _Payload]
+    upper: int, render: Callable[[int], tuple[str, str]], max_bytes: int, model_fits: Callable[[int], bool]
 ) -> int:
-    """The largest k <= upper whose two renderings, and what the model would receive of them, each fit in
-    `max_bytes`; each only grows with k."""
+    """The largest k <= upper whose two renderings each fit in `max_bytes`, and what the model would receive of
+    them in its own bound (`model_fits`); each only grows with k."""
 
     def fits(k: int) -> bool:
-        return all(len(body.encode()) <= max_bytes for body in render(k)) and payload(k).size() <= max_bytes
+        return all(len(body.encode()) <= max_bytes for body in render(k)) and model_fits(k)
 
     low, high = 0, upper
     if fits(high):
@@ -621,14 +651,14 @@ def _forwarded_blocks(
         uri = _block_uri(block_map)
         if shown_uris is not None and uri is not None and uri not in shown_uris:
             continue  # a record the host cut: not withheld, the record itself is cut
-        defused = _defused(block_map)
+        forwarded = _payload([block_map], None)
         if budget is not None:
-            size = _json_size(defused) + 1
+            size = forwarded.size()
             if size > budget:
                 withheld += 1
                 continue
             budget -= size
-        kept.append(defused)
+        kept.extend(forwarded.blocks)
     return kept, withheld
 
 
@@ -658,20 +688,37 @@ class _Payload:
     blocks: list[Any]
     copy: dict[str, Any] | None
     """The structured copy, without `_rendering`; None when the model gets none."""
+    dumped: str = ""
+    """`{"content": blocks, "structuredContent": copy}` as compact JSON: what the size is read from."""
 
     def size(self) -> int:
-        """An upper bound on the bytes the payload adds to `model_result` as compact UTF-8 JSON: each block with a
-        comma, the copy with its member name."""
-        blocks = sum(_json_size(block) + 1 for block in self.blocks)
-        return blocks + (0 if self.copy is None else _json_size(self.copy) + _COPY_MEMBER_BYTES)
+        """The bytes the payload adds to `model_result` as compact UTF-8 JSON: each block with a comma, the copy
+        with its member name."""
+        data = len(self.dumped) if self.dumped.isascii() else len(self.dumped.encode())
+        return data - _EMPTY_PAYLOAD_BYTES + (1 if self.blocks else 0)
 
 
-_COPY_MEMBER_BYTES = len(',"structuredContent":')
+_EMPTY_PAYLOAD_BYTES = len('{"content":[]}')
+
+
+def _compact_json(value: Any) -> str | None:
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+    except (TypeError, ValueError, RecursionError):
+        return None  # not JSON: defused string by string, which makes it JSON
 
 
 def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
-    defused_copy = None if copy is None else cast("dict[str, Any]", _defused(dict(copy)))
-    return _Payload(cast("list[Any]", _defused(list(blocks))), defused_copy)
+    """The payload, passed through the one defusal: a single compact dump is scanned (in C) and, when nothing
+    imitates the framing, also gives the size; otherwise every string is defused and the result dumped again."""
+    value: dict[str, Any] = {"content": list(blocks)}
+    if copy is not None:
+        value["structuredContent"] = dict(copy)
+    dumped = _compact_json(value)
+    if dumped is None or _may_imitate_framing(dumped):
+        value = cast("dict[str, Any]", _defused_walk(value))
+        dumped = _compact_json(value) or ""
+    return _Payload(value["content"], value.get("structuredContent"), dumped)
 
 
 def _uncut_payload(wire: Mapping[str, Any]) -> _Payload:
@@ -722,14 +769,10 @@ def _letters(text: str) -> str:
     return _NOT_LETTERS.sub("", folded)
 
 
-def _may_imitate_framing(value: Any) -> bool:
-    """Whether some string in `value` (keys included) may imitate the framing: False only when the letters of all
-    its strings together, as JSON writes them, do not hold the header's (a JSON escape reads as a separator, as the
-    character it stands for does in `_letters`)."""
-    try:
-        dumped = json.dumps(value, ensure_ascii=False, check_circular=False)
-    except (TypeError, ValueError, RecursionError):
-        return True  # not JSON: every string is defused one by one
+def _may_imitate_framing(dumped: str) -> bool:
+    """Whether some string of a value dumped as JSON (keys included) may imitate the framing: False only when the
+    letters of all its strings together, as JSON writes them, do not hold the header's (a JSON escape reads as a
+    separator, as the character it stands for does in `_letters`)."""
     if not dumped.isascii():
         return _HEADER_LETTERS in _letters(_JSON_ESCAPE.sub(" ", dumped))
     # ASCII, the common case: the same reading with bytes operations, each one pass in C.
@@ -764,9 +807,11 @@ def _defuse_text(text: str) -> str:
 
 def _defused(value: Any) -> Any:
     """The one defusal of what the model receives from the server: every string (keys, text, descriptions, unknown
-    blocks, the structured copy) that imitates the framing is defused. One scan of the whole, in C, usually shows
-    there is nothing to do; otherwise, or when JSON cannot write the value, every string is walked."""
-    if not _may_imitate_framing(value):
+    blocks, the structured copy, the directive's members) that imitates the framing is defused. One scan of the
+    whole, in C, usually shows there is nothing to do; otherwise, or when JSON cannot write the value, every string
+    is walked."""
+    dumped = _compact_json(value)
+    if dumped is not None and not _may_imitate_framing(dumped):
         return value
     return _defused_walk(value)
 
@@ -867,8 +912,13 @@ def present(
     # What the model receives of the records when the host's rendering replaces the result as sent: the rendering
     # of the first k records, and for structured content its copy in the document shape.
     cut_payload: Callable[[int], _Payload]
+    # The server's members of the model's copy of the directive count against the bound; when they alone exceed it,
+    # that copy holds the host's members only (the framing still quotes the guidance).
+    directive_bytes = _directive_server_bytes(wire, rendering)
+    server_directive = max_bytes is None or directive_bytes <= max_bytes
+    model_bytes = None if max_bytes is None else max_bytes - (directive_bytes if server_directive else 0)
     uncut = _uncut_payload(wire)
-    uncut_fits = max_bytes is None or uncut.size() <= max_bytes
+    uncut_fits = model_bytes is None or uncut.size() <= model_bytes
 
     def model_payload(k: int, count: int) -> _Payload:
         """What the model receives of the first k of count records: the result as sent, while it fits whole."""
@@ -887,9 +937,12 @@ def present(
 
         cut_payload = document_payload
         limit = count if max_rows is None else min(max_rows, count)
-        if max_bytes is not None:
+        if max_bytes is not None and model_bytes is not None:
             limit = _largest_fitting(
-                limit, lambda k: _both(view.render(k, null_display)[1:]), max_bytes, lambda k: model_payload(k, count)
+                limit,
+                lambda k: _both(view.render(k, null_display)[1:]),
+                max_bytes,
+                lambda k: model_payload(k, count).size() <= model_bytes,
             )
         document, body_text, body_markdown = view.render(limit, null_display)
         shown_count = limit
@@ -908,9 +961,12 @@ def present(
 
         cut_payload = text_payload
         limit = _text_line_limit(lines, max_rows)
-        if max_bytes is not None:
+        if max_bytes is not None and model_bytes is not None:
             limit = _largest_fitting(
-                limit, lambda k: _both(_text_views(lines, k)), max_bytes, lambda k: model_payload(k, count)
+                limit,
+                lambda k: _both(_text_views(lines, k)),
+                max_bytes,
+                lambda k: model_payload(k, count).size() <= model_bytes,
             )
         body_text, body_markdown = _text_views(lines, limit)
         if limit < count:
@@ -926,7 +982,7 @@ def present(
     withheld = 0
     if extent is not None or not uncut_fits:
         payload = cut_payload(limit)
-        if max_bytes is not None and payload.size() > max_bytes:
+        if model_bytes is not None and payload.size() > model_bytes:
             payload = _Payload([], None)  # not even the rendering of no record fits: the framing alone says so
             withheld += 1
         others, withheld_others = _forwarded_blocks(
@@ -934,7 +990,7 @@ def present(
             with_text=records.kind != "text" and extent is None,  # a copy of records the host may have cut
             shown_blocks=shown_blocks,
             shown_uris=shown_uris,
-            budget=None if max_bytes is None else max_bytes - payload.size(),
+            budget=None if model_bytes is None else model_bytes - payload.size(),
         )
         withheld += withheld_others
         payload = _Payload([*payload.blocks, *others], payload.copy)
@@ -961,7 +1017,7 @@ def present(
         )
 
     framing = _framing(rendering, records_complete, notice)
-    directive = _model_directive(rendering, records_complete, host_bounded)
+    directive = _model_directive(rendering, records_complete, host_bounded, server_members=server_directive)
     return Presentation(
         mode=rendering.mode,
         rendering=rendering,
