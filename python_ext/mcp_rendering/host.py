@@ -570,7 +570,7 @@ def _largest_fitting(
     them in its own bound (`model_fits`); each only grows with k."""
 
     def fits(k: int) -> bool:
-        return all(len(body.encode()) <= max_bytes for body in render(k)) and model_fits(k)
+        return _fits(render(k), max_bytes) and model_fits(k)
 
     low, high = 0, upper
     if fits(high):
@@ -582,6 +582,10 @@ def _largest_fitting(
         else:
             high = middle - 1
     return low
+
+
+def _fits(views: tuple[str, str], max_bytes: int) -> bool:
+    return all(len(view.encode()) <= max_bytes for view in views)
 
 
 def _text_views(lines: Sequence[ContentLine], keep: int) -> tuple[Callable[[], str], Callable[[], str]]:
@@ -946,6 +950,10 @@ def present(
             )
         document, body_text, body_markdown = view.render(limit, null_display)
         shown_count = limit
+        if max_bytes is not None and limit == 0 and not _fits(_both((body_text, body_markdown)), max_bytes):
+            # Not even the headings around no record fit: the views hold the notice alone.
+            body_text = body_markdown = str
+            extent = f"0 of {count} records" if count else "none of the headings"
         if limit < count:
             extent = f"{limit} of {count} records"
             cut_document, links, _ = view.cut(limit)
