@@ -278,23 +278,43 @@ def _markdown_row(cells: Iterable[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+# Text that no step of `markdown_escape` changes: letters, digits, spaces, dots and commas (a dot begins no
+# autolink but after `www`, checked apart).
+_MARKDOWN_PLAIN = re.compile(r"[A-Za-z0-9 .,]*")
+
+
+def _markdown_cells(cells: list[str]) -> list[str]:
+    """`cells` escaped for Markdown: one check in C over the whole column usually shows nothing to escape."""
+    joined = " ".join(cells)
+    if _MARKDOWN_PLAIN.fullmatch(joined) and "www." not in joined.lower():
+        return cells
+    return [markdown_escape(cell) for cell in cells]
+
+
 def _markdown_section(section: Section, null_display: str, notes: Sequence[str] = ()) -> list[str]:
     lines = ["## " + markdown_escape(section.title), ""]
     note_lines = ["- " + markdown_escape(note) for note in notes]
-    if not section.rows:
+    rows = section.rows
+    if not rows:
         lines.extend(note_lines or ["*(no rows)*"])
         return lines
     lines.append(_markdown_row(["", *(markdown_escape(column) for column in section.columns)]))
     alignments = ["---", *("---:" if numeric else "---" for numeric in _numeric_columns(section))]
     lines.append(_markdown_row(alignments))
-    for row in section.rows:
-        marker = kind_marker(row)
-        label = (
-            indentation(row, _INDENT_MARKDOWN)
-            + (f"**{marker.strip()}** " if marker else "")
-            + markdown_escape(row.label)
-        )
-        lines.append(_markdown_row([label, *(markdown_escape(cell_text(value, null_display)) for value in row.values)]))
+    # Column by column, as in the plain-text view.
+    labels = _markdown_cells([row.label for row in rows])
+    markers = [kind_marker(row) for row in rows]
+    columns = [
+        [
+            indentation(row, _INDENT_MARKDOWN) + (f"**{marker.strip()}** " if marker else "") + label
+            for row, marker, label in zip(rows, markers, labels, strict=True)
+        ]
+    ]
+    columns.extend(
+        _markdown_cells([cell_text(row.values[index], null_display) for row in rows])
+        for index in range(len(section.columns))
+    )
+    lines.extend(map(_markdown_row, zip(*columns, strict=True)))
     if note_lines:
         lines.extend(["", *note_lines])
     return lines
