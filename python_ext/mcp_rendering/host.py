@@ -14,8 +14,10 @@
   continuation is withheld, since following it would skip the page's hidden records.
 - Server text is untrusted wherever it goes: the plain-text view and the caption show hidden characters as escapes,
   the Markdown view escapes every server string (text blocks are fenced as code), the framing given to the
-  model quotes server text so that no character of it can begin a line, and server text that imitates the
-  framing's header, anywhere in what the model receives, is replaced by a note saying so.
+  model quotes server text (`quote`, the one way server text enters the host's own lines) so that no character
+  of it can begin a line, and server text that imitates the framing's header, anywhere in what the model
+  receives (the model's copy of the directive included), is replaced by a note saying so (`_defused`, the one
+  defusal every forwarded value passes).
 - The model receives the framing as a text block placed first, and the directive the host acts on under
   `structuredContent["_rendering"]` when `structuredContent` is an object; the protocol carriers `_rendering` and
   `_meta` stay with the host.
@@ -887,10 +889,13 @@ def present(
             lines of a text result); beyond it, the presentation is cut at a record boundary and says so.
         max_bytes: the host's own bound on the UTF-8 size of the rendering (text and Markdown each; the notice comes
             on top) and on every byte the model receives of the server's result: `model_result` as compact UTF-8
-            JSON, less the host's own framing block, its directive in `structuredContent["_rendering"]` and
-            `isError`, is at most `max_bytes`. While the result as sent fits, it is forwarded as sent; otherwise the
-            model receives the host's rendering of the records shown (and, for structured content, their copy in
-            the document shape), then the other blocks while they fit. None: no bound.
+            JSON, less the host's own framing block, the members of its directive in
+            `structuredContent["_rendering"]` it writes itself (`mode`, `complete`, `framing`) and `isError`, is at
+            most `max_bytes`; the directive's server members (guidance, null text, continuation) count, and are
+            left out of that copy when they alone exceed the bound. While the result as sent fits, it is
+            forwarded as sent; otherwise the model receives the host's rendering of the records shown (and, for
+            structured content, their copy in the document shape), then the other blocks while they fit. None: no
+            bound.
 
     The result counts as incomplete when its directive says so (`complete: false`, or a continuation), or when a
     reference result's page state does. When the host's bound cuts a page, the server's continuation is withheld
