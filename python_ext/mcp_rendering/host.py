@@ -518,15 +518,17 @@ class _Records:
             if rows or section_links or (not section.rows and not own):
                 kept.append(section.model_copy(update={"rows": rows}))
         links.extend(self.orphans[: max(remaining, 0)])
-        shown_ids = {row.id for section in kept for row in section.rows}
-        fields = [entry for entry in self.fields if entry.row_id in shown_ids]
+        fields: list[LinkedField] = []
+        if self.fields:  # a set of the shown ids only when there are linked fields to place
+            shown_ids = {row.id for section in kept for row in section.rows}
+            fields = [entry for entry in self.fields if entry.row_id in shown_ids]
         return self.document.model_copy(update={"sections": tuple(kept)}), links, fields
 
     def render(self, limit: int, null_display: str) -> tuple[Document, Callable[[], str], Callable[[], str]]:
         """The first `limit` records as a document, and what renders its text and its Markdown, links shown in
         their place."""
         document, links, fields = self.cut(limit)
-        section_of = {row.id: section.id for section in document.sections for row in section.rows}
+        section_of = {row.id: section.id for section in document.sections for row in section.rows} if fields else {}
         notes: dict[str, list[str]] = {}
         orphan_notes: list[str] = []
         for entry in fields:
