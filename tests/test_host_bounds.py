@@ -486,3 +486,16 @@ def test_every_string_of_every_output_is_defused_bounded_and_never_a_link(
         own_arguments = {name: value for name, value in arguments.items() if name != "cursor"}
         assert {name: following[name] for name in own_arguments} == own_arguments
         assert set(following) == {*own_arguments, "cursor"}
+
+
+def test_an_integer_json_cannot_write_is_forwarded_as_a_note() -> None:
+    """A wire dict built in Python can hold an integer past Python's decimal digit limit, which no JSON encoder
+    writes: the views and the model's copy name it, and the bound is still measured on what is forwarded."""
+    wire = {"content": [{"type": "text", "text": "a"}], "structuredContent": {"n": 1 << 20_000, "s": HEADER_WORDS}}
+    for max_bytes in (None, 400):
+        presentation = present(TOOL, wire, max_bytes=max_bytes)
+        assert "too long to write in decimal" in presentation.text or presentation.host_bounded
+        dumped = json.dumps(presentation.model_result)
+        assert HEADER_WORDS not in dumped
+        if max_bytes is None:
+            assert "too large to write as JSON" in dumped

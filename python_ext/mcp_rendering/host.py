@@ -725,7 +725,7 @@ def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
     dumped = _compact_json(value)
     if dumped is None or _may_imitate_framing(dumped):
         value = cast("dict[str, Any]", _defused_walk(value))
-        dumped = _compact_json(value) or ""
+        dumped = json.dumps(value, ensure_ascii=False, separators=(",", ":"))  # the walk leaves only JSON
     return _Payload(value["content"], value.get("structuredContent"), dumped)
 
 
@@ -827,6 +827,9 @@ def _defused(value: Any) -> Any:
 _MAX_FORWARD_DEPTH = 256
 """Nesting beyond which a value is forwarded as a note: JSON encoders (the host's, the SDK's) refuse deeper."""
 _TOO_DEEP = f"[a value nested more than {_MAX_FORWARD_DEPTH} levels deep, not forwarded]"
+_MAX_INT_BITS = 12_000
+"""Bits of the largest integer forwarded: under the 4,300 decimal digits Python writes by default."""
+_TOO_LARGE = "[an integer too large to write as JSON, not forwarded]"
 
 
 def _defused_walk(value: Any) -> Any:
@@ -839,6 +842,8 @@ def _defused_walk(value: Any) -> Any:
         out: Any
         if isinstance(node, str):
             out = _defuse_text(node)
+        elif isinstance(node, int) and not isinstance(node, bool) and node.bit_length() > _MAX_INT_BITS:
+            out = _TOO_LARGE  # Python writes no decimal form of it (its digit limit): JSON cannot carry it
         elif node is None or isinstance(node, bool | int | float):
             out = node
         elif isinstance(node, Mapping | list | tuple) and depth >= _MAX_FORWARD_DEPTH:

@@ -136,7 +136,13 @@ def cell_text(value: Cell, null_display: str = DEFAULT_NULL_DISPLAY) -> str:
         return "false"
     if isinstance(value, float):
         return repr(value)
+    if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
+        # Past the decimal digits Python writes (its default limit), no exact text exists to show: say so in place.
+        return f"(an integer of {value.bit_length()} bits, too long to write in decimal)"
     return str(value)
+
+
+_MAX_INT_BITS = 12_000
 
 
 def kind_marker(row: Row) -> str:
