@@ -696,7 +696,7 @@ class _Payload:
     blocks: list[Any]
     copy: dict[str, Any] | None
     """The structured copy, without `_rendering`; None when the model gets none."""
-    dumped: str = ""
+    dumped: str
     """`{"content": blocks, "structuredContent": copy}` as compact JSON: what the size is read from."""
 
     def size(self) -> int:
@@ -1003,7 +1003,7 @@ def present(
     if extent is not None or not uncut_fits:
         payload = cut_payload(limit)
         if model_bytes is not None and payload.size() > model_bytes:
-            payload = _Payload([], None)  # not even the rendering of no record fits: the framing alone says so
+            payload = _payload([], None)  # not even the rendering of no record fits: the framing alone says so
             withheld += 1
         others, withheld_others = _forwarded_blocks(
             wire,
@@ -1013,7 +1013,7 @@ def present(
             budget=None if model_bytes is None else model_bytes - payload.size(),
         )
         withheld += withheld_others
-        payload = _Payload([*payload.blocks, *others], payload.copy)
+        payload = _payload([*payload.blocks, *others], payload.copy)
     host_bounded = extent is not None or withheld > 0
     records_complete = server_complete and extent is None
     complete = records_complete and not withheld
