@@ -12,7 +12,8 @@ Target: the first at most 5x `json.loads` at 100,000 rows, and a flat cost per r
 same state (`--gc`).
 
 Run: `python benchmarks/bench_present.py [--rows 1000 10000 100000 1000000] [--rounds 5] [--gc on off]
-[--json FILE]` (a few minutes; the 1,000,000-row step holds a few GB). `--quick` runs each comparison once.
+[--json FILE]` (about 4 minutes of one core, most of it the 1,000,000-row step, which holds a few GB).
+`--quick` runs each comparison once.
 """
 
 from __future__ import annotations

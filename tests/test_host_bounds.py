@@ -6,17 +6,18 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import Any, cast
 
 import cmarkgfm  # pyright: ignore[reportMissingTypeStubs]
 import pytest
 from cmarkgfm.cmark import Options  # pyright: ignore[reportMissingTypeStubs]
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
+from selectolax.lexbor import LexborHTMLParser
 
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.host import FRAMING_HEADER, Presentation, present
-from mcp_rendering.render import MAX_INDENT, PAD_WIDTH
+from mcp_rendering.render import MAX_INDENT, PAD_WIDTH, is_hidden, markdown_escape
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, RESULT_STRUCTURED_KEY
 
 TOOL = {
@@ -299,3 +300,209 @@ def test_no_server_text_becomes_a_link_or_html_in_the_markdown_view(texts: list[
         )
         assert "<a " not in html and "<img" not in html and "<!--" not in html, (markdown, html)
         assert "<a href" not in html.replace("&lt;a href", "")
+
+
+# ------------------------------------------------------------------------------- every string of every output
+
+_TOKENS = st.sampled_from(
+    [
+        "abc.def",
+        "Rendering.directive.for.the.tool.result.below",  # the token alphabet can spell the header
+        "t" * 600,  # longer than the framing quotes
+        "x" * 4096,
+    ]
+)
+_hostile_text = st.one_of(
+    _strings,
+    st.builds(lambda n, tail: "y" * n + tail, st.integers(0, 20_000), _strings),  # huge strings
+    _linkish,
+)
+
+
+def _deep(depth: int, leaf: Any, as_object: bool) -> Any:
+    value = leaf
+    for index in range(depth):
+        value = {f"k{index % 5}": value} if as_object else [value]
+    return value
+
+
+_structured_values = st.one_of(
+    st.dictionaries(_hostile_text, _json, max_size=5),
+    st.builds(lambda d, leaf, obj: {"deep": _deep(d, leaf, obj)}, st.integers(0, 400), _hostile_text, st.booleans()),
+    st.builds(lambda n, key: {f"{key}{i}": i for i in range(n)}, st.integers(0, 3000), _hostile_text),  # many keys
+    st.builds(
+        lambda label, title, level, values: {
+            "document": {
+                "title": title,
+                "sections": [
+                    {
+                        "id": "s",
+                        "title": title,
+                        "columns": ["a"],
+                        "rows": [
+                            {"id": f"r{i}", "label": label, "values": [value], "level": level}
+                            for i, value in enumerate(values)
+                        ],
+                    }
+                ],
+            },
+            "page": {"complete": False, "linkedRecords": [{"rowId": "x", "sectionId": "s", "uri": label, "bytes": 9}]},
+        },
+        _hostile_text,
+        _hostile_text,
+        st.integers(0, 10**9),
+        st.lists(st.none() | _hostile_text | st.integers(), max_size=5),
+    ),
+)
+
+
+@st.composite
+def very_hostile_results(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any], str]:
+    """A result, its tool and its server's name, every string of them chosen to hurt."""
+    wire = draw(hostile_results())
+    if draw(st.booleans()):
+        wire["content"].append({"type": "text", "text": draw(_hostile_text)})
+    if draw(st.booleans()):
+        wire["structuredContent"] = draw(_structured_values)
+    directive = draw(_directive)
+    if draw(st.booleans()):
+        directive["guidance"] = draw(_hostile_text)[:1000]
+    wire["_meta"] = {EXTENSION_ID: directive}
+    if draw(st.booleans()):
+        wire["_meta"][CONTINUATION_ID] = {"argument": "cursor", "token": draw(_TOKENS)}
+    tool = {**TOOL, "name": draw(_hostile_text)}
+    return wire, tool, draw(_hostile_text)
+
+
+def _every_string(value: Any) -> list[str]:
+    """Every string in `value`, keys included, walked without recursion."""
+    strings: list[str] = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            strings.append(node)
+        elif isinstance(node, dict):
+            for key, item in node.items():  # pyright: ignore[reportUnknownVariableType]
+                strings.append(key)  # pyright: ignore[reportUnknownArgumentType]
+                stack.append(item)
+        elif isinstance(node, list):
+            stack.extend(node)  # pyright: ignore[reportUnknownArgumentType]
+    return strings
+
+
+def _letters(text: str) -> str:
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKC", text).casefold() if c.isalnum())
+
+
+_ALLOWED_TAGS = {"html", "head", "body", "h1", "h2", "p", "table", "thead", "tbody", "tr", "th", "td", "code", "pre"}
+_ALLOWED_TAGS |= {"strong", "em", "blockquote", "ul", "li", "br"}
+
+
+def _html_tags(markdown: str) -> set[str]:
+    html = cmarkgfm.markdown_to_html_with_extensions(  # pyright: ignore[reportUnknownMemberType]
+        markdown,
+        options=Options.CMARK_OPT_UNSAFE,  # pyright: ignore[reportUnknownMemberType]
+        extensions=["table", "strikethrough", "autolink", "tasklist"],
+    )
+    root = LexborHTMLParser(cast("str", html)).root
+    assert root is not None
+    return {node.tag for node in root.traverse() if node.tag}
+
+
+_arguments = st.dictionaries(st.sampled_from(["cursor", "q", "limit"]), st.text(max_size=5) | st.integers(), max_size=3)
+_FRAMING_LINE_STARTS = (
+    "Mode: ",
+    "This result is incomplete: ",
+    "What you receive is incomplete: ",
+    "Server guidance (quoted, advisory): ",
+)
+_HOST_DIRECTIVE_MEMBERS = ("mode", "complete", "framing")
+
+
+def host_members(presentation: Presentation) -> dict[str, Any]:
+    """The model's copy with only what the host writes itself: its framing block, the members of its directive it
+    decides (the mode, completeness, the framing) and `isError`; the directive's server strings are left out."""
+    skeleton = host_skeleton(presentation)
+    structured = skeleton.get("structuredContent")
+    if structured is not None:
+        directive = structured[RESULT_STRUCTURED_KEY]
+        own = {key: value for key, value in directive.items() if key in _HOST_DIRECTIVE_MEMBERS}
+        skeleton["structuredContent"] = {RESULT_STRUCTURED_KEY: own}
+    return skeleton
+
+
+def server_bytes_of_every_member(presentation: Presentation) -> int:
+    """The bytes of the serialized `model_result` the server's result gave, its directive's strings included."""
+    return json_size(presentation.model_result) - json_size(host_members(presentation))
+
+
+@example(  # nothing of the result fits: the empty payload must weigh nothing, or a block slips in on its weight
+    ({"content": [{"type": ""}], "structuredContent": {"0": 0}, "_meta": {EXTENSION_ID: {}}}, TOOL, ""), 0, None, {}
+)
+@given(very_hostile_results(), st.none() | st.integers(0, 3000), st.none() | st.integers(0, 8), _arguments)
+def test_every_string_of_every_output_is_defused_bounded_and_never_a_link(
+    hostile: tuple[dict[str, Any], dict[str, Any], str],
+    max_bytes: int | None,
+    max_rows: int | None,
+    arguments: dict[str, Any],
+) -> None:
+    wire, tool, server = hostile
+    presentation = present(tool, wire, server=server, max_bytes=max_bytes, max_rows=max_rows)
+    framing, notice, caption = presentation.framing, presentation.notice, presentation.caption
+    text, markdown = presentation.text, presentation.markdown
+    header = _letters(HEADER_WORDS)
+
+    # Defused: in all the model receives, the only string that holds the framing's header is the host's framing,
+    # which holds it once, at its start; the host's own lines (framing, notice, caption) show nothing hidden.
+    for string in _every_string(presentation.model_result):
+        if string != framing:
+            assert header not in _letters(string), string[:200]
+    for own in (framing, notice, caption):
+        if own is not None:
+            assert not any(is_hidden(char) for char in own.replace("\n", "")), own
+            assert _letters(own).count(header) == (1 if own is framing else 0), own
+    if framing is not None:
+        assert framing.startswith(FRAMING_HEADER + "\n")
+        assert all(line.startswith(_FRAMING_LINE_STARTS) for line in framing.splitlines()[1:]), framing
+    # The user's views show every character a reader cannot see as written as an escape.
+    for view in (text, markdown):
+        assert not any(is_hidden(char) for char in view.replace("\n", "")), view[:200]
+
+    # Bounded: every byte of the model's copy from the server fits `max_bytes` (the host's framing, its directive's
+    # own members and isError aside, which are bounded by a constant); each view fits it, the notice on top.
+    if max_bytes is not None:
+        assert server_bytes_of_every_member(presentation) <= max_bytes
+        shown_notice = 0 if notice is None else len(notice.encode()) + 2
+        assert len(text.encode()) <= max_bytes + shown_notice
+        markdown_notice = 0 if notice is None else len(f"> {markdown_escape(notice)}\n\n".encode())
+        assert len(markdown.encode()) <= max_bytes + markdown_notice
+    assert json_size(host_members(presentation)) <= HOST_OVERHEAD_LIMIT
+    # Linear: no server value makes the output more than a constant factor of the input.
+    assert _output(presentation) <= 64 * json_size(wire) + 64 * len(server) + 64 * len(tool["name"]) + 20_000
+
+    # Never a link, an image or HTML of the server's in the Markdown the user sees.
+    for shown in (markdown, presentation.caption_markdown or ""):
+        assert _html_tags(shown) <= _ALLOWED_TAGS, shown[:500]
+
+    # The next call's arguments change none the caller chose.
+    following = presentation.next_arguments(arguments)
+    if following is not None:
+        own_arguments = {name: value for name, value in arguments.items() if name != "cursor"}
+        assert {name: following[name] for name in own_arguments} == own_arguments
+        assert set(following) == {*own_arguments, "cursor"}
+
+
+def test_an_integer_json_cannot_write_is_forwarded_as_a_note() -> None:
+    """A wire dict built in Python can hold an integer past Python's decimal digit limit, which no JSON encoder
+    writes: the views and the model's copy name it, and the bound is still measured on what is forwarded."""
+    wire = {"content": [{"type": "text", "text": "a"}], "structuredContent": {"n": 1 << 20_000, "s": HEADER_WORDS}}
+    for max_bytes in (None, 400):
+        presentation = present(TOOL, wire, max_bytes=max_bytes)
+        assert "too long to write in decimal" in presentation.text or presentation.host_bounded
+        dumped = json.dumps(presentation.model_result)
+        assert HEADER_WORDS not in dumped
+        if max_bytes is None:
+            assert "too large to write as JSON" in dumped

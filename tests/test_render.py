@@ -182,3 +182,20 @@ def test_server_text_in_the_markdown_view_shows_as_written_and_is_never_a_link(t
     heading, row = (line for line in view.lines if line.block in ("heading", "row"))
     shown = fold(text_escape(text))
     assert (fold(heading.text), fold((row.cells or ("",))[0])) == (shown, shown)
+
+
+# The renderers escape a column at once when one check shows nothing in it to escape: each fast path must give what
+# escaping every cell gives. Cells drawn from the characters the checks accept, and from those that end them.
+_column_cells = st.lists(
+    st.text(alphabet="aWw.,: -0@\n\u202e|*<>#&_x", max_size=8)
+    | st.sampled_from(["www.x", "WWW.", "-", ":-", "a@b.c", "http:", "1.25", "Account 7"]),
+    max_size=6,
+)
+
+
+@given(_column_cells)
+def test_a_column_escaped_at_once_is_each_cell_escaped(cells: list[str]) -> None:
+    from mcp_rendering import render
+
+    assert render._markdown_cells(cells) == [markdown_escape(cell) for cell in cells]  # pyright: ignore[reportPrivateUsage]
+    assert render._text_cells(cells) == [text_escape(cell) for cell in cells]  # pyright: ignore[reportPrivateUsage]

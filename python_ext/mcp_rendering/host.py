@@ -14,8 +14,10 @@
   continuation is withheld, since following it would skip the page's hidden records.
 - Server text is untrusted wherever it goes: the plain-text view and the caption show hidden characters as escapes,
   the Markdown view escapes every server string (text blocks are fenced as code), the framing given to the
-  model quotes server text so that no character of it can begin a line, and server text that imitates the
-  framing's header, anywhere in what the model receives, is replaced by a note saying so.
+  model quotes server text (`quote`, the one way server text enters the host's own lines) so that no character
+  of it can begin a line, and server text that imitates the framing's header, anywhere in what the model
+  receives (the model's copy of the directive included), is replaced by a note saying so (`_defused`, the one
+  defusal every forwarded value passes).
 - The model receives the framing as a text block placed first, and the directive the host acts on under
   `structuredContent["_rendering"]` when `structuredContent` is an object; the protocol carriers `_rendering` and
   `_meta` stay with the host.
@@ -77,9 +79,10 @@ _LINK_KEYS = ("linkedRecords", "linkedFields")
 
 
 def quote(text: str) -> str:
-    """Server text as one quoted string: backslashes, quotes and every character a reader cannot see as written
-    (line breaks included) are escaped, so that the quotation cannot end early or begin a new line."""
-    return '"' + visible(text.replace("\\", "\\\\").replace('"', '\\"')) + '"'
+    """Server text as one quoted string: defused (`_defuse_text`: no imitation of the framing), then backslashes,
+    quotes and every character a reader cannot see as written (line breaks included) escaped, so that the quotation
+    cannot end early or begin a new line. Every server string the host writes into its own text passes here."""
+    return '"' + visible(_defuse_text(text).replace("\\", "\\\\").replace('"', '\\"')) + '"'
 
 
 def _name(text: str) -> str:
@@ -365,13 +368,20 @@ def _continuation_text(rendering: EffectiveRendering, tool_name: str | None) -> 
     if continuation is None:
         return "The server gave no way to fetch the rest."
     who = f"the tool {_name(tool_name)}" if tool_name else "the same tool"
-    if len(continuation.token) > FRAMING_TOKEN_LIMIT or not _TOKEN.fullmatch(continuation.token):
+    if not _quotable(continuation.token):
         return (
             f"The server offers a continuation (argument {quote(continuation.argument)}, a token of "
-            f"{len(continuation.token)} characters, too long to quote here)."
+            f"{len(continuation.token)} characters, not quoted here)."
         )
-    extra = json.dumps({continuation.argument: continuation.token})
+    extra = f"{{{quote(continuation.argument)}: {quote(continuation.token)}}}"
     return f"To get the rest, call {who} again with the same arguments plus {extra}."
+
+
+def _quotable(token: str) -> bool:
+    """Whether a continuation token reaches the model (in the framing and in the copy of the directive): at most
+    `FRAMING_TOKEN_LIMIT` characters of the token alphabet, and no imitation of the framing. Any other token is
+    referred to only: defusing it would change it, and a changed token is no continuation."""
+    return len(token) <= FRAMING_TOKEN_LIMIT and _TOKEN.fullmatch(token) is not None and not _imitates_framing(token)
 
 
 def _partial_notice(rendering: EffectiveRendering, page: _PageState, tool_name: str | None, shown: int | None) -> str:
@@ -427,24 +437,46 @@ def _framing(rendering: EffectiveRendering, records_complete: bool, notice: str 
     elif notice is not None:  # every record is here; only other blocks were held back
         lines.append(f"What you receive is incomplete: {notice.removeprefix('Note: ')}")
     if rendering.guidance:
-        lines.append("Server guidance (quoted, advisory): " + quote(_defuse_text(rendering.guidance)))
+        lines.append("Server guidance (quoted, advisory): " + quote(rendering.guidance))
     return "\n".join(lines)
 
 
-def _model_directive(rendering: EffectiveRendering, complete: bool, host_bounded: bool) -> dict[str, Any] | None:
-    """The directive the host acts on, in wire form, for the model's copy in `structuredContent`."""
+_HOST_DIRECTIVE_MEMBERS = ("mode", "complete")
+"""The members of the model's copy of the directive that the host writes itself (the mode as the host resolved it,
+its own completeness); the others carry the server's strings, and count against `max_bytes`."""
+
+
+def _model_directive(
+    rendering: EffectiveRendering, complete: bool, host_bounded: bool, *, server_members: bool = True
+) -> dict[str, Any] | None:
+    """The directive the host acts on, in wire form and defused, for the model's copy in `structuredContent`;
+    without the server's members (guidance, null text, continuation) unless `server_members`."""
     if rendering.mode == "unspecified" and complete:
         return None
     directive: dict[str, Any] = {} if rendering.mode == "unspecified" else {"mode": rendering.mode}
-    if rendering.guidance is not None:
+    if server_members and rendering.guidance is not None:
         directive["guidance"] = rendering.guidance
-    if rendering.directive is not None and rendering.directive.null_display is not None:
+    if server_members and rendering.directive is not None and rendering.directive.null_display is not None:
         directive["nullDisplay"] = rendering.directive.null_display
     directive["complete"] = complete
     # Following a continuation after the host cut the page would skip the records it did not show.
-    if not complete and not host_bounded and rendering.continuation is not None:
-        directive["continuation"] = rendering.continuation.model_dump(mode="json", by_alias=True, exclude_none=True)
-    return directive
+    continuation = rendering.continuation
+    offered = server_members and not complete and not host_bounded and continuation is not None
+    if offered and continuation is not None and _quotable(continuation.token):
+        directive["continuation"] = continuation.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return cast("dict[str, Any]", _defused(directive))
+
+
+def _directive_server_bytes(wire: Mapping[str, Any], rendering: EffectiveRendering) -> int:
+    """An upper bound on the bytes the server's members add to the model's copy of the directive (its largest
+    form: incomplete, continuation offered); none when the model gets no structured copy to hold it."""
+    if _structured(wire) is None:
+        return 0
+    largest = _model_directive(rendering, False, False)
+    if largest is None:
+        return 0
+    host_only = {key: value for key, value in largest.items() if key in _HOST_DIRECTIVE_MEMBERS}
+    return _json_size(largest) - _json_size(host_only)
 
 
 # ------------------------------------------------------------------------------------------------------- the views
@@ -486,15 +518,17 @@ class _Records:
             if rows or section_links or (not section.rows and not own):
                 kept.append(section.model_copy(update={"rows": rows}))
         links.extend(self.orphans[: max(remaining, 0)])
-        shown_ids = {row.id for section in kept for row in section.rows}
-        fields = [entry for entry in self.fields if entry.row_id in shown_ids]
+        fields: list[LinkedField] = []
+        if self.fields:  # a set of the shown ids only when there are linked fields to place
+            shown_ids = {row.id for section in kept for row in section.rows}
+            fields = [entry for entry in self.fields if entry.row_id in shown_ids]
         return self.document.model_copy(update={"sections": tuple(kept)}), links, fields
 
     def render(self, limit: int, null_display: str) -> tuple[Document, Callable[[], str], Callable[[], str]]:
         """The first `limit` records as a document, and what renders its text and its Markdown, links shown in
         their place."""
         document, links, fields = self.cut(limit)
-        section_of = {row.id: section.id for section in document.sections for row in section.rows}
+        section_of = {row.id: section.id for section in document.sections for row in section.rows} if fields else {}
         notes: dict[str, list[str]] = {}
         orphan_notes: list[str] = []
         for entry in fields:
@@ -534,13 +568,13 @@ def _field_note(entry: LinkedField) -> str:
 
 
 def _largest_fitting(
-    upper: int, render: Callable[[int], tuple[str, str]], max_bytes: int, payload: Callable[[int], _Payload]
+    upper: int, render: Callable[[int], tuple[str, str]], max_bytes: int, model_fits: Callable[[int], bool]
 ) -> int:
-    """The largest k <= upper whose two renderings, and what the model would receive of them, each fit in
-    `max_bytes`; each only grows with k."""
+    """The largest k <= upper whose two renderings each fit in `max_bytes`, and what the model would receive of
+    them in its own bound (`model_fits`); each only grows with k."""
 
     def fits(k: int) -> bool:
-        return all(len(body.encode()) <= max_bytes for body in render(k)) and payload(k).size() <= max_bytes
+        return _fits(render(k), max_bytes) and model_fits(k)
 
     low, high = 0, upper
     if fits(high):
@@ -552,6 +586,10 @@ def _largest_fitting(
         else:
             high = middle - 1
     return low
+
+
+def _fits(views: tuple[str, str], max_bytes: int) -> bool:
+    return all(len(view.encode()) <= max_bytes for view in views)
 
 
 def _text_views(lines: Sequence[ContentLine], keep: int) -> tuple[Callable[[], str], Callable[[], str]]:
@@ -621,14 +659,14 @@ def _forwarded_blocks(
         uri = _block_uri(block_map)
         if shown_uris is not None and uri is not None and uri not in shown_uris:
             continue  # a record the host cut: not withheld, the record itself is cut
-        defused = _defused(block_map)
+        forwarded = _payload([block_map], None)
         if budget is not None:
-            size = _json_size(defused) + 1
+            size = forwarded.size()
             if size > budget:
                 withheld += 1
                 continue
             budget -= size
-        kept.append(defused)
+        kept.extend(forwarded.blocks)
     return kept, withheld
 
 
@@ -658,20 +696,37 @@ class _Payload:
     blocks: list[Any]
     copy: dict[str, Any] | None
     """The structured copy, without `_rendering`; None when the model gets none."""
+    dumped: str
+    """`{"content": blocks, "structuredContent": copy}` as compact JSON: what the size is read from."""
 
     def size(self) -> int:
-        """An upper bound on the bytes the payload adds to `model_result` as compact UTF-8 JSON: each block with a
-        comma, the copy with its member name."""
-        blocks = sum(_json_size(block) + 1 for block in self.blocks)
-        return blocks + (0 if self.copy is None else _json_size(self.copy) + _COPY_MEMBER_BYTES)
+        """The bytes the payload adds to `model_result` as compact UTF-8 JSON: each block with a comma, the copy
+        with its member name."""
+        data = len(self.dumped) if self.dumped.isascii() else len(self.dumped.encode())
+        return data - _EMPTY_PAYLOAD_BYTES + (1 if self.blocks else 0)
 
 
-_COPY_MEMBER_BYTES = len(',"structuredContent":')
+_EMPTY_PAYLOAD_BYTES = len('{"content":[]}')
+
+
+def _compact_json(value: Any) -> str | None:
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+    except (TypeError, ValueError, RecursionError):
+        return None  # not JSON: defused string by string, which makes it JSON
 
 
 def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
-    defused_copy = None if copy is None else cast("dict[str, Any]", _defused(dict(copy)))
-    return _Payload(cast("list[Any]", _defused(list(blocks))), defused_copy)
+    """The payload, passed through the one defusal: a single compact dump is scanned (in C) and, when nothing
+    imitates the framing, also gives the size; otherwise every string is defused and the result dumped again."""
+    value: dict[str, Any] = {"content": list(blocks)}
+    if copy is not None:
+        value["structuredContent"] = dict(copy)
+    dumped = _compact_json(value)
+    if dumped is None or _may_imitate_framing(dumped):
+        value = cast("dict[str, Any]", _defused_walk(value))
+        dumped = json.dumps(value, ensure_ascii=False, separators=(",", ":"))  # the walk leaves only JSON
+    return _Payload(value["content"], value.get("structuredContent"), dumped)
 
 
 def _uncut_payload(wire: Mapping[str, Any]) -> _Payload:
@@ -722,14 +777,10 @@ def _letters(text: str) -> str:
     return _NOT_LETTERS.sub("", folded)
 
 
-def _may_imitate_framing(value: Any) -> bool:
-    """Whether some string in `value` (keys included) may imitate the framing: False only when the letters of all
-    its strings together, as JSON writes them, do not hold the header's (a JSON escape reads as a separator, as the
-    character it stands for does in `_letters`)."""
-    try:
-        dumped = json.dumps(value, ensure_ascii=False, check_circular=False)
-    except (TypeError, ValueError, RecursionError):
-        return True  # not JSON: every string is defused one by one
+def _may_imitate_framing(dumped: str) -> bool:
+    """Whether some string of a value dumped as JSON (keys included) may imitate the framing: False only when the
+    letters of all its strings together, as JSON writes them, do not hold the header's (a JSON escape reads as a
+    separator, as the character it stands for does in `_letters`)."""
     if not dumped.isascii():
         return _HEADER_LETTERS in _letters(_JSON_ESCAPE.sub(" ", dumped))
     # ASCII, the common case: the same reading with bytes operations, each one pass in C.
@@ -764,9 +815,11 @@ def _defuse_text(text: str) -> str:
 
 def _defused(value: Any) -> Any:
     """The one defusal of what the model receives from the server: every string (keys, text, descriptions, unknown
-    blocks, the structured copy) that imitates the framing is defused. One scan of the whole, in C, usually shows
-    there is nothing to do; otherwise, or when JSON cannot write the value, every string is walked."""
-    if not _may_imitate_framing(value):
+    blocks, the structured copy, the directive's members) that imitates the framing is defused. One scan of the
+    whole, in C, usually shows there is nothing to do; otherwise, or when JSON cannot write the value, every string
+    is walked."""
+    dumped = _compact_json(value)
+    if dumped is not None and not _may_imitate_framing(dumped):
         return value
     return _defused_walk(value)
 
@@ -774,6 +827,9 @@ def _defused(value: Any) -> Any:
 _MAX_FORWARD_DEPTH = 256
 """Nesting beyond which a value is forwarded as a note: JSON encoders (the host's, the SDK's) refuse deeper."""
 _TOO_DEEP = f"[a value nested more than {_MAX_FORWARD_DEPTH} levels deep, not forwarded]"
+_MAX_INT_BITS = 12_000
+"""Bits of the largest integer forwarded: under the 4,300 decimal digits Python writes by default."""
+_TOO_LARGE = "[an integer too large to write as JSON, not forwarded]"
 
 
 def _defused_walk(value: Any) -> Any:
@@ -786,6 +842,8 @@ def _defused_walk(value: Any) -> Any:
         out: Any
         if isinstance(node, str):
             out = _defuse_text(node)
+        elif isinstance(node, int) and not isinstance(node, bool) and node.bit_length() > _MAX_INT_BITS:
+            out = _TOO_LARGE  # Python writes no decimal form of it (its digit limit): JSON cannot carry it
         elif node is None or isinstance(node, bool | int | float):
             out = node
         elif isinstance(node, Mapping | list | tuple) and depth >= _MAX_FORWARD_DEPTH:
@@ -838,10 +896,13 @@ def present(
             lines of a text result); beyond it, the presentation is cut at a record boundary and says so.
         max_bytes: the host's own bound on the UTF-8 size of the rendering (text and Markdown each; the notice comes
             on top) and on every byte the model receives of the server's result: `model_result` as compact UTF-8
-            JSON, less the host's own framing block, its directive in `structuredContent["_rendering"]` and
-            `isError`, is at most `max_bytes`. While the result as sent fits, it is forwarded as sent; otherwise the
-            model receives the host's rendering of the records shown (and, for structured content, their copy in
-            the document shape), then the other blocks while they fit. None: no bound.
+            JSON, less the host's own framing block, the members of its directive in
+            `structuredContent["_rendering"]` it writes itself (`mode`, `complete`, `framing`) and `isError`, is at
+            most `max_bytes`; the directive's server members (guidance, null text, continuation) count, and are
+            left out of that copy when they alone exceed the bound. While the result as sent fits, it is
+            forwarded as sent; otherwise the model receives the host's rendering of the records shown (and, for
+            structured content, their copy in the document shape), then the other blocks while they fit. None: no
+            bound.
 
     The result counts as incomplete when its directive says so (`complete: false`, or a continuation), or when a
     reference result's page state does. When the host's bound cuts a page, the server's continuation is withheld
@@ -867,8 +928,13 @@ def present(
     # What the model receives of the records when the host's rendering replaces the result as sent: the rendering
     # of the first k records, and for structured content its copy in the document shape.
     cut_payload: Callable[[int], _Payload]
+    # The server's members of the model's copy of the directive count against the bound; when they alone exceed it,
+    # that copy holds the host's members only (the framing still quotes the guidance).
+    directive_bytes = _directive_server_bytes(wire, rendering)
+    server_directive = max_bytes is None or directive_bytes <= max_bytes
+    model_bytes = None if max_bytes is None else max_bytes - (directive_bytes if server_directive else 0)
     uncut = _uncut_payload(wire)
-    uncut_fits = max_bytes is None or uncut.size() <= max_bytes
+    uncut_fits = model_bytes is None or uncut.size() <= model_bytes
 
     def model_payload(k: int, count: int) -> _Payload:
         """What the model receives of the first k of count records: the result as sent, while it fits whole."""
@@ -887,12 +953,19 @@ def present(
 
         cut_payload = document_payload
         limit = count if max_rows is None else min(max_rows, count)
-        if max_bytes is not None:
+        if max_bytes is not None and model_bytes is not None:
             limit = _largest_fitting(
-                limit, lambda k: _both(view.render(k, null_display)[1:]), max_bytes, lambda k: model_payload(k, count)
+                limit,
+                lambda k: _both(view.render(k, null_display)[1:]),
+                max_bytes,
+                lambda k: model_payload(k, count).size() <= model_bytes,
             )
         document, body_text, body_markdown = view.render(limit, null_display)
         shown_count = limit
+        if max_bytes is not None and limit == 0 and not _fits(_both((body_text, body_markdown)), max_bytes):
+            # Not even the headings around no record fit: the views hold the notice alone.
+            body_text = body_markdown = str
+            extent = f"0 of {count} records" if count else "none of the headings"
         if limit < count:
             extent = f"{limit} of {count} records"
             cut_document, links, _ = view.cut(limit)
@@ -908,9 +981,12 @@ def present(
 
         cut_payload = text_payload
         limit = _text_line_limit(lines, max_rows)
-        if max_bytes is not None:
+        if max_bytes is not None and model_bytes is not None:
             limit = _largest_fitting(
-                limit, lambda k: _both(_text_views(lines, k)), max_bytes, lambda k: model_payload(k, count)
+                limit,
+                lambda k: _both(_text_views(lines, k)),
+                max_bytes,
+                lambda k: model_payload(k, count).size() <= model_bytes,
             )
         body_text, body_markdown = _text_views(lines, limit)
         if limit < count:
@@ -926,18 +1002,18 @@ def present(
     withheld = 0
     if extent is not None or not uncut_fits:
         payload = cut_payload(limit)
-        if max_bytes is not None and payload.size() > max_bytes:
-            payload = _Payload([], None)  # not even the rendering of no record fits: the framing alone says so
+        if model_bytes is not None and payload.size() > model_bytes:
+            payload = _payload([], None)  # not even the rendering of no record fits: the framing alone says so
             withheld += 1
         others, withheld_others = _forwarded_blocks(
             wire,
             with_text=records.kind != "text" and extent is None,  # a copy of records the host may have cut
             shown_blocks=shown_blocks,
             shown_uris=shown_uris,
-            budget=None if max_bytes is None else max_bytes - payload.size(),
+            budget=None if model_bytes is None else model_bytes - payload.size(),
         )
         withheld += withheld_others
-        payload = _Payload([*payload.blocks, *others], payload.copy)
+        payload = _payload([*payload.blocks, *others], payload.copy)
     host_bounded = extent is not None or withheld > 0
     records_complete = server_complete and extent is None
     complete = records_complete and not withheld
@@ -961,7 +1037,7 @@ def present(
         )
 
     framing = _framing(rendering, records_complete, notice)
-    directive = _model_directive(rendering, records_complete, host_bounded)
+    directive = _model_directive(rendering, records_complete, host_bounded, server_members=server_directive)
     return Presentation(
         mode=rendering.mode,
         rendering=rendering,

@@ -136,7 +136,13 @@ def cell_text(value: Cell, null_display: str = DEFAULT_NULL_DISPLAY) -> str:
         return "false"
     if isinstance(value, float):
         return repr(value)
+    if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
+        # Past the decimal digits Python writes (its default limit), no exact text exists to show: say so in place.
+        return f"(an integer of {value.bit_length()} bits, too long to write in decimal)"
     return str(value)
+
+
+_MAX_INT_BITS = 12_000
 
 
 def kind_marker(row: Row) -> str:
@@ -183,34 +189,45 @@ def _underline(title: str, char: str) -> str:
     return char * max(len(title), 3)
 
 
+def _text_cells(cells: list[str]) -> list[str]:
+    """`cells` as the plain-text view shows them: one check in C over the whole column usually shows nothing to
+    escape."""
+    if shows_as_written("".join(cells)):
+        return cells
+    return [text_escape(cell) for cell in cells]
+
+
 def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()) -> list[str]:
     title = text_escape(section.title)
     lines = [title, _underline(title, "-"), ""]
     note_lines = [text_escape(note) for note in notes]
-    if not section.rows:
+    rows = section.rows
+    if not rows:
         lines.extend(note_lines or ["(no rows)"])
         return lines
+    # Column by column: one list of strings per column (no container per row), each escaped in one pass.
+    labels = _text_cells([row.label for row in rows])
+    prefixes = [indentation(row, _INDENT_TEXT) + kind_marker(row) for row in rows]
     header = ["", *(text_escape(column) for column in section.columns)]
-    body = [
-        [
-            indentation(row, _INDENT_TEXT) + kind_marker(row) + text_escape(row.label),
-            *(text_escape(cell_text(value, null_display)) for value in row.values),
-        ]
-        for row in section.rows
-    ]
-    widths = [min(max(len(line[index]) for line in (header, *body)), PAD_WIDTH) for index in range(len(header))]
+    bodies = [[prefix + label for prefix, label in zip(prefixes, labels, strict=True)]]
+    bodies.extend(
+        _text_cells([cell_text(row.values[index], null_display) for row in rows])
+        for index in range(len(section.columns))
+    )
+    widths = [min(max(len(head), max(map(len, body))), PAD_WIDTH) for head, body in zip(header, bodies, strict=True)]
     right = [False, *_numeric_columns(section)]
-
-    def table_line(cells: Sequence[str]) -> str:
-        padded = (
-            cell.rjust(width) if align_right else cell.ljust(width)
-            for cell, width, align_right in zip(cells, widths, right, strict=True)
+    # One format string per section: padding each row is then one call in C. A cell wider than its width is
+    # written whole, as `str.ljust` would.
+    layout = (
+        "| "
+        + " | ".join(
+            f"{{:{'>' if align_right else '<'}{width}}}" for width, align_right in zip(widths, right, strict=True)
         )
-        return "| " + " | ".join(padded) + " |"
-
-    lines.append(table_line(header))
+        + " |"
+    )
+    lines.append(layout.format(*header))
     lines.append("+" + "+".join("-" * (width + 2) for width in widths) + "+")
-    lines.extend(table_line(cells) for cells in body)
+    lines.extend(map(layout.format, *bodies))
     if note_lines:
         lines.extend(["", *note_lines])
     return lines
@@ -267,23 +284,43 @@ def _markdown_row(cells: Iterable[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+# Text that no step of `markdown_escape` changes: letters, digits, spaces, dots and commas (a dot begins no
+# autolink but after `www`, checked apart).
+_MARKDOWN_PLAIN = re.compile(r"[A-Za-z0-9 .,]*")
+
+
+def _markdown_cells(cells: list[str]) -> list[str]:
+    """`cells` escaped for Markdown: one check in C over the whole column usually shows nothing to escape."""
+    joined = " ".join(cells)
+    if _MARKDOWN_PLAIN.fullmatch(joined) and "www." not in joined.lower():
+        return cells
+    return [markdown_escape(cell) for cell in cells]
+
+
 def _markdown_section(section: Section, null_display: str, notes: Sequence[str] = ()) -> list[str]:
     lines = ["## " + markdown_escape(section.title), ""]
     note_lines = ["- " + markdown_escape(note) for note in notes]
-    if not section.rows:
+    rows = section.rows
+    if not rows:
         lines.extend(note_lines or ["*(no rows)*"])
         return lines
     lines.append(_markdown_row(["", *(markdown_escape(column) for column in section.columns)]))
     alignments = ["---", *("---:" if numeric else "---" for numeric in _numeric_columns(section))]
     lines.append(_markdown_row(alignments))
-    for row in section.rows:
-        marker = kind_marker(row)
-        label = (
-            indentation(row, _INDENT_MARKDOWN)
-            + (f"**{marker.strip()}** " if marker else "")
-            + markdown_escape(row.label)
-        )
-        lines.append(_markdown_row([label, *(markdown_escape(cell_text(value, null_display)) for value in row.values)]))
+    # Column by column, as in the plain-text view.
+    labels = _markdown_cells([row.label for row in rows])
+    markers = [kind_marker(row) for row in rows]
+    columns = [
+        [
+            indentation(row, _INDENT_MARKDOWN) + (f"**{marker.strip()}** " if marker else "") + label
+            for row, marker, label in zip(rows, markers, labels, strict=True)
+        ]
+    ]
+    columns.extend(
+        _markdown_cells([cell_text(row.values[index], null_display) for row in rows])
+        for index in range(len(section.columns))
+    )
+    lines.extend(map(_markdown_row, zip(*columns, strict=True)))
     if note_lines:
         lines.extend(["", *note_lines])
     return lines
