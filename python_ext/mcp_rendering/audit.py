@@ -151,6 +151,10 @@ _PAIR_BUDGET = 2_000_000
 _DIFF_BUDGET = 4_000_000
 """Past this many steps of the edit script (a transcript far from faithful, with many identical rows), a group's
 lines take its rows in order."""
+_FEW_OF_A_LABEL = 8
+"""Up to this many rows of one label, a free-form line is checked against each; past it, through `_LabelIndex`."""
+_ROWS_HERE: Any = object()
+"""The key under which a node of `_LabelIndex` holds the rows whose values end there."""
 _KIND_MARKER = re.compile(r"(?:\*\*|__)?(sub)?total\b:?(?:\*\*|__)?:?\s*", re.IGNORECASE)
 _SEPARATOR_CHARS = frozenset(" .:,;()[]{}=/|\u00b7\u2022-\u2013\u2014")
 _TOKEN_BEFORE = frozenset(" ([:=/")
@@ -683,6 +687,67 @@ def _free_values(rest: str, values: Sequence[str], columns: Sequence[str]) -> bo
     return _gap_ok(rest[position:], columns)
 
 
+def _delimited_pieces(text: str, lengths: Sequence[int]) -> set[str]:
+    """Every piece of `text` of one of `lengths` that `_find_token` could find: delimited at both ends."""
+    size = len(text)
+    starts = [0, *(index + 1 for index, char in enumerate(text) if char in _TOKEN_BEFORE)]
+    pieces: set[str] = set()
+    for start in starts:
+        for length in lengths:
+            end = start + length
+            if end > size:
+                break  # lengths ascend
+            if (
+                end == size
+                or text[end] in _TOKEN_AFTER
+                or (text[end] in _TOKEN_AFTER_IF_SPACED and (end + 1 == size or text[end + 1] == " "))
+            ):
+                pieces.add(text[start:end])
+    return pieces
+
+
+class _LabelIndex:
+    """The rows of one label, in a tree of their values (value by value, in order): a free-form line can show only
+    a row each of whose non-empty values is a delimited piece of the line, so a line is checked against those
+    rows only, found by walking the tree through the pieces it holds, never against every row of the label."""
+
+    def __init__(self, rows: Sequence[_Expected]) -> None:
+        self.root: dict[str, Any] = {}
+        lengths: set[int] = set()
+        for row in rows:
+            node = self.root
+            for value in row.values:
+                if value:
+                    lengths.add(len(value))
+                node = node.setdefault(value, {})
+            node.setdefault(_ROWS_HERE, []).append(row.number)
+        self.lengths = sorted(lengths)
+
+    def candidates(self, rest: str) -> list[int]:
+        """The rows, in document order, whose non-empty values are all delimited pieces of `rest`."""
+        pieces = _delimited_pieces(rest, self.lengths)
+        found: list[int] = []
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            if len(node) <= len(pieces) + 2:
+                for value, child in node.items():
+                    if value is _ROWS_HERE:
+                        found.extend(child)
+                    elif value == "" or value in pieces:  # an empty value needs nothing in free-form text
+                        stack.append(child)
+                continue
+            # More values here than pieces in the line: look the pieces up (the cost stays the line's, not the rows').
+            for value in ("", *pieces):
+                child = node.get(value)
+                if child is not None:
+                    stack.append(child)
+            if _ROWS_HERE in node:
+                found.extend(node[_ROWS_HERE])
+        found.sort()
+        return found
+
+
 class _DocumentAudit:
     def __init__(self, lines: Sequence[_Line], document: Document, null_display: str, exact_cells: bool) -> None:
         self.lines = lines
@@ -735,6 +800,8 @@ class _DocumentAudit:
         self.work = 0
         """Steps spent pairing lines with rows: what the order check costs, counted (tests bound it)."""
         self.label_words = sorted({label.count(" ") + 1 for label in by_label if label})
+        self.label_index: dict[str, _LabelIndex] = {}
+        """The rows of a label shared by many, indexed by their values (built when first needed)."""
         self.assigned: list[int] = [-1] * len(self.rows)  # row -> line
         self.used = [False] * (lines[-1].number + 1 if lines else 0)
         self.lines_by_number = {line.number: line for line in lines}
@@ -786,9 +853,16 @@ class _DocumentAudit:
                     longest_words = label.count(" ") + 1
                     longest_label = self.rows[numbers[0]].key[: 1 if self.exact_cells else len(_pieces(label))]
                 starts_with_label = True
+                if len(numbers) > _FEW_OF_A_LABEL:
+                    index = self.label_index.get(label)
+                    if index is None:
+                        index = self.label_index[label] = _LabelIndex([self.rows[n] for n in numbers])
+                    numbers = index.candidates(rest)
+                keys: set[tuple[str, ...]] = set()  # identical rows are one candidate
                 for number in numbers:
                     row = self.rows[number]
-                    if _free_values(rest, row.values, self.columns[row.section]):
+                    if row.key not in keys and _free_values(rest, row.values, self.columns[row.section]):
+                        keys.add(row.key)
                         candidates.append((row.key, kind))
         if starts_with_label:
             # Under the longest label only: "Net income: 20" is an altered "Net income", not an altered "Net".
