@@ -155,6 +155,8 @@ _FEW_OF_A_LABEL = 8
 """Up to this many rows of one label, a free-form line is checked against each; past it, through `_LabelIndex`."""
 _ROWS_HERE: Any = object()
 """The key under which a node of `_LabelIndex` holds the rows whose values end there."""
+_MARKER_START = frozenset("*_sStT\u017f")
+"""The first characters `_KIND_MARKER` can match at (U+017F, the long s, matches `s` ignoring case)."""
 _KIND_MARKER = re.compile(r"(?:\*\*|__)?(sub)?total\b:?(?:\*\*|__)?:?\s*", re.IGNORECASE)
 _SEPARATOR_CHARS = frozenset(" .:,;()[]{}=/|\u00b7\u2022-\u2013\u2014")
 _TOKEN_BEFORE = frozenset(" ([:=/")
@@ -814,7 +816,7 @@ class _DocumentAudit:
 
     def _table_candidates(self, cells: tuple[str, ...]) -> list[tuple[tuple[str, ...], RowKind | None]]:
         candidates: list[tuple[tuple[str, ...], RowKind | None]] = [(cells, None)]
-        if cells:
+        if cells and cells[0][:1] in _MARKER_START:
             marked = _marker_kind(cells[0])
             if marked is not None:
                 label = (fold(marked[1]),) if self.exact_cells else _pieces(marked[1])
@@ -874,8 +876,12 @@ class _DocumentAudit:
         are of the group's own kind (an unmarked line for an item, a marked line for its kind), 0 is lenient. A line
         such as `Subtotal: X` may show a subtotal labelled `X` or an item labelled `Subtotal: X`: a reader cannot
         tell them apart, so both are candidates."""
-        found: list[tuple[int, int]] = []
         group_kind = self.group_kind
+        if len(candidates) == 1 and candidates[0][1] is None:  # an unmarked line: the common case, decided first
+            groups = self.groups_of_key.get(candidates[0][0], ())
+            if len(groups) == 1 and group_kind[groups[0]] == "item":
+                return [(groups[0], 2)]
+        found: list[tuple[int, int]] = []
         for key, kind in candidates:
             for group in self.groups_of_key.get(key, ()):
                 if kind is None or group_kind[group] == kind:
