@@ -310,6 +310,7 @@ def present_section(run: Run) -> str:
 def audit_section(run: Run) -> str:
     rows = [
         (
+            e["extra"].get("shape", "ledger"),
             f"{e['rows']:,}",
             e["gc"],
             _ms(e["baseline_seconds"]["median"]),
@@ -323,9 +324,12 @@ def audit_section(run: Run) -> str:
     return "\n\n".join(
         [
             "## The audit",
-            "`audit(text, result)` of the text `present()` showed, against `json.loads` of the result's JSON, with "
-            "the collector on for both sides (what a caller sees) and off for both (what the collector adds). The "
-            "peak memory is the audit's growth beyond its inputs, as a multiple of the result's JSON size."
+            "`audit(text, result)` of a faithful transcript, against `json.loads` of the result's JSON, with "
+            "the collector on for both sides (what a caller sees) and off for both (what the collector adds), for "
+            "each shape of result: `ledger` (sections of 500 rows) and `one-section` (every row in one section), as "
+            "`present()` shows them; `text`, a text result of as many lines, as `present()` shows it; "
+            "`shared-label`, rows under three labels shown one free-form list item each. The peak memory is the "
+            "audit's growth beyond its inputs, as a multiple of the result's JSON size."
             + (
                 " **In the commit measured, `audit()` switches the collector off itself while it runs**, so with "
                 "the collector on it runs without it while `json.loads` pays for it: only the figures with the "
@@ -335,6 +339,7 @@ def audit_section(run: Run) -> str:
             ),
             _table(
                 [
+                    "shape",
                     "rows",
                     "collector",
                     "json.loads (ms)",
@@ -344,7 +349,7 @@ def audit_section(run: Run) -> str:
                     "peak memory",
                 ],
                 rows,
-                "lcrrrrr",
+                "llcrrrrr",
             ),
             _provenance(run),
         ]
