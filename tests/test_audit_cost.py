@@ -8,6 +8,7 @@ square.
 
 from __future__ import annotations
 
+import gc
 import importlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mcp_rendering.audit import AuditReport, audit_document
-from mcp_rendering.document import Document, Row, Section
+from mcp_rendering.document import Document, Row, RowKind, Section
 
 _AUDIT: Any = importlib.import_module("mcp_rendering.audit")
 
@@ -89,3 +90,69 @@ def test_free_form_lines_sharing_a_label_cost_exact_checks_linear_in_the_rows(
     report = audit_document(transcript, document, markup="text")
     assert report.clean, report.format()
     assert checks <= 2 * rows
+
+
+_LINE = st.sampled_from(
+    ["| A | 1 |", "| Subtotal: A | 1 |", "| B | 2 |", "| Total: B | 2 |", "| Total | 3 |", "| X | 9 |"]
+)
+_RECORD = st.sampled_from(
+    [
+        ("A", 1, "item"),
+        ("A", 1, "subtotal"),
+        ("B", 2, "item"),
+        ("B", 2, "total"),
+        ("Total", 3, "item"),
+        ("", 3, "total"),
+    ]
+)
+
+
+def _chains(document: Document, transcript: str, monkeypatch: pytest.MonkeyPatch, budget: int) -> list[Any]:
+    """The chains the order check settles (none when the transcript is faithful), with the pair budget given."""
+    chains: list[Any] = []
+    settle = _AUDIT._DocumentAudit._settle
+
+    def captured(self: Any, chain: list[tuple[int, int]], lines_of: Any) -> Any:
+        own_of = {(group, line): own for group, lines in lines_of.items() for line, own in lines}
+        chains.append([own_of[self.group_of[row], line] for row, line in chain])
+        return settle(self, chain, lines_of)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(_AUDIT._DocumentAudit, "_settle", captured)
+        patch.setattr(_AUDIT, "_PAIR_BUDGET", budget)
+        audit_document(transcript, document, markup="text")
+    return chains
+
+
+@given(st.lists(_RECORD, min_size=1, max_size=8), st.lists(_LINE, min_size=1, max_size=9))
+def test_past_the_pair_budget_the_order_check_keeps_the_kind_preference(
+    records: list[tuple[str, int, RowKind]], lines: list[str]
+) -> None:
+    """Over groups of identical records (the edit script), the chain keeps as many own-kind pairs (a line and a
+    record of its own kind) as the full weighted pairing, and no fewer pairs in all than it has own-kind ones."""
+    document = _section(
+        [Row(id=f"r{n}", label=label, values=(value,), kind=kind) for n, (label, value, kind) in enumerate(records)],
+        ("v",),
+    )
+    transcript = "\n".join(lines)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        full = _chains(document, transcript, monkeypatch, 10**9)
+        grouped = _chains(document, transcript, monkeypatch, 0)
+    if not full:
+        return  # a faithful transcript: no chain to compare
+    [weighted], [diffed] = full, grouped
+    assert sum(1 for own in diffed if own) == sum(1 for own in weighted if own)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_audit_leaves_the_collector_as_it_finds_it(enabled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The collector is the caller's: the audit never switches it, on or off, even for a moment."""
+    switched: list[str] = []
+    monkeypatch.setattr(gc, "disable", lambda: switched.append("disable"))
+    monkeypatch.setattr(gc, "enable", lambda: switched.append("enable"))
+    monkeypatch.setattr(gc, "freeze", lambda: switched.append("freeze"))
+    monkeypatch.setattr(gc, "isenabled", lambda: enabled)
+    rows = [Row(id=f"r{n}", label=f"Fee {n % 3}", values=(n, "EUR")) for n in range(300)]
+    transcript = "\n".join(f"- Fee {n % 3}: {n}, EUR" for n in range(300))
+    assert audit_document(transcript, _section(rows, ("amount", "ccy")), markup="text").clean
+    assert switched == []

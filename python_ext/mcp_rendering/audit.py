@@ -59,11 +59,14 @@ changed only in whitespace; an empty value in free-form text; a notice that begi
 contradicts itself.
 
 The score is the share of records shown intact, counting added and duplicated lines in the denominator, halved
-when completeness is misstated. Cost: one pass of each parser (C code), one walk of the blocks, hash lookups and
-one longest chain of records shown in order, in which identical records are one group (a line names the groups it
-may show, not each of their records): O(n log n) for n records and lines of bounded length when few records are
-alike, O((n + m) d) otherwise, d being the records and lines out of order or left over; transcripts over
-`MAX_TRANSCRIPT_CHARS` are refused. The audit leaves the process's garbage collector as it finds it.
+when completeness is misstated. Cost: one pass of each parser (C code), one walk of the blocks, hash lookups (a
+free-form line is checked only against the rows of its label whose values it holds, found through an index of
+their values, however many rows share the label) and one longest chain of records shown in order, in which
+identical records are one group (a line names the groups it may show, not each of their records): O(n log n) for
+n records and lines of bounded length when few records are alike, O((n + m) d) otherwise, d being the records and
+lines out of order or left over; either way a line of a record's own kind is preferred to a lenient reading.
+Transcripts over `MAX_TRANSCRIPT_CHARS` are refused. The audit leaves the process's garbage collector as it finds
+it: it never switches it off, and a caller that wants it paused pauses it around the call.
 """
 
 from __future__ import annotations
@@ -708,6 +711,60 @@ def _delimited_pieces(text: str, lengths: Sequence[int]) -> set[str]:
     return pieces
 
 
+def _edit_chain(xs: Sequence[int], ys: Sequence[frozenset[int]], budget: list[int]) -> list[tuple[int, int]] | None:
+    """The pairs (x, y), both increasing, of a longest chain in which `xs[x]` is one of `ys[y]`, by Myers' greedy
+    shortest edit script; the steps it takes are taken from `budget[0]`, and None when they would exceed it."""
+    n, m = len(xs), len(ys)
+    offset = n + m + 1
+    furthest = [0] * (2 * offset + 1)  # furthest[offset + k]: the furthest x reached on diagonal k
+    trace: list[list[int]] = []  # before each step d, diagonals -d..d
+    for distance in range(n + m + 1):
+        trace.append(furthest[offset - distance : offset + distance + 1])
+        for diagonal in range(-distance, distance + 1, 2):
+            at = offset + diagonal
+            if diagonal == -distance or (diagonal != distance and furthest[at - 1] < furthest[at + 1]):
+                x = furthest[at + 1]  # a y left out
+            else:
+                x = furthest[at - 1] + 1  # an x left out
+            y = x - diagonal
+            start = x
+            while x < n and y < m and xs[x] in ys[y]:
+                x += 1
+                y += 1
+            budget[0] -= 1 + x - start
+            furthest[at] = x
+            if x >= n and y >= m:
+                return _trace_back(trace, n, m)
+        if budget[0] < 0:
+            return None
+    raise AssertionError("an edit script of n + m steps always exists")  # pragma: no cover
+
+
+def _trace_back(trace: list[list[int]], n: int, m: int) -> list[tuple[int, int]]:
+    """The pairs of the snakes on the path the forward pass found, walked back from its end."""
+    x, y = n, m
+    chain: list[tuple[int, int]] = []
+    for distance in range(len(trace) - 1, -1, -1):
+        before = trace[distance]  # diagonal k at index k + distance
+        diagonal = x - y
+        if distance == 0:
+            previous_x, previous_y = 0, 0
+        else:
+            down = diagonal == -distance or (
+                diagonal != distance and before[diagonal - 1 + distance] < before[diagonal + 1 + distance]
+            )
+            previous_diagonal = diagonal + 1 if down else diagonal - 1
+            previous_x = before[previous_diagonal + distance]
+            previous_y = previous_x - previous_diagonal
+        while x > previous_x and y > previous_y:
+            x -= 1
+            y -= 1
+            chain.append((x, y))
+        x, y = previous_x, previous_y
+    chain.reverse()
+    return chain
+
+
 class _LabelIndex:
     """The rows of one label, in a tree of their values (value by value, in order): a free-form line can show only
     a row each of whose non-empty values is a delimited piece of the line, so a line is checked against those
@@ -1040,75 +1097,47 @@ class _DocumentAudit:
         return chain
 
     def _diff_chain(self, kept: list[tuple[int, list[tuple[int, int]]]], rows: list[int]) -> list[tuple[int, int]]:
-        """The longest chain of (row, line) pairs by Myers' greedy shortest edit script, a row and a line pairing
-        when the line may show the row's group. The work is O((n + m) d + d^2), d being the rows and lines left out
-        of the chain; past `_DIFF_BUDGET` steps of it (a transcript far from faithful, with many identical rows),
-        each group's lines take its rows in order instead."""
+        """The longest chain of (row, line) pairs by Myers' greedy shortest edit script, with the kind preference of
+        `_weighted_chain`: first the longest chain of own-kind pairs (a line and a row of its own kind), then, in
+        each gap between two of its pairs, the longest chain of lenient ones (an unmarked line and a subtotal or
+        total). The work is O((n + m) d + d^2), d being the rows and lines left out of a chain; past `_DIFF_BUDGET`
+        steps of it (a transcript far from faithful, with many identical rows), each group's lines take its rows in
+        order instead."""
         group_of = self.group_of
         xs = [group_of[row] for row in rows]
-        ys = [frozenset(group for group, _ in groups) for _, groups in kept]
-        n, m = len(xs), len(ys)
-        offset = n + m + 1
-        furthest = [0] * (2 * offset + 1)  # furthest[offset + k]: the furthest row index reached on diagonal k
-        trace: list[list[int]] = []  # before each step d, diagonals -d..d
-        steps = 0
-        for distance in range(n + m + 1):
-            trace.append(furthest[offset - distance : offset + distance + 1])
-            for diagonal in range(-distance, distance + 1, 2):
-                at = offset + diagonal
-                if diagonal == -distance or (diagonal != distance and furthest[at - 1] < furthest[at + 1]):
-                    x = furthest[at + 1]  # a line left out
-                else:
-                    x = furthest[at - 1] + 1  # a row left out
-                y = x - diagonal
-                start = x
-                while x < n and y < m and xs[x] in ys[y]:
-                    x += 1
-                    y += 1
-                steps += 1 + x - start
-                furthest[at] = x
-                if x >= n and y >= m:
-                    self.work += steps
-                    return self._trace_back(trace, n, m, rows, [line for line, _ in kept])
-            if steps > _DIFF_BUDGET:
-                self.work += steps
-                return self._in_group_order(kept)
-        raise AssertionError("an edit script of n + m steps always exists")  # pragma: no cover
-
-    @staticmethod
-    def _trace_back(trace: list[list[int]], n: int, m: int, rows: list[int], lines: list[int]) -> list[tuple[int, int]]:
-        """The pairs of the snakes on the path the forward pass found, walked back from its end."""
-        x, y = n, m
-        chain: list[tuple[int, int]] = []
-        for distance in range(len(trace) - 1, -1, -1):
-            before = trace[distance]  # diagonal k at index k + distance
-            diagonal = x - y
-            if distance == 0:
-                previous_x, previous_y = 0, 0
-            else:
-                down = diagonal == -distance or (
-                    diagonal != distance and before[diagonal - 1 + distance] < before[diagonal + 1 + distance]
-                )
-                previous_diagonal = diagonal + 1 if down else diagonal - 1
-                previous_x = before[previous_diagonal + distance]
-                previous_y = previous_x - previous_diagonal
-            while x > previous_x and y > previous_y:
-                x -= 1
-                y -= 1
-                chain.append((rows[x], lines[y]))
-            x, y = previous_x, previous_y
-        chain.reverse()
-        return chain
+        own = [frozenset(group for group, kind in groups if kind) for _, groups in kept]
+        budget = [_DIFF_BUDGET]
+        chain = _edit_chain(xs, own, budget)
+        if chain is None:
+            self.work += _DIFF_BUDGET - budget[0]
+            return self._in_group_order(kept)
+        lenient = [frozenset(group for group, kind in groups if not kind) for _, groups in kept]
+        if any(lenient):
+            filled: list[tuple[int, int]] = []
+            previous_x = previous_y = 0
+            for x, y in [*chain, (len(xs), len(own))]:
+                if x > previous_x and y > previous_y and any(lenient[previous_y:y]):
+                    gap = _edit_chain(xs[previous_x:x], lenient[previous_y:y], budget)
+                    if gap is None:
+                        self.work += _DIFF_BUDGET - budget[0]
+                        return self._in_group_order(kept)
+                    filled.extend((previous_x + gx, previous_y + gy) for gx, gy in gap)
+                if x < len(xs):
+                    filled.append((x, y))
+                previous_x, previous_y = x + 1, y + 1
+            chain = filled
+        self.work += _DIFF_BUDGET - budget[0]
+        return [(rows[x], kept[y][0]) for x, y in chain]
 
     def _in_group_order(self, kept: list[tuple[int, list[tuple[int, int]]]]) -> list[tuple[int, int]]:
-        """Each group's lines given to its rows in order (a line takes its first group), then the longest
-        increasing run of the rows so taken."""
+        """Each group's lines given to its rows in order (a line takes its first group of the most literal reading),
+        then the longest increasing run of the rows so taken."""
         given: dict[int, int] = {}
         taken: list[tuple[int, int]] = []
         for line, groups in kept:
             if not groups:
                 continue
-            group = groups[0][0]
+            group = max(groups, key=lambda choice: choice[1])[0]  # of the line's readings, the most literal
             index = given.get(group, 0)
             rows = self.group_rows[group]
             if index < len(rows):
