@@ -77,7 +77,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias, cast
+from typing import Any, Literal, TypeAlias
 
 from mcp_rendering.document import Cell, Document, Row, RowKind
 from mcp_rendering.host import result_is_complete, tool_result_wire
@@ -607,12 +607,13 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
         for row in section.rows:
             # `_shown_value` inlined: this loop runs once per cell of the result.
             shown: list[str] = []
+            value: Any  # typed loosely: `cast` is a call, and this loop runs once per cell
             for value in row.values:
-                kind = type(value)
+                kind = value.__class__
                 if kind is str:
-                    text = texts.get(cast("str", value))
+                    text = texts.get(value)
                     if text is None:
-                        text = texts[cast("str", value)] = _shown(cast("str", value))
+                        text = texts[value] = _shown(value)
                 elif kind is int:
                     text = str(value)
                 elif kind is float:
@@ -821,26 +822,27 @@ class _DocumentAudit:
         ]
         # Identical rows (same key, same kind) are one group: a line names the groups it may show.
         by_label: dict[str, list[int]] = {}
-        group_index: dict[tuple[tuple[str, ...], RowKind], int] = {}
         group_of: list[int] = []
         group_rows: list[list[int]] = []
         group_kind: list[RowKind] = []
         groups_of_key: dict[tuple[str, ...], list[int]] = {}
         for row in self.rows:
             kind = row.row.kind
-            identity = (row.key, kind)
-            group = group_index.get(identity)
-            if group is None:
-                group = group_index[identity] = len(group_rows)
+            groups = groups_of_key.get(row.key)
+            if groups is None:  # a key seen first: a group of its own (the common case, one lookup)
+                group = len(group_rows)
+                groups_of_key[row.key] = [group]
                 group_rows.append([row.number])
                 group_kind.append(kind)
-                groups = groups_of_key.get(row.key)
-                if groups is None:
-                    groups_of_key[row.key] = [group]
-                else:
+            else:  # a key seen before: the group of its kind (a key has at most one group a kind)
+                group = next((known for known in groups if group_kind[known] == kind), -1)
+                if group < 0:
+                    group = len(group_rows)
                     groups.append(group)
-            else:
-                group_rows[group].append(row.number)
+                    group_rows.append([row.number])
+                    group_kind.append(kind)
+                else:
+                    group_rows[group].append(row.number)
             group_of.append(group)
             numbers = by_label.get(row.label)
             if numbers is None:
@@ -1273,20 +1275,22 @@ class _DocumentAudit:
         columns), or None when it is. Identical records are interchangeable: it is in place when one of them would
         be."""
         groups = self.groups_of_key[row.key]
-        if len(groups) == 1 and len(self.group_rows[groups[0]]) == 1:
-            twins: set[int] | tuple[int] = (row.section,)
-        else:
-            twins = self.sections_of_key.get(row.key) or self.sections_of_key.setdefault(
-                row.key, {self.rows[number].section for group in groups for number in self.group_rows[group]}
-            )
         heading = heading_before[number] if number < len(heading_before) else None
+        line = self.lines_by_number[number]
+        header = line.header if line.kind == "table" else None  # without one, values are read in order
+        if len(groups) == 1 and len(self.group_rows[groups[0]]) == 1:  # a row with no twin: decided directly
+            if heading is not None and self.titles[row.section] != heading:
+                return f"under the heading of another section ({_quote(heading)})"
+            if header is not None and header != self.own_headers[row.section]:
+                return f"under other columns ({_quote(' | '.join(header))})"
+            return None
+        twins = self.sections_of_key.get(row.key) or self.sections_of_key.setdefault(
+            row.key, {self.rows[number].section for group in groups for number in self.group_rows[group]}
+        )
         if heading is not None and all(self.titles[section] != heading for section in twins):
             return f"under the heading of another section ({_quote(heading)})"
-        line = self.lines_by_number[number]
-        if line.kind != "table" or line.header is None:
-            return None  # no header above it: its values are read in order, as in free-form text
-        if all(line.header != self.own_headers[section] for section in twins):
-            return f"under other columns ({_quote(' | '.join(line.header))})"
+        if header is not None and all(header != self.own_headers[section] for section in twins):
+            return f"under other columns ({_quote(' | '.join(header))})"
         return None
 
     def _first_unused(self, numbers: Iterable[int]) -> int | None:
