@@ -11,7 +11,8 @@ linear growth. Each shape and size runs in a fresh process, which also reports t
 inputs (measured on its first call), as a multiple of the result's JSON size.
 
 Run: `python benchmarks/bench_audit.py [--rows 1000 10000 100000] [--shape ...] [--rounds 5] [--gc on off]
-[--json FILE]` (about three minutes on a quiet machine). `--quick` runs each comparison once, at 1,000 records.
+[--json FILE]` (12 minutes on a two-core machine at load average 10; not yet timed on a quiet one). `--quick`
+runs each comparison once, at 1,000 records.
 """
 
 from __future__ import annotations
