@@ -1,13 +1,18 @@
 """What the fidelity audit costs, next to the least any reader of the result pays: `json.loads`.
 
-For each size, the ledger's verbatim result is presented with `present()` (untimed), and `audit(text, result)` of
-the text shown is timed against `json.loads` of the result's JSON text, in interleaved rounds with the collector in
-the same state on both sides (`--gc on` is what a caller of the library sees; `--gc off` shows what the collector
-adds). A flat cost per row across sizes shows linear growth. Each size runs in a fresh process, which also reports
-the audit's peak memory beyond its inputs (measured on its first call), as a multiple of the result's JSON size.
+Four shapes of result, each at 1,000, 10,000 and 100,000 records, each audited against a faithful transcript:
+`ledger`, the general ledger of every benchmark (sections of 500 rows, subtotals, nulls) shown by `present()`;
+`one-section`, the same rows in one section of them all, shown by `present()`; `text`, a text result of that many
+lines, shown by `present()`; `shared-label`, rows under three labels shown one free-form list item each (the shape
+in which a line must be told among many rows of its label). `audit(text, result)` is timed against `json.loads` of
+the result's JSON text, in interleaved rounds with the collector in the same state on both sides (`--gc on` is what
+a caller of the library sees; `--gc off` shows what the collector adds). A flat cost per row across sizes shows
+linear growth. Each shape and size runs in a fresh process, which also reports the audit's peak memory beyond its
+inputs (measured on its first call), as a multiple of the result's JSON size.
 
-Run: `python benchmarks/bench_audit.py [--rows 10000 100000 1000000] [--rounds 5] [--gc on off] [--json FILE]`
-(a few minutes; the 1,000,000-row step holds a few GB). `--quick` runs each comparison once.
+Run: `python benchmarks/bench_audit.py [--rows 1000 10000 100000] [--shape ...] [--rounds 5] [--gc on off]
+[--json FILE]` (12 minutes on a two-core machine at load average 10; not yet timed on a quiet one). `--quick`
+runs each comparison once, at 1,000 records.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import gc
 import json
 import resource
 from collections.abc import Iterator
+from typing import Any
 
 from harness import (
     GcState,
@@ -30,12 +36,60 @@ from harness import (
     rounds_of,
     write,
 )
-from workload import SERVER, result_json, tool_wire
+from workload import SERVER, directive, ledger, result_json, tool_wire
 
+from mcp_rendering import EXTENSION_ID
 from mcp_rendering.audit import audit
+from mcp_rendering.builder import verbatim_result
+from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.host import present
 
 BENCHMARK = "audit"
+SHAPES = ("ledger", "one-section", "text", "shared-label")
+
+
+def _document_json(document: Document) -> str:
+    result = verbatim_result(document, directive())
+    return json.dumps(result.model_dump(mode="json", by_alias=True, exclude_none=True))
+
+
+def _one_section(rows: int) -> str:
+    every = [row for section in ledger(rows).sections for row in section.rows]
+    columns = ("debit", "credit", "ccy", "ok")
+    return _document_json(
+        Document(title="General ledger", sections=(Section(id="s", title="All", columns=columns, rows=tuple(every)),))
+    )
+
+
+def _text(rows: int) -> str:
+    text = "\n".join(f"{n:06d} posted to account {n % 97}: {n * 3} EUR" for n in range(rows))
+    meta = {EXTENSION_ID: {"mode": "verbatim", "complete": True}}
+    return json.dumps({"content": [{"type": "text", "text": text}], "_meta": meta})
+
+
+def _shared_label_rows(rows: int) -> list[tuple[str, int]]:
+    return [(f"Fee {n % 3}", n * 3) for n in range(rows)]
+
+
+def _shared_label(rows: int) -> str:
+    body = tuple(
+        Row(id=f"r{n}", label=label, values=(value, "EUR")) for n, (label, value) in enumerate(_shared_label_rows(rows))
+    )
+    return _document_json(
+        Document(title="Fees", sections=(Section(id="f", title="Fees", columns=("amount", "ccy"), rows=body),))
+    )
+
+
+def workload(shape: str, rows: int) -> tuple[str, Any, str]:
+    """The result's JSON text, the result as a host holds it, and the faithful transcript of it."""
+    encoded = {"ledger": result_json, "one-section": _one_section, "text": _text, "shared-label": _shared_label}[shape](
+        rows
+    )
+    result = json.loads(encoded)
+    if shape == "shared-label":
+        lines = (f"- {label}: {value}, EUR" for label, value in _shared_label_rows(rows))
+        return encoded, result, "## Fees\n\n" + "\n".join(lines)
+    return encoded, result, present(tool_wire(), result, server=SERVER).text
 
 
 def _peak_bytes() -> int:
@@ -59,11 +113,10 @@ def _recording_collector_switches() -> Iterator[list[bool]]:
         gc.disable = original
 
 
-def measure(rows: int, rounds: int, states: list[GcState]) -> list[Result]:
-    """The audit at one size, in this process: its peak memory first (a fresh heap), then the timings."""
-    encoded = result_json(rows)
-    result = json.loads(encoded)
-    shown = present(tool_wire(), result, server=SERVER).text
+def measure(shape: str, rows: int, rounds: int, states: list[GcState]) -> list[Result]:
+    """The audit of one shape at one size, in this process: its peak memory first (a fresh heap), then the
+    timings."""
+    encoded, result, shown = workload(shape, rows)
     before = _peak_bytes()
     with _recording_collector_switches() as switched_off:
         report = audit(shown, result)
@@ -76,13 +129,13 @@ def measure(rows: int, rounds: int, states: list[GcState]) -> list[Result]:
         "peak_growth_per_json_byte": peak_growth / size,
         # When the audit switches the collector off itself, "on" is not like with like: only "off" is.
         "audit_switches_collector_off": bool(switched_off),
+        "shape": shape,
     }
-    small = json.loads(result_json(1_000))
-    small_shown = present(tool_wire(), small, server=SERVER).text
+    _, small, small_shown = workload(shape, 1_000)
     return [
         ratio_of(
             BENCHMARK,
-            "audit",
+            "audit" if shape == "ledger" else f"audit, {shape}",
             rows,
             ("audit", lambda: audit(shown, result)),
             ("json.loads", lambda: json.loads(encoded)),
@@ -97,25 +150,27 @@ def measure(rows: int, rounds: int, states: list[GcState]) -> list[Result]:
 
 def main() -> None:
     options = parser((__doc__ or "").splitlines()[0])
-    options.add_argument("--rows", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    options.add_argument("--rows", type=int, nargs="+", default=[1_000, 10_000, 100_000])
+    options.add_argument("--shape", choices=SHAPES, nargs="+", default=list(SHAPES))
     options.add_argument("--gc", choices=["on", "off"], nargs="+", default=["on", "off"])
-    options.add_argument("--child", type=int, help="measure one size in this process")
+    options.add_argument("--child", type=int, help="measure one size (of the first shape) in this process")
     args = options.parse_args()
     rounds = rounds_of(args)
     if args.child is not None:
-        print_for_parent(measure(args.child, rounds, args.gc))
+        print_for_parent(measure(args.shape[0], args.child, rounds, args.gc))
         return
     sizes = [1_000] if args.quick else args.rows
     print(f"audit() against json.loads of the same result; {rounds} interleaved rounds per ratio")
     print(header())
     results: list[Result] = []
-    for rows in sizes:
-        arguments = ["--child", str(rows), "--rounds", str(rounds), "--gc", *args.gc]
-        for data in in_child(__file__, [*arguments, *(["--quick"] if args.quick else [])]):
-            result = result_from(data)
-            results.append(result)
-            print(f"{result.line()}  peak +{result.extra['peak_growth_per_json_byte']:.2f}x JSON", flush=True)
-        write(args.json, BENCHMARK, results, quick=args.quick)  # after every size: a long run keeps what it has
+    for shape in args.shape:
+        for rows in sizes:
+            arguments = ["--child", str(rows), "--shape", shape, "--rounds", str(rounds), "--gc", *args.gc]
+            for data in in_child(__file__, [*arguments, *(["--quick"] if args.quick else [])]):
+                result = result_from(data)
+                results.append(result)
+                print(f"{result.line()}  peak +{result.extra['peak_growth_per_json_byte']:.2f}x JSON", flush=True)
+            write(args.json, BENCHMARK, results, quick=args.quick)  # after every size: a long run keeps what it has
 
 
 if __name__ == "__main__":

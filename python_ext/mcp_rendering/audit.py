@@ -59,11 +59,14 @@ changed only in whitespace; an empty value in free-form text; a notice that begi
 contradicts itself.
 
 The score is the share of records shown intact, counting added and duplicated lines in the denominator, halved
-when completeness is misstated. Cost: one pass of each parser (C code), one walk of the blocks, hash lookups and
-one longest chain of records shown in order, in which identical records are one group (a line names the groups it
-may show, not each of their records): O(n log n) for n records and lines of bounded length when few records are
-alike, O((n + m) d) otherwise, d being the records and lines out of order or left over; transcripts over
-`MAX_TRANSCRIPT_CHARS` are refused. The audit leaves the process's garbage collector as it finds it.
+when completeness is misstated. Cost: one pass of each parser (C code), one walk of the blocks, hash lookups (a
+free-form line is checked only against the rows of its label whose values it holds, found through an index of
+their values, however many rows share the label) and one longest chain of records shown in order, in which
+identical records are one group (a line names the groups it may show, not each of their records): O(n log n) for
+n records and lines of bounded length when few records are alike, O((n + m) d) otherwise, d being the records and
+lines out of order or left over; either way a line of a record's own kind is preferred to a lenient reading.
+Transcripts over `MAX_TRANSCRIPT_CHARS` are refused. The audit leaves the process's garbage collector as it finds
+it: it never switches it off, and a caller that wants it paused pauses it around the call.
 """
 
 from __future__ import annotations
@@ -74,7 +77,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias, cast
+from typing import Any, Literal, TypeAlias
 
 from mcp_rendering.document import Cell, Document, Row, RowKind
 from mcp_rendering.host import result_is_complete, tool_result_wire
@@ -151,6 +154,12 @@ _PAIR_BUDGET = 2_000_000
 _DIFF_BUDGET = 4_000_000
 """Past this many steps of the edit script (a transcript far from faithful, with many identical rows), a group's
 lines take its rows in order."""
+_FEW_OF_A_LABEL = 8
+"""Up to this many rows of one label, a free-form line is checked against each; past it, through `_LabelIndex`."""
+_ROWS_HERE: Any = object()
+"""The key under which a node of `_LabelIndex` holds the rows whose values end there."""
+_MARKER_START = frozenset("*_sStT\u017f")
+"""The first characters `_KIND_MARKER` can match at (U+017F, the long s, matches `s` ignoring case)."""
 _KIND_MARKER = re.compile(r"(?:\*\*|__)?(sub)?total\b:?(?:\*\*|__)?:?\s*", re.IGNORECASE)
 _SEPARATOR_CHARS = frozenset(" .:,;()[]{}=/|\u00b7\u2022-\u2013\u2014")
 _TOKEN_BEFORE = frozenset(" ([:=/")
@@ -598,12 +607,13 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
         for row in section.rows:
             # `_shown_value` inlined: this loop runs once per cell of the result.
             shown: list[str] = []
+            value: Any  # typed loosely: `cast` is a call, and this loop runs once per cell
             for value in row.values:
-                kind = type(value)
+                kind = value.__class__
                 if kind is str:
-                    text = texts.get(cast("str", value))
+                    text = texts.get(value)
                     if text is None:
-                        text = texts[cast("str", value)] = _shown(cast("str", value))
+                        text = texts[value] = _shown(value)
                 elif kind is int:
                     text = str(value)
                 elif kind is float:
@@ -683,6 +693,121 @@ def _free_values(rest: str, values: Sequence[str], columns: Sequence[str]) -> bo
     return _gap_ok(rest[position:], columns)
 
 
+def _delimited_pieces(text: str, lengths: Sequence[int]) -> set[str]:
+    """Every piece of `text` of one of `lengths` that `_find_token` could find: delimited at both ends."""
+    size = len(text)
+    starts = [0, *(index + 1 for index, char in enumerate(text) if char in _TOKEN_BEFORE)]
+    pieces: set[str] = set()
+    for start in starts:
+        for length in lengths:
+            end = start + length
+            if end > size:
+                break  # lengths ascend
+            if (
+                end == size
+                or text[end] in _TOKEN_AFTER
+                or (text[end] in _TOKEN_AFTER_IF_SPACED and (end + 1 == size or text[end + 1] == " "))
+            ):
+                pieces.add(text[start:end])
+    return pieces
+
+
+def _edit_chain(xs: Sequence[int], ys: Sequence[frozenset[int]], budget: list[int]) -> list[tuple[int, int]] | None:
+    """The pairs (x, y), both increasing, of a longest chain in which `xs[x]` is one of `ys[y]`, by Myers' greedy
+    shortest edit script; the steps it takes are taken from `budget[0]`, and None when they would exceed it."""
+    n, m = len(xs), len(ys)
+    offset = n + m + 1
+    furthest = [0] * (2 * offset + 1)  # furthest[offset + k]: the furthest x reached on diagonal k
+    trace: list[list[int]] = []  # before each step d, diagonals -d..d
+    for distance in range(n + m + 1):
+        trace.append(furthest[offset - distance : offset + distance + 1])
+        for diagonal in range(-distance, distance + 1, 2):
+            at = offset + diagonal
+            if diagonal == -distance or (diagonal != distance and furthest[at - 1] < furthest[at + 1]):
+                x = furthest[at + 1]  # a y left out
+            else:
+                x = furthest[at - 1] + 1  # an x left out
+            y = x - diagonal
+            start = x
+            while x < n and y < m and xs[x] in ys[y]:
+                x += 1
+                y += 1
+            budget[0] -= 1 + x - start
+            furthest[at] = x
+            if x >= n and y >= m:
+                return _trace_back(trace, n, m)
+        if budget[0] < 0:
+            return None
+    raise AssertionError("an edit script of n + m steps always exists")  # pragma: no cover
+
+
+def _trace_back(trace: list[list[int]], n: int, m: int) -> list[tuple[int, int]]:
+    """The pairs of the snakes on the path the forward pass found, walked back from its end."""
+    x, y = n, m
+    chain: list[tuple[int, int]] = []
+    for distance in range(len(trace) - 1, -1, -1):
+        before = trace[distance]  # diagonal k at index k + distance
+        diagonal = x - y
+        if distance == 0:
+            previous_x, previous_y = 0, 0
+        else:
+            down = diagonal == -distance or (
+                diagonal != distance and before[diagonal - 1 + distance] < before[diagonal + 1 + distance]
+            )
+            previous_diagonal = diagonal + 1 if down else diagonal - 1
+            previous_x = before[previous_diagonal + distance]
+            previous_y = previous_x - previous_diagonal
+        while x > previous_x and y > previous_y:
+            x -= 1
+            y -= 1
+            chain.append((x, y))
+        x, y = previous_x, previous_y
+    chain.reverse()
+    return chain
+
+
+class _LabelIndex:
+    """The rows of one label, in a tree of their values (value by value, in order): a free-form line can show only
+    a row each of whose non-empty values is a delimited piece of the line, so a line is checked against those
+    rows only, found by walking the tree through the pieces it holds, never against every row of the label."""
+
+    def __init__(self, rows: Sequence[_Expected]) -> None:
+        self.root: dict[str, Any] = {}
+        lengths: set[int] = set()
+        for row in rows:
+            node = self.root
+            for value in row.values:
+                if value:
+                    lengths.add(len(value))
+                node = node.setdefault(value, {})
+            node.setdefault(_ROWS_HERE, []).append(row.number)
+        self.lengths = sorted(lengths)
+
+    def candidates(self, rest: str) -> list[int]:
+        """The rows, in document order, whose non-empty values are all delimited pieces of `rest`."""
+        pieces = _delimited_pieces(rest, self.lengths)
+        found: list[int] = []
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            if len(node) <= len(pieces) + 2:
+                for value, child in node.items():
+                    if value is _ROWS_HERE:
+                        found.extend(child)
+                    elif value == "" or value in pieces:  # an empty value needs nothing in free-form text
+                        stack.append(child)
+                continue
+            # More values here than pieces in the line: look the pieces up (the cost stays the line's, not the rows').
+            for value in ("", *pieces):
+                child = node.get(value)
+                if child is not None:
+                    stack.append(child)
+            if _ROWS_HERE in node:
+                found.extend(node[_ROWS_HERE])
+        found.sort()
+        return found
+
+
 class _DocumentAudit:
     def __init__(self, lines: Sequence[_Line], document: Document, null_display: str, exact_cells: bool) -> None:
         self.lines = lines
@@ -697,26 +822,27 @@ class _DocumentAudit:
         ]
         # Identical rows (same key, same kind) are one group: a line names the groups it may show.
         by_label: dict[str, list[int]] = {}
-        group_index: dict[tuple[tuple[str, ...], RowKind], int] = {}
         group_of: list[int] = []
         group_rows: list[list[int]] = []
         group_kind: list[RowKind] = []
         groups_of_key: dict[tuple[str, ...], list[int]] = {}
         for row in self.rows:
             kind = row.row.kind
-            identity = (row.key, kind)
-            group = group_index.get(identity)
-            if group is None:
-                group = group_index[identity] = len(group_rows)
+            groups = groups_of_key.get(row.key)
+            if groups is None:  # a key seen first: a group of its own (the common case, one lookup)
+                group = len(group_rows)
+                groups_of_key[row.key] = [group]
                 group_rows.append([row.number])
                 group_kind.append(kind)
-                groups = groups_of_key.get(row.key)
-                if groups is None:
-                    groups_of_key[row.key] = [group]
-                else:
+            else:  # a key seen before: the group of its kind (a key has at most one group a kind)
+                group = next((known for known in groups if group_kind[known] == kind), -1)
+                if group < 0:
+                    group = len(group_rows)
                     groups.append(group)
-            else:
-                group_rows[group].append(row.number)
+                    group_rows.append([row.number])
+                    group_kind.append(kind)
+                else:
+                    group_rows[group].append(row.number)
             group_of.append(group)
             numbers = by_label.get(row.label)
             if numbers is None:
@@ -735,6 +861,8 @@ class _DocumentAudit:
         self.work = 0
         """Steps spent pairing lines with rows: what the order check costs, counted (tests bound it)."""
         self.label_words = sorted({label.count(" ") + 1 for label in by_label if label})
+        self.label_index: dict[str, _LabelIndex] = {}
+        """The rows of a label shared by many, indexed by their values (built when first needed)."""
         self.assigned: list[int] = [-1] * len(self.rows)  # row -> line
         self.used = [False] * (lines[-1].number + 1 if lines else 0)
         self.lines_by_number = {line.number: line for line in lines}
@@ -747,7 +875,7 @@ class _DocumentAudit:
 
     def _table_candidates(self, cells: tuple[str, ...]) -> list[tuple[tuple[str, ...], RowKind | None]]:
         candidates: list[tuple[tuple[str, ...], RowKind | None]] = [(cells, None)]
-        if cells:
+        if cells and cells[0][:1] in _MARKER_START:
             marked = _marker_kind(cells[0])
             if marked is not None:
                 label = (fold(marked[1]),) if self.exact_cells else _pieces(marked[1])
@@ -786,9 +914,16 @@ class _DocumentAudit:
                     longest_words = label.count(" ") + 1
                     longest_label = self.rows[numbers[0]].key[: 1 if self.exact_cells else len(_pieces(label))]
                 starts_with_label = True
+                if len(numbers) > _FEW_OF_A_LABEL:
+                    index = self.label_index.get(label)
+                    if index is None:
+                        index = self.label_index[label] = _LabelIndex([self.rows[n] for n in numbers])
+                    numbers = index.candidates(rest)
+                keys: set[tuple[str, ...]] = set()  # identical rows are one candidate
                 for number in numbers:
                     row = self.rows[number]
-                    if _free_values(rest, row.values, self.columns[row.section]):
+                    if row.key not in keys and _free_values(rest, row.values, self.columns[row.section]):
+                        keys.add(row.key)
                         candidates.append((row.key, kind))
         if starts_with_label:
             # Under the longest label only: "Net income: 20" is an altered "Net income", not an altered "Net".
@@ -800,8 +935,12 @@ class _DocumentAudit:
         are of the group's own kind (an unmarked line for an item, a marked line for its kind), 0 is lenient. A line
         such as `Subtotal: X` may show a subtotal labelled `X` or an item labelled `Subtotal: X`: a reader cannot
         tell them apart, so both are candidates."""
-        found: list[tuple[int, int]] = []
         group_kind = self.group_kind
+        if len(candidates) == 1 and candidates[0][1] is None:  # an unmarked line: the common case, decided first
+            groups = self.groups_of_key.get(candidates[0][0], ())
+            if len(groups) == 1 and group_kind[groups[0]] == "item":
+                return [(groups[0], 2)]
+        found: list[tuple[int, int]] = []
         for key, kind in candidates:
             for group in self.groups_of_key.get(key, ()):
                 if kind is None or group_kind[group] == kind:
@@ -960,75 +1099,47 @@ class _DocumentAudit:
         return chain
 
     def _diff_chain(self, kept: list[tuple[int, list[tuple[int, int]]]], rows: list[int]) -> list[tuple[int, int]]:
-        """The longest chain of (row, line) pairs by Myers' greedy shortest edit script, a row and a line pairing
-        when the line may show the row's group. The work is O((n + m) d + d^2), d being the rows and lines left out
-        of the chain; past `_DIFF_BUDGET` steps of it (a transcript far from faithful, with many identical rows),
-        each group's lines take its rows in order instead."""
+        """The longest chain of (row, line) pairs by Myers' greedy shortest edit script, with the kind preference of
+        `_weighted_chain`: first the longest chain of own-kind pairs (a line and a row of its own kind), then, in
+        each gap between two of its pairs, the longest chain of lenient ones (an unmarked line and a subtotal or
+        total). The work is O((n + m) d + d^2), d being the rows and lines left out of a chain; past `_DIFF_BUDGET`
+        steps of it (a transcript far from faithful, with many identical rows), each group's lines take its rows in
+        order instead."""
         group_of = self.group_of
         xs = [group_of[row] for row in rows]
-        ys = [frozenset(group for group, _ in groups) for _, groups in kept]
-        n, m = len(xs), len(ys)
-        offset = n + m + 1
-        furthest = [0] * (2 * offset + 1)  # furthest[offset + k]: the furthest row index reached on diagonal k
-        trace: list[list[int]] = []  # before each step d, diagonals -d..d
-        steps = 0
-        for distance in range(n + m + 1):
-            trace.append(furthest[offset - distance : offset + distance + 1])
-            for diagonal in range(-distance, distance + 1, 2):
-                at = offset + diagonal
-                if diagonal == -distance or (diagonal != distance and furthest[at - 1] < furthest[at + 1]):
-                    x = furthest[at + 1]  # a line left out
-                else:
-                    x = furthest[at - 1] + 1  # a row left out
-                y = x - diagonal
-                start = x
-                while x < n and y < m and xs[x] in ys[y]:
-                    x += 1
-                    y += 1
-                steps += 1 + x - start
-                furthest[at] = x
-                if x >= n and y >= m:
-                    self.work += steps
-                    return self._trace_back(trace, n, m, rows, [line for line, _ in kept])
-            if steps > _DIFF_BUDGET:
-                self.work += steps
-                return self._in_group_order(kept)
-        raise AssertionError("an edit script of n + m steps always exists")  # pragma: no cover
-
-    @staticmethod
-    def _trace_back(trace: list[list[int]], n: int, m: int, rows: list[int], lines: list[int]) -> list[tuple[int, int]]:
-        """The pairs of the snakes on the path the forward pass found, walked back from its end."""
-        x, y = n, m
-        chain: list[tuple[int, int]] = []
-        for distance in range(len(trace) - 1, -1, -1):
-            before = trace[distance]  # diagonal k at index k + distance
-            diagonal = x - y
-            if distance == 0:
-                previous_x, previous_y = 0, 0
-            else:
-                down = diagonal == -distance or (
-                    diagonal != distance and before[diagonal - 1 + distance] < before[diagonal + 1 + distance]
-                )
-                previous_diagonal = diagonal + 1 if down else diagonal - 1
-                previous_x = before[previous_diagonal + distance]
-                previous_y = previous_x - previous_diagonal
-            while x > previous_x and y > previous_y:
-                x -= 1
-                y -= 1
-                chain.append((rows[x], lines[y]))
-            x, y = previous_x, previous_y
-        chain.reverse()
-        return chain
+        own = [frozenset(group for group, kind in groups if kind) for _, groups in kept]
+        budget = [_DIFF_BUDGET]
+        chain = _edit_chain(xs, own, budget)
+        if chain is None:
+            self.work += _DIFF_BUDGET - budget[0]
+            return self._in_group_order(kept)
+        lenient = [frozenset(group for group, kind in groups if not kind) for _, groups in kept]
+        if any(lenient):
+            filled: list[tuple[int, int]] = []
+            previous_x = previous_y = 0
+            for x, y in [*chain, (len(xs), len(own))]:
+                if x > previous_x and y > previous_y and any(lenient[previous_y:y]):
+                    gap = _edit_chain(xs[previous_x:x], lenient[previous_y:y], budget)
+                    if gap is None:
+                        self.work += _DIFF_BUDGET - budget[0]
+                        return self._in_group_order(kept)
+                    filled.extend((previous_x + gx, previous_y + gy) for gx, gy in gap)
+                if x < len(xs):
+                    filled.append((x, y))
+                previous_x, previous_y = x + 1, y + 1
+            chain = filled
+        self.work += _DIFF_BUDGET - budget[0]
+        return [(rows[x], kept[y][0]) for x, y in chain]
 
     def _in_group_order(self, kept: list[tuple[int, list[tuple[int, int]]]]) -> list[tuple[int, int]]:
-        """Each group's lines given to its rows in order (a line takes its first group), then the longest
-        increasing run of the rows so taken."""
+        """Each group's lines given to its rows in order (a line takes its first group of the most literal reading),
+        then the longest increasing run of the rows so taken."""
         given: dict[int, int] = {}
         taken: list[tuple[int, int]] = []
         for line, groups in kept:
             if not groups:
                 continue
-            group = groups[0][0]
+            group = max(groups, key=lambda choice: choice[1])[0]  # of the line's readings, the most literal
             index = given.get(group, 0)
             rows = self.group_rows[group]
             if index < len(rows):
@@ -1164,20 +1275,22 @@ class _DocumentAudit:
         columns), or None when it is. Identical records are interchangeable: it is in place when one of them would
         be."""
         groups = self.groups_of_key[row.key]
-        if len(groups) == 1 and len(self.group_rows[groups[0]]) == 1:
-            twins: set[int] | tuple[int] = (row.section,)
-        else:
-            twins = self.sections_of_key.get(row.key) or self.sections_of_key.setdefault(
-                row.key, {self.rows[number].section for group in groups for number in self.group_rows[group]}
-            )
         heading = heading_before[number] if number < len(heading_before) else None
+        line = self.lines_by_number[number]
+        header = line.header if line.kind == "table" else None  # without one, values are read in order
+        if len(groups) == 1 and len(self.group_rows[groups[0]]) == 1:  # a row with no twin: decided directly
+            if heading is not None and self.titles[row.section] != heading:
+                return f"under the heading of another section ({_quote(heading)})"
+            if header is not None and header != self.own_headers[row.section]:
+                return f"under other columns ({_quote(' | '.join(header))})"
+            return None
+        twins = self.sections_of_key.get(row.key) or self.sections_of_key.setdefault(
+            row.key, {self.rows[number].section for group in groups for number in self.group_rows[group]}
+        )
         if heading is not None and all(self.titles[section] != heading for section in twins):
             return f"under the heading of another section ({_quote(heading)})"
-        line = self.lines_by_number[number]
-        if line.kind != "table" or line.header is None:
-            return None  # no header above it: its values are read in order, as in free-form text
-        if all(line.header != self.own_headers[section] for section in twins):
-            return f"under other columns ({_quote(' | '.join(line.header))})"
+        if header is not None and all(header != self.own_headers[section] for section in twins):
+            return f"under other columns ({_quote(' | '.join(header))})"
         return None
 
     def _first_unused(self, numbers: Iterable[int]) -> int | None:
