@@ -2,7 +2,9 @@
 # Re-measure every benchmark in full mode, write benchmarks/results/, and regenerate the performance page, its plots
 # and the figures the SEP charter quotes. Prints each step's duration and the total.
 #
-#   bash benchmarks/run_all.sh        (over 40 minutes on a busy two-core machine; not yet timed on a quiet one)
+#   bash benchmarks/run_all.sh           (over 40 minutes on a busy two-core machine; not yet timed on a quiet one)
+#   bash benchmarks/run_all.sh --quick   (each benchmark once at its smallest size: proves the run works, measures
+#                                         nothing, and writes nothing: the committed results stay as they are)
 #
 # Run it on a quiet machine: the ratios are interleaved so that load falls on both sides alike, but a busy machine
 # widens every range. Each results file records the load average at its start. Results are written to a temporary
@@ -14,6 +16,15 @@ cd "$root"
 if [ -x .venv/bin/python ]; then
   export PATH="$root/.venv/bin:$PATH"
 fi
+quick=()
+case "${1:-}" in
+  "") ;;
+  --quick) quick=(--quick) ;;
+  *)
+    echo "usage: bash benchmarks/run_all.sh [--quick]" >&2
+    exit 2
+    ;;
+esac
 staging=$(mktemp -d)
 trap 'rm -rf "$staging"' EXIT
 
@@ -28,10 +39,12 @@ step() {
   echo "== $name: $((SECONDS - start)) s"
 }
 for name in call present audit envelope patch; do
-  step "$name" python "benchmarks/bench_$name.py" --json "$staging/$name.json"
+  step "$name" python "benchmarks/bench_$name.py" "${quick[@]}" --json "$staging/$name.json"
 done
-step stdio-buffer bash upstream/python-sdk/stdio-buffer/check.sh --json "$staging/stdio-buffer.json"
+step stdio-buffer bash upstream/python-sdk/stdio-buffer/check.sh "${quick[@]}" --json "$staging/stdio-buffer.json"
 
-mv "$staging"/*.json benchmarks/results/
-python scripts/gen_performance.py
+if [ ${#quick[@]} -eq 0 ]; then
+  mv "$staging"/*.json benchmarks/results/
+  python scripts/gen_performance.py
+fi
 echo "run_all: every benchmark in $(((SECONDS - total_start) / 60)) min $(((SECONDS - total_start) % 60)) s"
