@@ -14,7 +14,8 @@ the ratio of their median times (target: at most 1.2x). Then 50 concurrent calls
 client and from ten, as throughput with the extension ÷ without it (target: at least 0.95x; 1,000 rows each, 54
 with `--quick`), with each server process's CPU time per call (read from `/proc`), which other work on the
 machine does not inflate as it does wall time. The client collects garbage before every timed call or batch, so
-both sides start from the same heap.
+both sides start from the same heap (the heap left after its imports settled by `harness.settle`, which makes each
+collection take milliseconds).
 Last, where the quickstart's time goes at the largest size, each part timed in this process on the same result,
 beside what the client's check would cost with a schema that checked every row.
 
@@ -40,7 +41,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import mcp_types
-from harness import Result, collector, from_ratios, header, parser, rounds_of, write
+from harness import Result, collector, from_ratios, header, parser, rounds_of, settle, write
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.server.mcpserver import MCPServer
@@ -340,6 +341,7 @@ def main() -> None:
         return
     rounds = rounds_of(args)
     sizes = [min(args.rows)] if args.quick else args.rows
+    settle()  # a full collection before each of hundreds of calls: cheap once the imported SDK is settled
     print(f"quickstart ÷ plain server, the same bytes; {rounds} interleaved rounds per ratio")
     print(header())
     results: list[Result] = []
