@@ -2,9 +2,12 @@
 # Re-measure every benchmark in full mode, write benchmarks/results/, and regenerate the performance page, its plots
 # and the figures the SEP charter quotes. Prints each step's duration and the total.
 #
-#   bash benchmarks/run_all.sh           (over 40 minutes on a busy two-core machine; not yet timed on a quiet one)
+#   bash benchmarks/run_all.sh           (about 35 minutes on a two-core machine at load average 7 to 11: call 6.5,
+#                                         present 19, audit 2, envelope 4, patch 0.5, stdio-buffer 2.5; a quiet one
+#                                         should take about a third of that, not yet timed)
 #   bash benchmarks/run_all.sh --quick   (each benchmark once at its smallest size: proves the run works, measures
-#                                         nothing, and writes nothing: the committed results stay as they are)
+#                                         nothing, and writes nothing: the committed results stay as they are;
+#                                         3.5 minutes on the same busy machine, most of it stdio-buffer's set-up)
 #
 # Run it on a quiet machine: the ratios are interleaved so that load falls on both sides alike, but a busy machine
 # widens every range. Each results file records the load average at its start. Results are written to a temporary
