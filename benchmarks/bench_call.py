@@ -9,11 +9,13 @@ both return byte-identical `content`, `structuredContent` and `_meta`; they diff
 - plain: an `MCPServer` with no extension, no hint and no output schema, called by a plain `mcp.Client`.
 
 Per call, over stdio and over streamable HTTP, at 54, 1,000 and 10,000 rows: each round alternates calls between
-the two servers and yields the ratio of their median times (target: at most 1.2x). Then 50 concurrent calls over
-streamable HTTP, from one client and from ten, as throughput with the extension ÷ without it (target: at least
-0.95x; 1,000 rows each, 54 with `--quick`), with each server process's CPU time per call (read from `/proc`), which
-other work on the machine does not inflate as it does wall time. The client collects garbage before every timed call
-or batch, so both sides start from the same heap.
+the two servers (25 calls to each at 54 rows, where a call is short and noisy, 5 at 1,000, 3 at 10,000) and yields
+the ratio of their median times (target: at most 1.2x). Then 50 concurrent calls over streamable HTTP, from one
+client and from ten, as throughput with the extension ÷ without it (target: at least 0.95x; 1,000 rows each, 54
+with `--quick`), with each server process's CPU time per call (read from `/proc`), which other work on the
+machine does not inflate as it does wall time. The client collects garbage before every timed call or batch, so
+both sides start from the same heap (the heap left after its imports settled by `harness.settle`, which makes each
+collection take milliseconds).
 Last, where the quickstart's time goes at the largest size, each part timed in this process on the same result,
 beside what the client's check would cost with a schema that checked every row.
 
@@ -39,7 +41,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import mcp_types
-from harness import Result, collector, from_ratios, header, parser, rounds_of, write
+from harness import Result, collector, from_ratios, header, parser, rounds_of, settle, write
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.server.mcpserver import MCPServer
@@ -54,6 +56,14 @@ Kind = Literal["quickstart", "plain"]
 Transport = Literal["stdio", "http"]
 CONCURRENT_CALLS = 50
 CONCURRENT_ROWS = 1_000
+BREAKDOWN_REPEAT = 3
+"""Runs of each part of the breakdown, the fastest kept: a floor, not a ratio, which more runs barely lower."""
+
+
+def calls_per_round(rows: int, at_1000: int) -> int:
+    """Calls to each server per round: `at_1000` at 1,000 rows, more for smaller results (quick and noisy, up to
+    25) and fewer for larger ones (at least 3, for a median), so that a round takes about as long at every size."""
+    return max(3, min(25, at_1000 * 1_000 // max(rows, 1)))
 
 
 def build_server(kind: Kind, rows: int) -> MCPServer:
@@ -317,7 +327,7 @@ def breakdown(rows: int, repeat: int) -> list[tuple[str, float]]:
 def main() -> None:
     options = parser((__doc__ or "").splitlines()[0])
     options.add_argument("--rows", type=int, nargs="+", default=[54, 1_000, 10_000])
-    options.add_argument("--calls", type=int, default=5, help="calls to each server per round and size")
+    options.add_argument("--calls", type=int, default=5, help="calls to each server per round at 1,000 rows")
     options.add_argument("--serve", choices=["quickstart", "plain"], help="run one server (used by the benchmark)")
     options.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     options.add_argument("--port", type=int, default=0)
@@ -331,14 +341,13 @@ def main() -> None:
         return
     rounds = rounds_of(args)
     sizes = [min(args.rows)] if args.quick else args.rows
-    calls = 1 if args.quick else args.calls
+    settle()  # a full collection before each of hundreds of calls: cheap once the imported SDK is settled
     print(f"quickstart ÷ plain server, the same bytes; {rounds} interleaved rounds per ratio")
     print(header())
     results: list[Result] = []
     for transport in ("stdio", "http"):
         for rows in sizes:
-            # Small calls are quick and noisy: more of them per round, about as long a round as at 1,000 rows.
-            per_round = calls if args.quick else max(calls, calls * 1_000 // max(rows, 1) // 4)
+            per_round = 1 if args.quick else calls_per_round(rows, args.calls)
             results.append(asyncio.run(per_call(rows, transport, rounds, per_round)))
             print(results[-1].line(), flush=True)
             write(args.json, BENCHMARK, results, quick=args.quick)  # after every comparison: a failure keeps the rest
@@ -348,8 +357,8 @@ def main() -> None:
         write(args.json, BENCHMARK, results, quick=args.quick)
 
     largest = max(sizes)
-    print(f"\nWhere the quickstart's time goes at {largest:,} rows (best of {max(rounds, 3)}, in this process)")
-    parts = breakdown(largest, max(rounds, 3))
+    print(f"\nWhere the quickstart's time goes at {largest:,} rows (best of {BREAKDOWN_REPEAT}, in this process)")
+    parts = breakdown(largest, BREAKDOWN_REPEAT)
     baseline = dict(parts)["parse it on the client (json.loads)"]
     for name, seconds in parts:
         print(f"  {name:<40} {seconds * 1e3:>8.2f} ms  {seconds / baseline:>6.2f}x json.loads")

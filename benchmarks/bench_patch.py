@@ -1,10 +1,11 @@
 """What the SDK patch costs: validating and dumping the SDK's models, patched against unpatched, in one run.
 
 Each round times the same round trip (`model_validate` then `model_dump`) with the patch uninstalled and installed,
-in alternating order, as the fastest of a batch of runs; the ratio patched ÷ unpatched of every round gives the
-median and range printed (target: at most 1.10). Then the time `install()` takes.
+in alternating order, as the fastest of a batch of runs (each after a full collection, the heap left at set-up
+settled by `harness.settle`); the ratio patched ÷ unpatched of every round gives the median and range printed
+(target: at most 1.10). Then the time `install()` takes.
 
-Run: `python benchmarks/bench_patch.py [--rounds 5] [--json FILE]` (under a minute); `--quick` runs each once.
+Run: `python benchmarks/bench_patch.py [--rounds 5] [--json FILE]` (a minute); `--quick` runs each once.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import mcp_types
-from harness import Result, from_ratios, header, parser, rounds_of, timed, write
+from harness import Result, from_ratios, header, parser, rounds_of, settle, timed, write
 
 import mcp_rendering
 
@@ -84,6 +85,8 @@ def main() -> None:
     args = parser((__doc__ or "").splitlines()[0]).parse_args()
     rounds = rounds_of(args)
     batch = 1 if args.quick else BATCH
+    # Thousands of samples of a few milliseconds, each after a full collection: cheap only once the heap is settled.
+    settle()
     print(f"validate + dump, patched ÷ unpatched; {rounds} interleaved rounds, fastest of {batch} runs each")
     print(header())
     results = [

@@ -466,11 +466,13 @@ mode, writes `benchmarks/results/`, and regenerates this page, its plots and the
 bash benchmarks/run_all.sh
 ```
 
-It prints each step's duration and the total. On a two-core machine shared with other work (load average about
-9), the call path took 9 minutes, `present()` 10, the SDK patch 8, the envelope 5 and the stdio buffer patch 5,
-and the audit's step at 1,000,000 rows had not finished after 19 minutes (the audit benchmark has since dropped
-that step: it stops at 100,000 records, in four shapes). The published figures are to be measured on a quiet
-machine.
+It prints each step's duration and the total. On a two-core machine shared with other work (load average 7 to
+11), the steps took: the call path 6.5 minutes, `present()` 19 (its 1,000,000-row step most of it), the audit (1,000
+to 100,000 rows) 2, the envelope 4, the SDK patch half a minute and the stdio buffer patch 2.5, about 35 minutes in
+all. The benchmarks got about a third of a core each there, so a quiet machine should take about 12 minutes; the
+published figures are to be measured on one. `bash benchmarks/run_all.sh --quick` runs every step once at its
+smallest size, writes nothing, and took three and a half minutes on the same machine, most of it the stdio buffer
+patch's set-up (a virtual environment and the SDK's own tests).
 Each benchmark also runs alone,
 `python benchmarks/bench_<name>.py --json benchmarks/results/<name>.json`, and with `--quick` (one round at a small
 size: it proves the benchmark runs and measures nothing, so it is never written to `benchmarks/results/`, and this

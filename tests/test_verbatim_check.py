@@ -3,15 +3,18 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 
 import anyio
 import mcp_types
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
-from pydantic import TypeAdapter, ValidationError
+from pydantic import StrictBool, StrictFloat, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 import mcp_rendering
 from mcp_rendering.builder import VerbatimContent, paged_result, verbatim_result
@@ -57,6 +60,20 @@ def test_unchanged_content_reads_as_the_model_a_full_validation_gives(build: Cal
     structured = build().structured_content
     assert structured is not None
     assert CHECK.validate_python(structured) == VerbatimContent.model_validate(dict(structured))
+
+
+# The cells as the plain union writes them, member by member: what `Cell`'s by-type writer must match.
+_UNION_CELLS = TypeAdapter(tuple[StrictStr | StrictInt | StrictFloat | StrictBool | None, ...])
+_cells = st.lists(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8), max_size=8)
+
+
+@given(_cells)
+def test_cells_are_written_as_the_union_of_their_types_writes_them(values: list[Any]) -> None:
+    row = Row(id="r", label="x", values=tuple(values))
+    written = json.loads(row.model_dump_json())["values"]
+    expected = json.loads(_UNION_CELLS.dump_json(tuple(values)))
+    assert repr(written) == repr(expected)  # repr tells 1, 1.0 and True apart
+    assert repr(row.model_dump(mode="json")["values"]) == repr(expected)
 
 
 def _set_cell(structured: dict[str, Any], value: Any) -> None:
