@@ -1686,20 +1686,36 @@ def test_rule_6_of_two_readings_of_a_line_the_literal_one_is_kept() -> None:
     assert _found(report) == [("dropped_total", "t", None)]
 
 
+_ABAB = _one_section(*(Row(id=f"r{n}", label=letter, values=(1,)) for n, letter in enumerate("ABAB")))
+_ITEM_AND_SUBTOTAL = _one_section(
+    Row(id="a", label="A", values=(1,)), Row(id="t", label="Gross", values=(5,), kind="subtotal")
+)
+
+
 @pytest.mark.parametrize(
-    ("shown", "found", "intact"),
+    ("document", "shown", "found", "intact"),
     [
-        ("| B | 1 |\n| A | 1 |\n| A | 1 |\n| B | 1 |", [("reordered_row", "r1", 1)], 3),
-        ("| A | 1 |\n| B | 1 |\n| B | 1 |", [("missing_row", "r2", None)], 3),
-        ("| A | 1 |\n| B | 1 |\n| A | 1 |\n| B | 1 |\n| B | 1 |", [("duplicated_row", None, 5)], 4),
+        (_ABAB, "| B | 1 |\n| A | 1 |\n| A | 1 |\n| B | 1 |", [("reordered_row", "r1", 1)], 3),
+        (_ABAB, "| A | 1 |\n| B | 1 |\n| B | 1 |", [("missing_row", "r2", None)], 3),
+        (_ABAB, "| A | 1 |\n| B | 1 |\n| A | 1 |\n| B | 1 |\n| B | 1 |", [("duplicated_row", None, 5)], 4),
+        # The unmarked line stands for nothing once a line marks the subtotal; the lines after it are still read.
+        (
+            _ITEM_AND_SUBTOTAL,
+            "| Subtotal: Gross | 5 |\n| Gross | 5 |\n| A | 1 |",
+            [("reordered_row", "t", 1), ("duplicated_row", None, 2)],
+            1,
+        ),
     ],
 )
 def test_rule_6_past_both_budgets_each_groups_lines_take_its_rows_in_order(
-    shown: str, found: list[tuple[str, str | None, int | None]], intact: int, monkeypatch: pytest.MonkeyPatch
+    document: Document,
+    shown: str,
+    found: list[tuple[str, str | None, int | None]],
+    intact: int,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A transcript too far from faithful to pair or diff within budget is still read record by record: each
     group's lines take its rows in order, and what is out of order, missing or shown again is reported."""
-    document = _one_section(*(Row(id=f"r{n}", label=letter, values=(1,)) for n, letter in enumerate("ABAB")))
     audit_module = importlib.import_module("mcp_rendering.audit")
     monkeypatch.setattr(audit_module, "_PAIR_BUDGET", 0)
     monkeypatch.setattr(audit_module, "_DIFF_BUDGET", 0)
