@@ -1684,3 +1684,56 @@ def test_rule_6_of_two_readings_of_a_line_the_literal_one_is_kept() -> None:
     )
     report = audit_document("|  |\n| Total |\n|  |", document, markup="text")
     assert _found(report) == [("dropped_total", "t", None)]
+
+
+_ABAB = _one_section(*(Row(id=f"r{n}", label=letter, values=(1,)) for n, letter in enumerate("ABAB")))
+_ITEM_AND_SUBTOTAL = _one_section(
+    Row(id="a", label="A", values=(1,)), Row(id="t", label="Gross", values=(5,), kind="subtotal")
+)
+
+
+@pytest.mark.parametrize(
+    ("document", "shown", "found", "intact"),
+    [
+        (_ABAB, "| B | 1 |\n| A | 1 |\n| A | 1 |\n| B | 1 |", [("reordered_row", "r1", 1)], 3),
+        (_ABAB, "| A | 1 |\n| B | 1 |\n| B | 1 |", [("missing_row", "r2", None)], 3),
+        (_ABAB, "| A | 1 |\n| B | 1 |\n| A | 1 |\n| B | 1 |\n| B | 1 |", [("duplicated_row", None, 5)], 4),
+        # The unmarked line stands for nothing once a line marks the subtotal; the lines after it are still read.
+        (
+            _ITEM_AND_SUBTOTAL,
+            "| Subtotal: Gross | 5 |\n| Gross | 5 |\n| A | 1 |",
+            [("reordered_row", "t", 1), ("duplicated_row", None, 2)],
+            1,
+        ),
+    ],
+)
+def test_rule_6_past_both_budgets_each_groups_lines_take_its_rows_in_order(
+    document: Document,
+    shown: str,
+    found: list[tuple[str, str | None, int | None]],
+    intact: int,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A transcript too far from faithful to pair or diff within budget is still read record by record: each
+    group's lines take its rows in order, and what is out of order, missing or shown again is reported."""
+    audit_module = importlib.import_module("mcp_rendering.audit")
+    monkeypatch.setattr(audit_module, "_PAIR_BUDGET", 0)
+    monkeypatch.setattr(audit_module, "_DIFF_BUDGET", 0)
+    report = audit_document(shown, document, markup="text")
+    assert _found(report) == found and report.rows_intact == intact
+
+
+@pytest.mark.parametrize(
+    ("shown", "lines"),
+    [
+        ("Hits\n\n- ACME", ["Hits", "* ACME"]),  # any bullet shows a bulleted line, after a line with no Markdown
+        ("03. x", ["03. x"]),  # the renderer's own number, as the reader sees it
+    ],
+)
+def test_rule_5_a_line_of_a_text_result_shows_as_the_renderer_shows_it(shown: str, lines: list[str]) -> None:
+    assert audit_lines(shown, lines, markup="markdown").clean
+
+
+def test_rule_5_a_line_whose_rendering_is_uncertain_is_not_shown_by_what_is_left_of_it() -> None:
+    report = audit_lines("a", ["a ~~b~~"], markup="markdown")
+    assert _found(report) == [("altered_row", None, 1)]

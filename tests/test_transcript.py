@@ -44,12 +44,32 @@ def test_an_ordered_list_is_numbered_from_its_start_whatever_the_source_numbers(
 
 def test_an_items_second_line_and_nested_blocks_keep_the_list_but_not_the_marker() -> None:
     view = read_markdown("1. first\n   more\n\n   para\n2. second")
-    assert [(line.number, line.text, line.block, line.marker, line.continues) for line in view.lines] == [
-        (0, "first", "item", "1.", False),
-        (1, "more", "item", "", True),
-        (3, "para", "item", "", False),
-        (4, "second", "item", "2.", False),
+    assert [(line.number, line.text, line.block, line.list_id, line.marker, line.continues) for line in view.lines] == [
+        (0, "first", "item", 1, "1.", False),
+        (1, "more", "item", 1, "", True),
+        (3, "para", "item", 1, "", False),
+        (4, "second", "item", 1, "2.", False),
     ]
+
+
+def test_a_heading_in_an_item_is_not_the_items_first_line() -> None:
+    view = read_markdown("- a\n  # h")
+    assert [(line.number, line.text, line.block, line.marker) for line in view.lines] == [
+        (0, "a", "item", "-"),
+        (1, "h", "heading", ""),
+    ]
+
+
+def test_an_items_text_reads_whole_through_nested_emphasis() -> None:
+    assert _lines("- a *b **c*** d\n- BOX") == [(0, "a b c d", "item"), (1, "BOX", "item")]
+
+
+@pytest.mark.parametrize(
+    ("text", "marker"),
+    [("- 1. x", "1."), ("> 3) a", "3)"), ("> - a", "-")],
+)
+def test_an_items_marker_is_read_inside_block_quotes_and_outer_items(text: str, marker: str) -> None:
+    assert [(line.number, line.text, line.marker) for line in read_markdown(text).lines] == [(0, text[-1], marker)]
 
 
 def test_table_rows_are_read_as_their_cells_under_their_table() -> None:
@@ -69,6 +89,12 @@ def test_code_blocks_show_their_text_as_is_and_an_empty_fence_shows_nothing() ->
         (4, "indented", "code"),
     ]
     assert _lines("~~~\nx\n~~~") == [(1, "x", "code")]
+    # A code line is no item: it carries no marker and no list.
+    assert read_markdown("```\nx\n```").lines == [ShownLine(1, "x", "code")]
+
+
+def test_a_fenced_code_block_in_a_block_quote_shows_its_text_on_its_own_lines() -> None:
+    assert _lines("> ```\n> c\n> ```") == [(1, "c", "code")]
 
 
 def test_block_quotes_are_read_through() -> None:
@@ -87,6 +113,9 @@ def test_entities_and_escapes_are_decoded_and_a_hard_break_reads_as_a_space() ->
         ("~~s~~", "struck-through text"),
         ("[r]: /x", "text no block shows (a link reference definition, say)"),
         ("a <span>b</span>", "raw HTML"),
+        ('a <span title="t">b</span>', "raw HTML"),
+        ("| ![x](y) |\n| - |", "an image (its alternative text may or may not be shown)"),
+        ("- ![x](y)", "an image (its alternative text may or may not be shown)"),
     ],
 )
 def test_constructs_whose_display_is_not_certain_are_reported_on_their_line(text: str, what: str) -> None:
@@ -97,6 +126,31 @@ def test_text_an_inline_element_hides_is_not_shown() -> None:
     view = read_markdown("a <textarea>b</textarea> c\n\nd <!-- e --> f\n\ng <b hidden>h</b> i")
     assert [line.text for line in view.lines] == ["a  c", "d  f", "g  i"]
     assert [item.line for item in view.uncertain] == [0, 2, 4]
+
+
+def test_a_line_before_raw_html_or_struck_through_text_in_its_paragraph_shows_all_its_text() -> None:
+    assert _lines("a *b*\nc <i>d</i>")[0] == (0, "a b", "paragraph")
+    assert _lines("a ~~s~~\nb") == [(0, "a ", "paragraph"), (1, "b", "paragraph")]
+
+
+def test_a_details_shows_its_summary_when_collapsed_and_everything_when_open() -> None:
+    view = read_markdown(
+        "- a <details><summary>S</summary>h</details> b\n"
+        "- c <details open><summary>T</summary>i</details> d\n"
+        "- e <details>j</details> f"
+    )
+    assert [line.text for line in view.lines] == ["a S b", "c Ti d", "e  f"]
+
+
+def test_a_paragraph_a_table_interrupts_shows_nothing() -> None:
+    """cmark-gfm gives such a paragraph no source position: its text is reported, never shown."""
+    view = read_markdown("X\n| a |\n| - |")
+    assert [line.text for line in view.lines] == ["| a |"] and view.uncertain
+
+
+@pytest.mark.parametrize("text", ["1. | a |\n   | - |\n    | 1 |", "> 1. | a |\n>    | - |\n>     | 1 |"])
+def test_a_table_row_indented_four_spaces_is_reported_on_its_line(text: str) -> None:
+    assert _uncertain(text) == [(2, "a table row indented as code (renderers differ on whether it is a row)")]
 
 
 def test_a_collapsed_details_hides_its_content() -> None:
@@ -112,7 +166,21 @@ def test_one_finding_per_line_the_first_construct_found_there() -> None:
 
 
 def test_lines_of_markers_and_delimiter_rows_are_structure_not_unshown_text() -> None:
-    assert _uncertain("-\n\n*\n\n+\n\n>\n\n---") == []
+    assert _uncertain("-\n\n*\n\n+\n\n>\n\n---\n\n***\n\n___\n\n> | a |\n> | - |") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x\n\n# h\n[r]: /x",
+        "x\n\n***\n[r]: /x",
+        "x\n\n```\nc\n```\n[r]: /x",
+        "x\n\n> | a |\n> | - |\n> | 1 |\n[r]: /x",
+    ],
+)
+def test_text_no_block_shows_is_reported_right_after_any_block(text: str) -> None:
+    last = text.count("\n")
+    assert _uncertain(text) == [(last, "text no block shows (a link reference definition, say)")]
 
 
 @pytest.mark.parametrize(
@@ -126,6 +194,8 @@ def test_lines_of_markers_and_delimiter_rows_are_structure_not_unshown_text() ->
         ("# h\n\n\n<p>x</p>", [3]),
         ("x **a\nb <i>c</i>**", [1]),
         ("p\n\n\n\n<div>\nx\n</div>\n\nq", [4, 5, 6]),
+        ("a\n*b\nc*\nd <b>x</b>", [3]),
+        ("# h\n<!-- c -->\nok", [1]),
     ],
 )
 def test_raw_html_is_reported_on_the_line_that_holds_it(text: str, lines: list[int]) -> None:
