@@ -1737,3 +1737,35 @@ def test_rule_5_a_line_of_a_text_result_shows_as_the_renderer_shows_it(shown: st
 def test_rule_5_a_line_whose_rendering_is_uncertain_is_not_shown_by_what_is_left_of_it() -> None:
     report = audit_lines("a", ["a ~~b~~"], markup="markdown")
     assert _found(report) == [("altered_row", None, 1)]
+
+
+@pytest.mark.parametrize(
+    ("text", "lines", "issues"),
+    [
+        # Text after a collapsed <details> in an item: `after` is on line 4, nothing on the `</details>` line.
+        ("- <details><summary>S</summary>\n  secret\n  </details>\n  after", ["after"], [("unverifiable", 1)]),
+        (
+            "- <details><summary>S</summary>\n  secret\n  </details>\n  after!",
+            ["after"],
+            [("unverifiable", 1), ("altered_row", 4)],
+        ),
+        # An inner list that starts on its outer item's line shows `1)` and `2)` alike.
+        ("- 1) a\n  2) b", ["1) a", "2) b"], []),
+        ("- 1) a\n  2) b", ["1. a", "2. b"], [("altered_row", 1), ("altered_row", 2)]),
+        # A table that interrupts a paragraph: its header row on its own line, the paragraph unverifiable.
+        ("X\n| a |\n| - |", ["a"], [("unverifiable", 1), ("altered_row", 2)]),
+    ],
+)
+def test_markdown_records_are_placed_on_the_line_a_reader_sees_them_on(
+    text: str, lines: list[str], issues: list[tuple[str, int]]
+) -> None:
+    report = audit_lines(text, lines, markup="markdown")
+    assert sorted((issue.kind, issue.line or 0) for issue in report.issues) == sorted(issues)
+
+
+def test_raw_html_that_opens_a_markdown_transcript_is_reported_as_raw_html() -> None:
+    report = audit_lines("<!-- c -->\nok", ["ok"], markup="markdown")
+    assert [(issue.line, issue.detail) for issue in report.issues] == [
+        (1, "cannot verify what the reader sees: raw HTML")
+    ]
+    assert report.rows_intact == 1

@@ -142,10 +142,26 @@ def test_a_details_shows_its_summary_when_collapsed_and_everything_when_open() -
     assert [line.text for line in view.lines] == ["a S b", "c Ti d", "e  f"]
 
 
-def test_a_paragraph_a_table_interrupts_shows_nothing() -> None:
-    """cmark-gfm gives such a paragraph no source position: its text is reported, never shown."""
-    view = read_markdown("X\n| a |\n| - |")
-    assert [line.text for line in view.lines] == ["| a |"] and view.uncertain
+@pytest.mark.parametrize(
+    ("text", "rows", "paragraph"),
+    [
+        ("X\n| a |\n| - |", [(1, "| a |", "header")], [0]),
+        ("X\nW\n| a |\n| - |\n| 1 |", [(2, "| a |", "header"), (4, "| 1 |", "row")], [0, 1]),
+        ("> X\n> | a |\n> | - |\n> | 1 |", [(1, "| a |", "header"), (3, "| 1 |", "row")], [0]),
+    ],
+)
+def test_a_paragraph_a_table_interrupts_shows_nothing_and_the_header_row_keeps_its_line(
+    text: str, rows: list[tuple[int, str, str]], paragraph: list[int]
+) -> None:
+    """cmark-gfm places the header row on the paragraph's first line and gives the paragraph no position: the
+    header is on the line before the delimiter row, the paragraph's lines are reported, never shown."""
+    assert _lines(text) == rows
+    what = "a paragraph a table interrupts (renderers differ on whether a table can)"
+    assert _uncertain(text) == [(line, what) for line in paragraph]
+
+
+def test_a_table_that_interrupts_an_items_text_keeps_its_header_on_its_line() -> None:
+    assert _lines("- X\n  | a |\n  | - |") == [(0, "X", "item"), (1, "| a |", "header")]
 
 
 @pytest.mark.parametrize("text", ["1. | a |\n   | - |\n    | 1 |", "> 1. | a |\n>    | - |\n>     | 1 |"])
@@ -203,3 +219,51 @@ def test_raw_html_is_reported_on_the_line_that_holds_it(text: str, lines: list[i
     first non-blank line after the block before it."""
     assert [line for line, _ in _uncertain(text)] == lines
     assert _uncertain(text)[0][1] == "raw HTML"
+
+
+def test_text_after_a_collapsed_details_in_an_item_stays_on_its_source_line() -> None:
+    """The hidden content's line breaks count, and the line break the renderer puts before the item's HTML block
+    is not in the source: the summary is on the marker's line, `after` on its own, nothing on `</details>`."""
+    text = "- <details><summary>S</summary>\n  secret\n  </details>\n  after"
+    shown = [(number, line) for number, line, _ in _lines(text) if line]
+    assert shown == [(0, "S"), (3, "after")]
+    assert _uncertain(text) == [(0, "raw HTML")]
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("a <!-- x\ny --> b\nc", [(0, "a "), (1, " b"), (2, "c")]),
+        ("a <b hidden>x\ny</b> b\nc", [(0, "a "), (1, " b"), (2, "c")]),
+        ("a ~~x\ny~~ b\nc", [(0, "a "), (1, " b"), (2, "c")]),
+        ("- x <details><summary>S</summary>\n  h </details> y\n  z", [(0, "x S"), (1, " y"), (2, "z")]),
+        (
+            "- x <details>\n  h <summary>S</summary> i\n  j </details> y\n  z",
+            [(0, "x "), (1, "S"), (2, " y"), (3, "z")],
+        ),
+    ],
+)
+def test_text_after_hidden_text_that_spans_lines_stays_on_its_source_line(
+    text: str, shown: list[tuple[int, str]]
+) -> None:
+    assert [(number, line) for number, line, _ in _lines(text) if line] == shown
+
+
+def test_an_items_text_after_an_empty_marker_line_is_on_the_next_line() -> None:
+    assert _lines("-\n  a\n- b") == [(1, "a", "item"), (2, "b", "item")]
+    assert _lines("-\n  <b>x</b>")[0][:2] == (1, "x")
+
+
+@pytest.mark.parametrize(
+    ("text", "markers"),
+    [("- 1) a\n  2) b", ["1)", "2)"]), ("> 1) a\n> 2) b", ["1)", "2)"]), ("1. 3) a\n   4) b", ["3)", "4)"])],
+)
+def test_an_inner_list_that_starts_on_its_outer_items_line_reads_its_own_marker(text: str, markers: list[str]) -> None:
+    assert [line.marker for line in read_markdown(text).lines if line.marker] == markers
+
+
+@pytest.mark.parametrize("text", ["<!-- c -->\nok", "<!-- a -->\n<!-- b -->\nok", "<style>x</style>\n\nok"])
+def test_raw_html_that_opens_the_transcript_is_reported_as_raw_html(text: str) -> None:
+    """The HTML5 parser moves a comment that opens the document out of <body>: still found, and named."""
+    assert _uncertain(text)[0] == (0, "raw HTML")
+    assert _lines(text)[-1] == (text.count("\n"), "ok", "paragraph")

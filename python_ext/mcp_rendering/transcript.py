@@ -65,6 +65,7 @@ _UNCERTAIN_INLINE = "img, a[title], del, br"
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _IN_ITEM_BLOCKS = frozenset({"p", "ul", "ol", "blockquote", "pre", "table", "h1", "h2", "h3", "h4", "h5", "h6", "hr"})
 _ORDERED = re.compile(r"[0-9]{1,9}([.)])")
+_MARKER = re.compile(r"[-+*]|[0-9]{1,9}[.)]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +113,51 @@ def _start_end(node: LexborNode) -> tuple[int, int] | None:
     start, _, end = position.partition("-")
     first, last = int(start.partition(":")[0]) - 1, int(end.partition(":")[0]) - 1
     if first < 0 or last < first:
-        return None  # cmark-gfm gives no position to a paragraph a table interrupts: its text shows nothing certain
+        return None  # cmark-gfm gives no position to a paragraph a table interrupts (see `_header_line`)
     return first, last
+
+
+def _header_line(table: LexborNode, span: tuple[int, int]) -> int:
+    """The line of a table's header row: the line before its delimiter row. cmark-gfm gives the header row (and
+    the table) the start of the paragraph the table interrupts, and that paragraph no position; the delimiter row
+    is the line before the first body row, or the table's last line when it has none."""
+    body = table.css_first("tbody > tr")
+    first_row = _start_end(body) if body is not None else None
+    return max(span[0], (first_row[0] - 1 if first_row is not None else span[1]) - 1)
+
+
+def _item_source(item: LexborNode, source_lines: list[str]) -> tuple[int, str]:
+    """An item's first line and its source from its marker on (cmark-gfm's columns count bytes)."""
+    position = item.attributes.get("data-sourcepos") or ""
+    line, _, column = position.partition("-")[0].partition(":")
+    number = int(line) - 1 if line.isdigit() else -1
+    if not 0 <= number < len(source_lines) or not column.isdigit():
+        return number, ""
+    return number, source_lines[number].encode()[max(0, int(column) - 1) :].decode(errors="replace")
+
+
+def _item_text_origin(item: LexborNode, source_lines: list[str]) -> tuple[int, bool]:
+    """The line an item's own text starts on (its marker's line, or the next when nothing follows the marker),
+    and whether the renderer put a line break of its own before that text (before an HTML block that opens the
+    item: the source has none there)."""
+    number, source = _item_source(item, source_lines)
+    marker = _MARKER.match(source)
+    opens_empty = marker is not None and not source[marker.end() :].strip()
+    first = item.child
+    second = first.next if first is not None else None
+    leading = (
+        first is not None
+        and first.tag == "-text"
+        and (first.text_content or "").startswith("\n")
+        and second is not None
+        and second.tag not in _IN_ITEM_BLOCKS
+    )
+    return number + 1 if opens_empty else number, leading
+
+
+def _line_breaks(node: LexborNode) -> str:
+    """The line breaks of a node a reader does not see: what follows it stays on its source line."""
+    return "\n" * (node.html or "").count("\n")
 
 
 def _render(text: str, options: int) -> LexborHTMLParser:
@@ -141,9 +185,12 @@ class _Walker:
     def inline_text(self, nodes: list[LexborNode], line: int) -> str:
         """The visible text of an inline run; constructs a reader may not see are reported on `line`."""
         parts: list[str] = []
-        stack = list(reversed(nodes))
+        stack: list[LexborNode | str] = list(reversed(nodes))  # a string: text to emit as is
         while stack:
             child = stack.pop()
+            if isinstance(child, str):
+                parts.append(child)
+                continue
             tag = child.tag
             if tag == "-text":
                 parts.append(child.text_content or "")
@@ -157,16 +204,19 @@ class _Walker:
             if tag in _NOT_SHOWN or tag == "-comment" or "hidden" in child.attributes:
                 if tag == "img":
                     self.uncertain(line, "an image (its alternative text may or may not be shown)")
+                parts.append(_line_breaks(child))
                 continue
             if tag == "del":
                 self.uncertain(line, "struck-through text")
+                parts.append(_line_breaks(child))
                 continue
             if tag == "a" and "title" in child.attributes:
                 self.uncertain(line, "a link title (a tooltip)")
             if tag == "details" and "open" not in child.attributes:
-                summary = child.css_first("summary")
-                if summary is not None:
-                    stack.append(summary)
+                # Only the first summary shows; the rest keeps its line breaks, so what follows keeps its line.
+                shown = next((node for node in child.iter() if node.tag == "summary"), None)
+                for node in reversed(list(child.iter(include_text=True))):
+                    stack.append(node if node == shown else _line_breaks(node))
                 continue
             stack.extend(reversed(list(child.iter(include_text=True))))
         return "".join(parts)
@@ -189,13 +239,28 @@ class _Walker:
         lines = self.view.lines
         lines.append(ShownLine(start, pieces[0], block, list_id=list_id, marker=marker))
         for number in range(start + 1, start + len(pieces)):
-            lines.append(ShownLine(number, pieces[number - start], block, None, list_id, True))
+            if pieces[number - start] or block == "code":  # a line all of hidden text shows nothing
+                lines.append(ShownLine(number, pieces[number - start], block, None, list_id, True))
         self.covered[start : start + len(pieces)] = b"\x01" * len(pieces)
 
-    def item_marker(self, listing: LexborNode, index: int, line: int) -> str:
+    def interrupted_paragraph(self, node: LexborNode) -> None:
+        """A paragraph a table interrupts: on the lines from the table's reported start to its header row.
+        Renderers differ on whether a table may interrupt a paragraph, so it shows nothing certain."""
+        table = node.next
+        while table is not None and table.tag == "-text":
+            table = table.next
+        span = _start_end(table) if table is not None and table.tag == "table" else None
+        if table is None or span is None:
+            return
+        for line in range(span[0], _header_line(table, span)):
+            self.uncertain(line, "a paragraph a table interrupts (renderers differ on whether a table can)")
+            self.covered[line] = 1
+
+    def item_marker(self, listing: LexborNode, index: int, item: LexborNode) -> str:
         """The marker a reader sees before an item: the renderer's own number in an ordered list (the source's
-        numbers are not shown), the bullet as written otherwise."""
-        source = self.source_lines[line].lstrip(" \t>") if line < len(self.source_lines) else ""
+        numbers are not shown), the bullet as written otherwise. Read at the item's own column, so that an item
+        that starts on its outer item's or block quote's line reads its own marker."""
+        source = _item_source(item, self.source_lines)[1]
         if listing.tag != "ol":
             return source[:1]
         start = listing.attributes.get("start")
@@ -216,6 +281,8 @@ class _Walker:
                 continue
             span = _start_end(node)
             if span is None:
+                if tag == "p":
+                    self.interrupted_paragraph(node)
                 continue  # raw HTML at block level: reported from the safe rendering, shows nothing certain
             start, end = span
             if tag in _HEADINGS or tag == "p":
@@ -229,6 +296,11 @@ class _Walker:
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
                 parent = node.parent
                 header = parent is not None and parent.tag == "thead"
+                table = parent.parent if parent is not None else None
+                table_span = _start_end(table) if header and table is not None else None
+                if table is not None and table_span is not None:
+                    start = end = _header_line(table, table_span)
+                    covered[start] = 1
                 source = self.source_lines[start].lstrip(">") if start < len(self.source_lines) else ""
                 if not header and len(source) - len(source.lstrip(" ")) >= 4:
                     self.uncertain(start, "a table row indented as code (renderers differ on whether it is a row)")
@@ -251,9 +323,12 @@ class _Walker:
                 covered[start] = 1
                 children = list(node.iter(include_text=True))
                 inline = [child for child in children if child.tag not in _IN_ITEM_BLOCKS]
-                text = self.inline_text(inline, start).rstrip("\n")
+                first, leading = _item_text_origin(node, self.source_lines)
+                text = self.inline_text(inline, first).rstrip("\n")
+                if leading:
+                    text = text.removeprefix("\n")
                 if text.strip():
-                    self.add_text(start, text, "item", list_id, marker)
+                    self.add_text(first, text, "item", list_id, marker)
                     marker = ""
                 blocks = [child for child in children if child.tag in _IN_ITEM_BLOCKS]
                 stack.extend(
@@ -263,7 +338,7 @@ class _Walker:
                 self.lists += 1
                 items = list(node.iter())
                 stack.extend(
-                    (child, self.lists, self.item_marker(node, index, (_start_end(child) or (start, 0))[0]))
+                    (child, self.lists, self.item_marker(node, index, child))
                     for index, child in reversed(list(enumerate(items)))
                 )
             elif tag == "hr":
@@ -276,25 +351,32 @@ def _raw_html_lines(text: str, source_lines: list[str]) -> list[int]:
     """The lines holding raw HTML, found where the safe rendering omits it."""
     tree = _render(text, _SAFE_OPTIONS)
     body = tree.body
-    if body is None:
+    document = tree.root.parent if tree.root is not None else None
+    if body is None or document is None:
         return []
     found: list[int] = []
     # Block-level HTML sits between blocks; inline HTML inside one. Walk in document order, remembering the
-    # last block that ended.
+    # last block that ended: the whole document, since the HTML5 parser moves a comment that opens it out of
+    # <body>.
     previous_end = -1
-    stack: list[LexborNode] = list(reversed(list(body.iter(include_text=True))))
+    stack: list[LexborNode] = list(reversed(list(document.iter(include_text=True))))
     while stack:
         node = stack.pop()
         if node.tag == "-comment":
             parent = node.parent
             span = _start_end(parent) if parent is not None else None
             if parent is not None and span is not None and parent != body:
-                found.append(span[0] + _newlines_before(parent, node))
+                first = span[0]
+                if parent.tag == "li":  # the item's text may start a line later, after a line break of its own
+                    origin, leading = _item_text_origin(parent, source_lines)
+                    first = origin - leading
+                found.append(first + _newlines_before(parent, node))
             else:
                 line = previous_end + 1
                 while line < len(source_lines) and not source_lines[line].strip():
                     line += 1
                 found.append(min(line, len(source_lines) - 1))
+                previous_end = found[-1]  # the next HTML block starts after this one's first line
             continue
         span = _start_end(node)
         if span is not None and node.parent == body:
