@@ -188,8 +188,9 @@ class _Walker:
             return
         lines = self.view.lines
         lines.append(ShownLine(start, pieces[0], block, list_id=list_id, marker=marker))
-        for number in range(start + 1, start + len(pieces)):
-            lines.append(ShownLine(number, pieces[number - start], block, None, list_id, True))
+        lines.extend(
+            [ShownLine(number, piece, block, None, list_id, True) for number, piece in enumerate(pieces[1:], start + 1)]
+        )
         self.covered[start : start + len(pieces)] = b"\x01" * len(pieces)
 
     def item_marker(self, listing: LexborNode, index: int, line: int) -> str:
