@@ -1447,18 +1447,19 @@ def _report(
 # ------------------------------------------------------------------------------------------------------ text results
 
 
-def _line_forms(lines: Sequence[str], markdown: bool) -> list[set[str]]:
-    """The ways each line of a text result may read once shown: as written and, in Markdown, as the renderer
-    shows the line alone (a list item with the marker the reader sees)."""
-    forms = [{fold(visible(text))} for text in lines]
+def _line_forms(lines: Sequence[str], markdown: bool) -> list[tuple[str, ...]]:
+    """The ways each line of a text result may read once shown, each once: as written and, in Markdown, as the
+    renderer shows the line alone (a list item with the marker the reader sees). Tuples of text, which the
+    collector stops tracking, not a set a line."""
+    forms: list[tuple[str, ...]] = [(fold(visible(text)),) for text in lines]
     if markdown:
         rendered: dict[str, list[str]] = {}
-        for text, found in zip(lines, forms, strict=True):
+        for number, text in enumerate(lines):
             if not _MARKDOWN_SIGNIFICANT.search(text):
                 continue
             if text not in rendered:
                 rendered[text] = _rendered_line(text)
-            found.update(rendered[text])
+            forms[number] = tuple(dict.fromkeys((*forms[number], *rendered[text])))
     return forms
 
 
@@ -1506,10 +1507,16 @@ def _audit_lines(
     reader, read_as = _read(shown_text, markup)
     markdown = read_as == "markdown"
     expected = [line for line in lines if shows_text(line)]
-    index: dict[str, list[int]] = {}
+    index: dict[str, tuple[int] | list[int]] = {}  # a line's own number in a tuple until a second shares it
     for number, forms in enumerate(_line_forms(expected, markdown)):
         for form in forms:
-            index.setdefault(form, []).append(number)
+            numbers = index.get(form)
+            if numbers is None:
+                index[form] = (number,)
+            elif isinstance(numbers, tuple):
+                index[form] = [numbers[0], number]
+            else:
+                numbers.append(number)
     named = {form for forms in _line_forms(block_names, markdown) for form in forms} - index.keys()
     assigned = [-1] * len(expected)
     used = [False] * len(reader.raw_lines)
