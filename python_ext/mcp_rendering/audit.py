@@ -141,8 +141,8 @@ _MISSING_KIND: dict[RowKind, IssueKind] = {
     "total": "dropped_total",
 }
 
-_TEXT_SEPARATOR = re.compile(r"\s*\+(?:-+\+)+\s*")
-_UNDERLINE = re.compile(r"\s*(?:=+|-+)\s*")
+_RULE_LINE = re.compile(r"^(?:\+(?:-+\+)+|=+|-+)$", re.MULTILINE)
+"""A folded line that is a text separator (`+---+---+`) or an underline (`===`, `---`)."""
 _LIST_MARKER = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])[ \t]+")
 # A line of a text result may read otherwise once rendered as Markdown only when it holds one of these.
 _MARKDOWN_SIGNIFICANT = re.compile(r"[\\`*_\[\]<>!&|~#=]|^\s*(?:[-+>]|\d{1,9}[.)])|^ {4}|^\t")
@@ -351,7 +351,9 @@ class _Reader:
         raw = text.removeprefix("\ufeff").replace("\r\n", "\n")
         self.raw_lines = raw.split("\n")
         hiding: set[int] = set()
-        for number, line in enumerate(self.raw_lines):
+        # One check in C over the whole transcript (line feeds left out) decides the common case: nothing hidden.
+        lines_with_hidden = [] if shows_as_written("".join(self.raw_lines)) else self.raw_lines
+        for number, line in enumerate(lines_with_hidden):
             hidden = first_hidden(line)
             if hidden is not None:
                 hiding.add(number)
@@ -363,9 +365,11 @@ class _Reader:
                         line=number + 1,
                     )
                 )
-        plain = _classify_plain(self.raw_lines, 0) if markup != "markdown" else []
         view = read_markdown(raw) if markup != "text" else None
-        self.markdown = view is not None and (markup == "markdown" or _reads_otherwise(view, plain))
+        # The plain reading is built only when it may be the one shown: a view with more than plain blocks is not.
+        may_be_plain = markup == "text" or (markup == "auto" and view is not None and _plain_tags_only(view))
+        plain = _classify_plain(self.raw_lines, 0) if may_be_plain else []
+        self.markdown = view is not None and (markup == "markdown" or not plain or _reads_otherwise(view, plain))
         if self.markdown:
             assert view is not None
             lines = self._from_view(view, headers)
@@ -429,10 +433,15 @@ class _Reader:
         return lines
 
 
+def _plain_tags_only(view: TranscriptView) -> bool:
+    """Whether the renderer produced only what plain text may also show, nothing uncertain."""
+    return not view.uncertain and not view.tags - _PLAIN_TAGS
+
+
 def _reads_otherwise(view: TranscriptView, plain: Sequence[_Line]) -> bool:
     """Whether a Markdown renderer would show the transcript otherwise than as plain text: in doubt, the
     reading that can hide more is assumed."""
-    if view.uncertain or view.tags - _PLAIN_TAGS:
+    if not _plain_tags_only(view):
         return True
     return any(
         shown.block not in ("heading", "paragraph") or fold(shown.text) != plain[shown.number].view
@@ -443,10 +452,16 @@ def _reads_otherwise(view: TranscriptView, plain: Sequence[_Line]) -> bool:
 def _classify_plain(raw: Sequence[str], first: int) -> list[_Line]:
     """Lines shown as plain text (the text reading, or the inside of a code block), numbered from `first`."""
     folded = [fold(line) for line in raw]
-    separator = [bool(view) and view[0] == "+" and bool(_TEXT_SEPARATOR.fullmatch(view)) for view in folded]
-    underline = [bool(view) and view[0] in "=-" and bool(_UNDERLINE.fullmatch(view)) for view in folded]
+    # Separators and underlines are found by one scan of the folded lines in C, not a test a line.
+    separator: set[int] = set()
+    underline: set[int] = set()
+    joined = "\n".join(folded)
+    line, offset = 0, 0
+    for found in _RULE_LINE.finditer(joined):
+        line += joined.count("\n", offset, found.start())
+        offset = found.start()
+        (separator if joined[offset] == "+" else underline).add(line)
     lines: list[_Line] = []
-    last = len(raw) - 1
     header: tuple[str, ...] | None = None  # the header line the table lines below are read under
     for number, view in enumerate(folded):
         if not view:
@@ -454,11 +469,11 @@ def _classify_plain(raw: Sequence[str], first: int) -> list[_Line]:
             lines.append(_Line(first + number, "", "blank"))
             continue
 
-        follows_separator = number < last and separator[number + 1]
+        follows_separator = number + 1 in separator
         kind: _Kind
-        if separator[number] or underline[number]:
+        if number in separator or number in underline:
             kind = "structure"
-        elif number < last and underline[number + 1]:
+        elif number + 1 in underline:
             lines.append(_Line(first + number, view, "structure", heading=True))  # an underlined title
             continue
         elif view[0] == "|":
@@ -624,7 +639,9 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
                     text = _shown_value(value, null_display) if value is not None else shown_null
                 shown.append(text)
             values = tuple(shown)
-            label = _shown(row.label)
+            label = row.label
+            if not (label.isascii() and label.isprintable()) or "  " in label or label[:1] == " " or label[-1:] == " ":
+                label = _shown(label)  # the test above is `_shown`'s fast path for ASCII, without its call
             value_pieces = values
             if exact_cells:
                 key = (label, *values)
@@ -808,6 +825,19 @@ class _LabelIndex:
         return found
 
 
+def _append(lists: list[tuple[int] | list[int]], index: int, number: int) -> None:
+    """Append `number` to `lists[index]`, a tuple of one turning into a list."""
+    held = lists[index]
+    if isinstance(held, tuple):
+        lists[index] = [held[0], number]
+    else:
+        held.append(number)
+
+
+_Showing: TypeAlias = "tuple[int, Sequence[tuple[int, int]]]"
+"""A line and the groups it may show, each with how it reads as one (`_DocumentAudit._group`)."""
+
+
 class _DocumentAudit:
     def __init__(self, lines: Sequence[_Line], document: Document, null_display: str, exact_cells: bool) -> None:
         self.lines = lines
@@ -821,34 +851,39 @@ class _DocumentAudit:
             for columns in self.columns
         ]
         # Identical rows (same key, same kind) are one group: a line names the groups it may show.
-        by_label: dict[str, list[int]] = {}
+        # One of a kind is held in a tuple, more in a list: a tuple of numbers is one the collector stops
+        # tracking, and a row of its own is the common case (each object tracked a row is a full collection more).
+        by_label: dict[str, tuple[int] | list[int]] = {}
         group_of: list[int] = []
-        group_rows: list[list[int]] = []
+        group_rows: list[tuple[int] | list[int]] = []
         group_kind: list[RowKind] = []
-        groups_of_key: dict[tuple[str, ...], list[int]] = {}
+        groups_of_key: dict[tuple[str, ...], tuple[int, ...]] = {}
         for row in self.rows:
             kind = row.row.kind
+            number = row.number
             groups = groups_of_key.get(row.key)
             if groups is None:  # a key seen first: a group of its own (the common case, one lookup)
                 group = len(group_rows)
-                groups_of_key[row.key] = [group]
-                group_rows.append([row.number])
+                groups_of_key[row.key] = (group,)
+                group_rows.append((number,))
                 group_kind.append(kind)
             else:  # a key seen before: the group of its kind (a key has at most one group a kind)
                 group = next((known for known in groups if group_kind[known] == kind), -1)
                 if group < 0:
                     group = len(group_rows)
-                    groups.append(group)
-                    group_rows.append([row.number])
+                    groups_of_key[row.key] = (*groups, group)  # at most one group a kind: three at most
+                    group_rows.append((number,))
                     group_kind.append(kind)
                 else:
-                    group_rows[group].append(row.number)
+                    _append(group_rows, group, number)
             group_of.append(group)
             numbers = by_label.get(row.label)
             if numbers is None:
-                by_label[row.label] = [row.number]
+                by_label[row.label] = (number,)
+            elif isinstance(numbers, tuple):
+                by_label[row.label] = [numbers[0], number]
             else:
-                numbers.append(row.number)
+                numbers.append(number)
         self.by_label = by_label
         self.group_of = group_of
         self.group_rows = group_rows
@@ -930,7 +965,7 @@ class _DocumentAudit:
             self.label_lines.setdefault(longest_label, []).append(line.number)
         return candidates, starts_with_label
 
-    def _group(self, candidates: list[tuple[tuple[str, ...], RowKind | None]]) -> list[tuple[int, int]]:
+    def _group(self, candidates: list[tuple[tuple[str, ...], RowKind | None]]) -> Sequence[tuple[int, int]]:
         """The groups of identical rows a line may stand for, each with how the line reads as one of them: 2 and 1
         are of the group's own kind (an unmarked line for an item, a marked line for its kind), 0 is lenient. A line
         such as `Subtotal: X` may show a subtotal labelled `X` or an item labelled `Subtotal: X`: a reader cannot
@@ -939,7 +974,7 @@ class _DocumentAudit:
         if len(candidates) == 1 and candidates[0][1] is None:  # an unmarked line: the common case, decided first
             groups = self.groups_of_key.get(candidates[0][0], ())
             if len(groups) == 1 and group_kind[groups[0]] == "item":
-                return [(groups[0], 2)]
+                return ((groups[0], 2),)
         found: list[tuple[int, int]] = []
         for key, kind in candidates:
             for group in self.groups_of_key.get(key, ()):
@@ -955,12 +990,21 @@ class _DocumentAudit:
         """Read the lines; returns the duplicate lines, the unmatched record-shaped lines and the rows shown in
         order."""
         unmatched: list[int] = []
-        showings: list[tuple[int, list[tuple[int, int]]]] = []
+        showings: list[_Showing] = []
+        groups_of_key = self.groups_of_key
+        group_kind = self.group_kind
+        used = self.used
         for line in self.lines:
             if line.kind == "table":
                 cells = line.cells if line.cells is not None else _table_cells(line.view)
                 if not cells:
                     continue
+                if cells[0][:1] not in _MARKER_START:  # `_table_candidates` then `_group`, inlined: one key
+                    groups = groups_of_key.get(cells)
+                    if groups is not None and len(groups) == 1 and group_kind[groups[0]] == "item":
+                        showings.append((line.number, ((groups[0], 2),)))  # tuples: untracked
+                        used[line.number] = True
+                        continue
                 candidates = self._table_candidates(cells)
             elif line.kind in ("item", "prose"):
                 candidates, _ = self._free_candidates(line)
@@ -988,7 +1032,7 @@ class _DocumentAudit:
                 if 0 < count < len(key):
                     self.value_lines.setdefault(key[-count:], []).append(number)
 
-    def _assign(self, showings: list[tuple[int, list[tuple[int, int]]]], duplicates: set[int]) -> set[int]:
+    def _assign(self, showings: list[_Showing], duplicates: set[int]) -> set[int]:
         """Give rows the lines that show them so that as many rows as possible are in order, lines of a row's own
         kind first. A row left over takes an unused line that shows it (out of order); a line left over shows a
         record again. Returns the rows in order.
@@ -1004,7 +1048,9 @@ class _DocumentAudit:
         kept = showings
         if self.lenient:
             marked = {group for _, groups in showings for group, own in groups if own}
-            kept = [(line, [(g, own) for g, own in groups if own or g not in marked]) for line, groups in showings]
+            kept: list[_Showing] = [
+                (line, [(g, own) for g, own in groups if own or g not in marked]) for line, groups in showings
+            ]
         chain = self._faithful_chain(kept)
         if chain is not None:  # every line is in the chain, on its earliest line: nothing to move or leave over
             for row, line in chain:
@@ -1030,7 +1076,7 @@ class _DocumentAudit:
             self.used[line] = False
         return in_order
 
-    def _faithful_chain(self, kept: list[tuple[int, list[tuple[int, int]]]]) -> list[tuple[int, int]] | None:
+    def _faithful_chain(self, kept: list[_Showing]) -> list[tuple[int, int]] | None:
         """The chain of a faithful transcript: each line shows one group, the n-th line of a group takes its n-th
         row, and the rows so taken increase down the lines. Every line is then in the chain, which no other chain
         can beat. None when the transcript is not so."""
@@ -1051,7 +1097,7 @@ class _DocumentAudit:
         self.work += len(kept)
         return chain
 
-    def _weighted_chain(self, kept: list[tuple[int, list[tuple[int, int]]]]) -> list[tuple[int, int]]:
+    def _weighted_chain(self, kept: list[_Showing]) -> list[tuple[int, int]]:
         """The longest chain of (row, line) pairs, rows and lines both increasing, one own-kind pair outweighing
         every lenient one together: a Fenwick tree of prefix maxima, each row's lines taken in decreasing order so
         that a row takes at most one line. O(p log m) for p pairs."""
@@ -1098,7 +1144,7 @@ class _DocumentAudit:
         chain.reverse()
         return chain
 
-    def _diff_chain(self, kept: list[tuple[int, list[tuple[int, int]]]], rows: list[int]) -> list[tuple[int, int]]:
+    def _diff_chain(self, kept: list[_Showing], rows: list[int]) -> list[tuple[int, int]]:
         """The longest chain of (row, line) pairs by Myers' greedy shortest edit script, with the kind preference of
         `_weighted_chain`: first the longest chain of own-kind pairs (a line and a row of its own kind), then, in
         each gap between two of its pairs, the longest chain of lenient ones (an unmarked line and a subtotal or
@@ -1131,7 +1177,7 @@ class _DocumentAudit:
         self.work += _DIFF_BUDGET - budget[0]
         return [(rows[x], kept[y][0]) for x, y in chain]
 
-    def _in_group_order(self, kept: list[tuple[int, list[tuple[int, int]]]]) -> list[tuple[int, int]]:
+    def _in_group_order(self, kept: list[_Showing]) -> list[tuple[int, int]]:
         """Each group's lines given to its rows in order (a line takes its first group of the most literal reading),
         then the longest increasing run of the rows so taken."""
         given: dict[int, int] = {}
@@ -1401,18 +1447,19 @@ def _report(
 # ------------------------------------------------------------------------------------------------------ text results
 
 
-def _line_forms(lines: Sequence[str], markdown: bool) -> list[set[str]]:
-    """The ways each line of a text result may read once shown: as written and, in Markdown, as the renderer
-    shows the line alone (a list item with the marker the reader sees)."""
-    forms = [{fold(visible(text))} for text in lines]
+def _line_forms(lines: Sequence[str], markdown: bool) -> list[tuple[str, ...]]:
+    """The ways each line of a text result may read once shown, each once: as written and, in Markdown, as the
+    renderer shows the line alone (a list item with the marker the reader sees). Tuples of text, which the
+    collector stops tracking, not a set a line."""
+    forms: list[tuple[str, ...]] = [(fold(visible(text)),) for text in lines]
     if markdown:
         rendered: dict[str, list[str]] = {}
-        for text, found in zip(lines, forms, strict=True):
+        for number, text in enumerate(lines):
             if not _MARKDOWN_SIGNIFICANT.search(text):
                 continue
             if text not in rendered:
                 rendered[text] = _rendered_line(text)
-            found.update(rendered[text])
+            forms[number] = tuple(dict.fromkeys((*forms[number], *rendered[text])))
     return forms
 
 
@@ -1460,10 +1507,16 @@ def _audit_lines(
     reader, read_as = _read(shown_text, markup)
     markdown = read_as == "markdown"
     expected = [line for line in lines if shows_text(line)]
-    index: dict[str, list[int]] = {}
+    index: dict[str, tuple[int] | list[int]] = {}  # a line's own number in a tuple until a second shares it
     for number, forms in enumerate(_line_forms(expected, markdown)):
         for form in forms:
-            index.setdefault(form, []).append(number)
+            numbers = index.get(form)
+            if numbers is None:
+                index[form] = (number,)
+            elif isinstance(numbers, tuple):
+                index[form] = [numbers[0], number]
+            else:
+                numbers.append(number)
     named = {form for forms in _line_forms(block_names, markdown) for form in forms} - index.keys()
     assigned = [-1] * len(expected)
     used = [False] * len(reader.raw_lines)

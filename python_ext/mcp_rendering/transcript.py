@@ -238,9 +238,13 @@ class _Walker:
             return
         lines = self.view.lines
         lines.append(ShownLine(start, pieces[0], block, list_id=list_id, marker=marker))
-        for number in range(start + 1, start + len(pieces)):
-            if pieces[number - start] or block == "code":  # a line all of hidden text shows nothing
-                lines.append(ShownLine(number, pieces[number - start], block, None, list_id, True))
+        lines.extend(
+            [
+                ShownLine(number, piece, block, None, list_id, True)
+                for number, piece in enumerate(pieces[1:], start + 1)
+                if piece or block == "code"  # a line all of hidden text shows nothing
+            ]
+        )
         self.covered[start : start + len(pieces)] = b"\x01" * len(pieces)
 
     def interrupted_paragraph(self, node: LexborNode) -> None:
