@@ -2,9 +2,8 @@
 # Re-measure every benchmark in full mode, write benchmarks/results/, and regenerate the performance page, its plots
 # and the figures the SEP charter quotes. Prints each step's duration and the total.
 #
-#   bash benchmarks/run_all.sh           (about 35 minutes on a two-core machine at load average 7 to 11: call 6.5,
-#                                         present 19, audit 2, envelope 4, patch 0.5, stdio-buffer 2.5; a quiet one
-#                                         should take about a third of that, not yet timed)
+#   bash benchmarks/run_all.sh           (9 minutes on a quiet two-core machine, load average 1.4 at the start:
+#                                         call 1, present 3, audit 2, envelope 1, patch 0.3, stdio-buffer 1.7)
 #   bash benchmarks/run_all.sh --quick   (each benchmark once at its smallest size: proves the run works, measures
 #                                         nothing, and writes nothing: the committed results stay as they are;
 #                                         3.5 minutes on the same busy machine, most of it stdio-buffer's set-up)

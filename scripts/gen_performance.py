@@ -466,13 +466,11 @@ mode, writes `benchmarks/results/`, and regenerates this page, its plots and the
 bash benchmarks/run_all.sh
 ```
 
-It prints each step's duration and the total. On a two-core machine shared with other work (load average 7 to
-11), the steps took: the call path 6.5 minutes, `present()` 19 (its 1,000,000-row step most of it), the audit (1,000
-to 100,000 rows) 2, the envelope 4, the SDK patch half a minute and the stdio buffer patch 2.5, about 35 minutes in
-all. The benchmarks got about a third of a core each there, so a quiet machine should take about 12 minutes; the
-published figures are to be measured on one. `bash benchmarks/run_all.sh --quick` runs every step once at its
-smallest size, writes nothing, and took three and a half minutes on the same machine, most of it the stdio buffer
-patch's set-up (a virtual environment and the SDK's own tests).
+It prints each step's duration and the total. On a quiet two-core machine (load average 1.4 at the start) the
+whole run took 9 minutes: the call path 1, `present()` 3 (its 1,000,000-row step most of it), the audit (1,000 to
+100,000 rows, four shapes) 2, the envelope 1, the SDK patch a third of a minute and the stdio buffer patch 1.7 (most
+of it setting up a virtual environment and running the SDK's own tests). `bash benchmarks/run_all.sh --quick` runs
+every step once at its smallest size and writes nothing.
 Each benchmark also runs alone,
 `python benchmarks/bench_<name>.py --json benchmarks/results/<name>.json`, and with `--quick` (one round at a small
 size: it proves the benchmark runs and measures nothing, so it is never written to `benchmarks/results/`, and this
