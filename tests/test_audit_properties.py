@@ -60,7 +60,11 @@ _FRAGMENTS = st.sampled_from(
 )
 _TEXT = st.one_of(st.lists(_FRAGMENTS, max_size=4).map("".join), st.text(max_size=8))
 _CELL: st.SearchStrategy[Cell] = st.one_of(
-    st.none(), _TEXT, st.integers(min_value=-(10**20), max_value=10**20), st.floats(allow_nan=False), st.booleans()
+    st.none(),
+    _TEXT,
+    st.integers(min_value=-(10**20), max_value=10**20),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.booleans(),
 )
 _NULL_DISPLAY = st.sampled_from(
     ["-", "n/a", "\u2014", "null"]
