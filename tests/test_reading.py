@@ -102,7 +102,7 @@ def test_a_hints_carrier_that_is_not_an_object_reads_verbatim(carrier: Any) -> N
 
 
 def test_an_absent_hints_carrier_says_nothing() -> None:
-    for wire in (tool(None), {"name": "t"}, None, 42):
+    for wire in (tool(None, argument=None), {"name": "t"}, None, 42):
         effective = resolve_rendering(wire, result())
         assert effective.mode == "unspecified" and effective.completeness is None and effective.complete
 
@@ -429,12 +429,21 @@ def test_each_continuation_case_has_one_reading(
 
 def test_no_continuation_carrier_leaves_the_directive_to_decide() -> None:
     assert read_continuation(tool(), result()).present is False
-    assert resolve_rendering(tool(), result({"complete": True})).complete
+    assert resolve_rendering(tool(), result({"complete": True}), call_arguments={"year": 2025}).complete
 
 
 def test_a_continuation_is_kept_exactly() -> None:
-    reading = read_continuation(tool(), result(continuation=_GOOD))
+    reading = read_continuation(tool(), result(continuation=_GOOD), original_arguments={})
     assert reading.usable is not None and reading.usable.model_dump(by_alias=True, exclude_none=True) == _GOOD
+
+
+def test_a_continuation_read_without_the_original_arguments_is_unusable() -> None:
+    # Whether it names an argument of the original call cannot be checked, so the check does not pass.
+    reading = read_continuation(tool(), result(continuation=_GOOD))
+    assert reading.present and reading.usable is None
+    assert [problem.detail for problem in reading.problems] == ["the original call's arguments are not known"]
+    effective = resolve_rendering(tool(), result(continuation=_GOOD))
+    assert effective.continuation is None and effective.completeness == "incomplete"
 
 
 def test_a_continuation_without_a_directive_still_makes_the_result_partial() -> None:
@@ -552,9 +561,16 @@ def test_a_later_part_read_alone_does_not_state_completeness() -> None:
     assert last.later_part and last.completeness == "not-stated" and not last.complete
     assert combine_parts([last]) == ("verbatim", False)
     assert combine_parts([last], all_fetched=True) == ("verbatim", False)
-    # Told nothing of the call, the reader cannot tell; the host passes `call_arguments` for that.
+    # Told nothing of the call, the reader cannot tell a later part from the first: never complete.
     untold = resolve_rendering(tool(), result({"complete": True}))
-    assert untold.complete and combine_parts([untold]) == ("unspecified", False)
+    assert untold.completeness == "not-stated" and not untold.complete
+    assert combine_parts([untold]) == ("unspecified", False)
+    # Without a declared continuation argument no result is a later part, and the directive decides.
+    plain = resolve_rendering(tool(argument=None), result({"complete": True}))
+    assert plain.completeness == "complete" and plain.complete
+    # Told the call, the first part reads as its directive says.
+    first = resolve_rendering(tool(), result({"complete": True}), call_arguments={"year": 2025})
+    assert first.completeness == "complete" and first.complete
 
 
 def test_parts_that_do_not_chain_never_combine_as_complete() -> None:
@@ -682,6 +698,7 @@ def test_an_explicit_null_is_absent_and_no_problem() -> None:
     effective = resolve_rendering(
         tool({"verbatimHint": None, "summarizeOkHint": None}),
         result({"mode": None, "guidance": None, "nullDisplay": None, "complete": True}),
+        call_arguments={},
     )
     assert effective.problems == () and effective.complete and effective.mode == "unspecified"
 

@@ -18,13 +18,15 @@ The rules, implemented here and nowhere else (section 4 of each specification):
    summarizable only from a clean carrier; every other present value reads verbatim. `complete`: true reads
    complete only from a clean carrier, false reads incomplete, anything else reads "not stated". `guidance` and
    `nullDisplay` that are not well-formed read as absent. A result without a directive, of a tool with a hints
-   carrier, and a later part read alone (its call set the continuation argument) read "not stated".
+   carrier, a later part read alone (its call set the continuation argument), and a result of a tool that
+   declares a continuation argument read without its call's arguments read "not stated".
 3. **Effective mode**, the same for error results: the result's `mode` decides; without one, `verbatimHint` true
    gives verbatim, else `summarizeOkHint` true gives summarizable, else "unspecified".
 4. **Continuation.** Usable only when well-formed and clean, its `expiresAt` (if any) a real time not yet past, its
    `argument` equal to the tool's declared one (an optional string property of its `inputSchema`) and not an
-   argument of the original call; otherwise unusable. A result with a continuation carrier, usable or not, is
-   partial. Parts combine as complete only when they chain: one tool, one set of arguments, each token followed.
+   argument of the original call (unusable when those arguments are not known); otherwise unusable. A result with
+   a continuation carrier, usable or not, is partial. Parts combine as complete only when they chain: one tool, one
+   set of arguments, each token followed.
 
 Every function accepts the SDK's models (patched or not) or plain wire dictionaries; a model is read as its wire
 JSON, so its Python field names are never members.
@@ -548,8 +550,9 @@ def _undeclared_in_schema(tool: Any, argument: str) -> str | None:
 def read_continuation(
     tool: Any, result: Any, *, original_arguments: Mapping[str, Any] | None = None, now: datetime | None = None
 ) -> ContinuationReading:
-    """A result's continuation, checked against the tool's declared argument and, when given, the arguments of the
-    original call (a continuation that names one of them would change the query, and is unusable). A continuation
+    """A result's continuation, checked against the tool's declared argument and the arguments of the original
+    call (a continuation that names one of them would change the query, and is unusable; without
+    `original_arguments` the check cannot pass, and the continuation is unusable). A continuation
     whose `expiresAt` is not after `now` (by default the current time) has expired, and is unusable. The host's
     `next_call_arguments` always checks against the caller's arguments before it follows one."""
     check_wire_names(result)
@@ -589,6 +592,12 @@ def read_continuation(
             Problem(
                 _RESULT_CONTINUATION, "argument", f"{argument!r} is not the tool's declared {declared!r}", "unusable"
             )
+        )
+    if usable and original_arguments is None:
+        # Unknown original arguments: whether the continuation names one of them cannot be checked, so it fails.
+        usable = False
+        problems.append(
+            Problem(_RESULT_CONTINUATION, "argument", "the original call's arguments are not known", "unusable")
         )
     if usable and original_arguments is not None and argument in original_arguments:
         usable = False
@@ -630,6 +639,9 @@ class EffectiveRendering:
     query_arguments: Mapping[str, Any] | None = None
     """The call's arguments less the declared continuation argument, when `call_arguments` were given: the same
     for every part of one result, which `combine_parts` checks."""
+    continuation_declared: bool = False
+    """Whether the tool declares a continuation argument: then, without `call_arguments`, a later part cannot be
+    told from the first, and the result's completeness reads "not-stated"."""
 
     @property
     def registered_mode(self) -> bool:
@@ -652,12 +664,13 @@ class EffectiveRendering:
     @property
     def completeness(self) -> Completeness | None:
         """What the directive states; "incomplete" whenever a continuation carrier is present; "not-stated" for a
-        later part read alone (only `combine_parts` can tell it ends a whole) and for a result without a directive
-        of a tool with a hints carrier; None when neither the result nor its tool carries anything (the extensions
-        say nothing about it)."""
+        later part read alone (only `combine_parts` can tell it ends a whole), for a result of a tool that declares
+        a continuation argument read without `call_arguments` (it may be a later part), and for a result without a
+        directive of a tool with a hints carrier; None when neither the result nor its tool carries anything (the
+        extensions say nothing about it)."""
         if self.continuation_reading.present:
             return "incomplete"
-        if self.later_part:
+        if self.later_part or (self.continuation_declared and not self.call_known):
             return "not-stated"
         if self.directive is None:
             return "not-stated" if self.tool_carrier else None
@@ -818,8 +831,10 @@ def resolve_rendering(
         original_arguments: the arguments of the original call, which a usable continuation may not name.
         call_arguments: the arguments of the call that returned `result`. When they set the tool's declared
             continuation argument, the result is a later part: read alone, its completeness is not stated, whatever
-            its directive says; `combine_parts` needs them to check that parts chain. When `original_arguments` is
-            not given, they are taken to be these, less the continuation argument.
+            its directive says. When they are not given and the tool declares a continuation argument, the result
+            may be a later part, and its completeness is not stated either. `combine_parts` needs them to check that
+            parts chain. When `original_arguments` is not given, they are taken to be these, less the continuation
+            argument; when neither is given, no continuation is usable.
         now: the time against which `expiresAt` is checked; the current time by default.
     """
     check_wire_names(tool)
@@ -853,6 +868,7 @@ def resolve_rendering(
             tool_carrier,
             _tool_name(tool),
             query,
+            declared is not None,
         )
 
     if directive is not None and directive.mode is not None:
