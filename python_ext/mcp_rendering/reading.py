@@ -39,7 +39,6 @@ import json
 import logging
 import re
 import reprlib
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -98,37 +97,6 @@ Completeness: TypeAlias = Literal["complete", "incomplete", "not-stated"]
 SAFE_VALUES: dict[str, Any] = {"mode": "verbatim", "verbatimHint": True, "summarizeOkHint": False}
 """By wire name, what a present but malformed member reads as: the value that shows more."""
 
-# Characters that show nothing although they are not white space: general categories Cc, Cf, Zs, Zl and Zp, the
-# Default_Ignorable_Code_Point characters of other categories, and the characters that render as a blank cell in
-# common fonts (U+2800 BRAILLE PATTERN BLANK; the Hangul fillers are default-ignorable, and named once more here).
-_SHOWS_NOTHING_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
-_SHOWS_NOTHING = re.compile(
-    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
-    "\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
-    "\U000e0000-\U000e0fff]"
-)
-_NULL_TEXT_MAX = 16
-
-
-def _shows_something(char: str) -> bool:
-    return not (
-        char.isspace()
-        or unicodedata.category(char) in _SHOWS_NOTHING_CATEGORIES
-        or _SHOWS_NOTHING.match(char) is not None
-    )
-
-
-def usable_null_text(text: object) -> bool:
-    """Whether `text` is a usable null text (section 4): a string of 1 to 16 code points, at least one of which
-    shows something (neither white space, nor invisible, nor a blank such as U+2800 or a Hangul filler), with no
-    decimal digit. Checked beside the schema's pattern, so that the rule holds whatever the pattern admits."""
-    if not isinstance(text, str) or not 1 <= len(text) <= _NULL_TEXT_MAX:
-        return False
-    if any(unicodedata.category(char) == "Nd" for char in text):
-        return False
-    return any(_shows_something(char) for char in text)
-
-
 _RESULT_META = f"CallToolResult._meta[{EXTENSION_ID!r}]"
 _TOOL_META = f"Tool._meta[{EXTENSION_ID!r}]"
 _RESULT_CONTINUATION = f"CallToolResult._meta[{CONTINUATION_ID!r}]"
@@ -167,6 +135,20 @@ _DIRECTIVE_MEMBERS = _member_adapters(Rendering)
 _HINT_MEMBERS = _member_adapters(RenderingHints)
 _CONTINUATION_MEMBERS = _member_adapters(ResultContinuation)
 _CONTINUATION_TOOL_MEMBERS = _member_adapters(ResultContinuationTool)
+
+
+def usable_null_text(text: object) -> bool:
+    """Whether `text` is a usable null text (section 4): a string that the schema's `nullDisplay` type admits (1 to
+    16 code points matching its pattern). The reader judges `nullDisplay` with this very validator, so the two
+    cannot disagree."""
+    if not isinstance(text, str):
+        return False
+    try:
+        _DIRECTIVE_MEMBERS["nullDisplay"].validate_python(text, strict=True)
+    except ValidationError:
+        return False
+    return True
+
 
 _SHORT = reprlib.Repr()
 _SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 3, 60, 60
@@ -321,10 +303,6 @@ def _read(
         except (ValidationError, RecursionError) as error:
             malformed.add(name)
             problems.append(Problem(carrier, name, f"{_validation_detail(error)} (got {_short(raw)})", safe[name]))
-            continue
-        if name == "nullDisplay" and not usable_null_text(value):
-            malformed.add(name)
-            problems.append(Problem(carrier, name, f"not a usable null text (got {_short(raw)})", safe[name]))
             continue
         well_formed[name] = value
     for problem in problems:
