@@ -1064,7 +1064,8 @@ def test_a_python_field_name_is_never_a_member() -> None:
 def test_repetition_is_seen_only_through_parse_json() -> None:
     """The host guide's claim: the SDK's parser keeps the last of repeated members silently, so only the raw message
     parsed with `parse_json` shows the repetition; the server's obligation covers the rest."""
-    text = '{"content": [], "_meta": {"EXTENSION": {"complete": false, "complete": true}}}'.replace("EXTENSION", EXTENSION_ID)
+    carrier = '{"complete": false, "complete": true}'
+    text = '{"content": [], "_meta": {"' + EXTENSION_ID + '": ' + carrier + "}}"
     through_sdk = mcp_types.CallToolResult.model_validate_json(text)
     assert resolve_rendering(None, through_sdk).completeness == "complete"  # the repetition is lost
     through_raw = mcp_types.CallToolResult.model_validate(parse_json(text), by_name=False)
