@@ -353,6 +353,8 @@ def test_the_effective_mode_table_applies_to_errors_too(
     mode: str | None, hints: Any, expected: str, is_error: bool
 ) -> None:
     directive = None if mode is None else {"mode": mode, "complete": True}
+    if is_error and mode == "summarizable" and (hints or {}).get("verbatimHint"):
+        expected = "verbatim"  # the one row for errors: a verbatim tool's error stays verbatim
     assert resolve_rendering(tool(hints), result(directive, is_error=is_error)).mode == expected
 
 
@@ -1071,3 +1073,16 @@ def test_repetition_is_seen_only_through_parse_json() -> None:
     through_raw = mcp_types.CallToolResult.model_validate(parse_json(text), by_name=False)
     effective = resolve_rendering(None, through_raw)
     assert effective.completeness == "not-stated" and effective.mode == "verbatim"
+
+
+def test_an_error_of_a_verbatim_tool_stays_verbatim_whatever_its_mode() -> None:
+    error = result({"mode": "summarizable", "complete": True}, is_error=True)
+    effective = resolve_rendering(tool({"verbatimHint": True}), error, call_arguments={})
+    assert effective.mode == "verbatim" and effective.source == "tool._meta"
+    typed = mcp_types.CallToolResult.model_validate(error, by_name=False)
+    assert resolve_rendering(tool({"verbatimHint": True}), typed, call_arguments={}).mode == "verbatim"
+    # Not an error, or not a verbatim tool: the result's mode decides.
+    ok = result({"mode": "summarizable", "complete": True})
+    assert resolve_rendering(tool({"verbatimHint": True}), ok, call_arguments={}).mode == "summarizable"
+    assert resolve_rendering(tool({"summarizeOkHint": True}), error, call_arguments={}).mode == "summarizable"
+    assert resolve_rendering(tool(None), error, call_arguments={}).mode == "summarizable"

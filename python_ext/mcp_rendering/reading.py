@@ -20,8 +20,9 @@ The rules, implemented here and nowhere else (section 4 of each specification):
    `nullDisplay` that are not well-formed read as absent. A result without a directive, of a tool with a hints
    carrier, a later part read alone (its call set the continuation argument), and a result of a tool that
    declares a continuation argument read without its call's arguments read "not stated".
-3. **Effective mode**, the same for error results: the result's `mode` decides; without one, `verbatimHint` true
-   gives verbatim, else `summarizeOkHint` true gives summarizable, else "unspecified".
+3. **Effective mode**: the result's `mode` decides, except that an error result of a tool whose `verbatimHint`
+   reads true stays verbatim; without one, `verbatimHint` true gives verbatim, else `summarizeOkHint` true gives
+   summarizable, else "unspecified".
 4. **Continuation.** Usable only when well-formed and clean, its `expiresAt` (if any) a real time not yet past, its
    `argument` equal to the tool's declared one (an optional string property of its `inputSchema`) and not an
    argument of the original call (unusable when those arguments are not known); otherwise unusable. A result with
@@ -765,6 +766,15 @@ def _read_result(result: Any, core_form: bool) -> tuple[Directive | None, Carrie
     return directive, "result._meta", problems
 
 
+def _is_error(result: Any) -> bool:
+    """Whether the result is an error result (`isError: true`, exactly)."""
+    if isinstance(result, BaseModel):
+        flag: Any = _model_member(result, "is_error", "isError")
+    else:
+        flag = (_mapping(result) or {}).get("isError")
+    return flag is True
+
+
 def _tool_name(tool: Any) -> str | None:
     name = _model_member(tool, "name") if isinstance(tool, BaseModel) else (_mapping(tool) or {}).get("name")
     return name if isinstance(name, str) else None
@@ -849,7 +859,10 @@ def resolve_rendering(
             declared is not None,
         )
 
-    if directive is not None and directive.mode is not None:
+    # A verbatim tool's error stays verbatim: a result's `summarizable` does not override the tool's hint there.
+    error_of_verbatim_tool = bool(hints.verbatim_hint) and _is_error(result)
+    overridden = error_of_verbatim_tool and directive is not None and directive.mode == "summarizable"
+    if directive is not None and directive.mode is not None and not overridden:
         return effective(directive.mode, directive_source)
     if hints.verbatim_hint:
         return effective("verbatim", hint_source)
