@@ -89,7 +89,8 @@ export interface Rendering {
 
   /**
    * The text shown for a null value: printable Latin letters, punctuation and dashes, single spaces between
-   * them, and no digit, so that it can neither hide a null nor look like an amount.
+   * them, and no digit or numeral character of any script, so that it cannot hide a null. Letters that
+   * resemble digits (`O`, `l`) remain possible.
    *
    * Default: "-"
    *

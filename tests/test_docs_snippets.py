@@ -369,8 +369,8 @@ def test_the_get_started_page_says_what_an_altered_line_does(tmp_path: Path) -> 
     # The page's claim: change a line of what is shown and the audit names the altered record.
     [host] = python_blocks(GET_STARTED)
     altered = host.replace(
-        'print(audit(shown.text, result, markup="text").format())',
-        'print(audit(shown.text.replace("Capitaux propres", "Equity"), result, markup="text").format())',
+        "shown.text, result, tool=tool",
+        'shown.text.replace("Capitaux propres", "Equity"), result, tool=tool',
     )
     assert altered != host
     (tmp_path / "host.py").write_text(altered, encoding="utf-8")

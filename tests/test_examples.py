@@ -74,12 +74,14 @@ async def tools_by_name(client: Client) -> dict[str, mcp_types.Tool]:
 async def walk(client: Client, tool: mcp_types.Tool, arguments: dict[str, Any]) -> list[mcp_types.CallToolResult]:
     """Every page of a result, following the continuation the directive names."""
     pages = [await client.call_tool(tool.name, arguments)]
+    called = arguments
     while True:
-        following = present(tool, pages[-1]).next_arguments(arguments)
+        following = present(tool, pages[-1], arguments=called).next_arguments(called)
         if following is None:
             return pages
         assert len(pages) < 100, "the continuation never ends"
         pages.append(await client.call_tool(tool.name, following))
+        called = following
 
 
 def row_ids(result: mcp_types.CallToolResult) -> list[str]:
@@ -168,8 +170,9 @@ def test_paging_walks_to_completion_without_gap_or_duplicate(
         effective = resolve_rendering(tool, page, original_arguments=arguments)
         assert effective.completeness == "incomplete" and effective.continuation is not None
         assert effective.continuation.argument == "cursor"
+    # Read without the arguments of its own call, the last part cannot be told from a first one: not stated.
     last = resolve_rendering(tool, pages[-1], original_arguments=arguments)
-    assert last.completeness == "complete" and last.continuation is None
+    assert last.completeness == "not-stated" and last.continuation is None
     # Each part read with the arguments of the call that returned it: the walk set the cursor to the token before.
     parts = [resolve_rendering(tool, pages[0], original_arguments=arguments, call_arguments=arguments)]
     for page in pages[1:]:

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
-from mcp_rendering.extension import mirror_result_directive, mirror_tool_hints
-from mcp_rendering.types import EXTENSION_ID
+import pytest
+
+from mcp_rendering.extension import (
+    client_supports_continuation,
+    client_supports_rendering,
+    mirror_result_directive,
+    mirror_tool_hints,
+)
+from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
 
 
 def test_the_hints_are_mirrored_hint_by_hint_and_the_authors_stay() -> None:
@@ -59,3 +67,32 @@ def test_a_result_directive_is_mirrored_member_by_member() -> None:
     malformed: dict[str, Any] = {"_rendering": {"mode": "verbatim"}, "_meta": {EXTENSION_ID: 42}}
     mirror_result_directive(malformed)
     assert malformed == {"_rendering": {"mode": "verbatim"}, "_meta": {EXTENSION_ID: 42}}
+
+
+def _context(extensions: Any) -> Any:
+    """A server request context whose client declared `extensions` (what `capabilities.extensions` holds)."""
+    return SimpleNamespace(session=SimpleNamespace(client_capabilities=SimpleNamespace(extensions=extensions)))
+
+
+@pytest.mark.parametrize(
+    ("value", "declared"),
+    [
+        ({}, True),
+        ({"futureSetting": 1}, True),
+        (None, False),
+        (False, False),
+        (True, False),
+        ("yes", False),
+        ([], False),
+    ],
+)
+def test_only_an_object_declares_support(value: Any, declared: bool) -> None:
+    # A non-empty object with unknown settings declares support, its settings ignored; nothing else declares it.
+    for identifier, supports in (
+        (EXTENSION_ID, client_supports_rendering),
+        (CONTINUATION_ID, client_supports_continuation),
+    ):
+        assert supports(_context({identifier: value})) is declared
+        assert supports(_context({"other/extension": {}})) is False
+    assert client_supports_rendering(_context(None)) is False
+    assert client_supports_continuation(_context({EXTENSION_ID: {}})) is False

@@ -25,6 +25,14 @@ TOOL = {
     "inputSchema": {"type": "object", "properties": {"cursor": {"type": "string"}}},
     "_meta": {CONTINUATION_ID: {"argument": "cursor"}},
 }
+
+
+def present_original(tool: Any, result: Any, **options: Any) -> Presentation:
+    """`present` of the original call's result, made without arguments: a tool that declares a continuation
+    argument needs the call's arguments to tell its first part from a later one."""
+    return present(tool, result, **{"arguments": {}, **options})
+
+
 HEADER_WORDS = FRAMING_HEADER.split(",", 1)[0]
 
 
@@ -107,7 +115,7 @@ HOST_OVERHEAD_LIMIT = 32_000
 def test_max_bytes_bounds_every_byte_of_the_model_result_from_the_server(
     wire: dict[str, Any], max_bytes: int, max_rows: int | None
 ) -> None:
-    presentation = present(TOOL, wire, max_bytes=max_bytes, max_rows=max_rows)
+    presentation = present_original(TOOL, wire, max_bytes=max_bytes, max_rows=max_rows)
     assert server_bytes(presentation) <= max_bytes
     assert json_size(host_skeleton(presentation)) <= HOST_OVERHEAD_LIMIT
     if server_bytes(presentation) < json_size(wire.get("content")) - 2:  # something of the result is not forwarded
@@ -116,7 +124,7 @@ def test_max_bytes_bounds_every_byte_of_the_model_result_from_the_server(
 
 @given(hostile_results())
 def test_no_string_the_model_receives_from_the_server_imitates_the_framing(wire: dict[str, Any]) -> None:
-    presentation = present(TOOL, wire)
+    presentation = present_original(TOOL, wire)
     forwarded = dict(presentation.model_result)
     if presentation.framing is not None:
         forwarded["content"] = forwarded["content"][1:]
@@ -149,7 +157,7 @@ def _letters_hold_header(value: Any) -> bool:
 
 def test_a_member_the_host_does_not_show_cannot_pass_the_bound() -> None:
     wire = {"content": [{"type": "text", "text": "ok"}], "isError": "x" * 100_000, "extra": "y" * 100_000}
-    presentation = present(TOOL, wire, max_bytes=1000)
+    presentation = present_original(TOOL, wire, max_bytes=1000)
     assert json_size(presentation.model_result) < 1000
     assert "isError" not in presentation.model_result  # not the schema's boolean: not forwarded
 
@@ -157,15 +165,15 @@ def test_a_member_the_host_does_not_show_cannot_pass_the_bound() -> None:
 def test_the_structured_copy_counts_against_the_bound() -> None:
     """The text copy and the structured copy each fit; together they do not: the model's copy is cut to fit."""
     wire = {"content": [{"type": "text", "text": "a" * 900}], "structuredContent": {"k": "v" * 900}}
-    presentation = present(TOOL, wire, max_bytes=1000)
+    presentation = present_original(TOOL, wire, max_bytes=1000)
     assert server_bytes(presentation) <= 1000
     assert not presentation.complete and presentation.notice is not None
-    assert present(TOOL, wire, max_bytes=2000).model_result["structuredContent"] == wire["structuredContent"]
+    assert present_original(TOOL, wire, max_bytes=2000).model_result["structuredContent"] == wire["structuredContent"]
 
 
 def test_a_zero_byte_bound_forwards_the_framing_alone() -> None:
     wire = {"content": [{"type": "text", "text": "one\ntwo"}]}
-    presentation = present(TOOL, wire, max_bytes=0)
+    presentation = present_original(TOOL, wire, max_bytes=0)
     assert server_bytes(presentation) == 0
     assert presentation.framing is not None and presentation.model_result["content"][0]["text"] == presentation.framing
 
@@ -195,10 +203,10 @@ def _output(presentation: Presentation) -> int:
 def test_a_value_nested_10000_deep_costs_no_stack_and_linear_output(nested: Any) -> None:
     assert sys.getrecursionlimit() < 10_000
     wire = {"content": [{"type": "text", "text": "x"}], "structuredContent": {"a": nested(10_000)}}
-    presentation = present(TOOL, wire)
+    presentation = present_original(TOOL, wire)
     assert _output(presentation) < 100_000  # the value is 60-90 KB: shown as far as JSON nests, then noted
     assert HEADER_WORDS not in json.dumps(presentation.model_result)
-    bounded = present(TOOL, wire, max_bytes=500)
+    bounded = present_original(TOOL, wire, max_bytes=500)
     assert server_bytes(bounded) <= 500
 
 
@@ -226,16 +234,16 @@ def test_rendering_costs_linear_output_in_the_results_size(family: Any) -> None:
     """Doubling the result at most doubles the output (within a margin), and the output stays within a constant
     factor of the input: no indentation level, key length or cell width is paid once per row."""
     small, large = family(1000), family(2000)
-    out_small, out_large = _output(present(TOOL, small)), _output(present(TOOL, large))
+    out_small, out_large = _output(present_original(TOOL, small)), _output(present_original(TOOL, large))
     assert out_large <= 2.2 * out_small
     assert out_large <= 64 * json_size(large) + 10_000
 
 
 def test_indentation_and_padding_are_capped() -> None:
-    shown = present(TOOL, _deep_levels(3)).text
+    shown = present_original(TOOL, _deep_levels(3)).text
     row = next(line for line in shown.splitlines() if "x" in line and line.startswith("|"))
     assert row.startswith("| " + "  " * MAX_INDENT + "x")
-    table = present(TOOL, _one_wide_cell(100)).text.splitlines()
+    table = present_original(TOOL, _one_wide_cell(100)).text.splitlines()
     short = next(line for line in table if line.startswith("| [1]"))
     assert len(short) <= 2 * (PAD_WIDTH + 3) + 2
 
@@ -291,7 +299,7 @@ def test_no_server_text_becomes_a_link_or_html_in_the_markdown_view(texts: list[
     else:
         wire = {"content": [{"type": "text", "text": text} for text in texts]}
     wire["_meta"] = {EXTENSION_ID: {"mode": "verbatim", "guidance": texts[0], "complete": False}}
-    presentation = present(TOOL, wire, server=texts[-1])
+    presentation = present_original(TOOL, wire, server=texts[-1])
     for markdown in (presentation.markdown, presentation.caption_markdown or ""):
         html = cmarkgfm.markdown_to_html_with_extensions(  # pyright: ignore[reportUnknownMemberType]
             markdown,
@@ -500,7 +508,7 @@ def test_an_integer_json_cannot_write_is_forwarded_as_a_note() -> None:
     writes: the views and the model's copy name it, and the bound is still measured on what is forwarded."""
     wire = {"content": [{"type": "text", "text": "a"}], "structuredContent": {"n": 1 << 20_000, "s": HEADER_WORDS}}
     for max_bytes in (None, 400):
-        presentation = present(TOOL, wire, max_bytes=max_bytes)
+        presentation = present_original(TOOL, wire, max_bytes=max_bytes)
         assert "too long to write in decimal" in presentation.text or presentation.host_bounded
         dumped = json.dumps(presentation.model_result)
         assert HEADER_WORDS not in dumped

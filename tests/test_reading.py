@@ -102,7 +102,7 @@ def test_a_hints_carrier_that_is_not_an_object_reads_verbatim(carrier: Any) -> N
 
 
 def test_an_absent_hints_carrier_says_nothing() -> None:
-    for wire in (tool(None), {"name": "t"}, None, 42):
+    for wire in (tool(None, argument=None), {"name": "t"}, None, 42):
         effective = resolve_rendering(wire, result())
         assert effective.mode == "unspecified" and effective.completeness is None and effective.complete
 
@@ -249,13 +249,19 @@ def test_an_unusable_null_text_reads_as_the_default(text: Any) -> None:
     "text",
     ["\u2800", "\u115f", "\u1160", "\u3164", "\uffa0", "\u2800 \u3164", "\u00ad", "\u034f", "\ufe0f", "\U000e0041"],
 )
-def test_the_null_text_rule_refuses_blanks_whatever_the_schema_pattern_admits(text: str) -> None:
-    """The rule of section 4 itself, not only the schema's pattern: a blank-looking text is never usable."""
+def test_the_null_text_rule_refuses_blanks(text: str) -> None:
+    """A blank-looking character is outside the pattern, so no text holding one is usable."""
     assert not usable_null_text(text)
-    assert usable_null_text(text + "-")  # one visible character makes it usable
+    assert not usable_null_text(text + "-")
 
 
-@pytest.mark.parametrize("text", ["-", "n/a", "— néant —", "Ø", "\u2800x", "n" * 16])
+@pytest.mark.parametrize("text", ["Ⅻ", "½", "a  b", "-- ", "n\xa0a", "\u2800x", "-\n"])
+def test_the_null_text_rule_is_the_pattern(text: str) -> None:
+    # Each was once accepted by `usable_null_text` although the specification's pattern refuses it.
+    assert not usable_null_text(text)
+
+
+@pytest.mark.parametrize("text", ["-", "n/a", "— néant —", "Ø", "n" * 16])
 def test_the_null_text_rule_accepts_a_visible_text(text: str) -> None:
     assert usable_null_text(text)
 
@@ -347,6 +353,8 @@ def test_the_effective_mode_table_applies_to_errors_too(
     mode: str | None, hints: Any, expected: str, is_error: bool
 ) -> None:
     directive = None if mode is None else {"mode": mode, "complete": True}
+    if is_error and mode == "summarizable" and (hints or {}).get("verbatimHint"):
+        expected = "verbatim"  # the one row for errors: a verbatim tool's error stays verbatim
     assert resolve_rendering(tool(hints), result(directive, is_error=is_error)).mode == expected
 
 
@@ -429,12 +437,21 @@ def test_each_continuation_case_has_one_reading(
 
 def test_no_continuation_carrier_leaves_the_directive_to_decide() -> None:
     assert read_continuation(tool(), result()).present is False
-    assert resolve_rendering(tool(), result({"complete": True})).complete
+    assert resolve_rendering(tool(), result({"complete": True}), call_arguments={"year": 2025}).complete
 
 
 def test_a_continuation_is_kept_exactly() -> None:
-    reading = read_continuation(tool(), result(continuation=_GOOD))
+    reading = read_continuation(tool(), result(continuation=_GOOD), original_arguments={})
     assert reading.usable is not None and reading.usable.model_dump(by_alias=True, exclude_none=True) == _GOOD
+
+
+def test_a_continuation_read_without_the_original_arguments_is_unusable() -> None:
+    # Whether it names an argument of the original call cannot be checked, so the check does not pass.
+    reading = read_continuation(tool(), result(continuation=_GOOD))
+    assert reading.present and reading.usable is None
+    assert [problem.detail for problem in reading.problems] == ["the original call's arguments are not known"]
+    effective = resolve_rendering(tool(), result(continuation=_GOOD))
+    assert effective.continuation is None and effective.completeness == "incomplete"
 
 
 def test_a_continuation_without_a_directive_still_makes_the_result_partial() -> None:
@@ -552,9 +569,16 @@ def test_a_later_part_read_alone_does_not_state_completeness() -> None:
     assert last.later_part and last.completeness == "not-stated" and not last.complete
     assert combine_parts([last]) == ("verbatim", False)
     assert combine_parts([last], all_fetched=True) == ("verbatim", False)
-    # Told nothing of the call, the reader cannot tell; the host passes `call_arguments` for that.
+    # Told nothing of the call, the reader cannot tell a later part from the first: never complete.
     untold = resolve_rendering(tool(), result({"complete": True}))
-    assert untold.complete and combine_parts([untold]) == ("unspecified", False)
+    assert untold.completeness == "not-stated" and not untold.complete
+    assert combine_parts([untold]) == ("unspecified", False)
+    # Without a declared continuation argument no result is a later part, and the directive decides.
+    plain = resolve_rendering(tool(argument=None), result({"complete": True}))
+    assert plain.completeness == "complete" and plain.complete
+    # Told the call, the first part reads as its directive says.
+    first = resolve_rendering(tool(), result({"complete": True}), call_arguments={"year": 2025})
+    assert first.completeness == "complete" and first.complete
 
 
 def test_parts_that_do_not_chain_never_combine_as_complete() -> None:
@@ -682,6 +706,7 @@ def test_an_explicit_null_is_absent_and_no_problem() -> None:
     effective = resolve_rendering(
         tool({"verbatimHint": None, "summarizeOkHint": None}),
         result({"mode": None, "guidance": None, "nullDisplay": None, "complete": True}),
+        call_arguments={},
     )
     assert effective.problems == () and effective.complete and effective.mode == "unspecified"
 
@@ -1036,3 +1061,28 @@ def test_a_python_field_name_is_never_a_member() -> None:
         assert resolve_rendering(None, model, core_form=True).directive is None
         tool_model = mcp_types.Tool.model_validate(hints, by_name=False)
         assert resolve_rendering(tool_model, {"content": []}, core_form=True).mode == "unspecified"
+
+
+def test_repetition_is_seen_only_through_parse_json() -> None:
+    """The host guide's claim: the SDK's parser keeps the last of repeated members silently, so only the raw message
+    parsed with `parse_json` shows the repetition; the server's obligation covers the rest."""
+    carrier = '{"complete": false, "complete": true}'
+    text = '{"content": [], "_meta": {"' + EXTENSION_ID + '": ' + carrier + "}}"
+    through_sdk = mcp_types.CallToolResult.model_validate_json(text)
+    assert resolve_rendering(None, through_sdk).completeness == "complete"  # the repetition is lost
+    through_raw = mcp_types.CallToolResult.model_validate(parse_json(text), by_name=False)
+    effective = resolve_rendering(None, through_raw)
+    assert effective.completeness == "not-stated" and effective.mode == "verbatim"
+
+
+def test_an_error_of_a_verbatim_tool_stays_verbatim_whatever_its_mode() -> None:
+    error = result({"mode": "summarizable", "complete": True}, is_error=True)
+    effective = resolve_rendering(tool({"verbatimHint": True}), error, call_arguments={})
+    assert effective.mode == "verbatim" and effective.source == "tool._meta"
+    typed = mcp_types.CallToolResult.model_validate(error, by_name=False)
+    assert resolve_rendering(tool({"verbatimHint": True}), typed, call_arguments={}).mode == "verbatim"
+    # Not an error, or not a verbatim tool: the result's mode decides.
+    ok = result({"mode": "summarizable", "complete": True})
+    assert resolve_rendering(tool({"verbatimHint": True}), ok, call_arguments={}).mode == "summarizable"
+    assert resolve_rendering(tool({"summarizeOkHint": True}), error, call_arguments={}).mode == "summarizable"
+    assert resolve_rendering(tool(None), error, call_arguments={}).mode == "summarizable"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 
 from mcp_rendering.reading import (
     parse_json,
+    read_directive,
     read_hints_object,
     read_rendering_object,
     resolve_rendering,
@@ -167,3 +169,31 @@ def test_a_null_text_that_is_read_is_a_usable_one(pairs: list[tuple[str, Any]]) 
         assert usable_null_text(directive.null_display) and directive.null_display == wire["nullDisplay"]
     elif wire.get("nullDisplay") is not None:
         assert not directive.clean and "nullDisplay" in {problem.member for problem in problems}
+
+
+_NULL_DISPLAY_TYPE = json.loads((REPO_ROOT / "schema" / "delta" / "rendering.schema.json").read_text(encoding="utf-8"))[
+    "$defs"
+]["Rendering"]["properties"]["nullDisplay"]
+# Characters in and around the pattern's ranges, blanks and digits of other scripts: where a mistake would show.
+_NEAR_NULL_TEXT = st.text(
+    st.one_of(
+        st.sampled_from(
+            " -/09:~\xa0\xa1\xac\xad\xb2\xbd\u017f\u0180\u2010\u2027\u2028\u205e\u205f\u216b\u2800\u0663\n"
+        ),
+        st.characters(codec="utf-8"),
+    ),
+    max_size=18,
+)
+
+
+@given(_NEAR_NULL_TEXT)
+def test_usable_null_text_is_the_readers_rule_and_the_schemas(text: str) -> None:
+    """`usable_null_text`, the reader's reading of `nullDisplay` and the schema's type agree on every string."""
+    by_schema = (
+        _NULL_DISPLAY_TYPE["minLength"] <= len(text) <= _NULL_DISPLAY_TYPE["maxLength"]
+        and re.fullmatch(_NULL_DISPLAY_TYPE["pattern"], text) is not None
+    )
+    directive = read_directive({"_meta": {EXTENSION_ID: {"nullDisplay": text, "complete": True}}})
+    assert directive is not None
+    by_reader = directive.null_display == text and directive.clean
+    assert usable_null_text(text) == by_reader == by_schema

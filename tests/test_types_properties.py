@@ -229,7 +229,8 @@ def test_a_continuation_the_schema_accepts_is_usable(data: st.DataObject) -> Non
         "inputSchema": {"type": "object", "properties": {wire["argument"]: {"type": "string"}}},
         "_meta": {"io.modelcontextprotocol/result-continuation": {"argument": wire["argument"]}},
     }
-    reading = read_continuation(tool, {"_meta": {"io.modelcontextprotocol/result-continuation": wire}})
+    carrier = {"_meta": {"io.modelcontextprotocol/result-continuation": wire}}
+    reading = read_continuation(tool, carrier, original_arguments={})
     expires_at = wire.get("expiresAt")
     if expires_at is not None and not _real_future_time(expires_at):
         # The pattern admits a time that names no date (month 13) or one already past: read as unusable.

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
         ResultContinuationClientExtension,
         ResultContinuationExtension,
         client_extension,
+        client_supports_continuation,
         client_supports_rendering,
         tool_annotations,
     )
@@ -88,6 +89,7 @@ _NEEDS_THE_SDK = {
             "ResultContinuationClientExtension",
             "ResultContinuationExtension",
             "client_extension",
+            "client_supports_continuation",
             "client_supports_rendering",
             "tool_annotations",
         ),
@@ -161,6 +163,7 @@ __all__ = [
     "__version__",
     "audit",
     "client_extension",
+    "client_supports_continuation",
     "client_supports_rendering",
     "continuation_tool_meta",
     "error_result",

@@ -17,7 +17,7 @@ installs the SDK patch, so tools declared afterwards keep their core-form hints 
 `ResultContinuationExtension` does the same declaring for `io.modelcontextprotocol/result-continuation`.
 
 Client side, `client_extension()` declares support in `mcp.Client(extensions=[...])`, and on the server
-`client_supports_rendering(ctx)` tells whether the connected client did.
+`client_supports_rendering(ctx)` and `client_supports_continuation(ctx)` tell whether the connected client did.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ __all__ = [
     "ResultContinuationClientExtension",
     "ResultContinuationExtension",
     "client_extension",
+    "client_supports_continuation",
     "client_supports_rendering",
     "declare_in_initialize",
     "tool_annotations",
@@ -291,8 +292,23 @@ def client_extension() -> ClientExtension:
     return RenderingClientExtension()
 
 
-def client_supports_rendering(ctx: Context[Any] | ServerRequestContext[Any, Any]) -> bool:
-    """Whether the connected client declared the rendering extension in its capabilities."""
+def _client_declared(ctx: Context[Any] | ServerRequestContext[Any, Any], identifier: str) -> bool:
+    """Whether `capabilities.extensions[identifier]` of the connected client declares support: only an object does
+    (null, a boolean or any other value does not); settings this version does not know are ignored."""
     capabilities = ctx.client_capabilities if isinstance(ctx, Context) else ctx.session.client_capabilities
-    extensions = capabilities.extensions if capabilities is not None else None
-    return bool(extensions) and EXTENSION_ID in cast("Mapping[str, Any]", extensions)
+    extensions: Any = capabilities.extensions if capabilities is not None else None
+    if not isinstance(extensions, Mapping):
+        return False
+    return isinstance(cast("Mapping[str, Any]", extensions).get(identifier), Mapping)
+
+
+def client_supports_rendering(ctx: Context[Any] | ServerRequestContext[Any, Any]) -> bool:
+    """Whether the connected client declared the rendering extension in its capabilities (section 1: its value
+    is an object, whatever settings it holds)."""
+    return _client_declared(ctx, EXTENSION_ID)
+
+
+def client_supports_continuation(ctx: Context[Any] | ServerRequestContext[Any, Any]) -> bool:
+    """Whether the connected client declared the result continuation extension in its capabilities (its value is
+    an object, whatever settings it holds)."""
+    return _client_declared(ctx, CONTINUATION_ID)

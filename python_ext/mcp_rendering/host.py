@@ -365,6 +365,9 @@ def _continuation_text(rendering: EffectiveRendering, tool_name: str | None) -> 
     if continuation is None and rendering.later_part and not rendering.continuation_reading.present:
         # The last part of a continued result: the rest came before it, in the earlier parts.
         return "It is the last part of a result fetched in parts: the earlier records came in the earlier parts."
+    if continuation is None and rendering.continuation_declared and not rendering.call_known:
+        # Read without the call's arguments: it may be a later part, and no continuation can be checked.
+        return "It may be one part of a result fetched in parts: the call's arguments were not given to the host."
     if continuation is None:
         return "The server gave no way to fetch the rest."
     who = f"the tool {_name(tool_name)}" if tool_name else "the same tool"

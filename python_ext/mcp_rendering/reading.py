@@ -18,13 +18,16 @@ The rules, implemented here and nowhere else (section 4 of each specification):
    summarizable only from a clean carrier; every other present value reads verbatim. `complete`: true reads
    complete only from a clean carrier, false reads incomplete, anything else reads "not stated". `guidance` and
    `nullDisplay` that are not well-formed read as absent. A result without a directive, of a tool with a hints
-   carrier, and a later part read alone (its call set the continuation argument) read "not stated".
-3. **Effective mode**, the same for error results: the result's `mode` decides; without one, `verbatimHint` true
-   gives verbatim, else `summarizeOkHint` true gives summarizable, else "unspecified".
+   carrier, a later part read alone (its call set the continuation argument), and a result of a tool that
+   declares a continuation argument read without its call's arguments read "not stated".
+3. **Effective mode**: the result's `mode` decides, except that an error result of a tool whose `verbatimHint`
+   reads true stays verbatim; without one, `verbatimHint` true gives verbatim, else `summarizeOkHint` true gives
+   summarizable, else "unspecified".
 4. **Continuation.** Usable only when well-formed and clean, its `expiresAt` (if any) a real time not yet past, its
    `argument` equal to the tool's declared one (an optional string property of its `inputSchema`) and not an
-   argument of the original call; otherwise unusable. A result with a continuation carrier, usable or not, is
-   partial. Parts combine as complete only when they chain: one tool, one set of arguments, each token followed.
+   argument of the original call (unusable when those arguments are not known); otherwise unusable. A result with
+   a continuation carrier, usable or not, is partial. Parts combine as complete only when they chain: one tool, one
+   set of arguments, each token followed.
 
 Every function accepts the SDK's models (patched or not) or plain wire dictionaries; a model is read as its wire
 JSON, so its Python field names are never members.
@@ -37,7 +40,6 @@ import json
 import logging
 import re
 import reprlib
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -96,37 +98,6 @@ Completeness: TypeAlias = Literal["complete", "incomplete", "not-stated"]
 SAFE_VALUES: dict[str, Any] = {"mode": "verbatim", "verbatimHint": True, "summarizeOkHint": False}
 """By wire name, what a present but malformed member reads as: the value that shows more."""
 
-# Characters that show nothing although they are not white space: general categories Cc, Cf, Zs, Zl and Zp, the
-# Default_Ignorable_Code_Point characters of other categories, and the characters that render as a blank cell in
-# common fonts (U+2800 BRAILLE PATTERN BLANK; the Hangul fillers are default-ignorable, and named once more here).
-_SHOWS_NOTHING_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
-_SHOWS_NOTHING = re.compile(
-    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
-    "\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
-    "\U000e0000-\U000e0fff]"
-)
-_NULL_TEXT_MAX = 16
-
-
-def _shows_something(char: str) -> bool:
-    return not (
-        char.isspace()
-        or unicodedata.category(char) in _SHOWS_NOTHING_CATEGORIES
-        or _SHOWS_NOTHING.match(char) is not None
-    )
-
-
-def usable_null_text(text: object) -> bool:
-    """Whether `text` is a usable null text (section 4): a string of 1 to 16 code points, at least one of which
-    shows something (neither white space, nor invisible, nor a blank such as U+2800 or a Hangul filler), with no
-    decimal digit. Checked beside the schema's pattern, so that the rule holds whatever the pattern admits."""
-    if not isinstance(text, str) or not 1 <= len(text) <= _NULL_TEXT_MAX:
-        return False
-    if any(unicodedata.category(char) == "Nd" for char in text):
-        return False
-    return any(_shows_something(char) for char in text)
-
-
 _RESULT_META = f"CallToolResult._meta[{EXTENSION_ID!r}]"
 _TOOL_META = f"Tool._meta[{EXTENSION_ID!r}]"
 _RESULT_CONTINUATION = f"CallToolResult._meta[{CONTINUATION_ID!r}]"
@@ -165,6 +136,20 @@ _DIRECTIVE_MEMBERS = _member_adapters(Rendering)
 _HINT_MEMBERS = _member_adapters(RenderingHints)
 _CONTINUATION_MEMBERS = _member_adapters(ResultContinuation)
 _CONTINUATION_TOOL_MEMBERS = _member_adapters(ResultContinuationTool)
+
+
+def usable_null_text(text: object) -> bool:
+    """Whether `text` is a usable null text (section 4): a string that the schema's `nullDisplay` type admits (1 to
+    16 code points matching its pattern). The reader judges `nullDisplay` with this very validator, so the two
+    cannot disagree."""
+    if not isinstance(text, str):
+        return False
+    try:
+        _DIRECTIVE_MEMBERS["nullDisplay"].validate_python(text, strict=True)
+    except ValidationError:
+        return False
+    return True
+
 
 _SHORT = reprlib.Repr()
 _SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 3, 60, 60
@@ -319,10 +304,6 @@ def _read(
         except (ValidationError, RecursionError) as error:
             malformed.add(name)
             problems.append(Problem(carrier, name, f"{_validation_detail(error)} (got {_short(raw)})", safe[name]))
-            continue
-        if name == "nullDisplay" and not usable_null_text(value):
-            malformed.add(name)
-            problems.append(Problem(carrier, name, f"not a usable null text (got {_short(raw)})", safe[name]))
             continue
         well_formed[name] = value
     for problem in problems:
@@ -548,8 +529,9 @@ def _undeclared_in_schema(tool: Any, argument: str) -> str | None:
 def read_continuation(
     tool: Any, result: Any, *, original_arguments: Mapping[str, Any] | None = None, now: datetime | None = None
 ) -> ContinuationReading:
-    """A result's continuation, checked against the tool's declared argument and, when given, the arguments of the
-    original call (a continuation that names one of them would change the query, and is unusable). A continuation
+    """A result's continuation, checked against the tool's declared argument and the arguments of the original
+    call (a continuation that names one of them would change the query, and is unusable; without
+    `original_arguments` the check cannot pass, and the continuation is unusable). A continuation
     whose `expiresAt` is not after `now` (by default the current time) has expired, and is unusable. The host's
     `next_call_arguments` always checks against the caller's arguments before it follows one."""
     check_wire_names(result)
@@ -589,6 +571,12 @@ def read_continuation(
             Problem(
                 _RESULT_CONTINUATION, "argument", f"{argument!r} is not the tool's declared {declared!r}", "unusable"
             )
+        )
+    if usable and original_arguments is None:
+        # Unknown original arguments: whether the continuation names one of them cannot be checked, so it fails.
+        usable = False
+        problems.append(
+            Problem(_RESULT_CONTINUATION, "argument", "the original call's arguments are not known", "unusable")
         )
     if usable and original_arguments is not None and argument in original_arguments:
         usable = False
@@ -630,6 +618,9 @@ class EffectiveRendering:
     query_arguments: Mapping[str, Any] | None = None
     """The call's arguments less the declared continuation argument, when `call_arguments` were given: the same
     for every part of one result, which `combine_parts` checks."""
+    continuation_declared: bool = False
+    """Whether the tool declares a continuation argument: then, without `call_arguments`, a later part cannot be
+    told from the first, and the result's completeness reads "not-stated"."""
 
     @property
     def registered_mode(self) -> bool:
@@ -652,12 +643,13 @@ class EffectiveRendering:
     @property
     def completeness(self) -> Completeness | None:
         """What the directive states; "incomplete" whenever a continuation carrier is present; "not-stated" for a
-        later part read alone (only `combine_parts` can tell it ends a whole) and for a result without a directive
-        of a tool with a hints carrier; None when neither the result nor its tool carries anything (the extensions
-        say nothing about it)."""
+        later part read alone (only `combine_parts` can tell it ends a whole), for a result of a tool that declares
+        a continuation argument read without `call_arguments` (it may be a later part), and for a result without a
+        directive of a tool with a hints carrier; None when neither the result nor its tool carries anything (the
+        extensions say nothing about it)."""
         if self.continuation_reading.present:
             return "incomplete"
-        if self.later_part:
+        if self.later_part or (self.continuation_declared and not self.call_known):
             return "not-stated"
         if self.directive is None:
             return "not-stated" if self.tool_carrier else None
@@ -774,6 +766,15 @@ def _read_result(result: Any, core_form: bool) -> tuple[Directive | None, Carrie
     return directive, "result._meta", problems
 
 
+def _is_error(result: Any) -> bool:
+    """Whether the result is an error result (`isError: true`, exactly)."""
+    if isinstance(result, BaseModel):
+        flag: Any = _model_member(result, "is_error", "isError")
+    else:
+        flag = (_mapping(result) or {}).get("isError")
+    return flag is True
+
+
 def _tool_name(tool: Any) -> str | None:
     name = _model_member(tool, "name") if isinstance(tool, BaseModel) else (_mapping(tool) or {}).get("name")
     return name if isinstance(name, str) else None
@@ -818,8 +819,10 @@ def resolve_rendering(
         original_arguments: the arguments of the original call, which a usable continuation may not name.
         call_arguments: the arguments of the call that returned `result`. When they set the tool's declared
             continuation argument, the result is a later part: read alone, its completeness is not stated, whatever
-            its directive says; `combine_parts` needs them to check that parts chain. When `original_arguments` is
-            not given, they are taken to be these, less the continuation argument.
+            its directive says. When they are not given and the tool declares a continuation argument, the result
+            may be a later part, and its completeness is not stated either. `combine_parts` needs them to check that
+            parts chain. When `original_arguments` is not given, they are taken to be these, less the continuation
+            argument; when neither is given, no continuation is usable.
         now: the time against which `expiresAt` is checked; the current time by default.
     """
     check_wire_names(tool)
@@ -853,9 +856,13 @@ def resolve_rendering(
             tool_carrier,
             _tool_name(tool),
             query,
+            declared is not None,
         )
 
-    if directive is not None and directive.mode is not None:
+    # A verbatim tool's error stays verbatim: a result's `summarizable` does not override the tool's hint there.
+    error_of_verbatim_tool = bool(hints.verbatim_hint) and _is_error(result)
+    overridden = error_of_verbatim_tool and directive is not None and directive.mode == "summarizable"
+    if directive is not None and directive.mode is not None and not overridden:
         return effective(directive.mode, directive_source)
     if hints.verbatim_hint:
         return effective("verbatim", hint_source)

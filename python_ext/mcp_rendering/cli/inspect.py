@@ -228,7 +228,7 @@ def call_report(tool: Mapping[str, Any] | None, name: str, arguments: dict[str, 
     if wire is None:
         raise InspectError(f"tools/call for {json.dumps(visible(name))} did not return a result object")
     structured = _mapping(wire.get("structuredContent"))
-    effective = resolve_rendering(tool, wire)
+    effective = resolve_rendering(tool, wire, call_arguments=arguments)
     meta = _carrier("_meta", _extension_entry(wire), hints=False)
     core = _carrier("_rendering", wire.get("_rendering"), hints=False)
     copy = _carrier(

@@ -49,7 +49,7 @@ describe('result-continuation-client against a client that breaks its rules', ()
         'sep-0000-continuation-client-reads-table',
         'sep-0000-continuation-client-malformed-never-fatal',
         'sep-0000-continuation-client-combination-complete',
-        'sep-0000-rendering-client-combines-parts'
+        'sep-0000-continuation-client-combined-mode'
       ])
         expect([id, status(checks, id)]).toEqual([id, 'FAILURE']);
     } finally {

@@ -156,7 +156,7 @@ const CASES: Record<string, Case> = {
     ],
     follow: true,
     expected: { partial: false, mode: 'verbatim' },
-    check: 'sep-0000-rendering-client-combines-parts'
+    check: 'sep-0000-continuation-client-combined-mode'
   }
 };
 
@@ -173,7 +173,7 @@ const DESCRIPTIONS: Record<string, [string, { id: string; url: string }]> = {
     'A combination of parts whose continuation was not served is not presented as complete',
     continuationRef('4-following-a-continuation')
   ],
-  'sep-0000-rendering-client-combines-parts': [
+  'sep-0000-continuation-client-combined-mode': [
     'The directives of the parts combine: the mode of the first part stands, and the whole is complete once the last part is fetched',
     renderingRef('4-reading')
   ]
