@@ -135,24 +135,7 @@ def test_no_string_the_model_receives_from_the_server_imitates_the_framing(wire:
 
 
 def _letters_hold_header(value: Any) -> bool:
-    import unicodedata
-
-    def letters(text: str) -> str:
-        return "".join(c for c in unicodedata.normalize("NFKC", text).casefold() if c.isalnum())
-
-    strings: list[str] = []
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, str):
-            strings.append(node)
-        elif isinstance(node, dict):
-            for key, item in node.items():  # pyright: ignore[reportUnknownVariableType]
-                strings.append(str(key))  # pyright: ignore[reportUnknownArgumentType]
-                stack.append(item)
-        elif isinstance(node, list):
-            stack.extend(node)  # pyright: ignore[reportUnknownArgumentType]
-    return any(letters(HEADER_WORDS) in letters(text) for text in strings)
+    return any(_letters(HEADER_WORDS) in _letters(text) for text in _every_string(value))
 
 
 def test_a_member_the_host_does_not_show_cannot_pass_the_bound() -> None:
@@ -392,7 +375,7 @@ def _every_string(value: Any) -> list[str]:
             strings.append(node)
         elif isinstance(node, dict):
             for key, item in node.items():  # pyright: ignore[reportUnknownVariableType]
-                strings.append(key)  # pyright: ignore[reportUnknownArgumentType]
+                strings.append(str(key))  # pyright: ignore[reportUnknownArgumentType]
                 stack.append(item)
         elif isinstance(node, list):
             stack.extend(node)  # pyright: ignore[reportUnknownArgumentType]
