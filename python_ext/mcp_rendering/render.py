@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from operator import add, attrgetter
+from typing import Any, cast
 
 from mcp_rendering.document import Cell, Document, Row, Section
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY
@@ -37,6 +39,7 @@ __all__ = [
     "PAD_WIDTH",
     "cell_text",
     "code_fence",
+    "column_cells",
     "indentation",
     "kind_marker",
     "markdown_escape",
@@ -145,13 +148,21 @@ def cell_text(value: Cell, null_display: str = DEFAULT_NULL_DISPLAY) -> str:
 _MAX_INT_BITS = 12_000
 
 
+_KIND_MARKERS = {"subtotal": "Subtotal: ", "total": "Total: "}
+
+
+def _marker_text(kind: str) -> str:
+    return _KIND_MARKERS.get(kind, "")
+
+
+def _marker_markdown(kind: str) -> str:
+    marker = _KIND_MARKERS.get(kind)
+    return f"**{marker.strip()}** " if marker else ""
+
+
 def kind_marker(row: Row) -> str:
     """The visible prefix that marks a subtotal or total row (empty for an ordinary item)."""
-    if row.kind == "subtotal":
-        return "Subtotal: "
-    if row.kind == "total":
-        return "Total: "
-    return ""
+    return _marker_text(row.kind)
 
 
 def indentation(row: Row, unit: str) -> str:
@@ -159,27 +170,60 @@ def indentation(row: Row, unit: str) -> str:
     return unit * min(row.level, MAX_INDENT)
 
 
-def _is_number(value: Cell) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+_NULL = type(None)
+_ROW_VALUES = attrgetter("values")
+_ROW_LABEL = attrgetter("label")
+_ROW_SHAPE = attrgetter("level", "kind")
 
 
-def _numeric_columns(section: Section) -> list[bool]:
-    """Columns whose non-null values are all numbers (aligned right); a column of nulls only is not numeric."""
-    numeric: list[bool] = []
-    for index in range(len(section.columns)):
-        seen_number = False
-        all_numbers = True
-        for row in section.rows:
-            value = row.values[index]
-            if value is None:
-                continue
-            if _is_number(value):
-                seen_number = True
-            else:
-                all_numbers = False
-                break
-        numeric.append(seen_number and all_numbers)
-    return numeric
+def _is_number_type(kind: type) -> bool:
+    return issubclass(kind, (int, float)) and not issubclass(kind, bool)
+
+
+def _bool_text(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def column_cells(column: Sequence[Cell], null_display: str) -> tuple[list[str], bool]:
+    """One column's cells as `cell_text` writes them, and whether the column is numeric (its non-null values all
+    numbers, at least one of them). The types of the column, read in one pass in C, usually let one C call write it
+    whole; a column of mixed types is written cell by cell."""
+    kinds = set(map(type, column))
+    has_null = _NULL in kinds
+    kinds.discard(_NULL)
+    numeric = bool(kinds) and all(map(_is_number_type, kinds))
+    write: Callable[[Any], str] | None = None
+    if kinds == {str}:
+        write = str
+    elif kinds == {float}:
+        write = repr
+    elif kinds == {bool}:
+        write = _bool_text
+    elif kinds == {int}:
+        numbers = cast("list[int]", [value for value in column if value is not None] if has_null else column)
+        write = str if max(map(int.bit_length, numbers)) <= _MAX_INT_BITS else None
+    if write is None:
+        return [cell_text(value, null_display) for value in column], numeric
+    if has_null:
+        return [null_display if value is None else write(value) for value in column], numeric
+    return list(map(write, column)), numeric
+
+
+def _section_columns(section: Section, null_display: str) -> tuple[list[list[str]], list[bool]]:
+    """Every column of `section` as text, and which columns are numeric: the rows' values read once, column by
+    column (no container per row)."""
+    if not section.columns:
+        return [], []
+    written = [column_cells(column, null_display) for column in zip(*map(_ROW_VALUES, section.rows), strict=True)]
+    return [texts for texts, _ in written], [numeric for _, numeric in written]
+
+
+def _prefixes(rows: Sequence[Row], unit: str, marker: Callable[[str], str]) -> list[str]:
+    """Each row's indentation and kind marker (`marker` writes a marker for its view), one entry per row: the few
+    distinct (level, kind) pairs are written once each."""
+    shapes = list(map(_ROW_SHAPE, rows))
+    written = {shape: unit * min(shape[0], MAX_INDENT) + marker(shape[1]) for shape in set(shapes)}
+    return list(map(written.__getitem__, shapes))
 
 
 # ---------------------------------------------------------------------------------------------------- plain text
@@ -206,16 +250,13 @@ def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()
         lines.extend(note_lines or ["(no rows)"])
         return lines
     # Column by column: one list of strings per column (no container per row), each escaped in one pass.
-    labels = _text_cells([row.label for row in rows])
-    prefixes = [indentation(row, _INDENT_TEXT) + kind_marker(row) for row in rows]
+    columns, numeric = _section_columns(section, null_display)
     header = ["", *(text_escape(column) for column in section.columns)]
-    bodies = [[prefix + label for prefix, label in zip(prefixes, labels, strict=True)]]
-    bodies.extend(
-        _text_cells([cell_text(row.values[index], null_display) for row in rows])
-        for index in range(len(section.columns))
-    )
+    labels = _text_cells(list(map(_ROW_LABEL, rows)))
+    bodies = [list(map(add, _prefixes(rows, _INDENT_TEXT, _marker_text), labels))]
+    bodies.extend(map(_text_cells, columns))
     widths = [min(max(len(head), max(map(len, body))), PAD_WIDTH) for head, body in zip(header, bodies, strict=True)]
-    right = [False, *_numeric_columns(section)]
+    right = [False, *numeric]
     # One format string per section: padding each row is then one call in C. A cell wider than its width is
     # written whole, as `str.ljust` would.
     layout = (
@@ -305,21 +346,12 @@ def _markdown_section(section: Section, null_display: str, notes: Sequence[str] 
         lines.extend(note_lines or ["*(no rows)*"])
         return lines
     lines.append(_markdown_row(["", *(markdown_escape(column) for column in section.columns)]))
-    alignments = ["---", *("---:" if numeric else "---" for numeric in _numeric_columns(section))]
-    lines.append(_markdown_row(alignments))
+    cells, numeric = _section_columns(section, null_display)
+    lines.append(_markdown_row(["---", *("---:" if right else "---" for right in numeric)]))
     # Column by column, as in the plain-text view.
-    labels = _markdown_cells([row.label for row in rows])
-    markers = [kind_marker(row) for row in rows]
-    columns = [
-        [
-            indentation(row, _INDENT_MARKDOWN) + (f"**{marker.strip()}** " if marker else "") + label
-            for row, marker, label in zip(rows, markers, labels, strict=True)
-        ]
-    ]
-    columns.extend(
-        _markdown_cells([cell_text(row.values[index], null_display) for row in rows])
-        for index in range(len(section.columns))
-    )
+    labels = _markdown_cells(list(map(_ROW_LABEL, rows)))
+    columns = [list(map(add, _prefixes(rows, _INDENT_MARKDOWN, _marker_markdown), labels))]
+    columns.extend(map(_markdown_cells, cells))
     lines.extend(map(_markdown_row, zip(*columns, strict=True)))
     if note_lines:
         lines.extend(["", *note_lines])
