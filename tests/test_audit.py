@@ -117,6 +117,21 @@ def test_rounding_in_free_form_is_caught() -> None:
     assert audit_document("- Rate: 10.125", document).altered
 
 
+@pytest.mark.parametrize("bits", [12_001, 14_400])
+def test_an_integer_too_long_to_write_audits_as_the_note_present_shows(bits: int) -> None:
+    # Past 12,000 bits the views show a note in place of the digits; past about 14,300 Python writes none.
+    row = Row(id="big", label="Big", values=(2**bits,))
+    document = Document(title="t", sections=(Section(id="s", title="s", columns=("v",), rows=(row,)),))
+    result = {"content": [], "structuredContent": {"document": document.model_dump(mode="json")}}
+    presentation = present(None, result)
+    for shown in (presentation.text, presentation.markdown):
+        assert f"(an integer of {bits + 1} bits" in shown
+        assert audit(shown, result).clean
+    assert [issue.kind for issue in audit(presentation.text.replace(f"{bits + 1} bits", "9 bits"), result).issues] == [
+        "altered_row"
+    ]
+
+
 def test_markdown_transcripts_are_decoded() -> None:
     markdown = present(None, _result(null_display="n/a")).markdown
     report = audit(markdown, _result(null_display="n/a"))

@@ -63,6 +63,8 @@ _CELL: st.SearchStrategy[Cell] = st.one_of(
     st.none(),
     _TEXT,
     st.integers(min_value=-(10**20), max_value=10**20),
+    # Past the decimal digits shown (12,000 bits) and past those Python writes at all (about 14,300 bits).
+    st.sampled_from([2**12_001, -(2**14_400)]),
     st.floats(allow_nan=False, allow_infinity=False),
     st.booleans(),
 )

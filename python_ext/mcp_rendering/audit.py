@@ -77,13 +77,15 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import attrgetter
 from typing import Any, Literal, TypeAlias
 
 from mcp_rendering.document import Cell, Document, Row, RowKind
 from mcp_rendering.host import result_is_complete, tool_result_wire
 from mcp_rendering.reading import resolve_rendering
 from mcp_rendering.records import RecordsKind, result_records, shows_text
-from mcp_rendering.render import cell_text, first_hidden, shows_as_written, text_escape, visible
+from mcp_rendering.render import column_cells, first_hidden, shows_as_written, text_escape, visible
 from mcp_rendering.transcript import ShownLine, TranscriptView, read_markdown
 from mcp_rendering.types import PARTIAL_MARKER
 
@@ -603,11 +605,18 @@ def _shown(text: str) -> str:
     return fold(text_escape(text))
 
 
-def _shown_value(value: Cell, null_display: str) -> str:
-    """A value as the reference renderer shows it, folded."""
-    if isinstance(value, str):
-        return _shown(value)
-    return _shown(cell_text(value, null_display))
+_ROW_VALUES = attrgetter("values")
+# Numbers and booleans: `column_cells` writes them as printable ASCII without double spaces, which `_shown` keeps.
+_WRITTEN_AS_SHOWN = frozenset({int, float, bool})
+
+
+def _shown_column(column: Sequence[Cell], null_display: str, seen: dict[str, str]) -> list[str]:
+    """One column's values as the reference renderer shows them, folded: written by the renderer's own
+    `column_cells`, then server text folded once per distinct text (values repeat: a currency, a status)."""
+    written, _ = column_cells(column, null_display)
+    if set(map(type, column)) <= _WRITTEN_AS_SHOWN:
+        return written
+    return [seen[text] if text in seen else seen.setdefault(text, _shown(text)) for text in written]
 
 
 def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> list[_Expected]:
@@ -615,30 +624,13 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
     splits them) a value is one cell; otherwise (a plain-text table) a `|` in a value reads as a cell border."""
     expected: list[_Expected] = []
     append = expected.append
-    shown_null = _shown(null_display)
-    # Server text as shown, by text: values repeat (a currency, a status), and a lookup costs less than the check.
-    texts: dict[str, str] = {}
+    seen: dict[str, str] = {}
     for section_index, section in enumerate(document.sections):
-        for row in section.rows:
-            # `_shown_value` inlined: this loop runs once per cell of the result.
-            shown: list[str] = []
-            value: Any  # typed loosely: `cast` is a call, and this loop runs once per cell
-            for value in row.values:
-                kind = value.__class__
-                if kind is str:
-                    text = texts.get(value)
-                    if text is None:
-                        text = texts[value] = _shown(value)
-                elif kind is int:
-                    text = str(value)
-                elif kind is float:
-                    text = repr(value)
-                elif kind is bool:
-                    text = "true" if value else "false"
-                else:
-                    text = _shown_value(value, null_display) if value is not None else shown_null
-                shown.append(text)
-            values = tuple(shown)
+        rows = section.rows
+        # Column by column (one list of texts a column), then each row's values as one tuple, joined in C.
+        columns = [_shown_column(column, null_display, seen) for column in zip(*map(_ROW_VALUES, rows), strict=True)]
+        row_values: Iterable[tuple[str, ...]] = zip(*columns, strict=True) if columns else repeat((), len(rows))
+        for row, values in zip(rows, row_values, strict=True):
             label = row.label
             if not (label.isascii() and label.isprintable()) or "  " in label or label[:1] == " " or label[-1:] == " ":
                 label = _shown(label)  # the test above is `_shown`'s fast path for ASCII, without its call
