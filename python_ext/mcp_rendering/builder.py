@@ -118,15 +118,17 @@ class _BuiltContent(dict[str, Any]):
     The SDK checks a tool's result against `VerbatimContent` after the tool returns it; validating every row again
     would cost more than building the result. What was built from validated models conforms by construction, so
     the check only needs to know that nothing changed since: it compares the content's compact JSON text with the
-    JSON pydantic writes from the models it was built from (both in C or Rust, one pass each: a fraction of a
-    validation), and validates in full whatever differs.
+    text written when it was built (each one pass in Rust: a fraction of a validation), and validates in full
+    whatever differs.
     """
 
-    __slots__ = ("_source",)
+    __slots__ = ("_model", "_pristine")
 
-    def __init__(self, content: dict[str, Any], source: Callable[[], tuple[bytes, VerbatimContent]]) -> None:
+    def __init__(self, content: dict[str, Any], model: Callable[[], VerbatimContent]) -> None:
         super().__init__(content)
-        self._source = source
+        # What the SDK writes on the wire: pydantic's JSON, non-finite floats spelled out so that they differ.
+        self._pristine = to_json(self, inf_nan_mode="constants")
+        self._model = model
 
     def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
         # A copy or a pickle is a plain dict, checked in full: the seal vouches for this object only.
@@ -141,12 +143,10 @@ class _BuiltContent(dict[str, Any]):
         the same JSON. Anything else makes the texts differ, and the content is then validated in full.
         """
         try:
-            pristine, model = self._source()
-            # What the SDK writes on the wire: pydantic's JSON, non-finite floats spelled out so they differ.
             current = to_json(self, inf_nan_mode="constants")
         except ValueError:  # no JSON text to compare (an object JSON cannot hold): validate in full
             return None
-        return model if current == pristine else None
+        return self._model() if current == self._pristine else None
 
 
 def _built_or_validated(value: Any, validate: pydantic_core_schema.ValidatorFunctionWrapHandler) -> Any:
@@ -182,36 +182,26 @@ class VerbatimContent(_Wire):
         return pydantic_core_schema.no_info_wrap_validator_function(_built_or_validated, schema)
 
 
-_ROW_SHAPE = (
-    "The records of the section, in order. Each is an object {id, label, values, kind, level, uri}: `values` "
-    "holds one cell per column (string, number, boolean, or null for a missing value); `kind` is item, subtotal "
-    "or total; `level` is the indent depth; `uri` is the record's canonical URI, when it has one."
+_SECTION_SHAPE = (
+    "The sections, in order. Each is an object {id, title, columns, rows}: an ordered group of rows sharing one "
+    "set of columns (`columns`, their names). `rows` holds the records of the section, in order, each an object "
+    "{id, label, values, kind, level, uri}: `values` holds one cell per column (string, number, boolean, or null "
+    "for a missing value); `kind` is item, subtotal or total; `level` is the indent depth; `uri` is the record's "
+    "canonical URI, when it has one."
 )
 
 
 def output_schema() -> dict[str, Any]:
     """The ``outputSchema`` of a verbatim tool: the envelope ``{document, page, _rendering}``, declared shallowly.
 
-    It names every part a host or a model needs to find its way (document, sections, rows, page state, directive
-    copy) and describes a row's members in words rather than checking them: clients validate every result against
-    ``outputSchema`` in pure Python, so each checked row costs them on every call (a schema per cell, many times
-    the JSON parse of the result; see ``benchmarks/bench_call.py``), while the server's `VerbatimContent` model
-    has already checked every row. It has no ``$defs`` and no object-valued ``additionalProperties``, which some
-    clients cannot compile.
+    It checks the envelope's parts and the page state, and describes a section's and a row's members in words rather
+    than checking them: clients validate every result against ``outputSchema`` in pure Python, so each checked
+    section or row costs them on every call (a schema per cell, many times the JSON parse of the result; see
+    ``benchmarks/bench_call.py``), while the server's `VerbatimContent` model has already checked every one. It has
+    no ``$defs`` and no object-valued ``additionalProperties``, which some clients cannot compile.
     """
     string = {"type": "string"}
     count = {"type": "integer", "minimum": 0}
-    section = {
-        "type": "object",
-        "description": "An ordered group of rows sharing one set of columns.",
-        "required": ["id", "title"],
-        "properties": {
-            "id": string,
-            "title": string,
-            "columns": {"type": "array", "items": string},
-            "rows": {"type": "array", "description": _ROW_SHAPE},
-        },
-    }
     linked = {"type": ["array", "null"], "items": {"type": "object"}}
     return {
         "type": "object",
@@ -222,7 +212,7 @@ def output_schema() -> dict[str, Any]:
                 "type": "object",
                 "description": "The records, in order: a title and its sections.",
                 "required": ["title"],
-                "properties": {"title": string, "sections": {"type": "array", "items": section}},
+                "properties": {"title": string, "sections": {"type": "array", "description": _SECTION_SHAPE}},
             },
             "page": {
                 "type": "object",
@@ -394,14 +384,9 @@ def verbatim_result(
             RESULT_STRUCTURED_KEY: dict(directive_wire),
         }
 
-    def source() -> tuple[bytes, VerbatimContent]:
-        # The JSON of `structured_content()`, the document's written by pydantic straight from the model.
-        state = page_state()
-        rest = to_json({"page": state, RESULT_STRUCTURED_KEY: directive_wire}, inf_nan_mode="constants")
-        # A non-finite float in the document is written null here, and so never matches: the slow path takes it.
-        pristine = b'{"document":' + document.model_dump_json().encode() + b"," + rest[1:]
-        page_model = PageState.model_validate(state)
-        return pristine, VerbatimContent.model_construct(document=document, page=page_model, rendering=effective)
+    def model() -> VerbatimContent:
+        page_model = PageState.model_validate(page_state())
+        return VerbatimContent.model_construct(document=document, page=page_model, rendering=effective)
 
     structured = structured_content()
 
@@ -459,7 +444,7 @@ def verbatim_result(
         wire["_rendering"] = directive_wire
     result = mcp_types.CallToolResult.model_validate(wire)
     # Validation copied the structured content into a plain dict: hand out the sealed one (same members).
-    return result.model_copy(update={"structured_content": _BuiltContent(structured, source)})
+    return result.model_copy(update={"structured_content": _BuiltContent(structured, model)})
 
 
 def error_result(message: str) -> mcp_types.CallToolResult:
