@@ -180,7 +180,7 @@ def _is_number_type(kind: type) -> bool:
     return issubclass(kind, (int, float)) and not issubclass(kind, bool)
 
 
-def _bool_text(value: bool) -> str:
+def _bool_text(value: object) -> str:
     return "true" if value else "false"
 
 
