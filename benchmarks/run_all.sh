@@ -46,7 +46,7 @@ bench() {
   step "$name" python "benchmarks/bench_$name.py" "${quick[@]}" "$@" --json "$staging/$name.json"
 }
 bench call
-bench present
+bench present --gc on off
 # The sizes the audit's target names (1,000 to 100,000 rows); bench_audit.py's default also has 1,000,000.
 bench audit --rows 1000 10000 100000
 bench envelope

@@ -67,6 +67,11 @@ def _entries(run: Run, name: str | None = None, **extra: Any) -> list[Entry]:
     ]
 
 
+def _present(run: Run, gc: str = "on") -> list[Entry]:
+    """The `present()` comparison every host makes (text and model copy), with the collector in `gc` on both sides."""
+    return [e for e in _entries(run, "present: text + model copy") if e["gc"] == gc]
+
+
 def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:,.1f}" if seconds >= 0.01 else f"{seconds * 1e3:,.2f}"
 
@@ -145,11 +150,12 @@ def _series(entries: Sequence[Entry], side: str) -> tuple[list[int], list[float]
 def cost_per_row_plot(runs: dict[str, Run]) -> str:
     """Microseconds per row against rows, log-log: the host side, the call path, and `json.loads` under both."""
     figure, axes = _figure()
-    present = _entries(runs["present"], "present: text + model copy")
+    present = _present(runs["present"])
     audit = _entries(runs["audit"], "audit")
     lines: list[tuple[str, Sequence[Entry], str, str]] = [
         ("json.loads of the result (the limit)", present, "baseline_seconds", "k--"),
         ("present(): text + model copy, with json.loads", present, "subject_seconds", "o-"),
+        ("present(), collector off", _present(runs["present"], "off"), "subject_seconds", "o:"),
         ("audit(), collector on", [e for e in audit if e["gc"] == "on"], "subject_seconds", "s-"),
         ("audit(), collector off", [e for e in audit if e["gc"] == "off"], "subject_seconds", "s:"),
         ("call over stdio: quickstart", _entries(runs["call"], "call over stdio"), "subject_seconds", "^-"),
@@ -175,11 +181,7 @@ def ratio_plot(runs: dict[str, Run]) -> str:
     series: list[tuple[str, Sequence[Entry], str]] = [
         ("call over stdio ÷ plain (target ≤ 1.2)", _entries(runs["call"], "call over stdio"), "^-"),
         ("call over HTTP ÷ plain (target ≤ 1.2)", _entries(runs["call"], "call over http"), "D-"),
-        (
-            "present() + json.loads ÷ json.loads (target ≤ 5 at 100,000)",
-            _entries(runs["present"], "present: text + model copy"),
-            "o-",
-        ),
+        ("present() + json.loads ÷ json.loads (target ≤ 5 at 100,000)", _present(runs["present"]), "o-"),
         ("audit() ÷ json.loads, collector on", [e for e in _entries(runs["audit"], "audit") if e["gc"] == "on"], "s-"),
     ]
     for label, entries, style in series:
@@ -274,6 +276,7 @@ def present_section(run: Run) -> str:
     rows = [
         (
             e["name"].removeprefix("present: "),
+            e["gc"],
             f"{e['rows']:,}",
             _ms(e["baseline_seconds"]["median"]),
             _ms(e["subject_seconds"]["median"]),
@@ -288,10 +291,13 @@ def present_section(run: Run) -> str:
             "A host parses the result (`json.loads`, the least any reader pays) and presents it with "
             "`present(tool, result, server=...)`, reading the plain-text view and the model's copy (and, in the "
             "second variant, the Markdown view too). The subject includes the parse; the ratio is to the parse "
-            "alone. Target: at most 5x at 100,000 rows, and a flat cost per row from 1,000 to 1,000,000.",
+            "alone. Target: at most 5x at 100,000 rows, and a flat cost per row from 1,000 to 1,000,000. With the "
+            "collector on, a larger heap makes its full passes cost more per object, for `json.loads` as for "
+            "`present()`; with it off on both sides, what is left is the work itself.",
             _table(
                 [
                     "views read",
+                    "collector",
                     "rows",
                     "json.loads (ms)",
                     "present + json.loads (ms)",
@@ -299,7 +305,7 @@ def present_section(run: Run) -> str:
                     "ratio: median (range)",
                 ],
                 rows,
-                "lrrrrr",
+                "llrrrrr",
             ),
             f"Largest size measured: {max((e['rows'] for e in run['results']), default=0):,} rows.",
             _provenance(run),
@@ -508,7 +514,7 @@ def summary(runs: dict[str, Run]) -> str:
                 _verdict(entry["ratio"]["median"], 0.95, at_least=True),
             )
         )
-    present = _entries(runs["present"], "present: text + model copy")
+    present = _present(runs["present"])
     if (entry := _at(present, 100_000)) is not None:
         lines.append(
             (
@@ -517,16 +523,22 @@ def summary(runs: dict[str, Run]) -> str:
                 _verdict(entry["ratio"]["median"], 5.0),
             )
         )
-    if len(present) >= 2:
-        ordered = sorted(present, key=lambda e: e["rows"])
+    for gc in ("on", "off"):
+        ordered = sorted(_present(runs["present"], gc), key=lambda e: e["rows"])
+        if len(ordered) < 2:
+            continue
         first, last = ordered[0], ordered[-1]
-        growth = (last["subject_seconds"]["median"] / last["rows"]) / (
-            first["subject_seconds"]["median"] / first["rows"]
-        )
+
+        def per_row(entry: Entry, side: str) -> float:
+            return entry[side]["median"] / entry["rows"]
+
+        growth = per_row(last, "subject_seconds") / per_row(first, "subject_seconds")
+        parse = per_row(last, "baseline_seconds") / per_row(first, "baseline_seconds")
         lines.append(
             (
-                "present(): cost per row flat from 1,000 to 1,000,000 rows",
-                f"{growth:.2f}x the cost per row at {first['rows']:,} rows, at {last['rows']:,}",
+                f"present(): cost per row flat from 1,000 to 1,000,000 rows, collector {gc} on both sides",
+                f"{growth:.2f}x the cost per row at {first['rows']:,} rows, at {last['rows']:,} "
+                f"(json.loads: {parse:.2f}x)",
                 "see the table",
             )
         )
@@ -604,7 +616,7 @@ def sep_figures(runs: dict[str, Run]) -> str:
     medians = [e["ratio"]["median"] for e in per_call]
     sizes = sorted({e["rows"] for e in per_call})
     concurrent = {e["extra"]["clients"]: e["ratio"]["median"] for e in runs["call"]["results"] if e["throughput"]}
-    present = _at(_entries(runs["present"], "present: text + model copy"), 100_000)
+    present = _at(_present(runs["present"]), 100_000)
     audits = _entries(runs["audit"], "audit")
     state = _audit_state(audits)
     audit = _at([e for e in audits if e["gc"] == state], 100_000)

@@ -50,8 +50,9 @@ def _figures(runs: dict[str, dict[str, Any]]) -> set[str]:
                 values.append(entry["extra"]["peak_growth_per_json_byte"])
         parts = [part["seconds"] for part in (run.get("breakdown") or {}).get("parts", [])]
         values += [a / b for a, b in itertools.permutations(parts, 2)]
-        per_row = [e["subject_seconds"]["median"] / e["rows"] for e in run["results"] if e["rows"]]
-        values += [a / b for a, b in itertools.permutations(per_row, 2)]
+        for side in ("subject_seconds", "baseline_seconds"):
+            per_row = [e[side]["median"] / e["rows"] for e in run["results"] if e["rows"]]
+            values += [a / b for a, b in itertools.permutations(per_row, 2)]
     return {f"{value:.2f}" for value in values}
 
 
