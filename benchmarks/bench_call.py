@@ -259,11 +259,10 @@ def _client_check(schema: dict[str, Any], instance: Any) -> Callable[[], object]
 
 
 def checked_rows_schema() -> dict[str, Any]:
-    """`output_schema()` with every member of every row checked (a type array per cell): what the shallow schema
-    spares the client."""
+    """`output_schema()` with every member of every section and row checked (a type array per cell): what the
+    shallow schema spares the client."""
     schema = copy.deepcopy(output_schema())
-    section = schema["properties"]["document"]["properties"]["sections"]["items"]
-    section["properties"]["rows"]["items"] = {
+    row = {
         "type": "object",
         "required": ["id", "label", "values"],
         "properties": {
@@ -273,6 +272,16 @@ def checked_rows_schema() -> dict[str, Any]:
             "kind": {"enum": ["item", "subtotal", "total"]},
             "level": {"type": "integer", "minimum": 0},
             "uri": {"type": ["string", "null"]},
+        },
+    }
+    schema["properties"]["document"]["properties"]["sections"]["items"] = {
+        "type": "object",
+        "required": ["id", "title"],
+        "properties": {
+            "id": {"type": "string"},
+            "title": {"type": "string"},
+            "columns": {"type": "array", "items": {"type": "string"}},
+            "rows": {"type": "array", "items": row},
         },
     }
     return schema
