@@ -263,9 +263,10 @@ def call_section(run: Run) -> str:
             ),
             f"Where the quickstart's time goes at {breakdown['rows']:,} rows, each part timed alone in one process "
             "(fastest run). The server's check against `VerbatimContent` is by construction: `verbatim_result` "
-            "builds the structured content from models already validated and hands it out sealed, and the check "
-            "compares it with a fresh dump of those models instead of validating every row again; content changed "
-            "after building, or copied, is validated in full, as the last but one line shows.",
+            "builds the structured content from models already validated and hands it out sealed with the JSON text "
+            "it had when built, and the check compares the content's JSON text with it instead of validating every "
+            "row again; content changed after building, or copied, is validated in full, as the line below the "
+            "check shows.",
             _table(["part", "ms", "÷ json.loads"], parts, "lrr"),
             _provenance(run),
         ]
