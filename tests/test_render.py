@@ -11,8 +11,16 @@ from markdown_it import MarkdownIt
 from selectolax.lexbor import LexborHTMLParser
 
 from mcp_rendering.audit import fold
-from mcp_rendering.document import Document, Row, Section
-from mcp_rendering.render import cell_text, markdown_escape, render_markdown, render_text, text_escape, visible
+from mcp_rendering.document import Cell, Document, Row, Section
+from mcp_rendering.render import (
+    cell_text,
+    column_cells,
+    markdown_escape,
+    render_markdown,
+    render_text,
+    text_escape,
+    visible,
+)
 from mcp_rendering.transcript import read_markdown
 
 
@@ -199,3 +207,29 @@ def test_a_column_escaped_at_once_is_each_cell_escaped(cells: list[str]) -> None
 
     assert render._markdown_cells(cells) == [markdown_escape(cell) for cell in cells]  # pyright: ignore[reportPrivateUsage]
     assert render._text_cells(cells) == [text_escape(cell) for cell in cells]  # pyright: ignore[reportPrivateUsage]
+
+
+# A column is written by its types, in one call where they allow: whatever the mix, it must read as each cell
+# written alone, and a column is numeric when its non-null values are all numbers, booleans aside.
+_ANY_CELL = st.one_of(
+    st.none(),
+    st.text(max_size=4),
+    st.integers(),
+    st.sampled_from([2**12_001, -(2**14_400), 2**12_000]),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.booleans(),
+)
+
+
+@given(
+    st.one_of(
+        st.lists(_ANY_CELL, min_size=1, max_size=6),
+        _ANY_CELL.flatmap(lambda cell: st.lists(st.sampled_from([cell, None]), min_size=1, max_size=6)),
+    ),
+    st.sampled_from(["n/a", "null"]),
+)
+def test_a_column_written_at_once_is_each_cell_written(column: list[Cell], null_display: str) -> None:
+    written, numeric = column_cells(column, null_display)
+    assert written == [cell_text(value, null_display) for value in column]
+    values = [value for value in column if value is not None]
+    assert numeric == (bool(values) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values))
