@@ -126,8 +126,7 @@ class _BuiltContent(dict[str, Any]):
 
     def __init__(self, content: dict[str, Any], model: Callable[[], VerbatimContent]) -> None:
         super().__init__(content)
-        # What the SDK writes on the wire: pydantic's JSON, non-finite floats spelled out so that they differ.
-        self._pristine = to_json(self, inf_nan_mode="constants")
+        self._pristine = self._json()
         self._model = model
 
     def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
@@ -142,11 +141,16 @@ class _BuiltContent(dict[str, Any]):
         a non-string key could spell; and what it cannot tell apart (a tuple for a list) reaches the client as
         the same JSON. Anything else makes the texts differ, and the content is then validated in full.
         """
+        current = self._json()
+        return self._model() if current is not None and current == self._pristine else None
+
+    def _json(self) -> bytes | None:
+        """What the SDK writes on the wire: pydantic's JSON, non-finite floats spelled out so that they differ;
+        None for content JSON cannot hold (then validated in full)."""
         try:
-            current = to_json(self, inf_nan_mode="constants")
-        except ValueError:  # no JSON text to compare (an object JSON cannot hold): validate in full
+            return to_json(self, inf_nan_mode="constants")
+        except ValueError:
             return None
-        return self._model() if current == self._pristine else None
 
 
 def _built_or_validated(value: Any, validate: pydantic_core_schema.ValidatorFunctionWrapHandler) -> Any:
