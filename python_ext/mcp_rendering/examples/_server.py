@@ -15,17 +15,21 @@ from mcp_rendering.document import Document
 from mcp_rendering.envelope import RecordNotFoundError, RecordUris, read_record
 from mcp_rendering.extension import RenderingExtension, ResultContinuationExtension
 from mcp_rendering.extension import tool_annotations as rendering_tool_annotations
-from mcp_rendering.tokens import ContinuationTokens, Keyring
+from mcp_rendering.tokens import MAX_TTL_SECONDS, ContinuationTokens, Keyring
 
 __all__ = [
     "ANONYMOUS_CALLER",
+    "DEFAULT_TOKEN_TTL",
+    "MIN_TOKEN_TTL",
     "SECRET_ENV",
+    "TOKEN_TTL_ENV",
     "call_arguments",
     "caller_of",
     "continuation_tokens",
     "new_server",
     "record_text",
     "serve",
+    "token_ttl",
     "tool_annotations",
 ]
 
@@ -36,6 +40,33 @@ could fetch by making the original call."""
 
 SECRET_ENV = "MCP_RENDERING_EXAMPLE_SECRET"
 """Environment variable holding the token signing secret, for servers run as several replicas."""
+
+TOKEN_TTL_ENV = "MCP_RENDERING_EXAMPLE_TOKEN_TTL"
+"""Environment variable holding the lifetime of a continuation token in seconds, the same for every replica: unset,
+`DEFAULT_TOKEN_TTL`. A short one lets a test see an expired token refused without waiting a quarter of an hour."""
+
+DEFAULT_TOKEN_TTL = 900
+"""The lifetime of a continuation token when `TOKEN_TTL_ENV` is unset: 15 minutes."""
+
+MIN_TOKEN_TTL = 5
+"""The shortest lifetime `TOKEN_TTL_ENV` may set: a token that expires sooner could lapse before a host follows it."""
+
+
+def token_ttl() -> int:
+    """The lifetime of a continuation token, from `TOKEN_TTL_ENV` (`DEFAULT_TOKEN_TTL` when it is unset or empty).
+
+    Raises `ValueError` when it is not a whole number of seconds from `MIN_TOKEN_TTL` to `MAX_TTL_SECONDS` (24 hours,
+    the longest the specification allows).
+    """
+    raw = os.environ.get(TOKEN_TTL_ENV, "").strip()
+    if not raw:
+        return DEFAULT_TOKEN_TTL
+    if not raw.isascii() or not raw.isdigit() or not MIN_TOKEN_TTL <= int(raw) <= MAX_TTL_SECONDS:
+        raise ValueError(
+            f"{TOKEN_TTL_ENV} must be a whole number of seconds from {MIN_TOKEN_TTL} to {MAX_TTL_SECONDS} "
+            f"(24 hours), got {raw!r}"
+        )
+    return int(raw)
 
 
 def new_server(name: str, instructions: str, *, plain: bool = False) -> MCPServer:
@@ -97,6 +128,10 @@ def serve(
     parser.add_argument("--record-links", action="store_true", help="also add a resource_link block for each record")
     options = parser.parse_args(argv)
     fastmcp = options.framework == "fastmcp"
+    try:
+        token_ttl()
+    except ValueError as error:
+        parser.error(str(error))
     address: tuple[str, int] | None = None
     if options.http is not None:
         host, _, port = str(options.http).rpartition(":")
@@ -131,13 +166,15 @@ def serve(
 
 
 def continuation_tokens() -> ContinuationTokens:
-    """The token issuer: a secret shared through the environment, or a fresh one for this process.
+    """The token issuer: a secret shared through the environment, or a fresh one for this process, and the lifetime
+    `token_ttl()` gives.
 
     A stdio server lives exactly as long as its one connection, so a per-process secret loses nothing; `serve`
-    refuses `--http` without the shared secret, so that every replica accepts every replica's tokens.
+    refuses `--http` without the shared secret, so that every replica accepts every replica's tokens, and refuses
+    a lifetime out of range.
     """
     secret = os.environ.get(SECRET_ENV) or os.urandom(32)
-    return ContinuationTokens(Keyring.single(secret), ttl_seconds=900)
+    return ContinuationTokens(Keyring.single(secret), ttl_seconds=token_ttl())
 
 
 def caller_of(ctx: Context[Any, Any]) -> str:
