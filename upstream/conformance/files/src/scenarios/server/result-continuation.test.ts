@@ -1,4 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createServerFor } from '../../mock-server/select';
 import type { MockServer } from '../../mock-server';
 import { testContext } from '../../connection/testing';
@@ -177,3 +179,144 @@ describe('result-continuation-server against a server that breaks its rules', ()
     ).toBe('FAILURE');
   }, 20000);
 });
+
+// A server whose tool and results are well-formed, for the scan of the response bytes.
+async function wellFormedServer(specVersion: string): Promise<MockServer> {
+  return createServerFor(specVersion as typeof DRAFT_PROTOCOL_VERSION)({
+    'tools/list': () => ({
+      tools: [
+        {
+          name: 'ledger',
+          inputSchema: {
+            type: 'object',
+            properties: { cursor: { type: 'string' } }
+          },
+          _meta: {
+            [CONTINUATION_EXTENSION_ID]: { argument: 'cursor' },
+            [RENDERING_EXTENSION_ID]: { verbatimHint: true }
+          }
+        }
+      ]
+    }),
+    'tools/call': () => ({
+      content: [{ type: 'text', text: 'the whole ledger' }],
+      structuredContent: { rows: ROWS[1] },
+      _meta: { [RENDERING_EXTENSION_ID]: { mode: 'verbatim', complete: true } }
+    })
+  });
+}
+
+/**
+ * A proxy in front of `target` that writes each response body with `rewrite` applied: the JSON an SDK client
+ * parses stays the same but for the value it keeps of a repeated member. GET (the optional SSE stream) is
+ * answered 405.
+ */
+async function rewritingProxy(
+  target: string,
+  rewrite: (body: string) => string
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'GET') {
+      res.writeHead(405).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(req.headers))
+        if (
+          typeof value === 'string' &&
+          name !== 'host' &&
+          name !== 'connection'
+        )
+          headers[name] = value;
+      void fetch(target, {
+        method: req.method,
+        headers,
+        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined
+      })
+        .then(async (response) => {
+          const body = rewrite(await response.text());
+          const out: Record<string, string> = {};
+          response.headers.forEach((value, name) => {
+            if (name !== 'content-length' && name !== 'transfer-encoding')
+              out[name] = value;
+          });
+          res.writeHead(response.status, out).end(body);
+        })
+        .catch(() => res.writeHead(502).end());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://localhost:${port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      })
+  };
+}
+
+/** Each hint and directive member given twice, the second time with another value (the one a parser keeps). */
+const repeatMembers = (body: string) =>
+  body
+    .replace(/"verbatimHint":true/g, '"verbatimHint":true,"verbatimHint":false')
+    .replace(/"mode":"verbatim"/g, '"mode":"verbatim","mode":"summary"');
+
+describe.each([DRAFT_PROTOCOL_VERSION, '2025-11-25'])(
+  'no-repeated-members under %s',
+  (specVersion) => {
+    let server: MockServer;
+    let proxy: { url: string; close: () => Promise<void> };
+    beforeAll(async () => {
+      server = await wellFormedServer(specVersion);
+      proxy = await rewritingProxy(server.url, repeatMembers);
+    });
+    afterAll(async () => {
+      await proxy.close();
+      await server.close();
+    });
+    const context = (url: string) =>
+      testContext(url, specVersion as typeof DRAFT_PROTOCOL_VERSION);
+
+    it('passes the well-formed server', async () => {
+      const rendering = await new RenderingServerScenario().run(
+        context(server.url)
+      );
+      expect(
+        status(rendering, 'sep-0000-rendering-server-no-repeated-members')
+      ).toBe('SUCCESS');
+      const continuation = await new ResultContinuationServerScenario().run(
+        context(server.url)
+      );
+      expect(
+        status(continuation, 'sep-0000-continuation-server-no-repeated-members')
+      ).toBe('SUCCESS');
+    }, 20000);
+
+    it('fails both checks when a Tool and a CallToolResult give a member twice', async () => {
+      const rendering = await new RenderingServerScenario().run(
+        context(proxy.url)
+      );
+      const renderingCheck = rendering.find(
+        (c) => c.id === 'sep-0000-rendering-server-no-repeated-members'
+      );
+      expect(renderingCheck?.status).toBe('FAILURE');
+      expect(renderingCheck?.errorMessage).toContain(
+        'the tools/list response gives "verbatimHint" twice in $.result.tools[0]._meta["io.modelcontextprotocol/rendering"]'
+      );
+      expect(renderingCheck?.errorMessage).toContain(
+        'the tools/call response gives "mode" twice in $.result._meta["io.modelcontextprotocol/rendering"]'
+      );
+      const continuation = await new ResultContinuationServerScenario().run(
+        context(proxy.url)
+      );
+      expect(
+        status(continuation, 'sep-0000-continuation-server-no-repeated-members')
+      ).toBe('FAILURE');
+    }, 20000);
+  }
+);

@@ -21,6 +21,7 @@ import {
   wellFormedContinuation,
   withoutTokens
 } from './result-continuation-wire';
+import { recordingFetch, repeatedMemberProblems } from './repeated-members';
 
 interface ListedTool {
   name: string;
@@ -233,6 +234,8 @@ export class ResultContinuationServerScenario implements ClientScenario {
 - Cut between records; serve the next part for an accepted token; refuse an altered token, and a token presented
   with other arguments or to another tool, with a tool error; under 2026-07-28, accept a continuation on a new
   connection.
+- Never give a member name twice in one object of a \`Tool\` or \`CallToolResult\` (judged on the response
+  bytes, before any parser keeps one of the values).
 
 **Required server fixtures:** a tool with a continuation carrier and no required argument whose result, called
 with no arguments, comes in at least two parts, its records the objects of the innermost arrays of
@@ -242,11 +245,14 @@ with no arguments, comes in at least two parts, its records the objects of the i
     const checks: ConformanceCheck[] = [];
     let declaring: Connection;
     let plain: Connection;
+    // Every response body as received, for the members a parsed message no longer shows twice.
+    const tap = recordingFetch();
     try {
       declaring = await ctx.connect({
-        capabilities: { extensions: { [CONTINUATION_EXTENSION_ID]: {} } }
+        capabilities: { extensions: { [CONTINUATION_EXTENSION_ID]: {} } },
+        fetch: tap.fetch
       });
-      plain = await ctx.connect({ capabilities: {} });
+      plain = await ctx.connect({ capabilities: {}, fetch: tap.fetch });
     } catch (error) {
       return [
         check(
@@ -701,8 +707,14 @@ with no arguments, comes in at least two parts, its records the objects of the i
         // No session and no authentication: part 1 and part 2 on two new connections, each its own request.
         const stateless: string[] = [];
         if (paged) {
-          const first = await ctx.connect({ capabilities: {} });
-          const second = await ctx.connect({ capabilities: {} });
+          const first = await ctx.connect({
+            capabilities: {},
+            fetch: tap.fetch
+          });
+          const second = await ctx.connect({
+            capabilities: {},
+            fetch: tap.fetch
+          });
           try {
             const one = await call(first, paged.name, {});
             const continuation =
@@ -740,6 +752,21 @@ with no arguments, comes in at least two parts, its records the objects of the i
           )
         );
       }
+
+      // no-repeated-members: the bytes of every tools/list and tools/call response above, scanned for a member
+      // name given twice in one object of a Tool or CallToolResult.
+      const repeated = repeatedMemberProblems(tap.exchanges);
+      checks.push(
+        check(
+          '2-carriers-and-types',
+          'sep-0000-continuation-server-no-repeated-members',
+          'No Tool or CallToolResult gives a member name twice in one object',
+          repeated.scanned === 0
+            ? ['no tools/list or tools/call response body was recorded']
+            : repeated.problems,
+          { responsesScanned: repeated.scanned }
+        )
+      );
     } catch (error) {
       checks.push(
         check(
