@@ -180,6 +180,111 @@ describe('result-continuation-server against a server that breaks its rules', ()
   }, 20000);
 });
 
+// A two-part result whose tokens state an expiry `lifetimeMs` after they are issued (the token carries it); a
+// `lax` server still serves a token after that expiry.
+async function expiringServer(
+  lifetimeMs: number,
+  lax: boolean
+): Promise<MockServer> {
+  return createServerFor(DRAFT_PROTOCOL_VERSION)({
+    'tools/list': () => ({
+      tools: [
+        {
+          name: 'ledger',
+          inputSchema: {
+            type: 'object',
+            properties: { cursor: { type: 'string' } }
+          },
+          _meta: { [CONTINUATION_EXTENSION_ID]: { argument: 'cursor' } }
+        }
+      ]
+    }),
+    'tools/call': (params) => {
+      const args = (params.arguments ?? {}) as Record<string, unknown>;
+      const cursor = args.cursor;
+      if (cursor === undefined) {
+        const expiry = Date.now() + lifetimeMs;
+        return {
+          content: [{ type: 'text', text: 'part 1' }],
+          structuredContent: { rows: ROWS[1] },
+          _meta: {
+            [CONTINUATION_EXTENSION_ID]: {
+              argument: 'cursor',
+              token: `part2.${expiry}`,
+              expiresAt: new Date(expiry).toISOString()
+            }
+          }
+        };
+      }
+      const expiry = Number(String(cursor).replace(/^part2\./, ''));
+      if (!String(cursor).startsWith('part2.') || !(expiry > 0))
+        return {
+          content: [{ type: 'text', text: 'Unknown token: start again.' }],
+          isError: true
+        };
+      if (!lax && Date.now() >= expiry)
+        return {
+          content: [{ type: 'text', text: 'Expired token: start again.' }],
+          isError: true
+        };
+      return {
+        content: [{ type: 'text', text: 'part 2' }],
+        structuredContent: { rows: ROWS[2] }
+      };
+    }
+  });
+}
+
+describe('result-continuation-server and a token past its expiry', () => {
+  it('fails rejects-expired-token when the server serves an expired token', async () => {
+    const lax = await expiringServer(3000, true);
+    try {
+      const checks = await new ResultContinuationServerScenario().run(
+        testContext(lax.url, DRAFT_PROTOCOL_VERSION)
+      );
+      const expired = checks.find(
+        (c) => c.id === 'sep-0000-continuation-server-rejects-expired-token'
+      );
+      expect(expired?.status).toBe('FAILURE');
+      expect(expired?.errorMessage).toMatch(/accepted .* after its expiresAt/);
+    } finally {
+      await lax.close();
+    }
+  }, 30000);
+
+  it('skips it when the stated expiry is further away than the scenario waits', async () => {
+    const distant = await expiringServer(60000, true);
+    try {
+      const checks = await new ResultContinuationServerScenario().run(
+        testContext(distant.url, DRAFT_PROTOCOL_VERSION)
+      );
+      const expired = checks.find(
+        (c) => c.id === 'sep-0000-continuation-server-rejects-expired-token'
+      );
+      expect(expired?.status).toBe('SKIPPED');
+      expect(String(expired?.details?.reason)).toMatch(
+        /more than the 20 s the scenario waits/
+      );
+    } finally {
+      await distant.close();
+    }
+  }, 20000);
+
+  it('passes it when the server refuses the token once its expiry has passed', async () => {
+    const strict = await expiringServer(3000, false);
+    try {
+      const checks = await new ResultContinuationServerScenario().run(
+        testContext(strict.url, DRAFT_PROTOCOL_VERSION)
+      );
+      expect(
+        status(checks, 'sep-0000-continuation-server-rejects-expired-token')
+      ).toBe('SUCCESS');
+    } finally {
+      await strict.close();
+    }
+  }, 30000);
+});
+
 // A server whose tool and results are well-formed, for the scan of the response bytes.
 async function wellFormedServer(specVersion: string): Promise<MockServer> {
   return createServerFor(specVersion as typeof DRAFT_PROTOCOL_VERSION)({

@@ -45,6 +45,14 @@ type Outcome = { result: CalledResult } | { error: string };
 /** The most parts a walk follows: a server that never ends its result fails carrier-iff-more. */
 const MAX_PARTS = 100;
 
+/**
+ * The longest the scenario waits for a token to expire: a token whose stated expiry is further away is not
+ * presented after it (the expired-token check is skipped), as the scenario cannot move the server's clock.
+ */
+export const EXPIRY_WAIT_BOUND_MS = 20_000;
+/** How long after a stated expiry the token is presented: clocks apart, and expiries kept in whole seconds. */
+const EXPIRY_MARGIN_MS = 2_000;
+
 function check(
   section: string,
   id: string,
@@ -62,6 +70,24 @@ function check(
     specReferences: [continuationRef(section)],
     errorMessage: problems.length > 0 ? problems.join('; ') : undefined,
     details
+  };
+}
+
+/** A SKIPPED check: the server under test gave nothing this check can observe. */
+function skipped(
+  section: string,
+  id: string,
+  description: string,
+  reason: string
+): ConformanceCheck {
+  return {
+    id,
+    name: id,
+    description,
+    status: 'SKIPPED',
+    timestamp: new Date().toISOString(),
+    specReferences: [continuationRef(section)],
+    details: { reason }
   };
 }
 
@@ -221,6 +247,73 @@ function allRecords(parts: CalledResult[]): PartRecord[][] {
   return parts.map((part) => recordsOf(part) ?? []);
 }
 
+const EXPIRED_ID = 'sep-0000-continuation-server-rejects-expired-token';
+const EXPIRED_DESCRIPTION =
+  'A token presented after its stated expiry is refused';
+
+/**
+ * rejects-expired-token: a new part 1 of `tool`, whose token is presented before its stated expiry (it must be
+ * accepted, or a refusal after it proves nothing) and again once that expiry has passed (it must be refused).
+ * Skipped when the server states no expiry, or one further away than the scenario waits.
+ */
+async function expiredTokenCheck(
+  connection: Connection,
+  tool: string
+): Promise<ConformanceCheck> {
+  const section = '5-tokens-and-the-authorization-context';
+  const first = await call(connection, tool, {});
+  const continuation =
+    'result' in first ? wellFormedContinuation(first.result) : undefined;
+  if (refusal(first) || !continuation)
+    return check(
+      section,
+      EXPIRED_ID,
+      EXPIRED_DESCRIPTION,
+      [`part 1, called again: ${refusal(first) ?? 'no well-formed carrier'}`],
+      { tool }
+    );
+  const { argument, token, expiresAt } = continuation;
+  if (expiresAt === undefined)
+    return skipped(
+      section,
+      EXPIRED_ID,
+      EXPIRED_DESCRIPTION,
+      `${tool} states no expiresAt: the scenario cannot know when its token expires`
+    );
+  const expiry = Date.parse(expiresAt);
+  const away = expiry - Date.now();
+  if (away > EXPIRY_WAIT_BOUND_MS)
+    return skipped(
+      section,
+      EXPIRED_ID,
+      EXPIRED_DESCRIPTION,
+      `${tool} states expiresAt ${expiresAt}, ${Math.round(away / 1000)} s away, more than the ${EXPIRY_WAIT_BOUND_MS / 1000} s the scenario waits for a token to expire (serve tokens that live at most that long to observe the rejection)`
+    );
+  const problems: string[] = [];
+  let acceptedBefore: boolean | null = null;
+  if (away > EXPIRY_MARGIN_MS) {
+    const before = await call(connection, tool, { [argument]: token });
+    acceptedBefore = !refusal(before);
+    if (refusal(before))
+      problems.push(
+        `the token was refused before its expiry too (${refusal(before)})`
+      );
+  }
+  const wait = expiry + EXPIRY_MARGIN_MS - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  const after = await call(connection, tool, { [argument]: token });
+  if (!refusal(after))
+    problems.push(
+      `the token was accepted ${Math.round((Date.now() - expiry) / 1000)} s after its expiresAt ${expiresAt}`
+    );
+  return check(section, EXPIRED_ID, EXPIRED_DESCRIPTION, problems, {
+    tool,
+    expiresAt,
+    acceptedBefore,
+    refusedAfter: refusal(after) ?? null
+  });
+}
+
 export class ResultContinuationServerScenario implements ClientScenario {
   name = 'result-continuation-server';
   readonly source = { extensionId: CONTINUATION_EXTENSION_ID } as const;
@@ -234,6 +327,8 @@ export class ResultContinuationServerScenario implements ClientScenario {
 - Cut between records; serve the next part for an accepted token; refuse an altered token, and a token presented
   with other arguments or to another tool, with a tool error; under 2026-07-28, accept a continuation on a new
   connection.
+- Refuse a token once its \`expiresAt\` has passed (observed only when the stated expiry is at most
+  ${EXPIRY_WAIT_BOUND_MS / 1000} s away: the scenario waits for it; otherwise the check is skipped).
 - Never give a member name twice in one object of a \`Tool\` or \`CallToolResult\` (judged on the response
   bytes, before any parser keeps one of the values).
 
@@ -752,6 +847,19 @@ with no arguments, comes in at least two parts, its records the objects of the i
           )
         );
       }
+
+      // rejects-expired-token: last, as it may wait for a token to expire.
+      checks.push(
+        paged
+          ? await expiredTokenCheck(declaring, paged.name)
+          : check(
+              '5-tokens-and-the-authorization-context',
+              EXPIRED_ID,
+              EXPIRED_DESCRIPTION,
+              noPaged,
+              { tool: null }
+            )
+      );
 
       // no-repeated-members: the bytes of every tools/list and tools/call response above, scanned for a member
       // name given twice in one object of a Tool or CallToolResult.
