@@ -14,7 +14,7 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from datetime import datetime
 from typing import Any, TypeVar, cast
 
@@ -34,9 +34,14 @@ from mcp_rendering import EXTENSION_ID, Rendering, client_extension
 from mcp_rendering.examples import EXAMPLES, module_of
 from mcp_rendering.examples._server import (
     ANONYMOUS_CALLER,
+    BEARER_ENV,
+    BEARER_SUBJECT,
     DEFAULT_TOKEN_TTL,
+    MIN_BEARER_LENGTH,
     MIN_TOKEN_TTL,
     TOKEN_TTL_ENV,
+    OptionalBearer,
+    bearer_credential,
     caller_of,
     continuation_tokens,
     serve,
@@ -371,6 +376,71 @@ def test_the_caller_is_the_authorization_context_never_a_session() -> None:
         assert principal == caller_of(_tool_context(_http_request({"Mcp-Session-Id": "s1"})))
     finally:
         auth_context_var.reset(reset)
+
+
+CREDENTIAL = "c0ffee" * 6  # 36 visible characters
+
+
+def _through_optional_bearer(headers: list[tuple[bytes, bytes]]) -> tuple[int, list[str]]:
+    """One HTTP request through `OptionalBearer` to an app that answers 200: the status, and the caller the app saw
+    (none when the request did not reach it)."""
+    callers: list[str] = []
+    statuses: list[int] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        callers.append(caller_of(_tool_context(_http_request({}))))
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            statuses.append(message["status"])
+
+    scope = {"type": "http", "method": "POST", "path": "/mcp", "query_string": b"", "headers": headers}
+    asyncio.run(OptionalBearer(app, CREDENTIAL)(scope, receive, send))
+    (status,) = statuses
+    return status, callers
+
+
+def test_the_example_bearer_makes_a_principal_and_leaves_other_callers_anonymous() -> None:
+    """With `MCP_RENDERING_EXAMPLE_BEARER`, the credential is a principal (a fixed identity, not the credential), a
+    request without `Authorization` stays in the anonymous context, and any other credential is refused with 401
+    rather than served anonymously."""
+    status, (principal,) = _through_optional_bearer([(b"authorization", f"Bearer {CREDENTIAL}".encode())])
+    assert status == 200 and principal != ANONYMOUS_CALLER
+    assert BEARER_SUBJECT in principal and CREDENTIAL not in principal
+    assert _through_optional_bearer([(b"content-type", b"application/json")]) == (200, [ANONYMOUS_CALLER])
+    for wrong in (f"Bearer {CREDENTIAL[:-1]}X", f"Bearer {CREDENTIAL}X", "Bearer ", f"Basic {CREDENTIAL}"):
+        assert _through_optional_bearer([(b"authorization", wrong.encode())]) == (401, [])
+
+
+def test_the_example_bearer_is_long_enough_and_over_http_only(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv(BEARER_ENV, raising=False)
+    assert bearer_credential() is None
+    monkeypatch.setenv(BEARER_ENV, "")
+    assert bearer_credential() is None
+    monkeypatch.setenv(BEARER_ENV, CREDENTIAL)
+    assert bearer_credential() == CREDENTIAL
+    for raw in ("x" * (MIN_BEARER_LENGTH - 1), "with a space" * 4, "caf\u00e9" * 8):
+        monkeypatch.setenv(BEARER_ENV, raw)
+        with pytest.raises(ValueError, match=rf"^{BEARER_ENV} must be at least 32 visible ASCII characters"):
+            bearer_credential()
+    built: list[dict[str, Any]] = []
+    monkeypatch.setenv(BEARER_ENV, "short")
+    with pytest.raises(SystemExit) as exit_info:
+        serve(lambda **options: built.append(options), ["--http", "127.0.0.1:8000"], description="d")
+    assert exit_info.value.code == 2 and built == []
+    assert f"{BEARER_ENV} must be at least 32" in capsys.readouterr().err
+    monkeypatch.setenv(BEARER_ENV, CREDENTIAL)
+    with pytest.raises(SystemExit) as exit_info:
+        serve(lambda **options: built.append(options), [], description="d")  # stdio: always anonymous
+    assert exit_info.value.code == 2 and built == []
+    assert f"{BEARER_ENV} applies to --http" in capsys.readouterr().err
 
 
 def test_fastmcp_without_fastmcp_is_one_line_and_exit_2() -> None:
