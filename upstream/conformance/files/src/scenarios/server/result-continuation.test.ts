@@ -1,11 +1,14 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServerFor } from '../../mock-server/select';
 import type { MockServer } from '../../mock-server';
 import { testContext } from '../../connection/testing';
 import { DRAFT_PROTOCOL_VERSION, type ConformanceCheck } from '../../types';
-import { ResultContinuationServerScenario } from './result-continuation';
+import {
+  ResultContinuationServerScenario,
+  SERVER_BEARER_ENV
+} from './result-continuation';
 import { RenderingServerScenario } from './rendering';
 import { CONTINUATION_EXTENSION_ID } from './result-continuation-wire';
 import { RENDERING_EXTENSION_ID } from './rendering-wire';
@@ -422,6 +425,222 @@ describe.each([DRAFT_PROTOCOL_VERSION, '2025-11-25'])(
       expect(
         status(continuation, 'sep-0000-continuation-server-no-repeated-members')
       ).toBe('FAILURE');
+    }, 20000);
+  }
+);
+
+const CALLER_META = 'test.example/caller';
+const CREDENTIAL = 'conformance-test-credential-0123456789';
+
+/**
+ * A proxy in front of `target` that authenticates as a server does: no Authorization header is the anonymous
+ * context, `Bearer CREDENTIAL` the principal `alice`, anything else is answered 401. It tells the mock server
+ * behind it the caller in `params._meta["test.example/caller"]` of each request. GET is answered 405.
+ */
+async function authenticatingProxy(
+  target: string
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'GET') {
+      res.writeHead(405).end();
+      return;
+    }
+    const authorization = req.headers.authorization;
+    if (
+      authorization !== undefined &&
+      authorization !== `Bearer ${CREDENTIAL}`
+    ) {
+      res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+      return;
+    }
+    const caller = authorization === undefined ? 'anonymous' : 'alice';
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      let body: string | undefined =
+        chunks.length > 0 ? Buffer.concat(chunks).toString() : undefined;
+      if (body !== undefined) {
+        const message = JSON.parse(body) as {
+          params?: { _meta?: Record<string, unknown> };
+        };
+        if (message.params)
+          message.params._meta = {
+            ...message.params._meta,
+            [CALLER_META]: caller
+          };
+        body = JSON.stringify(message);
+      }
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(req.headers))
+        if (
+          typeof value === 'string' &&
+          !['host', 'connection', 'content-length', 'authorization'].includes(
+            name
+          )
+        )
+          headers[name] = value;
+      void fetch(target, { method: req.method, headers, body })
+        .then(async (response) => {
+          const out: Record<string, string> = {};
+          response.headers.forEach((value, name) => {
+            if (name !== 'content-length' && name !== 'transfer-encoding')
+              out[name] = value;
+          });
+          res.writeHead(response.status, out).end(await response.text());
+        })
+        .catch(() => res.writeHead(502).end());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://localhost:${port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      })
+  };
+}
+
+/**
+ * A two-part result whose token names the caller it was issued to; a `lax` server serves it to any caller, a
+ * strict one only to that caller.
+ */
+async function contextServer(
+  specVersion: string,
+  lax: boolean
+): Promise<MockServer> {
+  return createServerFor(specVersion as typeof DRAFT_PROTOCOL_VERSION)({
+    'tools/list': () => ({
+      tools: [
+        {
+          name: 'ledger',
+          inputSchema: {
+            type: 'object',
+            properties: { cursor: { type: 'string' } }
+          },
+          _meta: { [CONTINUATION_EXTENSION_ID]: { argument: 'cursor' } }
+        }
+      ]
+    }),
+    'tools/call': (params) => {
+      const args = (params.arguments ?? {}) as Record<string, unknown>;
+      const caller = String(
+        (params._meta as Record<string, unknown> | undefined)?.[CALLER_META]
+      );
+      if (args.cursor === undefined)
+        return {
+          content: [{ type: 'text', text: 'part 1' }],
+          structuredContent: { rows: ROWS[1] },
+          _meta: {
+            [CONTINUATION_EXTENSION_ID]: {
+              argument: 'cursor',
+              token: `part2.${caller}`
+            }
+          }
+        };
+      if (
+        !String(args.cursor).startsWith('part2.') ||
+        (!lax && args.cursor !== `part2.${caller}`)
+      )
+        return {
+          content: [{ type: 'text', text: 'Not your token: start again.' }],
+          isError: true
+        };
+      return {
+        content: [{ type: 'text', text: 'part 2' }],
+        structuredContent: { rows: ROWS[2] }
+      };
+    }
+  });
+}
+
+describe.each([DRAFT_PROTOCOL_VERSION, '2025-11-25'])(
+  'token-bound-to-context under %s',
+  (specVersion) => {
+    const context = (url: string) =>
+      testContext(url, specVersion as typeof DRAFT_PROTOCOL_VERSION);
+    const bound = (checks: ConformanceCheck[]) =>
+      checks.find(
+        (c) => c.id === 'sep-0000-continuation-server-token-bound-to-context'
+      );
+    afterAll(() => {
+      vi.unstubAllEnvs();
+    });
+
+    it('fails when the server serves a token in either context', async () => {
+      vi.stubEnv(SERVER_BEARER_ENV, CREDENTIAL);
+      const lax = await contextServer(specVersion, true);
+      const proxy = await authenticatingProxy(lax.url);
+      try {
+        const check = bound(
+          await new ResultContinuationServerScenario().run(context(proxy.url))
+        );
+        expect(check?.status).toBe('FAILURE');
+        expect(check?.errorMessage).toContain(
+          'the token issued anonymously, presented with the credential was accepted'
+        );
+        expect(check?.errorMessage).toContain(
+          'the token issued to the principal, presented anonymously was accepted'
+        );
+      } finally {
+        vi.unstubAllEnvs();
+        await proxy.close();
+        await lax.close();
+      }
+    }, 20000);
+
+    it('passes when each token is refused in the other context and served in its own', async () => {
+      vi.stubEnv(SERVER_BEARER_ENV, CREDENTIAL);
+      const strict = await contextServer(specVersion, false);
+      const proxy = await authenticatingProxy(strict.url);
+      try {
+        const checks = await new ResultContinuationServerScenario().run(
+          context(proxy.url)
+        );
+        expect(bound(checks)?.status).toBe('SUCCESS');
+        expect(
+          status(checks, 'sep-0000-continuation-server-rejected-token-error')
+        ).toBe('SUCCESS');
+      } finally {
+        vi.unstubAllEnvs();
+        await proxy.close();
+        await strict.close();
+      }
+    }, 20000);
+
+    it('fails, not passes, when the server refuses the credential', async () => {
+      vi.stubEnv(SERVER_BEARER_ENV, `${CREDENTIAL}-wrong`);
+      const strict = await contextServer(specVersion, false);
+      const proxy = await authenticatingProxy(strict.url);
+      try {
+        const check = bound(
+          await new ResultContinuationServerScenario().run(context(proxy.url))
+        );
+        expect(check?.status).toBe('FAILURE');
+      } finally {
+        vi.unstubAllEnvs();
+        await proxy.close();
+        await strict.close();
+      }
+    }, 20000);
+
+    it('skips it, saying how to enable it, when no credential is configured', async () => {
+      vi.stubEnv(SERVER_BEARER_ENV, '');
+      const strict = await contextServer(specVersion, false);
+      try {
+        const check = bound(
+          await new ResultContinuationServerScenario().run(context(strict.url))
+        );
+        expect(check?.status).toBe('SKIPPED');
+        expect(String(check?.details?.reason)).toContain(
+          `set ${SERVER_BEARER_ENV} to a bearer credential`
+        );
+      } finally {
+        vi.unstubAllEnvs();
+        await strict.close();
+      }
     }, 20000);
   }
 );

@@ -314,6 +314,141 @@ async function expiredTokenCheck(
   });
 }
 
+/**
+ * The environment variable holding a bearer credential that the server under test accepts as a principal: the
+ * suite's `server` command takes no credential, so the context check reads it from here, and is skipped without it.
+ */
+export const SERVER_BEARER_ENV = 'MCP_CONFORMANCE_SERVER_BEARER';
+
+const CONTEXT_ID = 'sep-0000-continuation-server-token-bound-to-context';
+const CONTEXT_DESCRIPTION =
+  'A token issued anonymously is refused with a principal, and one issued to a principal is refused anonymously';
+
+/** `base` with `Authorization: Bearer <credential>` on every request it sends. */
+export function bearerFetch(
+  base: typeof fetch,
+  credential: string
+): typeof fetch {
+  return (input, init) => {
+    const headers = new Headers(
+      init?.headers ?? (input instanceof Request ? input.headers : undefined)
+    );
+    headers.set('Authorization', `Bearer ${credential}`);
+    return base(input, { ...init, headers });
+  };
+}
+
+/**
+ * token-bound-to-context: part 1 of `tool` fetched anonymously (on `anonymous`) and with the credential of
+ * `SERVER_BEARER_ENV` (on a connection of its own, every request of which carries it: the 2025-11-25 connection
+ * takes no per-request header, and a session belongs to the credential that opened it); each token is presented
+ * in the other context (it must be refused), then in its own (it must be accepted, or a refusal proves nothing).
+ */
+async function contextBoundCheck(
+  ctx: RunContext,
+  anonymous: Connection,
+  tool: string,
+  base: typeof fetch,
+  refusals: { label: string; outcome: Outcome }[]
+): Promise<ConformanceCheck> {
+  const section = '5-tokens-and-the-authorization-context';
+  const credential = process.env[SERVER_BEARER_ENV] ?? '';
+  if (credential === '')
+    return skipped(
+      section,
+      CONTEXT_ID,
+      CONTEXT_DESCRIPTION,
+      `no credential to call with: set ${SERVER_BEARER_ENV} to a bearer credential the server under test accepts as a principal (it must still serve callers without one) to observe this rule`
+    );
+  const how =
+    'part 1 fetched anonymously and on a second connection whose every request carries Authorization: Bearer (the credential of ' +
+    `${SERVER_BEARER_ENV}); each token presented in the other context, then in its own`;
+  let principal: Connection;
+  try {
+    principal = await ctx.connect({
+      capabilities: { extensions: { [CONTINUATION_EXTENSION_ID]: {} } },
+      fetch: bearerFetch(base, credential)
+    });
+  } catch (error) {
+    return check(
+      section,
+      CONTEXT_ID,
+      CONTEXT_DESCRIPTION,
+      [
+        `the connection with the credential of ${SERVER_BEARER_ENV} was refused: ${errorText(error)}`
+      ],
+      { tool, how }
+    );
+  }
+  try {
+    const problems: string[] = [];
+    const issued: {
+      context: string;
+      on: Connection;
+      token?: string;
+      argument?: string;
+    }[] = [
+      { context: 'anonymously', on: anonymous },
+      { context: 'to the principal', on: principal }
+    ];
+    for (const entry of issued) {
+      const first = await call(entry.on, tool, {});
+      const continuation =
+        'result' in first ? wellFormedContinuation(first.result) : undefined;
+      if (refusal(first) || !continuation)
+        problems.push(
+          `part 1 ${entry.context === 'anonymously' ? 'called anonymously' : 'called with the credential'}: ${refusal(first) ?? 'no well-formed carrier'}`
+        );
+      else {
+        entry.token = continuation.token;
+        entry.argument = continuation.argument;
+      }
+    }
+    const [anon, auth] = issued;
+    const outcomes: Record<string, string> = {};
+    if (anon.token && auth.token && anon.argument && auth.argument) {
+      // Crossed first: a server that spends a token on its first presentation must not pass by refusing the second.
+      const crossed = [
+        {
+          label: 'the token issued anonymously, presented with the credential',
+          on: principal,
+          entry: anon
+        },
+        {
+          label: 'the token issued to the principal, presented anonymously',
+          on: anonymous,
+          entry: auth
+        }
+      ];
+      for (const { label, on, entry } of crossed) {
+        const outcome = await call(on, tool, {
+          [entry.argument!]: entry.token
+        });
+        refusals.push({ label, outcome });
+        outcomes[label] = refusal(outcome) ?? 'accepted';
+        if (!refusal(outcome)) problems.push(`${label} was accepted`);
+      }
+      for (const entry of [anon, auth]) {
+        const outcome = await call(entry.on, tool, {
+          [entry.argument!]: entry.token
+        });
+        const label = `the token issued ${entry.context}, presented in its own context`;
+        outcomes[label] = refusal(outcome) ?? 'accepted';
+        if (refusal(outcome))
+          problems.push(`${label} was refused too (${refusal(outcome)})`);
+      }
+    }
+    return check(section, CONTEXT_ID, CONTEXT_DESCRIPTION, problems, {
+      tool,
+      how,
+      specVersion: ctx.specVersion,
+      outcomes
+    });
+  } finally {
+    await principal.close().catch(() => undefined);
+  }
+}
+
 export class ResultContinuationServerScenario implements ClientScenario {
   name = 'result-continuation-server';
   readonly source = { extensionId: CONTINUATION_EXTENSION_ID } as const;
@@ -327,6 +462,9 @@ export class ResultContinuationServerScenario implements ClientScenario {
 - Cut between records; serve the next part for an accepted token; refuse an altered token, and a token presented
   with other arguments or to another tool, with a tool error; under 2026-07-28, accept a continuation on a new
   connection.
+- Refuse a token issued in the anonymous context when it comes with a principal, and the reverse (observed only
+  when \`${SERVER_BEARER_ENV}\` holds a bearer credential the server accepts as a principal beside anonymous
+  callers; otherwise the check is skipped).
 - Refuse a token once its \`expiresAt\` has passed (observed only when the stated expiry is at most
   ${EXPIRY_WAIT_BOUND_MS / 1000} s away: the scenario waits for it; otherwise the check is skipped).
 - Never give a member name twice in one object of a \`Tool\` or \`CallToolResult\` (judged on the response
@@ -777,6 +915,25 @@ with no arguments, comes in at least two parts, its records the objects of the i
           bound,
           { tool: pagedName ?? null, ...boundDetails }
         )
+      );
+      // token-bound-to-context: with a credential from the environment, tokens moved between the anonymous context
+      // and a principal (its refusals join those the tool-error SHOULD judges).
+      checks.push(
+        paged
+          ? await contextBoundCheck(
+              ctx,
+              declaring,
+              paged.name,
+              tap.fetch,
+              refusals
+            )
+          : check(
+              '5-tokens-and-the-authorization-context',
+              CONTEXT_ID,
+              CONTEXT_DESCRIPTION,
+              noPaged,
+              { tool: null }
+            )
       );
       const refused = refusals.filter(({ outcome }) => refusal(outcome));
       checks.push(
