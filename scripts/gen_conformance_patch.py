@@ -49,7 +49,8 @@ BODY = (
     "extension, io.modelcontextprotocol/rendering and io.modelcontextprotocol/result-continuation, registered in\n"
     "src/scenarios/index.ts (the server scenarios as pending: the everything-server implements neither\n"
     "extension), both identifiers in EXTENSION_IDS, vitest tests that run the scenarios against a server and a\n"
-    "client that break the rules, and the traceability file src/seps/sep-0000.yaml."
+    "client that break the rules, and the traceability file src/seps/sep-0000.yaml. ConnectOptions takes an\n"
+    "optional fetch, so that the server scenarios can read the response bytes for a member name given twice."
 )
 
 EXIT_STALE = 1

@@ -13,7 +13,9 @@ import asyncio
 import json
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable, Iterator
+import time
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from datetime import datetime
 from typing import Any, TypeVar, cast
 
 import mcp_types
@@ -30,7 +32,21 @@ from starlette.requests import Request
 
 from mcp_rendering import EXTENSION_ID, Rendering, client_extension
 from mcp_rendering.examples import EXAMPLES, module_of
-from mcp_rendering.examples._server import ANONYMOUS_CALLER, caller_of
+from mcp_rendering.examples._server import (
+    ANONYMOUS_CALLER,
+    BEARER_ENV,
+    BEARER_SUBJECT,
+    DEFAULT_TOKEN_TTL,
+    MIN_BEARER_LENGTH,
+    MIN_TOKEN_TTL,
+    TOKEN_TTL_ENV,
+    OptionalBearer,
+    bearer_credential,
+    caller_of,
+    continuation_tokens,
+    serve,
+    token_ttl,
+)
 from mcp_rendering.examples.financial_data import cagr, financial_statements
 from mcp_rendering.examples.orgchart_data import org_chart_document, people
 from mcp_rendering.examples.screening_data import BATCH_SIZE, screening_document, screening_hits
@@ -52,11 +68,12 @@ def _leave_the_sdk_as_found() -> Iterator[None]:
         yield
 
 
-def run_with_client(example: str, body: Callable[[Client], Awaitable[T]]) -> T:
-    """Start `example` as a stdio subprocess, connect the patched client, and run `body` against it."""
+def run_with_client(example: str, body: Callable[[Client], Awaitable[T]], env: dict[str, str] | None = None) -> T:
+    """Start `example` as a stdio subprocess (with `env` added to its environment), connect the patched client, and
+    run `body` against it."""
 
     async def go() -> T:
-        parameters = StdioServerParameters(command=sys.executable, args=["-m", module_of(example)])
+        parameters = StdioServerParameters(command=sys.executable, args=["-m", module_of(example)], env=env)
         async with Client(parameters, extensions=[client_extension()], read_timeout_seconds=30) as client:
             return await body(client)
 
@@ -204,6 +221,50 @@ def test_a_continuation_token_is_refused_for_other_arguments() -> None:
     assert tampered.is_error and "signature" in json.dumps(wire(tampered))
 
 
+def test_the_token_lifetime_comes_from_the_environment_within_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(TOKEN_TTL_ENV, raising=False)
+    assert token_ttl() == DEFAULT_TOKEN_TTL == continuation_tokens().ttl_seconds == 900
+    for raw, seconds in (("", 900), (" 15 ", 15), (str(MIN_TOKEN_TTL), MIN_TOKEN_TTL), ("86400", 86_400)):
+        monkeypatch.setenv(TOKEN_TTL_ENV, raw)
+        assert token_ttl() == seconds == continuation_tokens().ttl_seconds
+    for raw in (str(MIN_TOKEN_TTL - 1), "0", "86401", "-30", "1.5", "1e3", "ten", "\u0661\u0665"):
+        monkeypatch.setenv(TOKEN_TTL_ENV, raw)
+        with pytest.raises(ValueError, match=rf"^{TOKEN_TTL_ENV} must be a whole number of seconds from 5 to 86400"):
+            token_ttl()
+
+
+def test_serve_refuses_a_token_lifetime_out_of_range(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(TOKEN_TTL_ENV, "2")
+    built: list[dict[str, Any]] = []
+    with pytest.raises(SystemExit) as exit_info:
+        serve(lambda **options: built.append(options), [], description="d")
+    assert exit_info.value.code == 2 and built == []  # refused before anything is built
+    assert f"{TOKEN_TTL_ENV} must be a whole number of seconds from 5 to 86400 (24 hours), got '2'" in (
+        capsys.readouterr().err
+    )
+
+
+def test_a_short_token_lifetime_is_stated_and_enforced() -> None:
+    """With the lifetime set in the environment, a part states an expiry that many seconds away, and its token is
+    refused once that expiry has passed."""
+
+    async def body(client: Client) -> tuple[float, float, mcp_types.CallToolResult]:
+        issued = time.time()
+        first = await client.call_tool("screening_report", {})
+        tool = (await tools_by_name(client))["screening_report"]
+        continuation = resolve_rendering(tool, first, original_arguments={}).continuation
+        assert continuation is not None and continuation.expires_at is not None
+        expiry = datetime.fromisoformat(continuation.expires_at.replace("Z", "+00:00")).timestamp()
+        await asyncio.sleep(max(0.0, expiry - time.time()) + 1.5)
+        return issued, expiry, await client.call_tool("screening_report", {"cursor": continuation.token})
+
+    issued, expiry, late = run_with_client("screening", body, env={TOKEN_TTL_ENV: str(MIN_TOKEN_TTL)})
+    assert MIN_TOKEN_TTL - 2 <= expiry - issued <= MIN_TOKEN_TTL + 2
+    assert late.is_error and "expired" in json.dumps(wire(late))
+
+
 @pytest.mark.parametrize("example", sorted(EXAMPLES))
 def test_record_uris_resolve_through_resources_read(example: str) -> None:
     async def body(client: Client) -> None:
@@ -315,6 +376,71 @@ def test_the_caller_is_the_authorization_context_never_a_session() -> None:
         assert principal == caller_of(_tool_context(_http_request({"Mcp-Session-Id": "s1"})))
     finally:
         auth_context_var.reset(reset)
+
+
+CREDENTIAL = "c0ffee" * 6  # 36 visible characters
+
+
+def _through_optional_bearer(headers: list[tuple[bytes, bytes]]) -> tuple[int, list[str]]:
+    """One HTTP request through `OptionalBearer` to an app that answers 200: the status, and the caller the app saw
+    (none when the request did not reach it)."""
+    callers: list[str] = []
+    statuses: list[int] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        callers.append(caller_of(_tool_context(_http_request({}))))
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            statuses.append(message["status"])
+
+    scope = {"type": "http", "method": "POST", "path": "/mcp", "query_string": b"", "headers": headers}
+    asyncio.run(OptionalBearer(app, CREDENTIAL)(scope, receive, send))
+    (status,) = statuses
+    return status, callers
+
+
+def test_the_example_bearer_makes_a_principal_and_leaves_other_callers_anonymous() -> None:
+    """With `MCP_RENDERING_EXAMPLE_BEARER`, the credential is a principal (a fixed identity, not the credential), a
+    request without `Authorization` stays in the anonymous context, and any other credential is refused with 401
+    rather than served anonymously."""
+    status, (principal,) = _through_optional_bearer([(b"authorization", f"Bearer {CREDENTIAL}".encode())])
+    assert status == 200 and principal != ANONYMOUS_CALLER
+    assert BEARER_SUBJECT in principal and CREDENTIAL not in principal
+    assert _through_optional_bearer([(b"content-type", b"application/json")]) == (200, [ANONYMOUS_CALLER])
+    for wrong in (f"Bearer {CREDENTIAL[:-1]}X", f"Bearer {CREDENTIAL}X", "Bearer ", f"Basic {CREDENTIAL}"):
+        assert _through_optional_bearer([(b"authorization", wrong.encode())]) == (401, [])
+
+
+def test_the_example_bearer_is_long_enough_and_over_http_only(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv(BEARER_ENV, raising=False)
+    assert bearer_credential() is None
+    monkeypatch.setenv(BEARER_ENV, "")
+    assert bearer_credential() is None
+    monkeypatch.setenv(BEARER_ENV, CREDENTIAL)
+    assert bearer_credential() == CREDENTIAL
+    for raw in ("x" * (MIN_BEARER_LENGTH - 1), "with a space" * 4, "caf\u00e9" * 8):
+        monkeypatch.setenv(BEARER_ENV, raw)
+        with pytest.raises(ValueError, match=rf"^{BEARER_ENV} must be at least 32 visible ASCII characters"):
+            bearer_credential()
+    built: list[dict[str, Any]] = []
+    monkeypatch.setenv(BEARER_ENV, "short")
+    with pytest.raises(SystemExit) as exit_info:
+        serve(lambda **options: built.append(options), ["--http", "127.0.0.1:8000"], description="d")
+    assert exit_info.value.code == 2 and built == []
+    assert f"{BEARER_ENV} must be at least 32" in capsys.readouterr().err
+    monkeypatch.setenv(BEARER_ENV, CREDENTIAL)
+    with pytest.raises(SystemExit) as exit_info:
+        serve(lambda **options: built.append(options), [], description="d")  # stdio: always anonymous
+    assert exit_info.value.code == 2 and built == []
+    assert f"{BEARER_ENV} applies to --http" in capsys.readouterr().err
 
 
 def test_fastmcp_without_fastmcp_is_one_line_and_exit_2() -> None:

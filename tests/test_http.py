@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +23,7 @@ from mcp import Client
 
 import mcp_rendering
 from mcp_rendering import CONTINUATION_ID, EXTENSION_ID, Rendering, resolve_rendering
-from mcp_rendering.examples._server import SECRET_ENV
+from mcp_rendering.examples._server import BEARER_ENV, SECRET_ENV
 from mcp_rendering.reading import read_rendering_object
 from tests.support.hinted_server import GUIDANCE
 
@@ -198,3 +199,58 @@ def test_discover_declares_both_extensions_on_the_wire(serve: Any) -> None:
         {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"},
     )
     assert message["result"]["capabilities"]["extensions"] == {EXTENSION_ID: {}, CONTINUATION_ID: {}}
+
+
+CREDENTIAL = "5ca1ab1e" * 5  # 40 visible characters
+
+
+def _call_2026(url: str, arguments: dict[str, Any], bearer: str | None = None) -> dict[str, Any]:
+    """One stateless 2026-07-28 `tools/call` of screening_report as raw HTTP, with `Authorization: Bearer` if given."""
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    params = {"name": "screening_report", "arguments": arguments, "_meta": meta}
+    headers = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "screening_report"}
+    if bearer is not None:
+        headers["Authorization"] = f"Bearer {bearer}"
+    return _post(url, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}, headers)["result"]
+
+
+def test_an_example_with_a_bearer_serves_a_principal_and_anonymous_callers_apart(tmp_path: Path) -> None:
+    """`MCP_RENDERING_EXAMPLE_BEARER`, end to end through the example's own command line: a call with the credential
+    is served as the principal and one without it anonymously, and a token crosses neither way; a wrong credential
+    is refused with 401."""
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(REPO), SECRET_ENV: "one secret for the test", BEARER_ENV: CREDENTIAL}
+    with (tmp_path / "screening.log").open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mcp_rendering.examples.screening", "--http", f"127.0.0.1:{port}"],
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert process.poll() is None, (tmp_path / "screening.log").read_text()[-2000:]
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline, "the example did not start listening within 30 s"
+            time.sleep(0.1)
+        url = f"http://127.0.0.1:{port}/mcp"
+        anonymous = _call_2026(url, {})["_meta"][CONTINUATION_ID]["token"]
+        principal = _call_2026(url, {}, CREDENTIAL)["_meta"][CONTINUATION_ID]["token"]
+        assert not _call_2026(url, {"cursor": anonymous}).get("isError")
+        assert not _call_2026(url, {"cursor": principal}, CREDENTIAL).get("isError")
+        for crossed in (_call_2026(url, {"cursor": anonymous}, CREDENTIAL), _call_2026(url, {"cursor": principal})):
+            assert crossed["isError"] is True and "another caller" in crossed["content"][0]["text"]
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            _call_2026(url, {}, CREDENTIAL[:-1] + "0")
+        assert refused.value.code == 401
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -8,7 +8,12 @@
 #      a server that uses only the patched SDK (docs_src/rendering/tutorial001.py) and against the project's
 #      example servers (financial, screening, orgchart), and fails a server that breaks its rules;
 #   4. its CLI passes the result-continuation-server scenario, the same way, against the example servers that page
-#      (screening, orgchart; the patched SDK has no continuation module, so there is no SDK-only server to run);
+#      (screening, orgchart; the patched SDK has no continuation module, so there is no SDK-only server to run),
+#      and against a screening server whose tokens live 15 seconds, so that the expired-token check, skipped
+#      against the others (their tokens live 15 minutes), waits for a token to expire and sees it refused; and
+#      against an org chart server that accepts one bearer credential as a principal beside anonymous callers,
+#      with that credential given to the scenario, so that the check that a token crosses neither way between the
+#      anonymous context and the principal, skipped against the others, is observed;
 #   5. its CLI passes the rendering-client scenario, under both versions, against a host built on the patched SDK
 #      and against the project's reference host, and the result-continuation-client scenario against the
 #      reference host.
@@ -113,6 +118,14 @@ export MCP_RENDERING_EXAMPLE_SECRET="${MCP_RENDERING_EXAMPLE_SECRET:-conformance
 for example in financial screening orgchart; do
   start_server "$example" "$project_python" -m "mcp_rendering.examples.$example" --http 127.0.0.1:PORT
 done
+# Tokens that expire within the time the result-continuation-server scenario waits (20 s).
+start_server screening-short-lived env MCP_RENDERING_EXAMPLE_TOKEN_TTL=15 \
+  "$project_python" -m mcp_rendering.examples.screening --http 127.0.0.1:PORT
+# One bearer credential the server accepts as a principal beside anonymous callers, and which the scenario is given
+# (MCP_CONFORMANCE_SERVER_BEARER) to call with; a fresh one per run.
+bearer="conformance-bearer-$("$python" -c 'import secrets; print(secrets.token_hex(16))')"
+start_server orgchart-bearer env MCP_RENDERING_EXAMPLE_BEARER="$bearer" \
+  "$project_python" -m mcp_rendering.examples.orgchart --http 127.0.0.1:PORT
 
 baseline() { # the baseline of a run, when expected-failures/ has one
   [ -f "$here/expected-failures/$1.yml" ] && echo "$1.yml" || true
@@ -140,10 +153,27 @@ done
 
 echo "== result-continuation-server, over streamable HTTP"
 for version in "${versions[@]}"; do
-  for name in screening orgchart; do
+  for name in screening orgchart screening-short-lived; do
     run_cli "continuation-server-$name-$version" "$(baseline "continuation-server-$name-$version")" server \
       --url "${server_urls[$name]}" --scenario result-continuation-server --spec-version "$version" --force
   done
+  # With the credential, in a subshell so that no other run has it (the context check is skipped there).
+  (
+    export MCP_CONFORMANCE_SERVER_BEARER="$bearer"
+    run_cli "continuation-server-orgchart-bearer-$version" "$(baseline "continuation-server-orgchart-bearer-$version")" \
+      server --url "${server_urls[orgchart-bearer]}" --scenario result-continuation-server --spec-version "$version" \
+      --force
+  ) || exit 1
+  # The context check must have been observed, not skipped, where the scenario has a credential.
+  out="$logs/continuation-server-orgchart-bearer-$version.txt"
+  sed 's/\x1b\[[0-9;]*m//g' "$out" >"$out.plain"
+  grep -qE "\[sep-0000-continuation-server-token-bound-to-context +\] SUCCESS" "$out.plain" ||
+    fail "the token context check was not observed with a credential under $version ($out)"
+  # The expired-token check must have been observed, not skipped, where tokens live 15 seconds.
+  out="$logs/continuation-server-screening-short-lived-$version.txt"
+  sed 's/\x1b\[[0-9;]*m//g' "$out" >"$out.plain"
+  grep -qE "\[sep-0000-continuation-server-rejects-expired-token +\] SUCCESS" "$out.plain" ||
+    fail "the expired-token check was not observed against short-lived tokens under $version ($out)"
 done
 
 echo "== rendering-server must fail a server that breaks its rules"

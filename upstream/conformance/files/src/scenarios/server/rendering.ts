@@ -24,6 +24,7 @@ import {
   recordsOf,
   wellFormedContinuation
 } from './result-continuation-wire';
+import { recordingFetch, repeatedMemberProblems } from './repeated-members';
 
 interface ListedTool {
   name: string;
@@ -103,6 +104,8 @@ export class RenderingServerScenario implements ClientScenario {
   \`CallToolResult._meta["${RENDERING_EXTENSION_ID}"]\`, each an object of well-formed members.
 - Return the same result whether or not the client declared the extension, and never fail a call because of an
   odd declaration or request \`_meta\`.
+- Never give a member name twice in one object of a \`Tool\` or \`CallToolResult\` (judged on the response
+  bytes, before any parser keeps one of the values).
 
 **Required server fixtures:** at least one tool whose carrier gives a hint and that takes no required argument.`;
 
@@ -111,15 +114,19 @@ export class RenderingServerScenario implements ClientScenario {
     let declaring: Connection;
     let plain: Connection;
     let odd: Connection;
+    // Every response body as received, for the members a parsed message no longer shows twice.
+    const tap = recordingFetch();
     try {
       declaring = await ctx.connect({
-        capabilities: { extensions: { [RENDERING_EXTENSION_ID]: {} } }
+        capabilities: { extensions: { [RENDERING_EXTENSION_ID]: {} } },
+        fetch: tap.fetch
       });
-      plain = await ctx.connect({ capabilities: {} });
+      plain = await ctx.connect({ capabilities: {}, fetch: tap.fetch });
       odd = await ctx.connect({
         capabilities: {
           extensions: { [RENDERING_EXTENSION_ID]: { unknownSetting: [1, 'x'] } }
-        }
+        },
+        fetch: tap.fetch
       });
     } catch (error) {
       return [
@@ -364,6 +371,21 @@ export class RenderingServerScenario implements ClientScenario {
               (name) => !comparable.some(([n]) => n === name)
             )
           }
+        )
+      );
+
+      // no-repeated-members: the bytes of every tools/list and tools/call response above, scanned for a member
+      // name given twice in one object of a Tool or CallToolResult.
+      const repeated = repeatedMemberProblems(tap.exchanges);
+      checks.push(
+        check(
+          '2-carriers',
+          'sep-0000-rendering-server-no-repeated-members',
+          'No Tool or CallToolResult gives a member name twice in one object',
+          repeated.scanned === 0
+            ? ['no tools/list or tools/call response body was recorded']
+            : repeated.problems,
+          { responsesScanned: repeated.scanned }
         )
       );
     } catch (error) {

@@ -1,9 +1,14 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createServerFor } from '../../mock-server/select';
 import type { MockServer } from '../../mock-server';
 import { testContext } from '../../connection/testing';
 import { DRAFT_PROTOCOL_VERSION, type ConformanceCheck } from '../../types';
-import { ResultContinuationServerScenario } from './result-continuation';
+import {
+  ResultContinuationServerScenario,
+  SERVER_BEARER_ENV
+} from './result-continuation';
 import { RenderingServerScenario } from './rendering';
 import { CONTINUATION_EXTENSION_ID } from './result-continuation-wire';
 import { RENDERING_EXTENSION_ID } from './rendering-wire';
@@ -177,3 +182,465 @@ describe('result-continuation-server against a server that breaks its rules', ()
     ).toBe('FAILURE');
   }, 20000);
 });
+
+// A two-part result whose tokens state an expiry `lifetimeMs` after they are issued (the token carries it); a
+// `lax` server still serves a token after that expiry.
+async function expiringServer(
+  lifetimeMs: number,
+  lax: boolean
+): Promise<MockServer> {
+  return createServerFor(DRAFT_PROTOCOL_VERSION)({
+    'tools/list': () => ({
+      tools: [
+        {
+          name: 'ledger',
+          inputSchema: {
+            type: 'object',
+            properties: { cursor: { type: 'string' } }
+          },
+          _meta: { [CONTINUATION_EXTENSION_ID]: { argument: 'cursor' } }
+        }
+      ]
+    }),
+    'tools/call': (params) => {
+      const args = (params.arguments ?? {}) as Record<string, unknown>;
+      const cursor = args.cursor;
+      if (cursor === undefined) {
+        const expiry = Date.now() + lifetimeMs;
+        return {
+          content: [{ type: 'text', text: 'part 1' }],
+          structuredContent: { rows: ROWS[1] },
+          _meta: {
+            [CONTINUATION_EXTENSION_ID]: {
+              argument: 'cursor',
+              token: `part2.${expiry}`,
+              expiresAt: new Date(expiry).toISOString()
+            }
+          }
+        };
+      }
+      const expiry = Number(String(cursor).replace(/^part2\./, ''));
+      if (!String(cursor).startsWith('part2.') || !(expiry > 0))
+        return {
+          content: [{ type: 'text', text: 'Unknown token: start again.' }],
+          isError: true
+        };
+      if (!lax && Date.now() >= expiry)
+        return {
+          content: [{ type: 'text', text: 'Expired token: start again.' }],
+          isError: true
+        };
+      return {
+        content: [{ type: 'text', text: 'part 2' }],
+        structuredContent: { rows: ROWS[2] }
+      };
+    }
+  });
+}
+
+describe('result-continuation-server and a token past its expiry', () => {
+  it('fails rejects-expired-token when the server serves an expired token', async () => {
+    const lax = await expiringServer(3000, true);
+    try {
+      const checks = await new ResultContinuationServerScenario().run(
+        testContext(lax.url, DRAFT_PROTOCOL_VERSION)
+      );
+      const expired = checks.find(
+        (c) => c.id === 'sep-0000-continuation-server-rejects-expired-token'
+      );
+      expect(expired?.status).toBe('FAILURE');
+      expect(expired?.errorMessage).toMatch(/accepted .* after its expiresAt/);
+    } finally {
+      await lax.close();
+    }
+  }, 30000);
+
+  it('skips it when the stated expiry is further away than the scenario waits', async () => {
+    const distant = await expiringServer(60000, true);
+    try {
+      const checks = await new ResultContinuationServerScenario().run(
+        testContext(distant.url, DRAFT_PROTOCOL_VERSION)
+      );
+      const expired = checks.find(
+        (c) => c.id === 'sep-0000-continuation-server-rejects-expired-token'
+      );
+      expect(expired?.status).toBe('SKIPPED');
+      expect(String(expired?.details?.reason)).toMatch(
+        /more than the 20 s the scenario waits/
+      );
+    } finally {
+      await distant.close();
+    }
+  }, 20000);
+
+  it('passes it when the server refuses the token once its expiry has passed', async () => {
+    const strict = await expiringServer(3000, false);
+    try {
+      const checks = await new ResultContinuationServerScenario().run(
+        testContext(strict.url, DRAFT_PROTOCOL_VERSION)
+      );
+      expect(
+        status(checks, 'sep-0000-continuation-server-rejects-expired-token')
+      ).toBe('SUCCESS');
+    } finally {
+      await strict.close();
+    }
+  }, 30000);
+});
+
+// A server whose tool and results are well-formed, for the scan of the response bytes.
+async function wellFormedServer(specVersion: string): Promise<MockServer> {
+  return createServerFor(specVersion as typeof DRAFT_PROTOCOL_VERSION)({
+    'tools/list': () => ({
+      tools: [
+        {
+          name: 'ledger',
+          inputSchema: {
+            type: 'object',
+            properties: { cursor: { type: 'string' } }
+          },
+          _meta: {
+            [CONTINUATION_EXTENSION_ID]: { argument: 'cursor' },
+            [RENDERING_EXTENSION_ID]: { verbatimHint: true }
+          }
+        }
+      ]
+    }),
+    'tools/call': () => ({
+      content: [{ type: 'text', text: 'the whole ledger' }],
+      structuredContent: { rows: ROWS[1] },
+      _meta: { [RENDERING_EXTENSION_ID]: { mode: 'verbatim', complete: true } }
+    })
+  });
+}
+
+/**
+ * A proxy in front of `target` that writes each response body with `rewrite` applied: the JSON an SDK client
+ * parses stays the same but for the value it keeps of a repeated member. GET (the optional SSE stream) is
+ * answered 405.
+ */
+async function rewritingProxy(
+  target: string,
+  rewrite: (body: string) => string
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'GET') {
+      res.writeHead(405).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(req.headers))
+        if (
+          typeof value === 'string' &&
+          name !== 'host' &&
+          name !== 'connection'
+        )
+          headers[name] = value;
+      void fetch(target, {
+        method: req.method,
+        headers,
+        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined
+      })
+        .then(async (response) => {
+          const body = rewrite(await response.text());
+          const out: Record<string, string> = {};
+          response.headers.forEach((value, name) => {
+            if (name !== 'content-length' && name !== 'transfer-encoding')
+              out[name] = value;
+          });
+          res.writeHead(response.status, out).end(body);
+        })
+        .catch(() => res.writeHead(502).end());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://localhost:${port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      })
+  };
+}
+
+/** Each hint and directive member given twice, the second time with another value (the one a parser keeps). */
+const repeatMembers = (body: string) =>
+  body
+    .replace(/"verbatimHint":true/g, '"verbatimHint":true,"verbatimHint":false')
+    .replace(/"mode":"verbatim"/g, '"mode":"verbatim","mode":"summary"');
+
+describe.each([DRAFT_PROTOCOL_VERSION, '2025-11-25'])(
+  'no-repeated-members under %s',
+  (specVersion) => {
+    let server: MockServer;
+    let proxy: { url: string; close: () => Promise<void> };
+    beforeAll(async () => {
+      server = await wellFormedServer(specVersion);
+      proxy = await rewritingProxy(server.url, repeatMembers);
+    });
+    afterAll(async () => {
+      await proxy.close();
+      await server.close();
+    });
+    const context = (url: string) =>
+      testContext(url, specVersion as typeof DRAFT_PROTOCOL_VERSION);
+
+    it('passes the well-formed server', async () => {
+      const rendering = await new RenderingServerScenario().run(
+        context(server.url)
+      );
+      expect(
+        status(rendering, 'sep-0000-rendering-server-no-repeated-members')
+      ).toBe('SUCCESS');
+      const continuation = await new ResultContinuationServerScenario().run(
+        context(server.url)
+      );
+      expect(
+        status(continuation, 'sep-0000-continuation-server-no-repeated-members')
+      ).toBe('SUCCESS');
+    }, 20000);
+
+    it('fails both checks when a Tool and a CallToolResult give a member twice', async () => {
+      const rendering = await new RenderingServerScenario().run(
+        context(proxy.url)
+      );
+      const renderingCheck = rendering.find(
+        (c) => c.id === 'sep-0000-rendering-server-no-repeated-members'
+      );
+      expect(renderingCheck?.status).toBe('FAILURE');
+      expect(renderingCheck?.errorMessage).toContain(
+        'the tools/list response gives "verbatimHint" twice in $.result.tools[0]._meta["io.modelcontextprotocol/rendering"]'
+      );
+      expect(renderingCheck?.errorMessage).toContain(
+        'the tools/call response gives "mode" twice in $.result._meta["io.modelcontextprotocol/rendering"]'
+      );
+      const continuation = await new ResultContinuationServerScenario().run(
+        context(proxy.url)
+      );
+      expect(
+        status(continuation, 'sep-0000-continuation-server-no-repeated-members')
+      ).toBe('FAILURE');
+    }, 20000);
+  }
+);
+
+const CALLER_META = 'test.example/caller';
+const CREDENTIAL = 'conformance-test-credential-0123456789';
+
+/**
+ * A proxy in front of `target` that authenticates as a server does: no Authorization header is the anonymous
+ * context, `Bearer CREDENTIAL` the principal `alice`, anything else is answered 401. It tells the mock server
+ * behind it the caller in `params._meta["test.example/caller"]` of each request. GET is answered 405.
+ */
+async function authenticatingProxy(
+  target: string
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'GET') {
+      res.writeHead(405).end();
+      return;
+    }
+    const authorization = req.headers.authorization;
+    if (
+      authorization !== undefined &&
+      authorization !== `Bearer ${CREDENTIAL}`
+    ) {
+      res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+      return;
+    }
+    const caller = authorization === undefined ? 'anonymous' : 'alice';
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      let body: string | undefined =
+        chunks.length > 0 ? Buffer.concat(chunks).toString() : undefined;
+      if (body !== undefined) {
+        const message = JSON.parse(body) as {
+          params?: { _meta?: Record<string, unknown> };
+        };
+        if (message.params)
+          message.params._meta = {
+            ...message.params._meta,
+            [CALLER_META]: caller
+          };
+        body = JSON.stringify(message);
+      }
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(req.headers))
+        if (
+          typeof value === 'string' &&
+          !['host', 'connection', 'content-length', 'authorization'].includes(
+            name
+          )
+        )
+          headers[name] = value;
+      void fetch(target, { method: req.method, headers, body })
+        .then(async (response) => {
+          const out: Record<string, string> = {};
+          response.headers.forEach((value, name) => {
+            if (name !== 'content-length' && name !== 'transfer-encoding')
+              out[name] = value;
+          });
+          res.writeHead(response.status, out).end(await response.text());
+        })
+        .catch(() => res.writeHead(502).end());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://localhost:${port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      })
+  };
+}
+
+/**
+ * A two-part result whose token names the caller it was issued to; a `lax` server serves it to any caller, a
+ * strict one only to that caller.
+ */
+async function contextServer(
+  specVersion: string,
+  lax: boolean
+): Promise<MockServer> {
+  return createServerFor(specVersion as typeof DRAFT_PROTOCOL_VERSION)({
+    'tools/list': () => ({
+      tools: [
+        {
+          name: 'ledger',
+          inputSchema: {
+            type: 'object',
+            properties: { cursor: { type: 'string' } }
+          },
+          _meta: { [CONTINUATION_EXTENSION_ID]: { argument: 'cursor' } }
+        }
+      ]
+    }),
+    'tools/call': (params) => {
+      const args = (params.arguments ?? {}) as Record<string, unknown>;
+      const caller = String(
+        (params._meta as Record<string, unknown> | undefined)?.[CALLER_META]
+      );
+      if (args.cursor === undefined)
+        return {
+          content: [{ type: 'text', text: 'part 1' }],
+          structuredContent: { rows: ROWS[1] },
+          _meta: {
+            [CONTINUATION_EXTENSION_ID]: {
+              argument: 'cursor',
+              token: `part2.${caller}`
+            }
+          }
+        };
+      if (
+        !String(args.cursor).startsWith('part2.') ||
+        (!lax && args.cursor !== `part2.${caller}`)
+      )
+        return {
+          content: [{ type: 'text', text: 'Not your token: start again.' }],
+          isError: true
+        };
+      return {
+        content: [{ type: 'text', text: 'part 2' }],
+        structuredContent: { rows: ROWS[2] }
+      };
+    }
+  });
+}
+
+describe.each([DRAFT_PROTOCOL_VERSION, '2025-11-25'])(
+  'token-bound-to-context under %s',
+  (specVersion) => {
+    const context = (url: string) =>
+      testContext(url, specVersion as typeof DRAFT_PROTOCOL_VERSION);
+    const bound = (checks: ConformanceCheck[]) =>
+      checks.find(
+        (c) => c.id === 'sep-0000-continuation-server-token-bound-to-context'
+      );
+    afterAll(() => {
+      vi.unstubAllEnvs();
+    });
+
+    it('fails when the server serves a token in either context', async () => {
+      vi.stubEnv(SERVER_BEARER_ENV, CREDENTIAL);
+      const lax = await contextServer(specVersion, true);
+      const proxy = await authenticatingProxy(lax.url);
+      try {
+        const check = bound(
+          await new ResultContinuationServerScenario().run(context(proxy.url))
+        );
+        expect(check?.status).toBe('FAILURE');
+        expect(check?.errorMessage).toContain(
+          'the token issued anonymously, presented with the credential was accepted'
+        );
+        expect(check?.errorMessage).toContain(
+          'the token issued to the principal, presented anonymously was accepted'
+        );
+      } finally {
+        vi.unstubAllEnvs();
+        await proxy.close();
+        await lax.close();
+      }
+    }, 20000);
+
+    it('passes when each token is refused in the other context and served in its own', async () => {
+      vi.stubEnv(SERVER_BEARER_ENV, CREDENTIAL);
+      const strict = await contextServer(specVersion, false);
+      const proxy = await authenticatingProxy(strict.url);
+      try {
+        const checks = await new ResultContinuationServerScenario().run(
+          context(proxy.url)
+        );
+        expect(bound(checks)?.status).toBe('SUCCESS');
+        expect(
+          status(checks, 'sep-0000-continuation-server-rejected-token-error')
+        ).toBe('SUCCESS');
+      } finally {
+        vi.unstubAllEnvs();
+        await proxy.close();
+        await strict.close();
+      }
+    }, 20000);
+
+    it('fails, not passes, when the server refuses the credential', async () => {
+      vi.stubEnv(SERVER_BEARER_ENV, `${CREDENTIAL}-wrong`);
+      const strict = await contextServer(specVersion, false);
+      const proxy = await authenticatingProxy(strict.url);
+      try {
+        const check = bound(
+          await new ResultContinuationServerScenario().run(context(proxy.url))
+        );
+        expect(check?.status).toBe('FAILURE');
+      } finally {
+        vi.unstubAllEnvs();
+        await proxy.close();
+        await strict.close();
+      }
+    }, 20000);
+
+    it('skips it, saying how to enable it, when no credential is configured', async () => {
+      vi.stubEnv(SERVER_BEARER_ENV, '');
+      const strict = await contextServer(specVersion, false);
+      try {
+        const check = bound(
+          await new ResultContinuationServerScenario().run(context(strict.url))
+        );
+        expect(check?.status).toBe('SKIPPED');
+        expect(String(check?.details?.reason)).toContain(
+          `set ${SERVER_BEARER_ENV} to a bearer credential`
+        );
+      } finally {
+        vi.unstubAllEnvs();
+        await strict.close();
+      }
+    }, 20000);
+  }
+);

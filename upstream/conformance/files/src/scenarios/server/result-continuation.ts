@@ -21,6 +21,7 @@ import {
   wellFormedContinuation,
   withoutTokens
 } from './result-continuation-wire';
+import { recordingFetch, repeatedMemberProblems } from './repeated-members';
 
 interface ListedTool {
   name: string;
@@ -44,6 +45,14 @@ type Outcome = { result: CalledResult } | { error: string };
 /** The most parts a walk follows: a server that never ends its result fails carrier-iff-more. */
 const MAX_PARTS = 100;
 
+/**
+ * The longest the scenario waits for a token to expire: a token whose stated expiry is further away is not
+ * presented after it (the expired-token check is skipped), as the scenario cannot move the server's clock.
+ */
+export const EXPIRY_WAIT_BOUND_MS = 20_000;
+/** How long after a stated expiry the token is presented: clocks apart, and expiries kept in whole seconds. */
+const EXPIRY_MARGIN_MS = 2_000;
+
 function check(
   section: string,
   id: string,
@@ -61,6 +70,24 @@ function check(
     specReferences: [continuationRef(section)],
     errorMessage: problems.length > 0 ? problems.join('; ') : undefined,
     details
+  };
+}
+
+/** A SKIPPED check: the server under test gave nothing this check can observe. */
+function skipped(
+  section: string,
+  id: string,
+  description: string,
+  reason: string
+): ConformanceCheck {
+  return {
+    id,
+    name: id,
+    description,
+    status: 'SKIPPED',
+    timestamp: new Date().toISOString(),
+    specReferences: [continuationRef(section)],
+    details: { reason }
   };
 }
 
@@ -220,6 +247,208 @@ function allRecords(parts: CalledResult[]): PartRecord[][] {
   return parts.map((part) => recordsOf(part) ?? []);
 }
 
+const EXPIRED_ID = 'sep-0000-continuation-server-rejects-expired-token';
+const EXPIRED_DESCRIPTION =
+  'A token presented after its stated expiry is refused';
+
+/**
+ * rejects-expired-token: a new part 1 of `tool`, whose token is presented before its stated expiry (it must be
+ * accepted, or a refusal after it proves nothing) and again once that expiry has passed (it must be refused).
+ * Skipped when the server states no expiry, or one further away than the scenario waits.
+ */
+async function expiredTokenCheck(
+  connection: Connection,
+  tool: string
+): Promise<ConformanceCheck> {
+  const section = '5-tokens-and-the-authorization-context';
+  const first = await call(connection, tool, {});
+  const continuation =
+    'result' in first ? wellFormedContinuation(first.result) : undefined;
+  if (refusal(first) || !continuation)
+    return check(
+      section,
+      EXPIRED_ID,
+      EXPIRED_DESCRIPTION,
+      [`part 1, called again: ${refusal(first) ?? 'no well-formed carrier'}`],
+      { tool }
+    );
+  const { argument, token, expiresAt } = continuation;
+  if (expiresAt === undefined)
+    return skipped(
+      section,
+      EXPIRED_ID,
+      EXPIRED_DESCRIPTION,
+      `${tool} states no expiresAt: the scenario cannot know when its token expires`
+    );
+  const expiry = Date.parse(expiresAt);
+  const away = expiry - Date.now();
+  if (away > EXPIRY_WAIT_BOUND_MS)
+    return skipped(
+      section,
+      EXPIRED_ID,
+      EXPIRED_DESCRIPTION,
+      `${tool} states expiresAt ${expiresAt}, ${Math.round(away / 1000)} s away, more than the ${EXPIRY_WAIT_BOUND_MS / 1000} s the scenario waits for a token to expire (serve tokens that live at most that long to observe the rejection)`
+    );
+  const problems: string[] = [];
+  let acceptedBefore: boolean | null = null;
+  if (away > EXPIRY_MARGIN_MS) {
+    const before = await call(connection, tool, { [argument]: token });
+    acceptedBefore = !refusal(before);
+    if (refusal(before))
+      problems.push(
+        `the token was refused before its expiry too (${refusal(before)})`
+      );
+  }
+  const wait = expiry + EXPIRY_MARGIN_MS - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  const after = await call(connection, tool, { [argument]: token });
+  if (!refusal(after))
+    problems.push(
+      `the token was accepted ${Math.round((Date.now() - expiry) / 1000)} s after its expiresAt ${expiresAt}`
+    );
+  return check(section, EXPIRED_ID, EXPIRED_DESCRIPTION, problems, {
+    tool,
+    expiresAt,
+    acceptedBefore,
+    refusedAfter: refusal(after) ?? null
+  });
+}
+
+/**
+ * The environment variable holding a bearer credential that the server under test accepts as a principal: the
+ * suite's `server` command takes no credential, so the context check reads it from here, and is skipped without it.
+ */
+export const SERVER_BEARER_ENV = 'MCP_CONFORMANCE_SERVER_BEARER';
+
+const CONTEXT_ID = 'sep-0000-continuation-server-token-bound-to-context';
+const CONTEXT_DESCRIPTION =
+  'A token issued anonymously is refused with a principal, and one issued to a principal is refused anonymously';
+
+/** `base` with `Authorization: Bearer <credential>` on every request it sends. */
+export function bearerFetch(
+  base: typeof fetch,
+  credential: string
+): typeof fetch {
+  return (input, init) => {
+    const headers = new Headers(
+      init?.headers ?? (input instanceof Request ? input.headers : undefined)
+    );
+    headers.set('Authorization', `Bearer ${credential}`);
+    return base(input, { ...init, headers });
+  };
+}
+
+/**
+ * token-bound-to-context: part 1 of `tool` fetched anonymously (on `anonymous`) and with the credential of
+ * `SERVER_BEARER_ENV` (on a connection of its own, every request of which carries it: the 2025-11-25 connection
+ * takes no per-request header, and a session belongs to the credential that opened it); each token is presented
+ * in the other context (it must be refused), then in its own (it must be accepted, or a refusal proves nothing).
+ */
+async function contextBoundCheck(
+  ctx: RunContext,
+  anonymous: Connection,
+  tool: string,
+  base: typeof fetch,
+  refusals: { label: string; outcome: Outcome }[]
+): Promise<ConformanceCheck> {
+  const section = '5-tokens-and-the-authorization-context';
+  const credential = process.env[SERVER_BEARER_ENV] ?? '';
+  if (credential === '')
+    return skipped(
+      section,
+      CONTEXT_ID,
+      CONTEXT_DESCRIPTION,
+      `no credential to call with: set ${SERVER_BEARER_ENV} to a bearer credential the server under test accepts as a principal (it must still serve callers without one) to observe this rule`
+    );
+  const how =
+    'part 1 fetched anonymously and on a second connection whose every request carries Authorization: Bearer (the credential of ' +
+    `${SERVER_BEARER_ENV}); each token presented in the other context, then in its own`;
+  let principal: Connection;
+  try {
+    principal = await ctx.connect({
+      capabilities: { extensions: { [CONTINUATION_EXTENSION_ID]: {} } },
+      fetch: bearerFetch(base, credential)
+    });
+  } catch (error) {
+    return check(
+      section,
+      CONTEXT_ID,
+      CONTEXT_DESCRIPTION,
+      [
+        `the connection with the credential of ${SERVER_BEARER_ENV} was refused: ${errorText(error)}`
+      ],
+      { tool, how }
+    );
+  }
+  try {
+    const problems: string[] = [];
+    const issued: {
+      context: string;
+      on: Connection;
+      token?: string;
+      argument?: string;
+    }[] = [
+      { context: 'anonymously', on: anonymous },
+      { context: 'to the principal', on: principal }
+    ];
+    for (const entry of issued) {
+      const first = await call(entry.on, tool, {});
+      const continuation =
+        'result' in first ? wellFormedContinuation(first.result) : undefined;
+      if (refusal(first) || !continuation)
+        problems.push(
+          `part 1 ${entry.context === 'anonymously' ? 'called anonymously' : 'called with the credential'}: ${refusal(first) ?? 'no well-formed carrier'}`
+        );
+      else {
+        entry.token = continuation.token;
+        entry.argument = continuation.argument;
+      }
+    }
+    const [anon, auth] = issued;
+    const outcomes: Record<string, string> = {};
+    if (anon.token && auth.token && anon.argument && auth.argument) {
+      // Crossed first: a server that spends a token on its first presentation must not pass by refusing the second.
+      const crossed = [
+        {
+          label: 'the token issued anonymously, presented with the credential',
+          on: principal,
+          entry: anon
+        },
+        {
+          label: 'the token issued to the principal, presented anonymously',
+          on: anonymous,
+          entry: auth
+        }
+      ];
+      for (const { label, on, entry } of crossed) {
+        const outcome = await call(on, tool, {
+          [entry.argument!]: entry.token
+        });
+        refusals.push({ label, outcome });
+        outcomes[label] = refusal(outcome) ?? 'accepted';
+        if (!refusal(outcome)) problems.push(`${label} was accepted`);
+      }
+      for (const entry of [anon, auth]) {
+        const outcome = await call(entry.on, tool, {
+          [entry.argument!]: entry.token
+        });
+        const label = `the token issued ${entry.context}, presented in its own context`;
+        outcomes[label] = refusal(outcome) ?? 'accepted';
+        if (refusal(outcome))
+          problems.push(`${label} was refused too (${refusal(outcome)})`);
+      }
+    }
+    return check(section, CONTEXT_ID, CONTEXT_DESCRIPTION, problems, {
+      tool,
+      how,
+      specVersion: ctx.specVersion,
+      outcomes
+    });
+  } finally {
+    await principal.close().catch(() => undefined);
+  }
+}
+
 export class ResultContinuationServerScenario implements ClientScenario {
   name = 'result-continuation-server';
   readonly source = { extensionId: CONTINUATION_EXTENSION_ID } as const;
@@ -233,6 +462,13 @@ export class ResultContinuationServerScenario implements ClientScenario {
 - Cut between records; serve the next part for an accepted token; refuse an altered token, and a token presented
   with other arguments or to another tool, with a tool error; under 2026-07-28, accept a continuation on a new
   connection.
+- Refuse a token issued in the anonymous context when it comes with a principal, and the reverse (observed only
+  when \`${SERVER_BEARER_ENV}\` holds a bearer credential the server accepts as a principal beside anonymous
+  callers; otherwise the check is skipped).
+- Refuse a token once its \`expiresAt\` has passed (observed only when the stated expiry is at most
+  ${EXPIRY_WAIT_BOUND_MS / 1000} s away: the scenario waits for it; otherwise the check is skipped).
+- Never give a member name twice in one object of a \`Tool\` or \`CallToolResult\` (judged on the response
+  bytes, before any parser keeps one of the values).
 
 **Required server fixtures:** a tool with a continuation carrier and no required argument whose result, called
 with no arguments, comes in at least two parts, its records the objects of the innermost arrays of
@@ -242,11 +478,14 @@ with no arguments, comes in at least two parts, its records the objects of the i
     const checks: ConformanceCheck[] = [];
     let declaring: Connection;
     let plain: Connection;
+    // Every response body as received, for the members a parsed message no longer shows twice.
+    const tap = recordingFetch();
     try {
       declaring = await ctx.connect({
-        capabilities: { extensions: { [CONTINUATION_EXTENSION_ID]: {} } }
+        capabilities: { extensions: { [CONTINUATION_EXTENSION_ID]: {} } },
+        fetch: tap.fetch
       });
-      plain = await ctx.connect({ capabilities: {} });
+      plain = await ctx.connect({ capabilities: {}, fetch: tap.fetch });
     } catch (error) {
       return [
         check(
@@ -677,6 +916,25 @@ with no arguments, comes in at least two parts, its records the objects of the i
           { tool: pagedName ?? null, ...boundDetails }
         )
       );
+      // token-bound-to-context: with a credential from the environment, tokens moved between the anonymous context
+      // and a principal (its refusals join those the tool-error SHOULD judges).
+      checks.push(
+        paged
+          ? await contextBoundCheck(
+              ctx,
+              declaring,
+              paged.name,
+              tap.fetch,
+              refusals
+            )
+          : check(
+              '5-tokens-and-the-authorization-context',
+              CONTEXT_ID,
+              CONTEXT_DESCRIPTION,
+              noPaged,
+              { tool: null }
+            )
+      );
       const refused = refusals.filter(({ outcome }) => refusal(outcome));
       checks.push(
         check(
@@ -701,8 +959,14 @@ with no arguments, comes in at least two parts, its records the objects of the i
         // No session and no authentication: part 1 and part 2 on two new connections, each its own request.
         const stateless: string[] = [];
         if (paged) {
-          const first = await ctx.connect({ capabilities: {} });
-          const second = await ctx.connect({ capabilities: {} });
+          const first = await ctx.connect({
+            capabilities: {},
+            fetch: tap.fetch
+          });
+          const second = await ctx.connect({
+            capabilities: {},
+            fetch: tap.fetch
+          });
           try {
             const one = await call(first, paged.name, {});
             const continuation =
@@ -740,6 +1004,34 @@ with no arguments, comes in at least two parts, its records the objects of the i
           )
         );
       }
+
+      // rejects-expired-token: last, as it may wait for a token to expire.
+      checks.push(
+        paged
+          ? await expiredTokenCheck(declaring, paged.name)
+          : check(
+              '5-tokens-and-the-authorization-context',
+              EXPIRED_ID,
+              EXPIRED_DESCRIPTION,
+              noPaged,
+              { tool: null }
+            )
+      );
+
+      // no-repeated-members: the bytes of every tools/list and tools/call response above, scanned for a member
+      // name given twice in one object of a Tool or CallToolResult.
+      const repeated = repeatedMemberProblems(tap.exchanges);
+      checks.push(
+        check(
+          '2-carriers-and-types',
+          'sep-0000-continuation-server-no-repeated-members',
+          'No Tool or CallToolResult gives a member name twice in one object',
+          repeated.scanned === 0
+            ? ['no tools/list or tools/call response body was recorded']
+            : repeated.problems,
+          { responsesScanned: repeated.scanned }
+        )
+      );
     } catch (error) {
       checks.push(
         check(
