@@ -1,17 +1,19 @@
 """`docs/advanced/rendering.md`: every claim the page makes, proved against the real SDK."""
 
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
-from mcp_types import CallToolResult, TextContent, Tool
+from mcp_types import CallToolResult, ClientCapabilities, TextContent, Tool
 from pydantic import ValidationError
 
 from docs_src.rendering import tutorial001, tutorial001_client, tutorial002
 from mcp import Client
 from mcp.client.rendering import RENDERING_SUPPORT, read_rendering
+from mcp.server import ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.rendering import EXTENSION_ID, Directive, Rendering
+from mcp.server.rendering import EXTENSION_ID, Directive, Rendering, client_supports_rendering
 
 # See test_index.py for why this is a per-module mark and not a conftest hook.
 pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings("error::mcp.MCPDeprecationWarning")]
@@ -206,6 +208,23 @@ def test_a_result_without_a_directive(tool: Any, partial: bool) -> None:
     completeness is not stated; a result with neither carrier is not read, so not partial."""
     reading = read_rendering(_tool(tool), CallToolResult(content=[]))
     assert (reading.completeness, reading.partial) == ("unstated", partial)
+
+
+@pytest.mark.parametrize(
+    ("settings", "declared"),
+    [({}, True), ({"unknownSetting": 1}, True), (None, False), (False, False), (True, False), ("yes", False)],
+)
+def test_only_an_object_declares_the_extension(settings: Any, declared: bool) -> None:
+    """The page: an object under `capabilities.extensions`, whatever settings it holds, declares
+    the extension; any other value declares nothing."""
+    capabilities = ClientCapabilities.model_construct(extensions={EXTENSION_ID: settings})
+    ctx = ServerRequestContext(
+        session=cast("Any", SimpleNamespace(client_capabilities=capabilities)),
+        lifespan_context={},
+        protocol_version="2026-07-28",
+        method="tools/call",
+    )
+    assert client_supports_rendering(ctx) is declared
 
 
 async def test_a_bounded_part_reads_as_partial_and_keeps_its_records() -> None:
