@@ -303,7 +303,7 @@ def test_only_a_well_formed_continuation_argument_is_a_declaration(declaration: 
         *(pytest.param(value, "n/a", id=f"not-a-string-{value!r}") for value in _NOT_STRINGS),
     ],
 )
-def test_null_display_cannot_hide_a_null_or_look_like_an_amount(value: Any, expected: str) -> None:
+def test_null_display_holds_a_letter_and_no_digit(value: Any, expected: str) -> None:
     """A null text holds at least one letter and no decimal digit: neither `"0"` nor a dash alone
     (which a financial statement reads as zero) can make a null pass for an amount. A malformed
     `nullDisplay` reads as absent (the default "n/a"), the other members still apply, and the
