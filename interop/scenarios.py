@@ -101,7 +101,7 @@ def lookup(document: Any, path: tuple[str, ...]) -> Any:
 VALID_RENDERING: dict[str, Any] = {
     "mode": "verbatim",
     "guidance": "Show every line in order, subtotals included.",
-    "nullDisplay": "-",
+    "nullDisplay": "n/a",
     "complete": True,
 }
 

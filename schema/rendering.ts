@@ -89,14 +89,15 @@ export interface Rendering {
 
   /**
    * The text shown for a null value: printable Latin letters, punctuation and dashes, single spaces between
-   * them, and no digit or numeral character of any script, so that it cannot hide a null. Letters that
-   * resemble digits (`O`, `l`) remain possible.
+   * them, at least one letter, and no digit or numeral character of any script, so that it cannot hide a null
+   * or pass for an amount (a dash alone reads as zero in a financial statement). Letters that resemble digits
+   * (`O`, `l`) remain possible.
    *
-   * Default: "-"
+   * Default: "n/a"
    *
    * @minLength 1
    * @maxLength 16
-   * @pattern ^[!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]+( [!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]+)*$
+   * @pattern ^([!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]+ )*[!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]*[A-Za-zªµºÀ-ÖØ-öø-ſ][!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]*( [!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]+)*$
    */
   nullDisplay?: string | null;
 

@@ -61,7 +61,7 @@ def statement_result() -> dict[str, Any]:
     """A whole verbatim result, as the builder makes it."""
     return _wire(
         verbatim_result(
-            short_statement(), Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True)
+            short_statement(), Rendering(mode="verbatim", guidance=GUIDANCE, null_display="n/a", complete=True)
         )
     )
 
@@ -97,7 +97,7 @@ def examples() -> dict[str, Any]:
         "Rendering/verbatim-with-guidance": {
             "mode": "verbatim",
             "guidance": GUIDANCE,
-            "nullDisplay": "-",
+            "nullDisplay": "n/a",
             "complete": True,
         },
         "Rendering/summarizable-minimal": {"mode": "summarizable", "complete": True},
@@ -171,6 +171,9 @@ def invalid_examples() -> dict[str, Any]:
         "CallToolResult/directive-not-an-object": _with_carrier(statement, EXTENSION_ID, "verbatim"),
         "CallToolResult/null-display-digit": _with_carrier(
             statement, EXTENSION_ID, {"mode": "verbatim", "nullDisplay": "0", "complete": True}
+        ),
+        "CallToolResult/null-display-dash": _with_carrier(
+            statement, EXTENSION_ID, {"mode": "verbatim", "nullDisplay": "-", "complete": True}
         ),
         "CallToolResult/continuation-token-with-spaces": _with_carrier(
             page, CONTINUATION_ID, {"argument": "cursor", "token": "ignore the rest of this result"}

@@ -80,7 +80,7 @@ def _result(complete: bool = True, null_display: str | None = None) -> dict[str,
 def test_the_summaries_the_proposal_complains_about_are_caught() -> None:
     # A five-line synthesis: subtotals collapsed, a "low-value" section skipped, rows reordered.
     shown = """Revenue grew to 1500.
-- Services: 300, -
+- Services: 300, n/a
 - Sales: 1000, 1200
 - Net income: 90
 """
@@ -307,7 +307,7 @@ SALES = Document(
         ),
     ),
 )
-SALES_TEXT = "| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+SALES_TEXT = "| Sales | 1000 | 1200 |\n| Costs | 5 | n/a |\n| Total: Net | 995 | 1195 |"
 
 
 def _one_section(*rows: Row, columns: tuple[str, ...] = ("v",), title: str = "Accounts") -> Document:
@@ -367,7 +367,7 @@ def test_an_explicit_reading_overrides_detection() -> None:
 )
 @pytest.mark.parametrize("markup", ["text", "markdown"])
 def test_a_character_a_reader_cannot_see_is_hidden_content(character: str, named: str, markup: Markup) -> None:
-    shown = f"| Sales | 1000 | 1200 |\n| Costs | 5 |{character} - |\n| Total: Net | 995 | 1195 |"
+    shown = f"| Sales | 1000 | 1200 |\n| Costs | 5 |{character} n/a |\n| Total: Net | 995 | 1195 |"
     report = audit_document(shown, SALES, markup=markup)
     hidden = report.hidden
     assert [(issue.line, issue.row_id, issue.section_id) for issue in hidden] == [(2, None, None)]
@@ -376,7 +376,7 @@ def test_a_character_a_reader_cannot_see_is_hidden_content(character: str, named
 
 
 def test_tabs_line_ends_and_a_leading_byte_order_mark_are_not_hidden() -> None:
-    shown = "\ufeff| Sales |\t1000 | 1200 |\r\n| Costs | 5 | - |\r\n| Total: Net | 995 | 1195 |\r\n"
+    shown = "\ufeff| Sales |\t1000 | 1200 |\r\n| Costs | 5 | n/a |\r\n| Total: Net | 995 | 1195 |\r\n"
     for markup in ("text", "markdown"):
         report = audit_document(shown, SALES, markup=markup)
         assert report.clean, report.format()
@@ -392,7 +392,7 @@ def test_only_the_first_hidden_character_of_a_line_is_reported() -> None:
 
 @pytest.mark.parametrize("character", ["\x0b", "\x1c", "\u2028", "\x1b[2K"])
 def test_a_record_on_a_line_with_a_hidden_character_counts_as_not_shown(character: str) -> None:
-    shown = f"| Sales | 1000 | 1200 |{character}\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+    shown = f"| Sales | 1000 | 1200 |{character}\n| Costs | 5 | n/a |\n| Total: Net | 995 | 1195 |"
     report = audit_document(shown, SALES, markup="text")
     assert [issue.row_id for issue in report.missing] == ["a"]
     assert report.rows_intact == 2
@@ -412,7 +412,7 @@ def test_fold_turns_whitespace_runs_into_one_space() -> None:
 
 
 def test_whitespace_runs_count_as_one_space_in_either_reading() -> None:
-    shown = "|  Sales |\t1000   |  1200 |\n| Costs | 5 | - |\n|   Total:   Net   | 995 | 1195 |"
+    shown = "|  Sales |\t1000   |  1200 |\n| Costs | 5 | n/a |\n|   Total:   Net   | 995 | 1195 |"
     for markup in ("text", "markdown"):
         assert audit_document(shown, SALES, markup=markup).clean
 
@@ -431,26 +431,26 @@ def test_whitespace_runs_count_as_one_space_in_either_reading() -> None:
     ],
 )
 def test_markdown_inline_syntax_is_read_as_it_renders(cell: str) -> None:
-    shown = f"| Sales | {cell} | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+    shown = f"| Sales | {cell} | 1200 |\n| Costs | 5 | n/a |\n| Total: Net | 995 | 1195 |"
     assert audit_document(shown, SALES, markup="markdown").clean
     assert [issue.row_id for issue in audit_document(shown, SALES, markup="text").altered] == ["a"]
 
 
 def test_block_quotes_and_list_markers_are_not_part_of_the_line() -> None:
-    shown = "> | Sales | 1000 | 1200 |\n> - Costs: 5, -\n> 1. Total: Net 995 1195"
+    shown = "> | Sales | 1000 | 1200 |\n> - Costs: 5, n/a\n> 1. Total: Net 995 1195"
     assert audit_document(shown, SALES, markup="markdown").clean
     for marker in ("-", "*", "+", "\u2022", "1.", "12)"):
-        shown = f"{marker} Sales: 1000, 1200\n{marker} Costs: 5, -\n{marker} Total: Net 995 1195"
+        shown = f"{marker} Sales: 1000, 1200\n{marker} Costs: 5, n/a\n{marker} Total: Net 995 1195"
         assert audit_document(shown, SALES, markup="text").clean, marker
 
 
 def test_code_blocks_are_literal() -> None:
-    shown = "```\nSales **1000** 1200\nCosts 5 -\n```\n- Total: Net 995 1195"
+    shown = "```\nSales **1000** 1200\nCosts 5 n/a\n```\n- Total: Net 995 1195"
     report = audit_document(shown, SALES, markup="markdown")
     assert [issue.row_id for issue in report.altered] == ["a"]  # `**` is shown as is inside a fence
-    shown = "~~~~\n~~~\nSales 1000 1200\n~~~~\nCosts 5 -\n- Total: Net 995 1195"
+    shown = "~~~~\n~~~\nSales 1000 1200\n~~~~\nCosts 5 n/a\n- Total: Net 995 1195"
     assert audit_document(shown, SALES, markup="markdown").clean  # a shorter fence does not close a longer one
-    shown = "```\nSales 1000 1200\n```   \nCosts 5 -\n- Total: Net 995 1195"
+    shown = "```\nSales 1000 1200\n```   \nCosts 5 n/a\n- Total: Net 995 1195"
     assert audit_document(shown, SALES, markup="markdown").clean  # spaces may follow a closing fence
     shown = "```\nSales 1000 1200\n``` x\n**Costs** 5 -\n```\n- Total: Net 995 1195"
     report = audit_document(shown, SALES, markup="markdown")
@@ -686,14 +686,14 @@ def test_values_are_compared_as_the_reference_renderer_shows_them() -> None:
         columns=tuple("cdefghij"),
     )
     shown = "| Flags | true | false | {} | 0.1 | 100000000000000000000 | a|b | x\\u202ey | |"
-    assert audit_document(shown.format("-"), document).clean
-    assert audit_document(shown.format("n/a"), document, null_display="n/a").clean
-    report = audit_document(shown.format("-"), document, null_display="n/a")
+    assert audit_document(shown.format("n/a"), document).clean
+    assert audit_document(shown.format("none"), document, null_display="none").clean
+    report = audit_document(shown.format("-"), document)  # a dash is not the null text: it reads as zero
     assert [issue.row_id for issue in report.altered] == ["a"]
     assert report.altered[0].detail.startswith('"Flags" ["true", "false", "n/a", "0.1",')
-    report = audit_document(shown.format("-").replace("true", "True"), document)
+    report = audit_document(shown.format("n/a").replace("true", "True"), document)
     assert [issue.row_id for issue in report.altered] == ["a"]
-    assert audit_document("- Flags: true, false, -, 0.1, 100000000000000000000, a|b, x\\u202ey", document).clean
+    assert audit_document("- Flags: true, false, n/a, 0.1, 100000000000000000000, a|b, x\\u202ey", document).clean
 
 
 def test_server_text_is_compared_folded_and_with_its_hidden_characters_escaped() -> None:
@@ -702,7 +702,7 @@ def test_server_text_is_compared_folded_and_with_its_hidden_characters_escaped()
         Row(id="b", label="Bidi\u202e", values=("a\u2028b", None)),
         columns=("v", "w"),
     )
-    assert audit_document("| Net income | 1 000 | x |\n| Bidi\\u202e | a b | - |", document, markup="text").clean
+    assert audit_document("| Net income | 1 000 | x |\n| Bidi\\u202e | a b | n/a |", document, markup="text").clean
 
 
 # -------------------------------------------------------------------------- rule 4: free-form lines and list items
@@ -800,10 +800,10 @@ def test_a_changed_line_is_taken_by_the_record_whose_longer_label_it_starts_with
 
 def test_records_shown_twice_or_out_of_order() -> None:
     report = audit_document(
-        "| Costs | 5 | - |\n| Sales | 1000 | 1200 |\n| Total: Net | 995 | 1195 |\n| Sales | 1000 | 1200 |", SALES
+        "| Costs | 5 | n/a |\n| Sales | 1000 | 1200 |\n| Total: Net | 995 | 1195 |\n| Sales | 1000 | 1200 |", SALES
     )
     assert _found(report) == [("reordered_row", "b", 1), ("duplicated_row", None, 4)]
-    assert report.reordered[0].detail == '"Costs" ["5", "-"] is shown out of order'
+    assert report.reordered[0].detail == '"Costs" ["5", "n/a"] is shown out of order'
     assert report.duplicated[0].detail == '"| Sales | 1000 | 1200 |" shows a record again'
     assert (report.rows_intact, report.score) == (2, 2 / 4)
 
@@ -849,18 +849,18 @@ def test_of_identical_lines_the_later_one_shows_a_record_again() -> None:
 
 
 def test_a_record_shown_with_other_values_is_altered_and_under_another_label_relabelled() -> None:
-    report = audit_document("| Sales | 1000 | 1250 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |", SALES)
+    report = audit_document("| Sales | 1000 | 1250 |\n| Costs | 5 | n/a |\n| Total: Net | 995 | 1195 |", SALES)
     assert _found(report) == [("altered_row", "a", 1)]
     assert report.altered[0].detail == '"Sales" ["1000", "1200"] is shown with other values: "| Sales | 1000 | 1250 |"'
     assert report.altered[0].section_id == "s"
-    report = audit_document("| Revenue | 1000 | 1200 |\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |", SALES)
+    report = audit_document("| Revenue | 1000 | 1200 |\n| Costs | 5 | n/a |\n| Total: Net | 995 | 1195 |", SALES)
     assert _found(report) == [("relabelled_row", "a", 1)]
     assert report.relabelled[0].detail == (
         '"Sales" ["1000", "1200"] is shown under another label: "| Revenue | 1000 | 1200 |"'
     )
     assert report.rows_intact == 2 and report.score == 2 / 3
     # Only a table line relabels: free-form text cannot say which words are the label.
-    report = audit_document("- Revenue: 1000, 1200\n- Costs: 5, -\n- Total: Net 995 1195", SALES, markup="text")
+    report = audit_document("- Revenue: 1000, 1200\n- Costs: 5, n/a\n- Total: Net 995 1195", SALES, markup="text")
     assert _found(report) == [("missing_row", "a", None), ("fabricated_row", None, 1)]
 
 
@@ -885,7 +885,7 @@ def test_records_not_shown_are_missing_and_subtotals_and_totals_dropped() -> Non
     ]
     assert [issue.detail for issue in report.missing] == [
         '"Sales" ["1000", "1200"] is not shown',
-        '"Costs" ["5", "-"] is not shown',
+        '"Costs" ["5", "n/a"] is not shown',
         'total "Net" ["995", "1195"] is not shown',
     ]
     assert report.dropped_sections[0].section_id == "s"
@@ -901,7 +901,7 @@ def test_records_not_shown_are_missing_and_subtotals_and_totals_dropped() -> Non
 
 
 def test_a_table_line_that_stands_for_no_record_is_fabricated() -> None:
-    shown = "| Sales | 1000 | 1200 |\n| Costs | 5 | - |\n| Bonus | 1 | 2 |\n| Total: Net | 995 | 1195 |"
+    shown = "| Sales | 1000 | 1200 |\n| Costs | 5 | n/a |\n| Bonus | 1 | 2 |\n| Total: Net | 995 | 1195 |"
     report = audit_document(shown, SALES)
     assert _found(report) == [("fabricated_row", None, 3)]
     assert report.fabricated[0].detail == '"| Bonus | 1 | 2 |" stands for no record'
@@ -909,7 +909,7 @@ def test_a_table_line_that_stands_for_no_record_is_fabricated() -> None:
 
 
 def test_an_item_is_fabricated_only_in_a_list_whose_items_show_records() -> None:
-    records = "- Sales: 1000, 1200\n- Costs: 5, -\n- Total: Net 995 1195"
+    records = "- Sales: 1000, 1200\n- Costs: 5, n/a\n- Total: Net 995 1195"
     report = audit_document(records + "\n- Bonus: 1", SALES, markup="text")
     assert _found(report) == [("fabricated_row", None, 4)]
     assert report.fabricated[0].detail == '"Bonus: 1" stands for no record'
@@ -919,7 +919,8 @@ def test_an_item_is_fabricated_only_in_a_list_whose_items_show_records() -> None
     assert audit_document(records + "\nIn short:\n- Bonus: 1", SALES, markup="text").clean
     assert audit_document("- Bonus: 1\n\n" + records.replace("\n", "\n\n"), SALES, markup="text").clean is False
     # A list that holds only an altered record also shows records.
-    report = audit_document("- Sales: 1000, 1250\n- Bonus: 1\n\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |", SALES)
+    shown = "- Sales: 1000, 1250\n- Bonus: 1\n\n| Costs | 5 | n/a |\n| Total: Net | 995 | 1195 |"
+    report = audit_document(shown, SALES)
     assert _found(report) == [("altered_row", "a", 1), ("fabricated_row", None, 2)]
 
 
@@ -1016,7 +1017,7 @@ def test_the_report_as_text_gives_one_line_per_issue_with_where_it_is() -> None:
         "fidelity: 4 issue(s); score 0.125; 1/3 records intact; result complete; transcript read as text",
         '- altered_row (section "s", row "a", line 1): "Sales" ["1000", "1200"] is shown with other values: '
         '"| Sales | 1000 | 1250 |"',
-        '- missing_row (section "s", row "b"): "Costs" ["5", "-"] is not shown',
+        '- missing_row (section "s", row "b"): "Costs" ["5", "n/a"] is not shown',
         '- fabricated_row (line 2): "| Bonus | 1 | 2 |" stands for no record',
         "- completeness_misstated (line 4): the result is complete, but a line starting with 'Partial result:' "
         "says it is partial",
@@ -1103,7 +1104,7 @@ def test_the_report_groups_its_issues_by_kind() -> None:
 def test_audit_reads_the_directive_of_the_result() -> None:
     text = present(None, _result(null_display="n/a")).text
     assert audit(text, _result(null_display="n/a")).clean
-    report = audit(text, _result())  # the directive says "-": "n/a" is another value
+    report = audit(text, _result(null_display="none"))  # the directive says "none": "n/a" is another value
     assert [issue.row_id for issue in report.altered] == ["services"]
     partial = audit(text, _result(complete=False, null_display="n/a"))
     assert not partial.result_complete and partial.completeness_misstated
@@ -1411,14 +1412,14 @@ def test_a_blank_line_in_markdown_is_nothing_but_a_separator() -> None:
     between items keeps them in one list."""
     report = audit_lines("Alpha one\n\nGamma three\nDelta four", LINES, markup="markdown")
     assert _text_issues(report) == [("missing_row", None, 'line "Beta two" is not shown')]
-    records = "- Sales: 1000, 1200\n- Costs: 5, -\n- Total: Net 995 1195"
+    records = "- Sales: 1000, 1200\n- Costs: 5, n/a\n- Total: Net 995 1195"
     report = audit_document(records + "\n\n- Bonus: 1", SALES, markup="markdown")
     assert _found(report) == [("fabricated_row", None, 5)]
 
 
 @pytest.mark.parametrize("tag", ["<details data-open>", '<details title="open">', "<details open\\!>"])
 def test_rule_2_details_without_an_open_attribute_are_collapsed(tag: str) -> None:
-    shown = f"{tag}\n\n| Sales | 1000 | 1200 |\n\n</details>\n\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+    shown = f"{tag}\n\n| Sales | 1000 | 1200 |\n\n</details>\n\n| Costs | 5 | n/a |\n| Total: Net | 995 | 1195 |"
     assert [issue.row_id for issue in audit_document(shown, SALES, markup="markdown").missing] == ["a"]
 
 
@@ -1436,12 +1437,12 @@ def test_rule_3_a_line_underlined_outside_a_table_is_a_heading_in_markdown_too()
 
 
 def test_rule_7_prose_after_a_list_of_records_is_not_an_item_of_it_in_markdown() -> None:
-    records = "- Sales: 1000, 1200\n- Costs: 5, -\n- Total: Net 995 1195"
+    records = "- Sales: 1000, 1200\n- Costs: 5, n/a\n- Total: Net 995 1195"
     assert audit_document(f"{records}\nSee the notes.", SALES, markup="markdown").clean
 
 
 def test_rule_3_a_code_block_left_open_reads_to_the_end_after_the_lines_before_it() -> None:
-    shown = "| Sales | 1000 | 1200 |\n```\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+    shown = "| Sales | 1000 | 1200 |\n```\n| Costs | 5 | n/a |\n| Total: Net | 995 | 1195 |"
     report = audit_document(shown, SALES, markup="markdown")
     assert report.clean, report.format()
 
@@ -1537,12 +1538,12 @@ def test_rule_6_a_record_shown_exactly_on_the_first_line_leaves_the_changed_line
 
 
 def test_rule_6_a_reordered_record_is_reported_with_its_section() -> None:
-    report = audit_document("| Costs | 5 | - |\n| Sales | 1000 | 1200 |\n| Total: Net | 995 | 1195 |", SALES)
+    report = audit_document("| Costs | 5 | n/a |\n| Sales | 1000 | 1200 |\n| Total: Net | 995 | 1195 |", SALES)
     assert [(issue.kind, issue.section_id, issue.row_id) for issue in report.issues] == [("reordered_row", "s", "b")]
 
 
 def test_rule_7_an_item_added_to_a_list_whose_first_line_shows_a_record_is_fabricated() -> None:
-    shown = "- Sales: 1000, 1200\n- Bonus: 1\n\n| Costs | 5 | - |\n| Total: Net | 995 | 1195 |"
+    shown = "- Sales: 1000, 1200\n- Bonus: 1\n\n| Costs | 5 | n/a |\n| Total: Net | 995 | 1195 |"
     assert _found(audit_document(shown, SALES, markup="text")) == [("fabricated_row", None, 2)]
 
 
@@ -1553,7 +1554,7 @@ def test_rule_7_a_list_of_commentary_before_the_records_does_not_hide_a_later_ad
 
 @pytest.mark.parametrize("prose", range(1, 13))
 def test_rule_7_a_list_after_a_paragraph_is_a_list_of_its_own_however_long_the_text_before(prose: int) -> None:
-    records = "- Sales: 1000, 1200\n- Costs: 5, -\n- Total: Net 995 1195"
+    records = "- Sales: 1000, 1200\n- Costs: 5, n/a\n- Total: Net 995 1195"
     paragraph = "\n".join(["Some commentary."] * prose)
     assert audit_document(f"{records}\n{paragraph}\n- Bonus: 1", SALES, markup="text").clean
 

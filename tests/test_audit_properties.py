@@ -69,8 +69,8 @@ _CELL: st.SearchStrategy[Cell] = st.one_of(
     st.booleans(),
 )
 _NULL_DISPLAY = st.sampled_from(
-    ["-", "n/a", "\u2014", "null"]
-)  # usable null texts (an unusable one makes the carrier unclean)
+    ["n/a", "none", "\u2014n/a\u2014", "null"]
+)  # usable null texts (an unusable one, such as a dash alone, makes the carrier unclean)
 _READINGS: tuple[Markup, ...] = ("text", "markdown")
 _FRESH = "Zzq fabricated 999999"
 
@@ -405,7 +405,7 @@ _line = st.text(
 
 @given(st.lists(_line, min_size=1, max_size=8), st.booleans())
 def test_a_text_result_audits_clean_as_presented(lines: list[str], complete: bool) -> None:
-    directive = _directive("-", complete)
+    directive = _directive("n/a", complete)
     result = {"content": [{"type": "text", "text": "\n".join(lines)}], "_meta": meta_carriers(directive)}
     for markup in _READINGS:
         shown = _shown(result, markup)

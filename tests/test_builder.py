@@ -41,7 +41,7 @@ from mcp_rendering.types import (
 
 MERGED_SCHEMA = Path(__file__).resolve().parent.parent / "schema" / "merged" / "2026-07-28" / "schema.json"
 URIS = RecordUris("ledger://statements/{statement}/rows/{row_id}")
-GUIDANCE = "Show every line in order; nulls as '-'."
+GUIDANCE = "Show every line in order; nulls as 'n/a'."
 
 
 @pytest.fixture(autouse=True)

@@ -82,7 +82,7 @@ def _wire_results(wire_log: Path) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def _check_core(tools: dict[str, mcp_types.Tool], result: mcp_types.CallToolResult, *, kept: bool) -> None:
     sheet = tools["balance_sheet"]
-    expected = Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True)
+    expected = Rendering(mode="verbatim", guidance=GUIDANCE, null_display="n/a", complete=True)
     if kept:
         assert sheet.annotations is not None
         assert sheet.annotations.verbatim_hint is True  # pyright: ignore[reportAttributeAccessIssue]
@@ -104,7 +104,7 @@ def _check_core(tools: dict[str, mcp_types.Tool], result: mcp_types.CallToolResu
         "verbatim",
         "result._meta",
         GUIDANCE,
-        "-",
+        "n/a",
         True,
     )
 
@@ -121,7 +121,7 @@ def test_the_core_form_is_moved_into_its_meta_carrier(mode: str, tmp_path: Path)
     assert called["_meta"][EXTENSION_ID] == {
         "mode": "verbatim",
         "guidance": GUIDANCE,
-        "nullDisplay": "-",
+        "nullDisplay": "n/a",
         "complete": True,
     }
 
@@ -135,7 +135,7 @@ def test_the_core_form_is_kept_beside_its_carrier_on_opt_in(mode: str, tmp_path:
     tool, called = _wire_results(wire_log)
     assert tool["annotations"]["verbatimHint"] is True
     assert tool["_meta"][EXTENSION_ID] == {"verbatimHint": True, "summarizeOkHint": False}
-    assert called["_rendering"] == {"mode": "verbatim", "guidance": GUIDANCE, "nullDisplay": "-", "complete": True}
+    assert called["_rendering"] == {"mode": "verbatim", "guidance": GUIDANCE, "nullDisplay": "n/a", "complete": True}
     assert called["_meta"][EXTENSION_ID] == called["_rendering"]
 
 
@@ -153,7 +153,7 @@ def test_a_server_sending_only_the_meta_carrier_is_read_fully(mode: str, client_
             effective = resolve_rendering(tools["balance_sheet"], result)
             assert (effective.mode, effective.source) == ("verbatim", "result._meta")
             assert effective.directive == read_rendering_object(META)[0]
-            assert not effective.complete and effective.null_display == "-"
+            assert not effective.complete and effective.null_display == "n/a"
             assert resolve_rendering(tools["balance_sheet"], None).source == "tool._meta"
             assert next_call_arguments({}, result, tools["balance_sheet"]) == {"cursor": "meta.1"}
     tool, called = _wire_results(wire_log)
@@ -172,7 +172,7 @@ def test_a_server_sending_both_is_read_from_meta(mode: str, tmp_path: Path) -> N
         effective = resolve_rendering(sheet, result)
         # The carrier alone is read; the server's mirror filled in the guidance, which only its core form had.
         assert effective.directive == read_rendering_object({**META, "guidance": DISAGREEING_CORE["guidance"]})[0]
-        assert (effective.mode, effective.source, effective.null_display) == ("verbatim", "result._meta", "-")
+        assert (effective.mode, effective.source, effective.null_display) == ("verbatim", "result._meta", "n/a")
         assert next_call_arguments({}, result, sheet) == {"cursor": "meta.1"}
         hints = resolve_rendering(sheet, None)
         assert (hints.mode, hints.source) == ("verbatim", "tool._meta")

@@ -132,7 +132,7 @@ def test_tools_declare_hints_in_their_carrier_and_results_carry_the_directive(ex
         assert getattr(result, "rendering", None) is None  # the builder sends the normative carrier only
         result_wire = wire(result)
         directive = Rendering.model_validate(result_wire["_meta"][EXTENSION_ID])
-        assert directive.mode == "verbatim" and directive.guidance and directive.null_display == "-"
+        assert directive.mode == "verbatim" and directive.guidance and directive.null_display == "n/a"
         assert isinstance(result.structured_content, dict)
         assert result.structured_content[RESULT_STRUCTURED_KEY] == result_wire["_meta"][EXTENSION_ID]
         # The text channel carries the directive too, written out before the records.
@@ -155,9 +155,9 @@ def test_financial_statements_arrive_whole_and_in_pcg_order() -> None:
         received = [row.model_copy(update={"uri": None}) for section in shown.document.sections for row in section.rows]
         assert received == [row for section in expected.sections for row in section.rows]
         assert [section.title for section in shown.document.sections] == [s.title for s in expected.sections]
-        # The null of the earlier year and the undefined growth rate arrive as nulls and show as "-".
+        # The null of the earlier year and the undefined growth rate arrive as nulls and show as "n/a".
         null_line = next(line for line in shown.text.splitlines() if "Subventions d'exploitation" in line)
-        assert null_line.rstrip(" |").endswith("-")
+        assert null_line.rstrip(" |").endswith("n/a")
 
     run_with_client("financial", body)
 

@@ -43,7 +43,7 @@ from mcp_rendering.integrations.fastmcp import (
 )
 
 SERVER_ARGS = ["-m", "mcp_rendering.examples.financial", "--framework", "fastmcp"]
-DIRECTIVE = {"mode": "verbatim", "guidance": GUIDANCE, "nullDisplay": "-", "complete": True}
+DIRECTIVE = {"mode": "verbatim", "guidance": GUIDANCE, "nullDisplay": "n/a", "complete": True}
 LEGACY = {"2025-06-18", "2025-11-25"}
 
 

@@ -85,7 +85,7 @@ def test_the_fields_survive_streamable_http(serve: Any, mode: str) -> None:
             assert sheet.annotations is None
             assert sheet.meta is not None and sheet.meta[EXTENSION_ID]["verbatimHint"] is True
             result = await client.call_tool("balance_sheet", {})
-            expected = Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True)
+            expected = Rendering(mode="verbatim", guidance=GUIDANCE, null_display="n/a", complete=True)
             wire = expected.model_dump(by_alias=True, exclude_none=True)
             assert result.rendering is None  # pyright: ignore[reportAttributeAccessIssue]
             assert result.meta is not None and result.meta[EXTENSION_ID] == wire

@@ -21,7 +21,7 @@ from mcp_rendering.examples.financial_data import financial_statements
 
 RESULT_MODEL = verbatim_result(
     RECORD_URIS.assign(financial_statements()),
-    Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True),
+    Rendering(mode="verbatim", guidance=GUIDANCE, null_display="n/a", complete=True),
 )
 RESULT: dict[str, Any] = RESULT_MODEL.model_dump(mode="json", by_alias=True, exclude_none=True)
 TEXT: str = RESULT["content"][0]["text"]

@@ -6,6 +6,7 @@ import contextlib
 import json
 import logging
 import re
+import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, cast
@@ -190,7 +191,11 @@ def test_each_guidance_value_has_one_reading(guidance: Any, reads_as: str | None
 
 
 @pytest.mark.parametrize(
-    "text", ["-", "n/a", "N/A", "— néant —", "(vide)", "s.o.", "Ø", "…", "n" * 16, "a b", "º", "‰", "\u017f", "⁞", "¡"]
+    "text",
+    [
+        *("n/a", "N/A", "none", "not reported", "— néant —", "(vide)", "s.o.", "Ø", "n" * 16, "a b", "º", "µ"),
+        *("\u017f", "-n/a-", "¡x!", "x‰", "n⁞a"),
+    ],
 )
 def test_a_usable_null_text_is_shown(text: str) -> None:
     assert resolve_rendering(None, result({"nullDisplay": text, "complete": True})).null_display == text
@@ -208,6 +213,18 @@ def test_a_usable_null_text_is_shown(text: str) -> None:
         "\u202e-",  # a bidi control
         "0",  # would look like an amount
         "0.00",
+        "-",  # a dash, or punctuation alone, reads as zero or nil in a financial statement
+        "—",
+        "\u2013",  # EN DASH
+        "--",
+        ".",
+        " - ",
+        "- -",
+        "…",
+        "‰",
+        "⁞",
+        "¡",
+        "***",
         "n/a 0",
         "\u0663",  # ARABIC-INDIC DIGIT THREE
         "\u00b2",  # SUPERSCRIPT TWO
@@ -261,9 +278,16 @@ def test_the_null_text_rule_is_the_pattern(text: str) -> None:
     assert not usable_null_text(text)
 
 
-@pytest.mark.parametrize("text", ["-", "n/a", "— néant —", "Ø", "n" * 16])
+@pytest.mark.parametrize("text", ["n/a", "N/A", "none", "not reported", "— néant —", "Ø", "n" * 16])
 def test_the_null_text_rule_accepts_a_visible_text(text: str) -> None:
     assert usable_null_text(text)
+
+
+@pytest.mark.parametrize("text", ["-", "—", "\u2013", "--", ".", " - ", "- -", "-.-", "(-)", "…", "\u2010", "‰", "/"])
+def test_the_null_text_rule_refuses_dashes_and_punctuation_alone(text: str) -> None:
+    """In a financial statement a dash means zero or nil: a null text holds at least one letter."""
+    assert not usable_null_text(text)
+    assert usable_null_text(f"{text.strip()} n/a")  # the same punctuation beside a word is a null text
 
 
 @pytest.mark.parametrize("text", ["", "n" * 17, "0", "n/a 3", "\u0663", 7, None, b"-"])
@@ -922,19 +946,37 @@ def _ranges(character_class: str) -> set[int]:
     return points
 
 
+def _stated(words: str) -> set[int]:
+    """The code points a sentence names: `U+XXXX`, a range of two joined by an en dash, and the ASCII letter
+    ranges `A`-`Z` and `a`-`z` written the same way."""
+    stated: set[int] = set()
+    for low, high in re.findall(r"U\+([0-9A-F]{4})(?:\u2013U\+([0-9A-F]{4}))?", words):
+        stated.update(range(int(low, 16), int(high or low, 16) + 1))
+    for low, high in re.findall(r"\b([A-Za-z])\u2013([A-Za-z])\b", words):
+        stated.update(range(ord(low), ord(high) + 1))
+    return stated
+
+
 def test_the_specification_states_the_schema_pattern_in_words() -> None:
     pattern = _null_display_schema()["pattern"]
-    match = re.fullmatch(r"\^\[([^\]]+)\]\+\( \[\1\]\+\)\*\$", pattern)
-    assert match, "one character class, runs of it joined by single spaces"
+    match = re.fullmatch(
+        r"\^\(\[(?P<c>[^\]]+)\]\+ \)\*\[(?P=c)\]\*\[(?P<l>[^\]]+)\]\[(?P=c)\]\*\( \[(?P=c)\]\+\)\*\$", pattern
+    )
+    assert match, "runs of one character class joined by single spaces, one of the letter class among them"
+    characters, letters = _ranges(match.group("c")), _ranges(match.group("l"))
+    assert letters < characters
+    assert letters == {point for point in characters if unicodedata.category(chr(point)).startswith("L")}
     spec = (Path(__file__).resolve().parent.parent / "sep/rendering.mdx").read_text()
     sentence = re.search(r"A \*\*usable null text\*\*(.+?)\n\n", spec, re.S)
     assert sentence is not None
-    stated: set[int] = set()
-    for low, high in re.findall(r"U\+([0-9A-F]{4})(?:\u2013U\+([0-9A-F]{4}))?", sentence.group(1)):
-        stated.update(range(int(low, 16), int(high or low, 16) + 1))
+    words = " ".join(sentence.group(1).split())
+    before, _, after = words.partition("at least one letter (")
+    assert after, "the sentence names the letters"
+    stated = _stated(before)
     stated.discard(0x20)  # the separating space, named in the sentence too
-    assert stated == _ranges(match.group(1))
-    assert "1 to 16 code points" in sentence.group(1) and "single space" in sentence.group(1)
+    assert stated == characters
+    assert _stated(after.partition(")")[0]) == letters
+    assert "1 to 16 code points" in words and "single space" in words
 
 
 # --- an SDK model is read as its wire JSON; fail-safe marks survive every conversion -----------------------------

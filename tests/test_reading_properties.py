@@ -99,7 +99,7 @@ _directive_pairs = _carrier_pairs(
     {
         "mode": st.sampled_from(["verbatim", "summarizable", "tabular"]),
         "guidance": st.text(max_size=20),
-        "nullDisplay": st.sampled_from(["-", "n/a", "", "0", " ", "\u200b", "\u2800", "\u3164", "\uffa0"])
+        "nullDisplay": st.sampled_from(["-", "n/a", "none", "", "0", " ", "\u200b", "\u2800", "\u3164", "\uffa0"])
         | st.text(max_size=20),
         "complete": st.booleans(),
     },
@@ -179,6 +179,7 @@ _NEAR_NULL_TEXT = st.text(
     st.one_of(
         st.sampled_from(
             " -/09:~\xa0\xa1\xac\xad\xb2\xbd\u017f\u0180\u2010\u2027\u2028\u205e\u205f\u216b\u2800\u0663\n"
+            "@AZ[`az{\xaa\xb5\xba\xbf\xc0\xd6\xd7\xd8\xf6\xf7\xf8\u0391\u2014"  # at the edges of the letters
         ),
         st.characters(codec="utf-8"),
     ),

@@ -50,8 +50,8 @@ def _statement() -> Document:
 
 
 def test_cell_text_keeps_values_exact() -> None:
-    assert cell_text(None) == "-"
-    assert cell_text(None, "n/a") == "n/a"
+    assert cell_text(None) == "n/a"
+    assert cell_text(None, "none") == "none"
     assert cell_text(True) == "true"
     assert cell_text(False) == "false"
     assert cell_text(1234567) == "1234567"
@@ -101,7 +101,9 @@ def test_markdown_rendering_is_a_table_per_section() -> None:
     assert "|  | 2023 | 2024 |" in lines
     assert "| --- | ---: | ---: |" in lines
     assert "| Sales | 1000 | 1234567.125 |" in lines
-    assert "| &emsp;Domestic | 600 | \\- |" in lines
+    assert "| &emsp;Domestic | 600 | n/a |" in lines
+    # A null text is the caller's to choose: a dash-only cell is escaped so as not to read as a delimiter row.
+    assert "| &emsp;Domestic | 600 | \\- |" in render_markdown(_statement(), null_display="-").splitlines()
     assert "| **Subtotal:** Revenue | 1600 | 0.1 |" in lines
     assert "| **Total:** Net income | -12.5 |" in lines
     assert "*(no rows)*" in lines

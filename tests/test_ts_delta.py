@@ -183,7 +183,7 @@ def test_each_hint_documents_its_default(ts_definitions: dict[str, Any]) -> None
         ("RenderingHints", "verbatimHint"): "Default: false",
         ("RenderingHints", "summarizeOkHint"): "Default: false",
         ("Rendering", "complete"): "Required",
-        ("Rendering", "nullDisplay"): 'Default: "-"',
+        ("Rendering", "nullDisplay"): 'Default: "n/a"',
     }
     for (definition, member), default in documented.items():
         assert default in ts_definitions[definition]["properties"][member]["description"], (definition, member)

@@ -96,9 +96,16 @@ def test_mode_is_an_open_string(mode: str | None) -> None:
     assert Rendering.model_validate({"mode": mode, "complete": True}).mode == mode
 
 
-@pytest.mark.parametrize("text", ["-", "n/a", "N/A", "— néant —", "(vide)", "\u2013", "s.o.", "Ø", "…"])
+@pytest.mark.parametrize("text", ["n/a", "N/A", "none", "not reported", "— néant —", "(vide)", "s.o.", "Ø", "n/a…"])
 def test_usable_null_texts_pass(text: str) -> None:
     assert Rendering.model_validate({"nullDisplay": text, "complete": True}).null_display == text
+
+
+@pytest.mark.parametrize("text", ["-", "\u2014", "\u2013", "--", ".", " - ", "…", "- -"])
+def test_a_null_text_without_a_letter_fails(text: str) -> None:
+    """A dash or punctuation alone reads as zero or nil in a financial statement: the type asks for a letter."""
+    with pytest.raises(ValidationError):
+        Rendering.model_validate({"nullDisplay": text, "complete": True})
 
 
 def test_limits_are_inclusive() -> None:

@@ -24,7 +24,7 @@ from interop.reach.envs import BY_NAME, REACH, ROOT, Environment, installed_vers
 from interop.run import wire_exchange
 from mcp_rendering.audit import audit
 from mcp_rendering.host import FRAMING_HEADER, result_is_complete
-from mcp_rendering.reading import read_directive
+from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, read_directive
 from mcp_rendering.records import result_records
 from mcp_rendering.types import PARTIAL_MARKER
 
@@ -395,7 +395,7 @@ def _directive_seen(prose: str, objects: Sequence[Any], result: Mapping[str, Any
     """Which members of the result's directive are readable in some prose and some JSON objects."""
     directive = read_directive(result)
     assert directive is not None and directive.mode is not None, "the financial example sends a directive"
-    null_display = directive.null_display or "-"
+    null_display = directive.null_display or DEFAULT_NULL_DISPLAY
     guidance = directive.guidance or ""
     copies = _directive_copies(objects)
     pages = _page_states(objects)

@@ -83,7 +83,7 @@ from typing import Any, Literal, TypeAlias
 
 from mcp_rendering.document import Cell, Document, Row, RowKind
 from mcp_rendering.host import result_is_complete, tool_result_wire
-from mcp_rendering.reading import resolve_rendering
+from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, resolve_rendering
 from mcp_rendering.records import RecordsKind, result_records, shows_text
 from mcp_rendering.render import column_cells, first_hidden, shows_as_written, text_escape, visible
 from mcp_rendering.transcript import ShownLine, TranscriptView, read_markdown
@@ -1386,7 +1386,7 @@ def audit_document(
     document: Document,
     *,
     complete: bool = True,
-    null_display: str = "-",
+    null_display: str = DEFAULT_NULL_DISPLAY,
     markup: Markup = "auto",
     records: RecordsKind = "document",
 ) -> AuditReport:

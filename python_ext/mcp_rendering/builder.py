@@ -47,6 +47,7 @@ from pydantic_core import to_json
 from mcp_rendering.document import Document
 from mcp_rendering.envelope import BudgetError, Envelope, Page, ResultChangedError
 from mcp_rendering.patch import is_installed
+from mcp_rendering.reading import DEFAULT_NULL_DISPLAY
 from mcp_rendering.render import render_text
 from mcp_rendering.tokens import TokenError
 from mcp_rendering.types import (
@@ -296,7 +297,7 @@ def text_framing(
         lines.append(f"Mode: verbatim. {_VERBATIM_TEXT}")
     else:
         lines.append(f"Mode: {_json_quote(mode)}, not a registered mode, so read as verbatim. {_VERBATIM_TEXT}")
-    lines.append(f"Null values are shown as {_json_quote(directive.null_display or '-')}.")
+    lines.append(f"Null values are shown as {_json_quote(directive.null_display or DEFAULT_NULL_DISPLAY)}.")
     if directive.guidance:
         lines.append(f"Guidance: {_json_quote(directive.guidance)}")
     if directive.complete and continuation is None:
@@ -394,7 +395,7 @@ def verbatim_result(
 
     structured = structured_content()
 
-    shown_null = effective.null_display or "-"
+    shown_null = effective.null_display or DEFAULT_NULL_DISPLAY
     records = sum(len(section.rows) for section in document.sections)
     framing = text_framing(effective, page, records, continuation)
     text = f"{framing}\n\n{render_text(document, null_display=shown_null)}"

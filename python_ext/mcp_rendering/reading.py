@@ -86,7 +86,7 @@ __all__ = [
 
 logger = logging.getLogger("mcp_rendering")
 
-DEFAULT_NULL_DISPLAY = "-"
+DEFAULT_NULL_DISPLAY = "n/a"
 """What a null value shows as when the directive gives no usable null text."""
 
 Carrier: TypeAlias = Literal["result._meta", "result._rendering", "tool._meta", "tool.annotations", "none"]
@@ -140,8 +140,9 @@ _CONTINUATION_TOOL_MEMBERS = _member_adapters(ResultContinuationTool)
 
 def usable_null_text(text: object) -> bool:
     """Whether `text` is a usable null text (section 4): a string that the schema's `nullDisplay` type admits (1 to
-    16 code points matching its pattern). The reader judges `nullDisplay` with this very validator, so the two
-    cannot disagree."""
+    16 code points matching its pattern: at least one letter, no digit, so that neither a dash alone nor a number
+    can pass for an amount). The reader judges `nullDisplay` with this very validator, so the two cannot
+    disagree."""
     if not isinstance(text, str):
         return False
     try:

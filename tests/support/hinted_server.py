@@ -26,9 +26,9 @@ from mcp_rendering import RenderingExtension
 from mcp_rendering.extension import ResultContinuationExtension
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, Rendering
 
-GUIDANCE = "Show every row of every section in order; show null values as '-'."
+GUIDANCE = "Show every row of every section in order; show null values as 'n/a'."
 LINES = {"lines": [["Total assets", 1200], ["Total liabilities", None]]}
-META = {"mode": "verbatim", "nullDisplay": "-", "complete": False}
+META = {"mode": "verbatim", "nullDisplay": "n/a", "complete": False}
 """The `_meta` directive of the `meta` and `both` servers."""
 CONTINUATION = {"argument": "cursor", "token": "meta.1"}
 """The result continuation carrier of the `meta` and `both` servers."""
@@ -67,7 +67,7 @@ def build_server(carriers: Carriers = "core") -> MCPServer:
         }
         if carriers in ("core", "core-kept"):
             wire["_rendering"] = Rendering(
-                mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True
+                mode="verbatim", guidance=GUIDANCE, null_display="n/a", complete=True
             ).model_dump(by_alias=True, exclude_none=True)
         else:
             wire["_meta"] = {EXTENSION_ID: META, CONTINUATION_ID: CONTINUATION}

@@ -64,7 +64,7 @@ tokens = st.from_regex(r"[A-Za-z0-9._~-]{1,60}", fullmatch=True)
 argument_names = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,20}", fullmatch=True)
 continuations = st.fixed_dictionaries({"argument": argument_names, "token": tokens})
 unregistered_modes = st.text(max_size=20).filter(lambda mode: mode not in REGISTERED_MODES)
-usable_null_texts = st.sampled_from(["-", "n/a", "N/A", "— néant —", "(vide)", "s.o.", "Ø", "…"])
+usable_null_texts = st.sampled_from(["n/a", "N/A", "none", "not reported", "— néant —", "(vide)", "s.o.", "Ø"])
 
 
 @st.composite
@@ -86,7 +86,9 @@ _not_a_boolean = (
 malformed_members: dict[str, st.SearchStrategy[Any]] = {
     "mode": _not_a_string | st.dictionaries(st.text(max_size=3), st.text(max_size=3), max_size=2),
     "guidance": _not_a_string | st.text(min_size=1001, max_size=1040),
-    "nullDisplay": _not_a_string | st.text(min_size=17, max_size=30) | st.sampled_from(["", " ", "0", "\u200b", "1.0"]),
+    "nullDisplay": _not_a_string
+    | st.text(min_size=17, max_size=30)
+    | st.sampled_from(["", " ", "0", "\u200b", "1.0", "-", "\u2014", "--", ".", " - "]),
     "complete": _not_a_boolean,
 }
 """For each member of `Rendering`, values that are not well-formed for it (an explicit null is absent, not

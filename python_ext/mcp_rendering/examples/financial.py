@@ -40,7 +40,7 @@ RECORD_URIS = RecordUris("accounts://atelier-fictif/fy2025/lines/{row_id}")
 
 GUIDANCE = (
     "Regulatory statements (PCG): show every line of every section in the order given, keeping subtotals and totals "
-    "and the five-year CAGR section. Amounts are in euros. Show a null value as '-'; never replace it with 0."
+    "and the five-year CAGR section. Amounts are in euros. Show a null value as 'n/a'; never replace it with 0."
 )
 
 DESCRIPTION = "Example MCP server: annual accounts in plan comptable général order (synthetic data)."
@@ -70,7 +70,7 @@ def _load(params: Mapping[str, str], caller: str) -> Document | None:
 def _statements(*, record_links: bool) -> mcp_types.CallToolResult:
     return verbatim_result(
         _document(),
-        Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True),
+        Rendering(mode="verbatim", guidance=GUIDANCE, null_display="n/a", complete=True),
         record_links=record_links,
     )
 

@@ -102,7 +102,7 @@ def build_server(*, plain: bool = False, record_links: bool = False) -> MCPServe
             _document(division),
             arguments=call_arguments(cursor, division=division),
             caller=caller_of(ctx),
-            directive=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True),
+            directive=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="n/a", complete=True),
             record_links=record_links,
             fingerprint=_fingerprint(division),
         )

@@ -52,7 +52,7 @@ BUDGET = Budget(max_bytes=40_000, max_items=100)
 
 GUIDANCE = (
     "Compliance report: show every flagged customer, in the order given, under its list heading, with its score "
-    "and source list. Show a missing date of birth as '-'. If the result is incomplete, say so and fetch the rest."
+    "and source list. Show a missing date of birth as 'n/a'. If the result is incomplete, say so and fetch the rest."
 )
 
 KNOWN_BATCHES = (DEFAULT_BATCH, "onboarding-2025-q3")
@@ -114,7 +114,7 @@ def build_server(*, plain: bool = False, record_links: bool = False) -> MCPServe
             _document(batch),
             arguments=call_arguments(cursor, batch=batch),
             caller=caller_of(ctx),
-            directive=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="-", complete=True),
+            directive=Rendering(mode="verbatim", guidance=GUIDANCE, null_display="n/a", complete=True),
             record_links=record_links,
             fingerprint=_fingerprint(batch),
         )

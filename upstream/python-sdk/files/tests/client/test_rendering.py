@@ -32,6 +32,7 @@ _NOT_NULL_DISPLAYS: list[Any] = [
     *_BLANK_LOOKING,
     *("0", "0.00", "-1", "1,000", "1.5e3", "n/a 0", "\u0663"),  # a decimal digit: would look like an amount
     *("\u00b2", "\u202e-", " -", "- ", "-\n-", "\u7a7a"),  # outside the member's type
+    *("-", "\u2014", "\u2013", "--", ".", " - ", "- -", "\u2026", "***"),  # no letter: a dash reads as zero
     *("x" * 17, "n" * 17),
 ]
 _NOT_STRINGS: list[Any] = [0, False, [], {}]
@@ -50,7 +51,7 @@ def test_a_result_without_carriers_makes_no_claim() -> None:
     assert reading == RenderingReading(
         mode="unspecified",
         guidance=None,
-        null_display="-",
+        null_display="n/a",
         completeness="unstated",
         has_directive=False,
         has_hints=False,
@@ -171,6 +172,30 @@ def test_a_clean_result_mode_decides_over_unclean_hints() -> None:
 
 
 @pytest.mark.parametrize(
+    ("tool_carrier", "directive", "is_error", "mode"),
+    [
+        pytest.param({"verbatimHint": True}, {"mode": "summarizable"}, True, "verbatim", id="verbatim-tool-error"),
+        pytest.param({"verbatimHint": True}, {"mode": "summarizable"}, False, "summarizable", id="not-an-error"),
+        pytest.param({"verbatimHint": "yes"}, {"mode": "summarizable"}, True, "verbatim", id="malformed-hint-error"),
+        pytest.param({"summarizeOkHint": True, "x": 1}, {"mode": "summarizable"}, True, "verbatim", id="unclean-hints"),
+        pytest.param({"verbatimHint": False}, {"mode": "summarizable"}, True, "summarizable", id="not-verbatim"),
+        pytest.param({"summarizeOkHint": True}, {"mode": "summarizable"}, True, "summarizable", id="summarize-ok"),
+        pytest.param(None, {"mode": "summarizable"}, True, "summarizable", id="no-hints"),
+        pytest.param({"verbatimHint": True}, {"mode": "verbatim"}, True, "verbatim", id="verbatim-error"),
+        pytest.param({"verbatimHint": True}, {"mode": "tabular"}, True, "verbatim", id="unregistered-mode-error"),
+    ],
+)
+def test_an_error_result_of_a_verbatim_tool_stays_verbatim_whatever_its_mode(
+    tool_carrier: Any, directive: dict[str, Any], is_error: bool, mode: str
+) -> None:
+    """The effective-mode table's row for errors: where `verbatimHint` reads true (a
+    well-formed true, a malformed value, or an unclean carrier), an error result
+    (`isError: true`) reads verbatim even when its directive says summarizable."""
+    tool = _tool(tool_carrier, present=tool_carrier is not None)
+    assert read_rendering(tool, _result(directive, is_error=is_error)).mode == mode
+
+
+@pytest.mark.parametrize(
     ("directive", "completeness"),
     [
         pytest.param({"complete": True}, "complete", id="true"),
@@ -196,23 +221,93 @@ def test_only_a_well_formed_complete_true_reads_complete(directive: Any, complet
     assert reading.partial is (completeness != "complete")
 
 
+_CONTINUATION_ID = "io.modelcontextprotocol/result-continuation"
+
+
+def _paged_tool(declaration: Any = None, hints: Any = None) -> Tool:
+    """A tool that declares a continuation argument (the result continuation extension's carrier)."""
+    meta: dict[str, Any] = {_CONTINUATION_ID: {"argument": "cursor"} if declaration is None else declaration}
+    if hints is not None:
+        meta[EXTENSION_ID] = hints
+    return Tool(name="ledger", input_schema={"type": "object"}, _meta=meta)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "completeness", "maybe_later_part"),
+    [
+        pytest.param(None, "unstated", True, id="arguments-not-known"),
+        pytest.param({"company": "acme"}, "complete", False, id="first-part"),
+        pytest.param({"company": "acme", "cursor": None}, "complete", False, id="argument-null-is-absent"),
+        pytest.param({"company": "acme", "cursor": "p2"}, "unstated", True, id="later-part"),
+    ],
+)
+def test_a_result_of_a_tool_that_declares_a_continuation_argument_is_read_with_its_call(
+    arguments: dict[str, Any] | None, completeness: str, maybe_later_part: bool
+) -> None:
+    """Read alone, a later part is never the whole, whatever its `complete` says; and without the
+    arguments of its call, a later part cannot be told from the first."""
+    reading = read_rendering(_paged_tool(), _result({"mode": "verbatim", "complete": True}), arguments=arguments)
+    assert (reading.completeness, reading.maybe_later_part, reading.partial) == (
+        completeness,
+        maybe_later_part,
+        completeness != "complete",
+    )
+    assert reading.mode == "verbatim"
+    assert reading.problems == ()
+
+
+def test_a_later_part_is_partial_without_any_rendering_carrier() -> None:
+    """The continuation rows read "unstated" whatever the carriers: a result with no directive
+    of a tool with no hints is partial too when it is, or may be, a later part."""
+    assert read_rendering(_paged_tool(), _result(present=False)).partial
+    assert read_rendering(_paged_tool(), _result(present=False), arguments={"cursor": "p2"}).partial
+    assert not read_rendering(_paged_tool(), _result(present=False), arguments={}).partial
+
+
+@pytest.mark.parametrize(
+    ("declaration", "maybe_later_part"),
+    [
+        pytest.param({"argument": "cursor", "x": 1}, True, id="unclean-declaration-still-declares"),
+        pytest.param({"argument": "_page2"}, True, id="underscore-and-digit"),
+        pytest.param({"argument": "a" * 64}, True, id="longest"),
+        pytest.param({"argument": "a" * 65}, False, id="too-long"),
+        pytest.param({"argument": "2page"}, False, id="leading-digit"),
+        pytest.param({"argument": "next cursor"}, False, id="space"),
+        pytest.param({"argument": ""}, False, id="empty"),
+        pytest.param({"argument": 5}, False, id="not-a-string"),
+        pytest.param({}, False, id="no-argument"),
+        pytest.param("cursor", False, id="not-an-object"),
+    ],
+)
+def test_only_a_well_formed_continuation_argument_is_a_declaration(declaration: Any, maybe_later_part: bool) -> None:
+    reading = read_rendering(_paged_tool(declaration), _result({"complete": True}))
+    assert (reading.maybe_later_part, reading.completeness) == (
+        maybe_later_part,
+        "unstated" if maybe_later_part else "complete",
+    )
+
+
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
         pytest.param("n/a", "n/a", id="text"),
-        pytest.param("—", "—", id="dash"),
+        pytest.param("— néant —", "— néant —", id="dashes-beside-a-word"),
         pytest.param("null", "null", id="word-null"),
         pytest.param("NaN", "NaN", id="no-digit"),
-        *(pytest.param(value, value, id=f"usable-{value!r}") for value in ["N/A", "— néant —", "(vide)", "s.o.", "Ø"]),
-        pytest.param("…", "…", id="ellipsis"),
+        *(
+            pytest.param(value, value, id=f"usable-{value!r}")
+            for value in ["N/A", "none", "not reported", "(vide)", "s.o.", "Ø", "-n/a-", "n/a…"]
+        ),
         pytest.param("n" * 16, "n" * 16, id="longest"),
-        *(pytest.param(value, "-", id=f"malformed-{value!r}") for value in _NOT_NULL_DISPLAYS),
-        *(pytest.param(value, "-", id=f"not-a-string-{value!r}") for value in _NOT_STRINGS),
+        *(pytest.param(value, "n/a", id=f"malformed-{value!r}") for value in _NOT_NULL_DISPLAYS),
+        *(pytest.param(value, "n/a", id=f"not-a-string-{value!r}") for value in _NOT_STRINGS),
     ],
 )
-def test_null_display_cannot_hide_a_null_or_look_like_an_amount(value: Any, expected: str) -> None:
-    """A malformed `nullDisplay` reads as absent (the default "-"), the other members still apply,
-    and the carrier is unclean, so its `complete: true` no longer counts."""
+def test_null_display_holds_a_letter_and_no_digit(value: Any, expected: str) -> None:
+    """A null text holds at least one letter and no decimal digit: neither `"0"` nor a dash alone
+    (which a financial statement reads as zero) can make a null pass for an amount. A malformed
+    `nullDisplay` reads as absent (the default "n/a"), the other members still apply, and the
+    carrier is unclean, so its `complete: true` no longer counts."""
     reading = read_rendering(None, _result({"nullDisplay": value, "mode": "verbatim", "complete": True}))
     completeness = "complete" if expected == value else "unstated"
     assert (reading.null_display, reading.mode, reading.completeness) == (expected, "verbatim", completeness)
@@ -225,7 +320,7 @@ def test_a_directive_carrier_that_is_not_an_object_reads_as_every_safe_value(car
         "verbatim",
         "unstated",
         None,
-        "-",
+        "n/a",
     )
     assert len(reading.problems) == 1
 
@@ -235,7 +330,7 @@ def test_braille_blank_and_hangul_fillers_are_not_visible(value: str) -> None:
     """They are neither white space nor invisible by category, yet show as nothing: a
     null text made only of them is blank (the reason given is that, not its type)."""
     reading = read_rendering(None, _result({"nullDisplay": value, "complete": True}))
-    assert reading.null_display == "-"
+    assert reading.null_display == "n/a"
     assert reading.problems == ("nullDisplay is malformed (empty, blank or invisible): ignored",)
 
 
@@ -281,6 +376,12 @@ def test_every_odd_value_is_reported_as_a_problem() -> None:
     )
     assert read_rendering(_tool({"summarizeOkHint": "true"}), _result(present=False)).problems == snapshot(
         ("summarizeOkHint is malformed (a string, not a boolean): read as false",)
+    )
+    assert read_rendering(None, _result({"nullDisplay": "-", "complete": True})).problems == snapshot(
+        ("nullDisplay is malformed (holds no letter, so it could pass for an amount): ignored",)
+    )
+    assert read_rendering(None, _result({"nullDisplay": "-\u03b1", "complete": True})).problems == snapshot(
+        ("nullDisplay is malformed (outside the printable Latin letters, punctuation and dashes of its type): ignored",)
     )
 
 

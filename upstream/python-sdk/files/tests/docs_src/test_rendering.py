@@ -1,17 +1,19 @@
 """`docs/advanced/rendering.md`: every claim the page makes, proved against the real SDK."""
 
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
-from mcp_types import CallToolResult, TextContent, Tool
+from mcp_types import CallToolResult, ClientCapabilities, TextContent, Tool
 from pydantic import ValidationError
 
 from docs_src.rendering import tutorial001, tutorial001_client, tutorial002
 from mcp import Client
 from mcp.client.rendering import RENDERING_SUPPORT, read_rendering
+from mcp.server import ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.rendering import EXTENSION_ID, Directive, Rendering
+from mcp.server.rendering import EXTENSION_ID, Directive, Rendering, client_supports_rendering
 
 # See test_index.py for why this is a per-module mark and not a conftest hook.
 pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings("error::mcp.MCPDeprecationWarning")]
@@ -71,6 +73,9 @@ async def test_a_tool_error_gets_no_directive_and_stays_verbatim() -> None:
         {"null_display": ""},
         {"null_display": "   "},
         {"null_display": "0"},
+        {"null_display": "-"},
+        {"null_display": "\u2014"},
+        {"null_display": "n/a  x"},
         {"guidance": "x" * 1001},
         {"complete": "true"},
         {"completed": True},
@@ -81,6 +86,13 @@ def test_a_directive_is_validated_when_built(fields: dict[str, Any]) -> None:
     """The page's list of what `Directive` refuses."""
     with pytest.raises(ValidationError):
         Directive.model_validate(fields)
+
+
+@pytest.mark.parametrize("null_display", ["n/a", "O", "l", "\u2014 n\u00e9ant \u2014"])
+def test_a_null_text_holds_a_letter_and_letters_that_resemble_digits_remain_possible(null_display: str) -> None:
+    """The page: the letter rule keeps out a dash alone, not a letter that looks like a digit."""
+    directive = Directive(null_display=null_display, complete=True)
+    assert directive.to_wire() == {"nullDisplay": null_display, "complete": True}
 
 
 async def test_the_client_prints_what_the_page_shows() -> None:
@@ -124,13 +136,19 @@ def test_the_mode_table(tool: Any, directive: Any, mode: str) -> None:
     ("directive", "guidance", "null_display", "completeness", "problems"),
     [
         ({"complete": True, "guidance": "ok", "nullDisplay": "n/a"}, "ok", "n/a", "complete", 0),
-        ({"complete": False}, None, "-", "incomplete", 0),
-        ({}, None, "-", "unstated", 0),
-        ({"completed": True}, None, "-", "unstated", 1),
-        ({"complete": "true"}, None, "-", "unstated", 1),
-        ({"complete": True, "guidance": "x" * 1001, "nullDisplay": "0"}, None, "-", "unstated", 2),
-        ({"complete": True, "nullDisplay": " "}, None, "-", "unstated", 1),
-        ({"complete": True, "nullDisplay": "x" * 17}, None, "-", "unstated", 1),
+        ({"complete": False}, None, "n/a", "incomplete", 0),
+        ({}, None, "n/a", "unstated", 0),
+        ({"completed": True}, None, "n/a", "unstated", 1),
+        ({"complete": "true"}, None, "n/a", "unstated", 1),
+        ({"complete": True, "guidance": "x" * 1001, "nullDisplay": "0"}, None, "n/a", "unstated", 2),
+        ({"complete": True, "nullDisplay": " "}, None, "n/a", "unstated", 1),
+        ({"complete": True, "nullDisplay": "\u2800"}, None, "n/a", "unstated", 1),
+        ({"complete": True, "nullDisplay": "x" * 17}, None, "n/a", "unstated", 1),
+        ({"complete": True, "nullDisplay": "-"}, None, "n/a", "unstated", 1),
+        ({"complete": True, "nullDisplay": "\u2014"}, None, "n/a", "unstated", 1),
+        ({"complete": True, "nullDisplay": "- -"}, None, "n/a", "unstated", 1),
+        ({"complete": True, "nullDisplay": "n/a 1"}, None, "n/a", "unstated", 1),
+        ({"complete": True, "nullDisplay": "\u00e9t\u00e9 \u2014"}, None, "\u00e9t\u00e9 \u2014", "complete", 0),
         ({"complete": True, "nullDisplay": "NaN"}, None, "NaN", "complete", 0),
     ],
 )
@@ -146,6 +164,39 @@ def test_the_directive_table(
 
 
 @pytest.mark.parametrize(
+    ("tool", "is_error", "mode"),
+    [
+        pytest.param({"verbatimHint": True}, True, "verbatim", id="error-of-a-verbatim-tool"),
+        pytest.param({"verbatimHint": True}, False, "summarizable", id="success-of-a-verbatim-tool"),
+        pytest.param({"summarizeOkHint": True}, True, "summarizable", id="error-of-another-tool"),
+    ],
+)
+def test_an_error_result_of_a_verbatim_tool_stays_verbatim(tool: Any, is_error: bool, mode: str) -> None:
+    """The page's bullet: an error result of a verbatim tool reads verbatim, whatever its `mode` says."""
+    assert read_rendering(_tool(tool), _result({"mode": "summarizable"}, is_error=is_error)).mode == mode
+
+
+@pytest.mark.parametrize(
+    ("arguments", "completeness"),
+    [
+        pytest.param(None, "unstated", id="arguments-not-given"),
+        pytest.param({"cursor": "p2"}, "unstated", id="later-part"),
+        pytest.param({}, "complete", id="first-part"),
+    ],
+)
+def test_a_result_of_a_tool_that_declares_a_continuation_argument(arguments: Any, completeness: str) -> None:
+    """The page's bullet: such a result is complete only when read with the arguments of its call,
+    and that call did not set the continuation argument."""
+    tool = Tool(
+        name="ledger",
+        input_schema={"type": "object"},
+        _meta={"io.modelcontextprotocol/result-continuation": {"argument": "cursor"}},
+    )
+    reading = read_rendering(tool, _result({"complete": True}), arguments=arguments)
+    assert (reading.completeness, reading.partial) == (completeness, completeness != "complete")
+
+
+@pytest.mark.parametrize(
     ("tool", "partial"),
     [
         pytest.param({"verbatimHint": True}, True, id="tool-with-hints"),
@@ -157,6 +208,23 @@ def test_a_result_without_a_directive(tool: Any, partial: bool) -> None:
     completeness is not stated; a result with neither carrier is not read, so not partial."""
     reading = read_rendering(_tool(tool), CallToolResult(content=[]))
     assert (reading.completeness, reading.partial) == ("unstated", partial)
+
+
+@pytest.mark.parametrize(
+    ("settings", "declared"),
+    [({}, True), ({"unknownSetting": 1}, True), (None, False), (False, False), (True, False), ("yes", False)],
+)
+def test_only_an_object_declares_the_extension(settings: Any, declared: bool) -> None:
+    """The page: an object under `capabilities.extensions`, whatever settings it holds, declares
+    the extension; any other value declares nothing."""
+    capabilities = ClientCapabilities.model_construct(extensions={EXTENSION_ID: settings})
+    ctx = ServerRequestContext(
+        session=cast("Any", SimpleNamespace(client_capabilities=capabilities)),
+        lifespan_context={},
+        protocol_version="2026-07-28",
+        method="tools/call",
+    )
+    assert client_supports_rendering(ctx) is declared
 
 
 async def test_a_bounded_part_reads_as_partial_and_keeps_its_records() -> None:

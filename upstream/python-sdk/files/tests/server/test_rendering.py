@@ -6,7 +6,8 @@ server opts in, and no client declaration (or its absence, or odd request
 `_meta`) makes a call fail or changes a result.
 """
 
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import mcp_types as types
 import pytest
@@ -190,6 +191,53 @@ async def test_client_supports_rendering_from_both_contexts() -> None:
     )
 
 
+async def test_client_supports_rendering_with_unknown_settings() -> None:
+    """Any object declares the extension: settings this version does not know are ignored."""
+    observed: list[bool] = []
+    rendering = Rendering()
+
+    @rendering.tool()
+    def probe(ctx: Context) -> str:
+        observed.append(client_supports_rendering(ctx))
+        return "ok"
+
+    settings = [{}, {"vendor.example/setting": True}, {"unknownSetting": {"nested": [1]}}]
+    for mode in ("auto", "legacy"):
+        for each in settings:
+            async with Client(
+                MCPServer("probe", extensions=[rendering]), mode=mode, extensions=[advertise(EXTENSION_ID, each)]
+            ) as client:
+                await client.call_tool("probe", {})
+    assert observed == [True] * 6
+
+
+@pytest.mark.parametrize(
+    ("extensions", "declared"),
+    [
+        pytest.param({EXTENSION_ID: {}}, True, id="empty-object"),
+        pytest.param({EXTENSION_ID: {"unknownSetting": 1}}, True, id="unknown-settings"),
+        pytest.param({EXTENSION_ID: None}, False, id="null"),
+        pytest.param({EXTENSION_ID: False}, False, id="false"),
+        pytest.param({EXTENSION_ID: True}, False, id="true"),
+        pytest.param({EXTENSION_ID: "yes"}, False, id="string"),
+        pytest.param({EXTENSION_ID: []}, False, id="array"),
+        pytest.param({"vendor.example/other": {}}, False, id="another-extension"),
+        pytest.param(None, False, id="no-extensions"),
+    ],
+)
+def test_only_an_object_declares_the_extension(extensions: Any, declared: bool) -> None:
+    """However the capabilities were recorded (the SDK's models validate the wire, but a
+    capabilities object can be built without validation), only an object is a declaration."""
+    capabilities = types.ClientCapabilities.model_construct(extensions=extensions)
+    ctx = ServerRequestContext(
+        session=cast("Any", SimpleNamespace(client_capabilities=capabilities)),
+        lifespan_context={},
+        protocol_version="2026-07-28",
+        method="tools/call",
+    )
+    assert client_supports_rendering(ctx) is declared
+
+
 def test_with_directive_keeps_other_meta_and_replaces_a_directive() -> None:
     result = CallToolResult(content=[], _meta={"vendor.example/x": 1, EXTENSION_ID: {"mode": "summarizable"}})
     stamped = with_directive(
@@ -216,7 +264,10 @@ def test_with_directive_keeps_other_meta_and_replaces_a_directive() -> None:
         pytest.param({"null_display": " \u200b"}, "null_display: empty, blank or invisible", id="null-display-blank"),
         pytest.param({"null_display": "\u2800"}, "null_display: empty, blank or invisible", id="null-display-braille"),
         pytest.param({"null_display": "\u3164"}, "null_display: empty, blank or invisible", id="null-display-filler"),
-        pytest.param({"null_display": "- -  -"}, "null_display: outside the printable", id="null-display-type"),
+        pytest.param({"null_display": "n/a  -"}, "null_display: outside the printable", id="null-display-type"),
+        pytest.param({"null_display": "-"}, "null_display: holds no letter", id="null-display-dash"),
+        pytest.param({"null_display": "\u2014"}, "null_display: holds no letter", id="null-display-em-dash"),
+        pytest.param({"null_display": "- . -"}, "null_display: holds no letter", id="null-display-punctuation"),
         pytest.param({"null_display": "0"}, "null_display: holds a decimal digit", id="null-display-zero"),
         pytest.param({"null_display": "n/a 1"}, "null_display: holds a decimal digit", id="null-display-digit"),
         pytest.param({"mode": "verbatim"}, "complete\n  Field required", id="complete-unstated"),
@@ -233,5 +284,5 @@ def test_a_directive_is_well_formed_by_construction(fields: dict[str, Any], mess
 
 
 def test_a_directive_takes_wire_names_and_keeps_open_modes() -> None:
-    directive = Directive.model_validate({"mode": "tabular", "nullDisplay": "—", "complete": False})
-    assert directive.to_wire() == snapshot({"mode": "tabular", "nullDisplay": "—", "complete": False})
+    directive = Directive.model_validate({"mode": "tabular", "nullDisplay": "— néant —", "complete": False})
+    assert directive.to_wire() == snapshot({"mode": "tabular", "nullDisplay": "— néant —", "complete": False})

@@ -18,15 +18,23 @@ A member, a carrier key or `_meta` given twice in one message would make the
 carrier unclean too, but the SDK's JSON parsing keeps the last value without
 saying so: this reader cannot see repeats, and reads the value kept.
 
+A tool whose results come in parts declares its continuation argument in
+`Tool._meta["io.modelcontextprotocol/result-continuation"]` (the result
+continuation extension). A result of such a tool read without the arguments of
+the call that returned it may be a later part, and one whose call set that
+argument is one: read alone, neither is ever complete. Following a continuation,
+and combining the parts, belong to that extension, not to this module.
+
     async with Client(url, extensions=[RENDERING_SUPPORT]) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
         result = await client.call_tool("balance_sheet", {})
-        reading = read_rendering(tools["balance_sheet"], result)
+        reading = read_rendering(tools["balance_sheet"], result, arguments={})
         if reading.mode == "verbatim": ...
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -44,6 +52,12 @@ from mcp.shared.rendering import (
 )
 
 __all__ = ["EXTENSION_ID", "RENDERING_SUPPORT", "Completeness", "Mode", "RenderingReading", "read_rendering"]
+
+_CONTINUATION_ID = "io.modelcontextprotocol/result-continuation"
+"""The result continuation extension's `_meta` key, where a tool declares its continuation argument."""
+
+_ARGUMENT_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+"""A well-formed continuation argument name (that extension's type of `argument`)."""
 
 Mode = Literal["verbatim", "summarizable", "unspecified"]
 """How a host presents a result; "unspecified" leaves it to the host's default."""
@@ -71,6 +85,10 @@ class RenderingReading:
     """Whether the result carried a directive at all."""
     has_hints: bool
     """Whether the tool carried hints at all (a carrier, clean or not)."""
+    maybe_later_part: bool = False
+    """Whether the result is, or may be, a later part of a larger whole: its tool
+    declares a continuation argument, and the call set it or its arguments were not
+    given. Its completeness then reads "unstated", whatever the directive says."""
     problems: tuple[str, ...] = ()
     """Each malformed or unknown value, and what it was read as."""
 
@@ -78,15 +96,18 @@ class RenderingReading:
     def partial(self) -> bool:
         """Whether the host shows the result as partial.
 
-        True unless a clean directive states `complete: true`, for every result
-        the extension reads: one with a directive, or one of a tool with hints
-        (its completeness is then not stated). A result with neither carrier
-        is not read, and is not partial.
+        True unless a clean directive states `complete: true` (and the result is
+        not, nor may be, a later part), for every result the extension reads: one
+        with a directive, one of a tool with hints (its completeness is then not
+        stated), or one that is or may be a later part. Any other result is not
+        read, and is not partial.
         """
-        return (self.has_directive or self.has_hints) and self.completeness != "complete"
+        return (self.has_directive or self.has_hints or self.maybe_later_part) and self.completeness != "complete"
 
 
-def read_rendering(tool: Tool | None, result: CallToolResult) -> RenderingReading:
+def read_rendering(
+    tool: Tool | None, result: CallToolResult, *, arguments: Mapping[str, Any] | None = None
+) -> RenderingReading:
     """Read the tool's hints and the result's directive.
 
     `guidance` in the reading is server-authored, untrusted text: a host may show it
@@ -97,29 +118,51 @@ def read_rendering(tool: Tool | None, result: CallToolResult) -> RenderingReadin
         tool: The tool as `tools/list` described it, or `None` when the host
             does not know it (its hints then read as absent).
         result: The `tools/call` result.
+        arguments: The arguments of the call that returned `result`. Without
+            them, a result of a tool that declares a continuation argument may be
+            a later part, and its completeness reads "unstated"; with them, so
+            does one whose call set that argument.
 
     Returns:
         The reading; its `problems` name every malformed or unknown value.
     """
     problems: list[str] = []
-    hints = _Carrier.read(tool.meta if tool is not None else None, "tool", TOOL_MEMBERS, problems)
+    tool_meta = tool.meta if tool is not None else None
+    hints = _Carrier.read(tool_meta, "tool", TOOL_MEMBERS, problems)
     directive = _Carrier.read(result.meta, "result", RESULT_MEMBERS, problems)
 
     mode = _result_mode(directive, problems)
     hinted = _hinted_mode(hints, problems)  # read even when the result decides, so its problems are reported
-    if mode is None:
+    if mode is None or (mode == "summarizable" and hinted == "verbatim" and result.is_error):
+        # A verbatim tool's error result stays verbatim, whatever its `mode` says.
         mode = hinted
     guidance = _string_member(directive, "guidance", guidance_problem, problems)
     null_display = _string_member(directive, "nullDisplay", null_display_problem, problems)
+    completeness = _completeness(directive, problems)
+    maybe_later_part = _maybe_later_part(tool_meta, arguments)
     return RenderingReading(
         mode=mode,
         guidance=guidance,
         null_display=null_display if null_display is not None else DEFAULT_NULL_DISPLAY,
-        completeness=_completeness(directive, problems),
+        completeness="unstated" if maybe_later_part else completeness,
         has_directive=directive is not None,
         has_hints=hints is not None,
+        maybe_later_part=maybe_later_part,
         problems=tuple(problems),
     )
+
+
+def _maybe_later_part(tool_meta: Mapping[str, Any] | None, arguments: Mapping[str, Any] | None) -> bool:
+    """Whether the tool declares a well-formed continuation argument (its carrier clean
+    or not: being read as a later part only shows more) and the call set it, or the
+    call's arguments are not known."""
+    declaration = tool_meta.get(_CONTINUATION_ID) if tool_meta is not None else None
+    if not isinstance(declaration, Mapping):
+        return False
+    argument = declaration.get("argument")  # pyright: ignore[reportUnknownVariableType, reportUnknownMemberType]
+    if not isinstance(argument, str) or _ARGUMENT_NAME.fullmatch(argument) is None:
+        return False
+    return arguments is None or arguments.get(argument) is not None
 
 
 @dataclass

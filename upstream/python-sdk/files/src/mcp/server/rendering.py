@@ -27,8 +27,8 @@ returns `with_directive(result, Directive(...))`. The host side lives in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar, cast
 
 from mcp_types import CallToolRequestParams, CallToolResult
 from pydantic import BaseModel, ConfigDict, field_validator
@@ -58,7 +58,7 @@ class Directive(BaseModel):
     guidance: str | None = None
     """Brief presentation advice for the host and its model; advisory."""
     null_display: str | None = None
-    """What a null value shows as: not empty, not blank, not readable as a number."""
+    """What a null value shows as: not blank, at least one letter and no digit (neither "0" nor a dash alone)."""
     complete: bool
     """`True` when the result holds every record; `False` for one bounded part. Always stated."""
 
@@ -173,11 +173,17 @@ class Rendering(Extension):
 def client_supports_rendering(ctx: Context[Any] | ServerRequestContext[Any, Any]) -> bool:
     """Whether the client declared the rendering extension.
 
+    Only an object under `capabilities.extensions["io.modelcontextprotocol/rendering"]`
+    declares it, whatever settings it holds (none are defined; unknown ones are
+    ignored); any other value (`null`, `false`, `true`, a string) declares nothing.
+
     A server sends its hints and directives either way, and never changes a
     result's records because of the answer (the carriers are ignored by clients
     that do not know them); a tool may add a human-readable note for a client
     that did not declare it.
     """
     capabilities = ctx.client_capabilities if isinstance(ctx, Context) else ctx.session.client_capabilities
-    extensions = capabilities.extensions if capabilities else None
-    return extensions is not None and EXTENSION_ID in extensions
+    extensions: Any = capabilities.extensions if capabilities else None
+    if not isinstance(extensions, Mapping):
+        return False
+    return isinstance(cast("Mapping[str, Any]", extensions).get(EXTENSION_ID), Mapping)

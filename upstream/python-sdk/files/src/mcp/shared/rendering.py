@@ -38,7 +38,7 @@ GUIDANCE_MAX_LENGTH: Final = 1000
 NULL_DISPLAY_MAX_LENGTH: Final = 16
 """The longest `nullDisplay`, in code points."""
 
-DEFAULT_NULL_DISPLAY: Final = "-"
+DEFAULT_NULL_DISPLAY: Final = "n/a"
 """What a null value shows as when the directive gives no well-formed `nullDisplay`."""
 
 # White space and invisible characters: general categories Cc, Cf, Zs, Zl, Zp, and the Default_Ignorable_Code_Point
@@ -58,14 +58,19 @@ _IGNORABLE_OUTSIDE_CF = frozenset(
 )
 
 # The type of `nullDisplay` (the extension's JSON Schema): printable Latin letters, punctuation and dashes, no digit,
-# single spaces between runs. A value outside it is malformed even when it could not hide a null.
+# at least one letter, single spaces between runs. A value outside it is malformed even when it could not hide a null.
 _NULL_DISPLAY_CHARS = (
     "!-/:-~"  # ASCII printable, less space and the digits
     "\u00a1-\u00ac\u00ae-\u00b1\u00b4-\u00b8\u00ba\u00bb\u00bf-\u00ff"  # Latin-1, less soft hyphen and the digit-likes
     "\u0100-\u017f"  # Latin Extended-A
     "\u2010-\u2027\u2030-\u205e"  # general punctuation: dashes, quotes, ellipsis
 )
-_NULL_DISPLAY_PATTERN = re.compile(f"[{_NULL_DISPLAY_CHARS}]+( [{_NULL_DISPLAY_CHARS}]+)*")
+# The letters among them (general category L): a text of dashes and punctuation alone reads as zero or nil.
+_NULL_DISPLAY_LETTERS = "A-Za-z\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017f"
+_NULL_DISPLAY_PATTERN = re.compile(
+    f"([{_NULL_DISPLAY_CHARS}]+ )*[{_NULL_DISPLAY_CHARS}]*[{_NULL_DISPLAY_LETTERS}][{_NULL_DISPLAY_CHARS}]*"
+    f"( [{_NULL_DISPLAY_CHARS}]+)*"
+)
 
 
 def _visible(char: str) -> bool:
@@ -89,10 +94,11 @@ def null_display_problem(value: str) -> str | None:
 
     A null must stay visibly a null: 1 to 16 code points, at least one of them
     visible (not white space, not invisible, not U+2800 BRAILLE PATTERN BLANK or a
-    Hangul filler), and no decimal digit (so `""` and `" "` cannot hide it, and
-    `"0"` cannot make it look like an amount); and the value must match the
-    member's type (printable Latin letters, punctuation and dashes, single spaces
-    between them).
+    Hangul filler), no decimal digit, and at least one letter (so `""` and `" "`
+    cannot hide it, and neither `"0"` nor a dash alone, `"-"`, which a financial
+    statement reads as zero, can make it look like an amount); and the value must
+    match the member's type (printable Latin letters, punctuation and dashes, at
+    least one letter, single spaces between them).
     """
     if len(value) > NULL_DISPLAY_MAX_LENGTH:
         return f"longer than {NULL_DISPLAY_MAX_LENGTH} code points"
@@ -100,6 +106,8 @@ def null_display_problem(value: str) -> str | None:
         return "empty, blank or invisible"
     if any(unicodedata.category(char) == "Nd" for char in value):
         return "holds a decimal digit"
+    if not any(unicodedata.category(char).startswith("L") for char in value):
+        return "holds no letter, so it could pass for an amount"
     if _NULL_DISPLAY_PATTERN.fullmatch(value) is None:
         return "outside the printable Latin letters, punctuation and dashes of its type"
     return None

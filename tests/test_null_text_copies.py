@@ -1,0 +1,79 @@
+"""The two copies of the usable-null-text rule outside the package agree with the schema's pattern.
+
+The pull request to the Python SDK (`upstream/python-sdk/files/src/mcp/shared/rendering.py`) and the conformance
+scenarios (`upstream/conformance/files/src/scenarios/server/rendering-wire.ts`) each state the rule in their own
+code; `usable_null_text` is the schema's pattern itself. On every string, the three agree, and the SDK's default
+null text is the package's.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+from types import ModuleType
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, usable_null_text
+
+ROOT = Path(__file__).resolve().parents[1]
+SDK_SHARED = ROOT / "upstream" / "python-sdk" / "files" / "src" / "mcp" / "shared" / "rendering.py"
+CONFORMANCE_WIRE = ROOT / "upstream" / "conformance" / "files" / "src" / "scenarios" / "server" / "rendering-wire.ts"
+
+
+def _sdk_shared() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("sdk_shared_rendering", SDK_SHARED)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SDK = _sdk_shared()
+
+
+def _conformance_pattern() -> re.Pattern[str]:
+    """The scenarios' `USABLE_NULL_TEXT`, rebuilt from its two JavaScript string constants (their `\\uXXXX` escapes
+    mean the same in a Python pattern)."""
+    source = CONFORMANCE_WIRE.read_text(encoding="utf-8")
+    constants = {
+        name: value.replace("\\\\", "\\") for name, value in re.findall(r"const (NULL_TEXT_\w+) =\s*'([^']+)';", source)
+    }
+    char, letter = constants["NULL_TEXT_CHAR"], constants["NULL_TEXT_LETTER"]
+    return re.compile(f"({char}+ )*{char}*{letter}{char}*( {char}+)*")
+
+
+CONFORMANCE = _conformance_pattern()
+
+
+def _conformance_accepts(text: str) -> bool:
+    # The scenarios count code points, as Python's len does.
+    return len(text) <= 16 and CONFORMANCE.fullmatch(text) is not None
+
+
+_NEAR_NULL_TEXT = st.text(
+    st.one_of(
+        st.sampled_from(
+            " -./09:@AZ[`az{~\xa0\xaa\xad\xb2\xb5\xba\xbf\xc0\xd6\xd7\xd8\xf6\xf7\xf8\u017f\u0180\u2010\u2014"
+        ),
+        st.sampled_from("\u2027\u2030\u205e\u205f\u216b\u2800\u3164\u0663\u0391\n"),
+        st.characters(codec="utf-8"),
+    ),
+    max_size=18,
+)
+
+_CASES = ["-", "\u2014", "\u2013", "--", ".", " - ", "n/a", "N/A", "none", "not reported", "0", "", "O", "l", "\u00b5"]
+
+
+@given(_NEAR_NULL_TEXT | st.sampled_from(_CASES))
+def test_the_sdk_and_the_conformance_scenarios_read_null_texts_as_the_schema_does(text: str) -> None:
+    usable = usable_null_text(text)
+    assert (SDK.null_display_problem(text) is None) is usable
+    assert _conformance_accepts(text) is usable
+
+
+def test_the_sdk_default_is_the_package_default() -> None:
+    assert SDK.DEFAULT_NULL_DISPLAY == DEFAULT_NULL_DISPLAY == "n/a"
+    assert usable_null_text(DEFAULT_NULL_DISPLAY)
