@@ -324,7 +324,7 @@ def breakdown(rows: int, repeat: int) -> list[tuple[str, float]]:
         ("the same check, in full (a copy)", _best(lambda: VerbatimContent.model_validate(dict(structured)), repeat)),
         ("client check: outputSchema", _best(_client_check(output_schema(), wire["structuredContent"]), repeat)),
         (
-            "the same, every row's members checked",
+            "the same, every section's and row's members checked",
             _best(_client_check(checked_rows_schema(), wire["structuredContent"]), 1),
         ),
         ("middleware (tools/call mirror)", middleware()),

@@ -229,12 +229,19 @@ def test_structured_content_validates_against_the_output_schema() -> None:
     good = wire(verbatim_result(document))["structuredContent"]
     del good[RESULT_STRUCTURED_KEY]
     jsonschema.validate(good, schema)
-    # What the schema checks: the envelope's parts and the page state, not each row's members.
+    # What the schema checks: the envelope's parts, each section an object with an id and a title, and the page
+    # state; not a section's other members, nor a row's (described in words).
+    unchecked = json.loads(json.dumps(good))
+    unchecked["document"]["sections"][0]["rows"] = 7
+    jsonschema.validate(unchecked, schema)
     for path, value in [
         (("page", "complete"), "no"),
         (("page", "returned"), -1),
         (("document", "title"), None),
         (("document", "sections"), {}),
+        (("document", "sections"), [42]),
+        (("document", "sections"), [None]),
+        (("document", "sections"), [{"rows": []}]),
         ((RESULT_STRUCTURED_KEY,), "verbatim"),
     ]:
         broken = json.loads(json.dumps(good))

@@ -19,7 +19,7 @@ from pydantic import StrictBool, StrictFloat, StrictInt, StrictStr, TypeAdapter,
 import mcp_rendering
 from mcp_rendering.builder import VerbatimContent, paged_result, verbatim_result
 from mcp_rendering.document import Document, Row, Section
-from mcp_rendering.envelope import Budget, Envelope
+from mcp_rendering.envelope import Budget, Envelope, Page
 from mcp_rendering.tokens import ContinuationTokens, Keyring
 from mcp_rendering.types import Rendering
 
@@ -179,3 +179,25 @@ def test_content_the_seal_cannot_compare_is_validated_in_full(spoil: Callable[[d
         return
     # Only a value the full validation accepts may pass, and then as the full validation read it.
     assert checked == VerbatimContent.model_validate(dict(structured))
+
+
+def test_content_json_cannot_hold_when_built_is_built_and_validated_in_full() -> None:
+    # A lone surrogate is a str the models accept and JSON text cannot hold: the seal has nothing to compare, so
+    # the result is built all the same and checked in full, as any content the seal cannot vouch for.
+    row = Row(id="r", label="bad \ud800", values=(1,))
+    document = Document(title="T", sections=(Section(id="s", title="S", columns=("a",), rows=(row,)),))
+    structured = verbatim_result(document).structured_content
+    assert structured is not None
+    assert CHECK.validate_python(structured) == VerbatimContent.model_validate(dict(structured))
+
+
+def test_a_page_state_the_models_refuse_is_validated_in_full_and_located() -> None:
+    # `Page` is a plain dataclass: one built by hand may state what `PageState` refuses. The seal matches (nothing
+    # changed since building), and the check still reports the member where a full validation finds it.
+    document = ledger(3)
+    page = Page(document=document, complete=True, returned=-1, total=3, next_token=None, argument="cursor")
+    structured = verbatim_result(page).structured_content
+    assert structured is not None
+    with pytest.raises(ValidationError) as refused:
+        CHECK.validate_python(structured)
+    assert [error["loc"] for error in refused.value.errors()] == [("page", "returned")]

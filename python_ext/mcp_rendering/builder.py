@@ -140,10 +140,17 @@ class _BuiltContent(dict[str, Any]):
         The JSON text tells apart what dict equality does not (`1`, `True`, `1.0`). It cannot tell a key `1` from
         `"1"`, but every key of the content is a field name of a model that forbids extra members, none of which
         a non-string key could spell; and what it cannot tell apart (a tuple for a list) reaches the client as
-        the same JSON. Anything else makes the texts differ, and the content is then validated in full.
+        the same JSON. Anything else makes the texts differ, and the content is then validated in full. One thing
+        it cannot see: a value that writing consumes (an iterator, a generator) is written once, here, and then
+        reaches the wire empty; built content holds lists, and a tool that replaces one must not use an iterator.
         """
         current = self._json()
-        return self._model() if current is not None and current == self._pristine else None
+        if current is None or current != self._pristine:
+            return None
+        try:
+            return self._model()
+        except ValueError:  # a page state the models refuse (a `Page` built by hand): validated in full, located
+            return None
 
     def _json(self) -> bytes | None:
         """What the SDK writes on the wire: pydantic's JSON, non-finite floats spelled out so that they differ;
@@ -199,10 +206,11 @@ _SECTION_SHAPE = (
 def output_schema() -> dict[str, Any]:
     """The ``outputSchema`` of a verbatim tool: the envelope ``{document, page, _rendering}``, declared shallowly.
 
-    It checks the envelope's parts and the page state, and describes a section's and a row's members in words rather
-    than checking them: clients validate every result against ``outputSchema`` in pure Python, so each checked
-    section or row costs them on every call (a schema per cell, many times the JSON parse of the result; see
-    ``benchmarks/bench_call.py``), while the server's `VerbatimContent` model has already checked every one. It has
+    It checks the envelope's parts, that each section is an object with an id and a title, and the page state, and
+    describes a section's members and a row's in words rather than checking them: clients validate every result
+    against ``outputSchema`` in pure Python, so each checked member costs them on every call (a schema per cell,
+    many times the JSON parse of the result; see ``benchmarks/bench_call.py``), while the server's
+    `VerbatimContent` model has already checked every one. It has
     no ``$defs`` and no object-valued ``additionalProperties``, which some clients cannot compile.
     """
     string = {"type": "string"}
@@ -217,7 +225,14 @@ def output_schema() -> dict[str, Any]:
                 "type": "object",
                 "description": "The records, in order: a title and its sections.",
                 "required": ["title"],
-                "properties": {"title": string, "sections": {"type": "array", "description": _SECTION_SHAPE}},
+                "properties": {
+                    "title": string,
+                    "sections": {
+                        "type": "array",
+                        "description": _SECTION_SHAPE,
+                        "items": {"type": "object", "required": ["id", "title"]},
+                    },
+                },
             },
             "page": {
                 "type": "object",
