@@ -11,10 +11,13 @@ from markdown_it import MarkdownIt
 from selectolax.lexbor import LexborHTMLParser
 
 from mcp_rendering.audit import fold
-from mcp_rendering.document import Cell, Document, Row, Section
+from mcp_rendering.document import Cell, Document, Row, RowKind, Section
 from mcp_rendering.render import (
+    MAX_INDENT,
     cell_text,
     column_cells,
+    indentation,
+    kind_marker,
     markdown_escape,
     render_markdown,
     render_text,
@@ -235,3 +238,54 @@ def test_a_column_written_at_once_is_each_cell_written(column: list[Cell], null_
     assert written == [cell_text(value, null_display) for value in column]
     values = [value for value in column if value is not None]
     assert numeric == (bool(values) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values))
+
+
+def test_a_subclass_of_a_cell_type_is_written_as_its_value() -> None:
+    class Shouting(str):
+        def __str__(self) -> str:
+            return "SHOUT"
+
+    class Counted(int):
+        def __repr__(self) -> str:
+            return "many"
+
+        __str__ = __repr__
+
+    class Rounded(float):
+        def __repr__(self) -> str:
+            return "about 1"
+
+    assert [cell_text(value) for value in (Shouting("x"), Counted(7), Rounded(1.25))] == ["x", "7", "1.25"]
+    written, numeric = column_cells([Counted(7), 8, None], "n/a")
+    assert (written, numeric) == (["7", "8", "n/a"], True)
+
+
+def test_each_row_is_prefixed_by_its_indentation_and_marker_in_both_views() -> None:
+    shapes: list[tuple[int, RowKind]] = [
+        (0, "item"),
+        (3, "subtotal"),
+        (MAX_INDENT + 5, "total"),
+        (3, "subtotal"),
+        (1, "item"),
+    ]
+    rows = tuple(
+        Row(id=f"r{n}", label=f"L{n}", values=(n,), level=level, kind=kind) for n, (level, kind) in enumerate(shapes)
+    )
+    document = Document(title="T", sections=(Section(id="s", title="S", columns=("v",), rows=rows),))
+    text_lines = render_text(document).splitlines()[-len(rows) :]
+    markdown_lines = render_markdown(document).splitlines()[-len(rows) :]
+    for row, text_line, markdown_line in zip(rows, text_lines, markdown_lines, strict=True):
+        marker = kind_marker(row)
+        assert text_line.startswith(f"| {indentation(row, '  ')}{marker}{row.label}")
+        bold = f"**{marker.strip()}** " if marker else ""
+        assert markdown_line.startswith(f"| {indentation(row, '&emsp;')}{bold}{row.label} |")
+
+
+def test_a_section_built_without_validation_whose_rows_do_not_fit_its_columns_is_refused_by_both_views() -> None:
+    wide = Row.model_construct(id="r", label="R", values=(1, 2, 3), kind="item", level=0, uri=None)
+    for columns in (("a", "b"), ("a", "b", "c", "d")):
+        section = Section.model_construct(id="s", title="S", columns=columns, rows=(wide,))
+        document = Document.model_construct(title="T", sections=(section,))
+        for render in (render_text, render_markdown):
+            with pytest.raises(ValueError, match="do not match its"):
+                render(document)

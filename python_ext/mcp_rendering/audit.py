@@ -605,18 +605,16 @@ def _shown(text: str) -> str:
     return fold(text_escape(text))
 
 
-_ROW_VALUES = attrgetter("values")
-# Numbers and booleans: `column_cells` writes them as printable ASCII without double spaces, which `_shown` keeps.
-_WRITTEN_AS_SHOWN = frozenset({int, float, bool})
-
-
 def _shown_column(column: Sequence[Cell], null_display: str, seen: dict[str, str]) -> list[str]:
     """One column's values as the reference renderer shows them, folded: written by the renderer's own
-    `column_cells`, then server text folded once per distinct text (values repeat: a currency, a status)."""
+    `column_cells`, then folded by `_shown`, whose fast path is decided for the whole column at once (texts joined
+    by one space hold a double, leading or trailing space exactly when one of them does), else once per distinct
+    text (values repeat: a currency, a status)."""
     written, _ = column_cells(column, null_display)
-    if set(map(type, column)) <= _WRITTEN_AS_SHOWN:
+    joined = " ".join(written)
+    if shows_as_written(joined) and "  " not in joined and joined[:1] != " " and joined[-1:] != " ":
         return written
-    return [seen[text] if text in seen else seen.setdefault(text, _shown(text)) for text in written]
+    return [shown if (shown := seen.get(text)) is not None else seen.setdefault(text, _shown(text)) for text in written]
 
 
 def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> list[_Expected]:
@@ -628,7 +626,8 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
     for section_index, section in enumerate(document.sections):
         rows = section.rows
         # Column by column (one list of texts a column), then each row's values as one tuple, joined in C.
-        columns = [_shown_column(column, null_display, seen) for column in zip(*map(_ROW_VALUES, rows), strict=True)]
+        values = map(attrgetter("values"), rows)
+        columns = [_shown_column(column, null_display, seen) for column in zip(*values, strict=True)]
         row_values: Iterable[tuple[str, ...]] = zip(*columns, strict=True) if columns else repeat((), len(rows))
         for row, values in zip(rows, row_values, strict=True):
             label = row.label

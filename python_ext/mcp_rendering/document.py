@@ -53,10 +53,6 @@ RowKind: TypeAlias = Literal["item", "subtotal", "total"]
 """An ordinary row, a subtotal of the rows above it, or a grand total."""
 
 
-_ROW_VALUES = attrgetter("values")
-_ROW_ID = attrgetter("id")
-
-
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
 
@@ -89,7 +85,7 @@ class Section(_Model):
     def _rows_match_columns(self) -> Section:
         width = len(self.columns)
         # The lengths of all rows in one pass in C; the loop below runs only to name the first row that is off.
-        if set(map(len, map(_ROW_VALUES, self.rows))) - {width}:
+        if set(map(len, map(attrgetter("values"), self.rows))) - {width}:
             row = next(row for row in self.rows if len(row.values) != width)
             raise ValueError(f"row {row.id!r} of section {self.id!r} has {len(row.values)} values for {width} columns")
         return self
@@ -103,7 +99,7 @@ class Document(_Model):
 
     @model_validator(mode="after")
     def _ids_are_unique(self) -> Document:
-        ids = list(chain.from_iterable(map(_ROW_ID, section.rows) for section in self.sections))
+        ids = list(chain.from_iterable(map(attrgetter("id"), section.rows) for section in self.sections))
         if len(set(ids)) == len(ids):  # decided in C; the loop below only names the first repeated id
             return self
         seen: set[str] = set()

@@ -137,32 +137,35 @@ def cell_text(value: Cell, null_display: str = DEFAULT_NULL_DISPLAY) -> str:
         return "true"
     if value is False:
         return "false"
+    # A subclass's own idea of its text (`__str__`, `__repr__`) is not the value: each type writes its value.
+    if isinstance(value, str):
+        return str.__str__(value)
     if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
-        # Past the decimal digits Python writes (its default limit), no exact text exists to show: say so in place.
+        return float.__repr__(value)
+    # Only a row built without validation (`model_construct`) holds anything but an int here: written as its text.
+    if not isinstance(value, int):  # pyright: ignore[reportUnnecessaryIsInstance]
+        return str(value)
+    if value.bit_length() > _MAX_INT_BITS:
+        # Past the decimal digits Python writes (its default limit), no exact text exists: say so in place.
         return f"(an integer of {value.bit_length()} bits, too long to write in decimal)"
-    return str(value)
+    return int.__repr__(value)
 
 
 _MAX_INT_BITS = 12_000
 
 
-_KIND_MARKERS = {"subtotal": "Subtotal: ", "total": "Total: "}
-
-
-def _marker_text(kind: str) -> str:
-    return _KIND_MARKERS.get(kind, "")
-
-
-def _marker_markdown(kind: str) -> str:
-    marker = _KIND_MARKERS.get(kind)
-    return f"**{marker.strip()}** " if marker else ""
-
-
 def kind_marker(row: Row) -> str:
     """The visible prefix that marks a subtotal or total row (empty for an ordinary item)."""
-    return _marker_text(row.kind)
+    if row.kind == "subtotal":
+        return "Subtotal: "
+    if row.kind == "total":
+        return "Total: "
+    return ""
+
+
+def _markdown_marker(row: Row) -> str:
+    marker = kind_marker(row)
+    return f"**{marker.strip()}** " if marker else ""
 
 
 def indentation(row: Row, unit: str) -> str:
@@ -171,9 +174,8 @@ def indentation(row: Row, unit: str) -> str:
 
 
 _NULL = type(None)
-_ROW_VALUES = attrgetter("values")
-_ROW_LABEL = attrgetter("label")
-_ROW_SHAPE = attrgetter("level", "kind")
+_LABEL = attrgetter("label")
+_LEVEL_AND_KIND = attrgetter("level", "kind")
 
 
 def _is_number_type(kind: type) -> bool:
@@ -212,17 +214,20 @@ def column_cells(column: Sequence[Cell], null_display: str) -> tuple[list[str], 
 def _section_columns(section: Section, null_display: str) -> tuple[list[list[str]], list[bool]]:
     """Every column of `section` as text, and which columns are numeric: the rows' values read once, column by
     column (no container per row)."""
-    if not section.columns:
-        return [], []
-    written = [column_cells(column, null_display) for column in zip(*map(_ROW_VALUES, section.rows), strict=True)]
+    width = len(section.columns)
+    values = list(map(attrgetter("values"), section.rows))
+    if set(map(len, values)) - {width}:  # only a section built without validation (`model_construct`)
+        raise ValueError(f"section {section.id!r} has a row whose values do not match its {width} columns")
+    written = [column_cells(column, null_display) for column in zip(*values, strict=True)] if width else []
     return [texts for texts, _ in written], [numeric for _, numeric in written]
 
 
-def _prefixes(rows: Sequence[Row], unit: str, marker: Callable[[str], str]) -> list[str]:
-    """Each row's indentation and kind marker (`marker` writes a marker for its view), one entry per row: the few
-    distinct (level, kind) pairs are written once each."""
-    shapes = list(map(_ROW_SHAPE, rows))
-    written = {shape: unit * min(shape[0], MAX_INDENT) + marker(shape[1]) for shape in set(shapes)}
+def _prefixes(rows: Sequence[Row], unit: str, marker: Callable[[Row], str]) -> list[str]:
+    """Each row's `indentation` and kind marker (`marker`: the view's form of `kind_marker`), one entry per row,
+    written once for each distinct (level, kind)."""
+    shapes = list(map(_LEVEL_AND_KIND, rows))
+    examples = dict(zip(shapes, rows, strict=True))  # a row of each shape
+    written = {shape: indentation(row, unit) + marker(row) for shape, row in examples.items()}
     return list(map(written.__getitem__, shapes))
 
 
@@ -252,8 +257,8 @@ def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()
     # Column by column: one list of strings per column (no container per row), each escaped in one pass.
     columns, numeric = _section_columns(section, null_display)
     header = ["", *(text_escape(column) for column in section.columns)]
-    labels = _text_cells(list(map(_ROW_LABEL, rows)))
-    bodies = [list(map(add, _prefixes(rows, _INDENT_TEXT, _marker_text), labels))]
+    labels = _text_cells(list(map(_LABEL, rows)))
+    bodies = [list(map(add, _prefixes(rows, _INDENT_TEXT, kind_marker), labels))]
     bodies.extend(map(_text_cells, columns))
     widths = [min(max(len(head), max(map(len, body))), PAD_WIDTH) for head, body in zip(header, bodies, strict=True)]
     right = [False, *numeric]
@@ -349,8 +354,8 @@ def _markdown_section(section: Section, null_display: str, notes: Sequence[str] 
     cells, numeric = _section_columns(section, null_display)
     lines.append(_markdown_row(["---", *("---:" if right else "---" for right in numeric)]))
     # Column by column, as in the plain-text view.
-    labels = _markdown_cells(list(map(_ROW_LABEL, rows)))
-    columns = [list(map(add, _prefixes(rows, _INDENT_MARKDOWN, _marker_markdown), labels))]
+    labels = _markdown_cells(list(map(_LABEL, rows)))
+    columns = [list(map(add, _prefixes(rows, _INDENT_MARKDOWN, _markdown_marker), labels))]
     columns.extend(map(_markdown_cells, cells))
     lines.extend(map(_markdown_row, zip(*columns, strict=True)))
     if note_lines:
