@@ -415,6 +415,10 @@ def test_the_example_bearer_makes_a_principal_and_leaves_other_callers_anonymous
     assert _through_optional_bearer([(b"content-type", b"application/json")]) == (200, [ANONYMOUS_CALLER])
     for wrong in (f"Bearer {CREDENTIAL[:-1]}X", f"Bearer {CREDENTIAL}X", "Bearer ", f"Basic {CREDENTIAL}"):
         assert _through_optional_bearer([(b"authorization", wrong.encode())]) == (401, [])
+    # Two credentials, the right one first or last: neither is chosen.
+    good, bad = f"Bearer {CREDENTIAL}".encode(), f"Bearer {CREDENTIAL}X".encode()
+    for pair in ((good, bad), (bad, good), (good, good)):
+        assert _through_optional_bearer([(b"authorization", pair[0]), (b"Authorization", pair[1])]) == (400, [])
 
 
 def test_the_example_bearer_is_long_enough_and_over_http_only(

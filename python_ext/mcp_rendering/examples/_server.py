@@ -16,6 +16,7 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.mcpserver import Context, MCPServer, authenticated_principal
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from starlette.middleware.authentication import AuthenticationMiddleware
+from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mcp_rendering.document import Document
@@ -129,7 +130,8 @@ class OptionalBearer:
     """ASGI middleware: a request with an `Authorization` header goes through the SDK's own bearer authentication
     (`BearerAuthBackend` with a verifier of `credential`, `RequireAuthMiddleware`, `AuthContextMiddleware`, which
     sets what `authenticated_principal` reads), so the credential makes it the principal and any other credential is
-    refused with 401; a request without one reaches `app` unauthenticated, in the anonymous context.
+    refused with 401; a request without one reaches `app` unauthenticated, in the anonymous context; a request with
+    two is refused with 400.
 
     The SDK's own setup (`MCPServer(token_verifier=..., auth=...)`) requires a credential on every request; the
     examples serve anonymous callers too, so they place the same pieces behind this switch instead.
@@ -143,9 +145,13 @@ class OptionalBearer:
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        presented = scope["type"] in ("http", "websocket") and any(
-            name.lower() == b"authorization" for name, _ in scope.get("headers", ())
-        )
+        presented = 0
+        if scope["type"] in ("http", "websocket"):
+            presented = sum(name.lower() == b"authorization" for name, _ in scope.get("headers", ()))
+        if presented > 1:
+            # Which of two credentials a server reads is the server's choice, not the caller's: refuse both.
+            await PlainTextResponse("more than one Authorization header", status_code=400)(scope, receive, send)
+            return
         await (self._authenticated if presented else self._anonymous)(scope, receive, send)
 
 
