@@ -381,9 +381,11 @@ def test_the_caller_is_the_authorization_context_never_a_session() -> None:
 CREDENTIAL = "c0ffee" * 6  # 36 visible characters
 
 
-def _through_optional_bearer(headers: list[tuple[bytes, bytes]]) -> tuple[int, list[str]]:
+def _through_optional_bearer(
+    headers: list[tuple[bytes, bytes]], answered: list[dict[bytes, bytes]] | None = None
+) -> tuple[int, list[str]]:
     """One HTTP request through `OptionalBearer` to an app that answers 200: the status, and the caller the app saw
-    (none when the request did not reach it)."""
+    (none when the request did not reach it); the response's headers go to `answered`."""
     callers: list[str] = []
     statuses: list[int] = []
 
@@ -398,6 +400,8 @@ def _through_optional_bearer(headers: list[tuple[bytes, bytes]]) -> tuple[int, l
     async def send(message: MutableMapping[str, Any]) -> None:
         if message["type"] == "http.response.start":
             statuses.append(message["status"])
+            if answered is not None:
+                answered.append({name.lower(): value for name, value in message.get("headers", [])})
 
     scope = {"type": "http", "method": "POST", "path": "/mcp", "query_string": b"", "headers": headers}
     asyncio.run(OptionalBearer(app, CREDENTIAL)(scope, receive, send))
@@ -415,6 +419,11 @@ def test_the_example_bearer_makes_a_principal_and_leaves_other_callers_anonymous
     assert _through_optional_bearer([(b"content-type", b"application/json")]) == (200, [ANONYMOUS_CALLER])
     for wrong in (f"Bearer {CREDENTIAL[:-1]}X", f"Bearer {CREDENTIAL}X", "Bearer ", f"Basic {CREDENTIAL}"):
         assert _through_optional_bearer([(b"authorization", wrong.encode())]) == (401, [])
+    # The refusal's challenge names no resource metadata: an OAuth client finds no authorization server to ask.
+    answered: list[dict[bytes, bytes]] = []
+    _through_optional_bearer([(b"authorization", b"Bearer nope")], answered)
+    (challenge,) = [headers[b"www-authenticate"] for headers in answered]
+    assert challenge.startswith(b"Bearer") and b"resource_metadata" not in challenge
     # Two credentials, the right one first or last: neither is chosen.
     good, bad = f"Bearer {CREDENTIAL}".encode(), f"Bearer {CREDENTIAL}X".encode()
     for pair in ((good, bad), (bad, good), (good, good)):
