@@ -476,7 +476,12 @@ def test_inspect_names_the_versions_of_a_server_it_cannot_speak_to(
 @pytest.mark.parametrize(
     ("command", "message"),
     [
-        ([sys.executable, "-c", "print('hello')"], "it wrote non-JSON to stdout: 'hello'"),
+        # Alive after its line, so that the line is read: a server that also exits at once races the SDK's stdio
+        # transport, which may close the stream on the broken pipe before the line is delivered (a case below).
+        (
+            [sys.executable, "-c", "import sys; print('hello', flush=True); sys.stdin.read()"],
+            "it wrote non-JSON to stdout: 'hello'",
+        ),
         (["mcp-rendering-no-such-command"], "command not found: mcp-rendering-no-such-command"),
         ([sys.executable, "-c", "import sys; sys.stderr.write('boom\\n'); sys.exit(3)"], "stopped before answering"),
         ([sys.executable, "-c", "import time; time.sleep(60)"], "did not answer initialize within 1 s"),
@@ -494,6 +499,17 @@ def test_inspect_fails_with_one_clear_line(
     assert "\n" not in error
     assert error.startswith("mcp-rendering inspect: error: ")
     assert message in error
+
+
+def test_a_server_that_writes_non_json_and_exits_gets_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # Whether its line arrives before the pipe breaks is the SDK transport's race: either line is true and clear.
+    assert main(["inspect", "--timeout", "1", "--", sys.executable, "-c", "print('hello')"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert "\n" not in error
+    assert error in (
+        "mcp-rendering inspect: error: the server does not speak MCP over stdio: it wrote non-JSON to stdout: 'hello'",
+        "mcp-rendering inspect: error: the server stopped before answering server/discover",
+    )
 
 
 def test_inspect_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
