@@ -200,8 +200,8 @@ def test_server_text_in_the_markdown_view_shows_as_written_and_is_never_a_link(t
 # The renderers escape a column at once when one check shows nothing in it to escape: each fast path must give what
 # escaping every cell gives. Cells drawn from the characters the checks accept, and from those that end them.
 _column_cells = st.lists(
-    st.text(alphabet="aWw.,: -0@\n\u202e|*<>#&_x", max_size=8)
-    | st.sampled_from(["www.x", "WWW.", "-", ":-", "a@b.c", "http:", "1.25", "Account 7"]),
+    st.text(alphabet="aWw.,: -0@\n\u202e|*<>#&_x/", max_size=8)
+    | st.sampled_from(["www.x", "WWW.", "-", ":-", "a@b.c", "http:", "1.25", "Account 7", "n/a", "//www.x", "a/b"]),
     max_size=6,
 )
 

@@ -330,9 +330,10 @@ def _markdown_row(cells: Iterable[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-# Text that no step of `markdown_escape` changes: letters, digits, spaces, dots and commas (a dot begins no
-# autolink but after `www`, checked apart).
-_MARKDOWN_PLAIN = re.compile(r"[A-Za-z0-9 .,]*")
+# Text that no step of `markdown_escape` changes: letters, digits, spaces, dots, commas and slashes (a dot begins
+# no autolink but after `www`, checked apart; a slash none without the colon of a scheme), as in the default null
+# text "n/a".
+_MARKDOWN_PLAIN = re.compile(r"[A-Za-z0-9 .,/]*")
 
 
 def _markdown_cells(cells: list[str]) -> list[str]:
