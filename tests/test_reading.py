@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mcp_rendering
+from mcp_rendering.host import present, result_is_complete
 from mcp_rendering.reading import (
     DEFAULT_NULL_DISPLAY,
     EffectiveRendering,
@@ -1128,3 +1129,82 @@ def test_an_error_of_a_verbatim_tool_stays_verbatim_whatever_its_mode() -> None:
     assert resolve_rendering(tool({"verbatimHint": True}), ok, call_arguments={}).mode == "summarizable"
     assert resolve_rendering(tool({"summarizeOkHint": True}), error, call_arguments={}).mode == "summarizable"
     assert resolve_rendering(tool(None), error, call_arguments={}).mode == "summarizable"
+
+
+# --- a continuation carrier of the tool that is not clean and usable ---------------------------------------------
+
+
+def _declared(carrier: Any) -> dict[str, Any]:
+    """A tool whose continuation carrier is `carrier`, its input schema declaring `cursor` as an optional string."""
+    wire = tool(argument=None)
+    wire["inputSchema"]["properties"]["cursor"] = {"type": "string"}
+    wire["_meta"][CONTINUATION_ID] = carrier
+    return wire
+
+
+_BROKEN_DECLARATIONS = {
+    "misspelled": _declared({"argumnt": "cursor"}),
+    "mistyped": _declared({"argument": 5}),
+    "an unknown member besides": _declared({"argument": "cursor", "x": 1}),
+    "empty": _declared({}),
+    "argument null": _declared({"argument": None}),
+    "not an object": _declared("cursor"),
+    "not a name": _declared({"argument": "a cursor"}),
+    "member repeated": parse_json(
+        '{"name": "ledger", "inputSchema": {"type": "object", "properties": {"cursor": {"type": "string"}}},'
+        f' "_meta": {{"{CONTINUATION_ID}": {{"argument": "cursor", "argument": "cursor"}}}}}}'
+    ),
+    "carrier key repeated": parse_json(
+        '{"name": "ledger", "inputSchema": {"type": "object", "properties": {"cursor": {"type": "string"}}},'
+        f' "_meta": {{"{CONTINUATION_ID}": {{"argument": "cursor"}}, "{CONTINUATION_ID}": {{"argument": "cursor"}}}}}}'
+    ),
+    "contradicted by the input schema": {**tool(), "inputSchema": {"type": "object", "properties": {}}},
+}
+
+
+@pytest.mark.parametrize("the_tool", _BROKEN_DECLARATIONS.values(), ids=list(_BROKEN_DECLARATIONS))
+@pytest.mark.parametrize("call", [{"year": 2025, "cursor": "t0"}, {"year": 2025, "cursor": None}, {"year": 2025}, None])
+def test_a_tool_with_a_broken_continuation_carrier_never_reads_complete(the_tool: Any, call: Any) -> None:
+    # A later part (or any result) whose own directive says complete, of a tool whose declaration is in doubt.
+    effective = resolve_rendering(the_tool, result({"mode": "verbatim", "complete": True}), call_arguments=call)
+    assert effective.continuation_declaration_broken
+    assert effective.completeness == "not-stated" and not effective.complete
+    assert any(problem.carrier.startswith("Tool._meta") for problem in effective.problems)
+    assert combine_parts([effective], all_fetched=True)[1] is False
+    assert not result_is_complete(result({"complete": True}), tool=the_tool, arguments=call)
+    shown = present(the_tool, result({"mode": "verbatim", "complete": True}), arguments=call)
+    assert not shown.complete
+
+
+def test_an_absent_or_null_continuation_carrier_of_the_tool_is_no_declaration() -> None:
+    for the_tool in (tool(argument=None), _declared(None)):
+        effective = resolve_rendering(the_tool, result({"complete": True}), call_arguments={"year": 2025})
+        assert not effective.continuation_declaration_broken and effective.complete and not effective.problems
+
+
+def test_a_clean_declaration_reports_no_problem_and_lets_the_first_part_end() -> None:
+    effective = resolve_rendering(tool(), result({"complete": True}), call_arguments={"year": 2025})
+    assert not effective.continuation_declaration_broken and effective.complete and not effective.problems
+
+
+def test_a_continuation_argument_set_to_null_makes_a_later_part() -> None:
+    # One reading: present in the call's arguments, whatever its value, the argument is set.
+    later = resolve_rendering(tool(), result({"complete": True}), call_arguments={"year": 2025, "cursor": None})
+    assert later.later_part and later.completeness == "not-stated" and not later.complete
+    assert not result_is_complete(result({"complete": True}), tool=tool(), arguments={"year": 2025, "cursor": None})
+    # And, set to null on the original call, a continuation naming it is unusable, as for any other value.
+    first = resolve_rendering(
+        tool(), result(continuation=_GOOD), original_arguments={"year": 2025, "cursor": None}, now=_NOW
+    )
+    assert first.continuation is None
+
+
+@pytest.mark.parametrize("expires_at", [None, 1796000900, True, [], {}])
+def test_an_expiry_that_is_null_or_not_a_string_is_malformed(expires_at: Any) -> None:
+    effective = resolve_rendering(
+        tool(), result(continuation={**_GOOD, "expiresAt": expires_at}), original_arguments={}, now=_NOW
+    )
+    assert effective.continuation_reading.present and effective.continuation is None
+    assert any(problem.member == "expiresAt" for problem in effective.problems)
+    reading = read_continuation(tool(), result(continuation={**_GOOD, "expiresAt": None}), original_arguments={})
+    assert reading.usable is None

@@ -273,7 +273,8 @@ def page_directive(directive: Rendering, page: Page | None) -> tuple[Rendering, 
     if page is None or page.complete:
         return directive.model_copy(update={"mode": mode}), None
     assert page.next_token is not None  # an incomplete page always carries a token
-    expires_at = None if page.expires_at is None else _rfc3339_utc(page.expires_at)
+    assert page.expires_at is not None  # and its expiry, which every continuation states
+    expires_at = _rfc3339_utc(page.expires_at)
     continuation = ResultContinuation(argument=page.argument, token=page.next_token, expires_at=expires_at)
     return directive.model_copy(update={"mode": mode, "complete": False}), continuation
 

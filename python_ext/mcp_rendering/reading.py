@@ -18,16 +18,17 @@ The rules, implemented here and nowhere else (section 4 of each specification):
    summarizable only from a clean carrier; every other present value reads verbatim. `complete`: true reads
    complete only from a clean carrier, false reads incomplete, anything else reads "not stated". `guidance` and
    `nullDisplay` that are not well-formed read as absent. A result without a directive, of a tool with a hints
-   carrier, a later part read alone (its call set the continuation argument), and a result of a tool that
+   carrier, a later part read alone (its call set the continuation argument, to any value, null included), every
+   result of a tool whose continuation carrier is present but not clean and usable, and a result of a tool that
    declares a continuation argument read without its call's arguments read "not stated".
 3. **Effective mode**: the result's `mode` decides, except that an error result of a tool whose `verbatimHint`
    reads true stays verbatim; without one, `verbatimHint` true gives verbatim, else `summarizeOkHint` true gives
    summarizable, else "unspecified".
-4. **Continuation.** Usable only when well-formed and clean, its `expiresAt` (if any) a real time not yet past, its
-   `argument` equal to the tool's declared one (an optional string property of its `inputSchema`) and not an
-   argument of the original call (unusable when those arguments are not known); otherwise unusable. A result with
-   a continuation carrier, usable or not, is partial. Parts combine as complete only when they chain: one tool, one
-   set of arguments, each token followed.
+4. **Continuation.** Usable only when well-formed and clean, its `expiresAt` absent or a real time not yet past
+   (`null` is malformed), its `argument` equal to the tool's declared one (an optional string property of its
+   `inputSchema`) and not an argument of the original call (unusable when those arguments are not known);
+   otherwise unusable. A result with a continuation carrier, usable or not, is partial. Parts combine as complete
+   only when they chain: one tool, one set of arguments, each token followed.
 
 Every function accepts the SDK's models (patched or not) or plain wire dictionaries; a model is read as its wire
 JSON, so its Python field names are never members.
@@ -469,6 +470,38 @@ def read_continuation_argument(tool: Any) -> str | None:
     return argument
 
 
+@dataclass(frozen=True)
+class _Declaration:
+    """A tool's continuation carrier as read."""
+
+    present: bool
+    argument: str | None
+    """The declared argument when the carrier is clean, well-formed and the `inputSchema` agrees; else None."""
+    problems: tuple[Problem, ...]
+
+    @property
+    def broken(self) -> bool:
+        """Present but not clean and usable: any result of the tool may be a later part, or say nothing true."""
+        return self.present and self.argument is None
+
+
+def _declaration(tool: Any) -> _Declaration:
+    reading = _declared_reading(tool)
+    declared: str | None = reading.well_formed.get("argument") if reading.clean else None
+    problems = reading.problems
+    if declared is not None and (why := _undeclared_in_schema(tool, declared)) is not None:
+        # A declaration the input schema contradicts is malformed: no continuation of the tool can be followed.
+        declared = None
+        problem = Problem(_TOOL_CONTINUATION, "argument", why, "no continuation argument")
+        logger.warning("malformed %s", problem)
+        problems += (problem,)
+    elif reading.present and declared is None and not problems:
+        problem = Problem(_TOOL_CONTINUATION, "argument", "missing", "no continuation argument")
+        logger.warning("malformed %s", problem)
+        problems += (problem,)
+    return _Declaration(reading.present, declared, problems)
+
+
 def _declared_reading(tool: Any) -> _Read:
     return _read(
         _meta_entry(tool, CONTINUATION_ID),
@@ -542,19 +575,18 @@ def read_continuation(
     if not reading.present:
         return ContinuationReading()
     problems = list(reading.problems)
-    declared_reading = _declared_reading(tool)
-    problems.extend(declared_reading.problems)
-    declared = declared_reading.well_formed.get("argument") if declared_reading.clean else None
-    if declared is not None and (why := _undeclared_in_schema(tool, declared)) is not None:
-        # A declaration the input schema contradicts is malformed: no continuation of the tool can be followed.
-        declared = None
-        problem = Problem(_TOOL_CONTINUATION, "argument", why, "no continuation argument")
-        logger.warning("malformed %s", problem)
-        problems.append(problem)
+    declaration = _declaration(tool)
+    problems.extend(declaration.problems)
+    declared = declaration.argument
     reported = len(problems)
     values = reading.well_formed
     usable = reading.clean and "argument" in values and "token" in values
     expires_at = values.get("expiresAt")
+    wire = _mapping(value)
+    if wire is not None and "expiresAt" in wire and wire["expiresAt"] is None:
+        # Every wire value has one reading: a null expiry names no time, so the token's life is unknown.
+        usable = False
+        problems.append(Problem(_RESULT_CONTINUATION, "expiresAt", "null names no time", "unusable"))
     if expires_at is not None:
         expiry = _expiry(expires_at)
         if expiry is None:
@@ -622,6 +654,10 @@ class EffectiveRendering:
     continuation_declared: bool = False
     """Whether the tool declares a continuation argument: then, without `call_arguments`, a later part cannot be
     told from the first, and the result's completeness reads "not-stated"."""
+    continuation_declaration_broken: bool = False
+    """Whether the tool's continuation carrier is present but not clean and usable (misspelled, mistyped, given
+    twice, contradicted by the `inputSchema`): then no result of the tool can be told complete, and every one reads
+    "not-stated"."""
 
     @property
     def registered_mode(self) -> bool:
@@ -644,13 +680,16 @@ class EffectiveRendering:
     @property
     def completeness(self) -> Completeness | None:
         """What the directive states; "incomplete" whenever a continuation carrier is present; "not-stated" for a
-        later part read alone (only `combine_parts` can tell it ends a whole), for a result of a tool that declares
+        later part read alone (only `combine_parts` can tell it ends a whole), for every result of a tool whose
+        continuation carrier is present but not clean and usable, for a result of a tool that declares
         a continuation argument read without `call_arguments` (it may be a later part), and for a result without a
         directive of a tool with a hints carrier; None when neither the result nor its tool carries anything (the
         extensions say nothing about it)."""
         if self.continuation_reading.present:
             return "incomplete"
-        if self.later_part or (self.continuation_declared and not self.call_known):
+        if self.later_part or self.continuation_declaration_broken:
+            return "not-stated"
+        if self.continuation_declared and not self.call_known:
             return "not-stated"
         if self.directive is None:
             return "not-stated" if self.tool_carrier else None
@@ -835,10 +874,14 @@ def resolve_rendering(
     if original_arguments is None and call_arguments is not None:
         original_arguments = {name: value for name, value in call_arguments.items() if name != declared}
     continuation = read_continuation(tool, result, original_arguments=original_arguments, now=now)
-    problems = result_problems + tool_problems + continuation.problems
-    token = None if call_arguments is None or declared is None else call_arguments.get(declared)
+    declaration = _declaration(tool)
+    # The tool carrier's problems are always reported; with a result carrier they are among its problems.
+    declaration_problems = () if continuation.present else declaration.problems
+    problems = result_problems + tool_problems + declaration_problems + continuation.problems
+    # Present in the call's arguments with any value, null included, the continuation argument is set.
+    later = call_arguments is not None and declared is not None and declared in call_arguments
+    token = call_arguments.get(declared) if later and call_arguments is not None and declared is not None else None
     query = None if call_arguments is None else {k: v for k, v in call_arguments.items() if k != declared}
-    later = token is not None
     tool_carrier = _meta_entry(tool, EXTENSION_ID) is not None or bool(_repetitions(tool, EXTENSION_ID, _TOOL_META))
     if core_form and hint_source == "tool.annotations":
         tool_carrier = hints.verbatim_hint is not None or hints.summarize_ok_hint is not None
@@ -858,6 +901,7 @@ def resolve_rendering(
             _tool_name(tool),
             query,
             declared is not None,
+            declaration.broken,
         )
 
     # A verbatim tool's error stays verbatim: a result's `summarizable` does not override the tool's hint there.
@@ -901,7 +945,8 @@ def combine_parts(
             and _same_arguments(later.query_arguments, first.query_arguments)
         )
     ends = (
-        not last.continuation_reading.present
+        not any(part.continuation_declaration_broken for part in parts)
+        and not last.continuation_reading.present
         and last.directive is not None
         and last.directive.completeness == "complete"
     )

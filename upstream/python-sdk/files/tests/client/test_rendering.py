@@ -224,12 +224,15 @@ def test_only_a_well_formed_complete_true_reads_complete(directive: Any, complet
 _CONTINUATION_ID = "io.modelcontextprotocol/result-continuation"
 
 
-def _paged_tool(declaration: Any = None, hints: Any = None) -> Tool:
+_CURSOR_SCHEMA: dict[str, Any] = {"type": "object", "properties": {"cursor": {"type": "string"}}}
+
+
+def _paged_tool(declaration: Any = None, hints: Any = None, schema: dict[str, Any] | None = None) -> Tool:
     """A tool that declares a continuation argument (the result continuation extension's carrier)."""
     meta: dict[str, Any] = {_CONTINUATION_ID: {"argument": "cursor"} if declaration is None else declaration}
     if hints is not None:
         meta[EXTENSION_ID] = hints
-    return Tool(name="ledger", input_schema={"type": "object"}, _meta=meta)
+    return Tool(name="ledger", input_schema=_CURSOR_SCHEMA if schema is None else schema, _meta=meta)
 
 
 @pytest.mark.parametrize(
@@ -237,7 +240,7 @@ def _paged_tool(declaration: Any = None, hints: Any = None) -> Tool:
     [
         pytest.param(None, "unstated", True, id="arguments-not-known"),
         pytest.param({"company": "acme"}, "complete", False, id="first-part"),
-        pytest.param({"company": "acme", "cursor": None}, "complete", False, id="argument-null-is-absent"),
+        pytest.param({"company": "acme", "cursor": None}, "unstated", True, id="argument-null-is-set"),
         pytest.param({"company": "acme", "cursor": "p2"}, "unstated", True, id="later-part"),
     ],
 )
@@ -265,26 +268,69 @@ def test_a_later_part_is_partial_without_any_rendering_carrier() -> None:
 
 
 @pytest.mark.parametrize(
-    ("declaration", "maybe_later_part"),
+    "declaration",
     [
-        pytest.param({"argument": "cursor", "x": 1}, True, id="unclean-declaration-still-declares"),
-        pytest.param({"argument": "_page2"}, True, id="underscore-and-digit"),
-        pytest.param({"argument": "a" * 64}, True, id="longest"),
-        pytest.param({"argument": "a" * 65}, False, id="too-long"),
-        pytest.param({"argument": "2page"}, False, id="leading-digit"),
-        pytest.param({"argument": "next cursor"}, False, id="space"),
-        pytest.param({"argument": ""}, False, id="empty"),
-        pytest.param({"argument": 5}, False, id="not-a-string"),
-        pytest.param({}, False, id="no-argument"),
-        pytest.param("cursor", False, id="not-an-object"),
+        pytest.param({"argument": "_page2"}, id="underscore-and-digit"),
+        pytest.param({"argument": "a" * 64}, id="longest"),
     ],
 )
-def test_only_a_well_formed_continuation_argument_is_a_declaration(declaration: Any, maybe_later_part: bool) -> None:
-    reading = read_rendering(_paged_tool(declaration), _result({"complete": True}))
-    assert (reading.maybe_later_part, reading.completeness) == (
-        maybe_later_part,
-        "unstated" if maybe_later_part else "complete",
-    )
+def test_a_clean_declaration_lets_the_first_part_end(declaration: dict[str, Any]) -> None:
+    name = declaration["argument"]
+    schema = {"type": "object", "properties": {name: {"type": "string"}}}
+    reading = read_rendering(_paged_tool(declaration, schema=schema), _result({"complete": True}), arguments={})
+    assert (reading.maybe_later_part, reading.completeness, reading.problems) == (False, "complete", ())
+
+
+_STRING = {"type": "string"}
+
+
+@pytest.mark.parametrize(
+    ("declaration", "schema", "why"),
+    [
+        pytest.param({"argumnt": "cursor"}, None, "unknown member 'argumnt'", id="misspelled"),
+        pytest.param({"argument": "cursor", "x": 1}, None, "unknown member 'x'", id="unknown-member"),
+        pytest.param({"argument": 5}, None, "not a well-formed name", id="not-a-string"),
+        pytest.param({"argument": "a" * 65}, None, "not a well-formed name", id="too-long"),
+        pytest.param({"argument": "2page"}, None, "not a well-formed name", id="leading-digit"),
+        pytest.param({"argument": "next cursor"}, None, "not a well-formed name", id="space"),
+        pytest.param({"argument": ""}, None, "not a well-formed name", id="empty"),
+        pytest.param({}, None, "not a well-formed name", id="no-argument"),
+        pytest.param("cursor", None, "a string, not an object", id="not-an-object"),
+        pytest.param(None, {"type": "object"}, "not a property", id="no-properties"),
+        pytest.param(None, {"properties": {"page": _STRING}}, "not a property", id="another-property"),
+        pytest.param(None, {"properties": {"cursor": {"type": "integer"}}}, "not of type string", id="integer"),
+        pytest.param(None, {"properties": {"cursor": {"type": ["string", "integer"]}}}, "not of type", id="union"),
+        pytest.param(None, {"properties": {"cursor": {"anyOf": [_STRING, {}]}}}, "not of type", id="untyped-branch"),
+        pytest.param(None, {"properties": {"cursor": {"anyOf": []}}}, "not of type", id="no-branch"),
+        pytest.param(None, {"properties": {"cursor": {"anyOf": [{"anyOf": [_STRING]}]}}}, "not of type", id="deep"),
+        pytest.param(None, {"properties": {"cursor": True}}, "not of type string", id="schema-not-an-object"),
+        pytest.param(None, {"properties": {"cursor": _STRING}, "required": ["cursor"]}, "required", id="required"),
+        pytest.param(None, {"properties": {"cursor": _STRING}, "required": "cursor"}, "required", id="required-odd"),
+    ],
+)
+def test_a_continuation_carrier_not_clean_and_usable_leaves_every_result_unstated(
+    declaration: Any, schema: dict[str, Any] | None, why: str
+) -> None:
+    """A misspelled, mistyped, unknown-member or contradicted declaration: the reader cannot tell
+    a later part from the first, so no result of the tool reads complete, and the problem is reported."""
+    tool = _paged_tool(declaration, schema=schema)
+    for arguments in ({"cursor": "p2"}, {"cursor": None}, {}, None):
+        reading = read_rendering(tool, _result({"mode": "verbatim", "complete": True}), arguments=arguments)
+        assert (reading.maybe_later_part, reading.completeness, reading.partial) == (True, "unstated", True)
+        assert len(reading.problems) == 1 and why in reading.problems[0]
+
+
+@pytest.mark.parametrize(
+    "cursor",
+    [
+        pytest.param({"type": ["string", "null"]}, id="nullable"),
+        pytest.param({"anyOf": [_STRING, {"type": "null"}], "default": None}, id="optional-as-pydantic-writes-it"),
+    ],
+)
+def test_an_optional_string_argument_is_declared_in_each_form(cursor: dict[str, Any]) -> None:
+    tool = _paged_tool(schema={"type": "object", "properties": {"cursor": cursor}, "required": ["year"]})
+    reading = read_rendering(tool, _result({"complete": True}), arguments={"year": 2025})
+    assert (reading.maybe_later_part, reading.completeness, reading.problems) == (False, "complete", ())
 
 
 @pytest.mark.parametrize(

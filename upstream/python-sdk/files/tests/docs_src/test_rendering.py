@@ -182,6 +182,7 @@ def test_an_error_result_of_a_verbatim_tool_stays_verbatim(tool: Any, is_error: 
         pytest.param(None, "unstated", id="arguments-not-given"),
         pytest.param({"cursor": "p2"}, "unstated", id="later-part"),
         pytest.param({}, "complete", id="first-part"),
+        pytest.param({"cursor": None}, "unstated", id="set-to-null-is-a-later-part"),
     ],
 )
 def test_a_result_of_a_tool_that_declares_a_continuation_argument(arguments: Any, completeness: str) -> None:
@@ -189,7 +190,7 @@ def test_a_result_of_a_tool_that_declares_a_continuation_argument(arguments: Any
     and that call did not set the continuation argument."""
     tool = Tool(
         name="ledger",
-        input_schema={"type": "object"},
+        input_schema={"type": "object", "properties": {"cursor": {"type": "string"}}},
         _meta={"io.modelcontextprotocol/result-continuation": {"argument": "cursor"}},
     )
     reading = read_rendering(tool, _result({"complete": True}), arguments=arguments)

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { testScenarioContext } from '../../mock-server/testing';
 import type { ConformanceCheck } from '../../types';
-import { ResultContinuationClientScenario } from './result-continuation';
+import { CASES, ResultContinuationClientScenario } from './result-continuation';
 import { RenderingClientScenario } from './rendering';
 import { CONTINUATION_EXTENSION_ID } from '../server/result-continuation-wire';
 
@@ -97,6 +97,60 @@ describe('rendering-client against a client that reads the core form by default'
           'sep-0000-rendering-client-core-form-opt-in'
         )
       ).toBe('FAILURE');
+    } finally {
+      await scenario.stop();
+    }
+  }, 20000);
+});
+
+describe('result-continuation-client against a client that trusts a broken declaration', () => {
+  it('fails reads-table on the tools whose continuation carrier is malformed, and only there', async () => {
+    const scenario = new ResultContinuationClientScenario();
+    const { serverUrl } = await scenario.start(testScenarioContext());
+    try {
+      const client = await connect(serverUrl);
+      const results: Record<string, unknown> = {};
+      for (const tool of (await client.listTools()).tools) {
+        const c = CASES[tool.name];
+        if (!c) continue;
+        const first = await client.callTool({ name: tool.name, arguments: {} });
+        const text = [first];
+        const carrier = (first._meta ?? {})[CONTINUATION_EXTENSION_ID] as
+          | { token?: unknown }
+          | undefined;
+        if (c.follow && carrier && typeof carrier.token === 'string')
+          text.push(
+            await client.callTool({
+              name: tool.name,
+              arguments: { cursor: carrier.token }
+            })
+          );
+        // Right everywhere, except that a broken declaration is read as no declaration: the directive's
+        // `complete: true` is taken at its word.
+        const broken = tool.name.startsWith('declaration_');
+        results[tool.name] = {
+          mode: c.expected.mode ?? 'unspecified',
+          partial: broken ? false : c.expected.partial,
+          text: text.flatMap((r) =>
+            (r.content as { type: string; text?: string }[])
+              .filter((b) => b.type === 'text')
+              .map((b) => b.text)
+          )
+        };
+      }
+      await client.callTool({ name: 'report_parts', arguments: { results } });
+      await client.close();
+
+      const checks = scenario.getChecks();
+      const table = checks.find(
+        (c) => c.id === 'sep-0000-continuation-client-reads-table'
+      );
+      expect(table?.status).toBe('FAILURE');
+      expect(table?.errorMessage).toContain('declaration_misspelled');
+      expect(table?.errorMessage).toContain('declaration_mistyped');
+      expect(table?.errorMessage).not.toContain('ledger_parts');
+      for (const check of checks.filter((c) => c !== table))
+        expect([check.id, check.status]).toEqual([check.id, 'SUCCESS']);
     } finally {
       await scenario.stop();
     }

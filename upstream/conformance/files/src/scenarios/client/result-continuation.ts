@@ -20,7 +20,7 @@ import {
 const REPORT_TOOL = 'report_parts';
 const ARGUMENT = 'cursor';
 
-interface Part {
+export interface Part {
   text: string[];
   /** The continuation carrier; the string `TOKEN` stands for the tool's token of this run. */
   continuation?: unknown;
@@ -28,7 +28,7 @@ interface Part {
   isError?: boolean;
 }
 
-interface Case {
+export interface Case {
   /** The tool carrier; undefined for none. */
   tool?: unknown;
   /** The tool's `inputSchema`; undefined for the one that declares the continuation argument. */
@@ -43,7 +43,7 @@ interface Case {
 const TOKEN = Symbol('token');
 const usable = { argument: ARGUMENT, token: TOKEN };
 
-const CASES: Record<string, Case> = {
+export const CASES: Record<string, Case> = {
   ledger_parts: {
     tool: { argument: ARGUMENT },
     parts: [
@@ -122,6 +122,22 @@ const CASES: Record<string, Case> = {
       required: [ARGUMENT]
     },
     parts: [{ text: ['rows 1-2'], continuation: usable }],
+    follow: false,
+    expected: { partial: true },
+    check: 'sep-0000-continuation-client-reads-table'
+  },
+  // A tool carrier present but not clean and usable: the client cannot tell a later part from the first, so no
+  // result of the tool reads complete, whatever its directive says.
+  declaration_misspelled: {
+    tool: { argumnt: ARGUMENT },
+    parts: [{ text: ['rows 1-2'], rendering: { complete: true } }],
+    follow: false,
+    expected: { partial: true },
+    check: 'sep-0000-continuation-client-reads-table'
+  },
+  declaration_mistyped: {
+    tool: { argument: 5 },
+    parts: [{ text: ['rows 1-2'], rendering: { complete: true } }],
     follow: false,
     expected: { partial: true },
     check: 'sep-0000-continuation-client-reads-table'

@@ -53,14 +53,32 @@ export const EXPIRY_WAIT_BOUND_MS = 20_000;
 /** How long after a stated expiry the token is presented: clocks apart, and expiries kept in whole seconds. */
 const EXPIRY_MARGIN_MS = 2_000;
 
+/**
+ * What a check found: the problems it saw (none is a success), or why the server under test gave it nothing to
+ * observe (then the check is SKIPPED with that reason, never failed).
+ */
+type Findings = string[] | { unobserved: string };
+
+/** Findings that are problems when there are any, else the reason nothing could be observed. */
+function unlessObserved(
+  problems: string[],
+  observed: boolean,
+  reason: string
+): Findings {
+  return problems.length > 0 || observed ? problems : { unobserved: reason };
+}
+
 function check(
   section: string,
   id: string,
   description: string,
-  problems: string[],
+  findings: Findings,
   details: Record<string, unknown>,
   failure: 'FAILURE' | 'WARNING' = 'FAILURE'
 ): ConformanceCheck {
+  if (!Array.isArray(findings))
+    return skipped(section, id, description, findings.unobserved, details);
+  const problems = findings;
   return {
     id,
     name: id,
@@ -78,7 +96,8 @@ function skipped(
   section: string,
   id: string,
   description: string,
-  reason: string
+  reason: string,
+  details: Record<string, unknown> = {}
 ): ConformanceCheck {
   return {
     id,
@@ -87,7 +106,7 @@ function skipped(
     status: 'SKIPPED',
     timestamp: new Date().toISOString(),
     specReferences: [continuationRef(section)],
-    details: { reason }
+    details: { ...details, reason }
   };
 }
 
@@ -563,12 +582,11 @@ with no arguments, comes in at least two parts, its records the objects of the i
           '2-carriers-and-types',
           'sep-0000-continuation-server-carriers-typed',
           'Every carrier value conforms to the types of the specification',
-          [
-            ...typed,
-            ...(declaringTools.length === 0
-              ? [`no tool carries ${CONTINUATION_EXTENSION_ID} in its _meta`]
-              : [])
-          ],
+          unlessObserved(
+            typed,
+            declaringTools.length > 0,
+            `no tool carries ${CONTINUATION_EXTENSION_ID} in its _meta`
+          ),
           {
             toolCarriers: declaringTools.map((tool) => tool.name),
             walked: [...walks.keys()]
@@ -581,18 +599,20 @@ with no arguments, comes in at least two parts, its records the objects of the i
         ([, w]) => w.declared.parts.length >= 2
       )?.[0];
       const paged = tools.find((tool) => tool.name === pagedName);
-      const noPaged = [
-        `no tool with a continuation carrier and no required argument returned a result in two parts (walked: ${[...walks.keys()].join(', ') || 'none'})`
-      ];
+      const noPaged: Findings = {
+        unobserved: `no tool with a continuation carrier and no required argument returned a result in two parts (walked: ${[...walks.keys()].join(', ') || 'none'})`
+      };
 
       // argument-declared: every tool that returned a continuation declares its argument, on the tool and in its
       // inputSchema, as an optional string.
       const undeclared: string[] = [];
+      let returnedAny = false;
       for (const [name, w] of walks) {
         const returned = [...w.declared.parts, ...w.plain.parts]
           .map((part) => continuationOf(part) as { argument?: unknown })
           .filter((carrier) => carrier !== undefined && carrier !== null);
         if (returned.length === 0) continue;
+        returnedAny = true;
         const tool = tools.find((t) => t.name === name);
         const declaredArgument = (
           continuationOf(tool) as { argument?: unknown } | undefined
@@ -625,21 +645,33 @@ with no arguments, comes in at least two parts, its records the objects of the i
           '2-carriers-and-types',
           'sep-0000-continuation-server-argument-declared',
           'A tool that returns continuations declares its argument in its carrier and as an optional string',
-          paged ? undeclared : [...undeclared, ...noPaged],
+          unlessObserved(
+            undeclared,
+            returnedAny,
+            'no walked tool returned a continuation'
+          ),
           { walked: [...walks.keys()] }
         )
       );
 
-      // expiry-bounded: a stated expiresAt is at most 24 hours after the token was issued, which was before now.
+      // expiry-bounded: every continuation states its expiresAt, at most 24 hours after the token was issued, which
+      // was before now.
       const latest = Date.now() + 24 * 3600 * 1000 + 60 * 1000; // a minute for the clocks of two machines
       const late: string[] = [];
       let stated = 0;
+      let continuations = 0;
       for (const [name, w] of walks) {
         for (const part of [...w.declared.parts, ...w.plain.parts]) {
-          const expiresAt = (
-            continuationOf(part) as { expiresAt?: unknown } | undefined
-          )?.expiresAt;
-          if (typeof expiresAt !== 'string') continue;
+          const carrier = continuationOf(part);
+          if (carrier === undefined || carrier === null) continue;
+          continuations += 1;
+          const expiresAt = (carrier as { expiresAt?: unknown }).expiresAt;
+          if (typeof expiresAt !== 'string') {
+            late.push(
+              `${name}: a continuation states no expiresAt (${JSON.stringify(expiresAt ?? null)})`
+            );
+            continue;
+          }
           stated += 1;
           if (Date.parse(expiresAt) > latest)
             late.push(
@@ -651,15 +683,20 @@ with no arguments, comes in at least two parts, its records the objects of the i
         check(
           '5-tokens-and-the-authorization-context',
           'sep-0000-continuation-server-expiry-bounded',
-          'A stated expiry is at most 24 hours after the token was issued',
-          late,
-          { stated }
+          'Every continuation states its expiry, at most 24 hours after the token was issued',
+          unlessObserved(
+            late,
+            continuations > 0,
+            'no walked tool returned a continuation'
+          ),
+          { continuations, stated }
         )
       );
 
       const pagedWalk = pagedName ? walks.get(pagedName) : undefined;
       const parts = pagedWalk?.declared.parts ?? [];
       const partRecords = allRecords(parts);
+      const anyRecords = partRecords.some((records) => records.length > 0);
 
       // carrier-iff-more: every part but the last has a carrier, the last has none, and a part that has one is
       // followed by a part that holds records.
@@ -671,7 +708,8 @@ with no arguments, comes in at least two parts, its records the objects of the i
           const carrier = continuationOf(part);
           const last = index === parts.length - 1;
           const has = carrier !== undefined && carrier !== null;
-          if (has && !last && partRecords[index + 1].length === 0)
+          // Records are observed only when some part holds one: a result of text blocks alone has none to count.
+          if (has && !last && anyRecords && partRecords[index + 1].length === 0)
             iff.push(
               `part ${index + 1} has a carrier, but part ${index + 2} holds no record`
             );
@@ -690,7 +728,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
 
       const cut = cutRecords(partRecords);
       const fragments = partRecords.flatMap((records, index) =>
-        records.length === 0 && index < parts.length - 1
+        anyRecords && records.length === 0 && index < parts.length - 1
           ? [`part ${index + 1} holds no record`]
           : []
       );
@@ -701,13 +739,11 @@ with no arguments, comes in at least two parts, its records the objects of the i
           'sep-0000-continuation-server-cuts-between-records',
           'Each part holds whole records: no record is split between parts',
           pagedWalk
-            ? [
-                ...cut,
-                ...fragments,
-                ...(judged || fragments.length > 0
-                  ? []
-                  : ['the parts have no records in structuredContent to judge'])
-              ]
+            ? unlessObserved(
+                [...cut, ...fragments],
+                judged,
+                `the parts of ${pagedName} have no records to judge (objects in the innermost arrays of structuredContent)`
+              )
             : noPaged,
           { tool: pagedName ?? null, records: partRecords.map((r) => r.length) }
         )
@@ -748,7 +784,13 @@ with no arguments, comes in at least two parts, its records the objects of the i
           '3-producing-parts',
           'sep-0000-continuation-server-parts-partition',
           'The parts hold every record of the result exactly once, in order',
-          pagedWalk ? partition : noPaged,
+          pagedWalk
+            ? unlessObserved(
+                partition,
+                partRecords.flat().length > 0,
+                `the parts of ${pagedName} have no records to judge (objects in the innermost arrays of structuredContent)`
+              )
+            : noPaged,
           { tool: pagedName ?? null, records: partRecords.flat().length }
         )
       );
@@ -805,7 +847,9 @@ with no arguments, comes in at least two parts, its records the objects of the i
         else {
           const firstKeys = new Set(partRecords[0].map(recordKey));
           const next = recordsOf(second.result) ?? [];
-          if (next.length === 0) serves.push('part 2 holds no record');
+          // Without records in any part (text blocks alone), only that the token is served can be observed.
+          if (anyRecords && next.length === 0)
+            serves.push('part 2 holds no record');
           if (
             next.some((r) => r.id !== undefined && firstKeys.has(recordKey(r)))
           )
@@ -817,13 +861,18 @@ with no arguments, comes in at least two parts, its records the objects of the i
           )
             serves.push('part 2 differs from the part the walk received');
         }
-      } else serves.push(...noPaged);
+      }
+      const noFirstCarrier: Findings = paged
+        ? {
+            unobserved: `part 1 of ${paged.name} has no well-formed carrier to follow`
+          }
+        : noPaged;
       checks.push(
         check(
           '3-producing-parts',
           'sep-0000-continuation-server-serves-next-part',
           'A call with an accepted token returns the part that follows',
-          serves,
+          paged && firstCarrier ? serves : noFirstCarrier,
           { tool: pagedName ?? null }
         )
       );
@@ -894,16 +943,13 @@ with no arguments, comes in at least two parts, its records the objects of the i
           tampered.push(`the unaltered token was refused too (${refused})`);
           bound.push(`the unaltered token was refused too (${refused})`);
         }
-      } else {
-        tampered.push(...noPaged);
-        bound.push(...noPaged);
       }
       checks.push(
         check(
           '5-tokens-and-the-authorization-context',
           'sep-0000-continuation-server-rejects-tampered-token',
           'A token with one character changed is refused',
-          tampered,
+          paged && firstCarrier ? tampered : noFirstCarrier,
           { tool: pagedName ?? null }
         )
       );
@@ -912,7 +958,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
           '5-tokens-and-the-authorization-context',
           'sep-0000-continuation-server-token-bound',
           'A token presented with other arguments, or to another tool, is refused',
-          bound,
+          paged && firstCarrier ? bound : noFirstCarrier,
           { tool: pagedName ?? null, ...boundDetails }
         )
       );
@@ -942,7 +988,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
           'sep-0000-continuation-server-rejected-token-error',
           'A refused token produces a tool error that says so in a text block',
           refused.length === 0
-            ? ['no token was refused']
+            ? { unobserved: 'no token was refused' }
             : refused
                 .filter(({ outcome }) => !saysStartAgain(outcome))
                 .map(({ label, outcome }) =>
@@ -993,13 +1039,13 @@ with no arguments, comes in at least two parts, its records the objects of the i
           } finally {
             await Promise.allSettled([first.close(), second.close()]);
           }
-        } else stateless.push(...noPaged);
+        }
         checks.push(
           check(
             '5-tokens-and-the-authorization-context',
             'sep-0000-continuation-server-stateless-continuation',
             'A continuation sent on a new connection, without a session, is served',
-            stateless,
+            paged ? stateless : noPaged,
             { tool: pagedName ?? null, specVersion: ctx.specVersion }
           )
         );
@@ -1027,7 +1073,10 @@ with no arguments, comes in at least two parts, its records the objects of the i
           'sep-0000-continuation-server-no-repeated-members',
           'No Tool or CallToolResult gives a member name twice in one object',
           repeated.scanned === 0
-            ? ['no tools/list or tools/call response body was recorded']
+            ? {
+                unobserved:
+                  'no tools/list or tools/call response body was recorded'
+              }
             : repeated.problems,
           { responsesScanned: repeated.scanned }
         )

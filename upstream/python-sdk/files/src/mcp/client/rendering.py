@@ -22,7 +22,9 @@ A tool whose results come in parts declares its continuation argument in
 `Tool._meta["io.modelcontextprotocol/result-continuation"]` (the result
 continuation extension). A result of such a tool read without the arguments of
 the call that returned it may be a later part, and one whose call set that
-argument is one: read alone, neither is ever complete. Following a continuation,
+argument (with any value, null included) is one: read alone, neither is ever
+complete. A continuation carrier that is present but not clean and usable makes
+every result of the tool read "unstated", and is reported. Following a continuation,
 and combining the parts, belong to that extension, not to this module.
 
     async with Client(url, extensions=[RENDERING_SUPPORT]) as client:
@@ -37,7 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from mcp_types import CallToolResult, Tool
 
@@ -88,7 +90,8 @@ class RenderingReading:
     maybe_later_part: bool = False
     """Whether the result is, or may be, a later part of a larger whole: its tool
     declares a continuation argument, and the call set it or its arguments were not
-    given. Its completeness then reads "unstated", whatever the directive says."""
+    given; or its continuation carrier is present but not clean and usable. Its
+    completeness then reads "unstated", whatever the directive says."""
     problems: tuple[str, ...] = ()
     """Each malformed or unknown value, and what it was read as."""
 
@@ -139,7 +142,7 @@ def read_rendering(
     guidance = _string_member(directive, "guidance", guidance_problem, problems)
     null_display = _string_member(directive, "nullDisplay", null_display_problem, problems)
     completeness = _completeness(directive, problems)
-    maybe_later_part = _maybe_later_part(tool_meta, arguments)
+    maybe_later_part = _maybe_later_part(tool, arguments, problems)
     return RenderingReading(
         mode=mode,
         guidance=guidance,
@@ -152,17 +155,68 @@ def read_rendering(
     )
 
 
-def _maybe_later_part(tool_meta: Mapping[str, Any] | None, arguments: Mapping[str, Any] | None) -> bool:
-    """Whether the tool declares a well-formed continuation argument (its carrier clean
-    or not: being read as a later part only shows more) and the call set it, or the
-    call's arguments are not known."""
-    declaration = tool_meta.get(_CONTINUATION_ID) if tool_meta is not None else None
+def _maybe_later_part(tool: Tool | None, arguments: Mapping[str, Any] | None, problems: list[str]) -> bool:
+    """Whether the result is, or may be, a later part: the tool's continuation carrier is
+    present but not clean and usable (then no result of the tool can be told complete,
+    and its problem is reported), or it declares an argument that the call set (with
+    any value, null included), or the call's arguments are not known."""
+    declaration = tool.meta.get(_CONTINUATION_ID) if tool is not None and tool.meta is not None else None
+    if declaration is None:
+        return False
+    problem = _declaration_problem(declaration, tool.input_schema if tool is not None else None)
+    if problem is not None:
+        problems.append(f"tool continuation carrier: {problem}: every result reads as unstated")
+        return True
+    return arguments is None or declaration["argument"] in arguments
+
+
+def _declaration_problem(declaration: Any, input_schema: Any) -> str | None:
+    """Why a present continuation carrier is not clean and usable; None when it is: an
+    object whose only member, `argument`, is a well-formed name that the `inputSchema`
+    declares as an optional string property."""
     if not isinstance(declaration, Mapping):
-        return False
-    argument = declaration.get("argument")  # pyright: ignore[reportUnknownVariableType, reportUnknownMemberType]
+        return f"{_json_type(declaration)}, not an object"
+    carrier = cast("Mapping[str, Any]", declaration)
+    unknown = sorted(str(name) for name in carrier if name != "argument")
+    if unknown:
+        return f"unknown member {unknown[0]!r}"
+    argument = carrier.get("argument")
     if not isinstance(argument, str) or _ARGUMENT_NAME.fullmatch(argument) is None:
-        return False
-    return arguments is None or arguments.get(argument) is not None
+        return "argument is not a well-formed name"
+    schema = cast("Mapping[str, Any]", input_schema if isinstance(input_schema, Mapping) else {})
+    properties = schema.get("properties")
+    if not isinstance(properties, Mapping) or argument not in properties:
+        return f"{argument!r} is not a property of the inputSchema"
+    types = _schema_types(cast("Mapping[str, Any]", properties)[argument])
+    if "string" not in types or not types <= {"string", "null"}:
+        return f"{argument!r} is not of type string in the inputSchema"
+    required = schema.get("required", [])
+    if not isinstance(required, list) or argument in cast("list[Any]", required):
+        return f"{argument!r} is required in the inputSchema"
+    return None
+
+
+def _schema_types(schema: Any, *, branch: bool = False) -> set[str]:
+    """The JSON types a property's schema names: its `type` (a string or an array), or
+    else the `type` of every branch of its `anyOf` (one level); empty when a branch names none."""
+    if not isinstance(schema, Mapping):
+        return set()
+    wire = cast("Mapping[str, Any]", schema)
+    named = wire.get("type")
+    if isinstance(named, str):
+        return {named}
+    if isinstance(named, list):
+        return {str(name) for name in cast("list[Any]", named)}
+    branches = wire.get("anyOf")
+    if branch or named is not None or not isinstance(branches, list) or not branches:
+        return set()
+    found: set[str] = set()
+    for each in cast("list[Any]", branches):
+        types = _schema_types(each, branch=True)
+        if not types:
+            return set()
+        found |= types
+    return found
 
 
 @dataclass
