@@ -6,7 +6,6 @@ import contextlib
 import json
 import logging
 import re
-import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, cast
@@ -32,6 +31,15 @@ from mcp_rendering.reading import (
     usable_null_text,
 )
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
+
+NULL_TEXT_LETTERS = frozenset("ACEFHKMNPRUVWXYacdefhkmnprtuvwxy")
+"""The letters that resemble no digit: a usable null text holds at least one of them."""
+
+_DIGIT_LOOK_ALIKES = [
+    *("O", "O.OO", "l,OOO", "(O)", "S", "º", "lO", "o", "D", "Q", "I", "i", "J", "j", "L", "T", "Z", "z", "s"),
+    *("B", "b", "G", "g", "q", "ª", "ß", "\u0131", "ł", "Ø", "µ", "\u017f", "Ò", "é", "s.o.", "TBD", "--O--", "l l"),
+]
+"""Texts made only of letters that resemble digits (or accented letters) and punctuation: not usable null texts."""
 
 
 def tool(hints: Any = None, *, argument: Any = "cursor", annotations: Any = None) -> dict[str, Any]:
@@ -193,8 +201,8 @@ def test_each_guidance_value_has_one_reading(guidance: Any, reads_as: str | None
 @pytest.mark.parametrize(
     "text",
     [
-        *("n/a", "N/A", "none", "not reported", "— néant —", "(vide)", "s.o.", "Ø", "n" * 16, "a b", "º", "µ"),
-        *("\u017f", "-n/a-", "¡x!", "x‰", "n⁞a"),
+        *("n/a", "N/A", "null", "none", "nil", "not reported", "missing", "— néant —", "(vide)", "n" * 16, "a b"),
+        *("-n/a-", "—n/a—", "¡x!", "x‰", "n⁞a", "nO", "Øn", "s.o.n."),
     ],
 )
 def test_a_usable_null_text_is_shown(text: str) -> None:
@@ -250,6 +258,7 @@ def test_a_usable_null_text_is_shown(text: str) -> None:
         "\u3164",
         "\uffa0",
         "\u3164 \u2800",
+        *_DIGIT_LOOK_ALIKES,  # only letters that resemble digits, and punctuation: read as amounts in a ledger
         42,
         None,
     ],
@@ -278,9 +287,24 @@ def test_the_null_text_rule_is_the_pattern(text: str) -> None:
     assert not usable_null_text(text)
 
 
-@pytest.mark.parametrize("text", ["n/a", "N/A", "none", "not reported", "— néant —", "Ø", "n" * 16])
+@pytest.mark.parametrize(
+    "text", ["n/a", "N/A", "null", "none", "nil", "not reported", "missing", "—n/a—", "— néant —", "n" * 16]
+)
 def test_the_null_text_rule_accepts_a_visible_text(text: str) -> None:
     assert usable_null_text(text)
+
+
+@pytest.mark.parametrize("text", _DIGIT_LOOK_ALIKES)
+def test_the_null_text_rule_refuses_letters_that_resemble_digits_alone(text: str) -> None:
+    """`O`, `O.OO`, `l,OOO`, `(O)` read as 0, 0.00, 1,000, (0) in a ledger: a null text holds at least one letter of
+    `NULL_TEXT_LETTERS`, which resemble no digit; look-alikes stay allowed beside one."""
+    assert not usable_null_text(text)
+    assert usable_null_text(f"{text} n")
+
+
+@pytest.mark.parametrize("letter", [chr(point) for point in range(0x21, 0x180)])
+def test_the_mandatory_letter_is_one_of_the_stated_set(letter: str) -> None:
+    assert usable_null_text(letter) is (letter in NULL_TEXT_LETTERS)
 
 
 @pytest.mark.parametrize("text", ["-", "—", "\u2013", "--", ".", " - ", "- -", "-.-", "(-)", "…", "\u2010", "‰", "/"])
@@ -965,17 +989,17 @@ def test_the_specification_states_the_schema_pattern_in_words() -> None:
     assert match, "runs of one character class joined by single spaces, one of the letter class among them"
     characters, letters = _ranges(match.group("c")), _ranges(match.group("l"))
     assert letters < characters
-    assert letters == {point for point in characters if unicodedata.category(chr(point)).startswith("L")}
+    assert letters == {ord(letter) for letter in NULL_TEXT_LETTERS}
     spec = (Path(__file__).resolve().parent.parent / "sep/rendering.mdx").read_text()
     sentence = re.search(r"A \*\*usable null text\*\*(.+?)\n\n", spec, re.S)
     assert sentence is not None
     words = " ".join(sentence.group(1).split())
-    before, _, after = words.partition("at least one letter (")
+    before, _, after = words.partition("at least one letter that resembles no digit (")
     assert after, "the sentence names the letters"
     stated = _stated(before)
     stated.discard(0x20)  # the separating space, named in the sentence too
     assert stated == characters
-    assert _stated(after.partition(")")[0]) == letters
+    assert {ord(letter) for span in re.findall(r"`([^`]+)`", after.partition(")")[0]) for letter in span} == letters
     assert "1 to 16 code points" in words and "single space" in words
 
 

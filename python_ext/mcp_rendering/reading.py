@@ -140,9 +140,10 @@ _CONTINUATION_TOOL_MEMBERS = _member_adapters(ResultContinuationTool)
 
 def usable_null_text(text: object) -> bool:
     """Whether `text` is a usable null text (section 4): a string that the schema's `nullDisplay` type admits (1 to
-    16 code points matching its pattern: at least one letter, no digit, so that neither a dash alone nor a number
-    can pass for an amount). The reader judges `nullDisplay` with this very validator, so the two cannot
-    disagree."""
+    16 code points matching its pattern: no digit, and at least one letter that resembles no digit, one of
+    `ACEFHKMNPRUVWXY` or `acdefhkmnprtuvwxy`, so that neither a number, a dash alone nor digit look-alikes such as
+    `O.OO` or `l,OOO` can pass for an amount). The reader judges `nullDisplay` with this very validator, so the two
+    cannot disagree."""
     if not isinstance(text, str):
         return False
     try:
