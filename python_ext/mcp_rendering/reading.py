@@ -59,6 +59,7 @@ from mcp_rendering.types import (
 )
 
 __all__ = [
+    "AS_SENT",
     "DEFAULT_NULL_DISPLAY",
     "PYTHON_FIELD_NAMES",
     "REPEATED_CARRIER",
@@ -193,6 +194,14 @@ REPEATED_CARRIER = "(given more than once)"
 carrier kept as anything but an object becomes an object holding the mark alone. Like `REPEATED_MEMBERS`, the mark
 is data, so the carrier reads as given twice wherever a copy or a conversion takes it."""
 
+AS_SENT = "(as sent)"
+"""The member that the patched SDK (`mcp_rendering.patch`) adds to a `ToolAnnotations` in which it parsed a
+malformed hint: an object holding each such hint as it came, while the model's field holds the hint's safe value.
+The reader reads each hint named there from the value there, so the model reads exactly as the wire JSON it was
+parsed from (unclean, hence verbatim). The mark is data, so it survives every dump, copy and conversion; it can
+only make a carrier less clean: one that is not an object, or names a well-formed value or a member the carrier does
+not define, makes the carrier unclean."""
+
 _META_CARRIER_IDS = (EXTENSION_ID, CONTINUATION_ID)
 _CARRIER_IDS = frozenset({*_META_CARRIER_IDS, "_rendering", "annotations"})  # and the core form's
 
@@ -295,8 +304,9 @@ def _read(
         problems.append(Problem(carrier, REPEATED_MEMBERS, "not a member of this carrier", "unclean"))
     if REPEATED_CARRIER in wire:  # whatever its value: a mark altered in transit still puts the carrier in doubt
         problems.append(Problem(carrier, None, "carrier given more than once in the message", "unclean"))
+    sent = _as_sent(wire, carrier, members, problems)
     for name, adapter in members.items():
-        raw = wire.get(name)
+        raw = sent[name] if name in sent else wire.get(name)
         if isinstance(raw, BaseModel):  # judged in its wire form: a model can be built without validation
             raw = _jsonable(raw)
         if raw is None:
@@ -311,6 +321,34 @@ def _read(
     for problem in problems:
         logger.warning("malformed %s", problem)
     return _Read(True, well_formed, frozenset(malformed), not problems, tuple(problems))
+
+
+def _as_sent(
+    wire: Mapping[Any, Any], carrier: str, members: Mapping[str, TypeAdapter[Any]], problems: list[Problem]
+) -> dict[str, Any]:
+    """The members as they came, from the `AS_SENT` mark: only malformed values; anything else in the mark is a
+    problem that makes the carrier unclean (a mark cannot make a carrier cleaner than the wire it came from)."""
+    if AS_SENT not in wire:
+        return {}
+    mark: Any = wire[AS_SENT]
+    kept: dict[str, Any] = {}
+    altered = not isinstance(mark, Mapping) or not mark
+    for name, value in cast("Mapping[Any, Any]", mark).items() if isinstance(mark, Mapping) else ():
+        if name not in members or value is None or _well_formed(members[name], value):
+            altered = True
+        else:
+            kept[name] = value
+    if altered:
+        problems.append(Problem(carrier, None, f"{AS_SENT} mark altered (got {_short(mark)})", "unclean"))
+    return kept
+
+
+def _well_formed(adapter: TypeAdapter[Any], value: Any) -> bool:
+    try:
+        adapter.validate_python(value, strict=True)
+    except (ValidationError, RecursionError):
+        return False
+    return True
 
 
 def _validation_detail(error: ValidationError | RecursionError) -> str:
