@@ -380,6 +380,95 @@ def test_parse_json_reads_like_any_parser_otherwise() -> None:
     assert parse_json('{"a": 1, "a": 2}') == {"a": 2}
 
 
+_PLAIN_PARTS = (  # a CallToolResult's own data, with repeated names at every depth: never a carrier
+    '"content": [{"type": "text", "text": "t", "_meta": {"a": 1}, "_meta": {"b": 2},'
+    ' "annotations": {"priority": 1, "priority": 0.5}}],'
+    ' "structuredContent": {"annotations": {"x": 1, "x": 2}, "_rendering": 5, "_rendering": 6,'
+    ' "_meta": {"k": 1}, "_meta": {"k": 2}, "rows": [{"_meta": 1, "_meta": {"io.modelcontextprotocol/rendering": 1}}],'
+    ' "tools": [{"_meta": {"x": 1}, "_meta": {"x": 2}}]}'
+)
+
+
+def _unwrapped(value: Any) -> Any:
+    """The value with every object as a plain dict, to compare exactly with `json.loads`."""
+    if isinstance(value, dict):
+        assert type(value) is dict, value
+        return {key: _unwrapped(member) for key, member in cast("dict[str, Any]", value).items()}
+    if isinstance(value, list):
+        return [_unwrapped(item) for item in cast("list[Any]", value)]
+    return value
+
+
+@pytest.mark.parametrize("wrap", ["alone", "response"])
+def test_parse_json_leaves_content_and_structured_content_as_any_parser_gives_them(wrap: str) -> None:
+    """Repeated names in content blocks and `structuredContent` (a `_meta`, an `annotations`, a `_rendering` among
+    them) are the tool's data: they come out exactly as a plain JSON parser gives them, with no mark."""
+    text = "{" + _PLAIN_PARTS + "}"
+    if wrap == "response":
+        text = '{"jsonrpc": "2.0", "id": 1, "result": ' + text + "}"
+    parsed, plain = parse_json(text), json.loads(text)
+    found = parsed["result"] if wrap == "response" else parsed
+    expected = plain["result"] if wrap == "response" else plain
+    assert _unwrapped(found["content"]) == expected["content"]
+    assert _unwrapped(found["structuredContent"]) == expected["structuredContent"]
+    assert found == expected
+    effective = resolve_rendering(tool({"summarizeOkHint": True}), found)
+    assert effective.directive is None and effective.problems == ()
+
+
+_RESULT_REPEATS = {  # each carrier position of a CallToolResult, repeated
+    "_meta": f'"_meta": {{"{EXTENSION_ID}": {{"complete": true}}}}, '
+    f'"_meta": {{"{EXTENSION_ID}": {{"complete": true}}}}',
+    "carrier key": f'"_meta": {{"{EXTENSION_ID}": {{"complete": true}}, "{EXTENSION_ID}": {{"complete": true}}}}',
+    "carrier member": f'"_meta": {{"{EXTENSION_ID}": {{"complete": true, "complete": true}}}}',
+    "_rendering": '"_rendering": {"complete": true}, "_rendering": {"complete": true}',
+    "_rendering member": '"_rendering": {"complete": true, "complete": true}',
+}
+
+
+@pytest.mark.parametrize("wrap", ["alone", "response"])
+@pytest.mark.parametrize("case", sorted(_RESULT_REPEATS))
+def test_parse_json_marks_each_carrier_position_of_a_result(case: str, wrap: str) -> None:
+    text = '{"content": [], ' + _RESULT_REPEATS[case] + "}"
+    if wrap == "response":
+        text = '{"jsonrpc": "2.0", "id": 1, "result": ' + text + "}"
+    parsed = parse_json(text)
+    found = parsed["result"] if wrap == "response" else parsed
+    the_tool = tool({"summarizeOkHint": True})
+    effective = resolve_rendering(the_tool, found, core_form=True)
+    assert effective.mode == "verbatim" and not effective.complete
+    dumped = mcp_types.CallToolResult.model_validate(found, by_name=False).model_dump(
+        mode="json", by_alias=True, exclude_none=True
+    )
+    if not case.startswith("_rendering"):  # the unpatched SDK drops `_rendering`
+        assert not resolve_rendering(the_tool, dumped, core_form=True).complete
+
+
+_TOOL_REPEATS = {  # each carrier position of a Tool, repeated
+    "_meta": f'"_meta": {{"{EXTENSION_ID}": {{"summarizeOkHint": true}}}}, "_meta": {{"{EXTENSION_ID}": '
+    '{"summarizeOkHint": true}}',
+    "carrier key": f'"_meta": {{"{EXTENSION_ID}": {{"summarizeOkHint": true}}, "{EXTENSION_ID}": '
+    '{"summarizeOkHint": true}}',
+    "carrier member": f'"_meta": {{"{EXTENSION_ID}": {{"summarizeOkHint": true, "summarizeOkHint": true}}}}',
+    "annotations": '"annotations": {"summarizeOkHint": true}, "annotations": {"summarizeOkHint": true}',
+    "annotations member": '"annotations": {"summarizeOkHint": true, "summarizeOkHint": true}',
+}
+
+
+@pytest.mark.parametrize("wrap", ["alone", "list", "response"])
+@pytest.mark.parametrize("case", sorted(_TOOL_REPEATS))
+def test_parse_json_marks_each_carrier_position_of_a_tool(case: str, wrap: str) -> None:
+    text = '{"name": "t", "inputSchema": {"type": "object"}, ' + _TOOL_REPEATS[case] + "}"
+    if wrap != "alone":
+        text = '{"tools": [' + text + "]}"
+    if wrap == "response":
+        text = '{"jsonrpc": "2.0", "id": 1, "result": ' + text + "}"
+    parsed = parse_json(text)
+    found = parsed["result"]["tools"][0] if wrap == "response" else parsed["tools"][0] if wrap == "list" else parsed
+    hints = resolve_rendering(found, None, core_form=True).hints
+    assert (hints.verbatim_hint, hints.summarize_ok_hint) == (True, False)
+
+
 # --- effective mode -----------------------------------------------------------------------------------------------
 
 

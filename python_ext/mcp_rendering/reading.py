@@ -203,7 +203,6 @@ only make a carrier less clean: one that is not an object, or names a well-forme
 not define, makes the carrier unclean."""
 
 _META_CARRIER_IDS = (EXTENSION_ID, CONTINUATION_ID)
-_CARRIER_IDS = frozenset({*_META_CARRIER_IDS, "_rendering", "annotations"})  # and the core form's
 
 
 def _marked_repeated(carrier: Any) -> dict[str, Any]:
@@ -211,32 +210,106 @@ def _marked_repeated(carrier: Any) -> dict[str, Any]:
     return {**kept, REPEATED_CARRIER: True}
 
 
-def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    names = [name for name, _ in pairs]
-    repeated = tuple(sorted({name for name in names if names.count(name) > 1}))
-    if repeated:
-        value: dict[str, Any] = _ObjectWithDuplicates(pairs)
-        value.duplicates = repeated
-    else:
+class _Repeats:
+    """The objects of one parse that repeated a member name, with those names. Each object is held, so that no id
+    is reused while the parse runs (an object whose member was overwritten is otherwise dropped at once)."""
+
+    def __init__(self) -> None:
+        self.seen: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
+
+    def hook(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         value = dict(pairs)
-    for name, member in value.items():
-        if name in _CARRIER_IDS and isinstance(member, _ObjectWithDuplicates):
-            value[name] = {**member, REPEATED_MEMBERS: list(member.duplicates)}
-    for name in repeated:
-        if name in _CARRIER_IDS:
-            value[name] = _marked_repeated(value[name])
-    if "_meta" in repeated and (value["_meta"] is None or isinstance(value["_meta"], dict)):
-        meta: dict[str, Any] = value["_meta"] or {}
-        value["_meta"] = meta
+        if len(value) < len(pairs):
+            names = [name for name, _ in pairs]
+            self.seen[id(value)] = (value, tuple(sorted({name for name in names if names.count(name) > 1})))
+        return value
+
+    def names(self, value: Any) -> tuple[str, ...]:
+        entry = self.seen.get(id(value))
+        return entry[1] if entry is not None and entry[0] is value else ()
+
+
+def _with_repeats(value: dict[str, Any], repeated: tuple[str, ...]) -> dict[str, Any]:
+    if not repeated:
+        return value
+    kept = _ObjectWithDuplicates(value)
+    kept.duplicates = repeated
+    return kept
+
+
+def _carrier_marked(carrier: Any, repeats: _Repeats) -> Any:
+    """A carrier object with its repeated members listed under `REPEATED_MEMBERS`; any other value as it is."""
+    repeated = repeats.names(carrier)
+    if not repeated:
+        return carrier
+    return {**cast("dict[str, Any]", carrier), REPEATED_MEMBERS: list(repeated)}
+
+
+def _mark_carriers(message: Any, repeats: _Repeats) -> Any:
+    """A Tool's or a CallToolResult's carriers marked where the parse met a name more than once: the object's own
+    `_meta`, `annotations` and `_rendering`, the carrier keys in `_meta`, and the members of each carrier. Any
+    other member of the object is left as parsed."""
+    if not isinstance(message, dict):
+        return message
+    value = _with_repeats(cast("dict[str, Any]", message), repeats.names(message))
+    repeated = repeats.names(message)
+    for name in ("annotations", "_rendering"):
+        if name in value:
+            value[name] = _carrier_marked(value[name], repeats)
+            if name in repeated:
+                value[name] = _marked_repeated(value[name])
+    meta: Any = value.get("_meta")
+    if isinstance(meta, dict):
+        meta_repeated = repeats.names(meta)
+        meta = _with_repeats(cast("dict[str, Any]", meta), meta_repeated)
         for name in _META_CARRIER_IDS:
-            meta[name] = _marked_repeated(meta.get(name))
+            if name in meta:
+                meta[name] = _carrier_marked(meta[name], repeats)
+                if name in meta_repeated:
+                    meta[name] = _marked_repeated(meta[name])
+        value["_meta"] = meta
+    if "_meta" in repeated and (meta is None or isinstance(meta, dict)):
+        # Either carrier may have been in the `_meta` not kept: both are in doubt, as the reader reads a repeated
+        # `_meta` of the message itself (verbatim, never complete), and the marks keep that reading through a model.
+        marked: dict[str, Any] = cast("dict[str, Any] | None", meta) or {}
+        value["_meta"] = marked
+        for name in _META_CARRIER_IDS:
+            marked[name] = _marked_repeated(marked.get(name))
     return value
 
 
+def _mark_message(message: Any, repeats: _Repeats) -> Any:
+    """The carrier positions of a message: a Tool or a CallToolResult alone, the tools of a tools/list result, and
+    the same inside a JSON-RPC response (or each message of a batch)."""
+    if isinstance(message, list):
+        return [_mark_message(item, repeats) for item in cast("list[Any]", message)]
+    if not isinstance(message, dict):
+        return message
+    wire = cast("dict[str, Any]", message)
+    if "jsonrpc" in wire and isinstance(wire.get("result"), dict):
+        wire["result"] = _mark_message(wire["result"], repeats)
+        return wire
+    tools: Any = wire.get("tools")
+    if isinstance(tools, list) and "content" not in wire:  # a tools/list result: its tools are the Tools
+        wire["tools"] = [_mark_carriers(tool, repeats) for tool in cast("list[Any]", tools)]
+        return wire
+    return _mark_carriers(wire, repeats)
+
+
 def parse_json(text: str | bytes) -> Any:
-    """Parse a JSON message as every JSON parser does (the last of repeated names wins), remembering in each object
-    the names it repeated, so that the reader can read a carrier with a repeated member as unclean."""
-    return json.loads(text, object_pairs_hook=_object_pairs)
+    """Parse a JSON message as every JSON parser does (the last of repeated names wins), and mark repetition where
+    the extensions read it, so that the reader reads a carrier given with a repeated member, or given twice, as
+    unclean.
+
+    Only the carrier positions of a Tool (alone, or in a `tools/list` result) and of a CallToolResult (alone, or in
+    a JSON-RPC response) are marked: a carrier (`_meta[key]`, `annotations`, `_rendering`) in which a member name
+    was repeated gains `REPEATED_MEMBERS`; one given twice (its key repeated in `_meta`, `_meta` repeated, or
+    `annotations` or `_rendering` repeated; on a repeated `_meta`, both carriers of `_meta`) gains
+    `REPEATED_CARRIER`; and the object and its `_meta` remember the
+    names they repeated (`duplicate_members`). Every other value, content blocks and `structuredContent`
+    included, is exactly what a plain JSON parser gives, at any depth."""
+    repeats = _Repeats()
+    return _mark_message(json.loads(text, object_pairs_hook=repeats.hook), repeats)
 
 
 def duplicate_members(value: Any) -> tuple[str, ...]:
