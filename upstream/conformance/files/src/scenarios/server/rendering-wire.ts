@@ -31,8 +31,7 @@ export const NULL_DISPLAY_MAX_LENGTH = 16;
 // (schema/delta/rendering.schema.json, `Rendering.nullDisplay`).
 const NULL_TEXT_CHAR =
   '[\\u0021-\\u002F\\u003A-\\u007E\\u00A1-\\u00AC\\u00AE-\\u00B1\\u00B4-\\u00B8\\u00BA\\u00BB\\u00BF-\\u00FF\\u0100-\\u017F\\u2010-\\u2027\\u2030-\\u205E]';
-const NULL_TEXT_LETTER =
-  '[ACEFHKMNPRUVWXYacdefhkmnprtuvwxy]';
+const NULL_TEXT_LETTER = '[ACEFHKMNPRUVWXYacdefhkmnprtuvwxy]';
 const USABLE_NULL_TEXT = new RegExp(
   `^(${NULL_TEXT_CHAR}+ )*${NULL_TEXT_CHAR}*${NULL_TEXT_LETTER}${NULL_TEXT_CHAR}*( ${NULL_TEXT_CHAR}+)*$`,
   'u'
