@@ -89,15 +89,15 @@ export interface Rendering {
 
   /**
    * The text shown for a null value: printable Latin letters, punctuation and dashes, single spaces between
-   * them, at least one letter, and no digit or numeral character of any script, so that it cannot hide a null
-   * or pass for an amount (a dash alone reads as zero in a financial statement). Letters that resemble digits
-   * (`O`, `l`) remain possible.
+   * them, no digit or numeral character of any script, and at least one letter that resembles no digit (one of
+   * `ACEFHKMNPRUVWXY` or `acdefhkmnprtuvwxy`), so that it cannot hide a null or pass for an amount (a dash reads
+   * as zero, `O.OO` as 0.00 in a financial statement).
    *
    * Default: "n/a"
    *
    * @minLength 1
    * @maxLength 16
-   * @pattern ^([!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]+ )*[!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]*[A-Za-zªµºÀ-ÖØ-öø-ſ][!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]*( [!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]+)*$
+   * @pattern ^([!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]+ )*[!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]*[ACEFHKMNPRU-Yac-fhkmnprt-y][!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]*( [!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]+)*$
    */
   nullDisplay?: string | null;
 

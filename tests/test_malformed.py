@@ -5,6 +5,7 @@ values really travel to the client (a patched server would itself refuse to emit
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 from collections.abc import Iterator, MutableMapping
@@ -115,24 +116,15 @@ def test_malformed_values_never_fail_a_list_or_a_call(
     for core_form in (False, True):
         received = resolve_rendering(sheet, result, core_form=core_form)
         sent = resolve_rendering(sent_tool, {"content": [], **result_patch}, core_form=core_form)
-        if (
-            core_form
-            and meta_entry is None
-            and not all(value is None or isinstance(value, bool) for value in (verbatim, summarize))
-        ):
-            # The patched SDK keeps a malformed core hint as that member's safe value, so the annotations it hands
-            # on read clean; from the wire they are unclean, which reads verbatim whatever they state (a clean
-            # directive's mode still decides the result).
-            assert sent.hints.verbatim_hint is True
-            assert sent.mode == "verbatim" or (sent.directive is not None and sent.directive.clean)
-            assert (received.complete, received.directive) == (sent.complete, sent.directive)
-            continue
+        # A malformed core hint is parsed as its safe value and marked as it came (`AS_SENT`): the annotations the
+        # patched SDK hands on read unclean, as the wire does, and so verbatim whatever they state.
         assert (received.mode, received.complete, received.directive, received.hints) == (
             sent.mode,
             sent.complete,
             sent.directive,
             sent.hints,
         )
+        assert received.problems == sent.problems
 
 
 @pytest.mark.parametrize("core", [0, "verbatim", {"complete": "true"}, {"complete": True, "x": 1}, {"mode": 7}])
@@ -147,6 +139,81 @@ def test_a_malformed_core_form_parsed_by_the_sdk_reads_as_its_wire_form(core: An
     finally:
         logging.getLogger("mcp_rendering").setLevel(logging.NOTSET)
     assert from_wire.directive == from_model.directive and not from_model.complete
+
+
+_MALFORMED_CORE_DIRECTIVES: list[Any] = [
+    *(0, "verbatim", True, [], ["complete"]),
+    *({"complete": "true"}, {"complete": 1}, {"complete": True, "x": 1}, {"mode": 7, "complete": True}),
+    *({"mode": "summarizable", "complete": True, "guidance": "x" * 1001}, {"complete": True, "guidance": 5}),
+    *({"complete": True, "nullDisplay": "O.OO"}, {"complete": True, "nullDisplay": 0}, {"complete": None}),
+    *({"mode": "summarizable", "complete": True, "continuation": {"argument": "cursor"}},),
+    *({"mode": "summarizable", "complete": True, "(as sent)": {"complete": "yes"}},),
+]
+
+
+@pytest.mark.parametrize("core", _MALFORMED_CORE_DIRECTIVES)
+def test_a_malformed_core_directive_reads_as_its_wire_form_through_every_conversion(core: Any) -> None:
+    """`_rendering` is kept as it came: every form the patched SDK gives it reads as the wire, never complete."""
+    wire = {"content": [], "_rendering": core}
+    logging.getLogger("mcp_rendering").setLevel(logging.ERROR)
+    try:
+        from_wire = resolve_rendering(None, wire, core_form=True)
+        for form in _sdk_forms(mcp_types.CallToolResult, wire):
+            from_model = resolve_rendering(None, form, core_form=True)
+            assert (from_model.mode, from_model.complete, from_model.directive, from_model.problems) == (
+                from_wire.mode,
+                from_wire.complete,
+                from_wire.directive,
+                from_wire.problems,
+            )
+    finally:
+        logging.getLogger("mcp_rendering").setLevel(logging.NOTSET)
+    assert not from_wire.complete
+
+
+_MALFORMED_HINTS: list[Any] = ["yes", "true", "false", 0, 1, 0.5, [], [True], {}, {"no": 1}]
+
+
+@pytest.mark.parametrize("value", _MALFORMED_HINTS)
+@pytest.mark.parametrize("hint", ["verbatimHint", "summarizeOkHint"])
+@pytest.mark.parametrize("other", [None, True, False])
+def test_a_malformed_core_hint_parsed_by_the_sdk_reads_as_its_wire_form(hint: str, value: Any, other: Any) -> None:
+    """Read on opt-in, annotations the patched SDK parsed read exactly as the wire they came from: a malformed hint
+    makes them unclean (verbatim), though the model's field holds the hint's safe value; through every conversion."""
+    annotations: dict[str, Any] = {hint: value, "readOnlyHint": True}
+    if other is not None:
+        annotations["summarizeOkHint" if hint == "verbatimHint" else "verbatimHint"] = other
+    wire = {"name": "sheet", "inputSchema": {"type": "object"}, "annotations": annotations}
+    logging.getLogger("mcp_rendering").setLevel(logging.ERROR)
+    try:
+        from_wire = resolve_rendering(wire, None, core_form=True)
+        for form in _sdk_forms(mcp_types.Tool, wire):
+            from_model = resolve_rendering(form, None, core_form=True)
+            assert (from_model.mode, from_model.hints, from_model.problems) == (
+                from_wire.mode,
+                from_wire.hints,
+                from_wire.problems,
+            )
+    finally:
+        logging.getLogger("mcp_rendering").setLevel(logging.NOTSET)
+    assert from_wire.mode == "verbatim" and from_wire.hints.verbatim_hint is True
+
+
+def _sdk_forms(model: Any, wire: dict[str, Any]) -> list[Any]:
+    """A message as a host may hold it after the patched SDK: its model (from Python, from JSON), a copy, the
+    model's dumps, and a model of a dump."""
+    parsed = model.model_validate(wire)
+    dumped = parsed.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return [
+        parsed,
+        model.model_validate_json(json.dumps(wire)),
+        parsed.model_copy(),
+        parsed.model_copy(deep=True),
+        dumped,
+        json.loads(parsed.model_dump_json(by_alias=True, exclude_none=True)),
+        model.model_validate(dumped),
+        model.model_validate(dumped).model_copy(),
+    ]
 
 
 def _hint_as_read(value: Any, safe: bool) -> bool | None:

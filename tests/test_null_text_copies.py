@@ -59,12 +59,18 @@ _NEAR_NULL_TEXT = st.text(
             " -./09:@AZ[`az{~\xa0\xaa\xad\xb2\xb5\xba\xbf\xc0\xd6\xd7\xd8\xf6\xf7\xf8\u017f\u0180\u2010\u2014"
         ),
         st.sampled_from("\u2027\u2030\u205e\u205f\u216b\u2800\u3164\u0663\u0391\n"),
+        st.sampled_from("OoDQIliJjLTZzSsBbGgqnNx"),
         st.characters(codec="utf-8"),
     ),
     max_size=18,
 )
 
-_CASES = ["-", "\u2014", "\u2013", "--", ".", " - ", "n/a", "N/A", "none", "not reported", "0", "", "O", "l", "\u00b5"]
+_CASES = [
+    *("-", "\u2014", "\u2013", "--", ".", " - ", "0", "", "\u00b5", "\u00df", "\u0131", "\u0142", "\u00d8", "\u00aa"),
+    *("O", "O.OO", "l,OOO", "(O)", "S", "\u00ba", "lO", "l", "TBD", "s.o."),  # letters that resemble digits alone
+    *("n/a", "N/A", "null", "none", "nil", "not reported", "missing", "\u2014n/a\u2014", "nO", "\u00d8n"),
+]
+_LOOK_ALIKES = ["O", "O.OO", "l,OOO", "(O)", "S", "\u00ba", "lO"]
 
 
 @given(_NEAR_NULL_TEXT | st.sampled_from(_CASES))
@@ -77,3 +83,10 @@ def test_the_sdk_and_the_conformance_scenarios_read_null_texts_as_the_schema_doe
 def test_the_sdk_default_is_the_package_default() -> None:
     assert SDK.DEFAULT_NULL_DISPLAY == DEFAULT_NULL_DISPLAY == "n/a"
     assert usable_null_text(DEFAULT_NULL_DISPLAY)
+
+
+def test_every_copy_refuses_letters_that_resemble_digits_alone() -> None:
+    for text in _LOOK_ALIKES:
+        assert not usable_null_text(text)
+        assert SDK.null_display_problem(text) is not None
+        assert not _conformance_accepts(text)

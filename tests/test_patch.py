@@ -26,7 +26,7 @@ from pydantic.json_schema import GenerateJsonSchema
 
 import mcp_rendering
 from mcp_rendering import EXTENSION_ID, Rendering, patch
-from mcp_rendering.reading import resolve_rendering
+from mcp_rendering.reading import AS_SENT, resolve_rendering
 from mcp_rendering.types import ToolAnnotationsDelta
 from tests.support.sdk_state import fingerprint_diff, sdk_fingerprint
 
@@ -823,3 +823,35 @@ def test_a_directive_validated_by_field_names_keeps_its_well_formed_members(by_n
     finally:
         logging.getLogger("mcp_rendering").setLevel(logging.NOTSET)
     assert parsed.rendering == {null_key: "n/a", "mode": 7}  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def test_a_malformed_hint_is_marked_as_it_came_and_the_mark_survives_every_conversion() -> None:
+    """The field holds the safe value (what shows more); `AS_SENT` keeps the hint as it came, so that the reader reads
+    the annotations unclean, as it reads the wire, through dumps, copies and re-validation."""
+    with mcp_rendering.installed():
+        wire = {"summarizeOkHint": "yes", "readOnlyHint": True}
+        annotations = mcp_types.ToolAnnotations.model_validate(wire)
+        assert annotations.summarize_ok_hint is False
+        dumped = annotations.model_dump(mode="json", by_alias=True, exclude_none=True)
+        assert dumped == {"readOnlyHint": True, "summarizeOkHint": False, AS_SENT: {"summarizeOkHint": "yes"}}
+        again = mcp_types.ToolAnnotations.model_validate(dumped)
+        assert again.model_dump(mode="json", by_alias=True, exclude_none=True) == dumped
+        assert annotations.model_copy().model_dump(mode="json", by_alias=True, exclude_none=True) == dumped
+        clean = mcp_types.ToolAnnotations.model_validate({"summarizeOkHint": True})
+        assert AS_SENT not in clean.model_dump(mode="json", by_alias=True, exclude_none=True)
+        tool = {"name": "t", "inputSchema": {"type": "object"}}
+        for form in (annotations, dumped, again):
+            read = mcp_rendering.resolve_rendering({**tool, "annotations": form}, None, core_form=True)
+            assert (read.mode, read.hints.verbatim_hint, read.hints.summarize_ok_hint) == ("verbatim", True, False)
+
+
+@pytest.mark.parametrize(
+    "mark", [{"summarizeOkHint": True}, {"summarizeOkHint": None}, {"x": "yes"}, {}, [], "yes", 0, None]
+)
+def test_an_altered_mark_never_makes_annotations_cleaner(mark: Any) -> None:
+    """A mark naming a well-formed value, another member, or not an object makes the annotations unclean."""
+    annotations = {"summarizeOkHint": True, AS_SENT: mark}
+    read = mcp_rendering.resolve_rendering(
+        {"name": "t", "inputSchema": {"type": "object"}, "annotations": annotations}, None, core_form=True
+    )
+    assert (read.mode, read.hints.summarize_ok_hint) == ("verbatim", False)

@@ -6,7 +6,6 @@ import contextlib
 import json
 import logging
 import re
-import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, cast
@@ -33,6 +32,15 @@ from mcp_rendering.reading import (
     usable_null_text,
 )
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
+
+NULL_TEXT_LETTERS = frozenset("ACEFHKMNPRUVWXYacdefhkmnprtuvwxy")
+"""The letters that resemble no digit: a usable null text holds at least one of them."""
+
+_DIGIT_LOOK_ALIKES = [
+    *("O", "O.OO", "l,OOO", "(O)", "S", "º", "lO", "o", "D", "Q", "I", "i", "J", "j", "L", "T", "Z", "z", "s"),
+    *("B", "b", "G", "g", "q", "ª", "ß", "\u0131", "ł", "Ø", "µ", "\u017f", "Ò", "é", "s.o.", "TBD", "--O--", "l l"),
+]
+"""Texts made only of letters that resemble digits (or accented letters) and punctuation: not usable null texts."""
 
 
 def tool(hints: Any = None, *, argument: Any = "cursor", annotations: Any = None) -> dict[str, Any]:
@@ -194,8 +202,8 @@ def test_each_guidance_value_has_one_reading(guidance: Any, reads_as: str | None
 @pytest.mark.parametrize(
     "text",
     [
-        *("n/a", "N/A", "none", "not reported", "— néant —", "(vide)", "s.o.", "Ø", "n" * 16, "a b", "º", "µ"),
-        *("\u017f", "-n/a-", "¡x!", "x‰", "n⁞a"),
+        *("n/a", "N/A", "null", "none", "nil", "not reported", "missing", "— néant —", "(vide)", "n" * 16, "a b"),
+        *("-n/a-", "—n/a—", "¡x!", "x‰", "n⁞a", "nO", "Øn", "s.o.n."),
     ],
 )
 def test_a_usable_null_text_is_shown(text: str) -> None:
@@ -251,6 +259,7 @@ def test_a_usable_null_text_is_shown(text: str) -> None:
         "\u3164",
         "\uffa0",
         "\u3164 \u2800",
+        *_DIGIT_LOOK_ALIKES,  # only letters that resemble digits, and punctuation: read as amounts in a ledger
         42,
         None,
     ],
@@ -279,9 +288,24 @@ def test_the_null_text_rule_is_the_pattern(text: str) -> None:
     assert not usable_null_text(text)
 
 
-@pytest.mark.parametrize("text", ["n/a", "N/A", "none", "not reported", "— néant —", "Ø", "n" * 16])
+@pytest.mark.parametrize(
+    "text", ["n/a", "N/A", "null", "none", "nil", "not reported", "missing", "—n/a—", "— néant —", "n" * 16]
+)
 def test_the_null_text_rule_accepts_a_visible_text(text: str) -> None:
     assert usable_null_text(text)
+
+
+@pytest.mark.parametrize("text", _DIGIT_LOOK_ALIKES)
+def test_the_null_text_rule_refuses_letters_that_resemble_digits_alone(text: str) -> None:
+    """`O`, `O.OO`, `l,OOO`, `(O)` read as 0, 0.00, 1,000, (0) in a ledger: a null text holds at least one letter of
+    `NULL_TEXT_LETTERS`, which resemble no digit; look-alikes stay allowed beside one."""
+    assert not usable_null_text(text)
+    assert usable_null_text(f"{text} n")
+
+
+@pytest.mark.parametrize("letter", [chr(point) for point in range(0x21, 0x180)])
+def test_the_mandatory_letter_is_one_of_the_stated_set(letter: str) -> None:
+    assert usable_null_text(letter) is (letter in NULL_TEXT_LETTERS)
 
 
 @pytest.mark.parametrize("text", ["-", "—", "\u2013", "--", ".", " - ", "- -", "-.-", "(-)", "…", "\u2010", "‰", "/"])
@@ -355,6 +379,95 @@ def test_parse_json_reads_like_any_parser_otherwise() -> None:
     assert duplicate_members(parse_json('{"a": 1}')) == ()
     assert duplicate_members(parse_json('{"a": 1, "a": 2}')) == ("a",)
     assert parse_json('{"a": 1, "a": 2}') == {"a": 2}
+
+
+_PLAIN_PARTS = (  # a CallToolResult's own data, with repeated names at every depth: never a carrier
+    '"content": [{"type": "text", "text": "t", "_meta": {"a": 1}, "_meta": {"b": 2},'
+    ' "annotations": {"priority": 1, "priority": 0.5}}],'
+    ' "structuredContent": {"annotations": {"x": 1, "x": 2}, "_rendering": 5, "_rendering": 6,'
+    ' "_meta": {"k": 1}, "_meta": {"k": 2}, "rows": [{"_meta": 1, "_meta": {"io.modelcontextprotocol/rendering": 1}}],'
+    ' "tools": [{"_meta": {"x": 1}, "_meta": {"x": 2}}]}'
+)
+
+
+def _unwrapped(value: Any) -> Any:
+    """The value with every object as a plain dict, to compare exactly with `json.loads`."""
+    if isinstance(value, dict):
+        assert type(value) is dict, value
+        return {key: _unwrapped(member) for key, member in cast("dict[str, Any]", value).items()}
+    if isinstance(value, list):
+        return [_unwrapped(item) for item in cast("list[Any]", value)]
+    return value
+
+
+@pytest.mark.parametrize("wrap", ["alone", "response"])
+def test_parse_json_leaves_content_and_structured_content_as_any_parser_gives_them(wrap: str) -> None:
+    """Repeated names in content blocks and `structuredContent` (a `_meta`, an `annotations`, a `_rendering` among
+    them) are the tool's data: they come out exactly as a plain JSON parser gives them, with no mark."""
+    text = "{" + _PLAIN_PARTS + "}"
+    if wrap == "response":
+        text = '{"jsonrpc": "2.0", "id": 1, "result": ' + text + "}"
+    parsed, plain = parse_json(text), json.loads(text)
+    found = parsed["result"] if wrap == "response" else parsed
+    expected = plain["result"] if wrap == "response" else plain
+    assert _unwrapped(found["content"]) == expected["content"]
+    assert _unwrapped(found["structuredContent"]) == expected["structuredContent"]
+    assert found == expected
+    effective = resolve_rendering(tool({"summarizeOkHint": True}), found)
+    assert effective.directive is None and effective.problems == ()
+
+
+_RESULT_REPEATS = {  # each carrier position of a CallToolResult, repeated
+    "_meta": f'"_meta": {{"{EXTENSION_ID}": {{"complete": true}}}}, '
+    f'"_meta": {{"{EXTENSION_ID}": {{"complete": true}}}}',
+    "carrier key": f'"_meta": {{"{EXTENSION_ID}": {{"complete": true}}, "{EXTENSION_ID}": {{"complete": true}}}}',
+    "carrier member": f'"_meta": {{"{EXTENSION_ID}": {{"complete": true, "complete": true}}}}',
+    "_rendering": '"_rendering": {"complete": true}, "_rendering": {"complete": true}',
+    "_rendering member": '"_rendering": {"complete": true, "complete": true}',
+}
+
+
+@pytest.mark.parametrize("wrap", ["alone", "response"])
+@pytest.mark.parametrize("case", sorted(_RESULT_REPEATS))
+def test_parse_json_marks_each_carrier_position_of_a_result(case: str, wrap: str) -> None:
+    text = '{"content": [], ' + _RESULT_REPEATS[case] + "}"
+    if wrap == "response":
+        text = '{"jsonrpc": "2.0", "id": 1, "result": ' + text + "}"
+    parsed = parse_json(text)
+    found = parsed["result"] if wrap == "response" else parsed
+    the_tool = tool({"summarizeOkHint": True})
+    effective = resolve_rendering(the_tool, found, core_form=True)
+    assert effective.mode == "verbatim" and not effective.complete
+    dumped = mcp_types.CallToolResult.model_validate(found, by_name=False).model_dump(
+        mode="json", by_alias=True, exclude_none=True
+    )
+    if not case.startswith("_rendering"):  # the unpatched SDK drops `_rendering`
+        assert not resolve_rendering(the_tool, dumped, core_form=True).complete
+
+
+_TOOL_REPEATS = {  # each carrier position of a Tool, repeated
+    "_meta": f'"_meta": {{"{EXTENSION_ID}": {{"summarizeOkHint": true}}}}, "_meta": {{"{EXTENSION_ID}": '
+    '{"summarizeOkHint": true}}',
+    "carrier key": f'"_meta": {{"{EXTENSION_ID}": {{"summarizeOkHint": true}}, "{EXTENSION_ID}": '
+    '{"summarizeOkHint": true}}',
+    "carrier member": f'"_meta": {{"{EXTENSION_ID}": {{"summarizeOkHint": true, "summarizeOkHint": true}}}}',
+    "annotations": '"annotations": {"summarizeOkHint": true}, "annotations": {"summarizeOkHint": true}',
+    "annotations member": '"annotations": {"summarizeOkHint": true, "summarizeOkHint": true}',
+}
+
+
+@pytest.mark.parametrize("wrap", ["alone", "list", "response"])
+@pytest.mark.parametrize("case", sorted(_TOOL_REPEATS))
+def test_parse_json_marks_each_carrier_position_of_a_tool(case: str, wrap: str) -> None:
+    text = '{"name": "t", "inputSchema": {"type": "object"}, ' + _TOOL_REPEATS[case] + "}"
+    if wrap != "alone":
+        text = '{"tools": [' + text + "]}"
+    if wrap == "response":
+        text = '{"jsonrpc": "2.0", "id": 1, "result": ' + text + "}"
+    parsed = parse_json(text)
+    found = parsed["result"]["tools"][0] if wrap == "response" else parsed["tools"][0] if wrap == "list" else parsed
+    hints = resolve_rendering(found, None, core_form=True).hints
+    assert (hints.verbatim_hint, hints.summarize_ok_hint) == (True, False)
 
 
 # --- effective mode -----------------------------------------------------------------------------------------------
@@ -966,17 +1079,17 @@ def test_the_specification_states_the_schema_pattern_in_words() -> None:
     assert match, "runs of one character class joined by single spaces, one of the letter class among them"
     characters, letters = _ranges(match.group("c")), _ranges(match.group("l"))
     assert letters < characters
-    assert letters == {point for point in characters if unicodedata.category(chr(point)).startswith("L")}
+    assert letters == {ord(letter) for letter in NULL_TEXT_LETTERS}
     spec = (Path(__file__).resolve().parent.parent / "sep/rendering.mdx").read_text()
     sentence = re.search(r"A \*\*usable null text\*\*(.+?)\n\n", spec, re.S)
     assert sentence is not None
     words = " ".join(sentence.group(1).split())
-    before, _, after = words.partition("at least one letter (")
+    before, _, after = words.partition("at least one letter that resembles no digit (")
     assert after, "the sentence names the letters"
     stated = _stated(before)
     stated.discard(0x20)  # the separating space, named in the sentence too
     assert stated == characters
-    assert _stated(after.partition(")")[0]) == letters
+    assert {ord(letter) for span in re.findall(r"`([^`]+)`", after.partition(")")[0]) for letter in span} == letters
     assert "1 to 16 code points" in words and "single space" in words
 
 

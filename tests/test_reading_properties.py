@@ -181,6 +181,7 @@ _NEAR_NULL_TEXT = st.text(
             " -/09:~\xa0\xa1\xac\xad\xb2\xbd\u017f\u0180\u2010\u2027\u2028\u205e\u205f\u216b\u2800\u0663\n"
             "@AZ[`az{\xaa\xb5\xba\xbf\xc0\xd6\xd7\xd8\xf6\xf7\xf8\u0391\u2014"  # at the edges of the letters
         ),
+        st.sampled_from("OoDQIliJjLTZzSsBbGgq.,()nNx"),  # letters that resemble digits, and some that do not
         st.characters(codec="utf-8"),
     ),
     max_size=18,

@@ -96,7 +96,9 @@ def test_mode_is_an_open_string(mode: str | None) -> None:
     assert Rendering.model_validate({"mode": mode, "complete": True}).mode == mode
 
 
-@pytest.mark.parametrize("text", ["n/a", "N/A", "none", "not reported", "— néant —", "(vide)", "s.o.", "Ø", "n/a…"])
+@pytest.mark.parametrize(
+    "text", ["n/a", "N/A", "null", "none", "nil", "not reported", "missing", "—n/a—", "— néant —", "(vide)", "n/a…"]
+)
 def test_usable_null_texts_pass(text: str) -> None:
     assert Rendering.model_validate({"nullDisplay": text, "complete": True}).null_display == text
 
@@ -104,6 +106,13 @@ def test_usable_null_texts_pass(text: str) -> None:
 @pytest.mark.parametrize("text", ["-", "\u2014", "\u2013", "--", ".", " - ", "…", "- -"])
 def test_a_null_text_without_a_letter_fails(text: str) -> None:
     """A dash or punctuation alone reads as zero or nil in a financial statement: the type asks for a letter."""
+    with pytest.raises(ValidationError):
+        Rendering.model_validate({"nullDisplay": text, "complete": True})
+
+
+@pytest.mark.parametrize("text", ["O", "O.OO", "l,OOO", "(O)", "S", "\u00ba", "lO", "s.o.", "\u00d8"])
+def test_a_null_text_of_letters_that_resemble_digits_fails(text: str) -> None:
+    """`O.OO` or `l,OOO` reads as an amount in a ledger: the type asks for a letter that resembles no digit."""
     with pytest.raises(ValidationError):
         Rendering.model_validate({"nullDisplay": text, "complete": True})
 

@@ -27,9 +27,9 @@ from typing import Annotated, Any, cast, get_args, get_origin
 from pydantic import BaseModel, Field, GetCoreSchemaHandler, GetJsonSchemaHandler, TypeAdapter
 from pydantic.fields import FieldInfo
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import core_schema
+from pydantic_core import PydanticSerializationError, core_schema, to_jsonable_python
 
-from mcp_rendering.reading import SAFE_VALUES
+from mcp_rendering.reading import AS_SENT, SAFE_VALUES
 from mcp_rendering.types import CallToolResultDelta, Rendering, ToolAnnotationsDelta
 
 __all__ = [
@@ -85,6 +85,7 @@ _CLASS_STATE = (
     "__pydantic_decorators__",
     "__pydantic_computed_fields__",
     "__signature__",
+    "__get_pydantic_core_schema__",
 )
 _ADAPTER_STATE = ("core_schema", "validator", "serializer", "pydantic_complete")
 
@@ -170,6 +171,71 @@ class _KeepWireValue:
         self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
         return handler(core_schema.nullable_schema(Rendering.__pydantic_core_schema__))
+
+
+_AS_SENT_FIELD = "rendering_as_sent"
+"""The field the patch adds to `ToolAnnotations` beside the hints: `AS_SENT`, the malformed hints as they came."""
+
+
+def _as_sent_field() -> tuple[Any, FieldInfo]:
+    annotation: Any = Annotated[Any, _KeepWireValue()]
+    info = FieldInfo.from_annotated_attribute(
+        annotation,
+        Field(
+            default=None,
+            alias=AS_SENT,
+            exclude_if=_is_none,
+            description="The hints that were malformed when parsed, as they came (read by mcp_rendering.reading).",
+        ),
+    )
+    return annotation, info
+
+
+def _sent_form(value: Any) -> Any:
+    """A malformed value as JSON would carry it; one JSON cannot carry is kept as its repr (a string, still
+    malformed for a boolean)."""
+    try:
+        return to_jsonable_python(value, by_alias=True)
+    except (PydanticSerializationError, RecursionError, ValueError):
+        return repr(value)
+
+
+def _mark_malformed_hints(value: Any, handler: core_schema.ValidatorFunctionWrapHandler) -> Any:
+    """Validate annotations, then record each hint the fallback replaced with its safe value under `AS_SENT`, as it
+    came: the model reads as the wire JSON it was parsed from, through every dump, copy and re-validation."""
+    model = handler(value)
+    if not isinstance(value, dict) or not isinstance(model, BaseModel):
+        return model
+    wire = cast("dict[str, Any]", value)
+    sent: dict[str, Any] = {}
+    for name, field in _HINT_FIELDS.items():
+        raw = wire.get(field, wire.get(name))
+        if raw is not None and not isinstance(raw, bool):
+            sent[field] = _sent_form(raw)
+    if not sent:
+        return model
+    kept: Any = getattr(model, _AS_SENT_FIELD, None)
+    if kept is None:
+        mark: Any = sent
+    elif isinstance(kept, dict):
+        mark = {**sent, **cast("dict[str, Any]", kept)}
+    else:
+        mark = kept  # an altered mark stays as it is: the reader reads it as unclean
+    object.__setattr__(model, _AS_SENT_FIELD, mark)  # as validation sets a field: no assignment validator
+    model.__pydantic_fields_set__.add(_AS_SENT_FIELD)
+    return model
+
+
+_HINT_FIELDS = {"verbatim_hint": "verbatimHint", "summarize_ok_hint": "summarizeOkHint"}
+
+
+def _marking_schema(cls: type[BaseModel], source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+    schema = handler(source)
+    ref = schema.pop("ref", None)
+    wrapped = core_schema.no_info_wrap_validator_function(_mark_malformed_hints, schema)
+    if isinstance(ref, str):  # the model's definition is the wrapped schema, so every use of it marks
+        wrapped["ref"] = ref
+    return wrapped
 
 
 def _wire_value(value: Any) -> Any:
@@ -383,6 +449,11 @@ def _add_fields(model: type[BaseModel], delta: type[BaseModel], added: list[str]
         annotations[name] = annotation
         fields[name] = info
         added.append(f"{_qualified(model)}.{name}")
+    if delta is ToolAnnotationsDelta:
+        # A malformed hint is parsed as its safe value; the mark keeps it as it came, so the model reads as the wire.
+        annotations[_AS_SENT_FIELD], fields[_AS_SENT_FIELD] = _as_sent_field()
+        added.append(f"{_qualified(model)}.{_AS_SENT_FIELD}")
+        model.__get_pydantic_core_schema__ = classmethod(_marking_schema)  # type: ignore[method-assign]
     # New dicts, never in-place edits: the originals stay intact in the snapshot.
     model.__annotations__ = annotations
     model.__pydantic_fields__ = fields

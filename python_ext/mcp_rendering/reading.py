@@ -60,6 +60,7 @@ from mcp_rendering.types import (
 )
 
 __all__ = [
+    "AS_SENT",
     "DEFAULT_NULL_DISPLAY",
     "PYTHON_FIELD_NAMES",
     "REPEATED_CARRIER",
@@ -141,9 +142,10 @@ _CONTINUATION_TOOL_MEMBERS = _member_adapters(ResultContinuationTool)
 
 def usable_null_text(text: object) -> bool:
     """Whether `text` is a usable null text (section 4): a string that the schema's `nullDisplay` type admits (1 to
-    16 code points matching its pattern: at least one letter, no digit, so that neither a dash alone nor a number
-    can pass for an amount). The reader judges `nullDisplay` with this very validator, so the two cannot
-    disagree."""
+    16 code points matching its pattern: no digit, and at least one letter that resembles no digit, one of
+    `ACEFHKMNPRUVWXY` or `acdefhkmnprtuvwxy`, so that neither a number, a dash alone nor digit look-alikes such as
+    `O.OO` or `l,OOO` can pass for an amount). The reader judges `nullDisplay` with this very validator, so the two
+    cannot disagree."""
     if not isinstance(text, str):
         return False
     try:
@@ -193,8 +195,15 @@ REPEATED_CARRIER = "(given more than once)"
 carrier kept as anything but an object becomes an object holding the mark alone. Like `REPEATED_MEMBERS`, the mark
 is data, so the carrier reads as given twice wherever a copy or a conversion takes it."""
 
+AS_SENT = "(as sent)"
+"""The member that the patched SDK (`mcp_rendering.patch`) adds to a `ToolAnnotations` in which it parsed a
+malformed hint: an object holding each such hint as it came, while the model's field holds the hint's safe value.
+The reader reads each hint named there from the value there, so the model reads exactly as the wire JSON it was
+parsed from (unclean, hence verbatim). The mark is data, so it survives every dump, copy and conversion; it can
+only make a carrier less clean: one that is not an object, or names a well-formed value or a member the carrier does
+not define, makes the carrier unclean."""
+
 _META_CARRIER_IDS = (EXTENSION_ID, CONTINUATION_ID)
-_CARRIER_IDS = frozenset({*_META_CARRIER_IDS, "_rendering", "annotations"})  # and the core form's
 
 
 def _marked_repeated(carrier: Any) -> dict[str, Any]:
@@ -202,32 +211,106 @@ def _marked_repeated(carrier: Any) -> dict[str, Any]:
     return {**kept, REPEATED_CARRIER: True}
 
 
-def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    names = [name for name, _ in pairs]
-    repeated = tuple(sorted({name for name in names if names.count(name) > 1}))
-    if repeated:
-        value: dict[str, Any] = _ObjectWithDuplicates(pairs)
-        value.duplicates = repeated
-    else:
+class _Repeats:
+    """The objects of one parse that repeated a member name, with those names. Each object is held, so that no id
+    is reused while the parse runs (an object whose member was overwritten is otherwise dropped at once)."""
+
+    def __init__(self) -> None:
+        self.seen: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
+
+    def hook(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         value = dict(pairs)
-    for name, member in value.items():
-        if name in _CARRIER_IDS and isinstance(member, _ObjectWithDuplicates):
-            value[name] = {**member, REPEATED_MEMBERS: list(member.duplicates)}
-    for name in repeated:
-        if name in _CARRIER_IDS:
-            value[name] = _marked_repeated(value[name])
-    if "_meta" in repeated and (value["_meta"] is None or isinstance(value["_meta"], dict)):
-        meta: dict[str, Any] = value["_meta"] or {}
-        value["_meta"] = meta
+        if len(value) < len(pairs):
+            names = [name for name, _ in pairs]
+            self.seen[id(value)] = (value, tuple(sorted({name for name in names if names.count(name) > 1})))
+        return value
+
+    def names(self, value: Any) -> tuple[str, ...]:
+        entry = self.seen.get(id(value))
+        return entry[1] if entry is not None and entry[0] is value else ()
+
+
+def _with_repeats(value: dict[str, Any], repeated: tuple[str, ...]) -> dict[str, Any]:
+    if not repeated:
+        return value
+    kept = _ObjectWithDuplicates(value)
+    kept.duplicates = repeated
+    return kept
+
+
+def _carrier_marked(carrier: Any, repeats: _Repeats) -> Any:
+    """A carrier object with its repeated members listed under `REPEATED_MEMBERS`; any other value as it is."""
+    repeated = repeats.names(carrier)
+    if not repeated:
+        return carrier
+    return {**cast("dict[str, Any]", carrier), REPEATED_MEMBERS: list(repeated)}
+
+
+def _mark_carriers(message: Any, repeats: _Repeats) -> Any:
+    """A Tool's or a CallToolResult's carriers marked where the parse met a name more than once: the object's own
+    `_meta`, `annotations` and `_rendering`, the carrier keys in `_meta`, and the members of each carrier. Any
+    other member of the object is left as parsed."""
+    if not isinstance(message, dict):
+        return message
+    value = _with_repeats(cast("dict[str, Any]", message), repeats.names(message))
+    repeated = repeats.names(message)
+    for name in ("annotations", "_rendering"):
+        if name in value:
+            value[name] = _carrier_marked(value[name], repeats)
+            if name in repeated:
+                value[name] = _marked_repeated(value[name])
+    meta: Any = value.get("_meta")
+    if isinstance(meta, dict):
+        meta_repeated = repeats.names(meta)
+        meta = _with_repeats(cast("dict[str, Any]", meta), meta_repeated)
         for name in _META_CARRIER_IDS:
-            meta[name] = _marked_repeated(meta.get(name))
+            if name in meta:
+                meta[name] = _carrier_marked(meta[name], repeats)
+                if name in meta_repeated:
+                    meta[name] = _marked_repeated(meta[name])
+        value["_meta"] = meta
+    if "_meta" in repeated and (meta is None or isinstance(meta, dict)):
+        # Either carrier may have been in the `_meta` not kept: both are in doubt, as the reader reads a repeated
+        # `_meta` of the message itself (verbatim, never complete), and the marks keep that reading through a model.
+        marked: dict[str, Any] = cast("dict[str, Any] | None", meta) or {}
+        value["_meta"] = marked
+        for name in _META_CARRIER_IDS:
+            marked[name] = _marked_repeated(marked.get(name))
     return value
 
 
+def _mark_message(message: Any, repeats: _Repeats) -> Any:
+    """The carrier positions of a message: a Tool or a CallToolResult alone, the tools of a tools/list result, and
+    the same inside a JSON-RPC response (or each message of a batch)."""
+    if isinstance(message, list):
+        return [_mark_message(item, repeats) for item in cast("list[Any]", message)]
+    if not isinstance(message, dict):
+        return message
+    wire = cast("dict[str, Any]", message)
+    if "jsonrpc" in wire and isinstance(wire.get("result"), dict):
+        wire["result"] = _mark_message(wire["result"], repeats)
+        return wire
+    tools: Any = wire.get("tools")
+    if isinstance(tools, list) and "content" not in wire:  # a tools/list result: its tools are the Tools
+        wire["tools"] = [_mark_carriers(tool, repeats) for tool in cast("list[Any]", tools)]
+        return wire
+    return _mark_carriers(wire, repeats)
+
+
 def parse_json(text: str | bytes) -> Any:
-    """Parse a JSON message as every JSON parser does (the last of repeated names wins), remembering in each object
-    the names it repeated, so that the reader can read a carrier with a repeated member as unclean."""
-    return json.loads(text, object_pairs_hook=_object_pairs)
+    """Parse a JSON message as every JSON parser does (the last of repeated names wins), and mark repetition where
+    the extensions read it, so that the reader reads a carrier given with a repeated member, or given twice, as
+    unclean.
+
+    Only the carrier positions of a Tool (alone, or in a `tools/list` result) and of a CallToolResult (alone, or in
+    a JSON-RPC response) are marked: a carrier (`_meta[key]`, `annotations`, `_rendering`) in which a member name
+    was repeated gains `REPEATED_MEMBERS`; one given twice (its key repeated in `_meta`, `_meta` repeated, or
+    `annotations` or `_rendering` repeated; on a repeated `_meta`, both carriers of `_meta`) gains
+    `REPEATED_CARRIER`; and the object and its `_meta` remember the
+    names they repeated (`duplicate_members`). Every other value, content blocks and `structuredContent`
+    included, is exactly what a plain JSON parser gives, at any depth."""
+    repeats = _Repeats()
+    return _mark_message(json.loads(text, object_pairs_hook=repeats.hook), repeats)
 
 
 def duplicate_members(value: Any) -> tuple[str, ...]:
@@ -295,8 +378,9 @@ def _read(
         problems.append(Problem(carrier, REPEATED_MEMBERS, "not a member of this carrier", "unclean"))
     if REPEATED_CARRIER in wire:  # whatever its value: a mark altered in transit still puts the carrier in doubt
         problems.append(Problem(carrier, None, "carrier given more than once in the message", "unclean"))
+    sent = _as_sent(wire, carrier, members, problems)
     for name, adapter in members.items():
-        raw = wire.get(name)
+        raw = sent[name] if name in sent else wire.get(name)
         if isinstance(raw, BaseModel):  # judged in its wire form: a model can be built without validation
             raw = _jsonable(raw)
         if raw is None:
@@ -311,6 +395,34 @@ def _read(
     for problem in problems:
         logger.warning("malformed %s", problem)
     return _Read(True, well_formed, frozenset(malformed), not problems, tuple(problems))
+
+
+def _as_sent(
+    wire: Mapping[Any, Any], carrier: str, members: Mapping[str, TypeAdapter[Any]], problems: list[Problem]
+) -> dict[str, Any]:
+    """The members as they came, from the `AS_SENT` mark: only malformed values; anything else in the mark is a
+    problem that makes the carrier unclean (a mark cannot make a carrier cleaner than the wire it came from)."""
+    if AS_SENT not in wire:
+        return {}
+    mark: Any = wire[AS_SENT]
+    kept: dict[str, Any] = {}
+    altered = not isinstance(mark, Mapping) or not mark
+    for name, value in cast("Mapping[Any, Any]", mark).items() if isinstance(mark, Mapping) else ():
+        if name not in members or value is None or _well_formed(members[name], value):
+            altered = True
+        else:
+            kept[name] = value
+    if altered:
+        problems.append(Problem(carrier, None, f"{AS_SENT} mark altered (got {_short(mark)})", "unclean"))
+    return kept
+
+
+def _well_formed(adapter: TypeAdapter[Any], value: Any) -> bool:
+    try:
+        adapter.validate_python(value, strict=True)
+    except (ValidationError, RecursionError):
+        return False
+    return True
 
 
 def _validation_detail(error: ValidationError | RecursionError) -> str:

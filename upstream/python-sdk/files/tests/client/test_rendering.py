@@ -33,6 +33,7 @@ _NOT_NULL_DISPLAYS: list[Any] = [
     *("0", "0.00", "-1", "1,000", "1.5e3", "n/a 0", "\u0663"),  # a decimal digit: would look like an amount
     *("\u00b2", "\u202e-", " -", "- ", "-\n-", "\u7a7a"),  # outside the member's type
     *("-", "\u2014", "\u2013", "--", ".", " - ", "- -", "\u2026", "***"),  # no letter: a dash reads as zero
+    *("O", "O.OO", "l,OOO", "(O)", "S", "\u00ba", "lO", "s.o.", "\u00d8"),  # only letters that resemble digits
     *("x" * 17, "n" * 17),
 ]
 _NOT_STRINGS: list[Any] = [0, False, [], {}]
@@ -342,7 +343,7 @@ def test_an_optional_string_argument_is_declared_in_each_form(cursor: dict[str, 
         pytest.param("NaN", "NaN", id="no-digit"),
         *(
             pytest.param(value, value, id=f"usable-{value!r}")
-            for value in ["N/A", "none", "not reported", "(vide)", "s.o.", "Ø", "-n/a-", "n/a…"]
+            for value in ["N/A", "none", "nil", "missing", "not reported", "(vide)", "-n/a-", "\u2014n/a\u2014", "n/a…"]
         ),
         pytest.param("n" * 16, "n" * 16, id="longest"),
         *(pytest.param(value, "n/a", id=f"malformed-{value!r}") for value in _NOT_NULL_DISPLAYS),
@@ -350,8 +351,9 @@ def test_an_optional_string_argument_is_declared_in_each_form(cursor: dict[str, 
     ],
 )
 def test_null_display_holds_a_letter_and_no_digit(value: Any, expected: str) -> None:
-    """A null text holds at least one letter and no decimal digit: neither `"0"` nor a dash alone
-    (which a financial statement reads as zero) can make a null pass for an amount. A malformed
+    """A null text holds no decimal digit and at least one letter that resembles no digit: neither
+    `"0"`, a dash alone (which a financial statement reads as zero) nor look-alikes such as `"O.OO"`
+    can make a null pass for an amount. A malformed
     `nullDisplay` reads as absent (the default "n/a"), the other members still apply, and the
     carrier is unclean, so its `complete: true` no longer counts."""
     reading = read_rendering(None, _result({"nullDisplay": value, "mode": "verbatim", "complete": True}))
@@ -424,9 +426,9 @@ def test_every_odd_value_is_reported_as_a_problem() -> None:
         ("summarizeOkHint is malformed (a string, not a boolean): read as false",)
     )
     assert read_rendering(None, _result({"nullDisplay": "-", "complete": True})).problems == snapshot(
-        ("nullDisplay is malformed (holds no letter, so it could pass for an amount): ignored",)
+        ("nullDisplay is malformed (holds no letter that resembles no digit, so it could pass for an amount): ignored",)
     )
-    assert read_rendering(None, _result({"nullDisplay": "-\u03b1", "complete": True})).problems == snapshot(
+    assert read_rendering(None, _result({"nullDisplay": "n-\u03b1", "complete": True})).problems == snapshot(
         ("nullDisplay is malformed (outside the printable Latin letters, punctuation and dashes of its type): ignored",)
     )
 

@@ -88,11 +88,18 @@ def test_a_directive_is_validated_when_built(fields: dict[str, Any]) -> None:
         Directive.model_validate(fields)
 
 
-@pytest.mark.parametrize("null_display", ["n/a", "O", "l", "\u2014 n\u00e9ant \u2014"])
-def test_a_null_text_holds_a_letter_and_letters_that_resemble_digits_remain_possible(null_display: str) -> None:
-    """The page: the letter rule keeps out a dash alone, not a letter that looks like a digit."""
+@pytest.mark.parametrize("null_display", ["n/a", "N/A", "null", "\u2014 n\u00e9ant \u2014"])
+def test_a_null_text_holds_a_letter_that_resembles_no_digit(null_display: str) -> None:
+    """The page: a null text holds one of the letters that resemble no digit."""
     directive = Directive(null_display=null_display, complete=True)
     assert directive.to_wire() == {"nullDisplay": null_display, "complete": True}
+
+
+@pytest.mark.parametrize("null_display", ["O", "l", "O.OO", "l,OOO", "(O)", "S", "\u00ba", "lO"])
+def test_a_null_text_of_digit_look_alikes_is_refused(null_display: str) -> None:
+    """The page: look-alikes such as `"O.OO"` or `"l,OOO"` cannot stand for a null."""
+    with pytest.raises(ValidationError):
+        Directive(null_display=null_display, complete=True)
 
 
 async def test_the_client_prints_what_the_page_shows() -> None:

@@ -268,6 +268,8 @@ def test_with_directive_keeps_other_meta_and_replaces_a_directive() -> None:
         pytest.param({"null_display": "-"}, "null_display: holds no letter", id="null-display-dash"),
         pytest.param({"null_display": "\u2014"}, "null_display: holds no letter", id="null-display-em-dash"),
         pytest.param({"null_display": "- . -"}, "null_display: holds no letter", id="null-display-punctuation"),
+        pytest.param({"null_display": "O.OO"}, "null_display: holds no letter", id="null-display-zero-look-alike"),
+        pytest.param({"null_display": "l,OOO"}, "null_display: holds no letter", id="null-display-look-alikes"),
         pytest.param({"null_display": "0"}, "null_display: holds a decimal digit", id="null-display-zero"),
         pytest.param({"null_display": "n/a 1"}, "null_display: holds a decimal digit", id="null-display-digit"),
         pytest.param({"mode": "verbatim"}, "complete\n  Field required", id="complete-unstated"),

@@ -26,12 +26,12 @@ export const GUIDANCE_MAX_LENGTH = 1000;
 export const NULL_DISPLAY_MAX_LENGTH = 16;
 
 // The schema's pattern for a usable null text: printable Latin letters, punctuation and dashes, no digit, at least
-// one letter (a dash alone reads as zero in a financial statement), single spaces between words
+// one letter that resembles no digit (a dash alone reads as zero, `O.OO` as 0.00 in a financial statement), single
+// spaces between words
 // (schema/delta/rendering.schema.json, `Rendering.nullDisplay`).
 const NULL_TEXT_CHAR =
   '[\\u0021-\\u002F\\u003A-\\u007E\\u00A1-\\u00AC\\u00AE-\\u00B1\\u00B4-\\u00B8\\u00BA\\u00BB\\u00BF-\\u00FF\\u0100-\\u017F\\u2010-\\u2027\\u2030-\\u205E]';
-const NULL_TEXT_LETTER =
-  '[A-Za-z\\u00AA\\u00B5\\u00BA\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u017F]';
+const NULL_TEXT_LETTER = '[ACEFHKMNPRUVWXYacdefhkmnprtuvwxy]';
 const USABLE_NULL_TEXT = new RegExp(
   `^(${NULL_TEXT_CHAR}+ )*${NULL_TEXT_CHAR}*${NULL_TEXT_LETTER}${NULL_TEXT_CHAR}*( ${NULL_TEXT_CHAR}+)*$`,
   'u'
@@ -52,7 +52,7 @@ export function nullDisplayProblem(value: string): string | undefined {
   if (codePoints(value) > NULL_DISPLAY_MAX_LENGTH)
     return `longer than ${NULL_DISPLAY_MAX_LENGTH} code points`;
   if (!USABLE_NULL_TEXT.test(value))
-    return 'not a usable null text (empty, blank, a digit, no letter, or outside the schema pattern)';
+    return 'not a usable null text (empty, blank, a digit, no letter unlike a digit, or outside the schema pattern)';
   return undefined;
 }
 

@@ -58,7 +58,7 @@ class Directive(BaseModel):
     guidance: str | None = None
     """Brief presentation advice for the host and its model; advisory."""
     null_display: str | None = None
-    """What a null value shows as: not blank, at least one letter and no digit (neither "0" nor a dash alone)."""
+    """What a null value shows as: not blank, no digit, a letter that resembles no digit (not "0", "-" or "O.OO")."""
     complete: bool
     """`True` when the result holds every record; `False` for one bounded part. Always stated."""
 

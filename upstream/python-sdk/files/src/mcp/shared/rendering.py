@@ -58,15 +58,17 @@ _IGNORABLE_OUTSIDE_CF = frozenset(
 )
 
 # The type of `nullDisplay` (the extension's JSON Schema): printable Latin letters, punctuation and dashes, no digit,
-# at least one letter, single spaces between runs. A value outside it is malformed even when it could not hide a null.
+# at least one letter that resembles no digit, single spaces between runs. A value outside it is malformed even when
+# it could not hide a null.
 _NULL_DISPLAY_CHARS = (
     "!-/:-~"  # ASCII printable, less space and the digits
     "\u00a1-\u00ac\u00ae-\u00b1\u00b4-\u00b8\u00ba\u00bb\u00bf-\u00ff"  # Latin-1, less soft hyphen and the digit-likes
     "\u0100-\u017f"  # Latin Extended-A
     "\u2010-\u2027\u2030-\u205e"  # general punctuation: dashes, quotes, ellipsis
 )
-# The letters among them (general category L): a text of dashes and punctuation alone reads as zero or nil.
-_NULL_DISPLAY_LETTERS = "A-Za-z\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017f"
+# The letters that resemble no digit: a text of dashes, punctuation and digit look-alikes alone (`-`, `O.OO`,
+# `l,OOO`) reads as an amount. O o D Q I l i J j L T Z z S s B b G g q and the accented letters do not count.
+_NULL_DISPLAY_LETTERS = "ACEFHKMNPRUVWXYacdefhkmnprtuvwxy"
 _NULL_DISPLAY_PATTERN = re.compile(
     f"([{_NULL_DISPLAY_CHARS}]+ )*[{_NULL_DISPLAY_CHARS}]*[{_NULL_DISPLAY_LETTERS}][{_NULL_DISPLAY_CHARS}]*"
     f"( [{_NULL_DISPLAY_CHARS}]+)*"
@@ -94,11 +96,12 @@ def null_display_problem(value: str) -> str | None:
 
     A null must stay visibly a null: 1 to 16 code points, at least one of them
     visible (not white space, not invisible, not U+2800 BRAILLE PATTERN BLANK or a
-    Hangul filler), no decimal digit, and at least one letter (so `""` and `" "`
-    cannot hide it, and neither `"0"` nor a dash alone, `"-"`, which a financial
-    statement reads as zero, can make it look like an amount); and the value must
-    match the member's type (printable Latin letters, punctuation and dashes, at
-    least one letter, single spaces between them).
+    Hangul filler), no decimal digit, and at least one letter that resembles no
+    digit, one of `ACEFHKMNPRUVWXY` or `acdefhkmnprtuvwxy` (so `""` and `" "`
+    cannot hide it, and neither `"0"`, a dash alone, `"-"`, which a financial
+    statement reads as zero, nor look-alikes such as `"O.OO"` or `"l,OOO"` can make
+    it look like an amount); and the value must match the member's type (printable
+    Latin letters, punctuation and dashes, single spaces between them).
     """
     if len(value) > NULL_DISPLAY_MAX_LENGTH:
         return f"longer than {NULL_DISPLAY_MAX_LENGTH} code points"
@@ -106,8 +109,8 @@ def null_display_problem(value: str) -> str | None:
         return "empty, blank or invisible"
     if any(unicodedata.category(char) == "Nd" for char in value):
         return "holds a decimal digit"
-    if not any(unicodedata.category(char).startswith("L") for char in value):
-        return "holds no letter, so it could pass for an amount"
+    if not any(char in _NULL_DISPLAY_LETTERS for char in value):
+        return "holds no letter that resembles no digit, so it could pass for an amount"
     if _NULL_DISPLAY_PATTERN.fullmatch(value) is None:
         return "outside the printable Latin letters, punctuation and dashes of its type"
     return None
