@@ -21,7 +21,7 @@ from mcp.client import session as client_session
 from mcp_types import _v2025_11_25 as v2025
 from mcp_types import _v2026_07_28 as v2026
 from mcp_types import methods
-from pydantic import BaseModel, Field, StrictBool, TypeAdapter
+from pydantic import BaseModel, Field, StrictBool, TypeAdapter, ValidationError
 from pydantic.json_schema import GenerateJsonSchema
 
 import mcp_rendering
@@ -823,6 +823,34 @@ def test_a_directive_validated_by_field_names_keeps_its_well_formed_members(by_n
     finally:
         logging.getLogger("mcp_rendering").setLevel(logging.NOTSET)
     assert parsed.rendering == {null_key: "n/a", "mode": 7}  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def test_only_annotations_with_a_malformed_hint_reach_the_marking(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Well-formed annotations validate in pydantic-core alone, in a model or in a list of tools (what keeps the
+    patch's cost near zero); annotations with a malformed hint, and only those, are marked; annotations invalid in
+    another way still fail, naming the member."""
+    seen: list[Any] = []
+    marking = patch._mark_malformed_hints  # pyright: ignore[reportPrivateUsage]
+
+    def counted(value: Any, handler: Any) -> Any:
+        seen.append(value)
+        return marking(value, handler)
+
+    monkeypatch.setattr(patch, "_mark_malformed_hints", counted)
+    tool = {"name": "t", "inputSchema": {"type": "object"}}
+    clean = {"readOnlyHint": True, "verbatimHint": False, "summarizeOkHint": True}
+    malformed = {"readOnlyHint": True, "verbatimHint": "yes"}
+    with mcp_rendering.installed():
+        mcp_types.ListToolsResult.model_validate({"tools": [{**tool, "annotations": clean}] * 3})
+        mcp_types.ToolAnnotations.model_validate(clean)
+        assert seen == []
+        listed = mcp_types.ListToolsResult.model_validate({"tools": [{**tool, "annotations": malformed}]})
+        assert seen == [malformed]
+        assert listed.tools[0].model_dump(by_alias=True, exclude_none=True)["annotations"][AS_SENT] == {
+            "verbatimHint": "yes"
+        }
+        with pytest.raises(ValidationError, match="readOnlyHint"):
+            mcp_types.Tool.model_validate({**tool, "annotations": {"readOnlyHint": "maybe", "verbatimHint": True}})
 
 
 def test_a_malformed_hint_is_marked_as_it_came_and_the_mark_survives_every_conversion() -> None:

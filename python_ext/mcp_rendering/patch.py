@@ -11,15 +11,18 @@ Call `install()` before building tools or clients: an object built before it has
 
 from __future__ import annotations
 
+import copy
+import functools
 import importlib
 import importlib.metadata
 import inspect
 import logging
+import operator
 import re
 import sys
 import threading
 import types
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, cast, get_args, get_origin
@@ -231,11 +234,43 @@ _HINT_FIELDS = {"verbatim_hint": "verbatimHint", "summarize_ok_hint": "summarize
 
 def _marking_schema(cls: type[BaseModel], source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
     schema = handler(source)
+    if schema["type"] != "model":  # the model's own schema, already built here, reused by a model that holds it
+        return schema
     ref = schema.pop("ref", None)
-    wrapped = core_schema.no_info_wrap_validator_function(_mark_malformed_hints, schema)
-    if isinstance(ref, str):  # the model's definition is the wrapped schema, so every use of it marks
-        wrapped["ref"] = ref
-    return wrapped
+    marking = core_schema.no_info_wrap_validator_function(_mark_malformed_hints, schema)
+    strict = _without_fallbacks(schema)
+    # Well-formed hints validate in pydantic-core alone; only annotations with a malformed hint reach the marking.
+    # Annotations invalid in another way fail both choices, and pydantic-core reports both; the label tells them apart.
+    chosen = (
+        marking
+        if strict is None
+        else core_schema.union_schema(
+            [(strict, cls.__name__), (marking, f"{cls.__name__} with its malformed hints read safely")],
+            mode="left_to_right",
+        )
+    )
+    if isinstance(ref, str):  # the model's definition is the chosen schema, so every use of it marks
+        chosen["ref"] = ref
+    return chosen
+
+
+def _without_fallbacks(schema: core_schema.CoreSchema) -> core_schema.CoreSchema | None:
+    """A copy of the annotations' model schema whose hints accept only well-formed values (no fallback), or None
+    when the schema is not shaped as expected (then every validation goes through the marking)."""
+    copied: Any = copy.deepcopy(schema)
+    fields = _member(_member(copied, "schema"), "fields")
+    for name in _HINT_FIELDS:
+        default = _member(_member(fields, name), "schema")
+        union = _member(default, "schema")
+        choices = _member(union, "choices")
+        if _member(default, "type") != "default" or _member(union, "type") != "union" or not isinstance(choices, list):
+            return None
+        default["schema"] = cast("list[Any]", choices)[0]
+    return copied
+
+
+def _member(schema: Any, key: str) -> Any:
+    return cast("dict[str, Any]", schema).get(key) if isinstance(schema, dict) else None
 
 
 def _wire_value(value: Any) -> Any:
@@ -249,8 +284,8 @@ def _short_repr(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _is_none(value: Any) -> bool:
-    return value is None
+_is_none: Callable[[Any], bool] = functools.partial(operator.is_, None)
+"""`value is None`, called in C: it runs for every added field of every dump."""
 
 
 def _patched_field(name: str, source: FieldInfo) -> tuple[Any, FieldInfo]:
