@@ -163,11 +163,12 @@ export interface ResultContinuation {
 
   /**
    * When the server stops accepting the token: an RFC 3339 time in UTC (`Z`), its month, day, hour, minute and
-   * second in range (no leap second).
+   * second in range (no leap second). A server always states it; a client that receives a continuation without it
+   * still follows the token until the server refuses it.
    *
    * @pattern ^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,9})?Z$
    */
-  expiresAt?: string;
+  expiresAt: string;
 }
 
 /* END result-continuation */

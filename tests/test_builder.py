@@ -149,7 +149,9 @@ def test_incomplete_page_carries_complete_false_and_the_continuation_everywhere(
 def test_a_page_brings_its_own_continuation_and_a_partial_one_is_never_sent_complete() -> None:
     whole = envelope(max_bytes=100_000).page(statement(3), arguments={}, caller="alice")
     with pytest.raises(ValueError, match="a page brings its own continuation"):
-        verbatim_result(whole, continuation=ResultContinuation(argument="cursor", token="old"))
+        verbatim_result(
+            whole, continuation=ResultContinuation(argument="cursor", token="old", expires_at="2026-12-02T10:00:00Z")
+        )
     sent = wire(verbatim_result(whole, Rendering(mode="verbatim", complete=True)))["_meta"]
     assert sent == {EXTENSION_ID: {"mode": "verbatim", "complete": True}}
     part = envelope().page(statement(), arguments={}, caller="alice")
@@ -170,7 +172,11 @@ def test_a_whole_document_can_say_that_more_records_exist() -> None:
             'To continue, call this tool again with the same arguments plus {"cursor": "top-3.more"}.',
         ),
     ]:
-        continuation = None if "cursor" not in follow else ResultContinuation(argument="cursor", token="top-3.more")
+        continuation = (
+            None
+            if "cursor" not in follow
+            else ResultContinuation(argument="cursor", token="top-3.more", expires_at="2999-01-01T00:00:00Z")
+        )
         data = wire(verbatim_result(document, directive, continuation=continuation))
         sent = data["_meta"][EXTENSION_ID]
         assert sent["mode"] == "verbatim" and sent["complete"] is False

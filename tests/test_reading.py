@@ -1321,3 +1321,14 @@ def test_an_expiry_that_is_null_or_not_a_string_is_malformed(expires_at: Any) ->
     assert any(problem.member == "expiresAt" for problem in effective.problems)
     reading = read_continuation(tool(), result(continuation={**_GOOD, "expiresAt": None}), original_arguments={})
     assert reading.usable is None
+
+
+def test_a_continuation_without_its_expiry_is_followed_until_the_server_refuses_it() -> None:
+    """A server always states `expiresAt` (the schema requires it); a reader is lenient: without it the token's life
+    is unknown, and the host follows it, the server being the one that refuses an expired token."""
+    reading = read_continuation(tool(), result(continuation=_GOOD), original_arguments={"year": 2025}, now=_NOW)
+    assert reading.usable is not None and reading.usable.expires_at is None and not reading.problems
+    assert reading.usable.model_dump(by_alias=True, exclude_none=True) == _GOOD
+    stated = {**_GOOD, "expiresAt": "2026-12-01T10:00:01Z"}
+    followed = read_continuation(tool(), result(continuation=stated), original_arguments={"year": 2025}, now=_NOW)
+    assert followed.usable is not None and followed.usable.model_dump(by_alias=True, exclude_none=True) == stated

@@ -65,6 +65,13 @@ continuations = st.builds(
     ResultContinuation,
     argument=st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,63}", fullmatch=True),
     token=st.from_regex(r"[A-Za-z0-9._~-]{1,4096}", fullmatch=True),
+    # By its wire name, the name of the required parameter in the model's signature.
+    **{
+        "expiresAt": st.datetimes(timezones=st.just(timezone.utc)).map(
+            lambda instant: instant.isoformat(timespec="microseconds").replace("+00:00", "Z")
+        )
+        | st.from_regex(DELTA["$defs"]["ResultContinuation"]["properties"]["expiresAt"]["pattern"], fullmatch=True)
+    },
 )
 renderings = st.builds(
     Rendering,

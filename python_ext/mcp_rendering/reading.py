@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Annotated, Any, Literal, TypeAlias, cast
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from mcp_rendering.types import (
@@ -71,6 +71,7 @@ __all__ = [
     "ContinuationReading",
     "Directive",
     "EffectiveRendering",
+    "FollowableContinuation",
     "Problem",
     "check_wire_names",
     "combine_parts",
@@ -548,13 +549,25 @@ def read_hints_object(
     return _hints(reading), reading.problems
 
 
+class FollowableContinuation(BaseModel):
+    """A continuation the reader found usable: call the tool again with the original arguments plus `argument` set
+    to `token`. Its `expires_at` is None when the server left the expiry out (a server always states it): the host
+    follows the token until the server refuses it. Dumped by alias, it is the continuation as it came."""
+
+    model_config = ConfigDict(frozen=True, validate_by_name=False, validate_by_alias=True)
+
+    argument: str
+    token: str
+    expires_at: str | None = Field(default=None, alias="expiresAt")
+
+
 @dataclass(frozen=True)
 class ContinuationReading:
     """A result's continuation carrier as read."""
 
     present: bool = False
     """Whether the result has the carrier: if so, it is partial."""
-    usable: ResultContinuation | None = None
+    usable: FollowableContinuation | None = None
     """The continuation to follow; None when there is none or it is unusable."""
     problems: tuple[Problem, ...] = ()
 
@@ -732,7 +745,7 @@ def read_continuation(
         problems.append(Problem(_RESULT_CONTINUATION, None, "argument or token missing", "unusable"))
     for problem in problems[reported:]:
         logger.warning("malformed %s", problem)
-    continuation = ResultContinuation.model_validate(values) if usable else None
+    continuation = FollowableContinuation.model_validate(values) if usable else None
     return ContinuationReading(True, continuation, tuple(problems))
 
 
@@ -813,7 +826,7 @@ class EffectiveRendering:
         return self.completeness in ("complete", None)
 
     @property
-    def continuation(self) -> ResultContinuation | None:
+    def continuation(self) -> FollowableContinuation | None:
         """How to ask for the rest of a partial result; None when there is none to follow."""
         return self.continuation_reading.usable
 
