@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import sys
 from collections.abc import Iterator, MutableMapping
 from typing import Any, cast
@@ -14,7 +15,7 @@ from typing import Any, cast
 import anyio
 import mcp_types
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from mcp import Client
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
@@ -75,6 +76,7 @@ def _patched() -> Iterator[None]:
     meta_rendering=malformed_renderings | renderings(),
     mode=st.sampled_from(["legacy", "2026-07-28"]),
 )
+@example(verbatim=None, summarize=math.inf, meta_entry=None, rendering=0, meta_rendering=0, mode="legacy")
 def test_malformed_values_never_fail_a_list_or_a_call(
     verbatim: Any, summarize: Any, meta_entry: Any, rendering: Any, meta_rendering: Any, mode: str
 ) -> None:
@@ -124,7 +126,20 @@ def test_malformed_values_never_fail_a_list_or_a_call(
             sent.directive,
             sent.hints,
         )
-        assert received.problems == sent.problems
+        if _json_can_carry(tool_patch, result_patch):
+            assert received.problems == sent.problems
+        else:
+            # A value JSON cannot hold (inf, nan) crosses the transport as another malformed value: the problems
+            # are told differently, on the same carriers.
+            assert {problem.carrier for problem in received.problems} == {problem.carrier for problem in sent.problems}
+
+
+def _json_can_carry(*values: Any) -> bool:
+    try:
+        json.dumps(values, allow_nan=False)
+    except ValueError:
+        return False
+    return True
 
 
 @pytest.mark.parametrize("core", [0, "verbatim", {"complete": "true"}, {"complete": True, "x": 1}, {"mode": 7}])
