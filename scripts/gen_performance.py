@@ -263,10 +263,10 @@ def call_section(run: Run) -> str:
             ),
             f"Where the quickstart's time goes at {breakdown['rows']:,} rows, each part timed alone in one process "
             "(fastest run). The server's check against `VerbatimContent` is by construction: `verbatim_result` "
-            "builds the structured content from models already validated and hands it out sealed with the JSON text "
-            "it had when built, and the check compares the content's JSON text with it instead of validating every "
-            "row again; content changed after building, or copied, is validated in full, as the line below the "
-            "check shows.",
+            "builds the structured content from models already validated, and no reference to what it holds can "
+            "leave it unless one of its methods records its JSON text first; content never reached that way is "
+            "unchanged at no cost, content that was is compared with that text, and content changed after "
+            "building, or copied, is validated in full, as the lines below the check show.",
             _table(["part", "ms", "÷ json.loads"], parts, "lrr"),
             _provenance(run),
         ]

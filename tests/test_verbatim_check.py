@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 
 import anyio
 import mcp_types
+import pydantic_core
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,6 +19,7 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import StrictBool, StrictFloat, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 import mcp_rendering
+from mcp_rendering import builder
 from mcp_rendering.builder import VerbatimContent, paged_result, verbatim_result
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.envelope import Budget, Envelope, Page
@@ -201,3 +204,105 @@ def test_a_page_state_the_models_refuse_is_validated_in_full_and_located() -> No
     with pytest.raises(ValidationError) as refused:
         CHECK.validate_python(structured)
     assert [error["loc"] for error in refused.value.errors()] == [("page", "returned")]
+
+
+class _Grabber:
+    """The other side of `==`: dict comparison hands it each value the content holds."""
+
+    def __init__(self) -> None:
+        self.held: list[Any] = []
+
+    def __eq__(self, other: object) -> bool:
+        self.held.append(other)
+        return False
+
+    __hash__ = None  # pyright: ignore[reportAssignmentType]
+
+
+def _through_equality(structured: dict[str, Any]) -> dict[str, Any]:
+    grabber = _Grabber()
+    _ = structured == {"document": grabber, "page": grabber, "directive": grabber}
+    return next(value for value in grabber.held if isinstance(value, dict) and "sections" in value)
+
+
+def _through_popitem(structured: dict[str, Any]) -> dict[str, Any]:
+    taken: dict[str, Any] = {}
+    while "document" in structured:
+        key, value = structured.popitem()
+        taken[key] = value
+    structured.update((key, value) for key, value in taken.items() if key != "document")
+    return taken["document"]
+
+
+# Every way plain code can reach the document the content holds, each handing out a reference to the same object.
+_REACH: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "item": lambda s: s["document"],
+    "get": lambda s: s.get("document"),
+    "setdefault": lambda s: s.setdefault("document", {}),
+    "values": lambda s: next(v for v in s.values() if "sections" in v),
+    "items": lambda s: dict(s.items())["document"],
+    "dict()": lambda s: dict(s)["document"],
+    "unpacking": lambda s: {**s}["document"],
+    "copy()": lambda s: s.copy()["document"],
+    "copy.copy": lambda s: copy.copy(s)["document"],
+    "union": lambda s: (s | {})["document"],
+    "reflected union": lambda s: ({} | s)["document"],
+    "equality": _through_equality,
+    "pop": lambda s: s.pop("document"),
+    "popitem": _through_popitem,
+}
+
+
+@pytest.mark.parametrize("reach", list(_REACH.values()), ids=list(_REACH))
+def test_any_reference_that_leaves_the_content_makes_the_check_compare(
+    reach: Callable[[dict[str, Any]], Any],
+) -> None:
+    """A reference to what the content holds leaves only through a method that first records the content as built;
+    whatever is then changed through it is seen by the check, and validated in full."""
+    for spoil in (False, True):
+        structured = verbatim_result(ledger()).structured_content
+        assert structured is not None
+        document = reach(structured)
+        if spoil:
+            document["sections"][0]["rows"][0]["values"][0] = {"not": "a cell"}
+        if "document" not in structured:  # taken out: put back
+            structured["document"] = document
+        if spoil:
+            with pytest.raises(ValidationError, match="values"):
+                CHECK.validate_python(structured)
+        else:
+            assert CHECK.validate_python(structured).page.returned == 30
+
+
+def test_content_no_reference_left_is_checked_without_writing_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SDK's own handling (its check, its dump to the wire) reaches nothing through the content's methods: a
+    result as built is checked without a single serialization, in a real server call too."""
+    written: list[Any] = []
+    write = pydantic_core.to_json
+
+    def counted(value: Any, **options: Any) -> bytes:
+        written.append(value)
+        return write(value, **options)
+
+    monkeypatch.setattr(builder, "to_json", counted)
+    structured = verbatim_result(ledger()).structured_content
+    assert structured is not None
+    assert CHECK.validate_python(structured).page.returned == 30
+    assert json.loads(mcp_types.CallToolResult(content=[], structured_content=structured).model_dump_json())
+    server = MCPServer("ledger")
+
+    @server.tool()
+    def whole() -> Annotated[mcp_types.CallToolResult, VerbatimContent]:
+        return verbatim_result(ledger())
+
+    async def call() -> mcp_types.CallToolResult:
+        async with Client(server) as client:
+            return await client.call_tool("whole", {})
+
+    called = anyio.run(call)
+    assert not called.is_error and called.structured_content is not None
+    assert written == []
+    # Reading a value is reaching it: the content is then compared once at the check, and passes unchanged.
+    assert structured["page"]["returned"] == 30
+    assert CHECK.validate_python(structured).page.returned == 30
+    assert len(written) == 2

@@ -118,20 +118,29 @@ class _BuiltContent(dict[str, Any]):
 
     The SDK checks a tool's result against `VerbatimContent` after the tool returns it; validating every row again
     would cost more than building the result. What was built from validated models conforms by construction, so
-    the check only needs to know that nothing changed since: it compares the content's compact JSON text with the
-    text written when it was built (each one pass in Rust: a fraction of a validation), and validates in full
-    whatever differs.
+    the check only needs to know that nothing changed since. Everything it holds was made for it alone, so nothing
+    in it can change unless a reference to it leaves through this object: every method that hands one out (or
+    changes the content) first records the content's compact JSON text. Content never reached that way is
+    unchanged with no work at all; content that was is compared with that text at the check (one pass in Rust),
+    and validated in full if it differs. Only an explicit call of `dict`'s own methods on it gets past this.
     """
 
-    __slots__ = ("_model", "_pristine")
+    __slots__ = ("_model", "_pristine", "_reached")
 
     def __init__(self, content: dict[str, Any], model: Callable[[], VerbatimContent]) -> None:
         super().__init__(content)
-        self._pristine = self._json()
         self._model = model
+        self._pristine: bytes | None = None
+        self._reached = False
+
+    def _reach(self) -> None:
+        if not self._reached:
+            self._pristine = self._json()  # before any reference to what it holds leaves this object
+            self._reached = True
 
     def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
         # A copy or a pickle is a plain dict, checked in full: the seal vouches for this object only.
+        self._reach()
         return dict, (dict(self),)
 
     def unchanged(self) -> VerbatimContent | None:
@@ -144,9 +153,10 @@ class _BuiltContent(dict[str, Any]):
         it cannot see: a value that writing consumes (an iterator, a generator) is written once, here, and then
         reaches the wire empty; built content holds lists, and a tool that replaces one must not use an iterator.
         """
-        current = self._json()
-        if current is None or current != self._pristine:
-            return None
+        if self._reached:
+            current = self._json()
+            if current is None or current != self._pristine:
+                return None
         try:
             return self._model()
         except ValueError:  # a page state the models refuse (a `Page` built by hand): validated in full, located
@@ -159,6 +169,26 @@ class _BuiltContent(dict[str, Any]):
             return to_json(self, inf_nan_mode="constants")
         except ValueError:
             return None
+
+
+def _reaching(name: str) -> Callable[..., Any]:
+    inherited = getattr(dict, name)
+
+    def reaching(self: _BuiltContent, *args: Any, **kwargs: Any) -> Any:
+        self._reach()  # pyright: ignore[reportPrivateUsage]
+        return inherited(self, *args, **kwargs)
+
+    reaching.__name__ = reaching.__qualname__ = name
+    return reaching
+
+
+# Every `dict` method that hands out a value it holds, or changes it (`==` hands each value to the other side's
+# `__eq__`; `dict(content)` and `{**content}` go through `keys` once `__iter__` is overridden).
+for _name in (
+    "__getitem__", "get", "__iter__", "__reversed__", "keys", "values", "items", "copy", "__or__", "__ror__",
+    "__eq__", "__ne__", "__setitem__", "__delitem__", "__ior__", "pop", "popitem", "clear", "update", "setdefault",
+):  # fmt: skip
+    setattr(_BuiltContent, _name, _reaching(_name))
 
 
 def _built_or_validated(value: Any, validate: pydantic_core_schema.ValidatorFunctionWrapHandler) -> Any:
