@@ -7,10 +7,12 @@ from __future__ import annotations
 import gc
 import importlib.metadata
 import inspect
+import json
 import logging
 import sys
 import types
 from collections.abc import Iterator
+from types import MappingProxyType
 from typing import Annotated, Any, get_args
 
 import mcp_types
@@ -851,6 +853,52 @@ def test_only_annotations_with_a_malformed_hint_reach_the_marking(monkeypatch: p
         }
         with pytest.raises(ValidationError, match="readOnlyHint"):
             mcp_types.Tool.model_validate({**tool, "annotations": {"readOnlyHint": "maybe", "verbatimHint": True}})
+
+
+def test_annotations_serialize_as_the_model_they_are_whatever_the_options() -> None:
+    """The marking changes how annotations validate, never how they are written: every dump option, a value set
+    without validation, and a model compiled after the patch write the fields as the unpatched model does."""
+    with mcp_rendering.installed():
+        annotations = mcp_types.ToolAnnotations(read_only_hint=True)
+        assert json.loads(annotations.model_dump_json(serialize_as_any=True))["read_only_hint"] is True
+        assert annotations.model_dump(serialize_as_any=True)["read_only_hint"] is True
+        loose = mcp_types.ToolAnnotations(title="Ledger")
+        loose.read_only_hint = 1  # pyright: ignore[reportAttributeAccessIssue]
+        with pytest.warns(UserWarning, match="serializer warnings"):
+            assert isinstance(loose.model_dump(), dict)
+
+        class Holder(BaseModel):
+            held: mcp_types.ToolAnnotations
+
+        holder = Holder.model_validate({"held": {"summarizeOkHint": "x", "readOnlyHint": True}})
+        assert holder.model_dump(by_alias=True, exclude_none=True) == {
+            "held": {"readOnlyHint": True, "summarizeOkHint": False, AS_SENT: {"summarizeOkHint": "x"}}
+        }
+        with pytest.raises(ValidationError) as raised:
+            Holder.model_validate({"held": {"readOnlyHint": "x"}})
+        # Both choices report the member, once each: none is reported through the class's own validator again.
+        assert [error["loc"][-1] for error in raised.value.errors()] == ["readOnlyHint", "readOnlyHint"]
+
+
+def test_a_malformed_hint_is_marked_from_any_input_the_model_reads() -> None:
+    """A mapping that is not a dict, an object read by attributes, and a value nested past any depth `repr` can
+    take are marked (and logged) like a dict's member, never an error."""
+
+    class Source:
+        summarize_ok_hint = "yes"
+
+    nested: Any = "deep"
+    for _ in range(100_000):
+        nested = [nested]
+    with mcp_rendering.installed():
+        for wire in (
+            mcp_types.ToolAnnotations.model_validate(MappingProxyType({"summarizeOkHint": "yes"})),
+            mcp_types.ToolAnnotations.model_validate(Source(), from_attributes=True),
+        ):
+            assert wire.model_dump(by_alias=True, exclude_none=True)[AS_SENT] == {"summarizeOkHint": "yes"}
+        deep = mcp_types.ToolAnnotations.model_validate({"summarizeOkHint": nested})
+        assert deep.summarize_ok_hint is False  # pyright: ignore[reportAttributeAccessIssue]
+        assert isinstance(deep.model_dump(by_alias=True, exclude_none=True)[AS_SENT]["summarizeOkHint"], str)
 
 
 def test_a_malformed_hint_is_marked_as_it_came_and_the_mark_survives_every_conversion() -> None:

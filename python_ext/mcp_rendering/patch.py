@@ -19,10 +19,11 @@ import inspect
 import logging
 import operator
 import re
+import reprlib
 import sys
 import threading
 import types
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, cast, get_args, get_origin
@@ -195,70 +196,76 @@ def _as_sent_field() -> tuple[Any, FieldInfo]:
 
 
 def _sent_form(value: Any) -> Any:
-    """A malformed value as JSON would carry it; one JSON cannot carry is kept as its repr (a string, still
-    malformed for a boolean)."""
+    """A malformed value as JSON would carry it; one JSON cannot carry is kept as its (bounded) repr, a string,
+    still malformed for a boolean."""
     try:
         return to_jsonable_python(value, by_alias=True)
     except (PydanticSerializationError, RecursionError, ValueError):
-        return repr(value)
+        return _BOUNDED.repr(value)
+
+
+def _raw_hint(value: Any, wire_name: str, field_name: str) -> Any:
+    """A hint as the input held it, by either name: a mapping's member or an object's attribute."""
+    if isinstance(value, Mapping):
+        members = cast("Mapping[Any, Any]", value)
+        return members.get(wire_name, members.get(field_name))
+    return getattr(value, field_name, getattr(value, wire_name, None))
 
 
 def _mark_malformed_hints(value: Any, handler: core_schema.ValidatorFunctionWrapHandler) -> Any:
-    """Validate annotations, then record each hint the fallback replaced with its safe value under `AS_SENT`, as it
-    came: the model reads as the wire JSON it was parsed from, through every dump, copy and re-validation."""
-    model = handler(value)
-    if not isinstance(value, dict) or not isinstance(model, BaseModel):
-        return model
-    wire = cast("dict[str, Any]", value)
+    """Validate the annotations' fields, then record each hint the fallback replaced with its safe value under
+    `AS_SENT`, as it came: the model reads as the wire JSON it was parsed from, through every dump, copy and
+    re-validation. Reached only when a hint is malformed (the strict choice failed)."""
+    validated = handler(value)
+    model_dict, _extra, fields_set = validated
     sent: dict[str, Any] = {}
     for name, field in _HINT_FIELDS.items():
-        raw = wire.get(field, wire.get(name))
+        raw = _raw_hint(value, field, name)
         if raw is not None and not isinstance(raw, bool):
             sent[field] = _sent_form(raw)
     if not sent:
-        return model
-    kept: Any = getattr(model, _AS_SENT_FIELD, None)
+        return validated
+    kept: Any = model_dict.get(_AS_SENT_FIELD)
     if kept is None:
         mark: Any = sent
     elif isinstance(kept, dict):
         mark = {**sent, **cast("dict[str, Any]", kept)}
     else:
         mark = kept  # an altered mark stays as it is: the reader reads it as unclean
-    object.__setattr__(model, _AS_SENT_FIELD, mark)  # as validation sets a field: no assignment validator
-    model.__pydantic_fields_set__.add(_AS_SENT_FIELD)
-    return model
+    model_dict[_AS_SENT_FIELD] = mark
+    fields_set.add(_AS_SENT_FIELD)
+    return validated
 
 
 _HINT_FIELDS = {"verbatim_hint": "verbatimHint", "summarize_ok_hint": "summarizeOkHint"}
 
 
 def _marking_schema(cls: type[BaseModel], source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-    schema = handler(source)
-    if schema["type"] != "model":  # the model's own schema, already built here, reused by a model that holds it
+    built = handler(source)
+    if built["type"] != "model" or built["schema"]["type"] != "model-fields":
+        return built  # the schema this hook already made, which pydantic hands back to a model holding this one
+    schema = built.copy()  # never an edit in place: pydantic may hand the same dict back
+    fields = built["schema"]
+    strict = _without_fallbacks(fields)
+    marking = core_schema.no_info_wrap_validator_function(_mark_malformed_hints, fields)
+    if strict is None:
+        schema["schema"] = marking
         return schema
-    ref = schema.pop("ref", None)
-    marking = core_schema.no_info_wrap_validator_function(_mark_malformed_hints, schema)
-    strict = _without_fallbacks(schema)
     # Well-formed hints validate in pydantic-core alone; only annotations with a malformed hint reach the marking.
-    # Annotations invalid in another way fail both choices, and pydantic-core reports both; the label tells them apart.
-    chosen = (
-        marking
-        if strict is None
-        else core_schema.union_schema(
-            [(strict, cls.__name__), (marking, f"{cls.__name__} with its malformed hints read safely")],
-            mode="left_to_right",
-        )
+    # Annotations invalid in another way fail both choices, and pydantic-core reports both, each under its label.
+    schema["schema"] = core_schema.union_schema(
+        [(strict, "as sent"), (marking, "malformed hints read safely")], mode="left_to_right"
     )
-    if isinstance(ref, str):  # the model's definition is the chosen schema, so every use of it marks
-        chosen["ref"] = ref
-    return chosen
+    # Written as the model always is: by its fields, never by trying the choices.
+    schema["serialization"] = core_schema.model_ser_schema(cls, fields)
+    return schema
 
 
 def _without_fallbacks(schema: core_schema.CoreSchema) -> core_schema.CoreSchema | None:
-    """A copy of the annotations' model schema whose hints accept only well-formed values (no fallback), or None
+    """A copy of the annotations' fields schema whose hints accept only well-formed values (no fallback), or None
     when the schema is not shaped as expected (then every validation goes through the marking)."""
     copied: Any = copy.deepcopy(schema)
-    fields = _member(_member(copied, "schema"), "fields")
+    fields = _member(copied, "fields")
     for name in _HINT_FIELDS:
         default = _member(_member(fields, name), "schema")
         union = _member(default, "schema")
@@ -279,8 +286,12 @@ def _wire_value(value: Any) -> Any:
     return value
 
 
+_BOUNDED = reprlib.Repr()
+_BOUNDED.maxstring = _BOUNDED.maxother = 200  # past the 80 shown; bounded in depth and size, unlike repr()
+
+
 def _short_repr(value: Any) -> str:
-    text = repr(value)
+    text = _BOUNDED.repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
 
