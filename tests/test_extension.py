@@ -13,6 +13,7 @@ from mcp_rendering.extension import (
     mirror_result_directive,
     mirror_tool_hints,
 )
+from mcp_rendering.reading import AS_SENT, resolve_rendering
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
 
 
@@ -35,6 +36,20 @@ def test_the_core_hints_stay_on_opt_in_and_empty_annotations_go() -> None:
     moved: dict[str, Any] = {"annotations": {"verbatimHint": True}}
     mirror_tool_hints(moved)
     assert moved == {"_meta": {EXTENSION_ID: {"verbatimHint": True}}}
+
+
+def test_a_hint_the_patched_sdk_marked_goes_on_the_wire_as_the_author_set_it() -> None:
+    """Annotations a server relays after parsing them with the patched SDK: the malformed hint is put back as it
+    came and mirrored as it came, so the `_meta` entry reads unclean like the annotations; the mark stays off the
+    wire. A mark that is not an object stays where it is (an unknown member of open annotations)."""
+    relayed: dict[str, Any] = {"annotations": {"summarizeOkHint": False, AS_SENT: {"summarizeOkHint": "yes"}}}
+    mirror_tool_hints(relayed)
+    assert relayed == {"_meta": {EXTENSION_ID: {"summarizeOkHint": "yes"}}}
+    read = resolve_rendering({"name": "t", "inputSchema": {"type": "object"}, **relayed}, None)
+    assert read.mode == "verbatim" and read.problems
+    altered: dict[str, Any] = {"annotations": {"summarizeOkHint": True, AS_SENT: "x"}}
+    mirror_tool_hints(altered)
+    assert altered == {"annotations": {AS_SENT: "x"}, "_meta": {EXTENSION_ID: {"summarizeOkHint": True}}}
 
 
 def test_nothing_is_mirrored_into_a_malformed_entry_or_from_nothing() -> None:

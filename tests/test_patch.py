@@ -916,9 +916,19 @@ def test_a_malformed_hint_is_marked_as_it_came_and_the_mark_survives_every_conve
         clean = mcp_types.ToolAnnotations.model_validate({"summarizeOkHint": True})
         assert AS_SENT not in clean.model_dump(mode="json", by_alias=True, exclude_none=True)
         tool = {"name": "t", "inputSchema": {"type": "object"}}
-        for form in (annotations, dumped, again):
-            read = mcp_rendering.resolve_rendering({**tool, "annotations": form}, None, core_form=True)
+        tools: list[Any] = [
+            *(
+                mcp_types.Tool(name="t", input_schema={"type": "object"}, annotations=form)
+                for form in (annotations, again)
+            ),
+            {**tool, "annotations": dumped},
+        ]
+        for form in tools:
+            read = mcp_rendering.resolve_rendering(form, None, core_form=True)
             assert (read.mode, read.hints.verbatim_hint, read.hints.summarize_ok_hint) == ("verbatim", True, False)
+        # The same hint well-formed reads as it says: what tells the marked annotations apart is the mark.
+        plain = mcp_types.Tool(name="t", input_schema={"type": "object"}, annotations=clean)
+        assert mcp_rendering.resolve_rendering(plain, None, core_form=True).mode == "summarizable"
 
 
 @pytest.mark.parametrize(
@@ -927,7 +937,17 @@ def test_a_malformed_hint_is_marked_as_it_came_and_the_mark_survives_every_conve
 def test_an_altered_mark_never_makes_annotations_cleaner(mark: Any) -> None:
     """A mark naming a well-formed value, another member, or not an object makes the annotations unclean."""
     annotations = {"summarizeOkHint": True, AS_SENT: mark}
-    read = mcp_rendering.resolve_rendering(
-        {"name": "t", "inputSchema": {"type": "object"}, "annotations": annotations}, None, core_form=True
-    )
+    wire = {"name": "t", "inputSchema": {"type": "object"}, "annotations": annotations}
+    read = mcp_rendering.resolve_rendering(wire, None, core_form=True)
     assert (read.mode, read.hints.summarize_ok_hint) == ("verbatim", False)
+    # Parsed by the patched SDK, from Python or from JSON, the mark reads as the wire's does: null included.
+    with mcp_rendering.installed():
+        for parsed in (mcp_types.Tool.model_validate(wire), mcp_types.Tool.model_validate_json(json.dumps(wire))):
+            read = mcp_rendering.resolve_rendering(parsed, None, core_form=True)
+            assert (read.mode, read.hints.summarize_ok_hint) == ("verbatim", False)
+
+
+def test_the_mark_is_described_as_the_object_it_is() -> None:
+    with mcp_rendering.installed():
+        schema = mcp_types.ToolAnnotations.model_json_schema(by_alias=True)
+    assert schema["properties"][AS_SENT]["type"] == "object"

@@ -20,6 +20,7 @@ from mcp_rendering.host import present, result_is_complete
 from mcp_rendering.reading import (
     DEFAULT_NULL_DISPLAY,
     EffectiveRendering,
+    FollowableContinuation,
     combine_parts,
     duplicate_members,
     parse_json,
@@ -1332,3 +1333,21 @@ def test_a_continuation_without_its_expiry_is_followed_until_the_server_refuses_
     stated = {**_GOOD, "expiresAt": "2026-12-01T10:00:01Z"}
     followed = read_continuation(tool(), result(continuation=stated), original_arguments={"year": 2025}, now=_NOW)
     assert followed.usable is not None and followed.usable.model_dump(by_alias=True, exclude_none=True) == stated
+
+
+def test_a_time_without_a_zone_is_refused_clearly() -> None:
+    naive = datetime(2026, 12, 1, 10, 0, 0)
+    stated = {**_GOOD, "expiresAt": "2026-12-01T10:00:01Z"}
+    with pytest.raises(ValueError, match="timezone-aware"):
+        read_continuation(tool(), result(continuation=stated), original_arguments={}, now=naive)
+    with pytest.raises(ValueError, match="timezone-aware"):
+        resolve_rendering(tool(), result(continuation=_GOOD), original_arguments={}, now=naive)
+
+
+def test_a_followable_continuation_is_built_and_read_back_by_either_name() -> None:
+    built = FollowableContinuation(argument="cursor", token="t", expiresAt="2026-12-01T10:00:01Z")
+    assert built.expires_at == "2026-12-01T10:00:01Z"
+    by_name = {"argument": "cursor", "token": "t", "expires_at": "2026-12-01T10:00:01Z"}
+    assert FollowableContinuation.model_validate(by_name) == built
+    assert FollowableContinuation.model_validate(built.model_dump()) == built
+    assert FollowableContinuation.model_validate(built.model_dump(by_alias=True)) == built

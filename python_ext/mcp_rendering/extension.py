@@ -36,6 +36,7 @@ from mcp.server.mcpserver.context import Context
 from mcp_types import CallToolRequestParams
 
 from mcp_rendering.patch import install
+from mcp_rendering.reading import AS_SENT
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, RESULT_STRUCTURED_KEY
 
 __all__ = [
@@ -213,6 +214,7 @@ def mirror_tool_hints(tool: MutableMapping[str, Any], *, keep_core_form: bool = 
     if not isinstance(annotations, MutableMapping):
         return
     core = cast("MutableMapping[str, Any]", annotations)
+    _restore_as_sent(core)
     hints = {key: value for key, value in core.items() if key in _HINT_KEYS}
     if not hints:
         return
@@ -230,6 +232,19 @@ def mirror_tool_hints(tool: MutableMapping[str, Any], *, keep_core_form: bool = 
         del core[key]
     if not core:
         del tool["annotations"]
+
+
+def _restore_as_sent(annotations: MutableMapping[str, Any]) -> None:
+    """Put back each malformed hint that the patched SDK parsed as its safe value and marked (`AS_SENT`): the wire
+    carries the hints as the author set them, and the `_meta` entry reads as the annotations do. A mark that is
+    not an object is left where it is."""
+    mark = annotations.get(AS_SENT)
+    if not isinstance(mark, Mapping):
+        return
+    del annotations[AS_SENT]
+    for key, value in cast("Mapping[str, Any]", mark).items():
+        if key in _HINT_KEYS:
+            annotations[key] = value
 
 
 def mirror_result_directive(result: MutableMapping[str, Any], *, keep_core_form: bool = False) -> None:

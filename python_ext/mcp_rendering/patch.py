@@ -177,12 +177,29 @@ class _KeepWireValue:
         return handler(core_schema.nullable_schema(Rendering.__pydantic_core_schema__))
 
 
+class _KeepMark:
+    """Keep an `AS_SENT` mark as it came. One sent as null is kept as an empty mark, which reads as altered, as the
+    wire's null does: a null must not read as no mark at all."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.no_info_plain_validator_function(_kept_mark)
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {"type": "object", "additionalProperties": True}
+
+
+def _kept_mark(value: Any) -> Any:
+    return {} if value is None else value
+
+
 _AS_SENT_FIELD = "rendering_as_sent"
 """The field the patch adds to `ToolAnnotations` beside the hints: `AS_SENT`, the malformed hints as they came."""
 
 
 def _as_sent_field() -> tuple[Any, FieldInfo]:
-    annotation: Any = Annotated[Any, _KeepWireValue()]
+    annotation: Any = Annotated[Any, _KeepMark()]
     info = FieldInfo.from_annotated_attribute(
         annotation,
         Field(

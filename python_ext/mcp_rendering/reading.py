@@ -554,7 +554,7 @@ class FollowableContinuation(BaseModel):
     to `token`. Its `expires_at` is None when the server left the expiry out (a server always states it): the host
     follows the token until the server refuses it. Dumped by alias, it is the continuation as it came."""
 
-    model_config = ConfigDict(frozen=True, validate_by_name=False, validate_by_alias=True)
+    model_config = ConfigDict(frozen=True, validate_by_name=True, validate_by_alias=True)
 
     argument: str
     token: str
@@ -692,7 +692,13 @@ def read_continuation(
     call (a continuation that names one of them would change the query, and is unusable; without
     `original_arguments` the check cannot pass, and the continuation is unusable). A continuation
     whose `expiresAt` is not after `now` (by default the current time) has expired, and is unusable. The host's
-    `next_call_arguments` always checks against the caller's arguments before it follows one."""
+    `next_call_arguments` always checks against the caller's arguments before it follows one.
+
+    Raises:
+        ValueError: `now` without a time zone (`expiresAt` is a UTC time).
+    """
+    if now is not None and now.utcoffset() is None:
+        raise ValueError("now must be a timezone-aware datetime, such as datetime.now(timezone.utc)")
     check_wire_names(result)
     value = _meta_entry(result, CONTINUATION_ID)
     repeated = _repetitions(result, CONTINUATION_ID, _RESULT_CONTINUATION)
@@ -988,7 +994,10 @@ def resolve_rendering(
             may be a later part, and its completeness is not stated either. `combine_parts` needs them to check that
             parts chain. When `original_arguments` is not given, they are taken to be these, less the continuation
             argument; when neither is given, no continuation is usable.
-        now: the time against which `expiresAt` is checked; the current time by default.
+        now: the time against which `expiresAt` is checked, timezone-aware; the current time by default.
+
+    Raises:
+        ValueError: `now` without a time zone.
     """
     check_wire_names(tool)
     check_wire_names(result)
