@@ -34,6 +34,7 @@ _SITE_NAMES = {source.name: page.name for source, page in PAGES.items()}
 _LINK = re.compile(r"\[(?P<text>[^\]\n]+)\]\((?P<target>[^)\s]+)\)")
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n+", re.S)
 _INFO = re.compile(r"^<Info>(.*)</Info>$", re.M)
+_FENCE = re.compile(r"(^```[^\n]*\n.*?^```[ \t]*$)", re.M | re.S)
 
 
 def _site_link(match: re.Match[str]) -> str:
@@ -55,7 +56,9 @@ def page(source_text: str, source_name: str) -> str:
     """The site page made from one source document."""
     body = _INFO.sub(r"> \1", _FRONT_MATTER.sub("", source_text))
     notice = f"<!-- Generated from sep/{source_name} by scripts/gen_docs_sep.py; do not edit by hand. -->\n\n"
-    return notice + _LINK.sub(_site_link, body)
+    # Links are rewritten in the prose only: a fenced code block (the types, a pattern) is copied as it is.
+    parts = _FENCE.split(body)
+    return notice + "".join(part if part.startswith("```") else _LINK.sub(_site_link, part) for part in parts)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,6 +7,7 @@ inside the site is resolved against the built files, and its `#fragment`, if any
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import subprocess
@@ -271,3 +272,20 @@ def test_table_code_never_breaks_inside_an_identifier(site: Path) -> None:
     assert links and (schema.parent / links[0]).resolve() == (site / "stylesheets" / "extra.css").resolve()
     assert html.count("<td><code>") >= 10
     assert "summarizeOkHint</code></td>" in html
+
+
+def test_every_fenced_block_of_a_source_reaches_its_page_unchanged() -> None:
+    """Links are rewritten in the prose of a page, never inside its code: a pattern such as `[0-9](\\.[0-9])` in the
+    types is no link."""
+    fence = re.compile(r"^```[^\n]*\n.*?^```[ \t]*$", re.M | re.S)
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        pages: dict[Path, Path] = importlib.import_module("gen_docs_sep").PAGES
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    blocks = {source: fence.findall(source.read_text(encoding="utf-8")) for source in pages}
+    assert sum(map(len, blocks.values())) >= 4
+    for source, target in pages.items():
+        page = target.read_text(encoding="utf-8")
+        for block in blocks[source]:
+            assert block in page, (source.name, block[:80])
