@@ -449,3 +449,13 @@ def test_the_output_schema_is_self_contained() -> None:
         return tool.output_schema
 
     assert anyio.run(published) == schema
+
+
+def test_a_continuation_given_with_a_document_is_checked_as_it_would_be_sent() -> None:
+    """A server always states the token's expiry: one built without validation, and without it, is refused."""
+    unchecked = ResultContinuation.model_construct(argument="cursor", token="t2")
+    with pytest.raises(ValueError, match="expiresAt"):
+        verbatim_result(statement(3), Rendering(mode="verbatim", complete=False), continuation=unchecked)
+    stated = ResultContinuation(argument="cursor", token="t2", expires_at="2999-01-01T00:00:00Z")
+    sent = wire(verbatim_result(statement(3), Rendering(mode="verbatim", complete=False), continuation=stated))
+    assert sent["_meta"][CONTINUATION_ID] == {"argument": "cursor", "token": "t2", "expiresAt": "2999-01-01T00:00:00Z"}

@@ -11,6 +11,7 @@ import base64
 import importlib
 import json
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -284,6 +285,10 @@ def _errors_at(path: Path, key: str) -> list[str]:
     return _errors(merged, carrier_type, _load(path)["_meta"][key])
 
 
+_BEFORE_ANY_EXPIRY = datetime(2026, 1, 1, tzinfo=timezone.utc)
+"""Earlier than every example token's `expiresAt`: the examples are fixed, the clock is not."""
+
+
 @pytest.mark.parametrize("path", INVALID_EXAMPLES, ids=_example_id)
 @pytest.mark.parametrize("version", VERSIONS)
 def test_merged_schema_rejects_a_malformed_carrier_that_upstream_accepts(path: Path, version: str) -> None:
@@ -311,7 +316,9 @@ def test_the_review_case_is_rejected_in_the_carrier() -> None:
 @pytest.mark.parametrize("path", INVALID_EXAMPLES, ids=_example_id)
 def test_a_reader_reads_a_rejected_carrier_without_failing_and_it_grants_nothing(path: Path) -> None:
     """The schema is the producer's contract; the reader reads what it rejects, and the reading never grants what a
-    well-formed carrier would: no summarizing, no completeness, no continuation to follow."""
+    well-formed carrier would: no summarizing, no completeness, no continuation to follow. One exception, by the
+    specification: a continuation without `expiresAt` (which a server always states) is followed, its expiry
+    unknown, until the server refuses the token; the result is partial all the same."""
     from mcp_rendering.reading import read_continuation, read_hints_object, read_rendering_object
 
     instance = _load(path)
@@ -323,7 +330,7 @@ def test_a_reader_reads_a_rejected_carrier_without_failing_and_it_grants_nothing
             assert problems
         if CONTINUATION_ID in _malformed_keys(path):
             paged = _load(EXAMPLES_DIR / "CallToolResult" / "incomplete-page.json")
-            continuation = read_continuation(instance, paged)
+            continuation = read_continuation(instance, paged, original_arguments={}, now=_BEFORE_ANY_EXPIRY)
             assert continuation.present and continuation.usable is None and continuation.problems
         return
     directive, problems = read_rendering_object(meta[EXTENSION_ID])
@@ -333,8 +340,14 @@ def test_a_reader_reads_a_rejected_carrier_without_failing_and_it_grants_nothing
         assert problems or directive.completeness == "not-stated"
         assert directive.completeness != "complete"
     if CONTINUATION_ID in _malformed_keys(path):
-        continuation = read_continuation(_load(EXAMPLES_DIR / "Tool" / "paged-ledger.json"), instance)
-        assert continuation.present and continuation.usable is None and continuation.problems
+        # Read as the first part of a call without arguments: a well-formed continuation would be usable.
+        tool = _load(EXAMPLES_DIR / "Tool" / "paged-ledger.json")
+        continuation = read_continuation(tool, instance, original_arguments={}, now=_BEFORE_ANY_EXPIRY)
+        assert continuation.present
+        if path.stem == "continuation-without-expiry":
+            assert continuation.usable is not None and continuation.usable.expires_at is None
+        else:
+            assert continuation.usable is None and continuation.problems
 
 
 @pytest.mark.parametrize("version", VERSIONS)

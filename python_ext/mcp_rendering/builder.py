@@ -404,12 +404,16 @@ def verbatim_result(
 
     Raises:
         RuntimeError: `core_form` without the SDK patch installed.
-        ValueError: a `continuation` given with a `Page`.
+        ValueError: a `continuation` given with a `Page`; a `continuation` that is not a valid
+            `ResultContinuation` (pydantic's `ValidationError`, such as one without `expiresAt`).
     """
     page = content if isinstance(content, Page) else None
     document = content.document if isinstance(content, Page) else content
     if continuation is not None and page is not None:
         raise ValueError("a page brings its own continuation; pass continuation only with a whole document")
+    if continuation is not None:
+        # One built without validation (`model_construct`) is checked here: a server always states the expiry.
+        continuation = ResultContinuation.model_validate(continuation.model_dump(by_alias=True, exclude_none=True))
     effective, page_continuation = page_directive(directive or Rendering(mode="verbatim", complete=True), page)
     if continuation is not None:
         effective = effective.model_copy(update={"complete": False})
