@@ -7,6 +7,10 @@ copy of a patched model, and clears the SDK's caches of compiled validators. `un
 `install()` replaced, attribute by attribute.
 
 Call `install()` before building tools or clients: an object built before it has already dropped the new fields.
+
+A malformed hint does not fail the model: the field holds the hint's safe value and `reading.AS_SENT` keeps the hint
+as it came. Annotations invalid in another way (a `readOnlyHint` that is no boolean) fail as they did, each error
+reported twice, under the two readings the patched model tries: "hints as typed" and "hints read safely".
 """
 
 from __future__ import annotations
@@ -271,7 +275,7 @@ def _marking_schema(cls: type[BaseModel], source: Any, handler: GetCoreSchemaHan
     # Well-formed hints validate in pydantic-core alone; only annotations with a malformed hint reach the marking.
     # Annotations invalid in another way fail both choices, and pydantic-core reports both, each under its label.
     schema["schema"] = core_schema.union_schema(
-        [(strict, "as sent"), (marking, "malformed hints read safely")], mode="left_to_right"
+        [(strict, "hints as typed"), (marking, "hints read safely")], mode="left_to_right"
     )
     # Written as the model always is: by its fields, never by trying the choices.
     schema["serialization"] = core_schema.model_ser_schema(cls, fields)
