@@ -37,6 +37,7 @@ from mcp_rendering.tokens import (
     WrongCallerError,
     WrongToolError,
 )
+from tests.support.spy import calls_of
 
 URIS = RecordUris("ledger://statements/{statement}/rows/{row_id}")
 ARGS: dict[str, Any] = {"statement": "2026-q1"}
@@ -821,17 +822,9 @@ def test_a_page_cut_short_inside_a_section_takes_nothing_from_the_sections_after
     ]
 
 
-def _count_passes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The limit of every packing pass made from now on, in order."""
-    limits: list[int] = []
-    fill = _Packer._fill  # pyright: ignore[reportPrivateUsage]
-
-    def counted(packer: _Packer, limit: int) -> Any:
-        limits.append(limit)
-        return fill(packer, limit)
-
-    monkeypatch.setattr(_Packer, "_fill", counted)
-    return limits
+def _count_passes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """Every packing pass made from now on, in order (the arguments of each)."""
+    return calls_of(monkeypatch, _Packer, "_fill")
 
 
 def test_a_page_is_packed_a_second_time_only_when_the_rest_may_fit_without_a_token(

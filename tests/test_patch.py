@@ -31,6 +31,7 @@ from mcp_rendering import EXTENSION_ID, Rendering, patch
 from mcp_rendering.reading import AS_SENT, resolve_rendering
 from mcp_rendering.types import ToolAnnotationsDelta
 from tests.support.sdk_state import fingerprint_diff, sdk_fingerprint
+from tests.support.spy import calls_of
 
 # Every test here takes well under a second: a install() or uninstall() that does not come back is a failure, not
 # a hang of the suite.
@@ -831,23 +832,16 @@ def test_only_annotations_with_a_malformed_hint_reach_the_marking(monkeypatch: p
     """Well-formed annotations validate in pydantic-core alone, in a model or in a list of tools (what keeps the
     patch's cost near zero); annotations with a malformed hint, and only those, are marked; annotations invalid in
     another way still fail, naming the member."""
-    seen: list[Any] = []
-    marking = patch._mark_malformed_hints  # pyright: ignore[reportPrivateUsage]
-
-    def counted(value: Any, handler: Any) -> Any:
-        seen.append(value)
-        return marking(value, handler)
-
-    monkeypatch.setattr(patch, "_mark_malformed_hints", counted)
+    calls = calls_of(monkeypatch, patch, "_mark_malformed_hints")
     tool = {"name": "t", "inputSchema": {"type": "object"}}
     clean = {"readOnlyHint": True, "verbatimHint": False, "summarizeOkHint": True}
     malformed = {"readOnlyHint": True, "verbatimHint": "yes"}
     with mcp_rendering.installed():
         mcp_types.ListToolsResult.model_validate({"tools": [{**tool, "annotations": clean}] * 3})
         mcp_types.ToolAnnotations.model_validate(clean)
-        assert seen == []
+        assert calls == []
         listed = mcp_types.ListToolsResult.model_validate({"tools": [{**tool, "annotations": malformed}]})
-        assert seen == [malformed]
+        assert [value for value, _handler in calls] == [malformed]
         assert listed.tools[0].model_dump(by_alias=True, exclude_none=True)["annotations"][AS_SENT] == {
             "verbatimHint": "yes"
         }

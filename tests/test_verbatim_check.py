@@ -10,7 +10,6 @@ from typing import Annotated, Any
 
 import anyio
 import mcp_types
-import pydantic_core
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -25,6 +24,7 @@ from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.envelope import Budget, Envelope, Page
 from mcp_rendering.tokens import ContinuationTokens, Keyring
 from mcp_rendering.types import Rendering
+from tests.support.spy import calls_of
 
 CHECK = TypeAdapter(VerbatimContent)  # what the SDK builds for `-> Annotated[CallToolResult, VerbatimContent]`
 
@@ -277,14 +277,7 @@ def test_any_reference_that_leaves_the_content_makes_the_check_compare(
 def test_content_no_reference_left_is_checked_without_writing_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """The SDK's own handling (its check, its dump to the wire) reaches nothing through the content's methods: a
     result as built is checked without a single serialization, in a real server call too."""
-    written: list[Any] = []
-    write = pydantic_core.to_json
-
-    def counted(value: Any, **options: Any) -> bytes:
-        written.append(value)
-        return write(value, **options)
-
-    monkeypatch.setattr(builder, "to_json", counted)
+    written = calls_of(monkeypatch, builder, "to_json")
     structured = verbatim_result(ledger()).structured_content
     assert structured is not None
     assert CHECK.validate_python(structured).page.returned == 30
