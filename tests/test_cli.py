@@ -539,7 +539,8 @@ CONTINUATION_ONLY_SERVER = CORE_ONLY_SERVER.replace(
     '"_meta": {"io.modelcontextprotocol/rendering": {"mode": "verbatim"}, '
     '"io.modelcontextprotocol/result-continuation": {"argument": "cursor", "token": "p2"}}',
 ).replace(
-    '"annotations": {"verbatimHint": True}',
+    '"inputSchema": {"type": "object"}, "annotations": {"verbatimHint": True}',
+    '"inputSchema": {"type": "object", "properties": {"cursor": {"type": "string"}}}, '
     '"_meta": {"io.modelcontextprotocol/rendering": {"verbatimHint": True}, '
     '"io.modelcontextprotocol/result-continuation": {"argument": "cursor"}}',
 )
@@ -548,7 +549,10 @@ CONTINUATION_ONLY_SERVER = CORE_ONLY_SERVER.replace(
 def test_inspect_strict_fails_a_continuation_that_does_not_say_incomplete(capsys: pytest.CaptureFixture[str]) -> None:
     report = inspect_json(capsys, "--call", "report", "--", sys.executable, "-c", CONTINUATION_ONLY_SERVER)
     assert report["call"]["complete"] is False  # read safely: a continuation means more to come
-    assert report["strict_failures"] == ["the result's _meta has a continuation without complete: false"]
+    assert report["strict_failures"] == [
+        "the result's _meta has a continuation without complete: false",
+        "the result's continuation: expiresAt: not stated (a server always states the token's expiry)",
+    ]
     assert main(["inspect", "--strict", "--call", "report", "--", sys.executable, "-c", CONTINUATION_ONLY_SERVER]) == 1
 
 

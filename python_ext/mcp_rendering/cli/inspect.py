@@ -127,6 +127,8 @@ class CallReport:
     continuation_without_incomplete: list[str] = field(default_factory=lambda: [])
     """The carriers whose directive says `complete` absent or true beside a result continuation carrier, which a
     server must not send."""
+    continuation_problems: list[str] = field(default_factory=lambda: [])
+    """What is wrong with the result continuation carrier as sent: its problems as read, and an unstated expiry."""
 
 
 @dataclass
@@ -161,7 +163,8 @@ class InspectReport:
     @property
     def strict_failures(self) -> list[str]:
         """What makes `inspect --strict` exit 1: malformed values, hints or directives without the `_meta` carrier
-        (the normative one), and a continuation in a directive that does not say `complete: false`."""
+        (the normative one), a continuation in a directive that does not say `complete: false`, and a continuation
+        carrier with a problem or without `expiresAt`."""
         failures: list[str] = []
         if self.malformed:
             failures.append(f"{self.malformed} malformed value(s)")
@@ -174,6 +177,8 @@ class InspectReport:
             )
         for carrier in self.call.continuation_without_incomplete if self.call is not None else ():
             failures.append(f"the result's {carrier} has a continuation without complete: false")
+        for problem in self.call.continuation_problems if self.call is not None else ():
+            failures.append(f"the result's continuation: {problem}")
         return failures
 
     def to_json(self) -> dict[str, Any]:
@@ -237,6 +242,12 @@ def call_report(tool: Mapping[str, Any] | None, name: str, arguments: dict[str, 
         hints=False,
     )
     continuation = effective.continuation
+    continuation_problems = [
+        f"{problem.member or 'the carrier'}: {problem.detail}; read as {problem.reads_as}"
+        for problem in effective.continuation_reading.problems
+    ]
+    if continuation is not None and continuation.expires_at is None:
+        continuation_problems.append("expiresAt: not stated (a server always states the token's expiry)")
     return CallReport(
         tool=name,
         arguments=arguments,
@@ -254,6 +265,7 @@ def call_report(tool: Mapping[str, Any] | None, name: str, arguments: dict[str, 
             for carrier in (meta,)
             if effective.continuation_reading.present and carrier.values.get("complete") is not False
         ],
+        continuation_problems=continuation_problems,
     )
 
 
@@ -669,6 +681,7 @@ def format_report(report: InspectReport) -> str:
             lines.append("  ! a directive without the _meta carrier, the normative one")
         for carrier in call.continuation_without_incomplete:
             lines.append(f"  ! {carrier}: a continuation without complete: false (the result reads as incomplete)")
+        lines.extend(f"  ! continuation {problem}" for problem in call.continuation_problems)
     lines.append("")
     lines.append(f"{report.malformed} malformed value(s).")
     failures = report.strict_failures
