@@ -23,8 +23,18 @@ from mcp.client import session as client_session
 from mcp_types import _v2025_11_25 as v2025
 from mcp_types import _v2026_07_28 as v2026
 from mcp_types import methods
-from pydantic import BaseModel, Field, StrictBool, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    TypeAdapter,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 from pydantic.json_schema import GenerateJsonSchema
+from typing_extensions import Self
 
 import mcp_rendering
 from mcp_rendering import EXTENSION_ID, Rendering, patch
@@ -872,6 +882,60 @@ def test_annotations_serialize_as_the_model_they_are_whatever_the_options() -> N
             Holder.model_validate({"held": {"readOnlyHint": "x"}})
         # Both choices report the member, once each: none is reported through the class's own validator again.
         assert [error["loc"][-1] for error in raised.value.errors()] == ["readOnlyHint", "readOnlyHint"]
+
+
+def test_a_subclass_marks_too_and_keeps_what_it_adds() -> None:
+    """A subclass of the annotations defined under the patch, with its own validator, serializer or extras: a
+    malformed hint is marked as in the base, and what the subclass adds works as without the patch."""
+    with mcp_rendering.installed():
+
+        class Checked(mcp_types.ToolAnnotations):
+            @model_validator(mode="after")
+            def unchanged(self) -> Self:
+                return self
+
+        class Open(mcp_types.ToolAnnotations):
+            model_config = ConfigDict(extra="allow")
+
+        class Written(mcp_types.ToolAnnotations):
+            @model_serializer
+            def written(self) -> dict[str, Any]:
+                return {"written": True}
+
+        for model in (Checked, Open):
+            dumped = model.model_validate({"summarizeOkHint": "yes", "x": 1}).model_dump(
+                by_alias=True, exclude_none=True
+            )
+            assert dumped[AS_SENT] == {"summarizeOkHint": "yes"}
+        assert Open.model_validate({"x": 1}).model_dump(exclude_none=True) == {"x": 1}
+        assert Written.model_validate({"summarizeOkHint": "yes"}).model_dump() == {"written": True}
+        described = mcp_types.ToolAnnotations.model_json_schema(mode="serialization")
+        assert described["title"] == "ToolAnnotations" and described["description"]
+
+
+def test_install_after_a_subclass_was_defined_under_an_earlier_install_works(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model of a scanned package defined while installed (a module imported late) inherits the added fields;
+    uninstall takes them away with the patch, so that the next install adds them again instead of refusing."""
+    module = types.ModuleType("mcp_types._late_subclass")
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    with mcp_rendering.installed():
+
+        class Late(mcp_types.ToolAnnotations):
+            pass
+
+        Late.__module__ = module.__name__
+        module.Late = Late  # pyright: ignore[reportAttributeAccessIssue]
+        assert "verbatim_hint" in Late.model_fields
+    assert "verbatim_hint" not in Late.model_fields
+    with mcp_rendering.installed():
+        assert "verbatim_hint" in mcp_types.ToolAnnotations.model_fields
+
+
+def test_an_assignment_learnt_under_the_patch_is_forgotten_with_it() -> None:
+    with mcp_rendering.installed():
+        mcp_types.ToolAnnotations().verbatim_hint = True  # pyright: ignore[reportAttributeAccessIssue]
+    with pytest.raises(ValueError, match="verbatim_hint"):
+        mcp_types.ToolAnnotations().verbatim_hint = True  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def test_a_malformed_hint_is_marked_from_any_input_the_model_reads() -> None:

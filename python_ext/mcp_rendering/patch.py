@@ -262,23 +262,35 @@ _HINT_FIELDS = {"verbatim_hint": "verbatimHint", "summarize_ok_hint": "summarize
 
 
 def _marking_schema(cls: type[BaseModel], source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-    built = handler(source)
-    if built["type"] != "model" or built["schema"]["type"] != "model-fields":
-        return built  # the schema this hook already made, which pydantic hands back to a model holding this one
-    schema = built.copy()  # never an edit in place: pydantic may hand the same dict back
-    fields = built["schema"]
+    return _marked(handler(source), cls)
+
+
+_VALIDATOR_WRAPPERS = ("function-before", "function-after", "function-wrap")
+"""What a subclass's own `@model_validator` puts around the model's schema."""
+
+
+def _marked(schema: core_schema.CoreSchema, cls: type[BaseModel]) -> core_schema.CoreSchema:
+    """The schema with the marking put on the model's fields: the model's own, or the model's inside the validators
+    a subclass adds. A copy all the way down to the change: pydantic may hand the same dicts back."""
+    node: Any = schema
+    if node["type"] in _VALIDATOR_WRAPPERS and "schema" in node:
+        inner = _marked(node["schema"], cls)
+        return schema if inner is node["schema"] else cast("core_schema.CoreSchema", {**node, "schema": inner})
+    if node["type"] != "model" or node.get("cls") is not cls or node["schema"]["type"] != "model-fields":
+        return schema  # the schema this hook already made, which pydantic hands back to a model holding this one
+    fields = node["schema"]
     strict = _without_fallbacks(fields)
     marking = core_schema.no_info_wrap_validator_function(_mark_malformed_hints, fields)
-    if strict is None:
-        schema["schema"] = marking
-        return schema
     # Well-formed hints validate in pydantic-core alone; only annotations with a malformed hint reach the marking.
     # Annotations invalid in another way fail both choices, and pydantic-core reports both, each under its label.
-    schema["schema"] = core_schema.union_schema(
-        [(strict, "hints as typed"), (marking, "hints read safely")], mode="left_to_right"
+    chosen = (
+        marking
+        if strict is None
+        else core_schema.union_schema(
+            [(strict, "hints as typed"), (marking, "hints read safely")], mode="left_to_right"
+        )
     )
-    # Written as the model always is: by its fields, never by trying the choices.
-    schema["serialization"] = core_schema.model_ser_schema(cls, fields)
+    return cast("core_schema.CoreSchema", {**node, "schema": chosen})
     return schema
 
 
@@ -474,6 +486,14 @@ def _restore_class(model: type[BaseModel], snapshot: dict[str, Any]) -> None:
             setattr(model, name, snapshot[name])
         elif name in model.__dict__:
             delattr(model, name)
+    _forget_assignments(model)
+
+
+def _forget_assignments(model: type[BaseModel]) -> None:
+    """Empty pydantic's memo of how to assign each attribute: one it learnt for an added field must not outlive it."""
+    handlers: Any = model.__dict__.get("__pydantic_setattr_handlers__")
+    if isinstance(handlers, dict):
+        cast("dict[str, Any]", handlers).clear()
 
 
 def _module_adapters(modules: list[types.ModuleType]) -> list[tuple[str, TypeAdapter[Any]]]:
@@ -506,11 +526,16 @@ def _module_caches(modules: list[types.ModuleType]) -> list[tuple[str, Any]]:
     ]
 
 
+def _is_patch_field(info: FieldInfo) -> bool:
+    """Whether a field is one this patch adds (a subclass defined while it was installed inherited it)."""
+    return any(isinstance(item, (_ReadMalformedSafely, _KeepWireValue, _KeepMark)) for item in info.metadata)
+
+
 def _add_fields(model: type[BaseModel], delta: type[BaseModel], added: list[str]) -> None:
     annotations = dict(inspect.get_annotations(model))
     fields = dict(model.__pydantic_fields__)
     for name, source in delta.model_fields.items():
-        if name in fields:
+        if name in fields and not _is_patch_field(fields[name]):
             raise RuntimeError(f"{_qualified(model)} already defines {name!r}; refusing to overwrite an SDK field")
         annotation, info = _patched_field(name, source)
         annotations[name] = annotation
@@ -569,6 +594,8 @@ def install() -> PatchRecord:
             for model, delta in [*targets, *inheriting]:
                 _add_fields(model, delta, added)
             _rebuild_afresh(ordered)
+            for model in ordered:
+                _forget_assignments(model)
             for _, adapter in adapters:
                 adapter.rebuild(force=True)
             for _, cache in caches:
@@ -616,12 +643,19 @@ def _recompile_late_dependents(state: _State) -> None:
 
     A module imported after `install()` (FastMCP's, say) compiled the patched schemas into its models; there is no
     snapshot to restore, so those models are rebuilt, children first, against the restored classes. A subclass
-    defined meanwhile keeps the fields it inherited: they are part of its own definition.
+    defined meanwhile loses the fields it inherited from the patch, as its base does.
     """
     # Every class the patch changed or rebuilt counts as a source: a late model may embed any of them.
     restored = set(state.class_snapshots)
     late = [model for model in _model_classes(_scanned_modules()) if model not in restored]
-    _rebuild_afresh([model for model in _dependents_in_order(late, restored) if model not in restored])
+    inherited = [model for model in late if any(map(_is_patch_field, model.__pydantic_fields__.values()))]
+    for model in inherited:
+        # Fields it inherited from the patched base, not its own: they go with the patch.
+        model.__pydantic_fields__ = {
+            name: info for name, info in model.__pydantic_fields__.items() if not _is_patch_field(info)
+        }
+    dependents = [model for model in _dependents_in_order(late, restored) if model not in restored]
+    _rebuild_afresh([*inherited, *(model for model in dependents if model not in inherited)])
 
 
 def is_installed() -> bool:
