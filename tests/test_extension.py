@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import math
 from types import SimpleNamespace
 from typing import Any
 
@@ -47,9 +49,22 @@ def test_a_hint_the_patched_sdk_marked_goes_on_the_wire_as_the_author_set_it() -
     assert relayed == {"_meta": {EXTENSION_ID: {"summarizeOkHint": "yes"}}}
     read = resolve_rendering({"name": "t", "inputSchema": {"type": "object"}, **relayed}, None)
     assert read.mode == "verbatim" and read.problems
-    altered: dict[str, Any] = {"annotations": {"summarizeOkHint": True, AS_SENT: "x"}}
-    mirror_tool_hints(altered)
-    assert altered == {"annotations": {AS_SENT: "x"}, "_meta": {EXTENSION_ID: {"summarizeOkHint": True}}}
+
+
+@pytest.mark.parametrize(
+    "mark",
+    [{}, {"summarizeOkHint": True}, {"summarizeOkHint": None}, {"x": "yes"}, "yes", {"summarizeOkHint": math.nan}],
+)
+def test_an_altered_mark_leaves_the_wire_unclean_as_the_annotations_read(mark: Any) -> None:
+    """A mark that cannot be put back as it came goes into the `_meta` entry as an unknown member: a client reads
+    the hints as unclean (verbatim), as the patched model holding them does, whatever the hints say."""
+    tool: dict[str, Any] = {"name": "t", "inputSchema": {"type": "object"}}
+    tool["annotations"] = {"summarizeOkHint": True, AS_SENT: mark}
+    mirror_tool_hints(tool)
+    assert "annotations" not in tool and AS_SENT in tool["_meta"][EXTENSION_ID]
+    sent = json.loads(json.dumps(tool, allow_nan=False))
+    read = resolve_rendering(sent, None)
+    assert read.mode == "verbatim" and read.problems
 
 
 def test_nothing_is_mirrored_into_a_malformed_entry_or_from_nothing() -> None:

@@ -22,6 +22,7 @@ Client side, `client_extension()` declares support in `mcp.Client(extensions=[..
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping, MutableMapping
 from contextvars import ContextVar
@@ -214,8 +215,10 @@ def mirror_tool_hints(tool: MutableMapping[str, Any], *, keep_core_form: bool = 
     if not isinstance(annotations, MutableMapping):
         return
     core = cast("MutableMapping[str, Any]", annotations)
-    _restore_as_sent(core)
+    altered = _restore_as_sent(core)
     hints = {key: value for key, value in core.items() if key in _HINT_KEYS}
+    if altered is not None:
+        hints[AS_SENT] = altered  # an unknown member: the entry reads unclean, as the marked annotations do
     if not hints:
         return
     meta = _meta_of(tool)
@@ -234,17 +237,36 @@ def mirror_tool_hints(tool: MutableMapping[str, Any], *, keep_core_form: bool = 
         del tool["annotations"]
 
 
-def _restore_as_sent(annotations: MutableMapping[str, Any]) -> None:
-    """Put back each malformed hint that the patched SDK parsed as its safe value and marked (`AS_SENT`): the wire
-    carries the hints as the author set them, and the `_meta` entry reads as the annotations do. A mark that is
-    not an object is left where it is."""
-    mark = annotations.get(AS_SENT)
-    if not isinstance(mark, Mapping):
-        return
+def _restore_as_sent(annotations: MutableMapping[str, Any]) -> Any:
+    """Put back each malformed hint that the patched SDK parsed as its safe value and marked (`AS_SENT`), so that
+    the wire carries the hints as the author set them and the `_meta` entry reads as the annotations do. A mark that
+    cannot be put back as it came (altered: not an object, empty, naming a well-formed value or another member, or
+    holding what JSON cannot carry) stays, and is returned for the entry to hold too: either way the hints read as
+    unclean, as the annotations do."""
+    if AS_SENT not in annotations:
+        return None
+    mark = annotations[AS_SENT]
+    if not _restorable(mark):
+        return mark if _json_can_carry(mark) else "altered"
     del annotations[AS_SENT]
-    for key, value in cast("Mapping[str, Any]", mark).items():
-        if key in _HINT_KEYS:
-            annotations[key] = value
+    annotations.update(cast("Mapping[str, Any]", mark))
+    return None
+
+
+def _restorable(mark: Any) -> bool:
+    if not isinstance(mark, Mapping) or not mark:
+        return False
+    members = cast("Mapping[Any, Any]", mark)
+    malformed = all(value is not None and not isinstance(value, bool) for value in members.values())
+    return malformed and set(members) <= set(_HINT_KEYS) and _json_can_carry(mark)
+
+
+def _json_can_carry(value: Any) -> bool:
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return True
 
 
 def mirror_result_directive(result: MutableMapping[str, Any], *, keep_core_form: bool = False) -> None:
