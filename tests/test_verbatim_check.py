@@ -299,3 +299,41 @@ def test_content_no_reference_left_is_checked_without_writing_it(monkeypatch: py
     assert structured["page"]["returned"] == 30
     assert CHECK.validate_python(structured).page.returned == 30
     assert len(written) == 2
+
+
+def test_content_rebuilt_from_its_type_is_checked_in_full() -> None:
+    """Code that rebuilds a mapping from its type (`dataclasses.asdict` does) gets content the seal vouches nothing
+    for, checked in full."""
+    structured = verbatim_result(ledger()).structured_content
+    assert structured is not None
+    rebuilt = type(structured)(structured.items())
+    assert CHECK.validate_python(rebuilt) == CHECK.validate_python(dict(structured))
+    rebuilt["page"] = {"complete": True, "returned": -1}
+    with pytest.raises(ValidationError, match="returned"):
+        CHECK.validate_python(rebuilt)
+
+
+def test_a_record_made_while_another_thread_reads_first_stays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two threads reaching the content at once, the second scheduled between the first one's check and its record:
+    the second records, reaches and changes the content; the first one's record, written after the change, is
+    dropped, so the check still sees the change."""
+    structured = verbatim_result(ledger()).structured_content
+    assert structured is not None
+    write = builder._BuiltContent._json  # pyright: ignore[reportPrivateUsage]
+
+    def interleaved(content: Any) -> bytes | None:
+        monkeypatch.setattr(builder._BuiltContent, "_json", write)  # pyright: ignore[reportPrivateUsage]
+        _set_cell(content, {"not": "a cell"})  # the other thread, run here
+        return write(content)
+
+    monkeypatch.setattr(builder._BuiltContent, "_json", interleaved)  # pyright: ignore[reportPrivateUsage]
+    assert structured.get("page") is not None
+    with pytest.raises(ValidationError, match="values"):
+        CHECK.validate_python(structured)
+
+
+def test_a_directive_changed_by_assignment_is_checked_when_the_result_is_built() -> None:
+    directive = Rendering(mode="verbatim", complete=True)
+    directive.null_display = "0"
+    with pytest.raises(ValidationError, match="null"):
+        verbatim_result(ledger(), directive)

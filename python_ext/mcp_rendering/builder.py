@@ -127,7 +127,8 @@ class _BuiltContent(dict[str, Any]):
 
     __slots__ = ("_model", "_pristine", "_reached")
 
-    def __init__(self, content: dict[str, Any], model: Callable[[], VerbatimContent]) -> None:
+    def __init__(self, content: Any = (), model: Callable[[], VerbatimContent] | None = None) -> None:
+        # Without a model (built as a dict is, `type(content)(pairs)`), the seal vouches for nothing.
         super().__init__(content)
         self._model = model
         self._pristine: bytes | None = None
@@ -135,8 +136,11 @@ class _BuiltContent(dict[str, Any]):
 
     def _reach(self) -> None:
         if not self._reached:
-            self._pristine = self._json()  # before any reference to what it holds leaves this object
-            self._reached = True
+            pristine = self._json()  # before any reference to what it holds leaves this object
+            # Another thread may have reached it meanwhile and changed it since: its record, made first, stays.
+            if not self._reached:
+                self._pristine = pristine
+                self._reached = True
 
     def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
         # A copy or a pickle is a plain dict, checked in full: the seal vouches for this object only.
@@ -153,6 +157,8 @@ class _BuiltContent(dict[str, Any]):
         it cannot see: a value that writing consumes (an iterator, a generator) is written once, here, and then
         reaches the wire empty; built content holds lists, and a tool that replaces one must not use an iterator.
         """
+        if self._model is None:
+            return None
         if self._reached:
             current = self._json()
             if current is None or current != self._pristine:
@@ -387,6 +393,12 @@ def verbatim_result(
 ) -> mcp_types.CallToolResult:
     """A complete `CallToolResult` for a verbatim document or one bounded page of it.
 
+    The structured content is written from `content` as pydantic validated it, so the server's check against
+    `VerbatimContent` does not validate it again (see `_BuiltContent`). A model pydantic never validated (made with
+    `model_construct`, or changed by `model_copy(update=...)`) is not checked there: validate such a document
+    first (`Document.model_validate(document.model_dump())`). The directive and a continuation are small, and are
+    checked here whatever way they were made.
+
     Args:
         content: a `Page` from `Envelope.page`, or a whole `Document` (returned complete).
         directive: the rendering directive; defaults to ``Rendering(mode="verbatim", complete=True)``. A page that
@@ -404,8 +416,8 @@ def verbatim_result(
 
     Raises:
         RuntimeError: `core_form` without the SDK patch installed.
-        ValueError: a `continuation` given with a `Page`; a `continuation` that is not a valid
-            `ResultContinuation` (pydantic's `ValidationError`, such as one without `expiresAt`).
+        ValueError: a `continuation` given with a `Page`; a `continuation` or a `directive` that is not valid
+            (pydantic's `ValidationError`: a continuation without `expiresAt`, a digit as the null text).
     """
     page = content if isinstance(content, Page) else None
     document = content.document if isinstance(content, Page) else content
@@ -414,6 +426,8 @@ def verbatim_result(
     if continuation is not None:
         # One built without validation (`model_construct`) is checked here: a server always states the expiry.
         continuation = ResultContinuation.model_validate(continuation.model_dump(by_alias=True, exclude_none=True))
+    if directive is not None:  # the same for a directive changed by assignment, which its model does not validate
+        directive = Rendering.model_validate(directive.model_dump(by_alias=True, exclude_none=True))
     effective, page_continuation = page_directive(directive or Rendering(mode="verbatim", complete=True), page)
     if continuation is not None:
         effective = effective.model_copy(update={"complete": False})
