@@ -10,7 +10,9 @@ Call `install()` before building tools or clients: an object built before it has
 
 A malformed hint does not fail the model: the field holds the hint's safe value and `reading.AS_SENT` keeps the hint
 as it came. Annotations invalid in another way (a `readOnlyHint` that is no boolean) fail as they did, each error
-reported twice, under the two readings the patched model tries: "hints as typed" and "hints read safely".
+reported twice, under the two readings the patched model tries: "hints as typed" and "hints read safely". A
+subclass that sets `validate_assignment=True` cannot assign while the patch is installed: pydantic-core validates no
+assignment through the union of those two readings.
 """
 
 from __future__ import annotations
