@@ -10,6 +10,16 @@ import { CONTINUATION_EXTENSION_ID } from '../server/result-continuation-wire';
 const status = (checks: ConformanceCheck[], id: string) =>
   checks.find((c) => c.id === id)?.status;
 
+// The token of a result's continuation carrier, when it has one that is a string.
+function tokenOf(result: {
+  _meta?: Record<string, unknown>;
+}): string | undefined {
+  const carrier = result._meta?.[CONTINUATION_EXTENSION_ID] as
+    | { token?: unknown }
+    | undefined;
+  return typeof carrier?.token === 'string' ? carrier.token : undefined;
+}
+
 async function connect(url: string): Promise<Client> {
   const client = new Client(
     { name: 'broken-client', version: '1.0.0' },
@@ -29,14 +39,12 @@ describe('result-continuation-client against a client that breaks its rules', ()
       for (const tool of (await client.listTools()).tools) {
         if (tool.name === 'report_parts') continue;
         const first = await client.callTool({ name: tool.name, arguments: {} });
-        const carrier = (first._meta ?? {})[CONTINUATION_EXTENSION_ID] as
-          | { token?: unknown }
-          | undefined;
+        const token = tokenOf(first);
         // Follows any carrier, with a token it rewrote; reports everything whole and none of the text.
-        if (carrier && typeof carrier.token === 'string')
+        if (token !== undefined)
           await client.callTool({
             name: tool.name,
-            arguments: { cursor: `${carrier.token}x` }
+            arguments: { cursor: `${token}x` }
           });
         results[tool.name] = { mode: 'summarizable', partial: false, text: [] };
       }
@@ -115,14 +123,12 @@ describe('result-continuation-client against a client that trusts a broken decla
         if (!c) continue;
         const first = await client.callTool({ name: tool.name, arguments: {} });
         const text = [first];
-        const carrier = (first._meta ?? {})[CONTINUATION_EXTENSION_ID] as
-          | { token?: unknown }
-          | undefined;
-        if (c.follow && carrier && typeof carrier.token === 'string')
+        const token = tokenOf(first);
+        if (c.follow && token !== undefined)
           text.push(
             await client.callTool({
               name: tool.name,
-              arguments: { cursor: carrier.token }
+              arguments: { cursor: token }
             })
           );
         // Right everywhere, except that a broken declaration is read as no declaration: the directive's

@@ -13,6 +13,22 @@ import { RenderingServerScenario } from './rendering';
 import { CONTINUATION_EXTENSION_ID } from './result-continuation-wire';
 import { RENDERING_EXTENSION_ID } from './rendering-wire';
 
+// A tool that declares the continuation argument `cursor` as the specification asks, and with `verbatim` the
+// rendering hint too.
+function cursorTool(name: string, { verbatim = false } = {}) {
+  return {
+    name,
+    inputSchema: {
+      type: 'object' as const,
+      properties: { cursor: { type: 'string' } }
+    },
+    _meta: {
+      [CONTINUATION_EXTENSION_ID]: { argument: 'cursor' },
+      ...(verbatim ? { [RENDERING_EXTENSION_ID]: { verbatimHint: true } } : {})
+    }
+  };
+}
+
 // A paged server that breaks the rules of both extensions: it declares neither, its tool carrier has an unknown
 // member and its argument is not in inputSchema, its tokens are bare positions (so altered and rebound tokens are
 // served), record r2 is cut between parts 1 and 2, part 3 carries a continuation to an empty part, every part says
@@ -130,16 +146,7 @@ describe('result-continuation-server against a server that breaks its rules', ()
   it('fails serves-next-part when the token brings the first part again', async () => {
     const repeating = await createServerFor(DRAFT_PROTOCOL_VERSION)({
       'tools/list': () => ({
-        tools: [
-          {
-            name: 'ledger',
-            inputSchema: {
-              type: 'object',
-              properties: { cursor: { type: 'string' } }
-            },
-            _meta: { [CONTINUATION_EXTENSION_ID]: { argument: 'cursor' } }
-          }
-        ]
+        tools: [cursorTool('ledger')]
       }),
       'tools/call': (params) => {
         const args = (params.arguments ?? {}) as Record<string, unknown>;
@@ -201,16 +208,7 @@ async function expiringServer(
 ): Promise<MockServer> {
   return createServerFor(DRAFT_PROTOCOL_VERSION)({
     'tools/list': () => ({
-      tools: [
-        {
-          name: 'ledger',
-          inputSchema: {
-            type: 'object',
-            properties: { cursor: { type: 'string' } }
-          },
-          _meta: { [CONTINUATION_EXTENSION_ID]: { argument: 'cursor' } }
-        }
-      ]
+      tools: [cursorTool('ledger')]
     }),
     'tools/call': (params) => {
       const args = (params.arguments ?? {}) as Record<string, unknown>;
@@ -302,19 +300,7 @@ describe('result-continuation-server and a token past its expiry', () => {
 async function wellFormedServer(specVersion: string): Promise<MockServer> {
   return createServerFor(specVersion as typeof DRAFT_PROTOCOL_VERSION)({
     'tools/list': () => ({
-      tools: [
-        {
-          name: 'ledger',
-          inputSchema: {
-            type: 'object',
-            properties: { cursor: { type: 'string' } }
-          },
-          _meta: {
-            [CONTINUATION_EXTENSION_ID]: { argument: 'cursor' },
-            [RENDERING_EXTENSION_ID]: { verbatimHint: true }
-          }
-        }
-      ]
+      tools: [cursorTool('ledger', { verbatim: true })]
     }),
     'tools/call': () => ({
       content: [{ type: 'text', text: 'the whole ledger' }],
@@ -523,16 +509,7 @@ async function contextServer(
 ): Promise<MockServer> {
   return createServerFor(specVersion as typeof DRAFT_PROTOCOL_VERSION)({
     'tools/list': () => ({
-      tools: [
-        {
-          name: 'ledger',
-          inputSchema: {
-            type: 'object',
-            properties: { cursor: { type: 'string' } }
-          },
-          _meta: { [CONTINUATION_EXTENSION_ID]: { argument: 'cursor' } }
-        }
-      ]
+      tools: [cursorTool('ledger')]
     }),
     'tools/call': (params) => {
       const args = (params.arguments ?? {}) as Record<string, unknown>;
@@ -662,19 +639,7 @@ async function textPagingServer(pages: number): Promise<MockServer> {
     new Date(Date.now() + 3600_000).toISOString().replace(/\.\d+Z$/, 'Z');
   return createServerFor(DRAFT_PROTOCOL_VERSION)({
     'tools/list': () => ({
-      tools: [
-        {
-          name: 'notes',
-          inputSchema: {
-            type: 'object',
-            properties: { cursor: { type: 'string' } }
-          },
-          _meta: {
-            [CONTINUATION_EXTENSION_ID]: { argument: 'cursor' },
-            [RENDERING_EXTENSION_ID]: { verbatimHint: true }
-          }
-        }
-      ]
+      tools: [cursorTool('notes', { verbatim: true })]
     }),
     'tools/call': (params) => {
       const args = (params.arguments ?? {}) as Record<string, unknown>;
