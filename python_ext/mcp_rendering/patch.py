@@ -293,7 +293,6 @@ def _marked(schema: core_schema.CoreSchema, cls: type[BaseModel]) -> core_schema
         )
     )
     return cast("core_schema.CoreSchema", {**node, "schema": chosen})
-    return schema
 
 
 def _without_fallbacks(schema: core_schema.CoreSchema) -> core_schema.CoreSchema | None:
