@@ -253,8 +253,8 @@ def _mark_carriers(message: Any, repeats: _Repeats) -> Any:
     other member of the object is left as parsed."""
     if not isinstance(message, dict):
         return message
-    value = _with_repeats(cast("dict[str, Any]", message), repeats.names(message))
     repeated = repeats.names(message)
+    value = _with_repeats(cast("dict[str, Any]", message), repeated)
     for name in ("annotations", "_rendering"):
         if name in value:
             value[name] = _carrier_marked(value[name], repeats)
