@@ -7,8 +7,9 @@
 #   bash scripts/mutation.sh --survivors tokens > survivors.txt
 #   bash scripts/mutation.sh --ref HEAD patch     # the committed code, whatever the working tree holds
 #
-# For each MODULE, the mutants of python_ext/mcp_rendering/MODULE.py are run against tests/test_MODULE.py only,
-# with HYPOTHESIS_PROFILE=ci. Per module it prints the mutants tried, killed, survived, without tests (no test of
+# For each MODULE, the mutants of python_ext/mcp_rendering/MODULE.py are run against the module's own test files
+# only, tests/test_MODULE.py and tests/test_MODULE_*.py (tests/test_audit_cost.py is one of audit's), with
+# HYPOTHESIS_PROFILE=ci. Per module it prints the mutants tried, killed, survived, without tests (no test of
 # that file reaches the mutated function), timed out, suspicious (a crash or an unexpected exit code), set aside as
 # equivalent, and the score = killed / (tried - equivalent); then one table for all modules. Timeouts and
 # suspicious mutants are reported but not counted as killed. The exit status is non-zero if mutmut fails to run
@@ -30,7 +31,9 @@
 #   --jobs N     parallel mutant workers (default: the number of cores)
 #   --keep       keep the temporary directory and print its path. DIR/MODULE is mutmut's project for that module:
 #                `cd DIR/MODULE && REPO/.venv/bin/mutmut show NAME` prints one mutant's diff, `mutmut results`
-#                lists them; to retest after adding a test there, run mutmut with PYTHONPATH=DIR/harness
+#                lists them; to retest after adding a test there, run mutmut with PYTHONPATH=DIR/harness (add the
+#                test to one of the module's test files: another file changes mutmut's test selection, which
+#                resets every result)
 #   --ref REV    measure commit REV (git archive) instead of the working tree, e.g. while others edit it
 #   --from DIR   run nothing: report again on the results kept in DIR by --keep (after editing the equivalents)
 # Environment:
@@ -59,9 +62,9 @@
 #     +        if len(raw) <= _MIN_SECRET_BYTES:
 #              raise ValueError(f"secret of key {key_id!r} is shorter than {_MIN_SECRET_BYTES} bytes")
 # that is, the function as written (-) and as mutated (+), in the temporary copy's paths (src/ is python_ext/).
-# Every test of tests/test_tokens.py passed with the mutated line, so none pins down that behaviour; a test that
+# Every test of the module's test files passed with the mutated line, so none pins down that behaviour; a test that
 # fails on the mutant and passes on the real code kills it (here: a secret of exactly 16 bytes is accepted).
-# "no tests" means no test of the file even calls the function. The first field is the mutant's stable key; the
+# "no tests" means no test of those files even calls the function. The first field is the mutant's stable key; the
 # name in parentheses is mutmut's own, which numbers the mutants of a function in order and so shifts whenever
 # the function is edited. The key is MODULE:FUNCTION:HASH, HASH being the first 10 hex digits of the SHA-256 of
 # the function's name and of the removed and added lines of the diff, stripped of indentation: it holds as long as
@@ -128,6 +131,9 @@ if [ -n "$ref" ]; then
 fi
 exists() {  # exists PATH: in the working tree, or in the commit given with --ref
   if [ -n "$ref" ]; then git -C "$REPO" cat-file -e "$commit:$1" 2>/dev/null; else [ -f "$REPO/$1" ]; fi
+}
+test_files() {  # test_files MODULE: the module's test files in the copy, one a line
+  (cd "$COPY" && for f in tests/test_"$1".py tests/test_"$1"_*.py; do [ -f "$f" ] && echo "$f"; done)
 }
 for module in "${modules[@]}"; do
   case "$module" in *[!A-Za-z0-9_]*) echo "mutation: '$module' is not a module name" >&2; exit 2 ;; esac
@@ -439,19 +445,19 @@ export PYTHONPATH="$HARNESS"
 # The modules the fork server imports once (third-party ones: pytest, pydantic, mcp, hypothesis, ...): everything the
 # test file imports except the package and the tests, which each mutant's process imports afresh, with its mutant
 # active, so that code run at import (module-level fixtures, constants built by calls) runs mutated too.
-write_preload() {  # write_preload MODULE OUT, run in the copy
-  "$PY" - "$1" "$2" "$REPO" <<'PY' >/dev/null 2>&1
+write_preload() {  # write_preload MODULE OUT TEST_FILE..., run in the copy
+  "$PY" - "$1" "$2" "$REPO" "${@:3}" <<'PY' >/dev/null 2>&1
 import sys
 from pathlib import Path
 
-module, out, repo = sys.argv[1:4]
+module, out, repo, *tests = sys.argv[1:]
 original = (Path(repo) / "python_ext").resolve()
 sys.path[:] = [p for p in sys.path if not p or Path(p).resolve() != original]
 sys.path.insert(0, str(Path("src").resolve()))
 before = set(sys.modules)
 import pytest  # noqa: E402
 
-pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", f"tests/test_{module}.py"])
+pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", *tests])
 here = Path.cwd().resolve()
 names = []
 for name, loaded in list(sys.modules.items()):
@@ -498,7 +504,8 @@ PY
 failed=0
 results=()
 for module in "${modules[@]}"; do
-  echo "== $module: $PACKAGE_DIR/$module.py against tests/test_$module.py"
+  mapfile -t tests < <(test_files "$module")
+  echo "== $module: $PACKAGE_DIR/$module.py against ${tests[*]}"
   RUN="$WORK/$module"
   rm -rf "$RUN"
   cp -a "$COPY" "$RUN"
@@ -510,7 +517,7 @@ for module in "${modules[@]}"; do
 [tool.mutmut]
 source_paths = ["src/$PACKAGE"]
 only_mutate = ["src/$PACKAGE/$module.py"]
-pytest_add_cli_args_test_selection = ["tests/test_$module.py"]
+pytest_add_cli_args_test_selection = [$(printf '"%s", ' "${tests[@]}" | sed 's/, $//')]
 pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "mutation_harness"]
 also_copy = [${also_copy%, }]
 process_isolation = "$isolation"
@@ -523,7 +530,7 @@ TOML
   } > "$RUN/pyproject.toml"
   log="$WORK/mutmut-$module.log"
   start=$(date +%s)
-  (cd "$RUN" && write_preload "$module" "$WORK/preload-$module.txt") || : > "$WORK/preload-$module.txt"
+  (cd "$RUN" && write_preload "$module" "$WORK/preload-$module.txt" "${tests[@]}") || : > "$WORK/preload-$module.txt"
   set +e
   (cd "$RUN" && run_mutmut "$module") > "$log" 2>&1
   status=$?

@@ -1,21 +1,28 @@
-"""What the audit's cost grows with: counted steps, never timings.
+"""What the audit's cost grows with, and the devices that keep it linear: counted steps and brute-force oracles,
+never timings.
 
 Rows that share a label are found for a free-form line through an index of their values (`_LabelIndex`): the
 line is checked exactly only against the rows whose values it holds. These tests pin that the index finds what
 checking every row finds, and that the exact checks a faithful transcript costs grow with the rows, not with their
 square.
+
+The order check keeps the largest set of records shown in order (rule 6) by one of four routes: the faithful chain,
+the weighted chain of (row, line) pairs, Myers' edit script over groups of identical rows, and, past its budget,
+each group's lines in turn. Each route is checked against a quadratic dynamic programme over small layouts, on the
+chains it returns inside an audit, and the edit script's step count against hand-counted cases.
 """
 
 from __future__ import annotations
 
 import gc
 import importlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from itertools import pairwise, product
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from mcp_rendering.audit import AuditReport, audit_document
@@ -107,43 +114,6 @@ _RECORD = st.sampled_from(
 )
 
 
-def _chains(document: Document, transcript: str, monkeypatch: pytest.MonkeyPatch, budget: int) -> list[Any]:
-    """The chains the order check settles (none when the transcript is faithful), with the pair budget given."""
-    chains: list[Any] = []
-    settle = _AUDIT._DocumentAudit._settle
-
-    def captured(self: Any, chain: list[tuple[int, int]], lines_of: Any) -> Any:
-        own_of = {(group, line): own for group, lines in lines_of.items() for line, own in lines}
-        chains.append([own_of[self.group_of[row], line] for row, line in chain])
-        return settle(self, chain, lines_of)
-
-    with monkeypatch.context() as patch:
-        patch.setattr(_AUDIT._DocumentAudit, "_settle", captured)
-        patch.setattr(_AUDIT, "_PAIR_BUDGET", budget)
-        audit_document(transcript, document, markup="text")
-    return chains
-
-
-@given(st.lists(_RECORD, min_size=1, max_size=8), st.lists(_LINE, min_size=1, max_size=9))
-def test_past_the_pair_budget_the_order_check_keeps_the_kind_preference(
-    records: list[tuple[str, int, RowKind]], lines: list[str]
-) -> None:
-    """Over groups of identical records (the edit script), the chain keeps as many own-kind pairs (a line and a
-    record of its own kind) as the full weighted pairing, and no fewer pairs in all than it has own-kind ones."""
-    document = _section(
-        [Row(id=f"r{n}", label=label, values=(value,), kind=kind) for n, (label, value, kind) in enumerate(records)],
-        ("v",),
-    )
-    transcript = "\n".join(lines)
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        full = _chains(document, transcript, monkeypatch, 10**9)
-        grouped = _chains(document, transcript, monkeypatch, 0)
-    if not full:
-        return  # a faithful transcript: no chain to compare
-    [weighted], [diffed] = full, grouped
-    assert sum(1 for own in diffed if own) == sum(1 for own in weighted if own)
-
-
 @pytest.mark.parametrize("enabled", [True, False])
 def test_the_audit_leaves_the_collector_as_it_finds_it(enabled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """The collector is the caller's: the audit never switches it, on or off, even for a moment."""
@@ -156,3 +126,309 @@ def test_the_audit_leaves_the_collector_as_it_finds_it(enabled: bool, monkeypatc
     transcript = "\n".join(f"- Fee {n % 3}: {n}, EUR" for n in range(300))
     assert audit_document(transcript, _section(rows, ("amount", "ccy")), markup="text").clean
     assert switched == []
+
+
+_PIECE = st.sampled_from(["1", "10", "EUR", "a b", "x", ""])
+_GLUE = st.sampled_from([" ", ", ", ": ", "(", ")", "/", ".", ";", "", "=", ",", " - "])
+
+
+@given(st.lists(st.one_of(_PIECE, _GLUE), max_size=12), st.lists(st.integers(1, 4), max_size=3, unique=True))
+def test_the_delimited_pieces_are_those_the_token_search_finds(parts: list[str], lengths: list[int]) -> None:
+    """`_delimited_pieces` lists exactly the pieces of the given lengths that `_find_token` finds in the text, and
+    `_find_token` says "nowhere" as (-1, -1)."""
+    text = "".join(parts)
+    lengths = sorted(lengths)
+    substrings = {text[start : start + n] for n in lengths for start in range(len(text) - n + 1)}
+    found = {piece for piece in substrings if _AUDIT._find_token(text, piece, 0) != (-1, -1)}
+    assert _AUDIT._delimited_pieces(text, lengths) == found
+    assert _AUDIT._find_token(text, "\x00", 0) == (-1, -1)
+
+
+@given(
+    st.lists(st.tuples(st.integers(1, 3), st.lists(_PIECE, min_size=3, max_size=3)), min_size=1, max_size=12),
+    st.lists(st.one_of(_PIECE, _GLUE), max_size=10),
+)
+# A row that ends where three longer ones go on, read from a line with no piece: the walk looks the pieces up there.
+@example([(1, ["", "", ""]), (2, ["", "1", ""]), (2, ["", "x", ""]), (2, ["", "10", ""])], [])
+def test_the_label_index_holds_rows_of_every_width(rows: list[tuple[int, list[str]]], parts: list[str]) -> None:
+    """Rows of one label in sections of different widths (a row's values may prefix another's): the index finds
+    every row each of whose non-empty values the line holds as a delimited piece, and no other."""
+    widths = sorted({width for width, _ in rows})
+    sections = tuple(
+        Section(
+            id=f"s{width}",
+            title=f"Width {width}",
+            columns=tuple(f"c{n}" for n in range(width)),
+            rows=tuple(
+                Row(id=f"r{n}", label="Fee", values=tuple(values[:width]))
+                for n, (row_width, values) in enumerate(rows)
+                if row_width == width
+            ),
+        )
+        for width in widths
+    )
+    expected = _AUDIT._expected_rows(Document(title="Fees", sections=sections), "n/a", False)
+    rest = "".join(parts)
+    oracle = [
+        row.number
+        for row in expected
+        if all(_AUDIT._find_token(rest, value, 0) != (-1, -1) for value in row.values if value)
+    ]
+    assert _AUDIT._LabelIndex(expected).candidates(rest) == oracle
+
+
+# ------------------------------------------------------------------------------------ the order check's chains
+
+
+def _ledger_of(records: Sequence[tuple[str, int, RowKind]]) -> Document:
+    """One section of one-value rows, each (label, value, kind)."""
+    return _section(
+        [Row(id=f"r{n}", label=label, values=(value,), kind=kind) for n, (label, value, kind) in enumerate(records)],
+        ("v",),
+    )
+
+
+def _heaviest_chain(n: int, m: int, weight: Callable[[int, int], int]) -> int:
+    """The largest total weight of pairs (x, y) with x < n and y < m, both strictly increasing (a dynamic
+    programme)."""
+    best = [[0] * (m + 1) for _ in range(n + 1)]
+    for x in range(1, n + 1):
+        for y in range(1, m + 1):
+            best[x][y] = max(best[x - 1][y], best[x][y - 1], best[x - 1][y - 1] + weight(x - 1, y - 1))
+    return best[n][m]
+
+
+def _longest_chain(xs: Sequence[int], ys: Sequence[frozenset[int]]) -> int:
+    """The most pairs (x, y), both strictly increasing, with `xs[x]` in `ys[y]`."""
+    return _heaviest_chain(len(xs), len(ys), lambda x, y: 1 if xs[x] in ys[y] else 0)
+
+
+class _Call:
+    """One call of a `_DocumentAudit` method: the instance, its arguments, what it returned, and the audit's
+    counted work before and after."""
+
+    def __init__(self, audit: Any, arguments: tuple[Any, ...]) -> None:
+        self.audit, self.arguments = audit, arguments
+        self.work_before = audit.work
+        self.returned: Any = None
+        self.work_after = 0
+
+
+@contextmanager
+def _captured(name: str, budgets: dict[str, int]) -> Iterator[list[_Call]]:
+    """Every call of `_DocumentAudit.<name>` during an audit, with the budgets given."""
+    calls: list[_Call] = []
+    original = getattr(_AUDIT._DocumentAudit, name)
+
+    def spy(self: Any, *arguments: Any) -> Any:
+        call = _Call(self, arguments)
+        call.returned = original(self, *arguments)
+        call.work_after = self.work
+        calls.append(call)
+        return call.returned
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_AUDIT._DocumentAudit, name, spy)
+        for constant, value in budgets.items():
+            patch.setattr(_AUDIT, constant, value)
+        yield calls
+
+
+def _own_of(kept: Sequence[tuple[int, Sequence[tuple[int, int]]]]) -> dict[tuple[int, int], int]:
+    """(group, line) -> how the line reads as one of the group (2 literal, 1 marked, 0 lenient)."""
+    return {(group, line): own for line, groups in kept for group, own in groups}
+
+
+def _assert_is_chain(audit: Any, kept: Any, chain: Sequence[tuple[int, int]]) -> None:
+    """Rows and lines both strictly increase, and each line may show its row's group."""
+    own_of = _own_of(kept)
+    assert all(a[0] < b[0] and a[1] < b[1] for a, b in pairwise(chain))
+    assert all((audit.group_of[row], line) in own_of for row, line in chain)
+
+
+# ---------------------------------------------------------------------------------------- Myers' edit script
+
+
+def _assert_longest(xs: Sequence[int], ys: Sequence[frozenset[int]]) -> None:
+    chain = _AUDIT._edit_chain(list(xs), list(ys), [10**9])
+    assert chain is not None
+    assert all(a[0] < b[0] and a[1] < b[1] for a, b in pairwise(chain))
+    assert all(xs[x] in ys[y] for x, y in chain)
+    assert len(chain) == _longest_chain(xs, ys), (xs, ys)
+
+
+def test_the_edit_script_finds_a_longest_chain_in_every_small_layout() -> None:
+    """Every layout of up to five rows of two groups against up to four lines (each showing no group, one, or
+    both): 21,483 of them."""
+    line_kinds = [frozenset(), frozenset({0}), frozenset({1}), frozenset({0, 1})]
+    for rows in range(6):
+        for xs in product((0, 1), repeat=rows):
+            for lines in range(5):
+                for ys in product(line_kinds, repeat=lines):
+                    _assert_longest(xs, ys)
+
+
+@given(
+    st.lists(st.integers(0, 2), max_size=10),
+    st.lists(st.frozensets(st.integers(0, 2), max_size=2), max_size=10),
+)
+def test_the_edit_script_finds_a_longest_chain(xs: list[int], ys: list[frozenset[int]]) -> None:
+    _assert_longest(xs, ys)
+
+
+@pytest.mark.parametrize(
+    ("xs", "ys", "steps"),
+    [
+        ([], [], 1),  # one diagonal, nothing on it
+        ([0, 0, 0], [frozenset({0})] * 3, 4),  # one diagonal and its snake of three
+        # Round 0: the diagonal, no snake (1). Round 1: the lower diagonal (1), the upper one with a snake of one
+        # starting at x = 1 (1 + 1).
+        ([1, 0], [frozenset({0})], 4),
+    ],
+)
+def test_the_edit_script_takes_one_step_a_diagonal_and_one_a_matched_pair(
+    xs: list[int], ys: list[frozenset[int]], steps: int
+) -> None:
+    budget = [100]
+    assert _AUDIT._edit_chain(xs, ys, budget) is not None
+    assert 100 - budget[0] == steps
+
+
+def test_the_edit_script_checks_its_budget_between_rounds() -> None:
+    """The budget is read after each round: spent exactly, the search goes on (and may finish in the next round);
+    overspent, it stops."""
+    xs, ys = [1, 0], [frozenset({0})]
+    assert _AUDIT._edit_chain(xs, ys, [1]) == [(1, 0)]  # round 0 spends the 1; round 1 finishes
+    assert _AUDIT._edit_chain(xs, ys, [0]) is None  # round 0 overspends
+
+
+@given(st.lists(st.integers(0, 6), max_size=10))
+def test_the_longest_increasing_run_is_a_longest_one(values: list[int]) -> None:
+    chosen = sorted(_AUDIT._longest_increasing(values))
+    assert all(values[a] < values[b] for a, b in pairwise(chosen))
+    longest = [1] * len(values)
+    for i in range(len(values)):
+        for j in range(i):
+            if values[j] < values[i]:
+                longest[i] = max(longest[i], longest[j] + 1)
+    assert len(chosen) == max(longest, default=0)
+
+
+# ------------------------------------------------------------------------------------ the chains in an audit
+
+_ORDER_CASES = given(st.lists(_RECORD, min_size=1, max_size=7), st.lists(_LINE, min_size=1, max_size=8))
+
+
+@_ORDER_CASES
+def test_the_weighted_chain_has_the_largest_weight(records: list[tuple[str, int, RowKind]], lines: list[str]) -> None:
+    """Own-kind pairs first, literal readings next, then any pair: the weight a dynamic programme maximizes."""
+    with _captured("_weighted_chain", {}) as calls:
+        audit_document("\n".join(lines), _ledger_of(records), markup="text")
+    assume(calls)  # a faithful transcript takes the faithful chain
+    for call in calls:
+        [kept] = call.arguments
+        _assert_heaviest(call.audit, kept, call.returned)
+
+
+def _assert_heaviest(audit: Any, kept: Any, chain: Sequence[tuple[int, int]]) -> None:
+    _assert_is_chain(audit, kept, chain)
+    own_of = _own_of(kept)
+    heavy = 2 * (len(audit.rows) + 1)
+    weights = (1, heavy - 1, heavy)
+    kept_lines = [line for line, _ in kept]
+
+    def weight(row: int, y: int) -> int:
+        own = own_of.get((audit.group_of[row], kept_lines[y]))
+        return 0 if own is None else weights[own]
+
+    found = sum(weights[own_of[audit.group_of[row], line]] for row, line in chain)
+    assert found == _heaviest_chain(len(audit.rows), len(kept_lines), weight)
+
+
+@_ORDER_CASES
+def test_the_edit_script_chain_fills_each_gap_with_a_longest_lenient_chain(
+    records: list[tuple[str, int, RowKind]], lines: list[str]
+) -> None:
+    """Past the pair budget: a longest chain of own-kind pairs, then in each gap between two of them a longest chain
+    of lenient ones."""
+    with _captured("_diff_chain", {"_PAIR_BUDGET": 0}) as calls:
+        audit_document("\n".join(lines), _ledger_of(records), markup="text")
+    assume(calls)
+    for call in calls:
+        audit, (kept, rows), chain = call.audit, call.arguments, call.returned
+        _assert_is_chain(audit, kept, chain)
+        own_of = _own_of(kept)
+        kept_lines = [line for line, _ in kept]
+        xs = [audit.group_of[row] for row in rows]
+        own = [frozenset(group for group, kind in groups if kind) for _, groups in kept]
+        lenient = [frozenset(group for group, kind in groups if not kind) for _, groups in kept]
+        indexed = [(rows.index(row), kept_lines.index(line)) for row, line in chain]
+        own_pairs = [
+            (x, y) for (x, y), (row, line) in zip(indexed, chain, strict=True) if own_of[audit.group_of[row], line]
+        ]
+        assert len(own_pairs) == _longest_chain(xs, own)
+        previous = (-1, -1)
+        for end in [*own_pairs, (len(xs), len(own))]:
+            gap = [(x, y) for x, y in indexed if previous[0] < x < end[0] and previous[1] < y < end[1]]
+            gap_xs, gap_ys = xs[previous[0] + 1 : end[0]], lenient[previous[1] + 1 : end[1]]
+            assert len(gap) == _longest_chain(gap_xs, gap_ys)
+            previous = end
+
+
+@pytest.mark.parametrize("diff_budget", [0, 3, 8, 4_000_000])
+@_ORDER_CASES
+def test_every_step_of_the_edit_script_is_counted_in_the_work(
+    diff_budget: int, records: list[tuple[str, int, RowKind]], lines: list[str]
+) -> None:
+    """Whether the edit script finds the chain, runs out looking for the own-kind chain, or runs out filling a gap
+    (each group's lines in turn then decide), every step it takes is counted in the audit's work once, and what
+    the order check returns is a chain."""
+    spent: list[int] = []
+    edit_chain = _AUDIT._edit_chain
+
+    def counted(xs: Any, ys: Any, budget: list[int]) -> Any:
+        before = budget[0]
+        chain = edit_chain(xs, ys, budget)
+        spent.append(before - budget[0])
+        return chain
+
+    budgets = {"_PAIR_BUDGET": 0, "_DIFF_BUDGET": diff_budget}
+    with pytest.MonkeyPatch.context() as patch, _captured("_diff_chain", budgets) as calls:
+        patch.setattr(_AUDIT, "_edit_chain", counted)
+        audit_document("\n".join(lines), _ledger_of(records), markup="text")
+    assume(calls)
+    [call] = calls  # one order check an audit
+    assert call.work_after - call.work_before == sum(spent)
+    _assert_is_chain(call.audit, call.arguments[0], call.returned)
+
+
+@_ORDER_CASES
+def test_past_every_budget_each_group_takes_its_lines_in_turn(
+    records: list[tuple[str, int, RowKind]], lines: list[str]
+) -> None:
+    """With no budget left, a line shows its group's next row (of its most literal reading), and the chain is a
+    longest increasing run of the rows so taken."""
+    with _captured("_in_group_order", {"_PAIR_BUDGET": 0, "_DIFF_BUDGET": 0}) as calls:
+        audit_document("\n".join(lines), _ledger_of(records), markup="text")
+    assume(calls)
+    for call in calls:
+        audit, (kept,), chain = call.audit, call.arguments, call.returned
+        _assert_is_chain(audit, kept, chain)
+        taken: list[tuple[int, int]] = []
+        given_so_far: dict[int, int] = {}
+        for line, groups in kept:
+            if not groups:
+                continue
+            best = max(own for _, own in groups)
+            group = next(group for group, own in groups if own == best)
+            turn = given_so_far.get(group, 0)
+            if turn < len(audit.group_rows[group]):
+                given_so_far[group] = turn + 1
+                taken.append((audit.group_rows[group][turn], line))
+        assert set(chain) <= set(taken)
+        increasing = [1] * len(taken)
+        for i in range(len(taken)):
+            for j in range(i):
+                if taken[j][0] < taken[i][0]:
+                    increasing[i] = max(increasing[i], increasing[j] + 1)
+        assert len(chain) == max(increasing, default=0)
