@@ -234,6 +234,33 @@ def _captured(name: str, budgets: dict[str, int]) -> Iterator[list[_Call]]:
         yield calls
 
 
+class _Search:
+    """One run of the edit script: the rows' groups, the lines' groups, the steps it took and what it found."""
+
+    def __init__(self, xs: Sequence[int], ys: Sequence[frozenset[int]]) -> None:
+        self.xs, self.ys = list(xs), list(ys)
+        self.steps = 0
+        self.chain: list[tuple[int, int]] | None = None
+
+
+@contextmanager
+def _searches(patch: pytest.MonkeyPatch) -> Iterator[list[_Search]]:
+    """Every run of the edit script while the context is open."""
+    searches: list[_Search] = []
+    edit_chain = _AUDIT._edit_chain
+
+    def recorded(xs: Sequence[int], ys: Sequence[frozenset[int]], budget: list[int]) -> Any:
+        search = _Search(xs, ys)
+        before = budget[0]
+        search.chain = edit_chain(xs, ys, budget)
+        search.steps = before - budget[0]
+        searches.append(search)
+        return search.chain
+
+    patch.setattr(_AUDIT, "_edit_chain", recorded)
+    yield searches
+
+
 def _own_of(kept: Sequence[tuple[int, Sequence[tuple[int, int]]]]) -> dict[tuple[int, int], int]:
     """(group, line) -> how the line reads as one of the group (2 literal, 1 marked, 0 lenient)."""
     return {(group, line): own for line, groups in kept for group, own in groups}
@@ -350,10 +377,15 @@ def test_the_edit_script_chain_fills_each_gap_with_a_longest_lenient_chain(
     records: list[tuple[str, int, RowKind]], lines: list[str]
 ) -> None:
     """Past the pair budget: a longest chain of own-kind pairs, then in each gap between two of them a longest chain
-    of lenient ones."""
-    with _captured("_diff_chain", {"_PAIR_BUDGET": 0}) as calls:
+    of lenient ones, searched only where the gap holds rows and a lenient line."""
+    with (
+        pytest.MonkeyPatch.context() as patch,
+        _searches(patch) as searches,
+        _captured("_diff_chain", {"_PAIR_BUDGET": 0}) as calls,
+    ):
         audit_document("\n".join(lines), _ledger_of(records), markup="text")
     assume(calls)
+    assert all(search.xs and any(search.ys) for search in searches[1:])
     for call in calls:
         audit, (kept, rows), chain = call.audit, call.arguments, call.returned
         _assert_is_chain(audit, kept, chain)
@@ -383,22 +415,16 @@ def test_every_step_of_the_edit_script_is_counted_in_the_work(
     """Whether the edit script finds the chain, runs out looking for the own-kind chain, or runs out filling a gap
     (each group's lines in turn then decide), every step it takes is counted in the audit's work once, and what
     the order check returns is a chain."""
-    spent: list[int] = []
-    edit_chain = _AUDIT._edit_chain
-
-    def counted(xs: Any, ys: Any, budget: list[int]) -> Any:
-        before = budget[0]
-        chain = edit_chain(xs, ys, budget)
-        spent.append(before - budget[0])
-        return chain
-
     budgets = {"_PAIR_BUDGET": 0, "_DIFF_BUDGET": diff_budget}
-    with pytest.MonkeyPatch.context() as patch, _captured("_diff_chain", budgets) as calls:
-        patch.setattr(_AUDIT, "_edit_chain", counted)
+    with (
+        pytest.MonkeyPatch.context() as patch,
+        _searches(patch) as searches,
+        _captured("_diff_chain", budgets) as calls,
+    ):
         audit_document("\n".join(lines), _ledger_of(records), markup="text")
     assume(calls)
     [call] = calls  # one order check an audit
-    assert call.work_after - call.work_before == sum(spent)
+    assert call.work_after - call.work_before == sum(search.steps for search in searches)
     _assert_is_chain(call.audit, call.arguments[0], call.returned)
 
 
