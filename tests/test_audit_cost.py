@@ -407,14 +407,8 @@ def test_the_edit_script_chain_fills_each_gap_with_a_longest_lenient_chain(
             previous = end
 
 
-@pytest.mark.parametrize("diff_budget", [0, 3, 8, 4_000_000])
-@_ORDER_CASES
-def test_every_step_of_the_edit_script_is_counted_in_the_work(
-    diff_budget: int, records: list[tuple[str, int, RowKind]], lines: list[str]
-) -> None:
-    """Whether the edit script finds the chain, runs out looking for the own-kind chain, or runs out filling a gap
-    (each group's lines in turn then decide), every step it takes is counted in the audit's work once, and what
-    the order check returns is a chain."""
+def _order_check(records: list[tuple[str, int, RowKind]], lines: list[str], diff_budget: int) -> Any:
+    """The edit script's runs and the one order check of an audit past the pair budget, with `diff_budget`."""
     budgets = {"_PAIR_BUDGET": 0, "_DIFF_BUDGET": diff_budget}
     with (
         pytest.MonkeyPatch.context() as patch,
@@ -422,10 +416,23 @@ def test_every_step_of_the_edit_script_is_counted_in_the_work(
         _captured("_diff_chain", budgets) as calls,
     ):
         audit_document("\n".join(lines), _ledger_of(records), markup="text")
+    assert len(calls) <= 1  # one order check an audit
+    return searches, calls
+
+
+@_ORDER_CASES
+def test_every_step_of_the_edit_script_is_counted_in_the_work(
+    records: list[tuple[str, int, RowKind]], lines: list[str]
+) -> None:
+    """Whether the edit script finds the chain, runs out looking for the own-kind chain (no budget), or runs out
+    filling a gap (a budget of the own-kind chain's steps exactly), each group's lines in turn then deciding, every
+    step it takes is counted in the audit's work once, and what the order check returns is a chain."""
+    searches, calls = _order_check(records, lines, 4_000_000)
     assume(calls)
-    [call] = calls  # one order check an audit
-    assert call.work_after - call.work_before == sum(search.steps for search in searches)
-    _assert_is_chain(call.audit, call.arguments[0], call.returned)
+    for budget in (4_000_000, 0, searches[0].steps):
+        searches, [call] = _order_check(records, lines, budget)
+        assert call.work_after - call.work_before == sum(search.steps for search in searches)
+        _assert_is_chain(call.audit, call.arguments[0], call.returned)
 
 
 @_ORDER_CASES
