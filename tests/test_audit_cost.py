@@ -203,6 +203,16 @@ def _longest_chain(xs: Sequence[int], ys: Sequence[frozenset[int]]) -> int:
     return _heaviest_chain(len(xs), len(ys), lambda x, y: 1 if xs[x] in ys[y] else 0)
 
 
+def _longest_increasing_length(values: Sequence[int]) -> int:
+    """The length of a longest strictly increasing subsequence (a dynamic programme)."""
+    longest = [1] * len(values)
+    for i in range(len(values)):
+        for j in range(i):
+            if values[j] < values[i]:
+                longest[i] = max(longest[i], longest[j] + 1)
+    return max(longest, default=0)
+
+
 class _Call:
     """One call of a `_DocumentAudit` method: the instance, its arguments, what it returned, and the audit's
     counted work before and after."""
@@ -333,12 +343,7 @@ def test_the_edit_script_checks_its_budget_between_rounds() -> None:
 def test_the_longest_increasing_run_is_a_longest_one(values: list[int]) -> None:
     chosen = sorted(_AUDIT._longest_increasing(values))
     assert all(values[a] < values[b] for a, b in pairwise(chosen))
-    longest = [1] * len(values)
-    for i in range(len(values)):
-        for j in range(i):
-            if values[j] < values[i]:
-                longest[i] = max(longest[i], longest[j] + 1)
-    assert len(chosen) == max(longest, default=0)
+    assert len(chosen) == _longest_increasing_length(values)
 
 
 # ------------------------------------------------------------------------------------ the chains in an audit
@@ -372,18 +377,26 @@ def _assert_heaviest(audit: Any, kept: Any, chain: Sequence[tuple[int, int]]) ->
     assert found == _heaviest_chain(len(audit.rows), len(kept_lines), weight)
 
 
+def _order_check(records: list[tuple[str, int, RowKind]], lines: list[str], diff_budget: int) -> Any:
+    """The edit script's runs and the one order check of an audit past the pair budget, with `diff_budget`."""
+    budgets = {"_PAIR_BUDGET": 0, "_DIFF_BUDGET": diff_budget}
+    with (
+        pytest.MonkeyPatch.context() as patch,
+        _searches(patch) as searches,
+        _captured("_diff_chain", budgets) as calls,
+    ):
+        audit_document("\n".join(lines), _ledger_of(records), markup="text")
+    assert len(calls) <= 1  # one order check an audit
+    return searches, calls
+
+
 @_ORDER_CASES
 def test_the_edit_script_chain_fills_each_gap_with_a_longest_lenient_chain(
     records: list[tuple[str, int, RowKind]], lines: list[str]
 ) -> None:
     """Past the pair budget: a longest chain of own-kind pairs, then in each gap between two of them a longest chain
     of lenient ones, searched only where the gap holds rows and a lenient line."""
-    with (
-        pytest.MonkeyPatch.context() as patch,
-        _searches(patch) as searches,
-        _captured("_diff_chain", {"_PAIR_BUDGET": 0}) as calls,
-    ):
-        audit_document("\n".join(lines), _ledger_of(records), markup="text")
+    searches, calls = _order_check(records, lines, _AUDIT._DIFF_BUDGET)
     assume(calls)
     assert all(search.xs and any(search.ys) for search in searches[1:])
     for call in calls:
@@ -407,19 +420,6 @@ def test_the_edit_script_chain_fills_each_gap_with_a_longest_lenient_chain(
             previous = end
 
 
-def _order_check(records: list[tuple[str, int, RowKind]], lines: list[str], diff_budget: int) -> Any:
-    """The edit script's runs and the one order check of an audit past the pair budget, with `diff_budget`."""
-    budgets = {"_PAIR_BUDGET": 0, "_DIFF_BUDGET": diff_budget}
-    with (
-        pytest.MonkeyPatch.context() as patch,
-        _searches(patch) as searches,
-        _captured("_diff_chain", budgets) as calls,
-    ):
-        audit_document("\n".join(lines), _ledger_of(records), markup="text")
-    assert len(calls) <= 1  # one order check an audit
-    return searches, calls
-
-
 @_ORDER_CASES
 def test_every_step_of_the_edit_script_is_counted_in_the_work(
     records: list[tuple[str, int, RowKind]], lines: list[str]
@@ -427,9 +427,9 @@ def test_every_step_of_the_edit_script_is_counted_in_the_work(
     """Whether the edit script finds the chain, runs out looking for the own-kind chain (no budget), or runs out
     filling a gap (a budget of the own-kind chain's steps exactly), each group's lines in turn then deciding, every
     step it takes is counted in the audit's work once, and what the order check returns is a chain."""
-    searches, calls = _order_check(records, lines, 4_000_000)
+    searches, calls = _order_check(records, lines, _AUDIT._DIFF_BUDGET)
     assume(calls)
-    for budget in (4_000_000, 0, searches[0].steps):
+    for budget in (_AUDIT._DIFF_BUDGET, 0, searches[0].steps):
         searches, [call] = _order_check(records, lines, budget)
         assert call.work_after - call.work_before == sum(search.steps for search in searches)
         _assert_is_chain(call.audit, call.arguments[0], call.returned)
@@ -459,9 +459,4 @@ def test_past_every_budget_each_group_takes_its_lines_in_turn(
                 given_so_far[group] = turn + 1
                 taken.append((audit.group_rows[group][turn], line))
         assert set(chain) <= set(taken)
-        increasing = [1] * len(taken)
-        for i in range(len(taken)):
-            for j in range(i):
-                if taken[j][0] < taken[i][0]:
-                    increasing[i] = max(increasing[i], increasing[j] + 1)
-        assert len(chain) == max(increasing, default=0)
+        assert len(chain) == _longest_increasing_length([row for row, _ in taken])
