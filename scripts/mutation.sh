@@ -8,9 +8,10 @@
 #   bash scripts/mutation.sh --ref HEAD patch     # the committed code, whatever the working tree holds
 #
 # For each MODULE, the mutants of python_ext/mcp_rendering/MODULE.py are run against the module's own test files
-# only, tests/test_MODULE.py and tests/test_MODULE_*.py (tests/test_audit_cost.py is one of audit's), with
-# HYPOTHESIS_PROFILE=ci. Per module it prints the mutants tried, killed, survived, without tests (no test of
-# that file reaches the mutated function), timed out, suspicious (a crash or an unexpected exit code), set aside as
+# only, tests/test_MODULE.py (required) and tests/test_MODULE_*.py (tests/test_audit_cost.py is one of audit's;
+# a prefix match, so a module named audit_x would lend its tests to audit too), with HYPOTHESIS_PROFILE=ci. Per
+# module it prints the mutants tried, killed, survived, without tests (no test of those files reaches the mutated
+# function), timed out, suspicious (a crash or an unexpected exit code), set aside as
 # equivalent, and the score = killed / (tried - equivalent); then one table for all modules. Timeouts and
 # suspicious mutants are reported but not counted as killed. The exit status is non-zero if mutmut fails to run
 # (for example a test fails on the unmutated code) or leaves mutants unchecked; a low score alone is not a failure.
@@ -32,8 +33,8 @@
 #   --keep       keep the temporary directory and print its path. DIR/MODULE is mutmut's project for that module:
 #                `cd DIR/MODULE && REPO/.venv/bin/mutmut show NAME` prints one mutant's diff, `mutmut results`
 #                lists them; to retest after adding a test there, run mutmut with PYTHONPATH=DIR/harness (add the
-#                test to one of the module's test files: another file changes mutmut's test selection, which
-#                resets every result)
+#                test to one of the module's test files: a new file is not in the generated test selection, so it
+#                is not run)
 #   --ref REV    measure commit REV (git archive) instead of the working tree, e.g. while others edit it
 #   --from DIR   run nothing: report again on the results kept in DIR by --keep (after editing the equivalents)
 # Environment:
@@ -133,7 +134,7 @@ exists() {  # exists PATH: in the working tree, or in the commit given with --re
   if [ -n "$ref" ]; then git -C "$REPO" cat-file -e "$commit:$1" 2>/dev/null; else [ -f "$REPO/$1" ]; fi
 }
 test_files() {  # test_files MODULE: the module's test files in the copy, one a line
-  (cd "$COPY" && for f in tests/test_"$1".py tests/test_"$1"_*.py; do [ -f "$f" ] && echo "$f"; done)
+  (cd "$COPY" && for f in tests/test_"$1".py tests/test_"$1"_*.py; do if [ -f "$f" ]; then echo "$f"; fi; done)
 }
 for module in "${modules[@]}"; do
   case "$module" in *[!A-Za-z0-9_]*) echo "mutation: '$module' is not a module name" >&2; exit 2 ;; esac
@@ -450,7 +451,7 @@ write_preload() {  # write_preload MODULE OUT TEST_FILE..., run in the copy
 import sys
 from pathlib import Path
 
-module, out, repo, *tests = sys.argv[1:]
+_module, out, repo, *tests = sys.argv[1:]
 original = (Path(repo) / "python_ext").resolve()
 sys.path[:] = [p for p in sys.path if not p or Path(p).resolve() != original]
 sys.path.insert(0, str(Path("src").resolve()))

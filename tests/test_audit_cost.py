@@ -108,6 +108,7 @@ _RECORD = st.sampled_from(
         ("A", 1, "subtotal"),
         ("B", 2, "item"),
         ("B", 2, "total"),
+        ("A", 1, "total"),
         ("Total", 3, "item"),
         ("", 3, "total"),
     ]
@@ -352,6 +353,10 @@ _ORDER_CASES = given(st.lists(_RECORD, min_size=1, max_size=7), st.lists(_LINE, 
 
 
 @_ORDER_CASES
+# One marked pair against two lenient pairs that cross it: the marked one must win.
+@example(
+    [("A", 1, "subtotal"), ("B", 2, "total"), ("B", 2, "total")], ["| B | 2 |", "| B | 2 |", "| Subtotal: A | 1 |"]
+)
 def test_the_weighted_chain_has_the_largest_weight(records: list[tuple[str, int, RowKind]], lines: list[str]) -> None:
     """Own-kind pairs first, literal readings next, then any pair: the weight a dynamic programme maximizes."""
     with _captured("_weighted_chain", {}) as calls:
