@@ -6,13 +6,22 @@ Four shapes of result, each at 1,000, 10,000 and 100,000 records, each audited a
 lines, shown by `present()`; `shared-label`, rows under three labels shown one free-form list item each (the shape
 in which a line must be told among many rows of its label). `audit(text, result)` is timed against `json.loads` of
 the result's JSON text, in interleaved rounds with the collector in the same state on both sides (`--gc on` is what
-a caller of the library sees; `--gc off` shows what the collector adds). A flat cost per row across sizes shows
-linear growth. Each shape and size runs in a fresh process, which also reports the audit's peak memory beyond its
-inputs (measured on its first call), as a multiple of the result's JSON size.
+a caller of the library sees; `--gc off` shows what the collector adds); below 10,000 records, each side's time in
+a round is the median of several runs (`harness.runs_for`). Each shape and size runs in a fresh process, which also
+reports the audit's peak memory beyond its inputs (measured on its first call), as a multiple of the result's JSON
+size. The audit's inputs (the parsed result and the transcript) stay alive while both sides are timed: with the
+collector on, the parse of a large result then pays full collections over them too.
+
+Beside each audit, three floors, timed the same way against `json.loads`, after the audit: `floor: parsers`,
+cmark-gfm rendering the transcript with raw HTML kept and Lexbor parsing the HTML, the audit's own first rendering
+(it renders a second time, without raw HTML, when the transcript holds a `<`); `floor: records`, the result's
+records read as the audit reads them (`records.result_records`: for a document, its validation); `floor: line
+lookups`, not a part of the audit but a lower bound for any reading of the transcript line by line in Python: the
+transcript split into lines, each looked up once in a dict.
 
 Run: `python benchmarks/bench_audit.py [--rows 1000 10000 100000] [--shape ...] [--rounds 5] [--gc on off]
-[--json FILE]` (12 minutes on a two-core machine at load average 10; not yet timed on a quiet one). `--quick`
-runs each comparison once, at 1,000 records.
+[--json FILE]` (about 4 minutes on a quiet two-core machine). `--quick` runs each comparison in one round, at 1,000
+records.
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ import contextlib
 import gc
 import json
 import resource
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from harness import (
@@ -34,6 +43,7 @@ from harness import (
     ratio_of,
     result_from,
     rounds_of,
+    runs_for,
     write,
 )
 from workload import SERVER, directive, ledger, result_json, tool_wire
@@ -42,7 +52,9 @@ from mcp_rendering import EXTENSION_ID
 from mcp_rendering.audit import audit
 from mcp_rendering.builder import verbatim_result
 from mcp_rendering.document import Document, Row, Section
-from mcp_rendering.host import present
+from mcp_rendering.host import present, tool_result_wire
+from mcp_rendering.records import result_records
+from mcp_rendering.transcript import _RENDER_OPTIONS, _render  # pyright: ignore[reportPrivateUsage]
 
 BENCHMARK = "audit"
 SHAPES = ("ledger", "one-section", "text", "shared-label")
@@ -123,29 +135,39 @@ def measure(shape: str, rows: int, rounds: int, states: list[GcState]) -> list[R
     peak_growth = max(0, _peak_bytes() - before)
     assert report.clean, report.format()  # the figures only mean something for a full, faithful audit
     size = len(encoded.encode("utf-8"))
-    extra = {
-        "bytes": size,
+    peak = {
         "peak_growth_bytes": peak_growth,
         "peak_growth_per_json_byte": peak_growth / size,
         # When the audit switches the collector off itself, "on" is not like with like: only "off" is.
         "audit_switches_collector_off": bool(switched_off),
-        "shape": shape,
     }
     _, small, small_shown = workload(shape, 1_000)
-    return [
-        ratio_of(
+
+    def compare(name: str, subject: str, work: Callable[[], object], state: GcState, **more: Any) -> Result:
+        return ratio_of(
             BENCHMARK,
-            "audit" if shape == "ledger" else f"audit, {shape}",
+            name if shape == "ledger" else f"{name}, {shape}",
             rows,
-            ("audit", lambda: audit(shown, result)),
+            (subject, work),
             ("json.loads", lambda: json.loads(encoded)),
             rounds=rounds,
             state=state,
-            extra=extra,
+            extra={"bytes": size, "shape": shape, "part": subject, "runs_per_round": runs_for(rows), **more},
             warmup=lambda: audit(small_shown, small),
+            runs=runs_for(rows),
         )
-        for state in states
-    ]
+
+    results = [compare("audit", "audit", lambda: audit(shown, result), state, **peak) for state in states]
+    # Built after the audit is timed, so that nothing but the audit's inputs is alive while it is.
+    line_index = dict.fromkeys(shown.split("\n"), 0)
+    floors: dict[str, Callable[[], object]] = {
+        # The package's own rendering step, not a copy of it: the floor cannot drift from what the audit does.
+        "floor: parsers": lambda: _render(shown, _RENDER_OPTIONS),
+        "floor: records": lambda: result_records(tool_result_wire(result)),
+        "floor: line lookups": lambda: list(map(line_index.get, shown.split("\n"))),
+    }
+    results += [compare(name, name, work, state) for state in states for name, work in floors.items()]
+    return results
 
 
 def main() -> None:
@@ -169,7 +191,8 @@ def main() -> None:
             for data in in_child(__file__, [*arguments, *(["--quick"] if args.quick else [])]):
                 result = result_from(data)
                 results.append(result)
-                print(f"{result.line()}  peak +{result.extra['peak_growth_per_json_byte']:.2f}x JSON", flush=True)
+                growth = result.extra.get("peak_growth_per_json_byte")  # the audit's alone, not its floors'
+                print(result.line() + ("" if growth is None else f"  peak +{growth:.2f}x JSON"), flush=True)
             write(args.json, BENCHMARK, results, quick=args.quick)  # after every size: a long run keeps what it has
 
 

@@ -12,7 +12,8 @@ Per call, over stdio and over streamable HTTP, at 54, 1,000 and 10,000 rows: eac
 the two servers (25 calls to each at 54 rows, where a call is short and noisy, 5 at 1,000, 3 at 10,000) and yields
 the ratio of their median times (target: at most 1.2x). Then 50 concurrent calls over streamable HTTP, from one
 client and from ten, as throughput with the extension ÷ without it (target: at least 0.95x; 1,000 rows each, 54
-with `--quick`), with each server process's CPU time per call (read from `/proc`), which other work on the
+with `--quick`; each round alternates three batches to each server and compares their totals), with each
+server process's CPU time per call (read from `/proc`), which other work on the
 machine does not inflate as it does wall time. The client collects garbage before every timed call or batch, so
 both sides start from the same heap (the heap left after its imports settled by `harness.settle`, which makes each
 collection take milliseconds).
@@ -20,7 +21,7 @@ Last, where the quickstart's time goes at the largest size, each part timed in t
 beside what the client's check would cost with a schema that checked every row.
 
 Run: `python benchmarks/bench_call.py [--rows 54 1000 10000] [--rounds 5] [--json FILE]` (a few minutes).
-`--quick` runs each comparison once, at the smallest size.
+`--quick` runs each comparison in one round, at the smallest size.
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ Kind = Literal["quickstart", "plain"]
 Transport = Literal["stdio", "http"]
 CONCURRENT_CALLS = 50
 CONCURRENT_ROWS = 1_000
+BATCHES_PER_ROUND = 3
+"""Batches of concurrent calls to each server per round, alternating: a batch takes about a second, and its time
+varies by a tenth or more from one batch of the same server to the next."""
 BREAKDOWN_REPEAT = 3
 """Runs of each part of the breakdown, the fastest kept: a floor, not a ratio, which more runs barely lower."""
 
@@ -209,11 +213,12 @@ async def concurrent(clients: int, rows: int, rounds: int) -> Result:
         pairs: list[tuple[float, float]] = []
         cpu: dict[str, list[float]] = {"quickstart": [], "plain": []}
         for number in range(rounds):
-            seconds: dict[str, float] = {}
-            for kind in ("quickstart", "plain") if number % 2 == 0 else ("plain", "quickstart"):
+            seconds = {"quickstart": 0.0, "plain": 0.0}
+            order = ("quickstart", "plain") if number % 2 == 0 else ("plain", "quickstart")
+            for kind in order * BATCHES_PER_ROUND:
                 connections, pid = sides[kind]
                 before = server_cpu_seconds(pid)
-                seconds[kind] = await _batch(connections)
+                seconds[kind] += await _batch(connections)
                 cpu[kind].append((server_cpu_seconds(pid) - before) / CONCURRENT_CALLS)
             pairs.append((seconds["quickstart"], seconds["plain"]))
     return from_ratios(
@@ -228,6 +233,7 @@ async def concurrent(clients: int, rows: int, rounds: int) -> Result:
             "transport": "http",
             "clients": clients,
             "calls": CONCURRENT_CALLS,
+            "batches_per_round": BATCHES_PER_ROUND,
             "server_cpu_per_call": {kind: statistics.median(times) for kind, times in cpu.items()},
         },
     )

@@ -3,9 +3,10 @@
 A comparison times a *subject* against a *baseline* doing the same work (or the least work the subject cannot
 avoid, such as `json.loads` of the result it reads). Each round times both, in alternating order so that drift in
 the machine's load falls on both alike, and yields one ratio; a benchmark reports the median and the range of the
-ratios of at least five rounds, with the median time of each side. Before every timed sample the collector runs a
-full collection and is then left on or switched off for the sample, the same on both sides (``gc`` of the
-comparison), so that neither side pays for garbage the other left behind.
+ratios of at least five rounds, with the median time of each side. Where one run takes only milliseconds, each
+side's time in a round is the median of several runs, alternating run by run (`runs_for`). Before every timed
+sample the collector runs a full collection and is then left on or switched off for the sample, the same on both
+sides (``gc`` of the comparison), so that neither side pays for garbage the other left behind.
 
 Every benchmark takes ``--quick`` (one round at small sizes: proves it runs, measures nothing) and ``--json PATH``
 (writes what it printed, machine-readable; the performance page is generated from these files).
@@ -133,9 +134,12 @@ def ratio_of(
     state: GcState = "on",
     extra: dict[str, Any] | None = None,
     warmup: Callable[[], object] | None = None,
+    runs: int = 1,
 ) -> Result:
     """Time `subject` against `baseline` in `rounds` interleaved rounds, after one untimed run of each (or of
-    `warmup`, the same work on a small input, where a run at full size would cost more than it tells)."""
+    `warmup`, the same work on a small input, where a run at full size would cost more than it tells). With `runs`,
+    each side's time in a round is the median of that many runs, the two sides alternating run by run: a run of a
+    few milliseconds alone is at the mercy of the scheduler (see `runs_for`)."""
     subject_name, subject_work = subject
     baseline_name, baseline_work = baseline
     if warmup is None:
@@ -146,12 +150,17 @@ def ratio_of(
     subject_times: list[float] = []
     baseline_times: list[float] = []
     for number in range(rounds):
-        if number % 2 == 0:
-            baseline_times.append(timed(baseline_work, state))
-            subject_times.append(timed(subject_work, state))
-        else:
-            subject_times.append(timed(subject_work, state))
-            baseline_times.append(timed(baseline_work, state))
+        subject_runs: list[float] = []
+        baseline_runs: list[float] = []
+        for _ in range(runs):
+            if number % 2 == 0:
+                baseline_runs.append(timed(baseline_work, state))
+                subject_runs.append(timed(subject_work, state))
+            else:
+                subject_runs.append(timed(subject_work, state))
+                baseline_runs.append(timed(baseline_work, state))
+        subject_times.append(statistics.median(subject_runs))
+        baseline_times.append(statistics.median(baseline_runs))
     ratios = [s / b for s, b in zip(subject_times, baseline_times, strict=True)]
     return Result(
         benchmark,
@@ -166,6 +175,13 @@ def ratio_of(
         Spread.of(ratios),
         extra or {},
     )
+
+
+def runs_for(rows: int) -> int:
+    """How many runs each side's time in a round of `ratio_of` is the median of, at `rows` rows: 10,000 // rows, from
+    25 below 400 rows down to one from 5,001 rows up (ten at 1,000), so that a run of a few milliseconds is not
+    alone."""
+    return max(1, min(25, 10_000 // max(rows, 1)))
 
 
 def from_ratios(

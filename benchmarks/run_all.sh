@@ -2,11 +2,11 @@
 # Re-measure every benchmark in full mode, write benchmarks/results/, and regenerate the performance page, its plots
 # and the figures the SEP charter quotes. Prints each step's duration and the total.
 #
-#   bash benchmarks/run_all.sh           (9 minutes on a quiet two-core machine, load average 1.4 at the start:
-#                                         call 1, present 3, audit 2, envelope 1, patch 0.3, stdio-buffer 1.7)
-#   bash benchmarks/run_all.sh --quick   (each benchmark once at its smallest size: proves the run works, measures
-#                                         nothing, and writes nothing: the committed results stay as they are;
-#                                         3.5 minutes on the same busy machine, most of it stdio-buffer's set-up)
+#   bash benchmarks/run_all.sh           (13 minutes on a quiet two-core machine, load average 0.65 at the start:
+#                                         call 1.7, present 5.4, audit 3.4, envelope 1, patch 0.3, stdio-buffer 1.4)
+#   bash benchmarks/run_all.sh --quick   (each benchmark in one round at its smallest size: proves the run works,
+#                                         measures nothing, and writes nothing: the committed results stay as they
+#                                         are; under a minute on the same machine, most of it stdio-buffer's set-up)
 #
 # Run it on a quiet machine: the ratios are interleaved so that load falls on both sides alike, but a busy machine
 # widens every range. Each results file records the load average at its start. Results are written to a temporary
@@ -47,7 +47,7 @@ bench() {
 }
 bench call
 bench present --gc on off
-# The sizes the audit's target names (1,000 to 100,000 rows); bench_audit.py's default also has 1,000,000.
+# The sizes the audit's target names (1,000 to 100,000 rows), as bench_audit.py's default: stated for the record.
 bench audit --rows 1000 10000 100000
 bench envelope
 bench patch

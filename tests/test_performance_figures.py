@@ -148,3 +148,94 @@ def test_a_quick_run_is_never_written_over_the_committed_results(tmp_path: Path)
     harness.write(elsewhere, "present", [], quick=True)
     written = json.loads(elsewhere.read_text(encoding="utf-8"))
     assert written["quick"] is True and len(written["load_average_at_start"]) == 3
+
+
+def _entry(name: str, rows: int, gc: str, ratio: float, parse_per_row: float = 1e-6, **extra: Any) -> dict[str, Any]:
+    """A result entry: `parse_per_row` seconds a row for json.loads, `ratio` times that for the subject."""
+    spread = {"median": ratio, "low": ratio, "high": ratio}
+    return {
+        "name": name,
+        "rows": rows,
+        "gc": gc,
+        "rounds": 5,
+        "ratio": spread,
+        "subject_seconds": {"median": ratio * parse_per_row * rows, "low": 0.0, "high": 0.0},
+        "baseline_seconds": {"median": parse_per_row * rows, "low": 0.0, "high": 0.0},
+        "extra": extra,
+    }
+
+
+def test_each_audit_is_shown_beside_the_floors_of_its_own_shape_size_and_collector_state() -> None:
+    audits = [
+        _entry("audit", 1_000, "on", 9.0, shape="ledger", part="audit"),
+        _entry("audit, text", 1_000, "on", 90.0, shape="text", part="audit"),
+        _entry("audit, text", 1_000, "off", 80.0, shape="text", part="audit"),
+    ]
+    floors = [
+        _entry(f"{part}, {shape}", 1_000, "on", ratio, shape=shape, part=part)
+        for shape, base in (("ledger", 1.0), ("text", 10.0))
+        for part, ratio in zip(gen_performance.FLOORS, (base, base + 1, base + 2), strict=True)
+    ]
+    run = {"results": [*floors, *audits]}
+    rows = gen_performance._beside(gen_performance._audits(run), run["results"], gen_performance.FLOORS)
+    # The text audit with the collector off has no floors measured beside it: it gets no row.
+    assert rows == [
+        ("ledger", "1,000", "on", "9.00x", "1.00x", "2.00x", "3.00x"),
+        ("text", "1,000", "on", "90.00x", "10.00x", "11.00x", "12.00x"),
+    ]
+    assert gen_performance._audits(run, "text") == audits[1:]
+
+
+def test_the_committed_results_fill_the_tables_of_floors_and_stages() -> None:
+    # The benchmarks name what they time; a name changed on one side only would empty a table without a word.
+    page = PAGE.read_text(encoding="utf-8")
+    runs = gen_performance.load()
+    floors = gen_performance._beside(
+        gen_performance._audits(runs["audit"]), runs["audit"]["results"], gen_performance.FLOORS
+    )
+    assert {row[0] for row in floors} == {"ledger", "one-section", "text", "shared-label"}
+    assert "| shape | rows | collector | audit | parsers | records | line lookups |" in page
+    assert "| rows | collector | present + json.loads | parse + records | + text view | + model copy |" in page
+    names = {entry["name"] for entry in runs["present"]["results"]}
+    assert set(gen_performance.PRESENT_STAGES) <= names
+
+
+def test_the_page_states_the_runs_and_batches_the_results_record() -> None:
+    runs = gen_performance.load()
+    assert f"at 1,000 rows, {gen_performance._runs_at_1000(runs)} in the runs shown" in gen_performance.page(runs)
+    for entry in runs["present"]["results"]:
+        entry["extra"]["runs_per_round"] = 7 if entry["rows"] == 1_000 else 1
+    for entry in runs["audit"]["results"]:
+        entry["extra"]["runs_per_round"] = 7 if entry["rows"] == 1_000 else 1
+    concurrent = [e for e in runs["call"]["results"] if e["throughput"]]
+    for entry in concurrent:
+        entry["extra"]["batches_per_round"] = 4
+    text = gen_performance.page(runs)
+    assert "at 1,000 rows, 7 runs in the runs shown" in text
+    assert "each round alternates 4 batches to each server" in text
+    for entry in concurrent:
+        del entry["extra"]["batches_per_round"]
+    assert "each round alternates 1 batch to each server" in gen_performance.page(runs)
+
+
+@pytest.mark.parametrize(
+    ("present_per_row", "verdict"),
+    [((7.0, 6.0, 7.5), "met"), ((7.8, 6.5, 7.0), "met"), ((7.0, 6.0, 7.9), "**not met**")],
+)
+def test_present_is_judged_linear_when_its_cost_per_row_spreads_no_more_than_the_parse_s(
+    present_per_row: tuple[float, float, float], verdict: str
+) -> None:
+    # json.loads: 1.3, 1.0 and 1.1 µs a row at 1,000, 100,000 and 1,000,000 rows: it spreads 1.30x.
+    parse = (1.3e-6, 1.0e-6, 1.1e-6)
+    runs = gen_performance.load()
+    runs["present"] = {
+        **runs["present"],
+        "results": [
+            _entry("present: text + model copy", rows, gc, cost / (seconds * 1e6), seconds)
+            for gc in ("on", "off")
+            for rows, cost, seconds in zip((1_000, 100_000, 1_000_000), present_per_row, parse, strict=True)
+        ],
+    }
+    lines = [line for line in gen_performance.summary(runs).splitlines() if "present(): linear" in line]
+    assert len(lines) == 2 and all(line.endswith(f"| {verdict} |") for line in lines)
+    assert "json.loads's 1.30x" in lines[0]
