@@ -93,8 +93,7 @@ def measure(rows: int, rounds: int, state: GcState) -> list[Result]:
             runs=runs_for(rows),
         )
 
-    # Nothing from an earlier run is kept alive while `present()` is timed: a large live heap makes every page the
-    # process maps cost more (and every full collection longer), for the parse as for `present()`.
+    # Nothing from an earlier run is kept alive while `present()` is timed (see the module docstring).
     results = [compare("present: text + model copy", _host(encoded, markdown=False))]
     if rows <= EVERY_VIEW_ROWS:
         results.append(compare("present: every view", _host(encoded, markdown=True)))

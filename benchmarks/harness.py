@@ -152,13 +152,12 @@ def ratio_of(
     for number in range(rounds):
         subject_runs: list[float] = []
         baseline_runs: list[float] = []
+        sides = [(baseline_work, baseline_runs), (subject_work, subject_runs)]
+        if number % 2:
+            sides.reverse()
         for _ in range(runs):
-            if number % 2 == 0:
-                baseline_runs.append(timed(baseline_work, state))
-                subject_runs.append(timed(subject_work, state))
-            else:
-                subject_runs.append(timed(subject_work, state))
-                baseline_runs.append(timed(baseline_work, state))
+            for work, times in sides:
+                times.append(timed(work, state))
         subject_times.append(statistics.median(subject_runs))
         baseline_times.append(statistics.median(baseline_runs))
     ratios = [s / b for s, b in zip(subject_times, baseline_times, strict=True)]

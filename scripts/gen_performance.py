@@ -293,16 +293,16 @@ def _beside(subjects: Sequence[Entry], others: Sequence[Entry], names: Sequence[
     """Each subject's ratio beside those of the entries named `names` measured at its shape, size and collector
     state, one row a subject that has them all: (shape, rows, collector, subject, *others)."""
 
-    def key(entry: Entry, name: str) -> tuple[str, int, str, str]:
-        return entry["extra"].get("shape", "ledger"), entry["rows"], entry["gc"], name
+    def where(entry: Entry) -> tuple[str, int, str]:
+        return entry["extra"].get("shape", "ledger"), entry["rows"], entry["gc"]
 
-    measured = {key(e, e["extra"].get("part", e["name"])): e for e in others}
+    measured = {(*where(e), e["extra"].get("part", e["name"])): e for e in others}
     rows: list[tuple[str, ...]] = []
     for subject in subjects:
-        found = [measured.get(key(subject, name)) for name in names]
+        found = [measured.get((*where(subject), name)) for name in names]
         medians = [entry["ratio"]["median"] for entry in found if entry is not None]
         if len(medians) == len(names):
-            shape, size, gc, _ = key(subject, "")
+            shape, size, gc = where(subject)
             ratios = (f"{ratio:.2f}x" for ratio in (subject["ratio"]["median"], *medians))
             rows.append((shape, f"{size:,}", gc, *ratios))
     return rows
@@ -343,12 +343,10 @@ def present_section(run: Run) -> str:
             "A host parses the result (`json.loads`, the least any reader pays) and presents it with "
             "`present(tool, result, server=...)`, reading the plain-text view and the model's copy (and, in the "
             "second variant, the Markdown view too). The subject includes the parse; the ratio is to the parse "
-            "alone. Target: at most 5x at 100,000 rows, and linear growth from 1,000 to 1,000,000 rows: the ratio "
-            "no higher at the largest size than at the smallest (once the heap outgrows the caches, `json.loads` "
-            "itself costs more per row). With the collector on, a larger heap makes its full passes cost more per "
-            "object, for `json.loads` as for `present()`; with it off on both sides, what is left is the work "
-            "itself. Between runs, only the JSON text stays alive: a large live heap makes every page the process "
-            "maps cost more, and every full collection longer.",
+            "alone. Target: at most 5x at 100,000 rows, and linear growth from 1,000 to 1,000,000 rows: a cost per "
+            "row that spreads over the sizes (largest ÷ smallest) no more than that of `json.loads` does. With the "
+            "collector on, a larger heap makes its full passes cost more per object, for `json.loads` as for "
+            "`present()`; with it off on both sides, what is left is the work itself.",
             _table(
                 [
                     "views read",
