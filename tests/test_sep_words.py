@@ -1,6 +1,6 @@
 """Length limits of the proposal's documents, counted outside code blocks.
 
-The charter (the SEP) stays within 3,500 words, and each extension specification within 3,000. Two counts are
+The charter (the SEP) stays within 1,500 words, and each extension specification within 3,000. Two counts are
 checked, since a reviewer may count either way: words (whitespace-separated tokens with a letter or digit) and every
 whitespace-separated token, table pipes included.
 """
@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHARTER = ROOT / "sep" / "0000-rendering-directives.md"
 SPECIFICATIONS = (ROOT / "sep" / "rendering.mdx", ROOT / "sep" / "result-continuation.mdx")
 
-CHARTER_LIMIT = 3_500
+CHARTER_LIMIT = 1_500
 SPECIFICATION_LIMIT = 3_000
 
 # A fence opens with three or more backticks or tildes and closes with at least as many of the same character.
