@@ -2,7 +2,7 @@
 
 The charter (the SEP) stays within 1,500 words, and each extension specification within 3,000. Two counts are
 checked, since a reviewer may count either way: words (whitespace-separated tokens with a letter or digit) and every
-whitespace-separated token, table pipes included.
+whitespace-separated token, table pipes included. Tables count, which is stricter than a limit outside tables.
 """
 
 from __future__ import annotations
