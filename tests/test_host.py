@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from typing import Any
+from typing import Any, cast
 
 import mcp_types
 import pytest
@@ -660,3 +660,48 @@ def test_a_result_of_a_paged_tool_presented_without_its_arguments_is_partial() -
     assert "the call's arguments were not given" in (presentation.notice or "")
     assert present(TOOL, later, arguments={}).complete and result_is_complete(later, tool=TOOL, arguments={})
     assert not audit(presentation.text, later, tool=TOOL).result_complete
+
+
+# ------------------------------------------------------------------------------------------- checked when made
+
+ANY_VALUE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=20),
+    st.lists(st.integers(), max_size=2),
+)
+
+
+@given(st.sampled_from(["max_rows", "max_bytes"]), ANY_VALUE)
+def test_present_takes_its_bounds_as_counts(name: str, value: Any) -> None:
+    result = verbatim_result(DOCUMENT)
+    bound: dict[str, Any] = {name: value}
+    if value is None or (type(value) is int and value >= 0):
+        assert present(None, result, **bound).mode == "verbatim"
+    elif type(value) is int:
+        with pytest.raises(ValueError, match=rf"^{name} must be zero or more$"):
+            present(None, result, **bound)
+    else:
+        with pytest.raises(TypeError, match=rf"^{name} must be an integer or None, not "):
+            present(None, result, **bound)
+
+
+@given(ANY_VALUE)
+def test_present_takes_a_server_name_and_a_mapping_of_arguments(value: Any) -> None:
+    result = verbatim_result(DOCUMENT)
+    server: dict[str, Any] = {"server": value}
+    if value is None or isinstance(value, str):
+        assert present(None, result, **server).mode == "verbatim"
+    else:
+        with pytest.raises(TypeError, match=r"^server must be a name \(a string\) or None, not "):
+            present(None, result, **server)
+    if value is not None:
+        with pytest.raises(TypeError, match=r"^arguments must be a mapping or None, not "):
+            present(None, result, **cast("dict[str, Any]", {"arguments": value}))
+
+
+def test_a_fractional_row_bound_is_refused() -> None:
+    with pytest.raises(TypeError, match="max_rows must be an integer or None, not float"):
+        present(None, verbatim_result(DOCUMENT), max_rows=1.5)  # pyright: ignore[reportArgumentType]

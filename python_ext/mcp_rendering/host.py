@@ -908,11 +908,13 @@ def present(
     The result counts as incomplete when its directive says so (`complete: false`, or a continuation), or when a
     reference result's page state does. When the host's bound cuts a page, the server's continuation is withheld
     (`next_arguments` returns None) until the page has been shown in full.
+
+    Raises:
+        TypeError: `result` is not a tool result; `server`, `max_rows`, `max_bytes` or `arguments` has the wrong type
+            (a bound is an integer: a bool or a float is refused).
+        ValueError: `result` is not a `CallToolResult`'s shape, or a bound is negative.
     """
-    if max_rows is not None and max_rows < 0:
-        raise ValueError("max_rows must be zero or more")
-    if max_bytes is not None and max_bytes < 0:
-        raise ValueError("max_bytes must be zero or more")
+    _check_parameters(server, max_rows, max_bytes, arguments)
     wire = tool_result_wire(result)
     rendering = resolve_rendering(tool, wire, call_arguments=arguments)
     structured = _structured(wire)
@@ -1055,6 +1057,22 @@ def present(
         views=views,
         source=(tool, wire),
     )
+
+
+def _check_parameters(server: object, max_rows: object, max_bytes: object, arguments: object) -> None:
+    """`present()`'s own parameters, refused when wrong: TypeError for a wrong type (a bool or a float is no count
+    of rows or bytes), ValueError for a negative bound."""
+    for name, bound in (("max_rows", max_rows), ("max_bytes", max_bytes)):
+        if bound is None:
+            continue
+        if type(bound) is not int:
+            raise TypeError(f"{name} must be an integer or None, not {type(bound).__name__}")
+        if bound < 0:
+            raise ValueError(f"{name} must be zero or more")
+    if server is not None and not isinstance(server, str):
+        raise TypeError(f"server must be a name (a string) or None, not {type(server).__name__}")
+    if arguments is not None and not isinstance(arguments, Mapping):
+        raise TypeError(f"arguments must be a mapping or None, not {type(arguments).__name__}")
 
 
 def _provenance(server: str | None, tool_name: str | None) -> str:
