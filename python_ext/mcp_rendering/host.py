@@ -759,9 +759,8 @@ def _model_result(
         if directive is not None:
             copy[RESULT_STRUCTURED_KEY] = directive if framing is None else {**directive, "framing": framing}
         forwarded["structuredContent"] = copy
-    is_error = wire.get("isError")
-    if isinstance(is_error, bool):  # the schema's boolean; anything else is not forwarded
-        forwarded["isError"] = is_error
+    if wire.get("isError") is True:  # only JSON `true` marks an error (false is the default: not forwarded)
+        forwarded["isError"] = True
     return forwarded
 
 
