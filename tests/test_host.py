@@ -705,3 +705,37 @@ def test_present_takes_a_server_name_and_a_mapping_of_arguments(value: Any) -> N
 def test_a_fractional_row_bound_is_refused() -> None:
     with pytest.raises(TypeError, match="max_rows must be an integer or None, not float"):
         present(None, verbatim_result(DOCUMENT), max_rows=1.5)  # pyright: ignore[reportArgumentType]
+
+
+# ----------------------------------------------------------------------- the same records whatever the shape
+
+_RECORD_VALUES = st.integers(min_value=-(10**6), max_value=10**6) | st.text(
+    alphabet=st.characters(categories=("L", "N")), min_size=1, max_size=8
+)
+_RECORDS = st.lists(st.dictionaries(st.sampled_from(["id", "name", "amount"]), _RECORD_VALUES, min_size=1), max_size=6)
+_SHAPES = st.one_of(
+    _RECORDS,  # an array: not the schema's object, but shown to the user all the same
+    _RECORDS.map(lambda records: {"hits": records}),
+    _RECORDS.map(lambda records: [{"page": records}]),
+)
+
+
+@given(_SHAPES, st.sampled_from(["verbatim", "summarizable"]), st.none() | st.integers(min_value=0, max_value=7))
+def test_the_model_reads_every_record_the_user_sees_whatever_the_structured_shape(
+    structured: Any, mode: str, max_rows: int | None
+) -> None:
+    wire = {"content": [], "structuredContent": structured, "_meta": {EXTENSION_ID: {"mode": mode, "complete": True}}}
+    presentation = present(None, wire, max_rows=max_rows)
+    assert presentation.document is not None
+    forwarded = json.dumps(presentation.model_result, ensure_ascii=False)
+    shown = [row for section in presentation.document.sections for row in section.rows]
+    for row in shown:
+        for value in row.values:
+            assert value is None or json.dumps(value, ensure_ascii=False).strip('"') in forwarded, (value, forwarded)
+
+
+def test_an_array_of_records_reaches_the_model() -> None:
+    records = [{"id": "r1", "amount": 1234567}, {"id": "r2", "amount": 7654321}]
+    wire = {"content": [], "structuredContent": records, "_meta": {EXTENSION_ID: {"mode": "verbatim"}}}
+    forwarded = json.dumps(present(None, wire).model_result)
+    assert "1234567" in forwarded and "7654321" in forwarded and "r2" in forwarded

@@ -25,7 +25,9 @@
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import itertools
 import json
 import re
 import unicodedata
@@ -729,13 +731,63 @@ def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
     if dumped is None or _may_imitate_framing(dumped):
         value = cast("dict[str, Any]", _defused_walk(value))
         dumped = json.dumps(value, ensure_ascii=False, separators=(",", ":"))  # the walk leaves only JSON
+    content = _defused_across_blocks(value["content"])
+    if content is not value["content"]:
+        value["content"] = content
+        dumped = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return _Payload(value["content"], value.get("structuredContent"), dumped)
 
 
-def _uncut_payload(wire: Mapping[str, Any]) -> _Payload:
-    """The result as the server sent it: every content block and the structured content (its directive aside)."""
+def _block_text(block: Any) -> str:
+    """The text of a block as the model reads it: a text block's, or an embedded resource's."""
+    if not isinstance(block, Mapping):
+        return ""
+    block_map = cast("Mapping[str, Any]", block)
+    text = block_map.get("text")
+    resource = block_map.get("resource")
+    if text is None and isinstance(resource, Mapping):
+        text = cast("Mapping[str, Any]", resource).get("text")
+    return text if isinstance(text, str) else ""
+
+
+def _defused_across_blocks(blocks: list[Any]) -> list[Any]:
+    """`blocks` with every block that holds part of an imitation of the framing's header spanning blocks replaced by
+    a note: the model reads consecutive blocks as one text, so a header split across two (each defused alone) would
+    read whole. The same list when there is none (the usual case: one scan of the letters, none with fewer than two
+    blocks of text)."""
+    texts = [_block_text(block) for block in blocks]
+    if sum(1 for text in texts if text) < 2:
+        return blocks
+    kept = list(blocks)
+    marked: set[int] = set()
+    while True:  # a note may join the next block into a new imitation: repeat until none is left
+        letters = [_letters(_IMITATION) if index in marked else _letters(text) for index, text in enumerate(texts)]
+        joined = "".join(letters)
+        start = joined.find(_HEADER_LETTERS)
+        if start == -1:
+            return kept if marked else blocks
+        ends = list(itertools.accumulate(len(part) for part in letters))
+        before = len(marked)
+        while start != -1:
+            first = bisect.bisect_right(ends, start)
+            last = bisect.bisect_left(ends, start + len(_HEADER_LETTERS))
+            marked.update(range(first, last + 1))
+            start = joined.find(_HEADER_LETTERS, start + 1)
+        for index in marked:
+            kept[index] = {"type": "text", "text": _IMITATION}
+        if len(marked) == before:  # no new block to replace: the notes alone spell it (they cannot)
+            return kept
+
+
+def _uncut_payload(wire: Mapping[str, Any]) -> _Payload | None:
+    """The result as the server sent it: every content block and the structured content (its directive aside); None
+    when its structured content is not an object (an array, a scalar): the schema's `structuredContent` is one, and
+    the model's copy could not carry the directive beside it, so the model receives the host's rendering of its
+    records instead, the same records the user sees."""
     content = wire.get("content")
     blocks: list[Any] = list(cast("Sequence[Any]", content)) if isinstance(content, list) else []
+    if wire.get("structuredContent") is not None and _structured(wire) is None:
+        return None
     structured = _structured(wire)
     copy = None if structured is None else {k: v for k, v in structured.items() if k != RESULT_STRUCTURED_KEY}
     return _payload(blocks, copy)
@@ -936,11 +988,11 @@ def present(
     server_directive = max_bytes is None or directive_bytes <= max_bytes
     model_bytes = None if max_bytes is None else max_bytes - (directive_bytes if server_directive else 0)
     uncut = _uncut_payload(wire)
-    uncut_fits = model_bytes is None or uncut.size() <= model_bytes
+    uncut_fits = uncut is not None and (model_bytes is None or uncut.size() <= model_bytes)
 
     def model_payload(k: int, count: int) -> _Payload:
         """What the model receives of the first k of count records: the result as sent, while it fits whole."""
-        return uncut if k == count and uncut_fits else cut_payload(k)
+        return uncut if uncut is not None and k == count and uncut_fits else cut_payload(k)
 
     if document is not None:
         page = _page_state(structured) if records.kind == "document" else _PageState()
@@ -1002,7 +1054,7 @@ def present(
     # byte of the payload as forwarded (after defusal), whatever the user is shown.
     payload = uncut
     withheld = 0
-    if extent is not None or not uncut_fits:
+    if payload is None or extent is not None or not uncut_fits:
         payload = cut_payload(limit)
         if model_bytes is not None and payload.size() > model_bytes:
             payload = _payload([], None)  # not even the rendering of no record fits: the framing alone says so
