@@ -130,10 +130,14 @@ def test_a_partial_result_says_so_and_offers_the_rest() -> None:
     page = {"complete": False, "returned": 3, "total": 10, "nextToken": "abc.def"}
     presentation = present_original(TOOL, result(directive, page=page))
     assert not presentation.complete
-    assert presentation.notice == (
-        f'{PARTIAL_MARKER} it shows 3 of 10 records. To get the rest, call the tool "screen" again with the same '
-        'arguments plus {"cursor": "abc.def"}.'
+    assert (
+        presentation.notice
+        == f'{PARTIAL_MARKER} it shows 3 of 10 records. The rest can be fetched from the tool "screen".'
     )
+    # The token is machinery: the model's framing and its copy of the directive hold it, the user's text does not.
+    assert presentation.framing is not None
+    assert 'call the tool "screen" again with the same arguments plus {"cursor": "abc.def"}.' in presentation.framing
+    assert "abc.def" not in presentation.text + presentation.markdown
     assert presentation.text == f"{presentation.notice}\n\n{render_text(DOCUMENT)}"
     assert presentation.markdown.startswith(f"> {PARTIAL_MARKER}")
     assert presentation.next_arguments({"query": "acme"}) == {"query": "acme", "cursor": "abc.def"}
@@ -739,3 +743,65 @@ def test_an_array_of_records_reaches_the_model() -> None:
     wire = {"content": [], "structuredContent": records, "_meta": {EXTENSION_ID: {"mode": "verbatim"}}}
     forwarded = json.dumps(present(None, wire).model_result)
     assert "1234567" in forwarded and "7654321" in forwarded and "r2" in forwarded
+
+
+# ---------------------------------------------------------------------------- the user's text without machinery
+
+
+@given(
+    st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-", min_size=8, max_size=600),
+    st.sampled_from(["verbatim", "summarizable"]),
+    st.sampled_from([None, 2]),
+)
+def test_the_token_reaches_the_follow_up_call_and_never_the_users_text(
+    token: str, mode: str, max_rows: int | None
+) -> None:
+    directive = {"mode": mode, "complete": False, "continuation": {"argument": "cursor", "token": token}}
+    presentation = present_original(TOOL, result(directive), server="screens", max_rows=max_rows)
+    shown = [presentation.text, presentation.markdown, presentation.notice or "", presentation.caption or ""]
+    assert not any(token in text for text in shown)
+    if max_rows is None:  # the page shown whole: the rest may be fetched
+        assert presentation.next_arguments({"query": "acme"}) == {"query": "acme", "cursor": token}
+        if len(token) <= 512:
+            assert presentation.framing is not None and token in presentation.framing
+            assert presentation.model_result["structuredContent"]["_rendering"]["continuation"]["token"] == token
+
+
+def _rows_of(presentation: Presentation) -> list[str]:
+    assert presentation.document is not None
+    return [row.id for section in presentation.document.sections for row in section.rows]
+
+
+@given(st.integers(min_value=1, max_value=4), st.booleans())
+def test_first_row_shows_the_rest_of_a_page_cut_by_max_rows(max_rows: int, partial: bool) -> None:
+    """Presented again from `next_first_row`, a page cut by `max_rows` shows every record once, in order; the
+    server's continuation is offered only once the page's last record has been shown."""
+    directive: dict[str, Any] = {"mode": "verbatim", "complete": not partial}
+    if partial:
+        directive["continuation"] = CONTINUATION
+    wire = result(directive)
+    seen: list[str] = []
+    presentation = present_original(TOOL, wire, max_rows=max_rows)
+    while True:
+        seen += _rows_of(presentation)
+        assert not presentation.complete or presentation.next_first_row is None
+        if presentation.next_first_row is None:
+            break
+        assert presentation.next_arguments({}) is None  # records of this page are still to show
+        assert presentation.notice is not None and "abc.def" not in presentation.notice
+        presentation = present_original(TOOL, wire, max_rows=max_rows, first_row=presentation.next_first_row)
+    assert seen == [row.id for section in DOCUMENT.sections for row in section.rows]
+    assert presentation.next_arguments({}) == ({"cursor": "abc.def"} if partial else None)
+
+
+def test_first_row_walks_the_lines_of_a_text_result() -> None:
+    wire = text_result("a\nb\nc", "d\ne")
+    presentation = present(None, wire, max_rows=2)
+    views = [presentation.text]
+    while presentation.next_first_row is not None:
+        presentation = present(None, wire, max_rows=2, first_row=presentation.next_first_row)
+        views.append(presentation.text)
+    assert [view.split("\n\n", 1)[1].split() for view in views] == [["a", "b"], ["c", "d"], ["e"]]
+    assert "lines 5 to 5 of 5" in views[-1]
+    with pytest.raises(ValueError, match="first_row must be zero or more"):
+        present(None, wire, first_row=-1)
