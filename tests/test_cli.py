@@ -696,13 +696,17 @@ HOSTILE_JSON = [
     ('{"content": [], "content": [{"type": "text", "text": "x"}]}', "the member name 'content' occurs twice"),
     ('{"content": [NaN]}', "NaN is not a JSON value"),
     ('{"content": [Infinity]}', "Infinity is not a JSON value"),
+    ('{"content": [1e999]}', "the number 1e999 is too large to read (it would read as infinity)"),
+    ('{"content": [-1.5E+400]}', "the number -1.5E+400 is too large to read"),
     ('{"content": [', "is not JSON: Expecting value"),
     ('{"content": [1' + "0" * 10_000 + "]}", "is not JSON"),
 ]
 
 
 @pytest.mark.parametrize(
-    ("text", "message"), HOSTILE_JSON, ids=["deep", "surrogate", "twice", "nan", "inf", "cut", "huge-int"]
+    ("text", "message"),
+    HOSTILE_JSON,
+    ids=["deep", "surrogate", "twice", "nan", "inf", "1e999", "-1.5e400", "cut", "huge-int"],
 )
 def test_audit_refuses_hostile_json_with_one_line(
     text: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
