@@ -62,6 +62,9 @@ def test_demo_of_a_paged_result_shows_the_notice_and_walks_to_the_end(tmp_path: 
     assert completed.returncode == 0, completed.stderr
     out = completed.stdout
     assert "INCOMPLETE: a bounded page" in out
+    assert "What the user sees (mode verbatim: a part of the result, marked partial, in order)" in out
+    assert "the whole result, in order)" not in out
+    assert "Outcome: each part was shown in order and marked partial until the last" in out
     assert "Partial result: it shows 100 of" in out
     walked = next(line for line in out.splitlines() if "walked" in line)
     pages, records = walked.split("walked ")[1].split(" pages: ")
