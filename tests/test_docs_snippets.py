@@ -329,37 +329,25 @@ def shell_command(command: str) -> str:
     return ran.stdout
 
 
-def test_the_readme_server_runs_over_stdio_and_a_client_gets_its_result_whole(tmp_path: Path) -> None:
-    [server] = python_blocks(README)
-    script = tmp_path / "ledger.py"
-    script.write_text(server, encoding="utf-8")
-    probe = textwrap.dedent(
-        """
-        import sys
-        import anyio
-        from mcp import Client
-        from mcp.client.stdio import StdioServerParameters
-        from mcp_rendering import audit, client_extension, present
-
-        async def main():
-            server = StdioServerParameters(command=sys.executable, args=[sys.argv[1]])
-            async with Client(server, extensions=[client_extension()]) as client:
-                [tool] = (await client.list_tools()).tools
-                result = await client.call_tool(tool.name, {})
-            shown = present(tool, result, server="ledger")
-            report = audit(shown.text, result, markup="text")
-            print(tool.name, shown.mode, report.clean, report.rows_intact)
-            print(shown.text)
-
-        anyio.run(main)
-        """
-    )
-    done = _in_project_env(tmp_path, [sys.executable, "-c", probe, str(script)])
+def test_the_readme_server_and_host_run_as_written_and_keep_every_amount_exact(tmp_path: Path) -> None:
+    """The README's two blocks: a server importing two names of the package, from rows with `Decimal` amounts, and
+    the host that declares, presents and audits, run as the README says (saved side by side, over stdio)."""
+    server, host = python_blocks(README)
+    imported = re.findall(r"^from mcp_rendering import (.+)$", server, flags=re.M)
+    assert len([name for line in imported for name in line.split(", ")]) <= 3
+    assert "import mcp_rendering" not in server
+    (tmp_path / "ledger.py").write_text(server, encoding="utf-8")
+    (tmp_path / "host.py").write_text(host, encoding="utf-8")
+    done = _in_project_env(tmp_path, [sys.executable, "host.py"])
     assert done.returncode == 0, done.stderr
-    first, *shown = done.stdout.splitlines()
-    assert first == "balance_sheet verbatim True 2"
-    assert any("Cash" in line and "1200" in line for line in shown)
-    assert any("Total assets" in line for line in shown)
+    lines = done.stdout.splitlines()
+    assert lines[-1].startswith("fidelity: clean; score 1.000; 3/3 records intact; result complete")
+    for label, amount in (
+        ("Cash", "1200.00"),
+        ("Receivables", "12345678901234567.89"),
+        ("Total: Total assets", "12345678901235767.89"),
+    ):
+        assert any(f" {label} " in line and f" {amount} " in line for line in lines), (label, done.stdout)
 
 
 def test_the_get_started_page_runs_as_written(tmp_path: Path) -> None:
@@ -456,7 +444,7 @@ def test_the_fastmcp_page_makes_a_server_a_client_reads_over_stdio(tmp_path: Pat
 
 
 PAGES_WITH_CODE_RUN = {
-    "README.md": ("tests/test_docs_snippets.py", "test_the_readme_server_runs_over_stdio"),
+    "README.md": ("tests/test_docs_snippets.py", "test_the_readme_server_and_host_run_as_written"),
     "docs/get-started.md": ("tests/test_docs_snippets.py", "test_the_get_started_page_runs_as_written"),
     "docs/quickstart-server.md": ("tests/test_docs_snippets.py", "test_the_server_quickstart_runs"),
     "docs/host-guide.md": ("tests/test_docs_snippets.py", "test_the_host_guide_runs"),
