@@ -28,6 +28,7 @@ from mcp_rendering import (
     Document,
     Row,
     audit,
+    output_schema,
     paged_tool,
     present,
     registration,
@@ -371,3 +372,13 @@ def test_registration_gives_both_halves_the_same_objects() -> None:
     assert registered["extensions"] == registered["middleware"]
     assert [extension.identifier for extension in registered["extensions"]] == [EXTENSION_ID, CONTINUATION_ID]
     assert [extension.identifier for extension in registration()["extensions"]] == [EXTENSION_ID]
+
+
+def test_the_output_schema_says_how_an_exact_amount_travels_as_it_does() -> None:
+    described = output_schema()["properties"]["document"]["properties"]["sections"]["description"]
+    assert 'an exact decimal amount is a string of its digits, such as "1234.50"' in described
+    assert Row(id="r", label="x", values=_exact("1234.50")).model_dump(mode="json")["values"] == ["1234.50"]
+
+
+def _exact(digits: str) -> Any:
+    return (Decimal(digits),)

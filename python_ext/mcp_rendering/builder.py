@@ -247,7 +247,9 @@ _SECTION_SHAPE = (
     "The sections, in order. Each is an object {id, title, columns, rows}: an ordered group of rows sharing one "
     "set of columns (`columns`, their names). `rows` holds the records of the section, in order, each an object "
     "{id, label, values, kind, level, uri}: `values` holds one cell per column (string, number, boolean, or null "
-    "for a missing value); `kind` is item, subtotal or total; `level` is the indent depth; `uri` is the record's "
+    'for a missing value; an exact decimal amount is a string of its digits, such as "1234.50", and a date or '
+    "date-time a string in ISO 8601, so that no reader turns either into a binary float); `kind` is item, "
+    "subtotal or total; `level` is the indent depth; `uri` is the record's "
     "canonical URI, when it has one."
 )
 
@@ -662,7 +664,12 @@ def paged_tool(
             the environment variable `MCP_RENDERING_SECRET` when the tool is declared.
         caller: who is calling, as tokens are bound to it; `request_caller` (the access token's principal, or one
             anonymous context) by default.
-        name, title, guidance, null_display, read_only_hint: as for `verbatim_tool`.
+        server: the server whose ``tool`` decorator registers it.
+        name: the tool's name; the function's name by default.
+        title: the tool's title, also the document's title (the name by default).
+        guidance: the directive's guidance.
+        null_display: how a missing value is shown (`nullDisplay`; ``n/a`` by default).
+        read_only_hint: the tool's ``readOnlyHint``.
 
     Raises:
         RuntimeError: no `secret` and `MCP_RENDERING_SECRET` is not set.
