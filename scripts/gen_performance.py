@@ -148,14 +148,15 @@ def _legend_below(figure: Any, axes: Any) -> None:
 
 
 def _target(axes: Any, value: float, text: str) -> None:
-    """A target as a dashed line, labelled at its right end, inside the plot and above the line."""
+    """A target as a dashed line, labelled at its left end (where few rows are measured and no series crosses it),
+    inside the plot and above the line."""
     axes.axhline(value, color="dimgrey", linewidth=1.0, linestyle="--")
     axes.text(
-        0.995,
+        0.005,
         value,
         text,
         transform=axes.get_yaxis_transform(),
-        ha="right",
+        ha="left",
         va="bottom",
         color="dimgrey",
         fontsize=11,
