@@ -339,7 +339,7 @@ def test_a_token_is_bound_to_its_caller_and_the_default_caller_comes_from_the_ac
             return await client.call_tool("screening_hits", {"case": "C-17", "cursor": token})
 
     stolen = anyio.run(run)
-    assert stolen.is_error
+    assert stolen.is_error and "continuation token was issued to another caller" in _text(stolen)
     token = AccessToken(token="t", client_id="desk", scopes=[], subject="alice", claims={"iss": "https://idp.test"})
     reset = auth_context_var.set(AuthenticatedUser(token))
     try:
@@ -382,3 +382,28 @@ def test_the_output_schema_says_how_an_exact_amount_travels_as_it_does() -> None
 
 def _exact(digits: str) -> Any:
     return (Decimal(digits),)
+
+
+def test_by_default_a_token_is_bound_to_the_principal_of_the_requests_access_token() -> None:
+    """`request_caller`, read in the tool's own request: a token issued to one principal resumes for that principal
+    only (the in-memory transport carries the context the authentication middleware would have set)."""
+    server = _screening(secret=SECRET)
+
+    def as_principal(subject: str, arguments: dict[str, Any]) -> mcp_types.CallToolResult:
+        token = AccessToken(token="t", client_id="desk", scopes=[], subject=subject)
+        reset = auth_context_var.set(AuthenticatedUser(token))
+        try:
+
+            async def call() -> mcp_types.CallToolResult:
+                async with Client(server, mode="auto") as client:
+                    return await client.call_tool("screening_hits", arguments)
+
+            return anyio.run(call)
+        finally:
+            auth_context_var.reset(reset)
+
+    first = as_principal("alice", {"case": "C-17"})
+    cursor = (first.meta or {})[CONTINUATION_ID]["token"]
+    assert not as_principal("alice", {"case": "C-17", "cursor": cursor}).is_error
+    refused = as_principal("bob", {"case": "C-17", "cursor": cursor})
+    assert refused.is_error and "continuation token was issued to another caller" in _text(refused)
