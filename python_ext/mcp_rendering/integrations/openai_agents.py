@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 # Resolved where the `openai-agents` extra is installed; the project's own environment goes without it.
+from agents.agent import ToolsToFinalOutputResult  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from agents.mcp import (  # pyright: ignore[reportMissingImports]
     MCPServerStdio,  # pyright: ignore[reportUnknownVariableType]
     MCPServerStreamableHttp,  # pyright: ignore[reportUnknownVariableType]
@@ -231,21 +232,23 @@ class RenderingServerMixin:
 def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
     """A `ToolsToFinalOutputFunction` for `Agent(tool_use_behavior=...)`: the host's view of the turn's verbatim
     results as the final output, when every tool call of the turn returned one (see the module docstring)."""
-    from agents.agent import ToolsToFinalOutputResult  # pyright: ignore[reportMissingImports]
-
     answers: list[str] = []
     for tool_result in tool_results:
         data = rendered_output(getattr(tool_result, "run_item", None)) or {}
         answer = data.get("answer")
         if not isinstance(answer, Mapping):
-            return ToolsToFinalOutputResult(is_final_output=False)
+            return _outcome(None)
         view = cast("Mapping[str, Any]", answer)
         if view.get("verbatim") is not True or view.get("is_error") is not False:
-            return ToolsToFinalOutputResult(is_final_output=False)
+            return _outcome(None)
         answers.append(cast("str", view["text"]))
-    if not answers:
-        return ToolsToFinalOutputResult(is_final_output=False)
-    return ToolsToFinalOutputResult(is_final_output=True, final_output="\n\n".join(answers))
+    return _outcome("\n\n".join(answers) if answers else None)
+
+
+def _outcome(final_output: str | None) -> Any:
+    """The SDK's `ToolsToFinalOutputResult`: the run ends with `final_output`, or the model runs again (None)."""
+    build = cast("Callable[..., Any]", ToolsToFinalOutputResult)
+    return build(is_final_output=final_output is not None, final_output=final_output)
 
 
 def _with_presentation(extractor: Callable[[Any], Any] | None) -> Callable[[Any], Awaitable[dict[str, Any] | None]]:
