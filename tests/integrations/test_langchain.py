@@ -253,7 +253,7 @@ def test_at_most_one_tool_source() -> None:
 
 
 def test_the_docs_page_examples_run_as_written(tmp_path: Path) -> None:
-    example, multi_server = page_examples("langchain.md")
+    example, multi_server, route = page_examples("langchain.md")
     done = run_example(example, tmp_path)
     assert done.returncode == 0, done.stderr
     assert "example-financial" in done.stdout  # the caption names the server
@@ -261,6 +261,11 @@ def test_the_docs_page_examples_run_as_written(tmp_path: Path) -> None:
     assert FRAMING_HEADER in done.stdout  # the framing the model reads first
     done = run_example(multi_server, tmp_path)
     assert done.returncode == 0 and done.stdout == "", done.stderr
+    if _ADAPTERS_VERSION >= (0, 3):  # the route's example needs LangChain's agent loop, pinned with the newest
+        done = run_example(route, tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
+        assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout
 
 
 # ------------------------------------------------------------------------------------- the return-direct route

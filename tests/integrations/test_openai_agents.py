@@ -204,11 +204,15 @@ def test_rendered_output_of_other_items() -> None:
 
 
 def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
-    [example] = page_examples("openai-agents.md")
+    example, route = page_examples("openai-agents.md")
     done = run_example(example, tmp_path)
     assert done.returncode == 0, done.stderr
     assert "example-financial" in done.stdout  # the caption names the server
     assert "Capitaux propres" in done.stdout  # a record, as the user sees it
+    done = run_example(route, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
+    assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout
 
 
 SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
