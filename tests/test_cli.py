@@ -537,12 +537,12 @@ def test_the_demo_refuses_a_save_path_it_cannot_use_before_it_runs(
 CONTINUATION_ONLY_SERVER = CORE_ONLY_SERVER.replace(
     '"_rendering": {"mode": "verbatim"}',
     '"_meta": {"io.modelcontextprotocol/rendering": {"mode": "verbatim"}, '
-    '"io.modelcontextprotocol/result-continuation": {"argument": "cursor", "token": "p2"}}',
+    '"mcp-rendering/result-continuation": {"argument": "cursor", "token": "p2"}}',
 ).replace(
     '"inputSchema": {"type": "object"}, "annotations": {"verbatimHint": True}',
     '"inputSchema": {"type": "object", "properties": {"cursor": {"type": "string"}}}, '
     '"_meta": {"io.modelcontextprotocol/rendering": {"verbatimHint": True}, '
-    '"io.modelcontextprotocol/result-continuation": {"argument": "cursor"}}',
+    '"mcp-rendering/result-continuation": {"argument": "cursor"}}',
 )
 
 
