@@ -104,7 +104,7 @@ export const EXTENSION_IDS = [
   'io.modelcontextprotocol/auth/wif',
   'io.modelcontextprotocol/tasks',
   'io.modelcontextprotocol/rendering',
-  'io.modelcontextprotocol/result-continuation'
+  'mcp-rendering/result-continuation'
 ] as const;
 export type ExtensionId = (typeof EXTENSION_IDS)[number];
 

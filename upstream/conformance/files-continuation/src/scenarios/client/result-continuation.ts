@@ -1,5 +1,5 @@
 /**
- * Result continuation extension (io.modelcontextprotocol/result-continuation): the client side (SEP-0000).
+ * Result continuation extension (mcp-rendering/result-continuation): the client side.
  *
  * The suite plays a server whose tools return results in parts, with well-formed, unusable and malformed
  * continuation carriers. The client under test calls every tool but `report_parts` with no arguments, follows
