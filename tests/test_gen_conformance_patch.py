@@ -5,6 +5,7 @@ stale patch, and skips, saying why, where the suite's source is not beside the c
 from __future__ import annotations
 
 import importlib
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -59,3 +60,26 @@ def test_a_stale_patch_exits_1(gen: ModuleType, tmp_path: Path, monkeypatch: pyt
     monkeypatch.setattr(gen, "REPO_ROOT", tmp_path)
     monkeypatch.setattr(sys, "argv", ["gen_conformance_patch.py", "--check"])
     assert gen.main() == 1
+
+
+def test_check_sh_skips_in_one_line_on_a_clone_without_the_suite_source(tmp_path: Path) -> None:
+    """A clone of the repository with nothing beside it: the conformance check says it is skipped, and why."""
+    checkout = tmp_path / "clone"
+    (checkout / "scripts").mkdir(parents=True)
+    (checkout / "upstream" / "conformance").mkdir(parents=True)
+    for name in ("gen_conformance_patch.py", "gen_sdk_patch.py"):
+        shutil.copy(ROOT / "scripts" / name, checkout / "scripts" / name)
+    shutil.copy(ROOT / "upstream" / "conformance" / "check.sh", checkout / "upstream" / "conformance" / "check.sh")
+    run = subprocess.run(
+        ["bash", str(checkout / "upstream" / "conformance" / "check.sh")],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""
+    assert run.stdout.splitlines() == [
+        "upstream/conformance/check.sh: skipped: the conformance suite's source (conformance-c321dd3.tar.gz) is not "
+        "beside this checkout; set CONFORMANCE_SNAPSHOT to it to run this check"
+    ]

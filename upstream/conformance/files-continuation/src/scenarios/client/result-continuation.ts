@@ -337,8 +337,11 @@ of every part, in order>]}}}\`.`;
         continue;
       }
       const followUps = made.slice(1);
-      if (c.follow) {
-        // follows-exactly is judged on every case the client must follow.
+      if (c.follow && followUps.length === 0) {
+        // Not following a usable carrier is a misreading of it, judged by the case's own check.
+        add(c.check, `${name}: the usable continuation was not followed`);
+      } else if (c.follow) {
+        // follows-exactly judges every follow-up of a case the client must follow.
         const exact =
           followUps.length === 1 &&
           JSON.stringify(followUps[0]) ===
