@@ -16,7 +16,7 @@ Rules enforced here:
 - every MUST left is checked: an excluded row is a SHOULD, or says why no scenario can observe it (not observable
   on the wire, or a framework gap), and links no issue but a tracking issue's own URL;
 - every `check` id is emitted by a scenario of either extension, and every `sep-0000-` id a scenario emits is
-  declared (the scenarios run in `upstream/conformance/check.sh`);
+  declared (the scenarios of both patches, run in `upstream/conformance/check.sh`);
 - the SEP, a charter, restates no requirement: its BCP 14 keywords are all in the specifications.
 
 Quoted text is compared after normalization: markdown emphasis, code ticks and link targets are removed and
@@ -45,7 +45,11 @@ SPECS = {RENDERING_URL: SPEC_PATH, CONTINUATION_URL: CONTINUATION_PATH}
 SEP_URL = "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/seps/0000-rendering-directives.md"
 SEP_PATH = ROOT / "sep" / f"{SEP_NUMBER}-rendering-directives.md"
 YAML_PATH = ROOT / "sep" / "conformance" / f"sep-{SEP_NUMBER}.yaml"
-SCENARIOS = ROOT / "upstream" / "conformance" / "files" / "src" / "scenarios"
+SCENARIO_TREES = (
+    ROOT / "upstream" / "conformance" / "files" / "src" / "scenarios",
+    ROOT / "upstream" / "conformance" / "files-continuation" / "src" / "scenarios",
+)
+"""The scenarios of the rendering patch, then those the result continuation patch adds."""
 
 UNTRACED_SECTIONS = ("Conventions",)
 BOILERPLATE = "The key words "
@@ -224,9 +228,10 @@ SCENARIO_FILES = ("rendering*.ts", "result-continuation*.ts")
 
 def _scenario_sources() -> dict[str, str]:
     return {
-        path.relative_to(SCENARIOS).as_posix(): path.read_text(encoding="utf-8")
+        path.relative_to(tree).as_posix(): path.read_text(encoding="utf-8")
+        for tree in SCENARIO_TREES
         for pattern in SCENARIO_FILES
-        for path in SCENARIOS.rglob(pattern)
+        for path in tree.rglob(pattern)
         if not path.name.endswith(".test.ts")
     }
 

@@ -96,6 +96,12 @@ export interface RunContext {
    * GET-SSE, DNS rebinding) bypass this and use raw fetch.
    */
   connect(opts?: ConnectOptions): Promise<Connection>;
+  /**
+   * A credential the server under test accepts as a principal (the `server`
+   * command's `--bearer-token`), for scenarios that compare an authenticated
+   * caller with an anonymous one; undefined when none was given.
+   */
+  bearerToken?: string;
 }
 
 export class JsonRpcError extends Error {

@@ -1,5 +1,5 @@
 /**
- * Result continuation extension (io.modelcontextprotocol/result-continuation): the client side (SEP-0000).
+ * Result continuation extension (mcp-rendering/result-continuation): the client side.
  *
  * The suite plays a server whose tools return results in parts, with well-formed, unusable and malformed
  * continuation carriers. The client under test calls every tool but `report_parts` with no arguments, follows
@@ -337,8 +337,11 @@ of every part, in order>]}}}\`.`;
         continue;
       }
       const followUps = made.slice(1);
-      if (c.follow) {
-        // follows-exactly is judged on every case the client must follow.
+      if (c.follow && followUps.length === 0) {
+        // Not following a usable carrier is a misreading of it, judged by the case's own check.
+        add(c.check, `${name}: the usable continuation was not followed`);
+      } else if (c.follow) {
+        // follows-exactly judges every follow-up of a case the client must follow.
         const exact =
           followUps.length === 1 &&
           JSON.stringify(followUps[0]) ===

@@ -1,5 +1,5 @@
 /**
- * Result continuation extension (io.modelcontextprotocol/result-continuation): the server side (SEP-0000).
+ * Result continuation extension (mcp-rendering/result-continuation): the server side.
  *
  * The suite plays the client. It lists the server's tools, and for each tool whose carrier declares a
  * continuation argument and that takes no required argument, walks the whole result part by part, from a client
@@ -7,6 +7,7 @@
  * server must refuse. Under 2026-07-28 it also fetches a continuation on a new connection.
  */
 
+import { untestableCheck } from '../untestable';
 import type { ClientScenario, ConformanceCheck } from '../../types';
 import type { Connection, RunContext } from '../../connection';
 import {
@@ -47,7 +48,7 @@ const MAX_PARTS = 100;
 
 /**
  * The longest the scenario waits for a token to expire: a token whose stated expiry is further away is not
- * presented after it (the expired-token check is skipped), as the scenario cannot move the server's clock.
+ * presented after it (the expired-token check is untestable), as the scenario cannot move the server's clock.
  */
 export const EXPIRY_WAIT_BOUND_MS = 20_000;
 /** How long after a stated expiry the token is presented: clocks apart, and expiries kept in whole seconds. */
@@ -55,7 +56,7 @@ const EXPIRY_MARGIN_MS = 2_000;
 
 /**
  * What a check found: the problems it saw (none is a success), or why the server under test gave it nothing to
- * observe (then the check is SKIPPED with that reason, never failed).
+ * observe (then the check is untestable: failed with that reason, at the severity of its keyword, never passed).
  */
 type Findings = string[] | { unobserved: string };
 
@@ -77,7 +78,14 @@ function check(
   failure: 'FAILURE' | 'WARNING' = 'FAILURE'
 ): ConformanceCheck {
   if (!Array.isArray(findings))
-    return skipped(section, id, description, findings.unobserved, details);
+    return untestable(
+      section,
+      id,
+      description,
+      findings.unobserved,
+      details,
+      failure
+    );
   const problems = findings;
   return {
     id,
@@ -91,23 +99,24 @@ function check(
   };
 }
 
-/** A SKIPPED check: the server under test gave nothing this check can observe. */
-function skipped(
+/** The server under test gave nothing this check can observe (issue #248: a failure, not a skip). */
+function untestable(
   section: string,
   id: string,
   description: string,
   reason: string,
-  details: Record<string, unknown> = {}
+  details: Record<string, unknown> = {},
+  severity: 'FAILURE' | 'WARNING' = 'FAILURE'
 ): ConformanceCheck {
-  return {
+  const failed = untestableCheck(
     id,
-    name: id,
+    id,
     description,
-    status: 'SKIPPED',
-    timestamp: new Date().toISOString(),
-    specReferences: [continuationRef(section)],
-    details: { ...details, reason }
-  };
+    reason,
+    [continuationRef(section)],
+    severity
+  );
+  return { ...failed, details: { ...details, ...failed.details } };
 }
 
 /**
@@ -293,7 +302,7 @@ async function expiredTokenCheck(
     );
   const { argument, token, expiresAt } = continuation;
   if (expiresAt === undefined)
-    return skipped(
+    return untestable(
       section,
       EXPIRED_ID,
       EXPIRED_DESCRIPTION,
@@ -302,7 +311,7 @@ async function expiredTokenCheck(
   const expiry = Date.parse(expiresAt);
   const away = expiry - Date.now();
   if (away > EXPIRY_WAIT_BOUND_MS)
-    return skipped(
+    return untestable(
       section,
       EXPIRED_ID,
       EXPIRED_DESCRIPTION,
@@ -333,12 +342,6 @@ async function expiredTokenCheck(
   });
 }
 
-/**
- * The environment variable holding a bearer credential that the server under test accepts as a principal: the
- * suite's `server` command takes no credential, so the context check reads it from here, and is skipped without it.
- */
-export const SERVER_BEARER_ENV = 'MCP_CONFORMANCE_SERVER_BEARER';
-
 const CONTEXT_ID = 'sep-0000-continuation-server-token-bound-to-context';
 const CONTEXT_DESCRIPTION =
   'A token issued anonymously is refused with a principal, and one issued to a principal is refused anonymously';
@@ -359,7 +362,7 @@ export function bearerFetch(
 
 /**
  * token-bound-to-context: part 1 of `tool` fetched anonymously (on `anonymous`) and with the credential of
- * `SERVER_BEARER_ENV` (on a connection of its own, every request of which carries it: the 2025-11-25 connection
+ * `--bearer-token` (on a connection of its own, every request of which carries it: the 2025-11-25 connection
  * takes no per-request header, and a session belongs to the credential that opened it); each token is presented
  * in the other context (it must be refused), then in its own (it must be accepted, or a refusal proves nothing).
  */
@@ -371,17 +374,17 @@ async function contextBoundCheck(
   refusals: { label: string; outcome: Outcome }[]
 ): Promise<ConformanceCheck> {
   const section = '5-tokens-and-the-authorization-context';
-  const credential = process.env[SERVER_BEARER_ENV] ?? '';
+  const credential = ctx.bearerToken ?? '';
   if (credential === '')
-    return skipped(
+    return untestable(
       section,
       CONTEXT_ID,
       CONTEXT_DESCRIPTION,
-      `no credential to call with: set ${SERVER_BEARER_ENV} to a bearer credential the server under test accepts as a principal (it must still serve callers without one) to observe this rule`
+      'no credential to call with: pass --bearer-token with a credential the server under test accepts as a principal (it must still serve callers without one)'
     );
   const how =
     'part 1 fetched anonymously and on a second connection whose every request carries Authorization: Bearer (the credential of ' +
-    `${SERVER_BEARER_ENV}); each token presented in the other context, then in its own`;
+    '--bearer-token); each token presented in the other context, then in its own';
   let principal: Connection;
   try {
     principal = await ctx.connect({
@@ -394,7 +397,7 @@ async function contextBoundCheck(
       CONTEXT_ID,
       CONTEXT_DESCRIPTION,
       [
-        `the connection with the credential of ${SERVER_BEARER_ENV} was refused: ${errorText(error)}`
+        `the connection with the credential of --bearer-token was refused: ${errorText(error)}`
       ],
       { tool, how }
     );
@@ -482,11 +485,11 @@ export class ResultContinuationServerScenario implements ClientScenario {
   with other arguments or to another tool, with a tool error; under 2026-07-28, accept a continuation on a new
   connection.
 - Refuse a token issued in the anonymous context when it comes with a principal, and the reverse (observed only
-  when \`${SERVER_BEARER_ENV}\` holds a bearer credential the server accepts as a principal beside anonymous
-  callers; otherwise the check is skipped).
+  when \`--bearer-token\` gives a credential the server accepts as a principal beside anonymous callers;
+  otherwise the check is untestable).
 - Refuse a token once its \`expiresAt\` has passed (observed only when the stated expiry is at most
-  ${EXPIRY_WAIT_BOUND_MS / 1000} s away: the scenario waits for it; otherwise the check is skipped).
-- Never give a member name twice in one object of a \`Tool\` or \`CallToolResult\` (judged on the response
+  ${EXPIRY_WAIT_BOUND_MS / 1000} s away: the scenario waits for it; otherwise the check is untestable).
+- Should never give a member name twice in one object of a \`Tool\` or \`CallToolResult\` (judged on the response
   bytes, before any parser keeps one of the values).
 
 **Required server fixtures:** a tool with a continuation carrier and no required argument whose result, called
@@ -1078,7 +1081,8 @@ with no arguments, comes in at least two parts, its records the objects of the i
                   'no tools/list or tools/call response body was recorded'
               }
             : repeated.problems,
-          { responsesScanned: repeated.scanned }
+          { responsesScanned: repeated.scanned },
+          'WARNING'
         )
       );
     } catch (error) {

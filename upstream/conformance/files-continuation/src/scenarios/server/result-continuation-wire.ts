@@ -1,11 +1,10 @@
 /**
- * The wire rules of the result continuation extension (io.modelcontextprotocol/result-continuation) that its
+ * The wire rules of the result continuation extension (mcp-rendering/result-continuation) that its
  * scenarios and the rendering ones share: the carrier key, the members of each carrier, what makes a carrier value
  * well-formed, and what the scenarios take as the records of a part.
  */
 
-export const CONTINUATION_EXTENSION_ID =
-  'io.modelcontextprotocol/result-continuation';
+export const CONTINUATION_EXTENSION_ID = 'mcp-rendering/result-continuation';
 
 export const CONTINUATION_SPEC_URL =
   'https://github.com/modelcontextprotocol/experimental-ext-result-continuation/blob/main/specification/draft/result-continuation.mdx';
