@@ -7,7 +7,7 @@
 #      (constraints.txt);
 #   3. per pull request, on a fresh copy of the release with only its patch applied (`git apply --check`, then
 #      `git apply`): ruff (check and format) and pyright under the SDK's configuration on every Python file it adds
-#      or changes; the SDK's test-quality rules (.claude/skills/test-quality/SKILL.md, AGENTS.md) on every line it
+#      or changes (an error counts unless the pristine release has it too, on the same files); the SDK's test-quality rules (.claude/skills/test-quality/SKILL.md, AGENTS.md) on every line it
 #      adds; and its test files under coverage, with the source files it adds and the test files it changes at 100%
 #      (branches included);
 #   4. on the release with all three patches applied: the SDK's own CI command over the whole tree (`coverage run
@@ -94,6 +94,19 @@ if $prepare_only; then
   exit 0
 fi
 
+pyright_errors() { # the pyright errors (SDK configuration) of the given files, one "file<TAB>rule<TAB>message" a line
+  local report status=0
+  report="$(PYRIGHT_PYTHON_IGNORE_WARNINGS=1 "$venv/bin/pyright" --outputjson "$@")" || status=$?
+  [ "$status" -le 1 ] || fail "pyright could not run (status $status)"
+  "$venv/bin/python" -c '
+import json, os, sys
+
+for found in json.load(sys.stdin)["generalDiagnostics"]:
+    if found["severity"] == "error":
+        print(os.path.relpath(found["file"]), found.get("rule", ""), " ".join(found["message"].split()), sep="\t")
+' <<<"$report"
+}
+
 # The SDK's test-quality rules a line can break: a `match=` on message text, a fake object, a new suppression, a
 # sleep, a `Test` class, `from __future__ import annotations` in a test (SKILL.md, AGENTS.md).
 quality_rules='match=|SimpleNamespace|# *(type|pyright): *ignore|# *noqa|# *pragma|(time|anyio|asyncio)\.sleep\(|^class Test|^from __future__ import annotations'
@@ -123,7 +136,25 @@ for request in "${requests[@]}"; do
   done
   "$venv/bin/ruff" check "${python_files[@]}" || fail "$request: ruff check failed"
   "$venv/bin/ruff" format --check "${python_files[@]}" || fail "$request: ruff format --check failed"
-  PYRIGHT_PYTHON_IGNORE_WARNINGS=1 "$venv/bin/pyright" "${python_files[@]}" || fail "$request: pyright failed"
+  pyright_errors "${python_files[@]}" >"$cache/pyright-patched.txt"
+  if [ -s "$cache/pyright-patched.txt" ]; then
+    # An error the pristine release shows too, on the same files, is not the patch's: pyright given single files
+    # checks a module they import through the environment as a library (the SDK runs it on the whole project).
+    cd "$root"
+    fresh_tree
+    cd "$tree"
+    existing=()
+    for file in "${python_files[@]}"; do [ -f "$file" ] && existing+=("$file"); done
+    : >"$cache/pyright-pristine.txt"
+    [ "${#existing[@]}" -gt 0 ] && pyright_errors "${existing[@]}" >"$cache/pyright-pristine.txt"
+    if grep -vxFf "$cache/pyright-pristine.txt" "$cache/pyright-patched.txt"; then
+      fail "$request: pyright reports the errors above, which the pristine release does not have"
+    fi
+    echo "   pyright: $(wc -l <"$cache/pyright-patched.txt") error(s), each present in the pristine release too"
+    cd "$root"
+    fresh_tree "$request"
+    cd "$tree"
+  fi
   added_tests="$(awk '/^\+\+\+ b\//{t=($2 ~ /^b\/tests\//)} t && /^\+[^+]/{print substr($0, 2)}' "$patch")"
   added_src="$(awk '/^\+\+\+ b\//{t=($2 !~ /^b\/tests\//)} t && /^\+[^+]/{print substr($0, 2)}' "$patch")"
   if grep -nE "$quality_rules" <<<"$added_tests" || grep -nE '# *(type|pyright): *ignore|# *noqa|# *pragma' <<<"$added_src"; then
