@@ -1,9 +1,10 @@
-"""The two copies of the usable-null-text rule outside the package agree with the schema's pattern.
+"""The copies of the usable-null-text rule outside the package.
 
-The pull request to the Python SDK (`upstream/python-sdk/files/src/mcp/shared/rendering.py`) and the conformance
-scenarios (`upstream/conformance/files/src/scenarios/server/rendering-wire.ts`) each state the rule in their own
-code; `usable_null_text` is the schema's pattern itself. On every string, the three agree, and the SDK's default
-null text is the package's.
+The conformance scenarios (`upstream/conformance/files/src/scenarios/server/rendering-wire.ts`) state the schema's
+pattern in their own code; on every string they agree with `usable_null_text`, the pattern itself. The pull request
+to the Python SDK (`upstream/python-sdk/rendering/files/src/mcp/shared/_rendering.py`) states the rule of
+`sep/rendering.mdx` section 4 in words of Unicode categories; it reads that section's examples as the section does,
+and its default null text is the package's.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, usable_null_text
 
 ROOT = Path(__file__).resolve().parents[1]
-SDK_SHARED = ROOT / "upstream" / "python-sdk" / "files" / "src" / "mcp" / "shared" / "rendering.py"
+SDK_SHARED = ROOT / "upstream" / "python-sdk" / "rendering" / "files" / "src" / "mcp" / "shared" / "_rendering.py"
 CONFORMANCE_WIRE = ROOT / "upstream" / "conformance" / "files" / "src" / "scenarios" / "server" / "rendering-wire.ts"
 
 
@@ -74,10 +75,17 @@ _LOOK_ALIKES = ["O", "O.OO", "l,OOO", "(O)", "S", "\u00ba", "lO"]
 
 
 @given(_NEAR_NULL_TEXT | st.sampled_from(_CASES))
-def test_the_sdk_and_the_conformance_scenarios_read_null_texts_as_the_schema_does(text: str) -> None:
-    usable = usable_null_text(text)
-    assert (SDK.null_display_problem(text) is None) is usable
-    assert _conformance_accepts(text) is usable
+def test_the_conformance_scenarios_read_null_texts_as_the_schema_does(text: str) -> None:
+    assert _conformance_accepts(text) is usable_null_text(text)
+
+
+def test_the_sdk_reads_the_specifications_examples_as_the_specification_does() -> None:
+    """sep/rendering.mdx section 4: `-`, `n/a`, `—`, `néant` and `無` are usable; no blank or invisible text, and no
+    `0`, `٣` or `Ⅻ`."""
+    for text in ("-", "n/a", "\u2014", "n\u00e9ant", "\u7121"):
+        assert SDK.usable_null_text(text)
+    for text in ("", " ", "\u200b", "\x07", "0", "\u0663", "\u216b", "x" * 17):
+        assert not SDK.usable_null_text(text)
 
 
 def test_the_sdk_default_is_the_package_default() -> None:
@@ -85,8 +93,7 @@ def test_the_sdk_default_is_the_package_default() -> None:
     assert usable_null_text(DEFAULT_NULL_DISPLAY)
 
 
-def test_every_copy_refuses_letters_that_resemble_digits_alone() -> None:
+def test_the_schema_and_the_conformance_copy_refuse_letters_that_resemble_digits_alone() -> None:
     for text in _LOOK_ALIKES:
         assert not usable_null_text(text)
-        assert SDK.null_display_problem(text) is not None
         assert not _conformance_accepts(text)
