@@ -128,7 +128,9 @@ def test_a_later_revisions_members_change_no_reading_and_are_reported_as_ignored
     extras: tuple[dict[str, Any], ...],
     where: set[str],
 ) -> None:
-    added = dict(zip(("hints", "directive", "continuation", "declaration"), extras, strict=True))
+    added: dict[str, dict[str, Any]] = dict(
+        zip(("hints", "directive", "continuation", "declaration"), extras, strict=True)
+    )
     if continuation is None:
         where.discard("continuation")
     before = _read(_tool(hints, {"argument": "cursor"}), _result(directive, continuation))
