@@ -485,8 +485,9 @@ def test_sdk_models_are_presented_like_wire_dicts() -> None:
 @pytest.mark.parametrize(
     ("directive", "mode"),
     [
-        ({"complete": False}, "unspecified"),
-        # An unknown member makes the carrier unclean, which reads verbatim.
+        # A present directive that states no mode reads verbatim, whatever the tool hints say.
+        ({"complete": False}, "verbatim"),
+        # An unknown member is ignored: the directive states no mode and no completeness.
         ({"continuation": {"argument": "cursor", "token": "t1"}}, "verbatim"),
     ],
 )
