@@ -1,15 +1,17 @@
-"""The two copies of the usable-null-text rule outside the package agree with the schema's pattern.
+"""The copies of the usable-null-text rule outside the package agree with the rule they follow.
 
-The pull request to the Python SDK (`upstream/python-sdk/files/src/mcp/shared/rendering.py`) and the conformance
-scenarios (`upstream/conformance/files/src/scenarios/server/rendering-wire.ts`) each state the rule in their own
-code; `usable_null_text` is the schema's pattern itself. On every string, the three agree, and the SDK's default
-null text is the package's.
+The pull request to the Python SDK (`upstream/python-sdk/files/src/mcp/shared/rendering.py`) states the rule in its
+own code; `usable_null_text` is the schema's pattern itself: on every string the two agree, and the SDK's default
+null text is the package's. The conformance scenarios (`upstream/conformance/files/src/scenarios/server/
+rendering-wire.ts`) state the rule of the specification's section 4 (1 to 16 code points, not only white space, no
+character of the categories Cc, Cf or N) as two regular expressions, whose Unicode categories are read here.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import re
+import unicodedata
 from pathlib import Path
 from types import ModuleType
 
@@ -34,23 +36,30 @@ def _sdk_shared() -> ModuleType:
 SDK = _sdk_shared()
 
 
-def _conformance_pattern() -> re.Pattern[str]:
-    """The scenarios' `USABLE_NULL_TEXT`, rebuilt from its two JavaScript string constants (their `\\uXXXX` escapes
-    mean the same in a Python pattern)."""
+def _conformance_categories(name: str) -> tuple[str, ...]:
+    """The Unicode general categories named (`\\p{...}`) in the scenarios' regular expression `name`."""
     source = CONFORMANCE_WIRE.read_text(encoding="utf-8")
-    constants = {
-        name: value.replace("\\\\", "\\") for name, value in re.findall(r"const (NULL_TEXT_\w+) =\s*'([^']+)';", source)
-    }
-    char, letter = constants["NULL_TEXT_CHAR"], constants["NULL_TEXT_LETTER"]
-    return re.compile(f"({char}+ )*{char}*{letter}{char}*( {char}+)*")
+    match = re.search(rf"const {name} = /(.+)/u;", source)
+    assert match is not None, name
+    return tuple(re.findall(r"\\p\{(\w+)\}", match[1]))
 
 
-CONFORMANCE = _conformance_pattern()
+BLANK = _conformance_categories("BLANK_TEXT")
+FORBIDDEN = _conformance_categories("FORBIDDEN_CHARACTER")
 
 
 def _conformance_accepts(text: str) -> bool:
-    # The scenarios count code points, as Python's len does.
-    return len(text) <= 16 and CONFORMANCE.fullmatch(text) is not None
+    """The scenarios' rule, with the categories their expressions name (`\\s` is white space)."""
+    blank = all(char.isspace() or unicodedata.category(char).startswith(BLANK) for char in text)
+    forbidden = any(unicodedata.category(char).startswith(FORBIDDEN) for char in text)
+    return 1 <= len(text) <= 16 and not blank and not forbidden
+
+
+def _specified(text: str) -> bool:
+    """Section 4's usable null text: 1 to 16 code points, not only white space, no Cc, Cf or N character."""
+    if not 1 <= len(text) <= 16 or all(char.isspace() or unicodedata.category(char)[0] == "Z" for char in text):
+        return False
+    return not any(unicodedata.category(char) in ("Cc", "Cf") or unicodedata.category(char)[0] == "N" for char in text)
 
 
 _NEAR_NULL_TEXT = st.text(
@@ -74,10 +83,20 @@ _LOOK_ALIKES = ["O", "O.OO", "l,OOO", "(O)", "S", "\u00ba", "lO"]
 
 
 @given(_NEAR_NULL_TEXT | st.sampled_from(_CASES))
-def test_the_sdk_and_the_conformance_scenarios_read_null_texts_as_the_schema_does(text: str) -> None:
-    usable = usable_null_text(text)
-    assert (SDK.null_display_problem(text) is None) is usable
-    assert _conformance_accepts(text) is usable
+def test_the_sdk_reads_null_texts_as_the_schema_does(text: str) -> None:
+    assert (SDK.null_display_problem(text) is None) is usable_null_text(text)
+
+
+@given(_NEAR_NULL_TEXT | st.sampled_from(_CASES))
+def test_the_conformance_scenarios_read_null_texts_as_the_specification_says(text: str) -> None:
+    assert _conformance_accepts(text) is _specified(text)
+
+
+def test_the_conformance_scenarios_accept_any_script_and_refuse_numbers_and_blanks() -> None:
+    for text in ("-", "\u2014", "n/a", "n\u00e9ant", "\u7121", "O", "O.OO"):
+        assert _conformance_accepts(text), text
+    for text in ("", " ", "\u00a0", "0", "\u0663", "\u216b", "\u00b2", "n\u200ba", "x\ty", "a" * 17):
+        assert not _conformance_accepts(text), text
 
 
 def test_the_sdk_default_is_the_package_default() -> None:
@@ -85,8 +104,7 @@ def test_the_sdk_default_is_the_package_default() -> None:
     assert usable_null_text(DEFAULT_NULL_DISPLAY)
 
 
-def test_every_copy_refuses_letters_that_resemble_digits_alone() -> None:
+def test_the_package_and_the_sdk_refuse_letters_that_resemble_digits_alone() -> None:
     for text in _LOOK_ALIKES:
         assert not usable_null_text(text)
         assert SDK.null_display_problem(text) is not None
-        assert not _conformance_accepts(text)
