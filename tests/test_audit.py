@@ -100,10 +100,13 @@ def test_the_summaries_the_proposal_complains_about_are_caught() -> None:
 
 def test_altered_and_reformatted_values_are_caught() -> None:
     text = present(None, _result()).text
-    report = audit(text.replace("| 1000 |", "| 1,000 |"), _result())
+    # Grouped digits are the same value (the host guide's "the same value"); another precision is not.
+    for grouped in ("1,000", "1 000", "1\u202f000", "1\u00a0000", "1'000"):
+        assert audit(text.replace("| 1000 |", f"| {grouped} |"), _result()).clean, grouped
+    report = audit(text.replace("| 1000 |", "| 1,000.0 |"), _result())
     assert [(issue.kind, issue.row_id) for issue in report.issues] == [("altered_row", "sales")]
     assert report.issues[0].line is not None
-    assert "1,000" in report.issues[0].detail
+    assert "1000.0" in report.issues[0].detail
 
 
 def test_rounding_in_free_form_is_caught() -> None:

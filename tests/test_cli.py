@@ -17,6 +17,7 @@ import pytest
 from mcp_rendering.audit import MAX_RESULT_BYTES, MAX_TRANSCRIPT_CHARS
 from mcp_rendering.cli import main
 from mcp_rendering.patch import installed
+from mcp_rendering.types import CONTINUATION_ID
 
 EXAMPLE = [sys.executable, "-m", "mcp_rendering.examples.financial"]
 SCREENING = [sys.executable, "-m", "mcp_rendering.examples.screening"]
@@ -61,6 +62,9 @@ def test_demo_of_a_paged_result_shows_the_notice_and_walks_to_the_end(tmp_path: 
     assert completed.returncode == 0, completed.stderr
     out = completed.stdout
     assert "INCOMPLETE: a bounded page" in out
+    assert "What the user sees (mode verbatim: a part of the result, marked partial, in order)" in out
+    assert "the whole result, in order)" not in out
+    assert "Outcome: each part was shown in order and marked partial until the last" in out
     assert "Partial result: it shows 100 of" in out
     walked = next(line for line in out.splitlines() if "walked" in line)
     pages, records = walked.split("walked ")[1].split(" pages: ")
@@ -556,6 +560,76 @@ def test_inspect_strict_fails_a_continuation_that_does_not_say_incomplete(capsys
     assert main(["inspect", "--strict", "--call", "report", "--", sys.executable, "-c", CONTINUATION_ONLY_SERVER]) == 1
 
 
+PAGED_ROWS_SERVER = textwrap.dedent(
+    """
+    import sys
+
+    from mcp.server.mcpserver import MCPServer
+
+    from mcp_rendering import Budget, paged_tool, registration
+
+    mcp = MCPServer("rows", **registration(continuation=sys.argv[1] == "declared"))
+
+
+    @paged_tool(mcp, budget=Budget(max_items=2), secret="a-test-secret-of-32-bytes-000000")
+    def hits(case: str) -> list[dict[str, object]]:
+        return [{"label": f"{case} {i}", "score": i} for i in range(5)]
+
+
+    mcp.run()
+    """
+)
+
+
+def test_inspect_reports_each_extension_and_strict_fails_a_paged_tool_without_result_continuation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    undeclared = [sys.executable, "-c", PAGED_ROWS_SERVER, "undeclared"]
+    report = inspect_json(capsys, "--", *undeclared)
+    assert (report["extension_advertised"], report["continuation_advertised"]) == (True, False)
+    assert report["tools"][0]["continuation_argument"] == "cursor"
+    assert report["strict_failures"] == [
+        f'tool "hits" pages its results but the server does not declare {CONTINUATION_ID}'
+    ]
+    assert main(["inspect", "--strict", "--", *undeclared]) == 1
+    out = capsys.readouterr().out
+    assert f"Extension {CONTINUATION_ID}: no, not advertised in the server's capabilities" in out
+    assert 'result continuation: pages its results, continued through argument "cursor"' in out
+    assert 'Strict check: fails (tool "hits" pages its results' in out
+    # Without --strict: the findings are named, no verdict is given, and the exit status stays 0.
+    assert main(["inspect", "--", *undeclared]) == 0
+    out = capsys.readouterr().out
+    assert "Strict check" not in out
+    assert 'Findings that --strict fails on: tool "hits" pages its results' in out
+
+    declared = [sys.executable, "-c", PAGED_ROWS_SERVER, "declared"]
+    assert main(["inspect", "--strict", "--call", "hits", "--args", '{"case": "C"}', "--", *declared]) == 0
+    out = capsys.readouterr().out
+    assert f"Extension {CONTINUATION_ID}: yes, advertised in the server's capabilities" in out
+    assert "Strict check: passes." in out
+    assert (
+        "Checked: the server's declaration of each extension; the hints of 1 tool in both carriers, and each "
+        'one\'s continuation argument; the result of "hits": its directive in each of three carriers, and its '
+        "continuation."
+    ) in out
+
+
+def test_inspect_without_strict_gives_no_verdict_and_says_what_it_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["inspect", "--", *EXAMPLE]) == 0
+    out = capsys.readouterr().out
+    assert "Strict check" not in out and "Findings that --strict" not in out
+    assert "Checked: the server's declaration of each extension; the hints of 2 tools in both carriers" in out
+
+
+def test_inspect_help_describes_what_it_does(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["inspect", "--help"])
+    assert exited.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())  # argparse wraps to the terminal's width
+    assert "Start a stdio MCP server, connect to it as a client would, and report what it declares" in out
+    assert "a paged tool on a server that does not declare result continuation" in out
+
+
 # ---------------------------------------------------------------------------------------------- the command itself
 
 
@@ -696,13 +770,17 @@ HOSTILE_JSON = [
     ('{"content": [], "content": [{"type": "text", "text": "x"}]}', "the member name 'content' occurs twice"),
     ('{"content": [NaN]}', "NaN is not a JSON value"),
     ('{"content": [Infinity]}', "Infinity is not a JSON value"),
+    ('{"content": [1e999]}', "the number 1e999 is too large to read (it would read as infinity)"),
+    ('{"content": [-1.5E+400]}', "the number -1.5E+400 is too large to read"),
     ('{"content": [', "is not JSON: Expecting value"),
     ('{"content": [1' + "0" * 10_000 + "]}", "is not JSON"),
 ]
 
 
 @pytest.mark.parametrize(
-    ("text", "message"), HOSTILE_JSON, ids=["deep", "surrogate", "twice", "nan", "inf", "cut", "huge-int"]
+    ("text", "message"),
+    HOSTILE_JSON,
+    ids=["deep", "surrogate", "twice", "nan", "inf", "1e999", "-1.5e400", "cut", "huge-int"],
 )
 def test_audit_refuses_hostile_json_with_one_line(
     text: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

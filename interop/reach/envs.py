@@ -74,7 +74,11 @@ class Environment:
 
 
 ENVIRONMENTS: tuple[Environment, ...] = (
-    Environment("langchain", ("langchain-mcp-adapters==0.3.2",), ("langchain-mcp-adapters", "langchain-core", "mcp")),
+    Environment(
+        "langchain",
+        ("langchain-mcp-adapters==0.3.2", "langchain-core==1.8.3", "langchain==1.5.2"),
+        ("langchain-mcp-adapters", "langchain-core", "langchain", "langgraph", "mcp"),
+    ),
     Environment("openai-agents", ("openai-agents==0.24.0",), ("openai-agents", "mcp")),
     Environment("pydantic-ai", ("pydantic-ai-slim[mcp]==2.68.0",), ("pydantic-ai-slim", "fastmcp-slim", "mcp")),
     Environment("smolagents", ("smolagents[mcp]==1.26.0", "mcp==1.30.0"), ("smolagents", "mcpadapt", "mcp")),
