@@ -4,6 +4,14 @@ import path from 'path';
 import { testContext } from '../../connection/testing';
 import { DRAFT_PROTOCOL_VERSION, LATEST_SPEC_VERSION } from '../../types';
 import { RenderingServerScenario } from './rendering';
+import {
+  getClientScenario,
+  getScenario,
+  listClientScenarios,
+  listRenderingScenarios,
+  listRenderingServerScenarios,
+  listScenarios
+} from '../index';
 
 const IDS = [
   'sep-0000-rendering-server-declares',
@@ -111,5 +119,16 @@ describe('rendering-server against a server without the fixtures', () => {
     const untestable = checks.filter((c) => c.details?.untestable === true);
     expect(untestable.map((c) => c.id).sort()).toEqual(IDS.slice(1).sort());
     expect(checks.every((c) => c.status === 'FAILURE')).toBe(true);
+  });
+});
+
+describe('the rendering scenarios are opt-in', () => {
+  it('are in their own suite and in no other, all included', () => {
+    expect(listRenderingServerScenarios()).toEqual(['rendering-server']);
+    expect(listRenderingScenarios()).toEqual(['rendering-client']);
+    expect(listClientScenarios()).not.toContain('rendering-server');
+    expect(listScenarios()).not.toContain('rendering-client');
+    expect(getClientScenario('rendering-server')).toBeDefined();
+    expect(getScenario('rendering-client')).toBeDefined();
   });
 });
