@@ -72,6 +72,7 @@ it: it never switches it off, and a caller that wants it paused pauses it around
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import json
 import re
 import unicodedata
@@ -79,16 +80,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import attrgetter
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
-from mcp_rendering.document import Cell, Document, Row, RowKind
+from pydantic import ValidationError
+
+from mcp_rendering.document import Cell, Document, Row, RowKind, Section
 from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, may_change
 from mcp_rendering.host import result_is_complete, tool_result_wire
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, resolve_rendering
-from mcp_rendering.records import RecordsKind, result_records, shows_text
+from mcp_rendering.records import RecordsKind, ResultRecords, result_records, shows_text
 from mcp_rendering.render import column_cells, first_hidden, shows_as_written, text_escape, visible
 from mcp_rendering.transcript import ShownLine, TranscriptView, read_markdown
-from mcp_rendering.types import PARTIAL_MARKER
+from mcp_rendering.types import CONTINUATION_ID, PARTIAL_MARKER
 
 __all__ = [
     "MAX_NESTING",
@@ -1747,35 +1750,97 @@ def audit(
     tool: Any = None,
     arguments: Mapping[str, Any] | None = None,
 ) -> AuditReport:
-    """Audit what a host showed the user against any tool result.
+    """Audit what a host showed the user against any tool result, or against the parts of a continued result.
 
     Args:
         shown_text: the transcript of what was shown (see the module docstring for how it is read).
-        result: a `CallToolResult`: an SDK model of any version, a framework's own (FastMCP's), or its wire dict.
+        result: a `CallToolResult`: an SDK model of any version, a framework's own (FastMCP's), or its wire dict; or
+            a list of the parts of one continued result, in the order they were fetched. Parts are audited as one
+            result: their records in order (a section met again continues), partial only when the last part is.
         markup: how the transcript is displayed: "text", "markdown", or detect ("auto").
         tool: the tool that returned the result, and `arguments` those of its call: with both, a later part of a
             continued result must be shown as partial, as `present()` shows it (read alone, it is not the whole).
         arguments: the arguments of the call that returned the result.
 
     Raises:
-        AuditInputError: the transcript is too long, or `result` is not a result object.
+        AuditInputError: the transcript is too long, `result` is not a result object (or a list of them), or its
+            parts are not parts of one result.
     """
+    if isinstance(result, list | tuple):
+        return _audit_parts(shown_text, cast("Sequence[Any]", result), markup)
+    wire = _wire(result)
+    reading = _without_continuation(wire) if tool is None else wire
+    records = result_records(wire)
+    complete = result_is_complete(reading, tool=tool, arguments=arguments)
+    null_display = resolve_rendering(tool, reading, call_arguments=arguments).null_display
+    return _audit_records(shown_text, records, complete, null_display, markup)
+
+
+def _wire(result: Any) -> dict[str, Any]:
     try:
-        wire = tool_result_wire(result)
+        return tool_result_wire(result)
     except (TypeError, ValueError) as error:
         raise AuditInputError(str(error)) from None
-    records = result_records(wire)
-    complete = result_is_complete(wire, tool=tool, arguments=arguments)
+
+
+def _without_continuation(wire: dict[str, Any]) -> dict[str, Any]:
+    """The result without its continuation carrier: read without its tool, the carrier cannot be checked (it names
+    the tool's argument), and neither the mode nor completeness depends on it."""
+    meta = wire.get("_meta")
+    if not isinstance(meta, Mapping) or CONTINUATION_ID not in meta:
+        return wire
+    kept = {name: value for name, value in cast("Mapping[str, Any]", meta).items() if name != CONTINUATION_ID}
+    return {**wire, "_meta": kept}
+
+
+def _audit_records(
+    shown_text: str, records: ResultRecords, complete: bool, null_display: str, markup: Markup
+) -> AuditReport:
     if records.document is None:
         lines = [line.text for line in records.lines if line.from_text]
         names = [line.text for line in records.lines if not line.from_text and line.text]
         return audit_lines(shown_text, lines, complete=complete, markup=markup, block_names=names)
-    rendering = resolve_rendering(None, wire)
     return audit_document(
-        shown_text,
-        records.document,
-        complete=complete,
-        null_display=rendering.null_display,
-        markup=markup,
-        records=records.kind,
+        shown_text, records.document, complete=complete, null_display=null_display, markup=markup, records=records.kind
     )
+
+
+def _audit_parts(shown_text: str, parts: Sequence[Any], markup: Markup) -> AuditReport:
+    if not parts:
+        raise AuditInputError("no result to audit: the list of parts is empty")
+    wires = [_without_continuation(_wire(part)) for part in parts]
+    read = [result_records(wire) for wire in wires]
+    kinds = {records.kind for records in read}
+    if len(kinds) > 1:
+        raise AuditInputError(f"the parts are not parts of one result: their records are {' and '.join(sorted(kinds))}")
+    # The last part says whether the whole is complete; read as the last of the parts, not as a later part alone.
+    complete = result_is_complete(wires[-1])
+    null_display = resolve_rendering(None, wires[0]).null_display
+    combined = _combined(read)
+    return _audit_records(shown_text, combined, complete, null_display, markup)
+
+
+def _combined(parts: Sequence[ResultRecords]) -> ResultRecords:
+    """The records of several parts as one result: lines one after another; sections in the order first met, a
+    section met again (by id) continuing with its rows."""
+    first = parts[0]
+    if first.document is None:
+        return dataclasses.replace(first, lines=tuple(line for part in parts for line in part.lines))
+    sections: dict[str, Section] = {}
+    for part in parts:
+        assert part.document is not None
+        for section in part.document.sections:
+            known = sections.get(section.id)
+            if known is None:
+                sections[section.id] = section
+            elif known.columns != section.columns:
+                raise AuditInputError(
+                    f"the parts are not parts of one result: section {_quote(section.id)} changes columns"
+                )
+            else:
+                sections[section.id] = known.model_copy(update={"rows": (*known.rows, *section.rows)})
+    try:
+        document = Document(title=first.document.title, sections=tuple(sections.values()))
+    except ValidationError as error:
+        raise AuditInputError(f"the parts are not parts of one result: {error.errors()[0]['msg']}") from None
+    return dataclasses.replace(first, document=document)
