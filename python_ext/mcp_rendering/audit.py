@@ -587,19 +587,23 @@ def _read(
     return reader, "markdown" if reader.markdown else "text"
 
 
-def _notice_lines(lines: Sequence[_Line], used: Sequence[bool]) -> list[int]:
+def _notice_lines(lines: Sequence[_Line], used: Sequence[bool], titles: frozenset[str] = frozenset()) -> list[int]:
+    """The lines a reader reads as a notice of incompleteness; a line that is the document's or a section's title
+    (`present()` shows a title that begins like a notice as it is) is a title."""
     marker = PARTIAL_MARKER
     found: list[int] = []
     for line in lines:
-        if line.kind in ("hidden", "blank") or used[line.number] or line.continues:
+        if line.kind in ("hidden", "blank") or used[line.number] or line.continues or line.view in titles:
             continue  # a notice runs on in a paragraph is not read as one
         if line.kind != "table" and line.view.lstrip("*_ ").startswith(marker):
             found.append(line.number)
     return found
 
 
-def _completeness(lines: Sequence[_Line], used: Sequence[bool], complete: bool) -> list[Issue]:
-    notices = _notice_lines(lines, used)
+def _completeness(
+    lines: Sequence[_Line], used: Sequence[bool], complete: bool, titles: frozenset[str] = frozenset()
+) -> list[Issue]:
+    notices = _notice_lines(lines, used, titles)
     if not complete and not notices:
         return [
             Issue(
@@ -770,9 +774,12 @@ def _gap_ok(gap: str, columns: Sequence[str]) -> bool:
 
 
 def _free_values(rest: str, values: Sequence[str], columns: Sequence[str]) -> bool:
-    """`rest` holds the values in order, separated by nothing but punctuation, spaces and column names."""
+    """`rest` holds the values in order, separated by nothing but punctuation, spaces and column names, each column
+    name beside its own value (`FY2025: 10, FY2024: 9` or `10 (FY2025), 9 (FY2024)`)."""
     position = 0
-    for value in values:
+    gaps: list[tuple[str, int, int]] = []  # a gap's text, and the values before and after it
+    previous = -1
+    for index, value in enumerate(values):
         if not value:
             continue
         start, end = _find_token(rest, value, position)
@@ -780,8 +787,27 @@ def _free_values(rest: str, values: Sequence[str], columns: Sequence[str]) -> bo
             return False
         if rest[position:start].rstrip().endswith("(") and rest[end:].lstrip().startswith(")"):
             return False  # "(100)" is not 100: in accounts it is -100
+        gaps.append((rest[position:start], previous, index))
         position = end
-    return _gap_ok(rest[position:], columns)
+        previous = index
+    if not _gap_ok(rest[position:], columns):
+        return False
+    gaps.append((rest[position:], previous, len(values)))
+    return _names_beside_values(gaps, columns)
+
+
+def _names_beside_values(gaps: Sequence[tuple[str, int, int]], columns: Sequence[str]) -> bool:
+    """Every column name in the gaps names a value beside it: the value after it (or an empty one left out before
+    that), or the value before it."""
+    named = [[column for column, name in enumerate(columns) if name and name in gap] for gap, _, _ in gaps]
+    if not any(named):
+        return True
+    # Just before its value (an empty value left out may come between), or just after it.
+    return all(
+        previous < column <= after or previous <= column < after
+        for (_, previous, after), found in zip(gaps, named, strict=True)
+        for column in found
+    )
 
 
 def _delimited_pieces(text: str, lengths: Sequence[int]) -> set[str]:
@@ -1388,7 +1414,8 @@ class _DocumentAudit:
             else:
                 issues.append(Issue("fabricated_row", f"{_quote(line.view)} stands for no record", line=number + 1))
         issues.extend(self._sections(shown_in_section))
-        issues.extend(_completeness(self.lines, self.used, complete))
+        titles = frozenset((*self.titles, _drawn_title(self.document.title)))
+        issues.extend(_completeness(self.lines, self.used, complete, titles))
         return issues, len(in_order)
 
     def _inside_records(self, line: _Line, lists_with_rows: set[int]) -> bool:
