@@ -23,15 +23,22 @@ The rules (the contract of this module):
    visible text: escapes and entities decoded by the parsers, emphasis dropped, a link as its text, a list item
    with the marker the renderer shows (an ordered list numbered as the renderer numbers it), a table row as the
    cells the renderer splits it into, a code block as plain text. A line that runs on from the one before in the
-   same paragraph is not an item of its own and carries no notice. Headings, setext underlines, a table's own
-   header row (an empty label cell, then the section's columns) and rows of dashes, text separators (`+---+`) and
-   fences never stand for a record; any other header row is a table line like the rest.
+   same paragraph is not an item of its own and carries no notice; a line after a hard line break starts anew. A
+   task list's check box reads `[x]` or `[ ]`. Headings, setext underlines, a table's own header row (a first cell
+   naming the label column, empty or not, then the section's columns) and rows of dashes, text separators (`+---+`,
+   `+===+`) and fences never stand for a record; any other header row is a table line like the rest. In plain text,
+   the `|` line above a border is a header only when the border says so: a `+===+` border, or a border between the
+   box's first line and more of its lines (a bottom border closes the last record). Text is compared as drawn
+   (`mcp_rendering.drawn`): NFC and NFD alike, U+1680 as a dash, numbers without the digit grouping of a common
+   locale ("the same value" in the host guide). Footnotes, which a renderer with footnotes on moves or hides, are
+   unverifiable; block quotes nested deeper than `MAX_NESTING` are refused.
 4. **A record of a document or structured result** is shown on a *table line* (a Markdown table row, its cells as
    the renderer splits them; or a line read as plain text that starts with `|`, its cells split at every `|`, one
    leading and one trailing `|` being borders) when its cells are exactly the record's label,
    then each of its values, in order; or on a *free-form line* when, after a list marker, the line starts with
    the label (a `:` may follow) and holds the values in order, separated by nothing but punctuation, spaces and the
-   section's column names, no value alone in parentheses (`(100)` reads as -100 in accounts). The label cell may
+   section's column names, each name beside its own value, no value alone in parentheses (`(100)` reads as -100 in
+   accounts). A list's number is read as part of a label that begins with a number. The label cell may
    carry indentation and a kind marker (`Subtotal`, `Total`, with an optional `:`) and nothing else. A line
    marked as a subtotal or total stands only for a record of that kind; an unmarked line may stand for a subtotal
    or total. Values are compared as the reference renderer shows them (`mcp_rendering.render`): nulls as the
@@ -44,16 +51,23 @@ The rules (the contract of this module):
    (*relabelled*); for a text result, a missing line takes the unmatched line in its place (*altered*). Records
    left over are *missing* (subtotals and totals: *dropped*).
 7. **Added records** (`fabricated_row`): a table line, or an item of a list whose items show records, that stands
-   for no record; for a text result, any line between the first and the last line shown that is not a line of
-   the result.
-8. **Sections.** A section with records is *dropped* when none of them is shown (exactly or altered); a section
+   for no record, and a line of prose of its own (after a hard break) below a record of its paragraph; a line
+   that shows a record already shown, wherever it is (in a list after the table, say), is *duplicated*. For a text
+   result, any line between the first and the last line shown that is not a line of the result.
+8. **Sections.** A record is *misplaced* when shown under the title of another section or under another section's
+   columns. A section is known by what a reader takes as its title: a heading, a line wholly emphasized, a line
+   ending with `:`, a table row holding only a label, or a line that is the title; the title may be numbered,
+   followed by more words, or shortened to a beginning no other title shares; such a line naming no section ends
+   the one before. A section with records is *dropped* when none of them is shown (exactly or altered); a section
    without records is dropped when no line shows its title.
 9. **Completeness** (`completeness_misstated`). A notice of incompleteness is a line a reader reads as one: not
-   standing for a record, not a table line, not running on in a paragraph, visible (a link title is not), starting
-   with `PARTIAL_MARKER` ("Partial result:"). A partial result needs one; a complete result must have
-   none.
+   standing for a record, not a table line, not running on in a paragraph, not the document's or a section's
+   title, visible (a link title is not), starting with `PARTIAL_MARKER` ("Partial result:"). A partial result needs
+   one; a complete result must have none. The parts of a continued result, audited together, are partial only when
+   the last one is.
 
-What this cannot see: an invented record written as prose (outside a table or a list of records); two records
+What this cannot see: an invented record written as prose (outside a table, a list of records or a paragraph of
+them); two records
 identical in label, values and kind (interchangeable, only their count matters); a change of indentation; a value
 changed only in whitespace; an empty value in free-form text; a notice that begins with the marker and then
 contradicts itself.
