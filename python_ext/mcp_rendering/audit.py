@@ -1417,7 +1417,7 @@ class _DocumentAudit:
             if self.used[number]:
                 continue
             line = self.lines_by_number[number]
-            if number in self.title_lines:
+            if number in self.title_lines and number not in duplicates:
                 continue
             if line.kind == "item" and line.list_block not in lists_with_rows and number not in duplicates:
                 continue  # an item that shows no record, in a list of none: the host's own prose
@@ -1457,7 +1457,7 @@ class _DocumentAudit:
                     current = None  # an underline under an empty title: it names no section it can be told by
                 continue
             cells = line.cells if line.kind == "table" else None
-            if cells is not None and not (cells and cells[0] and not any(cells[1:])):
+            if cells is not None and not (len(cells) > 1 and cells[0] and not any(cells[1:])):
                 continue  # a table line with values: record-shaped, no title
             text = cells[0] if cells is not None else line.view
             titled = line.heading or line.emphasized or cells is not None or text.endswith(":")
