@@ -259,3 +259,9 @@ def test_a_title_that_begins_like_the_partial_notice_is_a_title() -> None:
     for view in (present(None, result).text, present(None, result).markdown):
         assert audit(view, result).clean, view
         assert audit_document(view, document, complete=False).completeness_misstated  # a title is no notice
+
+
+def test_a_line_after_a_hard_break_in_an_item_is_no_item_of_its_own() -> None:
+    document = BALANCE.model_copy(update={"sections": BALANCE.sections[1:]})
+    shown = "## Liabilities\n\n- Debt: 164, 612000, 734000  \n  (the bank loan, renegotiated)"
+    assert audit_document(shown, document).clean

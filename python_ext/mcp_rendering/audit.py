@@ -466,7 +466,8 @@ class _Reader:
                 lines[shown.number] = _Line(shown.number, row_view, kind, cells=cells, header=header)
                 continue
             elif shown.block == "item":
-                kind = "prose" if shown.continues else "item"  # a run-on line is not an item of its own
+                # A run-on line, or one after a hard break, is not an item of its own.
+                kind = "prose" if shown.continues or shown.after_break else "item"
             else:  # a line of text a reader sees with its pipes: read as a plain-text table line is
                 kind = "table" if shown.text.lstrip().startswith("|") else "prose"
             lines[shown.number] = _Line(
