@@ -83,7 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     add_arguments(
         commands.add_parser(
             "audit",
-            help="audit a transcript against a tool result: RESULT.json TRANSCRIPT",
+            help="audit a transcript against a tool result (or its parts): RESULT.json [MORE.json ...] TRANSCRIPT",
             description="Check that a transcript shows a tool result whole, in order, unaltered and nothing more. "
             "Exit status: 0 clean, 1 not faithful, 2 input that cannot be audited (a result file over "
             f"{MAX_RESULT_BYTES} bytes or a transcript over {MAX_TRANSCRIPT_CHARS} characters is refused unread).",
