@@ -3,7 +3,7 @@
  *
  * - The rendering extension (`io.modelcontextprotocol/rendering`): {@link RenderingHints} in
  *   `Tool._meta["io.modelcontextprotocol/rendering"]`, {@link Rendering} in the same key of `CallToolResult._meta`.
- * - The result continuation extension (`io.modelcontextprotocol/result-continuation`): {@link ResultContinuationTool}
+ * - The result continuation extension (`mcp-rendering/result-continuation`): {@link ResultContinuationTool}
  *   and {@link ResultContinuation}, in that key of `Tool._meta` and `CallToolResult._meta`.
  * - Members added to existing interfaces (TypeScript merges interface declarations of one name): the two carrier
  *   keys of `Tool._meta` and `CallToolResult._meta`, every other key of `_meta` staying open; and the promotion
@@ -113,7 +113,7 @@ export interface Rendering {
 /* BEGIN result-continuation */
 
 /**
- * Carried in `Tool._meta["io.modelcontextprotocol/result-continuation"]` by a tool whose results may come in
+ * Carried in `Tool._meta["mcp-rendering/result-continuation"]` by a tool whose results may come in
  * parts.
  *
  * @example A cursor argument
@@ -134,7 +134,7 @@ export interface ResultContinuationTool {
 }
 
 /**
- * Carried in `CallToolResult._meta["io.modelcontextprotocol/result-continuation"]` on every part of a result but
+ * Carried in `CallToolResult._meta["mcp-rendering/result-continuation"]` on every part of a result but
  * the last: call the same tool with the original arguments plus `argument` set to `token`.
  *
  * @example The first part of a result
@@ -194,7 +194,7 @@ export interface Tool {
    */
   _meta?: {
     "io.modelcontextprotocol/rendering"?: RenderingHints;
-    "io.modelcontextprotocol/result-continuation"?: ResultContinuationTool;
+    "mcp-rendering/result-continuation"?: ResultContinuationTool;
     [key: string]: unknown;
   };
 }
@@ -245,7 +245,7 @@ export interface CallToolResult {
    */
   _meta?: {
     "io.modelcontextprotocol/rendering"?: Rendering;
-    "io.modelcontextprotocol/result-continuation"?: ResultContinuation;
+    "mcp-rendering/result-continuation"?: ResultContinuation;
     [key: string]: unknown;
   };
 

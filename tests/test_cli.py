@@ -541,12 +541,12 @@ def test_the_demo_refuses_a_save_path_it_cannot_use_before_it_runs(
 CONTINUATION_ONLY_SERVER = CORE_ONLY_SERVER.replace(
     '"_rendering": {"mode": "verbatim"}',
     '"_meta": {"io.modelcontextprotocol/rendering": {"mode": "verbatim"}, '
-    '"io.modelcontextprotocol/result-continuation": {"argument": "cursor", "token": "p2"}}',
+    '"mcp-rendering/result-continuation": {"argument": "cursor", "token": "p2"}}',
 ).replace(
     '"inputSchema": {"type": "object"}, "annotations": {"verbatimHint": True}',
     '"inputSchema": {"type": "object", "properties": {"cursor": {"type": "string"}}}, '
     '"_meta": {"io.modelcontextprotocol/rendering": {"verbatimHint": True}, '
-    '"io.modelcontextprotocol/result-continuation": {"argument": "cursor"}}',
+    '"mcp-rendering/result-continuation": {"argument": "cursor"}}',
 )
 
 
@@ -771,13 +771,17 @@ HOSTILE_JSON = [
     ('{"content": [], "content": [{"type": "text", "text": "x"}]}', "the member name 'content' occurs twice"),
     ('{"content": [NaN]}', "NaN is not a JSON value"),
     ('{"content": [Infinity]}', "Infinity is not a JSON value"),
+    ('{"content": [1e999]}', "the number 1e999 is too large to read (it would read as infinity)"),
+    ('{"content": [-1.5E+400]}', "the number -1.5E+400 is too large to read"),
     ('{"content": [', "is not JSON: Expecting value"),
     ('{"content": [1' + "0" * 10_000 + "]}", "is not JSON"),
 ]
 
 
 @pytest.mark.parametrize(
-    ("text", "message"), HOSTILE_JSON, ids=["deep", "surrogate", "twice", "nan", "inf", "cut", "huge-int"]
+    ("text", "message"),
+    HOSTILE_JSON,
+    ids=["deep", "surrogate", "twice", "nan", "inf", "1e999", "-1.5e400", "cut", "huge-int"],
 )
 def test_audit_refuses_hostile_json_with_one_line(
     text: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -21,7 +21,7 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES_DIR = REPO_ROOT / "schema" / "examples"
 EXTENSION_ID = "io.modelcontextprotocol/rendering"
-CONTINUATION_ID = "io.modelcontextprotocol/result-continuation"
+CONTINUATION_ID = "mcp-rendering/result-continuation"
 RESULT_STRUCTURED_KEY = "_rendering"
 
 

@@ -234,9 +234,9 @@ def test_a_continuation_the_schema_accepts_is_usable(data: st.DataObject) -> Non
     assume(_ecma_end_anchor(wire))
     tool = {
         "inputSchema": {"type": "object", "properties": {wire["argument"]: {"type": "string"}}},
-        "_meta": {"io.modelcontextprotocol/result-continuation": {"argument": wire["argument"]}},
+        "_meta": {"mcp-rendering/result-continuation": {"argument": wire["argument"]}},
     }
-    carrier = {"_meta": {"io.modelcontextprotocol/result-continuation": wire}}
+    carrier = {"_meta": {"mcp-rendering/result-continuation": wire}}
     reading = read_continuation(tool, carrier, original_arguments={})
     expires_at = wire.get("expiresAt")
     if expires_at is not None and not _real_future_time(expires_at):

@@ -57,7 +57,7 @@ from mcp_rendering.extension import tool_annotations
 from mcp_rendering.patch import is_installed
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY
 from mcp_rendering.render import render_text
-from mcp_rendering.tokens import ContinuationTokens, Keyring, TokenError
+from mcp_rendering.tokens import ContinuationTokens, Keyring, NotJSONArgumentsError, TokenError
 from mcp_rendering.types import (
     CONTINUATION_ID,
     EXTENSION_ID,
@@ -547,8 +547,9 @@ def paged_result(
     record_links: bool = False,
     core_form: bool = False,
 ) -> mcp_types.CallToolResult:
-    """The page this call asks for, as a verbatim result; a refused token, a changed result set or an impossible
-    budget becomes a tool error the model can act on (never a silently shortened result).
+    """The page this call asks for, as a verbatim result; a refused token, arguments that are not JSON text, a
+    changed result set or an impossible budget becomes a tool error the model can act on (never a silently
+    shortened result).
 
     Args:
         envelope: the tool's envelope (budget, token issuer, continuation argument name).
@@ -563,7 +564,7 @@ def paged_result(
     """
     try:
         page = envelope.page(document, arguments=arguments, caller=caller, fingerprint=fingerprint)
-    except (TokenError, ResultChangedError, BudgetError) as exc:
+    except (TokenError, ResultChangedError, BudgetError, NotJSONArgumentsError) as exc:
         return error_result(exc.message)
     return verbatim_result(page, directive, record_links=record_links, core_form=core_form)
 

@@ -25,7 +25,9 @@
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import itertools
 import json
 import re
 import unicodedata
@@ -151,6 +153,9 @@ class Presentation:
     host_bounded: bool = False
     """True when the host's own bound (`max_rows`, `max_bytes`) cut the presentation or what the model receives.
     The server's continuation is then withheld: following it would skip records the host did not show."""
+    next_first_row: int | None = None
+    """The `first_row` that shows the rest of a page the host's bounds cut (`present(..., first_row=...)`); None
+    when this presentation shows the page to its last record."""
     withheld_blocks: int = field(default=0)
     """Content blocks not forwarded to the model because they did not fit the host's byte bound."""
     framing: str | None = None
@@ -360,7 +365,9 @@ def _tool_name(tool: Any) -> str | None:
 # --------------------------------------------------------------------------------------------------------- notices
 
 
-def _continuation_text(rendering: EffectiveRendering, tool_name: str | None) -> str:
+def _continuation_text(rendering: EffectiveRendering, tool_name: str | None, *, for_model: bool) -> str:
+    """How to get the rest: for the model (in the framing), the call to make, token quoted; for the user, that the
+    host can fetch it, without the token, which is machinery the user has no use for (`next_arguments` holds it)."""
     continuation = rendering.continuation
     if continuation is None and rendering.later_part and not rendering.continuation_reading.present:
         # The last part of a continued result: the rest came before it, in the earlier parts.
@@ -371,6 +378,8 @@ def _continuation_text(rendering: EffectiveRendering, tool_name: str | None) -> 
     if continuation is None:
         return "The server gave no way to fetch the rest."
     who = f"the tool {_name(tool_name)}" if tool_name else "the same tool"
+    if not for_model:
+        return f"The rest can be fetched from {who}."
     if not _quotable(continuation.token):
         return (
             f"The server offers a continuation (argument {quote(continuation.argument)}, a token of "
@@ -387,7 +396,9 @@ def _quotable(token: str) -> bool:
     return len(token) <= FRAMING_TOKEN_LIMIT and _TOKEN.fullmatch(token) is not None and not _imitates_framing(token)
 
 
-def _partial_notice(rendering: EffectiveRendering, page: _PageState, tool_name: str | None, shown: int | None) -> str:
+def _partial_notice(
+    rendering: EffectiveRendering, page: _PageState, tool_name: str | None, shown: int | None, *, for_model: bool
+) -> str:
     returned = shown if shown is not None else page.returned
     unit = "records"
     if returned is not None and page.total is not None:
@@ -396,7 +407,7 @@ def _partial_notice(rendering: EffectiveRendering, page: _PageState, tool_name: 
         extent = f"it shows the first {returned} {unit} only"
     else:
         extent = "it shows only part of the records"
-    return f"{PARTIAL_MARKER} {extent}. {_continuation_text(rendering, tool_name)}"
+    return f"{PARTIAL_MARKER} {extent}. {_continuation_text(rendering, tool_name, for_model=for_model)}"
 
 
 def _withheld_text(withheld: int) -> str:
@@ -404,13 +415,17 @@ def _withheld_text(withheld: int) -> str:
     return f"{blocks} not forwarded to the model: over the host's size bound."
 
 
-def _host_notice(extent: str, withheld: int, server_complete: bool) -> str:
+def _host_notice(extent: str, withheld: int, server_complete: bool, server_rest: str | None) -> str:
+    """The notice of a presentation the host's bounds cut; `server_rest`, once the page's last record is shown, says
+    how to get what follows from the server."""
     whole = "a result it received whole" if server_complete else "this page of a partial result"
     parts = [f"{PARTIAL_MARKER} this host shows {extent} of {whole}; the rest is in the full result."]
     if withheld:
         parts.append(_withheld_text(withheld))
     if not server_complete:
-        parts.append("More follows from the server, to be fetched once this page has been shown in full.")
+        parts.append(
+            server_rest or "More follows from the server, to be fetched once this page has been shown in full."
+        )
     return " ".join(parts)
 
 
@@ -502,6 +517,29 @@ class _Records:
                 self.orphans.append(link)
         self.fields = tuple(fields)
         self.count = sum(len(section.rows) for section in document.sections) + len(links)
+
+    def after(self, start: int) -> _Records:
+        """The records from the `start`-th on (0: all), in the order shown; the sections holding none of them left
+        out, empty sections with them (an earlier view showed those)."""
+        if start <= 0:
+            return self
+        kept: list[Section] = []
+        links: list[LinkedRecord] = []
+        skip = start
+        placed_done: set[str] = set()
+        for section in self.document.sections:
+            own = [] if section.id in placed_done else self.placed.get(section.id, [])
+            placed_done.add(section.id)
+            skipped_rows = min(skip, len(section.rows))
+            skipped_links = min(skip - skipped_rows, len(own))
+            skip -= skipped_rows + skipped_links
+            rows, own_left = section.rows[skipped_rows:], own[skipped_links:]
+            if rows or own_left:
+                kept.append(section.model_copy(update={"rows": rows}))
+                links.extend(own_left)
+        links.extend(self.orphans[skip:])
+        document = self.document.model_copy(update={"sections": tuple(kept)})
+        return _Records(document, links, self.fields)
 
     def cut(self, limit: int) -> tuple[Document, list[LinkedRecord], list[LinkedField]]:
         """The first `limit` records: the cut document, and the links and linked fields among them."""
@@ -602,6 +640,11 @@ def _text_views(lines: Sequence[ContentLine], keep: int) -> tuple[Callable[[], s
 
 def _both(views: tuple[Callable[[], str], Callable[[], str]]) -> tuple[str, str]:
     return views[0](), views[1]()
+
+
+def _record_lines(lines: Sequence[ContentLine]) -> int:
+    """The records among `lines`: the lines of text a user reads (other blocks are named on lines of their own)."""
+    return sum(1 for line in lines if line.from_text and shows_text(line.text))
 
 
 def _text_line_limit(lines: Sequence[ContentLine], max_rows: int | None) -> int:
@@ -729,13 +772,63 @@ def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
     if dumped is None or _may_imitate_framing(dumped):
         value = cast("dict[str, Any]", _defused_walk(value))
         dumped = json.dumps(value, ensure_ascii=False, separators=(",", ":"))  # the walk leaves only JSON
+    content = _defused_across_blocks(value["content"])
+    if content is not value["content"]:
+        value["content"] = content
+        dumped = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return _Payload(value["content"], value.get("structuredContent"), dumped)
 
 
-def _uncut_payload(wire: Mapping[str, Any]) -> _Payload:
-    """The result as the server sent it: every content block and the structured content (its directive aside)."""
+def _block_text(block: Any) -> str:
+    """The text of a block as the model reads it: a text block's, or an embedded resource's."""
+    if not isinstance(block, Mapping):
+        return ""
+    block_map = cast("Mapping[str, Any]", block)
+    text = block_map.get("text")
+    resource = block_map.get("resource")
+    if text is None and isinstance(resource, Mapping):
+        text = cast("Mapping[str, Any]", resource).get("text")
+    return text if isinstance(text, str) else ""
+
+
+def _defused_across_blocks(blocks: list[Any]) -> list[Any]:
+    """`blocks` with every block that holds part of an imitation of the framing's header spanning blocks replaced by
+    a note: the model reads consecutive blocks as one text, so a header split across two (each defused alone) would
+    read whole. The same list when there is none (the usual case: one scan of the letters, none with fewer than two
+    blocks of text)."""
+    texts = [_block_text(block) for block in blocks]
+    if sum(1 for text in texts if text) < 2:
+        return blocks
+    kept = list(blocks)
+    marked: set[int] = set()
+    while True:  # a note may join the next block into a new imitation: repeat until none is left
+        letters = [_letters(_IMITATION) if index in marked else _letters(text) for index, text in enumerate(texts)]
+        joined = "".join(letters)
+        start = joined.find(_HEADER_LETTERS)
+        if start == -1:
+            return kept if marked else blocks
+        ends = list(itertools.accumulate(len(part) for part in letters))
+        before = len(marked)
+        while start != -1:
+            first = bisect.bisect_right(ends, start)
+            last = bisect.bisect_left(ends, start + len(_HEADER_LETTERS))
+            marked.update(range(first, last + 1))
+            start = joined.find(_HEADER_LETTERS, start + 1)
+        for index in marked:
+            kept[index] = {"type": "text", "text": _IMITATION}
+        if len(marked) == before:  # no new block to replace: the notes alone spell it (they cannot)
+            return kept
+
+
+def _uncut_payload(wire: Mapping[str, Any]) -> _Payload | None:
+    """The result as the server sent it: every content block and the structured content (its directive aside); None
+    when its structured content is not an object (an array, a scalar): the schema's `structuredContent` is one, and
+    the model's copy could not carry the directive beside it, so the model receives the host's rendering of its
+    records instead, the same records the user sees."""
     content = wire.get("content")
     blocks: list[Any] = list(cast("Sequence[Any]", content)) if isinstance(content, list) else []
+    if wire.get("structuredContent") is not None and _structured(wire) is None:
+        return None
     structured = _structured(wire)
     copy = None if structured is None else {k: v for k, v in structured.items() if k != RESULT_STRUCTURED_KEY}
     return _payload(blocks, copy)
@@ -759,9 +852,8 @@ def _model_result(
         if directive is not None:
             copy[RESULT_STRUCTURED_KEY] = directive if framing is None else {**directive, "framing": framing}
         forwarded["structuredContent"] = copy
-    is_error = wire.get("isError")
-    if isinstance(is_error, bool):  # the schema's boolean; anything else is not forwarded
-        forwarded["isError"] = is_error
+    if wire.get("isError") is True:  # only JSON `true` marks an error (false is the default: not forwarded)
+        forwarded["isError"] = True
     return forwarded
 
 
@@ -881,6 +973,7 @@ def present(
     max_rows: int | None = None,
     max_bytes: int | None = None,
     arguments: Mapping[str, Any] | None = None,
+    first_row: int = 0,
 ) -> Presentation:
     """Decide how to show `result` (a result of `tool`) to the user, and what to forward to the model.
 
@@ -904,15 +997,25 @@ def present(
             forwarded as sent; otherwise the model receives the host's rendering of the records shown (and, for
             structured content, their copy in the document shape), then the other blocks while they fit. None: no
             bound.
+        first_row: the first record to show, counted from 0 in the order shown (rows, records sent as links, or
+            the lines of a text result): to show the rest of a page that `max_rows` or `max_bytes` cut, present the
+            same result again with `first_row=presentation.next_first_row`. The server's continuation is offered
+            once the last record of the page has been shown.
 
     The result counts as incomplete when its directive says so (`complete: false`, or a continuation), or when a
     reference result's page state does. When the host's bound cuts a page, the server's continuation is withheld
     (`next_arguments` returns None) until the page has been shown in full.
+
+    Raises:
+        TypeError: `result` is not a tool result; `server`, `max_rows`, `max_bytes` or `arguments` has the wrong type
+            (a bound is an integer: a bool or a float is refused).
+        ValueError: `result` is not a `CallToolResult`'s shape, or a bound is negative.
     """
-    if max_rows is not None and max_rows < 0:
-        raise ValueError("max_rows must be zero or more")
-    if max_bytes is not None and max_bytes < 0:
-        raise ValueError("max_bytes must be zero or more")
+    _check_parameters(server, max_rows, max_bytes, arguments)
+    if type(first_row) is not int:
+        raise TypeError(f"first_row must be an integer, not {type(first_row).__name__}")
+    if first_row < 0:
+        raise ValueError("first_row must be zero or more")
     wire = tool_result_wire(result)
     rendering = resolve_rendering(tool, wire, call_arguments=arguments)
     structured = _structured(wire)
@@ -922,6 +1025,7 @@ def present(
     null_display = rendering.null_display
 
     extent: str | None = None
+    next_first_row: int | None = None
     shown_count: int | None = None
     shown_uris: set[str] | None = None
     shown_blocks: set[int] | None = None
@@ -935,21 +1039,23 @@ def present(
     server_directive = max_bytes is None or directive_bytes <= max_bytes
     model_bytes = None if max_bytes is None else max_bytes - (directive_bytes if server_directive else 0)
     uncut = _uncut_payload(wire)
-    uncut_fits = model_bytes is None or uncut.size() <= model_bytes
+    uncut_fits = uncut is not None and (model_bytes is None or uncut.size() <= model_bytes)
 
     def model_payload(k: int, count: int) -> _Payload:
         """What the model receives of the first k of count records: the result as sent, while it fits whole."""
-        return uncut if k == count and uncut_fits else cut_payload(k)
+        return uncut if uncut is not None and k == count and uncut_fits and not first_row else cut_payload(k)
 
     if document is not None:
         page = _page_state(structured) if records.kind == "document" else _PageState()
-        view = _Records(document, page.linked_records, page.linked_fields)
+        whole = _Records(document, page.linked_records, page.linked_fields)
+        start = min(first_row, whole.count)
+        view = whole.after(start)
         count = view.count
 
         def document_payload(k: int) -> _Payload:
             cut_document, links, fields = view.cut(k)
             body = view.render(k, null_display)[1]()
-            copy = _bounded_structured(wire, cut_document, links, fields, server_complete and k == count)
+            copy = _bounded_structured(wire, cut_document, links, fields, server_complete and k == count and not start)
             return _payload([{"type": "text", "text": body}], copy)
 
         cut_payload = document_payload
@@ -967,14 +1073,20 @@ def present(
             # Not even the headings around no record fit: the views hold the notice alone.
             body_text = body_markdown = str
             extent = f"0 of {count} records" if count else "none of the headings"
+        if start:
+            shown = f"record {start + 1}" if limit == 1 else f"records {start + 1} to {start + limit}"
+            extent = f"{shown} of {whole.count}"
         if limit < count:
-            extent = f"{limit} of {count} records"
+            extent = extent or f"{limit} of {count} records"
+            next_first_row = start + limit
             cut_document, links, _ = view.cut(limit)
             shown_uris = {row.uri for s in cut_document.sections for row in s.rows if row.uri}
             shown_uris |= {link.uri for link in links}
     else:
         page = _PageState()
-        lines = records.lines
+        every_line = records.lines
+        start = _text_line_limit(every_line, first_row)  # the line holding the first record to show
+        lines = every_line[start:]
         count = len(lines)
 
         def text_payload(k: int) -> _Payload:
@@ -990,18 +1102,25 @@ def present(
                 lambda k: model_payload(k, count).size() <= model_bytes,
             )
         body_text, body_markdown = _text_views(lines, limit)
-        if limit < count:
-            records_shown = sum(1 for line in lines[:limit] if line.from_text and shows_text(line.text))
-            records_in_all = sum(1 for line in lines if line.from_text and shows_text(line.text))
-            extent = f"the first {records_shown} of {records_in_all} lines"
+        if limit < count or start:
+            before = _record_lines(every_line[:start])
+            records_shown = _record_lines(lines[:limit])
+            records_in_all = before + _record_lines(lines)
+            extent = (
+                f"lines {before + 1} to {before + records_shown} of {records_in_all}"
+                if start
+                else f"the first {records_shown} of {records_in_all} lines"
+            )
             shown_blocks = {line.block for line in lines[:limit] if not line.from_text}
+            if limit < count:
+                next_first_row = before + records_shown
 
     # What the model receives: the result as sent while it fits every bound; else the host's rendering of the
     # records shown, then the server's other blocks while the rest of the byte bound allows. The bound counts every
     # byte of the payload as forwarded (after defusal), whatever the user is shown.
     payload = uncut
     withheld = 0
-    if extent is not None or not uncut_fits:
+    if payload is None or extent is not None or not uncut_fits:
         payload = cut_payload(limit)
         if model_bytes is not None and payload.size() > model_bytes:
             payload = _payload([], None)  # not even the rendering of no record fits: the framing alone says so
@@ -1015,20 +1134,30 @@ def present(
         )
         withheld += withheld_others
         payload = _payload([*payload.blocks, *others], payload.copy)
-    host_bounded = extent is not None or withheld > 0
+    # The page is cut while records of it are left to show (`first_row` shows them); once its last record has been
+    # shown, the server's continuation may be followed without skipping any.
+    page_cut = next_first_row is not None or (extent is not None and not first_row)
+    host_bounded = page_cut or withheld > 0
     records_complete = server_complete and extent is None
     complete = records_complete and not withheld
+    # The user's notice and the model's differ only in how to get the rest: the token goes to the model alone.
+    model_notice: str | None
     if extent is not None:
-        notice: str | None = _host_notice(extent, withheld, server_complete)
+        user_rest = None if page_cut else _continuation_text(rendering, tool_name, for_model=False)
+        model_rest = None if page_cut else _continuation_text(rendering, tool_name, for_model=True)
+        notice: str | None = _host_notice(extent, withheld, server_complete, user_rest)
+        model_notice = _host_notice(extent, withheld, server_complete, model_rest)
     elif not server_complete:
-        notice = _partial_notice(rendering, page, tool_name, shown_count)
+        notice = _partial_notice(rendering, page, tool_name, shown_count, for_model=False)
+        model_notice = _partial_notice(rendering, page, tool_name, shown_count, for_model=True)
         if withheld:
             notice += " " + _withheld_text(withheld)
+            model_notice += " " + _withheld_text(withheld)
     elif withheld:
         # Every record is shown: the user's view is whole, only the model's copy lacks blocks.
-        notice = "Note: " + _withheld_text(withheld)
+        notice = model_notice = "Note: " + _withheld_text(withheld)
     else:
-        notice = None
+        notice = model_notice = None
     views = _Views(body_text, body_markdown)
     if notice is not None:
         shown_notice = notice
@@ -1037,7 +1166,7 @@ def present(
             lambda: f"> {markdown_escape(shown_notice)}\n\n{body_markdown()}",
         )
 
-    framing = _framing(rendering, records_complete, notice)
+    framing = _framing(rendering, records_complete, model_notice)
     directive = _model_directive(rendering, records_complete, host_bounded, server_members=server_directive)
     return Presentation(
         mode=rendering.mode,
@@ -1050,11 +1179,28 @@ def present(
         model_result=_model_result(wire, payload, framing, directive),
         caption=_provenance(server, tool_name) if rendering.mode == "verbatim" else None,
         host_bounded=host_bounded,
+        next_first_row=next_first_row,
         withheld_blocks=withheld,
         framing=framing,
         views=views,
         source=(tool, wire),
     )
+
+
+def _check_parameters(server: object, max_rows: object, max_bytes: object, arguments: object) -> None:
+    """`present()`'s own parameters, refused when wrong: TypeError for a wrong type (a bool or a float is no count
+    of rows or bytes), ValueError for a negative bound."""
+    for name, bound in (("max_rows", max_rows), ("max_bytes", max_bytes)):
+        if bound is None:
+            continue
+        if type(bound) is not int:
+            raise TypeError(f"{name} must be an integer or None, not {type(bound).__name__}")
+        if bound < 0:
+            raise ValueError(f"{name} must be zero or more")
+    if server is not None and not isinstance(server, str):
+        raise TypeError(f"server must be a name (a string) or None, not {type(server).__name__}")
+    if arguments is not None and not isinstance(arguments, Mapping):
+        raise TypeError(f"arguments must be a mapping or None, not {type(arguments).__name__}")
 
 
 def _provenance(server: str | None, tool_name: str | None) -> str:

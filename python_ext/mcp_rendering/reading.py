@@ -1,7 +1,7 @@
 """Reading the carriers of the rendering and result continuation extensions: closed, and failing safe.
 
 The carriers are `_meta["io.modelcontextprotocol/rendering"]` of a `Tool` (the hints) and of a `CallToolResult`
-(the directive), and `_meta["io.modelcontextprotocol/result-continuation"]` of both (the continuation argument,
+(the directive), and `_meta["mcp-rendering/result-continuation"]` of both (the continuation argument,
 and where the rest of a result is). The core form of the promotion draft (`Tool.annotations.verbatimHint`,
 `.summarizeOkHint`, `CallToolResult._rendering`) is read only when the caller asks for it (`core_form=True`).
 

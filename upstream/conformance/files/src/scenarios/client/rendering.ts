@@ -16,8 +16,6 @@ interface Case {
   tool: unknown;
   result: unknown;
   isError?: boolean;
-  /** Send the core form only: `annotations.verbatimHint` on the tool, `_rendering` on the result. */
-  core?: boolean;
   expected: { mode: string; partial: boolean };
   /** The check the case belongs to. */
   check: string;
@@ -107,20 +105,20 @@ const CASES: Record<string, Case> = {
   complete_misspelled: {
     tool: { summarizeOkHint: true },
     result: { mode: 'summarizable', completed: true },
-    expected: { mode: 'verbatim', partial: true },
+    expected: { mode: 'summarizable', partial: true },
     check: 'sep-0000-rendering-client-not-stated-is-partial'
   },
   unclean_summarizable: {
     tool: { summarizeOkHint: true },
     result: { mode: 'summarizable', complete: true, is_complete: true },
-    expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-rendering-client-unknown-member-unclean'
+    expected: { mode: 'summarizable', partial: false },
+    check: 'sep-0000-rendering-client-unknown-member-ignored'
   },
   unclean_directive_without_mode: {
     tool: { summarizeOkHint: true },
     result: { completed: true },
-    expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-rendering-client-unknown-member-unclean'
+    expected: { mode: 'summarizable', partial: true },
+    check: 'sep-0000-rendering-client-unknown-member-ignored'
   },
   clean_mode_over_unclean_hint: {
     tool: { summarizeOkHint: true, verbatim: true },
@@ -131,15 +129,8 @@ const CASES: Record<string, Case> = {
   unclean_hint: {
     tool: { summarizeOkHint: true, verbatim: true },
     result: NO_CARRIER,
-    expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-rendering-client-unknown-member-unclean'
-  },
-  core_form_only: {
-    tool: NO_CARRIER,
-    result: NO_CARRIER,
-    core: true,
-    expected: { mode: 'unspecified', partial: false },
-    check: 'sep-0000-rendering-client-core-form-opt-in'
+    expected: { mode: 'summarizable', partial: true },
+    check: 'sep-0000-rendering-client-unknown-member-ignored'
   },
   verbatim_error: {
     tool: { verbatimHint: true },
@@ -157,16 +148,11 @@ const CHECK_DESCRIPTIONS: Record<string, string> = {
     'The client derives the effective mode from the directive and the hints, error results included',
   'sep-0000-rendering-client-reads-tables':
     'The client reads each wire value as the tables give, converting nothing',
-  'sep-0000-rendering-client-unknown-member-unclean':
-    'An unknown member makes its carrier unclean: it can ask to show more, never less',
+  'sep-0000-rendering-client-unknown-member-ignored':
+    'An unknown member is ignored: the reading is that of the carrier without it',
   'sep-0000-rendering-client-not-stated-is-partial':
-    'A result whose completeness is not stated, a tool with hints and no directive included, is shown as partial; a result with neither carrier is not read',
-  'sep-0000-rendering-client-core-form-opt-in':
-    'A client in its default configuration does not read the core form'
+    'A result whose completeness is not stated, a tool with hints and no directive included, is shown as partial; a result with neither carrier is not read'
 };
-
-const CORE_HINTS = { verbatimHint: true };
-const CORE_DIRECTIVE = { mode: 'verbatim', complete: true };
 
 function withCarrier(carrier: unknown): Record<string, unknown> {
   return carrier === NO_CARRIER
@@ -193,7 +179,6 @@ export class RenderingClientScenario implements Scenario {
           ...Object.entries(CASES).map(([name, c]) => ({
             name,
             inputSchema: { type: 'object' },
-            ...(c.core ? { annotations: CORE_HINTS } : {}),
             ...withCarrier(c.tool)
           })),
           {
@@ -215,7 +200,6 @@ export class RenderingClientScenario implements Scenario {
         return {
           content: [{ type: 'text', text: `row 1 of ${name}` }],
           ...(c.isError ? { isError: true } : {}),
-          ...(c.core ? { _rendering: CORE_DIRECTIVE } : {}),
           ...withCarrier(c.result)
         };
       }

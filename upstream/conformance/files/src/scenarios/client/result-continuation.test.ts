@@ -4,7 +4,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { testScenarioContext } from '../../mock-server/testing';
 import type { ConformanceCheck } from '../../types';
 import { CASES, ResultContinuationClientScenario } from './result-continuation';
-import { RenderingClientScenario } from './rendering';
 import { CONTINUATION_EXTENSION_ID } from '../server/result-continuation-wire';
 
 const status = (checks: ConformanceCheck[], id: string) =>
@@ -70,45 +69,12 @@ describe('result-continuation-client against a client that breaks its rules', ()
     await scenario.start(testScenarioContext());
     try {
       const checks = scenario.getChecks();
-      expect(checks.length).toBe(5);
+      expect(checks.length).toBe(6);
       expect(checks.every((c) => c.status === 'FAILURE')).toBe(true);
     } finally {
       await scenario.stop();
     }
   });
-});
-
-describe('rendering-client against a client that reads the core form by default', () => {
-  it('fails core-form-opt-in', async () => {
-    const scenario = new RenderingClientScenario();
-    const { serverUrl } = await scenario.start(testScenarioContext());
-    try {
-      const client = await connect(serverUrl);
-      const readings: Record<string, unknown> = {};
-      for (const tool of (await client.listTools()).tools) {
-        if (tool.name === 'report_readings') continue;
-        await client.callTool({ name: tool.name, arguments: {} });
-        readings[tool.name] = {
-          // Reads annotations.verbatimHint, which only core_form_only sends.
-          mode: tool.name === 'core_form_only' ? 'verbatim' : 'unspecified',
-          partial: false
-        };
-      }
-      await client.callTool({
-        name: 'report_readings',
-        arguments: { readings }
-      });
-      await client.close();
-      expect(
-        status(
-          scenario.getChecks(),
-          'sep-0000-rendering-client-core-form-opt-in'
-        )
-      ).toBe('FAILURE');
-    } finally {
-      await scenario.stop();
-    }
-  }, 20000);
 });
 
 describe('result-continuation-client against a client that trusts a broken declaration', () => {

@@ -73,17 +73,16 @@ export const CASES: Record<string, Case> = {
     expected: { partial: true },
     check: 'sep-0000-continuation-client-malformed-never-fatal'
   },
+  // An unknown member (a later revision's, say) is ignored: the carrier is still followed.
   carrier_unknown_member: {
-    tool: { argument: ARGUMENT },
+    tool: { argument: ARGUMENT, since: '2027' },
     parts: [
-      {
-        text: ['rows 1-2', 'notes'],
-        continuation: { ...usable, more: true }
-      }
+      { text: ['rows 1-2'], continuation: { ...usable, more: true } },
+      { text: ['rows 3-4'], rendering: { complete: true } }
     ],
-    follow: false,
-    expected: { partial: true },
-    check: 'sep-0000-continuation-client-malformed-never-fatal'
+    follow: true,
+    expected: { partial: false },
+    check: 'sep-0000-continuation-client-unknown-member-ignored'
   },
   argument_not_the_tools: {
     tool: { argument: ARGUMENT },
@@ -179,6 +178,10 @@ export const CASES: Record<string, Case> = {
 const DESCRIPTIONS: Record<string, [string, { id: string; url: string }]> = {
   'sep-0000-continuation-client-reads-table': [
     'The client reads the result carrier as the table gives: an unusable carrier is not followed, and its part is partial',
+    continuationRef('4-following-a-continuation')
+  ],
+  'sep-0000-continuation-client-unknown-member-ignored': [
+    'An unknown member of either carrier changes nothing: the continuation is followed and the whole read complete',
     continuationRef('4-following-a-continuation')
   ],
   'sep-0000-continuation-client-malformed-never-fatal': [
