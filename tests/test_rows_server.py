@@ -407,3 +407,28 @@ def test_by_default_a_token_is_bound_to_the_principal_of_the_requests_access_tok
     assert not as_principal("alice", {"case": "C-17", "cursor": cursor}).is_error
     refused = as_principal("bob", {"case": "C-17", "cursor": cursor})
     assert refused.is_error and "continuation token was issued to another caller" in _text(refused)
+
+
+def test_a_paged_tool_with_typed_arguments_and_a_context_resumes_to_the_end() -> None:
+    """Tokens are bound to the arguments in their JSON form, whatever type the framework validated them to."""
+    mcp = MCPServer("typed", **registration(continuation=True))
+
+    @paged_tool(mcp, budget=Budget(max_items=2), secret=SECRET)
+    async def postings(account: str, since: date, ctx: Context, limit: int = 5) -> list[dict[str, Any]]:
+        assert isinstance(since, date) and isinstance(ctx, Context)
+        return [{"label": f"{account} {i}", "posted": since} for i in range(limit)]
+
+    async def run() -> list[str]:
+        labels: list[str] = []
+        async with Client(mcp, mode="auto") as client:
+            arguments: dict[str, Any] = {"account": "706", "since": "2025-01-02"}
+            while True:
+                result = await client.call_tool("postings", arguments)
+                assert not result.is_error, _text(result)
+                labels += [row["label"] for row in result.structured_content["document"]["sections"][0]["rows"]]
+                continuation = (result.meta or {}).get(CONTINUATION_ID)
+                if continuation is None:
+                    return labels
+                arguments = {"since": "2025-01-02", "account": "706", "cursor": continuation["token"]}
+
+    assert anyio.run(run) == [f"706 {i}" for i in range(5)]
