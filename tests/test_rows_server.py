@@ -5,6 +5,7 @@ and the audit; and every kind of bad input refused with an error that names it."
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import uuid
 from collections import namedtuple
@@ -16,6 +17,8 @@ from typing import Any
 import anyio
 import mcp_types
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from mcp import Client
 from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
@@ -33,6 +36,7 @@ from mcp_rendering import (
     present,
     registration,
     request_caller,
+    verbatim_result,
     verbatim_tool,
 )
 from mcp_rendering.builder import ANONYMOUS_CALLER, SECRET_VARIABLE, error_result
@@ -434,3 +438,35 @@ def test_a_paged_tool_with_typed_arguments_and_a_context_resumes_to_the_end() ->
                 arguments = {"since": "2025-01-02", "account": "706", "cursor": continuation["token"]}
 
     assert anyio.run(run) == [f"706 {i}" for i in range(5)]
+
+
+@given(
+    # Amounts as a ledger holds them (up to 10^30, far beyond a binary float's exact range, with their trailing
+    # zeros), and any finite Decimal of a bounded exponent (`1E+3`, `-0`, `0.00000012`).
+    amounts=st.lists(
+        st.one_of(
+            st.decimals(min_value=-(10**30), max_value=10**30, places=2),
+            st.decimals(allow_nan=False, allow_infinity=False).filter(lambda amount: abs(amount.adjusted()) < 40),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    day=st.dates(),
+)
+def test_any_finite_decimal_and_date_reach_the_wire_the_host_and_the_audit_exactly(
+    amounts: list[Decimal], day: date
+) -> None:
+    rows = [{"label": f"line {i}", "amount": amount, "day": day} for i, amount in enumerate(amounts)]
+    result = verbatim_result(Document.from_rows(rows, title="Amounts")).model_dump(
+        mode="json", by_alias=True, exclude_none=True
+    )
+    sent = json.loads(json.dumps(result))  # what a client parses off the wire
+    values = [row["values"] for row in sent["structuredContent"]["document"]["sections"][0]["rows"]]
+    assert [Decimal(amount) for amount, _ in values] == amounts  # the same number, read back
+    assert all(written == format(amount, "f") for (written, _), amount in zip(values, amounts, strict=True))
+    assert {written_day for _, written_day in values} == {day.isoformat()}
+    tool = {"name": "amounts", "inputSchema": {"type": "object"}, "_meta": {EXTENSION_ID: {"verbatimHint": True}}}
+    shown = present(tool, sent, server="s", arguments={})
+    for amount in amounts:
+        assert f" {format(amount, 'f')} " in shown.text
+    assert audit(shown.text, sent, tool=tool, arguments={}, markup="text").clean
