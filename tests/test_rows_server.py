@@ -470,3 +470,18 @@ def test_any_finite_decimal_and_date_reach_the_wire_the_host_and_the_audit_exact
     for amount in amounts:
         assert f" {format(amount, 'f')} " in shown.text
     assert audit(shown.text, sent, tool=tool, arguments={}, markup="text").clean
+
+
+def test_a_verbatim_tool_shows_nulls_as_its_null_text_and_refuses_one_that_reads_as_a_number() -> None:
+    mcp = MCPServer("nulls", **registration())
+
+    @verbatim_tool(mcp, null_display="none")
+    def balances() -> list[dict[str, Any]]:
+        return [{"label": "Cash", "EUR": None}]
+
+    _, result = anyio.run(_call, mcp, "balances", {})
+    assert (result.meta or {})[EXTENSION_ID]["nullDisplay"] == "none"
+    cash = next(line for line in _text(result).splitlines() if " Cash " in line)
+    assert cash.rstrip(" |").endswith(" none")
+    with pytest.raises(ValidationError, match="null_display"):
+        verbatim_tool(mcp, null_display="0")
