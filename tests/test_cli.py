@@ -17,7 +17,7 @@ import pytest
 from mcp_rendering.audit import MAX_RESULT_BYTES, MAX_TRANSCRIPT_CHARS
 from mcp_rendering.cli import main
 from mcp_rendering.patch import installed
-from mcp_rendering.types import CONTINUATION_ID
+from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
 
 EXAMPLE = [sys.executable, "-m", "mcp_rendering.examples.financial"]
 SCREENING = [sys.executable, "-m", "mcp_rendering.examples.screening"]
@@ -587,6 +587,7 @@ def test_inspect_reports_each_extension_and_strict_fails_a_paged_tool_without_re
     undeclared = [sys.executable, "-c", PAGED_ROWS_SERVER, "undeclared"]
     report = inspect_json(capsys, "--", *undeclared)
     assert (report["extension_advertised"], report["continuation_advertised"]) == (True, False)
+    assert report["extensions"] == [EXTENSION_ID]
     assert report["tools"][0]["continuation_argument"] == "cursor"
     assert report["strict_failures"] == [
         f'tool "hits" pages its results but the server does not declare {CONTINUATION_ID}'
