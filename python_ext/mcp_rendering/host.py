@@ -33,7 +33,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, Literal, TypeAlias, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -54,6 +54,7 @@ __all__ = [
     "FRAMING_HEADER",
     "FRAMING_TOKEN_LIMIT",
     "NAME_LIMIT",
+    "Channel",
     "Presentation",
     "as_wire",
     "next_call_arguments",
@@ -75,6 +76,10 @@ server cannot use the token as a channel of its own into the model's context."""
 
 NAME_LIMIT = 128
 """Code points of a server-chosen name (a tool's) shown in a caption, a notice or the framing; longer is cut."""
+
+Channel: TypeAlias = Literal["text", "structured", "both"]
+"""Which part of a tool result a host hands its model: the content blocks ("text"), `structuredContent` alone
+("structured"), or both; frameworks differ (see the reach table)."""
 
 _TOKEN = re.compile(r"[A-Za-z0-9._~-]{1,4096}")
 _LINK_KEYS = ("linkedRecords", "linkedFields")
@@ -677,7 +682,6 @@ def _block_uri(block: Mapping[str, Any]) -> Any:
 def _forwarded_blocks(
     wire: Mapping[str, Any],
     *,
-    with_text: bool,
     shown_blocks: set[int] | None,
     shown_uris: set[str] | None,
     budget: int | None,
@@ -685,11 +689,10 @@ def _forwarded_blocks(
     """The server's blocks the model may receive under the host's bounds, besides the host's rendering, defused,
     and how many were withheld.
 
-    Text blocks are included `with_text` (when the records come from structured content, the text is another
-    copy). With `shown_blocks` (the lines of a text result were cut), only the blocks named on a shown line are
-    kept; with `shown_uris` (records were cut), a link to or an embedded copy of a record is kept only for a record
-    that is shown. With a `budget` (bytes), blocks are kept in order while their total size, as forwarded (a comma
-    each), fits.
+    Text blocks are never included: the host's copy of the records stands for them. With `shown_blocks` (the lines
+    of a text result were cut), only the blocks named on a shown line are kept; with `shown_uris` (records were
+    cut), a link to or an embedded copy of a record is kept only for a record that is shown. With a `budget`
+    (bytes), blocks are kept in order while their total size, as forwarded (a comma each), fits.
     """
     content = wire.get("content")
     kept: list[Any] = []
@@ -698,8 +701,8 @@ def _forwarded_blocks(
         if not isinstance(block, Mapping):
             continue
         block_map = cast("Mapping[str, Any]", block)
-        if block_map.get("type") == "text" and not with_text:
-            continue  # the records themselves, rendered by the host
+        if block_map.get("type") == "text":
+            continue  # the records as text: the host's rendering replaces them, as the user's view does
         if shown_blocks is not None and index not in shown_blocks:
             continue  # cut with the lines that name it: not withheld, the host's bound cut it
         uri = _block_uri(block_map)
@@ -717,15 +720,9 @@ def _forwarded_blocks(
 
 
 def _bounded_structured(
-    wire: Mapping[str, Any],
-    document: Document | None,
-    links: Sequence[LinkedRecord],
-    fields: Sequence[LinkedField],
-    complete: bool,
-) -> dict[str, Any] | None:
+    document: Document, links: Sequence[LinkedRecord], fields: Sequence[LinkedField], complete: bool
+) -> dict[str, Any]:
     """The structured copy the model gets under a host bound: the shown records in the document shape."""
-    if _structured(wire) is None or document is None:
-        return None
     page: dict[str, Any] = {"complete": complete, "returned": sum(len(s.rows) for s in document.sections) + len(links)}
     if links:
         page["linkedRecords"] = [link.to_wire() for link in links]
@@ -820,37 +817,91 @@ def _defused_across_blocks(blocks: list[Any]) -> list[Any]:
             return kept
 
 
-def _uncut_payload(wire: Mapping[str, Any]) -> _Payload | None:
-    """The result as the server sent it: every content block and the structured content (its directive aside); None
-    when its structured content is not an object (an array, a scalar): the schema's `structuredContent` is one, and
-    the model's copy could not carry the directive beside it, so the model receives the host's rendering of its
-    records instead, the same records the user sees."""
-    content = wire.get("content")
-    blocks: list[Any] = list(cast("Sequence[Any]", content)) if isinstance(content, list) else []
+def _uncut_payload(wire: Mapping[str, Any], forwards: Channel | None, kind: RecordsKind) -> _Payload | None:
+    """The whole result for the model, in the channel it reads (`_in_channel`): the structured content as sent (its
+    directive aside) in place of the server's text blocks, which the user never sees, and the server's other blocks;
+    for a text result, every block as sent (the user sees them all). None when the structured content is not an
+    object (an array, a scalar): the schema's `structuredContent` is one, and the model's copy could not carry the
+    directive beside it, so the model receives the host's copy of its records in the document shape, as for a cut."""
     if wire.get("structuredContent") is not None and _structured(wire) is None:
         return None
     structured = _structured(wire)
     copy = None if structured is None else {k: v for k, v in structured.items() if k != RESULT_STRUCTURED_KEY}
-    return _payload(blocks, copy)
+    if kind == "text" or copy is None:  # the records are the text the user is shown: forwarded as sent
+        content = wire.get("content")
+        blocks = list(cast("Sequence[Any]", content)) if isinstance(content, list) else []
+        return _payload(blocks, None if forwards == "text" else copy)
+    others, _ = _forwarded_blocks(wire, shown_blocks=None, shown_uris=None, budget=None)
+    return _in_channel(forwards, others, copy)
+
+
+def _in_channel(forwards: Channel | None, others: list[Any], copy: Mapping[str, Any]) -> _Payload:
+    """What the model receives of structured records in the channel its host forwards, each record once there:
+    "structured", the copy alone; "both", the copy and the server's other blocks but those that only link to a
+    record of the copy; "text", the copy as compact JSON in a text block (its records exactly, no larger than the
+    copy), then those other blocks. None (the host did not say): each channel whole, the records in both, the other
+    blocks as sent.
+
+    The copy is defused before it is written as text, so that its text holds its strings as the structured copy
+    does."""
+    defused = cast("dict[str, Any]", _defused(dict(copy)))
+    if forwards == "structured":
+        return _payload([], defused)
+    if forwards is not None:  # a link to a record of the copy would be that record's second mention
+        record_uris = _record_uris(defused)
+        others = [block for block in others if _block_uri(block) not in record_uris]
+    if forwards == "both":
+        return _payload(others, defused)
+    text = _compact_json(defused) or "{}"
+    return _payload([{"type": "text", "text": text}, *others], None if forwards == "text" else defused)
+
+
+def _record_uris(copy: Mapping[str, Any] | None) -> set[str]:
+    """The URIs of the records a document-shaped copy holds (rows and records sent as links)."""
+    document = None if copy is None else copy.get("document")
+    if not isinstance(document, Mapping):
+        return set()
+    uris: set[str] = set()
+    sections = cast("Mapping[str, Any]", document).get("sections")
+    for section in cast("list[Any]", sections) if isinstance(sections, list) else []:
+        rows = cast("Mapping[str, Any]", section).get("rows") if isinstance(section, Mapping) else None
+        for row in cast("list[Any]", rows) if isinstance(rows, list) else []:
+            uri = cast("Mapping[str, Any]", row).get("uri") if isinstance(row, Mapping) else None
+            if isinstance(uri, str):
+                uris.add(uri)
+    page = copy.get("page") if copy is not None else None
+    links = cast("Mapping[str, Any]", page).get("linkedRecords") if isinstance(page, Mapping) else None
+    for link in cast("list[Any]", links) if isinstance(links, list) else []:
+        uri = cast("Mapping[str, Any]", link).get("uri") if isinstance(link, Mapping) else None
+        if isinstance(uri, str):
+            uris.add(uri)
+    return uris
 
 
 def _model_result(
-    wire: Mapping[str, Any], payload: _Payload, framing: str | None, directive: dict[str, Any] | None
+    wire: Mapping[str, Any],
+    payload: _Payload,
+    framing: str | None,
+    directive: dict[str, Any] | None,
+    forwards: Channel | None,
 ) -> dict[str, Any]:
+    """The model's copy: the framing first, then the payload; the directive once in each channel the host forwards
+    (the framing in text; `structuredContent._rendering`, framing first, for a host that forwards only
+    `structuredContent`, or one that did not say)."""
     forwarded: dict[str, Any] = {}
     blocks = list(payload.blocks)
     if framing is not None:
         blocks.insert(0, {"type": "text", "text": framing})
     forwarded["content"] = blocks
     copy = payload.copy
-    if copy is None and _structured(wire) is not None and directive is not None:
+    if copy is None and _structured(wire) is not None and directive is not None and forwards != "text":
         copy = {}  # the records did not fit: the directive still reaches a host that reads structured content only
     if copy is not None:
-        copy = dict(copy)
         # Written by the host, replacing any copy the server made: the model sees the directive the host acts on,
-        # and, for a host that forwards only structured content, the framing with it.
-        if directive is not None:
-            copy[RESULT_STRUCTURED_KEY] = directive if framing is None else {**directive, "framing": framing}
+        # and, for a host that forwards only structured content, the framing with it, placed first.
+        if directive is not None and forwards != "both":
+            written = directive if framing is None else {"framing": framing, **directive}
+            copy = {RESULT_STRUCTURED_KEY: written, **copy}
         forwarded["structuredContent"] = copy
     if wire.get("isError") is True:  # only JSON `true` marks an error (false is the default: not forwarded)
         forwarded["isError"] = True
@@ -974,6 +1025,7 @@ def present(
     max_bytes: int | None = None,
     arguments: Mapping[str, Any] | None = None,
     first_row: int = 0,
+    forwards: Channel | None = None,
 ) -> Presentation:
     """Decide how to show `result` (a result of `tool`) to the user, and what to forward to the model.
 
@@ -1001,6 +1053,10 @@ def present(
             the lines of a text result): to show the rest of a page that `max_rows` or `max_bytes` cut, present the
             same result again with `first_row=presentation.next_first_row`. The server's continuation is offered
             once the last record of the page has been shown.
+        forwards: the part of `model_result` the host hands its model: "text" (the content blocks), "structured"
+            (`structuredContent` alone) or "both". The model's copy then holds each record once in that part, the
+            directive once, the framing first. None (the host did not say): each part holds every record, so that
+            the model reads them whichever part it is given, at the cost of the records twice.
 
     The result counts as incomplete when its directive says so (`complete: false`, or a continuation), or when a
     reference result's page state does. When the host's bound cuts a page, the server's continuation is withheld
@@ -1016,6 +1072,8 @@ def present(
         raise TypeError(f"first_row must be an integer, not {type(first_row).__name__}")
     if first_row < 0:
         raise ValueError("first_row must be zero or more")
+    if forwards not in (None, "text", "structured", "both"):
+        raise ValueError(f"forwards must be 'text', 'structured', 'both' or None, not {forwards!r}")
     wire = tool_result_wire(result)
     rendering = resolve_rendering(tool, wire, call_arguments=arguments)
     structured = _structured(wire)
@@ -1035,28 +1093,31 @@ def present(
     cut_payload: Callable[[int], _Payload]
     # The server's members of the model's copy of the directive count against the bound; when they alone exceed it,
     # that copy holds the host's members only (the framing still quotes the guidance).
-    directive_bytes = _directive_server_bytes(wire, rendering)
+    directive_bytes = 0 if forwards in ("text", "both") else _directive_server_bytes(wire, rendering)
     server_directive = max_bytes is None or directive_bytes <= max_bytes
     model_bytes = None if max_bytes is None else max_bytes - (directive_bytes if server_directive else 0)
-    uncut = _uncut_payload(wire)
+    whole_records: _Records | None = None
+    page = _PageState()
+    if document is not None:
+        page = _page_state(structured) if records.kind == "document" else _PageState()
+        whole_records = _Records(document, page.linked_records, page.linked_fields)
+    uncut = _uncut_payload(wire, forwards, records.kind)
     uncut_fits = uncut is not None and (model_bytes is None or uncut.size() <= model_bytes)
 
     def model_payload(k: int, count: int) -> _Payload:
         """What the model receives of the first k of count records: the result as sent, while it fits whole."""
         return uncut if uncut is not None and k == count and uncut_fits and not first_row else cut_payload(k)
 
-    if document is not None:
-        page = _page_state(structured) if records.kind == "document" else _PageState()
-        whole = _Records(document, page.linked_records, page.linked_fields)
+    if whole_records is not None:
+        whole = whole_records
         start = min(first_row, whole.count)
         view = whole.after(start)
         count = view.count
 
         def document_payload(k: int) -> _Payload:
             cut_document, links, fields = view.cut(k)
-            body = view.render(k, null_display)[1]()
-            copy = _bounded_structured(wire, cut_document, links, fields, server_complete and k == count and not start)
-            return _payload([{"type": "text", "text": body}], copy)
+            complete_copy = server_complete and k == count and not start
+            return _in_channel(forwards, [], _bounded_structured(cut_document, links, fields, complete_copy))
 
         cut_payload = document_payload
         limit = count if max_rows is None else min(max_rows, count)
@@ -1083,7 +1144,6 @@ def present(
             shown_uris = {row.uri for s in cut_document.sections for row in s.rows if row.uri}
             shown_uris |= {link.uri for link in links}
     else:
-        page = _PageState()
         every_line = records.lines
         start = _text_line_limit(every_line, first_row)  # the line holding the first record to show
         lines = every_line[start:]
@@ -1127,11 +1187,15 @@ def present(
             withheld += 1
         others, withheld_others = _forwarded_blocks(
             wire,
-            with_text=records.kind != "text" and extent is None,  # a copy of records the host may have cut
             shown_blocks=shown_blocks,
             shown_uris=shown_uris,
             budget=None if model_bytes is None else model_bytes - payload.size(),
         )
+        if payload.copy is not None and forwards == "structured":
+            others, withheld_others = [], 0  # the host forwards the copy alone
+        elif payload.copy is not None and forwards is not None:
+            record_uris = _record_uris(payload.copy)
+            others = [block for block in others if _block_uri(block) not in record_uris]
         withheld += withheld_others
         payload = _payload([*payload.blocks, *others], payload.copy)
     # The page is cut while records of it are left to show (`first_row` shows them); once its last record has been
@@ -1176,7 +1240,7 @@ def present(
         complete=complete,
         notice=notice,
         summarizing_allowed=rendering.mode != "verbatim",
-        model_result=_model_result(wire, payload, framing, directive),
+        model_result=_model_result(wire, payload, framing, directive, forwards),
         caption=_provenance(server, tool_name) if rendering.mode == "verbatim" else None,
         host_bounded=host_bounded,
         next_first_row=next_first_row,
