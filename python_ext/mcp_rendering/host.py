@@ -18,9 +18,11 @@
   of it can begin a line, and server text that imitates the framing's header, anywhere in what the model
   receives (the model's copy of the directive included), is replaced by a note saying so (`_defused`, the one
   defusal every forwarded value passes).
-- The model receives the framing as a text block placed first, and the directive the host acts on under
-  `structuredContent["_rendering"]` when `structuredContent` is an object; the protocol carriers `_rendering` and
-  `_meta` stay with the host.
+- The model receives the framing as a text block placed first, and, in `structuredContent`, the directive the host
+  acts on as its first member `_rendering`; the protocol carriers `_rendering` and `_meta` stay with the host. It
+  reads the records the user sees and no server text the user does not see; a host that names the channel it
+  forwards (`forwards`) gets each record once there. The continuation token goes to the model's copy and to
+  `next_arguments`, never to the user's text.
 """
 
 from __future__ import annotations
