@@ -48,7 +48,7 @@ from mcp_rendering.reading import (
     read_continuation_argument,
     resolve_rendering,
 )
-from mcp_rendering.records import ContentLine, RecordsKind, result_records, shows_text
+from mcp_rendering.records import ContentLine, RecordsKind, ResultRecords, result_records, shows_text
 from mcp_rendering.render import code_fence, markdown_escape, render_markdown, render_text, visible
 from mcp_rendering.types import PARTIAL_MARKER, RESULT_STRUCTURED_KEY, EffectiveMode
 
@@ -1069,143 +1069,229 @@ def present(
             (a bound is an integer: a bool or a float is refused).
         ValueError: `result` is not a `CallToolResult`'s shape, or a bound is negative.
     """
-    _check_parameters(server, max_rows, max_bytes, arguments)
-    if type(first_row) is not int:
-        raise TypeError(f"first_row must be an integer, not {type(first_row).__name__}")
-    if first_row < 0:
-        raise ValueError("first_row must be zero or more")
-    if forwards not in (None, "text", "structured", "both"):
-        raise ValueError(f"forwards must be 'text', 'structured', 'both' or None, not {forwards!r}")
+    _check_parameters(server, max_rows, max_bytes, arguments, first_row, forwards)
+    # A pipeline of four stages, each visited once: read, the records shown, the model's copy, the presentation.
+    read = _read(tool, result, arguments)
+    bound = _model_bound(read, forwards, max_bytes, first_row)
+    shown = (
+        _show_records(read, bound, max_rows, max_bytes, first_row)
+        if read.records.document is not None
+        else _show_lines(read, bound, max_rows, max_bytes, first_row)
+    )
+    payload, withheld = _model_payload(read, bound, shown)
+    return _presentation(read, shown, payload, withheld, bound, server=server, first_row=first_row)
+
+
+# ------------------------------------------------------------------------------------------- the stages of present
+
+
+@dataclass(frozen=True)
+class _Read:
+    """Stage 1, read: the result's wire JSON, the rendering resolved from its carriers and its records."""
+
+    tool: Any
+    wire: Mapping[str, Any]
+    rendering: EffectiveRendering
+    records: ResultRecords
+    page: _PageState
+    """The reference envelope's page state (linked records and fields, counts), or none."""
+    server_complete: bool
+    tool_name: str | None
+
+
+def _read(tool: Any, result: Any, arguments: Mapping[str, Any] | None) -> _Read:
     wire = tool_result_wire(result)
     rendering = resolve_rendering(tool, wire, call_arguments=arguments)
     structured = _structured(wire)
     records = result_records(wire)
-    server_complete = _is_complete(rendering, structured)
-    tool_name = _tool_name(tool)
-    null_display = rendering.null_display
+    page = _page_state(structured) if records.kind == "document" else _PageState()
+    return _Read(tool, wire, rendering, records, page, _is_complete(rendering, structured), _tool_name(tool))
 
-    extent: str | None = None
-    next_first_row: int | None = None
-    shown_count: int | None = None
-    shown_uris: set[str] | None = None
-    shown_blocks: set[int] | None = None
-    document = records.document
-    # What the model receives of the records when the host's rendering replaces the result as sent: the rendering
-    # of the first k records, and for structured content its copy in the document shape.
-    cut_payload: Callable[[int], _Payload]
-    # The server's members of the model's copy of the directive count against the bound; when they alone exceed it,
-    # that copy holds the host's members only (the framing still quotes the guidance).
-    directive_bytes = 0 if forwards in ("text", "both") else _directive_server_bytes(wire, rendering)
+
+@dataclass(frozen=True)
+class _ModelBound:
+    """What the model may receive: the byte bound left for the server's result, and that result whole."""
+
+    model_bytes: int | None
+    """`max_bytes` less the server's members of the model's copy of the directive; None without a bound."""
+    server_directive: bool
+    """Whether those members fit the bound (else that copy holds the host's members only)."""
+    uncut: _Payload | None
+    """The whole result in the forwarded channel (`_uncut_payload`), while it can be forwarded whole."""
+    forwards: Channel | None
+
+
+def _model_bound(read: _Read, forwards: Channel | None, max_bytes: int | None, first_row: int) -> _ModelBound:
+    directive_bytes = 0 if forwards in ("text", "both") else _directive_server_bytes(read.wire, read.rendering)
     server_directive = max_bytes is None or directive_bytes <= max_bytes
     model_bytes = None if max_bytes is None else max_bytes - (directive_bytes if server_directive else 0)
-    whole_records: _Records | None = None
-    page = _PageState()
-    if document is not None:
-        page = _page_state(structured) if records.kind == "document" else _PageState()
-        whole_records = _Records(document, page.linked_records, page.linked_fields)
-    uncut = _uncut_payload(wire, forwards, records.kind)
-    uncut_fits = uncut is not None and (model_bytes is None or uncut.size() <= model_bytes)
+    uncut = None if first_row else _uncut_payload(read.wire, forwards, read.records.kind)
+    if uncut is not None and model_bytes is not None and uncut.size() > model_bytes:
+        uncut = None
+    return _ModelBound(model_bytes, server_directive, uncut, forwards)
 
-    def model_payload(k: int, count: int) -> _Payload:
-        """What the model receives of the first k of count records: the result as sent, while it fits whole."""
-        return uncut if uncut is not None and k == count and uncut_fits and not first_row else cut_payload(k)
 
-    if whole_records is not None:
-        whole = whole_records
-        start = min(first_row, whole.count)
-        view = whole.after(start)
-        count = view.count
+@dataclass(frozen=True)
+class _Shown:
+    """Stage 2, records: which records the user is shown under the host's bounds, and their two views."""
 
-        def document_payload(k: int) -> _Payload:
-            cut_document, links, fields = view.cut(k)
-            complete_copy = server_complete and k == count and not start
-            return _in_channel(forwards, [], _bounded_structured(cut_document, links, fields, complete_copy))
+    document: Document | None
+    body_text: Callable[[], str]
+    body_markdown: Callable[[], str]
+    limit: int
+    count: int
+    shown_count: int | None
+    """Records shown, for a document's partial notice; None for a text result."""
+    extent: str | None
+    """What the host's bound left of the records ("2 of 3 records"), or None when nothing was cut."""
+    next_first_row: int | None
+    shown_uris: set[str] | None
+    """The URIs of the records shown, when records were cut."""
+    shown_blocks: set[int] | None
+    """The non-text blocks named on the lines shown, when a text result was cut."""
+    cut_payload: Callable[[int], _Payload]
+    """What the model receives of the first k records when the whole cannot be forwarded."""
 
-        cut_payload = document_payload
-        limit = count if max_rows is None else min(max_rows, count)
-        if max_bytes is not None and model_bytes is not None:
-            limit = _largest_fitting(
-                limit,
-                lambda k: _both(view.render(k, null_display)[1:]),
-                max_bytes,
-                lambda k: model_payload(k, count).size() <= model_bytes,
-            )
-        document, body_text, body_markdown = view.render(limit, null_display)
-        shown_count = limit
-        if max_bytes is not None and limit == 0 and not _fits(_both((body_text, body_markdown)), max_bytes):
-            # Not even the headings around no record fit: the views hold the notice alone.
-            body_text = body_markdown = str
-            extent = f"0 of {count} records" if count else "none of the headings"
-        if start:
-            shown = f"record {start + 1}" if limit == 1 else f"records {start + 1} to {start + limit}"
-            extent = f"{shown} of {whole.count}"
-        if limit < count:
-            extent = extent or f"{limit} of {count} records"
-            next_first_row = start + limit
-            cut_document, links, _ = view.cut(limit)
-            shown_uris = {row.uri for s in cut_document.sections for row in s.rows if row.uri}
-            shown_uris |= {link.uri for link in links}
-    else:
-        every_line = records.lines
-        start = _text_line_limit(every_line, first_row)  # the line holding the first record to show
-        lines = every_line[start:]
-        count = len(lines)
 
-        def text_payload(k: int) -> _Payload:
-            return _payload([{"type": "text", "text": _text_views(lines, k)[0]()}], None)
+def _fitting(
+    bound: _ModelBound,
+    limit: int,
+    count: int,
+    views: Callable[[int], tuple[str, str]],
+    max_bytes: int | None,
+    cut_payload: Callable[[int], _Payload],
+) -> int:
+    """The most records, up to `limit`, whose views and whose copy for the model fit the byte bound."""
+    model_bytes = bound.model_bytes
+    if max_bytes is None or model_bytes is None:
+        return limit
 
-        cut_payload = text_payload
-        limit = _text_line_limit(lines, max_rows)
-        if max_bytes is not None and model_bytes is not None:
-            limit = _largest_fitting(
-                limit,
-                lambda k: _both(_text_views(lines, k)),
-                max_bytes,
-                lambda k: model_payload(k, count).size() <= model_bytes,
-            )
-        body_text, body_markdown = _text_views(lines, limit)
-        if limit < count or start:
-            before = _record_lines(every_line[:start])
-            records_shown = _record_lines(lines[:limit])
-            records_in_all = before + _record_lines(lines)
-            extent = (
-                f"lines {before + 1} to {before + records_shown} of {records_in_all}"
-                if start
-                else f"the first {records_shown} of {records_in_all} lines"
-            )
-            shown_blocks = {line.block for line in lines[:limit] if not line.from_text}
-            if limit < count:
-                next_first_row = before + records_shown
+    def model_fits(k: int) -> bool:
+        payload = bound.uncut if bound.uncut is not None and k == count else cut_payload(k)
+        return payload.size() <= model_bytes
 
-    # What the model receives: the result as sent while it fits every bound; else the host's rendering of the
-    # records shown, then the server's other blocks while the rest of the byte bound allows. The bound counts every
-    # byte of the payload as forwarded (after defusal), whatever the user is shown.
-    payload = uncut
-    withheld = 0
-    if payload is None or extent is not None or not uncut_fits:
-        payload = cut_payload(limit)
-        if model_bytes is not None and payload.size() > model_bytes:
-            payload = _payload([], None)  # not even the rendering of no record fits: the framing alone says so
-            withheld += 1
-        others, withheld_others = _forwarded_blocks(
-            wire,
-            shown_blocks=shown_blocks,
-            shown_uris=shown_uris,
-            budget=None if model_bytes is None else model_bytes - payload.size(),
+    return _largest_fitting(limit, views, max_bytes, model_fits)
+
+
+def _show_records(
+    read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes: int | None, first_row: int
+) -> _Shown:
+    """The records of a document or of structured content, from `first_row`, within `max_rows` and `max_bytes`."""
+    assert read.records.document is not None
+    null_display = read.rendering.null_display
+    whole = _Records(read.records.document, read.page.linked_records, read.page.linked_fields)
+    start = min(first_row, whole.count)
+    view = whole.after(start)
+    count = view.count
+
+    def cut_payload(k: int) -> _Payload:
+        cut_document, links, fields = view.cut(k)
+        complete_copy = read.server_complete and k == count and not start
+        return _in_channel(bound.forwards, [], _bounded_structured(cut_document, links, fields, complete_copy))
+
+    limit = count if max_rows is None else min(max_rows, count)
+    limit = _fitting(bound, limit, count, lambda k: _both(view.render(k, null_display)[1:]), max_bytes, cut_payload)
+    document, body_text, body_markdown = view.render(limit, null_display)
+    extent: str | None = None
+    if max_bytes is not None and limit == 0 and not _fits(_both((body_text, body_markdown)), max_bytes):
+        # Not even the headings around no record fit: the views hold the notice alone.
+        body_text = body_markdown = str
+        extent = f"0 of {count} records" if count else "none of the headings"
+    if start:
+        shown = f"record {start + 1}" if limit == 1 else f"records {start + 1} to {start + limit}"
+        extent = f"{shown} of {whole.count}"
+    next_first_row: int | None = None
+    shown_uris: set[str] | None = None
+    if limit < count:
+        extent = extent or f"{limit} of {count} records"
+        next_first_row = start + limit
+        cut_document, links, _ = view.cut(limit)
+        shown_uris = {row.uri for s in cut_document.sections for row in s.rows if row.uri}
+        shown_uris |= {link.uri for link in links}
+    return _Shown(
+        document, body_text, body_markdown, limit, count, limit, extent, next_first_row, shown_uris, None, cut_payload
+    )
+
+
+def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes: int | None, first_row: int) -> _Shown:
+    """The lines of a text result, from the `first_row`-th line of text, within `max_rows` and `max_bytes`."""
+    every_line = read.records.lines
+    start = _text_line_limit(every_line, first_row)  # the line holding the first record to show
+    lines = every_line[start:]
+    count = len(lines)
+
+    def cut_payload(k: int) -> _Payload:
+        return _payload([{"type": "text", "text": _text_views(lines, k)[0]()}], None)
+
+    limit = _text_line_limit(lines, max_rows)
+    limit = _fitting(bound, limit, count, lambda k: _both(_text_views(lines, k)), max_bytes, cut_payload)
+    body_text, body_markdown = _text_views(lines, limit)
+    extent: str | None = None
+    next_first_row: int | None = None
+    shown_blocks: set[int] | None = None
+    if limit < count or start:
+        before = _record_lines(every_line[:start])
+        records_shown = _record_lines(lines[:limit])
+        records_in_all = before + _record_lines(lines)
+        extent = (
+            f"lines {before + 1} to {before + records_shown} of {records_in_all}"
+            if start
+            else f"the first {records_shown} of {records_in_all} lines"
         )
-        if payload.copy is not None and forwards == "structured":
-            others, withheld_others = [], 0  # the host forwards the copy alone
-        elif payload.copy is not None and forwards is not None:
-            record_uris = _record_uris(payload.copy)
-            others = [block for block in others if _block_uri(block) not in record_uris]
-        withheld += withheld_others
-        payload = _payload([*payload.blocks, *others], payload.copy)
+        shown_blocks = {line.block for line in lines[:limit] if not line.from_text}
+        if limit < count:
+            next_first_row = before + records_shown
+    return _Shown(
+        None, body_text, body_markdown, limit, count, None, extent, next_first_row, None, shown_blocks, cut_payload
+    )
+
+
+def _model_payload(read: _Read, bound: _ModelBound, shown: _Shown) -> tuple[_Payload, int]:
+    """Stage 3, the model's copy of the server's result, and how many blocks it withheld: the whole result in the
+    forwarded channel while nothing was cut and it fits; else the host's copy of the records shown, then the
+    server's other blocks while the rest of the byte bound allows. The bound counts every byte of the payload as
+    forwarded (after defusal), whatever the user is shown."""
+    if bound.uncut is not None and shown.extent is None:
+        return bound.uncut, 0
+    model_bytes = bound.model_bytes
+    payload = shown.cut_payload(shown.limit)
+    withheld = 0
+    if model_bytes is not None and payload.size() > model_bytes:
+        payload = _payload([], None)  # not even the copy of no record fits: the framing alone says so
+        withheld += 1
+    others, withheld_others = _forwarded_blocks(
+        read.wire,
+        shown_blocks=shown.shown_blocks,
+        shown_uris=shown.shown_uris,
+        budget=None if model_bytes is None else model_bytes - payload.size(),
+    )
+    if payload.copy is not None and bound.forwards == "structured":
+        others, withheld_others = [], 0  # the host forwards the copy alone
+    elif payload.copy is not None and bound.forwards is not None:
+        record_uris = _record_uris(payload.copy)  # a link to a record of the copy would mention it twice
+        others = [block for block in others if _block_uri(block) not in record_uris]
+    return _payload([*payload.blocks, *others], payload.copy), withheld + withheld_others
+
+
+def _presentation(
+    read: _Read,
+    shown: _Shown,
+    payload: _Payload,
+    withheld: int,
+    bound: _ModelBound,
+    *,
+    server: str | None,
+    first_row: int,
+) -> Presentation:
+    """Stage 4, the views and the model's copy: the notices (the user's without the token), the framing, the
+    directive and the presentation."""
+    rendering, tool_name, server_complete = read.rendering, read.tool_name, read.server_complete
+    extent = shown.extent
     # The page is cut while records of it are left to show (`first_row` shows them); once its last record has been
     # shown, the server's continuation may be followed without skipping any.
-    page_cut = next_first_row is not None or (extent is not None and not first_row)
+    page_cut = shown.next_first_row is not None or (extent is not None and not first_row)
     host_bounded = page_cut or withheld > 0
     records_complete = server_complete and extent is None
-    complete = records_complete and not withheld
     # The user's notice and the model's differ only in how to get the rest: the token goes to the model alone.
     model_notice: str | None
     if extent is not None:
@@ -1214,8 +1300,8 @@ def present(
         notice: str | None = _host_notice(extent, withheld, server_complete, user_rest)
         model_notice = _host_notice(extent, withheld, server_complete, model_rest)
     elif not server_complete:
-        notice = _partial_notice(rendering, page, tool_name, shown_count, for_model=False)
-        model_notice = _partial_notice(rendering, page, tool_name, shown_count, for_model=True)
+        notice = _partial_notice(rendering, read.page, tool_name, shown.shown_count, for_model=False)
+        model_notice = _partial_notice(rendering, read.page, tool_name, shown.shown_count, for_model=True)
         if withheld:
             notice += " " + _withheld_text(withheld)
             model_notice += " " + _withheld_text(withheld)
@@ -1224,6 +1310,7 @@ def present(
         notice = model_notice = "Note: " + _withheld_text(withheld)
     else:
         notice = model_notice = None
+    body_text, body_markdown = shown.body_text, shown.body_markdown
     views = _Views(body_text, body_markdown)
     if notice is not None:
         shown_notice = notice
@@ -1231,31 +1318,38 @@ def present(
             lambda: f"{shown_notice}\n\n{body_text()}",
             lambda: f"> {markdown_escape(shown_notice)}\n\n{body_markdown()}",
         )
-
     framing = _framing(rendering, records_complete, model_notice)
-    directive = _model_directive(rendering, records_complete, host_bounded, server_members=server_directive)
+    directive = _model_directive(rendering, records_complete, host_bounded, server_members=bound.server_directive)
     return Presentation(
         mode=rendering.mode,
         rendering=rendering,
-        records=records.kind,
-        document=document,
-        complete=complete,
+        records=read.records.kind,
+        document=shown.document,
+        complete=records_complete and not withheld,
         notice=notice,
         summarizing_allowed=rendering.mode != "verbatim",
-        model_result=_model_result(wire, payload, framing, directive, forwards),
+        model_result=_model_result(read.wire, payload, framing, directive, bound.forwards),
         caption=_provenance(server, tool_name) if rendering.mode == "verbatim" else None,
         host_bounded=host_bounded,
-        next_first_row=next_first_row,
+        next_first_row=shown.next_first_row,
         withheld_blocks=withheld,
         framing=framing,
         views=views,
-        source=(tool, wire),
+        source=(read.tool, read.wire),
     )
 
 
-def _check_parameters(server: object, max_rows: object, max_bytes: object, arguments: object) -> None:
+def _check_parameters(
+    server: object, max_rows: object, max_bytes: object, arguments: object, first_row: object, forwards: object
+) -> None:
     """`present()`'s own parameters, refused when wrong: TypeError for a wrong type (a bool or a float is no count
-    of rows or bytes), ValueError for a negative bound."""
+    of rows or bytes), ValueError for a negative bound or an unknown channel."""
+    if type(first_row) is not int:
+        raise TypeError(f"first_row must be an integer, not {type(first_row).__name__}")
+    if first_row < 0:
+        raise ValueError("first_row must be zero or more")
+    if forwards not in (None, "text", "structured", "both"):
+        raise ValueError(f"forwards must be 'text', 'structured', 'both' or None, not {forwards!r}")
     for name, bound in (("max_rows", max_rows), ("max_bytes", max_bytes)):
         if bound is None:
             continue
