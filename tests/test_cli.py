@@ -95,13 +95,25 @@ def test_inspect_reports_the_hints_of_an_example_server_in_its_carrier(capsys: p
     assert report["extension_advertised"] is True
     tools = {tool["name"]: tool for tool in report["tools"]}
     statements = tools["financial_statements"]
-    assert statements["meta"] == {"carrier": "_meta", "present": True, "values": {"verbatimHint": True}, "problems": []}
+    assert statements["meta"] == {
+        "carrier": "_meta",
+        "present": True,
+        "values": {"verbatimHint": True},
+        "problems": [],
+        "unknown": [],
+    }
     # The server's middleware moved the hints its tools declared in their annotations: one carrier on the wire.
-    assert statements["annotations"] == {"carrier": "annotations", "present": False, "values": {}, "problems": []}
+    assert statements["annotations"] == {
+        "carrier": "annotations",
+        "present": False,
+        "values": {},
+        "problems": [],
+        "unknown": [],
+    }
     assert (statements["effective_mode"], statements["effective_source"]) == ("verbatim", "tool._meta")
     assert tools["key_figures"]["meta"]["values"] == {"summarizeOkHint": True}
     assert tools["key_figures"]["effective_mode"] == "summarizable"
-    assert report["malformed"] == 0 and report["strict_failures"] == []
+    assert report["malformed"] == report["unknown"] == 0 and report["strict_failures"] == []
     assert report["resource_templates"] == ["accounts://atelier-fictif/fy2025/lines/{row_id}"]
     assert report["prompts"] == [] and report["resources"] == []
 
@@ -114,7 +126,7 @@ def test_inspect_judges_a_sample_call_of_a_paged_tool(capsys: pytest.CaptureFixt
     assert "structuredContent._rendering (model-facing copy, never a directive): mode=" in out
     assert "effective mode verbatim (from result._meta)" in out
     assert "incomplete (a bounded page); continue with argument 'cursor'" in out
-    assert "0 malformed value(s)." in out and "Strict check: passes." in out
+    assert "0 malformed value(s), 0 unknown member(s) (ignored)." in out and "Strict check: passes." in out
 
 
 def test_inspect_strict_fails_a_server_without_the_meta_carrier(capsys: pytest.CaptureFixture[str]) -> None:
@@ -293,8 +305,9 @@ def test_inspect_flags_malformed_values_from_the_raw_wire(tmp_path: Path, capsys
     ]
     assert call["meta"]["values"] == {"mode": "verbatim", "nullDisplay": "n/a"}
     assert call["structured_copy"]["values"] == {"mode": "loud"}  # unregistered but well-formed; never a directive
+    assert call["structured_copy"]["problems"] == ["mode: 'loud' is not a registered value; read as verbatim"]
     assert call["effective_mode"] == "verbatim" and call["effective_source"] == "result._meta"
-    assert report["malformed"] == 3
+    assert report["malformed"] == 4
 
     # The server refused `server/discover`, so this all went through the 2025-11-25 handshake.
     assert report["protocol_version"] == "2025-11-25"
@@ -312,7 +325,7 @@ def test_inspect_flags_malformed_values_from_the_raw_wire(tmp_path: Path, capsys
     assert "Extension io.modelcontextprotocol/rendering: not visible (a 2025-11-25 initialize result" in text
     assert "! annotations verbatimHint: Input should be a valid boolean (got 'yes'); read as true" in text
     assert "! _meta the value: a string, not an object; read as verbatimHint true, summarizeOkHint false" in text
-    assert "3 malformed value(s)." in text
+    assert "4 malformed value(s), 0 unknown member(s) (ignored)." in text
     assert main(["inspect", "--strict", "--call", "sloppy", "--", *command]) == 1
 
 
@@ -453,6 +466,7 @@ def test_inspect_speaks_2026_to_a_server_that_requires_the_envelope_on_every_req
         "present": True,
         "values": {"mode": "verbatim"},
         "problems": [],
+        "unknown": [],
     }
     assert report["call"]["missing_meta_carrier"] is True
 
@@ -899,3 +913,32 @@ def test_the_audit_help_states_the_exit_statuses_and_limits(capsys: pytest.Captu
     assert f"over {MAX_RESULT_BYTES} bytes or a transcript over {MAX_TRANSCRIPT_CHARS} characters" in out
     for words in ("the CallToolResult as wire JSON", "the text the host showed the user", "print the report as JSON"):
         assert words in out, words
+
+
+LATER_REVISION_SERVER = CORE_ONLY_SERVER.replace(
+    '"_rendering": {"mode": "verbatim"}',
+    '"_meta": {"io.modelcontextprotocol/rendering": {"mode": "summarizable", "complete": True, "priority": 2}}',
+).replace(
+    '"inputSchema": {"type": "object"}, "annotations": {"verbatimHint": True}',
+    '"inputSchema": {"type": "object"}, '
+    '"_meta": {"io.modelcontextprotocol/rendering": {"summarizeOkHint": True, "laterHint": "x"}}',
+)
+
+
+def test_inspect_lists_unknown_members_as_ignored_and_strict_fails_them(capsys: pytest.CaptureFixture[str]) -> None:
+    command = [sys.executable, "-c", LATER_REVISION_SERVER]
+    report = inspect_json(capsys, "--call", "report", "--", *command)
+    (tool,) = report["tools"]
+    # A later revision's members change nothing for this reader: summarizable, complete, no malformed value.
+    assert tool["effective_mode"] == "summarizable"
+    assert tool["meta"]["unknown"] == ["laterHint: not a member of this carrier; read as ignored"]
+    call = report["call"]
+    assert (call["effective_mode"], call["complete"]) == ("summarizable", True)
+    assert call["meta"]["unknown"] == ["priority: not a member of this carrier; read as ignored"]
+    assert report["malformed"] == 0 and report["unknown"] == 2
+    assert report["strict_failures"] == ["2 unknown member(s)"]
+    assert main(["inspect", "--call", "report", "--", *command]) == 0
+    text = capsys.readouterr().out
+    assert "? _meta laterHint: not a member of this carrier; read as ignored" in text
+    assert "0 malformed value(s), 2 unknown member(s) (ignored)." in text
+    assert main(["inspect", "--strict", "--call", "report", "--", *command]) == 1

@@ -795,7 +795,8 @@ def test_the_carrier_decides_and_the_core_form_never_stands_behind_it() -> None:
         for core in ({"mode": "summarizable", "complete": False}, 0, {"complete": "x"}):
             parsed = mcp_types.CallToolResult.model_validate({"content": [], "_rendering": core, "_meta": meta})
             effective = resolve_rendering(None, parsed, core_form=True)
-            assert (effective.complete, effective.mode) == (True, "unspecified")
+            # The carrier states no mode: a present directive without one reads verbatim.
+            assert (effective.complete, effective.mode) == (True, "verbatim")
             assert effective.directive is not None and effective.directive.completeness == "complete"
 
 

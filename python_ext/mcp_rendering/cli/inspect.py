@@ -35,7 +35,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from mcp_rendering.cli._input import CommandError
-from mcp_rendering.reading import read_hints_object, read_rendering_object, resolve_rendering
+from mcp_rendering.reading import Problem, read_hints_object, read_rendering_object, resolve_rendering
 from mcp_rendering.render import visible
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, RESULT_STRUCTURED_KEY
 
@@ -92,7 +92,10 @@ class CarrierReport:
     values: dict[str, Any] = field(default_factory=lambda: {})
     """The well-formed members, by wire name."""
     problems: list[str] = field(default_factory=lambda: [])
-    """One line per malformed value (a member, or the whole value when it is not an object)."""
+    """One line per malformed or repeated value (a member, or the whole value when it is not an object), and per
+    unregistered `mode`."""
+    unknown: list[str] = field(default_factory=lambda: [])
+    """One line per unknown member: ignored for the reading (a later revision's member, or a misspelling)."""
 
 
 @dataclass(frozen=True)
@@ -161,19 +164,31 @@ class InspectReport:
     @property
     def malformed(self) -> int:
         """How many malformed values, over every tool and the sample call."""
+        return sum(len(carrier.problems) for carrier in self._carriers)
+
+    @property
+    def unknown(self) -> int:
+        """How many unknown members (ignored for the reading), over every tool and the sample call."""
+        return sum(len(carrier.unknown) for carrier in self._carriers)
+
+    @property
+    def _carriers(self) -> list[CarrierReport]:
         carriers = [carrier for tool in self.tools for carrier in (tool.annotations, tool.meta)]
         if self.call is not None:
             carriers += [self.call.meta, self.call.core, self.call.structured_copy]
-        return sum(len(carrier.problems) for carrier in carriers)
+        return carriers
 
     @property
     def strict_failures(self) -> list[str]:
-        """What makes `inspect --strict` exit 1: malformed values, hints or directives without the `_meta` carrier
-        (the normative one), a continuation in a directive that does not say `complete: false`, and a continuation
-        carrier with a problem or without `expiresAt`."""
+        """What makes `inspect --strict` exit 1: malformed values, unknown members (which this version ignores, and
+        a server that targets it does not send), hints or directives without the `_meta` carrier (the normative
+        one), a continuation in a directive that does not say `complete: false`, and a continuation carrier with a
+        problem or without `expiresAt`."""
         failures: list[str] = []
         if self.malformed:
             failures.append(f"{self.malformed} malformed value(s)")
+        if self.unknown:
+            failures.append(f"{self.unknown} unknown member(s)")
         for tool in self.tools:
             if tool.missing_meta_carrier:
                 failures.append(f"tool {json.dumps(visible(tool.name))} has hints without the _meta carrier")
@@ -198,10 +213,7 @@ class InspectReport:
     @property
     def uses_rendering(self) -> bool:
         """Whether a tool or the sample result carries a rendering hint or directive, in any carrier."""
-        carriers = [carrier for tool in self.tools for carrier in (tool.annotations, tool.meta)]
-        if self.call is not None:
-            carriers += [self.call.meta, self.call.core, self.call.structured_copy]
-        return any(carrier.present for carrier in carriers)
+        return any(carrier.present for carrier in self._carriers)
 
     @property
     def paged_tools(self) -> list[str]:
@@ -230,6 +242,7 @@ class InspectReport:
         """The report as JSON-ready data."""
         payload = asdict(self)
         payload["malformed"] = self.malformed
+        payload["unknown"] = self.unknown
         payload["strict_failures"] = self.strict_failures
         payload["checked"] = self.checked
         return payload
@@ -248,8 +261,13 @@ def _carrier(name: str, value: Any, *, hints: bool) -> CarrierReport:
     else:
         directive, problems = read_rendering_object(value, name)
         values = {} if directive is None else directive.as_wire()
-    lines = [f"{problem.member or 'the value'}: {problem.detail}; read as {problem.reads_as}" for problem in problems]
-    return CarrierReport(name, True, values, lines)
+    lines = [_problem_line(problem, "the value") for problem in problems if not problem.ignored]
+    unknown = [_problem_line(problem, "the value") for problem in problems if problem.ignored]
+    return CarrierReport(name, True, values, lines, unknown)
+
+
+def _problem_line(problem: Problem, whole: str) -> str:
+    return f"{problem.member or whole}: {problem.detail}; read as {problem.reads_as}"
 
 
 def _extension_entry(wire: Mapping[str, Any]) -> Any:
@@ -299,8 +317,7 @@ def call_report(tool: Mapping[str, Any] | None, name: str, arguments: dict[str, 
     )
     continuation = effective.continuation
     continuation_problems = [
-        f"{problem.member or 'the carrier'}: {problem.detail}; read as {problem.reads_as}"
-        for problem in effective.continuation_reading.problems
+        _problem_line(problem, "the carrier") for problem in effective.continuation_reading.problems
     ]
     if continuation is not None and continuation.expires_at is None:
         continuation_problems.append("expiresAt: not stated (a server always states the token's expiry)")
@@ -717,6 +734,7 @@ def format_report(report: InspectReport, *, strict: bool = False) -> str:
         lines.append(f"    annotations:   {_carrier_line(tool.annotations)}")
         for carrier in (tool.meta, tool.annotations):
             lines.extend(f"    ! {carrier.carrier} {problem}" for problem in carrier.problems)
+            lines.extend(f"    ? {carrier.carrier} {member}" for member in carrier.unknown)
         if tool.continuation_argument is not None:
             shown_argument = json.dumps(visible(tool.continuation_argument), ensure_ascii=False)
             lines.append(f"    result continuation: pages its results, continued through argument {shown_argument}")
@@ -744,6 +762,7 @@ def format_report(report: InspectReport, *, strict: bool = False) -> str:
             )
             lines.append(f"  {label}: {_carrier_line(carrier)}")
             lines.extend(f"    ! {problem}" for problem in carrier.problems)
+            lines.extend(f"    ? {member}" for member in carrier.unknown)
         lines.append(f"  effective mode {_effective(call.effective_mode, call.effective_source)}")
         if not call.complete:
             argument = call.continuation_argument
@@ -756,7 +775,7 @@ def format_report(report: InspectReport, *, strict: bool = False) -> str:
         lines.extend(f"  ! continuation {problem}" for problem in call.continuation_problems)
     lines.append("")
     lines.append(report.checked)
-    lines.append(f"{report.malformed} malformed value(s).")
+    lines.append(f"{report.malformed} malformed value(s), {report.unknown} unknown member(s) (ignored).")
     failures = report.strict_failures
     if strict:
         lines.append("Strict check: passes." if not failures else f"Strict check: fails ({'; '.join(failures)}).")
