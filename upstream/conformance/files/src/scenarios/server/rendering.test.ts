@@ -41,7 +41,9 @@ async function start(example: string): Promise<[ChildProcess, string]> {
     {
       env: { ...process.env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
-      shell: process.platform === 'win32'
+      shell: process.platform === 'win32',
+      // A process group of its own, so that stop() ends the server npx starts, not npx alone.
+      detached: process.platform !== 'win32'
     }
   );
   await new Promise<void>((resolve, reject) => {
@@ -64,7 +66,9 @@ function stop(proc: ChildProcess | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (!proc || proc.exitCode !== null) return resolve();
     proc.once('exit', () => resolve());
-    proc.kill('SIGTERM');
+    if (proc.pid !== undefined && process.platform !== 'win32')
+      process.kill(-proc.pid, 'SIGTERM');
+    else proc.kill('SIGTERM');
   });
 }
 
