@@ -8,8 +8,9 @@ Two patches, applied in order with `git apply`:
 - `0002-result-continuation-scenarios.patch`: the result continuation extension's scenarios, on top of the first.
   Its files live under `upstream/conformance/files-continuation/`.
 
-The traceability file `src/seps/sep-0000.yaml` is the project's `sep/conformance/sep-0000.yaml` in the suite's
-prettier style: the first patch adds its rendering rows, the second the rest.
+The first patch's traceability file `src/seps/sep-0000.yaml` is the project's `sep/conformance/sep-0000.yaml` in the
+suite's prettier style. Result continuation is apart from any SEP: its traceability stays in the project
+(`sep/conformance/result-continuation.yaml`).
 
 The suite's source at the pinned commit (the snapshot `conformance-<commit>.tar.gz`) is found in
 `$CONFORMANCE_SNAPSHOT` when set, else in `shared/upstream/` beside this checkout (or beside the main checkout of a
@@ -43,8 +44,6 @@ SUITE_DIR = REPO_ROOT / "upstream" / "conformance"
 PATCHES_DIR = SUITE_DIR / "patches"
 YAML_PATH = "src/seps/sep-0000.yaml"
 PROJECT_YAML = REPO_ROOT / "sep" / "conformance" / "sep-0000.yaml"
-CONTINUATION_ROWS = "  # ── result-continuation.mdx"
-"""The comment line that opens the result continuation rows of the project's traceability file."""
 
 SUITE_COMMIT = "c321dd3"
 SNAPSHOT_NAME = f"conformance-{SUITE_COMMIT}.tar.gz"
@@ -75,8 +74,9 @@ PATCHES = (
         SUITE_DIR / "files-continuation",
         "Add opt-in scenarios for the result continuation extension",
         "result-continuation-server and result-continuation-client for mcp-rendering/result-continuation, on\n"
-        "top of the rendering scenarios, in the opt-in suite result-continuation. ConnectOptions takes an\n"
-        "optional fetch, so that the server scenario can read the response bytes for a member name given twice.",
+        "top of the rendering scenarios, in the opt-in suite result-continuation. The server command takes\n"
+        "--bearer-token; ConnectOptions takes an optional fetch, so that the server scenario can read the\n"
+        "response bytes for a member name given twice.",
     ),
 )
 
@@ -134,12 +134,9 @@ def _tree(directory: Path) -> dict[str, str]:
 
 def render_patches(snapshot: Path) -> dict[Path, str]:
     """Every patch, by its path: each the diff from the tree the ones before it leave."""
-    yaml = suite_yaml_style(PROJECT_YAML.read_text(encoding="utf-8"))
-    if CONTINUATION_ROWS not in yaml:
-        raise ValueError(f"{PROJECT_YAML} has no line {CONTINUATION_ROWS.strip()!r}")
     states = [
-        _tree(PATCHES[0].files) | {YAML_PATH: yaml[: yaml.index(CONTINUATION_ROWS)].rstrip() + "\n"},
-        _tree(PATCHES[1].files) | {YAML_PATH: yaml},
+        _tree(PATCHES[0].files) | {YAML_PATH: suite_yaml_style(PROJECT_YAML.read_text(encoding="utf-8"))},
+        _tree(PATCHES[1].files),
     ]
     wanted = {path for state in states for path in state}
     tree: dict[str, str | None] = {}
@@ -172,7 +169,7 @@ def main() -> int:
         return 0
     try:
         rendered = render_patches(snapshot)
-    except (OSError, tarfile.TarError, UnicodeDecodeError, EOFError, ValueError, GenError) as error:
+    except (OSError, tarfile.TarError, UnicodeDecodeError, EOFError, GenError) as error:
         # Not a stale patch: the inputs could not be read, so nothing is known about the patch.
         print(f"gen_conformance_patch: error: cannot build the patch: {error}", file=sys.stderr)
         return EXIT_ERROR

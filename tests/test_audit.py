@@ -1128,8 +1128,11 @@ def test_audit_takes_an_sdk_model_or_anything_with_model_dump() -> None:
     assert report.clean and report.records == "document"
     assert wire.calls == [{"mode": "json", "by_alias": True, "exclude_none": True}]
     with pytest.raises(AuditInputError) as raised:
-        audit("x", [1, 2])
-    assert str(raised.value) == "the result is list, not a CallToolResult object"
+        audit("x", {1, 2})
+    assert str(raised.value) == "the result is set, not a CallToolResult object"
+    with pytest.raises(AuditInputError) as raised:
+        audit("x", [1, 2])  # a list is the parts of a continued result: each must be a result
+    assert str(raised.value) == "the result is int, not a CallToolResult object"
 
 
 def test_audit_of_a_text_result_counts_only_the_lines_of_its_text_blocks() -> None:

@@ -17,6 +17,7 @@ _CAUGHT_AS: dict[str, frozenset[IssueKind]] = {
     "alter": frozenset({"altered_row"}),
     "sign": frozenset({"altered_row"}),
     "swap-columns": frozenset({"altered_row"}),
+    "swap-names": frozenset({"altered_row", "misplaced_row"}),
     "reorder": frozenset({"reordered_row"}),
     "move-section": frozenset({"misplaced_row"}),
     "repeat-after": frozenset({"duplicated_row"}),

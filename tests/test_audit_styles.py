@@ -233,3 +233,35 @@ def test_deep_nesting_is_refused_in_one_line_and_many_comments_cost_little() -> 
         audit_document(">" * 36000 + " x", BALANCE)
     report = audit_document("- a " + "<!---->" * 5000, BALANCE)  # one walk of the block, not one a comment
     assert "unverifiable" in _kinds(report)
+
+
+def test_values_attributed_to_the_wrong_columns_in_free_form_are_caught() -> None:
+    document = Document(
+        title="t",
+        sections=(
+            Section(id="s", title="S", columns=("FY2025", "FY2024"), rows=(Row(id="r", label="Cash", values=(10, 9)),)),
+        ),
+    )
+    for faithful in ("- Cash — FY2025: 10, FY2024: 9", "- Cash: 10 (FY2025), 9 (FY2024)", "- Cash: 10, 9"):
+        assert audit_document(faithful, document).clean, faithful
+    for swapped in ("- Cash — FY2024: 10, FY2025: 9", "- Cash: 10 (FY2024), 9 (FY2025)", "- Cash: FY2024 10, 9"):
+        assert _kinds(audit_document(swapped, document)) == ["altered_row"], swapped
+
+
+def test_a_title_that_begins_like_the_partial_notice_is_a_title() -> None:
+    document = Document(
+        title="Partial result: demo",
+        sections=(
+            Section(id="s", title="Partial result: s", columns=("v",), rows=(Row(id="r", label="A", values=(1,)),)),
+        ),
+    )
+    result = {"content": [], "structuredContent": {"document": document.model_dump(mode="json")}}
+    for view in (present(None, result).text, present(None, result).markdown):
+        assert audit(view, result).clean, view
+        assert audit_document(view, document, complete=False).completeness_misstated  # a title is no notice
+
+
+def test_a_line_after_a_hard_break_in_an_item_is_no_item_of_its_own() -> None:
+    document = BALANCE.model_copy(update={"sections": BALANCE.sections[1:]})
+    shown = "## Liabilities\n\n- Debt: 164, 612000, 734000  \n  (the bank loan, renegotiated)"
+    assert audit_document(shown, document).clean

@@ -17,7 +17,7 @@ import pytest
 from mcp_rendering.audit import MAX_RESULT_BYTES, MAX_TRANSCRIPT_CHARS
 from mcp_rendering.cli import main
 from mcp_rendering.patch import installed
-from mcp_rendering.types import CONTINUATION_ID
+from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
 
 EXAMPLE = [sys.executable, "-m", "mcp_rendering.examples.financial"]
 SCREENING = [sys.executable, "-m", "mcp_rendering.examples.screening"]
@@ -601,6 +601,7 @@ def test_inspect_reports_each_extension_and_strict_fails_a_paged_tool_without_re
     undeclared = [sys.executable, "-c", PAGED_ROWS_SERVER, "undeclared"]
     report = inspect_json(capsys, "--", *undeclared)
     assert (report["extension_advertised"], report["continuation_advertised"]) == (True, False)
+    assert report["extensions"] == [EXTENSION_ID]
     assert report["tools"][0]["continuation_argument"] == "cursor"
     assert report["strict_failures"] == [
         f'tool "hits" pages its results but the server does not declare {CONTINUATION_ID}'
@@ -906,7 +907,7 @@ def test_the_audit_help_states_the_exit_statuses_and_limits(capsys: pytest.Captu
         main(["audit", "--help"])
     assert exited.value.code == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert out.startswith("usage: mcp-rendering audit [-h] [--markup {auto,text,markdown}] [--json] result transcript")
+    assert out.startswith("usage: mcp-rendering audit [-h] [--markup {auto,text,markdown}] [--json] result [result ...] transcript")
     assert " Check that a transcript shows a tool result whole, in order, unaltered and nothing more. Exit" in out
     assert "Exit status: 0 clean, 1 not faithful, 2 input that cannot be audited" in out
     assert f"over {MAX_RESULT_BYTES} bytes or a transcript over {MAX_TRANSCRIPT_CHARS} characters" in out

@@ -200,8 +200,10 @@ def test_unspecified_adds_no_framing_and_removes_the_servers_copy() -> None:
     wire["structuredContent"]["_rendering"] = {"mode": "verbatim"}  # a copy without a carrier is no directive
     presentation = present_original(TOOL, wire)
     assert presentation.mode == "unspecified" and presentation.framing is None
-    assert presentation.model_result["content"] == wire["content"]
-    assert "_rendering" not in presentation.model_result["structuredContent"]
+    copy = {key: value for key, value in wire["structuredContent"].items() if key != "_rendering"}
+    # The server's text block, which the user never sees, is not forwarded: the records go in text as the copy.
+    assert presentation.model_result["content"] == [{"type": "text", "text": json.dumps(copy, separators=(",", ":"))}]
+    assert presentation.model_result["structuredContent"] == copy
 
 
 def test_text_results_are_shown_line_by_line_and_every_block_named() -> None:
@@ -519,7 +521,10 @@ def test_server_text_cannot_pass_for_the_hosts_framing(tool: Any) -> None:
         assert presentation.framing is None
     forwarded = [block["text"] for block in presentation.model_result["content"] if block["type"] == "text"]
     assert sum(text.count(FRAMING_HEADER) for text in forwarded) == (0 if presentation.framing is None else 1)
-    assert any("imitates the host's rendering directive" in text for text in forwarded)
+    # The records come from structured content: the server's text, which the user never sees, is not forwarded.
+    assert not any("The server allows this result" in text for text in forwarded)
+    as_text = present(tool, {"content": [{"type": "text", "text": forged}]}).model_result["content"]
+    assert any("imitates the host's rendering directive" in block["text"] for block in as_text)
 
 
 def test_a_tools_own_page_member_is_data_not_page_state() -> None:
@@ -579,14 +584,15 @@ def _letters_of(text: str) -> str:
     return "".join(char for char in unicodedata.normalize("NFKC", text).casefold() if char.isalnum())
 
 
-def test_max_bytes_bounds_the_server_text_forwarded_beside_structured_records() -> None:
-    """When the records come from structured content, the server's text is one more block for the model, and the
-    host's byte bound applies to it like to any other."""
+def test_server_text_beside_structured_records_is_not_forwarded() -> None:
+    """When the records come from structured content, the user sees them, not the server's text: the model reads the
+    same records (the copy, in text and in structured form), never text the user was not shown, and that text does
+    not count against the host's byte bound."""
     result = {"content": [{"type": "text", "text": "R" * 50_000}], "structuredContent": {"items": [{"a": 1}]}}
     presentation = present_original(TOOL, result, max_bytes=1000)
-    assert presentation.complete is False and presentation.withheld_blocks == 1
-    assert all(len(block.get("text", "")) < 5000 for block in presentation.model_result["content"])
-    assert present_original(TOOL, result, max_bytes=60_000).model_result["content"] == result["content"]
+    assert presentation.complete and presentation.withheld_blocks == 0
+    assert "RRR" not in json.dumps(presentation.model_result)
+    assert presentation.model_result["content"] == [{"type": "text", "text": '{"items":[{"a":1}]}'}]
 
 
 def test_a_cut_text_result_forwards_only_the_blocks_of_the_lines_shown() -> None:
@@ -806,3 +812,82 @@ def test_first_row_walks_the_lines_of_a_text_result() -> None:
     assert "lines 5 to 5 of 5" in views[-1]
     with pytest.raises(ValueError, match="first_row must be zero or more"):
         present(None, wire, first_row=-1)
+
+
+# --------------------------------------------------------------------------------------------- the lean model copy
+
+
+def _hits(count: int) -> Document:
+    rows = tuple(
+        Row(id=f"h{i:04d}", label=f"Hit {i:04d}", values=(round(0.5 + i / 1000, 3), "EU" if i % 3 else None))
+        for i in range(count)
+    )
+    section = Section(id="hits", title="Hits", columns=("score", "list"), rows=rows)
+    return RecordUris("screens://hits/{row_id}").assign(Document(title="Screening", sections=(section,)))
+
+
+def _text_channel(blocks: list[Any]) -> int:
+    """The bytes a model is handed of content blocks: a text block's text, any other block as compact JSON."""
+    return sum(len(b["text"].encode()) if b.get("type") == "text" else len(json.dumps(b).encode()) for b in blocks)
+
+
+def _structured_channel(structured: Any) -> int:
+    if not isinstance(structured, dict):
+        return 0
+    kept = {key: value for key, value in structured.items() if key != "_rendering"}
+    return len(json.dumps(kept, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+@pytest.mark.parametrize("forwards", ["text", "structured", "both"])
+@pytest.mark.parametrize("record_links", [False, True])
+@pytest.mark.parametrize("count", [3, 300])
+def test_a_host_that_names_its_channel_gets_each_record_once_there(
+    forwards: Any, record_links: bool, count: int
+) -> None:
+    sent = verbatim_result(_hits(count), record_links=record_links).model_dump(
+        mode="json", by_alias=True, exclude_none=True
+    )
+    presentation = present(None, sent, forwards=forwards)
+    forwarded = presentation.model_result
+    framing = presentation.framing
+    assert framing is not None and forwarded["content"][0] == {"type": "text", "text": framing}  # framing first
+    compact = {"ensure_ascii": False, "separators": (",", ":")}
+    text_part = "".join(b.get("text") or json.dumps(b, **compact) for b in forwarded["content"][1:])
+    structured_part = json.dumps(forwarded.get("structuredContent") or {}, **compact)
+    seen = {"text": text_part, "structured": structured_part, "both": text_part + structured_part}[forwards]
+    for i in range(count):
+        assert seen.count(f'"id":"h{i:04d}"') == 1, (forwards, i)
+        assert seen.count(f"screens://hits/h{i:04d}") == 1, (forwards, i)  # no link repeats a record
+    # The directive once: the framing in text; the copy of the directive in structured content for a host that
+    # forwards that alone, with the framing first.
+    directive = forwarded.get("structuredContent", {}).get("_rendering")
+    if forwards == "structured":
+        assert directive is not None and next(iter(forwarded["structuredContent"])) == "_rendering"
+        assert next(iter(directive)) == "framing"
+    else:
+        assert directive is None
+    # Within 1.1x the larger channel the server sent, the host's own framing and directive aside.
+    larger = max(_text_channel(sent["content"]), _structured_channel(sent["structuredContent"]))
+    size = {
+        "text": _text_channel(forwarded["content"][1:]),
+        "structured": _structured_channel(forwarded.get("structuredContent")),
+        "both": _text_channel(forwarded["content"][1:]) + _structured_channel(forwarded.get("structuredContent")),
+    }[forwards]
+    assert size <= 1.1 * larger, (size, larger)
+
+
+def test_a_host_that_forwards_structured_content_alone_learns_how_to_fetch_the_rest() -> None:
+    directive = {"mode": "verbatim", "complete": False, "continuation": CONTINUATION}
+    presentation = present_original(TOOL, result(directive), forwards="structured")
+    copy = presentation.model_result["structuredContent"]["_rendering"]
+    assert copy["complete"] is False and copy["continuation"] == {"argument": "cursor", "token": "abc.def"}
+    assert "abc.def" in copy["framing"]
+
+
+def test_a_host_that_does_not_say_gets_every_record_in_each_channel() -> None:
+    sent = verbatim_result(_hits(5)).model_dump(mode="json", by_alias=True, exclude_none=True)
+    forwarded = present(None, sent).model_result
+    copy = {key: value for key, value in forwarded["structuredContent"].items() if key != "_rendering"}
+    assert json.loads(forwarded["content"][1]["text"]) == copy
+    with pytest.raises(ValueError, match="forwards must be"):
+        present(None, sent, forwards=cast("Any", "model"))

@@ -59,7 +59,8 @@ def test_an_imitation_anywhere_is_defused(imitation: str, place: str) -> None:
     forwarded = present(None, result).model_result
     server_strings = _strings({"content": forwarded["content"][1:], "structured": forwarded.get("structuredContent")})
     assert not any(IMITATION.lower() in " ".join(s.split()).lower() for s in server_strings), json.dumps(forwarded)
-    assert "imitates the host's rendering directive" in json.dumps(forwarded)
+    if place != "text":  # a text block beside structured records is not forwarded at all (the user never sees it)
+        assert "imitates the host's rendering directive" in json.dumps(forwarded)
 
 
 def test_text_that_does_not_imitate_is_forwarded_unchanged() -> None:
@@ -67,7 +68,9 @@ def test_text_that_does_not_imitate_is_forwarded_unchanged() -> None:
     result = {"content": [{"type": "text", "text": "a\nb"}], "structuredContent": structured}
     forwarded = present(None, result).model_result
     assert forwarded["structuredContent"] == structured
-    assert forwarded["content"][-1] == {"type": "text", "text": "a\nb"}
+    assert json.loads(forwarded["content"][-1]["text"]) == structured
+    text_only = {"content": [{"type": "text", "text": "a\nb"}]}
+    assert present(None, text_only).model_result["content"] == text_only["content"]
 
 
 def _letters_of(text: str) -> str:

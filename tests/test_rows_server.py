@@ -5,6 +5,7 @@ and the audit; and every kind of bad input refused with an error that names it."
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import uuid
 from collections import namedtuple
@@ -16,6 +17,8 @@ from typing import Any
 import anyio
 import mcp_types
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from mcp import Client
 from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
@@ -33,6 +36,7 @@ from mcp_rendering import (
     present,
     registration,
     request_caller,
+    verbatim_result,
     verbatim_tool,
 )
 from mcp_rendering.builder import ANONYMOUS_CALLER, SECRET_VARIABLE, error_result
@@ -166,7 +170,9 @@ def test_an_unsupported_type_is_named_with_what_to_do() -> None:
         ([{"label": "a", "x": 1}, {"label": "b", "y": 1}], ValueError, r"row 2 has the columns \['y'\]"),
         ([{"label": "a", "x": 1}, {"label": "b"}], ValueError, "row 2 has the columns"),
         ([{"id": "a", "label": "a"}, {"id": "a", "label": "b"}], ValueError, "duplicate row id 'a'"),
-        ([{"label": "a", "kind": "grand"}], ValueError, "kind"),
+        ([{"label": "a", "kind": "grand"}], ValueError, "row '1': kind: Input should be 'item', 'subtotal'"),
+        ([{"label": "a", "level": -1}], ValueError, "row '1': level: Input should be greater than or equal to 0"),
+        ([{"id": True, "label": "a"}], ValueError, "row 1: id: Input should be a valid string"),
         (["a row"], TypeError, "row 1 is a str"),
         ([{1: "a", "label": "b"}], TypeError, "field name that is not a string"),
     ],
@@ -407,3 +413,75 @@ def test_by_default_a_token_is_bound_to_the_principal_of_the_requests_access_tok
     assert not as_principal("alice", {"case": "C-17", "cursor": cursor}).is_error
     refused = as_principal("bob", {"case": "C-17", "cursor": cursor})
     assert refused.is_error and "continuation token was issued to another caller" in _text(refused)
+
+
+def test_a_paged_tool_with_typed_arguments_and_a_context_resumes_to_the_end() -> None:
+    """Tokens are bound to the arguments in their JSON form, whatever type the framework validated them to."""
+    mcp = MCPServer("typed", **registration(continuation=True))
+
+    @paged_tool(mcp, budget=Budget(max_items=2), secret=SECRET)
+    async def postings(account: str, since: date, ctx: Context, limit: int = 5) -> list[dict[str, Any]]:
+        assert isinstance(since, date) and isinstance(ctx, Context)
+        return [{"label": f"{account} {i}", "posted": since} for i in range(limit)]
+
+    async def run() -> list[str]:
+        labels: list[str] = []
+        async with Client(mcp, mode="auto") as client:
+            arguments: dict[str, Any] = {"account": "706", "since": "2025-01-02"}
+            while True:
+                result = await client.call_tool("postings", arguments)
+                assert not result.is_error, _text(result)
+                labels += [row["label"] for row in result.structured_content["document"]["sections"][0]["rows"]]
+                continuation = (result.meta or {}).get(CONTINUATION_ID)
+                if continuation is None:
+                    return labels
+                arguments = {"since": "2025-01-02", "account": "706", "cursor": continuation["token"]}
+
+    assert anyio.run(run) == [f"706 {i}" for i in range(5)]
+
+
+@given(
+    # Amounts as a ledger holds them (up to 10^30, far beyond a binary float's exact range, with their trailing
+    # zeros), and any finite Decimal of a bounded exponent (`1E+3`, `-0`, `0.00000012`).
+    amounts=st.lists(
+        st.one_of(
+            st.decimals(min_value=-(10**30), max_value=10**30, places=2),
+            st.decimals(allow_nan=False, allow_infinity=False).filter(lambda amount: abs(amount.adjusted()) < 40),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    day=st.dates(),
+)
+def test_any_finite_decimal_and_date_reach_the_wire_the_host_and_the_audit_exactly(
+    amounts: list[Decimal], day: date
+) -> None:
+    rows = [{"label": f"line {i}", "amount": amount, "day": day} for i, amount in enumerate(amounts)]
+    result = verbatim_result(Document.from_rows(rows, title="Amounts")).model_dump(
+        mode="json", by_alias=True, exclude_none=True
+    )
+    sent = json.loads(json.dumps(result))  # what a client parses off the wire
+    values = [row["values"] for row in sent["structuredContent"]["document"]["sections"][0]["rows"]]
+    assert [Decimal(amount) for amount, _ in values] == amounts  # the same number, read back
+    assert all(written == format(amount, "f") for (written, _), amount in zip(values, amounts, strict=True))
+    assert {written_day for _, written_day in values} == {day.isoformat()}
+    tool = {"name": "amounts", "inputSchema": {"type": "object"}, "_meta": {EXTENSION_ID: {"verbatimHint": True}}}
+    shown = present(tool, sent, server="s", arguments={})
+    for amount in amounts:
+        assert f" {format(amount, 'f')} " in shown.text
+    assert audit(shown.text, sent, tool=tool, arguments={}, markup="text").clean
+
+
+def test_a_verbatim_tool_shows_nulls_as_its_null_text_and_refuses_one_that_reads_as_a_number() -> None:
+    mcp = MCPServer("nulls", **registration())
+
+    @verbatim_tool(mcp, null_display="none")
+    def balances() -> list[dict[str, Any]]:
+        return [{"label": "Cash", "EUR": None}]
+
+    _, result = anyio.run(_call, mcp, "balances", {})
+    assert (result.meta or {})[EXTENSION_ID]["nullDisplay"] == "none"
+    cash = next(line for line in _text(result).splitlines() if " Cash " in line)
+    assert cash.rstrip(" |").endswith(" none")
+    with pytest.raises(ValidationError, match="null_display"):
+        verbatim_tool(mcp, null_display="0")

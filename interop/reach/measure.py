@@ -150,7 +150,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "Google ADK `McpToolset`",
         "google-adk",
         "google_adk_driver.py",
-        native_route="`skip_summarization`",
+        route="`skip_summarization` (`direct_answers`)",
+        answer_driver="outcome_google_adk.py",
     ),
     Configuration(
         "semantic-kernel",

@@ -83,11 +83,12 @@ def _final_answer(
     return "**no route**: the model writes it; the host shows its own view beside it"
 
 
-def _versions(results: Mapping[str, Any]) -> str:
+def _versions(results: Mapping[str, Any], *, dependencies: bool = True) -> str:
+    """Each framework's version, and with `dependencies` the versions of what it was measured with."""
     groups: list[str] = []
     for versions in results["versions"].values():
         named = [f"{name} {version}" for name, version in versions.items()]
-        groups.append(f"{named[0]} ({', '.join(named[1:])})" if len(named) > 1 else named[0])
+        groups.append(f"{named[0]} ({', '.join(named[1:])})" if len(named) > 1 and dependencies else named[0])
     return "; ".join(groups)
 
 
@@ -174,7 +175,8 @@ def render_summary(results: Mapping[str, Any]) -> str:
     legend = (
         "Directive: its mode, guidance, null display and completeness, measured with and without a "
         f"`resource_link` per record on `{results['server']}`, calling no model; "
-        f"{_versions(results)}. Full table on the [reach page](../docs/reach.md)."
+        f"{_versions(results, dependencies=False)}. Full table, with the versions of each framework's "
+        "dependencies, on the [reach page](../docs/reach.md)."
     )
     return "\n".join([*lines, "", legend])
 

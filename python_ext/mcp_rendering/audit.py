@@ -23,15 +23,22 @@ The rules (the contract of this module):
    visible text: escapes and entities decoded by the parsers, emphasis dropped, a link as its text, a list item
    with the marker the renderer shows (an ordered list numbered as the renderer numbers it), a table row as the
    cells the renderer splits it into, a code block as plain text. A line that runs on from the one before in the
-   same paragraph is not an item of its own and carries no notice. Headings, setext underlines, a table's own
-   header row (an empty label cell, then the section's columns) and rows of dashes, text separators (`+---+`) and
-   fences never stand for a record; any other header row is a table line like the rest.
+   same paragraph is not an item of its own and carries no notice; a line after a hard line break starts anew. A
+   task list's check box reads `[x]` or `[ ]`. Headings, setext underlines, a table's own header row (a first cell
+   naming the label column, empty or not, then the section's columns) and rows of dashes, text separators (`+---+`,
+   `+===+`) and fences never stand for a record; any other header row is a table line like the rest. In plain text,
+   the `|` line above a border is a header only when the border says so: a `+===+` border, or a border between the
+   box's first line and more of its lines (a bottom border closes the last record). Text is compared as drawn
+   (`mcp_rendering.drawn`): NFC and NFD alike, U+1680 as a dash, numbers without the digit grouping of a common
+   locale ("the same value" in the host guide). Footnotes, which a renderer with footnotes on moves or hides, are
+   unverifiable; block quotes nested deeper than `MAX_NESTING` are refused.
 4. **A record of a document or structured result** is shown on a *table line* (a Markdown table row, its cells as
    the renderer splits them; or a line read as plain text that starts with `|`, its cells split at every `|`, one
    leading and one trailing `|` being borders) when its cells are exactly the record's label,
    then each of its values, in order; or on a *free-form line* when, after a list marker, the line starts with
    the label (a `:` may follow) and holds the values in order, separated by nothing but punctuation, spaces and the
-   section's column names, no value alone in parentheses (`(100)` reads as -100 in accounts). The label cell may
+   section's column names, each name beside its own value, no value alone in parentheses (`(100)` reads as -100 in
+   accounts). A list's number is read as part of a label that begins with a number. The label cell may
    carry indentation and a kind marker (`Subtotal`, `Total`, with an optional `:`) and nothing else. A line
    marked as a subtotal or total stands only for a record of that kind; an unmarked line may stand for a subtotal
    or total. Values are compared as the reference renderer shows them (`mcp_rendering.render`): nulls as the
@@ -44,16 +51,23 @@ The rules (the contract of this module):
    (*relabelled*); for a text result, a missing line takes the unmatched line in its place (*altered*). Records
    left over are *missing* (subtotals and totals: *dropped*).
 7. **Added records** (`fabricated_row`): a table line, or an item of a list whose items show records, that stands
-   for no record; for a text result, any line between the first and the last line shown that is not a line of
-   the result.
-8. **Sections.** A section with records is *dropped* when none of them is shown (exactly or altered); a section
+   for no record, and a line of prose of its own (after a hard break) below a record of its paragraph; a line
+   that shows a record already shown, wherever it is (in a list after the table, say), is *duplicated*. For a text
+   result, any line between the first and the last line shown that is not a line of the result.
+8. **Sections.** A record is *misplaced* when shown under the title of another section or under another section's
+   columns. A section is known by what a reader takes as its title: a heading, a line wholly emphasized, a line
+   ending with `:`, a table row holding only a label, or a line that is the title; the title may be numbered,
+   followed by more words, or shortened to a beginning no other title shares; such a line naming no section ends
+   the one before. A section with records is *dropped* when none of them is shown (exactly or altered); a section
    without records is dropped when no line shows its title.
 9. **Completeness** (`completeness_misstated`). A notice of incompleteness is a line a reader reads as one: not
-   standing for a record, not a table line, not running on in a paragraph, visible (a link title is not), starting
-   with `PARTIAL_MARKER` ("Partial result:"). A partial result needs one; a complete result must have
-   none.
+   standing for a record, not a table line, not running on in a paragraph, not the document's or a section's
+   title, visible (a link title is not), starting with `PARTIAL_MARKER` ("Partial result:"). A partial result needs
+   one; a complete result must have none. The parts of a continued result, audited together, are partial only when
+   the last one is.
 
-What this cannot see: an invented record written as prose (outside a table or a list of records); two records
+What this cannot see: an invented record written as prose (outside a table, a list of records or a paragraph of
+them); two records
 identical in label, values and kind (interchangeable, only their count matters); a change of indentation; a value
 changed only in whitespace; an empty value in free-form text; a notice that begins with the marker and then
 contradicts itself.
@@ -72,6 +86,7 @@ it: it never switches it off, and a caller that wants it paused pauses it around
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import json
 import re
 import unicodedata
@@ -79,16 +94,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import attrgetter
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
-from mcp_rendering.document import Cell, Document, Row, RowKind
+from pydantic import ValidationError
+
+from mcp_rendering.document import Cell, Document, Row, RowKind, Section
 from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, may_change
 from mcp_rendering.host import result_is_complete, tool_result_wire
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, resolve_rendering
-from mcp_rendering.records import RecordsKind, result_records, shows_text
+from mcp_rendering.records import RecordsKind, ResultRecords, result_records, shows_text
 from mcp_rendering.render import column_cells, first_hidden, shows_as_written, text_escape, visible
 from mcp_rendering.transcript import ShownLine, TranscriptView, read_markdown
-from mcp_rendering.types import PARTIAL_MARKER
+from mcp_rendering.types import CONTINUATION_ID, PARTIAL_MARKER
 
 __all__ = [
     "MAX_NESTING",
@@ -449,7 +466,8 @@ class _Reader:
                 lines[shown.number] = _Line(shown.number, row_view, kind, cells=cells, header=header)
                 continue
             elif shown.block == "item":
-                kind = "prose" if shown.continues else "item"  # a run-on line is not an item of its own
+                # A run-on line, or one after a hard break, is not an item of its own.
+                kind = "prose" if shown.continues or shown.after_break else "item"
             else:  # a line of text a reader sees with its pipes: read as a plain-text table line is
                 kind = "table" if shown.text.lstrip().startswith("|") else "prose"
             lines[shown.number] = _Line(
@@ -584,19 +602,23 @@ def _read(
     return reader, "markdown" if reader.markdown else "text"
 
 
-def _notice_lines(lines: Sequence[_Line], used: Sequence[bool]) -> list[int]:
+def _notice_lines(lines: Sequence[_Line], used: Sequence[bool], titles: frozenset[str] = frozenset()) -> list[int]:
+    """The lines a reader reads as a notice of incompleteness; a line that is the document's or a section's title
+    (`present()` shows a title that begins like a notice as it is) is a title."""
     marker = PARTIAL_MARKER
     found: list[int] = []
     for line in lines:
-        if line.kind in ("hidden", "blank") or used[line.number] or line.continues:
+        if line.kind in ("hidden", "blank") or used[line.number] or line.continues or line.view in titles:
             continue  # a notice runs on in a paragraph is not read as one
         if line.kind != "table" and line.view.lstrip("*_ ").startswith(marker):
             found.append(line.number)
     return found
 
 
-def _completeness(lines: Sequence[_Line], used: Sequence[bool], complete: bool) -> list[Issue]:
-    notices = _notice_lines(lines, used)
+def _completeness(
+    lines: Sequence[_Line], used: Sequence[bool], complete: bool, titles: frozenset[str] = frozenset()
+) -> list[Issue]:
+    notices = _notice_lines(lines, used, titles)
     if not complete and not notices:
         return [
             Issue(
@@ -767,9 +789,12 @@ def _gap_ok(gap: str, columns: Sequence[str]) -> bool:
 
 
 def _free_values(rest: str, values: Sequence[str], columns: Sequence[str]) -> bool:
-    """`rest` holds the values in order, separated by nothing but punctuation, spaces and column names."""
+    """`rest` holds the values in order, separated by nothing but punctuation, spaces and column names, each column
+    name beside its own value (`FY2025: 10, FY2024: 9` or `10 (FY2025), 9 (FY2024)`)."""
     position = 0
-    for value in values:
+    gaps: list[tuple[str, int, int]] = []  # a gap's text, and the values before and after it
+    previous = -1
+    for index, value in enumerate(values):
         if not value:
             continue
         start, end = _find_token(rest, value, position)
@@ -777,8 +802,27 @@ def _free_values(rest: str, values: Sequence[str], columns: Sequence[str]) -> bo
             return False
         if rest[position:start].rstrip().endswith("(") and rest[end:].lstrip().startswith(")"):
             return False  # "(100)" is not 100: in accounts it is -100
+        gaps.append((rest[position:start], previous, index))
         position = end
-    return _gap_ok(rest[position:], columns)
+        previous = index
+    if not _gap_ok(rest[position:], columns):
+        return False
+    gaps.append((rest[position:], previous, len(values)))
+    return _names_beside_values(gaps, columns)
+
+
+def _names_beside_values(gaps: Sequence[tuple[str, int, int]], columns: Sequence[str]) -> bool:
+    """Every column name in the gaps names a value beside it: the value after it (or an empty one left out before
+    that), or the value before it."""
+    named = [[column for column, name in enumerate(columns) if name and name in gap] for gap, _, _ in gaps]
+    if not any(named):
+        return True
+    # Just before its value (an empty value left out may come between), or just after it.
+    return all(
+        previous < column <= after or previous <= column < after
+        for (_, previous, after), found in zip(gaps, named, strict=True)
+        for column in found
+    )
 
 
 def _delimited_pieces(text: str, lengths: Sequence[int]) -> set[str]:
@@ -1374,7 +1418,7 @@ class _DocumentAudit:
             if self.used[number]:
                 continue
             line = self.lines_by_number[number]
-            if number in self.title_lines:
+            if number in self.title_lines and number not in duplicates:
                 continue
             if line.kind == "item" and line.list_block not in lists_with_rows and number not in duplicates:
                 continue  # an item that shows no record, in a list of none: the host's own prose
@@ -1385,7 +1429,8 @@ class _DocumentAudit:
             else:
                 issues.append(Issue("fabricated_row", f"{_quote(line.view)} stands for no record", line=number + 1))
         issues.extend(self._sections(shown_in_section))
-        issues.extend(_completeness(self.lines, self.used, complete))
+        titles = frozenset((*self.titles, _drawn_title(self.document.title)))
+        issues.extend(_completeness(self.lines, self.used, complete, titles))
         return issues, len(in_order)
 
     def _inside_records(self, line: _Line, lists_with_rows: set[int]) -> bool:
@@ -1413,7 +1458,7 @@ class _DocumentAudit:
                     current = None  # an underline under an empty title: it names no section it can be told by
                 continue
             cells = line.cells if line.kind == "table" else None
-            if cells is not None and not (cells and cells[0] and not any(cells[1:])):
+            if cells is not None and not (len(cells) > 1 and cells[0] and not any(cells[1:])):
                 continue  # a table line with values: record-shaped, no title
             text = cells[0] if cells is not None else line.view
             titled = line.heading or line.emphasized or cells is not None or text.endswith(":")
@@ -1747,35 +1792,97 @@ def audit(
     tool: Any = None,
     arguments: Mapping[str, Any] | None = None,
 ) -> AuditReport:
-    """Audit what a host showed the user against any tool result.
+    """Audit what a host showed the user against any tool result, or against the parts of a continued result.
 
     Args:
         shown_text: the transcript of what was shown (see the module docstring for how it is read).
-        result: a `CallToolResult`: an SDK model of any version, a framework's own (FastMCP's), or its wire dict.
+        result: a `CallToolResult`: an SDK model of any version, a framework's own (FastMCP's), or its wire dict; or
+            a list of the parts of one continued result, in the order they were fetched. Parts are audited as one
+            result: their records in order (a section met again continues), partial only when the last part is.
         markup: how the transcript is displayed: "text", "markdown", or detect ("auto").
         tool: the tool that returned the result, and `arguments` those of its call: with both, a later part of a
             continued result must be shown as partial, as `present()` shows it (read alone, it is not the whole).
         arguments: the arguments of the call that returned the result.
 
     Raises:
-        AuditInputError: the transcript is too long, or `result` is not a result object.
+        AuditInputError: the transcript is too long, `result` is not a result object (or a list of them), or its
+            parts are not parts of one result.
     """
+    if isinstance(result, list | tuple):
+        return _audit_parts(shown_text, cast("Sequence[Any]", result), markup)
+    wire = _wire(result)
+    reading = _without_continuation(wire) if tool is None else wire
+    records = result_records(wire)
+    complete = result_is_complete(reading, tool=tool, arguments=arguments)
+    null_display = resolve_rendering(tool, reading, call_arguments=arguments).null_display
+    return _audit_records(shown_text, records, complete, null_display, markup)
+
+
+def _wire(result: Any) -> dict[str, Any]:
     try:
-        wire = tool_result_wire(result)
+        return tool_result_wire(result)
     except (TypeError, ValueError) as error:
         raise AuditInputError(str(error)) from None
-    records = result_records(wire)
-    complete = result_is_complete(wire, tool=tool, arguments=arguments)
+
+
+def _without_continuation(wire: dict[str, Any]) -> dict[str, Any]:
+    """The result without its continuation carrier: read without its tool, the carrier cannot be checked (it names
+    the tool's argument), and neither the mode nor completeness depends on it."""
+    meta = wire.get("_meta")
+    if not isinstance(meta, Mapping) or CONTINUATION_ID not in meta:
+        return wire
+    kept = {name: value for name, value in cast("Mapping[str, Any]", meta).items() if name != CONTINUATION_ID}
+    return {**wire, "_meta": kept}
+
+
+def _audit_records(
+    shown_text: str, records: ResultRecords, complete: bool, null_display: str, markup: Markup
+) -> AuditReport:
     if records.document is None:
         lines = [line.text for line in records.lines if line.from_text]
         names = [line.text for line in records.lines if not line.from_text and line.text]
         return audit_lines(shown_text, lines, complete=complete, markup=markup, block_names=names)
-    rendering = resolve_rendering(None, wire)
     return audit_document(
-        shown_text,
-        records.document,
-        complete=complete,
-        null_display=rendering.null_display,
-        markup=markup,
-        records=records.kind,
+        shown_text, records.document, complete=complete, null_display=null_display, markup=markup, records=records.kind
     )
+
+
+def _audit_parts(shown_text: str, parts: Sequence[Any], markup: Markup) -> AuditReport:
+    if not parts:
+        raise AuditInputError("no result to audit: the list of parts is empty")
+    wires = [_without_continuation(_wire(part)) for part in parts]
+    read = [result_records(wire) for wire in wires]
+    kinds = {records.kind for records in read}
+    if len(kinds) > 1:
+        raise AuditInputError(f"the parts are not parts of one result: their records are {' and '.join(sorted(kinds))}")
+    # The last part says whether the whole is complete; read as the last of the parts, not as a later part alone.
+    complete = result_is_complete(wires[-1])
+    null_display = resolve_rendering(None, wires[0]).null_display
+    combined = _combined(read)
+    return _audit_records(shown_text, combined, complete, null_display, markup)
+
+
+def _combined(parts: Sequence[ResultRecords]) -> ResultRecords:
+    """The records of several parts as one result: lines one after another; sections in the order first met, a
+    section met again (by id) continuing with its rows."""
+    first = parts[0]
+    if first.document is None:
+        return dataclasses.replace(first, lines=tuple(line for part in parts for line in part.lines))
+    sections: dict[str, Section] = {}
+    for part in parts:
+        assert part.document is not None
+        for section in part.document.sections:
+            known = sections.get(section.id)
+            if known is None:
+                sections[section.id] = section
+            elif known.columns != section.columns:
+                raise AuditInputError(
+                    f"the parts are not parts of one result: section {_quote(section.id)} changes columns"
+                )
+            else:
+                sections[section.id] = known.model_copy(update={"rows": (*known.rows, *section.rows)})
+    try:
+        document = Document(title=first.document.title, sections=tuple(sections.values()))
+    except ValidationError as error:
+        raise AuditInputError(f"the parts are not parts of one result: {error.errors()[0]['msg']}") from None
+    return dataclasses.replace(first, document=document)

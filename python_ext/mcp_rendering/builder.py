@@ -49,7 +49,7 @@ from pydantic import (
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema as pydantic_core_schema
-from pydantic_core import to_json
+from pydantic_core import to_json, to_jsonable_python
 
 from mcp_rendering.document import Document
 from mcp_rendering.envelope import Budget, BudgetError, Envelope, Page, ResultChangedError
@@ -759,9 +759,11 @@ def _register(
         parameters = [p for p in parameters if p.kind is not inspect.Parameter.VAR_KEYWORD] + [token, *variadic]
 
     def split(kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The function's own arguments, and the call's arguments as tokens are bound to them."""
+        """The function's own arguments, and the call's arguments as tokens are bound to them: in their JSON form,
+        as the framework validated them (a date argument arrives as a `date`), the same on every call that sends
+        the same arguments."""
         cursor = kwargs.pop(continuation_argument, None) if continuation_argument is not None else None
-        bound = {key: value for key, value in kwargs.items() if not _is_context(value)}
+        bound = to_jsonable_python({key: value for key, value in kwargs.items() if not _is_context(value)})
         if cursor is not None and continuation_argument is not None:
             bound[continuation_argument] = cursor
         return kwargs, bound

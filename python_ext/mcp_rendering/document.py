@@ -26,6 +26,7 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    ValidationError,
     model_validator,
 )
 from pydantic_core import CoreSchema, core_schema
@@ -228,7 +229,11 @@ def _row(fields: dict[str, Any], columns: tuple[str, ...], position: int) -> Row
     name = f"row {row_id!r}" if isinstance(row_id, str) else f"row {position}"
     values = tuple(_cell(fields[column], name, column) for column in columns)
     described = {key: fields[key] for key in ("kind", "level") if key in fields}
-    return Row.model_validate({"id": row_id, "label": label, "values": values, **described})
+    try:
+        return Row.model_validate({"id": row_id, "label": label, "values": values, **described})
+    except ValidationError as error:  # a kind, level or id the model refuses: say which row, and what it says
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
+        raise ValueError(f"{name}: {problems}") from None
 
 
 def _cell(value: Any, row: str, column: str) -> Any:

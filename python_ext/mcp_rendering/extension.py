@@ -13,7 +13,8 @@ server wrote in the promotion draft's core form (the annotation hints, `_renderi
 copies them instead, keeping the core form on the wire for clients that test the promotion draft. Building it
 installs the SDK patch, so tools declared afterwards keep their core-form hints until the middleware moves them.
 
-`ResultContinuationExtension` does the same declaring for result continuation (`registration(continuation=True)`).
+`ResultContinuationExtension` does the same declaring for `mcp-rendering/result-continuation`
+(`registration(continuation=True)`).
 
 Client side, `client_extension()` declares support in `mcp.Client(extensions=[...])`, and on the server
 `client_supports_rendering(ctx)` and `client_supports_continuation(ctx)` tell whether the connected client did.

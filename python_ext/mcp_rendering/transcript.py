@@ -102,6 +102,8 @@ class ShownLine:
     """For the first line of a list item: the marker the reader sees (`3.` as the renderer numbers it, or `-`)."""
     emphasized: bool = False
     """The whole line is emphasized (bold or italic), as a reader takes a title to be."""
+    after_break: bool = False
+    """The line follows a hard line break in its block: it starts a line, but not an item of its own."""
 
 
 @dataclass(slots=True)
@@ -273,7 +275,9 @@ class _Walker:
             for number, piece in enumerate(pieces[1:], start + 1):
                 if piece:
                     broken = pieces[number - start - 1].endswith(_HARD_BREAK)
-                    lines.append(ShownLine(number, piece.replace(_HARD_BREAK, ""), block, None, list_id, not broken))
+                    shown = ShownLine(number, piece.replace(_HARD_BREAK, ""), block, None, list_id, not broken)
+                    shown.after_break = broken
+                    lines.append(shown)
         self.covered[start : start + len(pieces)] = b"\x01" * len(pieces)
 
     def interrupted_paragraph(self, node: LexborNode) -> None:

@@ -4,9 +4,9 @@ example servers' results.
 Each answer is written from the records of a result (`Content`) in one `Style` (layout, header of the label column,
 section titles, number grouping of a locale, emphasis, an introduction and a closing remark, hard line breaks), and
 each unfaithful answer is the same style written from records changed by one `MUTATIONS` entry (a record dropped,
-altered, its sign flipped, two of its values swapped, two records swapped, a record moved to another section,
-repeated in a list after the answer, invented, the partial notice left out or added). The audit must accept every
-faithful answer and catch every unfaithful one.
+altered, its sign flipped, two of its values swapped, two columns' names swapped, two records swapped, a record
+moved to another section, repeated in a list after the answer, invented, the partial notice left out or added).
+The audit must accept every faithful answer and catch every unfaithful one.
 
 Run as a script to print the corpus: ``python -m tests.support.answers [--count]``.
 """
@@ -397,6 +397,18 @@ def _invent(content: Content, pick: int) -> bool:
     return True
 
 
+def _swap_names(content: Content, pick: int) -> bool:
+    """Two columns' names swapped in one section: its values attributed to the wrong columns."""
+    wide = [part for part in content.parts if len(set(part.columns)) > 1 and part.records]
+    if not wide:
+        return False
+    part = wide[pick % len(wide)]
+    columns = list(part.columns)
+    columns[-1], columns[-2] = columns[-2], columns[-1]
+    part.columns = tuple(columns)
+    return True
+
+
 def _notice(content: Content, pick: int) -> bool:
     content.partial = not content.partial  # left out where it is needed, added where it is not
     return True
@@ -407,6 +419,7 @@ MUTATIONS: dict[str, Callable[[Content, int], bool]] = {
     "alter": _alter,
     "sign": _sign,
     "swap-columns": _swap_values,
+    "swap-names": _swap_names,
     "reorder": _reorder,
     "move-section": _move,
     "repeat-after": _repeat,

@@ -182,7 +182,7 @@ for version in "${versions[@]}"; do
   for name in screening orgchart; do
     run_cli "continuation-server-$name-$version" server --url "${server_urls[$name]}" \
       --scenario result-continuation-server --spec-version "$version" --force --bearer-token "$bearer"
-    for id in sep-0000-continuation-server-token-bound-to-context sep-0000-continuation-server-rejects-expired-token; do
+    for id in continuation-server-token-bound-to-context continuation-server-rejects-expired-token; do
       observed "continuation-server-$name-$version" "$id"
     done
   done

@@ -60,21 +60,23 @@ fresh_tree() { # the pinned release with the patches of the named pull requests 
     (cd "$tree" && git apply --check "$here/$request/$request.patch" && git apply "$here/$request/$request.patch") \
       || fail "$request/$request.patch does not apply to $(basename "$sdist")"
   done
+  ln -s "$venv" "$tree/.venv" # where the SDK's pyright configuration looks for the environment
 }
 
+# The SDK's runtime dependencies and its default dependency groups (dev and docs), at the versions of its uv.lock;
+# strict-no-cover is a git dependency there, and its PyPI release is the same tool.
+packages=(anyio httpx2 pydantic pydantic-settings starlette python-multipart sse-starlette uvicorn jsonschema
+  'pyjwt[crypto]' typing-extensions typing-inspection opentelemetry-api typer python-dotenv rich
+  pytest inline-snapshot dirty-equals 'coverage[toml]' pyright ruff trio pytest-examples pytest-xdist
+  pytest-flakefinder pytest-pretty pillow blockbuster logfire opentelemetry-sdk strict-no-cover==0.1.1
+  zensical mkdocstrings mkdocstrings-python pyyaml griffelib markdown pymdown-extensions)
 stamp="$venv/.constraints.sha256"
-wanted="$(sha256sum "$here/constraints.txt" | cut -d' ' -f1)"
+wanted="$( (cat "$here/constraints.txt"; echo "${packages[*]}") | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
   say "== installing the SDK's runtime and development dependencies (pinned by its uv.lock)"
   rm -rf "$venv"
   "$python" -m venv "$venv"
-  # strict-no-cover is a git dependency in the SDK's uv.lock; its PyPI release is the same tool.
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -c "$here/constraints.txt" \
-    anyio httpx2 pydantic pydantic-settings starlette python-multipart sse-starlette uvicorn jsonschema \
-    'pyjwt[crypto]' typing-extensions typing-inspection opentelemetry-api typer python-dotenv rich \
-    pytest inline-snapshot dirty-equals 'coverage[toml]' pyright ruff trio pytest-examples pytest-xdist \
-    pytest-flakefinder pytest-pretty pillow blockbuster logfire opentelemetry-sdk pyyaml griffelib markdown \
-    pymdown-extensions strict-no-cover==0.1.1 >&2 \
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -c "$here/constraints.txt" "${packages[@]}" >&2 \
     || fail "pip could not install the pinned dependencies"
   echo "$wanted" >"$stamp"
 fi
@@ -89,7 +91,6 @@ export PATH="$venv/bin:$venv/uv-shim:$PATH"
 
 if $prepare_only; then
   fresh_tree "${requests[@]}"
-  ln -sfn "$venv" "$tree/.venv"
   echo "$tree $venv"
   exit 0
 fi
@@ -167,7 +168,8 @@ for request in "${requests[@]}"; do
     grep -vE ' PASSED' "$log" | tail -n 60 >&2
     fail "$request: pytest failed (output: $log)"
   fi
-  grep -E '^[0-9]+ passed|^=+ .*passed' "$log" | tail -n 1 || true
+  sed -n '/^Results (/,$p' "$log" | tr -s ' \n' ' '
+  echo
   "$venv/bin/coverage" combine --quiet >/dev/null 2>&1 || true
   include="$(IFS=,; echo "${measured[*]}")"
   "$venv/bin/coverage" report --include="$include" --fail-under=100 \
@@ -179,7 +181,6 @@ done
 step=$SECONDS
 echo "== the three patches together: the SDK's CI command over the whole tree (pytest -n $workers)"
 fresh_tree "${requests[@]}"
-ln -sfn "$venv" "$tree/.venv"
 cd "$tree"
 deselect=()
 if [ "$(id -u)" = 0 ]; then
@@ -194,7 +195,8 @@ if ! PYTHONWARNDEFAULTENCODING=1 "$venv/bin/coverage" run -m pytest -n "$workers
   grep -E 'FAILED|ERROR|Error' "$log" | tail -n 40 >&2
   fail "the SDK's whole suite failed (output: $log)"
 fi
-tail -n 1 "$log"
+sed -n '/^Results (/,$p' "$log" | tr -s ' \n' ' '
+echo
 "$venv/bin/coverage" combine --quiet
 "$venv/bin/coverage" report --format=total >"$cache/python-sdk-coverage-total.txt" || true
 echo "   coverage of the whole tree: $(cat "$cache/python-sdk-coverage-total.txt")%"

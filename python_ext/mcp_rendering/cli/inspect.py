@@ -149,6 +149,8 @@ class InspectReport:
     negotiated_by: Literal["server/discover", "initialize"] = "initialize"
     continuation_advertised: bool | None = None
     """Whether the server's capabilities list result continuation; None when that version cannot show it."""
+    extensions: list[str] = field(default_factory=lambda: [])
+    """Every extension identifier the server's capabilities list, these two and any other."""
     capabilities: list[str] = field(default_factory=lambda: [])
     """The server's capability names; resources and prompts are listed only when it declares them."""
     discovery: str | None = None
@@ -610,6 +612,7 @@ async def _discover(
             protocol_version=DISCOVER_VERSION,
             extension_advertised=extensions is not None and EXTENSION_ID in extensions,
             continuation_advertised=extensions is not None and CONTINUATION_ID in extensions,
+            extensions=sorted(str(name) for name in extensions or ()),
             negotiated_by="server/discover",
             capabilities=sorted(str(name) for name in caps_map),
         ),
@@ -646,6 +649,7 @@ async def _initialize(
         protocol_version=protocol_version,
         extension_advertised=advertised,
         continuation_advertised=continued,
+        extensions=sorted(str(name) for name in extensions or ()),
         negotiated_by="initialize",
         discovery=discovery,
         capabilities=sorted(str(name) for name in caps_map),
@@ -717,6 +721,9 @@ def format_report(report: InspectReport, *, strict: bool = False) -> str:
     where = f"{report.negotiated_by} result"
     lines.append(f"Extension {EXTENSION_ID}: {_declared(report.extension_advertised, where, protocol)}")
     lines.append(f"Extension {CONTINUATION_ID}: {_declared(report.continuation_advertised, where, protocol)}")
+    others = [name for name in report.extensions if name not in (EXTENSION_ID, CONTINUATION_ID)]
+    if others:
+        lines.append(f"Other extensions declared: {', '.join(json.dumps(visible(name)) for name in others)}")
     lines.append("Values are judged as they were on the wire, before any SDK model read them.")
     lines.append("")
     lines.append("No tools." if not report.tools else f"Tools ({len(report.tools)}):")

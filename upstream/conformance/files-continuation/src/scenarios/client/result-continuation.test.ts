@@ -52,11 +52,11 @@ describe('result-continuation-client against a client that breaks its rules', ()
 
       const checks = scenario.getChecks();
       for (const id of [
-        'sep-0000-continuation-client-follows-exactly',
-        'sep-0000-continuation-client-reads-table',
-        'sep-0000-continuation-client-malformed-never-fatal',
-        'sep-0000-continuation-client-combination-complete',
-        'sep-0000-continuation-client-combined-mode'
+        'continuation-client-follows-exactly',
+        'continuation-client-reads-table',
+        'continuation-client-malformed-never-fatal',
+        'continuation-client-combination-complete',
+        'continuation-client-combined-mode'
       ])
         expect([id, status(checks, id)]).toEqual([id, 'FAILURE']);
     } finally {
@@ -115,7 +115,7 @@ describe('result-continuation-client against a client that trusts a broken decla
 
       const checks = scenario.getChecks();
       const table = checks.find(
-        (c) => c.id === 'sep-0000-continuation-client-reads-table'
+        (c) => c.id === 'continuation-client-reads-table'
       );
       expect(table?.status).toBe('FAILURE');
       expect(table?.errorMessage).toContain('declaration_misspelled');

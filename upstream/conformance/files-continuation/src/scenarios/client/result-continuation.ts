@@ -54,7 +54,7 @@ export const CASES: Record<string, Case> = {
     follow: true,
     expected: { partial: false },
     // Its follow-up is judged by follows-exactly, as every followed case's is; its reading by the table.
-    check: 'sep-0000-continuation-client-reads-table'
+    check: 'continuation-client-reads-table'
   },
   restart_needed: {
     tool: { argument: ARGUMENT },
@@ -64,14 +64,14 @@ export const CASES: Record<string, Case> = {
     ],
     follow: true,
     expected: { partial: true },
-    check: 'sep-0000-continuation-client-combination-complete'
+    check: 'continuation-client-combination-complete'
   },
   carrier_not_an_object: {
     tool: { argument: ARGUMENT },
     parts: [{ text: ['rows 1-2', 'notes'], continuation: 'cursor=abc' }],
     follow: false,
     expected: { partial: true },
-    check: 'sep-0000-continuation-client-malformed-never-fatal'
+    check: 'continuation-client-malformed-never-fatal'
   },
   // An unknown member (a later revision's, say) is ignored: the carrier is still followed.
   carrier_unknown_member: {
@@ -82,7 +82,7 @@ export const CASES: Record<string, Case> = {
     ],
     follow: true,
     expected: { partial: false },
-    check: 'sep-0000-continuation-client-unknown-member-ignored'
+    check: 'continuation-client-unknown-member-ignored'
   },
   argument_not_the_tools: {
     tool: { argument: ARGUMENT },
@@ -91,7 +91,7 @@ export const CASES: Record<string, Case> = {
     ],
     follow: false,
     expected: { partial: true },
-    check: 'sep-0000-continuation-client-reads-table'
+    check: 'continuation-client-reads-table'
   },
   // The tool carrier is well-formed, but the inputSchema contradicts it: the declaration is malformed.
   argument_not_in_schema: {
@@ -100,7 +100,7 @@ export const CASES: Record<string, Case> = {
     parts: [{ text: ['rows 1-2'], continuation: usable }],
     follow: false,
     expected: { partial: true },
-    check: 'sep-0000-continuation-client-reads-table'
+    check: 'continuation-client-reads-table'
   },
   argument_not_a_string: {
     tool: { argument: ARGUMENT },
@@ -111,7 +111,7 @@ export const CASES: Record<string, Case> = {
     parts: [{ text: ['rows 1-2'], continuation: usable }],
     follow: false,
     expected: { partial: true },
-    check: 'sep-0000-continuation-client-reads-table'
+    check: 'continuation-client-reads-table'
   },
   argument_required: {
     tool: { argument: ARGUMENT },
@@ -123,7 +123,7 @@ export const CASES: Record<string, Case> = {
     parts: [{ text: ['rows 1-2'], continuation: usable }],
     follow: false,
     expected: { partial: true },
-    check: 'sep-0000-continuation-client-reads-table'
+    check: 'continuation-client-reads-table'
   },
   // A tool carrier present but not clean and usable: the client cannot tell a later part from the first, so no
   // result of the tool reads complete, whatever its directive says.
@@ -132,20 +132,20 @@ export const CASES: Record<string, Case> = {
     parts: [{ text: ['rows 1-2'], rendering: { complete: true } }],
     follow: false,
     expected: { partial: true },
-    check: 'sep-0000-continuation-client-reads-table'
+    check: 'continuation-client-reads-table'
   },
   declaration_mistyped: {
     tool: { argument: 5 },
     parts: [{ text: ['rows 1-2'], rendering: { complete: true } }],
     follow: false,
     expected: { partial: true },
-    check: 'sep-0000-continuation-client-reads-table'
+    check: 'continuation-client-reads-table'
   },
   no_tool_carrier: {
     parts: [{ text: ['rows 1-2'], continuation: usable }],
     follow: false,
     expected: { partial: true },
-    check: 'sep-0000-continuation-client-reads-table'
+    check: 'continuation-client-reads-table'
   },
   token_malformed: {
     tool: { argument: ARGUMENT },
@@ -157,7 +157,7 @@ export const CASES: Record<string, Case> = {
     ],
     follow: false,
     expected: { partial: true },
-    check: 'sep-0000-continuation-client-reads-table'
+    check: 'continuation-client-reads-table'
   },
   statement_parts: {
     tool: { argument: ARGUMENT },
@@ -171,28 +171,28 @@ export const CASES: Record<string, Case> = {
     ],
     follow: true,
     expected: { partial: false, mode: 'verbatim' },
-    check: 'sep-0000-continuation-client-combined-mode'
+    check: 'continuation-client-combined-mode'
   }
 };
 
 const DESCRIPTIONS: Record<string, [string, { id: string; url: string }]> = {
-  'sep-0000-continuation-client-reads-table': [
+  'continuation-client-reads-table': [
     'The client reads the result carrier as the table gives: an unusable carrier is not followed, and its part is partial',
     continuationRef('4-following-a-continuation')
   ],
-  'sep-0000-continuation-client-unknown-member-ignored': [
+  'continuation-client-unknown-member-ignored': [
     'An unknown member of either carrier changes nothing: the continuation is followed and the whole read complete',
     continuationRef('4-following-a-continuation')
   ],
-  'sep-0000-continuation-client-malformed-never-fatal': [
+  'continuation-client-malformed-never-fatal': [
     'A malformed carrier does not make the client reject or drop any of the result that carries it',
     continuationRef('4-following-a-continuation')
   ],
-  'sep-0000-continuation-client-combination-complete': [
+  'continuation-client-combination-complete': [
     'A combination of parts whose continuation was not served is not presented as complete',
     continuationRef('4-following-a-continuation')
   ],
-  'sep-0000-continuation-client-combined-mode': [
+  'continuation-client-combined-mode': [
     'The directives of the parts combine: the mode of the first part stands, and the whole is complete once the last part is fetched',
     renderingRef('4-reading')
   ]
@@ -316,10 +316,9 @@ of every part, in order>]}}}\`.`;
     const fetchedText = (c: Case) =>
       c.parts.slice(0, c.follow ? c.parts.length : 1).flatMap((p) => p.text);
     const problems = new Map<string, string[]>(
-      [
-        'sep-0000-continuation-client-follows-exactly',
-        ...Object.keys(DESCRIPTIONS)
-      ].map((id) => [id, []])
+      ['continuation-client-follows-exactly', ...Object.keys(DESCRIPTIONS)].map(
+        (id) => [id, []]
+      )
     );
     const add = (id: string, message: string) =>
       problems.get(id)?.push(message);
@@ -348,7 +347,7 @@ of every part, in order>]}}}\`.`;
             JSON.stringify({ ...made[0], [ARGUMENT]: token });
         if (!exact)
           add(
-            'sep-0000-continuation-client-follows-exactly',
+            'continuation-client-follows-exactly',
             `${name}: follow-up calls ${JSON.stringify(followUps)}, expected one with ${ARGUMENT} set to the token`
           );
       } else if (followUps.length > 0) {
@@ -369,7 +368,7 @@ of every part, in order>]}}}\`.`;
         );
       const text = fetchedText(c);
       if (
-        c.check === 'sep-0000-continuation-client-malformed-never-fatal' &&
+        c.check === 'continuation-client-malformed-never-fatal' &&
         JSON.stringify(reported?.text) !== JSON.stringify(text)
       )
         add(

@@ -120,23 +120,23 @@ describe('result-continuation-server against a server that breaks its rules', ()
       testContext(server.url, DRAFT_PROTOCOL_VERSION)
     );
     for (const id of [
-      'sep-0000-continuation-server-declares',
-      'sep-0000-continuation-server-carriers-typed',
-      'sep-0000-continuation-server-argument-declared',
-      'sep-0000-continuation-server-carrier-iff-more',
-      'sep-0000-continuation-server-cuts-between-records',
-      'sep-0000-continuation-server-parts-partition',
-      'sep-0000-continuation-server-result-independent-of-declaration',
-      'sep-0000-continuation-server-rejects-tampered-token',
-      'sep-0000-continuation-server-token-bound',
-      'sep-0000-continuation-server-expiry-bounded',
-      'sep-0000-continuation-server-stateless-continuation'
+      'continuation-server-declares',
+      'continuation-server-carriers-typed',
+      'continuation-server-argument-declared',
+      'continuation-server-carrier-iff-more',
+      'continuation-server-cuts-between-records',
+      'continuation-server-parts-partition',
+      'continuation-server-result-independent-of-declaration',
+      'continuation-server-rejects-tampered-token',
+      'continuation-server-token-bound',
+      'continuation-server-expiry-bounded',
+      'continuation-server-stateless-continuation'
     ])
       expect([id, status(checks, id)]).toEqual([id, 'FAILURE']);
     // It accepts every altered or rebound token (bare positions): how it refuses one is not observed.
-    expect(
-      status(checks, 'sep-0000-continuation-server-rejected-token-error')
-    ).toBe('WARNING');
+    expect(status(checks, 'continuation-server-rejected-token-error')).toBe(
+      'WARNING'
+    );
   }, 20000);
 
   it('fails serves-next-part when the token brings the first part again', async () => {
@@ -167,17 +167,17 @@ describe('result-continuation-server against a server that breaks its rules', ()
       const checks = await new ResultContinuationServerScenario().run(
         testContext(repeating.url, DRAFT_PROTOCOL_VERSION)
       );
-      expect(
-        status(checks, 'sep-0000-continuation-server-serves-next-part')
-      ).toBe('FAILURE');
+      expect(status(checks, 'continuation-server-serves-next-part')).toBe(
+        'FAILURE'
+      );
       // Its continuation states no expiresAt, which every continuation must.
-      expect(
-        status(checks, 'sep-0000-continuation-server-expiry-bounded')
-      ).toBe('FAILURE');
+      expect(status(checks, 'continuation-server-expiry-bounded')).toBe(
+        'FAILURE'
+      );
       // It refuses no token, so how it refuses one cannot be observed.
-      expect(
-        status(checks, 'sep-0000-continuation-server-rejected-token-error')
-      ).toBe('WARNING');
+      expect(status(checks, 'continuation-server-rejected-token-error')).toBe(
+        'WARNING'
+      );
     } finally {
       await repeating.close();
     }
@@ -238,7 +238,7 @@ describe('result-continuation-server and a token past its expiry', () => {
         testContext(lax.url, DRAFT_PROTOCOL_VERSION)
       );
       const expired = checks.find(
-        (c) => c.id === 'sep-0000-continuation-server-rejects-expired-token'
+        (c) => c.id === 'continuation-server-rejects-expired-token'
       );
       expect(expired?.status).toBe('FAILURE');
       expect(expired?.errorMessage).toMatch(/accepted .* after its expiresAt/);
@@ -254,7 +254,7 @@ describe('result-continuation-server and a token past its expiry', () => {
         testContext(distant.url, DRAFT_PROTOCOL_VERSION)
       );
       const expired = checks.find(
-        (c) => c.id === 'sep-0000-continuation-server-rejects-expired-token'
+        (c) => c.id === 'continuation-server-rejects-expired-token'
       );
       expect(expired?.status).toBe('FAILURE');
       expect(expired?.details?.untestable).toBe(true);
@@ -272,9 +272,9 @@ describe('result-continuation-server and a token past its expiry', () => {
       const checks = await new ResultContinuationServerScenario().run(
         testContext(strict.url, DRAFT_PROTOCOL_VERSION)
       );
-      expect(
-        status(checks, 'sep-0000-continuation-server-rejects-expired-token')
-      ).toBe('SUCCESS');
+      expect(status(checks, 'continuation-server-rejects-expired-token')).toBe(
+        'SUCCESS'
+      );
     } finally {
       await strict.close();
     }
@@ -376,7 +376,7 @@ describe.each([DRAFT_PROTOCOL_VERSION, '2025-11-25'])(
         context(server.url)
       );
       expect(
-        status(continuation, 'sep-0000-continuation-server-no-repeated-members')
+        status(continuation, 'continuation-server-no-repeated-members')
       ).toBe('SUCCESS');
     }, 20000);
 
@@ -385,7 +385,7 @@ describe.each([DRAFT_PROTOCOL_VERSION, '2025-11-25'])(
         context(proxy.url)
       );
       expect(
-        status(continuation, 'sep-0000-continuation-server-no-repeated-members')
+        status(continuation, 'continuation-server-no-repeated-members')
       ).toBe('WARNING');
     }, 20000);
   }
@@ -517,9 +517,7 @@ describe.each([DRAFT_PROTOCOL_VERSION, '2025-11-25'])(
       bearerToken
     });
     const bound = (checks: ConformanceCheck[]) =>
-      checks.find(
-        (c) => c.id === 'sep-0000-continuation-server-token-bound-to-context'
-      );
+      checks.find((c) => c.id === 'continuation-server-token-bound-to-context');
     it('fails when the server serves a token in either context', async () => {
       const lax = await contextServer(specVersion, true);
       const proxy = await authenticatingProxy(lax.url);
@@ -550,9 +548,9 @@ describe.each([DRAFT_PROTOCOL_VERSION, '2025-11-25'])(
           context(proxy.url, CREDENTIAL)
         );
         expect(bound(checks)?.status).toBe('SUCCESS');
-        expect(
-          status(checks, 'sep-0000-continuation-server-rejected-token-error')
-        ).toBe('SUCCESS');
+        expect(status(checks, 'continuation-server-rejected-token-error')).toBe(
+          'SUCCESS'
+        );
       } finally {
         await proxy.close();
         await strict.close();
@@ -641,8 +639,8 @@ describe('the server scenario fails as untestable what a server gives it nothing
         testContext(url, DRAFT_PROTOCOL_VERSION)
       );
       for (const id of [
-        'sep-0000-continuation-server-cuts-between-records',
-        'sep-0000-continuation-server-parts-partition'
+        'continuation-server-cuts-between-records',
+        'continuation-server-parts-partition'
       ]) {
         const found = continuation.find((c) => c.id === id);
         expect([id, found?.status]).toEqual([id, 'FAILURE']);
@@ -650,9 +648,9 @@ describe('the server scenario fails as untestable what a server gives it nothing
       }
       // What text parts do give is judged: the carriers, and their expiry.
       for (const id of [
-        'sep-0000-continuation-server-carrier-iff-more',
-        'sep-0000-continuation-server-serves-next-part',
-        'sep-0000-continuation-server-expiry-bounded'
+        'continuation-server-carrier-iff-more',
+        'continuation-server-serves-next-part',
+        'continuation-server-expiry-bounded'
       ])
         expect([id, status(continuation, id)]).toEqual([id, 'SUCCESS']);
     } finally {
@@ -667,19 +665,19 @@ describe('the server scenario fails as untestable what a server gives it nothing
         testContext(server.url, DRAFT_PROTOCOL_VERSION)
       );
       for (const id of [
-        'sep-0000-continuation-server-argument-declared',
-        'sep-0000-continuation-server-carrier-iff-more',
-        'sep-0000-continuation-server-cuts-between-records',
-        'sep-0000-continuation-server-parts-partition',
-        'sep-0000-continuation-server-result-independent-of-declaration',
-        'sep-0000-continuation-server-serves-next-part',
-        'sep-0000-continuation-server-rejects-tampered-token',
-        'sep-0000-continuation-server-token-bound',
-        'sep-0000-continuation-server-token-bound-to-context',
-        'sep-0000-continuation-server-expiry-bounded',
-        'sep-0000-continuation-server-rejects-expired-token',
-        'sep-0000-continuation-server-rejected-token-error',
-        'sep-0000-continuation-server-stateless-continuation'
+        'continuation-server-argument-declared',
+        'continuation-server-carrier-iff-more',
+        'continuation-server-cuts-between-records',
+        'continuation-server-parts-partition',
+        'continuation-server-result-independent-of-declaration',
+        'continuation-server-serves-next-part',
+        'continuation-server-rejects-tampered-token',
+        'continuation-server-token-bound',
+        'continuation-server-token-bound-to-context',
+        'continuation-server-expiry-bounded',
+        'continuation-server-rejects-expired-token',
+        'continuation-server-rejected-token-error',
+        'continuation-server-stateless-continuation'
       ])
         expect([
           id,
@@ -687,7 +685,7 @@ describe('the server scenario fails as untestable what a server gives it nothing
           checks.find((c) => c.id === id)?.details?.untestable
         ]).toEqual([
           id,
-          id === 'sep-0000-continuation-server-rejected-token-error'
+          id === 'continuation-server-rejected-token-error'
             ? 'WARNING'
             : 'FAILURE',
           true

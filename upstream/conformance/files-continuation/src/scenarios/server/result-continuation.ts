@@ -275,7 +275,7 @@ function allRecords(parts: CalledResult[]): PartRecord[][] {
   return parts.map((part) => recordsOf(part) ?? []);
 }
 
-const EXPIRED_ID = 'sep-0000-continuation-server-rejects-expired-token';
+const EXPIRED_ID = 'continuation-server-rejects-expired-token';
 const EXPIRED_DESCRIPTION =
   'A token presented after its stated expiry is refused';
 
@@ -342,7 +342,7 @@ async function expiredTokenCheck(
   });
 }
 
-const CONTEXT_ID = 'sep-0000-continuation-server-token-bound-to-context';
+const CONTEXT_ID = 'continuation-server-token-bound-to-context';
 const CONTEXT_DESCRIPTION =
   'A token issued anonymously is refused with a principal, and one issued to a principal is refused anonymously';
 
@@ -534,7 +534,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
       checks.push(
         check(
           '1-negotiation',
-          'sep-0000-continuation-server-declares',
+          'continuation-server-declares',
           `The server declares ${CONTINUATION_EXTENSION_ID} under capabilities.extensions`,
           declared
             ? []
@@ -583,7 +583,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
       checks.push(
         check(
           '2-carriers-and-types',
-          'sep-0000-continuation-server-carriers-typed',
+          'continuation-server-carriers-typed',
           'Every carrier value conforms to the types of the specification',
           unlessObserved(
             typed,
@@ -646,7 +646,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
       checks.push(
         check(
           '2-carriers-and-types',
-          'sep-0000-continuation-server-argument-declared',
+          'continuation-server-argument-declared',
           'A tool that returns continuations declares its argument in its carrier and as an optional string',
           unlessObserved(
             undeclared,
@@ -685,7 +685,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
       checks.push(
         check(
           '5-tokens-and-the-authorization-context',
-          'sep-0000-continuation-server-expiry-bounded',
+          'continuation-server-expiry-bounded',
           'Every continuation states its expiry, at most 24 hours after the token was issued',
           unlessObserved(
             late,
@@ -722,7 +722,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
       checks.push(
         check(
           '3-producing-parts',
-          'sep-0000-continuation-server-carrier-iff-more',
+          'continuation-server-carrier-iff-more',
           'The result carrier is on a part if and only if records remain after it',
           pagedWalk ? iff : noPaged,
           { tool: pagedName ?? null, parts: parts.length }
@@ -739,7 +739,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
       checks.push(
         check(
           '3-producing-parts',
-          'sep-0000-continuation-server-cuts-between-records',
+          'continuation-server-cuts-between-records',
           'Each part holds whole records: no record is split between parts',
           pagedWalk
             ? unlessObserved(
@@ -785,7 +785,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
       checks.push(
         check(
           '3-producing-parts',
-          'sep-0000-continuation-server-parts-partition',
+          'continuation-server-parts-partition',
           'The parts hold every record of the result exactly once, in order',
           pagedWalk
             ? unlessObserved(
@@ -828,7 +828,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
       checks.push(
         check(
           '1-negotiation',
-          'sep-0000-continuation-server-result-independent-of-declaration',
+          'continuation-server-result-independent-of-declaration',
           'The first part does not depend on whether the client declared the extension',
           pagedWalk ? independent : noPaged,
           { tool: pagedName ?? null }
@@ -873,7 +873,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
       checks.push(
         check(
           '3-producing-parts',
-          'sep-0000-continuation-server-serves-next-part',
+          'continuation-server-serves-next-part',
           'A call with an accepted token returns the part that follows',
           paged && firstCarrier ? serves : noFirstCarrier,
           { tool: pagedName ?? null }
@@ -950,7 +950,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
       checks.push(
         check(
           '5-tokens-and-the-authorization-context',
-          'sep-0000-continuation-server-rejects-tampered-token',
+          'continuation-server-rejects-tampered-token',
           'A token with one character changed is refused',
           paged && firstCarrier ? tampered : noFirstCarrier,
           { tool: pagedName ?? null }
@@ -959,7 +959,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
       checks.push(
         check(
           '5-tokens-and-the-authorization-context',
-          'sep-0000-continuation-server-token-bound',
+          'continuation-server-token-bound',
           'A token presented with other arguments, or to another tool, is refused',
           paged && firstCarrier ? bound : noFirstCarrier,
           { tool: pagedName ?? null, ...boundDetails }
@@ -988,7 +988,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
       checks.push(
         check(
           '5-tokens-and-the-authorization-context',
-          'sep-0000-continuation-server-rejected-token-error',
+          'continuation-server-rejected-token-error',
           'A refused token produces a tool error that says so in a text block',
           refused.length === 0
             ? { unobserved: 'no token was refused' }
@@ -1046,7 +1046,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
         checks.push(
           check(
             '5-tokens-and-the-authorization-context',
-            'sep-0000-continuation-server-stateless-continuation',
+            'continuation-server-stateless-continuation',
             'A continuation sent on a new connection, without a session, is served',
             paged ? stateless : noPaged,
             { tool: pagedName ?? null, specVersion: ctx.specVersion }
@@ -1073,7 +1073,7 @@ with no arguments, comes in at least two parts, its records the objects of the i
       checks.push(
         check(
           '2-carriers-and-types',
-          'sep-0000-continuation-server-no-repeated-members',
+          'continuation-server-no-repeated-members',
           'No Tool or CallToolResult gives a member name twice in one object',
           repeated.scanned === 0
             ? {

@@ -6,8 +6,10 @@
  * Reads carriers the naive way, breaking one rule for each check of the scenario: it does not declare the
  * extension, skips a tool whose hints are not an object, takes hint strings at their word, reads any
  * carrier with an unknown member as verbatim, takes a missing `complete` as complete, and ignores the rule for
- * error results.
+ * error results. A second client reads right but reports no member it ignored.
  */
+
+import { readRendering } from './everything-client.js';
 
 const RENDERING = 'io.modelcontextprotocol/rendering';
 const DIRECTIVE_MEMBERS = ['mode', 'guidance', 'nullDisplay', 'complete'];
@@ -73,6 +75,26 @@ export async function runClient(serverUrl: string): Promise<void> {
       arguments: {}
     });
     readings[tool.name] = naiveReading(hints, result._meta?.[RENDERING]);
+  }
+  await request(serverUrl, 'tools/call', {
+    name: 'report_readings',
+    arguments: { readings }
+  });
+}
+
+/** Reads as the tables give, but reports no member as ignored: the SHOULD half of unknown-member-ignored. */
+export async function runClientReportingNothingIgnored(
+  serverUrl: string
+): Promise<void> {
+  const readings: Record<string, unknown> = {};
+  const { tools } = await request(serverUrl, 'tools/list');
+  for (const tool of tools) {
+    if (tool.name === 'report_readings') continue;
+    const result = await request(serverUrl, 'tools/call', {
+      name: tool.name,
+      arguments: {}
+    });
+    readings[tool.name] = { ...readRendering(tool, result), ignored: [] };
   }
   await request(serverUrl, 'tools/call', {
     name: 'report_readings',

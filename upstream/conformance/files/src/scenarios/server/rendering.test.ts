@@ -4,6 +4,14 @@ import path from 'path';
 import { testContext } from '../../connection/testing';
 import { DRAFT_PROTOCOL_VERSION, LATEST_SPEC_VERSION } from '../../types';
 import { RenderingServerScenario } from './rendering';
+import {
+  getClientScenario,
+  getScenario,
+  listClientScenarios,
+  listRenderingScenarios,
+  listRenderingServerScenarios,
+  listScenarios
+} from '../index';
 
 const IDS = [
   'sep-0000-rendering-server-declares',
@@ -33,7 +41,9 @@ async function start(example: string): Promise<[ChildProcess, string]> {
     {
       env: { ...process.env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
-      shell: process.platform === 'win32'
+      shell: process.platform === 'win32',
+      // A process group of its own, so that stop() ends the server npx starts, not npx alone.
+      detached: process.platform !== 'win32'
     }
   );
   await new Promise<void>((resolve, reject) => {
@@ -56,7 +66,9 @@ function stop(proc: ChildProcess | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (!proc || proc.exitCode !== null) return resolve();
     proc.once('exit', () => resolve());
-    proc.kill('SIGTERM');
+    if (proc.pid !== undefined && process.platform !== 'win32')
+      process.kill(-proc.pid, 'SIGTERM');
+    else proc.kill('SIGTERM');
   });
 }
 
@@ -111,5 +123,16 @@ describe('rendering-server against a server without the fixtures', () => {
     const untestable = checks.filter((c) => c.details?.untestable === true);
     expect(untestable.map((c) => c.id).sort()).toEqual(IDS.slice(1).sort());
     expect(checks.every((c) => c.status === 'FAILURE')).toBe(true);
+  });
+});
+
+describe('the rendering scenarios are opt-in', () => {
+  it('are in their own suite and in no other, all included', () => {
+    expect(listRenderingServerScenarios()).toEqual(['rendering-server']);
+    expect(listRenderingScenarios()).toEqual(['rendering-client']);
+    expect(listClientScenarios()).not.toContain('rendering-server');
+    expect(listScenarios()).not.toContain('rendering-client');
+    expect(getClientScenario('rendering-server')).toBeDefined();
+    expect(getScenario('rendering-client')).toBeDefined();
   });
 });
