@@ -13,6 +13,8 @@ from __future__ import annotations
 import importlib
 import json
 import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -205,3 +207,37 @@ def test_usable_null_text_is_the_readers_rule_and_the_schemas(text: str) -> None
     assert directive is not None
     by_reader = directive.null_display == text and directive.clean
     assert usable_null_text(text) == by_reader == by_schema
+
+
+def _ecma_samples() -> list[str]:
+    """Strings near every edge of the rule: each code point class the pattern names, and its neighbours, alone and
+    beside visible text; astral ones included (one code point each only in ECMA-262's Unicode mode)."""
+    edges = [" ", "-", "n", "\u00a0", "\u00ad", "\u0663", "\u2028", "\u2800", "\u3164", "\u216b", "\u202e", "\x07"]
+    edges += ["\U0001d7ce", "\U0001d400", "\U000e0041", "\U0001f600", "\U00020000", "\ufeff", "\u115f", "\u00bd"]
+    samples = [*edges, *(edge + "-" for edge in edges), *("n/a" + edge for edge in edges), "n" * 16, "n" * 17, ""]
+    for code in range(0x20, 0x3400, 7):  # a spread of the BMP below the CJK block, and each category it holds
+        samples.append(chr(code))
+        samples.append(f"a{chr(code)}")
+    return samples
+
+
+def test_an_ecma_262_engine_reads_the_null_text_pattern_as_the_reader_does() -> None:
+    """The schema's pattern is ECMA-262 (Unicode mode, as JSON Schema validators compile it): Node's engine agrees
+    with `usable_null_text` on every sample."""
+    node = shutil.which("node")
+    assert node is not None, "Node.js is required for this check (node was not found on PATH)"
+    samples = _ecma_samples()
+    script = (
+        "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "const pattern = new RegExp(input.pattern, 'u');"
+        "const {minLength, maxLength} = input;"
+        "process.stdout.write(JSON.stringify(input.samples.map(s => pattern.test(s)"
+        " && [...s].length >= minLength && [...s].length <= maxLength)));"
+    )
+    payload = {**_NULL_DISPLAY_TYPE, "samples": samples}
+    completed = subprocess.run(
+        [node, "-e", script], input=json.dumps(payload), capture_output=True, text=True, check=True, timeout=60
+    )
+    by_ecma = json.loads(completed.stdout)
+    disagreements = [text for text, ecma in zip(samples, by_ecma, strict=True) if ecma is not usable_null_text(text)]
+    assert disagreements == []
