@@ -359,7 +359,9 @@ def direct_answer_interceptor(
     `answer_directly` on the loaded tools, that text is the agent's final answer.
 
     Args:
-        session, client, tools: where the tools' hints are read, as for `rendering_interceptor`.
+        session: where the tools' hints are read, as for `rendering_interceptor`.
+        client: where the tools' hints are read, as for `rendering_interceptor`.
+        tools: where the tools' hints are read, as for `rendering_interceptor`.
         server: the server name shown in the caption; defaults to the adapters' server name for the call.
         max_rows: the host's bound on the records shown.
         max_bytes: the host's bound on the size of the records shown (None: no bound).

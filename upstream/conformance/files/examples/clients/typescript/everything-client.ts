@@ -1207,7 +1207,7 @@ const isNullText = (v: unknown) =>
   typeof v === 'string' &&
   [...v].length >= 1 &&
   [...v].length <= 16 &&
-  !/^[\s\p{Z}]*$/u.test(v) &&
+  !/^[\s\p{Z}\p{Default_Ignorable_Code_Point}\u2800]*$/u.test(v) &&
   !/[\p{Cc}\p{Cf}\p{N}]/u.test(v);
 
 export function readRendering(
@@ -1234,7 +1234,7 @@ export function readRendering(
   if (!directive.clean) mode = 'verbatim';
   else if (wireMode === 'summarizable')
     mode = result.isError && verbatimHint ? 'verbatim' : 'summarizable';
-  else if (wireMode !== undefined) mode = 'verbatim';
+  else if (directive.present) mode = 'verbatim'; // absent, misspelled or unregistered: may have meant verbatim
   mode ??= verbatimHint
     ? 'verbatim'
     : summarizeOkHint

@@ -68,8 +68,13 @@ export const CASES: Record<string, Case> = {
   },
   no_hint: {
     tool: { verbatimHint: false },
+    expected: { mode: 'unspecified', partial: true },
+    check: EFFECTIVE_MODE
+  },
+  directive_without_mode: {
+    tool: { summarizeOkHint: true },
     result: { complete: true },
-    expected: { mode: 'unspecified', partial: false },
+    expected: verbatim(false),
     check: EFFECTIVE_MODE
   },
   hint_string_false: {
@@ -115,7 +120,7 @@ export const CASES: Record<string, Case> = {
   },
   unknown_in_hints: {
     tool: { summarizeOkHint: true, chartHint: true },
-    result: { complete: true },
+    result: { mode: 'summarizable', complete: true },
     expected: summarizable(false),
     unknown: ['chartHint'],
     check: UNKNOWN_MEMBER

@@ -33,9 +33,9 @@ function typeName(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-// A usable null text is 1 to 16 code points, not blank, with no forbidden character: no control or format
-// character (Cc, Cf) and no numeric character of any script (N).
-const BLANK_TEXT = /^[\s\p{Z}]*$/u;
+// A usable null text is 1 to 16 code points, not only white space or invisible characters, with no control or
+// format character (Cc, Cf) and no numeric character of any script (N).
+const BLANK_TEXT = /^[\s\p{Z}\p{Default_Ignorable_Code_Point}\u2800]*$/u;
 const FORBIDDEN_CHARACTER = /[\p{Cc}\p{Cf}\p{N}]/u;
 
 /** Why a `nullDisplay` string is not a usable null text, or undefined when it is. */
@@ -43,7 +43,7 @@ export function nullDisplayProblem(value: string): string | undefined {
   const length = [...value].length;
   if (length === 0 || length > NULL_DISPLAY_MAX_LENGTH)
     return `${length} code points, not 1 to ${NULL_DISPLAY_MAX_LENGTH}`;
-  if (BLANK_TEXT.test(value)) return 'only white space';
+  if (BLANK_TEXT.test(value)) return 'only white space or invisible characters';
   if (FORBIDDEN_CHARACTER.test(value))
     return 'a control, format or numeric character';
   return undefined;
