@@ -100,10 +100,13 @@ def test_the_summaries_the_proposal_complains_about_are_caught() -> None:
 
 def test_altered_and_reformatted_values_are_caught() -> None:
     text = present(None, _result()).text
-    report = audit(text.replace("| 1000 |", "| 1,000 |"), _result())
+    # Grouped digits are the same value (the host guide's "the same value"); another precision is not.
+    for grouped in ("1,000", "1 000", "1\u202f000", "1\u00a0000", "1'000"):
+        assert audit(text.replace("| 1000 |", f"| {grouped} |"), _result()).clean, grouped
+    report = audit(text.replace("| 1000 |", "| 1,000.0 |"), _result())
     assert [(issue.kind, issue.row_id) for issue in report.issues] == [("altered_row", "sales")]
     assert report.issues[0].line is not None
-    assert "1,000" in report.issues[0].detail
+    assert "1000.0" in report.issues[0].detail
 
 
 def test_rounding_in_free_form_is_caught() -> None:
@@ -1125,8 +1128,11 @@ def test_audit_takes_an_sdk_model_or_anything_with_model_dump() -> None:
     assert report.clean and report.records == "document"
     assert wire.calls == [{"mode": "json", "by_alias": True, "exclude_none": True}]
     with pytest.raises(AuditInputError) as raised:
-        audit("x", [1, 2])
-    assert str(raised.value) == "the result is list, not a CallToolResult object"
+        audit("x", {1, 2})
+    assert str(raised.value) == "the result is set, not a CallToolResult object"
+    with pytest.raises(AuditInputError) as raised:
+        audit("x", [1, 2])  # a list is the parts of a continued result: each must be a result
+    assert str(raised.value) == "the result is int, not a CallToolResult object"
 
 
 def test_audit_of_a_text_result_counts_only_the_lines_of_its_text_blocks() -> None:

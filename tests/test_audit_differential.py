@@ -11,6 +11,7 @@ rows, in order, unaltered, under its own heading and its own header row, and no 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import html5lib
@@ -18,10 +19,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from mcp_rendering.audit import audit, fold
+from mcp_rendering.audit import audit, audit_document, fold
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.host import present
 from mcp_rendering.render import cell_text
+from tests.support.answers import NULL_TEXT, Answer, corpus
 
 _ALPHABET = st.sampled_from(list("abcXYZ019 |*_\\&<>`#[]!~-:.()"))
 _TEXT = st.text(_ALPHABET, min_size=1, max_size=8).map(str.strip).filter(bool)
@@ -240,3 +242,102 @@ def test_whenever_the_audit_says_clean_the_other_renderer_sees_every_record(
     report = audit(transcript, _result(document), markup="markdown")
     if report.clean:
         assert _oracle_sees_every_record(transcript, document), transcript
+
+
+# ------------------------------------------------------------------------------- the corpus of natural answers
+
+_CORPUS = list(corpus())
+_GROUP_MARK = re.compile(r"(?<=\d)[,.'\u00a0\u202f\u2009 ](?=\d{3}(?!\d))")
+_COMMA_FRACTION = re.compile(r"(?<=\d),(?=\d{1,2}(?!\d))")
+
+
+def _oracle_text(value: str) -> str:
+    """A value or a line as the oracle compares it: its own reading of grouped digits, written apart from the
+    audit's (grouping marks between digits dropped, a comma before one or two digits read as the decimal mark)."""
+    return fold(_COMMA_FRACTION.sub(".", _GROUP_MARK.sub("", value.replace("\u2212", "-"))))
+
+
+def _visible_lines(transcript: str) -> list[str]:
+    """Every visible line of text, as markdown-it and html5lib show it (a table row as its cells joined)."""
+    rendered = MarkdownIt("commonmark", {"html": True}).enable("table").enable("strikethrough").render(transcript)
+    tree = html5lib.parse(rendered)
+    found: list[str] = []
+    stack = [tree]
+    while stack:
+        element = stack.pop()
+        tag = element.tag.removeprefix(_XHTML) if isinstance(element.tag, str) else None
+        if tag is None or tag in _NOT_SHOWN or "hidden" in element.attrib or tag in ("s", "del"):
+            continue
+        if tag == "details" and "open" not in element.attrib:
+            continue
+        if tag in ("p", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "tr") or (
+            tag == "li"
+            and not any(child.tag.endswith(("}ul", "}ol", "}p")) for child in element if isinstance(child.tag, str))
+        ):
+            text = " | ".join(_text(cell).removesuffix(cell.tail or "") for cell in element) if tag == "tr" else None
+            if text is None:
+                text = _text(element).removesuffix(element.tail or "")
+            found.extend(_oracle_text(line) for line in text.split("\n") if line.strip())
+            continue
+        stack.extend(reversed(list(element)))
+    return found
+
+
+def _oracle_sees_every_record_in_order(transcript: str, document: Document, null_display: str) -> bool:
+    """Each record, in order, on a visible line of its own holding its label and each of its values."""
+    lines = _visible_lines(transcript)
+    position = 0
+    for section in document.sections:
+        for row in section.rows:
+            label = _oracle_text(row.label)
+            values = [_oracle_text(cell_text(value, null_display)) for value in row.values]
+            while position < len(lines) and not (
+                label in lines[position] and all(value in lines[position] for value in values if value)
+            ):
+                position += 1
+            if position == len(lines):
+                return False
+            position += 1
+    return True
+
+
+@st.composite
+def corpus_answers(draw: st.DrawFn) -> tuple[Answer, str]:
+    """An answer of the corpus, faithful or not, then maybe changed once more at one line as a careless or hostile
+    writer would."""
+    answer = draw(st.sampled_from(_CORPUS))
+    lines = answer.text.split("\n")
+    at = draw(st.integers(min_value=0, max_value=len(lines) - 1))
+    how = draw(st.sampled_from(["none", "delete", "repeat", "comment", "digit", "strike", "swap", "indent"]))
+    if how == "delete":
+        del lines[at]
+    elif how == "repeat":
+        lines.insert(at, lines[at])
+    elif how == "comment":
+        lines[at] = "<!-- " + lines[at] + " -->"
+    elif how == "digit":
+        lines[at] = re.sub(r"\d", lambda digit: str((int(digit.group(0)) + 1) % 10), lines[at], count=1)
+    elif how == "strike":
+        lines[at] = "~~" + lines[at] + "~~"
+    elif how == "swap" and at + 1 < len(lines):
+        lines[at], lines[at + 1] = lines[at + 1], lines[at]
+    elif how == "indent":
+        lines[at] = "    " + lines[at]
+    return answer, "\n".join(lines)
+
+
+@given(corpus_answers())
+def test_whenever_the_audit_accepts_a_natural_answer_the_other_renderer_sees_every_record(
+    drawn: tuple[Answer, str],
+) -> None:
+    answer, transcript = drawn
+    fixture = answer.fixture
+    report = audit_document(transcript, fixture.document, complete=fixture.complete, null_display=NULL_TEXT)
+    if report.clean:
+        assert _oracle_sees_every_record_in_order(transcript, fixture.document, NULL_TEXT), transcript
+
+
+def test_the_oracle_sees_every_record_of_every_faithful_answer_of_the_corpus() -> None:
+    for answer in _CORPUS:
+        if answer.faithful:
+            assert _oracle_sees_every_record_in_order(answer.text, answer.fixture.document, NULL_TEXT), answer.name

@@ -77,7 +77,7 @@ def test_table_rows_are_read_as_their_cells_under_their_table() -> None:
     assert view.lines == [
         ShownLine(0, "| A | B |", "header", ("A", "B"), table=1),
         ShownLine(2, "| 1 | 2 |", "row", ("1", "2"), table=1),
-        ShownLine(4, "text", "paragraph"),
+        ShownLine(4, "text", "paragraph", list_id=1),  # a paragraph's lines are one block
         ShownLine(6, "| C |", "header", ("C",), table=2),
         ShownLine(8, "| 3 |", "row", ("3",), table=2),
     ]
@@ -101,8 +101,13 @@ def test_block_quotes_are_read_through() -> None:
     assert _lines("> quote\n>\n> - item") == [(0, "quote", "paragraph"), (2, "item", "item")]
 
 
-def test_entities_and_escapes_are_decoded_and_a_hard_break_reads_as_a_space() -> None:
-    assert _lines("a &amp; \\*b\\*\\\nc") == [(0, "a & *b* ", "paragraph"), (1, "c", "paragraph")]
+def test_entities_and_escapes_are_decoded_and_a_hard_break_starts_a_line() -> None:
+    assert _lines("a &amp; \\*b\\*\\\nc") == [(0, "a & *b*", "paragraph"), (1, "c", "paragraph")]
+    for text in ("a\\\nPartial result: b", "a  \nPartial result: b"):
+        first, second = read_markdown(text).lines
+        assert (second.text, second.continues) == ("Partial result: b", False)  # not a run-on line: a line anew
+        assert not first.continues
+    assert [line.continues for line in read_markdown("a\nb").lines] == [False, True]
 
 
 @pytest.mark.parametrize(

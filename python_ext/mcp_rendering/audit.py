@@ -23,15 +23,22 @@ The rules (the contract of this module):
    visible text: escapes and entities decoded by the parsers, emphasis dropped, a link as its text, a list item
    with the marker the renderer shows (an ordered list numbered as the renderer numbers it), a table row as the
    cells the renderer splits it into, a code block as plain text. A line that runs on from the one before in the
-   same paragraph is not an item of its own and carries no notice. Headings, setext underlines, a table's own
-   header row (an empty label cell, then the section's columns) and rows of dashes, text separators (`+---+`) and
-   fences never stand for a record; any other header row is a table line like the rest.
+   same paragraph is not an item of its own and carries no notice; a line after a hard line break starts anew. A
+   task list's check box reads `[x]` or `[ ]`. Headings, setext underlines, a table's own header row (a first cell
+   naming the label column, empty or not, then the section's columns) and rows of dashes, text separators (`+---+`,
+   `+===+`) and fences never stand for a record; any other header row is a table line like the rest. In plain text,
+   the `|` line above a border is a header only when the border says so: a `+===+` border, or a border between the
+   box's first line and more of its lines (a bottom border closes the last record). Text is compared as drawn
+   (`mcp_rendering.drawn`): NFC and NFD alike, U+1680 as a dash, numbers without the digit grouping of a common
+   locale ("the same value" in the host guide). Footnotes, which a renderer with footnotes on moves or hides, are
+   unverifiable; block quotes nested deeper than `MAX_NESTING` are refused.
 4. **A record of a document or structured result** is shown on a *table line* (a Markdown table row, its cells as
    the renderer splits them; or a line read as plain text that starts with `|`, its cells split at every `|`, one
    leading and one trailing `|` being borders) when its cells are exactly the record's label,
    then each of its values, in order; or on a *free-form line* when, after a list marker, the line starts with
    the label (a `:` may follow) and holds the values in order, separated by nothing but punctuation, spaces and the
-   section's column names, no value alone in parentheses (`(100)` reads as -100 in accounts). The label cell may
+   section's column names, each name beside its own value, no value alone in parentheses (`(100)` reads as -100 in
+   accounts). A list's number is read as part of a label that begins with a number. The label cell may
    carry indentation and a kind marker (`Subtotal`, `Total`, with an optional `:`) and nothing else. A line
    marked as a subtotal or total stands only for a record of that kind; an unmarked line may stand for a subtotal
    or total. Values are compared as the reference renderer shows them (`mcp_rendering.render`): nulls as the
@@ -44,16 +51,23 @@ The rules (the contract of this module):
    (*relabelled*); for a text result, a missing line takes the unmatched line in its place (*altered*). Records
    left over are *missing* (subtotals and totals: *dropped*).
 7. **Added records** (`fabricated_row`): a table line, or an item of a list whose items show records, that stands
-   for no record; for a text result, any line between the first and the last line shown that is not a line of
-   the result.
-8. **Sections.** A section with records is *dropped* when none of them is shown (exactly or altered); a section
+   for no record, and a line of prose of its own (after a hard break) below a record of its paragraph; a line
+   that shows a record already shown, wherever it is (in a list after the table, say), is *duplicated*. For a text
+   result, any line between the first and the last line shown that is not a line of the result.
+8. **Sections.** A record is *misplaced* when shown under the title of another section or under another section's
+   columns. A section is known by what a reader takes as its title: a heading, a line wholly emphasized, a line
+   ending with `:`, a table row holding only a label, or a line that is the title; the title may be numbered,
+   followed by more words, or shortened to a beginning no other title shares; such a line naming no section ends
+   the one before. A section with records is *dropped* when none of them is shown (exactly or altered); a section
    without records is dropped when no line shows its title.
 9. **Completeness** (`completeness_misstated`). A notice of incompleteness is a line a reader reads as one: not
-   standing for a record, not a table line, not running on in a paragraph, visible (a link title is not), starting
-   with `PARTIAL_MARKER` ("Partial result:"). A partial result needs one; a complete result must have
-   none.
+   standing for a record, not a table line, not running on in a paragraph, not the document's or a section's
+   title, visible (a link title is not), starting with `PARTIAL_MARKER` ("Partial result:"). A partial result needs
+   one; a complete result must have none. The parts of a continued result, audited together, are partial only when
+   the last one is.
 
-What this cannot see: an invented record written as prose (outside a table or a list of records); two records
+What this cannot see: an invented record written as prose (outside a table, a list of records or a paragraph of
+them); two records
 identical in label, values and kind (interchangeable, only their count matters); a change of indentation; a value
 changed only in whitespace; an empty value in free-form text; a notice that begins with the marker and then
 contradicts itself.
@@ -72,6 +86,7 @@ it: it never switches it off, and a caller that wants it paused pauses it around
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import json
 import re
 import unicodedata
@@ -79,17 +94,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import attrgetter
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
-from mcp_rendering.document import Cell, Document, Row, RowKind
+from pydantic import ValidationError
+
+from mcp_rendering.document import Cell, Document, Row, RowKind, Section
+from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, may_change
 from mcp_rendering.host import result_is_complete, tool_result_wire
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, resolve_rendering
-from mcp_rendering.records import RecordsKind, result_records, shows_text
+from mcp_rendering.records import RecordsKind, ResultRecords, result_records, shows_text
 from mcp_rendering.render import column_cells, first_hidden, shows_as_written, text_escape, visible
 from mcp_rendering.transcript import ShownLine, TranscriptView, read_markdown
-from mcp_rendering.types import PARTIAL_MARKER
+from mcp_rendering.types import CONTINUATION_ID, PARTIAL_MARKER
 
 __all__ = [
+    "MAX_NESTING",
     "MAX_RESULT_BYTES",
     "MAX_TRANSCRIPT_CHARS",
     "AuditInputError",
@@ -106,6 +125,10 @@ __all__ = [
 MAX_TRANSCRIPT_CHARS = 128 * 1024 * 1024
 """The longest transcript audited (128 Mi characters, about two million table rows); a longer one is refused
 before any work is done."""
+
+MAX_NESTING = 64
+"""The deepest block quote nesting audited; a deeper one is refused before it is parsed (an HTML5 parser's cost
+grows with the square of the nesting, and no reader follows 64 levels)."""
 
 MAX_RESULT_BYTES = 256 * 1024 * 1024
 """The largest result file `mcp-rendering audit` reads (256 MiB, about a million records); a larger one is refused
@@ -143,8 +166,10 @@ _MISSING_KIND: dict[RowKind, IssueKind] = {
     "total": "dropped_total",
 }
 
-_RULE_LINE = re.compile(r"^(?:\+(?:-+\+)+|=+|-+)$", re.MULTILINE)
-"""A folded line that is a text separator (`+---+---+`) or an underline (`===`, `---`)."""
+_RULE_LINE = re.compile(r"^(?:\+(?:-+\+)+|\+(?:=+\+)+|=+|-+)$", re.MULTILINE)
+"""A folded line that is a text separator (`+---+---+`, `+===+===+`) or an underline (`===`, `---`)."""
+_TOO_DEEP = re.compile(rf"^(?:[ \t]*>){{{MAX_NESTING + 1}}}", re.MULTILINE)
+_SPACE_GROUPED = re.compile(r"\d \d{3}(?!\d)")
 _LIST_MARKER = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])[ \t]+")
 # A line of a text result may read otherwise once rendered as Markdown only when it holds one of these.
 _MARKDOWN_SIGNIFICANT = re.compile(r"[\\`*_\[\]<>!&|~#=]|^\s*(?:[-+>]|\d{1,9}[.)])|^ {4}|^\t")
@@ -342,6 +367,25 @@ class _Line:
     above it), None when there is none."""
     heading: bool = False
     """A heading (or an underlined title) that may name a section."""
+    emphasized: bool = False
+    """The whole line is emphasized: a reader takes it for a title."""
+
+
+def _drawn(text: str, decimal: str) -> str:
+    """A line of the transcript as a reader compares it: as drawn (`mcp_rendering.drawn`), then folded."""
+    return fold(as_drawn(text, decimal)) if may_change(text) else fold(text)
+
+
+def _drawn_cells(cells: Iterable[str], decimal: str) -> tuple[str, ...]:
+    return tuple([fold(cell_as_drawn(cell, decimal)) if may_change(cell) or " " in cell else cell for cell in cells])
+
+
+def _as_header(cells: tuple[str, ...], headers: frozenset[tuple[str, ...]]) -> tuple[str, ...] | None:
+    """The section header a table's header row reads as: its first cell names the label column (`Line item`,
+    `Account`, or nothing), the others are a section's columns. None when it is no section's header."""
+    if len(cells) > 1 or cells == ("",):  # an empty cell alone is a header only when a renderer says so
+        return ("", *cells[1:]) if cells[1:] in headers else None
+    return None
 
 
 class _Reader:
@@ -352,6 +396,8 @@ class _Reader:
         self.issues: list[Issue] = []
         raw = text.removeprefix("\ufeff").replace("\r\n", "\n")
         self.raw_lines = raw.split("\n")
+        self.decimal = decimal_mark(raw)
+        self.headers = headers
         hiding: set[int] = set()
         # One check in C over the whole transcript (line feeds left out) decides the common case: nothing hidden.
         lines_with_hidden = [] if shows_as_written("".join(self.raw_lines)) else self.raw_lines
@@ -370,8 +416,10 @@ class _Reader:
         view = read_markdown(raw) if markup != "text" else None
         # The plain reading is built only when it may be the one shown: a view with more than plain blocks is not.
         may_be_plain = markup == "text" or (markup == "auto" and view is not None and _plain_tags_only(view))
-        plain = _classify_plain(self.raw_lines, 0) if may_be_plain else []
-        self.markdown = view is not None and (markup == "markdown" or not plain or _reads_otherwise(view, plain))
+        plain = _classify_plain(self.raw_lines, 0, self.decimal, headers) if may_be_plain else []
+        self.markdown = view is not None and (
+            markup == "markdown" or not plain or _reads_otherwise(view, plain, self.decimal)
+        )
         if self.markdown:
             assert view is not None
             lines = self._from_view(view, headers)
@@ -391,7 +439,7 @@ class _Reader:
                 code.append(shown)
                 continue
             if code:  # a code block is shown as plain text: read it so
-                for line in _classify_plain([item.text for item in code], code[0].number):
+                for line in _classify_plain([item.text for item in code], code[0].number, self.decimal, headers):
                     lines[line.number] = line
                 code = []
             if shown is None:
@@ -402,29 +450,34 @@ class _Reader:
             if not 0 <= shown.number < len(lines):
                 continue
             kind: _Kind
+            decimal = self.decimal
             if shown.block == "heading":
-                lines[shown.number] = _Line(shown.number, fold(shown.text), "structure", heading=True)
+                lines[shown.number] = _Line(shown.number, _drawn(shown.text, decimal), "structure", heading=True)
                 continue
             elif shown.block in ("row", "header"):
-                cells = tuple(fold(cell) for cell in shown.cells or ())
-                if shown.block == "header":
-                    table_headers[shown.table] = cells
+                cells = _drawn_cells(shown.cells or (), decimal)
                 # A header row is the table's own when it is a section's header; any other row is record-shaped.
-                kind = "structure" if shown.block == "header" and cells in headers else "table"
+                own = _as_header(cells, headers) if shown.block == "header" else None
+                if shown.block == "header":
+                    table_headers[shown.table] = own if own is not None else cells
+                kind = "structure" if own is not None else "table"
                 header = table_headers.get(shown.table)
-                lines[shown.number] = _Line(shown.number, fold(shown.text), kind, cells=cells, header=header)
+                row_view = "| " + " | ".join(cells) + " |"
+                lines[shown.number] = _Line(shown.number, row_view, kind, cells=cells, header=header)
                 continue
             elif shown.block == "item":
-                kind = "prose" if shown.continues else "item"  # a run-on line is not an item of its own
+                # A run-on line, or one after a hard break, is not an item of its own.
+                kind = "prose" if shown.continues or shown.after_break else "item"
             else:  # a line of text a reader sees with its pipes: read as a plain-text table line is
                 kind = "table" if shown.text.lstrip().startswith("|") else "prose"
             lines[shown.number] = _Line(
                 shown.number,
-                fold(shown.text),
+                _drawn(shown.text, self.decimal),
                 kind,
                 list_block=shown.list_id,
                 marker=shown.marker,
                 continues=shown.continues,
+                emphasized=shown.emphasized,
             )
         for item in view.uncertain:
             if item.line < len(lines):
@@ -440,56 +493,78 @@ def _plain_tags_only(view: TranscriptView) -> bool:
     return not view.uncertain and not view.tags - _PLAIN_TAGS
 
 
-def _reads_otherwise(view: TranscriptView, plain: Sequence[_Line]) -> bool:
+def _reads_otherwise(view: TranscriptView, plain: Sequence[_Line], decimal: str) -> bool:
     """Whether a Markdown renderer would show the transcript otherwise than as plain text: in doubt, the
     reading that can hide more is assumed."""
     if not _plain_tags_only(view):
         return True
     return any(
-        shown.block not in ("heading", "paragraph") or fold(shown.text) != plain[shown.number].view
+        shown.block not in ("heading", "paragraph") or _drawn(shown.text, decimal) != plain[shown.number].view
         for shown in view.lines
     )
 
 
-def _classify_plain(raw: Sequence[str], first: int) -> list[_Line]:
+def _classify_plain(
+    raw: Sequence[str], first: int, decimal: str = ".", headers: frozenset[tuple[str, ...]] = frozenset()
+) -> list[_Line]:
     """Lines shown as plain text (the text reading, or the inside of a code block), numbered from `first`."""
-    folded = [fold(line) for line in raw]
+    folded = [_drawn(line, decimal) for line in raw]
     # Separators and underlines are found by one scan of the folded lines in C, not a test a line.
     separator: set[int] = set()
+    heavy: set[int] = set()  # `+===+`: the border under a header line
     underline: set[int] = set()
     joined = "\n".join(folded)
     line, offset = 0, 0
     for found in _RULE_LINE.finditer(joined):
         line += joined.count("\n", offset, found.start())
         offset = found.start()
-        (separator if joined[offset] == "+" else underline).add(line)
+        if joined[offset] == "+":
+            separator.add(line)
+            if "=" in found.group(0):
+                heavy.add(line)
+        else:
+            underline.add(line)
     lines: list[_Line] = []
     header: tuple[str, ...] | None = None  # the header line the table lines below are read under
+    box_rows = 0  # `|` lines since the table's box began
     for number, view in enumerate(folded):
         if not view:
             header = None
+            box_rows = 0
             lines.append(_Line(first + number, "", "blank"))
             continue
-
-        follows_separator = number + 1 in separator
         kind: _Kind
         if number in separator or number in underline:
             kind = "structure"
         elif number + 1 in underline:
+            box_rows = 0
             lines.append(_Line(first + number, view, "structure", heading=True))  # an underlined title
             continue
         elif view[0] == "|":
-            if follows_separator:  # a table's header line
-                header = _table_cells(view)
+            cells = _table_cells(view)
+            if " " in view and _SPACE_GROUPED.search(view):
+                cells = tuple([cell_as_drawn(cell, decimal) for cell in cells])
+            own = _as_header(cells, headers) if box_rows == 0 and cells != ("",) else None
+            # The line above the first border is a header only when the border says so: a `+===+` border, or a
+            # border between the box's first line and more lines of it (a bottom border closes the last record).
+            border_says = number + 1 in heavy or (
+                box_rows == 0 and number + 1 in separator and number + 2 < len(folded) and folded[number + 2][:1] == "|"
+            )
+            box_rows += 1
+            if own is not None or border_says:
+                header = own if own is not None else cells
                 lines.append(_Line(first + number, view, "structure"))
                 continue
-            lines.append(_Line(first + number, view, "table", header=header))
+            lines.append(_Line(first + number, view, "table", cells=cells, header=header))
             continue
         elif (marker := _LIST_MARKER.match(view)) is not None:
             kind = "item"
-            view = view[marker.end() :]
+            box_rows = 0
+            lines.append(_Line(first + number, view[marker.end() :], kind, marker=marker.group(0).strip()))
+            continue
         else:
             header = None
+            box_rows = 0
             kind = "prose"
         lines.append(_Line(first + number, view, kind))
     return lines
@@ -521,23 +596,29 @@ def _read(
         raise AuditInputError(
             f"the transcript has {len(shown_text)} characters, over the audit's limit of {MAX_TRANSCRIPT_CHARS}"
         )
+    if markup != "text" and ">" * (MAX_NESTING + 1) in shown_text.replace(" ", "") and _TOO_DEEP.search(shown_text):
+        raise AuditInputError(f"the transcript nests block quotes over {MAX_NESTING} deep, past what the audit reads")
     reader = _Reader(shown_text, markup, headers)
     return reader, "markdown" if reader.markdown else "text"
 
 
-def _notice_lines(lines: Sequence[_Line], used: Sequence[bool]) -> list[int]:
+def _notice_lines(lines: Sequence[_Line], used: Sequence[bool], titles: frozenset[str] = frozenset()) -> list[int]:
+    """The lines a reader reads as a notice of incompleteness; a line that is the document's or a section's title
+    (`present()` shows a title that begins like a notice as it is) is a title."""
     marker = PARTIAL_MARKER
     found: list[int] = []
     for line in lines:
-        if line.kind in ("hidden", "blank") or used[line.number] or line.continues:
+        if line.kind in ("hidden", "blank") or used[line.number] or line.continues or line.view in titles:
             continue  # a notice runs on in a paragraph is not read as one
         if line.kind != "table" and line.view.lstrip("*_ ").startswith(marker):
             found.append(line.number)
     return found
 
 
-def _completeness(lines: Sequence[_Line], used: Sequence[bool], complete: bool) -> list[Issue]:
-    notices = _notice_lines(lines, used)
+def _completeness(
+    lines: Sequence[_Line], used: Sequence[bool], complete: bool, titles: frozenset[str] = frozenset()
+) -> list[Issue]:
+    notices = _notice_lines(lines, used, titles)
     if not complete and not notices:
         return [
             Issue(
@@ -599,10 +680,16 @@ class _Expected:
 
 
 def _shown(text: str) -> str:
-    """Server text as the reference renderer shows it, folded (the fast path decided in C)."""
-    if shows_as_written(text) and "  " not in text and text[:1] != " " and text[-1:] != " ":
+    """Server text as the reference renderer shows it, as drawn (`mcp_rendering.drawn`), folded (the fast path
+    decided in C)."""
+    if shows_as_written(text) and "  " not in text and text[:1] != " " and text[-1:] != " " and not may_change(text):
         return text
-    return fold(text_escape(text))
+    return fold(as_drawn(text_escape(text)))
+
+
+def _drawn_title(text: str) -> str:
+    """A section title or column name as a reader compares it."""
+    return fold(as_drawn(text_escape(text)))
 
 
 def _shown_column(column: Sequence[Cell], null_display: str, seen: dict[str, str]) -> list[str]:
@@ -612,9 +699,18 @@ def _shown_column(column: Sequence[Cell], null_display: str, seen: dict[str, str
     text (values repeat: a currency, a status)."""
     written, _ = column_cells(column, null_display)
     joined = " ".join(written)
-    if shows_as_written(joined) and "  " not in joined and joined[:1] != " " and joined[-1:] != " ":
+    if (
+        shows_as_written(joined)
+        and "  " not in joined
+        and joined[:1] != " "
+        and joined[-1:] != " "
+        and not may_change(joined)
+    ):
         return written
-    return [shown if (shown := seen.get(text)) is not None else seen.setdefault(text, _shown(text)) for text in written]
+    return [
+        shown if (shown := seen.get(text)) is not None else seen.setdefault(text, fold(cell_as_drawn(_shown(text))))
+        for text in written
+    ]
 
 
 def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> list[_Expected]:
@@ -631,7 +727,13 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
         row_values: Iterable[tuple[str, ...]] = zip(*columns, strict=True) if columns else repeat((), len(rows))
         for row, values in zip(rows, row_values, strict=True):
             label = row.label
-            if not (label.isascii() and label.isprintable()) or "  " in label or label[:1] == " " or label[-1:] == " ":
+            if (
+                not (label.isascii() and label.isprintable())
+                or "  " in label
+                or label[:1] == " "
+                or label[-1:] == " "
+                or may_change(label)
+            ):
                 label = _shown(label)  # the test above is `_shown`'s fast path for ASCII, without its call
             value_pieces = values
             if exact_cells:
@@ -687,9 +789,12 @@ def _gap_ok(gap: str, columns: Sequence[str]) -> bool:
 
 
 def _free_values(rest: str, values: Sequence[str], columns: Sequence[str]) -> bool:
-    """`rest` holds the values in order, separated by nothing but punctuation, spaces and column names."""
+    """`rest` holds the values in order, separated by nothing but punctuation, spaces and column names, each column
+    name beside its own value (`FY2025: 10, FY2024: 9` or `10 (FY2025), 9 (FY2024)`)."""
     position = 0
-    for value in values:
+    gaps: list[tuple[str, int, int]] = []  # a gap's text, and the values before and after it
+    previous = -1
+    for index, value in enumerate(values):
         if not value:
             continue
         start, end = _find_token(rest, value, position)
@@ -697,8 +802,27 @@ def _free_values(rest: str, values: Sequence[str], columns: Sequence[str]) -> bo
             return False
         if rest[position:start].rstrip().endswith("(") and rest[end:].lstrip().startswith(")"):
             return False  # "(100)" is not 100: in accounts it is -100
+        gaps.append((rest[position:start], previous, index))
         position = end
-    return _gap_ok(rest[position:], columns)
+        previous = index
+    if not _gap_ok(rest[position:], columns):
+        return False
+    gaps.append((rest[position:], previous, len(values)))
+    return _names_beside_values(gaps, columns)
+
+
+def _names_beside_values(gaps: Sequence[tuple[str, int, int]], columns: Sequence[str]) -> bool:
+    """Every column name in the gaps names a value beside it: the value after it (or an empty one left out before
+    that), or the value before it."""
+    named = [[column for column, name in enumerate(columns) if name and name in gap] for gap, _, _ in gaps]
+    if not any(named):
+        return True
+    # Just before its value (an empty value left out may come between), or just after it.
+    return all(
+        previous < column <= after or previous <= column < after
+        for (_, previous, after), found in zip(gaps, named, strict=True)
+        for column in found
+    )
 
 
 def _delimited_pieces(text: str, lengths: Sequence[int]) -> set[str]:
@@ -835,8 +959,8 @@ class _DocumentAudit:
         self.document = document
         self.exact_cells = exact_cells
         self.rows = _expected_rows(document, null_display, exact_cells)
-        self.columns = [tuple(fold(text_escape(c)) for c in section.columns) for section in document.sections]
-        self.titles = [fold(text_escape(section.title)) for section in document.sections]
+        self.columns = [tuple(_drawn_title(c) for c in section.columns) for section in document.sections]
+        self.titles = [_drawn_title(section.title) for section in document.sections]
         self.own_headers = [
             ("", *columns) if exact_cells else tuple(piece for cell in ("", *columns) for piece in _pieces(cell))
             for columns in self.columns
@@ -896,6 +1020,10 @@ class _DocumentAudit:
         self.label_lines: dict[tuple[str, ...], list[int]] = {}
         self.value_lines: dict[tuple[str, ...], list[int]] = {}
         self.value_counts = sorted({len(row.value_pieces) for row in self.rows})
+        self.paragraph_span: dict[int, tuple[int, int]] = {}
+        """For a paragraph that shows records, its first and last record lines."""
+        self.title_lines: set[int] = set()
+        """Lines that name a section (`_headings_before`): no record, not added."""
 
     # -- exact matching, in reader order
 
@@ -926,6 +1054,8 @@ class _DocumentAudit:
         candidates: list[tuple[tuple[str, ...], RowKind | None]] = []
         starts_with_label = False
         views: list[tuple[str, RowKind | None]] = [(line.view, None)]
+        if line.marker[:1].isdigit():  # a label that begins with a number may be read as a list's number
+            views.append((f"{line.marker} {line.view}", None))
         marked = _marker_kind(line.view)
         if marked is not None:
             views.append((marked[1], marked[0]))
@@ -1008,7 +1138,7 @@ class _DocumentAudit:
             elif line.kind == "table":
                 unmatched.append(line.number)
                 self._index_for_alterations(line.number, candidates)
-            elif line.kind == "item":
+            elif line.kind == "item" or (line.kind == "prose" and not line.continues and line.list_block >= 0):
                 unmatched.append(line.number)  # fabricated if its list shows records, unless it was altered
         duplicates: set[int] = set()
         in_order = self._assign(showings, duplicates)
@@ -1275,36 +1405,68 @@ class _DocumentAudit:
                 issues.append(
                     Issue(_MISSING_KIND[row.row.kind], f"{_describe(row)} is not shown", section_id, row.row.id)
                 )
+        shown_lines = [*(n for n in self.assigned if n >= 0), *(line for _, line in altered.values())]
         lists_with_rows = {
-            self.lines_by_number[line].list_block
-            for line in [*(n for n in self.assigned if n >= 0), *(line for _, line in altered.values())]
-            if self.lines_by_number[line].kind == "item"
+            self.lines_by_number[line].list_block for line in shown_lines if self.lines_by_number[line].kind == "item"
         }
+        for line in shown_lines:  # a paragraph of records: where its first and last records are
+            shown = self.lines_by_number[line]
+            if shown.kind == "prose" and shown.list_block >= 0:
+                first, last = self.paragraph_span.get(shown.list_block, (line, line))
+                self.paragraph_span[shown.list_block] = (min(first, line), max(last, line))
         for number in unmatched:
             if self.used[number]:
                 continue
             line = self.lines_by_number[number]
-            if line.kind == "item" and line.list_block not in lists_with_rows:
+            if number in self.title_lines and number not in duplicates:
+                continue
+            if line.kind == "item" and line.list_block not in lists_with_rows and number not in duplicates:
+                continue  # an item that shows no record, in a list of none: the host's own prose
+            if line.kind == "prose" and not self._inside_records(line, lists_with_rows):
                 continue
             if number in duplicates:
                 issues.append(Issue("duplicated_row", f"{_quote(line.view)} shows a record again", line=number + 1))
             else:
                 issues.append(Issue("fabricated_row", f"{_quote(line.view)} stands for no record", line=number + 1))
         issues.extend(self._sections(shown_in_section))
-        issues.extend(_completeness(self.lines, self.used, complete))
+        titles = frozenset((*self.titles, _drawn_title(self.document.title)))
+        issues.extend(_completeness(self.lines, self.used, complete, titles))
         return issues, len(in_order)
 
+    def _inside_records(self, line: _Line, lists_with_rows: set[int]) -> bool:
+        """A line of prose of its own (not run on: after a hard break) below a record of its paragraph: a
+        record-shaped line. A paragraph's first lines, above its records, may be the host's introduction."""
+        span = self.paragraph_span.get(line.list_block) if line.list_block >= 0 and not line.continues else None
+        return span is not None and span[0] < line.number
+
     def _headings_before(self) -> list[str | None]:
-        """For each line, the last heading above it that names a section of the document, if any."""
+        """For each line, the last title above it that names a section of the document, if any.
+
+        A section is known by what a reader takes as its title: a heading, a line wholly emphasized, a line ending
+        with `:`, a table row holding only a label, or a line that is a section's title. Such a line that names no
+        section ends the one before (records below it are placed by their columns only)."""
         titles = set(self.titles)
+        ordered = [title for title in dict.fromkeys(self.titles) if title]
         before: list[str | None] = []
         current: str | None = None
         for line in self.lines:
             before.append(current)
-            if line.heading:
-                current = line.view if line.view in titles else None
-            elif line.kind == "structure" and line.view and set(line.view) <= _UNDERLINE_CHARS:
-                current = None  # an underline under an empty title: a heading that names no section it can be told by
+            if line.kind in ("blank", "hidden") or self.used[line.number]:
+                continue
+            if line.kind == "structure" and not line.heading:
+                if line.view and set(line.view) <= _UNDERLINE_CHARS:
+                    current = None  # an underline under an empty title: it names no section it can be told by
+                continue
+            cells = line.cells if line.kind == "table" else None
+            if cells is not None and not (len(cells) > 1 and cells[0] and not any(cells[1:])):
+                continue  # a table line with values: record-shaped, no title
+            text = cells[0] if cells is not None else line.view
+            titled = line.heading or line.emphasized or cells is not None or text.endswith(":")
+            named = _title_named(text, titles, ordered, titled)
+            if named is not None:
+                self.title_lines.add(line.number)
+            if titled or named is not None:
+                current = named
         return before
 
     def _misplaced(self, row: _Expected, number: int, heading_before: Sequence[str | None]) -> str | None:
@@ -1336,15 +1498,46 @@ class _DocumentAudit:
     def _sections(self, shown_in_section: Sequence[int]) -> list[Issue]:
         issues: list[Issue] = []
         empty = [index for index, section in enumerate(self.document.sections) if not section.rows]
-        titles = _shown_titles(self.lines, [fold(text_escape(self.document.sections[i].title)) for i in empty])
+        titles = _shown_titles(self.lines, [self.titles[i] for i in empty])
         for index, section in enumerate(self.document.sections):
             if section.rows and shown_in_section[index] == 0:
                 issues.append(
                     Issue("dropped_section", f"nothing of section {_quote(section.title)} is shown", section.id)
                 )
-            elif not section.rows and fold(text_escape(section.title)) not in titles:
+            elif not section.rows and self.titles[index] not in titles:
                 issues.append(Issue("dropped_section", f"section {_quote(section.title)} is not shown", section.id))
         return issues
+
+
+_TITLE_END = frozenset(" :(,.;-\u2013\u2014")
+_MAX_TITLES_BY_PREFIX = 64
+"""Past this many sections, a title is known only when written whole (the cost stays linear in the lines)."""
+_TITLE_NUMBER = re.compile(r"(?:\d{1,3}[.)]|[IVX]{1,5}\.)\s+")
+
+
+def _title_named(text: str, titles: set[str], ordered: Sequence[str], titled: bool) -> str | None:
+    """The section title a line names: the title itself (emphasis, a number or a `:` around it aside) or, for a
+    line a reader takes as a title, the title followed by more words (`Assets (in EUR)`) or its beginning when no
+    other title begins so (`Bilan — actif` for `Bilan — actif (balance sheet, assets), in euros`)."""
+    if text in titles:
+        return text
+    view = text.strip("*_ ").removesuffix(":").rstrip("*_ ")
+    number = _TITLE_NUMBER.match(view)
+    if number is not None and view not in titles:
+        view = view[number.end() :]
+    if view and view in titles:
+        return view
+    if not titled or not view or len(ordered) > _MAX_TITLES_BY_PREFIX:
+        return None
+    longest = max(
+        (title for title in ordered if view.startswith(title) and view[len(title)] in _TITLE_END),
+        key=len,
+        default=None,
+    )
+    if longest is not None:
+        return longest
+    beginning = [title for title in ordered if title.startswith(view) and title[len(view)] in _TITLE_END]
+    return beginning[0] if len(beginning) == 1 else None
 
 
 def _describe(row: _Expected) -> str:
@@ -1402,9 +1595,7 @@ def audit_document(
     Raises:
         AuditInputError: the transcript is longer than `MAX_TRANSCRIPT_CHARS`.
     """
-    headers = frozenset(
-        ("", *(fold(text_escape(column)) for column in section.columns)) for section in document.sections
-    )
+    headers = frozenset(tuple(_drawn_title(column) for column in section.columns) for section in document.sections)
     reader, read_as = _read(shown_text, markup, headers)
     check = _DocumentAudit(reader.lines, document, null_display, exact_cells=reader.markdown)
     issues, intact = check.run(complete)
@@ -1442,7 +1633,7 @@ def _line_forms(lines: Sequence[str], markdown: bool) -> list[tuple[str, ...]]:
     """The ways each line of a text result may read once shown, each once: as written and, in Markdown, as the
     renderer shows the line alone (a list item with the marker the reader sees). Tuples of text, which the
     collector stops tracking, not a set a line."""
-    forms: list[tuple[str, ...]] = [(fold(visible(text)),) for text in lines]
+    forms: list[tuple[str, ...]] = [(fold(as_drawn(visible(text))),) for text in lines]
     if markdown:
         rendered: dict[str, list[str]] = {}
         for number, text in enumerate(lines):
@@ -1462,9 +1653,10 @@ def _rendered_line(text: str) -> list[str]:
         return []
     first = view.lines[0]
     shown = " ".join(line.text for line in view.lines)
-    forms = [fold(visible(f"{first.marker} {shown}" if first.marker else shown))]
-    if first.marker and not first.marker[0].isdigit():
-        forms.append(fold(visible(shown)))
+    forms = [fold(as_drawn(visible(f"{first.marker} {shown}" if first.marker else shown)))]
+    # A bullet is the host's to draw, unless a number follows it: `- 250` then reads as a sign.
+    if first.marker and not first.marker[0].isdigit() and not shown.lstrip()[:1].isdigit():
+        forms.append(fold(as_drawn(visible(shown))))
     return forms
 
 
@@ -1600,35 +1792,97 @@ def audit(
     tool: Any = None,
     arguments: Mapping[str, Any] | None = None,
 ) -> AuditReport:
-    """Audit what a host showed the user against any tool result.
+    """Audit what a host showed the user against any tool result, or against the parts of a continued result.
 
     Args:
         shown_text: the transcript of what was shown (see the module docstring for how it is read).
-        result: a `CallToolResult`: an SDK model of any version, a framework's own (FastMCP's), or its wire dict.
+        result: a `CallToolResult`: an SDK model of any version, a framework's own (FastMCP's), or its wire dict; or
+            a list of the parts of one continued result, in the order they were fetched. Parts are audited as one
+            result: their records in order (a section met again continues), partial only when the last part is.
         markup: how the transcript is displayed: "text", "markdown", or detect ("auto").
         tool: the tool that returned the result, and `arguments` those of its call: with both, a later part of a
             continued result must be shown as partial, as `present()` shows it (read alone, it is not the whole).
         arguments: the arguments of the call that returned the result.
 
     Raises:
-        AuditInputError: the transcript is too long, or `result` is not a result object.
+        AuditInputError: the transcript is too long, `result` is not a result object (or a list of them), or its
+            parts are not parts of one result.
     """
+    if isinstance(result, list | tuple):
+        return _audit_parts(shown_text, cast("Sequence[Any]", result), markup)
+    wire = _wire(result)
+    reading = _without_continuation(wire) if tool is None else wire
+    records = result_records(wire)
+    complete = result_is_complete(reading, tool=tool, arguments=arguments)
+    null_display = resolve_rendering(tool, reading, call_arguments=arguments).null_display
+    return _audit_records(shown_text, records, complete, null_display, markup)
+
+
+def _wire(result: Any) -> dict[str, Any]:
     try:
-        wire = tool_result_wire(result)
+        return tool_result_wire(result)
     except (TypeError, ValueError) as error:
         raise AuditInputError(str(error)) from None
-    records = result_records(wire)
-    complete = result_is_complete(wire, tool=tool, arguments=arguments)
+
+
+def _without_continuation(wire: dict[str, Any]) -> dict[str, Any]:
+    """The result without its continuation carrier: read without its tool, the carrier cannot be checked (it names
+    the tool's argument), and neither the mode nor completeness depends on it."""
+    meta = wire.get("_meta")
+    if not isinstance(meta, Mapping) or CONTINUATION_ID not in meta:
+        return wire
+    kept = {name: value for name, value in cast("Mapping[str, Any]", meta).items() if name != CONTINUATION_ID}
+    return {**wire, "_meta": kept}
+
+
+def _audit_records(
+    shown_text: str, records: ResultRecords, complete: bool, null_display: str, markup: Markup
+) -> AuditReport:
     if records.document is None:
         lines = [line.text for line in records.lines if line.from_text]
         names = [line.text for line in records.lines if not line.from_text and line.text]
         return audit_lines(shown_text, lines, complete=complete, markup=markup, block_names=names)
-    rendering = resolve_rendering(None, wire)
     return audit_document(
-        shown_text,
-        records.document,
-        complete=complete,
-        null_display=rendering.null_display,
-        markup=markup,
-        records=records.kind,
+        shown_text, records.document, complete=complete, null_display=null_display, markup=markup, records=records.kind
     )
+
+
+def _audit_parts(shown_text: str, parts: Sequence[Any], markup: Markup) -> AuditReport:
+    if not parts:
+        raise AuditInputError("no result to audit: the list of parts is empty")
+    wires = [_without_continuation(_wire(part)) for part in parts]
+    read = [result_records(wire) for wire in wires]
+    kinds = {records.kind for records in read}
+    if len(kinds) > 1:
+        raise AuditInputError(f"the parts are not parts of one result: their records are {' and '.join(sorted(kinds))}")
+    # The last part says whether the whole is complete; read as the last of the parts, not as a later part alone.
+    complete = result_is_complete(wires[-1])
+    null_display = resolve_rendering(None, wires[0]).null_display
+    combined = _combined(read)
+    return _audit_records(shown_text, combined, complete, null_display, markup)
+
+
+def _combined(parts: Sequence[ResultRecords]) -> ResultRecords:
+    """The records of several parts as one result: lines one after another; sections in the order first met, a
+    section met again (by id) continuing with its rows."""
+    first = parts[0]
+    if first.document is None:
+        return dataclasses.replace(first, lines=tuple(line for part in parts for line in part.lines))
+    sections: dict[str, Section] = {}
+    for part in parts:
+        assert part.document is not None
+        for section in part.document.sections:
+            known = sections.get(section.id)
+            if known is None:
+                sections[section.id] = section
+            elif known.columns != section.columns:
+                raise AuditInputError(
+                    f"the parts are not parts of one result: section {_quote(section.id)} changes columns"
+                )
+            else:
+                sections[section.id] = known.model_copy(update={"rows": (*known.rows, *section.rows)})
+    try:
+        document = Document(title=first.document.title, sections=tuple(sections.values()))
+    except ValidationError as error:
+        raise AuditInputError(f"the parts are not parts of one result: {error.errors()[0]['msg']}") from None
+    return dataclasses.replace(first, document=document)

@@ -60,8 +60,12 @@ _NOT_SHOWN = frozenset(
         "input",
     }
 )
-_UNCERTAIN_INLINE = "img, a[title], del, br"
-"""The renderer's own elements whose display is not certain (a hard break is certain, but read as a space)."""
+_UNCERTAIN_INLINE = "img, a[title], del, br, input"
+"""The renderer's elements that are not shown as their text: of uncertain display, a hard break (which starts a new
+visible line) and a task list's check box (drawn as `[x]` or `[ ]`)."""
+_HARD_BREAK = "\x00"
+"""Where a hard break is, in the text of a block (cmark-gfm never puts U+0000 in its output)."""
+_FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\]\s]+\]")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _IN_ITEM_BLOCKS = frozenset({"p", "ul", "ol", "blockquote", "pre", "table", "h1", "h2", "h3", "h4", "h5", "h6", "hr"})
 _ORDERED = re.compile(r"[0-9]{1,9}([.)])")
@@ -89,13 +93,17 @@ class ShownLine:
     cells: tuple[str, ...] | None = None
     """A table row's cells."""
     list_id: int = -1
-    """For a list item: which list it is in."""
+    """For a list item: which list it is in; for a paragraph's line, which paragraph (numbered with the lists)."""
     continues: bool = False
     """The line continues its block's previous line (a soft break: the reader sees one run of text)."""
     table: int = 0
     """For a table row: which table it is in."""
     marker: str = ""
     """For the first line of a list item: the marker the reader sees (`3.` as the renderer numbers it, or `-`)."""
+    emphasized: bool = False
+    """The whole line is emphasized (bold or italic), as a reader takes a title to be."""
+    after_break: bool = False
+    """The line follows a hard line break in its block: it starts a line, but not an item of its own."""
 
 
 @dataclass(slots=True)
@@ -155,6 +163,16 @@ def _item_text_origin(item: LexborNode, source_lines: list[str]) -> tuple[int, b
     return number + 1 if opens_empty else number, leading
 
 
+def _emphasized(node: LexborNode) -> bool:
+    """A block whose visible text is one emphasized run (a `:` may follow it)."""
+    return _emphasized_run(list(node.iter(include_text=True)))
+
+
+def _emphasized_run(nodes: list[LexborNode]) -> bool:
+    shown = [node for node in nodes if node.tag != "-text" or (node.text_content or "").strip(" \t\n:")]
+    return len(shown) == 1 and shown[0].tag in ("strong", "em")
+
+
 def _line_breaks(node: LexborNode) -> str:
     """The line breaks of a node a reader does not see: what follows it stays on its source line."""
     return "\n" * (node.html or "").count("\n")
@@ -199,7 +217,10 @@ class _Walker:
                 parts.append(child.text(deep=True))  # the renderer's own inline elements: all their text shows
                 continue
             if tag == "br":
-                parts.append(" ")
+                parts.append(_HARD_BREAK)
+                continue
+            if tag == "input" and child.attributes.get("type") == "checkbox" and "disabled" in child.attributes:
+                parts.append("[x]" if "checked" in child.attributes else "[ ]")  # a task list item's box, as drawn
                 continue
             if tag in _NOT_SHOWN or tag == "-comment" or "hidden" in child.attributes:
                 if tag == "img":
@@ -214,9 +235,10 @@ class _Walker:
                 self.uncertain(line, "a link title (a tooltip)")
             if tag == "details" and "open" not in child.attributes:
                 # Only the first summary shows; the rest keeps its line breaks, so what follows keeps its line.
-                shown = next((node for node in child.iter() if node.tag == "summary"), None)
-                for node in reversed(list(child.iter(include_text=True))):
-                    stack.append(node if node == shown else _line_breaks(node))
+                children = list(child.iter(include_text=True))
+                shown = next((index for index, node in enumerate(children) if node.tag == "summary"), -1)
+                for index in range(len(children) - 1, -1, -1):
+                    stack.append(children[index] if index == shown else _line_breaks(children[index]))
                 continue
             stack.extend(reversed(list(child.iter(include_text=True))))
         return "".join(parts)
@@ -231,20 +253,31 @@ class _Walker:
 
     # -- blocks
 
-    def add_text(self, start: int, text: str, block: BlockKind, list_id: int = -1, marker: str = "") -> None:
+    def add_text(
+        self, start: int, text: str, block: BlockKind, list_id: int = -1, marker: str = "", emphasized: bool = False
+    ) -> None:
         pieces = text.split("\n")
         del pieces[max(0, len(self.source_lines) - start) :]  # an indented code block's last line break
         if not pieces:
             return
         lines = self.view.lines
-        lines.append(ShownLine(start, pieces[0], block, list_id=list_id, marker=marker))
-        lines.extend(
-            [
-                ShownLine(number, piece, block, None, list_id, True)
-                for number, piece in enumerate(pieces[1:], start + 1)
-                if piece or block == "code"  # a line all of hidden text shows nothing
-            ]
-        )
+        lines.append(ShownLine(start, pieces[0].replace(_HARD_BREAK, ""), block, list_id=list_id, marker=marker))
+        lines[-1].emphasized = emphasized and len(pieces) == 1
+        if _HARD_BREAK not in text:
+            lines.extend(
+                [
+                    ShownLine(number, piece, block, None, list_id, True)
+                    for number, piece in enumerate(pieces[1:], start + 1)
+                    if piece or block == "code"  # a line all of hidden text shows nothing
+                ]
+            )
+        else:  # after a hard break a line starts anew: the reader sees it begin a line, not run on
+            for number, piece in enumerate(pieces[1:], start + 1):
+                if piece:
+                    broken = pieces[number - start - 1].endswith(_HARD_BREAK)
+                    shown = ShownLine(number, piece.replace(_HARD_BREAK, ""), block, None, list_id, not broken)
+                    shown.after_break = broken
+                    lines.append(shown)
         self.covered[start : start + len(pieces)] = b"\x01" * len(pieces)
 
     def interrupted_paragraph(self, node: LexborNode) -> None:
@@ -292,7 +325,13 @@ class _Walker:
             if tag in _HEADINGS or tag == "p":
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
                 block: BlockKind = "heading" if tag in _HEADINGS else "item" if list_id >= 0 else "paragraph"
-                self.add_text(start, self.block_text(node, start), block, list_id, marker)
+                if block == "paragraph":  # a paragraph's lines are one block, numbered with the lists
+                    self.lists += 1
+                    list_id = self.lists
+                text = self.block_text(node, start)
+                if tag in _HEADINGS:
+                    text = text.replace(_HARD_BREAK, " ")
+                self.add_text(start, text, block, list_id, marker, tag == "p" and _emphasized(node))
             elif tag == "table":
                 self.tables += 1
                 stack.extend((child, list_id, "") for child in reversed(list(node.iter())))
@@ -311,7 +350,7 @@ class _Walker:
                 if self.plain:
                     cells = tuple([cell.text(deep=True) for cell in node.iter()])
                 else:
-                    cells = tuple([self.block_text(cell, start) for cell in node.iter()])
+                    cells = tuple([self.block_text(cell, start).replace(_HARD_BREAK, " ") for cell in node.iter()])
                 self.view.lines.append(
                     ShownLine(
                         start, "| " + " | ".join(cells) + " |", "header" if header else "row", cells, table=self.tables
@@ -332,7 +371,7 @@ class _Walker:
                 if leading:
                     text = text.removeprefix("\n")
                 if text.strip():
-                    self.add_text(first, text, "item", list_id, marker)
+                    self.add_text(first, text, "item", list_id, marker, _emphasized_run(inline))
                     marker = ""
                 blocks = [child for child in children if child.tag in _IN_ITEM_BLOCKS]
                 stack.extend(
@@ -361,20 +400,22 @@ def _raw_html_lines(text: str, source_lines: list[str]) -> list[int]:
     found: list[int] = []
     # Block-level HTML sits between blocks; inline HTML inside one. Walk in document order, remembering the
     # last block that ended: the whole document, since the HTML5 parser moves a comment that opens it out of
-    # <body>.
+    # <body>. Each block counts the line breaks of its text as the walk passes them, so that a comment's line is
+    # known without walking its block again (one walk, however many comments a block holds).
     previous_end = -1
-    stack: list[LexborNode] = list(reversed(list(document.iter(include_text=True))))
+    blocks: list[list[int]] = []  # [first line of the block's text, line breaks passed]
+    stack: list[tuple[LexborNode, int]] = [(node, -1) for node in reversed(list(document.iter(include_text=True)))]
     while stack:
-        node = stack.pop()
-        if node.tag == "-comment":
+        node, block = stack.pop()
+        tag = node.tag
+        if tag == "-text":
+            if block >= 0:
+                blocks[block][1] += (node.text_content or "").count("\n")
+            continue
+        if tag == "-comment":
             parent = node.parent
-            span = _start_end(parent) if parent is not None else None
-            if parent is not None and span is not None and parent != body:
-                first = span[0]
-                if parent.tag == "li":  # the item's text may start a line later, after a line break of its own
-                    origin, leading = _item_text_origin(parent, source_lines)
-                    first = origin - leading
-                found.append(first + _newlines_before(parent, node))
+            if block >= 0 and parent is not None and _start_end(parent) is not None and parent.tag != "body":
+                found.append(blocks[block][0] + blocks[block][1])
             else:
                 line = previous_end + 1
                 while line < len(source_lines) and not source_lines[line].strip():
@@ -383,25 +424,17 @@ def _raw_html_lines(text: str, source_lines: list[str]) -> list[int]:
                 previous_end = found[-1]  # the next HTML block starts after this one's first line
             continue
         span = _start_end(node)
-        if span is not None and node.parent == body:
+        if span is not None and node.parent is not None and node.parent.tag == "body":
             previous_end = span[1]
-        stack.extend(reversed(list(node.iter(include_text=True))))
+        if span is not None:
+            first = span[0]
+            if tag == "li":  # the item's text may start a line later, after a line break of its own
+                origin, leading = _item_text_origin(node, source_lines)
+                first = origin - leading
+            blocks.append([first, 0])
+            block = len(blocks) - 1
+        stack.extend((child, block) for child in reversed(list(node.iter(include_text=True))))
     return found
-
-
-def _newlines_before(parent: LexborNode, target: LexborNode) -> int:
-    """Line breaks in the visible text of `parent` before `target` (a descendant)."""
-    count = 0
-    stack: list[LexborNode] = list(reversed(list(parent.iter(include_text=True))))
-    while stack:
-        node = stack.pop()
-        if node == target:
-            return count
-        if node.tag == "-text":
-            count += (node.text_content or "").count("\n")
-            continue
-        stack.extend(reversed(list(node.iter(include_text=True))))
-    return count
 
 
 def read_markdown(text: str) -> TranscriptView:
@@ -417,6 +450,9 @@ def read_markdown(text: str) -> TranscriptView:
     for line in raw_html:
         walker.uncertain(line, "raw HTML")
         walker.covered[line] = 1
+    if "[^" in text:
+        for line in _footnote_lines(text, source_lines, walker.covered):
+            walker.uncertain(line, "a footnote (a renderer with footnotes on, as GitHub's, moves it or hides it)")
     for number, line in enumerate(source_lines):
         if not walker.covered[number] and line.strip(" \t>") and not _only_markers(line):
             walker.uncertain(number, "text no block shows (a link reference definition, say)")
@@ -425,6 +461,35 @@ def read_markdown(text: str) -> TranscriptView:
         first_by_line.setdefault(item.line, item)  # one finding per line: the first construct found there
     walker.view.uncertain = sorted(first_by_line.values(), key=lambda item: item.line)
     return walker.view
+
+
+_FOOTNOTES = cast("int", Options.CMARK_OPT_FOOTNOTES)  # pyright: ignore[reportUnknownMemberType]
+_LEAF_BLOCKS = "p, h1, h2, h3, h4, h5, h6, pre, table, hr"
+
+
+def _footnote_lines(text: str, source_lines: list[str], covered: bytearray) -> list[int]:
+    """The lines whose text a renderer with footnotes on shows elsewhere or not at all: a footnote's reference and
+    definition, and every line it takes from the document's flow (an unreferenced footnote is not shown)."""
+    tree = _render(text, _RENDER_OPTIONS | _FOOTNOTES)
+    body = tree.body
+    if body is None:
+        return []
+    in_flow = bytearray(len(source_lines) + 1)
+    for node in body.css(_LEAF_BLOCKS):
+        span = _start_end(node)
+        ancestor = node.parent
+        while ancestor is not None and ancestor.tag not in ("section", "body"):
+            ancestor = ancestor.parent
+        if span is None or (ancestor is not None and ancestor.tag == "section"):
+            continue
+        in_flow[span[0] : span[1] + 1] = b"\x01" * (span[1] + 1 - span[0])
+    referenced = body.css_first("[data-footnote-ref]") is not None
+    return [
+        number
+        for number, line in enumerate(source_lines)
+        if line.strip()
+        and ((covered[number] and not in_flow[number]) or (referenced and _FOOTNOTE_REFERENCE.search(line)))
+    ]
 
 
 def _only_markers(line: str) -> bool:

@@ -1,10 +1,11 @@
-"""`mcp-rendering audit RESULT.json TRANSCRIPT`: check what a host showed against the tool result it showed.
+"""`mcp-rendering audit RESULT.json [MORE.json ...] TRANSCRIPT`: check what a host showed against the tool result it
+showed.
 
-RESULT.json holds a `CallToolResult` as wire JSON, either alone or as the `result` of the JSON-RPC response that
-carried it (what a saved exchange or a proxy log holds). Anything else (a JSON-RPC error or request, an object with
-no `content` array, an array, a scalar) is not a result, and is refused with exit status 2 rather than audited as
-an empty one.
-"""
+Several RESULT files are the parts of one continued result, in the order they were fetched: the transcript is
+audited against them as one (`mcp_rendering.audit.audit` with a list). Each holds a `CallToolResult` as wire JSON,
+either alone or as the `result` of the JSON-RPC response that carried it (what a saved exchange or a proxy log
+holds). Anything else (a JSON-RPC error or request, an object with no `content` array, an array, a scalar) is not a
+result, and is refused with exit status 2 rather than audited as an empty one."""
 
 from __future__ import annotations
 
@@ -30,7 +31,12 @@ _JSON_KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of `audit`, for the command line's parser."""
-    parser.add_argument("result", help="the CallToolResult as wire JSON, alone or as a JSON-RPC response's result")
+    parser.add_argument(
+        "result",
+        nargs="+",
+        help="the CallToolResult as wire JSON, alone or as a JSON-RPC response's result; several files: the parts of "
+        "one continued result, in the order fetched, audited as one",
+    )
     parser.add_argument("transcript", help="the text the host showed the user (UTF-8)")
     parser.add_argument(
         "--markup",
@@ -79,11 +85,14 @@ def run_audit(args: argparse.Namespace, out: TextIO) -> int:
     Raises:
         InputError: input that cannot be audited (the command line exits 2).
     """
-    result = result_of(parse_json(read_text_file(args.result, MAX_RESULT_BYTES, "result file"), "result file"))
+    files: list[str] = args.result
+    parts = [
+        result_of(parse_json(read_text_file(name, MAX_RESULT_BYTES, "result file"), "result file")) for name in files
+    ]
     # Four UTF-8 bytes at most per character: a file within this many bytes may still be within the limit.
     shown = read_text_file(args.transcript, MAX_TRANSCRIPT_CHARS * 4, "transcript")
     try:
-        report = audit(shown, result, markup=args.markup)
+        report = audit(shown, parts[0] if len(parts) == 1 else parts, markup=args.markup)
     except AuditInputError as error:
         raise InputError(visible(" ".join(str(error).split()))) from None
     except RecursionError:

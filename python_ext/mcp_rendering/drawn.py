@@ -1,0 +1,91 @@
+"""Text as it is drawn: the audit's stage that makes two texts a reader cannot tell apart compare equal, and keeps
+apart two a reader can.
+
+- **Unicode form**: a text and its canonically equivalent form (NFC and NFD) are drawn alike: both read as NFC.
+- **Characters drawn as a dash**: U+1680 OGHAM SPACE MARK is white space to string rules but fonts draw it as a dash;
+  it reads as `-`, never as a space.
+- **Numbers**: a number written with the digit grouping of a common locale is the same value as the number without
+  grouping: `1,377,600`, `1.377.600`, `1 377 600` (no-break, narrow no-break or thin space; a plain space only in a
+  table cell holding nothing else) and `1'377'600` all read `1377600`. The decimal mark is the one the number's own
+  grouping implies (`1.377.600,5`), else the one the transcript's numbers agree on (`decimal_mark`), `.` when they
+  do not say. A number reads as its sign (`-` for U+2212 MINUS SIGN), its digits and, when it has one, `.` and its
+  fraction digits: nothing is rounded, no digit is added or dropped (`1.50` is not `1.5`), and a sign apart from
+  its digits (`- 250`) or in parentheses stays as written.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["as_drawn", "cell_as_drawn", "decimal_mark", "may_change"]
+
+_GROUPING = ",.'\u2019\u00a0\u202f\u2009"
+_NUMBER = re.compile(
+    r"(?<![\w.,'\u2019])([+\-\u2212]?)"
+    r"(\d{1,3}(?:([,.'\u2019\u00a0\u202f\u2009])\d{3})(?:\3\d{3})*|\d+)"
+    r"(?:([.,])(\d+))?"
+    r"(?![\w]|[.,'\u2019\u00a0\u202f\u2009]\d)"
+)
+_SPACE_GROUPED_CELL = re.compile(r"[+\-\u2212]?\d{1,3}(?: \d{3})+(?:[.,]\d+)?")
+_MAY_CHANGE = re.compile(r"[,.'\u2019\u00a0\u202f\u2009\u2212\u1680]")
+_DASH_DRAWN = str.maketrans({"\u1680": "-"})
+
+
+def may_change(text: str) -> bool:
+    """Whether `as_drawn` may read `text` otherwise than as written (decided in C for the common case)."""
+    return not text.isascii() or _MAY_CHANGE.search(text) is not None
+
+
+def decimal_mark(text: str) -> str:
+    """The decimal mark most numbers of `text` imply by their own form (`,` or `.`); `.` when they do not say."""
+    votes = {",": 0, ".": 0}
+    if not _MAY_CHANGE.search(text):
+        return "."
+    for match in _NUMBER.finditer(text):
+        group, fraction = match.group(3), match.group(4)
+        if group in (",", ".") and (fraction or match.group(2).count(group) > 1):
+            votes["." if group == "," else ","] += 1  # the grouping is certain: the decimal mark is the other one
+        elif fraction and len(match.group(5)) != 3:
+            votes[fraction] += 1  # not three digits: a fraction, not a group
+    return "," if votes[","] > votes["."] else "."
+
+
+def _number(match: re.Match[str], decimal: str) -> str:
+    sign, integer, group, fraction_mark, fraction = match.groups()
+    sign = "-" if sign == "\u2212" else sign
+    if group is not None:
+        if group in (",", ".") and fraction_mark is None and integer.count(group) == 1 and group == decimal:
+            return sign + integer.replace(group, ".")  # `1,377` where `,` is the decimal mark: 1.377
+        # Grouped by `,` or `.`, the other one is the decimal mark; grouped by a space or an apostrophe, either is.
+        own_decimal = {",": ".", ".": ","}.get(group, fraction_mark)
+        integer = integer.replace(group, "")
+    else:
+        own_decimal = decimal
+    if fraction_mark is None:
+        return sign + integer
+    if fraction_mark != own_decimal:
+        return match.group(0)  # neither a grouping nor the decimal mark: left as written
+    return f"{sign}{integer}.{fraction}"
+
+
+def as_drawn(text: str, decimal: str = ".") -> str:
+    """`text` as a reader compares it: NFC, a dash-drawn space as `-`, numbers without their grouping."""
+    if not text.isascii():
+        if not unicodedata.is_normalized("NFC", text):
+            text = unicodedata.normalize("NFC", text)
+        text = text.translate(_DASH_DRAWN)
+    if not _MAY_CHANGE.search(text):
+        return text
+    return _NUMBER.sub(lambda match: _number(match, decimal), text)
+
+
+def cell_as_drawn(text: str, decimal: str = ".") -> str:
+    """A table cell as a reader compares it: as `as_drawn`, and a cell holding only a number grouped by plain spaces
+    reads as that number."""
+    stripped = text.strip(" ")
+    if " " in stripped:
+        spaced = " ".join(part for part in stripped.split(" ") if part)
+        if _SPACE_GROUPED_CELL.fullmatch(spaced):
+            text = spaced.replace(" ", "\u00a0")
+    return as_drawn(text, decimal)

@@ -1,0 +1,93 @@
+"""Text as it is drawn: the same value for numbers in the grouping of common locales, Unicode forms, dash-drawn
+spaces (`mcp_rendering.drawn`)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, may_change
+
+
+@pytest.mark.parametrize(
+    ("text", "decimal", "drawn"),
+    [
+        ("1,377,600", ".", "1377600"),
+        ("1.377.600", ".", "1377600"),
+        ("1\u202f377\u202f600", ".", "1377600"),
+        ("1\u00a0377\u00a0600,50", ".", "1377600.50"),
+        ("1\u2009377\u2009600.5", ",", "1377600.5"),
+        ("1'377'600", ".", "1377600"),
+        ("1\u2019377", ",", "1377"),
+        ("1,377,600.25", ",", "1377600.25"),
+        ("1.377.600,25", ".", "1377600.25"),
+        ("1,377", ".", "1377"),
+        ("1,377", ",", "1.377"),
+        ("1.377", ".", "1.377"),
+        ("1.377", ",", "1377"),
+        ("12,5", ",", "12.5"),
+        ("12,5", ".", "12,5"),  # not the decimal mark here, not a grouping: as written
+        ("\u221264 800", ".", "-64 800"),  # U+2212 is a minus; plain spaces group only a cell
+        ("-64,800", ".", "-64800"),
+        ("+6.7 %", ".", "+6.7 %"),
+        ("- 250", ".", "- 250"),
+        ("(64,800)", ".", "(64800)"),
+        ("FY2025: 186,000; FY2024: 204,500.", ".", "FY2025: 186000; FY2024: 204500."),
+        ("512/53 26/27 2025-01-01", ".", "512/53 26/27 2025-01-01"),
+        ("1.50", ".", "1.50"),
+        ("1,37,76,00", ".", "1,37,76,00"),
+        ("1,2345", ".", "1,2345"),
+        ("\u1680250", ".", "-250"),
+        ("e\u0301", ".", "\u00e9"),
+    ],
+)
+def test_as_drawn(text: str, decimal: str, drawn: str) -> None:
+    assert as_drawn(text, decimal) == drawn
+
+
+def test_a_cell_holding_only_a_number_grouped_by_plain_spaces_is_that_number() -> None:
+    assert cell_as_drawn(" 1 377  600 ") == "1377600"
+    assert cell_as_drawn("1 377 600,5") == "1377600.5"
+    assert cell_as_drawn("20 186 EUR") == "20 186 EUR"
+    assert cell_as_drawn("20 1860") == "20 1860"
+    assert as_drawn("1 377 600") == "1 377 600"  # outside a cell, plain spaces part numbers
+
+
+@pytest.mark.parametrize(
+    ("text", "mark"),
+    [
+        ("1.377.600 and 12", ","),
+        ("1,377,600 and 1.377", "."),
+        ("12,5 and 3,25", ","),
+        ("6.7", "."),
+        ("1,377", "."),  # one grouping or decimal: not said
+        ("nothing", "."),
+        ("1.377,5", ","),
+    ],
+)
+def test_the_decimal_mark_is_the_one_most_numbers_imply(text: str, mark: str) -> None:
+    assert decimal_mark(text) == mark
+
+
+def test_may_change_is_false_only_for_text_read_as_written() -> None:
+    assert not may_change("Sales 1000")
+    for text in ("1,000", "1.0", "é", "\u1680", "\u2212"):
+        assert may_change(text), text
+
+
+@given(st.integers(min_value=-(10**15), max_value=10**15), st.sampled_from([",", ".", "\u202f", "\u00a0", "'"]))
+def test_a_grouped_integer_is_the_same_value_and_another_is_not(number: int, group: str) -> None:
+    digits = str(abs(number))
+    grouped = group.join(digits[max(0, end - 3) : end] for end in range(len(digits), 0, -3)[::-1])
+    written = ("-" if number < 0 else "") + grouped
+    decimal = "," if group == "." else "."
+    assert as_drawn(written, decimal) == str(number)
+    assert as_drawn(str(number + 1), decimal) != as_drawn(written, decimal)
+
+
+@given(st.text(max_size=20))
+def test_canonically_equivalent_texts_are_drawn_alike(text: str) -> None:
+    assert as_drawn(unicodedata.normalize("NFD", text)) == as_drawn(unicodedata.normalize("NFC", text))
