@@ -59,6 +59,9 @@ bash scripts/test-package.sh
 echo "== upstream/python-sdk/check.sh (the pull request to the official Python SDK)"
 bash upstream/python-sdk/check.sh
 
+echo "== upstream/langchain-mcp-adapters/check.sh (the pull request to langchain-mcp-adapters)"
+bash upstream/langchain-mcp-adapters/check.sh
+
 echo "== the framework adapters, each in its framework's environment"
 bash scripts/test-integrations.sh
 
