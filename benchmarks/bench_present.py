@@ -127,7 +127,7 @@ def _stages(encoded: str) -> list[tuple[str, Callable[[], object]]]:
 
     def model_copy() -> object:
         wire, _ = text_view()
-        return _uncut_payload(wire)  # the one compact dump of the model's copy, and the defusal's scan of it
+        return _uncut_payload(wire, None, "document")  # the model's copy: dumps, the defusal's scans
 
     return list(zip(STAGES, (records, text_view, model_copy), strict=True))
 

@@ -741,17 +741,26 @@ class _Payload:
     blocks: list[Any]
     copy: dict[str, Any] | None
     """The structured copy, without `_rendering`; None when the model gets none."""
-    dumped: str
-    """`{"content": blocks, "structuredContent": copy}` as compact JSON: what the size is read from."""
+    size_bytes: int
+    """The bytes the payload adds to `model_result` as compact UTF-8 JSON: each block with a comma, the copy with
+    its member name."""
 
     def size(self) -> int:
-        """The bytes the payload adds to `model_result` as compact UTF-8 JSON: each block with a comma, the copy
-        with its member name."""
-        data = len(self.dumped) if self.dumped.isascii() else len(self.dumped.encode())
-        return data - _EMPTY_PAYLOAD_BYTES + (1 if self.blocks else 0)
+        return self.size_bytes
+
+
+def _utf8_length(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode())
+
+
+def _dumped_size(dumped: str, has_blocks: bool) -> int:
+    """`_Payload.size_bytes` of a payload whose `{"content": ..., "structuredContent": ...}` dumps as `dumped`."""
+    return _utf8_length(dumped) - _EMPTY_PAYLOAD_BYTES + (1 if has_blocks else 0)
 
 
 _EMPTY_PAYLOAD_BYTES = len('{"content":[]}')
+_COPY_MEMBER_BYTES = len(',"structuredContent":')
+_TEXT_BLOCK_BYTES = len('{"type":"text","text":""}')
 
 
 def _compact_json(value: Any) -> str | None:
@@ -775,7 +784,7 @@ def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
     if content is not value["content"]:
         value["content"] = content
         dumped = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return _Payload(value["content"], value.get("structuredContent"), dumped)
+    return _Payload(value["content"], value.get("structuredContent"), _dumped_size(dumped, bool(value["content"])))
 
 
 def _block_text(block: Any) -> str:
@@ -846,16 +855,32 @@ def _in_channel(forwards: Channel | None, others: list[Any], copy: Mapping[str, 
 
     The copy is defused before it is written as text, so that its text holds its strings as the structured copy
     does."""
-    defused = cast("dict[str, Any]", _defused(dict(copy)))
+    # One compact dump of the copy, scanned once: it is the text block's text and gives the copy's size; only a copy
+    # that may imitate the framing is walked and dumped again.
+    defused: dict[str, Any] = dict(copy)
+    dumped = _compact_json(defused)
+    if dumped is None or _may_imitate_framing(dumped):
+        defused = cast("dict[str, Any]", _defused_walk(defused))
+        dumped = json.dumps(defused, ensure_ascii=False, separators=(",", ":"))
     if forwards == "structured":
-        return _payload([], defused)
-    if forwards is not None:  # a link to a record of the copy would be that record's second mention
+        return _Payload([], defused, _COPY_MEMBER_BYTES + _utf8_length(dumped))
+    if forwards is not None and others:  # a link to a record of the copy would be that record's second mention
         record_uris = _record_uris(defused)
         others = [block for block in others if _block_uri(block) not in record_uris]
-    if forwards == "both":
-        return _payload(others, defused)
-    text = _compact_json(defused) or "{}"
-    return _payload([{"type": "text", "text": text}, *others], None if forwards == "text" else defused)
+    forwarded = _payload(others, None)
+    blocks = forwarded.blocks if forwards == "both" else [{"type": "text", "text": dumped}, *forwarded.blocks]
+    if forwards != "both":
+        across = _defused_across_blocks(blocks)  # the copy's text beside a server text: one reading of both
+        if across is not blocks:
+            return _payload(across, None if forwards == "text" else defused)
+    structured = None if forwards == "text" else defused
+    size = forwarded.size() + (_COPY_MEMBER_BYTES + _utf8_length(dumped) if structured is not None else 0)
+    if forwards != "both":
+        # The text block as JSON writes it, and its comma: its text quoted, each quote and backslash of it escaped
+        # (the compact dump holds no other character JSON escapes).
+        escaped = _utf8_length(dumped) + dumped.count('"') + dumped.count("\\")
+        size += _TEXT_BLOCK_BYTES + escaped + 1
+    return _Payload(blocks, structured, size)
 
 
 def _record_uris(copy: Mapping[str, Any] | None) -> set[str]:
@@ -1267,7 +1292,7 @@ def _model_payload(read: _Read, bound: _ModelBound, shown: _Shown) -> tuple[_Pay
     )
     if payload.copy is not None and bound.forwards == "structured":
         others, withheld_others = [], 0  # the host forwards the copy alone
-    elif payload.copy is not None and bound.forwards is not None:
+    elif payload.copy is not None and bound.forwards is not None and others:
         record_uris = _record_uris(payload.copy)  # a link to a record of the copy would mention it twice
         others = [block for block in others if _block_uri(block) not in record_uris]
     return _payload([*payload.blocks, *others], payload.copy), withheld + withheld_others
