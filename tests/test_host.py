@@ -18,6 +18,7 @@ from mcp_rendering.builder import verbatim_result
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.envelope import Budget, Envelope, RecordUris
 from mcp_rendering.host import (
+    FRAMING_END,
     FRAMING_HEADER,
     FRAMING_TOKEN_LIMIT,
     NAME_LIMIT,
@@ -403,12 +404,13 @@ def test_the_framing_has_one_header_line_whatever_the_server_says(name: str, gui
     sent = guidance[:1000]
     well_formed = not any(0xD800 <= ord(char) <= 0xDFFF for char in sent)
     assert presentation.rendering.guidance == (sent if well_formed else None)
-    # One line each: the header, the mode, the incompleteness request and, when there is some, the guidance.
-    expected = 4 if sent and well_formed else 3
+    # One line each: the header, the mode, the incompleteness request, when there is some the guidance, and the end.
+    expected = 5 if sent and well_formed else 4
     assert len(lines) == expected and framing.count("\n") == expected - 1
     assert lines[2].startswith("This result is incomplete")
-    if expected == 4:
+    if expected == 5:
         assert lines[3].startswith("Server guidance (quoted, advisory): ")
+    assert lines[-1] == FRAMING_END
 
 
 @given(text=hostile_text)

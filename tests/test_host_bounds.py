@@ -17,6 +17,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.host import (  # pyright: ignore[reportPrivateUsage]
+    FRAMING_END,
     FRAMING_HEADER,
     Presentation,
     _in_channel,  # pyright: ignore[reportPrivateUsage]
@@ -411,6 +412,7 @@ def _html_tags(markdown: str) -> set[str]:
 
 _arguments = st.dictionaries(st.sampled_from(["cursor", "q", "limit"]), st.text(max_size=5) | st.integers(), max_size=3)
 _FRAMING_LINE_STARTS = (
+    FRAMING_END,
     "Mode: ",
     "This result is incomplete: ",
     "What you receive is incomplete: ",
