@@ -513,10 +513,11 @@ def test_an_integer_json_cannot_write_is_forwarded_as_a_note() -> None:
     ),
     st.lists(st.fixed_dictionaries({"type": st.just("resource_link"), "uri": st.text(max_size=8)}), max_size=2),
     st.sampled_from([None, "text", "structured", "both"]),
+    st.text(max_size=60),
 )
 def test_the_size_of_a_copy_in_its_channel_is_its_size_as_json(
-    copy: dict[str, Any], others: list[Any], forwards: Any
+    copy: dict[str, Any], others: list[Any], forwards: Any, text: str
 ) -> None:
     """The model's copy of structured records is sized without dumping it again: the size must be the dump's."""
-    payload = _in_channel(forwards, others, copy)
+    payload = _in_channel(forwards, others, copy, lambda: text)
     assert payload.size() == _payload(payload.blocks, payload.copy).size()
