@@ -901,3 +901,12 @@ def test_a_host_that_does_not_say_gets_every_record_in_each_channel() -> None:
     assert audit(forwarded["content"][1]["text"], sent, markup="text").rows_intact == 5
     with pytest.raises(ValueError, match="forwards must be"):
         present(None, sent, forwards=cast("Any", "model"))
+
+
+@pytest.mark.parametrize("arguments", [None, "cursor=abc", ["query"], 3])
+def test_the_follow_up_call_takes_the_arguments_as_a_mapping(arguments: Any) -> None:
+    wire = result({"mode": "verbatim", "complete": False, "continuation": CONTINUATION})
+    with pytest.raises(TypeError, match=r"^arguments must be a mapping, not "):
+        next_call_arguments(arguments, wire, TOOL)
+    with pytest.raises(TypeError, match=r"^arguments must be a mapping, not "):
+        present_original(TOOL, wire).next_arguments(arguments)

@@ -202,7 +202,11 @@ class Presentation:
         `arguments` are those of the call that returned this result (the original call's, plus the continuation
         argument for a later part). A continuation that names one of the caller's own would change what the caller
         asked for: it is unusable, and None is returned, as for any unusable continuation.
+
+        Raises:
+            TypeError: `arguments` is not a mapping.
         """
+        _check_arguments(arguments)
         if self.host_bounded:
             return None
         tool, wire = self.source
@@ -351,6 +355,11 @@ def result_is_complete(result: Any, *, tool: Any = None, arguments: Mapping[str,
     the whole), as `present()` reads it."""
     wire = tool_result_wire(result)
     return _is_complete(resolve_rendering(tool, wire, call_arguments=arguments), _structured(wire))
+
+
+def _check_arguments(arguments: object) -> None:
+    if not isinstance(arguments, Mapping):
+        raise TypeError(f"arguments must be a mapping, not {type(arguments).__name__}")
 
 
 def _next_arguments(
@@ -1446,7 +1455,11 @@ def next_call_arguments(arguments: Mapping[str, Any], result: Any, tool: Any = N
     `arguments` are those of the call that returned `result`. Returns None when the result is complete, or carries
     no usable continuation (one that names another of `arguments` is unusable: it would change what the caller
     asked for).
+
+    Raises:
+        TypeError: `arguments` is not a mapping; `result` is not a tool result.
     """
+    _check_arguments(arguments)
     wire = tool_result_wire(result)
     rendering = resolve_rendering(tool, wire, call_arguments=arguments)
     return _next_arguments(arguments, tool, wire, _is_complete(rendering, _structured(wire)))
