@@ -126,8 +126,9 @@ def _stages(encoded: str) -> list[tuple[str, Callable[[], object]]]:
         return wire, render_text(document, null_display=resolve_rendering(None, wire).null_display)
 
     def model_copy() -> object:
-        wire, _ = text_view()
-        return _uncut_payload(wire)  # the one compact dump of the model's copy, and the defusal's scan of it
+        wire, text = text_view()
+        # The model's copy: the structured copy dumped and scanned once, the records' text the view already rendered.
+        return _uncut_payload(wire, None, "document", lambda: text)
 
     return list(zip(STAGES, (records, text_view, model_copy), strict=True))
 

@@ -459,3 +459,13 @@ def test_a_continuation_given_with_a_document_is_checked_as_it_would_be_sent() -
     stated = ResultContinuation(argument="cursor", token="t2", expires_at="2999-01-01T00:00:00Z")
     sent = wire(verbatim_result(statement(3), Rendering(mode="verbatim", complete=False), continuation=stated))
     assert sent["_meta"][CONTINUATION_ID] == {"argument": "cursor", "token": "t2", "expiresAt": "2999-01-01T00:00:00Z"}
+
+
+@pytest.mark.parametrize("flag", ["record_links", "core_form"])
+@pytest.mark.parametrize("value", ["no", 0, 1, None, "false"])
+def test_a_switch_of_the_builders_is_a_bool(flag: str, value: Any) -> None:
+    switch: dict[str, Any] = {flag: value}
+    with pytest.raises(TypeError, match=rf"^{flag} must be True or False, not "):
+        verbatim_result(statement(3), **switch)
+    with pytest.raises(TypeError, match=rf"^{flag} must be True or False, not "):
+        paged_result(envelope(), statement(3), arguments={"statement": "2026-q1"}, caller="alice", **switch)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from mcp_rendering.extension import (
+    RenderingExtension,
     client_supports_continuation,
     client_supports_rendering,
     mirror_result_directive,
@@ -126,3 +127,9 @@ def test_only_an_object_declares_support(value: Any, declared: bool) -> None:
         assert supports(_context({"other/extension": {}})) is False
     assert client_supports_rendering(_context(None)) is False
     assert client_supports_continuation(_context({EXTENSION_ID: {}})) is False
+
+
+@pytest.mark.parametrize("core_form", ["no", 0, 1, None, [], "false"])
+def test_the_extension_takes_core_form_as_a_bool(core_form: Any) -> None:
+    with pytest.raises(TypeError, match=r"^core_form must be True or False, not "):
+        RenderingExtension(core_form=core_form)

@@ -18,6 +18,7 @@ from mcp_rendering.builder import verbatim_result
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.envelope import Budget, Envelope, RecordUris
 from mcp_rendering.host import (
+    FRAMING_END,
     FRAMING_HEADER,
     FRAMING_TOKEN_LIMIT,
     NAME_LIMIT,
@@ -201,8 +202,9 @@ def test_unspecified_adds_no_framing_and_removes_the_servers_copy() -> None:
     presentation = present_original(TOOL, wire)
     assert presentation.mode == "unspecified" and presentation.framing is None
     copy = {key: value for key, value in wire["structuredContent"].items() if key != "_rendering"}
-    # The server's text block, which the user never sees, is not forwarded: the records go in text as the copy.
-    assert presentation.model_result["content"] == [{"type": "text", "text": json.dumps(copy, separators=(",", ":"))}]
+    # The server's text block, which the user never sees, is not forwarded: the records go in text as the user
+    # reads them.
+    assert presentation.model_result["content"] == [{"type": "text", "text": presentation.text}]
     assert presentation.model_result["structuredContent"] == copy
 
 
@@ -403,12 +405,13 @@ def test_the_framing_has_one_header_line_whatever_the_server_says(name: str, gui
     sent = guidance[:1000]
     well_formed = not any(0xD800 <= ord(char) <= 0xDFFF for char in sent)
     assert presentation.rendering.guidance == (sent if well_formed else None)
-    # One line each: the header, the mode, the incompleteness request and, when there is some, the guidance.
-    expected = 4 if sent and well_formed else 3
+    # One line each: the header, the mode, the incompleteness request, when there is some the guidance, and the end.
+    expected = 5 if sent and well_formed else 4
     assert len(lines) == expected and framing.count("\n") == expected - 1
     assert lines[2].startswith("This result is incomplete")
-    if expected == 4:
+    if expected == 5:
         assert lines[3].startswith("Server guidance (quoted, advisory): ")
+    assert lines[-1] == FRAMING_END
 
 
 @given(text=hostile_text)
@@ -592,7 +595,8 @@ def test_server_text_beside_structured_records_is_not_forwarded() -> None:
     presentation = present_original(TOOL, result, max_bytes=1000)
     assert presentation.complete and presentation.withheld_blocks == 0
     assert "RRR" not in json.dumps(presentation.model_result)
-    assert presentation.model_result["content"] == [{"type": "text", "text": '{"items":[{"a":1}]}'}]
+    [block] = presentation.model_result["content"]
+    assert block["text"] in (presentation.text, '{"items":[{"a":1}]}')  # the view, or the copy when leaner
 
 
 def test_a_cut_text_result_forwards_only_the_blocks_of_the_lines_shown() -> None:
@@ -856,8 +860,14 @@ def test_a_host_that_names_its_channel_gets_each_record_once_there(
     structured_part = json.dumps(forwarded.get("structuredContent") or {}, **compact)
     seen = {"text": text_part, "structured": structured_part, "both": text_part + structured_part}[forwards]
     for i in range(count):
-        assert seen.count(f'"id":"h{i:04d}"') == 1, (forwards, i)
-        assert seen.count(f"screens://hits/h{i:04d}") == 1, (forwards, i)  # no link repeats a record
+        if forwards == "text":  # the records as the user reads them: each row's label once, no link beside it
+            assert seen.count(f"Hit {i:04d}") == 1, (forwards, i)
+            assert seen.count(f"screens://hits/h{i:04d}") <= 1, (forwards, i)
+        else:
+            assert seen.count(f'"id":"h{i:04d}"') == 1, (forwards, i)
+            assert seen.count(f"screens://hits/h{i:04d}") == 1, (forwards, i)  # no link repeats a record
+    if forwards == "text":
+        assert audit(text_part, sent, markup="text").rows_intact == count
     # The directive once: the framing in text; the copy of the directive in structured content for a host that
     # forwards that alone, with the framing first.
     directive = forwarded.get("structuredContent", {}).get("_rendering")
@@ -888,6 +898,16 @@ def test_a_host_that_does_not_say_gets_every_record_in_each_channel() -> None:
     sent = verbatim_result(_hits(5)).model_dump(mode="json", by_alias=True, exclude_none=True)
     forwarded = present(None, sent).model_result
     copy = {key: value for key, value in forwarded["structuredContent"].items() if key != "_rendering"}
-    assert json.loads(forwarded["content"][1]["text"]) == copy
+    assert copy == {key: value for key, value in sent["structuredContent"].items() if key != "_rendering"}
+    assert audit(forwarded["content"][1]["text"], sent, markup="text").rows_intact == 5
     with pytest.raises(ValueError, match="forwards must be"):
         present(None, sent, forwards=cast("Any", "model"))
+
+
+@pytest.mark.parametrize("arguments", [None, "cursor=abc", ["query"], 3])
+def test_the_follow_up_call_takes_the_arguments_as_a_mapping(arguments: Any) -> None:
+    wire = result({"mode": "verbatim", "complete": False, "continuation": CONTINUATION})
+    with pytest.raises(TypeError, match=r"^arguments must be a mapping, not "):
+        next_call_arguments(arguments, wire, TOOL)
+    with pytest.raises(TypeError, match=r"^arguments must be a mapping, not "):
+        present_original(TOOL, wire).next_arguments(arguments)

@@ -16,7 +16,14 @@ from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 from mcp_rendering.document import Document, Row, Section
-from mcp_rendering.host import FRAMING_HEADER, Presentation, present
+from mcp_rendering.host import (  # pyright: ignore[reportPrivateUsage]
+    FRAMING_END,
+    FRAMING_HEADER,
+    Presentation,
+    _in_channel,  # pyright: ignore[reportPrivateUsage]
+    _payload,  # pyright: ignore[reportPrivateUsage]
+    present,
+)
 from mcp_rendering.render import MAX_INDENT, PAD_WIDTH, is_hidden, markdown_escape
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, RESULT_STRUCTURED_KEY
 
@@ -405,6 +412,7 @@ def _html_tags(markdown: str) -> set[str]:
 
 _arguments = st.dictionaries(st.sampled_from(["cursor", "q", "limit"]), st.text(max_size=5) | st.integers(), max_size=3)
 _FRAMING_LINE_STARTS = (
+    FRAMING_END,
     "Mode: ",
     "This result is incomplete: ",
     "What you receive is incomplete: ",
@@ -497,3 +505,19 @@ def test_an_integer_json_cannot_write_is_forwarded_as_a_note() -> None:
         assert HEADER_WORDS not in dumped
         if max_bytes is None:
             assert "too large to write as JSON" in dumped
+
+
+@given(
+    st.dictionaries(
+        st.text(max_size=5), st.text(max_size=20) | st.integers() | st.lists(st.text(max_size=5)), max_size=5
+    ),
+    st.lists(st.fixed_dictionaries({"type": st.just("resource_link"), "uri": st.text(max_size=8)}), max_size=2),
+    st.sampled_from([None, "text", "structured", "both"]),
+    st.text(max_size=60),
+)
+def test_the_size_of_a_copy_in_its_channel_is_its_size_as_json(
+    copy: dict[str, Any], others: list[Any], forwards: Any, text: str
+) -> None:
+    """The model's copy of structured records is sized without dumping it again: the size must be the dump's."""
+    payload = _in_channel(forwards, others, copy, lambda: text)
+    assert payload.size() == _payload(payload.blocks, payload.copy).size()

@@ -68,7 +68,8 @@ def test_text_that_does_not_imitate_is_forwarded_unchanged() -> None:
     result = {"content": [{"type": "text", "text": "a\nb"}], "structuredContent": structured}
     forwarded = present(None, result).model_result
     assert forwarded["structuredContent"] == structured
-    assert json.loads(forwarded["content"][-1]["text"]) == structured
+    text = forwarded["content"][-1]["text"]
+    assert text == present(None, result).text or json.loads(text) == structured  # the copy when that is leaner
     text_only = {"content": [{"type": "text", "text": "a\nb"}]}
     assert present(None, text_only).model_result["content"] == text_only["content"]
 
@@ -111,3 +112,17 @@ def test_text_split_across_blocks_that_does_not_imitate_is_forwarded_unchanged()
     content = [{"type": "text", "text": "Rendering directive"}, {"type": "text", "text": "for the tool"}]
     forwarded = present(None, {"content": content}).model_result
     assert forwarded["content"] == content
+
+
+@given(st.integers(1, len(IMITATION) - 1), st.sampled_from(["guidance", "nullDisplay"]))
+def test_the_framings_end_cannot_begin_an_imitation_the_server_completes(cut: int, member: str) -> None:
+    """Server text quoted at the framing's end (its guidance) and the server's first text block read side by side:
+    the framing ends with host text whose last letter is none of the header's, so they cannot spell it together."""
+    head, tail = IMITATION[:cut], IMITATION[cut:]
+    directive: dict[str, Any] = {"mode": "verbatim", "complete": True}
+    directive[member] = head[-16:] if member == "nullDisplay" else head
+    result = {"content": [{"type": "text", "text": tail}], "_meta": {"io.modelcontextprotocol/rendering": directive}}
+    forwarded = present(None, result).model_result["content"]
+    joined = "".join(_letters_of(block.get("text", "")) for block in forwarded)
+    assert joined.count(_letters_of(IMITATION)) == 1  # the host's own header, at the start
+    assert joined.startswith(_letters_of(IMITATION))

@@ -621,3 +621,13 @@ def test_a_lone_surrogate_in_an_argument_is_a_clear_error(text: str, step: str) 
             issue(make(), arguments=arguments)
         else:
             verify(make(), issue(make()), arguments=arguments)
+
+
+@given(st.sampled_from(["tool", "caller", "fingerprint"]), st.one_of(st.integers(), st.none(), st.just("a\ud800b")))
+def test_the_strings_bound_into_a_token_are_text(name: str, value: Any) -> None:
+    expected = ValueError if isinstance(value, str) else TypeError
+    with pytest.raises(expected, match=rf"^{name} (must be a string, not |holds a lone surrogate)"):
+        issue(make(), **{name: value})
+    if name != "fingerprint":
+        with pytest.raises(expected, match=rf"^{name} (must be a string, not |holds a lone surrogate)"):
+            verify(make(), issue(make()), **{name: value})

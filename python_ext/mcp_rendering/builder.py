@@ -398,6 +398,13 @@ def _link_notes(page: Page) -> str:
     return "\n".join(lines)
 
 
+def _flags(**flags: object) -> None:
+    """Refuse a switch that is not a bool: a string such as "no" would read as true."""
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise TypeError(f"{name} must be True or False, not {type(value).__name__}")
+
+
 def verbatim_result(
     content: Page | Document,
     directive: Rendering | None = None,
@@ -431,9 +438,11 @@ def verbatim_result(
 
     Raises:
         RuntimeError: `core_form` without the SDK patch installed.
+        TypeError: `record_links` or `core_form` is not a bool.
         ValueError: a `continuation` given with a `Page`; a `continuation` or a `directive` that is not valid
             (pydantic's `ValidationError`: a continuation without `expiresAt`, a digit as the null text).
     """
+    _flags(record_links=record_links, core_form=core_form)
     page = content if isinstance(content, Page) else None
     document = content.document if isinstance(content, Page) else content
     if continuation is not None and page is not None:
@@ -562,6 +571,7 @@ def paged_result(
             `verbatim_result`; off by default).
         core_form: also send the directive as ``CallToolResult._rendering`` (see `verbatim_result`).
     """
+    _flags(record_links=record_links, core_form=core_form)
     try:
         page = envelope.page(document, arguments=arguments, caller=caller, fingerprint=fingerprint)
     except (TokenError, ResultChangedError, BudgetError, NotJSONArgumentsError) as exc:

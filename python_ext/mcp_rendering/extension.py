@@ -87,7 +87,12 @@ class RenderingExtension(Extension):
         Args:
             core_form: keep the core form (annotation hints, `_rendering`) on the wire beside the `_meta` carrier,
                 for clients that explicitly test the promotion draft. By default it is moved into the carrier.
+
+        Raises:
+            TypeError: `core_form` is not a bool (a string such as "no" would read as true).
         """
+        if not isinstance(core_form, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(f"core_form must be True or False, not {type(core_form).__name__}")
         install()
         self.core_form = core_form
         self._warned = False

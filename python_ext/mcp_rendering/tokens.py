@@ -222,6 +222,16 @@ class Keyring:
         return key_id in self._keys
 
 
+def _utf8(name: str, value: object) -> bytes:
+    """A string bound into a token, as UTF-8; refused clearly when it is not text (never an encoder's error)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, not {type(value).__name__}")
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"{name} holds a lone surrogate, which is not text") from None
+
+
 def _secret_bytes(key_id: str, secret: object) -> bytes:
     """The secret as bytes: text as UTF-8, bytes-like as is; anything else refused (never converted)."""
     if isinstance(secret, str):
@@ -310,7 +320,7 @@ class ContinuationTokens:
         secret = self.keyring.secret(key_id or self.keyring.current)
         if secret is None:
             raise KeyError(key_id)
-        return self._digest(secret, "fingerprint", fingerprint.encode("utf-8"))
+        return self._digest(secret, "fingerprint", _utf8("fingerprint", fingerprint))
 
     def issue(
         self,
@@ -356,11 +366,11 @@ class ContinuationTokens:
         expires_at = int(self._clock()) + self.ttl_seconds
         payload = {
             "p": position,
-            "f": self._digest(secret, "fingerprint", fingerprint.encode("utf-8")),
+            "f": self._digest(secret, "fingerprint", _utf8("fingerprint", fingerprint)),
             "e": expires_at,
-            "t": self._digest(secret, "tool", tool.encode("utf-8")),
+            "t": self._digest(secret, "tool", _utf8("tool", tool)),
             "a": self._digest(secret, "arguments", canonical_arguments(arguments, exclude=exclude_argument)),
-            "c": self._digest(secret, "caller", caller.encode("utf-8")),
+            "c": self._digest(secret, "caller", _utf8("caller", caller)),
         }
         body = _b64encode(json.dumps(payload, separators=(",", ":")).encode("ascii"))
         signed = f"{_VERSION}.{key_id}.{body}"
@@ -416,7 +426,7 @@ class ContinuationTokens:
         now = int(self._clock())
         if now >= payload["e"]:
             raise ExpiredTokenError(f"continuation token expired {now - payload['e']} s ago")
-        if not hmac.compare_digest(payload["t"], self._digest(secret, "tool", tool.encode("utf-8"))):
+        if not hmac.compare_digest(payload["t"], self._digest(secret, "tool", _utf8("tool", tool))):
             raise WrongToolError(f"continuation token was issued by another tool, not {tool!r}")
         args_digest = self._digest(secret, "arguments", canonical_arguments(arguments, exclude=exclude_argument))
         if not hmac.compare_digest(payload["a"], args_digest):
@@ -424,7 +434,7 @@ class ContinuationTokens:
                 "continuation token was issued for different arguments",
                 f"repeat the original arguments with the token, or {START_AGAIN}",
             )
-        if not hmac.compare_digest(payload["c"], self._digest(secret, "caller", caller.encode("utf-8"))):
+        if not hmac.compare_digest(payload["c"], self._digest(secret, "caller", _utf8("caller", caller))):
             raise WrongCallerError("continuation token was issued to another caller")
         return TokenState(position=payload["p"], fingerprint=payload["f"], expires_at=payload["e"], key_id=key_id)
 
