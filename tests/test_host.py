@@ -918,3 +918,12 @@ def test_the_follow_up_call_takes_the_arguments_as_a_mapping(arguments: Any) -> 
         next_call_arguments(arguments, wire, TOOL)
     with pytest.raises(TypeError, match=r"^arguments must be a mapping, not "):
         present_original(TOOL, wire).next_arguments(arguments)
+
+
+def test_a_result_of_blocks_without_text_is_shown_whole() -> None:
+    """An image-only result once read as a cut of zero lines: the line naming the image dropped, the result partial."""
+    image = {"type": "image", "data": "AAAA", "mimeType": "image/png"}
+    result = {"content": [image], "_meta": {EXTENSION_ID: {"mode": "verbatim", "complete": True}}}
+    shown = present(None, result, server="s")
+    assert shown.complete and shown.notice is None
+    assert "[image: image/png]" in shown.text

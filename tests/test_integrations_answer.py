@@ -73,16 +73,9 @@ def test_an_error_with_no_message_still_answers() -> None:
     assert answer.text == 'The tool "t" of server "s" reported an error.'
 
 
-_IMAGE_ONLY_CUT = pytest.mark.xfail(
-    strict=True,
-    reason="present() (host.py, since its four-stage pipeline) reads an image-only result as a cut of zero lines, "
-    "drops the line naming the image and calls the whole result partial",
-)
-
-
 @pytest.mark.parametrize(
     "content",
-    [[], pytest.param([{"type": "image", "data": "AAAA", "mimeType": "image/png"}], marks=_IMAGE_ONLY_CUT)],
+    [[], [{"type": "image", "data": "AAAA", "mimeType": "image/png"}]],
     ids=["no content", "no text content"],
 )
 def test_a_result_with_no_text_content_answers_with_the_host_lines(content: list[dict[str, Any]]) -> None:

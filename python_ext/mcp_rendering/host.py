@@ -1295,7 +1295,8 @@ def _show_records(
 def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes: int | None, first_row: int) -> _Shown:
     """The lines of a text result, from the `first_row`-th line of text, within `max_rows` and `max_bytes`."""
     every_line = read.records.lines
-    start = _text_line_limit(every_line, first_row)  # the line holding the first record to show
+    # The line holding the first record to show; from the start, the blocks before any text line are shown too.
+    start = _text_line_limit(every_line, first_row) if first_row else 0
     lines = every_line[start:]
     count = len(lines)
 
