@@ -497,7 +497,7 @@ class Directive:
     """The `mode` string as sent, when it was a string: an unregistered one reads as verbatim. None when the
     directive states no mode (which reads verbatim too)."""
     clean: bool = True
-    """False when the carrier had an unknown, malformed or repeated member."""
+    """False when the carrier had a malformed or repeated member (an unknown one is ignored)."""
 
     @property
     def complete(self) -> bool | None:
