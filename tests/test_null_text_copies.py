@@ -1,10 +1,10 @@
 """The copies of the usable-null-text rule outside the package.
 
-The pull request to the Python SDK (`upstream/python-sdk/rendering/files/src/mcp/shared/_rendering.py`) freezes the
-character classes of the schema's `nullDisplay` pattern (`schema/delta/rendering.schema.json`): on every code point it
-reads as that pattern does, on every text as the package does, and its default null text is the package's. The
-conformance scenarios (`upstream/conformance/files/src/scenarios/server/rendering-wire.ts`) state the rule as two
-regular expressions, whose Unicode categories are read here: they accept every text the SDK accepts.
+The pull request to the Python SDK (`upstream/python-sdk/rendering/files-1-server/src/mcp/shared/_rendering.py`)
+freezes the character classes of the schema's `nullDisplay` pattern (`schema/delta/rendering.schema.json`): on every
+code point it reads as that pattern does, on every text as the package does, and its default null text is the
+package's. The conformance scenarios (`upstream/conformance/files/src/scenarios/server/rendering-wire.ts`) state the
+rule as two regular expressions, whose Unicode categories are read here: they accept every text the SDK accepts.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from hypothesis import strategies as st
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, usable_null_text
 
 ROOT = Path(__file__).resolve().parents[1]
-SDK_SHARED = ROOT / "upstream" / "python-sdk" / "rendering" / "files" / "src" / "mcp" / "shared" / "_rendering.py"
+SDK_SHARED = (
+    ROOT / "upstream" / "python-sdk" / "rendering" / "files-1-server" / "src" / "mcp" / "shared" / "_rendering.py"
+)
 SCHEMA = ROOT / "schema" / "delta" / "rendering.schema.json"
 CONFORMANCE_WIRE = ROOT / "upstream" / "conformance" / "files" / "src" / "scenarios" / "server" / "rendering-wire.ts"
 
