@@ -1,11 +1,15 @@
 """Generate the pull requests to the official MCP Python SDK, one patch each.
 
 Each pull request is a folder under `upstream/python-sdk/` (see PULL_REQUESTS) holding its added and changed files
-as real files under `files/`, laid out as in the SDK's tree, and its description `PR.md`. This script diffs the
-files against the pinned release of the SDK (the `mcp` sdist on PyPI, fetched by version and sha256) and writes:
+as real files under `files/`, laid out as in the SDK's tree, its issue `ISSUE.md` and its description `PR.md`. A
+pull request reviewed in parts holds each part's files under `files-<part>/`, in order: a part's files are its
+state of each file after the earlier parts. This script diffs the files against the pinned release of the SDK (the
+`mcp` sdist on PyPI, fetched by version and sha256), a part's against the release with the earlier parts applied,
+and writes:
 
-- `upstream/python-sdk/<folder>/<folder>.patch`: the pull request's patch, applying with `git apply` to the pinned
-  release on its own (no two pull requests change the same file, so they also apply together);
+- `upstream/python-sdk/<folder>/<folder>.patch` (`<folder>-<part>.patch` for a part): the patch, applying with
+  `git apply` to the pinned release on its own, a part after the earlier parts of its pull request (no two pull
+  requests change the same file, so they also apply together);
 - `upstream/python-sdk/constraints.txt`: the exact versions of the SDK's own `uv.lock`, which
   `upstream/python-sdk/check.sh` installs the SDK's development tools from.
 
@@ -13,7 +17,7 @@ Usage:
     python scripts/gen_sdk_patch.py            # (re)write the patches and the constraints
     python scripts/gen_sdk_patch.py --check    # exit 1 when a committed file is stale
     python scripts/gen_sdk_patch.py --fetch    # print the path of the verified sdist (downloading it once)
-    python scripts/gen_sdk_patch.py --list     # print each pull request's folder, in order
+    python scripts/gen_sdk_patch.py --list     # print each patch's path under upstream/python-sdk/, in order
 
 Exit status: 0 done (or current), 1 stale (only with --check), 2 any other error (the sdist cannot be fetched or
 verified, two pull requests change one file, a file is malformed), so that a caller can tell "regenerate" from
@@ -50,14 +54,20 @@ class PullRequest:
     folder: str
     subject: str
     body: str
+    part: str | None = None
+    """The part's name when the pull request is reviewed in parts (`1-server`), applied in PULL_REQUESTS order."""
 
     @property
     def files(self) -> Path:
-        return SDK_DIR / self.folder / "files"
+        return SDK_DIR / self.folder / ("files" if self.part is None else f"files-{self.part}")
 
     @property
     def patch(self) -> Path:
-        return SDK_DIR / self.folder / f"{self.folder}.patch"
+        return (
+            SDK_DIR
+            / self.folder
+            / (f"{self.folder}.patch" if self.part is None else f"{self.folder}-{self.part}.patch")
+        )
 
 
 EXIT_STALE = 1
@@ -77,8 +87,9 @@ PULL_REQUESTS = (
             "sieve dropped the SEP-2133 map from the initialize result, and a client on 2024-11-05,\n"
             "2025-03-26, 2025-06-18 or 2025-11-25 never saw the extensions a server advertises (MCP Apps\n"
             "included). ServerCapabilities is open in those schemas, so ServerRunner now keeps the map\n"
-            "beside the members the schema defines. The tests that pinned the gap now pin the map, and\n"
-            "docs/advanced/extensions.md says where each era reads it."
+            "beside the members the schema defines. One test of the raw initialize result under each\n"
+            "handshake-era version replaces the three that pinned the gap, and docs/advanced/extensions.md\n"
+            "says where each era reads the map."
         ),
     ),
     PullRequest(
@@ -93,13 +104,23 @@ PULL_REQUESTS = (
     ),
     PullRequest(
         folder="rendering",
-        subject="Add the provisional rendering extension (io.modelcontextprotocol/rendering)",
+        part="1-server",
+        subject="Add the provisional rendering extension for servers (io.modelcontextprotocol/rendering)",
         body=(
             "mcp.server.rendering: the Rendering extension, in the shape of mcp.server.apps: tool hints\n"
-            "under _meta, a default directive stamped on successful results, with_directive and\n"
-            "client_supports_rendering. mcp.client.rendering: read_rendering, a host's fail-safe reading\n"
-            "of both carriers. Off unless a server passes Rendering() to MCPServer(extensions=[...]).\n"
+            "under _meta, a default directive stamped on successful results, and with_directive for a\n"
+            "per-call directive. Off unless a server passes Rendering() to MCPServer(extensions=[...]).\n"
             "docs/advanced/rendering.md with its docs_src/rendering/ tutorials and their test."
+        ),
+    ),
+    PullRequest(
+        folder="rendering",
+        part="2-client",
+        subject="Add a host's reading of the rendering extension (mcp.client.rendering)",
+        body=(
+            "mcp.client.rendering: read_rendering, a host's fail-safe reading of the tool hints and the\n"
+            "result directive as the extension's reading tables give, and RENDERING_SUPPORT, the client's\n"
+            "declaration. The docs page gains its host section and that tutorial."
         ),
     ),
 )
@@ -149,12 +170,12 @@ def file_diff(path: str, old: str | None, new: str) -> str:
         return header + f"@@ -0,0 +1,{len(new_lines)} @@\n" + "".join(f"+{line}" for line in new_lines)
     hunks = "".join(difflib.unified_diff(old.splitlines(keepends=True), new_lines, f"a/{path}", f"b/{path}", n=3))
     if not hunks:
-        raise GenError(f"{path} is identical to the SDK's; remove it from files/")
+        raise GenError(f"{path} is unchanged (identical to the SDK's, or to an earlier part's); remove it from files/")
     return f"diff --git a/{path} b/{path}\n" + hunks
 
 
 def render_patches(sdist: Path) -> dict[Path, str]:
-    """Every pull request's patch, by its path."""
+    """Every pull request's patch (each part's), by its path."""
     owners: dict[str, str] = {}
     listed: dict[PullRequest, list[str]] = {}
     for request in PULL_REQUESTS:
@@ -164,15 +185,17 @@ def render_patches(sdist: Path) -> dict[Path, str]:
         if not listed[request]:
             raise GenError(f"{request.files} holds no file")
         for path in listed[request]:
-            if path in owners:
+            if owners.get(path, request.folder) != request.folder:
                 raise GenError(f"{path} is changed by both {owners[path]} and {request.folder}")
             owners[path] = request.folder
-    originals = _sdist_text(sdist, set(owners))
+    sdist_texts = _sdist_text(sdist, set(owners))
     rendered: dict[Path, str] = {}
+    after_parts: dict[str, dict[str, str]] = {}  # by folder: each file as the parts rendered so far leave it
     for request, paths in listed.items():
-        diffs = "".join(
-            file_diff(path, originals.get(path), (request.files / path).read_text("utf-8")) for path in paths
-        )
+        originals = {**sdist_texts, **after_parts.get(request.folder, {})}
+        news = {path: (request.files / path).read_text("utf-8") for path in paths}
+        after_parts.setdefault(request.folder, {}).update(news)
+        diffs = "".join(file_diff(path, originals.get(path), news[path]) for path in paths)
         rendered[request.patch] = f"From: {AUTHOR}\nSubject: [PATCH] {request.subject}\n\n{request.body}\n---\n{diffs}"
     return rendered
 
@@ -197,10 +220,10 @@ def main() -> int:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--check", action="store_true", help="exit 1 when a committed file is stale")
     group.add_argument("--fetch", action="store_true", help="print the path of the verified sdist")
-    group.add_argument("--list", action="store_true", help="print each pull request's folder, in order")
+    group.add_argument("--list", action="store_true", help="print each patch's path under upstream/python-sdk/")
     args = parser.parse_args()
     if args.list:
-        print("\n".join(request.folder for request in PULL_REQUESTS))
+        print("\n".join(request.patch.relative_to(SDK_DIR).as_posix() for request in PULL_REQUESTS))
         return 0
 
     sdist = fetch_sdist()

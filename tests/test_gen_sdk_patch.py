@@ -101,7 +101,39 @@ def test_each_written_patch_is_current_and_applies_alone_with_git_apply(
     assert (tmp_path / "tree-two" / "docs" / "page.md").read_text(encoding="utf-8") == "# Page\n"
     capsys.readouterr()
     assert _run(monkeypatch, "--list") == 0
-    assert capsys.readouterr().out == "one\ntwo\n"
+    assert capsys.readouterr().out == "one/one.patch\ntwo/two.patch\n"
+
+
+def test_a_part_is_diffed_against_the_earlier_parts_and_applies_after_them(
+    layout: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pull request reviewed in parts: the second part changes a file the first adds and a file the first changes,
+    and its patch applies to the release after the first part's."""
+    (layout / "one" / "files-2-more" / "src").mkdir(parents=True)
+    (layout / "one" / "files-2-more" / "src" / "m.py").write_text("def f():\n    return 3\n", encoding="utf-8")
+    (layout / "one" / "files-2-more" / "src" / "new.py").write_text("X = 1\nY = 2\n", encoding="utf-8")
+    (layout / "one" / "files-1").mkdir()
+    (layout / "one" / "files").rename(layout / "one" / "files-1")
+    requests = (
+        gen.PullRequest("one", "Part one", "B1.", part="1"),
+        gen.PullRequest("one", "Part two", "B2.", part="2-more"),
+    )
+    monkeypatch.setattr(gen, "PULL_REQUESTS", requests)
+    assert _run(monkeypatch) == 0
+    assert _run(monkeypatch, "--check") == 0
+    assert sorted(path.name for path in layout.glob("*/*.patch")) == ["one-1.patch", "one-2-more.patch"]
+    second = (layout / "one" / "one-2-more.patch").read_text(encoding="utf-8")
+    assert "--- a/src/new.py\n+++ b/src/new.py\n" in second
+    tree = tmp_path / "tree"
+    (tree / "src").mkdir(parents=True)
+    (tree / "src" / "m.py").write_text(ORIGINAL, encoding="utf-8")
+    _git_apply(tree, (layout / "one" / "one-1.patch").read_text(encoding="utf-8"), tmp_path)
+    _git_apply(tree, second, tmp_path)
+    assert (tree / "src" / "m.py").read_text(encoding="utf-8") == "def f():\n    return 3\n"
+    assert (tree / "src" / "new.py").read_text(encoding="utf-8") == "X = 1\nY = 2\n"
+    capsys.readouterr()
+    assert _run(monkeypatch, "--list") == 0
+    assert capsys.readouterr().out == "one/one-1.patch\none/one-2-more.patch\n"
 
 
 def test_a_stale_patch_exits_1_and_says_stale(
@@ -163,9 +195,16 @@ def test_an_unexpected_failure_exits_2_not_1(
 
 
 def test_the_committed_pull_requests_are_the_three_folders() -> None:
-    """The repository's own layout: each pull request's folder holds its files and its description."""
-    folders = [request.folder for request in gen.PULL_REQUESTS]
-    assert folders == ["keep-extensions", "stdio-buffer", "rendering"]
-    for folder in folders:
-        assert (gen.SDK_DIR / folder / "PR.md").is_file()
-        assert any((gen.SDK_DIR / folder / "files").rglob("*.py"))
+    """The repository's own layout: each pull request's folder holds its files, its issue and its description; the
+    rendering pull request is reviewed in two parts, the server module first."""
+    patches = [request.patch.relative_to(gen.SDK_DIR).as_posix() for request in gen.PULL_REQUESTS]
+    assert patches == [
+        "keep-extensions/keep-extensions.patch",
+        "stdio-buffer/stdio-buffer.patch",
+        "rendering/rendering-1-server.patch",
+        "rendering/rendering-2-client.patch",
+    ]
+    for request in gen.PULL_REQUESTS:
+        assert (gen.SDK_DIR / request.folder / "PR.md").is_file()
+        assert (gen.SDK_DIR / request.folder / "ISSUE.md").is_file()
+        assert any(request.files.rglob("*.py"))

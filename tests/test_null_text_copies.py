@@ -1,16 +1,18 @@
 """The copies of the usable-null-text rule outside the package.
 
-The pull request to the Python SDK (`upstream/python-sdk/rendering/files/src/mcp/shared/_rendering.py`) states the
-rule of `sep/rendering.mdx` section 4 in words of Unicode categories; it reads that section's examples as the section
-does, and its default null text is the package's. The conformance scenarios
-(`upstream/conformance/files/src/scenarios/server/rendering-wire.ts`) state the same rule as two regular expressions,
-whose Unicode categories are read here: on every string they agree with the SDK's.
+The pull request to the Python SDK (`upstream/python-sdk/rendering/files-1-server/src/mcp/shared/_rendering.py`)
+freezes the character classes of the schema's `nullDisplay` pattern (`schema/delta/rendering.schema.json`): on every
+code point it reads as that pattern does, on every text as the package does, and its default null text is the
+package's. The conformance scenarios (`upstream/conformance/files/src/scenarios/server/rendering-wire.ts`) state the
+rule as two regular expressions, whose Unicode categories are read here: they accept every text the SDK accepts.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
+import sys
 import unicodedata
 from pathlib import Path
 from types import ModuleType
@@ -21,7 +23,10 @@ from hypothesis import strategies as st
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, usable_null_text
 
 ROOT = Path(__file__).resolve().parents[1]
-SDK_SHARED = ROOT / "upstream" / "python-sdk" / "rendering" / "files" / "src" / "mcp" / "shared" / "_rendering.py"
+SDK_SHARED = (
+    ROOT / "upstream" / "python-sdk" / "rendering" / "files-1-server" / "src" / "mcp" / "shared" / "_rendering.py"
+)
+SCHEMA = ROOT / "schema" / "delta" / "rendering.schema.json"
 CONFORMANCE_WIRE = ROOT / "upstream" / "conformance" / "files" / "src" / "scenarios" / "server" / "rendering-wire.ts"
 
 
@@ -73,11 +78,35 @@ _CASES = [
     *("O", "O.OO", "l,OOO", "(O)", "S", "\u00ba", "lO", "l", "TBD", "s.o."),  # letters that resemble digits alone
     *("n/a", "N/A", "null", "none", "nil", "not reported", "missing", "\u2014n/a\u2014", "nO", "\u00d8n"),
 ]
+_LOOK_ALIKES = ["O", "O.OO", "l,OOO", "(O)", "S", "\u00ba", "lO"]
+
+
+_INVISIBLE_ONLY = ("\u2800", "\u3164", "\u115f", "\uffa0", "\u034f", "\ufe0f", "\u2800\u3164", " \u2800", "\u3000")
+
+
+@given(_NEAR_NULL_TEXT | st.sampled_from(_CASES + list(_INVISIBLE_ONLY)))
+def test_the_sdk_reads_null_texts_as_the_package_does(text: str) -> None:
+    assert SDK.usable_null_text(text) is usable_null_text(text)
 
 
 @given(_NEAR_NULL_TEXT | st.sampled_from(_CASES))
-def test_the_conformance_scenarios_read_null_texts_as_the_sdk_does(text: str) -> None:
-    assert _conformance_accepts(text) is SDK.usable_null_text(text)
+def test_the_conformance_scenarios_accept_every_null_text_the_sdk_accepts(text: str) -> None:
+    assert _conformance_accepts(text) or not SDK.usable_null_text(text)
+
+
+def test_the_sdk_reads_every_code_point_as_the_schemas_pattern_does() -> None:
+    """The SDK's frozen classes are the pattern's: each code point alone (the class a text needs one of) and after a
+    letter (the class every character must be in)."""
+    node = json.loads(SCHEMA.read_text(encoding="utf-8"))["$defs"]["Rendering"]["properties"]["nullDisplay"]
+    pattern = re.compile(node["pattern"])
+    assert (node["minLength"], node["maxLength"]) == (1, 16)
+    differing = [
+        hex(code)
+        for code in range(sys.maxunicode + 1)
+        for text in (chr(code), "a" + chr(code))
+        if SDK.usable_null_text(text) is not (pattern.fullmatch(text) is not None)
+    ]
+    assert differing == []
 
 
 def test_the_conformance_scenarios_read_the_specifications_examples_as_the_specification_does() -> None:
@@ -92,8 +121,8 @@ def test_the_sdk_reads_the_specifications_examples_as_the_specification_does() -
     `0`, `٣` or `Ⅻ`."""
     for text in ("-", "n/a", "\u2014", "n\u00e9ant", "\u7121"):
         assert SDK.usable_null_text(text)
-    for text in ("", " ", "\u200b", "\x07", "0", "\u0663", "\u216b", "x" * 17):
-        assert not SDK.usable_null_text(text)
+    for text in ("", " ", "\u200b", "\x07", "0", "\u0663", "\u216b", "x" * 17, *_INVISIBLE_ONLY):
+        assert not SDK.usable_null_text(text), text
 
 
 def test_the_sdk_default_is_the_package_default() -> None:
@@ -101,7 +130,7 @@ def test_the_sdk_default_is_the_package_default() -> None:
     assert usable_null_text(DEFAULT_NULL_DISPLAY)
 
 
-@given(_NEAR_NULL_TEXT | st.sampled_from(_CASES))
-def test_the_package_reads_null_texts_as_the_conformance_scenarios_do(text: str) -> None:
-    """Letters that resemble digits (`O.OO`) are letters: usable, by the package's rule as by each copy's."""
-    assert usable_null_text(text) is _conformance_accepts(text)
+def test_letters_that_resemble_digits_are_usable() -> None:
+    """The rule is by Unicode category, not by look: `O`, `l` and `º` are letters, not numerals."""
+    for text in _LOOK_ALIKES:
+        assert usable_null_text(text) and SDK.usable_null_text(text), text

@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
-# The pull requests to the official MCP Python SDK (one folder each: keep-extensions, stdio-buffer, rendering),
-# checked the way the SDK checks itself:
+# The pull requests to the official MCP Python SDK (one folder each: keep-extensions, stdio-buffer, rendering, the
+# last in two parts), checked the way the SDK checks itself:
 #   1. every patch is current (scripts/gen_sdk_patch.py --check); the pinned sdist (mcp 2.3.0, by version and
 #      sha256) is fetched once with pip into .cache/upstream/;
 #   2. the SDK's runtime and development dependencies are installed at the versions of its own uv.lock
 #      (constraints.txt);
-#   3. per pull request, on a fresh copy of the release with only its patch applied (`git apply --check`, then
-#      `git apply`): ruff (check and format) and pyright under the SDK's configuration on every Python file it adds
+#   3. per patch, on a fresh copy of the release with only its patch applied, after the earlier parts of its pull
+#      request (`git apply --check`, then `git apply`): ruff (check and format) and pyright under the SDK's configuration on every Python file it adds
 #      or changes (an error counts unless the pristine release has it too, on the same files); the SDK's test-quality rules (.claude/skills/test-quality/SKILL.md, AGENTS.md) on every line it
 #      adds; and its test files under coverage, with the source files it adds and the test files it changes at 100%
 #      (branches included);
-#   4. on the release with all three patches applied: the SDK's own CI command over the whole tree (`coverage run
+#   4. on the release with every patch applied: the SDK's own CI command over the whole tree (`coverage run
 #      -m pytest -n ...`, `coverage combine`, `coverage report` at the SDK's fail_under = 100, then
 #      `strict-no-cover`), with the SDK's PYTHONWARNDEFAULTENCODING=1.
 # Exits non-zero with the reason on the first failure, and prints the wall time of each step.
 #
 #   bash upstream/python-sdk/check.sh            # the whole check
-#   bash upstream/python-sdk/check.sh --prepare  # only the tree with all three patches and its environment,
+#   bash upstream/python-sdk/check.sh --prepare  # only the tree with every patch and its environment,
 #                                                # printed as "TREE VENV" (upstream/conformance/check.sh serves it)
 # Environment: PYTHON (default python3), SDK_CHECK_WORKERS (pytest-xdist workers of step 4, default 2).
 set -euo pipefail
@@ -47,18 +47,18 @@ case "$status" in
   *) fail "scripts/gen_sdk_patch.py --check failed with status $status (an error, not a stale patch: see above)" ;;
 esac
 sdist="$("$python" "$root/scripts/gen_sdk_patch.py" --fetch)" || fail "could not fetch the pinned sdist (see above)"
-mapfile -t requests < <("$python" "$root/scripts/gen_sdk_patch.py" --list)
+mapfile -t patches < <("$python" "$root/scripts/gen_sdk_patch.py" --list) # each "<folder>/<name>.patch", in order
 
 # The tree sits inside this repository's checkout: stop git from finding it, so that `git apply` patches the tree.
 export GIT_CEILING_DIRECTORIES="$cache"
-fresh_tree() { # the pinned release with the patches of the named pull requests applied, in order
+fresh_tree() { # the pinned release with the named patches applied, in order
   rm -rf "$tree"
   mkdir -p "$tree"
   tar xzf "$sdist" -C "$tree" --strip-components=1
-  local request
-  for request in "$@"; do
-    (cd "$tree" && git apply --check "$here/$request/$request.patch" && git apply "$here/$request/$request.patch") \
-      || fail "$request/$request.patch does not apply to $(basename "$sdist")"
+  local patch
+  for patch in "$@"; do
+    (cd "$tree" && git apply --check "$here/$patch" && git apply "$here/$patch") \
+      || fail "$patch does not apply to $(basename "$sdist")"
   done
   ln -s "$venv" "$tree/.venv" # where the SDK's pyright configuration looks for the environment
 }
@@ -90,7 +90,7 @@ chmod +x "$venv/uv-shim/uv"
 export PATH="$venv/bin:$venv/uv-shim:$PATH"
 
 if $prepare_only; then
-  fresh_tree "${requests[@]}"
+  fresh_tree "${patches[@]}"
   echo "$tree $venv"
   exit 0
 fi
@@ -112,11 +112,17 @@ for found in json.load(sys.stdin)["generalDiagnostics"]:
 # sleep, a `Test` class, `from __future__ import annotations` in a test (SKILL.md, AGENTS.md).
 quality_rules='match=|SimpleNamespace|# *(type|pyright): *ignore|# *noqa|# *pragma|(time|anyio|asyncio)\.sleep\(|^class Test|^from __future__ import annotations'
 
-for request in "${requests[@]}"; do
+for index in "${!patches[@]}"; do
   step=$SECONDS
-  patch="$here/$request/$request.patch"
-  echo "== $request: applying $request.patch alone to $(basename "$sdist")"
-  fresh_tree "$request"
+  patch="$here/${patches[$index]}"
+  request="$(basename "$patch" .patch)"
+  # The earlier parts of the same pull request (same folder), which this part follows.
+  base=()
+  for earlier in "${patches[@]:0:$index}"; do
+    [ "${earlier%%/*}" = "${patches[$index]%%/*}" ] && base+=("$earlier")
+  done
+  echo "== $request: applying ${patches[$index]} to $(basename "$sdist")${base[*]:+ after ${base[*]}}"
+  fresh_tree "${base[@]}" "${patches[$index]}"
   cd "$tree"
   mapfile -t changed < <(grep -h '^+++ b/' "$patch" | sed 's|^+++ b/||')
   mapfile -t added < <(awk '/^--- \/dev\/null/{getline; sub(/^\+\+\+ b\//, ""); print}' "$patch")
@@ -142,7 +148,7 @@ for request in "${requests[@]}"; do
     # An error the pristine release shows too, on the same files, is not the patch's: pyright given single files
     # checks a module they import through the environment as a library (the SDK runs it on the whole project).
     cd "$root"
-    fresh_tree
+    fresh_tree "${base[@]}"
     cd "$tree"
     existing=()
     for file in "${python_files[@]}"; do [ -f "$file" ] && existing+=("$file"); done
@@ -151,9 +157,9 @@ for request in "${requests[@]}"; do
     if grep -vxFf "$cache/pyright-pristine.txt" "$cache/pyright-patched.txt"; then
       fail "$request: pyright reports the errors above, which the pristine release does not have"
     fi
-    echo "   pyright: $(wc -l <"$cache/pyright-patched.txt") error(s), each present in the pristine release too"
+    echo "   pyright: $(wc -l <"$cache/pyright-patched.txt") error(s), each present before the patch too"
     cd "$root"
-    fresh_tree "$request"
+    fresh_tree "${base[@]}" "${patches[$index]}"
     cd "$tree"
   fi
   added_tests="$(awk '/^\+\+\+ b\//{t=($2 ~ /^b\/tests\//)} t && /^\+[^+]/{print substr($0, 2)}' "$patch")"
@@ -179,8 +185,8 @@ for request in "${requests[@]}"; do
 done
 
 step=$SECONDS
-echo "== the three patches together: the SDK's CI command over the whole tree (pytest -n $workers)"
-fresh_tree "${requests[@]}"
+echo "== every patch together: the SDK's CI command over the whole tree (pytest -n $workers)"
+fresh_tree "${patches[@]}"
 cd "$tree"
 deselect=()
 if [ "$(id -u)" = 0 ]; then

@@ -83,13 +83,6 @@ async def test_auto_mode_carries_apps_extension_under_server_capabilities() -> N
         assert client.server_capabilities.extensions == snapshot({"io.modelcontextprotocol/ui": {}})
 
 
-async def test_legacy_handshake_carries_apps_extension_under_server_capabilities() -> None:
-    """SDK-defined: the 2025 `ServerCapabilities` wire schema is open, so a
-    `mode='legacy'` handshake carries the Apps capability as `server/discover` does."""
-    async with Client(_clock_server(), mode="legacy") as client:
-        assert client.server_capabilities.extensions == snapshot({"io.modelcontextprotocol/ui": {}})
-
-
 async def test_apps_tool_returns_rich_output_when_client_negotiated_apps() -> None:
     """SEP-2133 graceful degradation: a client that advertised `EXTENSION_ID` gets the
     rich (UI) path, while one that did not gets the text-only fallback. The same tool,

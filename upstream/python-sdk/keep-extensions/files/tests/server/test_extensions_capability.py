@@ -56,21 +56,6 @@ async def test_modern_connection_carries_the_advertised_extensions_map() -> None
         assert client.server_capabilities.extensions == snapshot({"com.example/x": {"k": 1}})
 
 
-async def test_legacy_handshake_carries_the_extensions_map() -> None:
-    """SDK-defined: the 2025 wire schema has no `extensions` field, but its
-    `ServerCapabilities` is open, so the handshake-era `initialize` result keeps
-    the advertised map and a legacy client reads it as a modern one does."""
-    server = MCPServer("host", extensions=[_Extension()])
-    async with Client(server, mode="legacy") as client:
-        assert client.server_capabilities.extensions == snapshot({"com.example/x": {"k": 1}})
-
-
-async def test_legacy_handshake_without_extensions_advertises_none() -> None:
-    """SDK-defined: a server with no extensions sends no `extensions` member."""
-    async with Client(MCPServer("bare"), mode="legacy") as client:
-        assert client.server_capabilities.extensions is None
-
-
 async def test_server_accepts_capability_for_client_advertised_extension() -> None:
     """SDK-defined: a client advertising `extensions={id: ...}` makes the
     server-side `check_client_capability` return True when queried for that id.

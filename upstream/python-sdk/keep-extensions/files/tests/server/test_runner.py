@@ -19,6 +19,7 @@ import anyio
 import anyio.abc
 import anyio.lowlevel
 import pytest
+from inline_snapshot import snapshot
 from mcp_types import (
     CLIENT_CAPABILITIES_META_KEY,
     CLIENT_INFO_META_KEY,
@@ -194,22 +195,29 @@ async def test_runner_handles_initialize_and_populates_connection(server: SrvT):
 @pytest.mark.anyio
 @pytest.mark.parametrize("version", HANDSHAKE_PROTOCOL_VERSIONS)
 async def test_runner_initialize_keeps_the_extensions_capability(server: SrvT, version: str):
-    """The handshake-era wire schemas have no `ServerCapabilities.extensions`, but
-    leave the capabilities object open: the sieve keeps the SEP-2133 map (and only
-    it) beside the members the schema defines."""
+    """SEP-2133 puts the server's extensions under `capabilities.extensions`; the
+    handshake-era schemas (2024-11-05 to 2025-11-25) predate the member but leave
+    `ServerCapabilities` open to additional properties, so the `initialize` result
+    keeps the map, and nothing else, beside the members the schema defines.
+
+    The raw request is needed because the client's `ServerCapabilities` model would
+    hide a member the sieve leaked beside the map.
+    """
     server.extensions = {"com.example/x": {"k": 1}, "com.example/bare": {}}
     params = {**_initialize_params(), "protocolVersion": version}
     async with connected_runner(server, initialized=False) as (client, _):
         result = await client.send_raw_request("initialize", params)
     assert result["protocolVersion"] == version
-    assert result["capabilities"] == {
-        "tools": {"listChanged": False},
-        "extensions": {"com.example/x": {"k": 1}, "com.example/bare": {}},
-    }
+    assert result["capabilities"] == snapshot(
+        {"tools": {"listChanged": False}, "extensions": {"com.example/x": {"k": 1}, "com.example/bare": {}}}
+    )
 
 
 @pytest.mark.anyio
 async def test_runner_initialize_without_extensions_sends_no_extensions_member(server: SrvT):
+    """SDK behaviour kept from before: a server that advertises no extension sends no
+    `extensions` member. The raw request is needed because the client model reads an
+    absent member and a null one alike."""
     async with connected_runner(server, initialized=False) as (client, _):
         result = await client.send_raw_request("initialize", _initialize_params())
     assert "extensions" not in result["capabilities"]

@@ -112,11 +112,10 @@ def _keep_extensions_capability(dumped: dict[str, Any], sieved: dict[str, Any]) 
 
     The 2025 wire schemas predate the member, so the surface model drops it; their
     `ServerCapabilities` is open (a server may define additional capabilities), so a
-    legacy client can still read the map the server advertises. `dumped` is the
-    version-free model's dump, so the map is already validated. An empty map says
+    legacy client can still read the map the server advertises. An empty map says
     nothing and is left out.
     """
-    extensions = cast("dict[str, Any]", dumped["capabilities"]).get("extensions")
+    extensions = dumped["capabilities"].get("extensions")
     if not extensions:
         return sieved
     return {**sieved, "capabilities": {**sieved["capabilities"], "extensions": extensions}}
@@ -399,6 +398,8 @@ class ServerRunner(Generic[LifespanT]):
                 # pydantic messages echo the result body.
                 logger.exception("handler for %r returned an invalid result", method)
                 raise MCPError(code=INTERNAL_ERROR, message="Handler returned an invalid result") from None
+            # The surface models are generated from the wire schemas and must not be
+            # hand-edited, so the one member they lack is put back here.
             dumped = _keep_extensions_capability(dumped, sieved) if method == "initialize" else sieved
         if version in MODERN_PROTOCOL_VERSIONS and dumped.get("resultType") is None:
             # Spec 2026-07-28: `Result.resultType` is required - servers MUST

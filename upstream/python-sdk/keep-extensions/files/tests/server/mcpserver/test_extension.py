@@ -176,17 +176,6 @@ async def test_extension_settings_advertised_under_server_capabilities() -> None
     assert extensions == snapshot({"com.example/settings": {"feature": {"enabled": True}}})
 
 
-async def test_extension_settings_reach_a_legacy_handshake() -> None:
-    """The 2025 `ServerCapabilities` wire schema is open, so a legacy `initialize`
-    handshake carries the advertised extension, as the modern `auto` path does."""
-    server = MCPServer("test", extensions=[_SettingsExt()])
-
-    async with Client(server, mode="legacy") as client:
-        extensions = client.server_capabilities.extensions
-
-    assert extensions == snapshot({"com.example/settings": {"feature": {"enabled": True}}})
-
-
 def test_duplicate_extension_identifier_raises() -> None:
     """SDK-defined: registering two extensions with the same `identifier` is a
     construction error."""

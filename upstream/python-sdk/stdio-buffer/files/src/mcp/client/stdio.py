@@ -146,10 +146,8 @@ async def stdio_client(
         try:
             async with read_stream_writer:
                 try:
-                    # One line at a time; no read-ahead while a delivery is blocked. The
-                    # pieces of an unfinished line are kept apart and joined once its
-                    # newline arrives: re-splitting the joined text on every chunk would
-                    # cost time quadratic in the length of a long message.
+                    # One line at a time; no read-ahead while a delivery is blocked.
+                    # Join pieces once: re-splitting per chunk is quadratic.
                     pending: list[str] = []
                     async for chunk in stdout:
                         if "\n" not in chunk:

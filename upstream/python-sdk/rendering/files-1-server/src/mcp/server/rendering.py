@@ -22,7 +22,8 @@ A server opts in by passing a `Rendering` instance to `MCPServer(extensions=[...
 A tool that decides its directive per call (a bounded part is `complete=False`)
 returns `with_directive(result, Directive(...))`. The carriers are plain `_meta`
 data: a client that does not know the extension ignores them, so a server sends
-them to every client.
+them to every client, and sends the same records whether or not a client declared
+the extension.
 """
 
 from __future__ import annotations
@@ -36,10 +37,9 @@ from pydantic.alias_generators import to_camel
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.extension import Extension, ToolBinding
-from mcp.server.mcpserver.context import Context
 from mcp.shared._rendering import EXTENSION_ID, GUIDANCE_MAX_LENGTH, usable_null_text
 
-__all__ = ["EXTENSION_ID", "Directive", "Rendering", "client_supports_rendering", "with_directive"]
+__all__ = ["EXTENSION_ID", "Directive", "Rendering", "with_directive"]
 
 _CallableT = TypeVar("_CallableT", bound=Callable[..., Any])
 
@@ -53,7 +53,7 @@ class Directive(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True, extra="forbid", strict=True)
 
     mode: Literal["verbatim", "summarizable"] | None = None
-    """`"verbatim"`: every record, in order, unchanged. Unset: the tool's hints decide."""
+    """`"verbatim"`: every record, in order, unchanged. Unset: hosts read verbatim too."""
     guidance: str | None = Field(default=None, max_length=GUIDANCE_MAX_LENGTH)
     """Brief presentation advice for the host and its model; advisory."""
     null_display: str | None = None
@@ -66,7 +66,7 @@ class Directive(BaseModel):
     def _null_display_is_usable(cls, value: str | None) -> str | None:
         if value is not None and not usable_null_text(value):
             raise ValueError(
-                "null_display must be 1 to 16 characters, not only white space, "
+                "null_display must be 1 to 16 characters, not only white space or invisible characters, "
                 "with no control, format or numeric character"
             )
         return value
@@ -110,7 +110,10 @@ class Rendering(Extension):
             verbatim_hint: The tool's results are meant to reach the user verbatim.
             summarize_ok_hint: The tool's results may be summarized.
             directive: Stamped on each successful result that carries no directive
-                of its own (see `with_directive`).
+                of its own (see `with_directive`). It states the same `complete` for
+                every call: a tool that ever returns part of its records must not
+                pass `complete=True` here, and instead returns
+                `with_directive(result, Directive(..., complete=...))` per call.
             meta: Additional `_meta` keys to merge with the rendering entry.
 
         Raises:
@@ -153,14 +156,3 @@ class Rendering(Extension):
         ):
             return result
         return with_directive(result, directive)
-
-
-def client_supports_rendering(ctx: Context[Any] | ServerRequestContext[Any, Any]) -> bool:
-    """Whether the connected client declared the rendering extension.
-
-    The extension defines no client settings. A server sends its hints and
-    directives either way; a tool may add a human-readable note for a client
-    that did not declare it.
-    """
-    capabilities = ctx.client_capabilities if isinstance(ctx, Context) else ctx.session.client_capabilities
-    return capabilities is not None and EXTENSION_ID in (capabilities.extensions or {})

@@ -7,7 +7,6 @@ server opts in, and a `Directive` is well-formed by construction.
 
 from typing import Any
 
-import mcp_types as types
 import pytest
 from inline_snapshot import snapshot
 from mcp_types import (
@@ -21,13 +20,12 @@ from mcp_types import (
 )
 from pydantic import ValidationError
 
-from mcp.client import ClientRequestContext, advertise
+from mcp.client import ClientRequestContext
 from mcp.client.client import Client
-from mcp.server import Server, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.rendering import EXTENSION_ID, Directive, Rendering, client_supports_rendering, with_directive
+from mcp.server.rendering import EXTENSION_ID, Directive, Rendering, with_directive
 
 pytestmark = pytest.mark.anyio
 
@@ -95,6 +93,8 @@ async def test_an_error_result_gets_no_directive() -> None:
 
 
 async def test_a_tool_without_a_default_directive_returns_its_result_unchanged() -> None:
+    """SDK-defined: the interceptor stamps only a directive given to `@rendering.tool`;
+    a tool registered without one gets no directive from the extension."""
     async with Client(_ledger_server()) as client:
         result = await client.call_tool("headlines", {})
     assert EXTENSION_ID not in (result.meta or {})
@@ -157,53 +157,9 @@ def test_a_meta_key_owned_by_the_extension_is_rejected() -> None:
     )
 
 
-async def test_client_supports_rendering_reads_the_declaration_in_an_mcpserver_tool() -> None:
-    """SEP-2133: the client declares the extension under its `capabilities.extensions`."""
-    rendering = Rendering()
-
-    @rendering.tool()
-    def probe(ctx: Context) -> str:
-        return str(client_supports_rendering(ctx))
-
-    server = MCPServer("probe", extensions=[rendering])
-    async with Client(server, extensions=[advertise(EXTENSION_ID)]) as declaring, Client(server) as silent:
-        declared = await declaring.call_tool("probe", {})
-        not_declared = await silent.call_tool("probe", {})
-    assert declared.content == [TextContent(text="True")]
-    assert not_declared.content == [TextContent(text="False")]
-
-
-@pytest.mark.parametrize(
-    ("extensions", "expected"),
-    [
-        pytest.param([advertise(EXTENSION_ID)], True, id="declared"),
-        pytest.param([advertise(EXTENSION_ID, {"future": True})], True, id="declared-with-unknown-settings"),
-        pytest.param([advertise("com.example/other")], False, id="another-extension"),
-        pytest.param(None, False, id="nothing-declared"),
-    ],
-)
-async def test_client_supports_rendering_from_a_lowlevel_request_context(extensions: Any, expected: bool) -> None:
-    """SEP-2133: only the extension's identifier declares it; settings it does not
-    define are ignored."""
-    observed: list[bool] = []
-
-    async def list_tools(
-        ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
-    ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[types.Tool(name="probe", input_schema={"type": "object"})])
-
-    async def call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> CallToolResult:
-        assert params.name == "probe"
-        observed.append(client_supports_rendering(ctx))
-        return CallToolResult(content=[])
-
-    server = Server("probe", on_list_tools=list_tools, on_call_tool=call_tool)
-    async with Client(server, extensions=extensions) as client:
-        await client.call_tool("probe", {})
-    assert observed == [expected]
-
-
 def test_with_directive_keeps_other_meta_and_replaces_a_directive() -> None:
+    """SDK-defined: `_meta` is shared with other extensions, so `with_directive` sets only
+    the rendering key, replaces a directive already there, and copies the result."""
     result = CallToolResult(content=[], _meta={"com.example/trace": "t-1", EXTENSION_ID: {"complete": True}})
     stamped = with_directive(result, Directive(mode="summarizable", guidance="Top five first.", complete=False))
     assert stamped.meta == snapshot(
@@ -220,6 +176,8 @@ def test_with_directive_keeps_other_meta_and_replaces_a_directive() -> None:
 
 
 def test_a_directive_takes_wire_names_and_dumps_to_them() -> None:
+    """Spec-mandated (the directive's member names are camelCase on the wire): a
+    `Directive` validates from them and dumps to them."""
     directive = Directive.model_validate({"mode": "verbatim", "nullDisplay": "-", "complete": True})
     assert directive.null_display == "-"
     assert with_directive(CallToolResult(content=[]), directive).meta == snapshot(
@@ -235,18 +193,33 @@ def test_a_null_display_that_stays_visibly_a_null_is_accepted(null_display: str)
 
 @pytest.mark.parametrize(
     "null_display",
-    ["", "   ", "0", "0.00", "٣", "Ⅻ", "\u200b", "n/a\u202e", "a\x07", "x" * 17],
+    [
+        "",
+        "   ",
+        "0",
+        "0.00",
+        "٣",
+        "Ⅻ",
+        "\u200b",
+        "n/a\u202e",
+        "a\x07",
+        "x" * 17,
+        "\u2800",
+        "\u3164\ufe0f",
+        "\u115f\uffa0",
+    ],
 )
 def test_a_null_display_that_could_hide_a_null_or_pass_for_an_amount_is_rejected(null_display: str) -> None:
     """Spec-mandated (rendering.mdx, usable null text): 1 to 16 code points, not only
-    white space, no control, format or numeric character."""
+    white space or invisible characters, no control, format or numeric character."""
     with pytest.raises(ValidationError) as exc_info:
         Directive(null_display=null_display, complete=True)
     [error] = exc_info.value.errors()
     assert error["type"] == "value_error"
     assert "ctx" in error
     assert str(error["ctx"]["error"]) == snapshot(
-        "null_display must be 1 to 16 characters, not only white space, with no control, format or numeric character"
+        "null_display must be 1 to 16 characters, not only white space or invisible characters, "
+        "with no control, format or numeric character"
     )
 
 

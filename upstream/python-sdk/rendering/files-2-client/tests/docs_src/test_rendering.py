@@ -45,17 +45,18 @@ async def test_the_default_directive_is_stamped_on_the_result() -> None:
     assert result.meta[EXTENSION_ID] == {"mode": "verbatim", "guidance": "Show every line, in order.", "complete": True}
 
 
-async def test_a_bounded_part_reads_partial_and_both_clients_get_the_same_hits() -> None:
+async def test_a_bounded_part_reads_partial_and_both_clients_get_the_same_result() -> None:
     """tutorial002: the per-call directive says `complete: false`; a client that did not
-    declare the extension gets the same five hits, plus the tool's note."""
+    declare the extension gets the same result (the extension forbids a server to vary
+    its records by the client's declaration)."""
     async with Client(tutorial002.mcp, extensions=[RENDERING_SUPPORT]) as declaring:
         [tool] = (await declaring.list_tools()).tools
         declared = await declaring.call_tool("screening", {})
     async with Client(tutorial002.mcp) as silent:
         not_declared = await silent.call_tool("screening", {})
     hits = [TextContent(text=hit) for hit in tutorial002.HITS[:5]]
-    assert declared.content == hits
-    assert not_declared.content == [*hits, TextContent(text="(first 5 of 7 hits)")]
+    assert declared.content == [*hits, TextContent(text="(first 5 of 7 hits)")]
+    assert not_declared == declared
     assert declared.meta is not None
     assert declared.meta[EXTENSION_ID] == {"mode": "verbatim", "nullDisplay": "-", "complete": False}
     reading = read_rendering(tool, declared)

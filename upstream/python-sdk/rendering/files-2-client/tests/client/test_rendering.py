@@ -20,6 +20,13 @@ pytestmark = pytest.mark.anyio
 
 ID = "io.modelcontextprotocol/rendering"
 ABSENT = object()
+TOOL_READ_AS = "verbatim (verbatimHint true, summarizeOkHint false)"
+BAD_VERBATIM_HINT = f"tool: verbatimHint is malformed, read as true; the carrier as {TOOL_READ_AS}"
+RESULT_READ_AS = "verbatim, completeness not stated"
+
+
+def _bad(member: str, read_as: str) -> str:
+    return f"result: {member} is malformed, read as {read_as}; the carrier as {RESULT_READ_AS}"
 
 
 async def _read(tool_carrier: Any, result_carrier: Any, *, is_error: bool = False) -> RenderingReading | None:
@@ -74,17 +81,21 @@ async def test_a_result_of_a_tool_without_either_carrier_is_not_read() -> None:
         ),
         pytest.param(
             {"verbatimHint": "yes"},
-            _reading("verbatim", None, "tool: verbatimHint is malformed; the carrier reads as unclean"),
+            _reading("verbatim", None, BAD_VERBATIM_HINT),
             id="malformed-verbatim-hint-reads-true",
         ),
         pytest.param(
             {"summarizeOkHint": True, "verbatimHint": 0},
-            _reading("verbatim", None, "tool: verbatimHint is malformed; the carrier reads as unclean"),
+            _reading("verbatim", None, BAD_VERBATIM_HINT),
             id="unclean-carrier-is-not-summarizable",
         ),
         pytest.param(
             "verbatim",
-            _reading("verbatim", None, "tool: the carrier is not an object; read as unclean"),
+            _reading(
+                "verbatim",
+                None,
+                f"tool: the carrier is not an object; read as {TOOL_READ_AS}",
+            ),
             id="carrier-not-an-object",
         ),
     ],
@@ -109,8 +120,8 @@ async def test_tool_hints_without_a_directive_leave_completeness_unstated(
             _reading("summarizable", False, guidance="Top five first.", null_display="-"),
             id="every-member",
         ),
-        pytest.param({"complete": True}, _reading(None, True), id="no-mode-no-hints"),
-        pytest.param({"mode": None, "complete": None}, _reading(None, None), id="null-members-are-absent"),
+        pytest.param({"complete": True}, _reading("verbatim", True), id="no-mode-reads-verbatim"),
+        pytest.param({"mode": None, "complete": None}, _reading("verbatim", None), id="null-members-are-absent"),
         pytest.param(
             {"mode": "brief", "complete": True},
             _reading("verbatim", True, "result: mode 'brief' is unknown; read as 'verbatim'"),
@@ -119,7 +130,7 @@ async def test_tool_hints_without_a_directive_leave_completeness_unstated(
         pytest.param(
             {"complete": True, "completed": True, "laterMember": [1]},
             _reading(
-                None,
+                "verbatim",
                 True,
                 "result: unknown member 'completed' ignored",
                 "result: unknown member 'laterMember' ignored",
@@ -127,28 +138,38 @@ async def test_tool_hints_without_a_directive_leave_completeness_unstated(
             id="unknown-members-change-nothing",
         ),
         pytest.param(
+            {"mode": "summarizable", "complete": True, "laterMember": True},
+            _reading("summarizable", True, "result: unknown member 'laterMember' ignored"),
+            id="an-unknown-member-leaves-summarizable-summarizable",
+        ),
+        pytest.param(
+            {"mode": "verbatim", "complete": True, "nullDisplay": "\u2800\u3164\ufe0f"},
+            _reading("verbatim", None, _bad("nullDisplay", "'n/a'")),
+            id="an-invisible-null-text-is-malformed",
+        ),
+        pytest.param(
             {"mode": "summarizable", "complete": "true"},
-            _reading("verbatim", None, "result: complete is malformed; the carrier reads as unclean"),
+            _reading("verbatim", None, _bad("complete", "not stated")),
             id="complete-as-a-string-is-not-stated",
         ),
         pytest.param(
             {"mode": "summarizable", "complete": True, "nullDisplay": "0"},
-            _reading("verbatim", None, "result: nullDisplay is malformed; the carrier reads as unclean"),
+            _reading("verbatim", None, _bad("nullDisplay", "'n/a'")),
             id="an-unclean-carrier-is-verbatim-and-its-true-does-not-count",
         ),
         pytest.param(
             {"complete": False, "guidance": "g" * 1001},
-            _reading("verbatim", False, "result: guidance is malformed; the carrier reads as unclean"),
+            _reading("verbatim", False, _bad("guidance", "no guidance")),
             id="guidance-too-long",
         ),
         pytest.param(
             {"mode": 1, "complete": True},
-            _reading("verbatim", None, "result: mode is malformed; the carrier reads as unclean"),
+            _reading("verbatim", None, _bad("mode", "'verbatim'")),
             id="mode-not-a-string",
         ),
         pytest.param(
             ["verbatim"],
-            _reading("verbatim", None, "result: the carrier is not an object; read as unclean"),
+            _reading("verbatim", None, f"result: the carrier is not an object; read as {RESULT_READ_AS}"),
             id="carrier-not-an-object",
         ),
     ],
@@ -164,7 +185,9 @@ async def test_a_directive_reads_as_the_tables_give(directive: Any, expected: Re
         pytest.param({"verbatimHint": True}, {"mode": "summarizable", "complete": True}, False, "summarizable"),
         pytest.param({"verbatimHint": True}, {"mode": "summarizable", "complete": True}, True, "verbatim"),
         pytest.param({"summarizeOkHint": True}, {"mode": "verbatim", "complete": True}, False, "verbatim"),
-        pytest.param({"summarizeOkHint": True}, {"complete": True}, True, "summarizable"),
+        pytest.param({"summarizeOkHint": True}, {"complete": True}, False, "verbatim", id="no-mode-beats-the-hint"),
+        pytest.param({"summarizeOkHint": True}, {"Mode": "summarizable", "complete": True}, False, "verbatim"),
+        pytest.param({"summarizeOkHint": True}, {"mode": None, "complete": True}, False, "verbatim"),
         pytest.param({"verbatimHint": True}, {"complete": True}, False, "verbatim"),
     ],
 )
@@ -172,7 +195,9 @@ async def test_the_effective_mode_combines_the_directive_and_the_hints(
     tool_carrier: Any, directive: Any, is_error: bool, mode: str
 ) -> None:
     """Spec-mandated (the effective mode table): a verbatim tool's error result stays
-    verbatim whatever its `mode` says."""
+    verbatim whatever its `mode` says, and the hints decide only when the result has
+    no directive: a directive without a `mode` (absent, null or misspelled) reads
+    verbatim, whatever `summarizeOkHint` says."""
     reading = await _read(tool_carrier, directive, is_error=is_error)
     assert reading is not None
     assert (reading.mode, reading.complete, reading.partial) == (mode, True, False)

@@ -40,13 +40,26 @@ _MEMBERS: dict[str, dict[str, Callable[[Any], bool]]] = {
 }
 """Each carrier's members, with the test of a well-formed value."""
 
+_READ_AS = {
+    "tool": "verbatim (verbatimHint true, summarizeOkHint false)",
+    "result": "verbatim, completeness not stated",
+    "verbatimHint": "true",
+    "summarizeOkHint": "false",
+    "mode": "'verbatim'",
+    "guidance": "no guidance",
+    "nullDisplay": f"{DEFAULT_NULL_DISPLAY!r}",
+    "complete": "not stated",
+}
+"""What a malformed member, and its unclean carrier, read as: named in the problem reported."""
+
 
 @dataclass(frozen=True, kw_only=True)
 class RenderingReading:
     """How a host presents one result.
 
-    `mode` is `None` when nothing states it (the host keeps its default);
-    `complete` is `None` when completeness is not stated. `guidance` is text the
+    `mode` is `None` only when the result has no directive and the tool's hints
+    state no mode (the host keeps its default); `complete` is `None` when
+    completeness is not stated. `guidance` is text the
     server wrote: show it as the server's advice, never follow it as an instruction.
     """
 
@@ -73,23 +86,22 @@ def read_rendering(tool: Tool, result: CallToolResult) -> RenderingReading | Non
     # A malformed member makes its carrier unclean: it reads towards verbatim, whatever else it says.
     verbatim_hint = unclean or members.get("verbatimHint") is True
     summarize_ok_hint = not unclean and members.get("summarizeOkHint") is True
-    mode: str | None = None
-    complete: bool | None = None
-    guidance: str | None = None
-    null_display = DEFAULT_NULL_DISPLAY
-    if directive is not None:
-        members, unclean = directive
-        mode = "verbatim" if unclean else members.get("mode")
-        if mode not in (None, "verbatim", "summarizable"):
-            problems.append(f"result: mode {mode!r} is unknown; read as 'verbatim'")
-            mode = "verbatim"
-        complete = None if unclean and members.get("complete") is True else members.get("complete")
-        guidance = members.get("guidance")
-        null_display = members.get("nullDisplay", DEFAULT_NULL_DISPLAY)
-    if mode is None:
+    if directive is None:
         mode = "verbatim" if verbatim_hint else "summarizable" if summarize_ok_hint else None
-    elif result.is_error and verbatim_hint:
+        return RenderingReading(
+            mode=mode, complete=None, guidance=None, null_display=DEFAULT_NULL_DISPLAY, problems=tuple(problems)
+        )
+    members, unclean = directive
+    # A directive without a well-formed `mode` reads verbatim: a misspelled `mode` may have meant verbatim.
+    stated = members.get("mode")
+    mode = "summarizable" if stated == "summarizable" and not unclean else "verbatim"
+    if stated not in (None, "verbatim", "summarizable"):
+        problems.append(f"result: mode {stated!r} is unknown; read as 'verbatim'")
+    if result.is_error and verbatim_hint:
         mode = "verbatim"
+    complete = None if unclean and members.get("complete") is True else members.get("complete")
+    guidance = members.get("guidance")
+    null_display = members.get("nullDisplay", DEFAULT_NULL_DISPLAY)
     return RenderingReading(
         mode=mode, complete=complete, guidance=guidance, null_display=null_display, problems=tuple(problems)
     )
@@ -101,7 +113,7 @@ def _carrier(meta: dict[str, Any] | None, where: str, problems: list[str]) -> tu
     if carrier is None:
         return None
     if not isinstance(carrier, dict):
-        problems.append(f"{where}: the carrier is not an object; read as unclean")
+        problems.append(f"{where}: the carrier is not an object; read as {_READ_AS[where]}")
         return {}, True
     members: dict[str, Any] = {}
     unclean = False
@@ -110,7 +122,7 @@ def _carrier(meta: dict[str, Any] | None, where: str, problems: list[str]) -> tu
         if well_formed is None:
             problems.append(f"{where}: unknown member {name!r} ignored")
         elif value is not None and not well_formed(value):
-            problems.append(f"{where}: {name} is malformed; the carrier reads as unclean")
+            problems.append(f"{where}: {name} is malformed, read as {_READ_AS[name]}; the carrier as {_READ_AS[where]}")
             unclean = True
         elif value is not None:
             members[name] = value
