@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, may_change
+from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, lines_as_drawn, may_change
 
 
 @pytest.mark.parametrize(
@@ -74,7 +74,9 @@ def test_the_decimal_mark_is_the_one_most_numbers_imply(text: str, mark: str) ->
 
 def test_may_change_is_false_only_for_text_read_as_written() -> None:
     assert not may_change("Sales 1000")
-    for text in ("1,000", "1.0", "é", "\u1680", "\u2212"):
+    assert not may_change("1234.56 and 1.377")  # `.` the decimal mark: fractions read as written
+    assert may_change("1.377", ",")
+    for text in ("1,000", "1.377.600", "1.377,5", "é", "\u1680", "\u2212"):
         assert may_change(text), text
 
 
@@ -91,3 +93,10 @@ def test_a_grouped_integer_is_the_same_value_and_another_is_not(number: int, gro
 @given(st.text(max_size=20))
 def test_canonically_equivalent_texts_are_drawn_alike(text: str) -> None:
     assert as_drawn(unicodedata.normalize("NFD", text)) == as_drawn(unicodedata.normalize("NFC", text))
+
+
+def test_lines_as_drawn_is_as_drawn_of_each_line() -> None:
+    lines = ["Sales 1000", "1,377,600", "é", "", "1.377.600 and 1234.56", "x\u1680y"]
+    for decimal in (".", ","):
+        assert lines_as_drawn(lines, decimal) == [as_drawn(line, decimal) for line in lines]
+    assert lines_as_drawn(["a", "b"]) == ["a", "b"]
