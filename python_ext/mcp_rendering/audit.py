@@ -559,8 +559,9 @@ def _classify_plain(
             own = _as_header(cells, headers) if box_rows == 0 and cells != ("",) else None
             # The line above the first border is a header only when the border says so: a `+===+` border, or a
             # border between the box's first line and more lines of it (a bottom border closes the last record).
-            border_says = number + 1 in heavy or (
-                box_rows == 0 and number + 1 in separator and number + 2 < len(folded) and folded[number + 2][:1] == "|"
+            border_says = box_rows == 0 and (
+                number + 1 in heavy
+                or (number + 1 in separator and number + 2 < len(folded) and folded[number + 2][:1] == "|")
             )
             box_rows += 1
             if own is not None or border_says:
