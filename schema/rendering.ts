@@ -3,7 +3,7 @@
  *
  * - The rendering extension (`io.modelcontextprotocol/rendering`): {@link RenderingHints} in
  *   `Tool._meta["io.modelcontextprotocol/rendering"]`, {@link Rendering} in the same key of `CallToolResult._meta`.
- * - The result continuation extension (`io.modelcontextprotocol/result-continuation`): {@link ResultContinuationTool}
+ * - The result continuation extension (`mcp-rendering/result-continuation`): {@link ResultContinuationTool}
  *   and {@link ResultContinuation}, in that key of `Tool._meta` and `CallToolResult._meta`.
  * - Members added to existing interfaces (TypeScript merges interface declarations of one name): the two carrier
  *   keys of `Tool._meta` and `CallToolResult._meta`, every other key of `_meta` staying open; and the promotion
@@ -76,7 +76,8 @@ export interface Rendering {
   /**
    * An open string with two registered values: `"verbatim"` (every record, in the order given, values
    * unchanged, nothing left out) and `"summarizable"` (the host may summarize, abridge or reformat). A client
-   * reads any other string as `"verbatim"`. When absent, the tool hints decide.
+   * reads any other string as `"verbatim"`, and a directive without a mode as `"verbatim"` too: the tool hints
+   * decide only when the result has no directive.
    */
   mode?: string | null;
 
@@ -88,16 +89,17 @@ export interface Rendering {
   guidance?: string | null;
 
   /**
-   * The text shown for a null value: printable Latin letters, punctuation and dashes, single spaces between
-   * them, no digit or numeral character of any script, and at least one letter that resembles no digit (one of
-   * `ACEFHKMNPRUVWXY` or `acdefhkmnprtuvwxy`), so that it cannot hide a null or pass for an amount (a dash reads
-   * as zero, `O.OO` as 0.00 in a financial statement).
+   * The text shown for a null value: not only white space or invisible characters (Default_Ignorable code
+   * points, U+2800 BRAILLE PATTERN BLANK), and no control, format or numeric character (Unicode general
+   * categories Cc, Cf, Nd, Nl and No, in any script), so that it can neither hide a null nor pass for an
+   * amount; `"-"`, `"n/a"`, `"néant"` and `"無"` are usable. The pattern spells the categories out as of
+   * Unicode 14.0.
    *
    * Default: "n/a"
    *
    * @minLength 1
    * @maxLength 16
-   * @pattern ^([!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]+ )*[!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]*[ACEFHKMNPRU-Yac-fhkmnprt-y][!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]*( [!-/:-~¡-¬®-±´-¸º»¿-ÿĀ-ſ‐-‧‰-⁞]+)*$
+   * @pattern ^[^\u0000-\u001F\u0030-\u0039\u007F-\u009F\u00AD\u00B2-\u00B3\u00B9\u00BC-\u00BE\u0600-\u0605\u061C\u0660-\u0669\u06DD\u06F0-\u06F9\u070F\u07C0-\u07C9\u0890-\u0891\u08E2\u0966-\u096F\u09E6-\u09EF\u09F4-\u09F9\u0A66-\u0A6F\u0AE6-\u0AEF\u0B66-\u0B6F\u0B72-\u0B77\u0BE6-\u0BF2\u0C66-\u0C6F\u0C78-\u0C7E\u0CE6-\u0CEF\u0D58-\u0D5E\u0D66-\u0D78\u0DE6-\u0DEF\u0E50-\u0E59\u0ED0-\u0ED9\u0F20-\u0F33\u1040-\u1049\u1090-\u1099\u1369-\u137C\u16EE-\u16F0\u17E0-\u17E9\u17F0-\u17F9\u180E\u1810-\u1819\u1946-\u194F\u19D0-\u19DA\u1A80-\u1A89\u1A90-\u1A99\u1B50-\u1B59\u1BB0-\u1BB9\u1C40-\u1C49\u1C50-\u1C59\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2070\u2074-\u2079\u2080-\u2089\u2150-\u2182\u2185-\u2189\u2460-\u249B\u24EA-\u24FF\u2776-\u2793\u2CFD\u3007\u3021-\u3029\u3038-\u303A\u3192-\u3195\u3220-\u3229\u3248-\u324F\u3251-\u325F\u3280-\u3289\u32B1-\u32BF\uA620-\uA629\uA6E6-\uA6EF\uA830-\uA835\uA8D0-\uA8D9\uA900-\uA909\uA9D0-\uA9D9\uA9F0-\uA9F9\uAA50-\uAA59\uABF0-\uABF9\uFEFF\uFF10-\uFF19\uFFF9-\uFFFB𐄇-𐄳𐅀-𐅸𐆊-𐆋𐋡-𐋻𐌠-𐌣𐍁𐍊𐏑-𐏕𐒠-𐒩𐡘-𐡟𐡹-𐡿𐢧-𐢯𐣻-𐣿𐤖-𐤛𐦼-𐦽𐧀-𐧏𐧒-𐧿𐩀-𐩈𐩽-𐩾𐪝-𐪟𐫫-𐫯𐭘-𐭟𐭸-𐭿𐮩-𐮯𐳺-𐳿𐴰-𐴹𐹠-𐹾𐼝-𐼦𐽑-𐽔𐿅-𐿋𑁒-𑁯𑂽𑃍𑃰-𑃹𑄶-𑄿𑇐-𑇙𑇡-𑇴𑋰-𑋹𑑐-𑑙𑓐-𑓙𑙐-𑙙𑛀-𑛉𑜰-𑜻𑣠-𑣲𑥐-𑥙𑱐-𑱬𑵐-𑵙𑶠-𑶩𑿀-𑿔𒐀-𒑮𓐰-𓐸𖩠-𖩩𖫀-𖫉𖭐-𖭙𖭛-𖭡𖺀-𖺖𛲠-𛲣𝅳-𝅺𝋠-𝋳𝍠-𝍸𝟎-𝟿𞅀-𞅉𞋰-𞋹𞣇-𞣏𞥐-𞥙𞱱-𞲫𞲭-𞲯𞲱-𞲴𞴁-𞴭𞴯-𞴽🄀-🄌🯰-🯹󠀁󠀠-󠁿]*[^\u0000-\u0020\u0030-\u0039\u007F-\u00A0\u00AD\u00B2-\u00B3\u00B9\u00BC-\u00BE\u034F\u0600-\u0605\u061C\u0660-\u0669\u06DD\u06F0-\u06F9\u070F\u07C0-\u07C9\u0890-\u0891\u08E2\u0966-\u096F\u09E6-\u09EF\u09F4-\u09F9\u0A66-\u0A6F\u0AE6-\u0AEF\u0B66-\u0B6F\u0B72-\u0B77\u0BE6-\u0BF2\u0C66-\u0C6F\u0C78-\u0C7E\u0CE6-\u0CEF\u0D58-\u0D5E\u0D66-\u0D78\u0DE6-\u0DEF\u0E50-\u0E59\u0ED0-\u0ED9\u0F20-\u0F33\u1040-\u1049\u1090-\u1099\u115F-\u1160\u1369-\u137C\u1680\u16EE-\u16F0\u17B4-\u17B5\u17E0-\u17E9\u17F0-\u17F9\u180B-\u1819\u1946-\u194F\u19D0-\u19DA\u1A80-\u1A89\u1A90-\u1A99\u1B50-\u1B59\u1BB0-\u1BB9\u1C40-\u1C49\u1C50-\u1C59\u2000-\u200F\u2028-\u202F\u205F-\u2070\u2074-\u2079\u2080-\u2089\u2150-\u2182\u2185-\u2189\u2460-\u249B\u24EA-\u24FF\u2776-\u2793\u2800\u2CFD\u3000\u3007\u3021-\u3029\u3038-\u303A\u3164\u3192-\u3195\u3220-\u3229\u3248-\u324F\u3251-\u325F\u3280-\u3289\u32B1-\u32BF\uA620-\uA629\uA6E6-\uA6EF\uA830-\uA835\uA8D0-\uA8D9\uA900-\uA909\uA9D0-\uA9D9\uA9F0-\uA9F9\uAA50-\uAA59\uABF0-\uABF9\uFE00-\uFE0F\uFEFF\uFF10-\uFF19\uFFA0\uFFF0-\uFFFB𐄇-𐄳𐅀-𐅸𐆊-𐆋𐋡-𐋻𐌠-𐌣𐍁𐍊𐏑-𐏕𐒠-𐒩𐡘-𐡟𐡹-𐡿𐢧-𐢯𐣻-𐣿𐤖-𐤛𐦼-𐦽𐧀-𐧏𐧒-𐧿𐩀-𐩈𐩽-𐩾𐪝-𐪟𐫫-𐫯𐭘-𐭟𐭸-𐭿𐮩-𐮯𐳺-𐳿𐴰-𐴹𐹠-𐹾𐼝-𐼦𐽑-𐽔𐿅-𐿋𑁒-𑁯𑂽𑃍𑃰-𑃹𑄶-𑄿𑇐-𑇙𑇡-𑇴𑋰-𑋹𑑐-𑑙𑓐-𑓙𑙐-𑙙𑛀-𑛉𑜰-𑜻𑣠-𑣲𑥐-𑥙𑱐-𑱬𑵐-𑵙𑶠-𑶩𑿀-𑿔𒐀-𒑮𓐰-𓐸𖩠-𖩩𖫀-𖫉𖭐-𖭙𖭛-𖭡𖺀-𖺖𛲠-𛲣𝅳-𝅺𝋠-𝋳𝍠-𝍸𝟎-𝟿𞅀-𞅉𞋰-𞋹𞣇-𞣏𞥐-𞥙𞱱-𞲫𞲭-𞲯𞲱-𞲴𞴁-𞴭𞴯-𞴽🄀-🄌🯰-🯹󠀀-󠿿][^\u0000-\u001F\u0030-\u0039\u007F-\u009F\u00AD\u00B2-\u00B3\u00B9\u00BC-\u00BE\u0600-\u0605\u061C\u0660-\u0669\u06DD\u06F0-\u06F9\u070F\u07C0-\u07C9\u0890-\u0891\u08E2\u0966-\u096F\u09E6-\u09EF\u09F4-\u09F9\u0A66-\u0A6F\u0AE6-\u0AEF\u0B66-\u0B6F\u0B72-\u0B77\u0BE6-\u0BF2\u0C66-\u0C6F\u0C78-\u0C7E\u0CE6-\u0CEF\u0D58-\u0D5E\u0D66-\u0D78\u0DE6-\u0DEF\u0E50-\u0E59\u0ED0-\u0ED9\u0F20-\u0F33\u1040-\u1049\u1090-\u1099\u1369-\u137C\u16EE-\u16F0\u17E0-\u17E9\u17F0-\u17F9\u180E\u1810-\u1819\u1946-\u194F\u19D0-\u19DA\u1A80-\u1A89\u1A90-\u1A99\u1B50-\u1B59\u1BB0-\u1BB9\u1C40-\u1C49\u1C50-\u1C59\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2070\u2074-\u2079\u2080-\u2089\u2150-\u2182\u2185-\u2189\u2460-\u249B\u24EA-\u24FF\u2776-\u2793\u2CFD\u3007\u3021-\u3029\u3038-\u303A\u3192-\u3195\u3220-\u3229\u3248-\u324F\u3251-\u325F\u3280-\u3289\u32B1-\u32BF\uA620-\uA629\uA6E6-\uA6EF\uA830-\uA835\uA8D0-\uA8D9\uA900-\uA909\uA9D0-\uA9D9\uA9F0-\uA9F9\uAA50-\uAA59\uABF0-\uABF9\uFEFF\uFF10-\uFF19\uFFF9-\uFFFB𐄇-𐄳𐅀-𐅸𐆊-𐆋𐋡-𐋻𐌠-𐌣𐍁𐍊𐏑-𐏕𐒠-𐒩𐡘-𐡟𐡹-𐡿𐢧-𐢯𐣻-𐣿𐤖-𐤛𐦼-𐦽𐧀-𐧏𐧒-𐧿𐩀-𐩈𐩽-𐩾𐪝-𐪟𐫫-𐫯𐭘-𐭟𐭸-𐭿𐮩-𐮯𐳺-𐳿𐴰-𐴹𐹠-𐹾𐼝-𐼦𐽑-𐽔𐿅-𐿋𑁒-𑁯𑂽𑃍𑃰-𑃹𑄶-𑄿𑇐-𑇙𑇡-𑇴𑋰-𑋹𑑐-𑑙𑓐-𑓙𑙐-𑙙𑛀-𑛉𑜰-𑜻𑣠-𑣲𑥐-𑥙𑱐-𑱬𑵐-𑵙𑶠-𑶩𑿀-𑿔𒐀-𒑮𓐰-𓐸𖩠-𖩩𖫀-𖫉𖭐-𖭙𖭛-𖭡𖺀-𖺖𛲠-𛲣𝅳-𝅺𝋠-𝋳𝍠-𝍸𝟎-𝟿𞅀-𞅉𞋰-𞋹𞣇-𞣏𞥐-𞥙𞱱-𞲫𞲭-𞲯𞲱-𞲴𞴁-𞴭𞴯-𞴽🄀-🄌🯰-🯹󠀁󠀠-󠁿]*$
    */
   nullDisplay?: string | null;
 
@@ -113,7 +115,7 @@ export interface Rendering {
 /* BEGIN result-continuation */
 
 /**
- * Carried in `Tool._meta["io.modelcontextprotocol/result-continuation"]` by a tool whose results may come in
+ * Carried in `Tool._meta["mcp-rendering/result-continuation"]` by a tool whose results may come in
  * parts.
  *
  * @example A cursor argument
@@ -134,7 +136,7 @@ export interface ResultContinuationTool {
 }
 
 /**
- * Carried in `CallToolResult._meta["io.modelcontextprotocol/result-continuation"]` on every part of a result but
+ * Carried in `CallToolResult._meta["mcp-rendering/result-continuation"]` on every part of a result but
  * the last: call the same tool with the original arguments plus `argument` set to `token`.
  *
  * @example The first part of a result
@@ -194,7 +196,7 @@ export interface Tool {
    */
   _meta?: {
     "io.modelcontextprotocol/rendering"?: RenderingHints;
-    "io.modelcontextprotocol/result-continuation"?: ResultContinuationTool;
+    "mcp-rendering/result-continuation"?: ResultContinuationTool;
     [key: string]: unknown;
   };
 }
@@ -245,7 +247,7 @@ export interface CallToolResult {
    */
   _meta?: {
     "io.modelcontextprotocol/rendering"?: Rendering;
-    "io.modelcontextprotocol/result-continuation"?: ResultContinuation;
+    "mcp-rendering/result-continuation"?: ResultContinuation;
     [key: string]: unknown;
   };
 

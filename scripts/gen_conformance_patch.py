@@ -1,22 +1,29 @@
-"""Generate the patch of the pull request to the MCP conformance suite.
+"""Generate the patches of the pull requests to the MCP conformance suite.
 
-The added and changed files live as real files under `upstream/conformance/files/`, laid out as in the suite's
-tree, except the traceability file `src/seps/sep-0000.yaml`, which is the project's `sep/conformance/sep-0000.yaml`
-in the suite's prettier style. This script diffs them against the suite's source at the pinned commit (the snapshot
-`conformance-<commit>.tar.gz`) and writes `upstream/conformance/patches/0001-rendering-scenarios.patch`, which
-applies with `git apply`.
+Two patches, applied in order with `git apply`:
 
-The snapshot is found in `$CONFORMANCE_SNAPSHOT` when set, else in `shared/upstream/` beside this checkout (or
-beside the main checkout of a git worktree).
+- `0001-rendering-scenarios.patch`: the rendering extension's opt-in scenarios, their fixtures in the suite's
+  everything-server and everything-client, broken examples and vitest files. Its files live under
+  `upstream/conformance/files/`, laid out as in the suite's tree.
+- `0002-result-continuation-scenarios.patch`: the result continuation extension's scenarios, on top of the first.
+  Its files live under `upstream/conformance/files-continuation/`.
+
+The first patch's traceability file `src/seps/sep-0000.yaml` is the project's `sep/conformance/sep-0000.yaml` in the
+suite's prettier style. Result continuation is apart from any SEP: its traceability stays in the project
+(`sep/conformance/result-continuation.yaml`).
+
+The suite's source at the pinned commit (the snapshot `conformance-<commit>.tar.gz`) is found in
+`$CONFORMANCE_SNAPSHOT` when set, else in `shared/upstream/` beside this checkout (or beside the main checkout of a
+git worktree).
 
 Usage:
-    python scripts/gen_conformance_patch.py            # (re)write the patch
-    python scripts/gen_conformance_patch.py --check    # exit 1 when the committed patch is stale
+    python scripts/gen_conformance_patch.py            # (re)write the patches
+    python scripts/gen_conformance_patch.py --check    # exit 1 when a committed patch is stale
     python scripts/gen_conformance_patch.py --snapshot # print the path of the snapshot
 
-Exit status: 0 done (or current), 1 the committed patch is stale (`--check` only), 2 anything else that stopped it
-(no snapshot, a snapshot or source file that cannot be read or parsed), so that a caller never reports such a
-failure as a stale patch.
+Exit status: 0 done (or current), 1 a committed patch is stale (`--check` only), 2 anything else that stopped it (a
+snapshot or source file that cannot be read or parsed), 3 no snapshot, so that a caller never reports such a failure
+as a stale patch, and can tell a checkout without the suite's source from a broken one.
 """
 
 from __future__ import annotations
@@ -27,34 +34,55 @@ import re
 import subprocess
 import sys
 import tarfile
+from dataclasses import dataclass
 from pathlib import Path
 
-from gen_sdk_patch import file_diff
+from gen_sdk_patch import GenError, file_diff
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SUITE_DIR = REPO_ROOT / "upstream" / "conformance"
-FILES_DIR = SUITE_DIR / "files"
-PATCH = SUITE_DIR / "patches" / "0001-rendering-scenarios.patch"
-# Files of the patch that the project keeps elsewhere: the suite path, and the project file it is copied from.
-COPIED = {"src/seps/sep-0000.yaml": REPO_ROOT / "sep" / "conformance" / "sep-0000.yaml"}
+PATCHES_DIR = SUITE_DIR / "patches"
+YAML_PATH = "src/seps/sep-0000.yaml"
+PROJECT_YAML = REPO_ROOT / "sep" / "conformance" / "sep-0000.yaml"
 
 SUITE_COMMIT = "c321dd3"
 SNAPSHOT_NAME = f"conformance-{SUITE_COMMIT}.tar.gz"
 AUTHOR = "mcp-rendering maintainers <maintainers@mcp-rendering.invalid>"
-SUBJECT = "Add the rendering and result continuation extensions' server and client scenarios (SEP-0000)"
-BODY = (
-    "rendering-server and result-continuation-server (ClientScenarios: the suite plays the client and judges a\n"
-    "server), rendering-client and result-continuation-client (Scenarios: the suite plays a server with\n"
-    "well-formed and malformed carriers and judges a client's reading), with source = { extensionId } of their\n"
-    "extension, io.modelcontextprotocol/rendering and io.modelcontextprotocol/result-continuation, registered in\n"
-    "src/scenarios/index.ts (the server scenarios as pending: the everything-server implements neither\n"
-    "extension), both identifiers in EXTENSION_IDS, vitest tests that run the scenarios against a server and a\n"
-    "client that break the rules, and the traceability file src/seps/sep-0000.yaml. ConnectOptions takes an\n"
-    "optional fetch, so that the server scenarios can read the response bytes for a member name given twice."
+
+
+@dataclass(frozen=True)
+class Patch:
+    name: str
+    files: Path
+    subject: str
+    body: str
+
+
+PATCHES = (
+    Patch(
+        "0001-rendering-scenarios.patch",
+        SUITE_DIR / "files",
+        "Add opt-in scenarios for the rendering extension (SEP-0000)",
+        "rendering-server and rendering-client for io.modelcontextprotocol/rendering, in an opt-in suite\n"
+        "(--suite rendering) and in no other, `all` included. Fixtures in the everything-server\n"
+        "(test_rendering_statement, test_rendering_limited) and a reader in the everything-client; a broken\n"
+        "server and a broken client, with vitest cases for every check id; untestableCheck where a fixture is\n"
+        "missing; the traceability file src/seps/sep-0000.yaml.",
+    ),
+    Patch(
+        "0002-result-continuation-scenarios.patch",
+        SUITE_DIR / "files-continuation",
+        "Add opt-in scenarios for the result continuation extension",
+        "result-continuation-server and result-continuation-client for mcp-rendering/result-continuation, on\n"
+        "top of the rendering scenarios, in the opt-in suite result-continuation. The server command takes\n"
+        "--bearer-token; ConnectOptions takes an optional fetch, so that the server scenario can read the\n"
+        "response bytes for a member name given twice.",
+    ),
 )
 
 EXIT_STALE = 1
 EXIT_ERROR = 2
+EXIT_NO_SNAPSHOT = 3
 
 
 def find_snapshot() -> Path:
@@ -76,8 +104,8 @@ def find_snapshot() -> Path:
             return candidate
     looked = ", ".join(str(candidate) for candidate in candidates)
     message = f"the suite snapshot {SNAPSHOT_NAME} is absent (looked in: {looked})"
-    print(f"gen_conformance_patch: error: {message}", file=sys.stderr)
-    sys.exit(EXIT_ERROR)
+    print(f"gen_conformance_patch: {message}", file=sys.stderr)
+    sys.exit(EXIT_NO_SNAPSHOT)
 
 
 _SINGLE_QUOTED = re.compile(r"^(\s*(?:- )?[a-z_]+: )'(.*)'$")
@@ -98,25 +126,35 @@ def suite_yaml_style(text: str) -> str:
     return "\n".join(restyle(line) for line in text.splitlines()).rstrip("\n") + "\n"
 
 
-def render_patch(snapshot: Path) -> str:
-    sources = {p.relative_to(FILES_DIR).as_posix(): p for p in FILES_DIR.rglob("*") if p.is_file()}
-    sources.update(COPIED)
-    paths = sorted(sources)
-    originals: dict[str, str] = {}
+def _tree(directory: Path) -> dict[str, str]:
+    return {
+        p.relative_to(directory).as_posix(): p.read_text(encoding="utf-8") for p in directory.rglob("*") if p.is_file()
+    }
+
+
+def render_patches(snapshot: Path) -> dict[Path, str]:
+    """Every patch, by its path: each the diff from the tree the ones before it leave."""
+    states = [
+        _tree(PATCHES[0].files) | {YAML_PATH: suite_yaml_style(PROJECT_YAML.read_text(encoding="utf-8"))},
+        _tree(PATCHES[1].files),
+    ]
+    wanted = {path for state in states for path in state}
+    tree: dict[str, str | None] = {}
     with tarfile.open(snapshot) as archive:
         for member in archive.getmembers():
             path = member.name.split("/", 1)[1] if "/" in member.name else ""
-            if path in paths and member.isfile():
+            if path in wanted and member.isfile():
                 extracted = archive.extractfile(member)
                 assert extracted is not None
-                originals[path] = extracted.read().decode("utf-8")
-    diffs = "".join(file_diff(path, originals.get(path), _text(path, sources[path])) for path in paths)
-    return f"From: {AUTHOR}\nSubject: [PATCH] {SUBJECT}\n\n{BODY}\n---\n{diffs}"
-
-
-def _text(path: str, source: Path) -> str:
-    text = source.read_text(encoding="utf-8")
-    return suite_yaml_style(text) if path in COPIED else text
+                tree[path] = extracted.read().decode("utf-8")
+    rendered: dict[Path, str] = {}
+    for number, (patch, state) in enumerate(zip(PATCHES, states, strict=True), start=1):
+        diffs = "".join(file_diff(path, tree.get(path), state[path]) for path in sorted(state))
+        tree.update(state)
+        rendered[PATCHES_DIR / patch.name] = (
+            f"From: {AUTHOR}\nSubject: [PATCH {number}/{len(PATCHES)}] {patch.subject}\n\n{patch.body}\n---\n{diffs}"
+        )
+    return rendered
 
 
 def main() -> int:
@@ -130,19 +168,23 @@ def main() -> int:
         print(snapshot)
         return 0
     try:
-        text = render_patch(snapshot)
-        committed = PATCH.read_text(encoding="utf-8") if PATCH.exists() else None
-    except (OSError, tarfile.TarError, UnicodeDecodeError, EOFError) as error:
+        rendered = render_patches(snapshot)
+    except (OSError, tarfile.TarError, UnicodeDecodeError, EOFError, GenError) as error:
         # Not a stale patch: the inputs could not be read, so nothing is known about the patch.
         print(f"gen_conformance_patch: error: cannot build the patch: {error}", file=sys.stderr)
         return EXIT_ERROR
+    on_disk = {path: path.read_text(encoding="utf-8") for path in PATCHES_DIR.glob("*.patch")}
     if args.check:
-        if committed != text:
-            print(f"gen_conformance_patch: {PATCH.relative_to(REPO_ROOT)} is stale; run it without --check")
+        stale = sorted(path.name for path in set(on_disk) | set(rendered) if on_disk.get(path) != rendered.get(path))
+        if stale:
+            print(f"gen_conformance_patch: stale: {', '.join(stale)}; run it without --check")
             return EXIT_STALE
         return 0
-    PATCH.parent.mkdir(parents=True, exist_ok=True)
-    PATCH.write_text(text, encoding="utf-8")
+    PATCHES_DIR.mkdir(parents=True, exist_ok=True)
+    for path in set(on_disk) - set(rendered):
+        path.unlink()
+    for path, text in rendered.items():
+        path.write_text(text, encoding="utf-8")
     return 0
 
 

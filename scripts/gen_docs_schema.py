@@ -32,9 +32,9 @@ CARRIERS = (
     '| Result directive, a [`Rendering`](#rendering) | `CallToolResult._meta["io.modelcontextprotocol/rendering"]` '
     "| [`CallToolResult._rendering`](#calltoolresult) |",
     "| Continuation argument, a [`ResultContinuationTool`](#resultcontinuationtool) "
-    '| `Tool._meta["io.modelcontextprotocol/result-continuation"]` | none |',
+    '| `Tool._meta["mcp-rendering/result-continuation"]` | none |',
     "| Where the rest of a result is, a [`ResultContinuation`](#resultcontinuation) "
-    '| `CallToolResult._meta["io.modelcontextprotocol/result-continuation"]` | none |',
+    '| `CallToolResult._meta["mcp-rendering/result-continuation"]` | none |',
 )
 
 

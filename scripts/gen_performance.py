@@ -125,19 +125,51 @@ def _figure() -> tuple[Any, Any]:
     matplotlib.use("svg")
     from matplotlib import pyplot
 
+    # Sized for the documentation's content column at desktop width (about 800 pixels): the figure is scaled down
+    # to it, so the text is set large enough to stay legible once scaled.
     matplotlib.rcParams.update(
-        {"svg.hashsalt": "mcp-rendering", "svg.fonttype": "none", "font.size": 9, "axes.grid": True}
+        {
+            "svg.hashsalt": "mcp-rendering",
+            "svg.fonttype": "none",
+            "font.size": 12,
+            "legend.fontsize": 11,
+            "axes.grid": True,
+            "grid.alpha": 0.4,
+        }
     )
-    figure, axes = pyplot.subplots(figsize=(7.0, 4.0))
+    figure, axes = pyplot.subplots(figsize=(10.0, 5.5))
     return figure, axes
+
+
+def _legend_below(figure: Any, axes: Any) -> None:
+    """The legend under the plot, never over a line: two columns, outside the axes."""
+    figure.tight_layout()
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
+
+
+def _target(axes: Any, value: float, text: str) -> None:
+    """A target as a dashed line, labelled at its left end (where few rows are measured and no series crosses it),
+    inside the plot and above the line."""
+    axes.axhline(value, color="dimgrey", linewidth=1.0, linestyle="--")
+    axes.text(
+        0.005,
+        value,
+        text,
+        transform=axes.get_yaxis_transform(),
+        ha="left",
+        va="bottom",
+        color="dimgrey",
+        fontsize=11,
+        bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1.5},
+    )
 
 
 def _svg(figure: Any) -> str:
     from matplotlib import pyplot
 
     buffer = io.StringIO()
-    figure.tight_layout()
-    figure.savefig(buffer, format="svg", metadata={"Date": None})
+    # "tight": the saved figure grows to hold the legend placed under the axes.
+    figure.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
     pyplot.close(figure)
     return buffer.getvalue()
 
@@ -166,13 +198,13 @@ def cost_per_row_plot(runs: dict[str, Run]) -> str:
     for label, entries, side, style in lines:
         if entries:
             rows, cost = _series(entries, side)
-            axes.plot(rows, cost, style, label=label, markersize=4)
+            axes.plot(rows, cost, style, label=label, markersize=5)
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_xlabel("rows in the result")
     axes.set_ylabel("µs per row (median)")
     axes.set_title("Cost per row, beside json.loads: growing alike means linear growth")
-    axes.legend(fontsize=7, loc="best")
+    _legend_below(figure, axes)
     return _svg(figure)
 
 
@@ -180,9 +212,9 @@ def ratio_plot(runs: dict[str, Run]) -> str:
     """Each ratio's median and range against rows, with the targets."""
     figure, axes = _figure()
     series: list[tuple[str, Sequence[Entry], str]] = [
-        ("call over stdio ÷ plain (target ≤ 1.2)", _entries(runs["call"], "call over stdio"), "^-"),
-        ("call over HTTP ÷ plain (target ≤ 1.2)", _entries(runs["call"], "call over http"), "D-"),
-        ("present() + json.loads ÷ json.loads (target ≤ 5 at 100,000)", _present(runs["present"]), "o-"),
+        ("call over stdio ÷ plain server", _entries(runs["call"], "call over stdio"), "^-"),
+        ("call over HTTP ÷ plain server", _entries(runs["call"], "call over http"), "D-"),
+        ("present() + json.loads ÷ json.loads", _present(runs["present"]), "o-"),
         ("audit() ÷ json.loads, collector on", [e for e in _audits(runs["audit"], "ledger") if e["gc"] == "on"], "s-"),
     ]
     for label, entries, style in series:
@@ -193,15 +225,15 @@ def ratio_plot(runs: dict[str, Run]) -> str:
         medians = [e["ratio"]["median"] for e in ordered]
         below = [e["ratio"]["median"] - e["ratio"]["low"] for e in ordered]
         above = [e["ratio"]["high"] - e["ratio"]["median"] for e in ordered]
-        axes.errorbar(rows, medians, yerr=[below, above], fmt=style, label=label, markersize=4, capsize=3)
-    axes.axhline(1.2, color="grey", linewidth=0.8, linestyle="--")
-    axes.axhline(5.0, color="grey", linewidth=0.8, linestyle="--")
+        axes.errorbar(rows, medians, yerr=[below, above], fmt=style, label=label, markersize=5, capsize=3)
+    _target(axes, 1.2, "target for a call: ratio ≤ 1.2")
+    _target(axes, 5.0, "target for present(): ratio ≤ 5 at 100,000 rows")
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_xlabel("rows in the result")
     axes.set_ylabel("ratio (median, bars: range of the rounds)")
     axes.set_title("Ratios against their baselines")
-    axes.legend(fontsize=7, loc="best")
+    _legend_below(figure, axes)
     return _svg(figure)
 
 

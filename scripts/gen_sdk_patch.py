@@ -1,20 +1,23 @@
-"""Generate the patch series of the pull request to the official MCP Python SDK.
+"""Generate the pull requests to the official MCP Python SDK, one patch each.
 
-The added and changed files live as real files under `upstream/python-sdk/files/`, laid out as in the SDK's tree.
-This script diffs them against the pinned release of the SDK (the `mcp` sdist on PyPI, fetched by version and
-sha256) and writes:
+Each pull request is a folder under `upstream/python-sdk/` (see PULL_REQUESTS) holding its added and changed files
+as real files under `files/`, laid out as in the SDK's tree, and its description `PR.md`. This script diffs the
+files against the pinned release of the SDK (the `mcp` sdist on PyPI, fetched by version and sha256) and writes:
 
-- `upstream/python-sdk/patches/NNNN-*.patch`: the series, each applying with `git apply` in order;
+- `upstream/python-sdk/<folder>/<folder>.patch`: the pull request's patch, applying with `git apply` to the pinned
+  release on its own (no two pull requests change the same file, so they also apply together);
 - `upstream/python-sdk/constraints.txt`: the exact versions of the SDK's own `uv.lock`, which
   `upstream/python-sdk/check.sh` installs the SDK's development tools from.
 
 Usage:
-    python scripts/gen_sdk_patch.py            # (re)write the series and the constraints
+    python scripts/gen_sdk_patch.py            # (re)write the patches and the constraints
     python scripts/gen_sdk_patch.py --check    # exit 1 when a committed file is stale
     python scripts/gen_sdk_patch.py --fetch    # print the path of the verified sdist (downloading it once)
+    python scripts/gen_sdk_patch.py --list     # print each pull request's folder, in order
 
 Exit status: 0 done (or current), 1 stale (only with --check), 2 any other error (the sdist cannot be fetched or
-verified, files/ and SERIES disagree, a file is malformed), so that a caller can tell "regenerate" from "broken".
+verified, two pull requests change one file, a file is malformed), so that a caller can tell "regenerate" from
+"broken".
 """
 
 from __future__ import annotations
@@ -33,8 +36,6 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SDK_DIR = REPO_ROOT / "upstream" / "python-sdk"
-FILES_DIR = SDK_DIR / "files"
-PATCHES_DIR = SDK_DIR / "patches"
 CONSTRAINTS = SDK_DIR / "constraints.txt"
 CACHE_DIR = REPO_ROOT / ".cache" / "upstream"
 
@@ -45,11 +46,18 @@ AUTHOR = "mcp-rendering maintainers <maintainers@mcp-rendering.invalid>"
 
 
 @dataclass(frozen=True)
-class Patch:
-    name: str
+class PullRequest:
+    folder: str
     subject: str
     body: str
-    paths: tuple[str, ...]
+
+    @property
+    def files(self) -> Path:
+        return SDK_DIR / self.folder / "files"
+
+    @property
+    def patch(self) -> Path:
+        return SDK_DIR / self.folder / f"{self.folder}.patch"
 
 
 EXIT_STALE = 1
@@ -57,60 +65,41 @@ EXIT_ERROR = 2
 
 
 class GenError(Exception):
-    """Anything that stops the series from being rendered or checked (as opposed to a stale series)."""
+    """Anything that stops a patch from being rendered or checked (as opposed to a stale patch)."""
 
 
-SERIES = (
-    Patch(
-        name="0001-keep-extensions-in-legacy-initialize.patch",
+PULL_REQUESTS = (
+    PullRequest(
+        folder="keep-extensions",
         subject="Keep capabilities.extensions in the handshake-era initialize result",
         body=(
-            "The 2025 wire schemas have no ServerCapabilities.extensions, so the per-version sieve\n"
-            "dropped the SEP-2133 map from the initialize result and a legacy client never saw the\n"
-            "extensions a server advertises (MCP Apps included). ServerCapabilities is open in those\n"
-            "schemas, so ServerRunner now keeps the map beside the members the schema defines.\n"
-            "The tests that pinned the gap now pin the map's presence."
-        ),
-        paths=(
-            "src/mcp/server/runner.py",
-            "tests/server/test_runner.py",
-            "tests/server/test_extensions_capability.py",
-            "tests/server/test_apps.py",
-            "tests/server/mcpserver/test_extension.py",
+            "The handshake-era wire schemas have no ServerCapabilities.extensions, so the per-version\n"
+            "sieve dropped the SEP-2133 map from the initialize result, and a client on 2024-11-05,\n"
+            "2025-03-26, 2025-06-18 or 2025-11-25 never saw the extensions a server advertises (MCP Apps\n"
+            "included). ServerCapabilities is open in those schemas, so ServerRunner now keeps the map\n"
+            "beside the members the schema defines. The tests that pinned the gap now pin the map, and\n"
+            "docs/advanced/extensions.md says where each era reads it."
         ),
     ),
-    Patch(
-        name="0002-rendering-extension.patch",
-        subject="Add the rendering extension (io.modelcontextprotocol/rendering)",
+    PullRequest(
+        folder="stdio-buffer",
+        subject="Join a long stdio line once, not on every chunk",
         body=(
-            "mcp.server.rendering: the Rendering extension (tool hints under _meta, a default directive\n"
-            "stamped on successful results, with_directive, client_supports_rendering). mcp.client.rendering:\n"
-            "the host's closed, fail-safe reading (read_rendering) and the client's declaration.\n"
-            "Disabled unless the server passes Rendering() to MCPServer(extensions=[...])."
-        ),
-        paths=(
-            "src/mcp/shared/rendering.py",
-            "src/mcp/server/rendering.py",
-            "src/mcp/client/rendering.py",
-            "tests/server/test_rendering.py",
-            "tests/client/test_rendering.py",
+            "stdio_client re-joined and re-split the unfinished line on every chunk read from the\n"
+            "server's stdout: time quadratic in the length of a long message. The pieces are now kept\n"
+            "apart and joined once, when the chunk holding the line's newline arrives. Framing is\n"
+            "unchanged."
         ),
     ),
-    Patch(
-        name="0003-rendering-docs.patch",
-        subject="Document the rendering extension",
+    PullRequest(
+        folder="rendering",
+        subject="Add the provisional rendering extension (io.modelcontextprotocol/rendering)",
         body=(
-            "docs/advanced/rendering.md with its docs_src/rendering/ tutorials (two servers, one host) and\n"
-            "tests/docs_src/test_rendering.py, which proves each claim of the page."
-        ),
-        paths=(
-            "mkdocs.yml",
-            "docs/advanced/rendering.md",
-            "docs_src/rendering/__init__.py",
-            "docs_src/rendering/tutorial001.py",
-            "docs_src/rendering/tutorial001_client.py",
-            "docs_src/rendering/tutorial002.py",
-            "tests/docs_src/test_rendering.py",
+            "mcp.server.rendering: the Rendering extension, in the shape of mcp.server.apps: tool hints\n"
+            "under _meta, a default directive stamped on successful results, with_directive and\n"
+            "client_supports_rendering. mcp.client.rendering: read_rendering, a host's fail-safe reading\n"
+            "of both carriers. Off unless a server passes Rendering() to MCPServer(extensions=[...]).\n"
+            "docs/advanced/rendering.md with its docs_src/rendering/ tutorials and their test."
         ),
     ),
 )
@@ -153,34 +142,38 @@ def file_diff(path: str, old: str | None, new: str) -> str:
     if old is None and not new:
         return f"diff --git a/{path} b/{path}\nnew file mode 100644\n"
     if not new.endswith("\n"):
-        raise GenError(f"{FILES_DIR / path} must end with a newline")
+        raise GenError(f"{path} must end with a newline")
     new_lines = new.splitlines(keepends=True)
     if old is None:
         header = f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n"
         return header + f"@@ -0,0 +1,{len(new_lines)} @@\n" + "".join(f"+{line}" for line in new_lines)
     hunks = "".join(difflib.unified_diff(old.splitlines(keepends=True), new_lines, f"a/{path}", f"b/{path}", n=3))
     if not hunks:
-        raise GenError(f"{FILES_DIR / path} is identical to the SDK's; remove it from files/")
+        raise GenError(f"{path} is identical to the SDK's; remove it from files/")
     return f"diff --git a/{path} b/{path}\n" + hunks
 
 
-def render_series(sdist: Path) -> dict[Path, str]:
-    """Every patch of the series, by its path."""
-    listed = [path for patch in SERIES for path in patch.paths]
-    on_disk = sorted(p.relative_to(FILES_DIR).as_posix() for p in FILES_DIR.rglob("*") if p.is_file())
-    if sorted(listed) != on_disk or len(set(listed)) != len(listed):
-        missing = sorted(set(on_disk) - set(listed))
-        absent = sorted(set(listed) - set(on_disk))
-        raise GenError(f"SERIES and files/ disagree (not in SERIES: {missing}; not in files/: {absent})")
-    originals = _sdist_text(sdist, set(listed))
+def render_patches(sdist: Path) -> dict[Path, str]:
+    """Every pull request's patch, by its path."""
+    owners: dict[str, str] = {}
+    listed: dict[PullRequest, list[str]] = {}
+    for request in PULL_REQUESTS:
+        listed[request] = sorted(
+            p.relative_to(request.files).as_posix() for p in request.files.rglob("*") if p.is_file()
+        )
+        if not listed[request]:
+            raise GenError(f"{request.files} holds no file")
+        for path in listed[request]:
+            if path in owners:
+                raise GenError(f"{path} is changed by both {owners[path]} and {request.folder}")
+            owners[path] = request.folder
+    originals = _sdist_text(sdist, set(owners))
     rendered: dict[Path, str] = {}
-    for number, patch in enumerate(SERIES, start=1):
+    for request, paths in listed.items():
         diffs = "".join(
-            file_diff(path, originals.get(path), (FILES_DIR / path).read_text(encoding="utf-8")) for path in patch.paths
+            file_diff(path, originals.get(path), (request.files / path).read_text("utf-8")) for path in paths
         )
-        rendered[PATCHES_DIR / patch.name] = (
-            f"From: {AUTHOR}\nSubject: [PATCH {number}/{len(SERIES)}] {patch.subject}\n\n{patch.body}\n---\n{diffs}"
-        )
+        rendered[request.patch] = f"From: {AUTHOR}\nSubject: [PATCH] {request.subject}\n\n{request.body}\n---\n{diffs}"
     return rendered
 
 
@@ -204,20 +197,23 @@ def main() -> int:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--check", action="store_true", help="exit 1 when a committed file is stale")
     group.add_argument("--fetch", action="store_true", help="print the path of the verified sdist")
+    group.add_argument("--list", action="store_true", help="print each pull request's folder, in order")
     args = parser.parse_args()
+    if args.list:
+        print("\n".join(request.folder for request in PULL_REQUESTS))
+        return 0
 
     sdist = fetch_sdist()
     if args.fetch:
         print(sdist)
         return 0
-    expected = {**render_series(sdist), CONSTRAINTS: render_constraints(sdist)}
-    stray = sorted(set(PATCHES_DIR.glob("*.patch")) - set(expected))
+    expected = {**render_patches(sdist), CONSTRAINTS: render_constraints(sdist)}
+    stray = sorted(set(SDK_DIR.glob("*/*.patch")) - set(expected))
     if args.check:
         stale = [path for path, text in expected.items() if not path.exists() or path.read_text("utf-8") != text]
         for path in [*stale, *stray]:
             print(f"gen_sdk_patch: {path.relative_to(REPO_ROOT)} is stale; run python scripts/gen_sdk_patch.py")
         return EXIT_STALE if stale or stray else 0
-    PATCHES_DIR.mkdir(parents=True, exist_ok=True)
     for path in stray:
         path.unlink()
     for path, text in expected.items():
@@ -229,10 +225,10 @@ def _run() -> int:
     try:
         return main()
     except GenError as error:
-        print(f"gen_sdk_patch: error (not a stale series): {error}", file=sys.stderr)
+        print(f"gen_sdk_patch: error (not a stale patch): {error}", file=sys.stderr)
     except Exception:  # an unexpected failure must not exit 1, which means "stale"
         traceback.print_exc()
-        print("gen_sdk_patch: error (not a stale series): unexpected failure above", file=sys.stderr)
+        print("gen_sdk_patch: error (not a stale patch): unexpected failure above", file=sys.stderr)
     return EXIT_ERROR
 
 

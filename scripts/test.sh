@@ -23,7 +23,8 @@ pyright
 
 if [ -f mkdocs.yml ]; then
   echo "== mkdocs build --strict"
-  NO_MKDOCS_2_WARNING=1 mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
+  # Not --quiet: the warnings that --strict fails on are the only account of why it failed.
+  NO_MKDOCS_2_WARNING=1 mkdocs build --strict --site-dir "$(mktemp -d)"
 fi
 
 # The conformance check mostly waits on npm and on its servers: it runs beside pytest, its output kept for later.

@@ -17,6 +17,7 @@ import pytest
 from mcp_rendering.audit import MAX_RESULT_BYTES, MAX_TRANSCRIPT_CHARS
 from mcp_rendering.cli import main
 from mcp_rendering.patch import installed
+from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
 
 EXAMPLE = [sys.executable, "-m", "mcp_rendering.examples.financial"]
 SCREENING = [sys.executable, "-m", "mcp_rendering.examples.screening"]
@@ -61,6 +62,9 @@ def test_demo_of_a_paged_result_shows_the_notice_and_walks_to_the_end(tmp_path: 
     assert completed.returncode == 0, completed.stderr
     out = completed.stdout
     assert "INCOMPLETE: a bounded page" in out
+    assert "What the user sees (mode verbatim: a part of the result, marked partial, in order)" in out
+    assert "the whole result, in order)" not in out
+    assert "Outcome: each part was shown in order and marked partial until the last" in out
     assert "Partial result: it shows 100 of" in out
     walked = next(line for line in out.splitlines() if "walked" in line)
     pages, records = walked.split("walked ")[1].split(" pages: ")
@@ -91,13 +95,25 @@ def test_inspect_reports_the_hints_of_an_example_server_in_its_carrier(capsys: p
     assert report["extension_advertised"] is True
     tools = {tool["name"]: tool for tool in report["tools"]}
     statements = tools["financial_statements"]
-    assert statements["meta"] == {"carrier": "_meta", "present": True, "values": {"verbatimHint": True}, "problems": []}
+    assert statements["meta"] == {
+        "carrier": "_meta",
+        "present": True,
+        "values": {"verbatimHint": True},
+        "problems": [],
+        "unknown": [],
+    }
     # The server's middleware moved the hints its tools declared in their annotations: one carrier on the wire.
-    assert statements["annotations"] == {"carrier": "annotations", "present": False, "values": {}, "problems": []}
+    assert statements["annotations"] == {
+        "carrier": "annotations",
+        "present": False,
+        "values": {},
+        "problems": [],
+        "unknown": [],
+    }
     assert (statements["effective_mode"], statements["effective_source"]) == ("verbatim", "tool._meta")
     assert tools["key_figures"]["meta"]["values"] == {"summarizeOkHint": True}
     assert tools["key_figures"]["effective_mode"] == "summarizable"
-    assert report["malformed"] == 0 and report["strict_failures"] == []
+    assert report["malformed"] == report["unknown"] == 0 and report["strict_failures"] == []
     assert report["resource_templates"] == ["accounts://atelier-fictif/fy2025/lines/{row_id}"]
     assert report["prompts"] == [] and report["resources"] == []
 
@@ -110,7 +126,7 @@ def test_inspect_judges_a_sample_call_of_a_paged_tool(capsys: pytest.CaptureFixt
     assert "structuredContent._rendering (model-facing copy, never a directive): mode=" in out
     assert "effective mode verbatim (from result._meta)" in out
     assert "incomplete (a bounded page); continue with argument 'cursor'" in out
-    assert "0 malformed value(s)." in out and "Strict check: passes." in out
+    assert "0 malformed value(s), 0 unknown member(s) (ignored)." in out and "Strict check: passes." in out
 
 
 def test_inspect_strict_fails_a_server_without_the_meta_carrier(capsys: pytest.CaptureFixture[str]) -> None:
@@ -289,8 +305,9 @@ def test_inspect_flags_malformed_values_from_the_raw_wire(tmp_path: Path, capsys
     ]
     assert call["meta"]["values"] == {"mode": "verbatim", "nullDisplay": "n/a"}
     assert call["structured_copy"]["values"] == {"mode": "loud"}  # unregistered but well-formed; never a directive
+    assert call["structured_copy"]["problems"] == ["mode: 'loud' is not a registered value; read as verbatim"]
     assert call["effective_mode"] == "verbatim" and call["effective_source"] == "result._meta"
-    assert report["malformed"] == 3
+    assert report["malformed"] == 4
 
     # The server refused `server/discover`, so this all went through the 2025-11-25 handshake.
     assert report["protocol_version"] == "2025-11-25"
@@ -308,7 +325,7 @@ def test_inspect_flags_malformed_values_from_the_raw_wire(tmp_path: Path, capsys
     assert "Extension io.modelcontextprotocol/rendering: not visible (a 2025-11-25 initialize result" in text
     assert "! annotations verbatimHint: Input should be a valid boolean (got 'yes'); read as true" in text
     assert "! _meta the value: a string, not an object; read as verbatimHint true, summarizeOkHint false" in text
-    assert "3 malformed value(s)." in text
+    assert "4 malformed value(s), 0 unknown member(s) (ignored)." in text
     assert main(["inspect", "--strict", "--call", "sloppy", "--", *command]) == 1
 
 
@@ -449,6 +466,7 @@ def test_inspect_speaks_2026_to_a_server_that_requires_the_envelope_on_every_req
         "present": True,
         "values": {"mode": "verbatim"},
         "problems": [],
+        "unknown": [],
     }
     assert report["call"]["missing_meta_carrier"] is True
 
@@ -537,12 +555,12 @@ def test_the_demo_refuses_a_save_path_it_cannot_use_before_it_runs(
 CONTINUATION_ONLY_SERVER = CORE_ONLY_SERVER.replace(
     '"_rendering": {"mode": "verbatim"}',
     '"_meta": {"io.modelcontextprotocol/rendering": {"mode": "verbatim"}, '
-    '"io.modelcontextprotocol/result-continuation": {"argument": "cursor", "token": "p2"}}',
+    '"mcp-rendering/result-continuation": {"argument": "cursor", "token": "p2"}}',
 ).replace(
     '"inputSchema": {"type": "object"}, "annotations": {"verbatimHint": True}',
     '"inputSchema": {"type": "object", "properties": {"cursor": {"type": "string"}}}, '
     '"_meta": {"io.modelcontextprotocol/rendering": {"verbatimHint": True}, '
-    '"io.modelcontextprotocol/result-continuation": {"argument": "cursor"}}',
+    '"mcp-rendering/result-continuation": {"argument": "cursor"}}',
 )
 
 
@@ -554,6 +572,77 @@ def test_inspect_strict_fails_a_continuation_that_does_not_say_incomplete(capsys
         "the result's continuation: expiresAt: not stated (a server always states the token's expiry)",
     ]
     assert main(["inspect", "--strict", "--call", "report", "--", sys.executable, "-c", CONTINUATION_ONLY_SERVER]) == 1
+
+
+PAGED_ROWS_SERVER = textwrap.dedent(
+    """
+    import sys
+
+    from mcp.server.mcpserver import MCPServer
+
+    from mcp_rendering import Budget, paged_tool, registration
+
+    mcp = MCPServer("rows", **registration(continuation=sys.argv[1] == "declared"))
+
+
+    @paged_tool(mcp, budget=Budget(max_items=2), secret="a-test-secret-of-32-bytes-000000")
+    def hits(case: str) -> list[dict[str, object]]:
+        return [{"label": f"{case} {i}", "score": i} for i in range(5)]
+
+
+    mcp.run()
+    """
+)
+
+
+def test_inspect_reports_each_extension_and_strict_fails_a_paged_tool_without_result_continuation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    undeclared = [sys.executable, "-c", PAGED_ROWS_SERVER, "undeclared"]
+    report = inspect_json(capsys, "--", *undeclared)
+    assert (report["extension_advertised"], report["continuation_advertised"]) == (True, False)
+    assert report["extensions"] == [EXTENSION_ID]
+    assert report["tools"][0]["continuation_argument"] == "cursor"
+    assert report["strict_failures"] == [
+        f'tool "hits" pages its results but the server does not declare {CONTINUATION_ID}'
+    ]
+    assert main(["inspect", "--strict", "--", *undeclared]) == 1
+    out = capsys.readouterr().out
+    assert f"Extension {CONTINUATION_ID}: no, not advertised in the server's capabilities" in out
+    assert 'result continuation: pages its results, continued through argument "cursor"' in out
+    assert 'Strict check: fails (tool "hits" pages its results' in out
+    # Without --strict: the findings are named, no verdict is given, and the exit status stays 0.
+    assert main(["inspect", "--", *undeclared]) == 0
+    out = capsys.readouterr().out
+    assert "Strict check" not in out
+    assert 'Findings that --strict fails on: tool "hits" pages its results' in out
+
+    declared = [sys.executable, "-c", PAGED_ROWS_SERVER, "declared"]
+    assert main(["inspect", "--strict", "--call", "hits", "--args", '{"case": "C"}', "--", *declared]) == 0
+    out = capsys.readouterr().out
+    assert f"Extension {CONTINUATION_ID}: yes, advertised in the server's capabilities" in out
+    assert "Strict check: passes." in out
+    assert (
+        "Checked: the server's declaration of each extension; the hints of 1 tool in both carriers, and each "
+        'one\'s continuation argument; the result of "hits": its directive in each of three carriers, and its '
+        "continuation."
+    ) in out
+
+
+def test_inspect_without_strict_gives_no_verdict_and_says_what_it_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["inspect", "--", *EXAMPLE]) == 0
+    out = capsys.readouterr().out
+    assert "Strict check" not in out and "Findings that --strict" not in out
+    assert "Checked: the server's declaration of each extension; the hints of 2 tools in both carriers" in out
+
+
+def test_inspect_help_describes_what_it_does(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["inspect", "--help"])
+    assert exited.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())  # argparse wraps to the terminal's width
+    assert "Start a stdio MCP server, connect to it as a client would, and report what it declares" in out
+    assert "a paged tool on a server that does not declare result continuation" in out
 
 
 # ---------------------------------------------------------------------------------------------- the command itself
@@ -696,13 +785,17 @@ HOSTILE_JSON = [
     ('{"content": [], "content": [{"type": "text", "text": "x"}]}', "the member name 'content' occurs twice"),
     ('{"content": [NaN]}', "NaN is not a JSON value"),
     ('{"content": [Infinity]}', "Infinity is not a JSON value"),
+    ('{"content": [1e999]}', "the number 1e999 is too large to read (it would read as infinity)"),
+    ('{"content": [-1.5E+400]}', "the number -1.5E+400 is too large to read"),
     ('{"content": [', "is not JSON: Expecting value"),
     ('{"content": [1' + "0" * 10_000 + "]}", "is not JSON"),
 ]
 
 
 @pytest.mark.parametrize(
-    ("text", "message"), HOSTILE_JSON, ids=["deep", "surrogate", "twice", "nan", "inf", "cut", "huge-int"]
+    ("text", "message"),
+    HOSTILE_JSON,
+    ids=["deep", "surrogate", "twice", "nan", "inf", "1e999", "-1.5e400", "cut", "huge-int"],
 )
 def test_audit_refuses_hostile_json_with_one_line(
     text: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -820,3 +913,32 @@ def test_the_audit_help_states_the_exit_statuses_and_limits(capsys: pytest.Captu
     assert f"over {MAX_RESULT_BYTES} bytes or a transcript over {MAX_TRANSCRIPT_CHARS} characters" in out
     for words in ("the CallToolResult as wire JSON", "the text the host showed the user", "print the report as JSON"):
         assert words in out, words
+
+
+LATER_REVISION_SERVER = CORE_ONLY_SERVER.replace(
+    '"_rendering": {"mode": "verbatim"}',
+    '"_meta": {"io.modelcontextprotocol/rendering": {"mode": "summarizable", "complete": True, "priority": 2}}',
+).replace(
+    '"inputSchema": {"type": "object"}, "annotations": {"verbatimHint": True}',
+    '"inputSchema": {"type": "object"}, '
+    '"_meta": {"io.modelcontextprotocol/rendering": {"summarizeOkHint": True, "laterHint": "x"}}',
+)
+
+
+def test_inspect_lists_unknown_members_as_ignored_and_strict_fails_them(capsys: pytest.CaptureFixture[str]) -> None:
+    command = [sys.executable, "-c", LATER_REVISION_SERVER]
+    report = inspect_json(capsys, "--call", "report", "--", *command)
+    (tool,) = report["tools"]
+    # A later revision's members change nothing for this reader: summarizable, complete, no malformed value.
+    assert tool["effective_mode"] == "summarizable"
+    assert tool["meta"]["unknown"] == ["laterHint: not a member of this carrier; read as ignored"]
+    call = report["call"]
+    assert (call["effective_mode"], call["complete"]) == ("summarizable", True)
+    assert call["meta"]["unknown"] == ["priority: not a member of this carrier; read as ignored"]
+    assert report["malformed"] == 0 and report["unknown"] == 2
+    assert report["strict_failures"] == ["2 unknown member(s)"]
+    assert main(["inspect", "--call", "report", "--", *command]) == 0
+    text = capsys.readouterr().out
+    assert "? _meta laterHint: not a member of this carrier; read as ignored" in text
+    assert "0 malformed value(s), 2 unknown member(s) (ignored)." in text
+    assert main(["inspect", "--strict", "--call", "report", "--", *command]) == 1

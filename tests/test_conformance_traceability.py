@@ -1,10 +1,11 @@
 """Traceability between the two extension specifications, their conformance file and the conformance scenarios.
 
-The specifications are `sep/rendering.mdx` and `sep/result-continuation.mdx`; their traceability file,
+The specifications are `sep/rendering.mdx` and `sep/result-continuation.mdx`. Rendering's traceability file,
 `sep/conformance/sep-0000.yaml`, has the fields of the MCP conformance suite's `src/seps/sep-NNNN.yaml` files:
 `sep`, `spec_url`, and `requirements` rows with `text`, `url`, then either `check` or `excluded` (an `issue`, when
-one is linked, is a tracking issue of the conformance suite). URLs are the future homes of the files (SEP-2484
-expects URLs, not paths).
+one is linked, is a tracking issue of the conformance suite); its check ids start `sep-0000-`. Result continuation
+is apart from any SEP: `sep/conformance/result-continuation.yaml` has the same fields but `sep`, and its check ids
+start `continuation-`. URLs are the future homes of the files (SEP-2484 expects URLs, not paths).
 
 Rules enforced here:
 
@@ -15,8 +16,8 @@ Rules enforced here:
 - every `url`, `spec_url` and `issue` is an https URL;
 - every MUST left is checked: an excluded row is a SHOULD, or says why no scenario can observe it (not observable
   on the wire, or a framework gap), and links no issue but a tracking issue's own URL;
-- every `check` id is emitted by a scenario of either extension, and every `sep-0000-` id a scenario emits is
-  declared (the scenarios run in `upstream/conformance/check.sh`);
+- every `check` id is emitted by a scenario of either extension, and every `sep-0000-` or `continuation-` id a
+  scenario emits is declared (the scenarios of both patches, run in `upstream/conformance/check.sh`);
 - the SEP, a charter, restates no requirement: its BCP 14 keywords are all in the specifications.
 
 Quoted text is compared after normalization: markdown emphasis, code ticks and link targets are removed and
@@ -45,7 +46,12 @@ SPECS = {RENDERING_URL: SPEC_PATH, CONTINUATION_URL: CONTINUATION_PATH}
 SEP_URL = "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/seps/0000-rendering-directives.md"
 SEP_PATH = ROOT / "sep" / f"{SEP_NUMBER}-rendering-directives.md"
 YAML_PATH = ROOT / "sep" / "conformance" / f"sep-{SEP_NUMBER}.yaml"
-SCENARIOS = ROOT / "upstream" / "conformance" / "files" / "src" / "scenarios"
+CONTINUATION_YAML_PATH = ROOT / "sep" / "conformance" / "result-continuation.yaml"
+SCENARIO_TREES = (
+    ROOT / "upstream" / "conformance" / "files" / "src" / "scenarios",
+    ROOT / "upstream" / "conformance" / "files-continuation" / "src" / "scenarios",
+)
+"""The scenarios of the rendering patch, then those the result continuation patch adds."""
 
 UNTRACED_SECTIONS = ("Conventions",)
 BOILERPLATE = "The key words "
@@ -53,8 +59,10 @@ OBLIGATION = re.compile(r"\b(MUST|SHOULD|SHALL|REQUIRED|RECOMMENDED)\b")
 ANY_KEYWORD = re.compile(
     r"\b(MUST NOT|MUST|SHOULD NOT|SHOULD|SHALL NOT|SHALL|REQUIRED|NOT RECOMMENDED|RECOMMENDED|MAY)\b"
 )
-CHECK_ID = re.compile(rf"^sep-{SEP_NUMBER}-[a-z0-9]+(?:-[a-z0-9]+)*$")
-EMITTED_ID = re.compile(rf"""["'](sep-{SEP_NUMBER}-[a-z0-9-]+)["']""")
+ID_PREFIXES = (f"sep-{SEP_NUMBER}", "continuation")
+"""Rendering's check ids carry its SEP's number; result continuation's, apart from any SEP, carry none."""
+CHECK_ID = re.compile(rf"^(?:{'|'.join(ID_PREFIXES)})-[a-z0-9]+(?:-[a-z0-9]+)*$")
+EMITTED_ID = re.compile(rf"""["']((?:{"|".join(ID_PREFIXES)})-[a-z0-9-]+)["']""")
 SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z\"(\[])")
 LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 BLOCK_START = re.compile(r"^(\s*[-*]\s+|\s*\d+\.\s+)")
@@ -224,9 +232,10 @@ SCENARIO_FILES = ("rendering*.ts", "result-continuation*.ts")
 
 def _scenario_sources() -> dict[str, str]:
     return {
-        path.relative_to(SCENARIOS).as_posix(): path.read_text(encoding="utf-8")
+        path.relative_to(tree).as_posix(): path.read_text(encoding="utf-8")
+        for tree in SCENARIO_TREES
         for pattern in SCENARIO_FILES
-        for path in SCENARIOS.rglob(pattern)
+        for path in tree.rglob(pattern)
         if not path.name.endswith(".test.ts")
     }
 
@@ -238,8 +247,13 @@ def test_both_extensions_have_scenario_sources() -> None:
     assert {"server/result-continuation.ts", "client/result-continuation.ts"} <= names
 
 
-def _load_yaml() -> Any:
-    return yaml.safe_load(YAML_PATH.read_text(encoding="utf-8"))
+def _load_yaml(path: Path = YAML_PATH) -> Any:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def _all_rows() -> list[Row]:
+    """The rows of both traceability files."""
+    return parse_rows(_load_yaml()) + parse_rows(_load_yaml(CONTINUATION_YAML_PATH))
 
 
 # The real files
@@ -256,6 +270,20 @@ def test_traceability_file_has_the_suites_fields() -> None:
     assert document["spec_url"] == SEP_URL
 
 
+def test_each_file_traces_its_own_specification_with_its_own_ids() -> None:
+    continuation = _load_yaml(CONTINUATION_YAML_PATH)
+    assert set(continuation) == {"spec_url", "requirements"}
+    assert continuation["spec_url"] == CONTINUATION_URL
+    for rows, base, prefix in (
+        (parse_rows(_load_yaml()), RENDERING_URL, f"sep-{SEP_NUMBER}-"),
+        (parse_rows(continuation), CONTINUATION_URL, "continuation-"),
+    ):
+        assert rows
+        for row in rows:
+            assert (row.url or "").split("#", 1)[0] == base, row.text
+            assert row.check is None or row.check.startswith(prefix), row.check
+
+
 def test_the_specifications_have_normative_text() -> None:
     # Floors, so that a broken extractor cannot make the traceability checks pass vacuously.
     assert len(normative_sentences(SPEC_PATH.read_text(encoding="utf-8"))) >= 18
@@ -263,7 +291,7 @@ def test_the_specifications_have_normative_text() -> None:
 
 
 def test_every_normative_sentence_is_traced() -> None:
-    problems = find_problems(_specs(), parse_rows(_load_yaml()))
+    problems = find_problems(_specs(), _all_rows())
     assert problems == [], "\n".join(problems)
 
 
@@ -273,7 +301,7 @@ TRACKING_ISSUE = re.compile(r"^https://github\.com/modelcontextprotocol/conforma
 def test_every_must_left_is_checked_or_unobservable_for_a_stated_reason() -> None:
     """A MUST excluded from checking is one no wire message shows, or a framework gap (SEP-2484's two kinds of
     exclusion), said so in its reason."""
-    for row in parse_rows(_load_yaml()):
+    for row in _all_rows():
         if row.check is None and "MUST" in row.text:
             reason = row.excluded or ""
             assert "not observable on the wire" in reason or "framework gap" in reason, row.text
@@ -282,13 +310,13 @@ def test_every_must_left_is_checked_or_unobservable_for_a_stated_reason() -> Non
 def test_an_exclusion_links_only_a_tracking_issue() -> None:
     """SEP-2484 links a framework gap to the conformance suite's tracking issue: an issue's own URL, never a search
     standing in for an issue that does not exist yet."""
-    for row in parse_rows(_load_yaml()):
+    for row in _all_rows():
         if row.issue is not None:
             assert row.check is None and TRACKING_ISSUE.match(row.issue), (row.text, row.issue)
 
 
 def test_every_check_is_emitted_by_a_scenario() -> None:
-    problems = emission_problems(parse_rows(_load_yaml()), emitted_check_ids(_scenario_sources()))
+    problems = emission_problems(_all_rows(), emitted_check_ids(_scenario_sources()))
     assert problems == [], "\n".join(problems)
 
 
@@ -453,5 +481,10 @@ def test_emitted_ids_are_string_literals() -> None:
     source = """
 const checks = [{ id: 'sep-0000-from-single', status: 'SUCCESS' }, { id: "sep-0000-from-double" }];
 // sep-0000-from-a-comment is not a check id
+const more = [{ id: 'continuation-server-x' }, { name: 'result-continuation-server' }];
 """
-    assert emitted_check_ids({"x.ts": source}) == {"sep-0000-from-single", "sep-0000-from-double"}
+    assert emitted_check_ids({"x.ts": source}) == {
+        "sep-0000-from-single",
+        "sep-0000-from-double",
+        "continuation-server-x",
+    }

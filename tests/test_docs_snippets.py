@@ -43,7 +43,7 @@ GENERATED_PAGES = ("sep.md", "specification.md", "result-continuation.md", "prom
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
 SECRET = "a-secret-of-at-least-sixteen-bytes"
-"""The page's one input from the environment: `CONTINUATION_SECRET`."""
+"""The page's one input from the environment: `MCP_RENDERING_SECRET`."""
 
 EXERCISE = textwrap.dedent(
     """
@@ -53,12 +53,14 @@ EXERCISE = textwrap.dedent(
     async def exercise():
         async with Client(mcp) as client:
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+            sheet = await client.call_tool("balance_sheet", {"company": "acme"})
             statement = await client.call_tool("income_statement", {"company": "acme"})
             figures = await client.call_tool("key_figures", {"company": "acme"})
             first = await client.call_tool("screening_hits", {"case": "C-17"})
-            links = [block for block in first.content if block.type == "resource_link"]
-            record = await client.read_resource(first.structured_content["document"]["sections"][0]["rows"][0]["uri"])
-            return tools, statement, figures, first, links, record
+            linked = await client.call_tool("screening_records", {"case": "C-17"})
+            links = [block for block in linked.content if block.type == "resource_link"]
+            record = await client.read_resource(linked.structured_content["document"]["sections"][0]["rows"][0]["uri"])
+            return tools, sheet, statement, figures, first, linked, links, record
 
     OUTCOME = anyio.run(exercise)
     """
@@ -106,7 +108,7 @@ def quickstart_server(tmp_path: Path) -> Path:
 
 def run_quickstart(tmp_path: Path) -> dict[str, Any]:
     """The quickstart's server, exercised in process by a real client (not run as `__main__`: no stdio here)."""
-    os.environ.setdefault("CONTINUATION_SECRET", SECRET)
+    os.environ.setdefault("MCP_RENDERING_SECRET", SECRET)
     script = quickstart_server(tmp_path)
     script.write_text(script.read_text(encoding="utf-8") + EXERCISE, encoding="utf-8")
     return runpy.run_path(str(script))
@@ -115,7 +117,7 @@ def run_quickstart(tmp_path: Path) -> dict[str, Any]:
 def test_the_server_quickstart_runs_over_stdio_as_the_page_says(tmp_path: Path) -> None:
     quickstart_server(tmp_path)
     commands = shell_commands(QUICKSTART)
-    assert commands[-2].startswith("export CONTINUATION_SECRET=")
+    assert commands[-2].startswith("export MCP_RENDERING_SECRET=")
     assert commands[-1].startswith("mcp-rendering inspect --strict --call screening_hits")
     as_json = commands[-1].replace(" -- ", " --json -- ", 1)
     done = _in_project_env(tmp_path, f"{commands[-2]} && {as_json}", shell=True)
@@ -124,6 +126,7 @@ def test_the_server_quickstart_runs_over_stdio_as_the_page_says(tmp_path: Path) 
     assert report["call"]["complete"] is False  # the first page of 120 hits, 50 a page
     assert report["strict_failures"] == []
     assert {tool["name"] for tool in report["tools"]} >= {"income_statement", "screening_hits", "status"}
+    assert (report["extension_advertised"], report["continuation_advertised"]) == (True, True)
 
 
 @pytest.fixture(autouse=True)
@@ -134,8 +137,24 @@ def _clean() -> Iterator[None]:
 
 def test_the_server_quickstart_runs(tmp_path: Path) -> None:
     namespace = run_quickstart(tmp_path)
-    tools, statement, figures, first, links, record = namespace["OUTCOME"]
-    assert {"income_statement", "key_figures", "screening_hits", "status"} <= set(tools)
+    tools, sheet, statement, figures, first, linked, links, record = namespace["OUTCOME"]
+    assert {"balance_sheet", "income_statement", "key_figures", "screening_hits", "screening_records", "status"} <= set(
+        tools
+    )
+
+    # The tool from rows: the hint listed, the directive in `_meta` and its copy, amounts exact in both channels.
+    assert (tools["balance_sheet"].meta or {})[EXTENSION_ID] == {"verbatimHint": True}
+    sheet_directive = {"mode": "verbatim", "guidance": "Show every line, in order.", "complete": True}
+    assert (sheet.meta or {})[EXTENSION_ID] == sheet_directive == sheet.structured_content["_rendering"]
+    [assets] = sheet.structured_content["document"]["sections"]
+    assert assets["columns"] == ["2024", "2025"]
+    assert [row["values"] for row in assets["rows"]] == [
+        ["1200.00", "1534.10"],
+        ["880.40", None],
+        ["2080.40", "1534.10"],
+    ]
+    assert assets["rows"][2]["kind"] == "total"
+    assert "| Cash" in sheet.content[0].text and "1200.00" in sheet.content[0].text
 
     # The hints reach the client in the normative carrier, copied there by the middleware.
     assert (tools["income_statement"].meta or {})[EXTENSION_ID] == {"verbatimHint": True}
@@ -154,11 +173,12 @@ def test_the_server_quickstart_runs(tmp_path: Path) -> None:
     assert core.model_dump(by_alias=True, exclude_none=True)["_rendering"] == {"mode": "verbatim", "complete": True}
     assert all(block.type == "text" for block in core.content)
 
-    # The paged tool: an incomplete first page, no per-record link by default, each record readable by its URI.
-    assert first.structured_content["page"]["complete"] is False
-    first_directive = mcp_rendering.read_directive(first)
-    assert first_directive is not None and first_directive.complete is False
-    assert PARTIAL_MARKER in first.content[0].text
+    # The paged tools: an incomplete first page, no per-record link by default, each record readable by its URI.
+    for part in (first, linked):
+        assert part.structured_content["page"]["complete"] is False
+        first_directive = mcp_rendering.read_directive(part)
+        assert first_directive is not None and first_directive.complete is False
+        assert PARTIAL_MARKER in part.content[0].text
     assert links == []
     assert '"id":"h0"' in record.contents[0].text.replace(" ", "")
 
@@ -309,37 +329,25 @@ def shell_command(command: str) -> str:
     return ran.stdout
 
 
-def test_the_readme_server_runs_over_stdio_and_a_client_gets_its_result_whole(tmp_path: Path) -> None:
-    [server] = python_blocks(README)
-    script = tmp_path / "ledger.py"
-    script.write_text(server, encoding="utf-8")
-    probe = textwrap.dedent(
-        """
-        import sys
-        import anyio
-        from mcp import Client
-        from mcp.client.stdio import StdioServerParameters
-        from mcp_rendering import audit, client_extension, present
-
-        async def main():
-            server = StdioServerParameters(command=sys.executable, args=[sys.argv[1]])
-            async with Client(server, extensions=[client_extension()]) as client:
-                [tool] = (await client.list_tools()).tools
-                result = await client.call_tool(tool.name, {})
-            shown = present(tool, result, server="ledger")
-            report = audit(shown.text, result, markup="text")
-            print(tool.name, shown.mode, report.clean, report.rows_intact)
-            print(shown.text)
-
-        anyio.run(main)
-        """
-    )
-    done = _in_project_env(tmp_path, [sys.executable, "-c", probe, str(script)])
+def test_the_readme_server_and_host_run_as_written_and_keep_every_amount_exact(tmp_path: Path) -> None:
+    """The README's two blocks: a server importing two names of the package, from rows with `Decimal` amounts, and
+    the host that declares, presents and audits, run as the README says (saved side by side, over stdio)."""
+    server, host = python_blocks(README)
+    imported = re.findall(r"^from mcp_rendering import (.+)$", server, flags=re.M)
+    assert len([name for line in imported for name in line.split(", ")]) <= 3
+    assert "import mcp_rendering" not in server
+    (tmp_path / "ledger.py").write_text(server, encoding="utf-8")
+    (tmp_path / "host.py").write_text(host, encoding="utf-8")
+    done = _in_project_env(tmp_path, [sys.executable, "host.py"])
     assert done.returncode == 0, done.stderr
-    first, *shown = done.stdout.splitlines()
-    assert first == "balance_sheet verbatim True 2"
-    assert any("Cash" in line and "1200" in line for line in shown)
-    assert any("Total assets" in line for line in shown)
+    lines = done.stdout.splitlines()
+    assert lines[-1].startswith("fidelity: clean; score 1.000; 3/3 records intact; result complete")
+    for label, amount in (
+        ("Cash", "1200.00"),
+        ("Receivables", "12345678901234567.89"),
+        ("Total: Total assets", "12345678901235767.89"),
+    ):
+        assert any(f" {label} " in line and f" {amount} " in line for line in lines), (label, done.stdout)
 
 
 def test_the_get_started_page_runs_as_written(tmp_path: Path) -> None:
@@ -436,13 +444,14 @@ def test_the_fastmcp_page_makes_a_server_a_client_reads_over_stdio(tmp_path: Pat
 
 
 PAGES_WITH_CODE_RUN = {
-    "README.md": ("tests/test_docs_snippets.py", "test_the_readme_server_runs_over_stdio"),
+    "README.md": ("tests/test_docs_snippets.py", "test_the_readme_server_and_host_run_as_written"),
     "docs/get-started.md": ("tests/test_docs_snippets.py", "test_the_get_started_page_runs_as_written"),
     "docs/quickstart-server.md": ("tests/test_docs_snippets.py", "test_the_server_quickstart_runs"),
     "docs/host-guide.md": ("tests/test_docs_snippets.py", "test_the_host_guide_runs"),
     "docs/fastmcp.md": ("tests/test_docs_snippets.py", "test_the_fastmcp_page_makes_a_server"),
     "docs/langchain.md": ("tests/integrations/test_langchain.py", 'page_examples("langchain.md")'),
     "docs/openai-agents.md": ("tests/integrations/test_openai_agents.py", 'page_examples("openai-agents.md")'),
+    "docs/google-adk.md": ("tests/integrations/test_google_adk.py", 'page_examples("google-adk.md")'),
 }
 """Every page that holds Python code, and the test that runs it (the adapters' pages in their frameworks'
 environments, through scripts/test-integrations.sh)."""

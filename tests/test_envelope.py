@@ -902,3 +902,85 @@ def test_a_record_linked_on_the_last_page_fits_a_budget_of_that_pages_size() -> 
     assert exact.to_wire() == linked.to_wire()
     with pytest.raises(BudgetError):
         make_envelope(Budget(max_bytes=linked.size_bytes - 1)).page(document, arguments=ARGS, caller="alice")
+
+
+# ------------------------------------------------------------------------------------------- checked when made
+
+ANY_VALUE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=20),
+    st.binary(max_size=20),
+)
+"""A value of any plain type: what a caller may pass by mistake."""
+
+
+@given(st.sampled_from(["max_bytes", "max_items", "max_field_bytes"]), ANY_VALUE)
+def test_a_budget_limit_is_a_positive_integer(name: str, value: Any) -> None:
+    limit: dict[str, Any] = {name: value}
+    if value is None and name != "max_bytes":
+        assert getattr(Budget(**limit), name) is None
+    elif type(value) is int and value >= 1:
+        assert getattr(Budget(**limit), name) == value
+    elif type(value) is int:
+        with pytest.raises(ValueError, match=rf"^{name} must be positive$"):
+            Budget(**limit)
+    else:
+        with pytest.raises(TypeError, match=rf"^{name} must be an integer, not "):
+            Budget(**limit)
+
+
+def test_a_fractional_item_limit_is_refused_not_rounded_up() -> None:
+    # 1.5 items would let a page hold two records.
+    with pytest.raises(TypeError, match="max_items must be an integer, not float"):
+        Budget(max_items=1.5)  # pyright: ignore[reportArgumentType]
+    with pytest.raises(TypeError, match="max_bytes must be an integer, not bool"):
+        Budget(max_bytes=True)
+    with pytest.raises(TypeError, match="max_bytes must be an integer, not NoneType"):
+        Budget(max_bytes=None)  # pyright: ignore[reportArgumentType]
+
+
+@given(st.sampled_from(["tool", "argument"]), ANY_VALUE)
+def test_an_envelope_names_its_tool_and_argument_with_text(name: str, value: Any) -> None:
+    tokens = ContinuationTokens(Keyring.single(b"k" * 32))
+    fields: dict[str, Any] = {"tool": "statement", "tokens": tokens, name: value}
+    if isinstance(value, str) and value:
+        assert getattr(Envelope(**fields), name) == value
+    elif isinstance(value, str):
+        with pytest.raises(ValueError, match=rf"^{name} must not be empty$"):
+            Envelope(**fields)
+    else:
+        with pytest.raises(TypeError, match=rf"^{name} must be a string, not "):
+            Envelope(**fields)
+
+
+@given(ANY_VALUE)
+def test_an_envelope_takes_an_issuer_and_a_budget_of_their_types(value: Any) -> None:
+    tokens = ContinuationTokens(Keyring.single(b"k" * 32))
+    with pytest.raises(TypeError, match=r"^tokens must be a ContinuationTokens, not "):
+        Envelope(tool="t", tokens=value)
+    if value is not None:
+        with pytest.raises(TypeError, match=r"^budget must be a Budget, not "):
+            Envelope(tool="t", tokens=tokens, budget=value)
+
+
+@given(ANY_VALUE)
+def test_a_record_uri_template_is_text(value: Any) -> None:
+    if not isinstance(value, str):
+        with pytest.raises(TypeError, match=r"^template must be a string, not "):
+            RecordUris(value)
+    else:
+        with pytest.raises(ValueError):  # no {row_id} placeholder in any drawn text of this alphabet
+            RecordUris(value.replace("{", "("))
+
+
+def test_a_lone_surrogate_argument_is_a_tool_error_naming_it() -> None:
+    from mcp_rendering.builder import paged_result
+
+    envelope = make_envelope(Budget(max_bytes=1500))
+    result = paged_result(envelope, _small_document(), arguments={"statement": "\ud800"}, caller="alice")
+    assert result.is_error
+    text = result.content[0]
+    assert getattr(text, "text", "").startswith("arguments are not JSON: a string holds a lone surrogate ('\\ud800')")

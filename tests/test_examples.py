@@ -185,11 +185,12 @@ def test_paging_walks_to_completion_without_gap_or_duplicate(
     assert len(pages) > 1, "the example is meant to need several pages"
     for page in pages[:-1]:
         effective = resolve_rendering(tool, page, original_arguments=arguments)
-        assert effective.completeness == "incomplete" and effective.continuation is not None
+        assert effective.continuation_partial and effective.continuation is not None
+        assert effective.completeness == "incomplete" and not effective.complete
         assert effective.continuation.argument == "cursor"
-    # Read without the arguments of its own call, the last part cannot be told from a first one: not stated.
+    # Read without the arguments of its own call, the last part cannot be told from a first one: partial.
     last = resolve_rendering(tool, pages[-1], original_arguments=arguments)
-    assert last.completeness == "not-stated" and last.continuation is None
+    assert last.continuation_partial and not last.complete and last.continuation is None
     # Each part read with the arguments of the call that returned it: the walk set the cursor to the token before.
     parts = [resolve_rendering(tool, pages[0], original_arguments=arguments, call_arguments=arguments)]
     for page in pages[1:]:
@@ -197,7 +198,7 @@ def test_paging_walks_to_completion_without_gap_or_duplicate(
         assert token is not None
         call = {**arguments, "cursor": token.token}
         parts.append(resolve_rendering(tool, page, original_arguments=arguments, call_arguments=call))
-    assert parts[-1].completeness == "not-stated"  # a later part read alone is never the whole
+    assert parts[-1].continuation_partial and not parts[-1].complete  # a later part read alone is never the whole
     assert combine_parts(parts) == ("verbatim", True)
     assert combine_parts(parts[-1:]) == ("verbatim", False)
     seen = [row_id for page in pages for row_id in row_ids(page)]

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import anyio
@@ -23,12 +24,12 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 import mcp_rendering
-from mcp_rendering import EXTENSION_ID, Rendering, resolve_rendering
+from mcp_rendering import EXTENSION_ID, Budget, Rendering, paged_tool, resolve_rendering, verbatim_tool
 from mcp_rendering.examples import screening
 from mcp_rendering.examples._server import SECRET_ENV, serve
 from mcp_rendering.examples.financial import GUIDANCE, RECORD_URIS, TOOL, build_fastmcp_server, build_server
 from mcp_rendering.examples.financial_data import financial_statements
-from mcp_rendering.types import RESULT_STRUCTURED_KEY
+from mcp_rendering.types import CONTINUATION_ID, RESULT_STRUCTURED_KEY
 
 pytest.importorskip("fastmcp", reason="FastMCP is not installed; the FastMCP path is tested only where it is")
 
@@ -392,3 +393,39 @@ def test_an_unknown_framework_exits_with_an_error() -> None:
     )
     assert completed.returncode == 2
     assert "invalid choice: 'flask'" in completed.stderr
+
+
+def test_a_server_from_rows_runs_on_fastmcp_with_both_extensions_declared() -> None:
+    """The same `verbatim_tool` and `paged_tool` as on `MCPServer`: FastMCP's `tool` takes the same arguments."""
+    app: fastmcp.FastMCP[Any] = fastmcp.FastMCP("rows")
+    enable_rendering(app, continuation=True)
+
+    @verbatim_tool(app, title="Balance sheet")
+    def balance_sheet() -> list[dict[str, Any]]:
+        return [{"label": "Cash", "EUR": Decimal("12345678901234567.89")}]
+
+    @paged_tool(app, budget=Budget(max_items=2), secret="a-test-secret-of-32-bytes-000000")
+    async def hits(case: str) -> list[dict[str, Any]]:
+        return [{"label": f"{case} {i}", "score": i} for i in range(5)]
+
+    async def run() -> tuple[Any, dict[str, mcp_types.Tool], dict[str, Any], list[dict[str, Any]]]:
+        async with fastmcp.Client(app) as client:
+            tools = {tool.name: tool for tool in await client.list_tools()}
+            sheet = wire(await client.call_tool_mcp("balance_sheet", {}))
+            parts = [wire(await client.call_tool_mcp("hits", {"case": "C"}))]
+            while CONTINUATION_ID in parts[-1]["_meta"]:
+                token = parts[-1]["_meta"][CONTINUATION_ID]["token"]
+                parts.append(wire(await client.call_tool_mcp("hits", {"case": "C", "cursor": token})))
+            return client.server_capabilities, tools, sheet, parts
+
+    capabilities, tools, sheet, parts = anyio.run(run)
+    assert capabilities is not None and capabilities.extensions is not None
+    assert {EXTENSION_ID, CONTINUATION_ID} <= set(capabilities.extensions)
+    assert tools["balance_sheet"].meta is not None
+    assert tools["balance_sheet"].meta[EXTENSION_ID] == {"verbatimHint": True}
+    assert tools["hits"].meta is not None and tools["hits"].meta[CONTINUATION_ID] == {"argument": "cursor"}
+    assert sheet["structuredContent"]["document"]["sections"][0]["rows"][0]["values"] == ["12345678901234567.89"]
+    assert sheet["_meta"][EXTENSION_ID] == {"mode": "verbatim", "complete": True}
+    labels = [row["label"] for part in parts for row in part["structuredContent"]["document"]["sections"][0]["rows"]]
+    assert labels == [f"C {i}" for i in range(5)]
+    assert [part["_meta"][EXTENSION_ID]["complete"] for part in parts] == [False, False, True]

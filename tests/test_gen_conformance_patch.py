@@ -1,9 +1,11 @@
-"""`scripts/gen_conformance_patch.py` tells a stale patch (exit 1) from any other failure (exit 2), so that
-`upstream/conformance/check.sh` never reports a missing or unreadable snapshot as a stale patch."""
+"""`scripts/gen_conformance_patch.py` tells a stale patch (exit 1) from an unreadable input (exit 2) and from a
+checkout without the suite's source (exit 3), so that `upstream/conformance/check.sh` never reports either as a
+stale patch, and skips, saying why, where the suite's source is not beside the checkout."""
 
 from __future__ import annotations
 
 import importlib
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -36,7 +38,7 @@ def test_an_unreadable_snapshot_is_an_error_not_a_stale_patch(tmp_path: Path) ->
     assert "stale" not in checked.stdout + checked.stderr
 
 
-def test_a_missing_snapshot_is_an_error_not_a_stale_patch(
+def test_a_missing_snapshot_is_told_apart_from_a_stale_patch(
     gen: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A checkout with no snapshot beside it, and not a git worktree of one that has.
@@ -44,7 +46,7 @@ def test_a_missing_snapshot_is_an_error_not_a_stale_patch(
     monkeypatch.setattr(sys, "argv", ["gen_conformance_patch.py", "--check"])
     with pytest.raises(SystemExit) as exited:
         gen.main()
-    assert exited.value.code == 2
+    assert exited.value.code == 3
 
 
 def test_a_stale_patch_exits_1(gen: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -52,10 +54,32 @@ def test_a_stale_patch_exits_1(gen: ModuleType, tmp_path: Path, monkeypatch: pyt
         snapshot = gen.find_snapshot()
     except SystemExit:
         pytest.skip("the suite snapshot is not beside this checkout")
-    stale = tmp_path / "0001.patch"
-    stale.write_text("an older patch\n", encoding="utf-8")
+    (tmp_path / "0001-rendering-scenarios.patch").write_text("an older patch\n", encoding="utf-8")
     monkeypatch.setenv("CONFORMANCE_SNAPSHOT", str(snapshot))
-    monkeypatch.setattr(gen, "PATCH", stale)
+    monkeypatch.setattr(gen, "PATCHES_DIR", tmp_path)
     monkeypatch.setattr(gen, "REPO_ROOT", tmp_path)
     monkeypatch.setattr(sys, "argv", ["gen_conformance_patch.py", "--check"])
     assert gen.main() == 1
+
+
+def test_check_sh_skips_in_one_line_on_a_clone_without_the_suite_source(tmp_path: Path) -> None:
+    """A clone of the repository with nothing beside it: the conformance check says it is skipped, and why."""
+    checkout = tmp_path / "clone"
+    (checkout / "scripts").mkdir(parents=True)
+    (checkout / "upstream" / "conformance").mkdir(parents=True)
+    for name in ("gen_conformance_patch.py", "gen_sdk_patch.py"):
+        shutil.copy(ROOT / "scripts" / name, checkout / "scripts" / name)
+    shutil.copy(ROOT / "upstream" / "conformance" / "check.sh", checkout / "upstream" / "conformance" / "check.sh")
+    run = subprocess.run(
+        ["bash", str(checkout / "upstream" / "conformance" / "check.sh")],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""
+    assert run.stdout.splitlines() == [
+        "upstream/conformance/check.sh: skipped: the conformance suite's source (conformance-c321dd3.tar.gz) is not "
+        "beside this checkout; set CONFORMANCE_SNAPSHOT to it to run this check"
+    ]

@@ -1,4 +1,4 @@
-"""scripts/gen_sdk_patch.py: the series it renders, and exit statuses that tell a stale series from any other error.
+"""scripts/gen_sdk_patch.py: the patches it renders, and exit statuses that tell a stale patch from any other error.
 
 upstream/python-sdk/check.sh reads the status: 1 is "stale, regenerate", anything else is a broken input. Each test
 runs the script's entry point on a small sdist built here, so no download is needed."""
@@ -34,7 +34,7 @@ LOCK = '[[package]]\nname = "anyio"\nversion = "4.9.0"\nsource = { registry = "h
 
 @pytest.fixture
 def layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A repository with one changed file and one added file against a two-file sdist."""
+    """Two pull requests against a two-file sdist: one changes a file and adds one, the other adds one."""
     sdist = tmp_path / "mcp-9.9.9.tar.gz"
     with tarfile.open(sdist, "w:gz") as archive:
         for name, text in {"src/m.py": ORIGINAL, "uv.lock": LOCK}.items():
@@ -42,22 +42,23 @@ def layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             info = tarfile.TarInfo(f"mcp-9.9.9/{name}")
             info.size = len(data)
             archive.addfile(info, io.BytesIO(data))
-    files = tmp_path / "upstream" / "python-sdk" / "files"
-    (files / "src").mkdir(parents=True)
-    (files / "src" / "m.py").write_text("def f():\n    return 2\n", encoding="utf-8")
-    (files / "src" / "new.py").write_text("X = 1\n", encoding="utf-8")
-    series = (gen.Patch("0001-x.patch", "Change m", "Body.", ("src/m.py", "src/new.py")),)
+    sdk = tmp_path / "upstream" / "python-sdk"
+    (sdk / "one" / "files" / "src").mkdir(parents=True)
+    (sdk / "one" / "files" / "src" / "m.py").write_text("def f():\n    return 2\n", encoding="utf-8")
+    (sdk / "one" / "files" / "src" / "new.py").write_text("X = 1\n", encoding="utf-8")
+    (sdk / "two" / "files" / "docs").mkdir(parents=True)
+    (sdk / "two" / "files" / "docs" / "page.md").write_text("# Page\n", encoding="utf-8")
+    requests = (gen.PullRequest("one", "Change m", "Body."), gen.PullRequest("two", "Add a page", "Body two."))
     for name, value in {
         "REPO_ROOT": tmp_path,
-        "FILES_DIR": files,
-        "PATCHES_DIR": files.parent / "patches",
-        "CONSTRAINTS": files.parent / "constraints.txt",
+        "SDK_DIR": sdk,
+        "CONSTRAINTS": sdk / "constraints.txt",
         "SDIST_VERSION": "9.9.9",
-        "SERIES": series,
+        "PULL_REQUESTS": requests,
     }.items():
         monkeypatch.setattr(gen, name, value)
     monkeypatch.setattr(gen, "fetch_sdist", lambda: sdist)
-    return files
+    return sdk
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, *args: str) -> int:
@@ -65,18 +66,7 @@ def _run(monkeypatch: pytest.MonkeyPatch, *args: str) -> int:
     return gen._run()  # pyright: ignore[reportPrivateUsage]
 
 
-def test_a_written_series_is_current_and_applies_with_git_apply(
-    layout: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    assert _run(monkeypatch) == 0
-    assert _run(monkeypatch, "--check") == 0
-    patch = (layout.parent / "patches" / "0001-x.patch").read_text(encoding="utf-8")
-    assert patch.startswith(f"From: {gen.AUTHOR}\nSubject: [PATCH 1/1] Change m\n")
-    assert gen.AUTHOR == "mcp-rendering maintainers <maintainers@mcp-rendering.invalid>"
-    assert (layout.parent / "constraints.txt").read_text(encoding="utf-8").endswith("anyio==4.9.0\n")
-    tree = tmp_path / "tree"
-    (tree / "src").mkdir(parents=True)
-    (tree / "src" / "m.py").write_text(ORIGINAL, encoding="utf-8")
+def _git_apply(tree: Path, patch: str, ceiling: Path) -> None:
     applied = subprocess.run(
         ["git", "apply", "-"],
         cwd=tree,
@@ -84,32 +74,61 @@ def test_a_written_series_is_current_and_applies_with_git_apply(
         text=True,
         capture_output=True,
         check=False,
-        env={**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path)},
+        env={**os.environ, "GIT_CEILING_DIRECTORIES": str(ceiling)},
     )
     assert applied.returncode == 0, applied.stderr
-    assert (tree / "src" / "m.py").read_text(encoding="utf-8") == "def f():\n    return 2\n"
-    assert (tree / "src" / "new.py").read_text(encoding="utf-8") == "X = 1\n"
 
 
-def test_a_stale_series_exits_1_and_says_stale(
+def test_each_written_patch_is_current_and_applies_alone_with_git_apply(
+    layout: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _run(monkeypatch) == 0
+    assert _run(monkeypatch, "--check") == 0
+    one = (layout / "one" / "one.patch").read_text(encoding="utf-8")
+    two = (layout / "two" / "two.patch").read_text(encoding="utf-8")
+    assert one.startswith(f"From: {gen.AUTHOR}\nSubject: [PATCH] Change m\n\nBody.\n---\n")
+    assert two.startswith(f"From: {gen.AUTHOR}\nSubject: [PATCH] Add a page\n\nBody two.\n---\n")
+    assert gen.AUTHOR == "mcp-rendering maintainers <maintainers@mcp-rendering.invalid>"
+    assert (layout / "constraints.txt").read_text(encoding="utf-8").endswith("anyio==4.9.0\n")
+    for name, patch in {"one": one, "two": two}.items():
+        tree = tmp_path / f"tree-{name}"
+        (tree / "src").mkdir(parents=True)
+        (tree / "src" / "m.py").write_text(ORIGINAL, encoding="utf-8")
+        _git_apply(tree, patch, tmp_path)
+    assert (tmp_path / "tree-one" / "src" / "m.py").read_text(encoding="utf-8") == "def f():\n    return 2\n"
+    assert (tmp_path / "tree-one" / "src" / "new.py").read_text(encoding="utf-8") == "X = 1\n"
+    assert (tmp_path / "tree-two" / "src" / "m.py").read_text(encoding="utf-8") == ORIGINAL
+    assert (tmp_path / "tree-two" / "docs" / "page.md").read_text(encoding="utf-8") == "# Page\n"
+    capsys.readouterr()
+    assert _run(monkeypatch, "--list") == 0
+    assert capsys.readouterr().out == "one\ntwo\n"
+
+
+def test_a_stale_patch_exits_1_and_says_stale(
     layout: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert _run(monkeypatch) == 0
-    (layout / "src" / "new.py").write_text("X = 2\n", encoding="utf-8")
+    (layout / "one" / "files" / "src" / "new.py").write_text("X = 2\n", encoding="utf-8")
     assert _run(monkeypatch, "--check") == gen.EXIT_STALE == 1
-    assert "0001-x.patch is stale" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "one/one.patch is stale" in out and "two.patch" not in out
 
 
-def test_a_stray_patch_is_stale(layout: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stray_patch_is_stale_and_removed_by_a_rewrite(layout: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert _run(monkeypatch) == 0
-    (layout.parent / "patches" / "0002-old.patch").write_text("old\n", encoding="utf-8")
+    stray = layout / "old" / "old.patch"
+    stray.parent.mkdir()
+    stray.write_text("old\n", encoding="utf-8")
     assert _run(monkeypatch, "--check") == 1
+    assert _run(monkeypatch) == 0
+    assert not stray.exists()
 
 
 @pytest.mark.parametrize(
     ("breakage", "message"),
     [
-        ("unlisted", "SERIES and files/ disagree"),
+        ("shared", "is changed by both one and two"),
+        ("empty", "holds no file"),
         ("no-newline", "must end with a newline"),
         ("identical", "identical to the SDK's"),
     ],
@@ -117,16 +136,19 @@ def test_a_stray_patch_is_stale(layout: Path, monkeypatch: pytest.MonkeyPatch) -
 def test_any_other_error_exits_2_and_says_it_is_not_staleness(
     layout: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], breakage: str, message: str
 ) -> None:
-    if breakage == "unlisted":
-        (layout / "src" / "stray.py").write_text("", encoding="utf-8")
+    if breakage == "shared":
+        (layout / "two" / "files" / "src").mkdir()
+        (layout / "two" / "files" / "src" / "m.py").write_text("def f():\n    return 3\n", encoding="utf-8")
+    elif breakage == "empty":
+        (layout / "two" / "files" / "docs" / "page.md").unlink()
     elif breakage == "no-newline":
-        (layout / "src" / "new.py").write_text("X = 1", encoding="utf-8")
+        (layout / "one" / "files" / "src" / "new.py").write_text("X = 1", encoding="utf-8")
     else:
-        (layout / "src" / "m.py").write_text(ORIGINAL, encoding="utf-8")
+        (layout / "one" / "files" / "src" / "m.py").write_text(ORIGINAL, encoding="utf-8")
     for args in ((), ("--check",)):
         assert _run(monkeypatch, *args) == gen.EXIT_ERROR == 2
         err = capsys.readouterr().err
-        assert "error (not a stale series)" in err and message in err
+        assert "error (not a stale patch)" in err and message in err
 
 
 def test_an_unexpected_failure_exits_2_not_1(
@@ -138,3 +160,12 @@ def test_an_unexpected_failure_exits_2_not_1(
     monkeypatch.setattr(gen, "fetch_sdist", broken)
     assert _run(monkeypatch, "--check") == 2
     assert "OSError: disk gone" in capsys.readouterr().err
+
+
+def test_the_committed_pull_requests_are_the_three_folders() -> None:
+    """The repository's own layout: each pull request's folder holds its files and its description."""
+    folders = [request.folder for request in gen.PULL_REQUESTS]
+    assert folders == ["keep-extensions", "stdio-buffer", "rendering"]
+    for folder in folders:
+        assert (gen.SDK_DIR / folder / "PR.md").is_file()
+        assert any((gen.SDK_DIR / folder / "files").rglob("*.py"))

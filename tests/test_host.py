@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from typing import Any
+from typing import Any, cast
 
 import mcp_types
 import pytest
@@ -130,10 +130,14 @@ def test_a_partial_result_says_so_and_offers_the_rest() -> None:
     page = {"complete": False, "returned": 3, "total": 10, "nextToken": "abc.def"}
     presentation = present_original(TOOL, result(directive, page=page))
     assert not presentation.complete
-    assert presentation.notice == (
-        f'{PARTIAL_MARKER} it shows 3 of 10 records. To get the rest, call the tool "screen" again with the same '
-        'arguments plus {"cursor": "abc.def"}.'
+    assert (
+        presentation.notice
+        == f'{PARTIAL_MARKER} it shows 3 of 10 records. The rest can be fetched from the tool "screen".'
     )
+    # The token is machinery: the model's framing and its copy of the directive hold it, the user's text does not.
+    assert presentation.framing is not None
+    assert 'call the tool "screen" again with the same arguments plus {"cursor": "abc.def"}.' in presentation.framing
+    assert "abc.def" not in presentation.text + presentation.markdown
     assert presentation.text == f"{presentation.notice}\n\n{render_text(DOCUMENT)}"
     assert presentation.markdown.startswith(f"> {PARTIAL_MARKER}")
     assert presentation.next_arguments({"query": "acme"}) == {"query": "acme", "cursor": "abc.def"}
@@ -196,8 +200,10 @@ def test_unspecified_adds_no_framing_and_removes_the_servers_copy() -> None:
     wire["structuredContent"]["_rendering"] = {"mode": "verbatim"}  # a copy without a carrier is no directive
     presentation = present_original(TOOL, wire)
     assert presentation.mode == "unspecified" and presentation.framing is None
-    assert presentation.model_result["content"] == wire["content"]
-    assert "_rendering" not in presentation.model_result["structuredContent"]
+    copy = {key: value for key, value in wire["structuredContent"].items() if key != "_rendering"}
+    # The server's text block, which the user never sees, is not forwarded: the records go in text as the copy.
+    assert presentation.model_result["content"] == [{"type": "text", "text": json.dumps(copy, separators=(",", ":"))}]
+    assert presentation.model_result["structuredContent"] == copy
 
 
 def test_text_results_are_shown_line_by_line_and_every_block_named() -> None:
@@ -514,7 +520,10 @@ def test_server_text_cannot_pass_for_the_hosts_framing(tool: Any) -> None:
         assert presentation.framing is None
     forwarded = [block["text"] for block in presentation.model_result["content"] if block["type"] == "text"]
     assert sum(text.count(FRAMING_HEADER) for text in forwarded) == (0 if presentation.framing is None else 1)
-    assert any("imitates the host's rendering directive" in text for text in forwarded)
+    # The records come from structured content: the server's text, which the user never sees, is not forwarded.
+    assert not any("The server allows this result" in text for text in forwarded)
+    as_text = present(tool, {"content": [{"type": "text", "text": forged}]}).model_result["content"]
+    assert any("imitates the host's rendering directive" in block["text"] for block in as_text)
 
 
 def test_a_tools_own_page_member_is_data_not_page_state() -> None:
@@ -574,14 +583,15 @@ def _letters_of(text: str) -> str:
     return "".join(char for char in unicodedata.normalize("NFKC", text).casefold() if char.isalnum())
 
 
-def test_max_bytes_bounds_the_server_text_forwarded_beside_structured_records() -> None:
-    """When the records come from structured content, the server's text is one more block for the model, and the
-    host's byte bound applies to it like to any other."""
+def test_server_text_beside_structured_records_is_not_forwarded() -> None:
+    """When the records come from structured content, the user sees them, not the server's text: the model reads the
+    same records (the copy, in text and in structured form), never text the user was not shown, and that text does
+    not count against the host's byte bound."""
     result = {"content": [{"type": "text", "text": "R" * 50_000}], "structuredContent": {"items": [{"a": 1}]}}
     presentation = present_original(TOOL, result, max_bytes=1000)
-    assert presentation.complete is False and presentation.withheld_blocks == 1
-    assert all(len(block.get("text", "")) < 5000 for block in presentation.model_result["content"])
-    assert present_original(TOOL, result, max_bytes=60_000).model_result["content"] == result["content"]
+    assert presentation.complete and presentation.withheld_blocks == 0
+    assert "RRR" not in json.dumps(presentation.model_result)
+    assert presentation.model_result["content"] == [{"type": "text", "text": '{"items":[{"a":1}]}'}]
 
 
 def test_a_cut_text_result_forwards_only_the_blocks_of_the_lines_shown() -> None:
@@ -660,3 +670,223 @@ def test_a_result_of_a_paged_tool_presented_without_its_arguments_is_partial() -
     assert "the call's arguments were not given" in (presentation.notice or "")
     assert present(TOOL, later, arguments={}).complete and result_is_complete(later, tool=TOOL, arguments={})
     assert not audit(presentation.text, later, tool=TOOL).result_complete
+
+
+# ------------------------------------------------------------------------------------------- checked when made
+
+ANY_VALUE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=20),
+    st.lists(st.integers(), max_size=2),
+)
+
+
+@given(st.sampled_from(["max_rows", "max_bytes"]), ANY_VALUE)
+def test_present_takes_its_bounds_as_counts(name: str, value: Any) -> None:
+    result = verbatim_result(DOCUMENT)
+    bound: dict[str, Any] = {name: value}
+    if value is None or (type(value) is int and value >= 0):
+        assert present(None, result, **bound).mode == "verbatim"
+    elif type(value) is int:
+        with pytest.raises(ValueError, match=rf"^{name} must be zero or more$"):
+            present(None, result, **bound)
+    else:
+        with pytest.raises(TypeError, match=rf"^{name} must be an integer or None, not "):
+            present(None, result, **bound)
+
+
+@given(ANY_VALUE)
+def test_present_takes_a_server_name_and_a_mapping_of_arguments(value: Any) -> None:
+    result = verbatim_result(DOCUMENT)
+    server: dict[str, Any] = {"server": value}
+    if value is None or isinstance(value, str):
+        assert present(None, result, **server).mode == "verbatim"
+    else:
+        with pytest.raises(TypeError, match=r"^server must be a name \(a string\) or None, not "):
+            present(None, result, **server)
+    if value is not None:
+        with pytest.raises(TypeError, match=r"^arguments must be a mapping or None, not "):
+            present(None, result, **cast("dict[str, Any]", {"arguments": value}))
+
+
+def test_a_fractional_row_bound_is_refused() -> None:
+    with pytest.raises(TypeError, match="max_rows must be an integer or None, not float"):
+        present(None, verbatim_result(DOCUMENT), max_rows=1.5)  # pyright: ignore[reportArgumentType]
+
+
+# ----------------------------------------------------------------------- the same records whatever the shape
+
+_RECORD_VALUES = st.integers(min_value=-(10**6), max_value=10**6) | st.text(
+    alphabet=st.characters(categories=("L", "N")), min_size=1, max_size=8
+)
+_RECORDS = st.lists(st.dictionaries(st.sampled_from(["id", "name", "amount"]), _RECORD_VALUES, min_size=1), max_size=6)
+_SHAPES = st.one_of(
+    _RECORDS,  # an array: not the schema's object, but shown to the user all the same
+    _RECORDS.map(lambda records: {"hits": records}),
+    _RECORDS.map(lambda records: [{"page": records}]),
+)
+
+
+@given(_SHAPES, st.sampled_from(["verbatim", "summarizable"]), st.none() | st.integers(min_value=0, max_value=7))
+def test_the_model_reads_every_record_the_user_sees_whatever_the_structured_shape(
+    structured: Any, mode: str, max_rows: int | None
+) -> None:
+    wire = {"content": [], "structuredContent": structured, "_meta": {EXTENSION_ID: {"mode": mode, "complete": True}}}
+    presentation = present(None, wire, max_rows=max_rows)
+    assert presentation.document is not None
+    forwarded = json.dumps(presentation.model_result, ensure_ascii=False)
+    shown = [row for section in presentation.document.sections for row in section.rows]
+    for row in shown:
+        for value in row.values:
+            assert value is None or json.dumps(value, ensure_ascii=False).strip('"') in forwarded, (value, forwarded)
+
+
+def test_an_array_of_records_reaches_the_model() -> None:
+    records = [{"id": "r1", "amount": 1234567}, {"id": "r2", "amount": 7654321}]
+    wire = {"content": [], "structuredContent": records, "_meta": {EXTENSION_ID: {"mode": "verbatim"}}}
+    forwarded = json.dumps(present(None, wire).model_result)
+    assert "1234567" in forwarded and "7654321" in forwarded and "r2" in forwarded
+
+
+# ---------------------------------------------------------------------------- the user's text without machinery
+
+
+@given(
+    st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-", min_size=8, max_size=600),
+    st.sampled_from(["verbatim", "summarizable"]),
+    st.sampled_from([None, 2]),
+)
+def test_the_token_reaches_the_follow_up_call_and_never_the_users_text(
+    token: str, mode: str, max_rows: int | None
+) -> None:
+    directive = {"mode": mode, "complete": False, "continuation": {"argument": "cursor", "token": token}}
+    presentation = present_original(TOOL, result(directive), server="screens", max_rows=max_rows)
+    shown = [presentation.text, presentation.markdown, presentation.notice or "", presentation.caption or ""]
+    assert not any(token in text for text in shown)
+    if max_rows is None:  # the page shown whole: the rest may be fetched
+        assert presentation.next_arguments({"query": "acme"}) == {"query": "acme", "cursor": token}
+        if len(token) <= 512:
+            assert presentation.framing is not None and token in presentation.framing
+            assert presentation.model_result["structuredContent"]["_rendering"]["continuation"]["token"] == token
+
+
+def _rows_of(presentation: Presentation) -> list[str]:
+    assert presentation.document is not None
+    return [row.id for section in presentation.document.sections for row in section.rows]
+
+
+@given(st.integers(min_value=1, max_value=4), st.booleans())
+def test_first_row_shows_the_rest_of_a_page_cut_by_max_rows(max_rows: int, partial: bool) -> None:
+    """Presented again from `next_first_row`, a page cut by `max_rows` shows every record once, in order; the
+    server's continuation is offered only once the page's last record has been shown."""
+    directive: dict[str, Any] = {"mode": "verbatim", "complete": not partial}
+    if partial:
+        directive["continuation"] = CONTINUATION
+    wire = result(directive)
+    seen: list[str] = []
+    presentation = present_original(TOOL, wire, max_rows=max_rows)
+    while True:
+        seen += _rows_of(presentation)
+        assert not presentation.complete or presentation.next_first_row is None
+        if presentation.next_first_row is None:
+            break
+        assert presentation.next_arguments({}) is None  # records of this page are still to show
+        assert presentation.notice is not None and "abc.def" not in presentation.notice
+        presentation = present_original(TOOL, wire, max_rows=max_rows, first_row=presentation.next_first_row)
+    assert seen == [row.id for section in DOCUMENT.sections for row in section.rows]
+    assert presentation.next_arguments({}) == ({"cursor": "abc.def"} if partial else None)
+
+
+def test_first_row_walks_the_lines_of_a_text_result() -> None:
+    wire = text_result("a\nb\nc", "d\ne")
+    presentation = present(None, wire, max_rows=2)
+    views = [presentation.text]
+    while presentation.next_first_row is not None:
+        presentation = present(None, wire, max_rows=2, first_row=presentation.next_first_row)
+        views.append(presentation.text)
+    assert [view.split("\n\n", 1)[1].split() for view in views] == [["a", "b"], ["c", "d"], ["e"]]
+    assert "lines 5 to 5 of 5" in views[-1]
+    with pytest.raises(ValueError, match="first_row must be zero or more"):
+        present(None, wire, first_row=-1)
+
+
+# --------------------------------------------------------------------------------------------- the lean model copy
+
+
+def _hits(count: int) -> Document:
+    rows = tuple(
+        Row(id=f"h{i:04d}", label=f"Hit {i:04d}", values=(round(0.5 + i / 1000, 3), "EU" if i % 3 else None))
+        for i in range(count)
+    )
+    section = Section(id="hits", title="Hits", columns=("score", "list"), rows=rows)
+    return RecordUris("screens://hits/{row_id}").assign(Document(title="Screening", sections=(section,)))
+
+
+def _text_channel(blocks: list[Any]) -> int:
+    """The bytes a model is handed of content blocks: a text block's text, any other block as compact JSON."""
+    return sum(len(b["text"].encode()) if b.get("type") == "text" else len(json.dumps(b).encode()) for b in blocks)
+
+
+def _structured_channel(structured: Any) -> int:
+    if not isinstance(structured, dict):
+        return 0
+    kept = {key: value for key, value in structured.items() if key != "_rendering"}
+    return len(json.dumps(kept, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+@pytest.mark.parametrize("forwards", ["text", "structured", "both"])
+@pytest.mark.parametrize("record_links", [False, True])
+@pytest.mark.parametrize("count", [3, 300])
+def test_a_host_that_names_its_channel_gets_each_record_once_there(
+    forwards: Any, record_links: bool, count: int
+) -> None:
+    sent = verbatim_result(_hits(count), record_links=record_links).model_dump(
+        mode="json", by_alias=True, exclude_none=True
+    )
+    presentation = present(None, sent, forwards=forwards)
+    forwarded = presentation.model_result
+    framing = presentation.framing
+    assert framing is not None and forwarded["content"][0] == {"type": "text", "text": framing}  # framing first
+    compact = {"ensure_ascii": False, "separators": (",", ":")}
+    text_part = "".join(b.get("text") or json.dumps(b, **compact) for b in forwarded["content"][1:])
+    structured_part = json.dumps(forwarded.get("structuredContent") or {}, **compact)
+    seen = {"text": text_part, "structured": structured_part, "both": text_part + structured_part}[forwards]
+    for i in range(count):
+        assert seen.count(f'"id":"h{i:04d}"') == 1, (forwards, i)
+        assert seen.count(f"screens://hits/h{i:04d}") == 1, (forwards, i)  # no link repeats a record
+    # The directive once: the framing in text; the copy of the directive in structured content for a host that
+    # forwards that alone, with the framing first.
+    directive = forwarded.get("structuredContent", {}).get("_rendering")
+    if forwards == "structured":
+        assert directive is not None and next(iter(forwarded["structuredContent"])) == "_rendering"
+        assert next(iter(directive)) == "framing"
+    else:
+        assert directive is None
+    # Within 1.1x the larger channel the server sent, the host's own framing and directive aside.
+    larger = max(_text_channel(sent["content"]), _structured_channel(sent["structuredContent"]))
+    size = {
+        "text": _text_channel(forwarded["content"][1:]),
+        "structured": _structured_channel(forwarded.get("structuredContent")),
+        "both": _text_channel(forwarded["content"][1:]) + _structured_channel(forwarded.get("structuredContent")),
+    }[forwards]
+    assert size <= 1.1 * larger, (size, larger)
+
+
+def test_a_host_that_forwards_structured_content_alone_learns_how_to_fetch_the_rest() -> None:
+    directive = {"mode": "verbatim", "complete": False, "continuation": CONTINUATION}
+    presentation = present_original(TOOL, result(directive), forwards="structured")
+    copy = presentation.model_result["structuredContent"]["_rendering"]
+    assert copy["complete"] is False and copy["continuation"] == {"argument": "cursor", "token": "abc.def"}
+    assert "abc.def" in copy["framing"]
+
+
+def test_a_host_that_does_not_say_gets_every_record_in_each_channel() -> None:
+    sent = verbatim_result(_hits(5)).model_dump(mode="json", by_alias=True, exclude_none=True)
+    forwarded = present(None, sent).model_result
+    copy = {key: value for key, value in forwarded["structuredContent"].items() if key != "_rendering"}
+    assert json.loads(forwarded["content"][1]["text"]) == copy
+    with pytest.raises(ValueError, match="forwards must be"):
+        present(None, sent, forwards=cast("Any", "model"))

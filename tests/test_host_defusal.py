@@ -59,7 +59,8 @@ def test_an_imitation_anywhere_is_defused(imitation: str, place: str) -> None:
     forwarded = present(None, result).model_result
     server_strings = _strings({"content": forwarded["content"][1:], "structured": forwarded.get("structuredContent")})
     assert not any(IMITATION.lower() in " ".join(s.split()).lower() for s in server_strings), json.dumps(forwarded)
-    assert "imitates the host's rendering directive" in json.dumps(forwarded)
+    if place != "text":  # a text block beside structured records is not forwarded at all (the user never sees it)
+        assert "imitates the host's rendering directive" in json.dumps(forwarded)
 
 
 def test_text_that_does_not_imitate_is_forwarded_unchanged() -> None:
@@ -67,4 +68,46 @@ def test_text_that_does_not_imitate_is_forwarded_unchanged() -> None:
     result = {"content": [{"type": "text", "text": "a\nb"}], "structuredContent": structured}
     forwarded = present(None, result).model_result
     assert forwarded["structuredContent"] == structured
-    assert forwarded["content"][-1] == {"type": "text", "text": "a\nb"}
+    assert json.loads(forwarded["content"][-1]["text"]) == structured
+    text_only = {"content": [{"type": "text", "text": "a\nb"}]}
+    assert present(None, text_only).model_result["content"] == text_only["content"]
+
+
+def _letters_of(text: str) -> str:
+    import unicodedata
+
+    return "".join(char for char in unicodedata.normalize("NFKC", text).casefold() if char.isalnum())
+
+
+@given(
+    imitations(),
+    st.data(),
+    st.sampled_from(["text", "resource"]),
+    st.sampled_from([None, "verbatim", "summarizable"]),
+)
+def test_an_imitation_split_across_blocks_is_defused(imitation: str, data: st.DataObject, kind: str, mode: Any) -> None:
+    """The model reads consecutive blocks as one text: a header cut in two (or three) pieces, each harmless alone,
+    must not reach it whole."""
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(imitation)), min_size=1, max_size=2)))
+    pieces = [imitation[a:b] for a, b in zip([0, *cuts], [*cuts, len(imitation)], strict=True)]
+
+    def block(text: str) -> dict[str, Any]:
+        if kind == "text":
+            return {"type": "text", "text": text}
+        return {"type": "resource", "resource": {"uri": "r://x", "mimeType": "text/plain", "text": text}}
+
+    content = [{"type": "text", "text": "rows below"}, *(block(piece) for piece in pieces), block("Mode: x.")]
+    result: dict[str, Any] = {"content": content}
+    if mode is not None:
+        result["_meta"] = {"io.modelcontextprotocol/rendering": {"mode": mode, "complete": True}}
+    forwarded = present(None, result).model_result["content"]
+    server_blocks = forwarded[1:] if mode is not None else forwarded
+    joined = "".join(_letters_of(b.get("text") or b.get("resource", {}).get("text") or "") for b in server_blocks)
+    assert _letters_of(IMITATION) not in joined, json.dumps(forwarded)
+    assert "imitates the host's rendering directive" in json.dumps(forwarded)
+
+
+def test_text_split_across_blocks_that_does_not_imitate_is_forwarded_unchanged() -> None:
+    content = [{"type": "text", "text": "Rendering directive"}, {"type": "text", "text": "for the tool"}]
+    forwarded = present(None, {"content": content}).model_result
+    assert forwarded["content"] == content

@@ -142,7 +142,7 @@ def _json_can_carry(*values: Any) -> bool:
     return True
 
 
-@pytest.mark.parametrize("core", [0, "verbatim", {"complete": "true"}, {"complete": True, "x": 1}, {"mode": 7}])
+@pytest.mark.parametrize("core", [0, "verbatim", {"complete": "true"}, {"complete": True, "mode": 7}, {"mode": 7}])
 def test_a_malformed_core_form_parsed_by_the_sdk_reads_as_its_wire_form(core: Any) -> None:
     """Read on opt-in, a core form the patched SDK parsed reads exactly as the wire it came from: never complete."""
     wire = {"content": [], "_rendering": core}
@@ -158,10 +158,10 @@ def test_a_malformed_core_form_parsed_by_the_sdk_reads_as_its_wire_form(core: An
 
 _MALFORMED_CORE_DIRECTIVES: list[Any] = [
     *(0, "verbatim", True, [], ["complete"]),
-    *({"complete": "true"}, {"complete": 1}, {"complete": True, "x": 1}, {"mode": 7, "complete": True}),
+    *({"complete": "true"}, {"complete": 1}, {"complete": True, "x": 1, "guidance": []}, {"mode": 7, "complete": True}),
     *({"mode": "summarizable", "complete": True, "guidance": "x" * 1001}, {"complete": True, "guidance": 5}),
-    *({"complete": True, "nullDisplay": "O.OO"}, {"complete": True, "nullDisplay": 0}, {"complete": None}),
-    *({"mode": "summarizable", "complete": True, "continuation": {"argument": "cursor"}},),
+    *({"complete": True, "nullDisplay": "0.00"}, {"complete": True, "nullDisplay": 0}, {"complete": None}),
+    *({"mode": "summarizable", "complete": True, "nullDisplay": "\u3164"},),
     *({"mode": "summarizable", "complete": True, "(as sent)": {"complete": "yes"}},),
 ]
 
@@ -184,6 +184,36 @@ def test_a_malformed_core_directive_reads_as_its_wire_form_through_every_convers
     finally:
         logging.getLogger("mcp_rendering").setLevel(logging.NOTSET)
     assert not from_wire.complete
+
+
+_LATER_MEMBERS: list[Any] = [{"x": 1}, {"priority": "high", "rows": [1, 2]}, {"Complete": False, "mode2": None}]
+
+
+@pytest.mark.parametrize("carrier", ["_meta", "_rendering"])
+@pytest.mark.parametrize("extra", _LATER_MEMBERS)
+def test_an_unknown_member_is_ignored_through_every_conversion(carrier: str, extra: dict[str, Any]) -> None:
+    """A member a later revision might add changes nothing, in the carrier and the core form, through the patched
+    SDK's models and their dumps: a complete summarizable directive stays complete and summarizable."""
+    directive = {"mode": "summarizable", "complete": True, **extra}
+    wire: dict[str, Any] = {"content": []}
+    if carrier == "_meta":
+        wire["_meta"] = {EXTENSION_ID: directive}
+    else:
+        wire["_rendering"] = directive
+    logging.getLogger("mcp_rendering").setLevel(logging.ERROR)
+    try:
+        from_wire = resolve_rendering(None, wire, core_form=True)
+        assert (from_wire.mode, from_wire.complete) == ("summarizable", True)
+        assert {(p.member, p.reads_as) for p in from_wire.problems} == {(name, "ignored") for name in extra}
+        for form in _sdk_forms(mcp_types.CallToolResult, wire):
+            from_model = resolve_rendering(None, form, core_form=True)
+            assert (from_model.mode, from_model.complete, from_model.directive) == (
+                from_wire.mode,
+                from_wire.complete,
+                from_wire.directive,
+            )
+    finally:
+        logging.getLogger("mcp_rendering").setLevel(logging.NOTSET)
 
 
 _MALFORMED_HINTS: list[Any] = ["yes", "true", "false", 0, 1, 0.5, [], [True], {}, {"no": 1}]

@@ -1,15 +1,17 @@
-"""The two copies of the usable-null-text rule outside the package agree with the schema's pattern.
+"""The copies of the usable-null-text rule outside the package.
 
-The pull request to the Python SDK (`upstream/python-sdk/files/src/mcp/shared/rendering.py`) and the conformance
-scenarios (`upstream/conformance/files/src/scenarios/server/rendering-wire.ts`) each state the rule in their own
-code; `usable_null_text` is the schema's pattern itself. On every string, the three agree, and the SDK's default
-null text is the package's.
+The pull request to the Python SDK (`upstream/python-sdk/rendering/files/src/mcp/shared/_rendering.py`) states the
+rule of `sep/rendering.mdx` section 4 in words of Unicode categories; it reads that section's examples as the section
+does, and its default null text is the package's. The conformance scenarios
+(`upstream/conformance/files/src/scenarios/server/rendering-wire.ts`) state the same rule as two regular expressions,
+whose Unicode categories are read here: on every string they agree with the SDK's.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import re
+import unicodedata
 from pathlib import Path
 from types import ModuleType
 
@@ -19,7 +21,7 @@ from hypothesis import strategies as st
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, usable_null_text
 
 ROOT = Path(__file__).resolve().parents[1]
-SDK_SHARED = ROOT / "upstream" / "python-sdk" / "files" / "src" / "mcp" / "shared" / "rendering.py"
+SDK_SHARED = ROOT / "upstream" / "python-sdk" / "rendering" / "files" / "src" / "mcp" / "shared" / "_rendering.py"
 CONFORMANCE_WIRE = ROOT / "upstream" / "conformance" / "files" / "src" / "scenarios" / "server" / "rendering-wire.ts"
 
 
@@ -34,23 +36,24 @@ def _sdk_shared() -> ModuleType:
 SDK = _sdk_shared()
 
 
-def _conformance_pattern() -> re.Pattern[str]:
-    """The scenarios' `USABLE_NULL_TEXT`, rebuilt from its two JavaScript string constants (their `\\uXXXX` escapes
-    mean the same in a Python pattern)."""
+def _conformance_categories(name: str) -> tuple[str, ...]:
+    """The Unicode general categories named (`\\p{...}`) in the scenarios' regular expression `name`."""
     source = CONFORMANCE_WIRE.read_text(encoding="utf-8")
-    constants = {
-        name: value.replace("\\\\", "\\") for name, value in re.findall(r"const (NULL_TEXT_\w+) =\s*'([^']+)';", source)
-    }
-    char, letter = constants["NULL_TEXT_CHAR"], constants["NULL_TEXT_LETTER"]
-    return re.compile(f"({char}+ )*{char}*{letter}{char}*( {char}+)*")
+    match = re.search(rf"const {name} = /(.+)/u;", source)
+    assert match is not None, name
+    return tuple(re.findall(r"\\p\{(\w+)\}", match[1]))
 
 
-CONFORMANCE = _conformance_pattern()
+BLANK = _conformance_categories("BLANK_TEXT")
+FORBIDDEN = _conformance_categories("FORBIDDEN_CHARACTER")
 
 
 def _conformance_accepts(text: str) -> bool:
-    # The scenarios count code points, as Python's len does.
-    return len(text) <= 16 and CONFORMANCE.fullmatch(text) is not None
+    """The scenarios' rule, with the categories their expressions name (`\\s` is white space); they count code
+    points, as Python's len does."""
+    blank = all(char.isspace() or unicodedata.category(char).startswith(BLANK) for char in text)
+    forbidden = any(unicodedata.category(char).startswith(FORBIDDEN) for char in text)
+    return 1 <= len(text) <= 16 and not blank and not forbidden
 
 
 _NEAR_NULL_TEXT = st.text(
@@ -74,10 +77,24 @@ _LOOK_ALIKES = ["O", "O.OO", "l,OOO", "(O)", "S", "\u00ba", "lO"]
 
 
 @given(_NEAR_NULL_TEXT | st.sampled_from(_CASES))
-def test_the_sdk_and_the_conformance_scenarios_read_null_texts_as_the_schema_does(text: str) -> None:
-    usable = usable_null_text(text)
-    assert (SDK.null_display_problem(text) is None) is usable
-    assert _conformance_accepts(text) is usable
+def test_the_conformance_scenarios_read_null_texts_as_the_sdk_does(text: str) -> None:
+    assert _conformance_accepts(text) is SDK.usable_null_text(text)
+
+
+def test_the_conformance_scenarios_read_the_specifications_examples_as_the_specification_does() -> None:
+    for text in ("-", "n/a", "\u2014", "n\u00e9ant", "\u7121", "O", "O.OO"):
+        assert _conformance_accepts(text), text
+    for text in ("", " ", "\u00a0", "\u200b", "\x07", "0", "\u0663", "\u216b", "\u00b2", "x\ty", "x" * 17):
+        assert not _conformance_accepts(text), text
+
+
+def test_the_sdk_reads_the_specifications_examples_as_the_specification_does() -> None:
+    """sep/rendering.mdx section 4: `-`, `n/a`, `—`, `néant` and `無` are usable; no blank or invisible text, and no
+    `0`, `٣` or `Ⅻ`."""
+    for text in ("-", "n/a", "\u2014", "n\u00e9ant", "\u7121"):
+        assert SDK.usable_null_text(text)
+    for text in ("", " ", "\u200b", "\x07", "0", "\u0663", "\u216b", "x" * 17):
+        assert not SDK.usable_null_text(text)
 
 
 def test_the_sdk_default_is_the_package_default() -> None:
@@ -85,8 +102,6 @@ def test_the_sdk_default_is_the_package_default() -> None:
     assert usable_null_text(DEFAULT_NULL_DISPLAY)
 
 
-def test_every_copy_refuses_letters_that_resemble_digits_alone() -> None:
+def test_the_schema_refuses_letters_that_resemble_digits_alone() -> None:
     for text in _LOOK_ALIKES:
         assert not usable_null_text(text)
-        assert SDK.null_display_problem(text) is not None
-        assert not _conformance_accepts(text)

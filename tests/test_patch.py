@@ -795,7 +795,8 @@ def test_the_carrier_decides_and_the_core_form_never_stands_behind_it() -> None:
         for core in ({"mode": "summarizable", "complete": False}, 0, {"complete": "x"}):
             parsed = mcp_types.CallToolResult.model_validate({"content": [], "_rendering": core, "_meta": meta})
             effective = resolve_rendering(None, parsed, core_form=True)
-            assert (effective.complete, effective.mode) == (True, "unspecified")
+            # The carrier states no mode: a present directive without one reads verbatim.
+            assert (effective.complete, effective.mode) == (True, "verbatim")
             assert effective.directive is not None and effective.directive.completeness == "complete"
 
 
@@ -1009,3 +1010,50 @@ def test_the_mark_is_described_as_the_object_it_is() -> None:
     with mcp_rendering.installed():
         schema = mcp_types.ToolAnnotations.model_json_schema(by_alias=True)
     assert schema["properties"][AS_SENT]["type"] == "object"
+
+
+def test_a_hint_under_its_python_name_in_wire_json_is_not_the_hint() -> None:
+    """Annotations marked for a malformed hint record only what the wire names: a member under the Python name
+    (`summarize_ok_hint`) is an unknown member to the wire reader, so the model must not take it for the hint."""
+    tool = {"name": "t", "inputSchema": {"type": "object"}}
+    annotations = {"verbatimHint": "yes", "summarize_ok_hint": "no"}
+    wire = {**tool, "annotations": annotations}
+    logging.getLogger("mcp_rendering").setLevel(logging.ERROR)
+    try:
+        with mcp_rendering.installed():
+            model = mcp_types.Tool.model_validate(wire, by_name=False)
+            marked = model.annotations
+            assert marked is not None
+            assert getattr(marked, "rendering_as_sent", None) == {"verbatimHint": "yes"}
+            from_model = mcp_rendering.resolve_rendering(model, {"content": []}, core_form=True)
+            from_wire = mcp_rendering.resolve_rendering(wire, {"content": []}, core_form=True)
+            assert from_model.hints == from_wire.hints
+            assert from_model.problems == from_wire.problems
+    finally:
+        logging.getLogger("mcp_rendering").setLevel(logging.NOTSET)
+
+
+@given(st.one_of(st.booleans(), st.sampled_from(["true", "True", "yes", "1", "on", "false", 1, 0, 1.0, None])))
+def test_is_error_reads_alike_from_the_wire_dict_and_the_patched_model(flag: Any) -> None:
+    """`isError: "true"` is no boolean: the wire reader does not read it as an error, and the patched model, which the
+    SDK's lax boolean would have set to True, reads it alike, so a verbatim tool's result reads one way."""
+    from mcp_rendering.host import present
+
+    tool = {"name": "t", "inputSchema": {"type": "object"}, "_meta": {EXTENSION_ID: {"verbatimHint": True}}}
+    wire: dict[str, Any] = {
+        "content": [{"type": "text", "text": "ok"}],
+        "_meta": {EXTENSION_ID: {"mode": "summarizable", "complete": True}},
+        "isError": flag,
+    }
+    logging.getLogger("mcp_rendering").setLevel(logging.ERROR)
+    try:
+        with mcp_rendering.installed():
+            model = mcp_types.CallToolResult.model_validate(wire, by_name=False)
+            through_json = mcp_types.CallToolResult.model_validate_json(json.dumps(wire))
+            readings = [present(tool, form) for form in (wire, model, through_json)]
+    finally:
+        logging.getLogger("mcp_rendering").setLevel(logging.NOTSET)
+    expected = "verbatim" if flag is True else "summarizable"
+    assert [reading.mode for reading in readings] == [expected] * 3
+    assert readings[0].model_result == readings[1].model_result == readings[2].model_result
+    assert model.is_error is (flag is True)

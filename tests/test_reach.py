@@ -160,3 +160,39 @@ def test_an_environment_is_cached_by_its_lock_and_shared_by_clones(
     assert not envs.is_current(env) and env.store != store
     (env.store / "bin").mkdir(parents=True)  # an interrupted install: no stamp, so not current
     assert not envs.is_current(env)
+
+
+def test_the_final_answer_is_audited_against_the_result() -> None:
+    from interop.reach.measure import SUMMARY, analyse_answer
+    from mcp_rendering.integrations.answer import final_answer
+
+    summary = analyse_answer(SUMMARY, RESULT)
+    assert summary["summary"] and summary["records"]["intact"] == 0
+    host_view = final_answer(None, RESULT, server="example-financial").text
+    whole = analyse_answer(host_view, RESULT)
+    assert whole == {"summary": False, "records": {"expected": RECORDS, "intact": RECORDS}, "issues": []}
+    lines = host_view.splitlines()
+    table_line = next(index for index, line in enumerate(lines) if line.startswith("|   "))
+    invented = "\n".join([*lines[: table_line + 1], "|   Invented line | 999 | 1 | 2 |", *lines[table_line + 1 :]])
+    assert "fabricated_row" in analyse_answer(invented, RESULT)["issues"]
+    cut = "\n".join(lines[: len(lines) // 2])
+    assert 0 < analyse_answer(cut, RESULT)["records"]["intact"] < RECORDS
+
+
+def test_the_table_gives_the_final_answer_per_configuration() -> None:
+    from interop.reach.measure import analyse_answer
+
+    results = _results(analyse([text(TEXT)], RESULT))
+    results["configurations"][0]["route"] = "`R`"
+    ids = [cell["id"] for cell in results["cells"]]
+    results["answers"] = [
+        {"id": f"{cell}/answer", **analyse_answer(TEXT if cell.endswith("helped") else "Short.", RESULT)}
+        for cell in ids
+    ]
+    table = tables.render_table(results)
+    assert f"without: **0 of {RECORDS} records**" in table and "with `R`: " in table
+    del results["answers"]
+    results["configurations"][0]["native_route"] = "`skip_summarization`"
+    assert "route: `skip_summarization`; no adapter yet, not measured" in tables.render_table(results)
+    results["configurations"][0]["native_route"] = None
+    assert "**no route**" in tables.render_table(results)

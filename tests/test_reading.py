@@ -6,6 +6,7 @@ import contextlib
 import json
 import logging
 import re
+import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, cast
@@ -16,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mcp_rendering
+from mcp_rendering._null_text import usable_by_category
 from mcp_rendering.host import present, result_is_complete
 from mcp_rendering.reading import (
     DEFAULT_NULL_DISPLAY,
@@ -33,15 +35,7 @@ from mcp_rendering.reading import (
     usable_null_text,
 )
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
-
-NULL_TEXT_LETTERS = frozenset("ACEFHKMNPRUVWXYacdefhkmnprtuvwxy")
-"""The letters that resemble no digit: a usable null text holds at least one of them."""
-
-_DIGIT_LOOK_ALIKES = [
-    *("O", "O.OO", "l,OOO", "(O)", "S", "º", "lO", "o", "D", "Q", "I", "i", "J", "j", "L", "T", "Z", "z", "s"),
-    *("B", "b", "G", "g", "q", "ª", "ß", "\u0131", "ł", "Ø", "µ", "\u017f", "Ò", "é", "s.o.", "TBD", "--O--", "l l"),
-]
-"""Texts made only of letters that resemble digits (or accented letters) and punctuation: not usable null texts."""
+from tests.support.null_text import null_text_pattern
 
 
 def tool(hints: Any = None, *, argument: Any = "cursor", annotations: Any = None) -> dict[str, Any]:
@@ -92,12 +86,14 @@ _MALFORMED = ["true", "false", 1, 0, [], {}, "yes"]
         # A malformed member makes the carrier unclean, and an unclean carrier reads verbatim.
         *[({"summarizeOkHint": value}, True, False) for value in _MALFORMED],
         ({"verbatimHint": True, "summarizeOkHint": True}, True, True),
-        ({"summarizeOkHint": True, "verbatimhint": True}, True, False),
-        ({"summarizeOkHint": True, "VerbatimHint": False}, True, False),
         ({"summarizeOkHint": True, "verbatimHint": "no"}, True, False),
-        ({"verbatimhint": True}, True, False),
-        ({"verbatimHint": False, "VerbatimHint": True}, True, False),
-        ({"summarizeOkHint": True, "verbatim": True}, True, False),
+        # An unknown member (a later revision's, or a misspelling) is ignored: the defined members decide.
+        ({"summarizeOkHint": True, "verbatimhint": True}, False, True),
+        ({"summarizeOkHint": True, "VerbatimHint": False}, False, True),
+        ({"verbatimhint": True}, False, False),
+        ({"verbatimHint": False, "VerbatimHint": True}, False, False),
+        ({"summarizeOkHint": True, "verbatim": True}, False, True),
+        ({"verbatimHint": True, "futureHint": {"x": [1]}}, True, False),
     ],
 )
 def test_each_hint_value_has_one_reading(wire: dict[str, Any], verbatim: bool, summarize: bool) -> None:
@@ -120,11 +116,23 @@ def test_an_absent_hints_carrier_says_nothing() -> None:
 
 @pytest.mark.parametrize(
     "hints",
-    [{"verbatimhint": True}, {"verbatimHint": False, "VerbatimHint": True}, {"summarizeOkHint": True, "verbatim": 1}],
+    [
+        {"verbatimHint": "true"},
+        {"verbatimHint": False, "summarizeOkHint": 1},
+        {"summarizeOkHint": True, "x": 1, "verbatimHint": 0},
+    ],
 )
 def test_an_unclean_tool_carrier_reads_verbatim_not_the_host_default(hints: dict[str, Any]) -> None:
-    effective = resolve_rendering(tool(hints), result({"complete": True}))
+    effective = resolve_rendering(tool(hints), result())
     assert (effective.mode, effective.source) == ("verbatim", "tool._meta")
+
+
+@pytest.mark.parametrize("hints", [{"summarizeOkHint": True}, {"verbatimHint": False, "summarizeOkHint": True}])
+def test_a_present_directive_without_a_usable_mode_reads_verbatim_whatever_the_hints(hints: dict[str, Any]) -> None:
+    for directive in ({"complete": True}, {"Mode": "summarizable", "complete": True}, {"mode": 1, "complete": True}):
+        effective = resolve_rendering(tool(hints), result(directive))
+        assert (effective.mode, effective.source) == ("verbatim", "result._meta")
+    assert resolve_rendering(tool(hints), result()).mode == "summarizable"  # no directive: the hints decide
 
 
 # --- result directive ---------------------------------------------------------------------------------------------
@@ -143,7 +151,7 @@ def test_an_unclean_tool_carrier_reads_verbatim_not_the_host_default(hints: dict
         (True, "verbatim"),
         (["summarizable"], "verbatim"),
         ({"summarizable": True}, "verbatim"),
-        (None, None),
+        (None, "verbatim"),
     ],
 )
 def test_each_mode_value_has_one_reading(mode: Any, reads_as: str | None) -> None:
@@ -200,72 +208,35 @@ def test_each_guidance_value_has_one_reading(guidance: Any, reads_as: str | None
     assert resolve_rendering(None, result({"guidance": guidance, "complete": True})).guidance == reads_as
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        *("n/a", "N/A", "null", "none", "nil", "not reported", "missing", "— néant —", "(vide)", "n" * 16, "a b"),
-        *("-n/a-", "—n/a—", "¡x!", "x‰", "n⁞a", "nO", "Øn", "s.o.n."),
-    ],
-)
+_USABLE_NULL_TEXTS = [
+    *("n/a", "N/A", "null", "none", "nil", "not reported", "missing", "— néant —", "(vide)", "n" * 16, "a b"),
+    *("-", "—", "\u2013", "--", "-.-", "(-)", "…", "*", "·"),  # a dash, the seed's own convention
+    *("無", "なし", "없음", "нет данных", "לא ידוע", "غير متوفر", "कोई नहीं", "ไม่มี", "Ø", "µ", "ß", "O.OO", "a  b"),
+]
+"""Any text neither blank nor numeric, in any script."""
+
+_UNUSABLE_NULL_TEXTS = [
+    *("", " ", "   ", "\t", "\u00a0", "\u2028", "\u205f", "\u3000", " \u00a0 "),  # blank: would hide a null
+    *("\u200b", "\u2060", "\u00ad", "\u034f", "\ufe0f", "\U000e0041"),  # invisible
+    *("\u2800", "\u2800\u2800", "\u115f", "\u1160", "\u3164", "\uffa0", "\u3164 \u2800"),  # blank-looking letters
+    *("0", "0.00", "n/a 0", "-0-", "\u0663", "\u06f3", "\u0967", "\uff10", "\U0001d7ce"),  # digits of any script
+    *("\u00b2", "\u00b9", "\u00bd", "\u216b", "\u2460", "\u3007", "\u4e00\u3021"),  # other numeric characters
+    *("\u202e-", "n/a\u200b", "\u2066n/a", "\ufeffn/a", "n\u00ada"),  # format characters, bidi controls included
+    *("-\n", "-\n-", "n/a\u0007", "\x1b[31m-", "\x7f", "\x85-"),  # control characters
+    "n" * 17,
+]
+"""Blank, invisible, numeric, control or format text."""
+
+
+@pytest.mark.parametrize("text", _USABLE_NULL_TEXTS)
 def test_a_usable_null_text_is_shown(text: str) -> None:
+    assert usable_null_text(text)
     assert resolve_rendering(None, result({"nullDisplay": text, "complete": True})).null_display == text
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "",  # would hide a null
-        " ",
-        "\t",
-        "\u00a0",
-        "\u200b",  # invisible
-        "\u2060",
-        "\u202e-",  # a bidi control
-        "0",  # would look like an amount
-        "0.00",
-        "-",  # a dash, or punctuation alone, reads as zero or nil in a financial statement
-        "—",
-        "\u2013",  # EN DASH
-        "--",
-        ".",
-        " - ",
-        "- -",
-        "…",
-        "‰",
-        "⁞",
-        "¡",
-        "***",
-        "n/a 0",
-        "\u0663",  # ARABIC-INDIC DIGIT THREE
-        "\u00b2",  # SUPERSCRIPT TWO
-        "\u00b9",
-        "\u00bd",  # VULGAR FRACTION ONE HALF
-        "\u216b",  # ROMAN NUMERAL TWELVE
-        "\u20ac",  # EURO SIGN: outside the Latin punctuation ranges
-        "\u2800",  # BRAILLE PATTERN BLANK
-        "\u3164",  # HANGUL FILLER
-        "\u00ad",  # SOFT HYPHEN
-        "a  b",
-        "\u2028",
-        "\u205f",
-        "n" * 17,
-        " -",
-        "- ",
-        "-\n-",
-        "-\n",
-        "\u2800",  # BRAILLE PATTERN BLANK: a blank cell in most fonts
-        "\u2800\u2800\u2800",
-        "\u115f",  # the Hangul fillers
-        "\u1160",
-        "\u3164",
-        "\uffa0",
-        "\u3164 \u2800",
-        *_DIGIT_LOOK_ALIKES,  # only letters that resemble digits, and punctuation: read as amounts in a ledger
-        42,
-        None,
-    ],
-)
+@pytest.mark.parametrize("text", [*_UNUSABLE_NULL_TEXTS, 42, None, b"-", ["-"]])
 def test_an_unusable_null_text_reads_as_the_default(text: Any) -> None:
+    assert not usable_null_text(text)
     effective = resolve_rendering(None, result({"nullDisplay": text, "complete": True}))
     assert effective.null_display == DEFAULT_NULL_DISPLAY
     if text is not None:  # malformed: the carrier is unclean, so its `complete: true` no longer counts
@@ -273,52 +244,11 @@ def test_an_unusable_null_text_reads_as_the_default(text: Any) -> None:
         assert [problem.member for problem in effective.problems] == ["nullDisplay"]
 
 
-@pytest.mark.parametrize(
-    "text",
-    ["\u2800", "\u115f", "\u1160", "\u3164", "\uffa0", "\u2800 \u3164", "\u00ad", "\u034f", "\ufe0f", "\U000e0041"],
-)
-def test_the_null_text_rule_refuses_blanks(text: str) -> None:
-    """A blank-looking character is outside the pattern, so no text holding one is usable."""
-    assert not usable_null_text(text)
-    assert not usable_null_text(text + "-")
-
-
-@pytest.mark.parametrize("text", ["Ⅻ", "½", "a  b", "-- ", "n\xa0a", "\u2800x", "-\n"])
-def test_the_null_text_rule_is_the_pattern(text: str) -> None:
-    # Each was once accepted by `usable_null_text` although the specification's pattern refuses it.
-    assert not usable_null_text(text)
-
-
-@pytest.mark.parametrize(
-    "text", ["n/a", "N/A", "null", "none", "nil", "not reported", "missing", "—n/a—", "— néant —", "n" * 16]
-)
-def test_the_null_text_rule_accepts_a_visible_text(text: str) -> None:
-    assert usable_null_text(text)
-
-
-@pytest.mark.parametrize("text", _DIGIT_LOOK_ALIKES)
-def test_the_null_text_rule_refuses_letters_that_resemble_digits_alone(text: str) -> None:
-    """`O`, `O.OO`, `l,OOO`, `(O)` read as 0, 0.00, 1,000, (0) in a ledger: a null text holds at least one letter of
-    `NULL_TEXT_LETTERS`, which resemble no digit; look-alikes stay allowed beside one."""
-    assert not usable_null_text(text)
-    assert usable_null_text(f"{text} n")
-
-
-@pytest.mark.parametrize("letter", [chr(point) for point in range(0x21, 0x180)])
-def test_the_mandatory_letter_is_one_of_the_stated_set(letter: str) -> None:
-    assert usable_null_text(letter) is (letter in NULL_TEXT_LETTERS)
-
-
-@pytest.mark.parametrize("text", ["-", "—", "\u2013", "--", ".", " - ", "- -", "-.-", "(-)", "…", "\u2010", "‰", "/"])
-def test_the_null_text_rule_refuses_dashes_and_punctuation_alone(text: str) -> None:
-    """In a financial statement a dash means zero or nil: a null text holds at least one letter."""
-    assert not usable_null_text(text)
-    assert usable_null_text(f"{text.strip()} n/a")  # the same punctuation beside a word is a null text
-
-
-@pytest.mark.parametrize("text", ["", "n" * 17, "0", "n/a 3", "\u0663", 7, None, b"-"])
-def test_the_null_text_rule_refuses_digits_lengths_and_non_strings(text: Any) -> None:
-    assert not usable_null_text(text)
+@pytest.mark.parametrize("text", ["\u2800", "\u115f", "\u3164", "\uffa0", "\u00ad", "\u034f", "\ufe0f"])
+def test_an_invisible_character_beside_a_visible_one_is_no_blank(text: str) -> None:
+    """Blank means nothing to see: an invisible letter beside a visible one is allowed, a format character never."""
+    visible = usable_null_text(text + "-")
+    assert visible is (unicodedata.category(text) != "Cf")
 
 
 @pytest.mark.parametrize("carrier", [42, "verbatim", True, ["complete"], 0.5])
@@ -333,19 +263,27 @@ def test_a_directive_carrier_that_is_not_an_object_reads_as_every_safe_value(car
     assert len(effective.problems) == 1
 
 
-# --- unknown members: unclean carriers can ask to show more, never less ------------------------------------------
+# --- unknown members: ignored for the reading, and reported -------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     "unknown",
     ["completed", "Complete", "is_complete", "COMPLETE", "Mode", "null_display", "nulldisplay", "continuation", "x"],
 )
-def test_an_unknown_member_makes_the_carrier_unclean(unknown: str) -> None:
-    wire = {"mode": "summarizable", "complete": True, unknown: True}
-    effective = resolve_rendering(None, result(wire))
-    assert effective.mode == "verbatim"
-    assert effective.completeness == "not-stated" and not effective.complete
-    assert [(p.member, p.reads_as) for p in effective.problems] == [(unknown, "unclean")]
+def test_an_unknown_member_is_ignored_and_reported(unknown: str) -> None:
+    for value in (True, False, None, "verbatim", 0, [], {"complete": False}):
+        wire = {"mode": "summarizable", "complete": True, unknown: value}
+        effective = resolve_rendering(None, result(wire))
+        assert (effective.mode, effective.completeness, effective.complete) == ("summarizable", "complete", True)
+        assert [(p.member, p.reads_as) for p in effective.problems] == [(unknown, "ignored")]
+        assert all(p.ignored for p in effective.problems) and effective.directive is not None
+        assert effective.directive.clean
+
+
+def test_an_unregistered_mode_reads_verbatim_and_is_reported() -> None:
+    effective = resolve_rendering(tool({"summarizeOkHint": True}), result({"mode": "tabular", "complete": True}))
+    assert (effective.mode, effective.completeness, effective.registered_mode) == ("verbatim", "complete", False)
+    assert [(p.member, p.reads_as) for p in effective.problems] == [("mode", "verbatim")]
 
 
 def test_an_unclean_carrier_still_states_incompleteness_and_keeps_its_texts() -> None:
@@ -353,10 +291,11 @@ def test_an_unclean_carrier_still_states_incompleteness_and_keeps_its_texts() ->
     assert (effective.completeness, effective.guidance, effective.null_display) == ("incomplete", "g", "n/a")
 
 
-def test_a_misspelled_complete_false_does_not_hide_a_stated_true() -> None:
-    # The producer meant one thing and sent two: the reading shows more.
-    effective = resolve_rendering(None, result({"complete": True, "completed": False}))
-    assert not effective.complete
+def test_a_misspelled_complete_is_not_stated() -> None:
+    # Only a literal `complete: true` under its own name reads complete.
+    for wire in ({"completed": True}, {"Complete": True}, {"complete": "true", "completed": True}):
+        effective = resolve_rendering(None, result(wire))
+        assert effective.completeness == "not-stated" and not effective.complete
 
 
 @pytest.mark.parametrize(
@@ -517,8 +456,10 @@ def test_the_core_form_is_not_read_by_default() -> None:
 def test_the_core_form_is_read_on_opt_in_where_the_carrier_is_absent() -> None:
     core_tool = {"name": "t", "annotations": {"verbatimHint": True, "readOnlyHint": True}}
     effective = resolve_rendering(core_tool, {"content": [], "_rendering": {"complete": False}}, core_form=True)
-    assert (effective.mode, effective.source, effective.completeness) == ("verbatim", "tool.annotations", "incomplete")
+    assert (effective.mode, effective.source, effective.completeness) == ("verbatim", "result._rendering", "incomplete")
     assert effective.problems == ()  # the annotations object is open: readOnlyHint is no problem there
+    effective = resolve_rendering(core_tool, {"content": []}, core_form=True)
+    assert (effective.mode, effective.source, effective.completeness) == ("verbatim", "tool.annotations", "not-stated")
     both = result({"mode": "verbatim", "complete": True}, core={"mode": "summarizable", "complete": True})
     assert resolve_rendering(None, both, core_form=True).mode == "verbatim"  # the carrier, never a merge
 
@@ -550,7 +491,7 @@ _NOW = datetime(2026, 12, 1, 10, 0, 0, tzinfo=timezone.utc)
         (tool(), {"argument": "cursor"}, {}, False),
         (tool(), {"token": "v1.k1.abc"}, {}, False),
         (tool(), {**_GOOD, "token": "a b"}, {}, False),
-        (tool(), {**_GOOD, "part": 2}, {}, False),
+        (tool(), {**_GOOD, "part": 2}, {}, True),  # an unknown member is ignored
         (tool(argument="page"), _GOOD, {}, False),
         (tool(argument=None), _GOOD, {}, False),
         (tool(argument=7), _GOOD, {}, False),
@@ -569,7 +510,8 @@ def test_each_continuation_case_has_one_reading(
         now=_NOW,
     )
     assert (effective.continuation is not None) is usable
-    assert effective.completeness == "incomplete" and not effective.complete  # present, so partial either way
+    # Present, so partial either way; rendering's own reading is the directive's, whatever the continuation says.
+    assert effective.continuation_partial and not effective.complete and effective.completeness == "complete"
     if not usable:
         assert effective.problems
 
@@ -590,7 +532,7 @@ def test_a_continuation_read_without_the_original_arguments_is_unusable() -> Non
     assert reading.present and reading.usable is None
     assert [problem.detail for problem in reading.problems] == ["the original call's arguments are not known"]
     effective = resolve_rendering(tool(), result(continuation=_GOOD))
-    assert effective.continuation is None and effective.completeness == "incomplete"
+    assert effective.continuation is None and effective.continuation_partial and not effective.complete
 
 
 def test_a_continuation_without_a_directive_still_makes_the_result_partial() -> None:
@@ -632,7 +574,7 @@ def test_a_continuation_argument_the_input_schema_does_not_declare_optional_stri
         effective = resolve_rendering(form, result(continuation=_GOOD), original_arguments={"year": 2025})
         # Read as no continuation argument: the result is partial, with no way to fetch the rest.
         assert effective.continuation_reading.present and effective.continuation is None
-        assert effective.completeness == "incomplete" and not effective.complete
+        assert effective.continuation_partial and not effective.complete
         assert any(p.carrier.startswith("Tool._meta") and why in p.detail for p in effective.problems)
 
 
@@ -690,10 +632,11 @@ def test_parts_combine_to_the_mode_that_shows_more_and_complete_only_at_the_end(
     assert combine_parts([first, last], all_fetched=False) == ("verbatim", False)
     assert combine_parts([first, last], all_fetched=True) == ("verbatim", True)
     assert combine_parts(_chain({"mode": "summarizable", "complete": True})) == ("summarizable", True)
-    assert combine_parts(_chain({"mode": "summarizable", "complete": False}, {"complete": True})) == (
-        "summarizable",
-        True,
-    )
+    assert combine_parts(
+        _chain({"mode": "summarizable", "complete": False}, {"mode": "summarizable", "complete": True})
+    ) == ("summarizable", True)
+    # A part whose directive states no mode reads verbatim, and so does the whole.
+    assert combine_parts(_chain({"mode": "summarizable", "complete": False}, {"complete": True})) == ("verbatim", True)
     assert combine_parts(
         _chain({"mode": "summarizable", "complete": False}, {"mode": "tabular", "complete": True})
     ) == (
@@ -705,16 +648,17 @@ def test_parts_combine_to_the_mode_that_shows_more_and_complete_only_at_the_end(
 
 def test_a_later_part_read_alone_does_not_state_completeness() -> None:
     last = _part({"mode": "verbatim", "complete": True}, token="t0")
-    assert last.later_part and last.completeness == "not-stated" and not last.complete
+    assert last.later_part and last.continuation_partial and not last.complete
+    assert last.completeness == "complete"  # rendering's own reading: the directive's
     assert combine_parts([last]) == ("verbatim", False)
     assert combine_parts([last], all_fetched=True) == ("verbatim", False)
     # Told nothing of the call, the reader cannot tell a later part from the first: never complete.
     untold = resolve_rendering(tool(), result({"complete": True}))
-    assert untold.completeness == "not-stated" and not untold.complete
-    assert combine_parts([untold]) == ("unspecified", False)
+    assert untold.continuation_partial and untold.completeness == "complete" and not untold.complete
+    assert combine_parts([untold]) == ("verbatim", False)
     # Without a declared continuation argument no result is a later part, and the directive decides.
     plain = resolve_rendering(tool(argument=None), result({"complete": True}))
-    assert plain.completeness == "complete" and plain.complete
+    assert plain.completeness == "complete" and not plain.continuation_partial and plain.complete
     # Told the call, the first part reads as its directive says.
     first = resolve_rendering(tool(), result({"complete": True}), call_arguments={"year": 2025})
     assert first.completeness == "complete" and first.complete
@@ -722,11 +666,11 @@ def test_a_later_part_read_alone_does_not_state_completeness() -> None:
 
 def test_parts_that_do_not_chain_never_combine_as_complete() -> None:
     first, second, third = _chain({"complete": False}, {"complete": False}, {"complete": True})
-    assert combine_parts([first, second, third]) == ("unspecified", True)
+    assert combine_parts([first, second, third]) == ("verbatim", True)
     assert combine_parts([first, third])[1] is False  # the middle part skipped
     assert combine_parts([second, third])[1] is False  # not from the original call
     assert combine_parts([first, second, _part({"complete": True}, token="another")])[1] is False
-    unusable = _part({"complete": False}, {"argument": "cursor", "token": "t0", "x": 1})
+    unusable = _part({"complete": False}, {"argument": "cursor", "token": "t0", "expiresAt": 1})
     assert combine_parts([unusable, second, third])[1] is False
     assert combine_parts([first, second, _part({"complete": False}, token="t1")])[1] is False
     assert combine_parts([first, second, _part(None, token="t1")])[1] is False  # no directive on the last
@@ -742,10 +686,10 @@ def test_parts_that_do_not_chain_never_combine_as_complete() -> None:
 )
 def test_parts_of_another_tool_or_other_arguments_never_combine_as_complete(changed: dict[str, Any]) -> None:
     first, second = _chain({"complete": False}, {"complete": True})
-    assert combine_parts([first, second]) == ("unspecified", True)
+    assert combine_parts([first, second]) == ("verbatim", True)
     other = _part({"complete": True}, token="t0", year=changed.get("year", 2025), name=changed.get("name", "ledger"))
     assert other.later_part and other.call_token == second.call_token
-    assert combine_parts([first, other]) == ("unspecified", False)
+    assert combine_parts([first, other]) == ("verbatim", False)
 
 
 def test_parts_with_the_same_arguments_in_another_order_combine() -> None:
@@ -757,7 +701,7 @@ def test_parts_with_the_same_arguments_in_another_order_combine() -> None:
     second = resolve_rendering(
         tool(), result({"complete": True}), call_arguments={"cursor": "t0", "company": "acme", "year": 2025}
     )
-    assert combine_parts([first, second]) == ("unspecified", True)
+    assert combine_parts([first, second]) == ("verbatim", True)
 
 
 # --- SDK models are read as their wire JSON -----------------------------------------------------------------------
@@ -768,8 +712,9 @@ def test_a_model_is_read_by_its_wire_names_only() -> None:
         {"content": [], "_meta": {EXTENSION_ID: {"null_display": "n/a", "complete": True}}}
     )
     effective = resolve_rendering(None, typed)
-    assert effective.null_display == DEFAULT_NULL_DISPLAY and not effective.complete
-    assert [p.member for p in effective.problems] == ["null_display"]
+    # The Python name is no member: unknown, so ignored (the default null text) and reported.
+    assert effective.null_display == DEFAULT_NULL_DISPLAY and effective.complete
+    assert [(p.member, p.reads_as) for p in effective.problems] == [("null_display", "ignored")]
 
 
 @pytest.mark.parametrize("patched", [False, True])
@@ -793,13 +738,13 @@ def test_the_reading_survives_every_conversion(patched: bool, directive: Any) ->
         dumped,
         mcp_types.CallToolResult.model_validate(dumped),
     ]
-    readings = {
-        (e.mode, e.completeness, e.continuation is None, len(e.problems))
-        for e in (resolve_rendering(tool(), copy) for copy in copies)
-    }
-    assert readings == {
-        (resolve_rendering(tool(), wire).mode, "incomplete", True, len(resolve_rendering(tool(), wire).problems))
-    }
+
+    def reading(message: Any) -> tuple[Any, ...]:
+        e = resolve_rendering(tool(), message)
+        return (e.mode, e.completeness, e.continuation_partial, e.complete, e.continuation is None, e.problems)
+
+    assert {reading(copy) for copy in copies} == {reading(wire)}
+    assert reading(wire)[2:4] == (True, False)  # the continuation carrier: partial, whatever the directive says
 
 
 def test_the_patched_core_form_keeps_the_wire_value_for_the_reader() -> None:
@@ -836,7 +781,8 @@ def test_every_problem_names_its_carrier_and_member_and_is_logged(caplog: pytest
     described = {str(problem) for problem in effective.problems}
     assert len(described) == len(effective.problems) == 5
     assert any("verbatimHint" in text and "read as true" in text for text in described)
-    assert any(".Mode: not a member of this carrier; read as unclean" in text for text in described)
+    assert any(".Mode: not a member of this carrier; read as ignored" in text for text in described)
+    assert any(".extra: not a member of this carrier; read as ignored" in text for text in described)
     assert any("argument of the original call" in text for text in described)
     assert len(caplog.records) == 5
 
@@ -847,7 +793,8 @@ def test_an_explicit_null_is_absent_and_no_problem() -> None:
         result({"mode": None, "guidance": None, "nullDisplay": None, "complete": True}),
         call_arguments={},
     )
-    assert effective.problems == () and effective.complete and effective.mode == "unspecified"
+    # A present directive that states no mode reads verbatim, whatever the hints.
+    assert effective.problems == () and effective.complete and effective.mode == "verbatim"
 
 
 # --- carriers given twice, as a parser sees them ------------------------------------------------------------------
@@ -892,7 +839,7 @@ def test_a_repeated_continuation_carrier_is_unusable_and_partial(last: str) -> N
     text = _wire([("content", "[]"), ("_meta", _wire([(CONTINUATION_ID, first), (CONTINUATION_ID, last)]))])
     effective = resolve_rendering(tool(), parse_json(text), original_arguments={})
     assert effective.continuation_reading.present and effective.continuation is None
-    assert effective.completeness == "incomplete"
+    assert effective.continuation_partial and not effective.complete
 
 
 def test_a_repeated_tool_carrier_reads_verbatim_and_declares_no_argument() -> None:
@@ -980,19 +927,20 @@ def test_a_continuation_carrier_given_twice_is_partial_and_unusable(
             [("_meta", _wire([(CONTINUATION_ID, json.dumps(first))])), ("_meta", _wire([(CONTINUATION_ID, kept)]))]
         )
     effective = resolve_rendering(tool(), parse_json(text), original_arguments={}, now=_NOW)
-    assert effective.continuation is None and effective.completeness == "incomplete"
+    assert effective.continuation is None and effective.continuation_partial and not effective.complete
 
 
 @given(hints=st.dictionaries(st.text(max_size=14), _JSON, max_size=3))
 def test_a_hints_carrier_reads_summarizable_only_when_clean_and_stated(hints: dict[str, Any]) -> None:
     mode = resolve_rendering(tool(hints), result()).mode
-    clean = set(hints) <= {"verbatimHint", "summarizeOkHint"} and all(
-        value is None or isinstance(value, bool) for value in hints.values()
-    )
+    defined = {name: value for name, value in hints.items() if name in ("verbatimHint", "summarizeOkHint")}
+    clean = all(value is None or isinstance(value, bool) for value in defined.values())
     if not clean:
         assert mode == "verbatim"
     elif mode == "summarizable":
         assert hints.get("summarizeOkHint") is True and hints.get("verbatimHint") is not True
+    # Unknown members are ignored: the reading is the defined members' alone.
+    assert mode == resolve_rendering(tool(defined), result()).mode
 
 
 @given(continuation=st.dictionaries(st.sampled_from(["argument", "token", "expiresAt", "x"]), _JSON, max_size=4))
@@ -1038,14 +986,24 @@ def _schema_accepts(text: str) -> bool:
     return bool(re.fullmatch(body, text)) and typed.get("minLength", 0) <= len(text) <= typed["maxLength"]
 
 
+def test_the_schema_pattern_spells_out_the_readers_rule() -> None:
+    """The pattern is the rule by Unicode category, code point by code point, as this Python's database has it."""
+    if unicodedata.unidata_version != "14.0.0":
+        pytest.skip(f"the pattern spells out Unicode 14.0; this Python has {unicodedata.unidata_version}")
+    assert _null_display_schema()["pattern"] == null_text_pattern()
+
+
 @given(
     text=st.text(max_size=18)
-    | st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x2100), max_size=18)
-    | st.lists(st.sampled_from(["-", "n/a", "é", " ", "  ", "½", "0", "\u2800", "x", "\n"]), max_size=6).map("".join)
+    | st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x3200), max_size=18)
+    | st.lists(
+        st.sampled_from(["-", "n/a", "é", " ", "  ", "½", "0", "\u2800", "x", "\n", "\u3164", "٣"]), max_size=6
+    ).map("".join)
 )
 def test_the_reader_accepts_exactly_the_null_texts_of_the_schema_pattern(text: str) -> None:
     shown = resolve_rendering(None, result({"nullDisplay": text, "complete": True})).null_display
     assert (shown == text) is _schema_accepts(text) or (text == DEFAULT_NULL_DISPLAY)
+    assert usable_null_text(text) is _schema_accepts(text) is (1 <= len(text) <= 16 and usable_by_category(text))
 
 
 def test_the_specification_states_the_null_text_rule() -> None:
@@ -1057,14 +1015,14 @@ def test_the_specification_states_the_null_text_rule() -> None:
     words = " ".join(sentence.group(1).split())
     cap = _null_display_schema()["maxLength"]
     assert f"1 to {cap} code points" in words
-    assert "not only white space" in words
+    assert "not only white space or invisible characters" in words
     assert "Cc and Cf" in words and "category N: Nd, Nl and No, in any script" in words
 
 
 # --- an SDK model is read as its wire JSON; fail-safe marks survive every conversion -----------------------------
 
 _FAIL_SAFE_CASES = {  # carriers as JSON text, as a peer sends them
-    "unclean summarizable": '{"mode": "summarizable", "complete": true, "x": 1}',
+    "unclean summarizable": '{"mode": "summarizable", "complete": true, "guidance": 1}',
     "malformed complete": '{"mode": "summarizable", "complete": "yes"}',
     "not stated": '{"mode": "summarizable"}',
     "repeated": '{"mode": "summarizable", "complete": true, "complete": true}',
@@ -1208,6 +1166,9 @@ def test_an_error_of_a_verbatim_tool_stays_verbatim_whatever_its_mode() -> None:
     # Not an error, or not a verbatim tool: the result's mode decides.
     ok = result({"mode": "summarizable", "complete": True})
     assert resolve_rendering(tool({"verbatimHint": True}), ok, call_arguments={}).mode == "summarizable"
+    # A tool carrier with an unknown member beside verbatimHint still reads verbatim: the error stays verbatim.
+    hinted = tool({"verbatimHint": True, "laterHint": "x"})
+    assert resolve_rendering(hinted, error, call_arguments={}).mode == "verbatim"
     assert resolve_rendering(tool({"summarizeOkHint": True}), error, call_arguments={}).mode == "summarizable"
     assert resolve_rendering(tool(None), error, call_arguments={}).mode == "summarizable"
 
@@ -1226,7 +1187,6 @@ def _declared(carrier: Any) -> dict[str, Any]:
 _BROKEN_DECLARATIONS = {
     "misspelled": _declared({"argumnt": "cursor"}),
     "mistyped": _declared({"argument": 5}),
-    "an unknown member besides": _declared({"argument": "cursor", "x": 1}),
     "empty": _declared({}),
     "argument null": _declared({"argument": None}),
     "not an object": _declared("cursor"),
@@ -1249,7 +1209,8 @@ def test_a_tool_with_a_broken_continuation_carrier_never_reads_complete(the_tool
     # A later part (or any result) whose own directive says complete, of a tool whose declaration is in doubt.
     effective = resolve_rendering(the_tool, result({"mode": "verbatim", "complete": True}), call_arguments=call)
     assert effective.continuation_declaration_broken
-    assert effective.completeness == "not-stated" and not effective.complete
+    assert effective.continuation_partial and not effective.complete
+    assert effective.completeness == "complete"  # rendering's own reading does not depend on continuation
     assert any(problem.carrier.startswith("Tool._meta") for problem in effective.problems)
     assert combine_parts([effective], all_fetched=True)[1] is False
     assert not result_is_complete(result({"complete": True}), tool=the_tool, arguments=call)
@@ -1271,7 +1232,7 @@ def test_a_clean_declaration_reports_no_problem_and_lets_the_first_part_end() ->
 def test_a_continuation_argument_set_to_null_makes_a_later_part() -> None:
     # One reading: present in the call's arguments, whatever its value, the argument is set.
     later = resolve_rendering(tool(), result({"complete": True}), call_arguments={"year": 2025, "cursor": None})
-    assert later.later_part and later.completeness == "not-stated" and not later.complete
+    assert later.later_part and later.continuation_partial and not later.complete
     assert not result_is_complete(result({"complete": True}), tool=tool(), arguments={"year": 2025, "cursor": None})
     # And, set to null on the original call, a continuation naming it is unusable, as for any other value.
     first = resolve_rendering(

@@ -21,7 +21,7 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES_DIR = REPO_ROOT / "schema" / "examples"
 EXTENSION_ID = "io.modelcontextprotocol/rendering"
-CONTINUATION_ID = "io.modelcontextprotocol/result-continuation"
+CONTINUATION_ID = "mcp-rendering/result-continuation"
 RESULT_STRUCTURED_KEY = "_rendering"
 
 
@@ -172,8 +172,12 @@ _NEGATIVE_CASES: list[tuple[str, str, Any]] = [
     ("null-display-empty", "CallToolResult", {**_BASE_RESULT, "_rendering": {"nullDisplay": "", "complete": True}}),
     ("null-display-blank", "CallToolResult", {**_BASE_RESULT, "_rendering": {"nullDisplay": "  ", "complete": True}}),
     ("null-display-zero", "CallToolResult", {**_BASE_RESULT, "_rendering": {"nullDisplay": "0", "complete": True}}),
-    ("null-display-dash", "CallToolResult", {**_BASE_RESULT, "_rendering": {"nullDisplay": "-", "complete": True}}),
-    ("null-display-em-dash", "CallToolResult", {**_BASE_RESULT, "_rendering": {"nullDisplay": "—", "complete": True}}),
+    ("null-display-digit", "CallToolResult", {**_BASE_RESULT, "_rendering": {"nullDisplay": "٣", "complete": True}}),
+    (
+        "null-display-braille-blank",
+        "CallToolResult",
+        {**_BASE_RESULT, "_rendering": {"nullDisplay": "\u2800", "complete": True}},
+    ),
     (
         "null-display-invisible",
         "CallToolResult",

@@ -20,6 +20,7 @@ from mcp_rendering.tokens import (
     ExpiredTokenError,
     Keyring,
     MalformedTokenError,
+    NotJSONArgumentsError,
     TamperedTokenError,
     TokenError,
     UnknownKeyError,
@@ -515,3 +516,108 @@ def test_canonical_arguments_keep_text_as_utf8() -> None:
     assert canonical_arguments({"city": "Zürich", "n": 1}) == '{"city":"Zürich","n":1}'.encode()
     with pytest.raises(TypeError, match=r"^arguments are not JSON: "):
         canonical_arguments({"x": float("inf")})
+
+
+# ------------------------------------------------------------------------------------------- checked when made
+
+ANY_VALUE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=40),
+    st.binary(max_size=40),
+    st.lists(st.integers(), max_size=3),
+)
+"""A value of any plain type: what a caller may pass by mistake."""
+
+
+@given(ANY_VALUE)
+def test_a_keyring_takes_only_bytes_or_text_of_16_bytes_or_more(secret: Any) -> None:
+    if isinstance(secret, str | bytes) and len(secret.encode() if isinstance(secret, str) else secret) >= 16:
+        raw = secret.encode() if isinstance(secret, str) else secret
+        assert Keyring.single(secret).secret("k1") == raw
+    elif isinstance(secret, str | bytes):
+        with pytest.raises(ValueError, match=r"^secret of key 'k1' is shorter than 16 bytes$"):
+            Keyring.single(secret)
+    else:
+        with pytest.raises(TypeError, match=r"^secret of key 'k1' must be bytes or text, not "):
+            Keyring.single(secret)
+
+
+def test_an_integer_secret_is_not_taken_as_zero_bytes() -> None:
+    # bytes(32) is 32 zero bytes: a key anyone could sign with.
+    with pytest.raises(TypeError, match="must be bytes or text, not int"):
+        Keyring.single(32)  # pyright: ignore[reportArgumentType]
+    with pytest.raises(TypeError, match="must be bytes or text, not list"):
+        Keyring({"k1": [0] * 32}, current="k1")  # pyright: ignore[reportArgumentType]
+
+
+@given(ANY_VALUE)
+def test_key_ids_and_the_current_id_are_strings(key_id: Any) -> None:
+    if isinstance(key_id, str):
+        if 1 <= len(key_id) <= 32 and all(c.isascii() and (c.isalnum() or c in "_-") for c in key_id):
+            assert key_id in Keyring.single(SECRET_A, key_id=key_id)
+        else:
+            with pytest.raises(ValueError, match="key id"):
+                Keyring.single(SECRET_A, key_id=key_id)
+    else:
+        with pytest.raises(TypeError, match=r"^a key id must be a string, not "):
+            Keyring.single(SECRET_A, key_id=key_id)
+        with pytest.raises(TypeError, match=r"^current must be a key id \(a string\)"):
+            Keyring({"k1": SECRET_A}, current=key_id)
+
+
+def test_a_keyring_needs_a_mapping_and_a_secret_that_is_text() -> None:
+    with pytest.raises(TypeError, match="keys must be a mapping"):
+        Keyring([("k1", SECRET_A)], current="k1")  # pyright: ignore[reportArgumentType]
+    with pytest.raises(ValueError, match="lone surrogate"):
+        Keyring.single("\ud800" * 16)
+
+
+@given(ANY_VALUE)
+def test_a_token_lifetime_is_a_whole_number_of_seconds_in_range(ttl: Any) -> None:
+    if type(ttl) is int and 1 <= ttl <= 86_400:
+        assert ContinuationTokens(Keyring.single(SECRET_A), ttl_seconds=ttl).ttl_seconds == ttl
+    elif type(ttl) is int:
+        with pytest.raises(ValueError, match=r"^ttl_seconds must be from 1 to 86400"):
+            ContinuationTokens(Keyring.single(SECRET_A), ttl_seconds=ttl)
+    else:
+        with pytest.raises(TypeError, match=r"^ttl_seconds must be an integer number of seconds, not "):
+            ContinuationTokens(Keyring.single(SECRET_A), ttl_seconds=ttl)
+
+
+def test_a_fractional_lifetime_is_refused_not_issued_as_failing_tokens() -> None:
+    with pytest.raises(TypeError, match="not float"):
+        ContinuationTokens(Keyring.single(SECRET_A), ttl_seconds=600.5)  # pyright: ignore[reportArgumentType]
+
+
+@given(ANY_VALUE)
+def test_the_issuer_takes_a_keyring_and_a_callable_clock(value: Any) -> None:
+    with pytest.raises(TypeError, match=r"^keyring must be a Keyring, not "):
+        ContinuationTokens(value)
+    with pytest.raises(TypeError, match=r"^clock must be callable, not "):
+        ContinuationTokens(Keyring.single(SECRET_A), clock=value)
+
+
+@given(ANY_VALUE)
+def test_a_position_is_a_non_negative_integer(position: Any) -> None:
+    if type(position) is int and position >= 0:
+        token = issue(make(), position=position)
+        assert verify(make(), token).position == position
+    elif type(position) is int:
+        with pytest.raises(ValueError, match=r"^position must be >= 0$"):
+            issue(make(), position=position)
+    else:
+        with pytest.raises(TypeError, match=r"^position must be an integer, not "):
+            issue(make(), position=position)
+
+
+@given(st.sampled_from(["\ud800", "a\udfffb", "\udc00x"]), st.sampled_from(["issue", "verify"]))
+def test_a_lone_surrogate_in_an_argument_is_a_clear_error(text: str, step: str) -> None:
+    arguments = {"city": text}
+    with pytest.raises(NotJSONArgumentsError, match=r"^arguments are not JSON: a string holds a lone surrogate"):
+        if step == "issue":
+            issue(make(), arguments=arguments)
+        else:
+            verify(make(), issue(make()), arguments=arguments)

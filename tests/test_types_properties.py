@@ -212,9 +212,13 @@ def test_a_directive_the_schema_accepts_is_read_as_written(data: st.DataObject) 
     wire = data.draw(_drawn("Rendering"))
     assume(_ecma_end_anchor(wire))
     directive, problems = read_rendering_object(wire)
-    assert problems == () and directive is not None and directive.clean
+    assert directive is not None and directive.clean
     mode = wire.get("mode")
-    assert directive.mode == (None if mode is None else "summarizable" if mode == "summarizable" else "verbatim")
+    # An open string: a value this version does not register reads verbatim, and is reported.
+    unregistered = mode is not None and mode not in ("verbatim", "summarizable")
+    assert [(p.member, p.reads_as) for p in problems] == ([("mode", "verbatim")] if unregistered else [])
+    # A present directive without a mode reads verbatim too: only "summarizable" reads summarizable.
+    assert directive.mode == ("summarizable" if mode == "summarizable" else "verbatim")
     assert directive.complete is wire["complete"]
     assert (directive.guidance, directive.null_display) == (wire.get("guidance"), wire.get("nullDisplay"))
 
@@ -234,9 +238,9 @@ def test_a_continuation_the_schema_accepts_is_usable(data: st.DataObject) -> Non
     assume(_ecma_end_anchor(wire))
     tool = {
         "inputSchema": {"type": "object", "properties": {wire["argument"]: {"type": "string"}}},
-        "_meta": {"io.modelcontextprotocol/result-continuation": {"argument": wire["argument"]}},
+        "_meta": {"mcp-rendering/result-continuation": {"argument": wire["argument"]}},
     }
-    carrier = {"_meta": {"io.modelcontextprotocol/result-continuation": wire}}
+    carrier = {"_meta": {"mcp-rendering/result-continuation": wire}}
     reading = read_continuation(tool, carrier, original_arguments={})
     expires_at = wire.get("expiresAt")
     if expires_at is not None and not _real_future_time(expires_at):

@@ -74,13 +74,17 @@ class Environment:
 
 
 ENVIRONMENTS: tuple[Environment, ...] = (
-    Environment("langchain", ("langchain-mcp-adapters==0.3.2",), ("langchain-mcp-adapters", "langchain-core", "mcp")),
+    Environment(
+        "langchain",
+        ("langchain-mcp-adapters==0.3.2", "langchain-core==1.8.3", "langchain==1.5.2"),
+        ("langchain-mcp-adapters", "langchain-core", "langchain", "langgraph", "mcp"),
+    ),
     Environment("openai-agents", ("openai-agents==0.24.0",), ("openai-agents", "mcp")),
     Environment("pydantic-ai", ("pydantic-ai-slim[mcp]==2.68.0",), ("pydantic-ai-slim", "fastmcp-slim", "mcp")),
     Environment("smolagents", ("smolagents[mcp]==1.26.0", "mcp==1.30.0"), ("smolagents", "mcpadapt", "mcp")),
     Environment("llama-index", ("llama-index-tools-mcp==0.6.0",), ("llama-index-tools-mcp", "llama-index-core", "mcp")),
     Environment("autogen", ("autogen-ext[mcp]==0.7.5", "mcp==1.30.0"), ("autogen-ext", "autogen-core", "mcp")),
-    Environment("google-adk", ("google-adk==2.13.0", "mcp"), ("google-adk", "mcp")),
+    Environment("google-adk", ("google-adk==2.13.0", "mcp==2.3.0"), ("google-adk", "mcp")),
     Environment("agno", ("agno==3.1.10", "fastmcp>=4,<5"), ("agno", "fastmcp", "mcp")),
     Environment("haystack", ("mcp-haystack==2.1.1",), ("mcp-haystack", "haystack-ai", "mcp")),
     Environment("semantic-kernel", ("semantic-kernel[mcp]==1.45.0",), ("semantic-kernel", "mcp")),

@@ -1,10 +1,15 @@
-"""Runs each framework configuration against the financial example and reads what its model would receive.
+"""Runs each framework configuration against the financial example and reads what its model would receive, and,
+where the framework has a return-direct route, what its user finally receives.
 
 A cell is one configuration, one server variant, without or with the host's adapter. Its driver reports the
 payload the framework hands the model as typed parts; `analyse` decides, against the result the server really
 sent (read over plain JSON-RPC), whether the model can see the directive's mode, guidance, null display and
 completeness statement, how many of the records it receives intact, and through which channel: "text" for prose
 the model reads, "JSON" for structured content forwarded as JSON.
+
+The user's final answer is measured with the framework's own agent loop, unmodified, driven by its own scripted or
+test model, which calls the tool and then writes `SUMMARY` (a stand-in for a model that summarizes): without the
+host's adapter, and with it (`Configuration.route`). `analyse_answer` audits that answer against the result.
 """
 
 from __future__ import annotations
@@ -49,6 +54,12 @@ class Configuration:
     options: Mapping[str, Any] = field(default_factory=dict[str, Any])
     adapter: str | None = None
     """The adapter of `mcp_rendering.integrations` measured in the helped column; None when there is none."""
+    route: str | None = None
+    """The framework's return-direct route as the host's adapter takes it, measured by `answer_driver`."""
+    answer_driver: str | None = None
+    """The driver that runs the framework's own agent loop and reports the user's final answer."""
+    native_route: str | None = None
+    """The framework's own return-direct route when no adapter takes it yet; None when it has none."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +76,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "langchain",
         "langchain_driver.py",
         adapter="`rendering_interceptor`",
+        route="`return_direct` (`answer_directly`)",
+        answer_driver="outcome_langchain.py",
     ),
     Configuration(
         "openai-agents",
@@ -72,6 +85,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "openai-agents",
         "openai_agents_driver.py",
         adapter="`RenderingMCPServerStdio`",
+        route="`tool_use_behavior` (`verbatim_final_output`)",
+        answer_driver="outcome_openai_agents.py",
     ),
     Configuration(
         "openai-agents-structured",
@@ -80,15 +95,46 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "openai_agents_driver.py",
         options={"use_structured_content": True},
         adapter="`RenderingMCPServerStdio`",
+        route="`tool_use_behavior` (`verbatim_final_output`)",
+        answer_driver="outcome_openai_agents.py",
     ),
-    Configuration("pydantic-ai", "pydantic-ai `MCPToolset`", "pydantic-ai", "pydantic_ai_driver.py"),
-    Configuration("autogen", "AutoGen `McpWorkbench`", "autogen", "autogen_driver.py"),
     Configuration(
-        "autogen-adapters", "AutoGen `mcp_server_tools`", "autogen", "autogen_driver.py", options={"adapters": True}
+        "pydantic-ai",
+        "pydantic-ai `MCPToolset`",
+        "pydantic-ai",
+        "pydantic_ai_driver.py",
+        native_route="a `before_model_request` hook",
     ),
-    Configuration("llama-index", "LlamaIndex `McpToolSpec`", "llama-index", "llama_index_driver.py"),
-    Configuration("haystack", "Haystack `MCPTool`", "haystack", "haystack_driver.py"),
-    Configuration("strands", "Strands Agents `MCPClient`", "strands", "strands_driver.py"),
+    Configuration(
+        "autogen",
+        "AutoGen `McpWorkbench`",
+        "autogen",
+        "autogen_driver.py",
+        native_route="`reflect_on_tool_use=False` (agent-wide)",
+    ),
+    Configuration(
+        "autogen-adapters",
+        "AutoGen `mcp_server_tools`",
+        "autogen",
+        "autogen_driver.py",
+        options={"adapters": True},
+        native_route="`reflect_on_tool_use=False` (agent-wide)",
+    ),
+    Configuration(
+        "llama-index",
+        "LlamaIndex `McpToolSpec`",
+        "llama-index",
+        "llama_index_driver.py",
+        native_route="`return_direct`",
+    ),
+    Configuration("haystack", "Haystack `MCPTool`", "haystack", "haystack_driver.py", native_route="`exit_conditions`"),
+    Configuration(
+        "strands",
+        "Strands Agents `MCPClient`",
+        "strands",
+        "strands_driver.py",
+        native_route="`cancel(message=...)` from a hook",
+    ),
     Configuration("dspy", "DSPy `Tool.from_mcp_tool`", "dspy", "dspy_driver.py"),
     Configuration(
         "dspy-structured",
@@ -98,10 +144,21 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         options={"structured": True},
     ),
     Configuration("beeai", "BeeAI Framework `MCPTool`", "beeai", "beeai_driver.py"),
-    Configuration("agno", "Agno `MCPTools`", "agno", "agno_driver.py"),
-    Configuration("google-adk", "Google ADK `McpToolset`", "google-adk", "google_adk_driver.py"),
+    Configuration("agno", "Agno `MCPTools`", "agno", "agno_driver.py", native_route="`stop_after_tool_call_tools`"),
     Configuration(
-        "semantic-kernel", "Semantic Kernel `MCPStdioPlugin`", "semantic-kernel", "semantic_kernel_driver.py"
+        "google-adk",
+        "Google ADK `McpToolset`",
+        "google-adk",
+        "google_adk_driver.py",
+        route="`skip_summarization` (`direct_answers`)",
+        answer_driver="outcome_google_adk.py",
+    ),
+    Configuration(
+        "semantic-kernel",
+        "Semantic Kernel `MCPStdioPlugin`",
+        "semantic-kernel",
+        "semantic_kernel_driver.py",
+        native_route="`terminate` in a function-invocation filter",
     ),
     Configuration("smolagents", "smolagents `ToolCollection.from_mcp`", "smolagents", "smolagents_driver.py"),
     Configuration(
@@ -118,8 +175,16 @@ VARIANTS: tuple[Variant, ...] = (
 )
 
 
+SUMMARY = "Revenue grew in FY2025.\nEquity and cash are up.\nNo line stands out."
+"""What each scripted model writes after the tool call, in three lines: a stand-in for a model that summarizes."""
+
+
 def cell_id(configuration: Configuration, variant: Variant, helped: bool) -> str:
     return f"{configuration.id}/{variant.id}/{'helped' if helped else 'plain'}"
+
+
+def answer_id(configuration: Configuration, variant: Variant, helped: bool) -> str:
+    return f"{cell_id(configuration, variant, helped)}/answer"
 
 
 # ------------------------------------------------------------------------------------------------------ the drivers
@@ -164,13 +229,20 @@ def _job(configuration: Configuration, variant: Variant, helped: bool) -> dict[s
 
 
 def observe_all() -> dict[str, dict[str, Any]]:
-    """Every cell's observation, one driver process per (environment, driver), those processes in parallel."""
+    """Every cell's observation (and every final answer's, under `answer_id`), one driver process per
+    (environment, driver), those processes in parallel."""
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for configuration in CONFIGURATIONS:
         for variant in VARIANTS:
             for helped in (False, True) if configuration.adapter else (False,):
                 key = (configuration.env, configuration.driver)
                 groups.setdefault(key, []).append(_job(configuration, variant, helped))
+            if configuration.answer_driver is not None:
+                for helped in (False, True):
+                    job = _job(configuration, variant, helped)
+                    job["id"] = answer_id(configuration, variant, helped)
+                    job["options"]["summary"] = SUMMARY
+                    groups.setdefault((configuration.env, configuration.answer_driver), []).append(job)
     with ThreadPoolExecutor(min(len(groups), PARALLEL_DRIVERS)) as pool:
         futures = [pool.submit(run_driver, BY_NAME[env], driver, jobs) for (env, driver), jobs in groups.items()]
         reports = [future.result() for future in futures]
@@ -440,6 +512,18 @@ def analyse(parts: Sequence[Mapping[str, Any]], result: Mapping[str, Any]) -> di
     }
 
 
+def analyse_answer(final: str, result: Mapping[str, Any]) -> dict[str, Any]:
+    """What the user's final answer holds of the result: whether it is the model's summary, the records shown intact
+    and in order (the audit, read as plain text), and the kinds of problem the audit found (a record missing,
+    altered, out of order, or a record-shaped line that stands for no record)."""
+    report = audit(final, dict(result), markup="text")
+    return {
+        "summary": final.strip() == SUMMARY,
+        "records": {"expected": report.rows_expected, "intact": report.rows_intact},
+        "issues": sorted({issue.kind for issue in report.issues}),
+    }
+
+
 def reference_results() -> dict[str, dict[str, Any]]:
     """The result of the tool exactly as each server variant sends it, by variant id."""
     found: dict[str, dict[str, Any]] = {}
@@ -468,12 +552,35 @@ def measure() -> dict[str, Any]:
                         **analysis,
                     }
                 )
+    answers: list[dict[str, Any]] = []
+    for configuration in CONFIGURATIONS:
+        if configuration.answer_driver is None:
+            continue
+        for variant in VARIANTS:
+            for helped in (False, True):
+                key = answer_id(configuration, variant, helped)
+                analysis = analyse_answer(observations[key]["final"], references[variant.id])
+                answers.append(
+                    {"id": key, "configuration": configuration.id, "variant": variant.id, "helped": helped, **analysis}
+                )
     return {
         "generator": "python -m interop.reach",
         "server": f"python -m {EXAMPLE_MODULE}",
         "tool": TOOL,
         "versions": {env: installed_versions(BY_NAME[env]) for env in dict.fromkeys(c.env for c in CONFIGURATIONS)},
-        "configurations": [{"id": c.id, "label": c.label, "env": c.env, "adapter": c.adapter} for c in CONFIGURATIONS],
+        "configurations": [
+            {
+                "id": c.id,
+                "label": c.label,
+                "env": c.env,
+                "adapter": c.adapter,
+                "route": c.route,
+                "native_route": c.native_route,
+            }
+            for c in CONFIGURATIONS
+        ],
         "variants": [{"id": v.id, "label": v.label} for v in VARIANTS],
+        "summary": SUMMARY,
         "cells": cells,
+        "answers": answers,
     }

@@ -57,12 +57,12 @@ def dump_results(results: Mapping[str, Any]) -> str:
 
 
 def differences(expected: Mapping[str, Any], measured: Mapping[str, Any]) -> list[str]:
-    """One line per cell (or version) that differs between two results."""
+    """One line per cell, final answer or version that differs between two results."""
     problems: list[str] = []
     if expected.get("versions") != measured.get("versions"):
         problems.append(f"versions: recorded {expected.get('versions')}, measured {measured.get('versions')}")
-    old = {cell["id"]: cell for cell in expected.get("cells", [])}
-    new = {cell["id"]: cell for cell in measured.get("cells", [])}
+    old = {cell["id"]: cell for cell in (*expected.get("cells", []), *expected.get("answers", []))}
+    new = {cell["id"]: cell for cell in (*measured.get("cells", []), *measured.get("answers", []))}
     for key in sorted(old.keys() | new.keys()):
         if old.get(key) != new.get(key):
             problems.append(f"{key}: recorded {json.dumps(old.get(key))}, measured {json.dumps(new.get(key))}")

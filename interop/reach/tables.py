@@ -62,22 +62,45 @@ def _helped(cell: Mapping[str, Any] | None, adapter: str | None) -> str:
     return f"{adapter}: " + ", ".join(parts)
 
 
-def _versions(results: Mapping[str, Any]) -> str:
+def _answer(answer: Mapping[str, Any]) -> str:
+    """What the user's final answer holds of the result, in a few words."""
+    if answer["summary"]:
+        return "the model's summary"
+    records = answer["records"]
+    issues = ", ".join(kind.replace("_", " ") for kind in answer["issues"])
+    if records["intact"] == records["expected"] and not issues:
+        return f"every record in order ({records['expected']}), nothing else record-shaped"
+    return f"**{records['intact']} of {records['expected']} records**" + (f" ({issues})" if issues else "")
+
+
+def _final_answer(
+    configuration: Mapping[str, Any], plain: Mapping[str, Any] | None, helped: Mapping[str, Any] | None
+) -> str:
+    if plain is not None and helped is not None:
+        return f"without: {_answer(plain)}; with {configuration['route']}: {_answer(helped)}"
+    if configuration.get("native_route"):
+        return f"route: {configuration['native_route']}; no adapter yet, not measured"
+    return "**no route**: the model writes it; the host shows its own view beside it"
+
+
+def _versions(results: Mapping[str, Any], *, dependencies: bool = True) -> str:
+    """Each framework's version, and with `dependencies` the versions of what it was measured with."""
     groups: list[str] = []
     for versions in results["versions"].values():
         named = [f"{name} {version}" for name, version in versions.items()]
-        groups.append(f"{named[0]} ({', '.join(named[1:])})" if len(named) > 1 else named[0])
+        groups.append(f"{named[0]} ({', '.join(named[1:])})" if len(named) > 1 and dependencies else named[0])
     return "; ".join(groups)
 
 
 def render_table(results: Mapping[str, Any]) -> str:
     """The Markdown table and its legend."""
     cells = {cell["id"]: cell for cell in results["cells"]}
+    answers = {answer["id"]: answer for answer in results.get("answers", [])}
     header = (
         "| Framework | Server | The model receives | Mode | Guidance | Null display | Completeness | Records "
-        "| With the host's adapter |"
+        "| With the host's adapter | The user's final answer |"
     )
-    lines = [header, "|" + "---|" * 9]
+    lines = [header, "|" + "---|" * 10]
     for configuration in results["configurations"]:
         for variant in results["variants"]:
             plain = cells[f"{configuration['id']}/{variant['id']}/plain"]
@@ -89,6 +112,11 @@ def render_table(results: Mapping[str, Any]) -> str:
                 *(_seen(plain[key]) for key, _ in _MEMBERS),
                 _records(plain["records"]),
                 _helped(helped, configuration["adapter"]),
+                _final_answer(
+                    configuration,
+                    answers.get(f"{configuration['id']}/{variant['id']}/plain/answer"),
+                    answers.get(f"{configuration['id']}/{variant['id']}/helped/answer"),
+                ),
             ]
             lines.append("| " + " | ".join(row) + " |")
     legend = (
@@ -96,7 +124,10 @@ def render_table(results: Mapping[str, Any]) -> str:
         f'{_versions(results)}. "text": in prose the model reads; "JSON": in structured content forwarded '
         'as JSON; "stringified": only inside a Python repr or a JSON dump of the result or of its blocks. '
         "Records count those the model receives unchanged. The adapter column is the same framework with "
-        "the adapter of `mcp_rendering.integrations` in place."
+        "the adapter of `mcp_rendering.integrations` in place. The final answer is what the user receives from "
+        "the framework's own agent loop, driven by its own scripted model, which calls the tool and then writes a "
+        "three-line summary, audited against the result, without and with the adapter taking the framework's "
+        "return-direct route."
     )
     return "\n".join([*lines, "", legend])
 
@@ -144,7 +175,8 @@ def render_summary(results: Mapping[str, Any]) -> str:
     legend = (
         "Directive: its mode, guidance, null display and completeness, measured with and without a "
         f"`resource_link` per record on `{results['server']}`, calling no model; "
-        f"{_versions(results)}. Full table on the [reach page](../docs/reach.md)."
+        f"{_versions(results, dependencies=False)}. Full table, with the versions of each framework's "
+        "dependencies, on the [reach page](../docs/reach.md)."
     )
     return "\n".join([*lines, "", legend])
 

@@ -3,8 +3,9 @@
 The host side needs no MCP SDK: `resolve_rendering()` reads the carriers of a tool and a result (SDK models of
 `mcp` 1.x or 2.x, or wire dictionaries), `present()` decides what the user sees and what the model receives, and
 `audit()` checks what was shown against any result. The server side and the SDK patch need the MCP Python SDK 2.x
-(the `sdk` extra) and are imported on first use: `RenderingExtension` advertises the extension and carries the
-hints under `_meta`, `verbatim_result()` and `paged_result()` build results, `install()` types the core form.
+(the `sdk` extra) and are imported on first use: `registration()` declares the extensions, `verbatim_tool` and
+`paged_tool` turn a function returning rows into a tool, `verbatim_result()` and `paged_result()` build results from
+a `Document`, `install()` types the core form.
 """
 
 from __future__ import annotations
@@ -47,7 +48,10 @@ if TYPE_CHECKING:
         error_result,
         output_schema,
         paged_result,
+        paged_tool,
+        request_caller,
         verbatim_result,
+        verbatim_tool,
     )
     from mcp_rendering.extension import (
         RenderingClientExtension,
@@ -57,6 +61,7 @@ if TYPE_CHECKING:
         client_extension,
         client_supports_continuation,
         client_supports_rendering,
+        registration,
         tool_annotations,
     )
     from mcp_rendering.patch import (
@@ -78,7 +83,10 @@ _NEEDS_THE_SDK = {
             "error_result",
             "output_schema",
             "paged_result",
+            "paged_tool",
+            "request_caller",
             "verbatim_result",
+            "verbatim_tool",
         ),
         "builder",
     ),
@@ -91,6 +99,7 @@ _NEEDS_THE_SDK = {
             "client_extension",
             "client_supports_continuation",
             "client_supports_rendering",
+            "registration",
             "tool_annotations",
         ),
         "extension",
@@ -173,15 +182,19 @@ __all__ = [
     "next_call_arguments",
     "output_schema",
     "paged_result",
+    "paged_tool",
     "patch_record",
     "present",
     "read_directive",
     "read_record",
     "read_tool_hints",
+    "registration",
     "render_markdown",
     "render_text",
+    "request_caller",
     "resolve_rendering",
     "tool_annotations",
     "uninstall",
     "verbatim_result",
+    "verbatim_tool",
 ]

@@ -24,12 +24,19 @@ construction, anything changed since in full), or publishes `output_schema()` it
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
-from collections.abc import Callable, Mapping
+import os
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timezone
-from typing import Any
+from typing import Annotated, Any, TypeVar, cast
 
 import mcp_types
+from mcp.server.auth.middleware.auth_context import get_access_token
+from mcp.server.auth.provider import principal_components
+from mcp.server.mcpserver.context import Context
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -42,14 +49,15 @@ from pydantic import (
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema as pydantic_core_schema
-from pydantic_core import to_json
+from pydantic_core import to_json, to_jsonable_python
 
 from mcp_rendering.document import Document
-from mcp_rendering.envelope import BudgetError, Envelope, Page, ResultChangedError
+from mcp_rendering.envelope import Budget, BudgetError, Envelope, Page, ResultChangedError
+from mcp_rendering.extension import tool_annotations
 from mcp_rendering.patch import is_installed
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY
 from mcp_rendering.render import render_text
-from mcp_rendering.tokens import TokenError
+from mcp_rendering.tokens import ContinuationTokens, Keyring, NotJSONArgumentsError, TokenError
 from mcp_rendering.types import (
     CONTINUATION_ID,
     EXTENSION_ID,
@@ -61,6 +69,8 @@ from mcp_rendering.types import (
 )
 
 __all__ = [
+    "ANONYMOUS_CALLER",
+    "SECRET_VARIABLE",
     "LinkedFieldState",
     "LinkedRecordState",
     "PageState",
@@ -70,8 +80,11 @@ __all__ = [
     "output_schema",
     "page_directive",
     "paged_result",
+    "paged_tool",
+    "request_caller",
     "text_framing",
     "verbatim_result",
+    "verbatim_tool",
 ]
 
 
@@ -234,7 +247,9 @@ _SECTION_SHAPE = (
     "The sections, in order. Each is an object {id, title, columns, rows}: an ordered group of rows sharing one "
     "set of columns (`columns`, their names). `rows` holds the records of the section, in order, each an object "
     "{id, label, values, kind, level, uri}: `values` holds one cell per column (string, number, boolean, or null "
-    "for a missing value); `kind` is item, subtotal or total; `level` is the indent depth; `uri` is the record's "
+    'for a missing value; an exact decimal amount is a string of its digits, such as "1234.50", and a date or '
+    "date-time a string in ISO 8601, so that no reader turns either into a binary float); `kind` is item, "
+    "subtotal or total; `level` is the indent depth; `uri` is the record's "
     "canonical URI, when it has one."
 )
 
@@ -532,8 +547,9 @@ def paged_result(
     record_links: bool = False,
     core_form: bool = False,
 ) -> mcp_types.CallToolResult:
-    """The page this call asks for, as a verbatim result; a refused token, a changed result set or an impossible
-    budget becomes a tool error the model can act on (never a silently shortened result).
+    """The page this call asks for, as a verbatim result; a refused token, arguments that are not JSON text, a
+    changed result set or an impossible budget becomes a tool error the model can act on (never a silently
+    shortened result).
 
     Args:
         envelope: the tool's envelope (budget, token issuer, continuation argument name).
@@ -548,6 +564,225 @@ def paged_result(
     """
     try:
         page = envelope.page(document, arguments=arguments, caller=caller, fingerprint=fingerprint)
-    except (TokenError, ResultChangedError, BudgetError) as exc:
+    except (TokenError, ResultChangedError, BudgetError, NotJSONArgumentsError) as exc:
         return error_result(exc.message)
     return verbatim_result(page, directive, record_links=record_links, core_form=core_form)
+
+
+# ------------------------------------------------------------------------------------ tools from the rows a server has
+
+SECRET_VARIABLE = "MCP_RENDERING_SECRET"
+"""The environment variable `paged_tool` reads its token secret from (at least 16 bytes, shared by the replicas)."""
+
+ANONYMOUS_CALLER = "anonymous"
+"""The caller of a request that carries no access token (stdio, HTTP without authorization): one context for all."""
+
+_Tool = TypeVar("_Tool", bound=Callable[..., Any])
+
+
+def request_caller() -> str:
+    """The caller of the request in flight, as tokens are bound to it: the principal of its access token (client,
+    issuer and subject, as the SDK's `principal_components` names it), or `ANONYMOUS_CALLER` without one. Never a
+    session: the 2026-07-28 protocol has none, and a token must resume from any replica."""
+    token = get_access_token()
+    if token is None:
+        return ANONYMOUS_CALLER
+    return json.dumps(list(principal_components(token)))
+
+
+def verbatim_tool(
+    server: Any,
+    *,
+    name: str | None = None,
+    title: str | None = None,
+    guidance: str | None = None,
+    null_display: str | None = None,
+    read_only_hint: bool | None = None,
+) -> Callable[[_Tool], _Tool]:
+    """Register the decorated function as a tool whose results are shown whole: ``@verbatim_tool(mcp)``.
+
+    The function returns the rows it already has: a list of rows (mappings, dataclasses, pydantic models or named
+    tuples, each with a ``label`` field; see `Document.from_rows`), a mapping of section titles to such lists, or a
+    `Document`. The tool is declared with ``verbatimHint`` and the `VerbatimContent` output schema, and each call
+    returns `verbatim_result` of the rows: the directive (``complete``, `guidance`, `null_display`) in ``_meta``,
+    the records in ``structuredContent`` and in the text. A `CallToolResult` it returns (`error_result`) is sent as
+    it is. Works on an `MCPServer` (`mcp` 2.x) and a FastMCP 4 server alike: both take these ``tool`` arguments.
+
+    Args:
+        server: the server whose ``tool`` decorator registers it.
+        name: the tool's name; the function's name by default.
+        title: the tool's title, also the document's title (the name by default).
+        guidance: the directive's guidance, for instance "Keep the order and every subtotal."
+        null_display: how a missing value is shown (`nullDisplay`; ``n/a`` by default).
+        read_only_hint: the tool's ``readOnlyHint``.
+
+    Raises:
+        pydantic.ValidationError: a `guidance` or `null_display` the directive refuses.
+    """
+    directive = Rendering(mode="verbatim", guidance=guidance, null_display=null_display, complete=True)
+
+    def register(function: _Tool) -> _Tool:
+        tool_name = name or function.__name__
+        document_title = title or tool_name
+
+        def respond(outcome: Any, arguments: Mapping[str, Any]) -> mcp_types.CallToolResult:
+            if isinstance(outcome, mcp_types.CallToolResult):
+                return outcome
+            return verbatim_result(_document(outcome, document_title, tool_name), directive)
+
+        annotations = tool_annotations(title=title, read_only_hint=read_only_hint, verbatim_hint=True)
+        return _register(server, function, respond, name=tool_name, title=title, annotations=annotations)
+
+    return register
+
+
+def paged_tool(
+    server: Any,
+    *,
+    name: str | None = None,
+    title: str | None = None,
+    guidance: str | None = None,
+    null_display: str | None = None,
+    read_only_hint: bool | None = None,
+    budget: Budget | None = None,
+    argument: str = "cursor",
+    secret: str | bytes | None = None,
+    caller: Callable[[], str] = request_caller,
+) -> Callable[[_Tool], _Tool]:
+    """`verbatim_tool` for results that may not fit one call: each call returns one page, cut at record boundaries
+    within `budget`, and a page that is not the last says so and carries a signed token for the rest.
+
+    The tool gains an optional string argument (`argument`, ``cursor`` by default) that receives the token, declared
+    in its ``inputSchema`` and in its result continuation carrier; the function never sees it and returns the whole
+    result set on every call, in the same order. The server must declare result continuation as well:
+    ``MCPServer(name, **registration(continuation=True))``. A refused or expired token, a result set changed since
+    the token was issued, or a budget too small for one record becomes a tool error the model can act on.
+
+    Args:
+        budget: page limits; one megabyte and no item limit by default.
+        argument: the name of the continuation argument.
+        secret: the key tokens are signed with (at least 16 bytes, shared by every replica); by default read from
+            the environment variable `MCP_RENDERING_SECRET` when the tool is declared.
+        caller: who is calling, as tokens are bound to it; `request_caller` (the access token's principal, or one
+            anonymous context) by default.
+        server: the server whose ``tool`` decorator registers it.
+        name: the tool's name; the function's name by default.
+        title: the tool's title, also the document's title (the name by default).
+        guidance: the directive's guidance.
+        null_display: how a missing value is shown (`nullDisplay`; ``n/a`` by default).
+        read_only_hint: the tool's ``readOnlyHint``.
+
+    Raises:
+        RuntimeError: no `secret` and `MCP_RENDERING_SECRET` is not set.
+        ValueError: a secret shorter than 16 bytes; a function that already has a parameter named `argument`.
+    """
+    if secret is None:
+        secret = os.environ.get(SECRET_VARIABLE)
+        if not secret:
+            raise RuntimeError(
+                f"paged_tool signs continuation tokens with a secret: set the environment variable {SECRET_VARIABLE} "
+                "(at least 16 bytes, the same on every replica) or pass secret=..."
+            )
+    tokens = ContinuationTokens(Keyring.single(secret))
+    directive = Rendering(mode="verbatim", guidance=guidance, null_display=null_display, complete=True)
+
+    def register(function: _Tool) -> _Tool:
+        tool_name = name or function.__name__
+        document_title = title or tool_name
+        envelope = Envelope(tool=tool_name, tokens=tokens, budget=budget, argument=argument)
+
+        def respond(outcome: Any, arguments: Mapping[str, Any]) -> mcp_types.CallToolResult:
+            if isinstance(outcome, mcp_types.CallToolResult):
+                return outcome
+            document = _document(outcome, document_title, tool_name)
+            return paged_result(envelope, document, arguments=arguments, caller=caller(), directive=directive)
+
+        annotations = tool_annotations(title=title, read_only_hint=read_only_hint, verbatim_hint=True)
+        return _register(
+            server,
+            function,
+            respond,
+            name=tool_name,
+            title=title,
+            annotations=annotations,
+            continuation_argument=argument,
+        )
+
+    return register
+
+
+def _document(outcome: Any, title: str, tool: str) -> Document:
+    if isinstance(outcome, Document):
+        return outcome
+    if isinstance(outcome, (str, bytes)) or not isinstance(outcome, (Mapping, Iterable)):
+        raise TypeError(
+            f"tool {tool!r} returned a {type(outcome).__name__}: a verbatim tool returns its rows (a list of rows, a "
+            "mapping of section titles to lists of rows), a Document or a CallToolResult"
+        )
+    return Document.from_rows(cast("Iterable[Any] | Mapping[str, Iterable[Any]]", outcome), title=title)
+
+
+def _is_context(value: Any) -> bool:
+    if isinstance(value, Context):
+        return True
+    fastmcp = sys.modules.get("fastmcp")  # a FastMCP context, when FastMCP is in use at all
+    return fastmcp is not None and isinstance(value, getattr(fastmcp, "Context", ()))
+
+
+def _register(
+    server: Any,
+    function: Callable[..., Any],
+    respond: Callable[[Any, Mapping[str, Any]], mcp_types.CallToolResult],
+    *,
+    name: str,
+    title: str | None,
+    annotations: mcp_types.ToolAnnotations,
+    continuation_argument: str | None = None,
+) -> Any:
+    """Register `function` on `server` behind a wrapper that turns what it returns into a result (`respond`): the
+    wrapper has the function's parameters (plus the continuation argument) and the `VerbatimContent` return type, so
+    that either framework derives the input and output schemas and injects a context as it would for `function`."""
+    signature = inspect.signature(function, eval_str=True)
+    parameters = list(signature.parameters.values())
+    meta: dict[str, Any] | None = None
+    if continuation_argument is not None:
+        if continuation_argument in signature.parameters:
+            raise ValueError(
+                f"tool {name!r} already has a parameter {continuation_argument!r}: the continuation argument needs "
+                "its own name (paged_tool(argument=...))"
+            )
+        meta = continuation_tool_meta(continuation_argument)
+        token = inspect.Parameter(
+            continuation_argument, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=str | None
+        )
+        variadic = [p for p in parameters if p.kind is inspect.Parameter.VAR_KEYWORD]
+        parameters = [p for p in parameters if p.kind is not inspect.Parameter.VAR_KEYWORD] + [token, *variadic]
+
+    def split(kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The function's own arguments, and the call's arguments as tokens are bound to them: in their JSON form,
+        as the framework validated them (a date argument arrives as a `date`), the same on every call that sends
+        the same arguments."""
+        cursor = kwargs.pop(continuation_argument, None) if continuation_argument is not None else None
+        bound = to_jsonable_python({key: value for key, value in kwargs.items() if not _is_context(value)})
+        if cursor is not None and continuation_argument is not None:
+            bound[continuation_argument] = cursor
+        return kwargs, bound
+
+    @functools.wraps(function)
+    async def awaited(*args: Any, **kwargs: Any) -> mcp_types.CallToolResult:
+        own, bound = split(kwargs)
+        return respond(await function(*args, **own), bound)
+
+    @functools.wraps(function)
+    def called(*args: Any, **kwargs: Any) -> mcp_types.CallToolResult:
+        own, bound = split(kwargs)
+        return respond(function(*args, **own), bound)
+
+    tool: Callable[..., Any] = awaited if inspect.iscoroutinefunction(function) else called
+
+    returns = Annotated[mcp_types.CallToolResult, VerbatimContent]
+    tool.__signature__ = signature.replace(parameters=parameters, return_annotation=returns)  # type: ignore[attr-defined]
+    hints = {p.name: p.annotation for p in parameters if p.annotation is not inspect.Parameter.empty}
+    tool.__annotations__ = {**hints, "return": returns}
+    server.tool(name=name, title=title, annotations=annotations, meta=meta)(tool)
+    return function

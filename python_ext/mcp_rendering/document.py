@@ -8,9 +8,14 @@ applied, so a row keeps its identity whichever page it lands on.
 
 from __future__ import annotations
 
+import dataclasses
+import math
+from collections.abc import Iterable, Mapping
+from datetime import date
+from decimal import Decimal
 from itertools import chain
 from operator import attrgetter
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import Annotated, Any, Literal, TypeAlias, cast
 
 from pydantic import (
     BaseModel,
@@ -21,33 +26,68 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    ValidationError,
     model_validator,
 )
 from pydantic_core import CoreSchema, core_schema
 
-# JSON has no infinity or NaN (RFC 8259): a document holding one could not reach the wire as it is, so it is refused
-# when built rather than written as null.
-_FiniteFloat: TypeAlias = Annotated[float, Field(strict=True, allow_inf_nan=False)]
-
-__all__ = ["Cell", "Document", "Row", "RowKind", "Section"]
-
-
-def _serialized_by_type(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-    # A validated cell is a str, int, float, bool or None, which pydantic writes the same by its type alone; its
-    # union serializer would try the members one by one, half the time of writing a whole document.
-    schema = handler(source).copy()
-    schema["serialization"] = core_schema.simple_ser_schema("any")
-    return schema
+# What a cell may hold once validated, and how each travels in JSON: a string, an integer, a finite float (JSON has
+# no infinity or NaN, RFC 8259), a boolean or null. Two more types are accepted when a document is built in Python,
+# and kept exact as text: a finite `Decimal` as its digits in positional notation (`Decimal("1234.50")` travels as
+# `"1234.50"`, never as the float `1234.5`), and a `date` or `datetime` as its ISO 8601 form. Anything else (a NaN
+# or infinite float or Decimal, a `time`, a UUID, bytes, an object) is refused when the document is built, never
+# converted silently: a figure must reach the reader as the server holds it.
+CELL_TYPES = "a str, an int, a finite float, a bool, None, a finite Decimal, a date or a datetime"
+"""The types a cell accepts, as error messages name them."""
 
 
-# Left to right: with strict members no value matches two, so the first match is the only one, and the union is
-# checked without the "smart" mode's second pass (a third of a host's validation time for a large result).
-Cell: TypeAlias = Annotated[
-    StrictStr | StrictInt | _FiniteFloat | StrictBool | None,
-    Field(union_mode="left_to_right"),
-    GetPydanticSchema(_serialized_by_type),
-]
-"""One value of a row. `None` is a null: present in the data, shown as the directive's `nullDisplay`."""
+def decimal_text(value: Decimal) -> str:
+    """A finite `Decimal` as its exact digits in positional notation (`1E+3` as `1000`, `1.20` as `1.20`)."""
+    if not value.is_finite():
+        raise ValueError(f"a {value} Decimal has no exact figure")
+    return format(value, "f")
+
+
+def _calendar_text(value: date) -> str:
+    return value.isoformat()
+
+
+def _cell_schema(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    # Left to right: with strict members no value matches two, so the first match is the only one, and the union is
+    # checked without the "smart" mode's second pass (a third of a host's validation time for a large result). A
+    # Decimal is tried before the float, which would take it as a number and round it. JSON input, the host's case,
+    # only ever holds the JSON types: it skips the Python-only members.
+    json_types: list[CoreSchema | tuple[CoreSchema, str]] = [
+        core_schema.str_schema(strict=True),
+        core_schema.int_schema(strict=True),
+        core_schema.float_schema(strict=True, allow_inf_nan=False),
+        core_schema.bool_schema(strict=True),
+        core_schema.none_schema(),
+    ]
+    python_types: list[CoreSchema | tuple[CoreSchema, str]] = [
+        *json_types[:2],
+        core_schema.no_info_after_validator_function(decimal_text, core_schema.is_instance_schema(Decimal)),
+        *json_types[2:],
+        core_schema.no_info_after_validator_function(_calendar_text, core_schema.is_instance_schema(date)),
+    ]
+    error_type, message = "cell_type", f"A cell should be {CELL_TYPES}"
+    # A validated cell is a str, int, float, bool or None, which pydantic writes the same by its type alone; a union
+    # serializer would try the members one by one, half the time of writing a whole document.
+    return core_schema.json_or_python_schema(
+        json_schema=core_schema.union_schema(
+            json_types, mode="left_to_right", custom_error_type=error_type, custom_error_message=message
+        ),
+        python_schema=core_schema.union_schema(
+            python_types, mode="left_to_right", custom_error_type=error_type, custom_error_message=message
+        ),
+        serialization=core_schema.simple_ser_schema("any"),
+    )
+
+
+Cell: TypeAlias = Annotated[StrictStr | StrictInt | float | StrictBool | None, GetPydanticSchema(_cell_schema)]
+"""One value of a row. `None` is a null: present in the data, shown as the directive's `nullDisplay`. Built in
+Python, a cell may also be given as a finite `Decimal`, a `date` or a `datetime`, which it holds as exact text (see
+`CELL_TYPES`)."""
 
 RowKind: TypeAlias = Literal["item", "subtotal", "total"]
 """An ordinary row, a subtotal of the rows above it, or a grand total."""
@@ -108,3 +148,106 @@ class Document(_Model):
                 raise ValueError(f"duplicate row id {row_id!r}")
             seen.add(row_id)
         return self
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Any] | Mapping[str, Iterable[Any]], *, title: str) -> Document:
+        """A document from the rows a server already has: one section, or one per key of a mapping of section
+        titles to rows.
+
+        A row is a mapping (a dict, a database driver's row mapping), a dataclass, a pydantic model or a named
+        tuple. Its `label` field is the row's label (a string, required); `id`, `kind` (item, subtotal or total)
+        and `level` (an indent depth) are read when present (`id`, a string or an integer key written as its
+        digits, defaults to the row's position in the document, from 1); every other field is a column, in the
+        order of the section's first row, and every row of a section holds the same columns. A cell holds one of
+        `CELL_TYPES`; a `Decimal`, a `date` and a `datetime` are kept exact as text. Label and values are sent as
+        they are: the renderings escape what would read as markup or move text around, and the audit reads them
+        back.
+
+        Raises:
+            ValueError: a row without a string label, rows of one section with different columns, a NaN or
+                infinite float or Decimal, a duplicate row id (each naming the row and the column).
+            TypeError: a row that is not a mapping, dataclass, pydantic model or named tuple; a cell of another
+                type than `CELL_TYPES`.
+        """
+        grouped: Iterable[tuple[str, Iterable[Any]]] = (
+            cast("Mapping[str, Iterable[Any]]", rows).items() if isinstance(rows, Mapping) else ((title, rows),)
+        )
+        position = 0
+        sections: list[Section] = []
+        for number, (section_title, section_rows) in enumerate(grouped):
+            columns: tuple[str, ...] | None = None
+            built: list[Row] = []
+            for record in section_rows:
+                position += 1
+                fields = _row_fields(record, position)
+                names = tuple(name for name in fields if name not in ROW_FIELDS)
+                if columns is None:
+                    columns = names
+                elif set(names) != set(columns):
+                    raise ValueError(
+                        f"row {position} has the columns {list(names)}, but the first row of its section has "
+                        f"{list(columns)}: give every row the same columns (None for a missing value)"
+                    )
+                built.append(_row(fields, columns, position))
+            section_id = "rows" if not isinstance(rows, Mapping) else f"section-{number + 1}"
+            sections.append(Section(id=section_id, title=section_title, columns=columns or (), rows=tuple(built)))
+        return cls(title=title, sections=tuple(sections))
+
+
+ROW_FIELDS = ("id", "label", "kind", "level")
+"""The fields of a row given to `Document.from_rows` that describe the row rather than hold a column's value."""
+
+
+def _row_fields(record: Any, position: int) -> dict[str, Any]:
+    fields: dict[Any, Any]
+    if isinstance(record, Mapping):
+        fields = dict(cast("Mapping[Any, Any]", record))
+    elif isinstance(record, BaseModel):
+        fields = {name: getattr(record, name) for name in type(record).model_fields}
+    elif dataclasses.is_dataclass(record) and not isinstance(record, type):
+        fields = {field.name: getattr(record, field.name) for field in dataclasses.fields(cast("Any", record))}
+    elif isinstance(record, tuple) and hasattr(cast("Any", record), "_asdict"):
+        fields = dict(cast("Any", record)._asdict())
+    else:
+        raise TypeError(
+            f"row {position} is a {type(cast('object', record)).__name__}: give a mapping, a dataclass, a pydantic "
+            "model or a named tuple with a label field"
+        )
+    if not all(isinstance(name, str) for name in fields):
+        raise TypeError(f"row {position} has a field name that is not a string")
+    return cast("dict[str, Any]", fields)
+
+
+def _row(fields: dict[str, Any], columns: tuple[str, ...], position: int) -> Row:
+    label = fields.get("label")
+    if not isinstance(label, str):
+        found = "no label" if label is None else f"a label of type {type(label).__name__}"
+        raise ValueError(f"row {position} has {found}: every row needs a string label (what the row is)")
+    row_id = fields.get("id", str(position))
+    if isinstance(row_id, int) and not isinstance(row_id, bool):  # a database key: the same digits as text
+        row_id = str(row_id)
+    name = f"row {row_id!r}" if isinstance(row_id, str) else f"row {position}"
+    values = tuple(_cell(fields[column], name, column) for column in columns)
+    described = {key: fields[key] for key in ("kind", "level") if key in fields}
+    try:
+        return Row.model_validate({"id": row_id, "label": label, "values": values, **described})
+    except ValidationError as error:  # a kind, level or id the model refuses: say which row, and what it says
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
+        raise ValueError(f"{name}: {problems}") from None
+
+
+def _cell(value: Any, row: str, column: str) -> Any:
+    """`value` checked for a cell, with an error that names the row and the column."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(
+            f"{row}, column {column!r}: the float {value} has no exact figure and JSON cannot carry it; "
+            "send None for a missing value"
+        )
+    if isinstance(value, Decimal) and not value.is_finite():
+        raise ValueError(f"{row}, column {column!r}: the Decimal {value} has no exact figure")
+    if value is not None and not isinstance(value, (str, int, float, Decimal, date)):
+        raise TypeError(
+            f"{row}, column {column!r}: a value of type {type(value).__name__} cannot be kept exact; a cell holds "
+            f"{CELL_TYPES} (convert the value to one of them, str(value) for text)"
+        )
+    return value

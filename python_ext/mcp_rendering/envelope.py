@@ -86,12 +86,27 @@ class Budget:
     (listed in the page's `linkedFields`); None to always embed cells."""
 
     def __post_init__(self) -> None:
-        if self.max_bytes < 1:
-            raise ValueError("max_bytes must be positive")
-        if self.max_items is not None and self.max_items < 1:
-            raise ValueError("max_items must be positive")
-        if self.max_field_bytes is not None and self.max_field_bytes < 1:
-            raise ValueError("max_field_bytes must be positive")
+        """Refuse a limit that is not a positive integer: TypeError for another type (a bool or a float: 1.5 records
+        is no limit a page can keep), ValueError for zero or less."""
+        _positive("max_bytes", self.max_bytes)
+        if self.max_items is not None:
+            _positive("max_items", self.max_items)
+        if self.max_field_bytes is not None:
+            _positive("max_field_bytes", self.max_field_bytes)
+
+
+def _positive(name: str, value: object) -> None:
+    if type(value) is not int:
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"{name} must be positive")
+
+
+def _name(what: str, value: object) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a string, not {type(value).__name__}")
+    if not value:
+        raise ValueError(f"{what} must not be empty")
 
 
 @dataclass(frozen=True)
@@ -114,6 +129,8 @@ class RecordUris:
     """
 
     def __init__(self, template: str) -> None:
+        """Raises: TypeError if `template` is not a string; ValueError without one ``{row_id}`` placeholder."""
+        _name("template", template)
         names = _PLACEHOLDER.findall(template)
         if "row_id" not in names:
             raise ValueError("a record URI template needs a {row_id} placeholder")
@@ -280,7 +297,18 @@ class Envelope:
             tokens: the token issuer shared by the server's replicas.
             budget: page limits.
             argument: name of the tool argument that takes the continuation token.
+
+        Raises:
+            TypeError: `tool` or `argument` is not a string, `tokens` not a `ContinuationTokens`, `budget` not a
+                `Budget`.
+            ValueError: `tool` or `argument` is empty.
         """
+        _name("tool", tool)
+        _name("argument", argument)
+        if not isinstance(tokens, ContinuationTokens):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(f"tokens must be a ContinuationTokens, not {type(tokens).__name__}")
+        if budget is not None and not isinstance(budget, Budget):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(f"budget must be a Budget, not {type(budget).__name__}")
         self.tool = tool
         self.tokens = tokens
         self.budget = budget or Budget()
@@ -305,6 +333,7 @@ class Envelope:
 
         Raises:
             TokenError: the continuation token is refused (its subclass says why).
+            NotJSONArgumentsError: the arguments are not JSON text, so no token can be bound to them.
             ResultChangedError: the result set changed since the token was issued.
             BudgetError: the budget cannot hold even one record's link.
         """

@@ -1,9 +1,8 @@
 """Negotiating the extension, and the `_meta` carriers on the server's way out.
 
-Server side, one object does both jobs::
+Server side, one object does both jobs, and `registration()` registers it both ways in one step::
 
-    rendering = RenderingExtension()
-    mcp = MCPServer("ledger", extensions=[rendering], middleware=[rendering])
+    mcp = MCPServer("ledger", **registration())
 
 As an `Extension` it declares `io.modelcontextprotocol/rendering` in the server's capabilities, which the SDK sends
 in the 2026-07-28 `server/discover` result. As a middleware it adds the same declaration to the `initialize` result
@@ -14,7 +13,8 @@ server wrote in the promotion draft's core form (the annotation hints, `_renderi
 copies them instead, keeping the core form on the wire for clients that test the promotion draft. Building it
 installs the SDK patch, so tools declared afterwards keep their core-form hints until the middleware moves them.
 
-`ResultContinuationExtension` does the same declaring for `io.modelcontextprotocol/result-continuation`.
+`ResultContinuationExtension` does the same declaring for `mcp-rendering/result-continuation`
+(`registration(continuation=True)`).
 
 Client side, `client_extension()` declares support in `mcp.Client(extensions=[...])`, and on the server
 `client_supports_rendering(ctx)` and `client_supports_continuation(ctx)` tell whether the connected client did.
@@ -27,11 +27,11 @@ import logging
 from collections.abc import Mapping, MutableMapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 import mcp_types
 from mcp.client.extension import ClientExtension
-from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 from mcp.server.extension import Extension
 from mcp.server.mcpserver.context import Context
 from mcp_types import CallToolRequestParams
@@ -41,6 +41,7 @@ from mcp_rendering.reading import AS_SENT
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, RESULT_STRUCTURED_KEY
 
 __all__ = [
+    "Registration",
     "RenderingClientExtension",
     "RenderingExtension",
     "ResultContinuationClientExtension",
@@ -49,6 +50,7 @@ __all__ = [
     "client_supports_continuation",
     "client_supports_rendering",
     "declare_in_initialize",
+    "registration",
     "tool_annotations",
 ]
 
@@ -153,6 +155,32 @@ class ResultContinuationExtension(Extension):
         if ctx.method == "initialize" and isinstance(result, MutableMapping):
             declare_in_initialize(cast("MutableMapping[str, Any]", result), self.identifier, self.settings())
         return result
+
+
+class Registration(TypedDict):
+    """The `MCPServer` arguments that `registration()` fills: the same objects in both lists."""
+
+    extensions: list[Extension]
+    middleware: list[ServerMiddleware[Any]]
+
+
+def registration(*, continuation: bool = False, core_form: bool = False) -> Registration:
+    """The server's extensions, each registered both ways in one step: ``MCPServer(name, **registration())``.
+
+    It gives the `extensions` and `middleware` arguments of `MCPServer` the same `RenderingExtension` (and, with
+    `continuation`, the same `ResultContinuationExtension`), so that no half of a registration can be left out.
+    A server with other middleware or extensions adds them to the lists it returns.
+
+    Args:
+        continuation: also declare result continuation, which a server whose tools page their results (`paged_tool`,
+            `paged_result`) must declare.
+        core_form: keep the core form on the wire (see `RenderingExtension`).
+    """
+    rendering = RenderingExtension(core_form=core_form)
+    if not continuation:
+        return {"extensions": [rendering], "middleware": [rendering]}
+    declared = ResultContinuationExtension()
+    return {"extensions": [rendering, declared], "middleware": [rendering, declared]}
 
 
 def declare_in_initialize(result: MutableMapping[str, Any], identifier: str, settings: Mapping[str, Any]) -> None:

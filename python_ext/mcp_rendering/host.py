@@ -18,20 +18,24 @@
   of it can begin a line, and server text that imitates the framing's header, anywhere in what the model
   receives (the model's copy of the directive included), is replaced by a note saying so (`_defused`, the one
   defusal every forwarded value passes).
-- The model receives the framing as a text block placed first, and the directive the host acts on under
-  `structuredContent["_rendering"]` when `structuredContent` is an object; the protocol carriers `_rendering` and
-  `_meta` stay with the host.
+- The model receives the framing as a text block placed first, and, in `structuredContent`, the directive the host
+  acts on as its first member `_rendering`; the protocol carriers `_rendering` and `_meta` stay with the host. It
+  reads the records the user sees and no server text the user does not see; a host that names the channel it
+  forwards (`forwards`) gets each record once there. The continuation token goes to the model's copy and to
+  `next_arguments`, never to the user's text.
 """
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import itertools
 import json
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, Literal, TypeAlias, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -44,7 +48,7 @@ from mcp_rendering.reading import (
     read_continuation_argument,
     resolve_rendering,
 )
-from mcp_rendering.records import ContentLine, RecordsKind, result_records, shows_text
+from mcp_rendering.records import ContentLine, RecordsKind, ResultRecords, result_records, shows_text
 from mcp_rendering.render import code_fence, markdown_escape, render_markdown, render_text, visible
 from mcp_rendering.types import PARTIAL_MARKER, RESULT_STRUCTURED_KEY, EffectiveMode
 
@@ -52,6 +56,7 @@ __all__ = [
     "FRAMING_HEADER",
     "FRAMING_TOKEN_LIMIT",
     "NAME_LIMIT",
+    "Channel",
     "Presentation",
     "as_wire",
     "next_call_arguments",
@@ -73,6 +78,10 @@ server cannot use the token as a channel of its own into the model's context."""
 
 NAME_LIMIT = 128
 """Code points of a server-chosen name (a tool's) shown in a caption, a notice or the framing; longer is cut."""
+
+Channel: TypeAlias = Literal["text", "structured", "both"]
+"""Which part of a tool result a host hands its model: the content blocks ("text"), `structuredContent` alone
+("structured"), or both; frameworks differ (see the reach table)."""
 
 _TOKEN = re.compile(r"[A-Za-z0-9._~-]{1,4096}")
 _LINK_KEYS = ("linkedRecords", "linkedFields")
@@ -151,6 +160,9 @@ class Presentation:
     host_bounded: bool = False
     """True when the host's own bound (`max_rows`, `max_bytes`) cut the presentation or what the model receives.
     The server's continuation is then withheld: following it would skip records the host did not show."""
+    next_first_row: int | None = None
+    """The `first_row` that shows the rest of a page the host's bounds cut (`present(..., first_row=...)`); None
+    when this presentation shows the page to its last record."""
     withheld_blocks: int = field(default=0)
     """Content blocks not forwarded to the model because they did not fit the host's byte bound."""
     framing: str | None = None
@@ -360,7 +372,9 @@ def _tool_name(tool: Any) -> str | None:
 # --------------------------------------------------------------------------------------------------------- notices
 
 
-def _continuation_text(rendering: EffectiveRendering, tool_name: str | None) -> str:
+def _continuation_text(rendering: EffectiveRendering, tool_name: str | None, *, for_model: bool) -> str:
+    """How to get the rest: for the model (in the framing), the call to make, token quoted; for the user, that the
+    host can fetch it, without the token, which is machinery the user has no use for (`next_arguments` holds it)."""
     continuation = rendering.continuation
     if continuation is None and rendering.later_part and not rendering.continuation_reading.present:
         # The last part of a continued result: the rest came before it, in the earlier parts.
@@ -371,6 +385,8 @@ def _continuation_text(rendering: EffectiveRendering, tool_name: str | None) -> 
     if continuation is None:
         return "The server gave no way to fetch the rest."
     who = f"the tool {_name(tool_name)}" if tool_name else "the same tool"
+    if not for_model:
+        return f"The rest can be fetched from {who}."
     if not _quotable(continuation.token):
         return (
             f"The server offers a continuation (argument {quote(continuation.argument)}, a token of "
@@ -387,7 +403,9 @@ def _quotable(token: str) -> bool:
     return len(token) <= FRAMING_TOKEN_LIMIT and _TOKEN.fullmatch(token) is not None and not _imitates_framing(token)
 
 
-def _partial_notice(rendering: EffectiveRendering, page: _PageState, tool_name: str | None, shown: int | None) -> str:
+def _partial_notice(
+    rendering: EffectiveRendering, page: _PageState, tool_name: str | None, shown: int | None, *, for_model: bool
+) -> str:
     returned = shown if shown is not None else page.returned
     unit = "records"
     if returned is not None and page.total is not None:
@@ -396,7 +414,7 @@ def _partial_notice(rendering: EffectiveRendering, page: _PageState, tool_name: 
         extent = f"it shows the first {returned} {unit} only"
     else:
         extent = "it shows only part of the records"
-    return f"{PARTIAL_MARKER} {extent}. {_continuation_text(rendering, tool_name)}"
+    return f"{PARTIAL_MARKER} {extent}. {_continuation_text(rendering, tool_name, for_model=for_model)}"
 
 
 def _withheld_text(withheld: int) -> str:
@@ -404,13 +422,17 @@ def _withheld_text(withheld: int) -> str:
     return f"{blocks} not forwarded to the model: over the host's size bound."
 
 
-def _host_notice(extent: str, withheld: int, server_complete: bool) -> str:
+def _host_notice(extent: str, withheld: int, server_complete: bool, server_rest: str | None) -> str:
+    """The notice of a presentation the host's bounds cut; `server_rest`, once the page's last record is shown, says
+    how to get what follows from the server."""
     whole = "a result it received whole" if server_complete else "this page of a partial result"
     parts = [f"{PARTIAL_MARKER} this host shows {extent} of {whole}; the rest is in the full result."]
     if withheld:
         parts.append(_withheld_text(withheld))
     if not server_complete:
-        parts.append("More follows from the server, to be fetched once this page has been shown in full.")
+        parts.append(
+            server_rest or "More follows from the server, to be fetched once this page has been shown in full."
+        )
     return " ".join(parts)
 
 
@@ -502,6 +524,29 @@ class _Records:
                 self.orphans.append(link)
         self.fields = tuple(fields)
         self.count = sum(len(section.rows) for section in document.sections) + len(links)
+
+    def after(self, start: int) -> _Records:
+        """The records from the `start`-th on (0: all), in the order shown; the sections holding none of them left
+        out, empty sections with them (an earlier view showed those)."""
+        if start <= 0:
+            return self
+        kept: list[Section] = []
+        links: list[LinkedRecord] = []
+        skip = start
+        placed_done: set[str] = set()
+        for section in self.document.sections:
+            own = [] if section.id in placed_done else self.placed.get(section.id, [])
+            placed_done.add(section.id)
+            skipped_rows = min(skip, len(section.rows))
+            skipped_links = min(skip - skipped_rows, len(own))
+            skip -= skipped_rows + skipped_links
+            rows, own_left = section.rows[skipped_rows:], own[skipped_links:]
+            if rows or own_left:
+                kept.append(section.model_copy(update={"rows": rows}))
+                links.extend(own_left)
+        links.extend(self.orphans[skip:])
+        document = self.document.model_copy(update={"sections": tuple(kept)})
+        return _Records(document, links, self.fields)
 
     def cut(self, limit: int) -> tuple[Document, list[LinkedRecord], list[LinkedField]]:
         """The first `limit` records: the cut document, and the links and linked fields among them."""
@@ -604,6 +649,11 @@ def _both(views: tuple[Callable[[], str], Callable[[], str]]) -> tuple[str, str]
     return views[0](), views[1]()
 
 
+def _record_lines(lines: Sequence[ContentLine]) -> int:
+    """The records among `lines`: the lines of text a user reads (other blocks are named on lines of their own)."""
+    return sum(1 for line in lines if line.from_text and shows_text(line.text))
+
+
 def _text_line_limit(lines: Sequence[ContentLine], max_rows: int | None) -> int:
     """How many lines hold the first `max_rows` text lines (the records of a text result)."""
     if max_rows is None:
@@ -634,7 +684,6 @@ def _block_uri(block: Mapping[str, Any]) -> Any:
 def _forwarded_blocks(
     wire: Mapping[str, Any],
     *,
-    with_text: bool,
     shown_blocks: set[int] | None,
     shown_uris: set[str] | None,
     budget: int | None,
@@ -642,11 +691,10 @@ def _forwarded_blocks(
     """The server's blocks the model may receive under the host's bounds, besides the host's rendering, defused,
     and how many were withheld.
 
-    Text blocks are included `with_text` (when the records come from structured content, the text is another
-    copy). With `shown_blocks` (the lines of a text result were cut), only the blocks named on a shown line are
-    kept; with `shown_uris` (records were cut), a link to or an embedded copy of a record is kept only for a record
-    that is shown. With a `budget` (bytes), blocks are kept in order while their total size, as forwarded (a comma
-    each), fits.
+    Text blocks are never included: the host's copy of the records stands for them. With `shown_blocks` (the lines
+    of a text result were cut), only the blocks named on a shown line are kept; with `shown_uris` (records were
+    cut), a link to or an embedded copy of a record is kept only for a record that is shown. With a `budget`
+    (bytes), blocks are kept in order while their total size, as forwarded (a comma each), fits.
     """
     content = wire.get("content")
     kept: list[Any] = []
@@ -655,8 +703,8 @@ def _forwarded_blocks(
         if not isinstance(block, Mapping):
             continue
         block_map = cast("Mapping[str, Any]", block)
-        if block_map.get("type") == "text" and not with_text:
-            continue  # the records themselves, rendered by the host
+        if block_map.get("type") == "text":
+            continue  # the records as text: the host's rendering replaces them, as the user's view does
         if shown_blocks is not None and index not in shown_blocks:
             continue  # cut with the lines that name it: not withheld, the host's bound cut it
         uri = _block_uri(block_map)
@@ -674,15 +722,9 @@ def _forwarded_blocks(
 
 
 def _bounded_structured(
-    wire: Mapping[str, Any],
-    document: Document | None,
-    links: Sequence[LinkedRecord],
-    fields: Sequence[LinkedField],
-    complete: bool,
-) -> dict[str, Any] | None:
+    document: Document, links: Sequence[LinkedRecord], fields: Sequence[LinkedField], complete: bool
+) -> dict[str, Any]:
     """The structured copy the model gets under a host bound: the shown records in the document shape."""
-    if _structured(wire) is None or document is None:
-        return None
     page: dict[str, Any] = {"complete": complete, "returned": sum(len(s.rows) for s in document.sections) + len(links)}
     if links:
         page["linkedRecords"] = [link.to_wire() for link in links]
@@ -729,39 +771,142 @@ def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
     if dumped is None or _may_imitate_framing(dumped):
         value = cast("dict[str, Any]", _defused_walk(value))
         dumped = json.dumps(value, ensure_ascii=False, separators=(",", ":"))  # the walk leaves only JSON
+    content = _defused_across_blocks(value["content"])
+    if content is not value["content"]:
+        value["content"] = content
+        dumped = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return _Payload(value["content"], value.get("structuredContent"), dumped)
 
 
-def _uncut_payload(wire: Mapping[str, Any]) -> _Payload:
-    """The result as the server sent it: every content block and the structured content (its directive aside)."""
-    content = wire.get("content")
-    blocks: list[Any] = list(cast("Sequence[Any]", content)) if isinstance(content, list) else []
+def _block_text(block: Any) -> str:
+    """The text of a block as the model reads it: a text block's, or an embedded resource's."""
+    if not isinstance(block, Mapping):
+        return ""
+    block_map = cast("Mapping[str, Any]", block)
+    text = block_map.get("text")
+    resource = block_map.get("resource")
+    if text is None and isinstance(resource, Mapping):
+        text = cast("Mapping[str, Any]", resource).get("text")
+    return text if isinstance(text, str) else ""
+
+
+def _defused_across_blocks(blocks: list[Any]) -> list[Any]:
+    """`blocks` with every block that holds part of an imitation of the framing's header spanning blocks replaced by
+    a note: the model reads consecutive blocks as one text, so a header split across two (each defused alone) would
+    read whole. The same list when there is none (the usual case: one scan of the letters, none with fewer than two
+    blocks of text)."""
+    texts = [_block_text(block) for block in blocks]
+    if sum(1 for text in texts if text) < 2:
+        return blocks
+    kept = list(blocks)
+    marked: set[int] = set()
+    while True:  # a note may join the next block into a new imitation: repeat until none is left
+        letters = [_letters(_IMITATION) if index in marked else _letters(text) for index, text in enumerate(texts)]
+        joined = "".join(letters)
+        start = joined.find(_HEADER_LETTERS)
+        if start == -1:
+            return kept if marked else blocks
+        ends = list(itertools.accumulate(len(part) for part in letters))
+        before = len(marked)
+        while start != -1:
+            first = bisect.bisect_right(ends, start)
+            last = bisect.bisect_left(ends, start + len(_HEADER_LETTERS))
+            marked.update(range(first, last + 1))
+            start = joined.find(_HEADER_LETTERS, start + 1)
+        for index in marked:
+            kept[index] = {"type": "text", "text": _IMITATION}
+        if len(marked) == before:  # no new block to replace: the notes alone spell it (they cannot)
+            return kept
+
+
+def _uncut_payload(wire: Mapping[str, Any], forwards: Channel | None, kind: RecordsKind) -> _Payload | None:
+    """The whole result for the model, in the channel it reads (`_in_channel`): the structured content as sent (its
+    directive aside) in place of the server's text blocks, which the user never sees, and the server's other blocks;
+    for a text result, every block as sent (the user sees them all). None when the structured content is not an
+    object (an array, a scalar): the schema's `structuredContent` is one, and the model's copy could not carry the
+    directive beside it, so the model receives the host's copy of its records in the document shape, as for a cut."""
+    if wire.get("structuredContent") is not None and _structured(wire) is None:
+        return None
     structured = _structured(wire)
     copy = None if structured is None else {k: v for k, v in structured.items() if k != RESULT_STRUCTURED_KEY}
-    return _payload(blocks, copy)
+    if kind == "text" or copy is None:  # the records are the text the user is shown: forwarded as sent
+        content = wire.get("content")
+        blocks = list(cast("Sequence[Any]", content)) if isinstance(content, list) else []
+        return _payload(blocks, None if forwards == "text" else copy)
+    others, _ = _forwarded_blocks(wire, shown_blocks=None, shown_uris=None, budget=None)
+    return _in_channel(forwards, others, copy)
+
+
+def _in_channel(forwards: Channel | None, others: list[Any], copy: Mapping[str, Any]) -> _Payload:
+    """What the model receives of structured records in the channel its host forwards, each record once there:
+    "structured", the copy alone; "both", the copy and the server's other blocks but those that only link to a
+    record of the copy; "text", the copy as compact JSON in a text block (its records exactly, no larger than the
+    copy), then those other blocks. None (the host did not say): each channel whole, the records in both, the other
+    blocks as sent.
+
+    The copy is defused before it is written as text, so that its text holds its strings as the structured copy
+    does."""
+    defused = cast("dict[str, Any]", _defused(dict(copy)))
+    if forwards == "structured":
+        return _payload([], defused)
+    if forwards is not None:  # a link to a record of the copy would be that record's second mention
+        record_uris = _record_uris(defused)
+        others = [block for block in others if _block_uri(block) not in record_uris]
+    if forwards == "both":
+        return _payload(others, defused)
+    text = _compact_json(defused) or "{}"
+    return _payload([{"type": "text", "text": text}, *others], None if forwards == "text" else defused)
+
+
+def _record_uris(copy: Mapping[str, Any] | None) -> set[str]:
+    """The URIs of the records a document-shaped copy holds (rows and records sent as links)."""
+    document = None if copy is None else copy.get("document")
+    if not isinstance(document, Mapping):
+        return set()
+    uris: set[str] = set()
+    sections = cast("Mapping[str, Any]", document).get("sections")
+    for section in cast("list[Any]", sections) if isinstance(sections, list) else []:
+        rows = cast("Mapping[str, Any]", section).get("rows") if isinstance(section, Mapping) else None
+        for row in cast("list[Any]", rows) if isinstance(rows, list) else []:
+            uri = cast("Mapping[str, Any]", row).get("uri") if isinstance(row, Mapping) else None
+            if isinstance(uri, str):
+                uris.add(uri)
+    page = copy.get("page") if copy is not None else None
+    links = cast("Mapping[str, Any]", page).get("linkedRecords") if isinstance(page, Mapping) else None
+    for link in cast("list[Any]", links) if isinstance(links, list) else []:
+        uri = cast("Mapping[str, Any]", link).get("uri") if isinstance(link, Mapping) else None
+        if isinstance(uri, str):
+            uris.add(uri)
+    return uris
 
 
 def _model_result(
-    wire: Mapping[str, Any], payload: _Payload, framing: str | None, directive: dict[str, Any] | None
+    wire: Mapping[str, Any],
+    payload: _Payload,
+    framing: str | None,
+    directive: dict[str, Any] | None,
+    forwards: Channel | None,
 ) -> dict[str, Any]:
+    """The model's copy: the framing first, then the payload; the directive once in each channel the host forwards
+    (the framing in text; `structuredContent._rendering`, framing first, for a host that forwards only
+    `structuredContent`, or one that did not say)."""
     forwarded: dict[str, Any] = {}
     blocks = list(payload.blocks)
     if framing is not None:
         blocks.insert(0, {"type": "text", "text": framing})
     forwarded["content"] = blocks
     copy = payload.copy
-    if copy is None and _structured(wire) is not None and directive is not None:
+    if copy is None and _structured(wire) is not None and directive is not None and forwards != "text":
         copy = {}  # the records did not fit: the directive still reaches a host that reads structured content only
     if copy is not None:
-        copy = dict(copy)
         # Written by the host, replacing any copy the server made: the model sees the directive the host acts on,
-        # and, for a host that forwards only structured content, the framing with it.
-        if directive is not None:
-            copy[RESULT_STRUCTURED_KEY] = directive if framing is None else {**directive, "framing": framing}
+        # and, for a host that forwards only structured content, the framing with it, placed first.
+        if directive is not None and forwards != "both":
+            written = directive if framing is None else {"framing": framing, **directive}
+            copy = {RESULT_STRUCTURED_KEY: written, **copy}
         forwarded["structuredContent"] = copy
-    is_error = wire.get("isError")
-    if isinstance(is_error, bool):  # the schema's boolean; anything else is not forwarded
-        forwarded["isError"] = is_error
+    if wire.get("isError") is True:  # only JSON `true` marks an error (false is the default: not forwarded)
+        forwarded["isError"] = True
     return forwarded
 
 
@@ -881,6 +1026,8 @@ def present(
     max_rows: int | None = None,
     max_bytes: int | None = None,
     arguments: Mapping[str, Any] | None = None,
+    first_row: int = 0,
+    forwards: Channel | None = None,
 ) -> Presentation:
     """Decide how to show `result` (a result of `tool`) to the user, and what to forward to the model.
 
@@ -904,131 +1051,266 @@ def present(
             forwarded as sent; otherwise the model receives the host's rendering of the records shown (and, for
             structured content, their copy in the document shape), then the other blocks while they fit. None: no
             bound.
+        first_row: the first record to show, counted from 0 in the order shown (rows, records sent as links, or
+            the lines of a text result): to show the rest of a page that `max_rows` or `max_bytes` cut, present the
+            same result again with `first_row=presentation.next_first_row`. The server's continuation is offered
+            once the last record of the page has been shown.
+        forwards: the part of `model_result` the host hands its model: "text" (the content blocks), "structured"
+            (`structuredContent` alone) or "both". The model's copy then holds each record once in that part, the
+            directive once, the framing first. None (the host did not say): each part holds every record, so that
+            the model reads them whichever part it is given, at the cost of the records twice.
 
     The result counts as incomplete when its directive says so (`complete: false`, or a continuation), or when a
     reference result's page state does. When the host's bound cuts a page, the server's continuation is withheld
     (`next_arguments` returns None) until the page has been shown in full.
+
+    Raises:
+        TypeError: `result` is not a tool result; `server`, `max_rows`, `max_bytes` or `arguments` has the wrong type
+            (a bound is an integer: a bool or a float is refused).
+        ValueError: `result` is not a `CallToolResult`'s shape, or a bound is negative.
     """
-    if max_rows is not None and max_rows < 0:
-        raise ValueError("max_rows must be zero or more")
-    if max_bytes is not None and max_bytes < 0:
-        raise ValueError("max_bytes must be zero or more")
+    _check_parameters(server, max_rows, max_bytes, arguments, first_row, forwards)
+    # A pipeline of four stages, each visited once: read, the records shown, the model's copy, the presentation.
+    read = _read(tool, result, arguments)
+    bound = _model_bound(read, forwards, max_bytes, first_row)
+    shown = (
+        _show_records(read, bound, max_rows, max_bytes, first_row)
+        if read.records.document is not None
+        else _show_lines(read, bound, max_rows, max_bytes, first_row)
+    )
+    payload, withheld = _model_payload(read, bound, shown)
+    return _presentation(read, shown, payload, withheld, bound, server=server, first_row=first_row)
+
+
+# ------------------------------------------------------------------------------------------- the stages of present
+
+
+@dataclass(frozen=True)
+class _Read:
+    """Stage 1, read: the result's wire JSON, the rendering resolved from its carriers and its records."""
+
+    tool: Any
+    wire: Mapping[str, Any]
+    rendering: EffectiveRendering
+    records: ResultRecords
+    page: _PageState
+    """The reference envelope's page state (linked records and fields, counts), or none."""
+    server_complete: bool
+    tool_name: str | None
+
+
+def _read(tool: Any, result: Any, arguments: Mapping[str, Any] | None) -> _Read:
     wire = tool_result_wire(result)
     rendering = resolve_rendering(tool, wire, call_arguments=arguments)
     structured = _structured(wire)
     records = result_records(wire)
-    server_complete = _is_complete(rendering, structured)
-    tool_name = _tool_name(tool)
-    null_display = rendering.null_display
+    page = _page_state(structured) if records.kind == "document" else _PageState()
+    return _Read(tool, wire, rendering, records, page, _is_complete(rendering, structured), _tool_name(tool))
 
-    extent: str | None = None
-    shown_count: int | None = None
-    shown_uris: set[str] | None = None
-    shown_blocks: set[int] | None = None
-    document = records.document
-    # What the model receives of the records when the host's rendering replaces the result as sent: the rendering
-    # of the first k records, and for structured content its copy in the document shape.
-    cut_payload: Callable[[int], _Payload]
-    # The server's members of the model's copy of the directive count against the bound; when they alone exceed it,
-    # that copy holds the host's members only (the framing still quotes the guidance).
-    directive_bytes = _directive_server_bytes(wire, rendering)
+
+@dataclass(frozen=True)
+class _ModelBound:
+    """What the model may receive: the byte bound left for the server's result, and that result whole."""
+
+    model_bytes: int | None
+    """`max_bytes` less the server's members of the model's copy of the directive; None without a bound."""
+    server_directive: bool
+    """Whether those members fit the bound (else that copy holds the host's members only)."""
+    uncut: _Payload | None
+    """The whole result in the forwarded channel (`_uncut_payload`), while it can be forwarded whole."""
+    forwards: Channel | None
+
+
+def _model_bound(read: _Read, forwards: Channel | None, max_bytes: int | None, first_row: int) -> _ModelBound:
+    directive_bytes = 0 if forwards in ("text", "both") else _directive_server_bytes(read.wire, read.rendering)
     server_directive = max_bytes is None or directive_bytes <= max_bytes
     model_bytes = None if max_bytes is None else max_bytes - (directive_bytes if server_directive else 0)
-    uncut = _uncut_payload(wire)
-    uncut_fits = model_bytes is None or uncut.size() <= model_bytes
+    uncut = None if first_row else _uncut_payload(read.wire, forwards, read.records.kind)
+    if uncut is not None and model_bytes is not None and uncut.size() > model_bytes:
+        uncut = None
+    return _ModelBound(model_bytes, server_directive, uncut, forwards)
 
-    def model_payload(k: int, count: int) -> _Payload:
-        """What the model receives of the first k of count records: the result as sent, while it fits whole."""
-        return uncut if k == count and uncut_fits else cut_payload(k)
 
-    if document is not None:
-        page = _page_state(structured) if records.kind == "document" else _PageState()
-        view = _Records(document, page.linked_records, page.linked_fields)
-        count = view.count
+@dataclass(frozen=True)
+class _Shown:
+    """Stage 2, records: which records the user is shown under the host's bounds, and their two views."""
 
-        def document_payload(k: int) -> _Payload:
-            cut_document, links, fields = view.cut(k)
-            body = view.render(k, null_display)[1]()
-            copy = _bounded_structured(wire, cut_document, links, fields, server_complete and k == count)
-            return _payload([{"type": "text", "text": body}], copy)
+    document: Document | None
+    body_text: Callable[[], str]
+    body_markdown: Callable[[], str]
+    limit: int
+    count: int
+    shown_count: int | None
+    """Records shown, for a document's partial notice; None for a text result."""
+    extent: str | None
+    """What the host's bound left of the records ("2 of 3 records"), or None when nothing was cut."""
+    next_first_row: int | None
+    shown_uris: set[str] | None
+    """The URIs of the records shown, when records were cut."""
+    shown_blocks: set[int] | None
+    """The non-text blocks named on the lines shown, when a text result was cut."""
+    cut_payload: Callable[[int], _Payload]
+    """What the model receives of the first k records when the whole cannot be forwarded."""
 
-        cut_payload = document_payload
-        limit = count if max_rows is None else min(max_rows, count)
-        if max_bytes is not None and model_bytes is not None:
-            limit = _largest_fitting(
-                limit,
-                lambda k: _both(view.render(k, null_display)[1:]),
-                max_bytes,
-                lambda k: model_payload(k, count).size() <= model_bytes,
-            )
-        document, body_text, body_markdown = view.render(limit, null_display)
-        shown_count = limit
-        if max_bytes is not None and limit == 0 and not _fits(_both((body_text, body_markdown)), max_bytes):
-            # Not even the headings around no record fit: the views hold the notice alone.
-            body_text = body_markdown = str
-            extent = f"0 of {count} records" if count else "none of the headings"
-        if limit < count:
-            extent = f"{limit} of {count} records"
-            cut_document, links, _ = view.cut(limit)
-            shown_uris = {row.uri for s in cut_document.sections for row in s.rows if row.uri}
-            shown_uris |= {link.uri for link in links}
-    else:
-        page = _PageState()
-        lines = records.lines
-        count = len(lines)
 
-        def text_payload(k: int) -> _Payload:
-            return _payload([{"type": "text", "text": _text_views(lines, k)[0]()}], None)
+def _fitting(
+    bound: _ModelBound,
+    limit: int,
+    count: int,
+    views: Callable[[int], tuple[str, str]],
+    max_bytes: int | None,
+    cut_payload: Callable[[int], _Payload],
+) -> int:
+    """The most records, up to `limit`, whose views and whose copy for the model fit the byte bound."""
+    model_bytes = bound.model_bytes
+    if max_bytes is None or model_bytes is None:
+        return limit
 
-        cut_payload = text_payload
-        limit = _text_line_limit(lines, max_rows)
-        if max_bytes is not None and model_bytes is not None:
-            limit = _largest_fitting(
-                limit,
-                lambda k: _both(_text_views(lines, k)),
-                max_bytes,
-                lambda k: model_payload(k, count).size() <= model_bytes,
-            )
-        body_text, body_markdown = _text_views(lines, limit)
-        if limit < count:
-            records_shown = sum(1 for line in lines[:limit] if line.from_text and shows_text(line.text))
-            records_in_all = sum(1 for line in lines if line.from_text and shows_text(line.text))
-            extent = f"the first {records_shown} of {records_in_all} lines"
-            shown_blocks = {line.block for line in lines[:limit] if not line.from_text}
+    def model_fits(k: int) -> bool:
+        payload = bound.uncut if bound.uncut is not None and k == count else cut_payload(k)
+        return payload.size() <= model_bytes
 
-    # What the model receives: the result as sent while it fits every bound; else the host's rendering of the
-    # records shown, then the server's other blocks while the rest of the byte bound allows. The bound counts every
-    # byte of the payload as forwarded (after defusal), whatever the user is shown.
-    payload = uncut
-    withheld = 0
-    if extent is not None or not uncut_fits:
-        payload = cut_payload(limit)
-        if model_bytes is not None and payload.size() > model_bytes:
-            payload = _payload([], None)  # not even the rendering of no record fits: the framing alone says so
-            withheld += 1
-        others, withheld_others = _forwarded_blocks(
-            wire,
-            with_text=records.kind != "text" and extent is None,  # a copy of records the host may have cut
-            shown_blocks=shown_blocks,
-            shown_uris=shown_uris,
-            budget=None if model_bytes is None else model_bytes - payload.size(),
+    return _largest_fitting(limit, views, max_bytes, model_fits)
+
+
+def _show_records(
+    read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes: int | None, first_row: int
+) -> _Shown:
+    """The records of a document or of structured content, from `first_row`, within `max_rows` and `max_bytes`."""
+    assert read.records.document is not None
+    null_display = read.rendering.null_display
+    whole = _Records(read.records.document, read.page.linked_records, read.page.linked_fields)
+    start = min(first_row, whole.count)
+    view = whole.after(start)
+    count = view.count
+
+    def cut_payload(k: int) -> _Payload:
+        cut_document, links, fields = view.cut(k)
+        complete_copy = read.server_complete and k == count and not start
+        return _in_channel(bound.forwards, [], _bounded_structured(cut_document, links, fields, complete_copy))
+
+    limit = count if max_rows is None else min(max_rows, count)
+    limit = _fitting(bound, limit, count, lambda k: _both(view.render(k, null_display)[1:]), max_bytes, cut_payload)
+    document, body_text, body_markdown = view.render(limit, null_display)
+    extent: str | None = None
+    if max_bytes is not None and limit == 0 and not _fits(_both((body_text, body_markdown)), max_bytes):
+        # Not even the headings around no record fit: the views hold the notice alone.
+        body_text = body_markdown = str
+        extent = f"0 of {count} records" if count else "none of the headings"
+    if start:
+        shown = f"record {start + 1}" if limit == 1 else f"records {start + 1} to {start + limit}"
+        extent = f"{shown} of {whole.count}"
+    next_first_row: int | None = None
+    shown_uris: set[str] | None = None
+    if limit < count:
+        extent = extent or f"{limit} of {count} records"
+        next_first_row = start + limit
+        cut_document, links, _ = view.cut(limit)
+        shown_uris = {row.uri for s in cut_document.sections for row in s.rows if row.uri}
+        shown_uris |= {link.uri for link in links}
+    return _Shown(
+        document, body_text, body_markdown, limit, count, limit, extent, next_first_row, shown_uris, None, cut_payload
+    )
+
+
+def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes: int | None, first_row: int) -> _Shown:
+    """The lines of a text result, from the `first_row`-th line of text, within `max_rows` and `max_bytes`."""
+    every_line = read.records.lines
+    start = _text_line_limit(every_line, first_row)  # the line holding the first record to show
+    lines = every_line[start:]
+    count = len(lines)
+
+    def cut_payload(k: int) -> _Payload:
+        return _payload([{"type": "text", "text": _text_views(lines, k)[0]()}], None)
+
+    limit = _text_line_limit(lines, max_rows)
+    limit = _fitting(bound, limit, count, lambda k: _both(_text_views(lines, k)), max_bytes, cut_payload)
+    body_text, body_markdown = _text_views(lines, limit)
+    extent: str | None = None
+    next_first_row: int | None = None
+    shown_blocks: set[int] | None = None
+    if limit < count or start:
+        before = _record_lines(every_line[:start])
+        records_shown = _record_lines(lines[:limit])
+        records_in_all = before + _record_lines(lines)
+        extent = (
+            f"lines {before + 1} to {before + records_shown} of {records_in_all}"
+            if start
+            else f"the first {records_shown} of {records_in_all} lines"
         )
-        withheld += withheld_others
-        payload = _payload([*payload.blocks, *others], payload.copy)
-    host_bounded = extent is not None or withheld > 0
+        shown_blocks = {line.block for line in lines[:limit] if not line.from_text}
+        if limit < count:
+            next_first_row = before + records_shown
+    return _Shown(
+        None, body_text, body_markdown, limit, count, None, extent, next_first_row, None, shown_blocks, cut_payload
+    )
+
+
+def _model_payload(read: _Read, bound: _ModelBound, shown: _Shown) -> tuple[_Payload, int]:
+    """Stage 3, the model's copy of the server's result, and how many blocks it withheld: the whole result in the
+    forwarded channel while nothing was cut and it fits; else the host's copy of the records shown, then the
+    server's other blocks while the rest of the byte bound allows. The bound counts every byte of the payload as
+    forwarded (after defusal), whatever the user is shown."""
+    if bound.uncut is not None and shown.extent is None:
+        return bound.uncut, 0
+    model_bytes = bound.model_bytes
+    payload = shown.cut_payload(shown.limit)
+    withheld = 0
+    if model_bytes is not None and payload.size() > model_bytes:
+        payload = _payload([], None)  # not even the copy of no record fits: the framing alone says so
+        withheld += 1
+    others, withheld_others = _forwarded_blocks(
+        read.wire,
+        shown_blocks=shown.shown_blocks,
+        shown_uris=shown.shown_uris,
+        budget=None if model_bytes is None else model_bytes - payload.size(),
+    )
+    if payload.copy is not None and bound.forwards == "structured":
+        others, withheld_others = [], 0  # the host forwards the copy alone
+    elif payload.copy is not None and bound.forwards is not None:
+        record_uris = _record_uris(payload.copy)  # a link to a record of the copy would mention it twice
+        others = [block for block in others if _block_uri(block) not in record_uris]
+    return _payload([*payload.blocks, *others], payload.copy), withheld + withheld_others
+
+
+def _presentation(
+    read: _Read,
+    shown: _Shown,
+    payload: _Payload,
+    withheld: int,
+    bound: _ModelBound,
+    *,
+    server: str | None,
+    first_row: int,
+) -> Presentation:
+    """Stage 4, the views and the model's copy: the notices (the user's without the token), the framing, the
+    directive and the presentation."""
+    rendering, tool_name, server_complete = read.rendering, read.tool_name, read.server_complete
+    extent = shown.extent
+    # The page is cut while records of it are left to show (`first_row` shows them); once its last record has been
+    # shown, the server's continuation may be followed without skipping any.
+    page_cut = shown.next_first_row is not None or (extent is not None and not first_row)
+    host_bounded = page_cut or withheld > 0
     records_complete = server_complete and extent is None
-    complete = records_complete and not withheld
+    # The user's notice and the model's differ only in how to get the rest: the token goes to the model alone.
+    model_notice: str | None
     if extent is not None:
-        notice: str | None = _host_notice(extent, withheld, server_complete)
+        user_rest = None if page_cut else _continuation_text(rendering, tool_name, for_model=False)
+        model_rest = None if page_cut else _continuation_text(rendering, tool_name, for_model=True)
+        notice: str | None = _host_notice(extent, withheld, server_complete, user_rest)
+        model_notice = _host_notice(extent, withheld, server_complete, model_rest)
     elif not server_complete:
-        notice = _partial_notice(rendering, page, tool_name, shown_count)
+        notice = _partial_notice(rendering, read.page, tool_name, shown.shown_count, for_model=False)
+        model_notice = _partial_notice(rendering, read.page, tool_name, shown.shown_count, for_model=True)
         if withheld:
             notice += " " + _withheld_text(withheld)
+            model_notice += " " + _withheld_text(withheld)
     elif withheld:
         # Every record is shown: the user's view is whole, only the model's copy lacks blocks.
-        notice = "Note: " + _withheld_text(withheld)
+        notice = model_notice = "Note: " + _withheld_text(withheld)
     else:
-        notice = None
+        notice = model_notice = None
+    body_text, body_markdown = shown.body_text, shown.body_markdown
     views = _Views(body_text, body_markdown)
     if notice is not None:
         shown_notice = notice
@@ -1036,25 +1318,49 @@ def present(
             lambda: f"{shown_notice}\n\n{body_text()}",
             lambda: f"> {markdown_escape(shown_notice)}\n\n{body_markdown()}",
         )
-
-    framing = _framing(rendering, records_complete, notice)
-    directive = _model_directive(rendering, records_complete, host_bounded, server_members=server_directive)
+    framing = _framing(rendering, records_complete, model_notice)
+    directive = _model_directive(rendering, records_complete, host_bounded, server_members=bound.server_directive)
     return Presentation(
         mode=rendering.mode,
         rendering=rendering,
-        records=records.kind,
-        document=document,
-        complete=complete,
+        records=read.records.kind,
+        document=shown.document,
+        complete=records_complete and not withheld,
         notice=notice,
         summarizing_allowed=rendering.mode != "verbatim",
-        model_result=_model_result(wire, payload, framing, directive),
+        model_result=_model_result(read.wire, payload, framing, directive, bound.forwards),
         caption=_provenance(server, tool_name) if rendering.mode == "verbatim" else None,
         host_bounded=host_bounded,
+        next_first_row=shown.next_first_row,
         withheld_blocks=withheld,
         framing=framing,
         views=views,
-        source=(tool, wire),
+        source=(read.tool, read.wire),
     )
+
+
+def _check_parameters(
+    server: object, max_rows: object, max_bytes: object, arguments: object, first_row: object, forwards: object
+) -> None:
+    """`present()`'s own parameters, refused when wrong: TypeError for a wrong type (a bool or a float is no count
+    of rows or bytes), ValueError for a negative bound or an unknown channel."""
+    if type(first_row) is not int:
+        raise TypeError(f"first_row must be an integer, not {type(first_row).__name__}")
+    if first_row < 0:
+        raise ValueError("first_row must be zero or more")
+    if forwards not in (None, "text", "structured", "both"):
+        raise ValueError(f"forwards must be 'text', 'structured', 'both' or None, not {forwards!r}")
+    for name, bound in (("max_rows", max_rows), ("max_bytes", max_bytes)):
+        if bound is None:
+            continue
+        if type(bound) is not int:
+            raise TypeError(f"{name} must be an integer or None, not {type(bound).__name__}")
+        if bound < 0:
+            raise ValueError(f"{name} must be zero or more")
+    if server is not None and not isinstance(server, str):
+        raise TypeError(f"server must be a name (a string) or None, not {type(server).__name__}")
+    if arguments is not None and not isinstance(arguments, Mapping):
+        raise TypeError(f"arguments must be a mapping or None, not {type(arguments).__name__}")
 
 
 def _provenance(server: str | None, tool_name: str | None) -> str:

@@ -164,6 +164,35 @@ class _ReadMalformedSafely:
         return self.safe_value
 
 
+class _OnlyTrueIsTrue:
+    """Read `isError` as the wire reader does: only a JSON boolean is one. The SDK's lax boolean would turn the string
+    "true" into True, so that the model and the wire dict of the same bytes read differently; a value that is no
+    boolean is logged and read as false (what the wire reader makes of it: not `true`)."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        handler(source)  # the SDK's own schema stays the documented one
+        fallback = core_schema.no_info_plain_validator_function(_not_a_boolean)
+        return core_schema.union_schema([core_schema.bool_schema(strict=True), fallback], mode="left_to_right")
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return handler(core_schema.bool_schema())
+
+
+def _not_a_boolean(value: Any) -> bool:
+    logger.warning("malformed isError (%s): not a boolean; read as false", _short_repr(value))
+    return False
+
+
+def _strict_error_flag(source: FieldInfo) -> tuple[Any, FieldInfo]:
+    annotation: Any = Annotated[bool, _OnlyTrueIsTrue()]
+    info = FieldInfo.from_annotated_attribute(
+        annotation, Field(default=False, alias=source.alias or "isError", description=source.description)
+    )
+    return annotation, info
+
+
 class _KeepWireValue:
     """Keep the peer's `_rendering` exactly as it arrived (any JSON value), for `mcp_rendering.reading` to read.
 
@@ -228,11 +257,11 @@ def _sent_form(value: Any) -> Any:
 
 
 def _raw_hint(value: Any, wire_name: str, field_name: str) -> Any:
-    """A hint as the input held it, by either name: a mapping's member or an object's attribute."""
+    """A hint as the input held it: a mapping's member by its wire name only (a mapping is wire JSON, where the
+    Python name is an unknown member that no reader takes for the hint), an object's attribute by its field name."""
     if isinstance(value, Mapping):
-        members = cast("Mapping[Any, Any]", value)
-        return members.get(wire_name, members.get(field_name))
-    return getattr(value, field_name, getattr(value, wire_name, None))
+        return cast("Mapping[Any, Any]", value).get(wire_name)
+    return getattr(value, field_name, None)
 
 
 def _mark_malformed_hints(value: Any, handler: core_schema.ValidatorFunctionWrapHandler) -> Any:
@@ -529,7 +558,8 @@ def _module_caches(modules: list[types.ModuleType]) -> list[tuple[str, Any]]:
 
 def _is_patch_field(info: FieldInfo) -> bool:
     """Whether a field is one this patch adds (a subclass defined while it was installed inherited it)."""
-    return any(isinstance(item, (_ReadMalformedSafely, _KeepWireValue, _KeepMark)) for item in info.metadata)
+    patch_kinds = (_ReadMalformedSafely, _KeepWireValue, _KeepMark, _OnlyTrueIsTrue)
+    return any(isinstance(item, patch_kinds) for item in info.metadata)
 
 
 def _add_fields(model: type[BaseModel], delta: type[BaseModel], added: list[str]) -> None:
@@ -542,6 +572,9 @@ def _add_fields(model: type[BaseModel], delta: type[BaseModel], added: list[str]
         annotations[name] = annotation
         fields[name] = info
         added.append(f"{_qualified(model)}.{name}")
+    if delta is CallToolResultDelta and "is_error" in fields and not _is_patch_field(fields["is_error"]):
+        annotations["is_error"], fields["is_error"] = _strict_error_flag(fields["is_error"])
+        added.append(f"{_qualified(model)}.is_error")
     if delta is ToolAnnotationsDelta:
         # A malformed hint is parsed as its safe value; the mark keeps it as it came, so the model reads as the wire.
         annotations[_AS_SENT_FIELD], fields[_AS_SENT_FIELD] = _as_sent_field()

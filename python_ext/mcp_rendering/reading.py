@@ -1,34 +1,37 @@
 """Reading the carriers of the rendering and result continuation extensions: closed, and failing safe.
 
 The carriers are `_meta["io.modelcontextprotocol/rendering"]` of a `Tool` (the hints) and of a `CallToolResult`
-(the directive), and `_meta["io.modelcontextprotocol/result-continuation"]` of both (the continuation argument,
+(the directive), and `_meta["mcp-rendering/result-continuation"]` of both (the continuation argument,
 and where the rest of a result is). The core form of the promotion draft (`Tool.annotations.verbatimHint`,
 `.summarizeOkHint`, `CallToolResult._rendering`) is read only when the caller asks for it (`core_form=True`).
 
 The rules, implemented here and nowhere else (section 4 of each specification):
 
-1. **Closed.** Each member is absent (missing or `null`), well-formed (its type exactly: nothing is converted, only
-   the camelCase wire names are members, lengths count code points) or malformed. A member name the specification
-   does not define is unknown. A carrier with an unknown, malformed or repeated member (`duplicate_members`), or
-   that is itself given twice (its key repeated in `_meta`, or `_meta` repeated in the message; `parse_json` marks
-   both kinds in the carrier, so the marks survive conversion to the SDK's models), is *unclean*: it
-   can still ask to show more, never to show less.
+1. **Open to later revisions, failing safe.** Each member is absent (missing or `null`), well-formed (its type
+   exactly: nothing is converted, only the camelCase wire names are members, lengths count code points) or
+   malformed. A member name the specification does not define is unknown: a later revision's member or a
+   misspelling, which no reader can tell apart. It is ignored for the reading and reported as a problem that reads
+   as "ignored", so a member a later revision adds changes nothing for an older reader. A carrier with a malformed
+   or repeated member (`duplicate_members`), or that is itself given twice (its key repeated in `_meta`, or `_meta`
+   repeated in the message; `parse_json` marks both kinds in the carrier, so the marks survive conversion to the
+   SDK's models), is *unclean*: it can still ask to show more, never to show less.
 2. **Every wire value has one reading.** An unclean carrier reads verbatim (`verbatimHint` true, `mode` verbatim)
    whatever it states. `summarizeOkHint`: true reads true only from a clean carrier. `mode`: "summarizable" reads
-   summarizable only from a clean carrier; every other present value reads verbatim. `complete`: true reads
-   complete only from a clean carrier, false reads incomplete, anything else reads "not stated". `guidance` and
-   `nullDisplay` that are not well-formed read as absent. A result without a directive, of a tool with a hints
-   carrier, a later part read alone (its call set the continuation argument, to any value, null included), every
-   result of a tool whose continuation carrier is present but not clean and usable, and a result of a tool that
-   declares a continuation argument read without its call's arguments read "not stated".
-3. **Effective mode**: the result's `mode` decides, except that an error result of a tool whose `verbatimHint`
+   summarizable only from a clean carrier; every other value, absent included, reads verbatim, and an
+   unregistered string is reported. `complete`: true reads complete only from a clean carrier, false reads
+   incomplete, anything else reads "not stated". `guidance` and `nullDisplay` that are not well-formed read as
+   absent. A result without a directive, of a tool with a hints carrier, reads "not stated".
+3. **Effective mode**: a present directive decides, except that an error result of a tool whose `verbatimHint`
    reads true stays verbatim; without one, `verbatimHint` true gives verbatim, else `summarizeOkHint` true gives
    summarizable, else "unspecified".
-4. **Continuation.** Usable only when well-formed and clean, its `expiresAt` absent or a real time not yet past
-   (`null` is malformed), its `argument` equal to the tool's declared one (an optional string property of its
-   `inputSchema`) and not an argument of the original call (unusable when those arguments are not known);
-   otherwise unusable. A result with a continuation carrier, usable or not, is partial. Parts combine as complete
-   only when they chain: one tool, one set of arguments, each token followed.
+4. **Continuation**, read apart: rendering's mode and completeness never depend on it. Usable only when
+   well-formed and clean, its `expiresAt` absent or a real time not yet past (`null` is malformed), its `argument`
+   equal to the tool's declared one (an optional string property of its `inputSchema`) and not an argument of the
+   original call (unusable when those arguments are not known); otherwise unusable. A result with a continuation
+   carrier, usable or not, is partial, and so are a later part read alone (its call set the continuation argument,
+   to any value, null included), every result of a tool whose continuation carrier is present but not clean and
+   usable, and a result of a tool that declares a continuation argument read without its call's arguments. Parts
+   combine as complete only when they chain: one tool, one set of arguments, each token followed.
 
 Every function accepts the SDK's models (patched or not) or plain wire dictionaries; a model is read as its wire
 JSON, so its Python field names are never members.
@@ -46,9 +49,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Annotated, Any, Literal, TypeAlias, cast
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 
+from mcp_rendering._null_text import usable_by_category
 from mcp_rendering.types import (
     CONTINUATION_ID,
     EXTENSION_ID,
@@ -62,6 +66,7 @@ from mcp_rendering.types import (
 __all__ = [
     "AS_SENT",
     "DEFAULT_NULL_DISPLAY",
+    "IGNORED",
     "PYTHON_FIELD_NAMES",
     "REPEATED_CARRIER",
     "REPEATED_MEMBERS",
@@ -98,6 +103,9 @@ Carrier: TypeAlias = Literal["result._meta", "result._rendering", "tool._meta", 
 Completeness: TypeAlias = Literal["complete", "incomplete", "not-stated"]
 """What a directive says of its result's completeness; "not-stated" is shown as partial."""
 
+IGNORED = "ignored"
+"""What an unknown member reads as (`Problem.reads_as`): it leaves the carrier clean and changes no reading."""
+
 SAFE_VALUES: dict[str, Any] = {"mode": "verbatim", "verbatimHint": True, "summarizeOkHint": False}
 """By wire name, what a present but malformed member reads as: the value that shows more."""
 
@@ -119,34 +127,49 @@ class Problem:
     detail: str
     """Why it is a problem, in a few words."""
     reads_as: str = "absent"
-    """What the reading made of it: "absent", "unclean", or the safe value ("verbatim", "true", "not stated")."""
+    """What the reading made of it: "ignored" (an unknown member), "absent", "unclean", or the safe value
+    ("verbatim", "true", "not stated")."""
+
+    @property
+    def ignored(self) -> bool:
+        """An unknown member: reported, and without effect on the reading."""
+        return self.reads_as == IGNORED
 
     def __str__(self) -> str:
         where = self.carrier if self.member is None else f"{self.carrier}.{self.member}"
         return f"{where}: {self.detail}; read as {self.reads_as}"
 
 
-def _member_adapters(model: type[BaseModel]) -> dict[str, TypeAdapter[Any]]:
-    """wire name -> strict validator of that one member (its `None` admitted, as absent), from the generated model."""
+def _member_adapters(model: type[BaseModel], **checks: Any) -> dict[str, TypeAdapter[Any]]:
+    """wire name -> strict validator of that one member (its `None` admitted, as absent), from the generated model,
+    with the reader's own `checks` (by wire name) after the schema's."""
     adapters: dict[str, TypeAdapter[Any]] = {}
     for name, info in model.model_fields.items():
-        annotation: Any = Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
-        adapters[info.alias or name] = TypeAdapter(annotation)
+        wire_name = info.alias or name
+        metadata = (*info.metadata, *((checks[wire_name],) if wire_name in checks else ()))
+        annotation: Any = Annotated[(info.annotation, *metadata)] if metadata else info.annotation
+        adapters[wire_name] = TypeAdapter(annotation)
     return adapters
 
 
-_DIRECTIVE_MEMBERS = _member_adapters(Rendering)
+def _check_null_text(text: str | None) -> str | None:
+    # The rule by Unicode category, beside the schema's pattern that spells it out: neither can admit alone.
+    if text is not None and not usable_by_category(text):
+        raise ValueError("blank or invisible, or holds a control, format or numeric character")
+    return text
+
+
+_DIRECTIVE_MEMBERS = _member_adapters(Rendering, nullDisplay=AfterValidator(_check_null_text))
 _HINT_MEMBERS = _member_adapters(RenderingHints)
 _CONTINUATION_MEMBERS = _member_adapters(ResultContinuation)
 _CONTINUATION_TOOL_MEMBERS = _member_adapters(ResultContinuationTool)
 
 
 def usable_null_text(text: object) -> bool:
-    """Whether `text` is a usable null text (section 4): a string that the schema's `nullDisplay` type admits (1 to
-    16 code points matching its pattern: no digit, and at least one letter that resembles no digit, one of
-    `ACEFHKMNPRUVWXY` or `acdefhkmnprtuvwxy`, so that neither a number, a dash alone nor digit look-alikes such as
-    `O.OO` or `l,OOO` can pass for an amount). The reader judges `nullDisplay` with this very validator, so the two
-    cannot disagree."""
+    """Whether `text` is a usable null text (section 4): a string of 1 to 16 code points, not only white space or
+    invisible characters, with no control, format or numeric character of any script. The reader judges
+    `nullDisplay` with this very validator: the schema's type (its lengths and pattern, from the generated model)
+    and the rule by Unicode category (`unicodedata`), so that no text either of them refuses reads as usable."""
     if not isinstance(text, str):
         return False
     try:
@@ -373,8 +396,10 @@ def _read(
     for name in duplicate_members(value):
         problems.append(Problem(carrier, name, "member given more than once", "unclean"))
     for key in wire:
-        if key not in members and key not in (REPEATED_MEMBERS, REPEATED_CARRIER):
-            problems.append(Problem(carrier, str(key), "not a member of this carrier", "unclean"))
+        if key not in members and key not in (REPEATED_MEMBERS, REPEATED_CARRIER, AS_SENT):
+            # A later revision's member or a misspelling: ignored, so that an older reader reads a newer carrier
+            # as it was meant, and reported, so that a misspelling is seen.
+            problems.append(Problem(carrier, str(key), "not a member of this carrier", IGNORED))
     if REPEATED_MEMBERS in wire and not duplicate_members(value):  # the mark, emptied or altered: still unclean
         problems.append(Problem(carrier, REPEATED_MEMBERS, "not a member of this carrier", "unclean"))
     if REPEATED_CARRIER in wire:  # whatever its value: a mark altered in transit still puts the carrier in doubt
@@ -394,8 +419,9 @@ def _read(
             continue
         well_formed[name] = value
     for problem in problems:
-        logger.warning("malformed %s", problem)
-    return _Read(True, well_formed, frozenset(malformed), not problems, tuple(problems))
+        logger.warning("%s %s", "unknown" if problem.ignored else "malformed", problem)
+    clean = all(problem.ignored for problem in problems)
+    return _Read(True, well_formed, frozenset(malformed), clean, tuple(problems))
 
 
 def _as_sent(
@@ -459,15 +485,17 @@ _CONTINUATION_SAFE = {"argument": "unusable", "token": "unusable", "expiresAt": 
 class Directive:
     """A result directive as read: every member has exactly one reading."""
 
-    mode: Literal["verbatim", "summarizable"] | None = None
-    """The mode it asks for; None when it states none (the tool hints decide)."""
+    mode: Literal["verbatim", "summarizable"] = "verbatim"
+    """The mode it reads as: summarizable only when a clean carrier states "summarizable", else verbatim (a present
+    directive that states no mode, or a malformed or unregistered one, reads verbatim whatever the tool hints say)."""
     completeness: Completeness = "not-stated"
     guidance: str | None = None
     """The server's guidance, when well-formed."""
     null_display: str | None = None
     """The server's null text, when well-formed; `EffectiveRendering.null_display` applies the default."""
     wire_mode: str | None = None
-    """The `mode` string as sent, when it was a string: an unregistered one reads as verbatim."""
+    """The `mode` string as sent, when it was a string: an unregistered one reads as verbatim. None when the
+    directive states no mode (which reads verbatim too)."""
     clean: bool = True
     """False when the carrier had an unknown, malformed or repeated member."""
 
@@ -475,6 +503,11 @@ class Directive:
     def complete(self) -> bool | None:
         """`completeness` as the wire's boolean: None when not stated."""
         return {"complete": True, "incomplete": False}.get(self.completeness)
+
+    @property
+    def registered_mode(self) -> bool:
+        """False when `mode` is a string this version does not register (read as verbatim)."""
+        return self.wire_mode is None or self.wire_mode in _REGISTERED_MODES
 
     def as_wire(self) -> dict[str, Any]:
         """The reading in the carrier's wire form: the members it gives a value, by their wire names."""
@@ -486,18 +519,20 @@ class Directive:
         return wire
 
 
+_REGISTERED_MODES = ("verbatim", "summarizable")
+
+
 def _directive(reading: _Read) -> Directive | None:
     if not reading.present:
         return None
     values = reading.well_formed
     wire_mode = values.get("mode")
-    mode: Literal["verbatim", "summarizable"] | None
-    if not reading.clean:
-        mode = "verbatim"  # an unclean carrier may have meant verbatim, whatever it states: the reading that shows more
-    elif wire_mode is None:
-        mode = None
-    else:
-        mode = "summarizable" if wire_mode == "summarizable" else "verbatim"
+    # Only a clean carrier's literal "summarizable" reads summarizable. A present directive without a mode reads
+    # verbatim too, not "ask the tool hints": a misspelled `mode` (an unknown member, ignored) may have meant
+    # verbatim. An unclean carrier may have meant verbatim whatever it states: the reading that shows more.
+    mode: Literal["verbatim", "summarizable"] = (
+        "summarizable" if reading.clean and wire_mode == "summarizable" else "verbatim"
+    )
     complete = values.get("complete")
     completeness: Completeness
     if complete is False:
@@ -533,7 +568,13 @@ def read_rendering_object(
     """One directive carrier as read, or None when it holds nothing; and its problems. `repeated`: the problems of
     a carrier given more than once (see `_repetitions`), which make it present and unclean."""
     reading = _read(value, carrier, _DIRECTIVE_MEMBERS, _DIRECTIVE_SAFE, repeated)
-    return _directive(reading), reading.problems
+    directive = _directive(reading)
+    if directive is None or directive.registered_mode:
+        return directive, reading.problems
+    # A later revision's value, or a misspelling: well-formed (an open string), read verbatim, and reported.
+    problem = Problem(carrier, "mode", f"{_short(directive.wire_mode)} is not a registered value", "verbatim")
+    logger.warning("unregistered %s", problem)
+    return directive, (*reading.problems, problem)
 
 
 def read_hints_object(
@@ -544,7 +585,7 @@ def read_hints_object(
     reading = _read(value, carrier, _HINT_MEMBERS, _HINT_SAFE, repeated)
     if carrier.endswith("annotations") and isinstance(value, Mapping):
         keep = tuple(p for p in reading.problems if p.member is None or p.member in _HINT_MEMBERS)
-        clean = not keep
+        clean = all(problem.ignored for problem in keep)
         reading = _Read(reading.present, reading.well_formed, reading.malformed, clean, keep)
     return _hints(reading), reading.problems
 
@@ -793,8 +834,7 @@ class EffectiveRendering:
     @property
     def registered_mode(self) -> bool:
         """False when the directive's `mode` is a string this version does not register (read as verbatim)."""
-        mode = None if self.directive is None else self.directive.wire_mode
-        return mode is None or mode in ("verbatim", "summarizable")
+        return self.directive is None or self.directive.registered_mode
 
     @property
     def guidance(self) -> str | None:
@@ -810,26 +850,32 @@ class EffectiveRendering:
 
     @property
     def completeness(self) -> Completeness | None:
-        """What the directive states; "incomplete" whenever a continuation carrier is present; "not-stated" for a
-        later part read alone (only `combine_parts` can tell it ends a whole), for every result of a tool whose
-        continuation carrier is present but not clean and usable, for a result of a tool that declares
-        a continuation argument read without `call_arguments` (it may be a later part), and for a result without a
-        directive of a tool with a hints carrier; None when neither the result nor its tool carries anything (the
-        extensions say nothing about it)."""
-        if self.continuation_reading.present:
-            return "incomplete"
-        if self.later_part or self.continuation_declaration_broken:
-            return "not-stated"
-        if self.continuation_declared and not self.call_known:
-            return "not-stated"
+        """Rendering's reading, whatever the continuation carriers say: what the directive states, "not-stated" for
+        a result without a directive of a tool with a hints carrier, None when neither the result nor its tool
+        carries a rendering carrier (the extension says nothing about it)."""
         if self.directive is None:
             return "not-stated" if self.tool_carrier else None
         return self.directive.completeness
 
     @property
+    def continuation_partial(self) -> bool:
+        """Result continuation's own reading: the result is, or may be, part of a larger whole. True when it has a
+        continuation carrier (usable or not), when it is a later part read alone (only `combine_parts` can tell it
+        ends a whole), for every result of a tool whose continuation carrier is present but not clean and usable,
+        and for a result of a tool that declares a continuation argument read without `call_arguments` (it may be a
+        later part)."""
+        return (
+            self.continuation_reading.present
+            or self.later_part
+            or self.continuation_declaration_broken
+            or (self.continuation_declared and not self.call_known)
+        )
+
+    @property
     def complete(self) -> bool:
-        """False when the result is, or may be, part of a larger whole: shown as partial."""
-        return self.completeness in ("complete", None)
+        """False when either extension reads the result as partial (rendering's completeness incomplete or not
+        stated, or `continuation_partial`): shown as partial."""
+        return self.completeness in ("complete", None) and not self.continuation_partial
 
     @property
     def continuation(self) -> FollowableContinuation | None:
@@ -989,9 +1035,9 @@ def resolve_rendering(
             user or developer enables it.
         original_arguments: the arguments of the original call, which a usable continuation may not name.
         call_arguments: the arguments of the call that returned `result`. When they set the tool's declared
-            continuation argument, the result is a later part: read alone, its completeness is not stated, whatever
+            continuation argument, the result is a later part: read alone, it is `continuation_partial`, whatever
             its directive says. When they are not given and the tool declares a continuation argument, the result
-            may be a later part, and its completeness is not stated either. `combine_parts` needs them to check that
+            may be a later part, and it is `continuation_partial` too. `combine_parts` needs them to check that
             parts chain. When `original_arguments` is not given, they are taken to be these, less the continuation
             argument; when neither is given, no continuation is usable.
         now: the time against which `expiresAt` is checked, timezone-aware; the current time by default.
@@ -1041,7 +1087,10 @@ def resolve_rendering(
     # A verbatim tool's error stays verbatim: a result's `summarizable` does not override the tool's hint there.
     error_of_verbatim_tool = bool(hints.verbatim_hint) and _is_error(result)
     overridden = error_of_verbatim_tool and directive is not None and directive.mode == "summarizable"
-    if directive is not None and directive.mode is not None and not overridden:
+    if overridden:
+        return effective("verbatim", hint_source)
+    if directive is not None:
+        # A present directive decides: its `mode` reads verbatim unless a clean carrier says "summarizable".
         return effective(directive.mode, directive_source)
     if hints.verbatim_hint:
         return effective("verbatim", hint_source)

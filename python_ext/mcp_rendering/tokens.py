@@ -36,6 +36,7 @@ __all__ = [
     "IssuedToken",
     "Keyring",
     "MalformedTokenError",
+    "NotJSONArgumentsError",
     "TamperedTokenError",
     "TokenError",
     "TokenErrorReason",
@@ -120,6 +121,15 @@ class WrongCallerError(TokenError):
     reason: TokenErrorReason = "wrong_caller"
 
 
+class NotJSONArgumentsError(TypeError):
+    """A call's arguments are not JSON text (NaN, infinity, a lone surrogate, a value JSON cannot write), so no token
+    can be bound to them; `message` says which, for the tool error a caller receives."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 def _b64encode(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
@@ -145,14 +155,20 @@ def canonical_arguments(arguments: Mapping[str, Any], *, exclude: str | None = N
     Keys are sorted and separators compact, so two calls with equal arguments hash alike whatever their key order.
 
     Raises:
-        TypeError: an argument value is not JSON (the token could not be bound to it).
+        NotJSONArgumentsError: an argument value is not JSON text (the token could not be bound to it); a TypeError.
     """
     kept = {key: value for key, value in arguments.items() if key != exclude}
     try:
         text = json.dumps(kept, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    except ValueError as exc:  # NaN or infinity: not JSON
-        raise TypeError(f"arguments are not JSON: {exc}") from exc
-    return text.encode("utf-8")
+    except (TypeError, ValueError) as exc:  # NaN, infinity, or a value JSON cannot write
+        raise NotJSONArgumentsError(f"arguments are not JSON: {exc}") from exc
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # JSON may spell a lone surrogate ("\ud800"); it is no Unicode text
+        character = exc.object[exc.start]
+        raise NotJSONArgumentsError(
+            f"arguments are not JSON: a string holds a lone surrogate ({character!a}), which is not text"
+        ) from None
 
 
 class Keyring:
@@ -168,15 +184,24 @@ class Keyring:
             keys: key id -> secret (bytes, or text taken as UTF-8), each at least 16 bytes. Ids are 1-32 characters
                 of ``[A-Za-z0-9_-]``.
             current: the id of the key that signs new tokens.
+
+        Raises:
+            TypeError: `keys` is not a mapping, a key id or `current` is not a string, or a secret is neither bytes
+                nor text (an integer is refused: `bytes(32)` would be 32 zero bytes, a key anyone can forge with).
+            ValueError: a key id is malformed, a secret is shorter than 16 bytes (as UTF-8), or `current` is not in
+                `keys`.
         """
+        if not isinstance(keys, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(f"keys must be a mapping of key id to secret, not {type(keys).__name__}")
+        if not isinstance(current, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(f"current must be a key id (a string), not {type(current).__name__}")
         secrets: dict[str, bytes] = {}
         for key_id, secret in keys.items():
+            if not isinstance(key_id, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+                raise TypeError(f"a key id must be a string, not {type(key_id).__name__}")
             if not _KEY_ID.fullmatch(key_id):
                 raise ValueError(f"key id {key_id!r} must be 1-32 characters of A-Z, a-z, 0-9, '_' or '-'")
-            raw = secret.encode("utf-8") if isinstance(secret, str) else bytes(secret)
-            if len(raw) < _MIN_SECRET_BYTES:
-                raise ValueError(f"secret of key {key_id!r} is shorter than {_MIN_SECRET_BYTES} bytes")
-            secrets[key_id] = raw
+            secrets[key_id] = _secret_bytes(key_id, secret)
         if current not in secrets:
             raise ValueError(f"current key {current!r} is not in the keyring")
         self._keys = secrets
@@ -184,7 +209,9 @@ class Keyring:
 
     @classmethod
     def single(cls, secret: bytes | str, key_id: str = "k1") -> Keyring:
-        """A keyring of one key."""
+        """A keyring of one key; refused as `Keyring()` refuses its keys."""
+        if not isinstance(key_id, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(f"a key id must be a string, not {type(key_id).__name__}")
         return cls({key_id: secret}, current=key_id)
 
     def secret(self, key_id: str) -> bytes | None:
@@ -193,6 +220,22 @@ class Keyring:
 
     def __contains__(self, key_id: object) -> bool:
         return key_id in self._keys
+
+
+def _secret_bytes(key_id: str, secret: object) -> bytes:
+    """The secret as bytes: text as UTF-8, bytes-like as is; anything else refused (never converted)."""
+    if isinstance(secret, str):
+        try:
+            raw = secret.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(f"secret of key {key_id!r} holds a lone surrogate, which is not text") from None
+    elif isinstance(secret, bytes | bytearray):
+        raw = bytes(secret)
+    else:
+        raise TypeError(f"secret of key {key_id!r} must be bytes or text, not {type(secret).__name__}")
+    if len(raw) < _MIN_SECRET_BYTES:
+        raise ValueError(f"secret of key {key_id!r} is shorter than {_MIN_SECRET_BYTES} bytes")
+    return raw
 
 
 @dataclass(frozen=True)
@@ -238,7 +281,18 @@ class ContinuationTokens:
             keyring: the signing keys.
             ttl_seconds: lifetime of an issued token, at most `MAX_TTL_SECONDS`.
             clock: returns the current time in seconds since the epoch (injected in tests).
+
+        Raises:
+            TypeError: `keyring` is not a `Keyring`, `ttl_seconds` not an integer (a bool or a float is refused:
+                a fractional lifetime would sign an expiry that is no whole second), or `clock` not callable.
+            ValueError: `ttl_seconds` is out of range.
         """
+        if not isinstance(keyring, Keyring):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(f"keyring must be a Keyring, not {type(keyring).__name__}")
+        if type(ttl_seconds) is not int:
+            raise TypeError(f"ttl_seconds must be an integer number of seconds, not {type(ttl_seconds).__name__}")
+        if not callable(clock):  # pyright: ignore[reportUnnecessaryComparison]
+            raise TypeError(f"clock must be callable, not {type(clock).__name__}")
         if not 0 < ttl_seconds <= MAX_TTL_SECONDS:
             raise ValueError(
                 f"ttl_seconds must be from 1 to {MAX_TTL_SECONDS} (24 hours, the longest the specification allows)"
@@ -292,6 +346,8 @@ class ContinuationTokens:
         exclude_argument: str | None = None,
     ) -> IssuedToken:
         """As `issue`, with the token's expiry, read from the same clock reading that was signed into it."""
+        if type(position) is not int:
+            raise TypeError(f"position must be an integer, not {type(position).__name__}")
         if position < 0:
             raise ValueError("position must be >= 0")
         key_id = self.keyring.current

@@ -39,7 +39,7 @@ __all__ = [
 EXTENSION_ID = "io.modelcontextprotocol/rendering"
 """The rendering extension's identifier: declared in capabilities, and the `_meta` key of its carriers."""
 
-CONTINUATION_ID = "io.modelcontextprotocol/result-continuation"
+CONTINUATION_ID = "mcp-rendering/result-continuation"
 """The result continuation extension's identifier: declared in capabilities, and the `_meta` key of its carriers."""
 
 PARTIAL_MARKER = "Partial result:"

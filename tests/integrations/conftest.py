@@ -20,9 +20,21 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-_FRAMEWORKS = {"test_langchain.py": "langchain_mcp_adapters", "test_openai_agents.py": "agents"}
+_FRAMEWORKS = {
+    "test_langchain.py": "langchain_mcp_adapters",
+    "test_openai_agents.py": "agents",
+    "test_google_adk.py": "google.adk",
+}
 
-collect_ignore = [name for name, module in _FRAMEWORKS.items() if importlib.util.find_spec(module) is None]
+
+def _importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:  # a dotted name whose parent package is absent
+        return False
+
+
+collect_ignore = [name for name, module in _FRAMEWORKS.items() if not _importable(module)]
 
 
 def server_python() -> str:

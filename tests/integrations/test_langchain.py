@@ -253,7 +253,7 @@ def test_at_most_one_tool_source() -> None:
 
 
 def test_the_docs_page_examples_run_as_written(tmp_path: Path) -> None:
-    example, multi_server = page_examples("langchain.md")
+    example, multi_server, route = page_examples("langchain.md")
     done = run_example(example, tmp_path)
     assert done.returncode == 0, done.stderr
     assert "example-financial" in done.stdout  # the caption names the server
@@ -261,3 +261,82 @@ def test_the_docs_page_examples_run_as_written(tmp_path: Path) -> None:
     assert FRAMING_HEADER in done.stdout  # the framing the model reads first
     done = run_example(multi_server, tmp_path)
     assert done.returncode == 0 and done.stdout == "", done.stderr
+    if _ADAPTERS_VERSION >= (0, 3):  # the route's example needs LangChain's agent loop, pinned with the newest
+        done = run_example(route, tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
+        assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout
+
+
+# ------------------------------------------------------------------------------------- the return-direct route
+
+SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
+"""What the scripted model writes after the tool calls: a stand-in for a model that summarizes."""
+
+
+def _scripted_model(turn: Sequence[tuple[str, dict[str, Any]]]) -> Any:
+    """LangChain's own fake chat model, answering a tool-calling turn and then `SUMMARY` (tools bound as given)."""
+    from langchain_core.language_models.fake_chat_models import (  # pyright: ignore[reportMissingImports]
+        GenericFakeChatModel,
+    )
+    from langchain_core.messages import AIMessage  # pyright: ignore[reportMissingImports]
+
+    class Scripted(GenericFakeChatModel):
+        def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+            return self
+
+    calls = [{"name": name, "args": args, "id": f"call-{n}"} for n, (name, args) in enumerate(turn)]
+    return Scripted(messages=iter([AIMessage(content="", tool_calls=calls), AIMessage(content=SUMMARY)]))
+
+
+async def _agent_run(python: str, module: str, turn: Sequence[tuple[str, dict[str, Any]]]) -> tuple[Any, Any]:
+    create_agent = pytest.importorskip("langchain.agents").create_agent
+    from mcp_rendering.integrations.langchain import answer_directly, direct_answer_interceptor
+
+    async with _session(python, module) as session:
+        interceptor = direct_answer_interceptor(session, server="example")
+        tools = answer_directly(await load_mcp_tools(session, tool_interceptors=[interceptor]))
+        agent = create_agent(_scripted_model(turn), tools)
+        state = await agent.ainvoke({"messages": [("user", "Show the accounts")]})
+        raw = await session.call_tool(turn[0][0], turn[0][1])
+    return state["messages"], raw
+
+
+def test_the_route_answers_with_every_record_and_no_model_turn(example_python: str) -> None:
+    messages, raw = asyncio.run(_agent_run(example_python, FINANCIAL, [("financial_statements", {})]))
+    last = messages[-1]
+    assert isinstance(last, ToolMessage) and last.status == "success"
+    answer = last.text
+    assert answer.startswith('Verbatim result from tool "financial_statements" of server "example".')
+    report = audit(answer, raw, markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+    assert all(SUMMARY not in message.text for message in messages)
+
+
+def test_only_tools_the_server_marks_verbatim_return_directly(example_python: str) -> None:
+    async def loaded() -> dict[str, Any]:
+        from mcp_rendering.integrations.langchain import answer_directly
+
+        async with _session(example_python, FINANCIAL) as session:
+            return {tool.name: tool.return_direct for tool in answer_directly(await load_mcp_tools(session))}
+
+    assert asyncio.run(loaded()) == {"financial_statements": True, "key_figures": False}
+
+
+def test_other_tools_and_mixed_turns_go_to_the_model(example_python: str) -> None:
+    for turn in ([("key_figures", {})], [("financial_statements", {}), ("key_figures", {})]):
+        messages, _ = asyncio.run(_agent_run(example_python, FINANCIAL, turn))
+        assert messages[-1].text == SUMMARY, turn
+
+
+def test_an_error_ends_the_turn_with_the_host_error_answer(example_python: str) -> None:
+    messages, _ = asyncio.run(_agent_run(example_python, SCREENING, [("screening_report", {"batch": "nope"})]))
+    last = messages[-1]
+    assert isinstance(last, ToolMessage) and last.status == "error"
+    assert last.text.startswith('The tool "screening_report" of server "example" reported an error.')
+    assert "unknown batch" in last.text
+
+
+def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:
+    messages, _ = asyncio.run(_agent_run(example_python, SCREENING, [("screening_report", {})]))
+    assert messages[-1].text.split("\n\n")[1].startswith(PARTIAL_MARKER)

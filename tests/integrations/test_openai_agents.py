@@ -26,6 +26,7 @@ from mcp_rendering.integrations.openai_agents import (
     RenderedCall,
     RenderingMCPServerStdio,
     rendered_output,
+    verbatim_final_output,
 )
 from mcp_rendering.reading import combine_parts
 from mcp_rendering.types import PARTIAL_MARKER
@@ -192,7 +193,8 @@ def test_tool_errors_reach_the_model_unchanged(example_python: str) -> None:
     assert "unknown batch" in texts[0] and FRAMING_HEADER not in texts[0]
     assert shown == []
     [output] = [item for item in items if isinstance(item, ToolCallOutputItem)]
-    assert rendered_output(output) is None
+    data = rendered_output(output)
+    assert data is not None and set(data) == {"answer"} and data["answer"]["is_error"] is True
 
 
 def test_rendered_output_of_other_items() -> None:
@@ -202,8 +204,53 @@ def test_rendered_output_of_other_items() -> None:
 
 
 def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
-    [example] = page_examples("openai-agents.md")
+    example, route = page_examples("openai-agents.md")
     done = run_example(example, tmp_path)
     assert done.returncode == 0, done.stderr
     assert "example-financial" in done.stdout  # the caption names the server
     assert "Capitaux propres" in done.stdout  # a record, as the user sees it
+    done = run_example(route, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
+    assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout
+
+
+SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
+"""What the scripted model writes after the tool call: a stand-in for a model that summarizes."""
+
+
+async def _route(python: str, module: str, turn: Sequence[tuple[str, Mapping[str, Any]]]) -> tuple[Any, ScriptedModel]:
+    calls = [function_call(name, dict(args), call_id=f"call-{n}") for n, (name, args) in enumerate(turn)]
+    model = ScriptedModel([calls, [assistant_message(SUMMARY)]])
+    server = RenderingMCPServerStdio(params={"command": python, "args": ["-m", module]}, name="example")
+    async with server:
+        agent = Agent(name="test", model=model, mcp_servers=[server], tool_use_behavior=verbatim_final_output)
+        result = await Runner.run(agent, "Go.", run_config=RunConfig(tracing_disabled=True))
+    return result, model
+
+
+def test_the_route_answers_with_every_record_and_no_model_turn(example_python: str) -> None:
+    result, model = asyncio.run(_route(example_python, FINANCIAL, [("financial_statements", {})]))
+    raw = _reference(example_python, FINANCIAL, "financial_statements", {})
+    assert len(model.calls) == 1  # the model never read the result
+    answer = result.final_output
+    assert isinstance(answer, str) and answer.startswith('Verbatim result from tool "financial_statements"')
+    report = audit(answer, raw, markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+    assert SUMMARY not in answer
+
+
+def test_the_route_leaves_other_tools_errors_and_mixed_turns_to_the_model(example_python: str) -> None:
+    for module, turn in (
+        (FINANCIAL, [("key_figures", {})]),
+        (SCREENING, [("screening_report", {"batch": "nope"})]),
+        (FINANCIAL, [("financial_statements", {}), ("key_figures", {})]),
+    ):
+        result, model = asyncio.run(_route(example_python, module, turn))
+        assert result.final_output == SUMMARY and len(model.calls) == 2, turn
+
+
+def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:
+    result, _ = asyncio.run(_route(example_python, SCREENING, [("screening_report", {})]))
+    answer = result.final_output
+    assert isinstance(answer, str) and answer.split("\n\n")[1].startswith(PARTIAL_MARKER)

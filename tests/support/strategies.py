@@ -65,7 +65,22 @@ argument_names = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,20}", fullmatch=True)
 continuations = st.fixed_dictionaries({"argument": argument_names, "token": tokens})
 unregistered_modes = st.text(max_size=20).filter(lambda mode: mode not in REGISTERED_MODES)
 usable_null_texts = st.sampled_from(
-    ["n/a", "N/A", "null", "none", "nil", "not reported", "missing", "—n/a—", "— néant —", "(vide)", "Øn"]
+    [
+        "n/a",
+        "N/A",
+        "null",
+        "none",
+        "nil",
+        "not reported",
+        "missing",
+        "—n/a—",
+        "— néant —",
+        "(vide)",
+        "Øn",
+        "-",
+        "—",
+        "無",
+    ]
 )
 
 
@@ -90,8 +105,10 @@ malformed_members: dict[str, st.SearchStrategy[Any]] = {
     "guidance": _not_a_string | st.text(min_size=1001, max_size=1040),
     "nullDisplay": _not_a_string
     | st.text(min_size=17, max_size=30)
-    | st.sampled_from(["", " ", "0", "\u200b", "1.0", "-", "\u2014", "--", ".", " - "])
-    | st.sampled_from(["O", "O.OO", "l,OOO", "(O)", "S", "\u00ba", "lO", "s.o.", "\u00d8"]),  # digit look-alikes
+    | st.sampled_from(["", " ", "0", "\u200b", "1.0", "\u0663", "\u216b", "\u00bd", "n/a 3"])  # blank or numeric
+    | st.sampled_from(
+        ["\u3164", "\u2800", "\u115f \u3164", "\u202e-", "n/a\u0007", "-\n"]
+    ),  # invisible, format, control
     "complete": _not_a_boolean,
 }
 """For each member of `Rendering`, values that are not well-formed for it (an explicit null is absent, not

@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
-# The pull request to the official MCP Python SDK, checked the way the SDK checks itself:
-#   1. the pinned sdist (mcp 2.3.0, by version and sha256) is fetched once with pip into .cache/upstream/;
-#   2. the committed series must be current (scripts/gen_sdk_patch.py --check), and applies with `git apply`;
-#   3. the SDK's development tools are installed at the versions of its own uv.lock (constraints.txt);
-#   4. ruff (check and format) and pyright run under the SDK's own configuration on every file the series adds or
-#      changes; pytest (the SDK's config: warnings are errors) runs the added tests and the SDK tests of what the
-#      series touches (the server runner, the extensions capability, MCP Apps, docs_src shape, docs build config),
-#      with branch coverage of the added code at 100%.
-# The SDK's whole suite is not run: the one existing module the series changes (src/mcp/server/runner.py) is
-# covered by the test files above.
-# Then, if present, the separate stdio-buffer patch's own check (upstream/python-sdk/stdio-buffer/check.sh), with
-# its benchmark in --quick mode; run that script alone, without --quick, to measure.
-# Exits non-zero with the reason on the first failure.
+# The pull requests to the official MCP Python SDK (one folder each: keep-extensions, stdio-buffer, rendering),
+# checked the way the SDK checks itself:
+#   1. every patch is current (scripts/gen_sdk_patch.py --check); the pinned sdist (mcp 2.3.0, by version and
+#      sha256) is fetched once with pip into .cache/upstream/;
+#   2. the SDK's runtime and development dependencies are installed at the versions of its own uv.lock
+#      (constraints.txt);
+#   3. per pull request, on a fresh copy of the release with only its patch applied (`git apply --check`, then
+#      `git apply`): ruff (check and format) and pyright under the SDK's configuration on every Python file it adds
+#      or changes (an error counts unless the pristine release has it too, on the same files); the SDK's test-quality rules (.claude/skills/test-quality/SKILL.md, AGENTS.md) on every line it
+#      adds; and its test files under coverage, with the source files it adds and the test files it changes at 100%
+#      (branches included);
+#   4. on the release with all three patches applied: the SDK's own CI command over the whole tree (`coverage run
+#      -m pytest -n ...`, `coverage combine`, `coverage report` at the SDK's fail_under = 100, then
+#      `strict-no-cover`), with the SDK's PYTHONWARNDEFAULTENCODING=1.
+# Exits non-zero with the reason on the first failure, and prints the wall time of each step.
 #
 #   bash upstream/python-sdk/check.sh            # the whole check
-#   bash upstream/python-sdk/check.sh --prepare  # only steps 1-3: the patched tree and its environment, printed as
-#                                                # "TREE VENV" (upstream/conformance/check.sh serves it)
+#   bash upstream/python-sdk/check.sh --prepare  # only the tree with all three patches and its environment,
+#                                                # printed as "TREE VENV" (upstream/conformance/check.sh serves it)
+# Environment: PYTHON (default python3), SDK_CHECK_WORKERS (pytest-xdist workers of step 4, default 2).
 set -euo pipefail
 prepare_only=false
 [ "${1:-}" = "--prepare" ] && prepare_only=true
@@ -25,93 +28,179 @@ cache="$root/.cache/upstream"
 tree="$cache/python-sdk-tree"
 venv="$cache/python-sdk-venv"
 python="${PYTHON:-python3}"
+workers="${SDK_CHECK_WORKERS:-2}"
+started=$SECONDS
 
 fail() {
   echo "upstream/python-sdk/check.sh: $*" >&2
   exit 1
 }
+say() { if $prepare_only; then echo "$@" >&2; else echo "$@"; fi; }
+elapsed() { say "   ($(($SECONDS - $1)) s)"; }
 
-# gen_sdk_patch.py --check exits 1 only for a stale series; 2 for anything else (its message says what).
+# gen_sdk_patch.py --check exits 1 only for a stale patch; 2 for anything else (its message says what).
 status=0
 "$python" "$root/scripts/gen_sdk_patch.py" --check || status=$?
 case "$status" in
   0) ;;
-  1) fail "the patch series is stale: run python scripts/gen_sdk_patch.py and commit the result" ;;
-  *) fail "scripts/gen_sdk_patch.py --check failed with status $status (an error, not a stale series: see above)" ;;
+  1) fail "a patch is stale: run python scripts/gen_sdk_patch.py and commit the result" ;;
+  *) fail "scripts/gen_sdk_patch.py --check failed with status $status (an error, not a stale patch: see above)" ;;
 esac
 sdist="$("$python" "$root/scripts/gen_sdk_patch.py" --fetch)" || fail "could not fetch the pinned sdist (see above)"
+mapfile -t requests < <("$python" "$root/scripts/gen_sdk_patch.py" --list)
 
-say() { if $prepare_only; then echo "$@" >&2; else echo "$@"; fi; }
-say "== applying the series to $(basename "$sdist")"
-rm -rf "$tree"
-mkdir -p "$tree"
-tar xzf "$sdist" -C "$tree" --strip-components=1
 # The tree sits inside this repository's checkout: stop git from finding it, so that `git apply` patches the tree.
 export GIT_CEILING_DIRECTORIES="$cache"
-for patch in "$here"/patches/*.patch; do
-  (cd "$tree" && git apply --check "$patch" && git apply "$patch") || fail "$(basename "$patch") does not apply"
-done
+fresh_tree() { # the pinned release with the patches of the named pull requests applied, in order
+  rm -rf "$tree"
+  mkdir -p "$tree"
+  tar xzf "$sdist" -C "$tree" --strip-components=1
+  local request
+  for request in "$@"; do
+    (cd "$tree" && git apply --check "$here/$request/$request.patch" && git apply "$here/$request/$request.patch") \
+      || fail "$request/$request.patch does not apply to $(basename "$sdist")"
+  done
+  ln -s "$venv" "$tree/.venv" # where the SDK's pyright configuration looks for the environment
+}
 
+# The SDK's runtime dependencies and its default dependency groups (dev and docs), at the versions of its uv.lock;
+# strict-no-cover is a git dependency there, and its PyPI release is the same tool.
+packages=(anyio httpx2 pydantic pydantic-settings starlette python-multipart sse-starlette uvicorn jsonschema
+  'pyjwt[crypto]' typing-extensions typing-inspection opentelemetry-api typer python-dotenv rich
+  pytest inline-snapshot dirty-equals 'coverage[toml]' pyright ruff trio pytest-examples pytest-xdist
+  pytest-flakefinder pytest-pretty pillow blockbuster logfire opentelemetry-sdk strict-no-cover==0.1.1
+  zensical mkdocstrings mkdocstrings-python pyyaml griffelib markdown pymdown-extensions)
 stamp="$venv/.constraints.sha256"
-wanted="$(sha256sum "$here/constraints.txt" | cut -d' ' -f1)"
+wanted="$( (cat "$here/constraints.txt"; echo "${packages[*]}") | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
   say "== installing the SDK's runtime and development dependencies (pinned by its uv.lock)"
   rm -rf "$venv"
   "$python" -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -c "$here/constraints.txt" \
-    anyio httpx2 pydantic starlette python-multipart sse-starlette uvicorn jsonschema 'pyjwt[crypto]' \
-    typing-extensions typing-inspection opentelemetry-api typer python-dotenv \
-    pytest inline-snapshot dirty-equals 'coverage[toml]' pyright ruff trio pytest-examples pytest-xdist \
-    pytest-pretty blockbuster logfire opentelemetry-sdk pyyaml griffelib markdown pymdown-extensions >&2 \
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -c "$here/constraints.txt" "${packages[@]}" >&2 \
     || fail "pip could not install the pinned dependencies"
   echo "$wanted" >"$stamp"
 fi
-# The SDK's editable install, without its build backend (which needs a git checkout for its version).
+# The SDK's workspace packages as an editable install, without its build backend (which needs a git checkout).
 site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
 printf '%s\n' "$tree/src" "$tree/src/mcp-types" "$tree/examples" >"$site/mcp-sdk-tree.pth"
-ln -sfn "$venv" "$tree/.venv"
+# strict-no-cover runs `uv run coverage json`; without uv, a stand-in runs the command in this environment.
+mkdir -p "$venv/uv-shim"
+printf '#!/bin/sh\n[ "$1" = run ] && shift\nexec "$@"\n' >"$venv/uv-shim/uv"
+chmod +x "$venv/uv-shim/uv"
+export PATH="$venv/bin:$venv/uv-shim:$PATH"
+
 if $prepare_only; then
+  fresh_tree "${requests[@]}"
   echo "$tree $venv"
   exit 0
 fi
 
-cd "$tree"
-mapfile -t changed < <(grep -h '^+++ b/' "$here"/patches/*.patch | sed 's|^+++ b/||')
-python_files=()
-for file in "${changed[@]}"; do
-  case "$file" in *.py) python_files+=("$file") ;; esac
+pyright_errors() { # the pyright errors (SDK configuration) of the given files, one "file<TAB>rule<TAB>message" a line
+  local report status=0
+  report="$(PYRIGHT_PYTHON_IGNORE_WARNINGS=1 "$venv/bin/pyright" --outputjson "$@")" || status=$?
+  [ "$status" -le 1 ] || fail "pyright could not run (status $status)"
+  "$venv/bin/python" -c '
+import json, os, sys
+
+for found in json.load(sys.stdin)["generalDiagnostics"]:
+    if found["severity"] == "error":
+        print(os.path.relpath(found["file"]), found.get("rule", ""), " ".join(found["message"].split()), sep="\t")
+' <<<"$report"
+}
+
+# The SDK's test-quality rules a line can break: a `match=` on message text, a fake object, a new suppression, a
+# sleep, a `Test` class, `from __future__ import annotations` in a test (SKILL.md, AGENTS.md).
+quality_rules='match=|SimpleNamespace|# *(type|pyright): *ignore|# *noqa|# *pragma|(time|anyio|asyncio)\.sleep\(|^class Test|^from __future__ import annotations'
+
+for request in "${requests[@]}"; do
+  step=$SECONDS
+  patch="$here/$request/$request.patch"
+  echo "== $request: applying $request.patch alone to $(basename "$sdist")"
+  fresh_tree "$request"
+  cd "$tree"
+  mapfile -t changed < <(grep -h '^+++ b/' "$patch" | sed 's|^+++ b/||')
+  mapfile -t added < <(awk '/^--- \/dev\/null/{getline; sub(/^\+\+\+ b\//, ""); print}' "$patch")
+  python_files=() tests=() measured=()
+  for file in "${changed[@]}"; do
+    case "$file" in
+      *.py) python_files+=("$file") ;;
+    esac
+    case "$file" in
+      tests/*test_*.py) tests+=("$file") measured+=("$file") ;;
+    esac
+  done
+  # The source files it adds; a source file it changes is measured by step 4, with the tests of the whole tree.
+  for file in "${added[@]}"; do
+    case "$file" in
+      src/*.py) measured+=("$file") ;;
+    esac
+  done
+  "$venv/bin/ruff" check "${python_files[@]}" || fail "$request: ruff check failed"
+  "$venv/bin/ruff" format --check "${python_files[@]}" || fail "$request: ruff format --check failed"
+  pyright_errors "${python_files[@]}" >"$cache/pyright-patched.txt"
+  if [ -s "$cache/pyright-patched.txt" ]; then
+    # An error the pristine release shows too, on the same files, is not the patch's: pyright given single files
+    # checks a module they import through the environment as a library (the SDK runs it on the whole project).
+    cd "$root"
+    fresh_tree
+    cd "$tree"
+    existing=()
+    for file in "${python_files[@]}"; do [ -f "$file" ] && existing+=("$file"); done
+    : >"$cache/pyright-pristine.txt"
+    [ "${#existing[@]}" -gt 0 ] && pyright_errors "${existing[@]}" >"$cache/pyright-pristine.txt"
+    if grep -vxFf "$cache/pyright-pristine.txt" "$cache/pyright-patched.txt"; then
+      fail "$request: pyright reports the errors above, which the pristine release does not have"
+    fi
+    echo "   pyright: $(wc -l <"$cache/pyright-patched.txt") error(s), each present in the pristine release too"
+    cd "$root"
+    fresh_tree "$request"
+    cd "$tree"
+  fi
+  added_tests="$(awk '/^\+\+\+ b\//{t=($2 ~ /^b\/tests\//)} t && /^\+[^+]/{print substr($0, 2)}' "$patch")"
+  added_src="$(awk '/^\+\+\+ b\//{t=($2 !~ /^b\/tests\//)} t && /^\+[^+]/{print substr($0, 2)}' "$patch")"
+  if grep -nE "$quality_rules" <<<"$added_tests" || grep -nE '# *(type|pyright): *ignore|# *noqa|# *pragma' <<<"$added_src"; then
+    fail "$request: an added line breaks the SDK's test-quality rules (above)"
+  fi
+  log="$cache/python-sdk-$request-pytest.txt"
+  "$venv/bin/coverage" erase
+  if ! PYTHONWARNDEFAULTENCODING=1 "$venv/bin/coverage" run -m pytest -q -p no:cacheprovider --color=no \
+    "${tests[@]}" >"$log" 2>&1; then
+    grep -vE ' PASSED' "$log" | tail -n 60 >&2
+    fail "$request: pytest failed (output: $log)"
+  fi
+  sed -n '/^Results (/,$p' "$log" | tr -s ' \n' ' '
+  echo
+  "$venv/bin/coverage" combine --quiet >/dev/null 2>&1 || true
+  include="$(IFS=,; echo "${measured[*]}")"
+  "$venv/bin/coverage" report --include="$include" --fail-under=100 \
+    || fail "$request: its changed files are not fully covered by its tests (branches included)"
+  cd "$root"
+  elapsed "$step"
 done
-added_code=(src/mcp/shared/rendering.py src/mcp/server/rendering.py src/mcp/client/rendering.py)
 
-echo "== ruff (the SDK's configuration)"
-"$venv/bin/ruff" check "${python_files[@]}" || fail "ruff check failed"
-"$venv/bin/ruff" format --check "${python_files[@]}" || fail "ruff format --check failed"
-
-echo "== pyright (the SDK's configuration: strict)"
-PYRIGHT_PYTHON_IGNORE_WARNINGS=1 "$venv/bin/pyright" "${python_files[@]}" || fail "pyright failed"
-
-echo "== pytest (the SDK's configuration: warnings are errors) with branch coverage of the added code"
-rm -f .coverage .coverage.*
-pytest_log="$cache/python-sdk-pytest.txt"
-if ! PYTHONWARNDEFAULTENCODING=1 "$venv/bin/coverage" run -m pytest -q -p no:cacheprovider --color=no \
-  tests/server/test_rendering.py tests/client/test_rendering.py tests/docs_src/test_rendering.py \
-  tests/docs_src/test_shape.py tests/docs/test_build_config.py tests/server/test_apps.py \
-  tests/server/test_extensions_capability.py tests/server/test_runner.py \
-  tests/server/mcpserver/test_extension.py >"$pytest_log" 2>&1; then
-  grep -vE ' PASSED' "$pytest_log" | tail -n 60 >&2
-  fail "pytest failed (output: $pytest_log)"
+step=$SECONDS
+echo "== the three patches together: the SDK's CI command over the whole tree (pytest -n $workers)"
+fresh_tree "${requests[@]}"
+cd "$tree"
+deselect=()
+if [ "$(id -u)" = 0 ]; then
+  # root reads a file whatever its mode, so the test that expects a PermissionError from a mode-000 file cannot
+  # pass under root; its lines are `lax no cover`, so deselecting it changes no coverage figure.
+  deselect+=(--deselect tests/server/mcpserver/resources/test_file_resources.py::test_permission_error)
 fi
-grep -A1 '^Results' "$pytest_log" || true
-"$venv/bin/coverage" combine --quiet >/dev/null 2>&1 || true
-include="$(IFS=,; echo "${added_code[*]}")"
-"$venv/bin/coverage" report --include="$include" --show-missing --fail-under=100 \
-  || fail "the added code is not fully covered (branches included)"
-
-if [ -f "$here/stdio-buffer/check.sh" ]; then
-  echo "== the stdio-buffer patch (upstream/python-sdk/stdio-buffer/check.sh)"
-  # Its work folder in the cache: the verified sdist is reused and its environment kept between runs.
-  mkdir -p "$cache/stdio-buffer"
-  [ -f "$cache/stdio-buffer/$(basename "$sdist")" ] || cp "$sdist" "$cache/stdio-buffer/"
-  STDIO_BUFFER_WORK="$cache/stdio-buffer" bash "$here/stdio-buffer/check.sh" --quick || fail "upstream/python-sdk/stdio-buffer/check.sh failed"
+log="$cache/python-sdk-whole-tree-pytest.txt"
+"$venv/bin/coverage" erase
+if ! PYTHONWARNDEFAULTENCODING=1 "$venv/bin/coverage" run -m pytest -n "$workers" -p no:cacheprovider --color=no \
+  "${deselect[@]}" >"$log" 2>&1; then
+  grep -E 'FAILED|ERROR|Error' "$log" | tail -n 40 >&2
+  fail "the SDK's whole suite failed (output: $log)"
 fi
-echo "upstream/python-sdk/check.sh: ok"
+sed -n '/^Results (/,$p' "$log" | tr -s ' \n' ' '
+echo
+"$venv/bin/coverage" combine --quiet
+"$venv/bin/coverage" report --format=total >"$cache/python-sdk-coverage-total.txt" || true
+echo "   coverage of the whole tree: $(cat "$cache/python-sdk-coverage-total.txt")%"
+"$venv/bin/coverage" report || fail "the whole tree is below the SDK's coverage gate (fail_under = 100)"
+strict-no-cover || fail "strict-no-cover: a line marked 'pragma: no cover' is covered"
+elapsed "$step"
+echo "upstream/python-sdk/check.sh: ok ($(($SECONDS - started)) s)"

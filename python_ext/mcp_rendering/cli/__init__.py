@@ -47,15 +47,27 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    demo = commands.add_parser("demo", help="run an example server and show its result as the reference host does")
+    demo = commands.add_parser(
+        "demo",
+        help="run an example server and show its result as the reference host does",
+        description="Start an example server over stdio, call its verbatim tool, and show what the user sees, the "
+        "framing the model receives and the audit of the shown text; then, for contrast, the audit of the kind of "
+        "summary a host writes when nothing asks it not to. A paged result is followed to its last part, each part "
+        "audited, and the first record that has a URI is read again through resources/read.",
+    )
     demo.add_argument("--example", choices=_EXAMPLES, default="financial", help="default: %(default)s")
     demo.add_argument("--all-pages", action="store_true", help="print every page of a paged result in full")
     demo.add_argument("--save", metavar="DIR", help="save the first result and what was shown, for `audit`")
 
     inspect = commands.add_parser(
         "inspect",
-        help="report the rendering hints and directives of any stdio MCP server",
+        help="report the extensions, hints and directives of any stdio MCP server",
         usage="%(prog)s [--timeout S] [--call TOOL [--args JSON]] [--json] [--strict] [--no-extension] -- COMMAND ...",
+        description="Start a stdio MCP server, connect to it as a client would, and report what it declares: "
+        "whether its capabilities declare the rendering and the result continuation extensions, each tool's "
+        "rendering hints in both carriers (the normative _meta one and the core annotations) and its continuation "
+        "argument, and, with --call, one result's directive in each carrier and its continuation. Every value is "
+        "judged as it was on the wire, before any SDK model read it.",
     )
     inspect.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each answer (default 10)")
     inspect.add_argument("--call", metavar="TOOL", help="also call TOOL and judge its result's directive")
@@ -64,7 +76,10 @@ def _parser() -> argparse.ArgumentParser:
     inspect.add_argument(
         "--strict",
         action="store_true",
-        help="exit 1 when a value is malformed or a hint or directive lacks the _meta carrier",
+        help="state the strict check's verdict and exit 1 when it fails: a malformed value, a hint or directive "
+        "without the _meta carrier, a continuation that does not say complete: false or states no expiry, hints "
+        "from a server that does not declare rendering, a paged tool on a server that does not declare result "
+        "continuation",
     )
     inspect.add_argument("--no-extension", action="store_true", help="do not declare the rendering extension")
     inspect.add_argument("server_command", nargs=argparse.REMAINDER, help="the server command, after --")
@@ -145,7 +160,7 @@ def _inspect(args: argparse.Namespace, out: TextIO) -> int:
         # ASCII escapes: no server string can reach the terminal raw.
         out.write(json.dumps(report.to_json(), indent=2, ensure_ascii=True) + "\n")
     else:
-        out.write(format_report(report) + "\n")
+        out.write(format_report(report, strict=args.strict) + "\n")
     return 1 if args.strict and report.strict_failures else 0
 
 

@@ -77,6 +77,13 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):  # 1e999 and the like: a number no reader can hold, as Infinity
+        raise ValueError(f"the number {text} is too large to read (it would read as infinity)")
+    return value
+
+
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     members = dict(pairs)
     if len(members) != len(pairs):
@@ -89,15 +96,15 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def parse_json(text: str, what: str) -> Any:
     """The value of the JSON document `text`, read strictly.
 
-    Refused: what is not JSON (including `NaN` and `Infinity`), an object that names a member twice (readers
-    disagree on which one counts), strings holding a lone surrogate (not text: it cannot be encoded), and
-    nesting deeper than the interpreter can follow.
+    Refused: what is not JSON (including `NaN` and `Infinity`), a number too large to read (`1e999` would read as
+    infinity), an object that names a member twice (readers disagree on which one counts), strings holding a lone
+    surrogate (not text: it cannot be encoded), and nesting deeper than the interpreter can follow.
 
     Raises:
         InputError: one of the above; the message names `what`.
     """
     try:
-        value = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_object)
+        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_object)
     except RecursionError:
         raise InputError(f"the {what} is nested too deeply to read") from None
     except ValueError as error:

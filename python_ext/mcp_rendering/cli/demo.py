@@ -213,6 +213,7 @@ async def run_demo(example: str, out: TextIO, *, all_pages: bool = False, save: 
         "_meta, which the SDK delivers as it is, unpatched"
     )
     clean = True
+    paged = False
     async with Client(parameters, extensions=[client_extension()]) as client:
         info = client.server_info
         server_label = info.name if info is not None else None
@@ -248,7 +249,8 @@ async def run_demo(example: str, out: TextIO, *, all_pages: bool = False, save: 
             if directive.guidance:
                 say.detail(f"guidance: {visible(directive.guidance)}")
 
-        say.heading(f"What the user sees (mode {shown.mode}: the whole result, in order)")
+        extent = "the whole result" if shown.complete else "a part of the result, marked partial"
+        say.heading(f"What the user sees (mode {shown.mode}: {extent}, in order)")
         say.framed(shown.caption or "shown to the user", shown.text)
         if shown.framing is not None:
             say.detail("The model receives the same result, with this framing block placed first:")
@@ -275,6 +277,7 @@ async def run_demo(example: str, out: TextIO, *, all_pages: bool = False, save: 
                 f"re-run the audit with: mcp-rendering audit {shlex.quote(result_path)} {shlex.quote(shown_path)}"
             )
 
+        paged = not shown.complete
         first_uri = _first_uri(shown.document)
         seen = _row_ids(shown.document)
         if not shown.complete:
@@ -319,7 +322,12 @@ async def run_demo(example: str, out: TextIO, *, all_pages: bool = False, save: 
                     say.framed(content.mime_type or "text/plain", _pretty(content.text))
 
     say.line()
-    if clean:
+    if clean and paged:
+        say.line(
+            "Outcome: each part was shown in order and marked partial until the last, the parts together hold the "
+            "whole result, each record once, and the audit found nothing missing or altered."
+        )
+    elif clean:
         say.line("Outcome: the user saw the whole result, in order, and the audit found nothing missing or altered.")
     else:
         say.line("Outcome: the audit found a problem (see above).")

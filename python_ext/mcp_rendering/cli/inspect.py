@@ -35,9 +35,9 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from mcp_rendering.cli._input import CommandError
-from mcp_rendering.reading import read_hints_object, read_rendering_object, resolve_rendering
+from mcp_rendering.reading import Problem, read_hints_object, read_rendering_object, resolve_rendering
 from mcp_rendering.render import visible
-from mcp_rendering.types import EXTENSION_ID, RESULT_STRUCTURED_KEY
+from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, RESULT_STRUCTURED_KEY
 
 if sys.version_info < (3, 11):  # pragma: no cover: the builtin arrived in 3.11; anyio brings the backport
     from exceptiongroup import BaseExceptionGroup
@@ -92,7 +92,10 @@ class CarrierReport:
     values: dict[str, Any] = field(default_factory=lambda: {})
     """The well-formed members, by wire name."""
     problems: list[str] = field(default_factory=lambda: [])
-    """One line per malformed value (a member, or the whole value when it is not an object)."""
+    """One line per malformed or repeated value (a member, or the whole value when it is not an object), and per
+    unregistered `mode`."""
+    unknown: list[str] = field(default_factory=lambda: [])
+    """One line per unknown member: ignored for the reading (a later revision's member, or a misspelling)."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,8 @@ class ToolReport:
     effective_source: str
     missing_meta_carrier: bool
     """True when the tool gives a hint (or is verbatim) without the normative `_meta` carrier holding it."""
+    continuation_argument: str | None = None
+    """The argument its result continuation carrier names: the tool pages its results."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +147,10 @@ class InspectReport:
     extension_advertised: bool | None
     """Whether the server's capabilities list the rendering extension; None when that version cannot show it."""
     negotiated_by: Literal["server/discover", "initialize"] = "initialize"
+    continuation_advertised: bool | None = None
+    """Whether the server's capabilities list result continuation; None when that version cannot show it."""
+    extensions: list[str] = field(default_factory=lambda: [])
+    """Every extension identifier the server's capabilities list, these two and any other."""
     capabilities: list[str] = field(default_factory=lambda: [])
     """The server's capability names; resources and prompts are listed only when it declares them."""
     discovery: str | None = None
@@ -155,19 +164,31 @@ class InspectReport:
     @property
     def malformed(self) -> int:
         """How many malformed values, over every tool and the sample call."""
+        return sum(len(carrier.problems) for carrier in self._carriers)
+
+    @property
+    def unknown(self) -> int:
+        """How many unknown members (ignored for the reading), over every tool and the sample call."""
+        return sum(len(carrier.unknown) for carrier in self._carriers)
+
+    @property
+    def _carriers(self) -> list[CarrierReport]:
         carriers = [carrier for tool in self.tools for carrier in (tool.annotations, tool.meta)]
         if self.call is not None:
             carriers += [self.call.meta, self.call.core, self.call.structured_copy]
-        return sum(len(carrier.problems) for carrier in carriers)
+        return carriers
 
     @property
     def strict_failures(self) -> list[str]:
-        """What makes `inspect --strict` exit 1: malformed values, hints or directives without the `_meta` carrier
-        (the normative one), a continuation in a directive that does not say `complete: false`, and a continuation
-        carrier with a problem or without `expiresAt`."""
+        """What makes `inspect --strict` exit 1: malformed values, unknown members (which this version ignores, and
+        a server that targets it does not send), hints or directives without the `_meta` carrier (the normative
+        one), a continuation in a directive that does not say `complete: false`, and a continuation carrier with a
+        problem or without `expiresAt`."""
         failures: list[str] = []
         if self.malformed:
             failures.append(f"{self.malformed} malformed value(s)")
+        if self.unknown:
+            failures.append(f"{self.unknown} unknown member(s)")
         for tool in self.tools:
             if tool.missing_meta_carrier:
                 failures.append(f"tool {json.dumps(visible(tool.name))} has hints without the _meta carrier")
@@ -179,13 +200,51 @@ class InspectReport:
             failures.append(f"the result's {carrier} has a continuation without complete: false")
         for problem in self.call.continuation_problems if self.call is not None else ():
             failures.append(f"the result's continuation: {problem}")
+        if self.extension_advertised is False and self.uses_rendering:
+            failures.append(f"the server gives rendering hints or directives but does not declare {EXTENSION_ID}")
+        if self.continuation_advertised is False:
+            for name in self.paged_tools:
+                failures.append(
+                    f"tool {json.dumps(visible(name))} pages its results but the server does not declare "
+                    f"{CONTINUATION_ID}"
+                )
         return failures
+
+    @property
+    def uses_rendering(self) -> bool:
+        """Whether a tool or the sample result carries a rendering hint or directive, in any carrier."""
+        return any(carrier.present for carrier in self._carriers)
+
+    @property
+    def paged_tools(self) -> list[str]:
+        """The tools that declare a continuation argument, and the sample call's tool if its result continues."""
+        names = [tool.name for tool in self.tools if tool.continuation_argument is not None]
+        if self.call is not None and self.call.continuation_argument is not None and self.call.tool not in names:
+            names.append(self.call.tool)
+        return names
+
+    @property
+    def checked(self) -> str:
+        """What this report judged, in one sentence."""
+        count = f"{len(self.tools)} tool" + ("" if len(self.tools) == 1 else "s")
+        things = [
+            "the server's declaration of each extension",
+            f"the hints of {count} in both carriers, and each one's continuation argument",
+        ]
+        if self.call is not None:
+            things.append(
+                f"the result of {json.dumps(visible(self.call.tool))}: its directive in each of three carriers, and "
+                "its continuation"
+            )
+        return "Checked: " + "; ".join(things) + "."
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON-ready data."""
         payload = asdict(self)
         payload["malformed"] = self.malformed
+        payload["unknown"] = self.unknown
         payload["strict_failures"] = self.strict_failures
+        payload["checked"] = self.checked
         return payload
 
 
@@ -202,8 +261,13 @@ def _carrier(name: str, value: Any, *, hints: bool) -> CarrierReport:
     else:
         directive, problems = read_rendering_object(value, name)
         values = {} if directive is None else directive.as_wire()
-    lines = [f"{problem.member or 'the value'}: {problem.detail}; read as {problem.reads_as}" for problem in problems]
-    return CarrierReport(name, True, values, lines)
+    lines = [_problem_line(problem, "the value") for problem in problems if not problem.ignored]
+    unknown = [_problem_line(problem, "the value") for problem in problems if problem.ignored]
+    return CarrierReport(name, True, values, lines, unknown)
+
+
+def _problem_line(problem: Problem, whole: str) -> str:
+    return f"{problem.member or whole}: {problem.detail}; read as {problem.reads_as}"
 
 
 def _extension_entry(wire: Mapping[str, Any]) -> Any:
@@ -224,7 +288,17 @@ def tool_report(tool: Mapping[str, Any]) -> ToolReport:
         effective.mode == "verbatim" and "verbatimHint" not in meta.values
     )
     name = tool.get("name")
-    return ToolReport(str(name) if name is not None else "?", core, meta, effective.mode, effective.source, missing)
+    continued = _mapping((_mapping(tool.get("_meta")) or {}).get(CONTINUATION_ID)) or {}
+    argument = continued.get("argument")
+    return ToolReport(
+        str(name) if name is not None else "?",
+        core,
+        meta,
+        effective.mode,
+        effective.source,
+        missing,
+        continuation_argument=argument if isinstance(argument, str) else None,
+    )
 
 
 def call_report(tool: Mapping[str, Any] | None, name: str, arguments: dict[str, Any], result: Any) -> CallReport:
@@ -243,8 +317,7 @@ def call_report(tool: Mapping[str, Any] | None, name: str, arguments: dict[str, 
     )
     continuation = effective.continuation
     continuation_problems = [
-        f"{problem.member or 'the carrier'}: {problem.detail}; read as {problem.reads_as}"
-        for problem in effective.continuation_reading.problems
+        _problem_line(problem, "the carrier") for problem in effective.continuation_reading.problems
     ]
     if continuation is not None and continuation.expires_at is None:
         continuation_problems.append("expiresAt: not stated (a server always states the token's expiry)")
@@ -538,6 +611,8 @@ async def _discover(
             server_version=_str_or_none(info_map.get("version")),
             protocol_version=DISCOVER_VERSION,
             extension_advertised=extensions is not None and EXTENSION_ID in extensions,
+            continuation_advertised=extensions is not None and CONTINUATION_ID in extensions,
+            extensions=sorted(str(name) for name in extensions or ()),
             negotiated_by="server/discover",
             capabilities=sorted(str(name) for name in caps_map),
         ),
@@ -562,15 +637,19 @@ async def _initialize(
     extensions = _mapping(caps_map.get("extensions"))
     protocol_version = _str_or_none(init_map.get("protocolVersion"))
     advertised: bool | None = extensions is not None and EXTENSION_ID in extensions
-    if not advertised and protocol_version in HANDSHAKE_PROTOCOL_VERSIONS:
+    continued: bool | None = extensions is not None and CONTINUATION_ID in extensions
+    if protocol_version in HANDSHAKE_PROTOCOL_VERSIONS:
         # An initialize result has no `extensions` member, so its absence there says nothing either way.
-        advertised = None
+        advertised = advertised or None
+        continued = continued or None
     return InspectReport(
         command=command,
         server_name=_str_or_none(info_map.get("name")),
         server_version=_str_or_none(info_map.get("version")),
         protocol_version=protocol_version,
         extension_advertised=advertised,
+        continuation_advertised=continued,
+        extensions=sorted(str(name) for name in extensions or ()),
         negotiated_by="initialize",
         discovery=discovery,
         capabilities=sorted(str(name) for name in caps_map),
@@ -620,8 +699,17 @@ def _effective(mode: str, source: str) -> str:
     return f"{mode} (no hint: the host keeps its default)" if source == "none" else f"{mode} (from {source})"
 
 
-def format_report(report: InspectReport) -> str:
-    """The report as text for a terminal (every server string made visible)."""
+def _declared(advertised: bool | None, where: str, protocol: str) -> str:
+    if advertised:
+        return f"yes, advertised in the server's capabilities ({where})"
+    if advertised is None:
+        return f"not visible (a {protocol} initialize result cannot list extensions)"
+    return f"no, not advertised in the server's capabilities ({where})"
+
+
+def format_report(report: InspectReport, *, strict: bool = False) -> str:
+    """The report as text for a terminal (every server string made visible); `strict` states the strict check's
+    verdict, which only `--strict` makes the exit status."""
     lines: list[str] = []
     name = visible(report.server_name) if report.server_name else "(unnamed server)"
     version = f" {visible(report.server_version)}" if report.server_version else ""
@@ -631,13 +719,11 @@ def format_report(report: InspectReport) -> str:
         lines.append(f"Discovery: {report.discovery}; fell back to the {HANDSHAKE_VERSION} initialize handshake")
     lines.append(f"Command: {visible(shlex.join(report.command))}")
     where = f"{report.negotiated_by} result"
-    if report.extension_advertised:
-        advertised = f"yes, advertised in the server's capabilities ({where})"
-    elif report.extension_advertised is None:
-        advertised = f"not visible (a {protocol} initialize result cannot list extensions)"
-    else:
-        advertised = f"no, not advertised in the server's capabilities ({where})"
-    lines.append(f"Extension {EXTENSION_ID}: {advertised}")
+    lines.append(f"Extension {EXTENSION_ID}: {_declared(report.extension_advertised, where, protocol)}")
+    lines.append(f"Extension {CONTINUATION_ID}: {_declared(report.continuation_advertised, where, protocol)}")
+    others = [name for name in report.extensions if name not in (EXTENSION_ID, CONTINUATION_ID)]
+    if others:
+        lines.append(f"Other extensions declared: {', '.join(json.dumps(visible(name)) for name in others)}")
     lines.append("Values are judged as they were on the wire, before any SDK model read them.")
     lines.append("")
     lines.append("No tools." if not report.tools else f"Tools ({len(report.tools)}):")
@@ -648,6 +734,10 @@ def format_report(report: InspectReport) -> str:
         lines.append(f"    annotations:   {_carrier_line(tool.annotations)}")
         for carrier in (tool.meta, tool.annotations):
             lines.extend(f"    ! {carrier.carrier} {problem}" for problem in carrier.problems)
+            lines.extend(f"    ? {carrier.carrier} {member}" for member in carrier.unknown)
+        if tool.continuation_argument is not None:
+            shown_argument = json.dumps(visible(tool.continuation_argument), ensure_ascii=False)
+            lines.append(f"    result continuation: pages its results, continued through argument {shown_argument}")
         if tool.missing_meta_carrier:
             lines.append("    ! hints without the _meta carrier, the normative one")
     for title, entries in (
@@ -672,6 +762,7 @@ def format_report(report: InspectReport) -> str:
             )
             lines.append(f"  {label}: {_carrier_line(carrier)}")
             lines.extend(f"    ! {problem}" for problem in carrier.problems)
+            lines.extend(f"    ? {member}" for member in carrier.unknown)
         lines.append(f"  effective mode {_effective(call.effective_mode, call.effective_source)}")
         if not call.complete:
             argument = call.continuation_argument
@@ -683,7 +774,11 @@ def format_report(report: InspectReport) -> str:
             lines.append(f"  ! {carrier}: a continuation without complete: false (the result reads as incomplete)")
         lines.extend(f"  ! continuation {problem}" for problem in call.continuation_problems)
     lines.append("")
-    lines.append(f"{report.malformed} malformed value(s).")
+    lines.append(report.checked)
+    lines.append(f"{report.malformed} malformed value(s), {report.unknown} unknown member(s) (ignored).")
     failures = report.strict_failures
-    lines.append("Strict check: passes." if not failures else f"Strict check: fails ({'; '.join(failures)}).")
+    if strict:
+        lines.append("Strict check: passes." if not failures else f"Strict check: fails ({'; '.join(failures)}).")
+    elif failures:
+        lines.append(f"Findings that --strict fails on: {'; '.join(failures)}.")
     return "\n".join(lines)

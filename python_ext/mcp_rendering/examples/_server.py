@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mcp_rendering.document import Document
 from mcp_rendering.envelope import RecordNotFoundError, RecordUris, read_record
-from mcp_rendering.extension import RenderingExtension, ResultContinuationExtension
+from mcp_rendering.extension import registration
 from mcp_rendering.extension import tool_annotations as rendering_tool_annotations
 from mcp_rendering.tokens import MAX_TTL_SECONDS, ContinuationTokens, Keyring
 
@@ -163,14 +163,12 @@ def new_server(name: str, instructions: str, *, plain: bool = False) -> MCPServe
     """
     if plain:
         return MCPServer(name, instructions=instructions, version="0.1.0", log_level="WARNING")
-    rendering = RenderingExtension()  # installs the SDK patch: before any tool is declared
-    continuation = ResultContinuationExtension()
     return MCPServer(
         name,
         instructions=instructions,
         version="0.1.0",
-        extensions=[rendering, continuation],
-        middleware=[rendering, continuation],
+        # Installs the SDK patch, before any tool is declared; some examples page their results.
+        **registration(continuation=True),
         # Keep stderr quiet: a host such as `mcp-rendering demo` shares the terminal with the server.
         log_level="WARNING",
     )

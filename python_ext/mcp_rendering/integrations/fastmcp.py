@@ -46,9 +46,9 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the enviro
 
 from mcp_rendering.extension import mirror_result_directive, mirror_tool_hints, tool_annotations
 from mcp_rendering.patch import install
-from mcp_rendering.types import EXTENSION_ID, RESULT_STRUCTURED_KEY
+from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, RESULT_STRUCTURED_KEY
 
-__all__ = ["FastMCPRenderingExtension", "enable_rendering", "tool_annotations"]
+__all__ = ["FastMCPRenderingExtension", "FastMCPResultContinuationExtension", "enable_rendering", "tool_annotations"]
 
 logger = logging.getLogger("mcp_rendering")
 
@@ -91,7 +91,16 @@ class FastMCPRenderingExtension(ServerExtension, Middleware):
         return _result_with_directive_meta(await call_next(context), keep_core_form=self.core_form)
 
 
-def enable_rendering(server: FastMCP[Any], *, core_form: bool = False) -> FastMCPRenderingExtension:
+class FastMCPResultContinuationExtension(ServerExtension):
+    """The declaration of result continuation in a FastMCP server's capabilities (`enable_rendering(app,
+    continuation=True)`), which a server whose tools page their results must make."""
+
+    identifier = CONTINUATION_ID
+
+
+def enable_rendering(
+    server: FastMCP[Any], *, continuation: bool = False, core_form: bool = False
+) -> FastMCPRenderingExtension:
     """Advertise the rendering extension on `server` and carry its hints and directives under `_meta`.
 
     Call it before the server runs (FastMCP refuses extensions once its lifespan has started) and, unless the tools
@@ -100,6 +109,8 @@ def enable_rendering(server: FastMCP[Any], *, core_form: bool = False) -> FastMC
 
     Args:
         server: the FastMCP server.
+        continuation: also declare result continuation, for a server whose tools page their results
+            (`mcp_rendering.paged_tool`, `paged_result`).
         core_form: keep the core form on the wire beside the `_meta` carrier (see `FastMCPRenderingExtension`).
 
     Returns:
@@ -108,6 +119,8 @@ def enable_rendering(server: FastMCP[Any], *, core_form: bool = False) -> FastMC
     extension = FastMCPRenderingExtension(core_form=core_form)
     server.add_extension(extension)
     server.add_middleware(extension)
+    if continuation:
+        server.add_extension(FastMCPResultContinuationExtension())
     return extension
 
 

@@ -29,6 +29,23 @@ fixed `tools` list may be passed instead. Without any of them it decides from th
     client = MultiServerMCPClient(connections, tool_interceptors=[interceptor])
     interceptor.client = client
 
+The whole result to the user, with no model in between: LangChain's own `return_direct` on the tools the server
+marks verbatim, and the host's view of their result as the tool message, which then ends the agent's turn (one
+line per agent)::
+
+    tools = answer_directly(await load_mcp_tools(session, tool_interceptors=[direct_answer_interceptor(session)]))
+    agent = create_agent(model, tools)
+    answer = (await agent.ainvoke({"messages": [("user", "Show the accounts")]}))["messages"][-1].text
+
+The last message is then the tool's `ToolMessage`, its one text block the host's view (the caption, a partial
+result's notice with how to get the rest, every record). Only tools whose hint reads verbatim are changed (the
+route is fixed when the agent is built, before any result); a result's own directive still reaches the model
+through `rendering_interceptor`. An error result of such a tool also ends the turn (LangChain's route does not look
+at the outcome): the message is the host's error answer, marked failed, with the server's message below the host's
+line. `create_agent` ends the turn only when every tool call of it was return-direct: in a turn that also called
+another tool, the model reads the host's view and answers. LangGraph's `create_react_agent` ends on any
+return-direct message, even when the last message is another tool's: prefer `create_agent`.
+
 The module imports nothing from LangChain, nor from the MCP SDK unless a 2.x session pages its tool list: it works
 with the SDK's 1.x models, which is what the adapters use, and with 2.x.
 """
@@ -44,8 +61,16 @@ from typing import Any, Protocol, TypeVar, cast
 from pydantic import BaseModel
 
 from mcp_rendering.host import Presentation, present
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, is_verbatim_tool
 
-__all__ = ["RenderedCall", "RenderingInterceptor", "rendering_interceptor"]
+__all__ = [
+    "DirectAnswerInterceptor",
+    "RenderedCall",
+    "RenderingInterceptor",
+    "answer_directly",
+    "direct_answer_interceptor",
+    "rendering_interceptor",
+]
 
 _LIST_PAGES_LIMIT = 1000
 """The most `tools/list` pages read in one refresh: a server repeating its cursor cannot keep the call waiting."""
@@ -60,6 +85,7 @@ class ToolCallRequest(Protocol):
 
 
 _Request = TypeVar("_Request", bound=ToolCallRequest)
+_T = TypeVar("_T")
 """The adapters' request type, which the handler they pass takes back."""
 
 
@@ -240,4 +266,109 @@ def rendering_interceptor(
         max_rows=max_rows,
         max_bytes=max_bytes,
         on_presentation=on_presentation,
+    )
+
+
+# ------------------------------------------------------------------------------------- the return-direct route
+
+
+def _hint_carrier(tool: Any) -> dict[str, Any]:
+    """The MCP tool a loaded LangChain tool came from, as far as its hints go: the adapters keep the tool's `_meta`
+    in the LangChain tool's `metadata`."""
+    metadata = getattr(tool, "metadata", None)
+    meta = cast("Mapping[str, Any]", metadata).get("_meta") if isinstance(metadata, Mapping) else None
+    carrier: dict[str, Any] = {"name": getattr(tool, "name", None)}
+    if meta is not None:
+        carrier["_meta"] = meta
+    return carrier
+
+
+def answer_directly(tools: Iterable[_T]) -> list[_T]:
+    """The loaded tools, with LangChain's own `return_direct` set on those whose server marks them verbatim (their
+    hint), so that an agent's turn ends on their result with no model writing the answer; the other tools are
+    left as they are. Load them with `direct_answer_interceptor`, which makes that result the host's view."""
+    chosen = list(tools)
+    for tool in chosen:
+        if is_verbatim_tool(_hint_carrier(tool)):
+            cast("Any", tool).return_direct = True
+    return chosen
+
+
+class DirectAnswerInterceptor:
+    """A `ToolCallInterceptor` that turns the result of a tool marked verbatim into the host's view of it (see
+    `direct_answer_interceptor`); the results of other tools pass unchanged."""
+
+    def __init__(
+        self,
+        session: _ToolListing | None = None,
+        *,
+        client: _SessionFactory | None = None,
+        tools: Iterable[Any] | None = None,
+        server: str | None = None,
+        max_rows: int | None = None,
+        max_bytes: int | None = DEFAULT_MAX_BYTES,
+    ) -> None:
+        self._lookup = RenderingInterceptor(session, client=client, tools=tools)
+        self._server = server
+        self._max_rows = max_rows
+        self._max_bytes = max_bytes
+
+    @property
+    def client(self) -> _SessionFactory | None:
+        """The `MultiServerMCPClient` whose sessions list the tools; may be set after the client is built."""
+        return self._lookup.client
+
+    @client.setter
+    def client(self, client: _SessionFactory | None) -> None:
+        self._lookup.client = client
+
+    async def __call__(self, request: _Request, handler: Callable[[_Request], Awaitable[Any]]) -> Any:
+        result = await handler(request)
+        if not _is_call_tool_result(result):
+            return result
+        tool = await self._lookup.tool(request.server_name, request.name)
+        if not is_verbatim_tool(tool):
+            return result  # not a return-direct tool: the model reads its result as usual
+        model = cast("BaseModel", result)
+        answer = final_answer(
+            tool,
+            model,
+            server=self._server or request.server_name,
+            max_rows=self._max_rows,
+            max_bytes=self._max_bytes,
+            arguments=request.args,
+        )
+        # One text block, the answer; an error stays an error, so that the adapters mark the message as failed.
+        view: dict[str, Any] = {"content": [{"type": "text", "text": answer.text}], "isError": answer.is_error}
+        return type(model).model_validate(view)
+
+
+def direct_answer_interceptor(
+    session: _ToolListing | None = None,
+    *,
+    client: _SessionFactory | None = None,
+    tools: Iterable[Any] | None = None,
+    server: str | None = None,
+    max_rows: int | None = None,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+) -> DirectAnswerInterceptor:
+    """An interceptor for ``load_mcp_tools(..., tool_interceptors=[...])`` (or a `MultiServerMCPClient`'s) that
+    makes the result of every tool the server marks verbatim the host's view of it: one text block holding
+    `mcp_rendering.integrations.answer.final_answer`'s text (the caption, a partial result's notice, every record
+    shown, bounded by `max_rows` and `max_bytes`), or for an error result the host's error answer. With
+    `answer_directly` on the loaded tools, that text is the agent's final answer.
+
+    Args:
+        session: where the tools' hints are read, as for `rendering_interceptor`.
+        client: where the tools' hints are read, as for `rendering_interceptor`.
+        tools: where the tools' hints are read, as for `rendering_interceptor`.
+        server: the server name shown in the caption; defaults to the adapters' server name for the call.
+        max_rows: the host's bound on the records shown.
+        max_bytes: the host's bound on the size of the records shown (None: no bound).
+
+    Raises:
+        ValueError: more than one of `session`, `client` and `tools`.
+    """
+    return DirectAnswerInterceptor(
+        session, client=client, tools=tools, server=server, max_rows=max_rows, max_bytes=max_bytes
     )

@@ -23,6 +23,20 @@ The application receives the presentation through the SDK's slot for data the mo
 
 `present` needs the `Tool` for its hints: it is taken from the server's cached tool list (the SDK lists the tools
 before the model may call one), or listed on the spot.
+
+The whole result to the user, with no model in between: give the agent the SDK's own `tool_use_behavior` slot
+`verbatim_final_output` (one line per agent)::
+
+    agent = Agent(name="analyst", mcp_servers=[server], tool_use_behavior=verbatim_final_output)
+    result = await Runner.run(agent, "Show the annual accounts")
+    print(result.final_output)  # the host's view of the verbatim result: caption, notice, every record
+
+It ends the run when every tool call of a turn returned a result the host presents verbatim (the tool's hint or the
+result's directive), with `mcp_rendering.integrations.answer.final_answer`'s text as `final_output`; any other turn
+goes back to the model as usual, so tools the server does not mark are untouched. An error result never ends the
+run: the model reads it, as without the route, and may correct its call. In a turn that also called a tool that is
+not verbatim, the model answers, and the verbatim answer stays in the output item's custom data (`rendered_output`,
+key "answer") for the application to show beside it. A partial result's answer says so and how to get the rest.
 """
 
 from __future__ import annotations
@@ -33,13 +47,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 # Resolved where the `openai-agents` extra is installed; the project's own environment goes without it.
+from agents.agent import ToolsToFinalOutputResult  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from agents.mcp import (  # pyright: ignore[reportMissingImports]
     MCPServerStdio,  # pyright: ignore[reportUnknownVariableType]
     MCPServerStreamableHttp,  # pyright: ignore[reportUnknownVariableType]
 )
 from pydantic import BaseModel
 
-from mcp_rendering.host import Presentation, present
+from mcp_rendering.host import Presentation
+from mcp_rendering.integrations.answer import FinalAnswer, final_answer
 
 __all__ = [
     "CUSTOM_DATA_KEY",
@@ -49,6 +65,7 @@ __all__ = [
     "RenderingServerMixin",
     "presentation_data",
     "rendered_output",
+    "verbatim_final_output",
 ]
 
 CUSTOM_DATA_KEY = "rendering"
@@ -72,15 +89,29 @@ class RenderedCall:
     presentation: Presentation
 
 
-def presentation_data(presentation: Presentation) -> dict[str, Any]:
-    """The JSON view of a presentation kept for the application: what to show the user, and how complete it is."""
-    return {
+def presentation_data(presentation: Presentation, answer: FinalAnswer | None = None) -> dict[str, Any]:
+    """The JSON view of a presentation kept for the application: what to show the user, and how complete it is;
+    with `answer`, also the final answer the host would give for it (under "answer")."""
+    data: dict[str, Any] = {
         "mode": presentation.mode,
         "complete": presentation.complete,
         "text": presentation.text,
         "markdown": presentation.markdown,
         "caption": presentation.caption,
         "notice": presentation.notice,
+    }
+    if answer is not None:
+        data["answer"] = _answer_data(answer)
+    return data
+
+
+def _answer_data(answer: FinalAnswer) -> dict[str, Any]:
+    return {
+        "text": answer.text,
+        "markdown": answer.markdown,
+        "verbatim": answer.verbatim,
+        "is_error": answer.is_error,
+        "complete": answer.complete,
     }
 
 
@@ -166,11 +197,11 @@ class RenderingServerMixin:
         server = cast("_AgentsServer", self)
         base = cast("_AgentsServer", super())
         result = await base.call_tool(tool_name, arguments, meta)
-        if not isinstance(result, BaseModel) or _is_error(result):
-            return result  # errors reach the model as the server wrote them, so it can correct its call
+        if not isinstance(result, BaseModel):
+            return result
         tool = await self._rendering_tool(tool_name)
         shown_server = self._rendering_server_name or server.name
-        presentation = present(
+        answer = final_answer(
             tool,
             result,
             server=shown_server,
@@ -178,6 +209,13 @@ class RenderingServerMixin:
             max_bytes=self._max_bytes,
             arguments=arguments or {},
         )
+        if _is_error(result):
+            # Errors reach the model as the server wrote them, so it can correct its call; the answer goes to the
+            # application alone.
+            wire = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+            wire["_meta"] = {**(wire.get("_meta") or {}), _META_KEY: {"answer": _answer_data(answer)}}
+            return type(result).model_validate(wire)
+        presentation = answer.presentation
         if self._on_presentation is not None:
             call = RenderedCall(shown_server, tool_name, dict(arguments or {}), presentation)
             outcome = self._on_presentation(call)
@@ -186,9 +224,31 @@ class RenderingServerMixin:
         forwarded = dict(presentation.model_result)
         if server.use_structured_content and presentation.framing is not None:
             forwarded.pop("structuredContent", None)
-        forwarded["_meta"] = {_META_KEY: presentation_data(presentation)}
+        forwarded["_meta"] = {_META_KEY: presentation_data(presentation, answer)}
         # The result's own class, so that the SDK gets the model of the `mcp` version it runs with.
         return type(result).model_validate(forwarded)
+
+
+def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
+    """A `ToolsToFinalOutputFunction` for `Agent(tool_use_behavior=...)`: the host's view of the turn's verbatim
+    results as the final output, when every tool call of the turn returned one (see the module docstring)."""
+    answers: list[str] = []
+    for tool_result in tool_results:
+        data = rendered_output(getattr(tool_result, "run_item", None)) or {}
+        answer = data.get("answer")
+        if not isinstance(answer, Mapping):
+            return _outcome(None)
+        view = cast("Mapping[str, Any]", answer)
+        if view.get("verbatim") is not True or view.get("is_error") is not False:
+            return _outcome(None)
+        answers.append(cast("str", view["text"]))
+    return _outcome("\n\n".join(answers) if answers else None)
+
+
+def _outcome(final_output: str | None) -> Any:
+    """The SDK's `ToolsToFinalOutputResult`: the run ends with `final_output`, or the model runs again (None)."""
+    build = cast("Callable[..., Any]", ToolsToFinalOutputResult)
+    return build(is_final_output=final_output is not None, final_output=final_output)
 
 
 def _with_presentation(extractor: Callable[[Any], Any] | None) -> Callable[[Any], Awaitable[dict[str, Any] | None]]:

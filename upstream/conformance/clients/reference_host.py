@@ -2,12 +2,12 @@
 `result-continuation-client` scenarios (the suite names the scenario in `MCP_CONFORMANCE_SCENARIO`).
 
 For `rendering-client` it calls every tool but `report_readings`, reads each result with
-`mcp_rendering.reading.resolve_rendering`, and reports what it read (partial: a result that the reader does not read as
-complete). For `result-continuation-client` it calls every tool but `report_parts`, follows each usable
-continuation in its own code until a part has none or the server refuses the token, reads each part with the
-arguments of the call that returned it, combines the parts with `mcp_rendering.reading.combine_parts`, and reports
-the combined mode, whether the whole is partial, and the text of every part. Run by the suite with the project's
-environment: python reference_host.py SERVER_URL
+`mcp_rendering.reading.resolve_rendering`, and reports what it read (partial: a result that the reader does not read
+as complete; ignored: the unknown members the reader reported as ignored). For `result-continuation-client` it calls
+every tool but `report_parts`, follows each usable continuation in its own code until a part has none or the server
+refuses the token, reads each part with the arguments of the call that returned it, combines the parts with
+`mcp_rendering.reading.combine_parts`, and reports the combined mode, whether the whole is partial, and the text of
+every part. Run by the suite with the project's environment: python reference_host.py SERVER_URL
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ async def report_readings(client: Client) -> None:
         # Not complete: what a directive or, without one, a tool with hints does not state complete. A result with
         # neither carrier is not read (its completeness is None, which `complete` counts as complete).
         partial = not reading.complete
-        readings[tool.name] = {"mode": reading.mode, "partial": partial}
+        # The unknown members the reader reported as ignored (the problems whose effect is "ignored").
+        ignored = [problem.member for problem in reading.problems if problem.reads_as == "ignored"]
+        readings[tool.name] = {"mode": reading.mode, "partial": partial, "ignored": ignored}
     await client.call_tool(REPORT_READINGS, {"readings": readings})
 
 

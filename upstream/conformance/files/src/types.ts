@@ -103,8 +103,7 @@ export const EXTENSION_IDS = [
   'io.modelcontextprotocol/auth/dpop',
   'io.modelcontextprotocol/auth/wif',
   'io.modelcontextprotocol/tasks',
-  'io.modelcontextprotocol/rendering',
-  'io.modelcontextprotocol/result-continuation'
+  'io.modelcontextprotocol/rendering'
 ] as const;
 export type ExtensionId = (typeof EXTENSION_IDS)[number];
 

@@ -99,8 +99,6 @@ import { TasksRequiredTaskErrorScenario } from './server/tasks/required-task-err
 import { TasksMrtrCompositionScenario } from './server/tasks/composition';
 import { RenderingServerScenario } from './server/rendering';
 import { RenderingClientScenario } from './client/rendering';
-import { ResultContinuationServerScenario } from './server/result-continuation';
-import { ResultContinuationClientScenario } from './client/result-continuation';
 
 import {
   HttpHeaderValidationScenario,
@@ -141,16 +139,6 @@ const pendingClientScenariosList: ClientScenario[] = [
   // header validation (case-insensitive names, whitespace trimming, -32020 error code)
   new HttpHeaderValidationScenario(),
   new HttpCustomHeaderServerValidationScenario(),
-
-  // Rendering extension (SEP-0000). Pending because the everything-server
-  // does not implement io.modelcontextprotocol/rendering; targeted runs
-  // point at a conformant server:
-  // `npm start -- server --scenario rendering-server --url <server>`.
-  new RenderingServerScenario(),
-  // Result continuation extension (SEP-0000), pending for the same reason:
-  // the everything-server does not implement
-  // io.modelcontextprotocol/result-continuation.
-  new ResultContinuationServerScenario(),
 
   // SEP-2663 Tasks extension. Pending because the everything-server
   // does not implement io.modelcontextprotocol/tasks; targeted runs
@@ -246,12 +234,6 @@ const allClientScenariosList: ClientScenario[] = [
   new TasksRequiredTaskErrorScenario(),
   new TasksMrtrCompositionScenario(),
 
-  // Rendering extension (SEP-0000)
-  new RenderingServerScenario(),
-
-  // Result continuation extension (SEP-0000)
-  new ResultContinuationServerScenario(),
-
   // InputRequiredResult scenarios (SEP-2322)
   new InputRequiredResultBasicElicitationScenario(),
   new InputRequiredResultBasicSamplingScenario(),
@@ -289,6 +271,25 @@ const activeClientScenariosList: ClientScenario[] =
       !draftClientScenariosList.some((draft) => draft.name === scenario.name)
   );
 
+// Opt-in scenarios of the rendering extension (SEP-0000), an extension
+// proposed to the Tool Annotations Interest Group and not yet adopted: in no
+// other suite (`all` included), so that no SDK's run changes. Select them with
+// `--suite rendering` or `--scenario rendering-server|rendering-client`.
+const renderingServerScenariosList: ClientScenario[] = [
+  new RenderingServerScenario()
+];
+const renderingClientScenariosList: Scenario[] = [
+  new RenderingClientScenario()
+];
+
+export function listRenderingServerScenarios(): string[] {
+  return renderingServerScenariosList.map((scenario) => scenario.name);
+}
+
+export function listRenderingScenarios(): string[] {
+  return renderingClientScenariosList.map((scenario) => scenario.name);
+}
+
 // Client scenarios map - built from list
 export const clientScenarios = new Map<string, ClientScenario>(
   allClientScenariosList.map((scenario) => [scenario.name, scenario])
@@ -325,12 +326,6 @@ const scenariosList: Scenario[] = [
   ...draftScenariosList,
   ...extensionScenariosList,
 
-  // Rendering extension (SEP-0000)
-  new RenderingClientScenario(),
-
-  // Result continuation extension (SEP-0000)
-  new ResultContinuationClientScenario(),
-
   // MRTR client conformance (SEP-2322)
   new MRTRClientScenario(),
 
@@ -365,11 +360,17 @@ export function registerScenario(name: string, scenario: Scenario): void {
 }
 
 export function getScenario(name: string): Scenario | undefined {
-  return scenarios.get(name);
+  return (
+    scenarios.get(name) ??
+    renderingClientScenariosList.find((scenario) => scenario.name === name)
+  );
 }
 
 export function getClientScenario(name: string): ClientScenario | undefined {
-  return clientScenarios.get(name);
+  return (
+    clientScenarios.get(name) ??
+    renderingServerScenariosList.find((scenario) => scenario.name === name)
+  );
 }
 
 export function getClientScenarioForAuthorizationServer(

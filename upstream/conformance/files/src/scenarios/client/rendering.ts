@@ -1,175 +1,169 @@
 /**
  * Rendering extension (io.modelcontextprotocol/rendering): the client side.
  *
- * The suite plays a server whose tools and results carry well-formed and malformed carriers. The client under
- * test calls every tool but `report_readings` with no arguments, reads each result with the tool's hints, then
- * calls `report_readings` with `{"readings": {<tool>: {"mode": ..., "partial": ...}}}`: `mode` is "verbatim",
- * "summarizable" or "unspecified", `partial` whether it shows the result as partial. The checks judge what it
- * reports against the specification's reading tables, and that no malformed value stopped it.
+ * The suite plays a server whose tools and results carry well-formed and malformed carriers. The client under test
+ * calls every tool but `report_readings` with no arguments, reads each result with its tool's hints, then calls
+ * `report_readings` with what it read. The checks judge the report against the specification's reading tables, and
+ * that no malformed value stopped the client.
  */
 
 import type { MockServer, ScenarioContext } from '../../mock-server';
 import type { ConformanceCheck, Scenario, ScenarioUrls } from '../../types';
 import { RENDERING_EXTENSION_ID, renderingRef } from '../server/rendering-wire';
 
+export interface Reading {
+  mode: 'verbatim' | 'summarizable' | 'unspecified';
+  partial: boolean;
+}
+
 interface Case {
-  tool: unknown;
-  result: unknown;
+  tool?: unknown;
+  result?: unknown;
   isError?: boolean;
-  /** Send the core form only: `annotations.verbatimHint` on the tool, `_rendering` on the result. */
-  core?: boolean;
-  expected: { mode: string; partial: boolean };
-  /** The check the case belongs to. */
+  expected: Reading;
+  /** The unknown member names the client should report as ignored. */
+  unknown?: string[];
   check: string;
 }
 
-const NO_CARRIER = Symbol('no carrier');
+const EFFECTIVE_MODE = 'sep-0000-rendering-client-effective-mode';
+const READS_TABLES = 'sep-0000-rendering-client-reads-tables';
+const UNKNOWN_MEMBER = 'sep-0000-rendering-client-unknown-member-ignored';
+const NOT_STATED = 'sep-0000-rendering-client-not-stated-is-partial';
+const NEVER_FATAL = 'sep-0000-rendering-client-malformed-never-fatal';
+const DECLARES = 'sep-0000-rendering-client-declares';
 
-const CASES: Record<string, Case> = {
+const verbatim = (partial: boolean): Reading => ({ mode: 'verbatim', partial });
+const summarizable = (partial: boolean): Reading => ({
+  mode: 'summarizable',
+  partial
+});
+
+/** One tool per case; `tool` and `result` are the carrier values (undefined: no carrier). */
+export const CASES: Record<string, Case> = {
   ledger: {
     tool: { verbatimHint: true },
     result: { mode: 'verbatim', complete: true },
-    expected: { mode: 'verbatim', partial: false },
-    check: 'sep-0000-rendering-client-effective-mode'
+    expected: verbatim(false),
+    check: EFFECTIVE_MODE
   },
   news: {
     tool: { summarizeOkHint: true },
     result: { mode: 'summarizable', complete: true },
-    expected: { mode: 'summarizable', partial: false },
-    check: 'sep-0000-rendering-client-effective-mode'
+    expected: summarizable(false),
+    check: EFFECTIVE_MODE
   },
   hint_wins: {
     tool: { verbatimHint: true, summarizeOkHint: true },
-    result: NO_CARRIER,
-    expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-rendering-client-effective-mode'
+    result: { complete: true },
+    expected: verbatim(false),
+    check: EFFECTIVE_MODE
+  },
+  verbatim_error: {
+    tool: { verbatimHint: true },
+    result: { mode: 'summarizable', complete: true },
+    isError: true,
+    expected: verbatim(false),
+    check: EFFECTIVE_MODE
+  },
+  no_hint: {
+    tool: { verbatimHint: false },
+    expected: { mode: 'unspecified', partial: true },
+    check: EFFECTIVE_MODE
+  },
+  directive_without_mode: {
+    tool: { summarizeOkHint: true },
+    result: { complete: true },
+    expected: verbatim(false),
+    check: EFFECTIVE_MODE
   },
   hint_string_false: {
     tool: { verbatimHint: 'false' },
-    result: NO_CARRIER,
-    expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-rendering-client-reads-tables'
+    expected: verbatim(true),
+    check: READS_TABLES
   },
   summarize_string_true: {
     tool: { summarizeOkHint: 'true' },
-    result: NO_CARRIER,
-    expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-rendering-client-reads-tables'
+    expected: verbatim(true),
+    check: READS_TABLES
   },
   complete_string_true: {
     tool: { summarizeOkHint: true },
     result: { mode: 'summarizable', complete: 'true' },
-    expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-rendering-client-reads-tables'
-  },
-  complete_number: {
-    tool: { summarizeOkHint: true },
-    result: { mode: 'summarizable', complete: 1 },
-    expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-rendering-client-reads-tables'
+    expected: verbatim(true),
+    check: READS_TABLES
   },
   mode_unregistered: {
     tool: { summarizeOkHint: true },
     result: { mode: 'tabular', complete: true },
-    expected: { mode: 'verbatim', partial: false },
-    check: 'sep-0000-rendering-client-reads-tables'
+    expected: verbatim(false),
+    check: READS_TABLES
   },
   mode_not_a_string: {
     tool: { summarizeOkHint: true },
     result: { mode: 1, complete: true },
-    expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-rendering-client-reads-tables'
+    expected: verbatim(true),
+    check: READS_TABLES
   },
   carrier_not_an_object: {
     tool: 'verbatim',
     result: 'complete',
-    expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-rendering-client-reads-tables'
+    expected: verbatim(true),
+    check: READS_TABLES
   },
-  complete_absent: {
+  unknown_in_directive: {
     tool: { summarizeOkHint: true },
-    result: { mode: 'summarizable' },
-    expected: { mode: 'summarizable', partial: true },
-    check: 'sep-0000-rendering-client-not-stated-is-partial'
+    result: { mode: 'summarizable', complete: true, layout: 'table' },
+    expected: summarizable(false),
+    unknown: ['layout'],
+    check: UNKNOWN_MEMBER
   },
-  hints_without_directive: {
-    tool: { summarizeOkHint: true },
-    result: NO_CARRIER,
-    expected: { mode: 'summarizable', partial: true },
-    check: 'sep-0000-rendering-client-not-stated-is-partial'
-  },
-  no_carrier: {
-    tool: NO_CARRIER,
-    result: NO_CARRIER,
-    expected: { mode: 'unspecified', partial: false },
-    check: 'sep-0000-rendering-client-not-stated-is-partial'
+  unknown_in_hints: {
+    tool: { summarizeOkHint: true, chartHint: true },
+    result: { mode: 'summarizable', complete: true },
+    expected: summarizable(false),
+    unknown: ['chartHint'],
+    check: UNKNOWN_MEMBER
   },
   complete_misspelled: {
     tool: { summarizeOkHint: true },
     result: { mode: 'summarizable', completed: true },
-    expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-rendering-client-not-stated-is-partial'
+    expected: summarizable(true),
+    unknown: ['completed'],
+    check: UNKNOWN_MEMBER
   },
-  unclean_summarizable: {
-    tool: { summarizeOkHint: true },
-    result: { mode: 'summarizable', complete: true, is_complete: true },
-    expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-rendering-client-unknown-member-unclean'
-  },
-  unclean_directive_without_mode: {
-    tool: { summarizeOkHint: true },
-    result: { completed: true },
-    expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-rendering-client-unknown-member-unclean'
-  },
-  clean_mode_over_unclean_hint: {
-    tool: { summarizeOkHint: true, verbatim: true },
-    result: { mode: 'summarizable', complete: true },
-    expected: { mode: 'summarizable', partial: false },
-    check: 'sep-0000-rendering-client-effective-mode'
-  },
-  unclean_hint: {
-    tool: { summarizeOkHint: true, verbatim: true },
-    result: NO_CARRIER,
-    expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-rendering-client-unknown-member-unclean'
-  },
-  core_form_only: {
-    tool: NO_CARRIER,
-    result: NO_CARRIER,
-    core: true,
-    expected: { mode: 'unspecified', partial: false },
-    check: 'sep-0000-rendering-client-core-form-opt-in'
-  },
-  verbatim_error: {
+  complete_absent: {
     tool: { verbatimHint: true },
-    result: NO_CARRIER,
-    isError: true,
-    expected: { mode: 'verbatim', partial: true },
-    check: 'sep-0000-rendering-client-effective-mode'
+    result: { mode: 'verbatim' },
+    expected: verbatim(true),
+    check: NOT_STATED
+  },
+  hints_without_directive: {
+    tool: { summarizeOkHint: true },
+    expected: summarizable(true),
+    check: NOT_STATED
+  },
+  no_carrier: {
+    expected: { mode: 'unspecified', partial: false },
+    check: NOT_STATED
   }
 };
 
-const REPORT_TOOL = 'report_readings';
+export const REPORT_TOOL = 'report_readings';
 
-const CHECK_DESCRIPTIONS: Record<string, string> = {
-  'sep-0000-rendering-client-effective-mode':
+const DESCRIPTIONS: Record<string, string> = {
+  [EFFECTIVE_MODE]:
     'The client derives the effective mode from the directive and the hints, error results included',
-  'sep-0000-rendering-client-reads-tables':
-    'The client reads each wire value as the tables give, converting nothing',
-  'sep-0000-rendering-client-unknown-member-unclean':
-    'An unknown member makes its carrier unclean: it can ask to show more, never less',
-  'sep-0000-rendering-client-not-stated-is-partial':
-    'A result whose completeness is not stated, a tool with hints and no directive included, is shown as partial; a result with neither carrier is not read',
-  'sep-0000-rendering-client-core-form-opt-in':
-    'A client in its default configuration does not read the core form'
+  [READS_TABLES]:
+    'The client reads each wire value as the tables give: only true is true, an unregistered or malformed mode is verbatim',
+  [UNKNOWN_MEMBER]:
+    'An unknown member changes nothing in the reading (MUST), and the client reports it as ignored (SHOULD)',
+  [NOT_STATED]:
+    'A result whose completeness is not stated is partial; a result with neither carrier is not read'
 };
 
-const CORE_HINTS = { verbatimHint: true };
-const CORE_DIRECTIVE = { mode: 'verbatim', complete: true };
-
 function withCarrier(carrier: unknown): Record<string, unknown> {
-  return carrier === NO_CARRIER
+  return carrier === undefined
     ? {}
     : { _meta: { [RENDERING_EXTENSION_ID]: carrier } };
 }
@@ -177,11 +171,11 @@ function withCarrier(carrier: unknown): Record<string, unknown> {
 export class RenderingClientScenario implements Scenario {
   name = 'rendering-client';
   readonly source = { extensionId: RENDERING_EXTENSION_ID } as const;
-  description = `Test a client's reading of the rendering extension (${RENDERING_EXTENSION_ID}).
+  description = `Test a client's reading of the rendering extension (${RENDERING_EXTENSION_ID}). Opt-in: \`--suite rendering\`.
 
 **Client Implementation Requirements:** call every tool except \`${REPORT_TOOL}\` with no arguments, then call
 \`${REPORT_TOOL}\` with \`{"readings": {<tool name>: {"mode": "verbatim" | "summarizable" | "unspecified",
-"partial": <boolean>}}}\`, from the tool's hints and the result's directive as the specification reads them.`;
+"partial": <boolean>, "ignored": [<unknown member names it reported as ignored>]}}}\`.`;
   private srv: MockServer | null = null;
   private stateless = false;
 
@@ -192,14 +186,13 @@ export class RenderingClientScenario implements Scenario {
         tools: [
           ...Object.entries(CASES).map(([name, c]) => ({
             name,
-            inputSchema: { type: 'object' },
-            ...(c.core ? { annotations: CORE_HINTS } : {}),
+            inputSchema: { type: 'object' as const },
             ...withCarrier(c.tool)
           })),
           {
             name: REPORT_TOOL,
             inputSchema: {
-              type: 'object',
+              type: 'object' as const,
               properties: { readings: { type: 'object' } },
               required: ['readings']
             }
@@ -215,7 +208,6 @@ export class RenderingClientScenario implements Scenario {
         return {
           content: [{ type: 'text', text: `row 1 of ${name}` }],
           ...(c.isError ? { isError: true } : {}),
-          ...(c.core ? { _rendering: CORE_DIRECTIVE } : {}),
           ...withCarrier(c.result)
         };
       }
@@ -232,86 +224,96 @@ export class RenderingClientScenario implements Scenario {
     const calls = (this.srv?.recorded ?? []).filter(
       (r) => r.method === 'tools/call'
     );
-    const called = new Set(
-      calls.map((r) => String((r.params as { name?: unknown })?.name))
-    );
-    const report = calls.find(
-      (r) => (r.params as { name?: unknown })?.name === REPORT_TOOL
-    );
-    const readings = ((report?.params as { arguments?: { readings?: unknown } })
-      ?.arguments?.readings ?? {}) as Record<
+    const nameOf = (r: (typeof calls)[number]) =>
+      String((r.params as { name?: unknown } | undefined)?.name);
+    const report = calls.find((r) => nameOf(r) === REPORT_TOOL);
+    const readings = ((
+      report?.params as { arguments?: { readings?: unknown } } | undefined
+    )?.arguments?.readings ?? {}) as Record<
       string,
-      { mode?: unknown; partial?: unknown } | undefined
+      { mode?: unknown; partial?: unknown; ignored?: unknown } | undefined
     >;
     const timestamp = new Date().toISOString();
-    const checks: ConformanceCheck[] = [];
-
-    const uncalled = Object.keys(CASES).filter((name) => !called.has(name));
-    const fatal = [
-      ...uncalled.map((name) => `${name} was not called`),
-      ...(report ? [] : [`${REPORT_TOOL} was not called`])
-    ];
-    checks.push({
-      id: 'sep-0000-rendering-client-malformed-never-fatal',
-      name: 'sep-0000-rendering-client-malformed-never-fatal',
-      description:
-        'No malformed value makes the client reject the response that carries it',
-      status: fatal.length === 0 ? 'SUCCESS' : 'FAILURE',
+    const reading = renderingRef('4-reading');
+    const result = (
+      id: string,
+      description: string,
+      failures: string[],
+      warnings: string[] = [],
+      ref = reading
+    ): ConformanceCheck => ({
+      id,
+      name: id,
+      description,
+      status:
+        failures.length > 0
+          ? 'FAILURE'
+          : warnings.length > 0
+            ? 'WARNING'
+            : 'SUCCESS',
       timestamp,
-      specReferences: [renderingRef('4-reading')],
-      errorMessage: fatal.length > 0 ? fatal.join('; ') : undefined,
-      details: { called: [...called] }
+      specReferences: [ref],
+      errorMessage:
+        [...failures, ...warnings].length > 0
+          ? [...failures, ...warnings].join('; ')
+          : undefined
     });
 
-    for (const [id, description] of Object.entries(CHECK_DESCRIPTIONS)) {
-      const problems: string[] = [];
+    const called = new Set(calls.map(nameOf));
+    const checks = [
+      result(
+        NEVER_FATAL,
+        'No malformed value makes the client reject a response or stop before it reports',
+        [
+          ...Object.keys(CASES)
+            .filter((name) => !called.has(name))
+            .map((name) => `${name} was not called`),
+          ...(report ? [] : [`${REPORT_TOOL} was not called`])
+        ]
+      )
+    ];
+    for (const [id, description] of Object.entries(DESCRIPTIONS)) {
+      const failures: string[] = [];
+      const warnings: string[] = [];
       for (const [name, c] of Object.entries(CASES)) {
         if (c.check !== id) continue;
-        const reading = readings[name];
+        const got = readings[name];
         if (
-          reading?.mode !== c.expected.mode ||
-          reading?.partial !== c.expected.partial
-        ) {
-          problems.push(
-            `${name}: read as ${JSON.stringify(reading ?? null)}, expected ${JSON.stringify(c.expected)}`
+          got?.mode !== c.expected.mode ||
+          got?.partial !== c.expected.partial
+        )
+          failures.push(
+            `${name}: read as ${JSON.stringify(got ?? null)}, expected ${JSON.stringify(c.expected)}`
           );
-        }
+        const ignored = Array.isArray(got?.ignored) ? got.ignored : [];
+        for (const member of c.unknown ?? [])
+          if (!ignored.includes(member))
+            warnings.push(`${name}: ${member} not reported as ignored`);
       }
-      checks.push({
-        id,
-        name: id,
-        description,
-        status: problems.length === 0 ? 'SUCCESS' : 'FAILURE',
-        timestamp,
-        specReferences: [renderingRef('4-reading')],
-        errorMessage: problems.length > 0 ? problems.join('; ') : undefined
-      });
+      checks.push(result(id, description, failures, warnings));
     }
 
     if (this.stateless) {
-      // The 2026-07-28 client declares its capabilities on every request; the 2025 handshake is not recorded.
+      // On 2026-07-28 the client declares its capabilities in every request's _meta.
       const declaring = calls.filter((r) => {
         const meta = (r.params as { _meta?: Record<string, unknown> })?._meta;
         const caps = meta?.['io.modelcontextprotocol/clientCapabilities'] as
-          | { extensions?: object }
+          | { extensions?: Record<string, unknown> }
           | undefined;
-        return (
-          caps?.extensions !== undefined &&
-          RENDERING_EXTENSION_ID in caps.extensions
-        );
+        const settings = caps?.extensions?.[RENDERING_EXTENSION_ID];
+        return settings !== null && typeof settings === 'object';
       });
-      checks.push({
-        id: 'sep-0000-rendering-client-declares',
-        name: 'sep-0000-rendering-client-declares',
-        description: `The client declares ${RENDERING_EXTENSION_ID} in its capabilities`,
-        status:
+      checks.push(
+        result(
+          DECLARES,
+          `The client declares ${RENDERING_EXTENSION_ID} in its capabilities`,
+          [],
           calls.length > 0 && declaring.length === calls.length
-            ? 'SUCCESS'
-            : 'WARNING',
-        timestamp,
-        specReferences: [renderingRef('1-negotiation')],
-        details: { calls: calls.length, declaring: declaring.length }
-      });
+            ? []
+            : [`${declaring.length} of ${calls.length} calls declare it`],
+          renderingRef('1-negotiation')
+        )
+      );
     }
     return checks;
   }

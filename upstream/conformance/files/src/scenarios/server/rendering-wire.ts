@@ -1,6 +1,7 @@
 /**
- * The wire rules of the rendering extension (io.modelcontextprotocol/rendering) that both of its scenarios share:
- * the carrier key, the members of each carrier, and what makes a carrier value well-formed.
+ * The wire rules of the rendering extension (io.modelcontextprotocol/rendering) that its server and client
+ * scenarios share: the carrier key, the members of each carrier, what makes a carrier value well-formed, and the
+ * fixture tools a server under test provides.
  */
 
 export const RENDERING_EXTENSION_ID = 'io.modelcontextprotocol/rendering';
@@ -15,31 +16,16 @@ export function renderingRef(section: string): { id: string; url: string } {
   };
 }
 
-export const TOOL_MEMBERS = ['verbatimHint', 'summarizeOkHint'] as const;
-export const RESULT_MEMBERS = [
-  'mode',
-  'guidance',
-  'nullDisplay',
-  'complete'
-] as const;
-export const GUIDANCE_MAX_LENGTH = 1000;
-export const NULL_DISPLAY_MAX_LENGTH = 16;
+/** A tool with hints and no required argument whose result carries a directive and records. */
+export const STATEMENT_FIXTURE = 'test_rendering_statement';
+/** The same records as the statement fixture, at most `limit` of them (all of them without `limit`). */
+export const LIMITED_FIXTURE = 'test_rendering_limited';
 
-// The schema's pattern for a usable null text: printable Latin letters, punctuation and dashes, no digit, at least
-// one letter that resembles no digit (a dash alone reads as zero, `O.OO` as 0.00 in a financial statement), single
-// spaces between words
-// (schema/delta/rendering.schema.json, `Rendering.nullDisplay`).
-const NULL_TEXT_CHAR =
-  '[\\u0021-\\u002F\\u003A-\\u007E\\u00A1-\\u00AC\\u00AE-\\u00B1\\u00B4-\\u00B8\\u00BA\\u00BB\\u00BF-\\u00FF\\u0100-\\u017F\\u2010-\\u2027\\u2030-\\u205E]';
-const NULL_TEXT_LETTER = '[ACEFHKMNPRUVWXYacdefhkmnprtuvwxy]';
-const USABLE_NULL_TEXT = new RegExp(
-  `^(${NULL_TEXT_CHAR}+ )*${NULL_TEXT_CHAR}*${NULL_TEXT_LETTER}${NULL_TEXT_CHAR}*( ${NULL_TEXT_CHAR}+)*$`,
-  'u'
-);
-
-function codePoints(text: string): number {
-  return [...text].length;
-}
+const TOOL_MEMBERS = ['verbatimHint', 'summarizeOkHint'];
+const RESULT_MEMBERS = ['mode', 'guidance', 'nullDisplay', 'complete'];
+const BOOLEAN_MEMBERS = ['verbatimHint', 'summarizeOkHint', 'complete'];
+const GUIDANCE_MAX_LENGTH = 1000;
+const NULL_DISPLAY_MAX_LENGTH = 16;
 
 function typeName(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
@@ -47,51 +33,46 @@ function typeName(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+// A usable null text is 1 to 16 code points, not only white space or invisible characters, with no control or
+// format character (Cc, Cf) and no numeric character of any script (N).
+const BLANK_TEXT = /^[\s\p{Z}\p{Default_Ignorable_Code_Point}\u2800]*$/u;
+const FORBIDDEN_CHARACTER = /[\p{Cc}\p{Cf}\p{N}]/u;
+
 /** Why a `nullDisplay` string is not a usable null text, or undefined when it is. */
 export function nullDisplayProblem(value: string): string | undefined {
-  if (codePoints(value) > NULL_DISPLAY_MAX_LENGTH)
-    return `longer than ${NULL_DISPLAY_MAX_LENGTH} code points`;
-  if (!USABLE_NULL_TEXT.test(value))
-    return 'not a usable null text (empty, blank, a digit, no letter unlike a digit, or outside the schema pattern)';
+  const length = [...value].length;
+  if (length === 0 || length > NULL_DISPLAY_MAX_LENGTH)
+    return `${length} code points, not 1 to ${NULL_DISPLAY_MAX_LENGTH}`;
+  if (BLANK_TEXT.test(value)) return 'only white space or invisible characters';
+  if (FORBIDDEN_CHARACTER.test(value))
+    return 'a control, format or numeric character';
   return undefined;
 }
 
-/**
- * Every way a carrier value breaks the types of the specification (an empty list when it is well-formed).
- * A null or absent member is allowed; unknown members are problems.
- */
+/** Every way a carrier value breaks the types (an empty list when it is well-formed); `null` members are absent. */
 export function carrierProblems(
   value: unknown,
   kind: 'tool' | 'result'
 ): string[] {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
     return [`the ${kind} carrier is ${typeName(value)}, not an object`];
-  }
+  const members = kind === 'tool' ? TOOL_MEMBERS : RESULT_MEMBERS;
   const problems: string[] = [];
-  const members: readonly string[] =
-    kind === 'tool' ? TOOL_MEMBERS : RESULT_MEMBERS;
-  for (const [name, member] of Object.entries(
-    value as Record<string, unknown>
-  )) {
+  for (const [name, member] of Object.entries(value)) {
     if (!members.includes(name)) {
       problems.push(
-        `unknown member ${JSON.stringify(name)} in the ${kind} carrier`
+        `a member the types do not define: ${JSON.stringify(name)}`
       );
+    } else if (member === null) {
       continue;
-    }
-    if (member === null) continue;
-    if (
-      name === 'verbatimHint' ||
-      name === 'summarizeOkHint' ||
-      name === 'complete'
-    ) {
+    } else if (BOOLEAN_MEMBERS.includes(name)) {
       if (typeof member !== 'boolean')
         problems.push(`${name} is ${typeName(member)}, not a boolean`);
     } else if (typeof member !== 'string') {
       problems.push(`${name} is ${typeName(member)}, not a string`);
     } else if (
       name === 'guidance' &&
-      codePoints(member) > GUIDANCE_MAX_LENGTH
+      [...member].length > GUIDANCE_MAX_LENGTH
     ) {
       problems.push(
         `guidance is longer than ${GUIDANCE_MAX_LENGTH} code points`
@@ -104,10 +85,17 @@ export function carrierProblems(
   return problems;
 }
 
-/** The carrier value in a `_meta` object, or undefined when the `_meta` has none. */
+/** The carrier value in a message's `_meta`, or undefined when it has none. */
 export function carrierOf(holder: unknown): unknown {
   if (holder === null || typeof holder !== 'object') return undefined;
   const meta = (holder as { _meta?: unknown })._meta;
   if (meta === null || typeof meta !== 'object') return undefined;
   return (meta as Record<string, unknown>)[RENDERING_EXTENSION_ID];
+}
+
+/** The records of a fixture result: its `structuredContent.records`, or undefined when it has no such array. */
+export function recordsOf(result: unknown): unknown[] | undefined {
+  const structured = (result as { structuredContent?: { records?: unknown } })
+    ?.structuredContent;
+  return Array.isArray(structured?.records) ? structured.records : undefined;
 }

@@ -1,36 +1,27 @@
 /**
  * Rendering extension (io.modelcontextprotocol/rendering): the server side.
  *
- * The suite plays the client. It lists the server's tools, reads the tool carrier of each, calls every tool whose
- * carrier gives a hint and that takes no required argument, and judges the carriers it receives, once from a
- * client that declares the extension and once from one that does not.
+ * The suite plays the client. It reads the declaration, lists the tools, calls the statement fixture from a client
+ * that declares the extension and from one that does not, calls the limited fixture with and without a limit, and
+ * judges every carrier it receives.
  */
 
 import type {
   ClientScenario,
   ConformanceCheck,
-  SpecVersion
+  SpecReference
 } from '../../types';
 import type { Connection, RunContext } from '../../connection';
+import { untestableCheck } from '../untestable';
 import {
+  LIMITED_FIXTURE,
   RENDERING_EXTENSION_ID,
+  STATEMENT_FIXTURE,
   carrierOf,
   carrierProblems,
+  recordsOf,
   renderingRef
 } from './rendering-wire';
-import {
-  continuationOf,
-  cutRecords,
-  recordsOf,
-  wellFormedContinuation
-} from './result-continuation-wire';
-import { recordingFetch, repeatedMemberProblems } from './repeated-members';
-
-interface ListedTool {
-  name: string;
-  inputSchema?: { required?: unknown };
-  _meta?: Record<string, unknown>;
-}
 
 interface CalledResult {
   content?: unknown;
@@ -39,41 +30,25 @@ interface CalledResult {
   _meta?: Record<string, unknown>;
 }
 
+type Severity = 'FAILURE' | 'WARNING';
+
 function check(
-  section: string,
   id: string,
+  ref: SpecReference,
   description: string,
   problems: string[],
-  details: Record<string, unknown>,
-  failure: 'FAILURE' | 'WARNING' = 'FAILURE'
+  details: Record<string, unknown> = {},
+  severity: Severity = 'FAILURE'
 ): ConformanceCheck {
   return {
     id,
     name: id,
     description,
-    status: problems.length === 0 ? 'SUCCESS' : failure,
+    status: problems.length === 0 ? 'SUCCESS' : severity,
     timestamp: new Date().toISOString(),
-    specReferences: [renderingRef(section)],
+    specReferences: [ref],
     errorMessage: problems.length > 0 ? problems.join('; ') : undefined,
     details
-  };
-}
-
-/** A SKIPPED check: the server under test sent nothing this check observes. */
-function skipped(
-  section: string,
-  id: string,
-  description: string,
-  reason: string
-): ConformanceCheck {
-  return {
-    id,
-    name: id,
-    description,
-    status: 'SKIPPED',
-    timestamp: new Date().toISOString(),
-    specReferences: [renderingRef(section)],
-    details: { reason }
   };
 }
 
@@ -81,368 +56,310 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The declared extensions, on either wire. */
-async function declaredExtensions(connection: Connection): Promise<unknown> {
-  const discovered = await connection.discover();
-  const capabilities = (
-    discovered as { capabilities?: { extensions?: unknown } }
-  ).capabilities;
-  return capabilities?.extensions;
+/** A call's result, or the reason it was refused (a JSON-RPC error, or `isError: true`). */
+async function call(
+  connection: Connection,
+  name: string,
+  args: Record<string, unknown> = {}
+): Promise<CalledResult | string> {
+  try {
+    const result = await connection.request<CalledResult>('tools/call', {
+      name,
+      arguments: args
+    });
+    return result.isError === true ? `${name} returned isError: true` : result;
+  } catch (error) {
+    return `${name} was refused: ${errorText(error)}`;
+  }
 }
+
+const NEGOTIATION = renderingRef('1-negotiation');
+const CARRIERS = renderingRef('2-carriers');
+
+const DESCRIPTIONS = {
+  declares: `The server declares ${RENDERING_EXTENSION_ID} under capabilities.extensions`,
+  independent:
+    'No call is refused, and no result changes, because the client did not declare the extension',
+  typed:
+    'Every carrier is an object of the members the types define, with their types, and no other member',
+  complete: 'Every directive states complete',
+  part: 'A result limited in size does not say complete: true',
+  cut: 'A result limited in size is cut between records'
+};
 
 export class RenderingServerScenario implements ClientScenario {
   name = 'rendering-server';
   readonly source = { extensionId: RENDERING_EXTENSION_ID } as const;
-  description = `Test a server's rendering extension (${RENDERING_EXTENSION_ID}).
+  description = `Test a server's rendering extension (${RENDERING_EXTENSION_ID}). Opt-in: \`--suite rendering\`.
 
 **Server Implementation Requirements:**
 
-- Declare \`${RENDERING_EXTENSION_ID}\` under \`capabilities.extensions\` (\`server/discover\` on 2026-07-28, the
-  \`initialize\` result on 2025-06-18 and 2025-11-25, whose capabilities objects are open).
-- State \`complete\` in every directive.
+- Declare \`${RENDERING_EXTENSION_ID}\` under \`capabilities.extensions\` (the \`initialize\` result, or
+  \`server/discover\` on 2026-07-28).
 - Send tool hints in \`Tool._meta["${RENDERING_EXTENSION_ID}"]\` and result directives in
-  \`CallToolResult._meta["${RENDERING_EXTENSION_ID}"]\`, each an object of well-formed members.
-- Return the same result whether or not the client declared the extension, and never fail a call because of an
-  odd declaration or request \`_meta\`.
-- Never give a member name twice in one object of a \`Tool\` or \`CallToolResult\` (judged on the response
-  bytes, before any parser keeps one of the values).
+  \`CallToolResult._meta["${RENDERING_EXTENSION_ID}"]\`, each an object of well-formed members, no other member.
+- State \`complete\` in every directive; never \`complete: true\` on a result that holds fewer records than the
+  same call without a limit; cut a limited result between records.
+- Return the same result whether or not the client declared the extension.
 
-**Required server fixtures:** at least one tool whose carrier gives a hint and that takes no required argument.`;
+**Required server fixtures:**
+
+- \`${STATEMENT_FIXTURE}\`: no required argument; a tool carrier with a hint; a result with a directive.
+- \`${LIMITED_FIXTURE}\`: an optional integer argument \`limit\`; a result with a directive and
+  \`structuredContent.records\`, an array of at least two records without \`limit\`, and its first \`limit\`
+  records with it.`;
 
   async run(ctx: RunContext): Promise<ConformanceCheck[]> {
     const checks: ConformanceCheck[] = [];
     let declaring: Connection;
     let plain: Connection;
-    let odd: Connection;
-    // Every response body as received, for the members a parsed message no longer shows twice.
-    const tap = recordingFetch();
     try {
       declaring = await ctx.connect({
-        capabilities: { extensions: { [RENDERING_EXTENSION_ID]: {} } },
-        fetch: tap.fetch
+        capabilities: { extensions: { [RENDERING_EXTENSION_ID]: {} } }
       });
-      plain = await ctx.connect({ capabilities: {}, fetch: tap.fetch });
-      odd = await ctx.connect({
-        capabilities: {
-          extensions: { [RENDERING_EXTENSION_ID]: { unknownSetting: [1, 'x'] } }
-        },
-        fetch: tap.fetch
-      });
+      plain = await ctx.connect({ capabilities: {} });
     } catch (error) {
       return [
         check(
-          '1-negotiation',
-          'rendering-server-bootstrap',
-          'The client sessions start',
-          [errorText(error)],
-          {}
+          'rendering-server-connect',
+          NEGOTIATION,
+          'The client connections start',
+          [errorText(error)]
         )
       ];
     }
     try {
-      checks.push(await this.declaration(declaring, ctx.specVersion));
-      const tools = ((
-        await declaring.request<{ tools?: ListedTool[] }>('tools/list', {})
-      ).tools ?? []) as ListedTool[];
-      const hinted = tools.filter(
-        (tool) => carrierOf(tool) !== undefined && carrierOf(tool) !== null
-      );
-      const callable = hinted.filter((tool) => {
-        const required = tool.inputSchema?.required;
-        return !Array.isArray(required) || required.length === 0;
-      });
-
-      const toolProblems = hinted.flatMap((tool) =>
-        carrierProblems(carrierOf(tool), 'tool').map(
-          (problem) => `${tool.name}: ${problem}`
-        )
-      );
+      const discovered = (await declaring.discover()) as {
+        capabilities?: { extensions?: unknown };
+      };
+      const extensions = discovered.capabilities?.extensions;
+      const declared =
+        extensions !== null &&
+        typeof extensions === 'object' &&
+        Object.prototype.hasOwnProperty.call(
+          extensions,
+          RENDERING_EXTENSION_ID
+        );
       checks.push(
         check(
-          '2-carriers',
-          'rendering-server-hinted-tool',
-          'At least one tool gives a rendering hint, in the tool carrier',
-          hinted.length === 0
-            ? [
-                `no tool of ${tools.length} carries ${RENDERING_EXTENSION_ID} in its _meta`
-              ]
-            : [],
-          { tools: tools.length, hinted: hinted.map((tool) => tool.name) }
+          'sep-0000-rendering-server-declares',
+          NEGOTIATION,
+          DESCRIPTIONS.declares,
+          declared
+            ? []
+            : [
+                `capabilities.extensions does not hold ${RENDERING_EXTENSION_ID}`
+              ],
+          { specVersion: ctx.specVersion, extensions: extensions ?? null }
         )
       );
 
-      const results = new Map<string, CalledResult[]>();
-      const resultProblems: string[] = [];
-      for (const tool of callable) {
-        const called: CalledResult[] = [];
-        for (const connection of [declaring, plain]) {
-          called.push(
-            await connection.request<CalledResult>('tools/call', {
-              name: tool.name,
-              arguments: {}
-            })
-          );
-        }
-        results.set(tool.name, called);
-        for (const result of called) {
-          const directive = carrierOf(result);
-          if (directive !== undefined && directive !== null) {
-            resultProblems.push(
-              ...carrierProblems(directive, 'result').map(
-                (p) => `${tool.name}: ${p}`
-              )
-            );
-          }
-        }
-      }
-      const directives = [...results.values()]
-        .flat()
-        .filter((r) => carrierOf(r) !== undefined).length;
-      const unstated = [...results.entries()]
-        .filter(([, called]) =>
-          called.some((result) => {
-            const directive = carrierOf(result);
-            if (directive === undefined || directive === null) return false;
-            const complete = (directive as { complete?: unknown }).complete;
-            return (
-              typeof directive !== 'object' || typeof complete !== 'boolean'
-            );
-          })
-        )
-        .map(([name]) => `${name}: a directive that does not state complete`);
-      checks.push(
-        check(
-          '2-carriers',
-          'sep-0000-rendering-server-states-complete',
-          'Every directive states complete',
-          unstated,
-          { called: [...results.keys()], directives }
-        )
-      );
-      // A result with a continuation carrier is a part of a longer result: its directive must not say complete,
-      // and the next part, fetched with the token, must not hold a piece of a record of this one.
-      const parts = [...results.entries()].flatMap(([name, called]) =>
-        called
-          .filter((result) => {
-            const carrier = continuationOf(result);
-            return carrier !== undefined && carrier !== null;
-          })
-          .map((result) => ({ name, result }))
-      );
-      const noParts = `no tool called with no arguments returned a part (a result with _meta["io.modelcontextprotocol/result-continuation"])`;
-      if (parts.length === 0) {
+      // A server without tools/list has no fixture: the checks below say so.
+      const tools = await declaring
+        .request<{
+          tools?: { name: string; _meta?: Record<string, unknown> }[];
+        }>('tools/list', {})
+        .then(
+          (listed) => listed.tools ?? [],
+          () => []
+        );
+      const names = new Set(tools.map((tool) => tool.name));
+      const received: {
+        where: string;
+        value: unknown;
+        kind: 'tool' | 'result';
+      }[] = tools
+        .filter((tool) => carrierOf(tool) !== undefined)
+        .map((tool) => ({
+          where: tool.name,
+          value: carrierOf(tool),
+          kind: 'tool'
+        }));
+      const directives: { where: string; value: unknown }[] = [];
+      const keep = (where: string, result: CalledResult | string) => {
+        if (typeof result === 'string' || carrierOf(result) === undefined)
+          return;
+        received.push({ where, value: carrierOf(result), kind: 'result' });
+        directives.push({ where, value: carrierOf(result) });
+      };
+
+      // The statement fixture, called by a client that declares the extension and by one that does not.
+      if (!names.has(STATEMENT_FIXTURE)) {
         checks.push(
-          skipped(
-            '2-carriers',
-            'sep-0000-rendering-server-part-not-complete',
-            'A part of a longer result does not say complete: true',
-            noParts
+          untestableCheck(
+            'sep-0000-rendering-server-result-independent-of-declaration',
+            'sep-0000-rendering-server-result-independent-of-declaration',
+            DESCRIPTIONS.independent,
+            `the server has no ${STATEMENT_FIXTURE} tool`,
+            [NEGOTIATION]
           )
         );
+      } else {
+        const withIt = await call(declaring, STATEMENT_FIXTURE);
+        const without = await call(plain, STATEMENT_FIXTURE);
+        keep(`${STATEMENT_FIXTURE} (declaring client)`, withIt);
+        keep(`${STATEMENT_FIXTURE} (client without the extension)`, without);
+        const problems = [withIt, without].filter(
+          (result): result is string => typeof result === 'string'
+        );
+        const records = (result: CalledResult) =>
+          JSON.stringify([result.content, result.structuredContent ?? null]);
+        if (
+          typeof withIt !== 'string' &&
+          typeof without !== 'string' &&
+          records(withIt) !== records(without)
+        )
+          problems.push(
+            'content or structuredContent differs when the client does not declare the extension'
+          );
         checks.push(
-          skipped(
-            '2-carriers',
-            'sep-0000-rendering-server-cuts-between-records',
-            'A result limited in size is cut between records',
-            noParts
+          check(
+            'sep-0000-rendering-server-result-independent-of-declaration',
+            NEGOTIATION,
+            DESCRIPTIONS.independent,
+            problems
+          )
+        );
+      }
+
+      // The limited fixture, without a limit and with a limit of one record.
+      const limitedChecks = await this.limited(declaring, names, keep);
+
+      if (directives.length === 0) {
+        checks.push(
+          untestableCheck(
+            'sep-0000-rendering-server-states-complete',
+            'sep-0000-rendering-server-states-complete',
+            DESCRIPTIONS.complete,
+            `no call of ${STATEMENT_FIXTURE} or ${LIMITED_FIXTURE} returned a directive`,
+            [CARRIERS]
           )
         );
       } else {
         checks.push(
           check(
-            '2-carriers',
-            'sep-0000-rendering-server-part-not-complete',
-            'A part of a longer result does not say complete: true',
-            parts
+            'sep-0000-rendering-server-states-complete',
+            CARRIERS,
+            DESCRIPTIONS.complete,
+            directives
               .filter(
-                ({ result }) =>
-                  (carrierOf(result) as { complete?: unknown } | undefined)
-                    ?.complete === true
+                ({ value }) =>
+                  typeof (value as { complete?: unknown } | null)?.complete !==
+                  'boolean'
               )
               .map(
-                ({ name }) =>
-                  `${name}: a part with a continuation says complete: true`
+                ({ where }) => `${where}: the directive does not state complete`
               ),
-            { parts: parts.map(({ name }) => name) }
+            { directives: directives.length }
           )
         );
-        const cuts: string[] = [];
-        // What a part gave nothing to judge: a cut is observed only between two parts that both hold records.
-        const unjudged: string[] = [];
-        let judged = 0;
-        for (const { name, result } of parts) {
-          const continuation = wellFormedContinuation(result);
-          const first = recordsOf(result);
-          if (!continuation || !first || first.length === 0) {
-            unjudged.push(
-              `${name}: ${continuation ? 'no records (objects in the innermost arrays of structuredContent) to judge' : 'no well-formed continuation carrier to follow'}`
-            );
-            continue;
-          }
-          const next = await declaring
-            .request<CalledResult>('tools/call', {
-              name,
-              arguments: { [continuation.argument]: continuation.token }
-            })
-            .catch((error: unknown) => errorText(error));
-          if (typeof next === 'string' || next.isError === true) {
-            cuts.push(
-              `${name}: the next part was refused${typeof next === 'string' ? ` (${next})` : ''}`
-            );
-            continue;
-          }
-          const second = recordsOf(next) ?? [];
-          if (second.length === 0) {
-            unjudged.push(`${name}: the next part has no records to judge`);
-            continue;
-          }
-          judged += 1;
-          cuts.push(
-            ...cutRecords([first, second]).map(
-              (problem) => `${name}: ${problem}`
-            )
-          );
-        }
-        checks.push(
-          cuts.length === 0 && judged === 0
-            ? skipped(
-                '2-carriers',
-                'sep-0000-rendering-server-cuts-between-records',
-                'A result limited in size is cut between records',
-                unjudged.join('; ')
-              )
-            : check(
-                '2-carriers',
-                'sep-0000-rendering-server-cuts-between-records',
-                'A result limited in size is cut between records',
-                cuts,
-                { parts: parts.map(({ name }) => name), unjudged }
-              )
-        );
       }
       checks.push(
-        check(
-          '3-types',
-          'sep-0000-rendering-server-carriers-typed',
-          'Every carrier value conforms to the types of the specification',
-          [...toolProblems, ...resultProblems],
-          { toolCarriers: hinted.length, resultCarriers: directives }
-        )
-      );
-
-      // A partial result may carry a per-caller continuation token in its content, so only results that state
-      // complete: true, or carry no directive, are compared whole.
-      const comparable = [...results.entries()].filter(([, called]) =>
-        called.every((result) => {
-          const directive = carrierOf(result) as
-            | { complete?: unknown }
-            | undefined
-            | null;
-          return (
-            directive === undefined ||
-            directive === null ||
-            directive.complete === true
-          );
-        })
-      );
-      const differing = comparable
-        .filter(([, [declared, undeclared]]) => {
-          const strip = (r: CalledResult) =>
-            JSON.stringify([
-              r.content,
-              r.structuredContent,
-              r.isError ?? false
-            ]);
-          return strip(declared) !== strip(undeclared);
-        })
-        .map(([name]) => name);
-      // A client that declares odd settings and sends odd request _meta has not declared the extension as the
-      // specification defines it: refusing its call is refusing a call for want of the declaration.
-      const oddFailures: string[] = [];
-      for (const tool of callable) {
-        try {
-          await odd.request('tools/call', {
-            name: tool.name,
-            arguments: {},
-            _meta: { [RENDERING_EXTENSION_ID]: 'not an object', complete: 0 }
-          });
-        } catch (error) {
-          oddFailures.push(`${tool.name}: ${errorText(error)}`);
-        }
-      }
-      checks.push(
-        check(
-          '1-negotiation',
-          'sep-0000-rendering-server-result-independent-of-declaration',
-          'No call is refused, and the records of a result do not change, for want of the declaration',
-          [
-            ...differing.map(
-              (name) =>
-                `${name}: content or structuredContent differs without the declaration`
-            ),
-            ...oddFailures.map(
-              (failure) => `refused with an odd declaration: ${failure}`
+        received.length === 0
+          ? untestableCheck(
+              'sep-0000-rendering-server-carriers-typed',
+              'sep-0000-rendering-server-carriers-typed',
+              DESCRIPTIONS.typed,
+              'the server sent no carrier: no tool hints, no directive',
+              [CARRIERS]
             )
-          ],
-          {
-            oddDeclarationCalled: callable.map((tool) => tool.name),
-            compared: comparable.map(([name]) => name),
-            partialNotCompared: [...results.keys()].filter(
-              (name) => !comparable.some(([n]) => n === name)
+          : check(
+              'sep-0000-rendering-server-carriers-typed',
+              CARRIERS,
+              DESCRIPTIONS.typed,
+              received.flatMap(({ where, value, kind }) =>
+                carrierProblems(value, kind).map(
+                  (problem) => `${where}: ${problem}`
+                )
+              ),
+              { carriers: received.length }
             )
-          }
-        )
       );
-
-      // no-repeated-members: the bytes of every tools/list and tools/call response above, scanned for a member
-      // name given twice in one object of a Tool or CallToolResult.
-      const repeated = repeatedMemberProblems(tap.exchanges);
-      checks.push(
-        check(
-          '2-carriers',
-          'sep-0000-rendering-server-no-repeated-members',
-          'No Tool or CallToolResult gives a member name twice in one object',
-          repeated.scanned === 0
-            ? ['no tools/list or tools/call response body was recorded']
-            : repeated.problems,
-          { responsesScanned: repeated.scanned }
-        )
-      );
+      checks.push(...limitedChecks);
     } catch (error) {
       checks.push(
         check(
-          '1-negotiation',
           'rendering-server-run',
+          NEGOTIATION,
           'The scenario runs to its end',
-          [errorText(error)],
-          {}
+          [errorText(error)]
         )
       );
     } finally {
-      await Promise.allSettled([declaring.close(), plain.close(), odd.close()]);
+      await Promise.allSettled([declaring.close(), plain.close()]);
     }
     return checks;
   }
 
-  private async declaration(
+  /** part-not-complete and cut-between-records, from the limited fixture. */
+  private async limited(
     connection: Connection,
-    specVersion: SpecVersion
-  ): Promise<ConformanceCheck> {
-    const extensions = await declaredExtensions(connection);
-    const declared =
-      extensions !== null &&
-      typeof extensions === 'object' &&
-      Object.prototype.hasOwnProperty.call(extensions, RENDERING_EXTENSION_ID);
-    return check(
-      '1-negotiation',
-      'sep-0000-rendering-server-declares',
-      `The server declares ${RENDERING_EXTENSION_ID} under capabilities.extensions`,
-      declared
-        ? []
-        : [
-            `capabilities.extensions does not hold ${RENDERING_EXTENSION_ID} (${specVersion})`
-          ],
-      { specVersion, extensions: extensions ?? null }
-    );
+    names: Set<string>,
+    keep: (where: string, result: CalledResult | string) => void
+  ): Promise<ConformanceCheck[]> {
+    const untestable = (reason: string) => [
+      untestableCheck(
+        'sep-0000-rendering-server-part-not-complete',
+        'sep-0000-rendering-server-part-not-complete',
+        DESCRIPTIONS.part,
+        reason,
+        [CARRIERS]
+      ),
+      untestableCheck(
+        'sep-0000-rendering-server-cuts-between-records',
+        'sep-0000-rendering-server-cuts-between-records',
+        DESCRIPTIONS.cut,
+        reason,
+        [CARRIERS]
+      )
+    ];
+    if (!names.has(LIMITED_FIXTURE))
+      return untestable(`the server has no ${LIMITED_FIXTURE} tool`);
+    const whole = await call(connection, LIMITED_FIXTURE);
+    const part = await call(connection, LIMITED_FIXTURE, { limit: 1 });
+    keep(`${LIMITED_FIXTURE} without a limit`, whole);
+    keep(`${LIMITED_FIXTURE} with limit 1`, part);
+    if (typeof whole === 'string') return untestable(whole);
+    if (typeof part === 'string') return untestable(part);
+    const all = recordsOf(whole);
+    const some = recordsOf(part);
+    if (!all || all.length < 2)
+      return untestable(
+        `${LIMITED_FIXTURE} without a limit returned no structuredContent.records of two records or more`
+      );
+    if (!some || some.length === 0 || some.length >= all.length)
+      return untestable(
+        `${LIMITED_FIXTURE} with limit 1 returned ${some ? some.length : 'no'} records of ${all.length}: not a limited result`
+      );
+    const directive = carrierOf(part) as { complete?: unknown } | undefined;
+    const cut = some
+      .map((record, index) => [record, all[index]])
+      .filter(
+        ([record, whole]) => JSON.stringify(record) !== JSON.stringify(whole)
+      )
+      .map(
+        ([record]) =>
+          `the limited result holds ${JSON.stringify(record)}, which is not a whole record of the result`
+      );
+    return [
+      check(
+        'sep-0000-rendering-server-part-not-complete',
+        CARRIERS,
+        DESCRIPTIONS.part,
+        directive?.complete === true
+          ? [
+              `${some.length} records of ${all.length}, and the directive says complete: true`
+            ]
+          : [],
+        { records: some.length, of: all.length }
+      ),
+      check(
+        'sep-0000-rendering-server-cuts-between-records',
+        CARRIERS,
+        DESCRIPTIONS.cut,
+        cut,
+        { records: some.length, of: all.length }
+      )
+    ];
   }
 }

@@ -1,0 +1,133 @@
+"""The host's view of one tool result as an agent's final answer: what the framework adapters hand the user when a
+framework's own return-direct route ends the turn on a verbatim result, so that no model rewrites it.
+
+`final_answer` builds it from the tool and its `CallToolResult`:
+
+- a result the host presents verbatim (`Presentation.mode`): the caption naming the tool and server first, then
+  `present()`'s text (or Markdown), which opens with the notice of a partial result, saying how to get the rest;
+- an error result: a line of the host's saying the tool failed, then the server's message as `present()` shows
+  server text (hidden characters escaped; fenced in Markdown);
+- a result with nothing to show: a line of the host's saying so.
+
+The host's own lines always come first and the server's text after them, so that nothing the server writes can
+pass for the host's: a server line imitating a caption or a notice sits below the real one. The answer is bounded
+as `present()` bounds it (`max_rows`, `max_bytes`); by default, `DEFAULT_MAX_BYTES`, since an answer has no
+scroll-back the host controls. `is_verbatim_tool` reads a tool's hint, for routes that must be chosen before any
+call (a flag set when the tools are loaded).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+from mcp_rendering.host import NAME_LIMIT, Presentation, present, quote, tool_result_wire
+from mcp_rendering.reading import read_tool_hints
+from mcp_rendering.render import markdown_escape
+
+__all__ = ["DEFAULT_MAX_BYTES", "FinalAnswer", "final_answer", "is_verbatim_tool"]
+
+DEFAULT_MAX_BYTES = 512 * 1024
+"""The default bound on the UTF-8 size of the records shown in an answer (the host's lines come on top)."""
+
+
+@dataclass(frozen=True)
+class FinalAnswer:
+    """What the user receives as the agent's final answer for one tool result."""
+
+    text: str
+    """The answer as plain text: the host's lines (caption, notice or error line), then the result."""
+    markdown: str
+    """The same answer as Markdown, every server string escaped or fenced."""
+    verbatim: bool
+    """True when the host presents the result verbatim: a return-direct route should end the turn with it."""
+    is_error: bool
+    """True for an error result (`isError`)."""
+    complete: bool
+    """False when the answer shows only part of the result; its notice then says how to get the rest."""
+    presentation: Presentation
+    """The presentation the answer was built from (what the model would have received, and `next_arguments`)."""
+
+
+def is_verbatim_tool(tool: Any) -> bool:
+    """Whether the tool's own hint asks that its results be shown verbatim (a carrier that is not clean reads
+    verbatim, as everywhere in the extension). A tool that cannot be read at all is not taken as verbatim."""
+    try:
+        return read_tool_hints(tool).verbatim_hint is True
+    except (TypeError, ValueError):
+        return False
+
+
+def _name(tool: Any) -> str:
+    name: object = (
+        cast("Mapping[str, Any]", tool).get("name") if isinstance(tool, Mapping) else getattr(tool, "name", None)
+    )
+    return name if isinstance(name, str) and name else "unknown"
+
+
+def _source(tool: Any, server: str | None) -> str:
+    who = f"tool {quote(_name(tool)[:NAME_LIMIT])}"
+    return f"{who} of server {quote(server[:NAME_LIMIT])}" if server else who
+
+
+def _without_notice(view: str, notice: str | None, markdown: bool) -> str:
+    """The view's records alone: an error message is not a partial set of records, so no notice goes with it."""
+    if notice is None:
+        return view
+    lead = f"> {notice}\n\n" if markdown else f"{notice}\n\n"
+    return view[len(lead) :] if view.startswith(lead) else view
+
+
+def final_answer(
+    tool: Any,
+    result: Any,
+    *,
+    server: str | None = None,
+    max_rows: int | None = None,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    arguments: Mapping[str, Any] | None = None,
+) -> FinalAnswer:
+    """The host's view of `result` (a result of `tool`) as the final answer; see the module docstring.
+
+    Args:
+        tool: the `Tool` (SDK model of any version, or wire dict) that produced the result; None if unknown.
+        result: the `CallToolResult` (SDK model, a framework's own of that shape, or wire dict).
+        server: the server's name, shown in the caption and in an error line.
+        max_rows: the host's bound on the records shown (see `mcp_rendering.present`).
+        max_bytes: the host's bound on the size of the records shown; None for none.
+        arguments: the arguments of the call, so that a partial result's notice can offer the next call.
+
+    Raises:
+        TypeError: `result` is not a tool result.
+    """
+    wire = tool_result_wire(result)
+    presentation = present(tool, wire, server=server, max_rows=max_rows, max_bytes=max_bytes, arguments=arguments or {})
+    is_error = wire.get("isError") is True
+    source = _source(tool, server)
+    if is_error:
+        body_text = _without_notice(presentation.text, presentation.notice, markdown=False).strip("\n")
+        body_markdown = _without_notice(presentation.markdown, presentation.notice, markdown=True).strip("\n")
+        head = f"The {source} reported an error."
+        if body_text.strip():
+            head += " Its message, as the server wrote it:"
+        text = head if not body_text.strip() else f"{head}\n\n{body_text}"
+        markdown = markdown_escape(head) if not body_text.strip() else f"{markdown_escape(head)}\n\n{body_markdown}"
+        return FinalAnswer(text, markdown, presentation.mode == "verbatim", True, presentation.complete, presentation)
+    body_text = presentation.text.strip("\n")
+    body_markdown = presentation.markdown.strip("\n")
+    records_text = _without_notice(presentation.text, presentation.notice, markdown=False).strip()
+    empty = "" if records_text else f"The {source} returned nothing to show."
+    caption = presentation.caption
+    text_lines = [line for line in (caption, empty, body_text) if line]
+    markdown_lines = [
+        line for line in (presentation.caption_markdown, markdown_escape(empty) if empty else "", body_markdown) if line
+    ]
+    return FinalAnswer(
+        "\n\n".join(text_lines),
+        "\n\n".join(markdown_lines),
+        presentation.mode == "verbatim",
+        False,
+        presentation.complete,
+        presentation,
+    )

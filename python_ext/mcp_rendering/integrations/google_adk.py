@@ -1,0 +1,101 @@
+"""The whole result to the user in Google's Agent Development Kit (`google-adk`): its own `skip_summarization`
+route for the MCP tools' verbatim results, and the host's view of the result as the turn's final text.
+
+Give the agent the two callbacks (one line per agent)::
+
+    from mcp_rendering.integrations.google_adk import direct_answers
+
+    agent = LlmAgent(name="analyst", model=model, tools=[toolset], **direct_answers())
+
+For an `McpToolset` tool whose result the host presents verbatim (the tool's hint or the result's directive),
+the `after_tool_callback` sets ADK's `tool_context.actions.skip_summarization`, so that no model call follows,
+and replaces the function response by ``{"answer": text}``; the `after_agent_callback` then ends the agent's turn
+with one more event whose text is the host's view (`mcp_rendering.integrations.answer.final_answer`: the caption,
+a partial result's notice with how to get the rest, every record). That final event is where ADK's runners and
+text front ends read an answer; without it, a skipped summary leaves a final event with no text at all.
+
+An error result never skips the model: it reads the error as without the route, and may correct its call. Tools
+that are not MCP tools, and results the host does not present verbatim, are untouched. When one model turn calls a
+verbatim tool and another, ADK skips the summary only if every response of the turn asks it; otherwise the model
+answers, having read `{"answer": text}`, the host's view, in place of the raw result.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any, cast
+
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer
+
+__all__ = ["ANSWER_KEY", "direct_answers"]
+
+ANSWER_KEY = "temp:mcp-rendering/answer"
+"""The session-state key (ADK's ``temp:`` prefix: kept for the current invocation only) holding the answers of the
+turn until the agent's turn ends."""
+
+
+_OPAQUE = frozenset({"_meta", "structuredContent", "inputSchema", "outputSchema"})
+"""Members holding server-authored data, which the renaming below leaves as they are."""
+
+
+def _raw_tool(tool: Any) -> Any:
+    return getattr(tool, "raw_mcp_tool", None)
+
+
+def _wire(value: Any) -> Any:
+    """ADK's dump of a result (`McpTool` renames every model's `_meta` to `meta`) as wire JSON again."""
+    if isinstance(value, Mapping):
+        wire: dict[str, Any] = {}
+        for key, item in cast("Mapping[str, Any]", value).items():
+            name = "_meta" if key == "meta" else key
+            wire[name] = item if name in _OPAQUE else _wire(item)
+        return wire
+    if isinstance(value, list):
+        return [_wire(item) for item in cast("list[Any]", value)]
+    return value
+
+
+def direct_answers(
+    *, server: str | None = None, max_rows: int | None = None, max_bytes: int | None = DEFAULT_MAX_BYTES
+) -> dict[str, Callable[..., Any]]:
+    """The `after_tool_callback` and `after_agent_callback` of an `LlmAgent` (pass them with ``**``) that end the
+    turn on a verbatim MCP result with the host's view as its text; see the module docstring.
+
+    Args:
+        server: the server name shown in the caption (default: none, the tool alone is named).
+        max_rows: the host's bound on the records shown.
+        max_bytes: the host's bound on the size of the records shown (None: no bound).
+    """
+
+    def after_tool(tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any) -> dict[str, Any] | None:
+        raw = _raw_tool(tool)
+        if raw is None or not isinstance(tool_response, Mapping):
+            return None  # not an MCP tool's result
+        response = cast("Mapping[str, Any]", tool_response)
+        if "content" not in response:
+            return None
+        try:
+            answer = final_answer(
+                raw, _wire(response), server=server, max_rows=max_rows, max_bytes=max_bytes, arguments=args
+            )
+        except (TypeError, ValueError):
+            return None
+        if not answer.verbatim or answer.is_error:
+            return None
+        tool_context.actions.skip_summarization = True
+        answers = list(cast("list[str]", tool_context.state.get(ANSWER_KEY) or []))
+        answers.append(answer.text)
+        tool_context.state[ANSWER_KEY] = answers
+        return {"answer": answer.text}
+
+    def after_agent(callback_context: Any) -> Any:
+        answers = cast("list[str] | None", callback_context.state.get(ANSWER_KEY))
+        if not answers:
+            return None
+        callback_context.state[ANSWER_KEY] = []
+        # ADK's own content type, from the environment the agent runs in (this package does not depend on it).
+        genai: Any = importlib.import_module("google.genai.types")
+        return genai.Content(role="model", parts=[genai.Part(text="\n\n".join(answers))])
+
+    return {"after_tool_callback": after_tool, "after_agent_callback": after_agent}

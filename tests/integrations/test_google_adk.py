@@ -1,0 +1,117 @@
+"""The Agent Development Kit adapter, in the environment of `google-adk`.
+
+Each test runs ADK's own `InMemoryRunner` with a scripted `BaseLlm` (no model, no network) and an `McpToolset`
+against the example servers over stdio, and reads the final text the user would receive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from collections.abc import AsyncGenerator, Mapping
+from pathlib import Path
+from typing import Any
+
+from google.adk.agents import LlmAgent  # pyright: ignore[reportMissingImports]
+from google.adk.models import BaseLlm, LlmRequest, LlmResponse  # pyright: ignore[reportMissingImports]
+from google.adk.runners import InMemoryRunner  # pyright: ignore[reportMissingImports]
+from google.adk.tools.mcp_tool import McpToolset, StdioConnectionParams  # pyright: ignore[reportMissingImports]
+from google.genai import types  # pyright: ignore[reportMissingImports]
+from mcp import StdioServerParameters  # pyright: ignore[reportAttributeAccessIssue]
+
+from mcp_rendering import audit
+from mcp_rendering.integrations.google_adk import direct_answers
+from mcp_rendering.types import PARTIAL_MARKER
+from tests.integrations.conftest import page_examples, run_example
+
+FINANCIAL = "mcp_rendering.examples.financial"
+SCREENING = "mcp_rendering.examples.screening"
+SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
+
+
+class ScriptedModel(BaseLlm):  # pyright: ignore[reportUntypedBaseClass]
+    """Calls `tool` with `arguments` once; once it has a function response, writes `SUMMARY`."""
+
+    tool: str
+    arguments: dict[str, Any]
+    calls: int = 0
+
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncGenerator[LlmResponse, None]:
+        del stream
+        self.calls += 1
+        answered = any(
+            part.function_response is not None for content in llm_request.contents for part in content.parts or []
+        )
+        if answered:
+            part = types.Part(text=SUMMARY)
+        else:
+            call = types.FunctionCall(id="call-1", name=self.tool, args=self.arguments)
+            part = types.Part(function_call=call)
+        yield LlmResponse(content=types.Content(role="model", parts=[part]))
+
+
+async def _final(python: str, module: str, tool: str, arguments: Mapping[str, Any]) -> tuple[str, int]:
+    params = StdioServerParameters(command=python, args=["-m", module])
+    toolset = McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
+    model = ScriptedModel(model="scripted", tool=tool, arguments=dict(arguments))
+    agent = LlmAgent(name="test", model=model, tools=[toolset], **direct_answers(server="example"))
+    runner = InMemoryRunner(agent=agent, app_name="test")
+    final = ""
+    try:
+        session = await runner.session_service.create_session(app_name="test", user_id="user")
+        message = types.Content(role="user", parts=[types.Part(text="Go.")])
+        async for event in runner.run_async(user_id="user", session_id=session.id, new_message=message):
+            if event.is_final_response() and event.content is not None:
+                final = "".join(part.text or "" for part in event.content.parts or [])
+    finally:
+        await toolset.close()
+    return final, model.calls
+
+
+def _reference(python: str, module: str, name: str) -> dict[str, Any]:
+    probe = (
+        "import anyio, sys\n"
+        "from mcp import Client\n"
+        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
+        "async def main():\n"
+        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
+        "    async with Client(stdio_client(params)) as client:\n"
+        "        result = await client.call_tool(sys.argv[2], {})\n"
+        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
+        "anyio.run(main)\n"
+    )
+    done = subprocess.run([python, "-c", probe, module, name], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def test_the_route_answers_with_every_record_and_no_summary(example_python: str) -> None:
+    final, calls = asyncio.run(_final(example_python, FINANCIAL, "financial_statements", {}))
+    assert calls == 1  # the model never read the result
+    assert final.startswith('Verbatim result from tool "financial_statements" of server "example".')
+    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_other_tools_and_errors_go_to_the_model(example_python: str) -> None:
+    for module, tool, arguments in (
+        (FINANCIAL, "key_figures", {}),
+        (SCREENING, "screening_report", {"batch": "nope"}),
+    ):
+        final, calls = asyncio.run(_final(example_python, module, tool, arguments))
+        assert final == SUMMARY and calls == 2, tool
+
+
+def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:
+    final, _ = asyncio.run(_final(example_python, SCREENING, "screening_report", {}))
+    assert final.split("\n\n")[1].startswith(PARTIAL_MARKER)
+
+
+def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
+    [example] = page_examples("google-adk.md")
+    done = run_example(example, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
+    assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout

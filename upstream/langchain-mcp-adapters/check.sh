@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The pull request to langchain-mcp-adapters, checked the way that project checks itself:
+#   1. the committed patch must be current (scripts/gen_langchain_patch.py --check);
+#   2. the pinned sdist (0.3.2, by version and sha256) is unpacked into .cache/upstream/ and the patch applies to it
+#      with `git apply`;
+#   3. an environment holds the runtime packages of the LangChain reach lock (langchain-core, langchain, langgraph,
+#      mcp 1.x: what the release resolves to) and the project's test tools (requirements-test.txt);
+#   4. the project's own linters run under its own configuration (pyproject.toml): ruff check and ruff format on
+#      the files the patch changes, mypy on the package; then its whole test suite (pytest, its own options).
+# Exits non-zero with the reason on the first failure.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cache="$root/.cache/upstream"
+tree="$cache/langchain-mcp-adapters-tree"
+venv="$cache/langchain-mcp-adapters-venv"
+python="${PYTHON:-python3}"
+
+fail() {
+  echo "upstream/langchain-mcp-adapters/check.sh: $*" >&2
+  exit 1
+}
+
+status=0
+"$python" "$root/scripts/gen_langchain_patch.py" --check || status=$?
+case "$status" in
+  0) ;;
+  1) fail "the patch is stale: run python scripts/gen_langchain_patch.py and commit the result" ;;
+  *) fail "scripts/gen_langchain_patch.py --check failed with status $status (see above)" ;;
+esac
+sdist="$("$python" "$root/scripts/gen_langchain_patch.py" --fetch)" || fail "could not fetch the pinned sdist"
+
+echo "== applying the patch to $(basename "$sdist")"
+rm -rf "$tree"
+mkdir -p "$tree"
+tar xzf "$sdist" -C "$tree" --strip-components=1
+export GIT_CEILING_DIRECTORIES="$cache"  # the tree sits inside this checkout: let `git apply` patch the tree
+patch="$here/patches/0001-honor-verbatim-hint.patch"
+(cd "$tree" && git apply --check "$patch" && git apply "$patch") || fail "$(basename "$patch") does not apply"
+
+lock="$root/interop/reach/requirements-langchain.txt"
+stamp="$venv/.inputs.sha256"
+wanted="$(cat "$lock" "$here/requirements-test.txt" | sha256sum | cut -d' ' -f1)"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
+  echo "== installing the runtime packages and the project's test tools"
+  rm -rf "$venv"
+  "$python" -m venv "$venv"
+  pip=("$venv/bin/pip" install --quiet --disable-pip-version-check)
+  "${pip[@]}" --no-deps -r "$lock" || fail "pip could not install $lock"
+  "${pip[@]}" -r "$here/requirements-test.txt" || fail "pip could not install the test tools"
+  echo "$wanted" >"$stamp"
+fi
+site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+# The released package in the environment is replaced by the patched tree.
+rm -rf "$site"/langchain_mcp_adapters "$site"/langchain_mcp_adapters-*.dist-info
+echo "$tree" >"$site/langchain-mcp-adapters-tree.pth"
+
+# Linters newer than the release's report findings in code the patch does not touch: the check is that the patch
+# adds none, comparing the findings (file, rule, message; line numbers left out) before and after it. CPY001 (a
+# copyright notice atop each file) is left out: no file of the release has one.
+findings() { # findings DIR: ruff's and mypy's findings on the project's files, without line numbers, sorted
+  {
+    (cd "$1" && { "$venv/bin/ruff" check --output-format concise --no-cache . || true; } |
+      sed -E 's/:[0-9]+:[0-9]+:/:/')
+    (cd "$1" && { "$venv/bin/mypy" --no-incremental langchain_mcp_adapters || true; } | sed -E 's/:[0-9]+: /: /')
+  } | grep -E '^[^ ]+\.py:' | grep -v ' CPY001 ' | LC_ALL=C sort || true
+}
+pristine="$cache/langchain-mcp-adapters-pristine"
+rm -rf "$pristine"
+mkdir -p "$pristine"
+tar xzf "$sdist" -C "$pristine" --strip-components=1
+echo "== ruff check and mypy: findings the patch adds (the project's pyproject.toml configuration)"
+added="$(LC_ALL=C comm -13 <(findings "$pristine") <(findings "$tree"))"
+[ -z "$added" ] || fail "the patch adds lint or type findings:"$'\n'"$added"
+cd "$tree"
+mapfile -t changed < <(grep '^+++ b/' "$patch" | sed 's|^+++ b/||')
+echo "== ruff format --check on ${changed[*]}"
+"$venv/bin/ruff" format --check "${changed[@]}" || fail "ruff format"
+echo "== pytest (the project's whole suite)"
+# Its stdio tests start their servers as `python3`: the environment's, as under the project's own CI.
+PATH="$venv/bin:$PATH" "$venv/bin/python" -m pytest -p no:cacheprovider || fail "pytest"
+echo "upstream/langchain-mcp-adapters/check.sh: all checks passed"

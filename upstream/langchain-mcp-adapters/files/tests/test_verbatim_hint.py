@@ -1,0 +1,109 @@
+"""Tools whose server marks them `verbatimHint` return their result directly."""
+
+from typing import Any
+from unittest.mock import AsyncMock, MagicMock, patch
+
+import pytest
+from langchain_core.messages import ToolMessage
+from mcp.types import CallToolResult, ImageContent, TextContent
+from mcp.types import Tool as MCPTool
+
+from langchain_mcp_adapters.client import MultiServerMCPClient
+from langchain_mcp_adapters.tools import (
+    convert_mcp_tool_to_langchain_tool,
+    load_mcp_tools,
+)
+
+_SCHEMA = {"type": "object", "properties": {}}
+_CALL = {"args": {}, "id": "call-1", "type": "tool_call"}
+_KEY = "io.modelcontextprotocol/rendering"
+
+
+def _tool(meta: dict[str, Any] | None = None) -> MCPTool:
+    return MCPTool(name="accounts", inputSchema=_SCHEMA, _meta=meta)
+
+
+def _session(*content: Any, is_error: bool = False) -> AsyncMock:
+    session = AsyncMock()
+    session.call_tool.return_value = CallToolResult(
+        content=list(content), isError=is_error
+    )
+    return session
+
+
+async def test_a_hinted_tool_returns_directly_with_one_text():
+    session = _session(
+        TextContent(type="text", text="line 1\nline 2"),
+        ImageContent(type="image", data="AAAA", mimeType="image/png"),
+        TextContent(type="text", text="line 3"),
+    )
+    tool = convert_mcp_tool_to_langchain_tool(
+        session, _tool({_KEY: {"verbatimHint": True}}), honor_verbatim_hint=True
+    )
+    assert tool.return_direct is True
+    message = await tool.ainvoke(_CALL)
+    assert isinstance(message, ToolMessage)
+    assert len(message.content) == 1
+    assert message.text == "line 1\nline 2\n\n[image: image/png]\n\nline 3"
+
+
+@pytest.mark.parametrize(
+    ("meta", "honor"),
+    [
+        ({_KEY: {"verbatimHint": True}}, False),
+        (None, True),
+        ({_KEY: {"verbatimHint": "true"}}, True),
+        ({_KEY: {"summarizeOkHint": True}}, True),
+        ({_KEY: True}, True),
+    ],
+)
+async def test_other_tools_are_unchanged(meta, honor):
+    session = _session(TextContent(type="text", text="result"))
+    tool = convert_mcp_tool_to_langchain_tool(
+        session, _tool(meta), honor_verbatim_hint=honor
+    )
+    assert tool.return_direct is False
+    message = await tool.ainvoke(_CALL)
+    assert [block["text"] for block in message.content] == ["result"]
+
+
+async def test_an_error_of_a_hinted_tool_stays_a_failed_message():
+    session = _session(TextContent(type="text", text="boom"), is_error=True)
+    tool = convert_mcp_tool_to_langchain_tool(
+        session, _tool({_KEY: {"verbatimHint": True}}), honor_verbatim_hint=True
+    )
+    message = await tool.ainvoke(_CALL)
+    assert message.status == "error"
+    assert message.content[0]["text"] == "boom"
+
+
+async def test_load_mcp_tools_threads_the_flag():
+    session = _session(TextContent(type="text", text="result"))
+    session.list_tools.return_value = MagicMock(
+        tools=[_tool({_KEY: {"verbatimHint": True}})], nextCursor=None
+    )
+    assert [t.return_direct for t in await load_mcp_tools(session)] == [False]
+    tools = await load_mcp_tools(session, honor_verbatim_hint=True)
+    assert [t.return_direct for t in tools] == [True]
+    assert (await tools[0].ainvoke(_CALL)).text == "result"
+
+
+async def test_multi_server_client_threads_the_flag():
+    connections = {
+        "math": {"transport": "stdio", "command": "echo", "args": []},
+        "weather": {"transport": "stdio", "command": "echo", "args": []},
+    }
+    with patch(
+        "langchain_mcp_adapters.client.load_mcp_tools",
+        new=AsyncMock(return_value=[]),
+    ) as mock_load:
+        client = MultiServerMCPClient(connections, honor_verbatim_hint=True)
+        await client.get_tools()
+        await client.get_tools(server_name="math")
+        assert mock_load.await_count == len(connections) + 1
+        for call in mock_load.await_args_list:
+            assert call.kwargs["honor_verbatim_hint"] is True
+        mock_load.reset_mock()
+        await MultiServerMCPClient(connections).get_tools()
+        for call in mock_load.await_args_list:
+            assert call.kwargs["honor_verbatim_hint"] is False
