@@ -72,6 +72,12 @@ identical in label, values and kind (interchangeable, only their count matters);
 changed only in whitespace; an empty value in free-form text; a notice that begins with the marker and then
 contradicts itself.
 
+The stages, each class of finding closed in one of them: rendering and reading the transcript
+(`mcp_rendering.transcript`, then `_Reader`: what a reader sees, line by line, and what is unverifiable); text
+as drawn (`mcp_rendering.drawn`, applied by the reader and to the records alike); matching (`_DocumentAudit.match`
+and its chain of records in order, or `_audit_lines` for a text result); the report (`_DocumentAudit.run`,
+`_report`: sections, titles, added lines, completeness, the score).
+
 The score is the share of records shown intact, counting added and duplicated lines in the denominator, halved
 when completeness is misstated. Cost: one pass of each parser (C code), one walk of the blocks, hash lookups (a
 free-form line is checked only against the rows of its label whose values it holds, found through an index of
