@@ -1040,6 +1040,7 @@ class _DocumentAudit:
         self.label_lines: dict[tuple[str, ...], list[int]] = {}
         self.value_lines: dict[tuple[str, ...], list[int]] = {}
         self.value_counts = sorted({len(row.value_pieces) for row in self.rows})
+        self.label_counts = sorted({len(row.key) - len(row.value_pieces) for row in self.rows})
         self.paragraph_span: dict[int, tuple[int, int]] = {}
         """For a paragraph that shows records, its first and last record lines."""
         self.title_lines: set[int] = set()
@@ -1167,8 +1168,9 @@ class _DocumentAudit:
 
     def _index_for_alterations(self, number: int, candidates: list[tuple[tuple[str, ...], RowKind | None]]) -> None:
         for key, _ in candidates:
-            for count in range(1, len(key)):
-                self.label_lines.setdefault(key[:count], []).append(number)
+            for count in self.label_counts:  # only the label lengths some row has: a line's width costs it once
+                if 0 < count < len(key):
+                    self.label_lines.setdefault(key[:count], []).append(number)
             for count in self.value_counts:
                 if 0 < count < len(key):
                     self.value_lines.setdefault(key[-count:], []).append(number)
