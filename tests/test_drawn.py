@@ -41,6 +41,8 @@ from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, lines_as_
         ("1,37,76,00", ".", "1,37,76,00"),
         ("1,2345", ".", "1,2345"),
         ("\u1680250", ".", "-250"),
+        ("1,377,600,25", ".", "1,377,600,25"),  # a fraction marked as the grouping is: neither, as written
+        ("1.377.600.25", ",", "1.377.600.25"),
         ("e\u0301", ".", "\u00e9"),
     ],
 )
@@ -54,6 +56,9 @@ def test_a_cell_holding_only_a_number_grouped_by_plain_spaces_is_that_number() -
     assert cell_as_drawn("20 186 EUR") == "20 186 EUR"
     assert cell_as_drawn("20 1860") == "20 1860"
     assert as_drawn("1 377 600") == "1 377 600"  # outside a cell, plain spaces part numbers
+    assert cell_as_drawn("1,377", ",") == "1.377"  # the transcript's decimal mark
+    assert cell_as_drawn("1\u00a0377 600") == "1377 600"  # grouped by one kind of space, or not grouped
+    assert cell_as_drawn("\t1 377") == "\t1 377"  # only plain spaces are trimmed
 
 
 @pytest.mark.parametrize(
@@ -66,6 +71,8 @@ def test_a_cell_holding_only_a_number_grouped_by_plain_spaces_is_that_number() -
         ("1,377", "."),  # one grouping or decimal: not said
         ("nothing", "."),
         ("1.377,5", ","),
+        ("12,5 and 6.75", "."),  # as many each way: `.`
+        ("12,5 and 6.75 and 1.5", "."),
     ],
 )
 def test_the_decimal_mark_is_the_one_most_numbers_imply(text: str, mark: str) -> None:
@@ -100,3 +107,8 @@ def test_lines_as_drawn_is_as_drawn_of_each_line() -> None:
     for decimal in (".", ","):
         assert lines_as_drawn(lines, decimal) == [as_drawn(line, decimal) for line in lines]
     assert lines_as_drawn(["a", "b"]) == ["a", "b"]
+    assert lines_as_drawn(["1,000"]) == ["1000"]
+    assert lines_as_drawn(["a", "1,000"]) == ["a", "1000"]
+    assert lines_as_drawn(["1,377", "e\u0301"], ",") == ["1.377", "\u00e9"]
+    many = ["a"] * 10 + ["1,000"] + ["b"] * 10  # the line a change is on, found by its offset
+    assert lines_as_drawn(many) == ["a"] * 10 + ["1000"] + ["b"] * 10

@@ -71,7 +71,7 @@ def _number(match: re.Match[str], decimal: str) -> str:
     sign, integer, group, fraction_mark, fraction = match.groups()
     sign = "-" if sign == "\u2212" else sign
     if group is not None:
-        if group in (",", ".") and fraction_mark is None and integer.count(group) == 1 and group == decimal:
+        if group == decimal and fraction_mark is None and integer.count(group) == 1:
             return sign + integer.replace(group, ".")  # `1,377` where `,` is the decimal mark: 1.377
         # Grouped by `,` or `.`, the other one is the decimal mark; grouped by a space or an apostrophe, either is.
         own_decimal = {",": ".", ".": ","}.get(group, fraction_mark)
