@@ -59,6 +59,7 @@ def test_a_cell_holding_only_a_number_grouped_by_plain_spaces_is_that_number() -
     assert cell_as_drawn("1,377", ",") == "1.377"  # the transcript's decimal mark
     assert cell_as_drawn("1\u00a0377 600") == "1377 600"  # grouped by one kind of space, or not grouped
     assert cell_as_drawn("\t1 377") == "\t1 377"  # only plain spaces are trimmed
+    assert cell_as_drawn("X1 377") == "X1 377"
 
 
 @pytest.mark.parametrize(
