@@ -3,6 +3,7 @@ bad input answered with a verdict or one line."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 from pathlib import Path
@@ -138,15 +139,27 @@ def test_the_command_line_audits_parts_as_one_and_never_hangs(
     assert cli_main(["audit", files[0], str(transcript)]) == 1
     capsys.readouterr()
     # Hostile transcripts of 36 KB: each comes back, with a verdict or one line.
-    for hostile in (
+    hostile_shapes = (
         ">" * 36_000 + " x",
         "- a " + "<!---->" * 5_000,
         "a " + "<b>" * 9_000,
         "| x |\n|-|\n| " + "<!---->" * 5_000,
-    ):
+        "| " * 18_000,  # one line of 18,000 cells: indexed once a label length, not once a cell
+    )
+    for hostile in hostile_shapes:
         transcript.write_text(hostile, encoding="utf-8")
         status = cli_main(["audit", files[0], str(transcript)])
         _, err = capsys.readouterr()
         assert status in (1, 2) and "Traceback" not in err
         if status == 2:
             assert err.count("\n") == 1 and "nests block quotes" in err
+
+
+def test_a_wide_line_is_indexed_once_a_label_length_not_once_a_cell() -> None:
+    """The index of lines that may show an altered record holds a line under the label lengths rows have: a line of
+    n cells costs n, not n squared."""
+    audit_module = importlib.import_module("mcp_rendering.audit")
+    reader, _ = audit_module._read("| " * 2_000 + "|", "text")
+    check = audit_module._DocumentAudit(reader.lines, _DOCUMENT, "n/a", exact_cells=False)
+    check.run(True)
+    assert len(check.label_lines) == 1

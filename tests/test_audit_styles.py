@@ -181,6 +181,9 @@ def test_a_boxed_table_has_a_header_only_where_its_border_says_so() -> None:
     assert audit_document(render_text(document), document).clean  # present()'s own: no top border
     invented = boxed.replace("| Debt |", "| Bonus | 999 | 1 | 2 |\n+------+-----+--------+--------+\n| Debt |")
     assert "fabricated_row" in _kinds(audit_document(invented, document, markup="text"))
+    # Above a `+===+` border too: only the box's first line is its header.
+    above_heavy = boxed.replace("+======+", "| Bonus | 999 | 1 | 2 |\n+======+")
+    assert "fabricated_row" in _kinds(audit_document(above_heavy, document, markup="text"))
 
 
 def test_a_footnote_is_unverifiable_not_counted() -> None:

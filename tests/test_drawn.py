@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, may_change
+from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, lines_as_drawn, may_change
 
 
 @pytest.mark.parametrize(
@@ -41,6 +41,8 @@ from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, may_chang
         ("1,37,76,00", ".", "1,37,76,00"),
         ("1,2345", ".", "1,2345"),
         ("\u1680250", ".", "-250"),
+        ("1,377,600,25", ".", "1,377,600,25"),  # a fraction marked as the grouping is: neither, as written
+        ("1.377.600.25", ",", "1.377.600.25"),
         ("e\u0301", ".", "\u00e9"),
     ],
 )
@@ -54,6 +56,10 @@ def test_a_cell_holding_only_a_number_grouped_by_plain_spaces_is_that_number() -
     assert cell_as_drawn("20 186 EUR") == "20 186 EUR"
     assert cell_as_drawn("20 1860") == "20 1860"
     assert as_drawn("1 377 600") == "1 377 600"  # outside a cell, plain spaces part numbers
+    assert cell_as_drawn("1,377", ",") == "1.377"  # the transcript's decimal mark
+    assert cell_as_drawn("1\u00a0377 600") == "1377 600"  # grouped by one kind of space, or not grouped
+    assert cell_as_drawn("\t1 377") == "\t1 377"  # only plain spaces are trimmed
+    assert cell_as_drawn("X1 377") == "X1 377"
 
 
 @pytest.mark.parametrize(
@@ -66,6 +72,8 @@ def test_a_cell_holding_only_a_number_grouped_by_plain_spaces_is_that_number() -
         ("1,377", "."),  # one grouping or decimal: not said
         ("nothing", "."),
         ("1.377,5", ","),
+        ("12,5 and 6.75", "."),  # as many each way: `.`
+        ("12,5 and 6.75 and 1.5", "."),
     ],
 )
 def test_the_decimal_mark_is_the_one_most_numbers_imply(text: str, mark: str) -> None:
@@ -74,7 +82,9 @@ def test_the_decimal_mark_is_the_one_most_numbers_imply(text: str, mark: str) ->
 
 def test_may_change_is_false_only_for_text_read_as_written() -> None:
     assert not may_change("Sales 1000")
-    for text in ("1,000", "1.0", "é", "\u1680", "\u2212"):
+    assert not may_change("1234.56 and 1.377")  # `.` the decimal mark: fractions read as written
+    assert may_change("1.377", ",")
+    for text in ("1,000", "1.377.600", "1.377,5", "é", "\u1680", "\u2212"):
         assert may_change(text), text
 
 
@@ -91,3 +101,15 @@ def test_a_grouped_integer_is_the_same_value_and_another_is_not(number: int, gro
 @given(st.text(max_size=20))
 def test_canonically_equivalent_texts_are_drawn_alike(text: str) -> None:
     assert as_drawn(unicodedata.normalize("NFD", text)) == as_drawn(unicodedata.normalize("NFC", text))
+
+
+def test_lines_as_drawn_is_as_drawn_of_each_line() -> None:
+    lines = ["Sales 1000", "1,377,600", "é", "", "1.377.600 and 1234.56", "x\u1680y"]
+    for decimal in (".", ","):
+        assert lines_as_drawn(lines, decimal) == [as_drawn(line, decimal) for line in lines]
+    assert lines_as_drawn(["a", "b"]) == ["a", "b"]
+    assert lines_as_drawn(["1,000"]) == ["1000"]
+    assert lines_as_drawn(["a", "1,000"]) == ["a", "1000"]
+    assert lines_as_drawn(["1,377", "e\u0301"], ",") == ["1.377", "\u00e9"]
+    many = ["a"] * 10 + ["1,000"] + ["b"] * 10  # the line a change is on, found by its offset
+    assert lines_as_drawn(many) == ["a"] * 10 + ["1000"] + ["b"] * 10

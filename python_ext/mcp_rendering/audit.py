@@ -72,6 +72,12 @@ identical in label, values and kind (interchangeable, only their count matters);
 changed only in whitespace; an empty value in free-form text; a notice that begins with the marker and then
 contradicts itself.
 
+The stages, each class of finding closed in one of them: rendering and reading the transcript
+(`mcp_rendering.transcript`, then `_Reader`: what a reader sees, line by line, and what is unverifiable); text
+as drawn (`mcp_rendering.drawn`, applied by the reader and to the records alike); matching (`_DocumentAudit.match`
+and its chain of records in order, or `_audit_lines` for a text result); the report (`_DocumentAudit.run`,
+`_report`: sections, titles, added lines, completeness, the score).
+
 The score is the share of records shown intact, counting added and duplicated lines in the denominator, halved
 when completeness is misstated. Cost: one pass of each parser (C code), one walk of the blocks, hash lookups (a
 free-form line is checked only against the rows of its label whose values it holds, found through an index of
@@ -99,7 +105,7 @@ from typing import Any, Literal, TypeAlias, cast
 from pydantic import ValidationError
 
 from mcp_rendering.document import Cell, Document, Row, RowKind, Section
-from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, may_change
+from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, lines_as_drawn, may_change
 from mcp_rendering.host import result_is_complete, tool_result_wire
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, resolve_rendering
 from mcp_rendering.records import RecordsKind, ResultRecords, result_records, shows_text
@@ -372,12 +378,19 @@ class _Line:
 
 
 def _drawn(text: str, decimal: str) -> str:
+    if not decimal:  # nothing in the transcript is drawn otherwise than written
+        return fold(text)
     """A line of the transcript as a reader compares it: as drawn (`mcp_rendering.drawn`), then folded."""
-    return fold(as_drawn(text, decimal)) if may_change(text) else fold(text)
+    return fold(as_drawn(text, decimal)) if may_change(text, decimal) else fold(text)
 
 
 def _drawn_cells(cells: Iterable[str], decimal: str) -> tuple[str, ...]:
-    return tuple([fold(cell_as_drawn(cell, decimal)) if may_change(cell) or " " in cell else cell for cell in cells])
+    return tuple(
+        [
+            fold(cell_as_drawn(cell, decimal)) if decimal and (may_change(cell, decimal) or " " in cell) else fold(cell)
+            for cell in cells
+        ]
+    )
 
 
 def _as_header(cells: tuple[str, ...], headers: frozenset[tuple[str, ...]]) -> tuple[str, ...] | None:
@@ -396,7 +409,10 @@ class _Reader:
         self.issues: list[Issue] = []
         raw = text.removeprefix("\ufeff").replace("\r\n", "\n")
         self.raw_lines = raw.split("\n")
-        self.decimal = decimal_mark(raw)
+        # The decimal mark the transcript's numbers imply; empty when nothing in it reads otherwise than written
+        # (decided once, in C, for the whole transcript).
+        drawing = may_change(raw, ",") or _SPACE_GROUPED.search(raw) is not None
+        self.decimal = decimal_mark(raw) if drawing else ""
         self.headers = headers
         hiding: set[int] = set()
         # One check in C over the whole transcript (line feeds left out) decides the common case: nothing hidden.
@@ -498,9 +514,11 @@ def _reads_otherwise(view: TranscriptView, plain: Sequence[_Line], decimal: str)
     reading that can hide more is assumed."""
     if not _plain_tags_only(view):
         return True
+    texts = [shown.text for shown in view.lines]
+    drawn = lines_as_drawn(texts, decimal) if decimal else texts
     return any(
-        shown.block not in ("heading", "paragraph") or _drawn(shown.text, decimal) != plain[shown.number].view
-        for shown in view.lines
+        shown.block not in ("heading", "paragraph") or fold(text) != plain[shown.number].view
+        for shown, text in zip(view.lines, drawn, strict=True)
     )
 
 
@@ -508,7 +526,7 @@ def _classify_plain(
     raw: Sequence[str], first: int, decimal: str = ".", headers: frozenset[tuple[str, ...]] = frozenset()
 ) -> list[_Line]:
     """Lines shown as plain text (the text reading, or the inside of a code block), numbered from `first`."""
-    folded = [_drawn(line, decimal) for line in raw]
+    folded = [fold(line) for line in (lines_as_drawn(raw, decimal) if decimal else raw)]
     # Separators and underlines are found by one scan of the folded lines in C, not a test a line.
     separator: set[int] = set()
     heavy: set[int] = set()  # `+===+`: the border under a header line
@@ -542,13 +560,14 @@ def _classify_plain(
             continue
         elif view[0] == "|":
             cells = _table_cells(view)
-            if " " in view and _SPACE_GROUPED.search(view):
+            if decimal and " " in view and _SPACE_GROUPED.search(view):
                 cells = tuple([cell_as_drawn(cell, decimal) for cell in cells])
             own = _as_header(cells, headers) if box_rows == 0 and cells != ("",) else None
             # The line above the first border is a header only when the border says so: a `+===+` border, or a
             # border between the box's first line and more lines of it (a bottom border closes the last record).
-            border_says = number + 1 in heavy or (
-                box_rows == 0 and number + 1 in separator and number + 2 < len(folded) and folded[number + 2][:1] == "|"
+            border_says = box_rows == 0 and (
+                number + 1 in heavy
+                or (number + 1 in separator and number + 2 < len(folded) and folded[number + 2][:1] == "|")
             )
             box_rows += 1
             if own is not None or border_says:
@@ -725,6 +744,7 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
         values = map(attrgetter("values"), rows)
         columns = [_shown_column(column, null_display, seen) for column in zip(*values, strict=True)]
         row_values: Iterable[tuple[str, ...]] = zip(*columns, strict=True) if columns else repeat((), len(rows))
+        labels_drawn = may_change("\n".join([row.label for row in rows]))  # one search (in C) for the section
         for row, values in zip(rows, row_values, strict=True):
             label = row.label
             if (
@@ -732,7 +752,7 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
                 or "  " in label
                 or label[:1] == " "
                 or label[-1:] == " "
-                or may_change(label)
+                or (labels_drawn and may_change(label))
             ):
                 label = _shown(label)  # the test above is `_shown`'s fast path for ASCII, without its call
             value_pieces = values
@@ -1020,6 +1040,7 @@ class _DocumentAudit:
         self.label_lines: dict[tuple[str, ...], list[int]] = {}
         self.value_lines: dict[tuple[str, ...], list[int]] = {}
         self.value_counts = sorted({len(row.value_pieces) for row in self.rows})
+        self.label_counts = sorted({len(row.key) - len(row.value_pieces) for row in self.rows})
         self.paragraph_span: dict[int, tuple[int, int]] = {}
         """For a paragraph that shows records, its first and last record lines."""
         self.title_lines: set[int] = set()
@@ -1147,8 +1168,9 @@ class _DocumentAudit:
 
     def _index_for_alterations(self, number: int, candidates: list[tuple[tuple[str, ...], RowKind | None]]) -> None:
         for key, _ in candidates:
-            for count in range(1, len(key)):
-                self.label_lines.setdefault(key[:count], []).append(number)
+            for count in self.label_counts:  # only the label lengths some row has: a line's width costs it once
+                if 0 < count < len(key):
+                    self.label_lines.setdefault(key[:count], []).append(number)
             for count in self.value_counts:
                 if 0 < count < len(key):
                     self.value_lines.setdefault(key[-count:], []).append(number)
@@ -1633,7 +1655,8 @@ def _line_forms(lines: Sequence[str], markdown: bool) -> list[tuple[str, ...]]:
     """The ways each line of a text result may read once shown, each once: as written and, in Markdown, as the
     renderer shows the line alone (a list item with the marker the reader sees). Tuples of text, which the
     collector stops tracking, not a set a line."""
-    forms: list[tuple[str, ...]] = [(fold(as_drawn(visible(text))),) for text in lines]
+    drawing = may_change("\n".join(lines))
+    forms: list[tuple[str, ...]] = [(fold(as_drawn(visible(text)) if drawing else visible(text)),) for text in lines]
     if markdown:
         rendered: dict[str, list[str]] = {}
         for number, text in enumerate(lines):

@@ -15,10 +15,12 @@ apart two a reader can.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
+from collections.abc import Sequence
 
-__all__ = ["as_drawn", "cell_as_drawn", "decimal_mark", "may_change"]
+__all__ = ["as_drawn", "cell_as_drawn", "decimal_mark", "lines_as_drawn", "may_change"]
 
 _GROUPING = ",.'\u2019\u00a0\u202f\u2009"
 _NUMBER = re.compile(
@@ -28,34 +30,48 @@ _NUMBER = re.compile(
     r"(?![\w]|[.,'\u2019\u00a0\u202f\u2009]\d)"
 )
 _SPACE_GROUPED_CELL = re.compile(r"[+\-\u2212]?\d{1,3}(?: \d{3})+(?:[.,]\d+)?")
-_MAY_CHANGE = re.compile(r"[,.'\u2019\u00a0\u202f\u2009\u2212\u1680]")
+# What `as_drawn` may change, found in C: where `.` is the decimal mark, a fraction (`1234.56`) reads as written.
+_MAY_CHANGE = {
+    ".": re.compile(r"[\u2212\u1680]|\d[,'\u2019\u00a0\u202f\u2009]\d|\d\.\d{3}[.,]\d"),
+    ",": re.compile(r"[\u2212\u1680]|\d[,.'\u2019\u00a0\u202f\u2009]\d"),
+}
+# Evidence of the decimal mark, counted in C: a grouping that can only be one (`1.377.600`, `1,377.5`), or a
+# fraction that cannot be a group (`12,5`, `6.75`).
+_COMMA_DECIMAL = re.compile(r"\d\.\d{3}[.,]\d|(?<![\d.,])\d+,(?:\d{1,2}|\d{4,})(?!\d|[.,]\d)")
+_POINT_DECIMAL = re.compile(r"\d,\d{3}[.,]\d|(?<![\d.,])\d+\.(?:\d{1,2}|\d{4,})(?!\d|[.,]\d)")
 _DASH_DRAWN = str.maketrans({"\u1680": "-"})
 
 
-def may_change(text: str) -> bool:
-    """Whether `as_drawn` may read `text` otherwise than as written (decided in C for the common case)."""
-    return not text.isascii() or _MAY_CHANGE.search(text) is not None
+def may_change(text: str, decimal: str = ".") -> bool:
+    """Whether `as_drawn` may read `text` otherwise than as written (decided in C)."""
+    return not text.isascii() or _MAY_CHANGE[decimal].search(text) is not None
+
+
+def lines_as_drawn(lines: Sequence[str], decimal: str = ".") -> list[str]:
+    """`as_drawn` of each line, the lines it would leave as written found by one search of them all (in C)."""
+    joined = "\n".join(lines)
+    if joined.isascii() and not _MAY_CHANGE[decimal].search(joined):
+        return list(lines)
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    marked = {bisect.bisect_right(starts, found.start()) - 1 for found in _MAY_CHANGE[decimal].finditer(joined)}
+    return [
+        as_drawn(line, decimal) if number in marked or not line.isascii() else line for number, line in enumerate(lines)
+    ]
 
 
 def decimal_mark(text: str) -> str:
     """The decimal mark most numbers of `text` imply by their own form (`,` or `.`); `.` when they do not say."""
-    votes = {",": 0, ".": 0}
-    if not _MAY_CHANGE.search(text):
-        return "."
-    for match in _NUMBER.finditer(text):
-        group, fraction = match.group(3), match.group(4)
-        if group in (",", ".") and (fraction or match.group(2).count(group) > 1):
-            votes["." if group == "," else ","] += 1  # the grouping is certain: the decimal mark is the other one
-        elif fraction and len(match.group(5)) != 3:
-            votes[fraction] += 1  # not three digits: a fraction, not a group
-    return "," if votes[","] > votes["."] else "."
+    comma = len(_COMMA_DECIMAL.findall(text))
+    return "," if comma and comma > len(_POINT_DECIMAL.findall(text)) else "."
 
 
 def _number(match: re.Match[str], decimal: str) -> str:
     sign, integer, group, fraction_mark, fraction = match.groups()
     sign = "-" if sign == "\u2212" else sign
     if group is not None:
-        if group in (",", ".") and fraction_mark is None and integer.count(group) == 1 and group == decimal:
+        if group == decimal and fraction_mark is None and integer.count(group) == 1:
             return sign + integer.replace(group, ".")  # `1,377` where `,` is the decimal mark: 1.377
         # Grouped by `,` or `.`, the other one is the decimal mark; grouped by a space or an apostrophe, either is.
         own_decimal = {",": ".", ".": ","}.get(group, fraction_mark)
@@ -75,7 +91,7 @@ def as_drawn(text: str, decimal: str = ".") -> str:
         if not unicodedata.is_normalized("NFC", text):
             text = unicodedata.normalize("NFC", text)
         text = text.translate(_DASH_DRAWN)
-    if not _MAY_CHANGE.search(text):
+    if not _MAY_CHANGE[decimal].search(text):
         return text
     return _NUMBER.sub(lambda match: _number(match, decimal), text)
 

@@ -8,8 +8,14 @@ an entity is what the HTML parser decodes it to, a list is numbered as the rende
 
 Only what every CommonMark renderer shows alike is certain. Each construct whose visible text depends on the
 renderer, its options, style sheets or attributes (raw HTML, images, link titles, struck-through text, text that no
-block shows such as a link reference definition) is reported as an `Uncertain` construct with its line, and shows
-nothing: a record it carries does not count as shown.
+block shows such as a link reference definition, and footnotes, which a renderer with footnotes on, as GitHub's,
+moves to the end or leaves out when unreferenced) is reported as an `Uncertain` construct with its line, and shows
+nothing: a record it carries does not count as shown. What the renderer's options draw alike is read as drawn: a
+task list's check box as `[x]` or `[ ]`, a hard line break as the start of a new line (not a run-on line).
+
+The cost stays linear in the transcript: raw HTML is located in one walk of the safe rendering (each block counts
+its line breaks as the walk passes them, however many comments it holds), and nodes are compared by position,
+never by their serialised HTML.
 """
 
 from __future__ import annotations
