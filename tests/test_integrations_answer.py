@@ -9,7 +9,12 @@ import pytest
 
 from mcp_rendering.audit import audit
 from mcp_rendering.examples.financial import GUIDANCE, TOOL, _statements  # pyright: ignore[reportPrivateUsage]
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, is_verbatim_tool
+from mcp_rendering.integrations.answer import (
+    DEFAULT_MAX_BYTES,
+    UNSTATED_COMPLETENESS,
+    final_answer,
+    is_verbatim_tool,
+)
 from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER
 
 SERVER = "example-financial"
@@ -119,6 +124,19 @@ def test_a_huge_result_is_bounded_as_present_bounds_it_and_says_so() -> None:
     assert shown == lines[: len(shown)] and 0 < len(shown) < len(lines)  # a prefix, in order, cut at a line
     bounded = final_answer(_tool(), _text_result("\n".join(lines[:50])), server="s", max_rows=10)
     assert [line for line in bounded.text.splitlines() if line.startswith("record ")] == lines[:10]
+
+
+def test_a_hint_only_result_says_neutrally_that_completeness_was_not_stated() -> None:
+    # The tool's hint and no result directive: nothing says the result is whole, nor that any of it is missing.
+    answer = final_answer(_tool(verbatimHint=True), _text_result("a\nb"), server="s")
+    assert answer.verbatim and not answer.complete
+    for view in (answer.text, answer.markdown):
+        assert view.split("\n\n")[1] == UNSTATED_COMPLETENESS
+        assert PARTIAL_MARKER not in view and "only part" not in view
+    assert answer.text.endswith("a\nb")
+    # A stated partial result keeps its notice.
+    stated = final_answer(_tool(verbatimHint=True), _text_result("a", mode="verbatim", complete=False), server="s")
+    assert stated.text.split("\n\n")[1].startswith(PARTIAL_MARKER)
 
 
 def test_tools_the_server_does_not_mark_are_not_verbatim() -> None:

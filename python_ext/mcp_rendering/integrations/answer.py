@@ -7,7 +7,10 @@ framework's own return-direct route ends the turn on a verbatim result, so that 
   `present()`'s text (or Markdown), which opens with the notice of a partial result, saying how to get the rest;
 - an error result: a line of the host's saying the tool failed, then the server's message as `present()` shows
   server text (hidden characters escaped; fenced in Markdown);
-- a result with nothing to show: a line of the host's saying so.
+- a result with nothing to show: a line of the host's saying so;
+- a result whose completeness the server did not state (a tool's hint without a result directive): in place of
+  `present()`'s partial notice, a neutral line saying the server did not say whether it is the whole result (the
+  host cannot know that part of it is missing); `FinalAnswer.complete` stays False.
 
 The host's own lines always come first and the server's text after them, so that nothing the server writes can
 pass for the host's: a server line imitating a caption or a notice sits below the real one. The answer is bounded
@@ -26,7 +29,7 @@ from mcp_rendering.host import NAME_LIMIT, Presentation, present, quote, tool_re
 from mcp_rendering.reading import read_tool_hints
 from mcp_rendering.render import markdown_escape
 
-__all__ = ["DEFAULT_MAX_BYTES", "FinalAnswer", "final_answer", "is_verbatim_tool"]
+__all__ = ["DEFAULT_MAX_BYTES", "UNSTATED_COMPLETENESS", "FinalAnswer", "final_answer", "is_verbatim_tool"]
 
 DEFAULT_MAX_BYTES = 512 * 1024
 """The default bound on the UTF-8 size of the records shown in an answer (the host's lines come on top)."""
@@ -45,7 +48,8 @@ class FinalAnswer:
     is_error: bool
     """True for an error result (`isError`)."""
     complete: bool
-    """False when the answer shows only part of the result; its notice then says how to get the rest."""
+    """False when the answer shows only part of the result (its notice then says how to get the rest) or when the
+    server did not state that the result is whole (a neutral line then says so)."""
     presentation: Presentation
     """The presentation the answer was built from (what the model would have received, and `next_arguments`)."""
 
@@ -69,6 +73,24 @@ def _name(tool: Any) -> str:
 def _source(tool: Any, server: str | None) -> str:
     who = f"tool {quote(_name(tool)[:NAME_LIMIT])}"
     return f"{who} of server {quote(server[:NAME_LIMIT])}" if server else who
+
+
+UNSTATED_COMPLETENESS = "The server did not say whether this is the whole result."
+"""The host's line for a result whose completeness the server did not state."""
+
+
+def _unstated_notice(presentation: Presentation) -> str | None:
+    """The neutral line replacing `present()`'s partial notice when the only reason for it is that the server did
+    not state completeness (no continuation, nothing cut by the host); None otherwise."""
+    rendering = presentation.rendering
+    if (
+        presentation.notice is None
+        or rendering.completeness != "not-stated"
+        or rendering.continuation_partial
+        or presentation.host_bounded
+    ):
+        return None
+    return UNSTATED_COMPLETENESS
 
 
 def _without_notice(view: str, notice: str | None, markdown: bool) -> str:
@@ -116,6 +138,12 @@ def final_answer(
         return FinalAnswer(text, markdown, presentation.mode == "verbatim", True, presentation.complete, presentation)
     body_text = presentation.text.strip("\n")
     body_markdown = presentation.markdown.strip("\n")
+    unstated = _unstated_notice(presentation)
+    if unstated is not None:
+        records = _without_notice(presentation.text, presentation.notice, markdown=False).strip("\n")
+        records_markdown = _without_notice(presentation.markdown, presentation.notice, markdown=True).strip("\n")
+        body_text = f"{unstated}\n\n{records}" if records else unstated
+        body_markdown = f"{markdown_escape(unstated)}\n\n{records_markdown}" if records_markdown else unstated
     records_text = _without_notice(presentation.text, presentation.notice, markdown=False).strip()
     empty = "" if records_text else f"The {source} returned nothing to show."
     caption = presentation.caption
