@@ -139,6 +139,17 @@ def test_a_hint_only_result_says_neutrally_that_completeness_was_not_stated() ->
     assert stated.text.split("\n\n")[1].startswith(PARTIAL_MARKER)
 
 
+def test_a_single_line_over_the_bound_says_so_with_its_size_and_the_bound() -> None:
+    line = "x" * 3_000_000
+    answer = final_answer(_tool(), _text_result(line, mode="verbatim", complete=True), server="s")
+    assert not answer.complete and "x" * 100 not in answer.text
+    for view in (answer.text, answer.markdown):
+        assert "3000000 bytes" in view and f"{DEFAULT_MAX_BYTES} bytes" in view
+        assert "nothing to show" not in view and "0 of 1" not in view
+    small = final_answer(_tool(), _text_result(line[:100], mode="verbatim", complete=True), server="s", max_bytes=10)
+    assert "100 bytes" in small.text and "10 bytes" in small.text
+
+
 def test_tools_the_server_does_not_mark_are_not_verbatim() -> None:
     assert not is_verbatim_tool(_tool())
     assert not is_verbatim_tool(_tool(summarizeOkHint=True))

@@ -7,7 +7,8 @@ framework's own return-direct route ends the turn on a verbatim result, so that 
   `present()`'s text (or Markdown), which opens with the notice of a partial result, saying how to get the rest;
 - an error result: a line of the host's saying the tool failed, then the server's message as `present()` shows
   server text (hidden characters escaped; fenced in Markdown);
-- a result with nothing to show: a line of the host's saying so;
+- a result with nothing to show: a line of the host's saying so; when the host's byte bound is why (a single line
+  larger than `max_bytes`), the line says so, with the result's size and the bound;
 - a result whose completeness the server did not state (a tool's hint without a result directive): in place of
   `present()`'s partial notice, a neutral line saying the server did not say whether it is the whole result (the
   host cannot know that part of it is missing); `FinalAnswer.complete` stays False.
@@ -93,6 +94,17 @@ def _unstated_notice(presentation: Presentation) -> str | None:
     return UNSTATED_COMPLETENESS
 
 
+def _text_size(wire: Mapping[str, Any]) -> int:
+    """The UTF-8 size of the result's text blocks."""
+    content: object = wire.get("content")
+    blocks = cast("list[object]", content) if isinstance(content, list) else []
+    return sum(
+        len(text.encode("utf-8", "surrogatepass"))
+        for block in blocks
+        if isinstance(block, Mapping) and isinstance(text := cast("Mapping[str, Any]", block).get("text"), str)
+    )
+
+
 def _without_notice(view: str, notice: str | None, markdown: bool) -> str:
     """The view's records alone: an error message is not a partial set of records, so no notice goes with it."""
     if notice is None:
@@ -145,7 +157,17 @@ def final_answer(
         body_text = f"{unstated}\n\n{records}" if records else unstated
         body_markdown = f"{markdown_escape(unstated)}\n\n{records_markdown}" if records_markdown else unstated
     records_text = _without_notice(presentation.text, presentation.notice, markdown=False).strip()
-    empty = "" if records_text else f"The {source} returned nothing to show."
+    empty = ""
+    if not records_text and presentation.host_bounded and max_bytes is not None:
+        # Nothing fits the bound (one line larger than it): `present()`'s "first 0 of 1 lines" would say little.
+        size = _text_size(wire)
+        empty = (
+            f"The {source} returned a result of {size} bytes of text, over this host's bound of {max_bytes} bytes"
+            " for an answer: none of it is shown here."
+        )
+        body_text = body_markdown = ""
+    elif not records_text:
+        empty = f"The {source} returned nothing to show."
     caption = presentation.caption
     text_lines = [line for line in (caption, empty, body_text) if line]
     markdown_lines = [
