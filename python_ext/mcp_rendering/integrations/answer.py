@@ -16,13 +16,15 @@ framework's own return-direct route ends the turn on a verbatim result, so that 
 The host's own lines always come first and the server's text after them, so that nothing the server writes can
 pass for the host's: a server line imitating a caption or a notice sits below the real one. The answer is bounded
 as `present()` bounds it (`max_rows`, `max_bytes`); by default, `DEFAULT_MAX_BYTES`, since an answer has no
-scroll-back the host controls. `is_verbatim_tool` reads a tool's hint, for routes that must be chosen before any
+scroll-back the host controls. `join_answers` puts several answers in one, each closed by a host line whose mark
+no server text can hold. `is_verbatim_tool` reads a tool's hint, for routes that must be chosen before any
 call (a flag set when the tools are loaded).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -30,7 +32,14 @@ from mcp_rendering.host import NAME_LIMIT, Presentation, present, quote, tool_re
 from mcp_rendering.reading import read_tool_hints
 from mcp_rendering.render import markdown_escape
 
-__all__ = ["DEFAULT_MAX_BYTES", "UNSTATED_COMPLETENESS", "FinalAnswer", "final_answer", "is_verbatim_tool"]
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "UNSTATED_COMPLETENESS",
+    "FinalAnswer",
+    "final_answer",
+    "is_verbatim_tool",
+    "join_answers",
+]
 
 DEFAULT_MAX_BYTES = 512 * 1024
 """The default bound on the UTF-8 size of the records shown in an answer (the host's lines come on top)."""
@@ -181,3 +190,22 @@ def final_answer(
         presentation.complete,
         presentation,
     )
+
+
+def join_answers(answers: Sequence[str], *, markdown: bool = False) -> str:
+    """Several answers (of one turn, in the order called) as one: a host line first saying how many follow and the
+    mark of the host's end lines, then each answer closed by its end line. The mark is drawn from a digest of every
+    answer, so no server text can hold it (it would have to contain a digest of itself), and a server's body
+    imitating an end line and the next caption is told apart. One answer is returned as it is."""
+    if len(answers) <= 1:
+        return answers[0] if answers else ""
+    digest = hashlib.sha256("\0".join(answers).encode("utf-8", "surrogatepass")).hexdigest()
+    windows = (digest[start : start + 12] for start in range(len(digest) - 11))
+    mark = next((window for window in windows if not any(window in answer for answer in answers)), digest)
+    count = len(answers)
+    lines = [f"{count} results follow, in the order called; the host ends each with a line marked {mark}."]
+    for index, answer in enumerate(answers, 1):
+        lines += [answer, f"End of result {index} of {count} ({mark})."]
+    if markdown:
+        lines = [markdown_escape(line) if index % 2 == 0 else line for index, line in enumerate(lines)]
+    return "\n\n".join(lines)

@@ -27,7 +27,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, join_answers
 
 __all__ = ["ANSWER_KEY", "direct_answers"]
 
@@ -124,6 +124,6 @@ def direct_answers(
         callback_context.state[ANSWER_KEY] = []
         # ADK's own content type, from the environment the agent runs in (this package does not depend on it).
         genai: Any = importlib.import_module("google.genai.types")
-        return genai.Content(role="model", parts=[genai.Part(text="\n\n".join(answers))])
+        return genai.Content(role="model", parts=[genai.Part(text=join_answers(answers))])
 
     return {"after_tool_callback": after_tool, "after_agent_callback": after_agent}

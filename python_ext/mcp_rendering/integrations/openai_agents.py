@@ -55,7 +55,7 @@ from agents.mcp import (  # pyright: ignore[reportMissingImports]
 from pydantic import BaseModel
 
 from mcp_rendering.host import Presentation
-from mcp_rendering.integrations.answer import FinalAnswer, final_answer
+from mcp_rendering.integrations.answer import FinalAnswer, final_answer, join_answers
 
 __all__ = [
     "CUSTOM_DATA_KEY",
@@ -242,7 +242,7 @@ def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
         if view.get("verbatim") is not True or view.get("is_error") is not False:
             return _outcome(None)
         answers.append(cast("str", view["text"]))
-    return _outcome("\n\n".join(answers) if answers else None)
+    return _outcome(join_answers(answers) if answers else None)
 
 
 def _outcome(final_output: str | None) -> Any:
