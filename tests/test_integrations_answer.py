@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from markdown_it import MarkdownIt
 
 from mcp_rendering.audit import audit
 from mcp_rendering.examples.financial import GUIDANCE, TOOL, _statements  # pyright: ignore[reportPrivateUsage]
@@ -166,6 +167,32 @@ def test_joined_answers_end_each_with_a_host_line_no_server_body_can_forge() -> 
         assert len(ends) == 2 and "1 of 2" in ends[0] and "2 of 2" in ends[1]
         assert joined.index(ends[0]) > joined.index("fake") and joined.endswith(ends[1])
     assert join_answers([first.text]) == first.text
+
+
+def _markup_tokens(markdown: str) -> list[str]:
+    """The links, images and raw HTML a CommonMark renderer would make of `markdown`."""
+    found: list[str] = []
+    for token in MarkdownIt("commonmark").parse(markdown):
+        for inner in [token, *(token.children or [])]:
+            if inner.type in ("link_open", "image", "html_inline", "html_block"):
+                found.append(inner.type)
+    return found
+
+
+def test_server_links_and_images_never_reach_the_markdown_form_unfenced() -> None:
+    hostile = "see [x](javascript:alert(1)) ![i](https://example.invalid/x.png) <img src=x onerror=alert(1)>"
+    tool = _tool("t[y](javascript:2)", verbatimHint=True)
+    views: list[str] = []
+    for result in (
+        _text_result(f"{hostile}\n```\nafter a fence", mode="verbatim", complete=True, guidance=hostile),
+        _text_result(hostile),
+        {**_text_result(hostile), "isError": True},
+    ):
+        answer = final_answer(tool, result, server="s![i](https://example.invalid/y.png)")
+        assert "javascript:" in answer.markdown  # the server's text is all there, as code
+        assert _markup_tokens(answer.markdown) == [], answer.markdown
+        views.append(answer.markdown)
+    assert _markup_tokens(join_answers(views, markdown=True)) == []
 
 
 def test_tools_the_server_does_not_mark_are_not_verbatim() -> None:

@@ -74,12 +74,12 @@ async def _final(
 
 
 async def _run(
-    python: str, module: str, tool: str, arguments: Mapping[str, Any], also: Sequence[str]
+    python: str, module: str, tool: str, arguments: Mapping[str, Any], also: Sequence[str], *, markdown: bool = False
 ) -> tuple[str, ScriptedModel]:
     params = StdioServerParameters(command=python, args=["-m", module])
     toolset = McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
     model = ScriptedModel(model="scripted", tool=tool, arguments=dict(arguments), also=list(also))
-    agent = LlmAgent(name="test", model=model, tools=[toolset], **direct_answers(server="example"))
+    agent = LlmAgent(name="test", model=model, tools=[toolset], **direct_answers(server="example", markdown=markdown))
     runner = InMemoryRunner(agent=agent, app_name="test")
     final = ""
     try:
@@ -114,6 +114,13 @@ def test_the_route_answers_with_every_record_and_no_summary(example_python: str)
     assert calls == 1  # the model never read the result
     assert final.startswith('Verbatim result from tool "financial_statements" of server "example".')
     report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
+    final, _ = asyncio.run(_run(example_python, FINANCIAL, "financial_statements", {}, [], markdown=True))
+    assert final.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
+    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 

@@ -71,7 +71,11 @@ def _turn_call_ids(tool_context: Any) -> tuple[str, ...]:
 
 
 def direct_answers(
-    *, server: str | None = None, max_rows: int | None = None, max_bytes: int | None = DEFAULT_MAX_BYTES
+    *,
+    server: str | None = None,
+    max_rows: int | None = None,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    markdown: bool = False,
 ) -> dict[str, Callable[..., Any]]:
     """The `after_tool_callback` and `after_agent_callback` of an `LlmAgent` (pass them with ``**``) that end the
     turn on a verbatim MCP result with the host's view as its text; see the module docstring.
@@ -80,6 +84,8 @@ def direct_answers(
         server: the server name shown in the caption (default: none, the tool alone is named).
         max_rows: the host's bound on the records shown.
         max_bytes: the host's bound on the size of the records shown (None: no bound).
+        markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
+            renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
     """
 
     # The answers of each turn's calls so far (None: not verbatim), by the turn's call ids. ADK runs a turn's
@@ -115,7 +121,7 @@ def direct_answers(
             return None
         if not answer.verbatim or answer.is_error:
             return None
-        return answer.text
+        return answer.markdown if markdown else answer.text
 
     def after_agent(callback_context: Any) -> Any:
         answers = cast("list[str] | None", callback_context.state.get(ANSWER_KEY))
@@ -124,6 +130,6 @@ def direct_answers(
         callback_context.state[ANSWER_KEY] = []
         # ADK's own content type, from the environment the agent runs in (this package does not depend on it).
         genai: Any = importlib.import_module("google.genai.types")
-        return genai.Content(role="model", parts=[genai.Part(text=join_answers(answers))])
+        return genai.Content(role="model", parts=[genai.Part(text=join_answers(answers, markdown=markdown))])
 
     return {"after_tool_callback": after_tool, "after_agent_callback": after_agent}
