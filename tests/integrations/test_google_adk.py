@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from google.adk.runners import InMemoryRunner  # pyright: ignore[reportMissingIm
 from google.adk.tools.mcp_tool import McpToolset, StdioConnectionParams  # pyright: ignore[reportMissingImports]
 from google.genai import types  # pyright: ignore[reportMissingImports]
 from mcp import StdioServerParameters  # pyright: ignore[reportAttributeAccessIssue]
+from pydantic import Field
 
 from mcp_rendering import audit
 from mcp_rendering.integrations.google_adk import direct_answers
@@ -31,11 +32,14 @@ SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
 
 
 class ScriptedModel(BaseLlm):  # pyright: ignore[reportUntypedBaseClass]
-    """Calls `tool` with `arguments` once; once it has a function response, writes `SUMMARY`."""
+    """Calls `tool` with `arguments` once (and each tool of `also`, without arguments, in the same turn); once it
+    has function responses, writes `SUMMARY`."""
 
     tool: str
     arguments: dict[str, Any]
+    also: list[str] = Field(default_factory=list)
     calls: int = 0
+    responses: list[str] = Field(default_factory=list)
 
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False
@@ -46,18 +50,36 @@ class ScriptedModel(BaseLlm):  # pyright: ignore[reportUntypedBaseClass]
             part.function_response is not None for content in llm_request.contents for part in content.parts or []
         )
         if answered:
-            part = types.Part(text=SUMMARY)
+            self.responses = [
+                part.function_response.name
+                for content in llm_request.contents
+                for part in content.parts or []
+                if part.function_response is not None
+            ]
+            parts = [types.Part(text=SUMMARY)]
         else:
-            call = types.FunctionCall(id="call-1", name=self.tool, args=self.arguments)
-            part = types.Part(function_call=call)
-        yield LlmResponse(content=types.Content(role="model", parts=[part]))
+            calls = [(self.tool, self.arguments), *((name, {}) for name in self.also)]
+            parts = [
+                types.Part(function_call=types.FunctionCall(id=f"call-{index}", name=name, args=arguments))
+                for index, (name, arguments) in enumerate(calls, 1)
+            ]
+        yield LlmResponse(content=types.Content(role="model", parts=parts))
 
 
-async def _final(python: str, module: str, tool: str, arguments: Mapping[str, Any]) -> tuple[str, int]:
+async def _final(
+    python: str, module: str, tool: str, arguments: Mapping[str, Any], also: Sequence[str] = ()
+) -> tuple[str, int]:
+    final, model = await _run(python, module, tool, arguments, also)
+    return final, model.calls
+
+
+async def _run(
+    python: str, module: str, tool: str, arguments: Mapping[str, Any], also: Sequence[str], *, markdown: bool = False
+) -> tuple[str, ScriptedModel]:
     params = StdioServerParameters(command=python, args=["-m", module])
     toolset = McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
-    model = ScriptedModel(model="scripted", tool=tool, arguments=dict(arguments))
-    agent = LlmAgent(name="test", model=model, tools=[toolset], **direct_answers(server="example"))
+    model = ScriptedModel(model="scripted", tool=tool, arguments=dict(arguments), also=list(also))
+    agent = LlmAgent(name="test", model=model, tools=[toolset], **direct_answers(server="example", markdown=markdown))
     runner = InMemoryRunner(agent=agent, app_name="test")
     final = ""
     try:
@@ -68,7 +90,7 @@ async def _final(python: str, module: str, tool: str, arguments: Mapping[str, An
                 final = "".join(part.text or "" for part in event.content.parts or [])
     finally:
         await toolset.close()
-    return final, model.calls
+    return final, model
 
 
 def _reference(python: str, module: str, name: str) -> dict[str, Any]:
@@ -95,6 +117,13 @@ def test_the_route_answers_with_every_record_and_no_summary(example_python: str)
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
+def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
+    final, _ = asyncio.run(_run(example_python, FINANCIAL, "financial_statements", {}, [], markdown=True))
+    assert final.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
+    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
 def test_other_tools_and_errors_go_to_the_model(example_python: str) -> None:
     for module, tool, arguments in (
         (FINANCIAL, "key_figures", {}),
@@ -102,6 +131,20 @@ def test_other_tools_and_errors_go_to_the_model(example_python: str) -> None:
     ):
         final, calls = asyncio.run(_final(example_python, module, tool, arguments))
         assert final == SUMMARY and calls == 2, tool
+
+
+def test_a_turn_with_a_verbatim_tool_and_another_goes_to_the_model_in_either_order(example_python: str) -> None:
+    for first, second in (("financial_statements", "key_figures"), ("key_figures", "financial_statements")):
+        final, model = asyncio.run(_run(example_python, FINANCIAL, first, {}, [second]))
+        # The model read both results and its answer is the turn's final text; no host answer follows it.
+        assert model.calls == 2 and sorted(model.responses) == ["financial_statements", "key_figures"], first
+        assert final == SUMMARY, first
+
+
+def test_a_turn_of_verbatim_calls_only_answers_with_each_in_order(example_python: str) -> None:
+    final, model = asyncio.run(_run(example_python, FINANCIAL, "financial_statements", {}, ["financial_statements"]))
+    assert model.calls == 1
+    assert final.count('Verbatim result from tool "financial_statements" of server "example".') == 2
 
 
 def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:

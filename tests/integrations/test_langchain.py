@@ -289,12 +289,14 @@ def _scripted_model(turn: Sequence[tuple[str, dict[str, Any]]]) -> Any:
     return Scripted(messages=iter([AIMessage(content="", tool_calls=calls), AIMessage(content=SUMMARY)]))
 
 
-async def _agent_run(python: str, module: str, turn: Sequence[tuple[str, dict[str, Any]]]) -> tuple[Any, Any]:
+async def _agent_run(
+    python: str, module: str, turn: Sequence[tuple[str, dict[str, Any]]], *, markdown: bool = False
+) -> tuple[Any, Any]:
     create_agent = pytest.importorskip("langchain.agents").create_agent
     from mcp_rendering.integrations.langchain import answer_directly, direct_answer_interceptor
 
     async with _session(python, module) as session:
-        interceptor = direct_answer_interceptor(session, server="example")
+        interceptor = direct_answer_interceptor(session, server="example", markdown=markdown)
         tools = answer_directly(await load_mcp_tools(session, tool_interceptors=[interceptor]))
         agent = create_agent(_scripted_model(turn), tools)
         state = await agent.ainvoke({"messages": [("user", "Show the accounts")]})
@@ -311,6 +313,14 @@ def test_the_route_answers_with_every_record_and_no_model_turn(example_python: s
     report = audit(answer, raw, markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
     assert all(SUMMARY not in message.text for message in messages)
+
+
+def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
+    messages, raw = asyncio.run(_agent_run(example_python, FINANCIAL, [("financial_statements", {})], markdown=True))
+    answer = messages[-1].text
+    assert answer.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
+    report = audit(answer, raw, markup="markdown")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
 def test_only_tools_the_server_marks_verbatim_return_directly(example_python: str) -> None:

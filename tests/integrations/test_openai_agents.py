@@ -27,6 +27,7 @@ from mcp_rendering.integrations.openai_agents import (
     RenderingMCPServerStdio,
     rendered_output,
     verbatim_final_output,
+    verbatim_markdown_output,
 )
 from mcp_rendering.reading import combine_parts
 from mcp_rendering.types import PARTIAL_MARKER
@@ -218,12 +219,14 @@ SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
 """What the scripted model writes after the tool call: a stand-in for a model that summarizes."""
 
 
-async def _route(python: str, module: str, turn: Sequence[tuple[str, Mapping[str, Any]]]) -> tuple[Any, ScriptedModel]:
+async def _route(
+    python: str, module: str, turn: Sequence[tuple[str, Mapping[str, Any]]], behavior: Any = verbatim_final_output
+) -> tuple[Any, ScriptedModel]:
     calls = [function_call(name, dict(args), call_id=f"call-{n}") for n, (name, args) in enumerate(turn)]
     model = ScriptedModel([calls, [assistant_message(SUMMARY)]])
     server = RenderingMCPServerStdio(params={"command": python, "args": ["-m", module]}, name="example")
     async with server:
-        agent = Agent(name="test", model=model, mcp_servers=[server], tool_use_behavior=verbatim_final_output)
+        agent = Agent(name="test", model=model, mcp_servers=[server], tool_use_behavior=behavior)
         result = await Runner.run(agent, "Go.", run_config=RunConfig(tracing_disabled=True))
     return result, model
 
@@ -237,6 +240,14 @@ def test_the_route_answers_with_every_record_and_no_model_turn(example_python: s
     report = audit(answer, raw, markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
     assert SUMMARY not in answer
+
+
+def test_the_markdown_route_answers_with_the_fenced_form(example_python: str) -> None:
+    result, _ = asyncio.run(_route(example_python, FINANCIAL, [("financial_statements", {})], verbatim_markdown_output))
+    answer = result.final_output
+    assert isinstance(answer, str) and answer.startswith('Verbatim result from tool "financial\\_statements"')
+    report = audit(answer, _reference(example_python, FINANCIAL, "financial_statements", {}), markup="markdown")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
 def test_the_route_leaves_other_tools_errors_and_mixed_turns_to_the_model(example_python: str) -> None:

@@ -7,18 +7,24 @@ framework's own return-direct route ends the turn on a verbatim result, so that 
   `present()`'s text (or Markdown), which opens with the notice of a partial result, saying how to get the rest;
 - an error result: a line of the host's saying the tool failed, then the server's message as `present()` shows
   server text (hidden characters escaped; fenced in Markdown);
-- a result with nothing to show: a line of the host's saying so.
+- a result with nothing to show: a line of the host's saying so; when the host's byte bound is why (a single line
+  larger than `max_bytes`), the line says so, with the result's size and the bound;
+- a result whose completeness the server did not state (a tool's hint without a result directive): in place of
+  `present()`'s partial notice, a neutral line saying the server did not say whether it is the whole result (the
+  host cannot know that part of it is missing); `FinalAnswer.complete` stays False.
 
 The host's own lines always come first and the server's text after them, so that nothing the server writes can
 pass for the host's: a server line imitating a caption or a notice sits below the real one. The answer is bounded
 as `present()` bounds it (`max_rows`, `max_bytes`); by default, `DEFAULT_MAX_BYTES`, since an answer has no
-scroll-back the host controls. `is_verbatim_tool` reads a tool's hint, for routes that must be chosen before any
+scroll-back the host controls. `join_answers` puts several answers in one, each closed by a host line whose mark
+no server text can hold. `is_verbatim_tool` reads a tool's hint, for routes that must be chosen before any
 call (a flag set when the tools are loaded).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -26,7 +32,14 @@ from mcp_rendering.host import NAME_LIMIT, Presentation, present, quote, tool_re
 from mcp_rendering.reading import read_tool_hints
 from mcp_rendering.render import markdown_escape
 
-__all__ = ["DEFAULT_MAX_BYTES", "FinalAnswer", "final_answer", "is_verbatim_tool"]
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "UNSTATED_COMPLETENESS",
+    "FinalAnswer",
+    "final_answer",
+    "is_verbatim_tool",
+    "join_answers",
+]
 
 DEFAULT_MAX_BYTES = 512 * 1024
 """The default bound on the UTF-8 size of the records shown in an answer (the host's lines come on top)."""
@@ -45,7 +58,8 @@ class FinalAnswer:
     is_error: bool
     """True for an error result (`isError`)."""
     complete: bool
-    """False when the answer shows only part of the result; its notice then says how to get the rest."""
+    """False when the answer shows only part of the result (its notice then says how to get the rest) or when the
+    server did not state that the result is whole (a neutral line then says so)."""
     presentation: Presentation
     """The presentation the answer was built from (what the model would have received, and `next_arguments`)."""
 
@@ -69,6 +83,35 @@ def _name(tool: Any) -> str:
 def _source(tool: Any, server: str | None) -> str:
     who = f"tool {quote(_name(tool)[:NAME_LIMIT])}"
     return f"{who} of server {quote(server[:NAME_LIMIT])}" if server else who
+
+
+UNSTATED_COMPLETENESS = "The server did not say whether this is the whole result."
+"""The host's line for a result whose completeness the server did not state."""
+
+
+def _unstated_notice(presentation: Presentation) -> str | None:
+    """The neutral line replacing `present()`'s partial notice when the only reason for it is that the server did
+    not state completeness (no continuation, nothing cut by the host); None otherwise."""
+    rendering = presentation.rendering
+    if (
+        presentation.notice is None
+        or rendering.completeness != "not-stated"
+        or rendering.continuation_partial
+        or presentation.host_bounded
+    ):
+        return None
+    return UNSTATED_COMPLETENESS
+
+
+def _text_size(wire: Mapping[str, Any]) -> int:
+    """The UTF-8 size of the result's text blocks."""
+    content: object = wire.get("content")
+    blocks = cast("list[object]", content) if isinstance(content, list) else []
+    return sum(
+        len(text.encode("utf-8", "surrogatepass"))
+        for block in blocks
+        if isinstance(block, Mapping) and isinstance(text := cast("Mapping[str, Any]", block).get("text"), str)
+    )
 
 
 def _without_notice(view: str, notice: str | None, markdown: bool) -> str:
@@ -116,8 +159,24 @@ def final_answer(
         return FinalAnswer(text, markdown, presentation.mode == "verbatim", True, presentation.complete, presentation)
     body_text = presentation.text.strip("\n")
     body_markdown = presentation.markdown.strip("\n")
+    unstated = _unstated_notice(presentation)
+    if unstated is not None:
+        records = _without_notice(presentation.text, presentation.notice, markdown=False).strip("\n")
+        records_markdown = _without_notice(presentation.markdown, presentation.notice, markdown=True).strip("\n")
+        body_text = f"{unstated}\n\n{records}" if records else unstated
+        body_markdown = f"{markdown_escape(unstated)}\n\n{records_markdown}" if records_markdown else unstated
     records_text = _without_notice(presentation.text, presentation.notice, markdown=False).strip()
-    empty = "" if records_text else f"The {source} returned nothing to show."
+    empty = ""
+    if not records_text and presentation.host_bounded and max_bytes is not None:
+        # Nothing fits the bound (one line larger than it): `present()`'s "first 0 of 1 lines" would say little.
+        size = _text_size(wire)
+        empty = (
+            f"The {source} returned a result of {size} bytes of text, over this host's bound of {max_bytes} bytes"
+            " for an answer: none of it is shown here."
+        )
+        body_text = body_markdown = ""
+    elif not records_text:
+        empty = f"The {source} returned nothing to show."
     caption = presentation.caption
     text_lines = [line for line in (caption, empty, body_text) if line]
     markdown_lines = [
@@ -131,3 +190,22 @@ def final_answer(
         presentation.complete,
         presentation,
     )
+
+
+def join_answers(answers: Sequence[str], *, markdown: bool = False) -> str:
+    """Several answers (of one turn, in the order called) as one: a host line first saying how many follow and the
+    mark of the host's end lines, then each answer closed by its end line. The mark is drawn from a digest of every
+    answer, so no server text can hold it (it would have to contain a digest of itself), and a server's body
+    imitating an end line and the next caption is told apart. One answer is returned as it is."""
+    if len(answers) <= 1:
+        return answers[0] if answers else ""
+    digest = hashlib.sha256("\0".join(answers).encode("utf-8", "surrogatepass")).hexdigest()
+    windows = (digest[start : start + 12] for start in range(len(digest) - 11))
+    mark = next((window for window in windows if not any(window in answer for answer in answers)), digest)
+    count = len(answers)
+    lines = [f"{count} results follow, in the order called; the host ends each with a line marked {mark}."]
+    for index, answer in enumerate(answers, 1):
+        lines += [answer, f"End of result {index} of {count} ({mark})."]
+    if markdown:
+        lines = [markdown_escape(line) if index % 2 == 0 else line for index, line in enumerate(lines)]
+    return "\n\n".join(lines)

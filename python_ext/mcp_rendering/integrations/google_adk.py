@@ -16,8 +16,9 @@ text front ends read an answer; without it, a skipped summary leaves a final eve
 
 An error result never skips the model: it reads the error as without the route, and may correct its call. Tools
 that are not MCP tools, and results the host does not present verbatim, are untouched. When one model turn calls a
-verbatim tool and another, ADK skips the summary only if every response of the turn asks it; otherwise the model
-answers, having read `{"answer": text}`, the host's view, in place of the raw result.
+verbatim tool and another, the summary is skipped only when every call of the turn (read from the model's
+event that made them) answered verbatim; otherwise the model answers, having read every result, the verbatim
+ones as `{"answer": text}`, the host's view, in place of the raw result.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, join_answers
 
 __all__ = ["ANSWER_KEY", "direct_answers"]
 
@@ -56,8 +57,25 @@ def _wire(value: Any) -> Any:
     return value
 
 
+def _turn_call_ids(tool_context: Any) -> tuple[str, ...]:
+    """The ids of every function call the model made in the event that made this one (this call's id alone when
+    that event is not found)."""
+    own = cast("str | None", tool_context.function_call_id)
+    for event in reversed(cast("list[Any]", tool_context.session.events)):
+        content: Any = event.content
+        parts = cast("list[Any]", (content.parts or []) if content is not None else [])
+        ids = tuple(str(part.function_call.id) for part in parts if part.function_call is not None)
+        if own in ids:
+            return ids
+    return (own or "",)
+
+
 def direct_answers(
-    *, server: str | None = None, max_rows: int | None = None, max_bytes: int | None = DEFAULT_MAX_BYTES
+    *,
+    server: str | None = None,
+    max_rows: int | None = None,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    markdown: bool = False,
 ) -> dict[str, Callable[..., Any]]:
     """The `after_tool_callback` and `after_agent_callback` of an `LlmAgent` (pass them with ``**``) that end the
     turn on a verbatim MCP result with the host's view as its text; see the module docstring.
@@ -66,9 +84,29 @@ def direct_answers(
         server: the server name shown in the caption (default: none, the tool alone is named).
         max_rows: the host's bound on the records shown.
         max_bytes: the host's bound on the size of the records shown (None: no bound).
+        markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
+            renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
     """
 
+    # The answers of each turn's calls so far (None: not verbatim), by the turn's call ids. ADK runs a turn's
+    # calls concurrently and merges their actions; this callback runs without awaiting, so the last call of the
+    # turn to finish sees every other one and alone decides whether the summary is skipped.
+    turns: dict[tuple[str, ...], dict[str, str | None]] = {}
+
     def after_tool(tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any) -> dict[str, Any] | None:
+        calls = _turn_call_ids(tool_context)
+        answer = _verbatim_answer(tool, args, tool_response)
+        answered = turns.setdefault(calls, {})
+        answered[cast("str", tool_context.function_call_id)] = answer
+        if len(answered) >= len(set(calls)):
+            del turns[calls]
+            if all(text is not None for text in answered.values()):
+                tool_context.actions.skip_summarization = True
+                earlier = cast("list[str]", tool_context.state.get(ANSWER_KEY) or [])
+                tool_context.state[ANSWER_KEY] = [*earlier, *(answered[call] or "" for call in dict.fromkeys(calls))]
+        return None if answer is None else {"answer": answer}
+
+    def _verbatim_answer(tool: Any, args: dict[str, Any], tool_response: Any) -> str | None:
         raw = _raw_tool(tool)
         if raw is None or not isinstance(tool_response, Mapping):
             return None  # not an MCP tool's result
@@ -83,11 +121,7 @@ def direct_answers(
             return None
         if not answer.verbatim or answer.is_error:
             return None
-        tool_context.actions.skip_summarization = True
-        answers = list(cast("list[str]", tool_context.state.get(ANSWER_KEY) or []))
-        answers.append(answer.text)
-        tool_context.state[ANSWER_KEY] = answers
-        return {"answer": answer.text}
+        return answer.markdown if markdown else answer.text
 
     def after_agent(callback_context: Any) -> Any:
         answers = cast("list[str] | None", callback_context.state.get(ANSWER_KEY))
@@ -96,6 +130,6 @@ def direct_answers(
         callback_context.state[ANSWER_KEY] = []
         # ADK's own content type, from the environment the agent runs in (this package does not depend on it).
         genai: Any = importlib.import_module("google.genai.types")
-        return genai.Content(role="model", parts=[genai.Part(text="\n\n".join(answers))])
+        return genai.Content(role="model", parts=[genai.Part(text=join_answers(answers, markdown=markdown))])
 
     return {"after_tool_callback": after_tool, "after_agent_callback": after_agent}

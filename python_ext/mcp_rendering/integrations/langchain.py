@@ -307,8 +307,10 @@ class DirectAnswerInterceptor:
         server: str | None = None,
         max_rows: int | None = None,
         max_bytes: int | None = DEFAULT_MAX_BYTES,
+        markdown: bool = False,
     ) -> None:
         self._lookup = RenderingInterceptor(session, client=client, tools=tools)
+        self._markdown = markdown
         self._server = server
         self._max_rows = max_rows
         self._max_bytes = max_bytes
@@ -339,7 +341,8 @@ class DirectAnswerInterceptor:
             arguments=request.args,
         )
         # One text block, the answer; an error stays an error, so that the adapters mark the message as failed.
-        view: dict[str, Any] = {"content": [{"type": "text", "text": answer.text}], "isError": answer.is_error}
+        text = answer.markdown if self._markdown else answer.text
+        view: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": answer.is_error}
         return type(model).model_validate(view)
 
 
@@ -351,6 +354,7 @@ def direct_answer_interceptor(
     server: str | None = None,
     max_rows: int | None = None,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
+    markdown: bool = False,
 ) -> DirectAnswerInterceptor:
     """An interceptor for ``load_mcp_tools(..., tool_interceptors=[...])`` (or a `MultiServerMCPClient`'s) that
     makes the result of every tool the server marks verbatim the host's view of it: one text block holding
@@ -365,10 +369,12 @@ def direct_answer_interceptor(
         server: the server name shown in the caption; defaults to the adapters' server name for the call.
         max_rows: the host's bound on the records shown.
         max_bytes: the host's bound on the size of the records shown (None: no bound).
+        markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
+            renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
 
     Raises:
         ValueError: more than one of `session`, `client` and `tools`.
     """
     return DirectAnswerInterceptor(
-        session, client=client, tools=tools, server=server, max_rows=max_rows, max_bytes=max_bytes
+        session, client=client, tools=tools, server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown
     )

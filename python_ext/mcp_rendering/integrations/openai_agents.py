@@ -55,7 +55,7 @@ from agents.mcp import (  # pyright: ignore[reportMissingImports]
 from pydantic import BaseModel
 
 from mcp_rendering.host import Presentation
-from mcp_rendering.integrations.answer import FinalAnswer, final_answer
+from mcp_rendering.integrations.answer import FinalAnswer, final_answer, join_answers
 
 __all__ = [
     "CUSTOM_DATA_KEY",
@@ -66,6 +66,7 @@ __all__ = [
     "presentation_data",
     "rendered_output",
     "verbatim_final_output",
+    "verbatim_markdown_output",
 ]
 
 CUSTOM_DATA_KEY = "rendering"
@@ -231,7 +232,18 @@ class RenderingServerMixin:
 
 def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
     """A `ToolsToFinalOutputFunction` for `Agent(tool_use_behavior=...)`: the host's view of the turn's verbatim
-    results as the final output, when every tool call of the turn returned one (see the module docstring)."""
+    results as the final output, as plain text, when every tool call of the turn returned one (see the module
+    docstring)."""
+    return _final_output(tool_results, "text")
+
+
+def verbatim_markdown_output(context: Any, tool_results: list[Any]) -> Any:
+    """`verbatim_final_output` with the answer's Markdown form (every server string escaped or fenced), for an
+    application that renders `final_output` as Markdown."""
+    return _final_output(tool_results, "markdown")
+
+
+def _final_output(tool_results: list[Any], form: str) -> Any:
     answers: list[str] = []
     for tool_result in tool_results:
         data = rendered_output(getattr(tool_result, "run_item", None)) or {}
@@ -241,8 +253,8 @@ def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
         view = cast("Mapping[str, Any]", answer)
         if view.get("verbatim") is not True or view.get("is_error") is not False:
             return _outcome(None)
-        answers.append(cast("str", view["text"]))
-    return _outcome("\n\n".join(answers) if answers else None)
+        answers.append(cast("str", view[form]))
+    return _outcome(join_answers(answers, markdown=form == "markdown") if answers else None)
 
 
 def _outcome(final_output: str | None) -> Any:
