@@ -705,7 +705,10 @@ def test_server_text_is_compared_folded_and_with_its_hidden_characters_escaped()
         Row(id="b", label="Bidi\u202e", values=("a\u2028b", None)),
         columns=("v", "w"),
     )
-    assert audit_document("| Net income | 1 000 | x |\n| Bidi\\u202e | a b | n/a |", document, markup="text").clean
+    shown = "| Net\\nincome | 1 000 | x |\n| Bidi\\u202e | a\\u2028b | n/a |"
+    assert audit_document(shown, document, markup="text").clean
+    # A line break shown as a space is another text: the audit says so.
+    assert not audit_document(shown.replace("Net\\nincome", "Net income"), document, markup="text").clean
 
 
 # -------------------------------------------------------------------------- rule 4: free-form lines and list items

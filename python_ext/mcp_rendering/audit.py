@@ -682,7 +682,14 @@ class _Expected:
 def _shown(text: str) -> str:
     """Server text as the reference renderer shows it, as drawn (`mcp_rendering.drawn`), folded (the fast path
     decided in C)."""
-    if shows_as_written(text) and "  " not in text and text[:1] != " " and text[-1:] != " " and not may_change(text):
+    if (
+        "\\" not in text
+        and shows_as_written(text)
+        and "  " not in text
+        and text[:1] != " "
+        and text[-1:] != " "
+        and not may_change(text)
+    ):
         return text
     return fold(as_drawn(text_escape(text)))
 
@@ -700,7 +707,8 @@ def _shown_column(column: Sequence[Cell], null_display: str, seen: dict[str, str
     written, _ = column_cells(column, null_display)
     joined = " ".join(written)
     if (
-        shows_as_written(joined)
+        "\\" not in joined
+        and shows_as_written(joined)
         and "  " not in joined
         and joined[:1] != " "
         and joined[-1:] != " "
@@ -729,6 +737,7 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
             label = row.label
             if (
                 not (label.isascii() and label.isprintable())
+                or "\\" in label
                 or "  " in label
                 or label[:1] == " "
                 or label[-1:] == " "
