@@ -1170,7 +1170,7 @@ def test_what_present_shows_of_a_text_result_with_other_blocks_audits_clean() ->
 def _files(tmp_path: Path, result: Any, shown: str) -> list[str]:
     result_file = tmp_path / "result.json"
     result_file.write_text(json.dumps(result), encoding="utf-8")
-    transcript = tmp_path / "shown.txt"
+    transcript = tmp_path / "shown.transcript"
     transcript.write_text(shown, encoding="utf-8")
     return [str(result_file), str(transcript)]
 

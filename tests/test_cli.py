@@ -907,7 +907,9 @@ def test_the_audit_help_states_the_exit_statuses_and_limits(capsys: pytest.Captu
         main(["audit", "--help"])
     assert exited.value.code == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert out.startswith("usage: mcp-rendering audit [-h] [--markup {auto,text,markdown}] [--json] result [result ...] transcript")
+    assert out.startswith(
+        "usage: mcp-rendering audit [-h] [--markup {auto,text,markdown}] [--json] result [result ...] transcript"
+    )
     assert " Check that a transcript shows a tool result whole, in order, unaltered and nothing more. Exit" in out
     assert "Exit status: 0 clean, 1 not faithful, 2 input that cannot be audited" in out
     assert f"over {MAX_RESULT_BYTES} bytes or a transcript over {MAX_TRANSCRIPT_CHARS} characters" in out

@@ -100,7 +100,7 @@ from pydantic import ValidationError
 
 from mcp_rendering.document import Cell, Document, Row, RowKind, Section
 from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, may_change
-from mcp_rendering.host import result_is_complete, tool_result_wire
+from mcp_rendering.host import Presentation, result_is_complete, tool_result_wire
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, resolve_rendering
 from mcp_rendering.records import RecordsKind, ResultRecords, result_records, shows_text
 from mcp_rendering.render import column_cells, first_hidden, shows_as_written, text_escape, visible
@@ -1794,7 +1794,7 @@ def _audit_lines(
 
 
 def audit(
-    shown_text: str,
+    shown_text: str | Presentation,
     result: Any,
     *,
     markup: Markup = "auto",
@@ -1804,7 +1804,9 @@ def audit(
     """Audit what a host showed the user against any tool result, or against the parts of a continued result.
 
     Args:
-        shown_text: the transcript of what was shown (see the module docstring for how it is read).
+        shown_text: the transcript of what was shown (see the module docstring for how it is read), or the
+            `Presentation` that `present()` made of `result`: its `text` view is audited as plain text (with
+            `markup="markdown"`, its `markdown` view as Markdown), the markup it was made in.
         result: a `CallToolResult`: an SDK model of any version, a framework's own (FastMCP's), or its wire dict; or
             a list of the parts of one continued result, in the order they were fetched. Parts are audited as one
             result: their records in order (a section met again continues), partial only when the last part is.
@@ -1817,6 +1819,9 @@ def audit(
         AuditInputError: the transcript is too long, `result` is not a result object (or a list of them), or its
             parts are not parts of one result.
     """
+    if isinstance(shown_text, Presentation):
+        # The view's own markup: a plain-text view whose labels hold Markdown must not be read as Markdown.
+        shown_text, markup = (shown_text.markdown, "markdown") if markup == "markdown" else (shown_text.text, "text")
     if isinstance(result, list | tuple):
         return _audit_parts(shown_text, cast("Sequence[Any]", result), markup)
     wire = _wire(result)
