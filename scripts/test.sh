@@ -6,11 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 export PATH="$PWD/.venv/bin:$PATH"
 
-for generator in scripts/gen_*.py; do
-  [ -e "$generator" ] || continue
-  echo "== $generator --check"
-  python "$generator" --check
-done
+bash scripts/check-generators.sh
 echo "== python -m interop.reach --check-tables"
 python -m interop.reach --check-tables
 

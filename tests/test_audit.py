@@ -705,7 +705,10 @@ def test_server_text_is_compared_folded_and_with_its_hidden_characters_escaped()
         Row(id="b", label="Bidi\u202e", values=("a\u2028b", None)),
         columns=("v", "w"),
     )
-    assert audit_document("| Net income | 1 000 | x |\n| Bidi\\u202e | a b | n/a |", document, markup="text").clean
+    shown = "| Net\\nincome | 1 000 | x |\n| Bidi\\u202e | a\\u2028b | n/a |"
+    assert audit_document(shown, document, markup="text").clean
+    # A line break shown as a space is another text: the audit says so.
+    assert not audit_document(shown.replace("Net\\nincome", "Net income"), document, markup="text").clean
 
 
 # -------------------------------------------------------------------------- rule 4: free-form lines and list items
@@ -1167,7 +1170,7 @@ def test_what_present_shows_of_a_text_result_with_other_blocks_audits_clean() ->
 def _files(tmp_path: Path, result: Any, shown: str) -> list[str]:
     result_file = tmp_path / "result.json"
     result_file.write_text(json.dumps(result), encoding="utf-8")
-    transcript = tmp_path / "shown.txt"
+    transcript = tmp_path / "shown.transcript"
     transcript.write_text(shown, encoding="utf-8")
     return [str(result_file), str(transcript)]
 

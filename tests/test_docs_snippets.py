@@ -377,8 +377,9 @@ def test_the_get_started_page_says_what_an_altered_line_does(tmp_path: Path) -> 
     # The page's claim: change a line of what is shown and the audit names the altered record.
     [host] = python_blocks(GET_STARTED)
     altered = host.replace(
-        "shown.text, result, tool=tool",
-        'shown.text.replace("Capitaux propres", "Equity"), result, tool=tool',
+        "audit(shown, result, tool=tool, arguments=arguments)",
+        'audit(shown.text.replace("Capitaux propres", "Equity"), result, tool=tool, arguments=arguments, '
+        'markup="text")',
     )
     assert altered != host
     (tmp_path / "host.py").write_text(altered, encoding="utf-8")

@@ -83,3 +83,33 @@ def test_check_sh_skips_in_one_line_on_a_clone_without_the_suite_source(tmp_path
         "upstream/conformance/check.sh: skipped: the conformance suite's source (conformance-c321dd3.tar.gz) is not "
         "beside this checkout; set CONFORMANCE_SNAPSHOT to it to run this check"
     ]
+
+
+def test_the_generator_stage_of_test_sh_skips_a_missing_snapshot_and_goes_on(tmp_path: Path) -> None:
+    """On a clone without the suite's source, the generators' stage says in one line what it skipped and why, and
+    still runs (and fails on) the generators after it."""
+    checkout = tmp_path / "clone"
+    (checkout / "scripts").mkdir(parents=True)
+    shutil.copy(ROOT / "scripts" / "check-generators.sh", checkout / "scripts" / "check-generators.sh")
+    shutil.copy(ROOT / "scripts" / "gen_conformance_patch.py", checkout / "scripts" / "gen_conformance_patch.py")
+    # The helper module it imports, outside scripts/ so that the stage does not run it as a generator.
+    (checkout / "lib").mkdir()
+    shutil.copy(ROOT / "scripts" / "gen_sdk_patch.py", checkout / "lib" / "gen_sdk_patch.py")
+    # A later generator whose check fails: the stage must reach it and fail with its status.
+    (checkout / "scripts" / "gen_zz_stale.py").write_text("import sys\nprint('stale', file=sys.stderr)\nsys.exit(1)\n")
+    run = subprocess.run(
+        ["bash", str(checkout / "scripts" / "check-generators.sh")],
+        capture_output=True,
+        text=True,
+        env={"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "PYTHONPATH": str(checkout / "lib")},
+        check=False,
+    )
+    skipped = [line for line in run.stdout.splitlines() if line.startswith("skipped:")]
+    assert len(skipped) == 1, run.stdout
+    assert skipped[0].startswith("skipped: the suite snapshot conformance-c321dd3.tar.gz is absent")
+    assert "== scripts/gen_zz_stale.py --check" in run.stdout
+    assert run.returncode == 1
+    assert "stale" in run.stderr
+    assert "scripts/test.sh" not in run.stderr
+    test_sh = (ROOT / "scripts" / "test.sh").read_text()
+    assert "bash scripts/check-generators.sh" in test_sh

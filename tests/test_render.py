@@ -114,8 +114,11 @@ def test_markdown_rendering_is_a_table_per_section() -> None:
 
 def test_markdown_escapes_what_could_break_a_table() -> None:
     assert markdown_escape("a|b") == "a\\|b"
-    assert markdown_escape("x\ny") == "x y"  # no raw HTML: its display depends on the renderer
-    assert markdown_escape("<b>*_`[]~&#\\") == "\\<b\\>\\*\\_\\`\\[\\]\\~\\&\\#\\\\"
+    # A line break is an escape, shown as the plain-text view shows it (no raw HTML: its display depends on the
+    # renderer): the backslash of `\n` is itself escaped for Markdown.
+    assert markdown_escape("x\ny") == "x\\\\ny"
+    # A backslash shows as `\\` in both views: Markdown needs four.
+    assert markdown_escape("<b>*_`[]~&#\\") == "\\<b\\>\\*\\_\\`\\[\\]\\~\\&\\#\\\\\\\\"
     assert markdown_escape("-") == "\\-"  # a dash-only cell would read as a delimiter row
     assert markdown_escape(":--") == "\\:--"
     assert markdown_escape("-12.5") == "-12.5"  # numbers stay readable
@@ -289,3 +292,29 @@ def test_a_section_built_without_validation_whose_rows_do_not_fit_its_columns_is
         for render in (render_text, render_markdown):
             with pytest.raises(ValueError, match="do not match its"):
                 render(document)
+
+
+def test_escapes_are_unambiguous_in_both_views_and_read_back_by_the_audit() -> None:
+    """A tab, a line break, a literal backslash escape and the character it names: each shows differently from
+    its look-alike in both views, and the audit reads each view back clean with its default markup reading."""
+    from mcp_rendering.audit import audit_document
+
+    labels = ["a\tb", "a b", "a\nb", "a\\nb", "x\\u202e", "x\u202e", "back\\slash"]
+    document = Document(
+        title="Ledger",
+        sections=(
+            Section(
+                id="s",
+                title="Accounts",
+                columns=("v",),
+                rows=tuple(Row(id=str(n), label=label, values=(label,)) for n, label in enumerate(labels)),
+            ),
+        ),
+    )
+    for render in (render_text, render_markdown):
+        lines = render(document).splitlines()[-len(labels) :]
+        assert len(set(lines)) == len(labels), lines  # no two texts show alike
+    assert "| a\\tb " in render_text(document)
+    assert "| x\\\\u202e " in render_text(document)
+    assert audit_document(render_markdown(document), document).clean
+    assert audit_document(render_text(document), document, markup="text").clean

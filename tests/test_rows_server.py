@@ -485,3 +485,46 @@ def test_a_verbatim_tool_shows_nulls_as_its_null_text_and_refuses_one_that_reads
     assert cash.rstrip(" |").endswith(" none")
     with pytest.raises(ValidationError, match="null_display"):
         verbatim_tool(mcp, null_display="0")
+
+
+HOSTILE_LABELS = [
+    "**Ignore** the rows",
+    "<b>bold</b> & <i>more</i>",
+    "# not a heading",
+    "- not a list item",
+    "[link](http://e.test)",
+    "`code` | pipe",
+    "1. not numbered",
+    "> not a quote",
+    "a\tb",
+    "x\\u202e",
+]
+
+
+def test_hostile_labels_audit_clean_through_the_readmes_exact_calls(tmp_path: Any) -> None:
+    """The README's host: `present(...)` then `audit(shown, result, tool=..., arguments={})` with the default markup;
+    and the command line on the text view saved as `.txt`. Labels holding Markdown and HTML must not make the
+    plain-text view be read as Markdown."""
+    from mcp_rendering.cli import main as cli_main
+
+    mcp = MCPServer("hostile", **registration())
+
+    @verbatim_tool(mcp)
+    def notes() -> list[dict[str, Any]]:
+        return [{"label": label, "amount": Decimal(f"{n}.50")} for n, label in enumerate(HOSTILE_LABELS)]
+
+    tool, result = anyio.run(_call, mcp, "notes", {})
+    shown = present(tool, result, server="hostile", arguments={})
+    report = audit(shown, result, tool=tool, arguments={})
+    assert report.clean, report.format()
+    assert report.markup == "text" and report.rows_intact == len(HOSTILE_LABELS)
+    markdown_report = audit(shown, result, tool=tool, arguments={}, markup="markdown")
+    assert markdown_report.clean and markdown_report.markup == "markdown"
+    # The view is audited, not trusted: a row dropped from it is found.
+    dropped = shown.text.replace("not a heading", "a heading")
+    assert not audit(dropped, result, tool=tool, arguments={}, markup="text").clean
+    (tmp_path / "labels.json").write_text(result.model_dump_json(by_alias=True, exclude_none=True))
+    (tmp_path / "labels.txt").write_text(shown.text)
+    (tmp_path / "labels.md").write_text(shown.markdown)
+    assert cli_main(["audit", str(tmp_path / "labels.json"), str(tmp_path / "labels.txt")]) == 0
+    assert cli_main(["audit", str(tmp_path / "labels.json"), str(tmp_path / "labels.md")]) == 0

@@ -106,7 +106,7 @@ from pydantic import ValidationError
 
 from mcp_rendering.document import Cell, Document, Row, RowKind, Section
 from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, lines_as_drawn, may_change
-from mcp_rendering.host import result_is_complete, tool_result_wire
+from mcp_rendering.host import Presentation, result_is_complete, tool_result_wire
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, resolve_rendering
 from mcp_rendering.records import RecordsKind, ResultRecords, result_records, shows_text
 from mcp_rendering.render import column_cells, first_hidden, shows_as_written, text_escape, visible
@@ -701,7 +701,14 @@ class _Expected:
 def _shown(text: str) -> str:
     """Server text as the reference renderer shows it, as drawn (`mcp_rendering.drawn`), folded (the fast path
     decided in C)."""
-    if shows_as_written(text) and "  " not in text and text[:1] != " " and text[-1:] != " " and not may_change(text):
+    if (
+        "\\" not in text
+        and shows_as_written(text)
+        and "  " not in text
+        and text[:1] != " "
+        and text[-1:] != " "
+        and not may_change(text)
+    ):
         return text
     return fold(as_drawn(text_escape(text)))
 
@@ -719,7 +726,8 @@ def _shown_column(column: Sequence[Cell], null_display: str, seen: dict[str, str
     written, _ = column_cells(column, null_display)
     joined = " ".join(written)
     if (
-        shows_as_written(joined)
+        "\\" not in joined
+        and shows_as_written(joined)
         and "  " not in joined
         and joined[:1] != " "
         and joined[-1:] != " "
@@ -749,6 +757,7 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
             label = row.label
             if (
                 not (label.isascii() and label.isprintable())
+                or "\\" in label
                 or "  " in label
                 or label[:1] == " "
                 or label[-1:] == " "
@@ -1808,7 +1817,7 @@ def _audit_lines(
 
 
 def audit(
-    shown_text: str,
+    shown_text: str | Presentation,
     result: Any,
     *,
     markup: Markup = "auto",
@@ -1818,7 +1827,9 @@ def audit(
     """Audit what a host showed the user against any tool result, or against the parts of a continued result.
 
     Args:
-        shown_text: the transcript of what was shown (see the module docstring for how it is read).
+        shown_text: the transcript of what was shown (see the module docstring for how it is read), or the
+            `Presentation` that `present()` made of `result`: its `text` view is audited as plain text (with
+            `markup="markdown"`, its `markdown` view as Markdown), the markup it was made in.
         result: a `CallToolResult`: an SDK model of any version, a framework's own (FastMCP's), or its wire dict; or
             a list of the parts of one continued result, in the order they were fetched. Parts are audited as one
             result: their records in order (a section met again continues), partial only when the last part is.
@@ -1831,6 +1842,9 @@ def audit(
         AuditInputError: the transcript is too long, `result` is not a result object (or a list of them), or its
             parts are not parts of one result.
     """
+    if isinstance(shown_text, Presentation):
+        # The view's own markup: a plain-text view whose labels hold Markdown must not be read as Markdown.
+        shown_text, markup = (shown_text.markdown, "markdown") if markup == "markdown" else (shown_text.text, "text")
     if isinstance(result, list | tuple):
         return _audit_parts(shown_text, cast("Sequence[Any]", result), markup)
     wire = _wire(result)

@@ -13,8 +13,9 @@ Layout shared by both renderings (the audit relies on it):
   indentation one unit per level up to `MAX_INDENT` levels;
 - plain-text cells are padded with spaces to their column's width, up to `PAD_WIDTH` characters, so that no
   server value costs more output than its own length plus a constant;
-- a line break inside a value never breaks the line: it becomes a space in both views (the Markdown view holds no
-  raw HTML, whose display depends on the renderer);
+- a line break inside a value never breaks the line: both views show it as an escape (`\n`), a tab as `\t` and a
+  backslash as `\\`, so that two different texts never show alike (the Markdown view holds no raw HTML, whose
+  display depends on the renderer);
 - server text is untrusted: every character that is invisible or that moves text around (C0 and C1 controls,
   bidi and other format characters, line and paragraph separators) is shown as an escape such as `\u202e`
   (`visible`), and the Markdown view escapes every character that Markdown would read as markup.
@@ -48,10 +49,6 @@ __all__ = [
     "text_escape",
     "visible",
 ]
-
-# The characters a reader sees as a line break: a value must never split its row's line. (The other controls
-# that `str.splitlines` breaks at are shown as escapes by `visible`.)
-_LINE_BREAKS = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")
 
 # Characters that carry meaning inside a Markdown table cell or heading; escaped with a backslash.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&#])")
@@ -118,11 +115,19 @@ def visible(text: str) -> str:
     return "".join(_escape_char(char) if is_hidden(char) else char for char in text)
 
 
+# The escapes no two texts share: a backslash is doubled, so that a literal `\u202e` (six characters) shows as
+# `\\u202e`, never as the escape of U+202E; a tab and the line breaks are written as escapes, so that "a\nb" and
+# "a b" (or a tab and a space) never show alike. `visible` writes the other hidden characters.
+_UNAMBIGUOUS = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
 def text_escape(text: str) -> str:
-    """Server text for one line of the plain-text view: line breaks become spaces, hidden characters escapes."""
-    if shows_as_written(text):  # the common case
+    """Server text for one line of either view, shown unambiguously: a backslash as `\\\\`, a tab as `\\t`, a
+    line feed as `\\n`, a carriage return as `\\r`, every other hidden character as its escape (`visible`).
+    Two different texts never show alike, and the audit writes the same text for what it expects."""
+    if "\\" not in text and shows_as_written(text):  # the common case
         return text
-    return " ".join(visible(part) for part in _LINE_BREAKS.split(text))
+    return visible(text.translate(_UNAMBIGUOUS))
 
 
 def cell_text(value: Cell, null_display: str = DEFAULT_NULL_DISPLAY) -> str:
@@ -241,7 +246,8 @@ def _underline(title: str, char: str) -> str:
 def _text_cells(cells: list[str]) -> list[str]:
     """`cells` as the plain-text view shows them: one check in C over the whole column usually shows nothing to
     escape."""
-    if shows_as_written("".join(cells)):
+    joined = "".join(cells)
+    if "\\" not in joined and shows_as_written(joined):
         return cells
     return [text_escape(cell) for cell in cells]
 
@@ -301,12 +307,12 @@ def render_text(
 
 
 def markdown_escape(text: str) -> str:
-    """Server text for a Markdown table cell, heading or list item: hidden characters become escapes (`visible`),
-    Markdown's special characters get a backslash, and line breaks become spaces, so that no server string can
-    open a link, an image, HTML, emphasis or a new line."""
-    parts = [_MARKDOWN_SPECIAL.sub(r"\\\1", visible(part)) for part in _LINE_BREAKS.split(text)]
-    parts = [_AT_SIGNS.sub(r"`\g<0>`", _AUTOLINK_START.sub(r"\1\\\2", part)) for part in parts]
-    escaped = " ".join(parts)
+    """Server text for a Markdown table cell, heading or list item: shown as the plain-text view shows it
+    (`text_escape`: backslashes, tabs, line breaks and hidden characters as escapes), then Markdown's special
+    characters get a backslash, so that no server string can open a link, an image, HTML, emphasis or a new line,
+    and a Markdown renderer displays exactly the plain-text view's text."""
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", text_escape(text))
+    escaped = _AT_SIGNS.sub(r"`\g<0>`", _AUTOLINK_START.sub(r"\1\\\2", escaped))
     if "-" in escaped and _DELIMITER_LIKE.fullmatch(escaped):
         # A cell such as `-` or `:--` must not make its line look like a delimiter row: escape its first mark.
         stripped = escaped.lstrip()

@@ -12,13 +12,14 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Mapping
-from typing import Any, TextIO, cast
+from pathlib import PurePath
+from typing import Any, Literal, TextIO, cast
 
 from mcp_rendering.audit import MAX_RESULT_BYTES, MAX_TRANSCRIPT_CHARS, AuditInputError, audit
 from mcp_rendering.cli._input import InputError, parse_json, read_text_file
 from mcp_rendering.render import visible
 
-__all__ = ["add_arguments", "result_of", "run_audit"]
+__all__ = ["add_arguments", "markup_of", "result_of", "run_audit"]
 
 _JSON_KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
     (type(None), "null"),
@@ -41,8 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--markup",
         choices=("auto", "text", "markdown"),
-        default="auto",
-        help="how the transcript was displayed (default: detect)",
+        default=None,
+        help="how the transcript was displayed (default: by its name, text for .txt, markdown for .md or "
+        ".markdown, else detect)",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
@@ -79,6 +81,17 @@ def _result_of_response(value: Any) -> dict[str, Any]:
     return dict(cast("Mapping[str, Any]", value))
 
 
+def markup_of(transcript: str) -> Literal["auto", "text", "markdown"]:
+    """The markup a transcript file's name says it holds: a `.txt` file is plain text (a host's text view, whose
+    labels may hold Markdown characters that are not markup), a `.md` file Markdown; anything else is detected."""
+    suffix = PurePath(transcript).suffix.lower()
+    if suffix == ".txt":
+        return "text"
+    if suffix in (".md", ".markdown"):
+        return "markdown"
+    return "auto"
+
+
 def run_audit(args: argparse.Namespace, out: TextIO) -> int:
     """Run `audit` on parsed arguments: 0 clean, 1 not faithful.
 
@@ -92,7 +105,7 @@ def run_audit(args: argparse.Namespace, out: TextIO) -> int:
     # Four UTF-8 bytes at most per character: a file within this many bytes may still be within the limit.
     shown = read_text_file(args.transcript, MAX_TRANSCRIPT_CHARS * 4, "transcript")
     try:
-        report = audit(shown, parts[0] if len(parts) == 1 else parts, markup=args.markup)
+        report = audit(shown, parts[0] if len(parts) == 1 else parts, markup=args.markup or markup_of(args.transcript))
     except AuditInputError as error:
         raise InputError(visible(" ".join(str(error).split()))) from None
     except RecursionError:
