@@ -26,7 +26,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mcp_rendering._null_text import FORBIDDEN as FROZEN_FORBIDDEN
-from mcp_rendering._null_text import INVISIBLE, WHITE_SPACE
+from mcp_rendering._null_text import INVISIBLE, WHITE_SPACE, usable_by_property
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, usable_null_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,9 +129,10 @@ def test_the_conformance_scenarios_accept_every_null_text_the_sdk_accepts(text: 
     assert _conformance_accepts(text) or not SDK.usable_null_text(text)
 
 
-def test_the_sdk_reads_every_code_point_as_the_schemas_pattern_does() -> None:
-    """The SDK's frozen classes are the pattern's: each code point alone (the class a text needs one of) and after a
-    letter (the class every character must be in)."""
+def test_the_sdk_and_the_package_read_every_code_point_as_the_schemas_pattern_does() -> None:
+    """The SDK's frozen classes and the package's frozen tables are the pattern's: each code point alone (the class a
+    text needs one of) and after a letter (the class every character must be in). The reader requires the pattern
+    and the tables both, so it reads each of these texts as they do."""
     node = json.loads(SCHEMA.read_text(encoding="utf-8"))["$defs"]["Rendering"]["properties"]["nullDisplay"]
     pattern = re.compile(node["pattern"])
     assert (node["minLength"], node["maxLength"]) == (1, 16)
@@ -139,7 +140,7 @@ def test_the_sdk_reads_every_code_point_as_the_schemas_pattern_does() -> None:
         hex(code)
         for code in range(sys.maxunicode + 1)
         for text in (chr(code), "a" + chr(code))
-        if SDK.usable_null_text(text) is not (pattern.fullmatch(text) is not None)
+        if not SDK.usable_null_text(text) is usable_by_property(text) is (pattern.fullmatch(text) is not None)
     ]
     assert differing == []
 
