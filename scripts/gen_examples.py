@@ -183,6 +183,9 @@ def invalid_examples() -> dict[str, Any]:
         "CallToolResult/null-display-roman-numeral": _with_carrier(
             statement, EXTENSION_ID, {"mode": "verbatim", "nullDisplay": "\u216b", "complete": True}
         ),
+        "CallToolResult/null-display-cjk-numeral": _with_carrier(
+            statement, EXTENSION_ID, {"mode": "verbatim", "nullDisplay": "\u5341", "complete": True}
+        ),
         "CallToolResult/null-display-blank": _with_carrier(
             statement, EXTENSION_ID, {"mode": "verbatim", "nullDisplay": "   ", "complete": True}
         ),

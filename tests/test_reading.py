@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import re
+import shutil
+import subprocess
+import sys
 import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
@@ -17,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mcp_rendering
-from mcp_rendering._null_text import usable_by_category
+from mcp_rendering._null_text import blank, forbidden, usable_by_property
 from mcp_rendering.host import present, result_is_complete
 from mcp_rendering.reading import (
     DEFAULT_NULL_DISPLAY,
@@ -987,10 +991,47 @@ def _schema_accepts(text: str) -> bool:
 
 
 def test_the_schema_pattern_spells_out_the_readers_rule() -> None:
-    """The pattern is the rule by Unicode category, code point by code point, as this Python's database has it."""
-    if unicodedata.unidata_version != "14.0.0":
-        pytest.skip(f"the pattern spells out Unicode 14.0; this Python has {unicodedata.unidata_version}")
+    """The pattern is the reader's frozen rule, code point by code point."""
     assert _null_display_schema()["pattern"] == null_text_pattern()
+
+
+def test_the_readers_frozen_tables_are_unicode_14() -> None:
+    """The forbidden characters are Unicode 14.0's Cc, Cf and every character with a numeric value (Numeric_Type
+    not None, which Python's `numeric` reads, Unihan's ideographs included)."""
+    if unicodedata.unidata_version != "14.0.0":
+        pytest.skip(f"the tables are Unicode 14.0's; this Python has {unicodedata.unidata_version}")
+    differing = [
+        hex(code)
+        for code in range(sys.maxunicode + 1)
+        if forbidden(code)
+        is not (unicodedata.category(chr(code)) in {"Cc", "Cf"} or unicodedata.numeric(chr(code), None) is not None)
+    ]
+    assert differing == []
+
+
+def test_the_rule_does_not_depend_on_the_running_pythons_unicode_database() -> None:
+    """Every interpreter found (Python 3.10 to 3.13 have Unicode 13.0 to 15.1) reads every code point as this one."""
+    module = Path(__file__).resolve().parent.parent / "python_ext/mcp_rendering/_null_text.py"
+    script = (
+        "import hashlib, importlib.util, sys, unicodedata; "
+        f"spec = importlib.util.spec_from_file_location('null_text', {str(module)!r}); "
+        "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); "
+        "bits = bytes(m.forbidden(c) * 2 + m.blank(c) for c in range(0x110000)); "
+        "print(unicodedata.unidata_version, hashlib.sha256(bits).hexdigest())"
+    )
+    expected = hashlib.sha256(bytes(forbidden(c) * 2 + blank(c) for c in range(0x110000))).hexdigest()
+    seen: dict[str, str] = {}
+    for name in ("python3.10", "python3.11", "python3.12", "python3.13"):
+        interpreter = shutil.which(name)
+        if interpreter is None:
+            continue
+        done = subprocess.run([interpreter, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+        if done.returncode == 0:
+            version, digest = done.stdout.split()
+            seen[f"{name} (Unicode {version})"] = digest
+    if not seen:
+        pytest.skip("no other Python interpreter runs here")
+    assert seen == dict.fromkeys(seen, expected)
 
 
 @given(
@@ -1003,7 +1044,7 @@ def test_the_schema_pattern_spells_out_the_readers_rule() -> None:
 def test_the_reader_accepts_exactly_the_null_texts_of_the_schema_pattern(text: str) -> None:
     shown = resolve_rendering(None, result({"nullDisplay": text, "complete": True})).null_display
     assert (shown == text) is _schema_accepts(text) or (text == DEFAULT_NULL_DISPLAY)
-    assert usable_null_text(text) is _schema_accepts(text) is (1 <= len(text) <= 16 and usable_by_category(text))
+    assert usable_null_text(text) is _schema_accepts(text) is (1 <= len(text) <= 16 and usable_by_property(text))
 
 
 def test_the_specification_states_the_null_text_rule() -> None:
@@ -1016,7 +1057,8 @@ def test_the_specification_states_the_null_text_rule() -> None:
     cap = _null_display_schema()["maxLength"]
     assert f"1 to {cap} code points" in words
     assert "not only white space or invisible characters" in words
-    assert "Cc and Cf" in words and "category N: Nd, Nl and No, in any script" in words
+    assert "Cc and Cf" in words and "Numeric_Type not None, as of Unicode 14.0: categories Nd, Nl and No" in words
+    assert "the ideographs with a numeric value" in words
 
 
 # --- an SDK model is read as its wire JSON; fail-safe marks survive every conversion -----------------------------

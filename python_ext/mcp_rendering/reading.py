@@ -52,7 +52,7 @@ from typing import Annotated, Any, Literal, TypeAlias, cast
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 
-from mcp_rendering._null_text import usable_by_category
+from mcp_rendering._null_text import usable_by_property
 from mcp_rendering.types import (
     CONTINUATION_ID,
     EXTENSION_ID,
@@ -153,8 +153,8 @@ def _member_adapters(model: type[BaseModel], **checks: Any) -> dict[str, TypeAda
 
 
 def _check_null_text(text: str | None) -> str | None:
-    # The rule by Unicode category, beside the schema's pattern that spells it out: neither can admit alone.
-    if text is not None and not usable_by_category(text):
+    # The rule by frozen Unicode property tables, beside the schema's pattern that spells it out: neither admits alone.
+    if text is not None and not usable_by_property(text):
         raise ValueError("blank or invisible, or holds a control, format or numeric character")
     return text
 
@@ -169,7 +169,7 @@ def usable_null_text(text: object) -> bool:
     """Whether `text` is a usable null text (section 4): a string of 1 to 16 code points, not only white space or
     invisible characters, with no control, format or numeric character of any script. The reader judges
     `nullDisplay` with this very validator: the schema's type (its lengths and pattern, from the generated model)
-    and the rule by Unicode category (`unicodedata`), so that no text either of them refuses reads as usable."""
+    and the rule by Unicode property (Unicode 14.0, frozen), so that no text either of them refuses reads as usable."""
     if not isinstance(text, str):
         return False
     try:

@@ -1,4 +1,4 @@
-"""The schema's `nullDisplay` pattern, rebuilt from the reader's rule and the running Python's Unicode database.
+"""The schema's `nullDisplay` pattern, rebuilt from the reader's rule (its frozen Unicode 14.0 tables).
 
 The pattern spells the rule out code point by code point, so that every regular expression engine a validator may
 use (ECMA-262, Python's `re`, Rust's `regex`) reads it the same way; the test that checks the schema's copy

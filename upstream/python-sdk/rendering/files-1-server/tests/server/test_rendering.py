@@ -200,6 +200,7 @@ def test_a_null_display_that_stays_visibly_a_null_is_accepted(null_display: str)
         "0.00",
         "٣",
         "Ⅻ",
+        "十",
         "\u200b",
         "n/a\u202e",
         "a\x07",
