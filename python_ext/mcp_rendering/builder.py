@@ -51,7 +51,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema as pydantic_core_schema
 from pydantic_core import to_json, to_jsonable_python
 
-from mcp_rendering.document import Document
+from mcp_rendering.document import Document, Rows
 from mcp_rendering.envelope import Budget, BudgetError, Envelope, Page, ResultChangedError
 from mcp_rendering.extension import tool_annotations
 from mcp_rendering.patch import is_installed
@@ -602,9 +602,11 @@ def verbatim_tool(
     """Register the decorated function as a tool whose results are shown whole: ``@verbatim_tool(mcp)``.
 
     The function returns the rows it already has: a list of rows (mappings, dataclasses, pydantic models or named
-    tuples, each with a ``label`` field; see `Document.from_rows`), a mapping of section titles to such lists, or a
-    `Document`. The tool is declared with ``verbatimHint`` and the `VerbatimContent` output schema, and each call
-    returns `verbatim_result` of the rows: the directive (``complete``, `guidance`, `null_display`) in ``_meta``,
+    tuples, each with a ``label`` field; see `Document.from_rows`), a mapping of section titles to such lists, a
+    `Rows` (the rows, whether they are the whole result: ``Rows(rows, complete=False)`` for a search that stopped
+    at its limit, and which fields hold each row's id, kind and level), or a `Document`. The tool is declared with
+    ``verbatimHint`` and the `VerbatimContent` output schema, and each call returns `verbatim_result` of the rows:
+    the directive (``complete``, `guidance`, `null_display`) in ``_meta``,
     the records in ``structuredContent`` and in the text. A `CallToolResult` it returns (`error_result`) is sent as
     it is. Works on an `MCPServer` (`mcp` 2.x) and a FastMCP 4 server alike: both take these ``tool`` arguments.
 
@@ -628,7 +630,8 @@ def verbatim_tool(
         def respond(outcome: Any, arguments: Mapping[str, Any]) -> mcp_types.CallToolResult:
             if isinstance(outcome, mcp_types.CallToolResult):
                 return outcome
-            return verbatim_result(_document(outcome, document_title, tool_name), directive)
+            document = _document(outcome, document_title, tool_name)
+            return verbatim_result(document, _directive_for(directive, outcome))
 
         annotations = tool_annotations(title=title, read_only_hint=read_only_hint, verbatim_hint=True)
         return _register(server, function, respond, name=tool_name, title=title, annotations=annotations)
@@ -695,7 +698,9 @@ def paged_tool(
             if isinstance(outcome, mcp_types.CallToolResult):
                 return outcome
             document = _document(outcome, document_title, tool_name)
-            return paged_result(envelope, document, arguments=arguments, caller=caller(), directive=directive)
+            return paged_result(
+                envelope, document, arguments=arguments, caller=caller(), directive=_directive_for(directive, outcome)
+            )
 
         annotations = tool_annotations(title=title, read_only_hint=read_only_hint, verbatim_hint=True)
         return _register(
@@ -714,12 +719,21 @@ def paged_tool(
 def _document(outcome: Any, title: str, tool: str) -> Document:
     if isinstance(outcome, Document):
         return outcome
+    if isinstance(outcome, Rows):
+        return outcome.document(title)
     if isinstance(outcome, (str, bytes)) or not isinstance(outcome, (Mapping, Iterable)):
         raise TypeError(
             f"tool {tool!r} returned a {type(outcome).__name__}: a verbatim tool returns its rows (a list of rows, a "
             "mapping of section titles to lists of rows), a Document or a CallToolResult"
         )
     return Document.from_rows(cast("Iterable[Any] | Mapping[str, Iterable[Any]]", outcome), title=title)
+
+
+def _directive_for(directive: Rendering, outcome: Any) -> Rendering:
+    """The tool's directive, sent with ``complete`` false when the function says its rows are not the whole."""
+    if isinstance(outcome, Rows) and not outcome.complete:
+        return directive.model_copy(update={"complete": False})
+    return directive
 
 
 def _is_context(value: Any) -> bool:
