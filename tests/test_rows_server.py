@@ -29,6 +29,7 @@ from pydantic import BaseModel, ValidationError
 from mcp_rendering import (
     Budget,
     Document,
+    Keyring,
     Row,
     Rows,
     audit,
@@ -366,8 +367,30 @@ def test_a_paged_tool_without_a_secret_says_where_to_put_one(monkeypatch: pytest
     monkeypatch.delenv(SECRET_VARIABLE, raising=False)
     with pytest.raises(RuntimeError, match=SECRET_VARIABLE):
         _screening()
-    with pytest.raises(ValueError, match="16"):
+    with pytest.raises(ValueError, match="from secret=: secret of key 'k1' is shorter than 16 bytes"):
         _screening(secret="short")
+    monkeypatch.setenv(SECRET_VARIABLE, "short")
+    with pytest.raises(ValueError, match=f"from the environment variable {SECRET_VARIABLE}: .* shorter than 16"):
+        _screening()
+
+
+def test_a_paged_tool_rotates_keys_with_a_keyring() -> None:
+    """Tokens signed before a rotation still resume on a server whose keyring has a new current key."""
+    old, new = "an-old-secret-of-32-bytes-000000", "a-new-secret-of-32-bytes-0000000"
+    before = _screening(secret=Keyring({"k1": old}, current="k1"))
+    after = _screening(secret=Keyring({"k1": old, "k2": new}, current="k2"))
+    dropped = _screening(secret=Keyring({"k2": new}, current="k2"))
+
+    async def resume(server: MCPServer, token: str) -> mcp_types.CallToolResult:
+        async with Client(server, mode="auto") as client:
+            return await client.call_tool("screening_hits", {"case": "C-17", "cursor": token})
+
+    _, first = anyio.run(_call, before, "screening_hits", {"case": "C-17"})
+    token = first.meta[CONTINUATION_ID]["token"]
+    resumed = anyio.run(resume, after, token)
+    assert not resumed.is_error
+    assert resumed.structured_content["document"]["sections"][0]["rows"][0]["id"] == "h50"
+    assert anyio.run(resume, dropped, token).is_error
 
 
 @pytest.mark.usefixtures("secret")

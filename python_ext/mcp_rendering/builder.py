@@ -649,7 +649,7 @@ def paged_tool(
     read_only_hint: bool | None = None,
     budget: Budget | None = None,
     argument: str = "cursor",
-    secret: str | bytes | None = None,
+    secret: str | bytes | Keyring | None = None,
     caller: Callable[[], str] = request_caller,
 ) -> Callable[[_Tool], _Tool]:
     """`verbatim_tool` for results that may not fit one call: each call returns one page, cut at record boundaries
@@ -665,7 +665,9 @@ def paged_tool(
         budget: page limits; one megabyte and no item limit by default.
         argument: the name of the continuation argument.
         secret: the key tokens are signed with (at least 16 bytes, shared by every replica); by default read from
-            the environment variable `MCP_RENDERING_SECRET` when the tool is declared.
+            the environment variable `MCP_RENDERING_SECRET` when the tool is declared. A single secret is the key
+            id ``k1`` of a one-key `Keyring`, and tokens name that id; to rotate keys, pass a `Keyring` whose
+            current key signs new tokens while the older ones still verify the tokens they signed.
         caller: who is calling, as tokens are bound to it; `request_caller` (the access token's principal, or one
             anonymous context) by default.
         server: the server whose ``tool`` decorator registers it.
@@ -679,14 +681,7 @@ def paged_tool(
         RuntimeError: no `secret` and `MCP_RENDERING_SECRET` is not set.
         ValueError: a secret shorter than 16 bytes; a function that already has a parameter named `argument`.
     """
-    if secret is None:
-        secret = os.environ.get(SECRET_VARIABLE)
-        if not secret:
-            raise RuntimeError(
-                f"paged_tool signs continuation tokens with a secret: set the environment variable {SECRET_VARIABLE} "
-                "(at least 16 bytes, the same on every replica) or pass secret=..."
-            )
-    tokens = ContinuationTokens(Keyring.single(secret))
+    tokens = ContinuationTokens(_keyring(secret))
     directive = Rendering(mode="verbatim", guidance=guidance, null_display=null_display, complete=True)
 
     def register(function: _Tool) -> _Tool:
@@ -714,6 +709,28 @@ def paged_tool(
         )
 
     return register
+
+
+def _keyring(secret: str | bytes | Keyring | None) -> Keyring:
+    """`paged_tool`'s signing keys, with errors that say where the secret came from."""
+    if isinstance(secret, Keyring):
+        return secret
+    source = "secret="
+    if secret is None:
+        secret = os.environ.get(SECRET_VARIABLE)
+        if not secret:
+            raise RuntimeError(
+                f"paged_tool signs continuation tokens with a secret: set the environment variable {SECRET_VARIABLE} "
+                "(at least 16 bytes, the same on every replica) or pass secret=..."
+            )
+        source = f"the environment variable {SECRET_VARIABLE}"
+    try:
+        return Keyring.single(secret)
+    except ValueError as error:
+        raise ValueError(
+            f"paged_tool's secret, from {source}: {error} (give at least 16 bytes, for instance "
+            "python -c 'import secrets; print(secrets.token_hex())')"
+        ) from None
 
 
 def _document(outcome: Any, title: str, tool: str) -> Document:
