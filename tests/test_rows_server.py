@@ -605,3 +605,24 @@ def test_a_verbatim_tool_says_when_its_rows_are_not_the_whole_result() -> None:
     shown = present(tool, result, server="search", arguments={})
     assert not shown.complete
     assert audit(shown, result, tool=tool, arguments={}).clean
+
+
+def test_a_tool_refuses_a_server_without_the_declaration_it_needs_and_carries_its_own_hint() -> None:
+    with pytest.raises(
+        RuntimeError, match=r"verbatim_tool needs a server that declares io.modelcontextprotocol/rendering"
+    ):
+        verbatim_tool(MCPServer("bare"))
+    with pytest.raises(
+        RuntimeError, match=r"paged_tool needs a server that declares mcp-rendering/result-continuation"
+    ):
+        paged_tool(MCPServer("rows", **registration()), secret=SECRET)
+    # Declared as an extension without the middleware half: the tool still lists its hint under `_meta`.
+    half = MCPServer("half", extensions=registration()["extensions"])
+
+    @verbatim_tool(half)
+    def ledger() -> list[dict[str, Any]]:
+        return [{"label": "Cash", "EUR": Decimal("1.00")}]
+
+    tool, result = anyio.run(_call, half, "ledger", {})
+    assert tool.meta == {EXTENSION_ID: {"verbatimHint": True}}
+    assert result.meta[EXTENSION_ID]["mode"] == "verbatim"

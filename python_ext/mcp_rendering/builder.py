@@ -621,6 +621,7 @@ def verbatim_tool(
     Raises:
         pydantic.ValidationError: a `guidance` or `null_display` the directive refuses.
     """
+    _require_declared(server, EXTENSION_ID, "verbatim_tool", "MCPServer(name, **registration())")
     directive = Rendering(mode="verbatim", guidance=guidance, null_display=null_display, complete=True)
 
     def register(function: _Tool) -> _Tool:
@@ -681,6 +682,8 @@ def paged_tool(
         RuntimeError: no `secret` and `MCP_RENDERING_SECRET` is not set.
         ValueError: a secret shorter than 16 bytes; a function that already has a parameter named `argument`.
     """
+    _require_declared(server, EXTENSION_ID, "paged_tool", "MCPServer(name, **registration(continuation=True))")
+    _require_declared(server, CONTINUATION_ID, "paged_tool", "MCPServer(name, **registration(continuation=True))")
     tokens = ContinuationTokens(_keyring(secret))
     directive = Rendering(mode="verbatim", guidance=guidance, null_display=null_display, complete=True)
 
@@ -709,6 +712,30 @@ def paged_tool(
         )
 
     return register
+
+
+def _declared_extensions(server: Any) -> set[str] | None:
+    """The extension identifiers `server` declares: an `MCPServer` keeps its extension objects, FastMCP their
+    identifiers. None for a server of another kind, whose declaration cannot be read."""
+    declared = getattr(server, "_extensions", None)
+    if not isinstance(declared, Iterable):
+        return None
+    items = cast("Iterable[Any]", declared)
+    return {item if isinstance(item, str) else str(getattr(item, "identifier", "")) for item in items}
+
+
+def _require_declared(server: Any, identifier: str, declaring: str, how: str) -> None:
+    """Refuse to declare a tool on a server that lacks `identifier`: its hints or continuation would reach no
+    client that needs the declaration, silently."""
+    declared = _declared_extensions(server)
+    if declared is not None and identifier not in declared:
+        fastmcp = (
+            "enable_rendering(app, continuation=True)" if identifier == CONTINUATION_ID else "enable_rendering(app)"
+        )
+        raise RuntimeError(
+            f"{declaring} needs a server that declares {identifier}: create it as {how} "
+            f"(on FastMCP, call mcp_rendering.integrations.fastmcp.{fastmcp} first)"
+        )
 
 
 def _keyring(secret: str | bytes | Keyring | None) -> Keyring:
@@ -775,14 +802,16 @@ def _register(
     that either framework derives the input and output schemas and injects a context as it would for `function`."""
     signature = inspect.signature(function, eval_str=True)
     parameters = list(signature.parameters.values())
-    meta: dict[str, Any] | None = None
+    # The hint under `_meta` is written here, not left to the extension's middleware: the tool carries it whatever
+    # the server's middleware does.
+    meta: dict[str, Any] = {EXTENSION_ID: {"verbatimHint": True}}
     if continuation_argument is not None:
         if continuation_argument in signature.parameters:
             raise ValueError(
                 f"tool {name!r} already has a parameter {continuation_argument!r}: the continuation argument needs "
                 "its own name (paged_tool(argument=...))"
             )
-        meta = continuation_tool_meta(continuation_argument)
+        meta |= continuation_tool_meta(continuation_argument)
         token = inspect.Parameter(
             continuation_argument, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=str | None
         )
