@@ -67,9 +67,16 @@ def decimal_text(value: Decimal) -> str:
     return format(value, "f")
 
 
+_MAX_INT_BITS = 12_000
+"""The longest int sent as digits (about 3600 of them); Python writes no more than 4300 by default."""
+
+
 def _int_cell(value: int) -> int | str:
-    """An int as it travels: a JSON number within +-2**53, the string of its digits beyond."""
-    return value if -MAX_EXACT_JSON_INT <= value <= MAX_EXACT_JSON_INT else int.__repr__(value)
+    """An int as it travels: a JSON number within +-2**53, the string of its digits beyond (an int too long to
+    write in decimal stays a number, which the renderings show as a note; `Document.from_rows` refuses it)."""
+    if -MAX_EXACT_JSON_INT <= value <= MAX_EXACT_JSON_INT or value.bit_length() > _MAX_INT_BITS:
+        return value
+    return int.__repr__(value)
 
 
 def _calendar_text(value: date) -> str:
@@ -287,6 +294,10 @@ def _cell(value: Any, row: str, column: str) -> Any:
         raise ValueError(
             f"{row}, column {column!r}: the float {value} has no exact figure and JSON cannot carry it; "
             "send None for a missing value"
+        )
+    if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
+        raise ValueError(
+            f"{row}, column {column!r}: an int of {value.bit_length()} bits is too long to send as exact digits"
         )
     if isinstance(value, Decimal):
         try:
