@@ -626,3 +626,15 @@ def test_a_tool_refuses_a_server_without_the_declaration_it_needs_and_carries_it
     tool, result = anyio.run(_call, half, "ledger", {})
     assert tool.meta == {EXTENSION_ID: {"verbatimHint": True}}
     assert result.meta[EXTENSION_ID]["mode"] == "verbatim"
+
+
+def test_a_list_of_rows_shows_the_tool_title_once() -> None:
+    from mcp_rendering import render_markdown, render_text
+
+    document = Document.from_rows([{"label": "Cash", "EUR": Decimal("1.00")}], title="Balance sheet")
+    assert render_text(document).count("Balance sheet") == 1
+    assert render_markdown(document).count("Balance sheet") == 1
+    tool, result = anyio.run(_call, _ledger(), "ledger", {})
+    shown = present(tool, result, server="ledger", arguments={})
+    assert shown.text.count("Ledger") == 1
+    assert audit(shown, result, tool=tool, arguments={}).clean

@@ -215,7 +215,8 @@ class Document(_Model):
         if "label" in named:
             raise ValueError(f"the field 'label' is the row's label: it cannot also be its {named['label']}")
         grouped: Iterable[tuple[str, Iterable[Any]]] = (
-            cast("Mapping[str, Iterable[Any]]", rows).items() if isinstance(rows, Mapping) else ((title, rows),)
+            # One list of rows is one section without a title of its own: the document's title names it.
+            cast("Mapping[str, Iterable[Any]]", rows).items() if isinstance(rows, Mapping) else (("", rows),)
         )
         position = 0
         sections: list[Section] = []

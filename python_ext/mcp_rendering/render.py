@@ -261,7 +261,8 @@ def _text_cells(cells: list[str]) -> list[str]:
 
 def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()) -> list[str]:
     title = text_escape(section.title)
-    lines = [title, _underline(title, "-"), ""]
+    # A section without a title (the one section of a list of rows) is the document's own: no heading repeats it.
+    lines = [title, _underline(title, "-"), ""] if title else []
     note_lines = [text_escape(note) for note in notes]
     rows = section.rows
     if not rows:
@@ -358,7 +359,7 @@ def _markdown_cells(cells: list[str]) -> list[str]:
 
 
 def _markdown_section(section: Section, null_display: str, notes: Sequence[str] = ()) -> list[str]:
-    lines = ["## " + markdown_escape(section.title), ""]
+    lines = ["## " + markdown_escape(section.title), ""] if section.title else []
     note_lines = ["- " + markdown_escape(note) for note in notes]
     rows = section.rows
     if not rows:
