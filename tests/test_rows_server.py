@@ -412,8 +412,10 @@ def test_registration_gives_both_halves_the_same_objects() -> None:
 
 def test_the_output_schema_says_how_an_exact_amount_travels_as_it_does() -> None:
     described = output_schema()["properties"]["document"]["properties"]["sections"]["description"]
-    assert 'an exact decimal amount is a string of its digits, such as "1234.50"' in described
+    assert 'an exact decimal amount is a string of its digits in positional notation, such as "1234.50"' in described
+    assert "an integer beyond 2^53 a string of its digits" in described
     assert Row(id="r", label="x", values=_exact("1234.50")).model_dump(mode="json")["values"] == ["1234.50"]
+    assert Row(id="r", label="x", values=(2**53 + 1,)).model_dump(mode="json")["values"] == [str(2**53 + 1)]
 
 
 def _exact(digits: str) -> Any:

@@ -247,8 +247,9 @@ _SECTION_SHAPE = (
     "The sections, in order. Each is an object {id, title, columns, rows}: an ordered group of rows sharing one "
     "set of columns (`columns`, their names). `rows` holds the records of the section, in order, each an object "
     "{id, label, values, kind, level, uri}: `values` holds one cell per column (string, number, boolean, or null "
-    'for a missing value; an exact decimal amount is a string of its digits, such as "1234.50", and a date or '
-    "date-time a string in ISO 8601, so that no reader turns either into a binary float); `kind` is item, "
+    "for a missing value; an exact decimal amount is a string of its digits in positional notation, such as "
+    '"1234.50" or "1000" (never "1E+3"), an integer beyond 2^53 a string of its digits, and a date or date-time '
+    "a string in ISO 8601, so that no reader turns any of them into a binary float); `kind` is item, "
     "subtotal or total; `level` is the indent depth; `uri` is the record's "
     "canonical URI, when it has one."
 )
