@@ -582,13 +582,21 @@ PAGED_ROWS_SERVER = textwrap.dedent(
 
     from mcp_rendering import Budget, paged_tool, registration
 
-    mcp = MCPServer("rows", **registration(continuation=sys.argv[1] == "declared"))
+    declared = sys.argv[1] == "declared"
+    mcp = MCPServer("rows", **registration(continuation=declared))
+    if not declared:
+        # paged_tool refuses a server without result continuation; a server built by hand may leave it out, for
+        # inspect to find: the check is passed here with a stand-in that declares nothing.
+        mcp._extensions.append(type("StandIn", (), {"identifier": "mcp-rendering/result-continuation"})())
 
 
     @paged_tool(mcp, budget=Budget(max_items=2), secret="a-test-secret-of-32-bytes-000000")
     def hits(case: str) -> list[dict[str, object]]:
         return [{"label": f"{case} {i}", "score": i} for i in range(5)]
 
+
+    if not declared:
+        mcp._extensions.pop()
 
     mcp.run()
     """

@@ -336,7 +336,7 @@ def test_a_budget_too_small_for_any_link_is_a_bounded_error() -> None:
 
 def test_an_oversized_record_without_uri_is_a_bounded_error() -> None:
     section = Section(id="s", title="S", columns=("v",), rows=(Row(id="big", label="L", values=("y" * 5000,)),))
-    with pytest.raises(BudgetError, match="no URI"):
+    with pytest.raises(BudgetError, match="needs max_bytes of at least"):
         make_envelope(Budget(max_bytes=1500)).page(Document(title="T", sections=(section,)), arguments={}, caller="a")
 
 
@@ -726,9 +726,12 @@ def test_an_oversized_record_without_uri_is_refused_with_its_size() -> None:
     size = len(to_json(document.sections[0].rows[0].model_dump(mode="json")))
     with pytest.raises(BudgetError) as raised:
         make_envelope(Budget(max_bytes=1500)).page(document, arguments={}, caller="a")
-    assert raised.value.message == (
-        f"record 'big' ({size} bytes) exceeds the budget of 1500 bytes and has no URI to link to"
-    )
+    message = raised.value.message
+    assert message.startswith(f"record 'big' ({size} bytes) does not fit a page of max_bytes=1500: the page's framing")
+    # The smallest usable max_bytes it states does hold the record.
+    needed = int(message.rsplit(" ", 1)[1])
+    page = make_envelope(Budget(max_bytes=needed)).page(document, arguments={}, caller="a")
+    assert [row.id for section in page.document.sections for row in section.rows] == ["big"]
 
 
 def test_a_field_is_linked_only_when_its_json_is_longer_than_the_limit() -> None:
@@ -769,7 +772,7 @@ def test_a_record_without_uri_is_returned_as_the_last_page_in_the_room_a_token_w
     whole = make_envelope(Budget()).page(document, arguments={}, caller="a")
     exact = make_envelope(Budget(max_bytes=whole.size_bytes)).page(document, arguments={}, caller="a")
     assert exact.complete and exact.to_wire() == whole.to_wire() and exact.size_bytes == whole.size_bytes
-    with pytest.raises(BudgetError, match="has no URI to link to"):
+    with pytest.raises(BudgetError, match="does not fit a page of max_bytes="):
         make_envelope(Budget(max_bytes=whole.size_bytes - 1)).page(document, arguments={}, caller="a")
 
 
@@ -862,7 +865,7 @@ def test_a_first_record_that_fits_no_page_with_a_token_is_tried_without_one_only
     # Without its section's header the page is `whole - header` bytes: the record's JSON fills the room exactly.
     for short_by in (header, header + 1):
         limits.clear()
-        with pytest.raises(BudgetError, match="has no URI to link to"):
+        with pytest.raises(BudgetError, match="does not fit a page of max_bytes="):
             make_envelope(Budget(max_bytes=whole - short_by)).page(document, arguments={}, caller="a")
         passes.append(len(limits))
     assert passes == [2, 1]

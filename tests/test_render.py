@@ -318,3 +318,26 @@ def test_escapes_are_unambiguous_in_both_views_and_read_back_by_the_audit() -> N
     assert "| x\\\\u202e " in render_text(document)
     assert audit_document(render_markdown(document), document).clean
     assert audit_document(render_text(document), document, markup="text").clean
+
+
+def test_exact_amounts_written_as_digits_are_aligned_right_in_both_views() -> None:
+    """A Decimal column travels as strings of digits: both views align it as a number, its text unchanged, and the
+    audit reads it back; a column of other text stays aligned left."""
+    from decimal import Decimal
+
+    from mcp_rendering.audit import audit_document
+
+    document = Document.from_rows(
+        [
+            {"label": "Cash", "EUR": Decimal("1200.00"), "code": "A-1"},
+            {"label": "Receivables", "EUR": Decimal("-12345678901234567.89"), "code": "B"},
+            {"label": "Other", "EUR": None, "code": "C"},
+        ],
+        title="Balance sheet",
+    )
+    text = render_text(document)
+    assert "|               1200.00 | A-1  |" in text
+    assert "| -12345678901234567.89 | B    |" in text
+    assert "| --- | ---: | --- |" in render_markdown(document)
+    assert audit_document(text, document, markup="text").clean
+    assert audit_document(render_markdown(document), document).clean

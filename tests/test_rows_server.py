@@ -29,7 +29,9 @@ from pydantic import BaseModel, ValidationError
 from mcp_rendering import (
     Budget,
     Document,
+    Keyring,
     Row,
+    Rows,
     audit,
     output_schema,
     paged_tool,
@@ -53,6 +55,7 @@ EXACT = {
     "closing": (date(2025, 12, 31), "2025-12-31"),
     "posted": (datetime(2025, 12, 31, 23, 59, 1, tzinfo=timezone.utc), "2025-12-31T23:59:01+00:00"),
     "count": (2**70, str(2**70)),
+    "safe": (2**53, str(2**53)),
     "ratio": (0.1, "0.1"),
     "flag": (True, "true"),
     "text": ("EUR", "EUR"),
@@ -118,7 +121,8 @@ def test_amounts_stay_exact_in_the_text_the_structured_content_the_host_view_and
     tool, result = anyio.run(_call, _ledger(), "ledger", {})
     rows = result.structured_content["document"]["sections"][0]["rows"]
     assert [row["values"][0] for row in rows] == [
-        *(value if isinstance(value, (bool, int, float)) else text for value, text in EXACT.values()),
+        # An int beyond 2**53 travels as the string of its digits, as an amount does.
+        *(value if isinstance(value, (bool, float)) or value == 2**53 else text for value, text in EXACT.values()),
         None,
     ]
     text = result.content[0].text
@@ -153,7 +157,7 @@ def test_a_decimal_is_never_read_as_a_float_in_a_row_built_by_hand() -> None:
 def test_a_cell_that_cannot_be_kept_exact_is_refused_when_built(value: Any) -> None:
     with pytest.raises(ValidationError, match="A cell should be a str, an int, a finite float"):
         Row(id="r", label="x", values=(value,))
-    with pytest.raises((ValueError, TypeError), match=r"row '1', column 'amount'"):
+    with pytest.raises((ValueError, TypeError), match=r"row 1, column 'amount'"):
         Document.from_rows([{"label": "x", "amount": value}], title="t")
 
 
@@ -169,9 +173,9 @@ def test_an_unsupported_type_is_named_with_what_to_do() -> None:
         ([{"label": 7, "amount": 1}], ValueError, "row 1 has a label of type int"),
         ([{"label": "a", "x": 1}, {"label": "b", "y": 1}], ValueError, r"row 2 has the columns \['y'\]"),
         ([{"label": "a", "x": 1}, {"label": "b"}], ValueError, "row 2 has the columns"),
-        ([{"id": "a", "label": "a"}, {"id": "a", "label": "b"}], ValueError, "duplicate row id 'a'"),
-        ([{"label": "a", "kind": "grand"}], ValueError, "row '1': kind: Input should be 'item', 'subtotal'"),
-        ([{"label": "a", "level": -1}], ValueError, "row '1': level: Input should be greater than or equal to 0"),
+        ([{"id": "a", "label": "a"}, {"id": "a", "label": "b"}], ValueError, "row 2 has the id 'a' of row 1"),
+        ([{"label": "a", "kind": "grand"}], ValueError, "row 1: kind: Input should be 'item', 'subtotal'"),
+        ([{"label": "a", "level": -1}], ValueError, "row 1: level: Input should be greater than or equal to 0"),
         ([{"id": True, "label": "a"}], ValueError, "row 1: id: Input should be a valid string"),
         (["a row"], TypeError, "row 1 is a str"),
         ([{1: "a", "label": "b"}], TypeError, "field name that is not a string"),
@@ -181,7 +185,7 @@ def test_rows_that_cannot_make_a_document_are_refused_with_a_clear_error(
     rows: list[Any], error: type[Exception], message: str
 ) -> None:
     with pytest.raises(error, match=message):
-        Document.from_rows(rows, title="t")
+        Document.from_rows(rows, title="t", id="id", kind="kind", level="level")
 
 
 @dataclasses.dataclass
@@ -203,7 +207,7 @@ Person = namedtuple("Person", ["label", "title"])  # a driver's row type, as it 
 
 
 def test_records_of_every_supported_shape_become_rows_in_order() -> None:
-    hits = Document.from_rows([Hit(17, "Ivan Petrov", Decimal("0.97"), None)], title="Hits")
+    hits = Document.from_rows([Hit(17, "Ivan Petrov", Decimal("0.97"), None)], title="Hits", id="id")
     assert hits.sections[0].columns == ("score", "listed")
     assert hits.sections[0].rows[0] == Row(id="17", label="Ivan Petrov", values=("0.97", None))
     accounts = Document.from_rows(
@@ -212,6 +216,8 @@ def test_records_of_every_supported_shape_become_rows_in_order() -> None:
             "Totals": [Account(label="Total", balance=Decimal("10.00"), kind="total")],
         },
         title="Balance sheet",
+        kind="kind",
+        level="level",
     )
     assert [section.title for section in accounts.sections] == ["Assets", "Totals"]
     assert [row.id for section in accounts.sections for row in section.rows] == ["1", "2"]
@@ -260,7 +266,7 @@ def test_a_verbatim_tool_passes_an_error_result_through_and_refuses_a_return_tha
     assert "tool 'failing' returned a str" in caplog.text
     _, nan = anyio.run(_call, mcp, "failing", {"account": "nan"})
     assert nan.is_error and nan.structured_content is None
-    assert "row '1', column 'value': the float nan has no exact figure" in caplog.text
+    assert "row 1, column 'value': the float nan has no exact figure" in caplog.text
 
 
 def test_a_verbatim_tool_keeps_its_parameters_and_its_context() -> None:
@@ -292,8 +298,10 @@ def _screening(hits: int = 120, **options: Any) -> MCPServer:
     mcp = MCPServer("screening", **registration(continuation=True))
 
     @paged_tool(mcp, title="Screening hits", budget=Budget(max_items=50), **options)
-    def screening_hits(case: str) -> list[dict[str, Any]]:
-        return [{"id": f"h{i}", "label": f"Name {i}", "score": Decimal(f"0.{999 - i}")} for i in range(hits)]
+    def screening_hits(case: str) -> Rows:
+        return Rows(
+            [{"id": f"h{i}", "label": f"Name {i}", "score": Decimal(f"0.{999 - i}")} for i in range(hits)], id="id"
+        )
 
     return mcp
 
@@ -359,8 +367,30 @@ def test_a_paged_tool_without_a_secret_says_where_to_put_one(monkeypatch: pytest
     monkeypatch.delenv(SECRET_VARIABLE, raising=False)
     with pytest.raises(RuntimeError, match=SECRET_VARIABLE):
         _screening()
-    with pytest.raises(ValueError, match="16"):
+    with pytest.raises(ValueError, match="from secret=: secret of key 'k1' is shorter than 16 bytes"):
         _screening(secret="short")
+    monkeypatch.setenv(SECRET_VARIABLE, "short")
+    with pytest.raises(ValueError, match=f"from the environment variable {SECRET_VARIABLE}: .* shorter than 16"):
+        _screening()
+
+
+def test_a_paged_tool_rotates_keys_with_a_keyring() -> None:
+    """Tokens signed before a rotation still resume on a server whose keyring has a new current key."""
+    old, new = "an-old-secret-of-32-bytes-000000", "a-new-secret-of-32-bytes-0000000"
+    before = _screening(secret=Keyring({"k1": old}, current="k1"))
+    after = _screening(secret=Keyring({"k1": old, "k2": new}, current="k2"))
+    dropped = _screening(secret=Keyring({"k2": new}, current="k2"))
+
+    async def resume(server: MCPServer, token: str) -> mcp_types.CallToolResult:
+        async with Client(server, mode="auto") as client:
+            return await client.call_tool("screening_hits", {"case": "C-17", "cursor": token})
+
+    _, first = anyio.run(_call, before, "screening_hits", {"case": "C-17"})
+    token = first.meta[CONTINUATION_ID]["token"]
+    resumed = anyio.run(resume, after, token)
+    assert not resumed.is_error
+    assert resumed.structured_content["document"]["sections"][0]["rows"][0]["id"] == "h50"
+    assert anyio.run(resume, dropped, token).is_error
 
 
 @pytest.mark.usefixtures("secret")
@@ -382,8 +412,10 @@ def test_registration_gives_both_halves_the_same_objects() -> None:
 
 def test_the_output_schema_says_how_an_exact_amount_travels_as_it_does() -> None:
     described = output_schema()["properties"]["document"]["properties"]["sections"]["description"]
-    assert 'an exact decimal amount is a string of its digits, such as "1234.50"' in described
+    assert 'an exact decimal amount is a string of its digits in positional notation, such as "1234.50"' in described
+    assert "an integer beyond 2^53 a string of its digits" in described
     assert Row(id="r", label="x", values=_exact("1234.50")).model_dump(mode="json")["values"] == ["1234.50"]
+    assert Row(id="r", label="x", values=(2**53 + 1,)).model_dump(mode="json")["values"] == [str(2**53 + 1)]
 
 
 def _exact(digits: str) -> Any:
@@ -528,3 +560,83 @@ def test_hostile_labels_audit_clean_through_the_readmes_exact_calls(tmp_path: An
     (tmp_path / "labels.md").write_text(shown.markdown)
     assert cli_main(["audit", str(tmp_path / "labels.json"), str(tmp_path / "labels.txt")]) == 0
     assert cli_main(["audit", str(tmp_path / "labels.json"), str(tmp_path / "labels.md")]) == 0
+
+
+def test_row_metadata_is_read_only_from_the_fields_named() -> None:
+    """A column called `level`, `id` or `kind` is a column unless named as metadata: it never disappears into the
+    row's indentation, identity or kind."""
+    rows = [{"label": "Pump", "level": 3, "id": "P-1", "kind": "spare"}]
+    plain = Document.from_rows(rows, title="Parts")
+    assert plain.sections[0].columns == ("level", "id", "kind")
+    assert plain.sections[0].rows[0] == Row(id="1", label="Pump", values=(3, "P-1", "spare"))
+    named = Document.from_rows([{"label": "Cash", "depth": 2, "key": 7}], title="t", level="depth", id="key")
+    assert named.sections[0].columns == ()
+    assert named.sections[0].rows[0] == Row(id="7", label="Cash", level=2)
+
+
+def test_a_sqlite_row_is_a_row_mapping() -> None:
+    import sqlite3
+
+    connection = sqlite3.connect(":memory:")
+    connection.row_factory = sqlite3.Row
+    fetched = connection.execute("select 'Cash' as label, '10.00' as balance").fetchall()
+    document = Document.from_rows(fetched, title="Accounts")
+    assert document.sections[0].columns == ("balance",)
+    assert document.sections[0].rows[0].values == ("10.00",)
+
+
+def test_large_ints_travel_as_exact_strings_and_absurd_decimals_are_refused() -> None:
+    document = Document.from_rows([{"label": "x", "n": 2**53 + 1, "m": -(2**53), "d": Decimal("1E+3")}], title="t")
+    assert document.sections[0].rows[0].values == (str(2**53 + 1), -(2**53), "1000")
+    assert document.model_dump(mode="json")["sections"][0]["rows"][0]["values"][0] == "9007199254740993"
+    with pytest.raises(ValueError, match=r"row 1, column 'd': the Decimal 1E\+5000 would be written with 5001 digits"):
+        Document.from_rows([{"label": "x", "d": Decimal("1E+5000")}], title="t")
+    with pytest.raises(ValueError, match="1001 digits"):
+        Document.from_rows([{"label": "x", "d": Decimal("1E-1000")}], title="t")
+
+
+def test_a_verbatim_tool_says_when_its_rows_are_not_the_whole_result() -> None:
+    mcp = MCPServer("search", **registration())
+
+    @verbatim_tool(mcp)
+    def search() -> Rows:
+        return Rows([{"label": "first hit", "score": 1}], complete=False)
+
+    tool, result = anyio.run(_call, mcp, "search", {})
+    assert result.meta[EXTENSION_ID]["complete"] is False
+    shown = present(tool, result, server="search", arguments={})
+    assert not shown.complete
+    assert audit(shown, result, tool=tool, arguments={}).clean
+
+
+def test_a_tool_refuses_a_server_without_the_declaration_it_needs_and_carries_its_own_hint() -> None:
+    with pytest.raises(
+        RuntimeError, match=r"verbatim_tool needs a server that declares io.modelcontextprotocol/rendering"
+    ):
+        verbatim_tool(MCPServer("bare"))
+    with pytest.raises(
+        RuntimeError, match=r"paged_tool needs a server that declares mcp-rendering/result-continuation"
+    ):
+        paged_tool(MCPServer("rows", **registration()), secret=SECRET)
+    # Declared as an extension without the middleware half: the tool still lists its hint under `_meta`.
+    half = MCPServer("half", extensions=registration()["extensions"])
+
+    @verbatim_tool(half)
+    def ledger() -> list[dict[str, Any]]:
+        return [{"label": "Cash", "EUR": Decimal("1.00")}]
+
+    tool, result = anyio.run(_call, half, "ledger", {})
+    assert tool.meta == {EXTENSION_ID: {"verbatimHint": True}}
+    assert result.meta[EXTENSION_ID]["mode"] == "verbatim"
+
+
+def test_a_list_of_rows_shows_the_tool_title_once() -> None:
+    from mcp_rendering import render_markdown, render_text
+
+    document = Document.from_rows([{"label": "Cash", "EUR": Decimal("1.00")}], title="Balance sheet")
+    assert render_text(document).count("Balance sheet") == 1
+    assert render_markdown(document).count("Balance sheet") == 1
+    tool, result = anyio.run(_call, _ledger(), "ledger", {})
+    shown = present(tool, result, server="ledger", arguments={})
+    assert shown.text.count("Ledger") == 1
+    assert audit(shown, result, tool=tool, arguments={}).clean

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_rendering._version import __version__
 from mcp_rendering.audit import AuditReport, Issue, audit
-from mcp_rendering.document import Document, Row, Section
+from mcp_rendering.document import Document, Row, Rows, Section
 from mcp_rendering.envelope import (
     Budget,
     BudgetError,
@@ -165,6 +165,7 @@ __all__ = [
     "ResultContinuationExtension",
     "ResultContinuationTool",
     "Row",
+    "Rows",
     "Section",
     "TokenError",
     "UnsupportedSDKError",

@@ -51,7 +51,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema as pydantic_core_schema
 from pydantic_core import to_json, to_jsonable_python
 
-from mcp_rendering.document import Document
+from mcp_rendering.document import Document, Rows
 from mcp_rendering.envelope import Budget, BudgetError, Envelope, Page, ResultChangedError
 from mcp_rendering.extension import tool_annotations
 from mcp_rendering.patch import is_installed
@@ -247,8 +247,9 @@ _SECTION_SHAPE = (
     "The sections, in order. Each is an object {id, title, columns, rows}: an ordered group of rows sharing one "
     "set of columns (`columns`, their names). `rows` holds the records of the section, in order, each an object "
     "{id, label, values, kind, level, uri}: `values` holds one cell per column (string, number, boolean, or null "
-    'for a missing value; an exact decimal amount is a string of its digits, such as "1234.50", and a date or '
-    "date-time a string in ISO 8601, so that no reader turns either into a binary float); `kind` is item, "
+    "for a missing value; an exact decimal amount is a string of its digits in positional notation, such as "
+    '"1234.50" or "1000" (never "1E+3"), an integer beyond 2^53 a string of its digits, and a date or date-time '
+    "a string in ISO 8601, so that no reader turns any of them into a binary float); `kind` is item, "
     "subtotal or total; `level` is the indent depth; `uri` is the record's "
     "canonical URI, when it has one."
 )
@@ -612,9 +613,11 @@ def verbatim_tool(
     """Register the decorated function as a tool whose results are shown whole: ``@verbatim_tool(mcp)``.
 
     The function returns the rows it already has: a list of rows (mappings, dataclasses, pydantic models or named
-    tuples, each with a ``label`` field; see `Document.from_rows`), a mapping of section titles to such lists, or a
-    `Document`. The tool is declared with ``verbatimHint`` and the `VerbatimContent` output schema, and each call
-    returns `verbatim_result` of the rows: the directive (``complete``, `guidance`, `null_display`) in ``_meta``,
+    tuples, each with a ``label`` field; see `Document.from_rows`), a mapping of section titles to such lists, a
+    `Rows` (the rows, whether they are the whole result: ``Rows(rows, complete=False)`` for a search that stopped
+    at its limit, and which fields hold each row's id, kind and level), or a `Document`. The tool is declared with
+    ``verbatimHint`` and the `VerbatimContent` output schema, and each call returns `verbatim_result` of the rows:
+    the directive (``complete``, `guidance`, `null_display`) in ``_meta``,
     the records in ``structuredContent`` and in the text. A `CallToolResult` it returns (`error_result`) is sent as
     it is. Works on an `MCPServer` (`mcp` 2.x) and a FastMCP 4 server alike: both take these ``tool`` arguments.
 
@@ -629,6 +632,7 @@ def verbatim_tool(
     Raises:
         pydantic.ValidationError: a `guidance` or `null_display` the directive refuses.
     """
+    _require_declared(server, EXTENSION_ID, "verbatim_tool", "MCPServer(name, **registration())")
     directive = Rendering(mode="verbatim", guidance=guidance, null_display=null_display, complete=True)
 
     def register(function: _Tool) -> _Tool:
@@ -638,7 +642,8 @@ def verbatim_tool(
         def respond(outcome: Any, arguments: Mapping[str, Any]) -> mcp_types.CallToolResult:
             if isinstance(outcome, mcp_types.CallToolResult):
                 return outcome
-            return verbatim_result(_document(outcome, document_title, tool_name), directive)
+            document = _document(outcome, document_title, tool_name)
+            return verbatim_result(document, _directive_for(directive, outcome))
 
         annotations = tool_annotations(title=title, read_only_hint=read_only_hint, verbatim_hint=True)
         return _register(server, function, respond, name=tool_name, title=title, annotations=annotations)
@@ -656,7 +661,7 @@ def paged_tool(
     read_only_hint: bool | None = None,
     budget: Budget | None = None,
     argument: str = "cursor",
-    secret: str | bytes | None = None,
+    secret: str | bytes | Keyring | None = None,
     caller: Callable[[], str] = request_caller,
 ) -> Callable[[_Tool], _Tool]:
     """`verbatim_tool` for results that may not fit one call: each call returns one page, cut at record boundaries
@@ -672,7 +677,9 @@ def paged_tool(
         budget: page limits; one megabyte and no item limit by default.
         argument: the name of the continuation argument.
         secret: the key tokens are signed with (at least 16 bytes, shared by every replica); by default read from
-            the environment variable `MCP_RENDERING_SECRET` when the tool is declared.
+            the environment variable `MCP_RENDERING_SECRET` when the tool is declared. A single secret is the key
+            id ``k1`` of a one-key `Keyring`, and tokens name that id; to rotate keys, pass a `Keyring` whose
+            current key signs new tokens while the older ones still verify the tokens they signed.
         caller: who is calling, as tokens are bound to it; `request_caller` (the access token's principal, or one
             anonymous context) by default.
         server: the server whose ``tool`` decorator registers it.
@@ -686,14 +693,9 @@ def paged_tool(
         RuntimeError: no `secret` and `MCP_RENDERING_SECRET` is not set.
         ValueError: a secret shorter than 16 bytes; a function that already has a parameter named `argument`.
     """
-    if secret is None:
-        secret = os.environ.get(SECRET_VARIABLE)
-        if not secret:
-            raise RuntimeError(
-                f"paged_tool signs continuation tokens with a secret: set the environment variable {SECRET_VARIABLE} "
-                "(at least 16 bytes, the same on every replica) or pass secret=..."
-            )
-    tokens = ContinuationTokens(Keyring.single(secret))
+    _require_declared(server, EXTENSION_ID, "paged_tool", "MCPServer(name, **registration(continuation=True))")
+    _require_declared(server, CONTINUATION_ID, "paged_tool", "MCPServer(name, **registration(continuation=True))")
+    tokens = ContinuationTokens(_keyring(secret))
     directive = Rendering(mode="verbatim", guidance=guidance, null_display=null_display, complete=True)
 
     def register(function: _Tool) -> _Tool:
@@ -705,7 +707,9 @@ def paged_tool(
             if isinstance(outcome, mcp_types.CallToolResult):
                 return outcome
             document = _document(outcome, document_title, tool_name)
-            return paged_result(envelope, document, arguments=arguments, caller=caller(), directive=directive)
+            return paged_result(
+                envelope, document, arguments=arguments, caller=caller(), directive=_directive_for(directive, outcome)
+            )
 
         annotations = tool_annotations(title=title, read_only_hint=read_only_hint, verbatim_hint=True)
         return _register(
@@ -721,15 +725,70 @@ def paged_tool(
     return register
 
 
+def _declared_extensions(server: Any) -> set[str] | None:
+    """The extension identifiers `server` declares: an `MCPServer` keeps its extension objects, FastMCP their
+    identifiers. None for a server of another kind, whose declaration cannot be read."""
+    declared = getattr(server, "_extensions", None)
+    if not isinstance(declared, Iterable):
+        return None
+    items = cast("Iterable[Any]", declared)
+    return {item if isinstance(item, str) else str(getattr(item, "identifier", "")) for item in items}
+
+
+def _require_declared(server: Any, identifier: str, declaring: str, how: str) -> None:
+    """Refuse to declare a tool on a server that lacks `identifier`: its hints or continuation would reach no
+    client that needs the declaration, silently."""
+    declared = _declared_extensions(server)
+    if declared is not None and identifier not in declared:
+        fastmcp = (
+            "enable_rendering(app, continuation=True)" if identifier == CONTINUATION_ID else "enable_rendering(app)"
+        )
+        raise RuntimeError(
+            f"{declaring} needs a server that declares {identifier}: create it as {how} "
+            f"(on FastMCP, call mcp_rendering.integrations.fastmcp.{fastmcp} first)"
+        )
+
+
+def _keyring(secret: str | bytes | Keyring | None) -> Keyring:
+    """`paged_tool`'s signing keys, with errors that say where the secret came from."""
+    if isinstance(secret, Keyring):
+        return secret
+    source = "secret="
+    if secret is None:
+        secret = os.environ.get(SECRET_VARIABLE)
+        if not secret:
+            raise RuntimeError(
+                f"paged_tool signs continuation tokens with a secret: set the environment variable {SECRET_VARIABLE} "
+                "(at least 16 bytes, the same on every replica) or pass secret=..."
+            )
+        source = f"the environment variable {SECRET_VARIABLE}"
+    try:
+        return Keyring.single(secret)
+    except ValueError as error:
+        raise ValueError(
+            f"paged_tool's secret, from {source}: {error} (give at least 16 bytes, for instance "
+            "python -c 'import secrets; print(secrets.token_hex())')"
+        ) from None
+
+
 def _document(outcome: Any, title: str, tool: str) -> Document:
     if isinstance(outcome, Document):
         return outcome
+    if isinstance(outcome, Rows):
+        return outcome.document(title)
     if isinstance(outcome, (str, bytes)) or not isinstance(outcome, (Mapping, Iterable)):
         raise TypeError(
             f"tool {tool!r} returned a {type(outcome).__name__}: a verbatim tool returns its rows (a list of rows, a "
             "mapping of section titles to lists of rows), a Document or a CallToolResult"
         )
     return Document.from_rows(cast("Iterable[Any] | Mapping[str, Iterable[Any]]", outcome), title=title)
+
+
+def _directive_for(directive: Rendering, outcome: Any) -> Rendering:
+    """The tool's directive, sent with ``complete`` false when the function says its rows are not the whole."""
+    if isinstance(outcome, Rows) and not outcome.complete:
+        return directive.model_copy(update={"complete": False})
+    return directive
 
 
 def _is_context(value: Any) -> bool:
@@ -754,14 +813,16 @@ def _register(
     that either framework derives the input and output schemas and injects a context as it would for `function`."""
     signature = inspect.signature(function, eval_str=True)
     parameters = list(signature.parameters.values())
-    meta: dict[str, Any] | None = None
+    # The hint under `_meta` is written here, not left to the extension's middleware: the tool carries it whatever
+    # the server's middleware does.
+    meta: dict[str, Any] = {EXTENSION_ID: {"verbatimHint": True}}
     if continuation_argument is not None:
         if continuation_argument in signature.parameters:
             raise ValueError(
                 f"tool {name!r} already has a parameter {continuation_argument!r}: the continuation argument needs "
                 "its own name (paged_tool(argument=...))"
             )
-        meta = continuation_tool_meta(continuation_argument)
+        meta |= continuation_tool_meta(continuation_argument)
         token = inspect.Parameter(
             continuation_argument, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=str | None
         )

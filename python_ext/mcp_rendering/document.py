@@ -32,20 +32,51 @@ from pydantic import (
 from pydantic_core import CoreSchema, core_schema
 
 # What a cell may hold once validated, and how each travels in JSON: a string, an integer, a finite float (JSON has
-# no infinity or NaN, RFC 8259), a boolean or null. Two more types are accepted when a document is built in Python,
-# and kept exact as text: a finite `Decimal` as its digits in positional notation (`Decimal("1234.50")` travels as
-# `"1234.50"`, never as the float `1234.5`), and a `date` or `datetime` as its ISO 8601 form. Anything else (a NaN
-# or infinite float or Decimal, a `time`, a UUID, bytes, an object) is refused when the document is built, never
+# no infinity or NaN, RFC 8259), a boolean or null. More types are accepted when a document is built in Python, and
+# kept exact as text: a finite `Decimal` as its digits in positional notation (`Decimal("1234.50")` travels as
+# `"1234.50"`, never as the float `1234.5`; `Decimal("1E+3")` as `"1000"`), an int beyond +-2**53 (which many JSON
+# readers hold as a double, RFC 8259 section 6) as its decimal digits, and a `date` or `datetime` as its ISO 8601
+# form. Anything else (a NaN or infinite float or Decimal, a Decimal whose positional form would exceed
+# `MAX_DECIMAL_DIGITS` characters, a `time`, a UUID, bytes, an object) is refused when the document is built, never
 # converted silently: a figure must reach the reader as the server holds it.
 CELL_TYPES = "a str, an int, a finite float, a bool, None, a finite Decimal, a date or a datetime"
 """The types a cell accepts, as error messages name them."""
 
+MAX_EXACT_JSON_INT = 2**53
+"""The largest magnitude an int travels as a JSON number; beyond it, as a string of its digits (as a `Decimal`)."""
+
+MAX_DECIMAL_DIGITS = 1000
+"""The longest positional form of a `Decimal` accepted: `Decimal("1E+100000")` would be written as 100001 digits."""
+
 
 def decimal_text(value: Decimal) -> str:
-    """A finite `Decimal` as its exact digits in positional notation (`1E+3` as `1000`, `1.20` as `1.20`)."""
+    """A finite `Decimal` as its exact digits in positional notation (`1E+3` as `1000`, `1.20` as `1.20`).
+
+    Raises:
+        ValueError: a NaN or infinite Decimal, or one whose positional form exceeds `MAX_DECIMAL_DIGITS` characters.
+    """
     if not value.is_finite():
-        raise ValueError(f"a {value} Decimal has no exact figure")
+        raise ValueError(f"the Decimal {value} has no exact figure")
+    digits, exponent = len(value.as_tuple().digits), int(value.as_tuple().exponent)
+    length = digits + exponent if exponent >= 0 else max(digits, -exponent) + 1
+    if length > MAX_DECIMAL_DIGITS:
+        raise ValueError(
+            f"the Decimal {value} would be written with {length} digits in positional notation, more than "
+            f"{MAX_DECIMAL_DIGITS}: send it as text (str(value)) if its exponent form is what the reader should see"
+        )
     return format(value, "f")
+
+
+_MAX_INT_BITS = 12_000
+"""The longest int sent as digits (about 3600 of them); Python writes no more than 4300 by default."""
+
+
+def _int_cell(value: int) -> int | str:
+    """An int as it travels: a JSON number within +-2**53, the string of its digits beyond (an int too long to
+    write in decimal stays a number, which the renderings show as a note; `Document.from_rows` refuses it)."""
+    if -MAX_EXACT_JSON_INT <= value <= MAX_EXACT_JSON_INT or value.bit_length() > _MAX_INT_BITS:
+        return value
+    return int.__repr__(value)
 
 
 def _calendar_text(value: date) -> str:
@@ -65,7 +96,8 @@ def _cell_schema(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
         core_schema.none_schema(),
     ]
     python_types: list[CoreSchema | tuple[CoreSchema, str]] = [
-        *json_types[:2],
+        json_types[0],
+        core_schema.no_info_after_validator_function(_int_cell, core_schema.int_schema(strict=True)),
         core_schema.no_info_after_validator_function(decimal_text, core_schema.is_instance_schema(Decimal)),
         *json_types[2:],
         core_schema.no_info_after_validator_function(_calendar_text, core_schema.is_instance_schema(date)),
@@ -150,18 +182,27 @@ class Document(_Model):
         return self
 
     @classmethod
-    def from_rows(cls, rows: Iterable[Any] | Mapping[str, Iterable[Any]], *, title: str) -> Document:
+    def from_rows(
+        cls,
+        rows: Iterable[Any] | Mapping[str, Iterable[Any]],
+        *,
+        title: str,
+        id: str | None = None,
+        kind: str | None = None,
+        level: str | None = None,
+    ) -> Document:
         """A document from the rows a server already has: one section, or one per key of a mapping of section
         titles to rows.
 
-        A row is a mapping (a dict, a database driver's row mapping), a dataclass, a pydantic model or a named
-        tuple. Its `label` field is the row's label (a string, required); `id`, `kind` (item, subtotal or total)
-        and `level` (an indent depth) are read when present (`id`, a string or an integer key written as its
-        digits, defaults to the row's position in the document, from 1); every other field is a column, in the
-        order of the section's first row, and every row of a section holds the same columns. A cell holds one of
-        `CELL_TYPES`; a `Decimal`, a `date` and a `datetime` are kept exact as text. Label and values are sent as
-        they are: the renderings escape what would read as markup or move text around, and the audit reads them
-        back.
+        A row is a mapping (a dict, or any object with `keys()` and `[]`, such as a database driver's row: a
+        `sqlite3.Row`), a dataclass, a pydantic model or a named tuple. Its `label` field is the row's label (a
+        string, required); every other field is a column, in the order of the section's first row, and every row of
+        a section holds the same columns. A row's metadata is read only from the fields you name: `id` (a string, or
+        an integer key written as its digits; by default the row's position in the document, from 1), `kind` (item,
+        subtotal or total) and `level` (an indent depth). Unnamed, a field called `id`, `kind` or `level` is a column
+        like any other. A cell holds one of `CELL_TYPES`; a `Decimal`, a `date` and a `datetime` are kept exact as
+        text. Label and values are sent as they are: the renderings escape what would read as markup or move text
+        around, and the audit reads them back. Errors name a row by its position: `row 1` is the first row.
 
         Raises:
             ValueError: a row without a string label, rows of one section with different columns, a NaN or
@@ -169,18 +210,24 @@ class Document(_Model):
             TypeError: a row that is not a mapping, dataclass, pydantic model or named tuple; a cell of another
                 type than `CELL_TYPES`.
         """
+        meta = {"id": id, "kind": kind, "level": level}
+        named = {field: role for role, field in meta.items() if field is not None}
+        if "label" in named:
+            raise ValueError(f"the field 'label' is the row's label: it cannot also be its {named['label']}")
         grouped: Iterable[tuple[str, Iterable[Any]]] = (
-            cast("Mapping[str, Iterable[Any]]", rows).items() if isinstance(rows, Mapping) else ((title, rows),)
+            # One list of rows is one section without a title of its own: the document's title names it.
+            cast("Mapping[str, Iterable[Any]]", rows).items() if isinstance(rows, Mapping) else (("", rows),)
         )
         position = 0
         sections: list[Section] = []
+        first_of_id: dict[str, int] = {}
         for number, (section_title, section_rows) in enumerate(grouped):
             columns: tuple[str, ...] | None = None
             built: list[Row] = []
             for record in section_rows:
                 position += 1
                 fields = _row_fields(record, position)
-                names = tuple(name for name in fields if name not in ROW_FIELDS)
+                names = tuple(name for name in fields if name != "label" and name not in named)
                 if columns is None:
                     columns = names
                 elif set(names) != set(columns):
@@ -188,14 +235,16 @@ class Document(_Model):
                         f"row {position} has the columns {list(names)}, but the first row of its section has "
                         f"{list(columns)}: give every row the same columns (None for a missing value)"
                     )
-                built.append(_row(fields, columns, position))
+                row = _row(fields, columns, position, named)
+                earlier = first_of_id.setdefault(row.id, position)
+                if earlier != position:
+                    raise ValueError(
+                        f"row {position} has the id {row.id!r} of row {earlier}: every row needs an id of its own"
+                    )
+                built.append(row)
             section_id = "rows" if not isinstance(rows, Mapping) else f"section-{number + 1}"
             sections.append(Section(id=section_id, title=section_title, columns=columns or (), rows=tuple(built)))
         return cls(title=title, sections=tuple(sections))
-
-
-ROW_FIELDS = ("id", "label", "kind", "level")
-"""The fields of a row given to `Document.from_rows` that describe the row rather than hold a column's value."""
 
 
 def _row_fields(record: Any, position: int) -> dict[str, Any]:
@@ -208,27 +257,31 @@ def _row_fields(record: Any, position: int) -> dict[str, Any]:
         fields = {field.name: getattr(record, field.name) for field in dataclasses.fields(cast("Any", record))}
     elif isinstance(record, tuple) and hasattr(cast("Any", record), "_asdict"):
         fields = dict(cast("Any", record)._asdict())
+    elif callable(getattr(cast("object", record), "keys", None)) and hasattr(cast("object", record), "__getitem__"):
+        # A driver's row mapping that is not a `Mapping` (a `sqlite3.Row`): its keys, in column order.
+        keyed = cast("Any", record)
+        fields = {name: keyed[name] for name in keyed.keys()}  # noqa: SIM118 - iterating a sqlite3.Row yields values
     else:
         raise TypeError(
-            f"row {position} is a {type(cast('object', record)).__name__}: give a mapping, a dataclass, a pydantic "
-            "model or a named tuple with a label field"
+            f"row {position} is a {type(cast('object', record)).__name__}: give a mapping (or a row with keys()), "
+            "a dataclass, a pydantic model or a named tuple with a label field"
         )
     if not all(isinstance(name, str) for name in fields):
         raise TypeError(f"row {position} has a field name that is not a string")
     return cast("dict[str, Any]", fields)
 
 
-def _row(fields: dict[str, Any], columns: tuple[str, ...], position: int) -> Row:
+def _row(fields: dict[str, Any], columns: tuple[str, ...], position: int, named: Mapping[str, str]) -> Row:
+    name = f"row {position}"
     label = fields.get("label")
     if not isinstance(label, str):
         found = "no label" if label is None else f"a label of type {type(label).__name__}"
-        raise ValueError(f"row {position} has {found}: every row needs a string label (what the row is)")
-    row_id = fields.get("id", str(position))
+        raise ValueError(f"{name} has {found}: every row needs a string label (what the row is)")
+    described = {role: fields[field] for field, role in named.items() if field in fields}
+    row_id = described.pop("id", str(position))
     if isinstance(row_id, int) and not isinstance(row_id, bool):  # a database key: the same digits as text
         row_id = str(row_id)
-    name = f"row {row_id!r}" if isinstance(row_id, str) else f"row {position}"
     values = tuple(_cell(fields[column], name, column) for column in columns)
-    described = {key: fields[key] for key in ("kind", "level") if key in fields}
     try:
         return Row.model_validate({"id": row_id, "label": label, "values": values, **described})
     except ValidationError as error:  # a kind, level or id the model refuses: say which row, and what it says
@@ -243,11 +296,39 @@ def _cell(value: Any, row: str, column: str) -> Any:
             f"{row}, column {column!r}: the float {value} has no exact figure and JSON cannot carry it; "
             "send None for a missing value"
         )
-    if isinstance(value, Decimal) and not value.is_finite():
-        raise ValueError(f"{row}, column {column!r}: the Decimal {value} has no exact figure")
+    if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
+        raise ValueError(
+            f"{row}, column {column!r}: an int of {value.bit_length()} bits is too long to send as exact digits"
+        )
+    if isinstance(value, Decimal):
+        try:
+            decimal_text(value)
+        except ValueError as error:
+            raise ValueError(f"{row}, column {column!r}: {error}") from None
     if value is not None and not isinstance(value, (str, int, float, Decimal, date)):
         raise TypeError(
             f"{row}, column {column!r}: a value of type {type(value).__name__} cannot be kept exact; a cell holds "
             f"{CELL_TYPES} (convert the value to one of them, str(value) for text)"
         )
     return value
+
+
+@dataclasses.dataclass(frozen=True)
+class Rows:
+    """What a verbatim tool's function returns when its rows need more than a plain list: the rows (as
+    `Document.from_rows` takes them), whether they are the whole result, and which fields hold row metadata.
+
+    ``return Rows(hits, complete=False)`` says the rows are not all there are (a search stopped at its limit): the
+    result is sent with ``complete`` false, and a host never presents it as the whole. ``Rows(accounts,
+    kind="kind", level="level")`` reads each row's kind and indent depth from those fields.
+    """
+
+    rows: Iterable[Any] | Mapping[str, Iterable[Any]]
+    complete: bool = True
+    id: str | None = None
+    kind: str | None = None
+    level: str | None = None
+
+    def document(self, title: str) -> Document:
+        """These rows as a `Document` titled `title` (see `Document.from_rows`)."""
+        return Document.from_rows(self.rows, title=title, id=self.id, kind=self.kind, level=self.level)

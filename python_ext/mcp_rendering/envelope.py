@@ -544,9 +544,12 @@ class _Packer:
                         break
                     # Alone on an empty page and still too large: link the record instead of cutting it.
                     if row.uri is None:
+                        overhead = budget.max_bytes - limit
                         raise BudgetError(
-                            f"record {row.id!r} ({len(row_bytes)} bytes) exceeds the budget of {budget.max_bytes} "
-                            "bytes and has no URI to link to"
+                            f"record {row.id!r} ({len(row_bytes)} bytes) does not fit a page of max_bytes="
+                            f"{budget.max_bytes}: the page's framing (title, section, page state and continuation "
+                            f"token) takes {overhead} bytes of it; a page that holds this record needs max_bytes of "
+                            f"at least {overhead + section_cost + len(row_bytes)}"
                         )
                     link = LinkedRecord(row_id=row.id, section_id=section.id, uri=row.uri, bytes=len(row_bytes))
                     link_cost = section_cost + _jlen(link.to_wire()) + len(',"linkedRecords":[]')

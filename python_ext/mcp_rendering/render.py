@@ -191,10 +191,16 @@ def _bool_text(value: object) -> str:
     return "true" if value else "false"
 
 
+# An exact amount as it travels (a `Decimal` or a large int, sent as the string of its digits): aligned right as
+# a number is, its text unchanged.
+_EXACT_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+
+
 def column_cells(column: Sequence[Cell], null_display: str) -> tuple[list[str], bool]:
     """One column's cells as `cell_text` writes them, and whether the column is numeric (its non-null values all
-    numbers, at least one of them). The types of the column, read in one pass in C, usually let one C call write it
-    whole; a column of mixed types is written cell by cell."""
+    numbers, or all exact amounts written as digits such as `"1234.50"`, at least one of them). The types of the
+    column, read in one pass in C, usually let one C call write it whole; a column of mixed types is written cell
+    by cell."""
     kinds = set(map(type, column))
     has_null = _NULL in kinds
     kinds.discard(_NULL)
@@ -202,6 +208,7 @@ def column_cells(column: Sequence[Cell], null_display: str) -> tuple[list[str], 
     write: Callable[[Any], str] | None = None
     if kinds == {str}:
         write = str
+        numeric = all(_EXACT_NUMBER.fullmatch(cast("str", value)) for value in column if value is not None)
     elif kinds == {float}:
         write = repr
     elif kinds == {bool}:
@@ -254,7 +261,8 @@ def _text_cells(cells: list[str]) -> list[str]:
 
 def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()) -> list[str]:
     title = text_escape(section.title)
-    lines = [title, _underline(title, "-"), ""]
+    # A section without a title (the one section of a list of rows) is the document's own: no heading repeats it.
+    lines = [title, _underline(title, "-"), ""] if title else []
     note_lines = [text_escape(note) for note in notes]
     rows = section.rows
     if not rows:
@@ -351,7 +359,7 @@ def _markdown_cells(cells: list[str]) -> list[str]:
 
 
 def _markdown_section(section: Section, null_display: str, notes: Sequence[str] = ()) -> list[str]:
-    lines = ["## " + markdown_escape(section.title), ""]
+    lines = ["## " + markdown_escape(section.title), ""] if section.title else []
     note_lines = ["- " + markdown_escape(note) for note in notes]
     rows = section.rows
     if not rows:
