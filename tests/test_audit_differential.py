@@ -99,13 +99,22 @@ def _oracle_lines(transcript: str) -> list[tuple[str, tuple[str, ...]]]:
     return found
 
 
+_SHOWN_AS = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _as_shown(text: str) -> str:
+    """A text as the views draw it: a backslash, a tab and a line break are written as escapes (host guide)."""
+    return "".join(_SHOWN_AS.get(char, char) for char in text)
+
+
 def _expected(document: Document) -> list[tuple[str, tuple[str, ...]]]:
     lines: list[tuple[str, tuple[str, ...]]] = []
     for section in document.sections:
-        lines.append(("h2", (fold(section.title),)))
-        lines.append(("th", ("", *(fold(column) for column in section.columns))))
+        lines.append(("h2", (fold(_as_shown(section.title)),)))
+        lines.append(("th", ("", *(fold(_as_shown(column)) for column in section.columns))))
         lines.extend(
-            ("td", (fold(row.label), *(fold(cell_text(value, "-")) for value in row.values))) for row in section.rows
+            ("td", (fold(_as_shown(row.label)), *(fold(_as_shown(cell_text(value, "-"))) for value in row.values)))
+            for row in section.rows
         )
     return lines
 
@@ -118,7 +127,8 @@ def _oracle_sees_every_record(transcript: str, document: Document) -> bool:
     if [line for line in seen if line[0] != "th"] != [line for line in expected if line[0] != "th"]:
         return False
     header_of = {
-        fold(section.title): ("", *(fold(column) for column in section.columns)) for section in document.sections
+        fold(_as_shown(section.title)): ("", *(fold(_as_shown(column)) for column in section.columns))
+        for section in document.sections
     }
     section: str | None = None
     for kind, cells in seen:
@@ -289,8 +299,8 @@ def _oracle_sees_every_record_in_order(transcript: str, document: Document, null
     position = 0
     for section in document.sections:
         for row in section.rows:
-            label = _oracle_text(row.label)
-            values = [_oracle_text(cell_text(value, null_display)) for value in row.values]
+            label = _oracle_text(_as_shown(row.label))
+            values = [_oracle_text(_as_shown(cell_text(value, null_display))) for value in row.values]
             while position < len(lines) and not (
                 label in lines[position] and all(value in lines[position] for value in values if value)
             ):
