@@ -290,14 +290,19 @@ def _scripted_model(turn: Sequence[tuple[str, dict[str, Any]]]) -> Any:
 
 
 async def _agent_run(
-    python: str, module: str, turn: Sequence[tuple[str, dict[str, Any]]], *, markdown: bool = False
+    python: str,
+    module: str,
+    turn: Sequence[tuple[str, dict[str, Any]]],
+    *,
+    markdown: bool = False,
+    allow: Sequence[str] | None = None,
 ) -> tuple[Any, Any]:
     create_agent = pytest.importorskip("langchain.agents").create_agent
     from mcp_rendering.integrations.langchain import answer_directly, direct_answer_interceptor
 
     async with _session(python, module) as session:
         interceptor = direct_answer_interceptor(session, server="example", markdown=markdown)
-        tools = answer_directly(await load_mcp_tools(session, tool_interceptors=[interceptor]))
+        tools = answer_directly(await load_mcp_tools(session, tool_interceptors=[interceptor]), allow=allow)
         agent = create_agent(_scripted_model(turn), tools)
         state = await agent.ainvoke({"messages": [("user", "Show the accounts")]})
         raw = await session.call_tool(turn[0][0], turn[0][1])
@@ -331,6 +336,21 @@ def test_only_tools_the_server_marks_verbatim_return_directly(example_python: st
             return {tool.name: tool.return_direct for tool in answer_directly(await load_mcp_tools(session))}
 
     assert asyncio.run(loaded()) == {"financial_statements": True, "key_figures": False}
+
+
+def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
+    # A server marking its tools verbatim takes over only those the host names; an error of an unnamed one reaches
+    # the model, which answers.
+    for module, turn in (
+        (FINANCIAL, [("financial_statements", {})]),
+        (SCREENING, [("screening_report", {"batch": "nope"})]),
+    ):
+        messages, _ = asyncio.run(_agent_run(example_python, module, turn, allow=["key_figures"]))
+        assert messages[-1].text == SUMMARY, turn
+    messages, _ = asyncio.run(
+        _agent_run(example_python, FINANCIAL, [("financial_statements", {})], allow=["financial_statements"])
+    )
+    assert messages[-1].text.startswith("Verbatim result from tool")
 
 
 def test_other_tools_and_mixed_turns_go_to_the_model(example_python: str) -> None:

@@ -283,12 +283,22 @@ def _hint_carrier(tool: Any) -> dict[str, Any]:
     return carrier
 
 
-def answer_directly(tools: Iterable[_T]) -> list[_T]:
+def answer_directly(tools: Iterable[_T], *, allow: Iterable[str] | None = None) -> list[_T]:
     """The loaded tools, with LangChain's own `return_direct` set on those whose server marks them verbatim (their
     hint), so that an agent's turn ends on their result with no model writing the answer; the other tools are
-    left as they are. Load them with `direct_answer_interceptor`, which makes that result the host's view."""
+    left as they are. Load them with `direct_answer_interceptor`, which makes that result the host's view.
+
+    Args:
+        tools: the loaded tools.
+        allow: the names of the tools the host allows to answer directly; None: every tool the server marks. The
+            route ends the turn on an error too, so a server that marks every tool verbatim would take over every
+            tool: name the ones you mean.
+    """
+    allowed = None if allow is None else frozenset(allow)
     chosen = list(tools)
     for tool in chosen:
+        if allowed is not None and getattr(tool, "name", None) not in allowed:
+            continue
         if is_verbatim_tool(_hint_carrier(tool)):
             cast("Any", tool).return_direct = True
     return chosen
