@@ -335,6 +335,23 @@ def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
+def test_the_route_and_the_answer_are_loaded_together_in_one_call(example_python: str) -> None:
+    from mcp_rendering.integrations.langchain import answer_directly, load_direct_answer_tools
+
+    async def loaded() -> tuple[dict[str, bool], ToolMessage, ToolMessage]:
+        async with _session(example_python, FINANCIAL) as session:
+            tools = {tool.name: tool for tool in await load_direct_answer_tools(session, server="example")}
+            alone = {tool.name: tool for tool in answer_directly(await load_mcp_tools(session))}
+            together = await _call(tools["financial_statements"], {})
+            raw = await _call(alone["financial_statements"], {})
+        return {name: tool.return_direct for name, tool in tools.items()}, together, raw
+
+    flags, together, raw = asyncio.run(loaded())
+    assert flags == {"financial_statements": True, "key_figures": False}
+    assert together.text.startswith('Verbatim result from tool "financial_statements" of server "example".')
+    assert not raw.text.startswith("Verbatim result")  # `answer_directly` alone: the raw blocks, hence one call
+
+
 def test_only_tools_the_server_marks_verbatim_return_directly(example_python: str) -> None:
     async def loaded() -> dict[str, Any]:
         from mcp_rendering.integrations.langchain import answer_directly
