@@ -45,8 +45,9 @@ line. `create_agent` ends the turn only when every tool call of it was return-di
 another tool, the model reads the host's view and answers. LangGraph's `create_react_agent` ends on any
 return-direct message, even when the last message is another tool's: prefer `create_agent`.
 
-The module imports nothing from LangChain (`load_direct_answer_tools` reaches the adapters when called), nor from the MCP SDK unless a 2.x session pages its tool list: it works
-with the SDK's 1.x models, which is what the adapters use, and with 2.x.
+The module imports nothing from LangChain (`load_direct_answer_tools` reaches the adapters when called), nor from
+the MCP SDK unless a 2.x session pages its tool list: it works with the SDK's 1.x models, which is what the
+adapters use, and with 2.x.
 """
 
 from __future__ import annotations
