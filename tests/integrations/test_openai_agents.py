@@ -102,7 +102,7 @@ def test_model_gets_the_framing_and_every_record(example_python: str) -> None:
     raw = _reference(example_python, FINANCIAL, "financial_statements", {})
     texts = _texts(_function_output(model, 1))
     assert texts[0].startswith(FRAMING_HEADER) and "Mode: verbatim." in texts[0]
-    assert records_in_text(texts, raw["structuredContent"]) == 54
+    assert records_in_text(texts, raw) == 54
 
     [call] = shown
     assert (call.server, call.tool) == ("example", "financial_statements")
@@ -127,7 +127,8 @@ def test_structured_content_mode_still_gets_the_framing(example_python: str) -> 
     assert not isinstance(output, str), "the SDK would have sent json.dumps(structuredContent) alone"
     texts = _texts(output)
     assert texts[0].startswith(FRAMING_HEADER)
-    assert records_in_text(texts, shown[0].presentation.model_result["structuredContent"]) == 54
+    raw = _reference(example_python, FINANCIAL, "financial_statements", {})
+    assert records_in_text(texts, raw) == 54 and shown[0].presentation.complete
 
 
 def test_summarizable_tool_mode_comes_from_its_hints(example_python: str) -> None:
