@@ -34,7 +34,7 @@ SDIST_NAME = "langchain_mcp_adapters"
 REQUIREMENT = "langchain-mcp-adapters"
 SDIST_VERSION = "0.3.2"
 SDIST_SHA256 = "61cd1a09597adb619a9bafb0642938ffc2a9463d699a753f7af0420ea46c381a"
-AUTHOR = "mcp-rendering maintainers <maintainers@mcp-rendering.invalid>"
+AUTHOR = "mcp-rendering"
 SUBJECT = "Honor the verbatimHint of MCP tools with return_direct and one text"
 BODY = (
     'A server can mark a tool verbatimHint (in _meta["io.modelcontextprotocol/rendering"]): its\n'

@@ -111,7 +111,9 @@ def render_table(results: Mapping[str, Any]) -> str:
                 _receives(plain),
                 *(_seen(plain[key]) for key, _ in _MEMBERS),
                 _records(plain["records"]),
-                _helped(helped, configuration["adapter"]),
+                _helped(helped, configuration["adapter"])
+                if helped is not None or not configuration.get("route")
+                else "none for what the model receives (the final answer's: see \"The user's final answer\")",
                 _final_answer(
                     configuration,
                     answers.get(f"{configuration['id']}/{variant['id']}/plain/answer"),
@@ -123,11 +125,11 @@ def render_table(results: Mapping[str, Any]) -> str:
         f"Measured on `{results['server']}`, tool `{results['tool']}`, without calling any model, with "
         f'{_versions(results)}. "text": in prose the model reads; "JSON": in structured content forwarded '
         'as JSON; "stringified": only inside a Python repr or a JSON dump of the result or of its blocks. '
-        "Records count those the model receives unchanged. The adapter column is the same framework with "
-        "the adapter of `mcp_rendering.integrations` in place. The final answer is what the user receives from "
-        "the framework's own agent loop, driven by its own scripted model, which calls the tool and then writes a "
-        "three-line summary, audited against the result, without and with the adapter taking the framework's "
-        "return-direct route."
+        'Records count those the model receives unchanged. "With the host\'s adapter" is the same framework '
+        'with the adapter of `mcp_rendering.integrations` in place. "The user\'s final answer" is what the user '
+        "receives from the framework's own agent loop, driven by its own scripted model, which calls the tool and "
+        "then writes a three-line summary, audited against the result, without and with the adapter taking the "
+        "framework's return-direct route."
     )
     return "\n".join([*lines, "", legend])
 

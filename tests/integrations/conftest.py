@@ -11,7 +11,6 @@ interpreter, by default `.venv/bin/python` at the repository root.
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
 import re
 import subprocess
@@ -20,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from mcp_rendering.audit import audit
 
 ROOT = Path(__file__).resolve().parents[2]
 _FRAMEWORKS = {
@@ -68,20 +69,7 @@ def run_example(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def records_in_text(texts: list[str], structured: dict[str, Any]) -> int:
-    """How many of the document rows of `structured` (a result's `structuredContent`) one of `texts` holds,
-    unchanged, as the JSON of the host's structured copy: what the model reads where its framework forwards text
-    blocks alone."""
-    expected = [row for section in structured["document"]["sections"] for row in section["rows"]]
-    best = 0
-    for text in texts:
-        try:
-            value = json.loads(text)
-        except ValueError:
-            continue
-        document = value.get("document") if isinstance(value, dict) else None
-        if not isinstance(document, dict):
-            continue
-        shown = {row.get("id"): row for section in document.get("sections", []) for row in section.get("rows", [])}
-        best = max(best, sum(1 for row in expected if shown.get(row["id"]) == row))
-    return best
+def records_in_text(texts: list[str], result: dict[str, Any]) -> int:
+    """How many records of `result` (the server's result, wire JSON) the text blocks after the framing hold
+    intact and in order, as the audit reads them: what the model reads where its framework forwards text blocks."""
+    return audit("\n\n".join(texts[1:]), result, markup="text").rows_intact

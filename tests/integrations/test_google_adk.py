@@ -74,12 +74,21 @@ async def _final(
 
 
 async def _run(
-    python: str, module: str, tool: str, arguments: Mapping[str, Any], also: Sequence[str], *, markdown: bool = False
+    python: str,
+    module: str,
+    tool: str,
+    arguments: Mapping[str, Any],
+    also: Sequence[str],
+    *,
+    markdown: bool = False,
+    allow: Sequence[str] | None = None,
 ) -> tuple[str, ScriptedModel]:
     params = StdioServerParameters(command=python, args=["-m", module])
     toolset = McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
     model = ScriptedModel(model="scripted", tool=tool, arguments=dict(arguments), also=list(also))
-    agent = LlmAgent(name="test", model=model, tools=[toolset], **direct_answers(server="example", markdown=markdown))
+    agent = LlmAgent(
+        name="test", model=model, tools=[toolset], **direct_answers(server="example", markdown=markdown, allow=allow)
+    )
     runner = InMemoryRunner(agent=agent, app_name="test")
     final = ""
     try:
@@ -122,6 +131,11 @@ def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -
     assert final.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
     report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
+    final, model = asyncio.run(_run(example_python, FINANCIAL, "financial_statements", {}, [], allow=["key_figures"]))
+    assert final == SUMMARY and model.calls == 2
 
 
 def test_other_tools_and_errors_go_to_the_model(example_python: str) -> None:

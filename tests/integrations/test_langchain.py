@@ -31,6 +31,10 @@ from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER
 from tests.integrations.conftest import page_examples, records_in_text, run_example
 
 _ADAPTERS_VERSION = tuple(int(part) for part in metadata.version("langchain-mcp-adapters").split(".")[:2])
+ROUTE_ENVIRONMENT = _ADAPTERS_VERSION >= (0, 3)
+"""The route's examples and tests need LangChain's agent loop (`langchain`, installed as docs/langchain.md says),
+pinned in the newest environment; the lowest one pins the adapters alone, to test their lower bound. Where it is
+pinned, a failed import fails the tests rather than skipping them."""
 
 FINANCIAL = "mcp_rendering.examples.financial"
 SCREENING = "mcp_rendering.examples.screening"
@@ -125,8 +129,8 @@ def test_interceptor_gives_the_model_the_framing_and_every_record(example_python
         assert texts[0].startswith(FRAMING_HEADER)
         assert "Mode: verbatim." in texts[0]
         assert message.status == "success" and message.tool_call_id == "call-1"
-        # The adapters forward content blocks alone: the records come as the JSON of the host's structured copy.
-        assert records_in_text(texts, raw.model_dump(mode="json", by_alias=True)["structuredContent"]) == 54
+        # The adapters forward content blocks alone: the records come in the text after the framing.
+        assert records_in_text(texts, raw.model_dump(mode="json", by_alias=True, exclude_none=True)) == 54
 
         [call] = shown
         presentation = call.presentation
@@ -261,7 +265,7 @@ def test_the_docs_page_examples_run_as_written(tmp_path: Path) -> None:
     assert FRAMING_HEADER in done.stdout  # the framing the model reads first
     done = run_example(multi_server, tmp_path)
     assert done.returncode == 0 and done.stdout == "", done.stderr
-    if _ADAPTERS_VERSION >= (0, 3):  # the route's example needs LangChain's agent loop, pinned with the newest
+    if ROUTE_ENVIRONMENT:
         done = run_example(route, tmp_path)
         assert done.returncode == 0, done.stderr
         assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
@@ -290,14 +294,22 @@ def _scripted_model(turn: Sequence[tuple[str, dict[str, Any]]]) -> Any:
 
 
 async def _agent_run(
-    python: str, module: str, turn: Sequence[tuple[str, dict[str, Any]]], *, markdown: bool = False
+    python: str,
+    module: str,
+    turn: Sequence[tuple[str, dict[str, Any]]],
+    *,
+    markdown: bool = False,
+    allow: Sequence[str] | None = None,
 ) -> tuple[Any, Any]:
-    create_agent = pytest.importorskip("langchain.agents").create_agent
+    if not ROUTE_ENVIRONMENT:
+        pytest.skip("the lowest environment pins the adapters alone, without LangChain's agent loop")
+    from langchain.agents import create_agent  # pyright: ignore[reportMissingImports]
+
     from mcp_rendering.integrations.langchain import answer_directly, direct_answer_interceptor
 
     async with _session(python, module) as session:
         interceptor = direct_answer_interceptor(session, server="example", markdown=markdown)
-        tools = answer_directly(await load_mcp_tools(session, tool_interceptors=[interceptor]))
+        tools = answer_directly(await load_mcp_tools(session, tool_interceptors=[interceptor]), allow=allow)
         agent = create_agent(_scripted_model(turn), tools)
         state = await agent.ainvoke({"messages": [("user", "Show the accounts")]})
         raw = await session.call_tool(turn[0][0], turn[0][1])
@@ -323,6 +335,23 @@ def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
+def test_the_route_and_the_answer_are_loaded_together_in_one_call(example_python: str) -> None:
+    from mcp_rendering.integrations.langchain import answer_directly, load_direct_answer_tools
+
+    async def loaded() -> tuple[dict[str, bool], ToolMessage, ToolMessage]:
+        async with _session(example_python, FINANCIAL) as session:
+            tools = {tool.name: tool for tool in await load_direct_answer_tools(session, server="example")}
+            alone = {tool.name: tool for tool in answer_directly(await load_mcp_tools(session))}
+            together = await _call(tools["financial_statements"], {})
+            raw = await _call(alone["financial_statements"], {})
+        return {name: tool.return_direct for name, tool in tools.items()}, together, raw
+
+    flags, together, raw = asyncio.run(loaded())
+    assert flags == {"financial_statements": True, "key_figures": False}
+    assert together.text.startswith('Verbatim result from tool "financial_statements" of server "example".')
+    assert not raw.text.startswith("Verbatim result")  # `answer_directly` alone: the raw blocks, hence one call
+
+
 def test_only_tools_the_server_marks_verbatim_return_directly(example_python: str) -> None:
     async def loaded() -> dict[str, Any]:
         from mcp_rendering.integrations.langchain import answer_directly
@@ -331,6 +360,21 @@ def test_only_tools_the_server_marks_verbatim_return_directly(example_python: st
             return {tool.name: tool.return_direct for tool in answer_directly(await load_mcp_tools(session))}
 
     assert asyncio.run(loaded()) == {"financial_statements": True, "key_figures": False}
+
+
+def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
+    # A server marking its tools verbatim takes over only those the host names; an error of an unnamed one reaches
+    # the model, which answers.
+    for module, turn in (
+        (FINANCIAL, [("financial_statements", {})]),
+        (SCREENING, [("screening_report", {"batch": "nope"})]),
+    ):
+        messages, _ = asyncio.run(_agent_run(example_python, module, turn, allow=["key_figures"]))
+        assert messages[-1].text == SUMMARY, turn
+    messages, _ = asyncio.run(
+        _agent_run(example_python, FINANCIAL, [("financial_statements", {})], allow=["financial_statements"])
+    )
+    assert messages[-1].text.startswith("Verbatim result from tool")
 
 
 def test_other_tools_and_mixed_turns_go_to_the_model(example_python: str) -> None:

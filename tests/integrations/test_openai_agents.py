@@ -102,7 +102,7 @@ def test_model_gets_the_framing_and_every_record(example_python: str) -> None:
     raw = _reference(example_python, FINANCIAL, "financial_statements", {})
     texts = _texts(_function_output(model, 1))
     assert texts[0].startswith(FRAMING_HEADER) and "Mode: verbatim." in texts[0]
-    assert records_in_text(texts, raw["structuredContent"]) == 54
+    assert records_in_text(texts, raw) == 54
 
     [call] = shown
     assert (call.server, call.tool) == ("example", "financial_statements")
@@ -127,7 +127,8 @@ def test_structured_content_mode_still_gets_the_framing(example_python: str) -> 
     assert not isinstance(output, str), "the SDK would have sent json.dumps(structuredContent) alone"
     texts = _texts(output)
     assert texts[0].startswith(FRAMING_HEADER)
-    assert records_in_text(texts, shown[0].presentation.model_result["structuredContent"]) == 54
+    raw = _reference(example_python, FINANCIAL, "financial_statements", {})
+    assert records_in_text(texts, raw) == 54 and shown[0].presentation.complete
 
 
 def test_summarizable_tool_mode_comes_from_its_hints(example_python: str) -> None:
@@ -220,11 +221,17 @@ SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
 
 
 async def _route(
-    python: str, module: str, turn: Sequence[tuple[str, Mapping[str, Any]]], behavior: Any = verbatim_final_output
+    python: str,
+    module: str,
+    turn: Sequence[tuple[str, Mapping[str, Any]]],
+    behavior: Any = verbatim_final_output,
+    allow_direct: Sequence[str] | None = None,
 ) -> tuple[Any, ScriptedModel]:
     calls = [function_call(name, dict(args), call_id=f"call-{n}") for n, (name, args) in enumerate(turn)]
     model = ScriptedModel([calls, [assistant_message(SUMMARY)]])
-    server = RenderingMCPServerStdio(params={"command": python, "args": ["-m", module]}, name="example")
+    server = RenderingMCPServerStdio(
+        params={"command": python, "args": ["-m", module]}, name="example", allow_direct=allow_direct
+    )
     async with server:
         agent = Agent(name="test", model=model, mcp_servers=[server], tool_use_behavior=behavior)
         result = await Runner.run(agent, "Go.", run_config=RunConfig(tracing_disabled=True))
@@ -258,6 +265,14 @@ def test_the_route_leaves_other_tools_errors_and_mixed_turns_to_the_model(exampl
     ):
         result, model = asyncio.run(_route(example_python, module, turn))
         assert result.final_output == SUMMARY and len(model.calls) == 2, turn
+
+
+def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
+    turn = [("financial_statements", {})]
+    result, model = asyncio.run(_route(example_python, FINANCIAL, turn, allow_direct=["key_figures"]))
+    assert result.final_output == SUMMARY and len(model.calls) == 2
+    result, _ = asyncio.run(_route(example_python, FINANCIAL, turn, allow_direct=["financial_statements"]))
+    assert result.final_output.startswith("Verbatim result from tool")
 
 
 def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:

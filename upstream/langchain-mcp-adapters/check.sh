@@ -4,9 +4,12 @@
 #   2. the pinned sdist (0.3.2, by version and sha256) is unpacked into .cache/upstream/ and the patch applies to it
 #      with `git apply`;
 #   3. an environment holds the runtime packages of the LangChain reach lock (langchain-core, langchain, langgraph,
-#      mcp 1.x: what the release resolves to) and the project's test tools (requirements-test.txt);
-#   4. the project's own linters run under its own configuration (pyproject.toml): ruff check and ruff format on
-#      the files the patch changes, mypy on the package; then its whole test suite (pytest, its own options).
+#      mcp 1.x: what the release resolves to) and the project's `test` dependency group at the versions of its
+#      uv.lock at the release tag (requirements-test.txt);
+#   4. as its Makefile: `ruff format --diff` on langchain_mcp_adapters/ and tests/ under its pyproject.toml;
+#      `ruff check` on them and mypy (commented out of its `lint` target) on the package, adding no finding to
+#      the release's own; then its whole test suite as `make test` runs it
+#      (pytest --disable-socket --allow-unix-socket tests/ --timeout 10).
 # Exits non-zero with the reason on the first failure.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -55,12 +58,17 @@ site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["pu
 rm -rf "$site"/langchain_mcp_adapters "$site"/langchain_mcp_adapters-*.dist-info
 echo "$tree" >"$site/langchain-mcp-adapters-tree.pth"
 
-# Linters newer than the release's report findings in code the patch does not touch: the check is that the patch
-# adds none, comparing the findings (file, rule, message; line numbers left out) before and after it. CPY001 (a
-# copyright notice atop each file) is left out: no file of the release has one.
+cd "$tree"
+echo "== make lint: ruff format --diff (ruff $("$venv/bin/ruff" --version | cut -d' ' -f2))"
+"$venv/bin/ruff" format --no-cache langchain_mcp_adapters/ tests/ --diff || fail "ruff format"
+
+# `ruff check` (the rest of `make lint`) reports findings in the release itself under its own version and
+# configuration (CPY001, a copyright notice atop each file, and a few more), and mypy is commented out of the
+# target: for both, the check is that the patch adds no finding (file, rule, message; line numbers left out).
+# CPY001 is left out: no file of the release has the notice, so a new file cannot either.
 findings() { # findings DIR: ruff's and mypy's findings on the project's files, without line numbers, sorted
   {
-    (cd "$1" && { "$venv/bin/ruff" check --output-format concise --no-cache . || true; } |
+    (cd "$1" && { "$venv/bin/ruff" check --output-format concise --no-cache langchain_mcp_adapters/ tests/ || true; } |
       sed -E 's/:[0-9]+:[0-9]+:/:/')
     (cd "$1" && { "$venv/bin/mypy" --no-incremental langchain_mcp_adapters || true; } | sed -E 's/:[0-9]+: /: /')
   } | grep -E '^[^ ]+\.py:' | grep -v ' CPY001 ' | LC_ALL=C sort || true
@@ -69,14 +77,11 @@ pristine="$cache/langchain-mcp-adapters-pristine"
 rm -rf "$pristine"
 mkdir -p "$pristine"
 tar xzf "$sdist" -C "$pristine" --strip-components=1
-echo "== ruff check and mypy: findings the patch adds (the project's pyproject.toml configuration)"
+echo "== ruff check and mypy $("$venv/bin/mypy" --version | cut -d' ' -f2): findings the patch adds"
 added="$(LC_ALL=C comm -13 <(findings "$pristine") <(findings "$tree"))"
 [ -z "$added" ] || fail "the patch adds lint or type findings:"$'\n'"$added"
-cd "$tree"
-mapfile -t changed < <(grep '^+++ b/' "$patch" | sed 's|^+++ b/||')
-echo "== ruff format --check on ${changed[*]}"
-"$venv/bin/ruff" format --check "${changed[@]}" || fail "ruff format"
-echo "== pytest (the project's whole suite)"
+echo "== make test: pytest --disable-socket --allow-unix-socket tests/ --timeout 10"
 # Its stdio tests start their servers as `python3`: the environment's, as under the project's own CI.
-PATH="$venv/bin:$PATH" "$venv/bin/python" -m pytest -p no:cacheprovider || fail "pytest"
+PATH="$venv/bin:$PATH" "$venv/bin/python" -m pytest -p no:cacheprovider --disable-socket --allow-unix-socket tests/ \
+  --timeout 10 || fail "pytest"
 echo "upstream/langchain-mcp-adapters/check.sh: all checks passed"

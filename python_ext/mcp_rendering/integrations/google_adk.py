@@ -24,7 +24,7 @@ ones as `{"answer": text}`, the host's view, in place of the raw result.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, join_answers
@@ -76,6 +76,7 @@ def direct_answers(
     max_rows: int | None = None,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     markdown: bool = False,
+    allow: Iterable[str] | None = None,
 ) -> dict[str, Callable[..., Any]]:
     """The `after_tool_callback` and `after_agent_callback` of an `LlmAgent` (pass them with ``**``) that end the
     turn on a verbatim MCP result with the host's view as its text; see the module docstring.
@@ -86,7 +87,9 @@ def direct_answers(
         max_bytes: the host's bound on the size of the records shown (None: no bound).
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
             renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
+        allow: the names of the tools whose verbatim result may end the turn; None: every tool the server marks.
     """
+    allowed = None if allow is None else frozenset(allow)
 
     # The answers of each turn's calls so far (None: not verbatim), by the turn's call ids. ADK runs a turn's
     # calls concurrently and merges their actions; this callback runs without awaiting, so the last call of the
@@ -110,6 +113,8 @@ def direct_answers(
         raw = _raw_tool(tool)
         if raw is None or not isinstance(tool_response, Mapping):
             return None  # not an MCP tool's result
+        if allowed is not None and getattr(tool, "name", None) not in allowed:
+            return None
         response = cast("Mapping[str, Any]", tool_response)
         if "content" not in response:
             return None

@@ -33,8 +33,7 @@ The whole result to the user, with no model in between: LangChain's own `return_
 marks verbatim, and the host's view of their result as the tool message, which then ends the agent's turn (one
 line per agent)::
 
-    tools = answer_directly(await load_mcp_tools(session, tool_interceptors=[direct_answer_interceptor(session)]))
-    agent = create_agent(model, tools)
+    agent = create_agent(model, await load_direct_answer_tools(session))
     answer = (await agent.ainvoke({"messages": [("user", "Show the accounts")]}))["messages"][-1].text
 
 The last message is then the tool's `ToolMessage`, its one text block the host's view (the caption, a partial
@@ -46,12 +45,14 @@ line. `create_agent` ends the turn only when every tool call of it was return-di
 another tool, the model reads the host's view and answers. LangGraph's `create_react_agent` ends on any
 return-direct message, even when the last message is another tool's: prefer `create_agent`.
 
-The module imports nothing from LangChain, nor from the MCP SDK unless a 2.x session pages its tool list: it works
-with the SDK's 1.x models, which is what the adapters use, and with 2.x.
+The module imports nothing from LangChain (`load_direct_answer_tools` reaches the adapters when called), nor from
+the MCP SDK unless a 2.x session pages its tool list: it works with the SDK's 1.x models, which is what the
+adapters use, and with 2.x.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractAsyncContextManager
@@ -69,6 +70,7 @@ __all__ = [
     "RenderingInterceptor",
     "answer_directly",
     "direct_answer_interceptor",
+    "load_direct_answer_tools",
     "rendering_interceptor",
 ]
 
@@ -283,12 +285,23 @@ def _hint_carrier(tool: Any) -> dict[str, Any]:
     return carrier
 
 
-def answer_directly(tools: Iterable[_T]) -> list[_T]:
+def answer_directly(tools: Iterable[_T], *, allow: Iterable[str] | None = None) -> list[_T]:
     """The loaded tools, with LangChain's own `return_direct` set on those whose server marks them verbatim (their
     hint), so that an agent's turn ends on their result with no model writing the answer; the other tools are
-    left as they are. Load them with `direct_answer_interceptor`, which makes that result the host's view."""
+    left as they are. Load them with `direct_answer_interceptor`, which makes that result the host's view: alone,
+    the turn would end on the server's raw blocks, with no caption. `load_direct_answer_tools` does both.
+
+    Args:
+        tools: the loaded tools.
+        allow: the names of the tools the host allows to answer directly; None: every tool the server marks. The
+            route ends the turn on an error too, so a server that marks every tool verbatim would take over every
+            tool: name the ones you mean.
+    """
+    allowed = None if allow is None else frozenset(allow)
     chosen = list(tools)
     for tool in chosen:
+        if allowed is not None and getattr(tool, "name", None) not in allowed:
+            continue
         if is_verbatim_tool(_hint_carrier(tool)):
             cast("Any", tool).return_direct = True
     return chosen
@@ -378,3 +391,24 @@ def direct_answer_interceptor(
     return DirectAnswerInterceptor(
         session, client=client, tools=tools, server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown
     )
+
+
+async def load_direct_answer_tools(
+    session: Any,
+    *,
+    server: str | None = None,
+    max_rows: int | None = None,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    markdown: bool = False,
+    allow: Iterable[str] | None = None,
+) -> list[Any]:
+    """The session's tools loaded by the adapters' `load_mcp_tools` with `direct_answer_interceptor`, through
+    `answer_directly`: the route and the host's view decided from the same hint, in one call. The arguments are
+    those of `direct_answer_interceptor` and `answer_directly`."""
+    # The adapters' own loader, from the environment the agent runs in (this module does not import them).
+    adapters: Any = importlib.import_module("langchain_mcp_adapters.tools")
+    interceptor = direct_answer_interceptor(
+        session, server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown
+    )
+    loaded = cast("list[Any]", await adapters.load_mcp_tools(session, tool_interceptors=[interceptor]))
+    return answer_directly(loaded, allow=allow)

@@ -42,7 +42,7 @@ key "answer") for the application to show beside it. A partial result's answer s
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -165,6 +165,7 @@ class RenderingServerMixin:
         max_rows: int | None = None,
         max_bytes: int | None = None,
         on_presentation: Callable[[RenderedCall], object] | None = None,
+        allow_direct: Iterable[str] | None = None,
         **kwargs: Any,
     ) -> None:
         """Takes the server class's own arguments, and:
@@ -175,12 +176,16 @@ class RenderingServerMixin:
             max_bytes: the host's bound on the size of the rendering and of the forwarded blocks.
             on_presentation: called (and awaited, when it returns an awaitable) with each presented call, before
                 the model receives the result.
+            allow_direct: the names of the tools whose verbatim result may end the run (`verbatim_final_output`);
+                None: every tool the server marks. A server that marks every tool verbatim then takes over no
+                tool the host has not named; the others' results go to the model.
         """
         cast("Any", super()).__init__(*args, **kwargs)
         self._rendering_server_name = rendering_server_name
         self._max_rows = max_rows
         self._max_bytes = max_bytes
         self._on_presentation = on_presentation
+        self._allow_direct = None if allow_direct is None else frozenset(allow_direct)
         server = cast("_AgentsServer", self)
         server.custom_data_extractor = _with_presentation(server.custom_data_extractor)
 
@@ -225,7 +230,8 @@ class RenderingServerMixin:
         forwarded = dict(presentation.model_result)
         if server.use_structured_content and presentation.framing is not None:
             forwarded.pop("structuredContent", None)
-        forwarded["_meta"] = {_META_KEY: presentation_data(presentation, answer)}
+        allowed = self._allow_direct is None or tool_name in self._allow_direct
+        forwarded["_meta"] = {_META_KEY: presentation_data(presentation, answer if allowed else None)}
         # The result's own class, so that the SDK gets the model of the `mcp` version it runs with.
         return type(result).model_validate(forwarded)
 

@@ -4,6 +4,7 @@ This module provides functionality to convert MCP tools into LangChain-compatibl
 tools, handle tool execution, and manage tool conversion between the two formats.
 """
 
+import json
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, TypedDict, get_args
 
@@ -80,19 +81,27 @@ def _has_verbatim_hint(tool: MCPTool) -> bool:
     return isinstance(hints, dict) and hints.get("verbatimHint") is True
 
 
-def _blocks_as_text(content: list[ToolMessageContentBlock]) -> str:
+def _blocks_as_text(
+    content: list[ToolMessageContentBlock], structured_content: dict[str, Any] | None
+) -> str:
     """Content blocks as one text: text blocks as written, other blocks named.
 
-    Blocks are separated by a blank line, so that no two texts run together.
+    Blocks are separated by a blank line, so that no two texts run together. A
+    block that links to a resource keeps its URI. A result with no content but
+    structured content is that structured content, as JSON text.
     """
     parts: list[str] = []
     for block in content:
         if block["type"] == "text":
             parts.append(block["text"])
         else:
-            mime_type = block.get("mime_type")
-            named = f"{block['type']}: {mime_type}" if mime_type else block["type"]
-            parts.append(f"[{named}]")
+            details = [block.get("url"), block.get("mime_type")]
+            named = ", ".join(str(detail) for detail in details if detail)
+            parts.append(
+                f"[{block['type']}: {named}]" if named else f"[{block['type']}]"
+            )
+    if not parts and structured_content is not None:
+        return json.dumps(structured_content, ensure_ascii=False, indent=2)
     return "\n\n".join(parts)
 
 
@@ -546,7 +555,10 @@ def convert_mcp_tool_to_langchain_tool(
 
         content, artifact = _convert_call_tool_result(call_tool_result)
         if return_direct and isinstance(content, list):
-            return [create_text_block(text=_blocks_as_text(content))], artifact
+            structured = artifact["structured_content"] if artifact else None
+            return [
+                create_text_block(text=_blocks_as_text(content, structured))
+            ], artifact
         return content, artifact
 
     meta = getattr(tool, "meta", None)

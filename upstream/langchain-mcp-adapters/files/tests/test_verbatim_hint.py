@@ -5,7 +5,7 @@ from unittest.mock import AsyncMock, MagicMock, patch
 
 import pytest
 from langchain_core.messages import ToolMessage
-from mcp.types import CallToolResult, ImageContent, TextContent
+from mcp.types import CallToolResult, ImageContent, ResourceLink, TextContent
 from mcp.types import Tool as MCPTool
 
 from langchain_mcp_adapters.client import MultiServerMCPClient
@@ -45,6 +45,35 @@ async def test_a_hinted_tool_returns_directly_with_one_text():
     assert isinstance(message, ToolMessage)
     assert len(message.content) == 1
     assert message.text == "line 1\nline 2\n\n[image: image/png]\n\nline 3"
+
+
+async def test_a_link_keeps_its_uri_in_the_one_text():
+    link = ResourceLink(
+        type="resource_link",
+        name="report",
+        uri="https://example.com/report.csv",
+        mimeType="text/csv",
+    )
+    tool = convert_mcp_tool_to_langchain_tool(
+        _session(TextContent(type="text", text="rows"), link),
+        _tool({_KEY: {"verbatimHint": True}}),
+        honor_verbatim_hint=True,
+    )
+    message = await tool.ainvoke(_CALL)
+    assert message.text == "rows\n\n[file: https://example.com/report.csv, text/csv]"
+
+
+async def test_a_structured_only_result_is_its_json_text():
+    session = AsyncMock()
+    session.call_tool.return_value = CallToolResult(
+        content=[], structuredContent={"total": 3, "name": "é"}
+    )
+    tool = convert_mcp_tool_to_langchain_tool(
+        session, _tool({_KEY: {"verbatimHint": True}}), honor_verbatim_hint=True
+    )
+    message = await tool.ainvoke(_CALL)
+    assert message.text == '{\n  "total": 3,\n  "name": "é"\n}'
+    assert message.artifact == {"structured_content": {"total": 3, "name": "é"}}
 
 
 @pytest.mark.parametrize(
