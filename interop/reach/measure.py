@@ -28,7 +28,7 @@ from typing import Any, cast
 from interop.reach.envs import BY_NAME, REACH, ROOT, Environment, installed_versions, project_path
 from interop.run import wire_exchange
 from mcp_rendering.audit import audit
-from mcp_rendering.host import FRAMING_HEADER, result_is_complete
+from mcp_rendering.host import COMPLETE_LINE, FRAMING_HEADER, result_is_complete
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, read_directive
 from mcp_rendering.records import result_records
 from mcp_rendering.types import PARTIAL_MARKER
@@ -473,7 +473,9 @@ def _directive_seen(prose: str, objects: Sequence[Any], result: Mapping[str, Any
     pages = _page_states(objects)
     complete = result_is_complete(dict(result))
     null_pattern = re.compile(r"null values (?:are shown )?as " + re.escape(json.dumps(null_display)), re.IGNORECASE)
-    completeness_pattern = re.compile(r"Complete: all \d+ records|" + re.escape(PARTIAL_MARKER))
+    completeness_pattern = re.compile(
+        r"Complete: all \d+ records|" + re.escape(COMPLETE_LINE) + "|" + re.escape(PARTIAL_MARKER)
+    )
     return {
         "mode": f"Mode: {directive.mode}." in prose or any(copy.get("mode") == directive.mode for copy in copies),
         "guidance": bool(guidance) and (guidance in prose or any(copy.get("guidance") == guidance for copy in copies)),
