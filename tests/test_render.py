@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import cmarkgfm  # pyright: ignore[reportMissingTypeStubs]
 import pytest
 from cmarkgfm.cmark import Options  # pyright: ignore[reportMissingTypeStubs]
@@ -240,7 +242,10 @@ def test_a_column_written_at_once_is_each_cell_written(column: list[Cell], null_
     written, numeric = column_cells(column, null_display)
     assert written == [cell_text(value, null_display) for value in column]
     values = [value for value in column if value is not None]
-    assert numeric == (bool(values) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values))
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+    # Exact amounts travel as strings of their digits (`"-1234.50"`): a column of them aligns as numbers do.
+    amounts = all(isinstance(v, str) and re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", v) for v in values)
+    assert numeric == (bool(values) and (numbers or amounts))
 
 
 def test_a_subclass_of_a_cell_type_is_written_as_its_value() -> None:

@@ -259,10 +259,11 @@ def _text_cells(cells: list[str]) -> list[str]:
     return [text_escape(cell) for cell in cells]
 
 
-def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()) -> list[str]:
+def _text_section(section: Section, null_display: str, notes: Sequence[str] = (), *, alone: bool = False) -> list[str]:
     title = text_escape(section.title)
-    # A section without a title (the one section of a list of rows) is the document's own: no heading repeats it.
-    lines = [title, _underline(title, "-"), ""] if title else []
+    # The one untitled section of a document (a list of rows) is the document's own: no heading repeats it. Among
+    # several, every section keeps its heading, so that no row reads as one of the section before.
+    lines = [] if alone and not title else [title, _underline(title, "-"), ""]
     note_lines = [text_escape(note) for note in notes]
     rows = section.rows
     if not rows:
@@ -307,7 +308,8 @@ def render_text(
     lines = [title, _underline(title, "=")]
     for section in document.sections:
         lines.append("")
-        lines.extend(_text_section(section, null_display, (notes or {}).get(section.id, ())))
+        alone = len(document.sections) == 1
+        lines.extend(_text_section(section, null_display, (notes or {}).get(section.id, ()), alone=alone))
     return "\n".join(lines) + "\n"
 
 
@@ -358,8 +360,10 @@ def _markdown_cells(cells: list[str]) -> list[str]:
     return [markdown_escape(cell) for cell in cells]
 
 
-def _markdown_section(section: Section, null_display: str, notes: Sequence[str] = ()) -> list[str]:
-    lines = ["## " + markdown_escape(section.title), ""] if section.title else []
+def _markdown_section(
+    section: Section, null_display: str, notes: Sequence[str] = (), *, alone: bool = False
+) -> list[str]:
+    lines = [] if alone and not section.title else ["## " + markdown_escape(section.title), ""]
     note_lines = ["- " + markdown_escape(note) for note in notes]
     rows = section.rows
     if not rows:
@@ -390,5 +394,6 @@ def render_markdown(
     lines = ["# " + markdown_escape(document.title)]
     for section in document.sections:
         lines.append("")
-        lines.extend(_markdown_section(section, null_display, (notes or {}).get(section.id, ())))
+        alone = len(document.sections) == 1
+        lines.extend(_markdown_section(section, null_display, (notes or {}).get(section.id, ()), alone=alone))
     return "\n".join(lines) + "\n"
