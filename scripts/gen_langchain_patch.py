@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import hashlib
-import subprocess
 import sys
-import tarfile
-import tempfile
 from pathlib import Path
+
+import generated
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PROJECT_DIR = REPO_ROOT / "upstream" / "langchain-mcp-adapters"
@@ -54,35 +52,16 @@ class GenError(Exception):
 
 def fetch_sdist() -> Path:
     """The pinned sdist, downloaded once with pip (hash-checked) into the cache, verified on every use."""
-    target = CACHE_DIR / f"{SDIST_NAME}-{SDIST_VERSION}.tar.gz"
-    if not target.exists():
-        CACHE_DIR.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory() as scratch:
-            requirement = Path(scratch) / "requirement.txt"
-            requirement.write_text(f"{REQUIREMENT}=={SDIST_VERSION} --hash=sha256:{SDIST_SHA256}\n", encoding="utf-8")
-            command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:"]
-            command += ["--require-hashes", "-r", str(requirement), "-d", scratch]
-            done = subprocess.run(command, capture_output=True, text=True, check=False)
-            if done.returncode != 0:
-                raise GenError(f"pip could not download {REQUIREMENT}=={SDIST_VERSION}:\n{done.stderr}")
-            (Path(scratch) / target.name).replace(target)
-    digest = hashlib.sha256(target.read_bytes()).hexdigest()
-    if digest != SDIST_SHA256:
-        raise GenError(f"{target} has sha256 {digest}, expected {SDIST_SHA256}; delete it and rerun")
-    return target
+    try:
+        return generated.fetch_sdist(
+            REQUIREMENT, SDIST_VERSION, SDIST_SHA256, CACHE_DIR / f"{SDIST_NAME}-{SDIST_VERSION}.tar.gz"
+        )
+    except generated.SdistError as error:
+        raise GenError(str(error)) from error
 
 
 def _originals(sdist: Path, paths: set[str]) -> dict[str, str]:
-    prefix = f"{SDIST_NAME}-{SDIST_VERSION}/"
-    found: dict[str, str] = {}
-    with tarfile.open(sdist) as archive:
-        for member in archive.getmembers():
-            path = member.name.removeprefix(prefix)
-            if path in paths and member.isfile():
-                extracted = archive.extractfile(member)
-                assert extracted is not None
-                found[path] = extracted.read().decode("utf-8")
-    return found
+    return generated.sdist_texts(sdist, f"{SDIST_NAME}-{SDIST_VERSION}", paths)
 
 
 def _file_diff(path: str, old: str | None, new: str) -> str:

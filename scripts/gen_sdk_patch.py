@@ -28,15 +28,13 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import hashlib
 import importlib
-import subprocess
 import sys
-import tarfile
-import tempfile
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+
+import generated
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SDK_DIR = REPO_ROOT / "upstream" / "python-sdk"
@@ -128,35 +126,16 @@ PULL_REQUESTS = (
 
 def fetch_sdist() -> Path:
     """The pinned sdist, downloaded once with pip (hash-checked) into the cache, verified on every use."""
-    target = CACHE_DIR / f"{SDIST_NAME}-{SDIST_VERSION}.tar.gz"
-    if not target.exists():
-        CACHE_DIR.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory() as scratch:
-            requirement = Path(scratch) / "requirement.txt"
-            requirement.write_text(f"{SDIST_NAME}=={SDIST_VERSION} --hash=sha256:{SDIST_SHA256}\n", encoding="utf-8")
-            command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:"]
-            command += ["--require-hashes", "-r", str(requirement), "-d", scratch]
-            done = subprocess.run(command, capture_output=True, text=True, check=False)
-            if done.returncode != 0:
-                raise GenError(f"pip could not download {SDIST_NAME}=={SDIST_VERSION}:\n{done.stderr}")
-            (Path(scratch) / target.name).replace(target)
-    digest = hashlib.sha256(target.read_bytes()).hexdigest()
-    if digest != SDIST_SHA256:
-        raise GenError(f"{target} has sha256 {digest}, expected {SDIST_SHA256}; delete it and rerun")
-    return target
+    try:
+        return generated.fetch_sdist(
+            SDIST_NAME, SDIST_VERSION, SDIST_SHA256, CACHE_DIR / f"{SDIST_NAME}-{SDIST_VERSION}.tar.gz"
+        )
+    except generated.SdistError as error:
+        raise GenError(str(error)) from error
 
 
 def _sdist_text(sdist: Path, paths: set[str]) -> dict[str, str]:
-    prefix = f"{SDIST_NAME}-{SDIST_VERSION}/"
-    found: dict[str, str] = {}
-    with tarfile.open(sdist) as archive:
-        for member in archive.getmembers():
-            path = member.name.removeprefix(prefix)
-            if path in paths and member.isfile():
-                extracted = archive.extractfile(member)
-                assert extracted is not None
-                found[path] = extracted.read().decode("utf-8")
-    return found
+    return generated.sdist_texts(sdist, f"{SDIST_NAME}-{SDIST_VERSION}", paths)
 
 
 def file_diff(path: str, old: str | None, new: str) -> str:

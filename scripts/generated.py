@@ -1,14 +1,19 @@
-"""The write-or-check step that every generator under scripts/ shares.
+"""The steps the generators under scripts/ share.
 
 A generator computes the expected text of its files and hands them here: without `--check` they are written;
 with it nothing is written, and any file that is missing, differs or is no longer produced is reported with a
-unified diff, and the exit status is 1.
+unified diff, and the exit status is 1. The generators of pull requests to other projects also read the pinned
+release they patch from here (`fetch_sdist`, `sdist_texts`).
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
+import subprocess
 import sys
+import tarfile
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -61,3 +66,40 @@ def _stale(files: Mapping[Path, str], owned: Path | None) -> list[Path]:
     return sorted(
         path for path in owned.rglob("*") if path.suffix in (".json", ".md") and path.resolve() not in produced
     )
+
+
+class SdistError(Exception):
+    """A pinned release that cannot be downloaded, or whose file does not have its pinned hash."""
+
+
+def fetch_sdist(requirement: str, version: str, sha256: str, target: Path) -> Path:
+    """The sdist of `requirement`==`version`, downloaded once with pip (hash-checked) to `target`, verified on every
+    use."""
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory() as scratch:
+            pinned = Path(scratch) / "requirement.txt"
+            pinned.write_text(f"{requirement}=={version} --hash=sha256:{sha256}\n", encoding="utf-8")
+            command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:"]
+            command += ["--require-hashes", "-r", str(pinned), "-d", scratch]
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                raise SdistError(f"pip could not download {requirement}=={version}:\n{done.stderr}")
+            (Path(scratch) / target.name).replace(target)
+    digest = hashlib.sha256(target.read_bytes()).hexdigest()
+    if digest != sha256:
+        raise SdistError(f"{target} has sha256 {digest}, expected {sha256}; delete it and rerun")
+    return target
+
+
+def sdist_texts(sdist: Path, root: str, paths: set[str]) -> dict[str, str]:
+    """The text of each of `paths` (relative to the archive's folder `root`) that the sdist holds as a file."""
+    found: dict[str, str] = {}
+    with tarfile.open(sdist) as archive:
+        for member in archive.getmembers():
+            path = member.name.removeprefix(f"{root}/")
+            if path in paths and member.isfile():
+                extracted = archive.extractfile(member)
+                assert extracted is not None
+                found[path] = extracted.read().decode("utf-8")
+    return found
