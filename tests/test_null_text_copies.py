@@ -53,7 +53,7 @@ SDK = _sdk_shared()
 
 def _conformance_source(name: str) -> str:
     """The source of the scenarios' regular expression `name` (a `u`-flag literal)."""
-    match = re.search(rf"const {name} = /(.+)/u;", CONFORMANCE_WIRE.read_text(encoding="utf-8"))
+    match = re.search(rf"const {name} =\s*/(.+)/u;", CONFORMANCE_WIRE.read_text(encoding="utf-8"))
     assert match is not None, name
     return match[1]
 
@@ -206,7 +206,7 @@ def _boundary_samples() -> list[str]:
 def _client_sources() -> tuple[str, str]:
     """The everything-client's blank and forbidden expressions (its `isNullText`)."""
     source = CONFORMANCE_CLIENT.read_text(encoding="utf-8")
-    forbidden = re.search(r"const FORBIDDEN_IN_NULL_TEXT = /(.+)/u;", source)
+    forbidden = re.search(r"const FORBIDDEN_IN_NULL_TEXT =\s*/(.+)/u;", source)
     blank = re.search(r"const isNullText = [^;]*?!/(\^\[[^\n]*\]\*\$)/u\.test\(v\)", source)
     assert forbidden is not None and blank is not None
     return blank[1], forbidden[1]

@@ -37,7 +37,8 @@ function typeName(value: unknown): string {
 // format character (Cc, Cf) and no character with a numeric value: category N of any script, and the ideographs
 // with a numeric value outside it (Unicode 14.0's Unihan numerics, such as 一 and 十), listed after \p{N}.
 const BLANK_TEXT = /^[\s\p{Z}\p{Default_Ignorable_Code_Point}\u2800]*$/u;
-const FORBIDDEN_CHARACTER = /[\p{Cc}\p{Cf}\p{N}\u3405\u3483\u382A\u3B4D\u4E00\u4E03\u4E07\u4E09\u4E5D\u4E8C\u4E94\u4E96\u4EBF\u4EC0\u4EDF\u4EE8\u4F0D\u4F70\u5104\u5146\u5169\u516B\u516D\u5341\u5343-\u5345\u534C\u53C1-\u53C4\u56DB\u58F1\u58F9\u5E7A\u5EFE\u5EFF\u5F0C-\u5F0E\u5F10\u62FE\u634C\u67D2\u6F06\u7396\u767E\u8086\u842C\u8CAE\u8CB3\u8D30\u9621\u9646\u964C\u9678\u96F6\uF96B\uF973\uF978\uF9B2\uF9D1\uF9D3\uF9FD\u{20001}\u{20064}\u{200E2}\u{20121}\u{2092A}\u{20983}\u{2098C}\u{2099C}\u{20AEA}\u{20AFD}\u{20B19}\u{22390}\u{22998}\u{23B1B}\u{2626D}\u{2F890}]/u;
+const FORBIDDEN_CHARACTER =
+  /[\p{Cc}\p{Cf}\p{N}\u3405\u3483\u382A\u3B4D\u4E00\u4E03\u4E07\u4E09\u4E5D\u4E8C\u4E94\u4E96\u4EBF\u4EC0\u4EDF\u4EE8\u4F0D\u4F70\u5104\u5146\u5169\u516B\u516D\u5341\u5343-\u5345\u534C\u53C1-\u53C4\u56DB\u58F1\u58F9\u5E7A\u5EFE\u5EFF\u5F0C-\u5F0E\u5F10\u62FE\u634C\u67D2\u6F06\u7396\u767E\u8086\u842C\u8CAE\u8CB3\u8D30\u9621\u9646\u964C\u9678\u96F6\uF96B\uF973\uF978\uF9B2\uF9D1\uF9D3\uF9FD\u{20001}\u{20064}\u{200E2}\u{20121}\u{2092A}\u{20983}\u{2098C}\u{2099C}\u{20AEA}\u{20AFD}\u{20B19}\u{22390}\u{22998}\u{23B1B}\u{2626D}\u{2F890}]/u;
 
 /** Why a `nullDisplay` string is not a usable null text, or undefined when it is. */
 export function nullDisplayProblem(value: string): string | undefined {
