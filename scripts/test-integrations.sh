@@ -45,6 +45,14 @@ for pair in google-adk:test_google_adk.py; do
   "$env/bin/python" -m pytest -q -p no:cacheprovider --confcutdir=tests/integrations "$file" "$@" || status=1
 done
 
+# Bad input through each return-direct adapter, in each framework's pinned environment (the file skips the
+# frameworks an environment does not hold).
+for env in langchain openai-agents google-adk; do
+  echo "== tests/integrations/test_bad_input.py (.venv-reach/$env)"
+  ".venv-reach/$env/bin/python" -m pytest -q -p no:cacheprovider --confcutdir=tests/integrations \
+    tests/integrations/test_bad_input.py "$@" || status=1
+done
+
 # Strict types of each adapter against its real framework (the project environment has neither framework).
 for pair in langchain:langchain.py openai-agents:openai_agents.py google-adk:google_adk.py; do
   env="${pair%%:*}"  # the upper end: the adapter's annotations hold against the newest framework it supports
