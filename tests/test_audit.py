@@ -1633,10 +1633,11 @@ def _check(letters: str, shown: str) -> tuple[AuditReport, int]:
     transcript = "\n".join(f"| {letter} | v{letter} |" for letter in shown)
     audit_module = importlib.import_module("mcp_rendering.audit")
     reader, _ = audit_module._read(transcript, "text")
-    check = audit_module._DocumentAudit(reader.lines, document, "-", exact_cells=False)
-    issues, intact = check.run(True)
-    report = audit_module._report(len(check.rows), intact, True, "text", "document", reader.issues + issues)
-    return report, check.work
+    records = audit_module._Records(document, "-", exact_cells=False)
+    matching = audit_module._Matcher(reader.lines, records).run()
+    issues, intact = audit_module._document_issues(reader.lines, records, matching, True)
+    report = audit_module._report(len(records.rows), intact, True, "text", "document", reader.issues + issues)
+    return report, matching.work
 
 
 @given(st.text("ABC", max_size=9), st.text("ABC", max_size=9), st.booleans())
