@@ -1799,3 +1799,95 @@ def test_raw_html_that_opens_a_markdown_transcript_is_reported_as_raw_html() -> 
         (1, "cannot verify what the reader sees: raw HTML")
     ]
     assert report.rows_intact == 1
+
+
+# ---------------------------------------------------------------------------------- records sent as links
+
+_BIG_URI = "ledger://statements/2026-q1/rows/big%2F1"
+
+
+def _with_link(*, complete: bool = True, rows: tuple[Row, ...] | None = None) -> dict[str, Any]:
+    """A reference-envelope result: one embedded row and one record the server sent as a link, in section `s`."""
+    section = Section(
+        id="s",
+        title="Balances",
+        columns=("v",),
+        rows=rows if rows is not None else (Row(id="a", label="Cash", values=(10,), uri="ledger://rows/a"),),
+    )
+    link = {"rowId": "big/1", "sectionId": "s", "uri": _BIG_URI, "bytes": 5000}
+    return {
+        "content": [{"type": "text", "text": "Balances"}],
+        "structuredContent": {
+            "document": Document(title="T", sections=(section,)).model_dump(mode="json"),
+            "page": {"complete": complete, "returned": 2, "total": 2, "linkedRecords": [link]},
+        },
+        "_meta": {"io.modelcontextprotocol/rendering": {"mode": "verbatim", "complete": complete}},
+    }
+
+
+@pytest.mark.parametrize("markup", ["text", "markdown"])
+def test_a_record_sent_as_a_link_counts_and_present_shows_it(markup: Markup) -> None:
+    """A record the server sent as a link is a record: `present()` shows its URI in its section, and the audit
+    counts it shown there."""
+    result = _with_link()
+    report = audit(present(None, result), result, markup=markup)
+    assert report.clean and (report.rows_expected, report.rows_intact) == (2, 2)
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "| Cash | 10 |",  # the link left out
+        "| Cash | 10 |\n\nThe last record is too large to show here.",  # left out with a word about it
+        f"| Cash | 10 |\n\n[Record big/1]({_BIG_URI})",  # its URI only as a link's target: the reader does not see it
+    ],
+)
+def test_a_record_sent_as_a_link_and_left_out_is_missing(shown: str) -> None:
+    report = audit(shown, _with_link(), markup="markdown")
+    missing = [(issue.kind, issue.section_id, issue.row_id) for issue in report.missing]
+    assert missing == [("missing_row", "s", "big/1")]
+    assert report.rows_intact == 1 and report.score < 1
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        f"| Cash | 10 |\n\nRecord big/1 is too large to show: read it at {_BIG_URI}.",
+        f"- Cash: 10\n- Record big/1: <{_BIG_URI}>",  # an item of the list of records: not an added line
+        f"| Line item | v |\n| --- | --- |\n| Cash | 10 |\n| big/1 | {_BIG_URI} |",  # a row of the table
+    ],
+)
+def test_a_record_sent_as_a_link_is_shown_by_its_uri_anywhere_a_reader_sees_it(shown: str) -> None:
+    report = audit(shown, _with_link(), markup="markdown")
+    assert report.clean, report.format()
+    assert report.rows_intact == 2
+
+
+def test_a_section_holding_only_a_record_sent_as_a_link_is_shown_by_it() -> None:
+    result = _with_link(rows=())
+    assert audit(f"Read the record at {_BIG_URI}", result).clean
+    assert [issue.kind for issue in audit("Nothing to show.", result).issues] == ["missing_row", "dropped_section"]
+
+
+@pytest.mark.parametrize(
+    ("shown", "kind"),
+    [
+        ("[Cash](ledger://rows/a)\n\nRead big/1 at " + _BIG_URI, "altered_row"),  # the row's label, its values gone
+        ("See [the balances](ledger://rows/a).\n\nRead big/1 at " + _BIG_URI, "missing_row"),
+        ("- Cash: see ledger://rows/a\n- big/1: " + _BIG_URI, "altered_row"),
+    ],
+)
+def test_a_row_the_answer_replaces_by_a_link_to_it_is_not_shown(shown: str, kind: str) -> None:
+    """The host guide shows a record as a link only when the server sent it so: a row it embedded, replaced by a
+    link to its URI, shows the reader none of its values."""
+    report = audit(shown, _with_link(), markup="markdown")
+    assert [(issue.kind, issue.row_id) for issue in report.issues] == [(kind, "a")]
+
+
+def test_the_records_sent_as_links_of_every_part_are_audited() -> None:
+    first, last = _with_link(complete=False), _with_link(rows=(Row(id="b", label="Bank", values=(4,)),))
+    last["structuredContent"]["page"]["linkedRecords"][0].update(rowId="big/2", uri=_BIG_URI + "2")
+    shown = f"| Cash | 10 |\n| Bank | 4 |\n\nRead big/1 at {_BIG_URI}"
+    report = audit(shown, [first, last], markup="markdown")
+    assert [(issue.kind, issue.row_id) for issue in report.issues] == [("missing_row", "big/2")]
+    assert (report.rows_expected, report.rows_intact) == (4, 3)

@@ -42,7 +42,10 @@ The rules (the contract of this module):
    carry indentation and a kind marker (`Subtotal`, `Total`, with an optional `:`) and nothing else. A line
    marked as a subtotal or total stands only for a record of that kind; an unmarked line may stand for a subtotal
    or total. Values are compared as the reference renderer shows them (`mcp_rendering.render`): nulls as the
-   directive's null text, hidden characters as escapes.
+   directive's null text, hidden characters as escapes. A record the server sent as a link (`page.linkedRecords`)
+   is shown by a line that shows no other record and whose visible text holds its URI as a word (a link's target
+   is not what a reader sees); it is counted as a record, and left out it is *missing*. A row the server embedded
+   is shown only by its cells: a link to it in its place shows none of its values.
 5. **A line of a text result** is shown by a line whose text is equal to it.
 6. **Reader order.** Lines are read top to bottom; each stands for at most one record, and a record is taken by
    the first line that shows it. A later line that shows a record already taken is *duplicated*. Records shown
@@ -117,7 +120,8 @@ from pydantic import ValidationError
 
 from mcp_rendering.document import Cell, Document, Row, RowKind, Section
 from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, lines_as_drawn, may_change
-from mcp_rendering.host import Presentation, result_is_complete, tool_result_wire
+from mcp_rendering.envelope import LinkedRecord
+from mcp_rendering.host import Presentation, linked_records, result_is_complete, tool_result_wire
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, resolve_rendering
 from mcp_rendering.records import RecordsKind, ResultRecords, result_records, shows_text
 from mcp_rendering.render import column_cells, first_hidden, shows_as_written, text_escape, visible
@@ -997,8 +1001,15 @@ class _Records:
     them, as drawn, folded), with what matching looks them up by. Identical rows (same key, same kind) are one
     group: a line names the groups it may show, not each of their rows."""
 
-    def __init__(self, document: Document, null_display: str, exact_cells: bool) -> None:
+    def __init__(
+        self, document: Document, null_display: str, exact_cells: bool, linked: Sequence[LinkedRecord] = ()
+    ) -> None:
         self.document = document
+        self.linked = tuple(linked)
+        """The records the server sent as links: a line shows one when it shows its URI."""
+        self.linked_uris: dict[str, list[int]] = {}
+        for number, link in enumerate(self.linked):
+            self.linked_uris.setdefault(_shown(link.uri), []).append(number)
         self.exact_cells = exact_cells
         self.rows = _expected_rows(document, null_display, exact_cells)
         self.columns = [tuple(_drawn_title(c) for c in section.columns) for section in document.sections]
@@ -1083,6 +1094,8 @@ class _Records:
 # ----------------------------------------------------------------------- stage 3: matching lines with the records
 
 
+_AROUND_URI = "<>()[]{}\"'.,;:"
+"""What may enclose or follow a URI written in text."""
 _Candidates: TypeAlias = "list[tuple[tuple[str, ...], RowKind | None]]"
 """The keys of the rows a line may show, each with the kind its marker says (None: unmarked)."""
 _Showing: TypeAlias = "tuple[int, Sequence[tuple[int, int]]]"
@@ -1099,6 +1112,8 @@ class _Matching:
     """The rows shown exactly and in order."""
     altered: dict[int, tuple[IssueKind, int]]
     """Rows not shown exactly, and the line that shows them altered or relabelled."""
+    linked: list[int]
+    """For each record sent as a link, the line that shows its URI, or -1."""
     duplicates: set[int]
     """Lines that show a record already shown."""
     unmatched: list[int]
@@ -1127,8 +1142,9 @@ class _Matcher:
 
     def run(self) -> _Matching:
         duplicates, unmatched, in_order = self.match()
+        linked = self._linked()
         altered = self._alterations()
-        return _Matching(self.assigned, in_order, altered, duplicates, unmatched, self.used, self.work)
+        return _Matching(self.assigned, in_order, altered, linked, duplicates, unmatched, self.used, self.work)
 
     # -- exact matching, in reader order
 
@@ -1253,6 +1269,23 @@ class _Matcher:
             for count in self.records.value_counts:
                 if 0 < count < len(key):
                     self.value_lines.setdefault(key[-count:], []).append(number)
+
+    def _linked(self) -> list[int]:
+        """For each record sent as a link, the first visible line that shows no record and whose text holds its URI
+        as a word (a link's target is not what a reader sees), or -1. A line may show several."""
+        uris = self.records.linked_uris
+        found = [-1] * len(self.records.linked)
+        if not uris:
+            return found
+        for line in self.lines:
+            if line.kind in ("blank", "hidden") or self.used[line.number]:
+                continue
+            for word in line.view.split(" "):
+                for number in uris.get(word, ()) or uris.get(word.strip(_AROUND_URI), ()):
+                    if found[number] < 0:
+                        found[number] = line.number
+                        self.used[line.number] = True
+        return found
 
     def _alterations(self) -> dict[int, tuple[IssueKind, int]]:
         """Each row not shown exactly takes the first unused line that shows its label with other values
@@ -1491,11 +1524,13 @@ def _document_issues(
     lines_by_number = {line.number: line for line in lines}
     heading_before, title_lines = _section_titles(lines, records, matching.used)
     issues, shown_in_section = _record_issues(records, matching, lines_by_number, heading_before)
+    issues.extend(_linked_issues(records, matching))
     issues.extend(_added_lines(matching, lines_by_number, title_lines))
-    issues.extend(_dropped_sections(lines, records, shown_in_section))
+    shown_links = {link.section_id for link, line in zip(records.linked, matching.linked, strict=True) if line >= 0}
+    issues.extend(_dropped_sections(lines, records, shown_in_section, shown_links))
     titles = frozenset((*records.titles, records.document_title))
     issues.extend(_completeness(lines, matching.used, complete, titles))
-    return issues, len(matching.in_order)
+    return issues, len(matching.in_order) + sum(1 for line in matching.linked if line >= 0)
 
 
 def _record_issues(
@@ -1534,6 +1569,20 @@ def _record_issues(
         else:
             issues.append(Issue(_MISSING_KIND[row.row.kind], f"{_describe(row)} is not shown", section_id, row.row.id))
     return issues, shown_in_section
+
+
+def _linked_issues(records: _Records, matching: _Matching) -> list[Issue]:
+    """A record the server sent as a link is shown by its URI (`docs/host-guide.md`); left out, it is missing."""
+    return [
+        Issue(
+            "missing_row",
+            f"record {_quote(link.row_id)}, sent as a link to {_quote(link.uri)}, is not shown",
+            link.section_id,
+            link.row_id,
+        )
+        for link, line in zip(records.linked, matching.linked, strict=True)
+        if line < 0
+    ]
 
 
 def _added_lines(matching: _Matching, lines_by_number: Mapping[int, _Line], title_lines: set[int]) -> list[Issue]:
@@ -1628,13 +1677,18 @@ def _misplaced(records: _Records, row: _Expected, line: _Line, heading: str | No
     return None
 
 
-def _dropped_sections(lines: Sequence[_Line], records: _Records, shown_in_section: Sequence[int]) -> list[Issue]:
-    """A section with records none of which is shown, and a section without records whose title no line shows."""
+def _dropped_sections(
+    lines: Sequence[_Line], records: _Records, shown_in_section: Sequence[int], shown_links: set[str]
+) -> list[Issue]:
+    """A section with records none of which is shown, and a section without records whose title no line shows; a
+    section one of whose records sent as links is shown is shown."""
     issues: list[Issue] = []
     sections = records.document.sections
     empty = [index for index, section in enumerate(sections) if not section.rows]
     titles = _shown_titles(lines, [records.titles[i] for i in empty])
     for index, section in enumerate(sections):
+        if section.id in shown_links:
+            continue  # one of its records sent as links is shown
         if section.rows and shown_in_section[index] == 0:
             issues.append(Issue("dropped_section", f"nothing of section {_quote(section.title)} is shown", section.id))
         elif not section.rows and records.titles[index] not in titles:
@@ -1714,6 +1768,7 @@ def audit_document(
     null_display: str = DEFAULT_NULL_DISPLAY,
     markup: Markup = "auto",
     records: RecordsKind = "document",
+    linked: Sequence[LinkedRecord] = (),
 ) -> AuditReport:
     """Audit a transcript against a document directly (see the module docstring for the rules).
 
@@ -1724,16 +1779,19 @@ def audit_document(
         null_display: how null values should have been shown.
         markup: how the transcript is displayed: "text", "markdown", or detect ("auto").
         records: how the records were read from the result (reported as is).
+        linked: the records the server sent as links (`page.linkedRecords`): each is shown by a line that shows
+            its URI.
 
     Raises:
         AuditInputError: the transcript is longer than `MAX_TRANSCRIPT_CHARS`.
     """
     headers = frozenset(tuple(_drawn_title(column) for column in section.columns) for section in document.sections)
     reader, read_as = _read(shown_text, markup, headers)
-    expected = _Records(document, null_display, exact_cells=reader.markdown)
+    expected = _Records(document, null_display, exact_cells=reader.markdown, linked=linked)
     matching = _Matcher(reader.lines, expected).run()
     issues, intact = _document_issues(reader.lines, expected, matching, complete)
-    return _report(len(expected.rows), intact, complete, read_as, records, reader.issues + issues)
+    count = len(expected.rows) + len(expected.linked)
+    return _report(count, intact, complete, read_as, records, reader.issues + issues)
 
 
 def _report(
@@ -1955,7 +2013,7 @@ def audit(
     records = result_records(wire)
     complete = result_is_complete(reading, tool=tool, arguments=arguments)
     null_display = resolve_rendering(tool, reading, call_arguments=arguments).null_display
-    return _audit_records(shown_text, records, complete, null_display, markup)
+    return _audit_records(shown_text, records, complete, null_display, markup, linked_records(wire))
 
 
 def _wire(result: Any) -> dict[str, Any]:
@@ -1976,14 +2034,25 @@ def _without_continuation(wire: dict[str, Any]) -> dict[str, Any]:
 
 
 def _audit_records(
-    shown_text: str, records: ResultRecords, complete: bool, null_display: str, markup: Markup
+    shown_text: str,
+    records: ResultRecords,
+    complete: bool,
+    null_display: str,
+    markup: Markup,
+    linked: Sequence[LinkedRecord],
 ) -> AuditReport:
     if records.document is None:
         lines = [line.text for line in records.lines if line.from_text]
         names = [line.text for line in records.lines if not line.from_text and line.text]
         return audit_lines(shown_text, lines, complete=complete, markup=markup, block_names=names)
     return audit_document(
-        shown_text, records.document, complete=complete, null_display=null_display, markup=markup, records=records.kind
+        shown_text,
+        records.document,
+        complete=complete,
+        null_display=null_display,
+        markup=markup,
+        records=records.kind,
+        linked=linked,
     )
 
 
@@ -1999,7 +2068,8 @@ def _audit_parts(shown_text: str, parts: Sequence[Any], markup: Markup) -> Audit
     complete = result_is_complete(wires[-1])
     null_display = resolve_rendering(None, wires[0]).null_display
     combined = _combined(read)
-    return _audit_records(shown_text, combined, complete, null_display, markup)
+    linked = [link for wire in wires for link in linked_records(wire)]
+    return _audit_records(shown_text, combined, complete, null_display, markup, linked)
 
 
 def _combined(parts: Sequence[ResultRecords]) -> ResultRecords:
