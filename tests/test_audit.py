@@ -1891,3 +1891,55 @@ def test_the_records_sent_as_links_of_every_part_are_audited() -> None:
     report = audit(shown, [first, last], markup="markdown")
     assert [(issue.kind, issue.row_id) for issue in report.issues] == [("missing_row", "big/2")]
     assert (report.rows_expected, report.rows_intact) == (4, 3)
+
+
+# ------------------------------------------------------------------ an item whose label reads like a total's
+
+_TOTAL_LIKE = Document(
+    title="T",
+    sections=(
+        Section(
+            id="s",
+            title="S",
+            columns=("FY2025",),
+            rows=(
+                Row(id="a", label="Cash", values=(10,)),
+                Row(id="t", label="Total: Assets", values=(10,)),  # an item
+                Row(id="u", label="Assets", values=(10,), kind="total"),
+            ),
+        ),
+    ),
+)
+_TABLE_HEAD = "| Line item | FY2025 |\n| --- | --- |\n| Cash | 10 |\n"
+
+
+@pytest.mark.parametrize(
+    ("shown", "markup"),
+    [
+        (_TABLE_HEAD + "| Total: Assets | 10 |\n| Assets | 10 |", "markdown"),  # a host that marks no total
+        (_TABLE_HEAD + "| Total: Assets | 10 |\n| **Total: Assets** | **10** |", "markdown"),
+        ("- Cash: 10\n- Total: Assets: 10\n- Assets: 10", "markdown"),
+        (render_text(_TOTAL_LIKE), "text"),  # both read `Total: Assets` in plain text
+        (render_markdown(_TOTAL_LIKE), "markdown"),
+    ],
+)
+def test_an_item_labelled_like_a_total_marks_no_total(shown: str, markup: Markup) -> None:
+    """An item labelled `Total: Assets` is shown by a line that reads as that label: the line is the item's, not a
+    host marking totals, so an unmarked line may still show the total `Assets` (a false alarm before)."""
+    report = audit_document(shown, _TOTAL_LIKE, markup=markup)
+    assert report.clean, report.format()
+
+
+@pytest.mark.parametrize(
+    ("shown", "kinds"),
+    [
+        (_TABLE_HEAD + "| Assets | 10 |", ["missing_row"]),  # the item left out
+        (_TABLE_HEAD + "| Total: Assets | 10 |", ["dropped_total"]),  # one line for two records
+        (_TABLE_HEAD + "| Total: Assets | 10 |\n| Assets | 11 |", ["altered_row"]),
+        (_TABLE_HEAD + "| Total: Assets | 11 |\n| Assets | 10 |", ["altered_row"]),
+        ("- Cash: 10\n- Assets: 10\n- Total: Assets: 10", ["reordered_row"]),
+    ],
+)
+def test_an_item_labelled_like_a_total_is_still_told_from_the_total(shown: str, kinds: list[str]) -> None:
+    report = audit_document(shown, _TOTAL_LIKE, markup="markdown")
+    assert sorted(issue.kind for issue in report.issues) == kinds, report.format()

@@ -41,8 +41,9 @@ The rules (the contract of this module):
    accounts). A list's number is read as part of a label that begins with a number. The label cell may
    carry indentation and a kind marker (`Subtotal`, `Total`, with an optional `:`) and nothing else. A line
    marked as a subtotal or total stands only for a record of that kind; an unmarked line may stand for a subtotal
-   or total. Values are compared as the reference renderer shows them (`mcp_rendering.render`): nulls as the
-   directive's null text, hidden characters as escapes. A record the server sent as a link (`page.linkedRecords`)
+   or total that no line marks (a line that reads as an item's own label, `Total: Assets`, marks nothing).
+   Values are compared as the reference renderer shows them (`mcp_rendering.render`): nulls as the directive's
+   null text, hidden characters as escapes. A record the server sent as a link (`page.linkedRecords`)
    is shown by a line that shows no other record and whose visible text holds its URI as a word (a link's target
    is not what a reader sees); it is counted as a record, and left out it is *missing*. A row the server embedded
    is shown only by its cells: a link to it in its place shows none of its values.
@@ -1321,10 +1322,13 @@ class _Matcher:
         rows and lines outside the chain), which the faithful and the nearly faithful transcripts keep linear.
         """
         group_rows = self.records.group_rows
-        # An unmarked line stands for a subtotal or total only when no line marks it (a host that marks none).
+        # An unmarked line stands for a subtotal or total only when no line marks it (a host that marks none). A
+        # line that reads as an item's own label (`Total: Assets`, an item) marks nothing: it is that item's line.
         kept = showings
         if self.lenient:
-            marked = {group for _, groups in showings for group, own in groups if own}
+            marked = {
+                group for _, groups in showings if all(own != 2 for _, own in groups) for group, own in groups if own
+            }
             kept: list[_Showing] = [
                 (line, [(g, own) for g, own in groups if own or g not in marked]) for line, groups in showings
             ]
