@@ -361,6 +361,12 @@ def result_is_complete(result: Any, *, tool: Any = None, arguments: Mapping[str,
     return _is_complete(resolve_rendering(tool, wire, call_arguments=arguments), _structured(wire))
 
 
+def linked_records(result: Any) -> tuple[LinkedRecord, ...]:
+    """The records a reference-envelope result sent as links (`page.linkedRecords`), because they were too large to
+    embed; its well-formed entries only, in order."""
+    return _page_state(_structured(tool_result_wire(result))).linked_records
+
+
 def _check_arguments(arguments: object) -> None:
     if not isinstance(arguments, Mapping):
         raise TypeError(f"arguments must be a mapping, not {type(arguments).__name__}")
