@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from interop.reach import outcomes
 from interop.reach.envs import BY_NAME, REACH, ROOT, Environment, installed_versions, project_path
 from interop.run import wire_exchange
 from mcp_rendering.audit import audit
@@ -242,6 +243,12 @@ def observe_all() -> dict[str, dict[str, Any]]:
                     job = _job(configuration, variant, helped)
                     job["id"] = answer_id(configuration, variant, helped)
                     job["options"]["summary"] = SUMMARY
+                    groups.setdefault((configuration.env, configuration.answer_driver), []).append(job)
+        if configuration.answer_driver is not None:  # the scenarios beyond one whole result (`outcomes`)
+            for scenario in outcomes.SCENARIOS:
+                for helped in (False, True):
+                    job = outcomes.scenario_job(scenario, _job(configuration, VARIANTS[0], helped), SUMMARY)
+                    job["id"] = outcomes.outcome_id(configuration.id, scenario.id, helped)
                     groups.setdefault((configuration.env, configuration.answer_driver), []).append(job)
     with ThreadPoolExecutor(min(len(groups), PARALLEL_DRIVERS)) as pool:
         futures = [pool.submit(run_driver, BY_NAME[env], driver, jobs) for (env, driver), jobs in groups.items()]
@@ -565,6 +572,20 @@ def measure() -> dict[str, Any]:
                 answers.append(
                     {"id": key, "configuration": configuration.id, "variant": variant.id, "helped": helped, **analysis}
                 )
+    scenario_references = {scenario.id: outcomes.reference(scenario) for scenario in outcomes.SCENARIOS}
+    outcome_cells: list[dict[str, Any]] = []
+    for configuration in CONFIGURATIONS:
+        if configuration.answer_driver is None:
+            continue
+        for scenario in outcomes.SCENARIOS:
+            for helped in (False, True):
+                key = outcomes.outcome_id(configuration.id, scenario.id, helped)
+                observed = observations[key]
+                analysis = outcomes.analyse_outcome(
+                    observed["final"], observed["outputs"], scenario, scenario_references[scenario.id], SUMMARY
+                )
+                cell = {"id": key, "configuration": configuration.id, "scenario": scenario.id, "helped": helped}
+                outcome_cells.append({**cell, **analysis})
     return {
         "generator": "python -m interop.reach",
         "server": f"python -m {EXAMPLE_MODULE}",
@@ -585,4 +606,6 @@ def measure() -> dict[str, Any]:
         "summary": SUMMARY,
         "cells": cells,
         "answers": answers,
+        "scenarios": [{"id": scenario.id, "label": scenario.label} for scenario in outcomes.SCENARIOS],
+        "outcomes": outcome_cells,
     }

@@ -12,9 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from interop.reach.envs import ROOT
+from interop.reach.outcomes import render_outcomes
 
 BEGIN_PREFIX = "<!-- BEGIN reach-summary"
 END = "<!-- END reach-summary -->"
+OUTCOMES_BEGIN_PREFIX = "<!-- BEGIN reach-outcomes"
+OUTCOMES_END = "<!-- END reach-outcomes -->"
 NOTICE = "<!-- Generated from interop/reach/results.json by `python -m interop.reach`; do not edit by hand. -->"
 SEP = ROOT / "sep" / "0000-rendering-directives.md"
 DOCS_PAGE = ROOT / "docs" / "reach.md"
@@ -80,7 +83,7 @@ def _final_answer(
         return f"without: {_answer(plain)}; with {configuration['route']}: {_answer(helped)}"
     if configuration.get("native_route"):
         return f"route: {configuration['native_route']}; no adapter yet, not measured"
-    return "**no route**: the model writes it; the host shows its own view beside it"
+    return "**no route**: the model writes the answer; the host shows its own view beside it"
 
 
 def _versions(results: Mapping[str, Any], *, dependencies: bool = True) -> str:
@@ -231,13 +234,15 @@ def block(results: Mapping[str, Any], path: Path = DOCS_PAGE) -> str:
     return f"{NOTICE}\n\n{table}\n"
 
 
-def replace_between_markers(text: str, content: str, name: str) -> str:
+def replace_between_markers(
+    text: str, content: str, name: str, begin_prefix: str = BEGIN_PREFIX, end: str = END
+) -> str:
     lines = text.splitlines(keepends=True)
-    begins = [index for index, line in enumerate(lines) if line.strip().startswith(BEGIN_PREFIX)]
-    ends = [index for index, line in enumerate(lines) if line.strip() == END]
+    begins = [index for index, line in enumerate(lines) if line.strip().startswith(begin_prefix)]
+    ends = [index for index, line in enumerate(lines) if line.strip() == end]
     if len(begins) != 1 or len(ends) != 1 or begins[0] > ends[0]:
         raise MarkerError(
-            f"{name}: expected one line starting `{BEGIN_PREFIX}` followed by one line `{END}` "
+            f"{name}: expected one line starting `{begin_prefix}` followed by one line `{end}` "
             f"(found {len(begins)} BEGIN, {len(ends)} END)"
         )
     return "".join(lines[: begins[0] + 1]) + "\n" + content + "\n" + "".join(lines[ends[0] :])
@@ -249,6 +254,14 @@ def rendered(results: Mapping[str, Any]) -> dict[Path, str]:
     for path in TARGETS:
         text = path.read_text(encoding="utf-8")
         out[path] = replace_between_markers(text, block(results, path), str(path.relative_to(ROOT)))
+    # The outcomes beyond one whole result, in a table of their own on the docs page.
+    out[DOCS_PAGE] = replace_between_markers(
+        out[DOCS_PAGE],
+        f"{NOTICE}\n\n{render_outcomes(results)}\n",
+        str(DOCS_PAGE.relative_to(ROOT)),
+        OUTCOMES_BEGIN_PREFIX,
+        OUTCOMES_END,
+    )
     return out
 
 
