@@ -28,6 +28,7 @@ _FRAMEWORKS = {
     "test_openai_agents.py": "agents",
     "test_google_adk.py": "google.adk",
     "test_agno.py": "agno",
+    "test_strands.py": "strands",
 }
 
 
