@@ -145,7 +145,14 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         options={"structured": True},
     ),
     Configuration("beeai", "BeeAI Framework `MCPTool`", "beeai", "beeai_driver.py"),
-    Configuration("agno", "Agno `MCPTools`", "agno", "agno_driver.py", native_route="`stop_after_tool_call_tools`"),
+    Configuration(
+        "agno",
+        "Agno `MCPTools`",
+        "agno",
+        "agno_driver.py",
+        route="`StopAgentRun` (`DirectAnswerMCPTools`)",
+        answer_driver="outcome_agno.py",
+    ),
     Configuration(
         "google-adk",
         "Google ADK `McpToolset`",
