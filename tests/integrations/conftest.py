@@ -27,6 +27,8 @@ _FRAMEWORKS = {
     "test_langchain.py": "langchain_mcp_adapters",
     "test_openai_agents.py": "agents",
     "test_google_adk.py": "google.adk",
+    "test_llama_index.py": "llama_index.tools.mcp",
+    "test_crewai.py": "crewai_tools",
 }
 
 
