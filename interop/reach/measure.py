@@ -126,7 +126,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "LlamaIndex `McpToolSpec`",
         "llama-index",
         "llama_index_driver.py",
-        native_route="`return_direct`",
+        route="`return_direct` (`load_direct_answer_tools`)",
+        answer_driver="outcome_llama_index.py",
     ),
     Configuration("haystack", "Haystack `MCPTool`", "haystack", "haystack_driver.py", native_route="`exit_conditions`"),
     Configuration(

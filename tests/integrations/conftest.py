@@ -29,6 +29,8 @@ _FRAMEWORKS = {
     "test_google_adk.py": "google.adk",
     "test_agno.py": "agno",
     "test_strands.py": "strands",
+    "test_llama_index.py": "llama_index.tools.mcp",
+    "test_crewai.py": "crewai_tools",
 }
 
 
