@@ -27,6 +27,7 @@ _FRAMEWORKS = {
     "test_langchain.py": "langchain_mcp_adapters",
     "test_openai_agents.py": "agents",
     "test_google_adk.py": "google.adk",
+    "test_semantic_kernel.py": "semantic_kernel",
 }
 
 
