@@ -167,7 +167,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "Semantic Kernel `MCPStdioPlugin`",
         "semantic-kernel",
         "semantic_kernel_driver.py",
-        native_route="`terminate` in a function-invocation filter",
+        route="`terminate` in an auto-function-invocation filter (`direct_answers`)",
+        answer_driver="outcome_semantic_kernel.py",
     ),
     Configuration("smolagents", "smolagents `ToolCollection.from_mcp`", "smolagents", "smolagents_driver.py"),
     Configuration(

@@ -31,6 +31,7 @@ _FRAMEWORKS = {
     "test_strands.py": "strands",
     "test_llama_index.py": "llama_index.tools.mcp",
     "test_crewai.py": "crewai_tools",
+    "test_semantic_kernel.py": "semantic_kernel",
 }
 
 
