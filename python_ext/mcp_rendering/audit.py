@@ -32,21 +32,22 @@ The rules (the contract of this module):
    (`mcp_rendering.drawn`): NFC and NFD alike, U+1680 as a dash, numbers without the digit grouping of a common
    locale ("the same value" in the host guide). Footnotes, which a renderer with footnotes on moves or hides, are
    unverifiable; block quotes nested deeper than `MAX_NESTING` are refused.
-4. **A record of a document or structured result** is shown on a *table line* (a Markdown table row, its cells as
-   the renderer splits them; or a line read as plain text that starts with `|`, its cells split at every `|`, one
-   leading and one trailing `|` being borders) when its cells are exactly the record's label,
-   then each of its values, in order; or on a *free-form line* when, after a list marker, the line starts with
-   the label (a `:` may follow) and holds the values in order, separated by nothing but punctuation, spaces and the
-   section's column names, each name beside its own value, no value alone in parentheses (`(100)` reads as -100 in
-   accounts). A list's number is read as part of a label that begins with a number. The label cell may
-   carry indentation and a kind marker (`Subtotal`, `Total`, with an optional `:`) and nothing else. A line
-   marked as a subtotal or total stands only for a record of that kind; an unmarked line may stand for a subtotal
-   or total that no line marks (a line that reads as an item's own label, `Total: Assets`, marks nothing).
-   Values are compared as the reference renderer shows them (`mcp_rendering.render`): nulls as the directive's
-   null text, hidden characters as escapes. A record the server sent as a link (`page.linkedRecords`)
-   is shown by a line that shows no other record and whose visible text holds its URI as a word (a link's target
-   is not what a reader sees); it is counted as a record, and left out it is *missing*. A row the server embedded
-   is shown only by its cells: a link to it in its place shows none of its values.
+4. **A record of a document or structured result** is shown on a *table line* (a Markdown table row, its cells as the
+   renderer splits them; or a line read as plain text that starts with `|`, its cells split at every `|`, one leading
+   and one trailing `|` being borders) when its cells are exactly the record's label, then each of its values, in
+   order; or on a *free-form line* when, after a list marker, the line starts with the label (a `:` may follow) and
+   holds the values in order, separated by nothing but punctuation, spaces and the section's column names, each name
+   beside its own value (parentheses bind a name to the value before it, a `,`, `;` or `|` on one side of it only to
+   the value on its other side), no value alone in parentheses (`(100)` reads as -100 in accounts). A list's number
+   is read as part of a label that begins with a number. The label cell may carry indentation and a kind marker
+   (`Subtotal`, `Total`, with an optional `:`) and nothing else. A line marked as a subtotal or total stands only for
+   a record of that kind; an unmarked line may stand for a subtotal or total that no line marks (a line that reads as
+   an item's own label, `Total: Assets`, marks nothing). Values are compared as the reference renderer shows them
+   (`mcp_rendering.render`): nulls as the directive's null text, hidden characters as escapes. A record the server
+   sent as a link (`page.linkedRecords`) is shown by a line that shows no other record and whose visible text holds
+   its URI as a word (a link's target is not what a reader sees); it is counted as a record, and left out it is
+   *missing*. A row the server embedded is shown only by its cells: a link to it in its place shows none of its
+   values.
 5. **A line of a text result** is shown by a line whose text is equal to it.
 6. **Reader order.** Lines are read top to bottom; each stands for at most one record, and a record is taken by
    the first line that shows it. A later line that shows a record already taken is *duplicated*. Records shown
@@ -214,6 +215,8 @@ _SEPARATOR_CHARS = frozenset(" .:,;()[]{}=/|\u00b7\u2022-\u2013\u2014")
 _TOKEN_BEFORE = frozenset(" ([:=/")
 _TOKEN_AFTER = frozenset(" )]/")
 _TOKEN_AFTER_IF_SPACED = frozenset(",.;:")
+_NAME_BREAKS = frozenset(",;|")
+"""Punctuation that parts one value and its column name from the next."""
 
 
 def fold(text: str) -> str:
@@ -857,17 +860,32 @@ def _free_values(rest: str, values: Sequence[str], columns: Sequence[str]) -> bo
 
 
 def _names_beside_values(gaps: Sequence[tuple[str, int, int]], columns: Sequence[str]) -> bool:
-    """Every column name in the gaps names a value beside it: the value after it (or an empty one left out before
-    that), or the value before it."""
+    """Every column name in the gaps names a value beside it, as punctuation binds it: in parentheses, or with a
+    break (`,`, `;`, `|`) after it and none before, the value before it; with a break before it and none after,
+    the value after it (or an empty one left out before that); otherwise either."""
     named = [[column for column, name in enumerate(columns) if name and name in gap] for gap, _, _ in gaps]
     if not any(named):
         return True
-    # Just before its value (an empty value left out may come between), or just after it.
-    return all(
-        previous < column <= after or previous <= column < after
-        for (_, previous, after), found in zip(gaps, named, strict=True)
-        for column in found
-    )
+    for (gap, previous, after), found in zip(gaps, named, strict=True):
+        for column in found:
+            to_previous = previous <= column < after
+            to_next = previous < column <= after
+            binding = _name_binding(gap, columns[column])
+            if not (to_previous if binding < 0 else to_next if binding > 0 else to_previous or to_next):
+                return False
+    return True
+
+
+def _name_binding(gap: str, name: str) -> int:
+    """Which value a column name in a gap between two values names, as its punctuation says: -1 the one before, 1
+    the one after, 0 either."""
+    start = gap.find(name)
+    before, after = gap[:start].rstrip(), gap[start + len(name) :].lstrip()
+    if before.endswith("(") and after.startswith(")"):
+        return -1  # `10 (FY2025)`
+    broken_before = any(char in _NAME_BREAKS for char in before)
+    broken_after = any(char in _NAME_BREAKS for char in after)
+    return 1 if broken_before and not broken_after else -1 if broken_after and not broken_before else 0
 
 
 def _delimited_pieces(text: str, lengths: Sequence[int]) -> set[str]:
