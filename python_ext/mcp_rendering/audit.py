@@ -110,6 +110,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import json
+import operator
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -193,6 +194,8 @@ _RULE_LINE = re.compile(r"^(?:\+(?:-+\+)+|\+(?:=+\+)+|=+|-+)$", re.MULTILINE)
 """A folded line that is a text separator (`+---+---+`, `+===+===+`) or an underline (`===`, `---`)."""
 _TOO_DEEP = re.compile(rf"^(?:[ \t]*>){{{MAX_NESTING + 1}}}", re.MULTILINE)
 _SPACE_GROUPED = re.compile(r"\d \d{3}(?!\d)")
+_SPACED_DIGITS = re.compile(r"[0-9] +[0-9]{3}(?![0-9])")
+"""Digits of ASCII text a table cell may group by spaces (`cell_as_drawn`), one or more."""
 _LIST_MARKER = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])[ \t]+")
 # A line of a text result may read otherwise once rendered as Markdown only when it holds one of these.
 _MARKDOWN_SIGNIFICANT = re.compile(r"[\\`*_\[\]<>!&|~#=]|^\s*(?:[-+>]|\d{1,9}[.)])|^ {4}|^\t")
@@ -224,6 +227,22 @@ def fold(text: str) -> str:
     if text.isprintable() and "  " not in text and not text.startswith(" ") and not text.endswith(" "):
         return text  # already folded (`isprintable` is False for every whitespace but the plain space)
     return " ".join(text.split())
+
+
+def _fold_all(texts: Sequence[str]) -> list[str]:
+    """`fold` of each text; when it leaves every one as it is, as it does for most transcripts, found by one check of
+    them all in C, not a call a text."""
+    joined = "\n".join(texts)
+    if (
+        "  " not in joined
+        and " \n" not in joined
+        and "\n " not in joined
+        and joined[:1] != " "
+        and joined[-1:] != " "
+        and joined.replace("\n", "").isprintable()
+    ):
+        return list(texts)
+    return [fold(text) for text in texts]
 
 
 def _pieces(text: str) -> tuple[str, ...]:
@@ -429,9 +448,14 @@ class _Reader:
         raw = text.removeprefix("\ufeff").replace("\r\n", "\n")
         self.raw_lines = raw.split("\n")
         # The decimal mark the transcript's numbers imply; empty when nothing in it reads otherwise than written
-        # (decided once, in C, for the whole transcript).
-        drawing = may_change(raw, ",") or _SPACE_GROUPED.search(raw) is not None
-        self.decimal = decimal_mark(raw) if drawing else ""
+        # (decided in C, for the whole transcript), so that no line is drawn. A number's form says `,` only where
+        # `may_change(raw, ".")` finds it: with no such number and no spaced digits, `.` is the mark and nothing
+        # may change, and the marks are not counted.
+        spaced = raw.isascii() and _SPACED_DIGITS.search(raw) is not None  # else `may_change` says yes
+        changes = may_change(raw, ".")
+        decimal = decimal_mark(raw) if spaced or changes else "."
+        drawn = spaced or (changes if decimal == "." else may_change(raw, decimal))
+        self.decimal = decimal if drawn else ""
         self.headers = headers
         hiding: set[int] = set()
         # One check in C over the whole transcript (line feeds left out) decides the common case: nothing hidden.
@@ -534,9 +558,9 @@ def _reads_otherwise(view: TranscriptView, plain: Sequence[_Line], decimal: str)
     if not _plain_tags_only(view):
         return True
     texts = [shown.text for shown in view.lines]
-    drawn = lines_as_drawn(texts, decimal) if decimal else texts
+    drawn = _fold_all(lines_as_drawn(texts, decimal) if decimal else texts)
     return any(
-        shown.block not in ("heading", "paragraph") or fold(text) != plain[shown.number].view
+        shown.block not in ("heading", "paragraph") or text != plain[shown.number].view
         for shown, text in zip(view.lines, drawn, strict=True)
     )
 
@@ -545,7 +569,7 @@ def _classify_plain(
     raw: Sequence[str], first: int, decimal: str = ".", headers: frozenset[tuple[str, ...]] = frozenset()
 ) -> list[_Line]:
     """Lines shown as plain text (the text reading, or the inside of a code block), numbered from `first`."""
-    folded = [fold(line) for line in (lines_as_drawn(raw, decimal) if decimal else raw)]
+    folded = _fold_all(lines_as_drawn(raw, decimal) if decimal else raw)
     # Separators and underlines are found by one scan of the folded lines in C, not a test a line.
     separator: set[int] = set()
     heavy: set[int] = set()  # `+===+`: the border under a header line
@@ -680,6 +704,8 @@ def _completeness(
 
 def _longest_increasing(values: Sequence[int]) -> set[int]:
     """Indexes into `values` of one longest strictly increasing subsequence (patience sorting, O(n log n))."""
+    if all(map(operator.lt, values, values[1:])):  # in order already, as a faithful transcript's are (checked in C)
+        return set(range(len(values)))
     tails: list[int] = []
     tail_index: list[int] = []
     parent = [-1] * len(values)
@@ -1847,8 +1873,10 @@ def _line_forms(lines: Sequence[str], markdown: bool) -> list[tuple[str, ...]]:
     """The ways each line of a text result may read once shown, each once: as written and, in Markdown, as the
     renderer shows the line alone (a list item with the marker the reader sees). Tuples of text, which the
     collector stops tracking, not a set a line."""
-    drawing = may_change("\n".join(lines))
-    forms: list[tuple[str, ...]] = [(fold(as_drawn(visible(text)) if drawing else visible(text)),) for text in lines]
+    joined = "\n".join(lines)
+    shown = lines if shows_as_written(joined.replace("\n", "")) else [visible(text) for text in lines]
+    drawn = _fold_all([as_drawn(text) for text in shown] if may_change(joined) else shown)
+    forms: list[tuple[str, ...]] = [(text,) for text in drawn]
     if markdown:
         rendered: dict[str, list[str]] = {}
         for number, text in enumerate(lines):
@@ -1904,7 +1932,10 @@ def _audit_lines(
 ) -> AuditReport:
     reader, read_as = _read(shown_text, markup)
     markdown = read_as == "markdown"
-    expected = [line for line in lines if shows_text(line)]
+    if shows_as_written("".join(lines)):  # nothing hidden: a line shows text when it is not blank (decided in C)
+        expected = [line for line in lines if not line.isspace() and line]
+    else:
+        expected = [line for line in lines if shows_text(line)]
     index: dict[str, tuple[int] | list[int]] = {}  # a line's own number in a tuple until a second shares it
     for number, forms in enumerate(_line_forms(expected, markdown)):
         for form in forms:
@@ -1984,14 +2015,19 @@ def _audit_lines(
     # Between the result's first and last shown lines, an unmatched line is fabricated. Around them a host may
     # write its own prose, so a line there is fabricated only when it looks like a line of the result: it begins
     # with a word some line of the result begins with.
-    leading = {_leading_word(text) for text in expected} - {""}
+    leading: set[str] | None = None  # built when a line outside needs it
     for gap in gaps.values():
         for line in gap:
-            inside = first < line.number < last
-            if not used[line.number] and (inside or _leading_word(line.view) in leading):
-                issues.append(
-                    Issue("fabricated_row", f"{_quote(line.view)} is not a line of the result", line=line.number + 1)
-                )
+            if used[line.number]:
+                continue
+            if not first < line.number < last:
+                if leading is None:
+                    leading = {_leading_word(text) for text in expected} - {""}
+                if _leading_word(line.view) not in leading:
+                    continue
+            issues.append(
+                Issue("fabricated_row", f"{_quote(line.view)} is not a line of the result", line=line.number + 1)
+            )
     issues.extend(_completeness(reader.lines, used, complete))
     return _report(len(expected), len(in_order), complete, read_as, "text", reader.issues + issues)
 
