@@ -1943,3 +1943,42 @@ def test_an_item_labelled_like_a_total_marks_no_total(shown: str, markup: Markup
 def test_an_item_labelled_like_a_total_is_still_told_from_the_total(shown: str, kinds: list[str]) -> None:
     report = audit_document(shown, _TOTAL_LIKE, markup="markdown")
     assert sorted(issue.kind for issue in report.issues) == kinds, report.format()
+
+
+# ------------------------------------------------------------ values under the wrong columns in free-form lines
+
+_TWO_YEARS = Document(
+    title="T",
+    sections=(
+        Section(
+            id="s",
+            title="S",
+            columns=("FY2025", "FY2024"),
+            rows=(Row(id="a", label="Cash", values=(10, 9)), Row(id="b", label="Bank", values=(7, 6))),
+        ),
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "faithful"),
+    [
+        ("- Cash: FY2025: 10, FY2024: 9", True),
+        ("- Cash: 10 (FY2025), 9 (FY2024)", True),
+        ("- Cash: 10 (FY2025) 9 (FY2024)", True),
+        ("- Cash — FY2025 10; FY2024 9", True),
+        ("- Cash: 10 FY2025, 9 FY2024", True),
+        ("- Cash: 10, FY2024 9", True),
+        # The same values in order, each column name bound by its punctuation to the other value.
+        ("- Cash: 10 (FY2024) 9", False),
+        ("- Cash: 10, FY2025 9", False),
+        ("- Cash: 10 FY2024, 9", False),
+        ("- Cash: FY2024: 10, FY2025: 9", False),
+        ("- Cash: 10 (FY2024), 9 (FY2025)", False),
+    ],
+)
+def test_rule_4_a_column_name_in_a_free_form_line_names_the_value_its_punctuation_binds_it_to(
+    line: str, faithful: bool
+) -> None:
+    report = audit_document(f"{line}\n- Bank: 7, 6", _TWO_YEARS, markup="markdown")
+    assert [(issue.kind, issue.row_id) for issue in report.issues] == ([] if faithful else [("altered_row", "a")])

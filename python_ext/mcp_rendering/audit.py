@@ -32,21 +32,22 @@ The rules (the contract of this module):
    (`mcp_rendering.drawn`): NFC and NFD alike, U+1680 as a dash, numbers without the digit grouping of a common
    locale ("the same value" in the host guide). Footnotes, which a renderer with footnotes on moves or hides, are
    unverifiable; block quotes nested deeper than `MAX_NESTING` are refused.
-4. **A record of a document or structured result** is shown on a *table line* (a Markdown table row, its cells as
-   the renderer splits them; or a line read as plain text that starts with `|`, its cells split at every `|`, one
-   leading and one trailing `|` being borders) when its cells are exactly the record's label,
-   then each of its values, in order; or on a *free-form line* when, after a list marker, the line starts with
-   the label (a `:` may follow) and holds the values in order, separated by nothing but punctuation, spaces and the
-   section's column names, each name beside its own value, no value alone in parentheses (`(100)` reads as -100 in
-   accounts). A list's number is read as part of a label that begins with a number. The label cell may
-   carry indentation and a kind marker (`Subtotal`, `Total`, with an optional `:`) and nothing else. A line
-   marked as a subtotal or total stands only for a record of that kind; an unmarked line may stand for a subtotal
-   or total that no line marks (a line that reads as an item's own label, `Total: Assets`, marks nothing).
-   Values are compared as the reference renderer shows them (`mcp_rendering.render`): nulls as the directive's
-   null text, hidden characters as escapes. A record the server sent as a link (`page.linkedRecords`)
-   is shown by a line that shows no other record and whose visible text holds its URI as a word (a link's target
-   is not what a reader sees); it is counted as a record, and left out it is *missing*. A row the server embedded
-   is shown only by its cells: a link to it in its place shows none of its values.
+4. **A record of a document or structured result** is shown on a *table line* (a Markdown table row, its cells as the
+   renderer splits them; or a line read as plain text that starts with `|`, its cells split at every `|`, one leading
+   and one trailing `|` being borders) when its cells are exactly the record's label, then each of its values, in
+   order; or on a *free-form line* when, after a list marker, the line starts with the label (a `:` may follow) and
+   holds the values in order, separated by nothing but punctuation, spaces and the section's column names, each name
+   beside its own value (parentheses bind a name to the value before it, a `,`, `;` or `|` on one side of it only to
+   the value on its other side), no value alone in parentheses (`(100)` reads as -100 in accounts). A list's number
+   is read as part of a label that begins with a number. The label cell may carry indentation and a kind marker
+   (`Subtotal`, `Total`, with an optional `:`) and nothing else. A line marked as a subtotal or total stands only for
+   a record of that kind; an unmarked line may stand for a subtotal or total that no line marks (a line that reads as
+   an item's own label, `Total: Assets`, marks nothing). Values are compared as the reference renderer shows them
+   (`mcp_rendering.render`): nulls as the directive's null text, hidden characters as escapes. A record the server
+   sent as a link (`page.linkedRecords`) is shown by a line that shows no other record and whose visible text holds
+   its URI as a word (a link's target is not what a reader sees); it is counted as a record, and left out it is
+   *missing*. A row the server embedded is shown only by its cells: a link to it in its place shows none of its
+   values.
 5. **A line of a text result** is shown by a line whose text is equal to it.
 6. **Reader order.** Lines are read top to bottom; each stands for at most one record, and a record is taken by
    the first line that shows it. A later line that shows a record already taken is *duplicated*. Records shown
@@ -109,6 +110,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import json
+import operator
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -192,6 +194,8 @@ _RULE_LINE = re.compile(r"^(?:\+(?:-+\+)+|\+(?:=+\+)+|=+|-+)$", re.MULTILINE)
 """A folded line that is a text separator (`+---+---+`, `+===+===+`) or an underline (`===`, `---`)."""
 _TOO_DEEP = re.compile(rf"^(?:[ \t]*>){{{MAX_NESTING + 1}}}", re.MULTILINE)
 _SPACE_GROUPED = re.compile(r"\d \d{3}(?!\d)")
+_SPACED_DIGITS = re.compile(r"[0-9] +[0-9]{3}(?![0-9])")
+"""Digits of ASCII text a table cell may group by spaces (`cell_as_drawn`), one or more."""
 _LIST_MARKER = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])[ \t]+")
 # A line of a text result may read otherwise once rendered as Markdown only when it holds one of these.
 _MARKDOWN_SIGNIFICANT = re.compile(r"[\\`*_\[\]<>!&|~#=]|^\s*(?:[-+>]|\d{1,9}[.)])|^ {4}|^\t")
@@ -214,6 +218,8 @@ _SEPARATOR_CHARS = frozenset(" .:,;()[]{}=/|\u00b7\u2022-\u2013\u2014")
 _TOKEN_BEFORE = frozenset(" ([:=/")
 _TOKEN_AFTER = frozenset(" )]/")
 _TOKEN_AFTER_IF_SPACED = frozenset(",.;:")
+_NAME_BREAKS = frozenset(",;|")
+"""Punctuation that parts one value and its column name from the next."""
 
 
 def fold(text: str) -> str:
@@ -221,6 +227,22 @@ def fold(text: str) -> str:
     if text.isprintable() and "  " not in text and not text.startswith(" ") and not text.endswith(" "):
         return text  # already folded (`isprintable` is False for every whitespace but the plain space)
     return " ".join(text.split())
+
+
+def _fold_all(texts: Sequence[str]) -> list[str]:
+    """`fold` of each text; when it leaves every one as it is, as it does for most transcripts, found by one check of
+    them all in C, not a call a text."""
+    joined = "\n".join(texts)
+    if (
+        "  " not in joined
+        and " \n" not in joined
+        and "\n " not in joined
+        and joined[:1] != " "
+        and joined[-1:] != " "
+        and joined.replace("\n", "").isprintable()
+    ):
+        return list(texts)
+    return [fold(text) for text in texts]
 
 
 def _pieces(text: str) -> tuple[str, ...]:
@@ -426,9 +448,14 @@ class _Reader:
         raw = text.removeprefix("\ufeff").replace("\r\n", "\n")
         self.raw_lines = raw.split("\n")
         # The decimal mark the transcript's numbers imply; empty when nothing in it reads otherwise than written
-        # (decided once, in C, for the whole transcript).
-        drawing = may_change(raw, ",") or _SPACE_GROUPED.search(raw) is not None
-        self.decimal = decimal_mark(raw) if drawing else ""
+        # (decided in C, for the whole transcript), so that no line is drawn. A number's form says `,` only where
+        # `may_change(raw, ".")` finds it: with no such number and no spaced digits, `.` is the mark and nothing
+        # may change, and the marks are not counted.
+        spaced = raw.isascii() and _SPACED_DIGITS.search(raw) is not None  # else `may_change` says yes
+        changes = may_change(raw, ".")
+        decimal = decimal_mark(raw) if spaced or changes else "."
+        drawn = spaced or (changes if decimal == "." else may_change(raw, decimal))
+        self.decimal = decimal if drawn else ""
         self.headers = headers
         hiding: set[int] = set()
         # One check in C over the whole transcript (line feeds left out) decides the common case: nothing hidden.
@@ -531,9 +558,9 @@ def _reads_otherwise(view: TranscriptView, plain: Sequence[_Line], decimal: str)
     if not _plain_tags_only(view):
         return True
     texts = [shown.text for shown in view.lines]
-    drawn = lines_as_drawn(texts, decimal) if decimal else texts
+    drawn = _fold_all(lines_as_drawn(texts, decimal) if decimal else texts)
     return any(
-        shown.block not in ("heading", "paragraph") or fold(text) != plain[shown.number].view
+        shown.block not in ("heading", "paragraph") or text != plain[shown.number].view
         for shown, text in zip(view.lines, drawn, strict=True)
     )
 
@@ -542,7 +569,7 @@ def _classify_plain(
     raw: Sequence[str], first: int, decimal: str = ".", headers: frozenset[tuple[str, ...]] = frozenset()
 ) -> list[_Line]:
     """Lines shown as plain text (the text reading, or the inside of a code block), numbered from `first`."""
-    folded = [fold(line) for line in (lines_as_drawn(raw, decimal) if decimal else raw)]
+    folded = _fold_all(lines_as_drawn(raw, decimal) if decimal else raw)
     # Separators and underlines are found by one scan of the folded lines in C, not a test a line.
     separator: set[int] = set()
     heavy: set[int] = set()  # `+===+`: the border under a header line
@@ -677,6 +704,8 @@ def _completeness(
 
 def _longest_increasing(values: Sequence[int]) -> set[int]:
     """Indexes into `values` of one longest strictly increasing subsequence (patience sorting, O(n log n))."""
+    if all(map(operator.lt, values, values[1:])):  # in order already, as a faithful transcript's are (checked in C)
+        return set(range(len(values)))
     tails: list[int] = []
     tail_index: list[int] = []
     parent = [-1] * len(values)
@@ -857,17 +886,32 @@ def _free_values(rest: str, values: Sequence[str], columns: Sequence[str]) -> bo
 
 
 def _names_beside_values(gaps: Sequence[tuple[str, int, int]], columns: Sequence[str]) -> bool:
-    """Every column name in the gaps names a value beside it: the value after it (or an empty one left out before
-    that), or the value before it."""
+    """Every column name in the gaps names a value beside it, as punctuation binds it: in parentheses, or with a
+    break (`,`, `;`, `|`) after it and none before, the value before it; with a break before it and none after,
+    the value after it (or an empty one left out before that); otherwise either."""
     named = [[column for column, name in enumerate(columns) if name and name in gap] for gap, _, _ in gaps]
     if not any(named):
         return True
-    # Just before its value (an empty value left out may come between), or just after it.
-    return all(
-        previous < column <= after or previous <= column < after
-        for (_, previous, after), found in zip(gaps, named, strict=True)
-        for column in found
-    )
+    for (gap, previous, after), found in zip(gaps, named, strict=True):
+        for column in found:
+            to_previous = previous <= column < after
+            to_next = previous < column <= after
+            binding = _name_binding(gap, columns[column])
+            if not (to_previous if binding < 0 else to_next if binding > 0 else to_previous or to_next):
+                return False
+    return True
+
+
+def _name_binding(gap: str, name: str) -> int:
+    """Which value a column name in a gap between two values names, as its punctuation says: -1 the one before, 1
+    the one after, 0 either."""
+    start = gap.find(name)
+    before, after = gap[:start].rstrip(), gap[start + len(name) :].lstrip()
+    if before.endswith("(") and after.startswith(")"):
+        return -1  # `10 (FY2025)`
+    broken_before = any(char in _NAME_BREAKS for char in before)
+    broken_after = any(char in _NAME_BREAKS for char in after)
+    return 1 if broken_before and not broken_after else -1 if broken_after and not broken_before else 0
 
 
 def _delimited_pieces(text: str, lengths: Sequence[int]) -> set[str]:
@@ -1829,8 +1873,10 @@ def _line_forms(lines: Sequence[str], markdown: bool) -> list[tuple[str, ...]]:
     """The ways each line of a text result may read once shown, each once: as written and, in Markdown, as the
     renderer shows the line alone (a list item with the marker the reader sees). Tuples of text, which the
     collector stops tracking, not a set a line."""
-    drawing = may_change("\n".join(lines))
-    forms: list[tuple[str, ...]] = [(fold(as_drawn(visible(text)) if drawing else visible(text)),) for text in lines]
+    joined = "\n".join(lines)
+    shown = lines if shows_as_written(joined.replace("\n", "")) else [visible(text) for text in lines]
+    drawn = _fold_all([as_drawn(text) for text in shown] if may_change(joined) else shown)
+    forms: list[tuple[str, ...]] = [(text,) for text in drawn]
     if markdown:
         rendered: dict[str, list[str]] = {}
         for number, text in enumerate(lines):
@@ -1886,7 +1932,10 @@ def _audit_lines(
 ) -> AuditReport:
     reader, read_as = _read(shown_text, markup)
     markdown = read_as == "markdown"
-    expected = [line for line in lines if shows_text(line)]
+    if shows_as_written("".join(lines)):  # nothing hidden: a line shows text when it is not blank (decided in C)
+        expected = [line for line in lines if not line.isspace() and line]
+    else:
+        expected = [line for line in lines if shows_text(line)]
     index: dict[str, tuple[int] | list[int]] = {}  # a line's own number in a tuple until a second shares it
     for number, forms in enumerate(_line_forms(expected, markdown)):
         for form in forms:
@@ -1966,14 +2015,19 @@ def _audit_lines(
     # Between the result's first and last shown lines, an unmatched line is fabricated. Around them a host may
     # write its own prose, so a line there is fabricated only when it looks like a line of the result: it begins
     # with a word some line of the result begins with.
-    leading = {_leading_word(text) for text in expected} - {""}
+    leading: set[str] | None = None  # built when a line outside needs it
     for gap in gaps.values():
         for line in gap:
-            inside = first < line.number < last
-            if not used[line.number] and (inside or _leading_word(line.view) in leading):
-                issues.append(
-                    Issue("fabricated_row", f"{_quote(line.view)} is not a line of the result", line=line.number + 1)
-                )
+            if used[line.number]:
+                continue
+            if not first < line.number < last:
+                if leading is None:
+                    leading = {_leading_word(text) for text in expected} - {""}
+                if _leading_word(line.view) not in leading:
+                    continue
+            issues.append(
+                Issue("fabricated_row", f"{_quote(line.view)} is not a line of the result", line=line.number + 1)
+            )
     issues.extend(_completeness(reader.lines, used, complete))
     return _report(len(expected), len(in_order), complete, read_as, "text", reader.issues + issues)
 
