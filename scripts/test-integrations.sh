@@ -49,6 +49,14 @@ for name in "${PINNED_ONLY[@]}"; do
   "$env/bin/python" -m pytest -q -p no:cacheprovider --confcutdir=tests/integrations "$file" "$@" || status=1
 done
 
+# Bad input through each return-direct adapter, in each framework's pinned environment (the file skips the
+# frameworks an environment does not hold).
+for env in langchain openai-agents google-adk; do
+  echo "== tests/integrations/test_bad_input.py (.venv-reach/$env)"
+  ".venv-reach/$env/bin/python" -m pytest -q -p no:cacheprovider --confcutdir=tests/integrations \
+    tests/integrations/test_bad_input.py "$@" || status=1
+done
+
 # Strict types of each adapter against its real framework (the project environment has neither framework).
 for env in "${WITH_LOWEST[@]}" "${PINNED_ONLY[@]}"; do
   # the upper end: the adapter's annotations hold against the newest framework it supports
