@@ -133,7 +133,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "Strands Agents `MCPClient`",
         "strands",
         "strands_driver.py",
-        native_route="`cancel(message=...)` from a hook",
+        route="`cancel(message=...)` from a hook (`DirectAnswers`)",
+        answer_driver="outcome_strands.py",
     ),
     Configuration("dspy", "DSPy `Tool.from_mcp_tool`", "dspy", "dspy_driver.py"),
     Configuration(
