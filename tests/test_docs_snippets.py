@@ -455,6 +455,7 @@ PAGES_WITH_CODE_RUN = {
     "docs/google-adk.md": ("tests/integrations/test_google_adk.py", 'page_examples("google-adk.md")'),
     "docs/agno.md": ("tests/integrations/test_agno.py", 'page_examples("agno.md")'),
     "docs/strands.md": ("tests/integrations/test_strands.py", 'page_examples("strands.md")'),
+    "docs/haystack.md": ("tests/integrations/test_haystack.py", 'page_examples("haystack.md")'),
 }
 """Every page that holds Python code, and the test that runs it (the adapters' pages in their frameworks'
 environments, through scripts/test-integrations.sh)."""

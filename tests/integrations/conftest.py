@@ -29,6 +29,7 @@ _FRAMEWORKS = {
     "test_google_adk.py": "google.adk",
     "test_agno.py": "agno",
     "test_strands.py": "strands",
+    "test_haystack.py": "haystack_integrations.tools.mcp",
 }
 
 
