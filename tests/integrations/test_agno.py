@@ -163,6 +163,12 @@ def test_the_tool_hint_alone_takes_the_route(example_python: str) -> None:
     assert final.split("\n\n")[:2] == ['Verbatim result from tool "bare" of server "example".', UNSTATED_COMPLETENESS]
 
 
+def test_verbatim_answers_follow_the_order_called(example_python: str) -> None:
+    for first, second in (("lookup", "hostile"), ("hostile", "lookup")):
+        final, _ = _run(example_python, ODD, [(first, {}), (second, {})])
+        assert final.index(f'tool "{first}" of server') < final.index(f'tool "{second}" of server'), first
+
+
 def test_hostile_server_text_stays_below_the_host_caption(example_python: str) -> None:
     final, _ = _run(example_python, ODD, [("hostile", {})])
     lines = final.split("\n\n")
