@@ -127,7 +127,14 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "llama_index_driver.py",
         native_route="`return_direct`",
     ),
-    Configuration("haystack", "Haystack `MCPTool`", "haystack", "haystack_driver.py", native_route="`exit_conditions`"),
+    Configuration(
+        "haystack",
+        "Haystack `MCPTool`",
+        "haystack",
+        "haystack_driver.py",
+        route="`stop_run` from an `after_tool` hook (`direct_answers`)",
+        answer_driver="outcome_haystack.py",
+    ),
     Configuration(
         "strands",
         "Strands Agents `MCPClient`",
