@@ -457,6 +457,7 @@ PAGES_WITH_CODE_RUN = {
     "docs/strands.md": ("tests/integrations/test_strands.py", 'page_examples("strands.md")'),
     "docs/llama-index.md": ("tests/integrations/test_llama_index.py", 'page_examples("llama-index.md")'),
     "docs/semantic-kernel.md": ("tests/integrations/test_semantic_kernel.py", 'page_examples("semantic-kernel.md")'),
+    "docs/haystack.md": ("tests/integrations/test_haystack.py", 'page_examples("haystack.md")'),
 }
 """Every page that holds Python code, and the test that runs it (the adapters' pages in their frameworks'
 environments, through scripts/test-integrations.sh)."""

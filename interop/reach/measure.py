@@ -129,13 +129,21 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         route="`return_direct` (`load_direct_answer_tools`)",
         answer_driver="outcome_llama_index.py",
     ),
-    Configuration("haystack", "Haystack `MCPTool`", "haystack", "haystack_driver.py", native_route="`exit_conditions`"),
+    Configuration(
+        "haystack",
+        "Haystack `MCPTool`",
+        "haystack",
+        "haystack_driver.py",
+        route="`stop_run` from an `after_tool` hook (`direct_answers`)",
+        answer_driver="outcome_haystack.py",
+    ),
     Configuration(
         "strands",
         "Strands Agents `MCPClient`",
         "strands",
         "strands_driver.py",
-        native_route="`cancel(message=...)` from a hook",
+        route="`cancel(message=...)` from a hook (`DirectAnswers`)",
+        answer_driver="outcome_strands.py",
     ),
     Configuration("dspy", "DSPy `Tool.from_mcp_tool`", "dspy", "dspy_driver.py"),
     Configuration(

@@ -32,6 +32,7 @@ _FRAMEWORKS = {
     "test_llama_index.py": "llama_index.tools.mcp",
     "test_crewai.py": "crewai_tools",
     "test_semantic_kernel.py": "semantic_kernel",
+    "test_haystack.py": "haystack_integrations.tools.mcp",
 }
 
 

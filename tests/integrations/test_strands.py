@@ -21,6 +21,7 @@ from strands.models import Model  # pyright: ignore[reportMissingImports]
 from strands.tools.mcp import MCPClient  # pyright: ignore[reportMissingImports]
 
 from mcp_rendering import audit
+from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
 from mcp_rendering.integrations.strands import DirectAnswers
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, page_examples, run_example
@@ -140,6 +141,11 @@ def test_two_verbatim_calls_answer_with_both_each_closed_by_the_host(example_pyt
     assert model.calls == 1
     assert final.startswith("2 results follow, in the order called")
     assert final.count('Verbatim result from tool "financial_statements" of server "example".') == 2
+
+
+def test_the_tool_hint_alone_takes_the_route(example_python: str) -> None:
+    final, _ = _run(example_python, ODD, [("bare", {})])  # no directive in the result
+    assert final.split("\n\n")[:2] == ['Verbatim result from tool "bare" of server "example".', UNSTATED_COMPLETENESS]
 
 
 def test_hostile_server_text_stays_below_the_host_caption(example_python: str) -> None:

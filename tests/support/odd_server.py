@@ -7,7 +7,8 @@ Each tool carries the `_meta` hint (no SDK patch on either side) and each result
 - `picture`: an image and no text at all;
 - `huge`: `HUGE_LINES` lines of text, larger than any bound a test sets;
 - `failing`: an error result, still marked verbatim;
-- `lookup`: one short line, the tool a test leaves to the model by naming another in `allow`.
+- `lookup`: one short line, the tool a test leaves to the model by naming another in `allow`;
+- `bare`: one short line and no directive: the tool's hint alone asks for it verbatim.
 """
 
 from __future__ import annotations
@@ -65,6 +66,11 @@ def build_server() -> MCPServer:
     def lookup() -> mcp_types.CallToolResult:
         """One short line."""
         return _result([{"type": "text", "text": "Rate | 4.25"}])
+
+    @server.tool(meta=_HINT)
+    def bare() -> mcp_types.CallToolResult:
+        """One short line; the result says nothing about rendering."""
+        return mcp_types.CallToolResult.model_validate({"content": [{"type": "text", "text": "Rate | 4.25"}]})
 
     return server
 

@@ -207,9 +207,19 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
     def final_answer_hook(self, run_output: Any) -> None:
         """An Agno post-hook (`Agent(post_hooks=[...])`): when the run ended on verbatim results of this toolkit,
         its content becomes the host's view of them, in the order called."""
-        answers = self._answers.pop(cast("str", run_output.run_id), None)
-        if answers:
-            run_output.content = join_answers(answers, markdown=self._markdown)
+        recorded = self._answers.pop(cast("str", run_output.run_id), None)
+        if not recorded:
+            return
+        # Agno runs a turn's calls concurrently: the tool messages (each holding its answer, the message of the
+        # stop) give the order they were called in.
+        pending = list(recorded)
+        answers: list[str] = []
+        for message in cast("list[Any]", run_output.messages or []):
+            content = getattr(message, "content", None)
+            if getattr(message, "role", None) == "tool" and content in pending:
+                pending.remove(content)
+                answers.append(cast("str", content))
+        run_output.content = join_answers(answers + pending, markdown=self._markdown)
 
 
 async def _call_on(session: Any, name: str, arguments: Mapping[str, Any]) -> Any:
