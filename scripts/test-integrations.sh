@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 
-.venv/bin/python -m interop.reach --setup langchain openai-agents google-adk llama-index
+.venv/bin/python -m interop.reach --setup langchain openai-agents google-adk llama-index crewai
 export MCP_RENDERING_SERVER_PYTHON="$PWD/.venv/bin/python"
 export PYTHONPATH="$PWD/python_ext"  # the environments hold the frameworks, not this project
 
@@ -38,7 +38,7 @@ for pair in langchain:test_langchain.py openai-agents:test_openai_agents.py; do
 done
 
 # Adapters without a lower bound of their own (no extra yet): the framework's pinned environment only.
-for pair in google-adk:test_google_adk.py llama-index:test_llama_index.py; do
+for pair in google-adk:test_google_adk.py llama-index:test_llama_index.py crewai:test_crewai.py; do
   env=".venv-reach/${pair%%:*}"
   file="tests/integrations/${pair#*:}"
   echo "== $file ($env)"
@@ -46,7 +46,7 @@ for pair in google-adk:test_google_adk.py llama-index:test_llama_index.py; do
 done
 
 # Strict types of each adapter against its real framework (the project environment has neither framework).
-for pair in langchain:langchain.py openai-agents:openai_agents.py google-adk:google_adk.py llama-index:llama_index.py; do
+for pair in langchain:langchain.py openai-agents:openai_agents.py google-adk:google_adk.py llama-index:llama_index.py crewai:crewai.py; do
   env="${pair%%:*}"  # the upper end: the adapter's annotations hold against the newest framework it supports
   adapter="python_ext/mcp_rendering/integrations/${pair#*:}"
   echo "== pyright (strict) on $adapter, against .venv-reach/$env"

@@ -454,6 +454,7 @@ PAGES_WITH_CODE_RUN = {
     "docs/openai-agents.md": ("tests/integrations/test_openai_agents.py", 'page_examples("openai-agents.md")'),
     "docs/google-adk.md": ("tests/integrations/test_google_adk.py", 'page_examples("google-adk.md")'),
     "docs/llama-index.md": ("tests/integrations/test_llama_index.py", 'page_examples("llama-index.md")'),
+    "docs/crewai.md": ("tests/integrations/test_crewai.py", 'page_examples("crewai.md")'),
 }
 """Every page that holds Python code, and the test that runs it (the adapters' pages in their frameworks'
 environments, through scripts/test-integrations.sh)."""
