@@ -458,6 +458,7 @@ PAGES_WITH_CODE_RUN = {
     "docs/llama-index.md": ("tests/integrations/test_llama_index.py", 'page_examples("llama-index.md")'),
     "docs/semantic-kernel.md": ("tests/integrations/test_semantic_kernel.py", 'page_examples("semantic-kernel.md")'),
     "docs/haystack.md": ("tests/integrations/test_haystack.py", 'page_examples("haystack.md")'),
+    "docs/crewai.md": ("tests/integrations/test_crewai.py", 'page_examples("crewai.md")'),
 }
 """Every page that holds Python code, and the test that runs it (the adapters' pages in their frameworks'
 environments, through scripts/test-integrations.sh)."""

@@ -186,6 +186,14 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "smolagents_driver.py",
         options={"structured": True},
     ),
+    Configuration(
+        "crewai",
+        "CrewAI `MCPServerAdapter`",
+        "crewai",
+        "crewai_driver.py",
+        route="`result_as_answer` (`DirectAnswerToolAdapter`)",
+        answer_driver="outcome_crewai.py",
+    ),
 )
 VARIANTS: tuple[Variant, ...] = (
     Variant("default", "default", ()),
