@@ -454,6 +454,7 @@ PAGES_WITH_CODE_RUN = {
     "docs/openai-agents.md": ("tests/integrations/test_openai_agents.py", 'page_examples("openai-agents.md")'),
     "docs/google-adk.md": ("tests/integrations/test_google_adk.py", 'page_examples("google-adk.md")'),
     "docs/semantic-kernel.md": ("tests/integrations/test_semantic_kernel.py", 'page_examples("semantic-kernel.md")'),
+    "docs/pydantic-ai.md": ("tests/integrations/test_pydantic_ai.py", 'page_examples("pydantic-ai.md")'),
 }
 """Every page that holds Python code, and the test that runs it (the adapters' pages in their frameworks'
 environments, through scripts/test-integrations.sh)."""

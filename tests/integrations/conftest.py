@@ -28,6 +28,7 @@ _FRAMEWORKS = {
     "test_openai_agents.py": "agents",
     "test_google_adk.py": "google.adk",
     "test_semantic_kernel.py": "semantic_kernel",
+    "test_pydantic_ai.py": "pydantic_ai",
 }
 
 
