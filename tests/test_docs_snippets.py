@@ -459,6 +459,7 @@ PAGES_WITH_CODE_RUN = {
     "docs/semantic-kernel.md": ("tests/integrations/test_semantic_kernel.py", 'page_examples("semantic-kernel.md")'),
     "docs/haystack.md": ("tests/integrations/test_haystack.py", 'page_examples("haystack.md")'),
     "docs/crewai.md": ("tests/integrations/test_crewai.py", 'page_examples("crewai.md")'),
+    "docs/pydantic-ai.md": ("tests/integrations/test_pydantic_ai.py", 'page_examples("pydantic-ai.md")'),
 }
 """Every page that holds Python code, and the test that runs it (the adapters' pages in their frameworks'
 environments, through scripts/test-integrations.sh)."""

@@ -104,7 +104,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "pydantic-ai `MCPToolset`",
         "pydantic-ai",
         "pydantic_ai_driver.py",
-        native_route="a `before_model_request` hook",
+        route="`SkipModelRequest` from `before_model_request` (`DirectAnswers`)",
+        answer_driver="outcome_pydantic_ai.py",
     ),
     Configuration(
         "autogen",

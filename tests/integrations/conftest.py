@@ -33,6 +33,7 @@ _FRAMEWORKS = {
     "test_crewai.py": "crewai_tools",
     "test_semantic_kernel.py": "semantic_kernel",
     "test_haystack.py": "haystack_integrations.tools.mcp",
+    "test_pydantic_ai.py": "pydantic_ai",
 }
 
 
