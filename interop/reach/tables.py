@@ -7,6 +7,7 @@ summary with the members in one column. A marker pair is a line starting ``<!-- 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -171,8 +172,8 @@ def _final_answer_summary(
 ) -> str:
     """The user's final answer in the SEP's summary: with the route the adapter takes, and without it."""
     if plain is not None and helped is not None:
-        route = configuration["route"].split(" (")[0]
-        return f"{route}: {_short_answer(helped)}"
+        switch = re.search(r"`[^`]+`", configuration["route"])  # the switch's name alone
+        return f"{switch.group(0) if switch else configuration['route']}: {_short_answer(helped)}"
     if configuration.get("native_route"):
         return "no adapter yet"
     return "no route"
