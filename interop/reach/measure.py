@@ -104,7 +104,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "pydantic-ai `MCPToolset`",
         "pydantic-ai",
         "pydantic_ai_driver.py",
-        native_route="a `before_model_request` hook",
+        route="`SkipModelRequest` from `before_model_request` (`DirectAnswers`)",
+        answer_driver="outcome_pydantic_ai.py",
     ),
     Configuration(
         "autogen",
@@ -126,15 +127,24 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "LlamaIndex `McpToolSpec`",
         "llama-index",
         "llama_index_driver.py",
-        native_route="`return_direct`",
+        route="`return_direct` (`load_direct_answer_tools`)",
+        answer_driver="outcome_llama_index.py",
     ),
-    Configuration("haystack", "Haystack `MCPTool`", "haystack", "haystack_driver.py", native_route="`exit_conditions`"),
+    Configuration(
+        "haystack",
+        "Haystack `MCPTool`",
+        "haystack",
+        "haystack_driver.py",
+        route="`stop_run` from an `after_tool` hook (`direct_answers`)",
+        answer_driver="outcome_haystack.py",
+    ),
     Configuration(
         "strands",
         "Strands Agents `MCPClient`",
         "strands",
         "strands_driver.py",
-        native_route="`cancel(message=...)` from a hook",
+        route="`cancel(message=...)` from a hook (`DirectAnswers`)",
+        answer_driver="outcome_strands.py",
     ),
     Configuration("dspy", "DSPy `Tool.from_mcp_tool`", "dspy", "dspy_driver.py"),
     Configuration(
@@ -145,7 +155,14 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         options={"structured": True},
     ),
     Configuration("beeai", "BeeAI Framework `MCPTool`", "beeai", "beeai_driver.py"),
-    Configuration("agno", "Agno `MCPTools`", "agno", "agno_driver.py", native_route="`stop_after_tool_call_tools`"),
+    Configuration(
+        "agno",
+        "Agno `MCPTools`",
+        "agno",
+        "agno_driver.py",
+        route="`StopAgentRun` (`DirectAnswerMCPTools`)",
+        answer_driver="outcome_agno.py",
+    ),
     Configuration(
         "google-adk",
         "Google ADK `McpToolset`",
@@ -159,7 +176,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "Semantic Kernel `MCPStdioPlugin`",
         "semantic-kernel",
         "semantic_kernel_driver.py",
-        native_route="`terminate` in a function-invocation filter",
+        route="`terminate` in an auto-function-invocation filter (`direct_answers`)",
+        answer_driver="outcome_semantic_kernel.py",
     ),
     Configuration("smolagents", "smolagents `ToolCollection.from_mcp`", "smolagents", "smolagents_driver.py"),
     Configuration(
@@ -168,6 +186,14 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "smolagents",
         "smolagents_driver.py",
         options={"structured": True},
+    ),
+    Configuration(
+        "crewai",
+        "CrewAI `MCPServerAdapter`",
+        "crewai",
+        "crewai_driver.py",
+        route="`result_as_answer` (`DirectAnswerToolAdapter`)",
+        answer_driver="outcome_crewai.py",
     ),
 )
 VARIANTS: tuple[Variant, ...] = (
@@ -244,7 +270,7 @@ def observe_all() -> dict[str, dict[str, Any]]:
                     job["id"] = answer_id(configuration, variant, helped)
                     job["options"]["summary"] = SUMMARY
                     groups.setdefault((configuration.env, configuration.answer_driver), []).append(job)
-        if configuration.answer_driver is not None:  # the scenarios beyond one whole result (`outcomes`)
+        if configuration.answer_driver in outcomes.SCENARIO_DRIVERS:  # beyond one whole result (`outcomes`)
             for scenario in outcomes.SCENARIOS:
                 for helped in (False, True):
                     job = outcomes.scenario_job(scenario, _job(configuration, VARIANTS[0], helped), SUMMARY)
@@ -575,7 +601,7 @@ def measure() -> dict[str, Any]:
     scenario_references = {scenario.id: outcomes.reference(scenario) for scenario in outcomes.SCENARIOS}
     outcome_cells: list[dict[str, Any]] = []
     for configuration in CONFIGURATIONS:
-        if configuration.answer_driver is None:
+        if configuration.answer_driver not in outcomes.SCENARIO_DRIVERS:
             continue
         for scenario in outcomes.SCENARIOS:
             for helped in (False, True):

@@ -7,6 +7,7 @@ summary with the members in one column. A marker pair is a line starting ``<!-- 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -148,6 +149,16 @@ def _directive(cell: Mapping[str, Any]) -> str:
     return f"all ({', '.join(channels)})"
 
 
+def _model_receives(cell: Mapping[str, Any]) -> str:
+    """The directive's members and the records in one cell, the channel named once when they share it."""
+    directive, records = _directive(cell), _records(cell["records"], " records")
+    if cell.get("failed"):
+        return directive
+    if directive.startswith("all (") and records.endswith(directive[3:]):
+        return f"directive, {records}"
+    return f"directive: {directive}; {records}"
+
+
 def _by_variant(cells: list[tuple[str, str]]) -> str:
     """One cell for every server variant: the shared value, or each variant's value, named by the variant."""
     values = {value for _, value in cells}
@@ -156,34 +167,66 @@ def _by_variant(cells: list[tuple[str, str]]) -> str:
     return "; ".join(f"{label}: {value}" for label, value in cells)
 
 
+def _final_answer_summary(
+    configuration: Mapping[str, Any], plain: Mapping[str, Any] | None, helped: Mapping[str, Any] | None
+) -> str:
+    """The user's final answer in the SEP's summary: with the route the adapter takes, and without it."""
+    if plain is not None and helped is not None:
+        switch = re.search(r"`[^`]+`", configuration["route"])  # the switch's name alone
+        return f"{switch.group(0) if switch else configuration['route']}: {_short_answer(helped)}"
+    if configuration.get("native_route"):
+        return "no adapter yet"
+    return "no route"
+
+
+def _short_answer(answer: Mapping[str, Any]) -> str:
+    if answer["summary"]:
+        return "the model's summary"
+    records = answer["records"]
+    if records["intact"] == records["expected"] and not answer["issues"]:
+        return f"all {records['expected']} in order"
+    return f"**{records['intact']} of {records['expected']} records**"
+
+
 def render_summary(results: Mapping[str, Any]) -> str:
     """The short form of the table, for the SEP: one row per framework configuration, the server variants folded
     into each cell and the directive's members into one column."""
     cells = {cell["id"]: cell for cell in results["cells"]}
-    lines = ["| Framework | Directive reaches the model | Records | With the adapter |", "|" + "---|" * 4]
+    answers = {answer["id"]: answer for answer in results.get("answers", [])}
+    lines = [
+        "| Framework | The model receives | The user's final answer with the adapter |",
+        "|" + "---|" * 3,
+    ]
     for configuration in results["configurations"]:
         directive: list[tuple[str, str]] = []
-        records: list[tuple[str, str]] = []
-        helped: list[tuple[str, str]] = []
+        final: list[tuple[str, str]] = []
         for variant in results["variants"]:
             plain = cells[f"{configuration['id']}/{variant['id']}/plain"]
-            directive.append((variant["id"], _directive(plain)))
-            records.append((variant["id"], _records(plain["records"])))
-            assisted = cells.get(f"{configuration['id']}/{variant['id']}/helped")
-            if assisted is None or configuration["adapter"] is None:
-                helped.append((variant["id"], "no adapter"))
-            else:
-                framing = "framing first" if assisted["framing"] else "**no framing**"
-                helped.append((variant["id"], f"{framing}; {_directive(assisted)}; {_records(assisted['records'])}"))
-        row = [configuration["label"], _by_variant(directive), _by_variant(records), _by_variant(helped)]
+            directive.append((variant["id"], _model_receives(plain)))
+            prefix = f"{configuration['id']}/{variant['id']}"
+            final.append(
+                (
+                    variant["id"],
+                    _final_answer_summary(
+                        configuration, answers.get(f"{prefix}/plain/answer"), answers.get(f"{prefix}/helped/answer")
+                    ),
+                )
+            )
+        row = [configuration["label"], _by_variant(directive), _by_variant(final)]
         lines.append("| " + " | ".join(row) + " |")
     legend = (
         "Directive: its mode, guidance, null display and completeness, measured with and without a "
         f"`resource_link` per record on `{results['server']}`, calling no model; "
         f"{_versions(results, dependencies=False)}. Full table, with the versions of each framework's "
-        "dependencies, on the [reach page](../docs/reach.md)."
+        "dependencies, on the [reach page](../docs/reach.md). Final answer: the framework's agent loop, its "
+        f"scripted model summarizing the result (without the adapter: {_unhelped_answers(answers)})."
     )
     return "\n".join([*lines, "", legend])
+
+
+def _unhelped_answers(answers: Mapping[str, Mapping[str, Any]]) -> str:
+    found = sorted({_short_answer(answer) for answer in answers.values() if not answer["helped"]})
+    return " or ".join(found) or "not measured"
 
 
 def block(results: Mapping[str, Any], path: Path = DOCS_PAGE) -> str:
