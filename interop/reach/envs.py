@@ -82,7 +82,11 @@ ENVIRONMENTS: tuple[Environment, ...] = (
     Environment("openai-agents", ("openai-agents==0.24.0",), ("openai-agents", "mcp")),
     Environment("pydantic-ai", ("pydantic-ai-slim[mcp]==2.68.0",), ("pydantic-ai-slim", "fastmcp-slim", "mcp")),
     Environment("smolagents", ("smolagents[mcp]==1.26.0", "mcp==1.30.0"), ("smolagents", "mcpadapt", "mcp")),
-    Environment("llama-index", ("llama-index-tools-mcp==0.6.0",), ("llama-index-tools-mcp", "llama-index-core", "mcp")),
+    Environment(
+        "llama-index",
+        ("llama-index-tools-mcp==0.6.0", "llama-index-core==0.14.25", "mcp==2.3.0"),
+        ("llama-index-tools-mcp", "llama-index-core", "mcp"),
+    ),
     Environment("autogen", ("autogen-ext[mcp]==0.7.5", "mcp==1.30.0"), ("autogen-ext", "autogen-core", "mcp")),
     Environment("google-adk", ("google-adk==2.13.0", "mcp==2.3.0"), ("google-adk", "mcp")),
     Environment("agno", ("agno==3.1.10", "fastmcp>=4,<5"), ("agno", "fastmcp", "mcp")),
@@ -91,6 +95,9 @@ ENVIRONMENTS: tuple[Environment, ...] = (
     Environment("dspy", ("dspy==3.4.1", "mcp"), ("dspy", "mcp")),
     Environment("strands", ("strands-agents==1.62.0",), ("strands-agents", "mcp")),
     Environment("beeai", ("beeai-framework[mcp]==0.1.85",), ("beeai-framework", "mcp")),
+    Environment(
+        "crewai", ("crewai==1.15.30", "crewai-tools[mcp]==1.15.30"), ("crewai", "crewai-tools", "mcpadapt", "mcp")
+    ),
 )
 BY_NAME = {env.name: env for env in ENVIRONMENTS}
 
