@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 
 .venv/bin/python -m interop.reach --setup langchain openai-agents google-adk
-.venv/bin/python -m interop.reach --setup semantic-kernel pydantic-ai
+.venv/bin/python -m interop.reach --setup semantic-kernel pydantic-ai autogen
 export MCP_RENDERING_SERVER_PYTHON="$PWD/.venv/bin/python"
 export PYTHONPATH="$PWD/python_ext"  # the environments hold the frameworks, not this project
 
@@ -40,7 +40,7 @@ done
 
 # Adapters without a lower bound of their own (no extra yet): the framework's pinned environment only.
 for pair in google-adk:test_google_adk.py semantic-kernel:test_semantic_kernel.py \
-  pydantic-ai:test_pydantic_ai.py; do
+  pydantic-ai:test_pydantic_ai.py autogen:test_autogen.py; do
   env=".venv-reach/${pair%%:*}"
   file="tests/integrations/${pair#*:}"
   echo "== $file ($env)"
@@ -49,7 +49,7 @@ done
 
 # Strict types of each adapter against its real framework (the project environment has neither framework).
 for pair in langchain:langchain.py openai-agents:openai_agents.py google-adk:google_adk.py \
-  semantic-kernel:semantic_kernel.py pydantic-ai:pydantic_ai.py; do
+  semantic-kernel:semantic_kernel.py pydantic-ai:pydantic_ai.py autogen:autogen.py; do
   env="${pair%%:*}"  # the upper end: the adapter's annotations hold against the newest framework it supports
   adapter="python_ext/mcp_rendering/integrations/${pair#*:}"
   echo "== pyright (strict) on $adapter, against .venv-reach/$env"

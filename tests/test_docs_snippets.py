@@ -455,6 +455,7 @@ PAGES_WITH_CODE_RUN = {
     "docs/google-adk.md": ("tests/integrations/test_google_adk.py", 'page_examples("google-adk.md")'),
     "docs/semantic-kernel.md": ("tests/integrations/test_semantic_kernel.py", 'page_examples("semantic-kernel.md")'),
     "docs/pydantic-ai.md": ("tests/integrations/test_pydantic_ai.py", 'page_examples("pydantic-ai.md")'),
+    "docs/autogen.md": ("tests/integrations/test_autogen.py", 'page_examples("autogen.md")'),
 }
 """Every page that holds Python code, and the test that runs it (the adapters' pages in their frameworks'
 environments, through scripts/test-integrations.sh)."""

@@ -29,6 +29,7 @@ _FRAMEWORKS = {
     "test_google_adk.py": "google.adk",
     "test_semantic_kernel.py": "semantic_kernel",
     "test_pydantic_ai.py": "pydantic_ai",
+    "test_autogen.py": "autogen_agentchat",
 }
 
 
