@@ -82,7 +82,11 @@ ENVIRONMENTS: tuple[Environment, ...] = (
     Environment("openai-agents", ("openai-agents==0.24.0",), ("openai-agents", "mcp")),
     Environment("pydantic-ai", ("pydantic-ai-slim[mcp]==2.68.0",), ("pydantic-ai-slim", "fastmcp-slim", "mcp")),
     Environment("smolagents", ("smolagents[mcp]==1.26.0", "mcp==1.30.0"), ("smolagents", "mcpadapt", "mcp")),
-    Environment("llama-index", ("llama-index-tools-mcp==0.6.0",), ("llama-index-tools-mcp", "llama-index-core", "mcp")),
+    Environment(
+        "llama-index",
+        ("llama-index-tools-mcp==0.6.0", "llama-index-core==0.14.25", "mcp==2.3.0"),
+        ("llama-index-tools-mcp", "llama-index-core", "mcp"),
+    ),
     Environment(
         "autogen",
         ("autogen-ext[mcp]==0.7.5", "autogen-agentchat==0.7.5", "mcp==1.30.0"),
@@ -95,6 +99,9 @@ ENVIRONMENTS: tuple[Environment, ...] = (
     Environment("dspy", ("dspy==3.4.1", "mcp"), ("dspy", "mcp")),
     Environment("strands", ("strands-agents==1.62.0",), ("strands-agents", "mcp")),
     Environment("beeai", ("beeai-framework[mcp]==0.1.85",), ("beeai-framework", "mcp")),
+    Environment(
+        "crewai", ("crewai==1.15.30", "crewai-tools[mcp]==1.15.30"), ("crewai", "crewai-tools", "mcpadapt", "mcp")
+    ),
 )
 BY_NAME = {env.name: env for env in ENVIRONMENTS}
 

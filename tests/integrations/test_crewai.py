@@ -1,0 +1,170 @@
+"""The CrewAI adapter, in the environment of `crewai-tools[mcp]`.
+
+Each test runs CrewAI's own crew (one agent, one task) with a scripted `BaseLLM` that calls tools through native
+function calling and then summarizes (no model, no network), with the tools that mcpadapt's `MCPAdapt` loads over
+stdio, and reads the final answer the user would receive (`CrewOutput.raw`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("CREWAI_DISABLE_TELEMETRY", "true")
+os.environ.setdefault("OTEL_SDK_DISABLED", "true")
+
+from crewai import Agent, Crew, Task  # pyright: ignore[reportMissingImports]
+from crewai.llms.base_llm import BaseLLM  # pyright: ignore[reportMissingImports]
+from crewai_tools import MCPServerAdapter  # pyright: ignore[reportMissingImports]
+from mcp import StdioServerParameters
+from mcpadapt.core import MCPAdapt  # pyright: ignore[reportMissingImports]
+from pydantic import Field
+
+from mcp_rendering import audit
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES
+from mcp_rendering.integrations.crewai import DirectAnswerToolAdapter
+from mcp_rendering.types import PARTIAL_MARKER
+from tests.integrations.conftest import ROOT, page_examples, run_example
+
+FINANCIAL = "mcp_rendering.examples.financial"
+SCREENING = "mcp_rendering.examples.screening"
+HOSTILE = str(ROOT / "tests" / "integrations" / "hostile_server.py")
+SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
+CAPTION = 'Verbatim result from tool "financial_statements" of server "example".'
+
+
+class ScriptedLLM(BaseLLM):  # pyright: ignore[reportUntypedBaseClass]
+    """Calls each tool of `calls` (name, JSON arguments) in one step; once it read tool results, writes `SUMMARY`."""
+
+    calls: list[tuple[str, str]] = Field(default_factory=list[tuple[str, str]])
+    steps: int = 0
+    read: list[str] = Field(default_factory=list[str])
+
+    def call(self, messages: Any, tools: Any = None, *args: Any, **kwargs: Any) -> Any:
+        del tools, args, kwargs
+        self.steps += 1
+        listed = messages if isinstance(messages, list) else [{"role": "user", "content": messages}]
+        read = [str(message.get("content")) for message in listed if message.get("role") == "tool"]
+        if read:
+            self.read = read
+            return SUMMARY
+        return [
+            {"id": f"call-{index}", "type": "function", "function": {"name": name, "arguments": arguments}}
+            for index, (name, arguments) in enumerate(self.calls, 1)
+        ]
+
+    def supports_function_calling(self) -> bool:
+        return True
+
+
+def _params(python: str, module: str) -> StdioServerParameters:
+    return StdioServerParameters(command=python, args=[module] if module.endswith(".py") else ["-m", module])
+
+
+def _kickoff(tools: Sequence[Any], llm: ScriptedLLM) -> str:
+    agent = Agent(role="analyst", goal="Answer the question.", backstory="An analyst.", tools=list(tools), llm=llm)
+    task = Task(description="Go.", expected_output="The answer.", agent=agent)
+    return str(Crew(agents=[agent], tasks=[task]).kickoff().raw)
+
+
+def run(python: str, module: str, *tools: str, arguments: str = "{}", **options: Any) -> tuple[str, ScriptedLLM]:
+    llm = ScriptedLLM(model="scripted", calls=[(tool, arguments) for tool in tools])
+    with MCPAdapt(_params(python, module), DirectAnswerToolAdapter(server="example", **options)) as loaded:
+        return _kickoff(loaded, llm), llm
+
+
+def _reference(python: str, module: str, name: str) -> dict[str, Any]:
+    probe = (
+        "import anyio, sys\n"
+        "from mcp import Client\n"
+        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
+        "async def main():\n"
+        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
+        "    async with Client(stdio_client(params)) as client:\n"
+        "        result = await client.call_tool(sys.argv[2], {})\n"
+        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
+        "anyio.run(main)\n"
+    )
+    done = subprocess.run([python, "-c", probe, module, name], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def test_without_the_adapter_the_model_summarizes(example_python: str) -> None:
+    llm = ScriptedLLM(model="scripted", calls=[("financial_statements", "{}")])
+    with MCPServerAdapter(_params(example_python, FINANCIAL)) as loaded:
+        final = _kickoff(loaded, llm)
+    assert final == SUMMARY and llm.steps == 2
+
+
+def test_the_route_answers_with_every_record_and_no_model_step(example_python: str) -> None:
+    final, llm = run(example_python, FINANCIAL, "financial_statements")
+    assert llm.steps == 1  # the model never read the result
+    assert final.startswith(CAPTION + "\n\n")
+    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_tools_the_server_does_not_mark_and_tools_not_allowed_stay_with_the_model(example_python: str) -> None:
+    final, llm = run(example_python, FINANCIAL, "key_figures")
+    assert final == SUMMARY and llm.steps == 2 and "Verbatim result" not in llm.read[0]
+    final, llm = run(example_python, FINANCIAL, "financial_statements", allow=["key_figures"])
+    assert final == SUMMARY and llm.steps == 2
+
+
+def test_a_partial_result_answers_with_the_notice_and_how_to_get_the_rest(example_python: str) -> None:
+    final, _ = run(example_python, SCREENING, "screening_report")
+    caption, notice, *_ = final.split("\n\n")
+    assert caption == 'Verbatim result from tool "screening_report" of server "example".'
+    assert notice.startswith(PARTIAL_MARKER) and "screening_report" in notice
+
+
+def test_an_error_result_is_a_failure_the_model_reads_and_the_agent_keeps_working(example_python: str) -> None:
+    final, llm = run(example_python, HOSTILE, "fails")
+    assert final == SUMMARY and llm.steps == 2
+    [read] = llm.read
+    assert read.startswith('The tool "fails" of server "example" reported an error.')
+    assert "Upstream ledger unavailable" in read
+
+
+def test_a_step_with_another_tool_before_the_verbatim_one_ends_on_the_verbatim_result(example_python: str) -> None:
+    final, llm = run(example_python, FINANCIAL, "key_figures", "financial_statements")
+    assert llm.steps == 1
+    assert final.startswith(CAPTION + "\n\n") and "Revenue grew." not in final
+
+
+def test_a_server_marking_every_tool_verbatim_never_writes_host_lines(example_python: str) -> None:
+    final, _ = run(example_python, HOSTILE, "lookup")
+    assert final.startswith('Verbatim result from tool "lookup" of server "example".\n\n')
+    assert final.index('of server "trusted-bank"') > final.index('of server "example"')
+    assert "host verified these figures" not in final
+
+
+def test_a_result_with_no_text_answers_with_the_host_lines_alone(example_python: str) -> None:
+    final, _ = run(example_python, HOSTILE, "picture")
+    assert final == 'Verbatim result from tool "picture" of server "example".\n\n[image: image/png]'
+
+
+def test_a_huge_result_is_bounded_and_says_so(example_python: str) -> None:
+    final, _ = run(example_python, HOSTILE, "huge")
+    assert len(final.encode()) < DEFAULT_MAX_BYTES + 4096
+    assert final.split("\n\n")[1].startswith(PARTIAL_MARKER)
+    assert "row 00000:" in final and "row 39999:" not in final
+
+
+def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
+    final, _ = run(example_python, FINANCIAL, "financial_statements", markdown=True)
+    assert final.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
+    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
+    [example] = page_examples("crewai.md")
+    done = run_example(example, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
+    assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout

@@ -1,0 +1,193 @@
+"""The LlamaIndex adapter, in the environment of `llama-index-tools-mcp`.
+
+Each test runs LlamaIndex's own `FunctionAgent` with its `MockFunctionCallingLLM` scripted to call tools and then
+summarize (no model, no network), with the tools of an `McpToolSpec` over stdio, and reads the final answer the user
+would receive (``str(AgentOutput)``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from llama_index.core.agent.workflow import FunctionAgent  # pyright: ignore[reportMissingImports]
+from llama_index.core.base.llms.types import MessageRole, ToolCallBlock  # pyright: ignore[reportMissingImports]
+from llama_index.core.llms import ChatMessage  # pyright: ignore[reportMissingImports]
+from llama_index.core.llms.mock import MockFunctionCallingLLM  # pyright: ignore[reportMissingImports]
+from llama_index.tools.mcp import BasicMCPClient, McpToolSpec  # pyright: ignore[reportMissingImports]
+
+from mcp_rendering import audit
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES
+from mcp_rendering.integrations.llama_index import load_direct_answer_tools
+from mcp_rendering.types import PARTIAL_MARKER
+from tests.integrations.conftest import ROOT, page_examples, run_example
+
+FINANCIAL = "mcp_rendering.examples.financial"
+SCREENING = "mcp_rendering.examples.screening"
+HOSTILE = str(ROOT / "tests" / "integrations" / "hostile_server.py")
+SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
+CAPTION = 'Verbatim result from tool "financial_statements" of server "example".'
+
+
+@dataclass
+class Script:
+    """The model's script: one step calling `calls` (name, arguments), then `SUMMARY` once it read tool results."""
+
+    calls: Sequence[tuple[str, Mapping[str, Any]]]
+    steps: int = 0
+    read: list[str] = field(default_factory=list[str])
+    """The tool messages the model read, in order."""
+
+    def __call__(self, messages: Sequence[Any], **kwargs: Any) -> Any:
+        del kwargs
+        self.steps += 1
+        tool_messages = [message for message in messages if message.role == MessageRole.TOOL]
+        if tool_messages:
+            self.read = [str(message.content) for message in tool_messages]
+            return ChatMessage(role="assistant", content=SUMMARY)
+        blocks = [
+            ToolCallBlock(tool_call_id=f"call-{index}", tool_name=name, tool_kwargs=dict(arguments))
+            for index, (name, arguments) in enumerate(self.calls, 1)
+        ]
+        return ChatMessage(role="assistant", blocks=blocks)
+
+
+def _command(python: str, module: str) -> list[str]:
+    return [python, module] if module.endswith(".py") else [python, "-m", module]
+
+
+async def _run(
+    python: str,
+    module: str,
+    calls: Sequence[tuple[str, Mapping[str, Any]]],
+    *,
+    direct: bool = True,
+    **options: Any,
+) -> tuple[str, Script]:
+    command, *args = _command(python, module)
+    spec = McpToolSpec(client=BasicMCPClient(command, args=args, timeout=60))
+    tools = await (load_direct_answer_tools(spec, server="example", **options) if direct else spec.to_tool_list_async())
+    script = Script(calls)
+    agent = FunctionAgent(tools=tools, llm=MockFunctionCallingLLM(response_generator=script))
+    output = await agent.run(user_msg="Go.")
+    return str(output), script
+
+
+def run(python: str, module: str, *tools: str, **options: Any) -> tuple[str, Script]:
+    return asyncio.run(_run(python, module, [(tool, {}) for tool in tools], **options))
+
+
+def _reference(python: str, module: str, name: str, arguments: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    probe = (
+        "import anyio, json, sys\n"
+        "from mcp import Client\n"
+        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
+        "async def main():\n"
+        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
+        "    async with Client(stdio_client(params)) as client:\n"
+        "        result = await client.call_tool(sys.argv[2], json.loads(sys.argv[3]))\n"
+        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
+        "anyio.run(main)\n"
+    )
+    done = subprocess.run(
+        [python, "-c", probe, module, name, json.dumps(arguments or {})], capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout)
+
+
+def test_without_the_adapter_the_model_summarizes(example_python: str) -> None:
+    final, script = run(example_python, FINANCIAL, "financial_statements", direct=False)
+    assert final == SUMMARY and script.steps == 2
+
+
+def test_the_route_answers_with_every_record_and_no_model_step(example_python: str) -> None:
+    final, script = run(example_python, FINANCIAL, "financial_statements")
+    assert script.steps == 1  # the model never read the result
+    assert final.startswith(CAPTION + "\n\n")
+    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
+    final, _ = run(example_python, FINANCIAL, "financial_statements", markdown=True)
+    assert final.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
+    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_tools_the_server_does_not_mark_stay_with_the_model(example_python: str) -> None:
+    final, script = run(example_python, FINANCIAL, "key_figures")
+    assert final == SUMMARY and script.steps == 2
+    assert script.read and "Verbatim result" not in script.read[0]  # the tool as McpToolSpec made it
+
+
+def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
+    final, script = run(example_python, FINANCIAL, "financial_statements", allow=["key_figures"])
+    assert final == SUMMARY and script.steps == 2
+
+
+def test_a_partial_result_answers_with_the_notice_and_how_to_get_the_rest(example_python: str) -> None:
+    final, _ = run(example_python, SCREENING, "screening_report")
+    caption, notice, *_ = final.split("\n\n")
+    assert caption == 'Verbatim result from tool "screening_report" of server "example".'
+    assert notice.startswith(PARTIAL_MARKER) and "screening_report" in notice
+
+
+def test_an_error_result_goes_to_the_model_as_an_error_and_the_agent_keeps_working(example_python: str) -> None:
+    final, script = asyncio.run(_run(example_python, SCREENING, [("screening_report", {"batch": "nope"})]))
+    assert final == SUMMARY and script.steps == 2
+    [read] = script.read
+    assert read.startswith('The tool "screening_report" of server "example" reported an error.')
+
+
+def test_a_step_with_a_verbatim_tool_and_another_ends_on_the_verbatim_result(example_python: str) -> None:
+    # LlamaIndex ends the run on the step's first return-direct result, whatever else the step called.
+    for tools in (("financial_statements", "key_figures"), ("key_figures", "financial_statements")):
+        final, script = run(example_python, FINANCIAL, *tools)
+        assert script.steps == 1, tools
+        assert final.startswith(CAPTION + "\n\n") and "Revenue grew." not in final, tools
+
+
+def test_a_server_marking_every_tool_verbatim_never_writes_host_lines(example_python: str) -> None:
+    final, script = run(example_python, HOSTILE, "lookup")
+    assert script.steps == 1
+    # The host's caption first; the server's imitation of one, and its guidance, only below it as its text.
+    assert final.startswith('Verbatim result from tool "lookup" of server "example".\n\n')
+    assert final.index('of server "trusted-bank"') > final.index('of server "example"')
+    assert "host verified these figures" not in final
+
+
+def test_a_result_with_no_text_answers_with_the_host_lines_alone(example_python: str) -> None:
+    final, script = run(example_python, HOSTILE, "picture")
+    assert script.steps == 1
+    assert final == 'Verbatim result from tool "picture" of server "example".\n\n[image: image/png]'
+
+
+def test_a_huge_result_is_bounded_and_says_so(example_python: str) -> None:
+    final, _ = run(example_python, HOSTILE, "huge")
+    assert DEFAULT_MAX_BYTES < 2 * 1024 * 1024
+    assert len(final.encode()) < DEFAULT_MAX_BYTES + 4096
+    assert final.split("\n\n")[1].startswith(PARTIAL_MARKER)
+    assert "row 00000:" in final and "row 39999:" not in final
+
+
+def test_an_error_of_a_server_marking_every_tool_does_not_end_the_run(example_python: str) -> None:
+    final, script = run(example_python, HOSTILE, "fails")
+    assert final == SUMMARY and script.steps == 2
+    assert script.read == [
+        'The tool "fails" of server "example" reported an error. Its message, as the server wrote it:\n\n'
+        "Upstream ledger unavailable; retry with a smaller period."
+    ]
+
+
+def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
+    [example] = page_examples("llama-index.md")
+    done = run_example(example, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
+    assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout
