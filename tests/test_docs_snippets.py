@@ -463,6 +463,7 @@ PAGES_WITH_CODE_RUN = {
     "docs/haystack.md": ("tests/integrations/test_haystack.py", 'page_examples("haystack.md")'),
     "docs/crewai.md": ("tests/integrations/test_crewai.py", 'page_examples("crewai.md")'),
     "docs/pydantic-ai.md": ("tests/integrations/test_pydantic_ai.py", 'page_examples("pydantic-ai.md")'),
+    "docs/autogen.md": ("tests/integrations/test_autogen.py", 'page_examples("autogen.md")'),
 }
 """Every page that holds Python code, and the test that runs it (the adapters' pages in their frameworks'
 environments, through scripts/test-integrations.sh)."""

@@ -112,7 +112,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "AutoGen `McpWorkbench`",
         "autogen",
         "autogen_driver.py",
-        native_route="`reflect_on_tool_use=False` (agent-wide)",
+        route="`reflect_on_tool_use=False`, agent-wide: a dedicated agent (`direct_answer_tools`)",
+        answer_driver="outcome_autogen.py",
     ),
     Configuration(
         "autogen-adapters",
@@ -120,7 +121,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "autogen",
         "autogen_driver.py",
         options={"adapters": True},
-        native_route="`reflect_on_tool_use=False` (agent-wide)",
+        route="`reflect_on_tool_use=False`, agent-wide: a dedicated agent (`direct_answer_tools`)",
+        answer_driver="outcome_autogen.py",
     ),
     Configuration(
         "llama-index",
