@@ -323,7 +323,11 @@ def _view(parts: Sequence[Mapping[str, Any]]) -> _View:
             elif (texts := _repr_texts(text)) is not None:
                 stringified_prose.extend(texts)
                 count("repr")
-            elif (literal := _python_literal(text)) is not None and (inner := _dumped_blocks(literal)) is not None:
+            elif _text_list(literal := _python_literal(text)):
+                # A Python list repr of the text blocks' texts (CrewAI's MCP tools for a result of several blocks).
+                stringified_prose.extend(cast("list[str]", literal))
+                count("repr")
+            elif literal is not None and (inner := _dumped_blocks(literal)) is not None:
                 stringified_prose.extend(inner[0])
                 stringified_objects.extend(inner[1])
                 count("structured repr" if _object_kind(literal) == "structured" else "repr")
@@ -360,6 +364,11 @@ def _json_value(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return None
+
+
+def _text_list(value: Any) -> bool:
+    """Whether `value` is a non-empty list of strings."""
+    return isinstance(value, list) and bool(value) and all(isinstance(item, str) for item in cast("list[Any]", value))
 
 
 def _object_kind(value: Any) -> str:
