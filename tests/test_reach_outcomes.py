@@ -86,4 +86,4 @@ def test_the_outcome_table_has_a_row_per_configuration_measured() -> None:
     assert "| X agents |" in table and "Y agents" not in table
     assert "with: host's view, 100 records in order, notice first" in table
     assert "with: model's answer, host's view beside it (54 records)" in table
-    assert "error message shown" not in table
+    assert "**error message shown**" not in table
