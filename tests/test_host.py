@@ -308,6 +308,14 @@ def test_a_malformed_linked_field_entry_is_ignored_and_a_well_formed_one_shown()
     ]
 
 
+def test_a_record_link_naming_no_section_is_shown_after_the_document() -> None:
+    link = {"rowId": "x9", "sectionId": "gone", "uri": "s://x/9", "bytes": 9000}
+    presentation = present_original(TOOL, result({"mode": "verbatim"}, page={"linkedRecords": [link]}))
+    note = '[link] Record "x9", shown as a link: too large to embed (9000 bytes). Read it at s://x/9'
+    assert presentation.text == render_text(DOCUMENT) + "\n" + note + "\n"
+    assert presentation.markdown == render_markdown(DOCUMENT) + "\n- \\" + note.replace("]", "\\]", 1) + "\n"
+
+
 # --------------------------------------------------------------------------------------------------- host bounds
 
 
@@ -550,6 +558,30 @@ def test_a_frameworks_result_reads_as_wire_json_whatever_its_blocks_are() -> Non
     }
 
 
+class ForeignModel:
+    """A model of another pydantic installation: not a `BaseModel` of this one, but dumped the same way."""
+
+    def __init__(self, dump: Any) -> None:
+        self.dump = dump
+
+    def model_dump(self, **options: Any) -> Any:
+        return self.dump(**options) if callable(self.dump) else self.dump
+
+
+def test_a_model_of_another_pydantic_reads_as_the_same_wire_json() -> None:
+    model = mcp.types.CallToolResult(
+        content=[mcp.types.TextContent(type="text", text="t", _meta={"when": datetime.date(2026, 1, 2)})],
+        structured_content={"n": 1},
+        _meta={"k": "v"},
+    )
+    wire = tool_result_wire(ForeignModel(model.model_dump))
+    assert wire == tool_result_wire(model)
+    assert wire["content"] == [{"type": "text", "text": "t", "_meta": {"when": "2026-01-02"}}]
+    assert (wire["structuredContent"], wire["_meta"], "structured_content" in wire) == ({"n": 1}, {"k": "v"}, False)
+    with pytest.raises(TypeError, match="the result is ForeignModel, not a CallToolResult object"):
+        tool_result_wire(ForeignModel(["not", "a", "mapping"]))
+
+
 @pytest.mark.parametrize(
     ("directive", "mode"),
     [
@@ -770,6 +802,19 @@ def test_present_takes_its_bounds_as_counts(name: str, value: Any) -> None:
     else:
         with pytest.raises(TypeError, match=rf"^{name} must be an integer or None, not "):
             present(None, result, **bound)
+
+
+@given(ANY_VALUE)
+def test_present_takes_the_first_row_as_a_count(value: Any) -> None:
+    wire = text_result("a\nb\nc")
+    if type(value) is int and value >= 0:
+        assert present(None, wire, first_row=value).records == "text"
+    elif type(value) is int:
+        with pytest.raises(ValueError, match=r"^first_row must be zero or more$"):
+            present(None, wire, first_row=value)
+    else:
+        with pytest.raises(TypeError, match=rf"^first_row must be an integer, not {type(value).__name__}$"):
+            present(None, wire, first_row=value)
 
 
 @given(ANY_VALUE)
