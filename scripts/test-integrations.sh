@@ -10,7 +10,7 @@ PY=${PYTHON:-python3}
 # Each adapter is named by its framework's environment; its tests are tests/integrations/test_<name>.py and its
 # module python_ext/mcp_rendering/integrations/<name>.py, with "-" written "_".
 WITH_LOWEST=(langchain openai-agents)  # adapters whose extra has a lower bound, tested at both ends
-PINNED_ONLY=(google-adk agno strands llama-index semantic-kernel haystack crewai pydantic-ai)  # no extra yet: the pinned environment only
+PINNED_ONLY=(google-adk agno strands llama-index semantic-kernel haystack crewai pydantic-ai autogen)  # no extra yet: the pinned environment only
 
 .venv/bin/python -m interop.reach --setup "${WITH_LOWEST[@]}" "${PINNED_ONLY[@]}"
 export MCP_RENDERING_SERVER_PYTHON="$PWD/.venv/bin/python"

@@ -225,6 +225,9 @@ def test_the_host_guide_runs(tmp_path: Path) -> None:
     assert namespace["rendering"].mode == "verbatim" and namespace["rendering"].complete
     assert namespace["presentation"].complete and namespace["presentation"].caption is not None
     assert namespace["report"].clean and namespace["report"].score == 1.0
+    beside = namespace["beside"]
+    assert beside.startswith('Verbatim result from tool "ledger" of server "example-financial".')
+    assert mcp_rendering.audit(beside, namespace["result"], markup="text").clean
 
     import anyio
     from mcp import Client
@@ -460,6 +463,7 @@ PAGES_WITH_CODE_RUN = {
     "docs/haystack.md": ("tests/integrations/test_haystack.py", 'page_examples("haystack.md")'),
     "docs/crewai.md": ("tests/integrations/test_crewai.py", 'page_examples("crewai.md")'),
     "docs/pydantic-ai.md": ("tests/integrations/test_pydantic_ai.py", 'page_examples("pydantic-ai.md")'),
+    "docs/autogen.md": ("tests/integrations/test_autogen.py", 'page_examples("autogen.md")'),
 }
 """Every page that holds Python code, and the test that runs it (the adapters' pages in their frameworks'
 environments, through scripts/test-integrations.sh)."""

@@ -87,7 +87,11 @@ ENVIRONMENTS: tuple[Environment, ...] = (
         ("llama-index-tools-mcp==0.6.0", "llama-index-core==0.14.25", "mcp==2.3.0"),
         ("llama-index-tools-mcp", "llama-index-core", "mcp"),
     ),
-    Environment("autogen", ("autogen-ext[mcp]==0.7.5", "mcp==1.30.0"), ("autogen-ext", "autogen-core", "mcp")),
+    Environment(
+        "autogen",
+        ("autogen-ext[mcp]==0.7.5", "autogen-agentchat==0.7.5", "mcp==1.30.0"),
+        ("autogen-ext", "autogen-agentchat", "autogen-core", "mcp"),
+    ),
     Environment("google-adk", ("google-adk==2.13.0", "mcp==2.3.0"), ("google-adk", "mcp")),
     Environment("agno", ("agno==3.1.10", "fastmcp>=4,<5"), ("agno", "fastmcp", "mcp")),
     Environment("haystack", ("mcp-haystack==2.1.1",), ("mcp-haystack", "haystack-ai", "mcp")),

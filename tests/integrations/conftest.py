@@ -34,6 +34,7 @@ _FRAMEWORKS = {
     "test_semantic_kernel.py": "semantic_kernel",
     "test_haystack.py": "haystack_integrations.tools.mcp",
     "test_pydantic_ai.py": "pydantic_ai",
+    "test_autogen.py": "autogen_agentchat",
 }
 
 

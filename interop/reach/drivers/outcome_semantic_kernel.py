@@ -1,9 +1,10 @@
 """Measures the user's final answer from Semantic Kernel's own agent loop (`ChatCompletionAgent.get_response`).
 
-A scripted chat completion service (a `ChatCompletionClientBase` that calls no service) calls the financial tool
-of an `MCPStdioPlugin` through SK's auto function invocation, then writes the three-line summary the job gives (a
-stand-in for a model that summarizes). The final answer is ``str()`` of the response's message, where SK
-applications read it. With ``helped``, the agent's service is wrapped by
+A scripted chat completion service (a `ChatCompletionClientBase` that calls no service) calls the job's tools of an
+`MCPStdioPlugin` through SK's auto function invocation (`_common.script`: by default the financial tool), then
+writes the three-line summary the job gives (a stand-in for a model that summarizes). The final answer is ``str()``
+of the response's message, where SK applications read it; the outputs, each function result of the agent's
+thread. With ``helped``, the agent's service is wrapped by
 `mcp_rendering.integrations.semantic_kernel.direct_answers`.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from _common import run
+from _common import run, script, server_name
 from semantic_kernel.agents import ChatCompletionAgent  # pyright: ignore[reportMissingImports]
 from semantic_kernel.connectors.ai.chat_completion_client_base import ChatCompletionClientBase  # pyright: ignore[reportMissingImports]
 from semantic_kernel.connectors.mcp import MCPStdioPlugin  # pyright: ignore[reportMissingImports]
@@ -22,39 +23,51 @@ from semantic_kernel.contents import (  # pyright: ignore[reportMissingImports]
     FunctionResultContent,
 )
 
-PLUGIN = "financial"
+PLUGIN = "example"
 
 
 class ScriptedService(ChatCompletionClientBase):  # pyright: ignore[reportUntypedBaseClass]
-    """Calls `tool` once; once it has a function result, writes `summary`."""
+    """Makes the calls of each turn of `turns` in order (one turn per round of function results it has read), then
+    writes `summary`."""
 
     SUPPORTS_FUNCTION_CALLING: ClassVar[bool] = True
-    tool: str
+    turns: list[list[dict[str, Any]]]
     summary: str
 
     async def _inner_get_chat_message_contents(self, chat_history: Any, settings: Any) -> list[Any]:
         del settings
-        answered = any(
-            isinstance(item, FunctionResultContent) for message in chat_history.messages for item in message.items
+        rounds = sum(
+            any(isinstance(item, FunctionCallContent) for item in message.items) for message in chat_history.messages
         )
-        if answered:
+        if rounds >= len(self.turns):
             return [ChatMessageContent(role=AuthorRole.ASSISTANT, content=self.summary)]
-        call = FunctionCallContent(id="call-1", function_name=self.tool, plugin_name=PLUGIN, arguments={})
-        return [ChatMessageContent(role=AuthorRole.ASSISTANT, items=[call])]
+        calls = [
+            FunctionCallContent(
+                id=f"call-{rounds}-{n}", function_name=call["name"], plugin_name=PLUGIN, arguments=call["args"]
+            )
+            for n, call in enumerate(self.turns[rounds])
+        ]
+        return [ChatMessageContent(role=AuthorRole.ASSISTANT, items=calls)]
 
 
 async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     service: Any = ScriptedService(
-        service_id="scripted", ai_model_id="scripted", tool=tool_name, summary=job["options"]["summary"]
+        service_id="scripted", ai_model_id="scripted", turns=script(job, tool_name), summary=job["options"]["summary"]
     )
     async with MCPStdioPlugin(name=PLUGIN, command=job["command"], args=job["args"]) as plugin:
         if job["helped"]:
             from mcp_rendering.integrations.semantic_kernel import direct_answers
 
-            service = direct_answers(service, [plugin], server="example-financial")
+            service = direct_answers(service, [plugin], server=server_name(job))
         agent = ChatCompletionAgent(name="reach", service=service, plugins=[plugin])
         response = await agent.get_response(messages="Show the annual accounts.")
-    return {"final": str(response.message)}
+        outputs = [
+            str(item.result)
+            async for message in response.thread.get_messages()
+            for item in message.items
+            if isinstance(item, FunctionResultContent)
+        ]
+    return {"final": str(response.message), "outputs": outputs}
 
 
 if __name__ == "__main__":

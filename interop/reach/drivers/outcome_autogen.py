@@ -1,0 +1,76 @@
+"""Measures the user's final answer from AutoGen AgentChat's own agent loop (`AssistantAgent.run`).
+
+AutoGen's `ReplayChatCompletionClient` (no model, no network) calls the job's tools (`_common.script`: by default
+the financial tool), then writes the three-line summary the job gives (a stand-in for a model that summarizes),
+for an agent that reflects on tool use (AutoGen's default, ``reflect_on_tool_use=False``, would show the tool's text
+with no model step). The tools come from the `McpWorkbench` (the default) or from `mcp_server_tools` (option
+``adapters``). The final answer is the content of the last message of the `TaskResult`; the outputs, each tool
+execution result. With ``helped``, the agent is the dedicated agent of
+`mcp_rendering.integrations.autogen.direct_answer_tools` (AutoGen's route being agent-wide), in place of either.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from _common import run, script, server_name
+from autogen_agentchat.agents import AssistantAgent  # pyright: ignore[reportMissingImports]
+from autogen_agentchat.messages import ToolCallExecutionEvent  # pyright: ignore[reportMissingImports]
+from autogen_core import FunctionCall  # pyright: ignore[reportMissingImports]
+from autogen_core.models import CreateResult, RequestUsage  # pyright: ignore[reportMissingImports]
+from autogen_ext.models.replay import ReplayChatCompletionClient  # pyright: ignore[reportMissingImports]
+from autogen_ext.tools.mcp import McpWorkbench, StdioServerParams, mcp_server_tools  # pyright: ignore[reportMissingImports]
+
+MODEL_INFO: Any = {
+    "vision": False,
+    "function_calling": True,
+    "json_output": False,
+    "family": "unknown",
+    "structured_output": False,
+}
+
+
+async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
+    turns = script(job, tool_name)
+    usage = RequestUsage(prompt_tokens=0, completion_tokens=0)
+    replies: list[Any] = [
+        CreateResult(
+            finish_reason="function_calls",
+            content=[
+                FunctionCall(id=f"call-{index}-{n}", name=call["name"], arguments=json.dumps(call["args"]))
+                for n, call in enumerate(turn)
+            ],
+            usage=usage,
+            cached=False,
+        )
+        for index, turn in enumerate(turns)
+    ]
+    model = ReplayChatCompletionClient([*replies, job["options"]["summary"]], model_info=MODEL_INFO)
+    params = StdioServerParams(command=job["command"], args=job["args"], cwd=job.get("cwd"), read_timeout_seconds=60)
+    # An agent that reflects reads each turn's results before the next one (`max_tool_iterations`), then answers.
+    reflecting: dict[str, Any] = {"reflect_on_tool_use": True, "max_tool_iterations": len(turns)}
+    if job["helped"]:
+        from mcp_rendering.integrations.autogen import direct_answer_tools
+
+        tools = await direct_answer_tools(params, server=server_name(job))
+        agent = AssistantAgent("reach", model, **tools.agent_options())
+        result = await agent.run(task="Show the annual accounts.")
+    elif job["options"].get("adapters"):
+        agent = AssistantAgent("reach", model, tools=await mcp_server_tools(params), **reflecting)
+        result = await agent.run(task="Show the annual accounts.")
+    else:
+        async with McpWorkbench(params) as workbench:
+            agent = AssistantAgent("reach", model, workbench=workbench, **reflecting)
+            result = await agent.run(task="Show the annual accounts.")
+    outputs = [
+        str(execution.content)
+        for message in result.messages
+        if isinstance(message, ToolCallExecutionEvent)
+        for execution in message.content
+    ]
+    return {"final": str(result.messages[-1].content), "outputs": outputs}
+
+
+if __name__ == "__main__":
+    run(_observe, "autogen-agentchat", "autogen-ext", "autogen-core", "mcp")
