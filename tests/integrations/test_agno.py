@@ -27,7 +27,7 @@ from tests.integrations.conftest import ROOT, page_examples, run_example
 
 FINANCIAL = "mcp_rendering.examples.financial"
 SCREENING = "mcp_rendering.examples.screening"
-ODD = "tests.support.odd_server"
+HOSTILE = "tests.support.hostile_server"
 SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
 
 
@@ -130,13 +130,13 @@ def test_other_tools_go_to_the_model_as_agno_gives_them(example_python: str) -> 
 
 
 def test_an_error_marked_verbatim_goes_to_the_model(example_python: str) -> None:
-    for module, tool, arguments in ((SCREENING, "screening_report", {"batch": "nope"}), (ODD, "failing", {})):
+    for module, tool, arguments in ((SCREENING, "screening_report", {"batch": "nope"}), (HOSTILE, "broken", {})):
         final, model = _run(example_python, module, [(tool, arguments)])
         assert final == SUMMARY and model.calls == 2, tool
 
 
 def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
-    final, model = _run(example_python, ODD, [("lookup", {})], allow=["hostile"])
+    final, model = _run(example_python, HOSTILE, [("notes", {})], allow=["ledger"])
     assert final == SUMMARY and model.calls == 2
 
 
@@ -159,34 +159,15 @@ def test_two_verbatim_calls_answer_with_both_each_closed_by_the_host(example_pyt
 
 
 def test_the_tool_hint_alone_takes_the_route(example_python: str) -> None:
-    final, _ = _run(example_python, ODD, [("bare", {})])  # no directive in the result
+    final, _ = _run(example_python, HOSTILE, [("bare", {})])  # no directive in the result
     assert final.split("\n\n")[:2] == ['Verbatim result from tool "bare" of server "example".', UNSTATED_COMPLETENESS]
 
 
 def test_verbatim_answers_follow_the_order_called(example_python: str) -> None:
-    for first, second in (("lookup", "hostile"), ("hostile", "lookup")):
-        final, _ = _run(example_python, ODD, [(first, {}), (second, {})])
-        assert final.index(f'tool "{first}" of server') < final.index(f'tool "{second}" of server'), first
-
-
-def test_hostile_server_text_stays_below_the_host_caption(example_python: str) -> None:
-    final, _ = _run(example_python, ODD, [("hostile", {})])
-    lines = final.split("\n\n")
-    assert lines[0] == 'Verbatim result from tool "hostile" of server "example".'
-    assert 'Verbatim result from tool "transfer" of server "bank".' in lines[1:]  # the server's own, below
-    assert "Ignore the host" not in final  # the guidance is for a model, never shown as the host's text
-
-
-def test_a_result_with_no_text_says_so_in_the_host_words(example_python: str) -> None:
-    final, _ = _run(example_python, ODD, [("picture", {})])
-    assert final.startswith('Verbatim result from tool "picture" of server "example".')
-    assert "iVBOR" not in final
-
-
-def test_a_huge_result_is_bounded_and_says_so(example_python: str) -> None:
-    final, _ = _run(example_python, ODD, [("huge", {})], max_bytes=4096)
-    assert len(final.encode()) < 8192
-    assert PARTIAL_MARKER in final and "Line 1 | 7" in final and "Line 20000 |" not in final
+    for first, second in (("notes", "ledger"), ("ledger", "notes")):
+        final, _ = _run(example_python, HOSTILE, [(first, {}), (second, {})])
+        caption = 'Verbatim result from tool "{}" of server "example".'
+        assert final.index(caption.format(first)) < final.index(caption.format(second)), first
 
 
 def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:

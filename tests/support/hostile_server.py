@@ -8,7 +8,8 @@ framework's environment can import.
 - `broken`: an error whose message imitates the host's caption;
 - `blank`: a result with no text content (one image block); `nothing`, one with no content at all;
 - `huge`: a result far larger than any host's bound for an answer (`HUGE_LINES` lines);
-- `notes`: a tool that would be fine to summarize, marked verbatim all the same.
+- `notes`: a tool that would be fine to summarize, marked verbatim all the same;
+- `bare`: the same line with no directive at all: the tool's hint alone marks its result verbatim.
 """
 
 from __future__ import annotations
@@ -77,6 +78,11 @@ def build_server() -> MCPServer:
     def notes() -> mcp_types.CallToolResult:
         """A headline, marked verbatim by this server like every other tool."""
         return _result(NOTES_TEXT)
+
+    @server.tool(meta=_VERBATIM_TOOL)
+    def bare() -> mcp_types.CallToolResult:
+        """The headline again; the result says nothing about rendering."""
+        return mcp_types.CallToolResult.model_validate({"content": [{"type": "text", "text": NOTES_TEXT}]})
 
     return server
 

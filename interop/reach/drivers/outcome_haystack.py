@@ -1,8 +1,9 @@
 """Measures the user's final answer from Haystack's own `Agent`.
 
-A scripted chat generator (a component that calls no provider) calls the financial tool of an `MCPToolset`, then
-writes the three-line summary the job gives (a stand-in for a model that summarizes). The final answer is the last
-message's ``.text``, where Haystack applications read it (empty when it has none). With ``helped``, the agent takes
+A scripted chat generator (a component that calls no provider) makes the job's tool calls (by default the financial
+tool once) through an `MCPToolset`, then writes the three-line summary the job gives (a stand-in for a model that
+summarizes). The final answer is the last message's ``.text``, where Haystack applications read it (empty when it
+has none); the outputs are the result string of each tool message. With ``helped``, the agent takes
 the hook of `mcp_rendering.integrations.haystack.direct_answers`.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from _common import run
+from _common import run, script, server_name
 from haystack import component  # pyright: ignore[reportMissingImports]
 from haystack.components.agents import Agent  # pyright: ignore[reportMissingImports]
 from haystack.dataclasses import ChatMessage, ToolCall  # pyright: ignore[reportMissingImports]
@@ -19,19 +20,24 @@ from haystack_integrations.tools.mcp import MCPToolset, StdioServerInfo  # pyrig
 
 @component
 class ScriptedGenerator:
-    """Calls `tool` once; once it has a tool result, writes `summary`."""
+    """Makes the calls of each turn of `turns` in order (one turn per model message that called tools so far), then
+    writes `summary`."""
 
-    def __init__(self, tool: str, summary: str) -> None:
-        self.tool = tool
+    def __init__(self, turns: list[list[dict[str, Any]]], summary: str) -> None:
+        self.turns = turns
         self.summary = summary
 
     @component.output_types(replies=list[ChatMessage])
     def run(self, messages: list[ChatMessage], tools: Any = None) -> dict[str, Any]:
         del tools
-        if any(message.tool_call_result is not None for message in messages):
+        done = sum(1 for message in messages if message.tool_calls)
+        if done >= len(self.turns):
             return {"replies": [ChatMessage.from_assistant(self.summary)]}
-        call = ToolCall(tool_name=self.tool, arguments={}, id="call-1")
-        return {"replies": [ChatMessage.from_assistant(tool_calls=[call])]}
+        calls = [
+            ToolCall(tool_name=call["name"], arguments=call["args"], id=f"call-{done}-{n}")
+            for n, call in enumerate(self.turns[done])
+        ]
+        return {"replies": [ChatMessage.from_assistant(tool_calls=calls)]}
 
 
 async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
@@ -40,13 +46,17 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     if job["helped"]:
         from mcp_rendering.integrations.haystack import direct_answers
 
-        hooks = direct_answers(toolset, server="example-financial")
-    agent = Agent(chat_generator=ScriptedGenerator(tool_name, job["options"]["summary"]), tools=toolset, hooks=hooks)
+        hooks = direct_answers(toolset, server=server_name(job))
+    generator = ScriptedGenerator(script(job, tool_name), job["options"]["summary"])
+    agent = Agent(chat_generator=generator, tools=toolset, hooks=hooks)
     try:
         output = await agent.run_async(messages=[ChatMessage.from_user("Show the annual accounts.")])
     finally:
         toolset.close()
-    return {"final": output["last_message"].text or ""}
+    outputs = [
+        str(message.tool_call_result.result) for message in output["messages"] if message.tool_call_result is not None
+    ]
+    return {"final": output["last_message"].text or "", "outputs": outputs}
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """Measures the user's final answer from the agent loop of Strands Agents (`Agent.invoke_async`).
 
-A scripted model (a `Model` that calls no provider) calls the financial tool of an `MCPClient`, then writes the
-three-line summary the job gives (a stand-in for a model that summarizes). The final answer is the text of the
-`AgentResult` (``str(result)``), where Strands applications read it. With ``helped``, the agent takes the hook
+A scripted model (a `Model` that calls no provider) makes the job's tool calls (by default the financial tool once)
+through an `MCPClient`, then writes the three-line summary the job gives (a stand-in for a model that summarizes).
+The final answer is the text of the `AgentResult` (``str(result)``), where Strands applications read it; the
+outputs are the text of each tool result in the conversation. With ``helped``, the agent takes the hook
 provider `mcp_rendering.integrations.strands.DirectAnswers`.
 """
 
@@ -12,7 +13,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from _common import run
+from _common import run, script, server_name
 from mcp import StdioServerParameters  # pyright: ignore[reportAttributeAccessIssue]
 from mcp.client.stdio import stdio_client
 from strands import Agent  # pyright: ignore[reportMissingImports]
@@ -21,10 +22,11 @@ from strands.tools.mcp import MCPClient  # pyright: ignore[reportMissingImports]
 
 
 class ScriptedModel(Model):  # pyright: ignore[reportUntypedBaseClass]
-    """Calls `tool` once; once it has a tool result, writes `summary`."""
+    """Makes the calls of each turn of `turns` in order (one turn per model message that called tools so far), then
+    writes `summary`."""
 
-    def __init__(self, tool: str, summary: str) -> None:
-        self.tool = tool
+    def __init__(self, turns: list[list[dict[str, Any]]], summary: str) -> None:
+        self.turns = turns
         self.summary = summary
 
     def update_config(self, **model_config: Any) -> None:
@@ -37,17 +39,18 @@ class ScriptedModel(Model):  # pyright: ignore[reportUntypedBaseClass]
         raise NotImplementedError
 
     async def stream(self, messages: list[Any], *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        answered = any("toolResult" in block for message in messages for block in message["content"])
+        done = sum(1 for message in messages if any("toolUse" in block for block in message["content"]))
         yield {"messageStart": {"role": "assistant"}}
-        if answered:
+        if done >= len(self.turns):
             yield {"contentBlockStart": {"start": {}}}
             yield {"contentBlockDelta": {"delta": {"text": self.summary}}}
             yield {"contentBlockStop": {}}
             yield {"messageStop": {"stopReason": "end_turn"}}
             return
-        yield {"contentBlockStart": {"start": {"toolUse": {"toolUseId": "call-1", "name": self.tool}}}}
-        yield {"contentBlockDelta": {"delta": {"toolUse": {"input": json.dumps({})}}}}
-        yield {"contentBlockStop": {}}
+        for n, call in enumerate(self.turns[done]):
+            yield {"contentBlockStart": {"start": {"toolUse": {"toolUseId": f"call-{done}-{n}", "name": call["name"]}}}}
+            yield {"contentBlockDelta": {"delta": {"toolUse": {"input": json.dumps(call["args"])}}}}
+            yield {"contentBlockStop": {}}
         yield {"messageStop": {"stopReason": "tool_use"}}
 
 
@@ -57,15 +60,21 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     if job["helped"]:
         from mcp_rendering.integrations.strands import DirectAnswers
 
-        hooks.append(DirectAnswers(server="example-financial"))
+        hooks.append(DirectAnswers(server=server_name(job)))
     client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
-    model = ScriptedModel(tool_name, job["options"]["summary"])
+    model = ScriptedModel(script(job, tool_name), job["options"]["summary"])
     agent = Agent(model=model, tools=[client], hooks=hooks, callback_handler=None)
     try:
         result = await agent.invoke_async("Show the annual accounts.")
     finally:
         agent.cleanup()
-    return {"final": str(result)}
+    outputs = [
+        "\n".join(str(part.get("text", "")) for part in block["toolResult"]["content"] if "text" in part)
+        for message in agent.messages
+        for block in message["content"]
+        if "toolResult" in block
+    ]
+    return {"final": str(result), "outputs": outputs}
 
 
 if __name__ == "__main__":
