@@ -225,6 +225,9 @@ def test_the_host_guide_runs(tmp_path: Path) -> None:
     assert namespace["rendering"].mode == "verbatim" and namespace["rendering"].complete
     assert namespace["presentation"].complete and namespace["presentation"].caption is not None
     assert namespace["report"].clean and namespace["report"].score == 1.0
+    beside = namespace["beside"]
+    assert beside.startswith('Verbatim result from tool "ledger" of server "example-financial".')
+    assert mcp_rendering.audit(beside, namespace["result"], markup="text").clean
 
     import anyio
     from mcp import Client

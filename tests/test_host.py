@@ -911,6 +911,33 @@ def _structured_channel(structured: Any) -> int:
     return len(json.dumps(kept, separators=(",", ":"), ensure_ascii=False).encode())
 
 
+_LINKS = [
+    {"type": "resource_link", "name": "a", "uri": "s://a/1"},
+    {"type": "resource_link", "name": "b", "uri": "s://b/2"},
+]
+
+
+@pytest.mark.parametrize("forwards", ["text", "both"])
+@pytest.mark.parametrize(
+    ("structured", "kept"),
+    [
+        # Only the records of a document-shaped copy are known: a malformed member holds none, and is no error.
+        ({"document": {"sections": 5}}, ["s://a/1", "s://b/2"]),
+        ({"document": {"sections": ["x", {"rows": 7}, {"rows": ["y", {"uri": 5}]}]}}, ["s://a/1", "s://b/2"]),
+        ({"document": {"sections": [{"rows": [{"id": "r", "uri": "s://a/1"}]}]}}, ["s://b/2"]),
+        ({"document": {}, "page": {"linkedRecords": ["z", {"uri": 4}, {"uri": "s://b/2"}]}}, ["s://a/1"]),
+        ({"document": {}, "page": 9}, ["s://a/1", "s://b/2"]),
+        ({"document": 3, "page": {"linkedRecords": [{"uri": "s://b/2"}]}}, ["s://a/1", "s://b/2"]),
+    ],
+)
+def test_a_link_block_is_dropped_only_for_a_record_the_structured_copy_holds(
+    structured: dict[str, Any], kept: list[str], forwards: Any
+) -> None:
+    presentation = present(None, {"content": _LINKS, "structuredContent": structured}, forwards=forwards)
+    blocks = presentation.model_result["content"]
+    assert [block["uri"] for block in blocks if block.get("type") == "resource_link"] == kept
+
+
 @pytest.mark.parametrize("forwards", ["text", "structured", "both"])
 @pytest.mark.parametrize("record_links", [False, True])
 @pytest.mark.parametrize("count", [3, 300])

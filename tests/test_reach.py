@@ -55,8 +55,12 @@ def test_structured_content_as_json_text_is_the_json_channel() -> None:
         (str(RESULT_MODEL), "1 Python repr of the result's blocks"),
         (str(RESULT_MODEL.content), "1 Python repr of the result's blocks"),
         (str(RESULT["structuredContent"]), "1 Python repr of `structuredContent`"),
+        (
+            str([block["text"] for block in RESULT["content"] if block["type"] == "text"]),
+            "1 Python repr of the result's blocks",
+        ),
     ],
-    ids=["result-json", "blocks-json", "result-repr", "blocks-repr", "structured-repr"],
+    ids=["result-json", "blocks-json", "result-repr", "blocks-repr", "structured-repr", "texts-repr"],
 )
 def test_a_repr_or_a_dump_is_stringified_never_text(payload: str, described: str) -> None:
     cell = analyse([text(payload)], RESULT)

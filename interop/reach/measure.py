@@ -272,7 +272,7 @@ def observe_all() -> dict[str, dict[str, Any]]:
                     job["id"] = answer_id(configuration, variant, helped)
                     job["options"]["summary"] = SUMMARY
                     groups.setdefault((configuration.env, configuration.answer_driver), []).append(job)
-        if configuration.answer_driver is not None:  # the scenarios beyond one whole result (`outcomes`)
+        if configuration.answer_driver in outcomes.SCENARIO_DRIVERS:  # beyond one whole result (`outcomes`)
             for scenario in outcomes.SCENARIOS:
                 for helped in (False, True):
                     job = outcomes.scenario_job(scenario, _job(configuration, VARIANTS[0], helped), SUMMARY)
@@ -323,7 +323,11 @@ def _view(parts: Sequence[Mapping[str, Any]]) -> _View:
             elif (texts := _repr_texts(text)) is not None:
                 stringified_prose.extend(texts)
                 count("repr")
-            elif (literal := _python_literal(text)) is not None and (inner := _dumped_blocks(literal)) is not None:
+            elif _text_list(literal := _python_literal(text)):
+                # A Python list repr of the text blocks' texts (CrewAI's MCP tools for a result of several blocks).
+                stringified_prose.extend(cast("list[str]", literal))
+                count("repr")
+            elif literal is not None and (inner := _dumped_blocks(literal)) is not None:
                 stringified_prose.extend(inner[0])
                 stringified_objects.extend(inner[1])
                 count("structured repr" if _object_kind(literal) == "structured" else "repr")
@@ -360,6 +364,11 @@ def _json_value(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return None
+
+
+def _text_list(value: Any) -> bool:
+    """Whether `value` is a non-empty list of strings."""
+    return isinstance(value, list) and bool(value) and all(isinstance(item, str) for item in cast("list[Any]", value))
 
 
 def _object_kind(value: Any) -> str:
@@ -603,7 +612,7 @@ def measure() -> dict[str, Any]:
     scenario_references = {scenario.id: outcomes.reference(scenario) for scenario in outcomes.SCENARIOS}
     outcome_cells: list[dict[str, Any]] = []
     for configuration in CONFIGURATIONS:
-        if configuration.answer_driver is None:
+        if configuration.answer_driver not in outcomes.SCENARIO_DRIVERS:
             continue
         for scenario in outcomes.SCENARIOS:
             for helped in (False, True):

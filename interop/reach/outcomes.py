@@ -8,6 +8,9 @@ adapter shows in its caption; a job without ``script`` calls the example's verba
 ``final``, the answer where the framework's applications read it, as for a whole result, and ``outputs``, what
 the application can read of each tool call (the text of each tool message or output).
 
+A driver takes part once it honours ``script`` and ``server_name`` and reports ``outputs``: `SCENARIO_DRIVERS` names
+those that do (the others' configurations have no row in the outcome table yet).
+
 `analyse_outcome` audits the final answer against the result of the scenario's `audited` call as the server sends
 it (read over plain JSON-RPC): which kind of answer it is (the model's, the host's view, the host's error line,
 something else), the records it holds intact and in order, whether it holds the server's error message, for a
@@ -27,7 +30,20 @@ from interop.run import wire_exchange
 from mcp_rendering.audit import audit
 from mcp_rendering.integrations.answer import final_answer
 
-__all__ = ["SCENARIOS", "Call", "Scenario", "analyse_outcome", "outcome_id", "reference", "render_outcomes"]
+__all__ = [
+    "SCENARIOS",
+    "SCENARIO_DRIVERS",
+    "Call",
+    "Scenario",
+    "analyse_outcome",
+    "outcome_id",
+    "reference",
+    "render_outcomes",
+]
+
+
+SCENARIO_DRIVERS = frozenset({"outcome_langchain.py", "outcome_openai_agents.py", "outcome_google_adk.py"})
+"""The outcome drivers that honour a scenario (``script``, ``server_name``) and report ``outputs``."""
 
 
 @dataclass(frozen=True)

@@ -87,12 +87,12 @@ def _final_answer(
     return "**no route**: the model writes the answer; the host shows its own view beside it"
 
 
-def _versions(results: Mapping[str, Any], *, dependencies: bool = True) -> str:
-    """Each framework's version, and with `dependencies` the versions of what it was measured with."""
+def _versions(results: Mapping[str, Any]) -> str:
+    """Each framework's version, and the versions of what it was measured with."""
     groups: list[str] = []
     for versions in results["versions"].values():
         named = [f"{name} {version}" for name, version in versions.items()]
-        groups.append(f"{named[0]} ({', '.join(named[1:])})" if len(named) > 1 and dependencies else named[0])
+        groups.append(f"{named[0]} ({', '.join(named[1:])})" if len(named) > 1 else named[0])
     return "; ".join(groups)
 
 
@@ -216,9 +216,8 @@ def render_summary(results: Mapping[str, Any]) -> str:
         lines.append("| " + " | ".join(row) + " |")
     legend = (
         "Directive: its mode, guidance, null display and completeness, measured with and without a "
-        f"`resource_link` per record on `{results['server']}`, calling no model; "
-        f"{_versions(results, dependencies=False)}. Full table, with the versions of each framework's "
-        "dependencies, on the [reach page](../docs/reach.md). Final answer: the framework's agent loop, its "
+        f"`resource_link` per record on `{results['server']}`, calling no model. Full table and pinned versions on "
+        "the [reach page](../docs/reach.md). Final answer: the framework's agent loop, its "
         f"scripted model summarizing the result (without the adapter: {_unhelped_answers(answers)})."
     )
     return "\n".join([*lines, "", legend])

@@ -134,10 +134,135 @@ async def _google_adk(turns: Turns, allow: Sequence[str] | None) -> str:
     return final
 
 
+async def _agno(turns: Turns, allow: Sequence[str] | None) -> str:
+    from agno.agent import Agent  # pyright: ignore[reportMissingImports]
+    from agno.models.base import Model  # pyright: ignore[reportMissingImports]
+    from agno.models.response import ModelResponse  # pyright: ignore[reportMissingImports]
+    from mcp import StdioServerParameters  # pyright: ignore[reportAttributeAccessIssue]
+
+    from mcp_rendering.integrations.agno import DirectAnswerMCPTools
+
+    class Scripted(Model):  # pyright: ignore[reportUntypedBaseClass]
+        async def ainvoke(self, messages: list[Any], **kwargs: Any) -> Any:
+            done = sum(1 for message in messages if message.role == "assistant" and message.tool_calls)
+            if done >= len(turns):
+                return ModelResponse(role="assistant", content=SUMMARY)
+            calls = [
+                {"id": f"c{done}-{n}", "type": "function", "function": {"name": name, "arguments": "{}"}}
+                for n, name in enumerate(turns[done])
+            ]
+            return ModelResponse(role="assistant", tool_calls=calls)
+
+        def invoke(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError
+
+        def invoke_stream(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError
+
+        def ainvoke_stream(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError
+
+        def _parse_provider_response(self, response: Any, **kwargs: Any) -> Any:
+            return response
+
+        def _parse_provider_response_delta(self, response: Any) -> Any:
+            return response
+
+    params = StdioServerParameters(**_params())
+    async with DirectAnswerMCPTools(server_params=params, rendering_server_name=SERVER, allow=allow) as toolkit:
+        agent = Agent(model=Scripted(id="scripted"), tools=[toolkit], post_hooks=[toolkit.final_answer_hook])
+        output = await agent.arun("Show the ledger")
+    return str(output.content)
+
+
+async def _strands(turns: Turns, allow: Sequence[str] | None) -> str:
+    import json
+    from collections.abc import AsyncIterator
+
+    from mcp import StdioServerParameters  # pyright: ignore[reportAttributeAccessIssue]
+    from mcp.client.stdio import stdio_client
+    from strands import Agent  # pyright: ignore[reportMissingImports]
+    from strands.models import Model  # pyright: ignore[reportMissingImports]
+    from strands.tools.mcp import MCPClient  # pyright: ignore[reportMissingImports]
+
+    from mcp_rendering.integrations.strands import DirectAnswers
+
+    class Scripted(Model):  # pyright: ignore[reportUntypedBaseClass]
+        def update_config(self, **model_config: Any) -> None:
+            del model_config
+
+        def get_config(self) -> Any:
+            return {}
+
+        def structured_output(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError
+
+        async def stream(self, messages: list[Any], *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+            done = sum(1 for message in messages if any("toolUse" in block for block in message["content"]))
+            yield {"messageStart": {"role": "assistant"}}
+            if done >= len(turns):
+                yield {"contentBlockStart": {"start": {}}}
+                yield {"contentBlockDelta": {"delta": {"text": SUMMARY}}}
+                yield {"contentBlockStop": {}}
+                yield {"messageStop": {"stopReason": "end_turn"}}
+                return
+            for n, name in enumerate(turns[done]):
+                yield {"contentBlockStart": {"start": {"toolUse": {"toolUseId": f"c{done}-{n}", "name": name}}}}
+                yield {"contentBlockDelta": {"delta": {"toolUse": {"input": json.dumps({})}}}}
+                yield {"contentBlockStop": {}}
+            yield {"messageStop": {"stopReason": "tool_use"}}
+
+    params = StdioServerParameters(**_params())
+    client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
+    hooks = [DirectAnswers(server=SERVER, allow=allow)]
+    agent = Agent(model=Scripted(), tools=[client], hooks=hooks, callback_handler=None)
+    try:
+        result = await agent.invoke_async("Show the ledger")
+    finally:
+        agent.cleanup()
+    # `str()` closes each text block with a newline of its own.
+    return str(result).removesuffix("\n")
+
+
+async def _haystack(turns: Turns, allow: Sequence[str] | None) -> str:
+    from haystack import component  # pyright: ignore[reportMissingImports]
+    from haystack.components.agents import Agent  # pyright: ignore[reportMissingImports]
+    from haystack.dataclasses import ChatMessage, ToolCall  # pyright: ignore[reportMissingImports]
+    from haystack_integrations.tools.mcp import MCPToolset, StdioServerInfo  # pyright: ignore[reportMissingImports]
+
+    from mcp_rendering.integrations.haystack import direct_answers
+
+    @component
+    class Scripted:
+        @component.output_types(replies=list[ChatMessage])
+        def run(self, messages: list[ChatMessage], tools: Any = None) -> dict[str, Any]:
+            del tools
+            done = sum(1 for message in messages if message.tool_calls)
+            if done >= len(turns):
+                return {"replies": [ChatMessage.from_assistant(SUMMARY)]}
+            calls = [ToolCall(tool_name=name, arguments={}, id=f"c{done}-{n}") for n, name in enumerate(turns[done])]
+            return {"replies": [ChatMessage.from_assistant(tool_calls=calls)]}
+
+    params = _params()
+    # The server runs from the repository, where the test servers' package is.
+    info = StdioServerInfo(command=params["command"], args=params["args"], env={"PYTHONPATH": str(ROOT)})
+    toolset = MCPToolset(info, invocation_timeout=60)
+    hooks = direct_answers(*(allow if allow is not None else [toolset]), server=SERVER)
+    agent = Agent(chat_generator=Scripted(), tools=toolset, hooks=hooks)
+    try:
+        output = await agent.run_async(messages=[ChatMessage.from_user("Show the ledger")])
+    finally:
+        toolset.close()
+    return str(output["last_message"].text)
+
+
 _RUNNERS: dict[str, tuple[str, Runner]] = {
     "langchain": ("langchain.agents", _langchain),
     "openai-agents": ("agents.testing", _openai_agents),
     "google-adk": ("google.adk", _google_adk),
+    "agno": ("agno.agent", _agno),
+    "strands": ("strands", _strands),
+    "haystack": ("haystack_integrations.tools.mcp", _haystack),
 }
 
 

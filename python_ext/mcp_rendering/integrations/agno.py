@@ -175,25 +175,33 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
                 outcome = await self._call(tool.name, arguments, _agno_run_context, _agno_agent, _agno_team)
             except Exception as raised:  # Agno's entrypoint below turns it into the message the model reads
                 error = raised
-            if error is None and outcome is not None:
-                answer = final_answer(
-                    tool,
-                    _wire(outcome),
-                    server=self._rendering_server_name,
-                    max_rows=self._max_rows,
-                    max_bytes=self._max_bytes,
-                    arguments=arguments,
-                )
-                if answer.verbatim and not answer.is_error:
-                    text = answer.markdown if self._markdown else answer.text
-                    run_id = cast("str | None", getattr(_agno_run_context, "run_id", None))
-                    if run_id is not None:
-                        self._answers.setdefault(run_id, []).append(text)
-                    raise StopAgentRun(text)  # Agno's own stop: no model call follows this turn
+            text = self._verbatim_text(tool, outcome, arguments) if error is None and outcome is not None else None
+            if text is not None:
+                run_id = cast("str | None", getattr(_agno_run_context, "run_id", None))
+                if run_id is not None:
+                    self._answers.setdefault(run_id, []).append(text)
+                raise StopAgentRun(text)  # Agno's own stop: no model call follows this turn
             convert = cast("Callable[..., Any]", get_entrypoint_for_tool)(tool=tool, session=_Replay(outcome, error))
             return await cast("Callable[..., Any]", convert)(**arguments)
 
         return call_tool
+
+    def _verbatim_text(self, tool: Any, outcome: Any, arguments: Mapping[str, Any]) -> str | None:
+        """The host's view of a result it presents verbatim and that is not an error; None for any other."""
+        try:
+            answer = final_answer(
+                tool,
+                _wire(outcome),
+                server=self._rendering_server_name,
+                max_rows=self._max_rows,
+                max_bytes=self._max_bytes,
+                arguments=arguments,
+            )
+        except (TypeError, ValueError):  # not a result the host can read: Agno's own conversion goes to the model
+            return None
+        if not answer.verbatim or answer.is_error:
+            return None
+        return answer.markdown if self._markdown else answer.text
 
     async def _call(self, name: str, arguments: dict[str, Any], run_context: Any, agent: Any, team: Any) -> Any:
         """The tool's result, over the session Agno would have used for this run."""
