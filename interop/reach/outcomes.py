@@ -42,7 +42,16 @@ __all__ = [
 ]
 
 
-SCENARIO_DRIVERS = frozenset({"outcome_langchain.py", "outcome_openai_agents.py", "outcome_google_adk.py"})
+SCENARIO_DRIVERS = frozenset(
+    {
+        "outcome_langchain.py",
+        "outcome_openai_agents.py",
+        "outcome_google_adk.py",
+        "outcome_semantic_kernel.py",
+        "outcome_pydantic_ai.py",
+        "outcome_autogen.py",
+    }
+)
 """The outcome drivers that honour a scenario (``script``, ``server_name``) and report ``outputs``."""
 
 
