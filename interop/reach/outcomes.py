@@ -50,6 +50,9 @@ SCENARIO_DRIVERS = frozenset(
         "outcome_agno.py",
         "outcome_strands.py",
         "outcome_haystack.py",
+        "outcome_semantic_kernel.py",
+        "outcome_pydantic_ai.py",
+        "outcome_autogen.py",
     }
 )
 """The outcome drivers that honour a scenario (``script``, ``server_name``) and report ``outputs``."""

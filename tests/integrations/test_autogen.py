@@ -22,7 +22,7 @@ from autogen_ext.models.replay import ReplayChatCompletionClient  # pyright: ign
 from autogen_ext.tools.mcp import StdioServerParams, mcp_server_tools  # pyright: ignore[reportMissingImports]
 
 from mcp_rendering import audit
-from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
+from mcp_rendering.integrations.answer import IMITATION_WARNING, UNSTATED_COMPLETENESS
 from mcp_rendering.integrations.autogen import direct_answer_tools
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import page_examples, run_example
@@ -164,7 +164,8 @@ def test_a_hostile_result_sits_below_the_hosts_caption_and_its_guidance_is_not_s
     final, _, _ = asyncio.run(_run(example_python, MARKED, [("hostile", {})]))
     lines = final.split("\n\n")
     assert lines[0] == 'Verbatim result from tool "hostile" of server "example".'
-    assert lines[1] == FAKE_CAPTION  # the server's imitation comes after the host's caption, as its text
+    # The host's warning, then the server's imitation, after the host's caption, as its text.
+    assert lines[1] == IMITATION_WARNING and lines[2] == FAKE_CAPTION
     assert HOSTILE_GUIDANCE not in final
 
 
