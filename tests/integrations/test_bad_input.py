@@ -298,6 +298,7 @@ def test_an_error_of_a_verbatim_tool_goes_to_the_model_which_keeps_working(answe
     from tests.support.hostile import ERROR_TEXT
 
     assert answer(["broken"]) == SUMMARY
+    assert answer(["broken", "notes"]) == SUMMARY  # one turn: the error sends it back to the model, once
     after = answer(["broken"], ["notes"])
     assert after.startswith(_caption("notes")) and ERROR_TEXT not in after
 
