@@ -12,6 +12,7 @@ import subprocess
 import sys
 import unicodedata
 from datetime import datetime, timezone
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, cast
 
@@ -697,16 +698,34 @@ def test_parts_of_another_tool_or_other_arguments_never_combine_as_complete(chan
     assert combine_parts([first, other]) == ("verbatim", False)
 
 
-def test_parts_with_the_same_arguments_in_another_order_combine() -> None:
+def _two_parts(first_arguments: dict[str, Any], second_arguments: dict[str, Any]) -> list[EffectiveRendering]:
     first = resolve_rendering(
         tool(),
         result({"complete": False}, continuation={"argument": "cursor", "token": "t0"}),
-        call_arguments={"year": 2025, "company": "acme"},
+        call_arguments=first_arguments,
     )
-    second = resolve_rendering(
-        tool(), result({"complete": True}), call_arguments={"cursor": "t0", "company": "acme", "year": 2025}
-    )
-    assert combine_parts([first, second]) == ("verbatim", True)
+    second = resolve_rendering(tool(), result({"complete": True}), call_arguments={"cursor": "t0", **second_arguments})
+    return [first, second]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ({"year": 2025, "company": "acme"}, {"company": "acme", "year": 2025}),
+        ({"company": "acme", "year": 2025}, {"year": 2025, "company": "acme"}),
+    ],
+)
+def test_parts_with_the_same_arguments_in_another_order_combine(first: dict[str, Any], second: dict[str, Any]) -> None:
+    assert combine_parts(_two_parts(first, second)) == ("verbatim", True)
+
+
+def test_parts_with_the_same_value_json_cannot_write_combine_and_a_value_it_cannot_compare_never() -> None:
+    # A caller's Python value that is no JSON (a Decimal) is compared by its repr: the same value chains.
+    assert combine_parts(_two_parts({"year": Decimal("2025")}, {"year": Decimal("2025")})) == ("verbatim", True)
+    assert combine_parts(_two_parts({"year": Decimal("2025")}, {"year": Decimal("2024")})) == ("verbatim", False)
+    circular: dict[str, Any] = {}
+    circular["self"] = circular
+    assert combine_parts(_two_parts({"year": circular}, {"year": circular})) == ("verbatim", False)
 
 
 # --- SDK models are read as their wire JSON -----------------------------------------------------------------------
