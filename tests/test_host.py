@@ -484,6 +484,10 @@ def test_an_overlong_token_is_not_quoted_in_the_framing() -> None:
     assert presentation.framing is not None and long_token not in presentation.framing
     assert len(presentation.framing) < 1200
     assert presentation.next_arguments({}) == {"cursor": long_token}  # the host can still follow it
+    longest = "A" * FRAMING_TOKEN_LIMIT  # the limit itself is quoted
+    directive = {"mode": "verbatim", "continuation": {"argument": "cursor", "token": longest}}
+    framing = present_original(TOOL, result(directive)).framing
+    assert framing is not None and f'{{"cursor": "{longest}"}}' in framing
 
 
 def test_a_malformed_token_is_never_followed_nor_quoted() -> None:

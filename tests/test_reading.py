@@ -12,6 +12,7 @@ import subprocess
 import sys
 import unicodedata
 from datetime import datetime, timezone
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, cast
 
@@ -24,6 +25,7 @@ import mcp_rendering
 from mcp_rendering._null_text import blank, forbidden, usable_by_property
 from mcp_rendering.host import present, result_is_complete
 from mcp_rendering.reading import (
+    AS_SENT,
     DEFAULT_NULL_DISPLAY,
     EffectiveRendering,
     FollowableContinuation,
@@ -696,16 +698,34 @@ def test_parts_of_another_tool_or_other_arguments_never_combine_as_complete(chan
     assert combine_parts([first, other]) == ("verbatim", False)
 
 
-def test_parts_with_the_same_arguments_in_another_order_combine() -> None:
+def _two_parts(first_arguments: dict[str, Any], second_arguments: dict[str, Any]) -> list[EffectiveRendering]:
     first = resolve_rendering(
         tool(),
         result({"complete": False}, continuation={"argument": "cursor", "token": "t0"}),
-        call_arguments={"year": 2025, "company": "acme"},
+        call_arguments=first_arguments,
     )
-    second = resolve_rendering(
-        tool(), result({"complete": True}), call_arguments={"cursor": "t0", "company": "acme", "year": 2025}
-    )
-    assert combine_parts([first, second]) == ("verbatim", True)
+    second = resolve_rendering(tool(), result({"complete": True}), call_arguments={"cursor": "t0", **second_arguments})
+    return [first, second]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ({"year": 2025, "company": "acme"}, {"company": "acme", "year": 2025}),
+        ({"company": "acme", "year": 2025}, {"year": 2025, "company": "acme"}),
+    ],
+)
+def test_parts_with_the_same_arguments_in_another_order_combine(first: dict[str, Any], second: dict[str, Any]) -> None:
+    assert combine_parts(_two_parts(first, second)) == ("verbatim", True)
+
+
+def test_parts_with_the_same_value_json_cannot_write_combine_and_a_value_it_cannot_compare_never() -> None:
+    # A caller's Python value that is no JSON (a Decimal) is compared by its repr: the same value chains.
+    assert combine_parts(_two_parts({"year": Decimal("2025")}, {"year": Decimal("2025")})) == ("verbatim", True)
+    assert combine_parts(_two_parts({"year": Decimal("2025")}, {"year": Decimal("2024")})) == ("verbatim", False)
+    circular: dict[str, Any] = {}
+    circular["self"] = circular
+    assert combine_parts(_two_parts({"year": circular}, {"year": circular})) == ("verbatim", False)
 
 
 # --- SDK models are read as their wire JSON -----------------------------------------------------------------------
@@ -1321,3 +1341,49 @@ def test_a_followable_continuation_is_built_and_read_back_by_either_name() -> No
     assert FollowableContinuation.model_validate(by_name) == built
     assert FollowableContinuation.model_validate(built.model_dump()) == built
     assert FollowableContinuation.model_validate(built.model_dump(by_alias=True)) == built
+
+
+def _read_result_directive(carrier: Any) -> EffectiveRendering:
+    return resolve_rendering(None, {"content": [], "_meta": {EXTENSION_ID: carrier}})
+
+
+@pytest.mark.parametrize(
+    ("carrier", "wire"),
+    [
+        (
+            {"mode": "summarizable", "guidance": "g", "nullDisplay": "-", "complete": True},
+            {"mode": "summarizable", "guidance": "g", "nullDisplay": "-", "complete": True},
+        ),
+        # An unregistered mode string is given back as sent (it reads verbatim); a stated false stays stated.
+        ({"mode": "tabular", "complete": False}, {"mode": "tabular", "complete": False}),
+        # No mode reads verbatim; completeness not stated is left out, as are members without a value.
+        ({"guidance": "g"}, {"mode": "verbatim", "guidance": "g"}),
+        ({"mode": "verbatim", "complete": "yes", "nullDisplay": 5}, {"mode": "verbatim"}),
+    ],
+)
+def test_a_directive_reads_back_in_its_wire_form(carrier: dict[str, Any], wire: dict[str, Any]) -> None:
+    directive = _read_result_directive(carrier).directive
+    assert directive is not None and directive.as_wire() == wire
+
+
+@pytest.mark.parametrize(
+    "mark",
+    [
+        {"mode": "summarizable"},  # a well-formed value: a mark never holds one
+        {"guidance": None},
+        {"x": 1},
+        {},
+        "mode",
+    ],
+)
+def test_an_as_sent_mark_holds_only_malformed_values_else_the_carrier_reads_unclean(mark: Any) -> None:
+    altered = _read_result_directive({"mode": "summarizable", AS_SENT: mark})
+    assert altered.mode == "verbatim" and altered.directive is not None and not altered.directive.clean
+    assert [problem.detail for problem in altered.problems] == [f"{AS_SENT} mark altered (got {mark!r})"]
+
+
+def test_an_as_sent_mark_gives_the_malformed_value_as_it_came() -> None:
+    marked = _read_result_directive({"mode": "verbatim", AS_SENT: {"mode": 5}})
+    assert marked.directive is not None and not marked.directive.clean
+    assert [problem.member for problem in marked.problems] == ["mode"]
+    assert "(got 5)" in marked.problems[0].detail
