@@ -137,8 +137,12 @@ def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> 
 
 def test_a_turn_with_a_verbatim_tool_and_another_goes_to_the_model_in_either_order(example_python: str) -> None:
     for first, second in (("financial_statements", "key_figures"), ("key_figures", "financial_statements")):
-        final, _, generator = _run(example_python, FINANCIAL, [(first, {}), (second, {})])
+        final, output, generator = _run(example_python, FINANCIAL, [(first, {}), (second, {})])
         assert final == SUMMARY and generator.calls == 2, first
+        # The model read the verbatim result as the host's view, which the application finds among the messages.
+        results = [message.tool_call_result.result for message in output["messages"] if message.tool_call_result]
+        [view] = [result for result in results if result.startswith("Verbatim result from tool")]
+        assert view.startswith('Verbatim result from tool "financial_statements" of server "example".'), first
 
 
 def test_two_verbatim_calls_answer_with_both_each_closed_by_the_host(example_python: str) -> None:

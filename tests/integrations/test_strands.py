@@ -38,6 +38,8 @@ class ScriptedModel(Model):  # pyright: ignore[reportUntypedBaseClass]
     def __init__(self, script: Sequence[tuple[str, dict[str, Any]]]) -> None:
         self.script = list(script)
         self.calls = 0
+        self.outputs: list[str] = []
+        """The text of each tool result of the conversation, once the agent has run."""
 
     def update_config(self, **model_config: Any) -> None:
         del model_config
@@ -75,6 +77,12 @@ def _run(python: str, module: str, script: Sequence[tuple[str, dict[str, Any]]],
         result = asyncio.run(agent.invoke_async("Go."))
     finally:
         agent.cleanup()  # the agent started the client, as a tool provider: it stops it
+    model.outputs = [
+        "".join(part.get("text", "") for part in block["toolResult"]["content"])
+        for message in agent.messages
+        for block in message["content"]
+        if "toolResult" in block
+    ]
     return str(result), (model, result)
 
 
@@ -134,6 +142,9 @@ def test_a_turn_with_a_verbatim_tool_and_another_goes_to_the_model_in_either_ord
     for first, second in (("financial_statements", "key_figures"), ("key_figures", "financial_statements")):
         final, (model, _) = _run(example_python, FINANCIAL, [(first, {}), (second, {})])
         assert final.strip() == SUMMARY and model.calls == 2, first
+        # The model read the verbatim result as the host's view, which the application finds in the conversation.
+        [view] = [output for output in model.outputs if output.startswith("Verbatim result from tool")]
+        assert view.startswith('Verbatim result from tool "financial_statements" of server "example".'), first
 
 
 def test_two_verbatim_calls_answer_with_both_each_closed_by_the_host(example_python: str) -> None:

@@ -20,7 +20,9 @@ with ``exit_conditions``, the last message is the tool message, whose ``.text`` 
 ``exit_conditions`` is not used: it is fixed by tool name, so it cannot follow a result's own directive, and it
 stops when any exit tool of a turn succeeded, so a turn that also called another tool would end with that result
 unread. Here, an error result never ends the run (`mcp-haystack` raises on one, and the model reads the error), and
-in a turn that also called another tool the model reads every result as Haystack gives it, and answers.
+in a turn that also called another tool the model answers, having read every result, each verbatim one as the
+host's view in place of the raw result (the hook rewrites those tool messages, so the application finds the view
+among the messages, to show beside the answer).
 """
 
 from __future__ import annotations
@@ -93,21 +95,31 @@ class DirectAnswerHook:
         self.markdown = markdown
 
     def run(self, state: Any) -> None:
-        """End the run with the host's view when every tool call of the last model turn answered verbatim."""
-        messages = cast("list[Any]", state.data.get("messages") or [])
-        results: list[Any] = []
-        for message in reversed(messages):
-            if getattr(message, "tool_call_result", None) is None:
-                break
-            results.insert(0, message.tool_call_result)
-        if not results:
+        """Put the host's view in place of each verbatim result of the last model turn, and end the run with it when
+        every tool call of the turn answered verbatim."""
+        messages = list(cast("list[Any]", state.data.get("messages") or []))
+        start = len(messages)
+        while start > 0 and getattr(messages[start - 1], "tool_call_result", None) is not None:
+            start -= 1
+        if start == len(messages):
             return
         names = frozenset(_tool_names(self.tools))
+        results = [message.tool_call_result for message in messages[start:]]
         answers = [self._answer(result, names) for result in results]
+        if all(answer is None for answer in answers):
+            return
+        # Haystack's own types, from the environment the agent runs in (this package does not depend on it).
+        chat_message: Any = importlib.import_module("haystack.dataclasses").ChatMessage
+        replace_values: Any = importlib.import_module("haystack.components.agents.state").replace_values
+        # The tool messages hold the host's view in place of the raw result (the `after_tool` point is where
+        # Haystack lets a hook rewrite them): the model reads it when another call keeps the run going, and the
+        # application finds it among the messages.
+        for offset, (result, answer) in enumerate(zip(results, answers, strict=True)):
+            if answer is not None:
+                messages[start + offset] = chat_message.from_tool(answer, origin=result.origin)
+        state.set("messages", messages, handler_override=replace_values)
         if any(answer is None for answer in answers):
             return
-        # Haystack's own message type, from the environment the agent runs in (this package does not depend on it).
-        chat_message: Any = importlib.import_module("haystack.dataclasses").ChatMessage
         text = join_answers([answer or "" for answer in answers], markdown=self.markdown)
         state.set("messages", [chat_message.from_assistant(text)])
         state.set("stop_run", str(results[0].origin.tool_name))

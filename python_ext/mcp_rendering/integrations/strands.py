@@ -16,8 +16,9 @@ assistant message, the text of the `AgentResult` (``str(result)``, ``result.mess
 every record). The result's `stop_reason` is then ``"cancelled"``, as Strands reports any cancel.
 
 An error result never ends the loop: the model reads it, as without the route, and may correct its call. In a turn
-that also called another tool (or a tool that is not an MCP tool), the model answers, having read every result as
-Strands gives it. Tools the server does not mark are untouched.
+that also called another tool (or a tool that is not an MCP tool), the model answers, having read every result,
+each verbatim one as the host's view in place of the raw result (so the application finds that view in the
+conversation, to show beside the answer). Tools the server does not mark are untouched.
 """
 
 from __future__ import annotations
@@ -111,7 +112,11 @@ class DirectAnswers:
         own = str(tool_use.get("toolUseId"))
         calls = _turn_calls(event.agent, own)
         answered = self._turns.setdefault(calls, {})
-        answered[own] = self._answer(event)
+        answer = answered[own] = self._answer(event)
+        if answer is not None:
+            # The tool message holds the host's view in place of the raw result: the model reads it when another
+            # call of the turn keeps the loop going, and the application finds it in the conversation.
+            event.result = {**cast("Mapping[str, Any]", event.result), "content": [{"text": answer}]}
         if len(answered) < len(set(calls)):
             return
         del self._turns[calls]
