@@ -75,7 +75,7 @@ async def _run(
 ) -> tuple[str, Script]:
     script = Script([(name, dict(arguments)) for name, arguments in calls])
     args = [module] if module.endswith(".py") else ["-m", module]
-    toolset = MCPToolset(StdioTransport(command=python, args=args))
+    toolset = MCPToolset(StdioTransport(command=python, args=args), init_timeout=60)
     capabilities = [DirectAnswers(server="example", **options)] if helped else []
     agent = Agent(FunctionModel(script.respond), toolsets=[toolset], capabilities=capabilities)
     async with agent:

@@ -46,7 +46,7 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
         ]
         return ModelResponse(parts=calls)
 
-    toolset = MCPToolset(StdioTransport(command=job["command"], args=job["args"], cwd=job.get("cwd")))
+    toolset = MCPToolset(StdioTransport(command=job["command"], args=job["args"], cwd=job.get("cwd")), init_timeout=60)
     capabilities: list[Any] = []
     if job["helped"]:
         from mcp_rendering.integrations.pydantic_ai import DirectAnswers

@@ -42,7 +42,7 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
         returned.extend(returns)
         return ModelResponse(parts=[TextPart("done")])
 
-    toolset = MCPToolset(StdioTransport(command=job["command"], args=job["args"], cwd=job.get("cwd")))
+    toolset = MCPToolset(StdioTransport(command=job["command"], args=job["args"], cwd=job.get("cwd")), init_timeout=60)
     agent = Agent(FunctionModel(respond), toolsets=[toolset])
     async with agent:
         await agent.run("Show the annual accounts.")
