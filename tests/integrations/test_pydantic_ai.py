@@ -27,7 +27,7 @@ from pydantic_ai.messages import (  # pyright: ignore[reportMissingImports]
 from pydantic_ai.models.function import AgentInfo, FunctionModel  # pyright: ignore[reportMissingImports]
 
 from mcp_rendering import audit
-from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
+from mcp_rendering.integrations.answer import IMITATION_WARNING, UNSTATED_COMPLETENESS
 from mcp_rendering.integrations.pydantic_ai import DirectAnswers
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import page_examples, run_example
@@ -181,7 +181,8 @@ def test_a_hostile_result_sits_below_the_hosts_caption_and_its_guidance_is_not_s
     output, _ = asyncio.run(_run(example_python, MARKED, [("hostile", {})]))
     lines = output.split("\n\n")
     assert lines[0] == 'Verbatim result from tool "hostile" of server "example".'
-    assert lines[1] == FAKE_CAPTION  # the server's imitation comes after the host's caption, as its text
+    # The server's imitation comes after the host's caption and the host's line saying so, as its text.
+    assert lines[1:3] == [IMITATION_WARNING, FAKE_CAPTION]
     assert HOSTILE_GUIDANCE not in output
 
 

@@ -26,7 +26,7 @@ from semantic_kernel.contents import (  # pyright: ignore[reportMissingImports]
 )
 
 from mcp_rendering import audit
-from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
+from mcp_rendering.integrations.answer import IMITATION_WARNING, UNSTATED_COMPLETENESS
 from mcp_rendering.integrations.semantic_kernel import ANSWER_METADATA_KEY, direct_answers
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import page_examples, run_example
@@ -187,7 +187,8 @@ def test_a_hostile_result_sits_below_the_hosts_caption_and_its_guidance_is_not_s
     message, _ = asyncio.run(_run(example_python, MARKED, [("hostile", {})]))
     lines = str(message).split("\n\n")
     assert lines[0] == 'Verbatim result from tool "hostile" of server "example".'
-    assert lines[1] == FAKE_CAPTION  # the server's imitation comes after the host's caption, as its text
+    # The server's imitation comes after the host's caption and the host's line saying so, as its text.
+    assert lines[1:3] == [IMITATION_WARNING, FAKE_CAPTION]
     assert HOSTILE_GUIDANCE not in str(message)
 
 
