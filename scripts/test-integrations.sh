@@ -7,7 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 
-.venv/bin/python -m interop.reach --setup langchain openai-agents google-adk llama-index crewai
+# Each adapter is named by its framework's environment; its tests are tests/integrations/test_<name>.py and its
+# module python_ext/mcp_rendering/integrations/<name>.py, with "-" written "_".
+WITH_LOWEST=(langchain openai-agents)  # adapters whose extra has a lower bound, tested at both ends
+PINNED_ONLY=(google-adk agno strands llama-index semantic-kernel haystack crewai pydantic-ai)  # no extra yet: the pinned environment only
+
+.venv/bin/python -m interop.reach --setup "${WITH_LOWEST[@]}" "${PINNED_ONLY[@]}"
 export MCP_RENDERING_SERVER_PYTHON="$PWD/.venv/bin/python"
 export PYTHONPATH="$PWD/python_ext"  # the environments hold the frameworks, not this project
 
@@ -26,9 +31,8 @@ lowest_env() { # lowest_env NAME: .venv-adapters/NAME-lowest holds exactly its l
 }
 
 status=0
-for pair in langchain:test_langchain.py openai-agents:test_openai_agents.py; do
-  name="${pair%%:*}"
-  file="tests/integrations/${pair#*:}"
+for name in "${WITH_LOWEST[@]}"; do
+  file="tests/integrations/test_${name//-/_}.py"
   lowest_env "$name"
   for env in ".venv-reach/$name" ".venv-adapters/$name-lowest"; do
     echo "== $file ($env)"
@@ -38,17 +42,25 @@ for pair in langchain:test_langchain.py openai-agents:test_openai_agents.py; do
 done
 
 # Adapters without a lower bound of their own (no extra yet): the framework's pinned environment only.
-for pair in google-adk:test_google_adk.py llama-index:test_llama_index.py crewai:test_crewai.py; do
-  env=".venv-reach/${pair%%:*}"
-  file="tests/integrations/${pair#*:}"
+for name in "${PINNED_ONLY[@]}"; do
+  env=".venv-reach/$name"
+  file="tests/integrations/test_${name//-/_}.py"
   echo "== $file ($env)"
   "$env/bin/python" -m pytest -q -p no:cacheprovider --confcutdir=tests/integrations "$file" "$@" || status=1
 done
 
+# Bad input through each return-direct adapter, in each framework's pinned environment (the file skips the
+# frameworks an environment does not hold).
+for env in langchain openai-agents google-adk; do
+  echo "== tests/integrations/test_bad_input.py (.venv-reach/$env)"
+  ".venv-reach/$env/bin/python" -m pytest -q -p no:cacheprovider --confcutdir=tests/integrations \
+    tests/integrations/test_bad_input.py "$@" || status=1
+done
+
 # Strict types of each adapter against its real framework (the project environment has neither framework).
-for pair in langchain:langchain.py openai-agents:openai_agents.py google-adk:google_adk.py llama-index:llama_index.py crewai:crewai.py; do
-  env="${pair%%:*}"  # the upper end: the adapter's annotations hold against the newest framework it supports
-  adapter="python_ext/mcp_rendering/integrations/${pair#*:}"
+for env in "${WITH_LOWEST[@]}" "${PINNED_ONLY[@]}"; do
+  # the upper end: the adapter's annotations hold against the newest framework it supports
+  adapter="python_ext/mcp_rendering/integrations/${env//-/_}.py"
   echo "== pyright (strict) on $adapter, against .venv-reach/$env"
   config_dir=".venv-reach/pyright-$env"
   mkdir -p "$config_dir"

@@ -1633,10 +1633,11 @@ def _check(letters: str, shown: str) -> tuple[AuditReport, int]:
     transcript = "\n".join(f"| {letter} | v{letter} |" for letter in shown)
     audit_module = importlib.import_module("mcp_rendering.audit")
     reader, _ = audit_module._read(transcript, "text")
-    check = audit_module._DocumentAudit(reader.lines, document, "-", exact_cells=False)
-    issues, intact = check.run(True)
-    report = audit_module._report(len(check.rows), intact, True, "text", "document", reader.issues + issues)
-    return report, check.work
+    records = audit_module._Records(document, "-", exact_cells=False)
+    matching = audit_module._Matcher(reader.lines, records).run()
+    issues, intact = audit_module._document_issues(reader.lines, records, matching, True)
+    report = audit_module._report(len(records.rows), intact, True, "text", "document", reader.issues + issues)
+    return report, matching.work
 
 
 @given(st.text("ABC", max_size=9), st.text("ABC", max_size=9), st.booleans())
@@ -1798,3 +1799,186 @@ def test_raw_html_that_opens_a_markdown_transcript_is_reported_as_raw_html() -> 
         (1, "cannot verify what the reader sees: raw HTML")
     ]
     assert report.rows_intact == 1
+
+
+# ---------------------------------------------------------------------------------- records sent as links
+
+_BIG_URI = "ledger://statements/2026-q1/rows/big%2F1"
+
+
+def _with_link(*, complete: bool = True, rows: tuple[Row, ...] | None = None) -> dict[str, Any]:
+    """A reference-envelope result: one embedded row and one record the server sent as a link, in section `s`."""
+    section = Section(
+        id="s",
+        title="Balances",
+        columns=("v",),
+        rows=rows if rows is not None else (Row(id="a", label="Cash", values=(10,), uri="ledger://rows/a"),),
+    )
+    link = {"rowId": "big/1", "sectionId": "s", "uri": _BIG_URI, "bytes": 5000}
+    return {
+        "content": [{"type": "text", "text": "Balances"}],
+        "structuredContent": {
+            "document": Document(title="T", sections=(section,)).model_dump(mode="json"),
+            "page": {"complete": complete, "returned": 2, "total": 2, "linkedRecords": [link]},
+        },
+        "_meta": {"io.modelcontextprotocol/rendering": {"mode": "verbatim", "complete": complete}},
+    }
+
+
+@pytest.mark.parametrize("markup", ["text", "markdown"])
+def test_a_record_sent_as_a_link_counts_and_present_shows_it(markup: Markup) -> None:
+    """A record the server sent as a link is a record: `present()` shows its URI in its section, and the audit
+    counts it shown there."""
+    result = _with_link()
+    report = audit(present(None, result), result, markup=markup)
+    assert report.clean and (report.rows_expected, report.rows_intact) == (2, 2)
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "| Cash | 10 |",  # the link left out
+        "| Cash | 10 |\n\nThe last record is too large to show here.",  # left out with a word about it
+        f"| Cash | 10 |\n\n[Record big/1]({_BIG_URI})",  # its URI only as a link's target: the reader does not see it
+    ],
+)
+def test_a_record_sent_as_a_link_and_left_out_is_missing(shown: str) -> None:
+    report = audit(shown, _with_link(), markup="markdown")
+    missing = [(issue.kind, issue.section_id, issue.row_id) for issue in report.missing]
+    assert missing == [("missing_row", "s", "big/1")]
+    assert report.rows_intact == 1 and report.score < 1
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        f"| Cash | 10 |\n\nRecord big/1 is too large to show: read it at {_BIG_URI}.",
+        f"- Cash: 10\n- Record big/1: <{_BIG_URI}>",  # an item of the list of records: not an added line
+        f"| Line item | v |\n| --- | --- |\n| Cash | 10 |\n| big/1 | {_BIG_URI} |",  # a row of the table
+    ],
+)
+def test_a_record_sent_as_a_link_is_shown_by_its_uri_anywhere_a_reader_sees_it(shown: str) -> None:
+    report = audit(shown, _with_link(), markup="markdown")
+    assert report.clean, report.format()
+    assert report.rows_intact == 2
+
+
+def test_a_section_holding_only_a_record_sent_as_a_link_is_shown_by_it() -> None:
+    result = _with_link(rows=())
+    assert audit(f"Read the record at {_BIG_URI}", result).clean
+    assert [issue.kind for issue in audit("Nothing to show.", result).issues] == ["missing_row", "dropped_section"]
+
+
+@pytest.mark.parametrize(
+    ("shown", "kind"),
+    [
+        ("[Cash](ledger://rows/a)\n\nRead big/1 at " + _BIG_URI, "altered_row"),  # the row's label, its values gone
+        ("See [the balances](ledger://rows/a).\n\nRead big/1 at " + _BIG_URI, "missing_row"),
+        ("- Cash: see ledger://rows/a\n- big/1: " + _BIG_URI, "altered_row"),
+    ],
+)
+def test_a_row_the_answer_replaces_by_a_link_to_it_is_not_shown(shown: str, kind: str) -> None:
+    """The host guide shows a record as a link only when the server sent it so: a row it embedded, replaced by a
+    link to its URI, shows the reader none of its values."""
+    report = audit(shown, _with_link(), markup="markdown")
+    assert [(issue.kind, issue.row_id) for issue in report.issues] == [(kind, "a")]
+
+
+def test_the_records_sent_as_links_of_every_part_are_audited() -> None:
+    first, last = _with_link(complete=False), _with_link(rows=(Row(id="b", label="Bank", values=(4,)),))
+    last["structuredContent"]["page"]["linkedRecords"][0].update(rowId="big/2", uri=_BIG_URI + "2")
+    shown = f"| Cash | 10 |\n| Bank | 4 |\n\nRead big/1 at {_BIG_URI}"
+    report = audit(shown, [first, last], markup="markdown")
+    assert [(issue.kind, issue.row_id) for issue in report.issues] == [("missing_row", "big/2")]
+    assert (report.rows_expected, report.rows_intact) == (4, 3)
+
+
+# ------------------------------------------------------------------ an item whose label reads like a total's
+
+_TOTAL_LIKE = Document(
+    title="T",
+    sections=(
+        Section(
+            id="s",
+            title="S",
+            columns=("FY2025",),
+            rows=(
+                Row(id="a", label="Cash", values=(10,)),
+                Row(id="t", label="Total: Assets", values=(10,)),  # an item
+                Row(id="u", label="Assets", values=(10,), kind="total"),
+            ),
+        ),
+    ),
+)
+_TABLE_HEAD = "| Line item | FY2025 |\n| --- | --- |\n| Cash | 10 |\n"
+
+
+@pytest.mark.parametrize(
+    ("shown", "markup"),
+    [
+        (_TABLE_HEAD + "| Total: Assets | 10 |\n| Assets | 10 |", "markdown"),  # a host that marks no total
+        (_TABLE_HEAD + "| Total: Assets | 10 |\n| **Total: Assets** | **10** |", "markdown"),
+        ("- Cash: 10\n- Total: Assets: 10\n- Assets: 10", "markdown"),
+        (render_text(_TOTAL_LIKE), "text"),  # both read `Total: Assets` in plain text
+        (render_markdown(_TOTAL_LIKE), "markdown"),
+    ],
+)
+def test_an_item_labelled_like_a_total_marks_no_total(shown: str, markup: Markup) -> None:
+    """An item labelled `Total: Assets` is shown by a line that reads as that label: the line is the item's, not a
+    host marking totals, so an unmarked line may still show the total `Assets` (a false alarm before)."""
+    report = audit_document(shown, _TOTAL_LIKE, markup=markup)
+    assert report.clean, report.format()
+
+
+@pytest.mark.parametrize(
+    ("shown", "kinds"),
+    [
+        (_TABLE_HEAD + "| Assets | 10 |", ["missing_row"]),  # the item left out
+        (_TABLE_HEAD + "| Total: Assets | 10 |", ["dropped_total"]),  # one line for two records
+        (_TABLE_HEAD + "| Total: Assets | 10 |\n| Assets | 11 |", ["altered_row"]),
+        (_TABLE_HEAD + "| Total: Assets | 11 |\n| Assets | 10 |", ["altered_row"]),
+        ("- Cash: 10\n- Assets: 10\n- Total: Assets: 10", ["reordered_row"]),
+    ],
+)
+def test_an_item_labelled_like_a_total_is_still_told_from_the_total(shown: str, kinds: list[str]) -> None:
+    report = audit_document(shown, _TOTAL_LIKE, markup="markdown")
+    assert sorted(issue.kind for issue in report.issues) == kinds, report.format()
+
+
+# ------------------------------------------------------------ values under the wrong columns in free-form lines
+
+_TWO_YEARS = Document(
+    title="T",
+    sections=(
+        Section(
+            id="s",
+            title="S",
+            columns=("FY2025", "FY2024"),
+            rows=(Row(id="a", label="Cash", values=(10, 9)), Row(id="b", label="Bank", values=(7, 6))),
+        ),
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "faithful"),
+    [
+        ("- Cash: FY2025: 10, FY2024: 9", True),
+        ("- Cash: 10 (FY2025), 9 (FY2024)", True),
+        ("- Cash: 10 (FY2025) 9 (FY2024)", True),
+        ("- Cash — FY2025 10; FY2024 9", True),
+        ("- Cash: 10 FY2025, 9 FY2024", True),
+        ("- Cash: 10, FY2024 9", True),
+        # The same values in order, each column name bound by its punctuation to the other value.
+        ("- Cash: 10 (FY2024) 9", False),
+        ("- Cash: 10, FY2025 9", False),
+        ("- Cash: 10 FY2024, 9", False),
+        ("- Cash: FY2024: 10, FY2025: 9", False),
+        ("- Cash: 10 (FY2024), 9 (FY2025)", False),
+    ],
+)
+def test_rule_4_a_column_name_in_a_free_form_line_names_the_value_its_punctuation_binds_it_to(
+    line: str, faithful: bool
+) -> None:
+    report = audit_document(f"{line}\n- Bank: 7, 6", _TWO_YEARS, markup="markdown")
+    assert [(issue.kind, issue.row_id) for issue in report.issues] == ([] if faithful else [("altered_row", "a")])

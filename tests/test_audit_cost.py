@@ -215,7 +215,7 @@ def _longest_increasing_length(values: Sequence[int]) -> int:
 
 
 class _Call:
-    """One call of a `_DocumentAudit` method: the instance, its arguments, what it returned, and the audit's
+    """One call of a `_Matcher` method: the instance, its arguments, what it returned, and the audit's
     counted work before and after."""
 
     def __init__(self, audit: Any, arguments: tuple[Any, ...]) -> None:
@@ -227,9 +227,9 @@ class _Call:
 
 @contextmanager
 def _captured(name: str, budgets: dict[str, int]) -> Iterator[list[_Call]]:
-    """Every call of `_DocumentAudit.<name>` during an audit, with the budgets given."""
+    """Every call of `_Matcher.<name>` during an audit, with the budgets given."""
     calls: list[_Call] = []
-    original = getattr(_AUDIT._DocumentAudit, name)
+    original = getattr(_AUDIT._Matcher, name)
 
     def spy(self: Any, *arguments: Any) -> Any:
         call = _Call(self, arguments)
@@ -239,7 +239,7 @@ def _captured(name: str, budgets: dict[str, int]) -> Iterator[list[_Call]]:
         return call.returned
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_AUDIT._DocumentAudit, name, spy)
+        patch.setattr(_AUDIT._Matcher, name, spy)
         for constant, value in budgets.items():
             patch.setattr(_AUDIT, constant, value)
         yield calls
@@ -281,7 +281,7 @@ def _assert_is_chain(audit: Any, kept: Any, chain: Sequence[tuple[int, int]]) ->
     """Rows and lines both strictly increase, and each line may show its row's group."""
     own_of = _own_of(kept)
     assert all(a[0] < b[0] and a[1] < b[1] for a, b in pairwise(chain))
-    assert all((audit.group_of[row], line) in own_of for row, line in chain)
+    assert all((audit.records.group_of[row], line) in own_of for row, line in chain)
 
 
 # ---------------------------------------------------------------------------------------- Myers' edit script
@@ -370,16 +370,16 @@ def test_the_weighted_chain_has_the_largest_weight(records: list[tuple[str, int,
 def _assert_heaviest(audit: Any, kept: Any, chain: Sequence[tuple[int, int]]) -> None:
     _assert_is_chain(audit, kept, chain)
     own_of = _own_of(kept)
-    heavy = 2 * (len(audit.rows) + 1)
+    heavy = 2 * (len(audit.records.rows) + 1)
     weights = (1, heavy - 1, heavy)
     kept_lines = [line for line, _ in kept]
 
     def weight(row: int, y: int) -> int:
-        own = own_of.get((audit.group_of[row], kept_lines[y]))
+        own = own_of.get((audit.records.group_of[row], kept_lines[y]))
         return 0 if own is None else weights[own]
 
-    found = sum(weights[own_of[audit.group_of[row], line]] for row, line in chain)
-    assert found == _heaviest_chain(len(audit.rows), len(kept_lines), weight)
+    found = sum(weights[own_of[audit.records.group_of[row], line]] for row, line in chain)
+    assert found == _heaviest_chain(len(audit.records.rows), len(kept_lines), weight)
 
 
 def _order_check(records: list[tuple[str, int, RowKind]], lines: list[str], diff_budget: int) -> Any:
@@ -409,12 +409,14 @@ def test_the_edit_script_chain_fills_each_gap_with_a_longest_lenient_chain(
         _assert_is_chain(audit, kept, chain)
         own_of = _own_of(kept)
         kept_lines = [line for line, _ in kept]
-        xs = [audit.group_of[row] for row in rows]
+        xs = [audit.records.group_of[row] for row in rows]
         own = [frozenset(group for group, kind in groups if kind) for _, groups in kept]
         lenient = [frozenset(group for group, kind in groups if not kind) for _, groups in kept]
         indexed = [(rows.index(row), kept_lines.index(line)) for row, line in chain]
         own_pairs = [
-            (x, y) for (x, y), (row, line) in zip(indexed, chain, strict=True) if own_of[audit.group_of[row], line]
+            (x, y)
+            for (x, y), (row, line) in zip(indexed, chain, strict=True)
+            if own_of[audit.records.group_of[row], line]
         ]
         assert len(own_pairs) == _longest_chain(xs, own)
         previous = (-1, -1)
@@ -460,8 +462,8 @@ def test_past_every_budget_each_group_takes_its_lines_in_turn(
             best = max(own for _, own in groups)
             group = next(group for group, own in groups if own == best)
             turn = given_so_far.get(group, 0)
-            if turn < len(audit.group_rows[group]):
+            if turn < len(audit.records.group_rows[group]):
                 given_so_far[group] = turn + 1
-                taken.append((audit.group_rows[group][turn], line))
+                taken.append((audit.records.group_rows[group][turn], line))
         assert set(chain) <= set(taken)
         assert len(chain) == _longest_increasing_length([row for row, _ in taken])

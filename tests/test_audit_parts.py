@@ -160,6 +160,6 @@ def test_a_wide_line_is_indexed_once_a_label_length_not_once_a_cell() -> None:
     n cells costs n, not n squared."""
     audit_module = importlib.import_module("mcp_rendering.audit")
     reader, _ = audit_module._read("| " * 2_000 + "|", "text")
-    check = audit_module._DocumentAudit(reader.lines, _DOCUMENT, "n/a", exact_cells=False)
-    check.run(True)
-    assert len(check.label_lines) == 1
+    matcher = audit_module._Matcher(reader.lines, audit_module._Records(_DOCUMENT, "n/a", exact_cells=False))
+    matcher.run()
+    assert len(matcher.label_lines) == 1

@@ -453,8 +453,13 @@ PAGES_WITH_CODE_RUN = {
     "docs/langchain.md": ("tests/integrations/test_langchain.py", 'page_examples("langchain.md")'),
     "docs/openai-agents.md": ("tests/integrations/test_openai_agents.py", 'page_examples("openai-agents.md")'),
     "docs/google-adk.md": ("tests/integrations/test_google_adk.py", 'page_examples("google-adk.md")'),
+    "docs/agno.md": ("tests/integrations/test_agno.py", 'page_examples("agno.md")'),
+    "docs/strands.md": ("tests/integrations/test_strands.py", 'page_examples("strands.md")'),
     "docs/llama-index.md": ("tests/integrations/test_llama_index.py", 'page_examples("llama-index.md")'),
+    "docs/semantic-kernel.md": ("tests/integrations/test_semantic_kernel.py", 'page_examples("semantic-kernel.md")'),
+    "docs/haystack.md": ("tests/integrations/test_haystack.py", 'page_examples("haystack.md")'),
     "docs/crewai.md": ("tests/integrations/test_crewai.py", 'page_examples("crewai.md")'),
+    "docs/pydantic-ai.md": ("tests/integrations/test_pydantic_ai.py", 'page_examples("pydantic-ai.md")'),
 }
 """Every page that holds Python code, and the test that runs it (the adapters' pages in their frameworks'
 environments, through scripts/test-integrations.sh)."""

@@ -3,11 +3,14 @@ text that cannot pass for the host's own."""
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import json
 import re
 import unicodedata
 from typing import Any, cast
 
+import mcp.types
 import mcp_types
 import pytest
 from hypothesis import given
@@ -148,6 +151,16 @@ def test_a_partial_result_says_so_and_offers_the_rest() -> None:
     assert next_call_arguments({"query": "acme"}, result(directive)) is None
 
 
+def test_the_follow_up_call_reads_the_result_against_its_tool_reporting_nothing_clean(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Read without its tool, the continuation would be logged as naming an argument the tool does not declare.
+    wire = result({"mode": "verbatim", "complete": False, "continuation": CONTINUATION})
+    with caplog.at_level("WARNING", logger="mcp_rendering"):
+        assert next_call_arguments({"query": "acme"}, wire, TOOL) == {"query": "acme", "cursor": "abc.def"}
+    assert caplog.records == []
+
+
 @pytest.mark.parametrize("chosen", [{"query": "acme"}, {"query": "acme", "cursor": "an earlier token"}, {}])
 def test_a_continuation_never_changes_an_argument_the_caller_chose(chosen: dict[str, Any]) -> None:
     """`arguments` are those of the call that returned the result: the caller's own, plus the tool's declared
@@ -274,6 +287,25 @@ def test_linked_records_and_fields_are_shown_in_their_place() -> None:
     page = envelope.page(document, arguments={}, caller="alice")
     presentation = present_original(TOOL, verbatim_result(page))
     assert "[link] Field" in presentation.text and "s://hits/h1/fields/1" in presentation.text
+
+
+def test_a_malformed_linked_field_entry_is_ignored_and_a_well_formed_one_shown() -> None:
+    good = {"rowId": "h1", "column": 1, "name": "list", "uri": "s://hits/h1/fields/1", "bytes": 5000}
+    malformed = [
+        {**good, "column": "1"},
+        {**good, "column": True},
+        {**good, "bytes": None},
+        {**good, "bytes": -1},
+        {**good, "name": None},
+        {**good, "rowId": 7},
+        {**good, "uri": None},
+    ]
+    presentation = present_original(TOOL, result({"mode": "verbatim"}, page={"linkedFields": [*malformed, good]}))
+    notes = [line for line in presentation.text.splitlines() if line.startswith("[link]")]
+    assert notes == [
+        '[link] Field "list" of record "h1", shown as a link in its cell: too large to embed (5000 bytes). '
+        "Read it at s://hits/h1/fields/1"
+    ]
 
 
 # --------------------------------------------------------------------------------------------------- host bounds
@@ -486,6 +518,36 @@ def test_sdk_models_are_presented_like_wire_dicts() -> None:
         )
     with pytest.raises(TypeError):
         present_original(TOOL, 42)
+
+
+@dataclasses.dataclass
+class FrameworkResult:
+    """A framework's own result object of the `CallToolResult` shape (as FastMCP's `Client.call_tool()` returns)."""
+
+    content: list[Any]
+    structured_content: dict[str, Any] | None
+    is_error: bool
+    meta: dict[str, Any] | None = None
+
+
+def test_a_frameworks_result_reads_as_wire_json_whatever_its_blocks_are() -> None:
+    # Its blocks may be SDK models (dumped by wire name, without unset members, as JSON values) or wire dicts.
+    blocks = [
+        mcp.types.TextContent(type="text", text="dated", _meta={"when": datetime.date(2026, 1, 2)}),
+        mcp.types.ResourceLink(type="resource_link", name="hit", uri="s://hits/h1", mime_type="text/plain"),
+        {"type": "text", "text": "plain"},
+    ]
+    framework_result = FrameworkResult(blocks, {"n": 1}, False, {"k": "v"})
+    assert tool_result_wire(framework_result) == {
+        "content": [
+            {"type": "text", "text": "dated", "_meta": {"when": "2026-01-02"}},
+            {"type": "resource_link", "name": "hit", "uri": "s://hits/h1", "mimeType": "text/plain"},
+            {"type": "text", "text": "plain"},
+        ],
+        "isError": False,
+        "structuredContent": {"n": 1},
+        "_meta": {"k": "v"},
+    }
 
 
 @pytest.mark.parametrize(

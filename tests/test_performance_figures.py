@@ -239,3 +239,20 @@ def test_present_is_judged_linear_when_its_cost_per_row_spreads_no_more_than_the
     lines = [line for line in gen_performance.summary(runs).splitlines() if "present(): linear" in line]
     assert len(lines) == 2 and all(line.endswith(f"| {verdict} |") for line in lines)
     assert "json.loads's 1.30x" in lines[0]
+
+
+@pytest.mark.parametrize(("ratio", "verdict"), [(5.99, "met"), (6.0, "met"), (6.01, "**not met**")])
+def test_present_is_held_to_its_bound_at_100000_rows_with_the_collector_on_and_off(ratio: float, verdict: str) -> None:
+    runs = gen_performance.load()
+    runs["present"] = {
+        **runs["present"],
+        "results": [
+            _entry("present: text + model copy", rows, gc, ratio if rows == 100_000 else 5.0)
+            for gc in ("on", "off")
+            for rows in (1_000, 100_000)
+        ],
+    }
+    bound = f"| present() + json.loads ≤ {gen_performance.PRESENT_BOUND:g}x json.loads at 100,000 rows, collector"
+    lines = [line for line in gen_performance.summary(runs).splitlines() if line.startswith(bound)]
+    assert [line.removeprefix(bound).split(" |")[0] for line in lines] == [" on", " off"]
+    assert all(line.endswith(f"| {verdict} |") for line in lines)

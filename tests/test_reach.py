@@ -121,7 +121,7 @@ def test_the_tables_say_when_a_call_fails_and_what_came_stringified() -> None:
     stringified = _results(analyse([text(str(RESULT_MODEL))], RESULT))
     table = tables.render_table(stringified)
     assert f"all {RECORDS} (stringified)" in table and "yes (stringified)" in table
-    assert "all (stringified)" in tables.render_summary(stringified)
+    assert f"directive, all {RECORDS} records (stringified)" in tables.render_summary(stringified)
 
 
 def test_differences_name_the_cell_that_changed() -> None:
@@ -190,13 +190,22 @@ def test_the_table_gives_the_final_answer_per_configuration() -> None:
     results["configurations"][0]["route"] = "`R`"
     ids = [cell["id"] for cell in results["cells"]]
     results["answers"] = [
-        {"id": f"{cell}/answer", **analyse_answer(TEXT if cell.endswith("helped") else "Short.", RESULT)}
+        {
+            "id": f"{cell}/answer",
+            "helped": cell.endswith("helped"),
+            **analyse_answer(TEXT if cell.endswith("helped") else "Short.", RESULT),
+        }
         for cell in ids
     ]
     table = tables.render_table(results)
     assert f"without: **0 of {RECORDS} records**" in table and "with `R`: " in table
+    summary = tables.render_summary(results)
+    assert f"| `R`: all {RECORDS} in order |" in summary
+    assert f"(without the adapter: **0 of {RECORDS} records**)" in summary
     del results["answers"]
     results["configurations"][0]["native_route"] = "`skip_summarization`"
     assert "route: `skip_summarization`; no adapter yet, not measured" in tables.render_table(results)
+    assert "| no adapter yet |" in tables.render_summary(results)
     results["configurations"][0]["native_route"] = None
     assert "**no route**" in tables.render_table(results)
+    assert "| no route |" in tables.render_summary(results)

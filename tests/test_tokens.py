@@ -235,6 +235,18 @@ def test_non_canonical_base64_spellings_are_refused() -> None:
         assert caught.value.reason == "malformed"
 
 
+@pytest.mark.parametrize(
+    ("part", "cause"),
+    [("@@", "not base64url"), ("e30=", "not base64url"), ("e31", "non-canonical base64url")],
+)
+def test_a_badly_encoded_token_chains_what_is_wrong_with_its_encoding(part: str, cause: str) -> None:
+    # The refusal's cause (shown in a traceback or a log) says whether the text is no base64url at all or only a
+    # second spelling of bytes that have one canonical spelling.
+    with pytest.raises(MalformedTokenError, match="encoding") as caught:
+        verify(make(), f"v1.k1.{part}.AAAA")
+    assert str(caught.value.__cause__) == cause
+
+
 def test_key_ids_must_match_in_full() -> None:
     with pytest.raises(ValueError, match="key id"):
         Keyring({"k1\n": SECRET_A}, current="k1\n")
@@ -562,14 +574,18 @@ def test_key_ids_and_the_current_id_are_strings(key_id: Any) -> None:
             with pytest.raises(ValueError, match="key id"):
                 Keyring.single(SECRET_A, key_id=key_id)
     else:
-        with pytest.raises(TypeError, match=r"^a key id must be a string, not "):
+        named = rf"not {type(key_id).__name__}$"
+        with pytest.raises(TypeError, match=rf"^a key id must be a string, {named}"):
             Keyring.single(SECRET_A, key_id=key_id)
-        with pytest.raises(TypeError, match=r"^current must be a key id \(a string\)"):
+        with pytest.raises(TypeError, match=rf"^current must be a key id \(a string\), {named}"):
             Keyring({"k1": SECRET_A}, current=key_id)
+        if not isinstance(key_id, list):  # a hashable value can be a mapping's key: the keyring refuses it there too
+            with pytest.raises(TypeError, match=rf"^a key id must be a string, {named}"):
+                Keyring({key_id: SECRET_A}, current="k1")
 
 
 def test_a_keyring_needs_a_mapping_and_a_secret_that_is_text() -> None:
-    with pytest.raises(TypeError, match="keys must be a mapping"):
+    with pytest.raises(TypeError, match=r"^keys must be a mapping of key id to secret, not list$"):
         Keyring([("k1", SECRET_A)], current="k1")  # pyright: ignore[reportArgumentType]
     with pytest.raises(ValueError, match="lone surrogate"):
         Keyring.single("\ud800" * 16)
@@ -594,9 +610,10 @@ def test_a_fractional_lifetime_is_refused_not_issued_as_failing_tokens() -> None
 
 @given(ANY_VALUE)
 def test_the_issuer_takes_a_keyring_and_a_callable_clock(value: Any) -> None:
-    with pytest.raises(TypeError, match=r"^keyring must be a Keyring, not "):
+    named = rf"not {type(value).__name__}$"
+    with pytest.raises(TypeError, match=rf"^keyring must be a Keyring, {named}"):
         ContinuationTokens(value)
-    with pytest.raises(TypeError, match=r"^clock must be callable, not "):
+    with pytest.raises(TypeError, match=rf"^clock must be callable, {named}"):
         ContinuationTokens(Keyring.single(SECRET_A), clock=value)
 
 
@@ -609,25 +626,33 @@ def test_a_position_is_a_non_negative_integer(position: Any) -> None:
         with pytest.raises(ValueError, match=r"^position must be >= 0$"):
             issue(make(), position=position)
     else:
-        with pytest.raises(TypeError, match=r"^position must be an integer, not "):
+        with pytest.raises(TypeError, match=rf"^position must be an integer, not {type(position).__name__}$"):
             issue(make(), position=position)
 
 
 @given(st.sampled_from(["\ud800", "a\udfffb", "\udc00x"]), st.sampled_from(["issue", "verify"]))
 def test_a_lone_surrogate_in_an_argument_is_a_clear_error(text: str, step: str) -> None:
     arguments = {"city": text}
-    with pytest.raises(NotJSONArgumentsError, match=r"^arguments are not JSON: a string holds a lone surrogate"):
+    surrogate = next(c for c in text if "\ud800" <= c <= "\udfff")
+    expected = f"arguments are not JSON: a string holds a lone surrogate ({surrogate!a}), which is not text"
+    with pytest.raises(NotJSONArgumentsError) as caught:
         if step == "issue":
             issue(make(), arguments=arguments)
         else:
             verify(make(), issue(make()), arguments=arguments)
+    # The message names the character, and `message` holds the text of the tool error a caller receives.
+    assert str(caught.value) == caught.value.message == expected
 
 
 @given(st.sampled_from(["tool", "caller", "fingerprint"]), st.one_of(st.integers(), st.none(), st.just("a\ud800b")))
 def test_the_strings_bound_into_a_token_are_text(name: str, value: Any) -> None:
     expected = ValueError if isinstance(value, str) else TypeError
-    with pytest.raises(expected, match=rf"^{name} (must be a string, not |holds a lone surrogate)"):
+    message = rf"^{name} (must be a string, not {type(value).__name__}|holds a lone surrogate, which is not text)$"
+    with pytest.raises(expected, match=message):
         issue(make(), **{name: value})
     if name != "fingerprint":
-        with pytest.raises(expected, match=rf"^{name} (must be a string, not |holds a lone surrogate)"):
+        with pytest.raises(expected, match=message):
             verify(make(), issue(make()), **{name: value})
+    else:
+        with pytest.raises(expected, match=message):
+            make().fingerprint_digest(value)

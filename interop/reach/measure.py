@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from interop.reach import outcomes
 from interop.reach.envs import BY_NAME, REACH, ROOT, Environment, installed_versions, project_path
 from interop.run import wire_exchange
 from mcp_rendering.audit import audit
@@ -103,7 +104,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "pydantic-ai `MCPToolset`",
         "pydantic-ai",
         "pydantic_ai_driver.py",
-        native_route="a `before_model_request` hook",
+        route="`SkipModelRequest` from `before_model_request` (`DirectAnswers`)",
+        answer_driver="outcome_pydantic_ai.py",
     ),
     Configuration(
         "autogen",
@@ -128,13 +130,21 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         route="`return_direct` (`load_direct_answer_tools`)",
         answer_driver="outcome_llama_index.py",
     ),
-    Configuration("haystack", "Haystack `MCPTool`", "haystack", "haystack_driver.py", native_route="`exit_conditions`"),
+    Configuration(
+        "haystack",
+        "Haystack `MCPTool`",
+        "haystack",
+        "haystack_driver.py",
+        route="`stop_run` from an `after_tool` hook (`direct_answers`)",
+        answer_driver="outcome_haystack.py",
+    ),
     Configuration(
         "strands",
         "Strands Agents `MCPClient`",
         "strands",
         "strands_driver.py",
-        native_route="`cancel(message=...)` from a hook",
+        route="`cancel(message=...)` from a hook (`DirectAnswers`)",
+        answer_driver="outcome_strands.py",
     ),
     Configuration("dspy", "DSPy `Tool.from_mcp_tool`", "dspy", "dspy_driver.py"),
     Configuration(
@@ -145,7 +155,14 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         options={"structured": True},
     ),
     Configuration("beeai", "BeeAI Framework `MCPTool`", "beeai", "beeai_driver.py"),
-    Configuration("agno", "Agno `MCPTools`", "agno", "agno_driver.py", native_route="`stop_after_tool_call_tools`"),
+    Configuration(
+        "agno",
+        "Agno `MCPTools`",
+        "agno",
+        "agno_driver.py",
+        route="`StopAgentRun` (`DirectAnswerMCPTools`)",
+        answer_driver="outcome_agno.py",
+    ),
     Configuration(
         "google-adk",
         "Google ADK `McpToolset`",
@@ -159,7 +176,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "Semantic Kernel `MCPStdioPlugin`",
         "semantic-kernel",
         "semantic_kernel_driver.py",
-        native_route="`terminate` in a function-invocation filter",
+        route="`terminate` in an auto-function-invocation filter (`direct_answers`)",
+        answer_driver="outcome_semantic_kernel.py",
     ),
     Configuration("smolagents", "smolagents `ToolCollection.from_mcp`", "smolagents", "smolagents_driver.py"),
     Configuration(
@@ -251,6 +269,12 @@ def observe_all() -> dict[str, dict[str, Any]]:
                     job = _job(configuration, variant, helped)
                     job["id"] = answer_id(configuration, variant, helped)
                     job["options"]["summary"] = SUMMARY
+                    groups.setdefault((configuration.env, configuration.answer_driver), []).append(job)
+        if configuration.answer_driver is not None:  # the scenarios beyond one whole result (`outcomes`)
+            for scenario in outcomes.SCENARIOS:
+                for helped in (False, True):
+                    job = outcomes.scenario_job(scenario, _job(configuration, VARIANTS[0], helped), SUMMARY)
+                    job["id"] = outcomes.outcome_id(configuration.id, scenario.id, helped)
                     groups.setdefault((configuration.env, configuration.answer_driver), []).append(job)
     with ThreadPoolExecutor(min(len(groups), PARALLEL_DRIVERS)) as pool:
         futures = [pool.submit(run_driver, BY_NAME[env], driver, jobs) for (env, driver), jobs in groups.items()]
@@ -583,6 +607,20 @@ def measure() -> dict[str, Any]:
                 answers.append(
                     {"id": key, "configuration": configuration.id, "variant": variant.id, "helped": helped, **analysis}
                 )
+    scenario_references = {scenario.id: outcomes.reference(scenario) for scenario in outcomes.SCENARIOS}
+    outcome_cells: list[dict[str, Any]] = []
+    for configuration in CONFIGURATIONS:
+        if configuration.answer_driver is None:
+            continue
+        for scenario in outcomes.SCENARIOS:
+            for helped in (False, True):
+                key = outcomes.outcome_id(configuration.id, scenario.id, helped)
+                observed = observations[key]
+                analysis = outcomes.analyse_outcome(
+                    observed["final"], observed["outputs"], scenario, scenario_references[scenario.id], SUMMARY
+                )
+                cell = {"id": key, "configuration": configuration.id, "scenario": scenario.id, "helped": helped}
+                outcome_cells.append({**cell, **analysis})
     return {
         "generator": "python -m interop.reach",
         "server": f"python -m {EXAMPLE_MODULE}",
@@ -603,4 +641,6 @@ def measure() -> dict[str, Any]:
         "summary": SUMMARY,
         "cells": cells,
         "answers": answers,
+        "scenarios": [{"id": scenario.id, "label": scenario.label} for scenario in outcomes.SCENARIOS],
+        "outcomes": outcome_cells,
     }

@@ -61,8 +61,9 @@ def differences(expected: Mapping[str, Any], measured: Mapping[str, Any]) -> lis
     problems: list[str] = []
     if expected.get("versions") != measured.get("versions"):
         problems.append(f"versions: recorded {expected.get('versions')}, measured {measured.get('versions')}")
-    old = {cell["id"]: cell for cell in (*expected.get("cells", []), *expected.get("answers", []))}
-    new = {cell["id"]: cell for cell in (*measured.get("cells", []), *measured.get("answers", []))}
+    kinds = ("cells", "answers", "outcomes")
+    old = {cell["id"]: cell for kind in kinds for cell in expected.get(kind, [])}
+    new = {cell["id"]: cell for kind in kinds for cell in measured.get(kind, [])}
     for key in sorted(old.keys() | new.keys()):
         if old.get(key) != new.get(key):
             problems.append(f"{key}: recorded {json.dumps(old.get(key))}, measured {json.dumps(new.get(key))}")

@@ -7,14 +7,18 @@ summary with the members in one column. A marker pair is a line starting ``<!-- 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from interop.reach.envs import ROOT
+from interop.reach.outcomes import render_outcomes
 
 BEGIN_PREFIX = "<!-- BEGIN reach-summary"
 END = "<!-- END reach-summary -->"
+OUTCOMES_BEGIN_PREFIX = "<!-- BEGIN reach-outcomes"
+OUTCOMES_END = "<!-- END reach-outcomes -->"
 NOTICE = "<!-- Generated from interop/reach/results.json by `python -m interop.reach`; do not edit by hand. -->"
 SEP = ROOT / "sep" / "0000-rendering-directives.md"
 DOCS_PAGE = ROOT / "docs" / "reach.md"
@@ -80,7 +84,7 @@ def _final_answer(
         return f"without: {_answer(plain)}; with {configuration['route']}: {_answer(helped)}"
     if configuration.get("native_route"):
         return f"route: {configuration['native_route']}; no adapter yet, not measured"
-    return "**no route**: the model writes it; the host shows its own view beside it"
+    return "**no route**: the model writes the answer; the host shows its own view beside it"
 
 
 def _versions(results: Mapping[str, Any], *, dependencies: bool = True) -> str:
@@ -145,6 +149,16 @@ def _directive(cell: Mapping[str, Any]) -> str:
     return f"all ({', '.join(channels)})"
 
 
+def _model_receives(cell: Mapping[str, Any]) -> str:
+    """The directive's members and the records in one cell, the channel named once when they share it."""
+    directive, records = _directive(cell), _records(cell["records"], " records")
+    if cell.get("failed"):
+        return directive
+    if directive.startswith("all (") and records.endswith(directive[3:]):
+        return f"directive, {records}"
+    return f"directive: {directive}; {records}"
+
+
 def _by_variant(cells: list[tuple[str, str]]) -> str:
     """One cell for every server variant: the shared value, or each variant's value, named by the variant."""
     values = {value for _, value in cells}
@@ -153,34 +167,66 @@ def _by_variant(cells: list[tuple[str, str]]) -> str:
     return "; ".join(f"{label}: {value}" for label, value in cells)
 
 
+def _final_answer_summary(
+    configuration: Mapping[str, Any], plain: Mapping[str, Any] | None, helped: Mapping[str, Any] | None
+) -> str:
+    """The user's final answer in the SEP's summary: with the route the adapter takes, and without it."""
+    if plain is not None and helped is not None:
+        switch = re.search(r"`[^`]+`", configuration["route"])  # the switch's name alone
+        return f"{switch.group(0) if switch else configuration['route']}: {_short_answer(helped)}"
+    if configuration.get("native_route"):
+        return "no adapter yet"
+    return "no route"
+
+
+def _short_answer(answer: Mapping[str, Any]) -> str:
+    if answer["summary"]:
+        return "the model's summary"
+    records = answer["records"]
+    if records["intact"] == records["expected"] and not answer["issues"]:
+        return f"all {records['expected']} in order"
+    return f"**{records['intact']} of {records['expected']} records**"
+
+
 def render_summary(results: Mapping[str, Any]) -> str:
     """The short form of the table, for the SEP: one row per framework configuration, the server variants folded
     into each cell and the directive's members into one column."""
     cells = {cell["id"]: cell for cell in results["cells"]}
-    lines = ["| Framework | Directive reaches the model | Records | With the adapter |", "|" + "---|" * 4]
+    answers = {answer["id"]: answer for answer in results.get("answers", [])}
+    lines = [
+        "| Framework | The model receives | The user's final answer with the adapter |",
+        "|" + "---|" * 3,
+    ]
     for configuration in results["configurations"]:
         directive: list[tuple[str, str]] = []
-        records: list[tuple[str, str]] = []
-        helped: list[tuple[str, str]] = []
+        final: list[tuple[str, str]] = []
         for variant in results["variants"]:
             plain = cells[f"{configuration['id']}/{variant['id']}/plain"]
-            directive.append((variant["id"], _directive(plain)))
-            records.append((variant["id"], _records(plain["records"])))
-            assisted = cells.get(f"{configuration['id']}/{variant['id']}/helped")
-            if assisted is None or configuration["adapter"] is None:
-                helped.append((variant["id"], "no adapter"))
-            else:
-                framing = "framing first" if assisted["framing"] else "**no framing**"
-                helped.append((variant["id"], f"{framing}; {_directive(assisted)}; {_records(assisted['records'])}"))
-        row = [configuration["label"], _by_variant(directive), _by_variant(records), _by_variant(helped)]
+            directive.append((variant["id"], _model_receives(plain)))
+            prefix = f"{configuration['id']}/{variant['id']}"
+            final.append(
+                (
+                    variant["id"],
+                    _final_answer_summary(
+                        configuration, answers.get(f"{prefix}/plain/answer"), answers.get(f"{prefix}/helped/answer")
+                    ),
+                )
+            )
+        row = [configuration["label"], _by_variant(directive), _by_variant(final)]
         lines.append("| " + " | ".join(row) + " |")
     legend = (
         "Directive: its mode, guidance, null display and completeness, measured with and without a "
         f"`resource_link` per record on `{results['server']}`, calling no model; "
         f"{_versions(results, dependencies=False)}. Full table, with the versions of each framework's "
-        "dependencies, on the [reach page](../docs/reach.md)."
+        "dependencies, on the [reach page](../docs/reach.md). Final answer: the framework's agent loop, its "
+        f"scripted model summarizing the result (without the adapter: {_unhelped_answers(answers)})."
     )
     return "\n".join([*lines, "", legend])
+
+
+def _unhelped_answers(answers: Mapping[str, Mapping[str, Any]]) -> str:
+    found = sorted({_short_answer(answer) for answer in answers.values() if not answer["helped"]})
+    return " or ".join(found) or "not measured"
 
 
 def block(results: Mapping[str, Any], path: Path = DOCS_PAGE) -> str:
@@ -189,13 +235,15 @@ def block(results: Mapping[str, Any], path: Path = DOCS_PAGE) -> str:
     return f"{NOTICE}\n\n{table}\n"
 
 
-def replace_between_markers(text: str, content: str, name: str) -> str:
+def replace_between_markers(
+    text: str, content: str, name: str, begin_prefix: str = BEGIN_PREFIX, end: str = END
+) -> str:
     lines = text.splitlines(keepends=True)
-    begins = [index for index, line in enumerate(lines) if line.strip().startswith(BEGIN_PREFIX)]
-    ends = [index for index, line in enumerate(lines) if line.strip() == END]
+    begins = [index for index, line in enumerate(lines) if line.strip().startswith(begin_prefix)]
+    ends = [index for index, line in enumerate(lines) if line.strip() == end]
     if len(begins) != 1 or len(ends) != 1 or begins[0] > ends[0]:
         raise MarkerError(
-            f"{name}: expected one line starting `{BEGIN_PREFIX}` followed by one line `{END}` "
+            f"{name}: expected one line starting `{begin_prefix}` followed by one line `{end}` "
             f"(found {len(begins)} BEGIN, {len(ends)} END)"
         )
     return "".join(lines[: begins[0] + 1]) + "\n" + content + "\n" + "".join(lines[ends[0] :])
@@ -207,6 +255,14 @@ def rendered(results: Mapping[str, Any]) -> dict[Path, str]:
     for path in TARGETS:
         text = path.read_text(encoding="utf-8")
         out[path] = replace_between_markers(text, block(results, path), str(path.relative_to(ROOT)))
+    # The outcomes beyond one whole result, in a table of their own on the docs page.
+    out[DOCS_PAGE] = replace_between_markers(
+        out[DOCS_PAGE],
+        f"{NOTICE}\n\n{render_outcomes(results)}\n",
+        str(DOCS_PAGE.relative_to(ROOT)),
+        OUTCOMES_BEGIN_PREFIX,
+        OUTCOMES_END,
+    )
     return out
 
 

@@ -32,17 +32,22 @@ The rules (the contract of this module):
    (`mcp_rendering.drawn`): NFC and NFD alike, U+1680 as a dash, numbers without the digit grouping of a common
    locale ("the same value" in the host guide). Footnotes, which a renderer with footnotes on moves or hides, are
    unverifiable; block quotes nested deeper than `MAX_NESTING` are refused.
-4. **A record of a document or structured result** is shown on a *table line* (a Markdown table row, its cells as
-   the renderer splits them; or a line read as plain text that starts with `|`, its cells split at every `|`, one
-   leading and one trailing `|` being borders) when its cells are exactly the record's label,
-   then each of its values, in order; or on a *free-form line* when, after a list marker, the line starts with
-   the label (a `:` may follow) and holds the values in order, separated by nothing but punctuation, spaces and the
-   section's column names, each name beside its own value, no value alone in parentheses (`(100)` reads as -100 in
-   accounts). A list's number is read as part of a label that begins with a number. The label cell may
-   carry indentation and a kind marker (`Subtotal`, `Total`, with an optional `:`) and nothing else. A line
-   marked as a subtotal or total stands only for a record of that kind; an unmarked line may stand for a subtotal
-   or total. Values are compared as the reference renderer shows them (`mcp_rendering.render`): nulls as the
-   directive's null text, hidden characters as escapes.
+4. **A record of a document or structured result** is shown on a *table line* (a Markdown table row, its cells as the
+   renderer splits them; or a line read as plain text that starts with `|`, its cells split at every `|`, one leading
+   and one trailing `|` being borders) when its cells are exactly the record's label, then each of its values, in
+   order; or on a *free-form line* when, after a list marker, the line starts with the label (a `:` may follow) and
+   holds the values in order, separated by nothing but punctuation, spaces and the section's column names, each name
+   beside its own value (parentheses bind a name to the value before it, a `,`, `;` or `|` on one side of it only to
+   the value on its other side), no value alone in parentheses (`(100)` reads as -100 in accounts). A list's number
+   is read as part of a label that begins with a number. The label cell may carry indentation and a kind marker
+   (`Subtotal`, `Total`, with an optional `:`) and nothing else. A line marked as a subtotal or total stands only for
+   a record of that kind; an unmarked line may stand for a subtotal or total that no line marks (a line that reads as
+   an item's own label, `Total: Assets`, marks nothing). Values are compared as the reference renderer shows them
+   (`mcp_rendering.render`): nulls as the directive's null text, hidden characters as escapes. A record the server
+   sent as a link (`page.linkedRecords`) is shown by a line that shows no other record and whose visible text holds
+   its URI as a word (a link's target is not what a reader sees); it is counted as a record, and left out it is
+   *missing*. A row the server embedded is shown only by its cells: a link to it in its place shows none of its
+   values.
 5. **A line of a text result** is shown by a line whose text is equal to it.
 6. **Reader order.** Lines are read top to bottom; each stands for at most one record, and a record is taken by
    the first line that shows it. A later line that shows a record already taken is *duplicated*. Records shown
@@ -72,11 +77,22 @@ identical in label, values and kind (interchangeable, only their count matters);
 changed only in whitespace; an empty value in free-form text; a notice that begins with the marker and then
 contradicts itself.
 
-The stages, each class of finding closed in one of them: rendering and reading the transcript
-(`mcp_rendering.transcript`, then `_Reader`: what a reader sees, line by line, and what is unverifiable); text
-as drawn (`mcp_rendering.drawn`, applied by the reader and to the records alike); matching (`_DocumentAudit.match`
-and its chain of records in order, or `_audit_lines` for a text result); the report (`_DocumentAudit.run`,
-`_report`: sections, titles, added lines, completeness, the score).
+The stages, each a unit with one input and one output, so that each class of finding is closed in one place:
+
+1. **Render and read** (`_read`: a transcript to `_Reader.lines`, one `_Line` a source line, and the hidden and
+   unverifiable issues): `mcp_rendering.transcript` renders and parses, `_Reader` classifies what a reader sees
+   (rules 1 to 3: renderer options, hidden characters, tables, lists, headers, borders, hard breaks, nesting).
+2. **Normalise as drawn** (`mcp_rendering.drawn`, applied to the lines by the reader and to the records by
+   `_Records`: a document to its rows as a reader should see them, grouped and indexed): NFC and NFD, dashes,
+   digit grouping, escapes, null text.
+3. **Match** (`_Matcher.run`: lines and records to a `_Matching`): which line shows which record exactly (rules 4
+   and 5, table and free-form lines, kind markers), the longest chain in order (rule 6, `_Matcher._assign` and its
+   chains), then the lines that show a record altered or relabelled.
+4. **Report** (`_document_issues`: the matching to issues, then `_report` to the score): each record's verdict
+   (`_record_issues`), sections and titles (`_section_titles`, `_misplaced`, `_dropped_sections`, rule 8), lines
+   added (`_added_lines`, rule 7) and completeness (`_completeness`, rule 9).
+
+A text result (rule 5) is read by stage 1, matched and reported by `_audit_lines`.
 
 The score is the share of records shown intact, counting added and duplicated lines in the denominator, halved
 when completeness is misstated. Cost: one pass of each parser (C code), one walk of the blocks, hash lookups (a
@@ -94,6 +110,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import json
+import operator
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -106,7 +123,8 @@ from pydantic import ValidationError
 
 from mcp_rendering.document import Cell, Document, Row, RowKind, Section
 from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, lines_as_drawn, may_change
-from mcp_rendering.host import Presentation, result_is_complete, tool_result_wire
+from mcp_rendering.envelope import LinkedRecord
+from mcp_rendering.host import Presentation, linked_records, result_is_complete, tool_result_wire
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, resolve_rendering
 from mcp_rendering.records import RecordsKind, ResultRecords, result_records, shows_text
 from mcp_rendering.render import column_cells, first_hidden, shows_as_written, text_escape, visible
@@ -176,6 +194,8 @@ _RULE_LINE = re.compile(r"^(?:\+(?:-+\+)+|\+(?:=+\+)+|=+|-+)$", re.MULTILINE)
 """A folded line that is a text separator (`+---+---+`, `+===+===+`) or an underline (`===`, `---`)."""
 _TOO_DEEP = re.compile(rf"^(?:[ \t]*>){{{MAX_NESTING + 1}}}", re.MULTILINE)
 _SPACE_GROUPED = re.compile(r"\d \d{3}(?!\d)")
+_SPACED_DIGITS = re.compile(r"[0-9] +[0-9]{3}(?![0-9])")
+"""Digits of ASCII text a table cell may group by spaces (`cell_as_drawn`), one or more."""
 _LIST_MARKER = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])[ \t]+")
 # A line of a text result may read otherwise once rendered as Markdown only when it holds one of these.
 _MARKDOWN_SIGNIFICANT = re.compile(r"[\\`*_\[\]<>!&|~#=]|^\s*(?:[-+>]|\d{1,9}[.)])|^ {4}|^\t")
@@ -198,6 +218,8 @@ _SEPARATOR_CHARS = frozenset(" .:,;()[]{}=/|\u00b7\u2022-\u2013\u2014")
 _TOKEN_BEFORE = frozenset(" ([:=/")
 _TOKEN_AFTER = frozenset(" )]/")
 _TOKEN_AFTER_IF_SPACED = frozenset(",.;:")
+_NAME_BREAKS = frozenset(",;|")
+"""Punctuation that parts one value and its column name from the next."""
 
 
 def fold(text: str) -> str:
@@ -205,6 +227,22 @@ def fold(text: str) -> str:
     if text.isprintable() and "  " not in text and not text.startswith(" ") and not text.endswith(" "):
         return text  # already folded (`isprintable` is False for every whitespace but the plain space)
     return " ".join(text.split())
+
+
+def _fold_all(texts: Sequence[str]) -> list[str]:
+    """`fold` of each text; when it leaves every one as it is, as it does for most transcripts, found by one check of
+    them all in C, not a call a text."""
+    joined = "\n".join(texts)
+    if (
+        "  " not in joined
+        and " \n" not in joined
+        and "\n " not in joined
+        and joined[:1] != " "
+        and joined[-1:] != " "
+        and joined.replace("\n", "").isprintable()
+    ):
+        return list(texts)
+    return [fold(text) for text in texts]
 
 
 def _pieces(text: str) -> tuple[str, ...]:
@@ -410,9 +448,14 @@ class _Reader:
         raw = text.removeprefix("\ufeff").replace("\r\n", "\n")
         self.raw_lines = raw.split("\n")
         # The decimal mark the transcript's numbers imply; empty when nothing in it reads otherwise than written
-        # (decided once, in C, for the whole transcript).
-        drawing = may_change(raw, ",") or _SPACE_GROUPED.search(raw) is not None
-        self.decimal = decimal_mark(raw) if drawing else ""
+        # (decided in C, for the whole transcript), so that no line is drawn. A number's form says `,` only where
+        # `may_change(raw, ".")` finds it: with no such number and no spaced digits, `.` is the mark and nothing
+        # may change, and the marks are not counted.
+        spaced = raw.isascii() and _SPACED_DIGITS.search(raw) is not None  # else `may_change` says yes
+        changes = may_change(raw, ".")
+        decimal = decimal_mark(raw) if spaced or changes else "."
+        drawn = spaced or (changes if decimal == "." else may_change(raw, decimal))
+        self.decimal = decimal if drawn else ""
         self.headers = headers
         hiding: set[int] = set()
         # One check in C over the whole transcript (line feeds left out) decides the common case: nothing hidden.
@@ -515,9 +558,9 @@ def _reads_otherwise(view: TranscriptView, plain: Sequence[_Line], decimal: str)
     if not _plain_tags_only(view):
         return True
     texts = [shown.text for shown in view.lines]
-    drawn = lines_as_drawn(texts, decimal) if decimal else texts
+    drawn = _fold_all(lines_as_drawn(texts, decimal) if decimal else texts)
     return any(
-        shown.block not in ("heading", "paragraph") or fold(text) != plain[shown.number].view
+        shown.block not in ("heading", "paragraph") or text != plain[shown.number].view
         for shown, text in zip(view.lines, drawn, strict=True)
     )
 
@@ -526,7 +569,7 @@ def _classify_plain(
     raw: Sequence[str], first: int, decimal: str = ".", headers: frozenset[tuple[str, ...]] = frozenset()
 ) -> list[_Line]:
     """Lines shown as plain text (the text reading, or the inside of a code block), numbered from `first`."""
-    folded = [fold(line) for line in (lines_as_drawn(raw, decimal) if decimal else raw)]
+    folded = _fold_all(lines_as_drawn(raw, decimal) if decimal else raw)
     # Separators and underlines are found by one scan of the folded lines in C, not a test a line.
     separator: set[int] = set()
     heavy: set[int] = set()  # `+===+`: the border under a header line
@@ -661,6 +704,8 @@ def _completeness(
 
 def _longest_increasing(values: Sequence[int]) -> set[int]:
     """Indexes into `values` of one longest strictly increasing subsequence (patience sorting, O(n log n))."""
+    if all(map(operator.lt, values, values[1:])):  # in order already, as a faithful transcript's are (checked in C)
+        return set(range(len(values)))
     tails: list[int] = []
     tail_index: list[int] = []
     parent = [-1] * len(values)
@@ -841,17 +886,32 @@ def _free_values(rest: str, values: Sequence[str], columns: Sequence[str]) -> bo
 
 
 def _names_beside_values(gaps: Sequence[tuple[str, int, int]], columns: Sequence[str]) -> bool:
-    """Every column name in the gaps names a value beside it: the value after it (or an empty one left out before
-    that), or the value before it."""
+    """Every column name in the gaps names a value beside it, as punctuation binds it: in parentheses, or with a
+    break (`,`, `;`, `|`) after it and none before, the value before it; with a break before it and none after,
+    the value after it (or an empty one left out before that); otherwise either."""
     named = [[column for column, name in enumerate(columns) if name and name in gap] for gap, _, _ in gaps]
     if not any(named):
         return True
-    # Just before its value (an empty value left out may come between), or just after it.
-    return all(
-        previous < column <= after or previous <= column < after
-        for (_, previous, after), found in zip(gaps, named, strict=True)
-        for column in found
-    )
+    for (gap, previous, after), found in zip(gaps, named, strict=True):
+        for column in found:
+            to_previous = previous <= column < after
+            to_next = previous < column <= after
+            binding = _name_binding(gap, columns[column])
+            if not (to_previous if binding < 0 else to_next if binding > 0 else to_previous or to_next):
+                return False
+    return True
+
+
+def _name_binding(gap: str, name: str) -> int:
+    """Which value a column name in a gap between two values names, as its punctuation says: -1 the one before, 1
+    the one after, 0 either."""
+    start = gap.find(name)
+    before, after = gap[:start].rstrip(), gap[start + len(name) :].lstrip()
+    if before.endswith("(") and after.startswith(")"):
+        return -1  # `10 (FY2025)`
+    broken_before = any(char in _NAME_BREAKS for char in before)
+    broken_after = any(char in _NAME_BREAKS for char in after)
+    return 1 if broken_before and not broken_after else -1 if broken_after and not broken_before else 0
 
 
 def _delimited_pieces(text: str, lengths: Sequence[int]) -> set[str]:
@@ -978,23 +1038,32 @@ def _append(lists: list[tuple[int] | list[int]], index: int, number: int) -> Non
         held.append(number)
 
 
-_Showing: TypeAlias = "tuple[int, Sequence[tuple[int, int]]]"
-"""A line and the groups it may show, each with how it reads as one (`_DocumentAudit._group`)."""
+# ------------------------------------------------------------------- stage 2: the records as a reader should see them
 
 
-class _DocumentAudit:
-    def __init__(self, lines: Sequence[_Line], document: Document, null_display: str, exact_cells: bool) -> None:
-        self.lines = lines
+class _Records:
+    """The records of a document as a reader should see them (`_expected_rows`: as the reference renderer shows
+    them, as drawn, folded), with what matching looks them up by. Identical rows (same key, same kind) are one
+    group: a line names the groups it may show, not each of their rows."""
+
+    def __init__(
+        self, document: Document, null_display: str, exact_cells: bool, linked: Sequence[LinkedRecord] = ()
+    ) -> None:
         self.document = document
+        self.linked = tuple(linked)
+        """The records the server sent as links: a line shows one when it shows its URI."""
+        self.linked_uris: dict[str, list[int]] = {}
+        for number, link in enumerate(self.linked):
+            self.linked_uris.setdefault(_shown(link.uri), []).append(number)
         self.exact_cells = exact_cells
         self.rows = _expected_rows(document, null_display, exact_cells)
         self.columns = [tuple(_drawn_title(c) for c in section.columns) for section in document.sections]
         self.titles = [_drawn_title(section.title) for section in document.sections]
+        self.document_title = _drawn_title(document.title)
         self.own_headers = [
             ("", *columns) if exact_cells else tuple(piece for cell in ("", *columns) for piece in _pieces(cell))
             for columns in self.columns
         ]
-        # Identical rows (same key, same kind) are one group: a line names the groups it may show.
         # One of a kind is held in a tuple, more in a list: a tuple of numbers is one the collector stops
         # tracking, and a row of its own is the common case (each object tracked a row is a full collection more).
         by_label: dict[str, tuple[int] | list[int]] = {}
@@ -1033,43 +1102,110 @@ class _DocumentAudit:
         self.group_rows = group_rows
         self.group_kind = group_kind
         self.groups_of_key = groups_of_key
-        self.sections_of_key: dict[tuple[str, ...], set[int]] = {}
-        """The sections of the rows of a key shared by several rows (filled when first needed)."""
+        self.label_words = sorted({label.count(" ") + 1 for label in by_label if label})
+        self.value_counts = sorted({len(row.value_pieces) for row in self.rows})
+        self.label_counts = sorted({len(row.key) - len(row.value_pieces) for row in self.rows})
+        self._label_index: dict[str, _LabelIndex] = {}
+        self._sections_of_key: dict[tuple[str, ...], set[int]] = {}
+
+    def of_label(self, label: str, rest: str) -> Sequence[int]:
+        """The rows of `label` a free-form line whose text after the label is `rest` may show: all of them when
+        they are few, else those whose values the line holds (`_LabelIndex`, built when first needed)."""
+        numbers = self.by_label.get(label, ())
+        if len(numbers) <= _FEW_OF_A_LABEL:
+            return numbers
+        index = self._label_index.get(label)
+        if index is None:
+            index = self._label_index[label] = _LabelIndex([self.rows[n] for n in numbers])
+        return index.candidates(rest)
+
+    def sections_of(self, key: tuple[str, ...]) -> set[int]:
+        """The sections of the rows of `key` (computed when first needed)."""
+        known = self._sections_of_key.get(key)
+        if known is None:
+            rows = self.rows
+            groups = self.groups_of_key[key]
+            known = self._sections_of_key[key] = {
+                rows[number].section for group in groups for number in self.group_rows[group]
+            }
+        return known
+
+    def has_twin(self, key: tuple[str, ...]) -> bool:
+        """Whether another row is identical in key (of any kind) to a row of `key`."""
+        groups = self.groups_of_key[key]
+        return len(groups) != 1 or len(self.group_rows[groups[0]]) != 1
+
+
+# ----------------------------------------------------------------------- stage 3: matching lines with the records
+
+
+_AROUND_URI = "<>()[]{}\"'.,;:"
+"""What may enclose or follow a URI written in text."""
+_Candidates: TypeAlias = "list[tuple[tuple[str, ...], RowKind | None]]"
+"""The keys of the rows a line may show, each with the kind its marker says (None: unmarked)."""
+_Showing: TypeAlias = "tuple[int, Sequence[tuple[int, int]]]"
+"""A line and the groups it may show, each with how it reads as one (`_Matcher._group`)."""
+
+
+@dataclass(slots=True)
+class _Matching:
+    """What matching found, line numbers 0-based."""
+
+    assigned: list[int]
+    """For each row, the line that shows it exactly, or -1."""
+    in_order: set[int]
+    """The rows shown exactly and in order."""
+    altered: dict[int, tuple[IssueKind, int]]
+    """Rows not shown exactly, and the line that shows them altered or relabelled."""
+    linked: list[int]
+    """For each record sent as a link, the line that shows its URI, or -1."""
+    duplicates: set[int]
+    """Lines that show a record already shown."""
+    unmatched: list[int]
+    """Record-shaped lines that show no record (duplicates among them)."""
+    used: list[bool]
+    """For each line number, whether it shows a record (exactly or not)."""
+    work: int
+    """Steps spent pairing lines with rows: what the order check costs, counted (tests bound it)."""
+
+
+class _Matcher:
+    """Pairs the lines a reader sees with the records: which lines show which records exactly (rules 4, 6 and 7),
+    the largest set of them in order, and the lines left over that show a record altered or relabelled."""
+
+    def __init__(self, lines: Sequence[_Line], records: _Records) -> None:
+        self.lines = lines
+        self.records = records
         self.lenient = False
         """Some line may show a subtotal or total without marking it (`_group`)."""
         self.work = 0
-        """Steps spent pairing lines with rows: what the order check costs, counted (tests bound it)."""
-        self.label_words = sorted({label.count(" ") + 1 for label in by_label if label})
-        self.label_index: dict[str, _LabelIndex] = {}
-        """The rows of a label shared by many, indexed by their values (built when first needed)."""
-        self.assigned: list[int] = [-1] * len(self.rows)  # row -> line
+        self.assigned: list[int] = [-1] * len(records.rows)  # row -> line
         self.used = [False] * (lines[-1].number + 1 if lines else 0)
-        self.lines_by_number = {line.number: line for line in lines}
         # Unmatched lines, for rows that are not shown exactly: by label, and (table lines) by trailing values.
         self.label_lines: dict[tuple[str, ...], list[int]] = {}
         self.value_lines: dict[tuple[str, ...], list[int]] = {}
-        self.value_counts = sorted({len(row.value_pieces) for row in self.rows})
-        self.label_counts = sorted({len(row.key) - len(row.value_pieces) for row in self.rows})
-        self.paragraph_span: dict[int, tuple[int, int]] = {}
-        """For a paragraph that shows records, its first and last record lines."""
-        self.title_lines: set[int] = set()
-        """Lines that name a section (`_headings_before`): no record, not added."""
+
+    def run(self) -> _Matching:
+        duplicates, unmatched, in_order = self.match()
+        linked = self._linked()
+        altered = self._alterations()
+        return _Matching(self.assigned, in_order, altered, linked, duplicates, unmatched, self.used, self.work)
 
     # -- exact matching, in reader order
 
-    def _table_candidates(self, cells: tuple[str, ...]) -> list[tuple[tuple[str, ...], RowKind | None]]:
-        candidates: list[tuple[tuple[str, ...], RowKind | None]] = [(cells, None)]
+    def _table_candidates(self, cells: tuple[str, ...]) -> _Candidates:
+        candidates: _Candidates = [(cells, None)]
         if cells and cells[0][:1] in _MARKER_START:
             marked = _marker_kind(cells[0])
             if marked is not None:
-                label = (fold(marked[1]),) if self.exact_cells else _pieces(marked[1])
+                label = (fold(marked[1]),) if self.records.exact_cells else _pieces(marked[1])
                 candidates.append(((*label, *cells[1:]), marked[0]))
         return candidates
 
     def _free_labels(self, text: str) -> Iterable[tuple[str, str]]:
         """(label, rest) for each known label `text` starts with, at a word boundary (a `:` may follow)."""
         words = text.split(" ")
-        for count in self.label_words:
+        for count in self.records.label_words:
             if count > len(words):
                 break
             head = " ".join(words[:count])
@@ -1078,57 +1214,52 @@ class _DocumentAudit:
             if head.endswith(":"):
                 yield head[:-1], rest
 
-    def _free_candidates(self, line: _Line) -> tuple[list[tuple[tuple[str, ...], RowKind | None]], bool]:
-        """The keys of the rows a free-form line shows, and whether it starts with a known label at all (such a
-        line is indexed for alterations)."""
-        candidates: list[tuple[tuple[str, ...], RowKind | None]] = []
-        starts_with_label = False
+    def _free_candidates(self, line: _Line) -> _Candidates:
+        """The keys of the rows a free-form line shows. A line that starts with a known label at all is indexed
+        for alterations, under its longest label."""
+        records = self.records
+        candidates: _Candidates = []
         views: list[tuple[str, RowKind | None]] = [(line.view, None)]
         if line.marker[:1].isdigit():  # a label that begins with a number may be read as a list's number
             views.append((f"{line.marker} {line.view}", None))
         marked = _marker_kind(line.view)
         if marked is not None:
             views.append((marked[1], marked[0]))
-        longest_label: tuple[str, ...] = ()
+        longest_label: tuple[str, ...] | None = None
         longest_words = 0
         for text, kind in views:
             for label, rest in self._free_labels(text):
-                numbers = self.by_label.get(label)
+                numbers = records.by_label.get(label)
                 if not numbers:
                     continue
                 if label.count(" ") + 1 > longest_words:
                     longest_words = label.count(" ") + 1
-                    longest_label = self.rows[numbers[0]].key[: 1 if self.exact_cells else len(_pieces(label))]
-                starts_with_label = True
-                if len(numbers) > _FEW_OF_A_LABEL:
-                    index = self.label_index.get(label)
-                    if index is None:
-                        index = self.label_index[label] = _LabelIndex([self.rows[n] for n in numbers])
-                    numbers = index.candidates(rest)
+                    longest_label = records.rows[numbers[0]].key[: 1 if records.exact_cells else len(_pieces(label))]
                 keys: set[tuple[str, ...]] = set()  # identical rows are one candidate
-                for number in numbers:
-                    row = self.rows[number]
-                    if row.key not in keys and _free_values(rest, row.values, self.columns[row.section]):
+                for number in records.of_label(label, rest):
+                    row = records.rows[number]
+                    if row.key not in keys and _free_values(rest, row.values, records.columns[row.section]):
                         keys.add(row.key)
                         candidates.append((row.key, kind))
-        if starts_with_label:
+        if longest_label is not None:
             # Under the longest label only: "Net income: 20" is an altered "Net income", not an altered "Net".
             self.label_lines.setdefault(longest_label, []).append(line.number)
-        return candidates, starts_with_label
+        return candidates
 
-    def _group(self, candidates: list[tuple[tuple[str, ...], RowKind | None]]) -> Sequence[tuple[int, int]]:
+    def _group(self, candidates: _Candidates) -> Sequence[tuple[int, int]]:
         """The groups of identical rows a line may stand for, each with how the line reads as one of them: 2 and 1
         are of the group's own kind (an unmarked line for an item, a marked line for its kind), 0 is lenient. A line
         such as `Subtotal: X` may show a subtotal labelled `X` or an item labelled `Subtotal: X`: a reader cannot
         tell them apart, so both are candidates."""
-        group_kind = self.group_kind
+        group_kind = self.records.group_kind
+        groups_of_key = self.records.groups_of_key
         if len(candidates) == 1 and candidates[0][1] is None:  # an unmarked line: the common case, decided first
-            groups = self.groups_of_key.get(candidates[0][0], ())
+            groups = groups_of_key.get(candidates[0][0], ())
             if len(groups) == 1 and group_kind[groups[0]] == "item":
                 return ((groups[0], 2),)
         found: list[tuple[int, int]] = []
         for key, kind in candidates:
-            for group in self.groups_of_key.get(key, ()):
+            for group in groups_of_key.get(key, ()):
                 if kind is None or group_kind[group] == kind:
                     # 2: the cells as they are show an item; 1: a marked line shows its kind; 0: an unmarked line
                     # may show a subtotal or total. Of two readings of one line, the literal one is preferred.
@@ -1142,8 +1273,8 @@ class _DocumentAudit:
         order."""
         unmatched: list[int] = []
         showings: list[_Showing] = []
-        groups_of_key = self.groups_of_key
-        group_kind = self.group_kind
+        groups_of_key = self.records.groups_of_key
+        group_kind = self.records.group_kind
         used = self.used
         for line in self.lines:
             if line.kind == "table":
@@ -1158,13 +1289,13 @@ class _DocumentAudit:
                         continue
                 candidates = self._table_candidates(cells)
             elif line.kind in ("item", "prose"):
-                candidates, _ = self._free_candidates(line)
+                candidates = self._free_candidates(line)
             else:
                 continue
             groups = self._group(candidates)
             if groups:
                 showings.append((line.number, groups))
-                self.used[line.number] = True
+                used[line.number] = True
             elif line.kind == "table":
                 unmatched.append(line.number)
                 self._index_for_alterations(line.number, candidates)
@@ -1175,14 +1306,53 @@ class _DocumentAudit:
         unmatched.extend(sorted(duplicates))
         return duplicates, unmatched, in_order
 
-    def _index_for_alterations(self, number: int, candidates: list[tuple[tuple[str, ...], RowKind | None]]) -> None:
+    def _index_for_alterations(self, number: int, candidates: _Candidates) -> None:
         for key, _ in candidates:
-            for count in self.label_counts:  # only the label lengths some row has: a line's width costs it once
+            for count in self.records.label_counts:  # only the label lengths some row has: a line's width costs it once
                 if 0 < count < len(key):
                     self.label_lines.setdefault(key[:count], []).append(number)
-            for count in self.value_counts:
+            for count in self.records.value_counts:
                 if 0 < count < len(key):
                     self.value_lines.setdefault(key[-count:], []).append(number)
+
+    def _linked(self) -> list[int]:
+        """For each record sent as a link, the first visible line that shows no record and whose text holds its URI
+        as a word (a link's target is not what a reader sees), or -1. A line may show several."""
+        uris = self.records.linked_uris
+        found = [-1] * len(self.records.linked)
+        if not uris:
+            return found
+        for line in self.lines:
+            if line.kind in ("blank", "hidden") or self.used[line.number]:
+                continue
+            for word in line.view.split(" "):
+                for number in uris.get(word, ()) or uris.get(word.strip(_AROUND_URI), ()):
+                    if found[number] < 0:
+                        found[number] = line.number
+                        self.used[line.number] = True
+        return found
+
+    def _alterations(self) -> dict[int, tuple[IssueKind, int]]:
+        """Each row not shown exactly takes the first unused line that shows its label with other values
+        (altered) or, on a table line, its values under another label (relabelled)."""
+        altered: dict[int, tuple[IssueKind, int]] = {}
+        for row in self.records.rows:
+            if self.assigned[row.number] >= 0:
+                continue
+            line = self._first_unused(self.label_lines.get(row.key[: len(row.key) - len(row.value_pieces)], ()))
+            kind: IssueKind = "altered_row"
+            if line is None and row.value_pieces:
+                line = self._first_unused(self.value_lines.get(row.value_pieces, ()))
+                kind = "relabelled_row"
+            if line is not None:
+                self.used[line] = True
+                altered[row.number] = (kind, line)
+        return altered
+
+    def _first_unused(self, numbers: Iterable[int]) -> int | None:
+        return next((number for number in numbers if not self.used[number]), None)
+
+    # -- the order check
 
     def _assign(self, showings: list[_Showing], duplicates: set[int]) -> set[int]:
         """Give rows the lines that show them so that as many rows as possible are in order, lines of a row's own
@@ -1195,11 +1365,14 @@ class _DocumentAudit:
         and otherwise a shortest edit script between the rows and the lines (`_diff_chain`, O((n + m) d) for d
         rows and lines outside the chain), which the faithful and the nearly faithful transcripts keep linear.
         """
-        group_rows = self.group_rows
-        # An unmarked line stands for a subtotal or total only when no line marks it (a host that marks none).
+        group_rows = self.records.group_rows
+        # An unmarked line stands for a subtotal or total only when no line marks it (a host that marks none). A
+        # line that reads as an item's own label (`Total: Assets`, an item) marks nothing: it is that item's line.
         kept = showings
         if self.lenient:
-            marked = {group for _, groups in showings for group, own in groups if own}
+            marked = {
+                group for _, groups in showings if all(own != 2 for _, own in groups) for group, own in groups if own
+            }
             kept: list[_Showing] = [
                 (line, [(g, own) for g, own in groups if own or g not in marked]) for line, groups in showings
             ]
@@ -1240,7 +1413,7 @@ class _DocumentAudit:
                 return None
             group = groups[0][0]
             index = given.get(group, 0)
-            rows = self.group_rows[group]
+            rows = self.records.group_rows[group]
             if index >= len(rows) or rows[index] <= previous:
                 return None
             given[group] = index + 1
@@ -1256,11 +1429,11 @@ class _DocumentAudit:
         choices: dict[int, list[tuple[int, int]]] = {}
         for line, groups in kept:
             for group, own in groups:
-                for row in self.group_rows[group]:
+                for row in self.records.group_rows[group]:
                     choices.setdefault(row, []).append((line, own))
         # One own-kind pair outweighs every lenient one together; of chains with as many, the one with more literal
         # readings wins.
-        heavy = 2 * (len(self.rows) + 1)
+        heavy = 2 * (len(self.records.rows) + 1)
         weight = (1, heavy - 1, heavy)
         size = (self.lines[-1].number + 2) if self.lines else 1
         tree_value = [0] * (size + 1)
@@ -1303,7 +1476,7 @@ class _DocumentAudit:
         total). The work is O((n + m) d + d^2), d being the rows and lines left out of a chain; past `_DIFF_BUDGET`
         steps of it (a transcript far from faithful, with many identical rows), each group's lines take its rows in
         order instead."""
-        group_of = self.group_of
+        group_of = self.records.group_of
         xs = [group_of[row] for row in rows]
         own = [frozenset(group for group, kind in groups if kind) for _, groups in kept]
         budget = [_DIFF_BUDGET]
@@ -1339,7 +1512,7 @@ class _DocumentAudit:
                 continue
             group = max(groups, key=lambda choice: choice[1])[0]  # of the line's readings, the most literal
             index = given.get(group, 0)
-            rows = self.group_rows[group]
+            rows = self.records.group_rows[group]
             if index < len(rows):
                 given[group] = index + 1
                 taken.append((rows[index], line))
@@ -1350,7 +1523,7 @@ class _DocumentAudit:
     ) -> tuple[set[int], set[int]]:
         """Assign the chain's rows their lines, then the rows left over an unused line each; the rows in order
         and the lines taken."""
-        group_of = self.group_of
+        group_of = self.records.group_of
         own_lines: dict[int, list[int]] = {}
         lenient_lines: dict[int, list[int]] = {}
         for group, lines in lines_of.items():
@@ -1373,7 +1546,7 @@ class _DocumentAudit:
         # cursor a group suffices.
         pools = {group: own_lines[group] + lenient_lines[group] for group in lines_of}
         cursor: dict[int, int] = {}
-        for row in range(len(self.rows)):
+        for row in range(len(self.records.rows)):
             group = group_of[row]
             pool = pools.get(group)
             if pool is None or self.assigned[row] >= 0:
@@ -1387,157 +1560,188 @@ class _DocumentAudit:
                 taken_lines.add(pool[position])
         return in_order, taken_lines
 
-    def run(self, complete: bool) -> tuple[list[Issue], int]:
-        duplicates, unmatched, in_order = self.match()
-        rows = self.rows
-        issues: list[Issue] = []
-        altered: dict[int, tuple[IssueKind, int]] = {}
-        for row in rows:
-            if self.assigned[row.number] >= 0:
-                continue
-            line = self._first_unused(self.label_lines.get(row.key[: len(row.key) - len(row.value_pieces)], ()))
-            kind: IssueKind = "altered_row"
-            if line is None and row.value_pieces:
-                line = self._first_unused(self.value_lines.get(row.value_pieces, ()))
-                kind = "relabelled_row"
-            if line is not None:
-                self.used[line] = True
-                altered[row.number] = (kind, line)
-        shown_in_section = [0] * len(self.document.sections)
-        heading_before = self._headings_before()
-        for row in rows:
-            section_id = self.document.sections[row.section].id
-            line = self.assigned[row.number]
-            if line >= 0:
-                shown_in_section[row.section] += 1
-                misplaced = self._misplaced(row, line, heading_before)
-                if misplaced is not None:
-                    in_order.discard(row.number)  # shown, but not intact
-                    issues.append(
-                        Issue(
-                            "misplaced_row", f"{_describe(row)} is shown {misplaced}", section_id, row.row.id, line + 1
-                        )
-                    )
-                elif row.number not in in_order:
-                    issues.append(
-                        Issue(
-                            "reordered_row", f"{_describe(row)} is shown out of order", section_id, row.row.id, line + 1
-                        )
-                    )
-            elif row.number in altered:
-                kind, line = altered[row.number]
-                shown_in_section[row.section] += 1
-                what = "with other values" if kind == "altered_row" else "under another label"
-                shown = _quote(self.lines_by_number[line].view)
+
+# ----------------------------------------------------------------------------------------------- stage 4: the report
+
+
+def _document_issues(
+    lines: Sequence[_Line], records: _Records, matching: _Matching, complete: bool
+) -> tuple[list[Issue], int]:
+    """What the matching means for the reader (rules 6 to 9): each record's verdict, the lines added, the sections
+    dropped and the completeness stated; and the number of records intact."""
+    lines_by_number = {line.number: line for line in lines}
+    heading_before, title_lines = _section_titles(lines, records, matching.used)
+    issues, shown_in_section = _record_issues(records, matching, lines_by_number, heading_before)
+    issues.extend(_linked_issues(records, matching))
+    issues.extend(_added_lines(matching, lines_by_number, title_lines))
+    shown_links = {link.section_id for link, line in zip(records.linked, matching.linked, strict=True) if line >= 0}
+    issues.extend(_dropped_sections(lines, records, shown_in_section, shown_links))
+    titles = frozenset((*records.titles, records.document_title))
+    issues.extend(_completeness(lines, matching.used, complete, titles))
+    return issues, len(matching.in_order) + sum(1 for line in matching.linked if line >= 0)
+
+
+def _record_issues(
+    records: _Records,
+    matching: _Matching,
+    lines_by_number: Mapping[int, _Line],
+    heading_before: Sequence[str | None],
+) -> tuple[list[Issue], list[int]]:
+    """Each record's verdict: intact, misplaced (no longer counted in order), reordered, altered, relabelled or
+    missing; and how many records of each section are shown."""
+    issues: list[Issue] = []
+    sections = records.document.sections
+    shown_in_section = [0] * len(sections)
+    for row in records.rows:
+        section_id = sections[row.section].id
+        line = matching.assigned[row.number]
+        if line >= 0:
+            shown_in_section[row.section] += 1
+            heading = heading_before[line] if line < len(heading_before) else None
+            misplaced = _misplaced(records, row, lines_by_number[line], heading)
+            if misplaced is not None:
+                matching.in_order.discard(row.number)  # shown, but not intact
                 issues.append(
-                    Issue(kind, f"{_describe(row)} is shown {what}: {shown}", section_id, row.row.id, line + 1)
+                    Issue("misplaced_row", f"{_describe(row)} is shown {misplaced}", section_id, row.row.id, line + 1)
                 )
-            else:
+            elif row.number not in matching.in_order:
                 issues.append(
-                    Issue(_MISSING_KIND[row.row.kind], f"{_describe(row)} is not shown", section_id, row.row.id)
+                    Issue("reordered_row", f"{_describe(row)} is shown out of order", section_id, row.row.id, line + 1)
                 )
-        shown_lines = [*(n for n in self.assigned if n >= 0), *(line for _, line in altered.values())]
-        lists_with_rows = {
-            self.lines_by_number[line].list_block for line in shown_lines if self.lines_by_number[line].kind == "item"
-        }
-        for line in shown_lines:  # a paragraph of records: where its first and last records are
-            shown = self.lines_by_number[line]
-            if shown.kind == "prose" and shown.list_block >= 0:
-                first, last = self.paragraph_span.get(shown.list_block, (line, line))
-                self.paragraph_span[shown.list_block] = (min(first, line), max(last, line))
-        for number in unmatched:
-            if self.used[number]:
-                continue
-            line = self.lines_by_number[number]
-            if number in self.title_lines and number not in duplicates:
-                continue
-            if line.kind == "item" and line.list_block not in lists_with_rows and number not in duplicates:
-                continue  # an item that shows no record, in a list of none: the host's own prose
-            if line.kind == "prose" and not self._inside_records(line, lists_with_rows):
-                continue
-            if number in duplicates:
-                issues.append(Issue("duplicated_row", f"{_quote(line.view)} shows a record again", line=number + 1))
-            else:
-                issues.append(Issue("fabricated_row", f"{_quote(line.view)} stands for no record", line=number + 1))
-        issues.extend(self._sections(shown_in_section))
-        titles = frozenset((*self.titles, _drawn_title(self.document.title)))
-        issues.extend(_completeness(self.lines, self.used, complete, titles))
-        return issues, len(in_order)
+        elif row.number in matching.altered:
+            kind, line = matching.altered[row.number]
+            shown_in_section[row.section] += 1
+            what = "with other values" if kind == "altered_row" else "under another label"
+            shown = _quote(lines_by_number[line].view)
+            issues.append(Issue(kind, f"{_describe(row)} is shown {what}: {shown}", section_id, row.row.id, line + 1))
+        else:
+            issues.append(Issue(_MISSING_KIND[row.row.kind], f"{_describe(row)} is not shown", section_id, row.row.id))
+    return issues, shown_in_section
 
-    def _inside_records(self, line: _Line, lists_with_rows: set[int]) -> bool:
-        """A line of prose of its own (not run on: after a hard break) below a record of its paragraph: a
-        record-shaped line. A paragraph's first lines, above its records, may be the host's introduction."""
-        span = self.paragraph_span.get(line.list_block) if line.list_block >= 0 and not line.continues else None
-        return span is not None and span[0] < line.number
 
-    def _headings_before(self) -> list[str | None]:
-        """For each line, the last title above it that names a section of the document, if any.
-
-        A section is known by what a reader takes as its title: a heading, a line wholly emphasized, a line ending
-        with `:`, a table row holding only a label, or a line that is a section's title. Such a line that names no
-        section ends the one before (records below it are placed by their columns only)."""
-        titles = set(self.titles)
-        ordered = [title for title in dict.fromkeys(self.titles) if title]
-        before: list[str | None] = []
-        current: str | None = None
-        for line in self.lines:
-            before.append(current)
-            if line.kind in ("blank", "hidden") or self.used[line.number]:
-                continue
-            if line.kind == "structure" and not line.heading:
-                if line.view and set(line.view) <= _UNDERLINE_CHARS:
-                    current = None  # an underline under an empty title: it names no section it can be told by
-                continue
-            cells = line.cells if line.kind == "table" else None
-            if cells is not None and not (len(cells) > 1 and cells[0] and not any(cells[1:])):
-                continue  # a table line with values: record-shaped, no title
-            text = cells[0] if cells is not None else line.view
-            titled = line.heading or line.emphasized or cells is not None or text.endswith(":")
-            named = _title_named(text, titles, ordered, titled)
-            if named is not None:
-                self.title_lines.add(line.number)
-            if titled or named is not None:
-                current = named
-        return before
-
-    def _misplaced(self, row: _Expected, number: int, heading_before: Sequence[str | None]) -> str | None:
-        """Why a record shown on line `number` is not in its place (under its section's heading and its own
-        columns), or None when it is. Identical records are interchangeable: it is in place when one of them would
-        be."""
-        groups = self.groups_of_key[row.key]
-        heading = heading_before[number] if number < len(heading_before) else None
-        line = self.lines_by_number[number]
-        header = line.header if line.kind == "table" else None  # without one, values are read in order
-        if len(groups) == 1 and len(self.group_rows[groups[0]]) == 1:  # a row with no twin: decided directly
-            if heading is not None and self.titles[row.section] != heading:
-                return f"under the heading of another section ({_quote(heading)})"
-            if header is not None and header != self.own_headers[row.section]:
-                return f"under other columns ({_quote(' | '.join(header))})"
-            return None
-        twins = self.sections_of_key.get(row.key) or self.sections_of_key.setdefault(
-            row.key, {self.rows[number].section for group in groups for number in self.group_rows[group]}
+def _linked_issues(records: _Records, matching: _Matching) -> list[Issue]:
+    """A record the server sent as a link is shown by its URI (`docs/host-guide.md`); left out, it is missing."""
+    return [
+        Issue(
+            "missing_row",
+            f"record {_quote(link.row_id)}, sent as a link to {_quote(link.uri)}, is not shown",
+            link.section_id,
+            link.row_id,
         )
-        if heading is not None and all(self.titles[section] != heading for section in twins):
+        for link, line in zip(records.linked, matching.linked, strict=True)
+        if line < 0
+    ]
+
+
+def _added_lines(matching: _Matching, lines_by_number: Mapping[int, _Line], title_lines: set[int]) -> list[Issue]:
+    """The record-shaped lines that show no record (fabricated) or one already shown (duplicated): a table line, an
+    item of a list whose items show records, a line of prose of its own below a record of its paragraph."""
+    shown_lines = [*(n for n in matching.assigned if n >= 0), *(line for _, line in matching.altered.values())]
+    lists_with_rows = {lines_by_number[line].list_block for line in shown_lines if lines_by_number[line].kind == "item"}
+    paragraph_span: dict[int, tuple[int, int]] = {}  # a paragraph of records: its first and last record lines
+    for line in shown_lines:
+        shown = lines_by_number[line]
+        if shown.kind == "prose" and shown.list_block >= 0:
+            first, last = paragraph_span.get(shown.list_block, (line, line))
+            paragraph_span[shown.list_block] = (min(first, line), max(last, line))
+    duplicates = matching.duplicates
+    issues: list[Issue] = []
+    for number in matching.unmatched:
+        if matching.used[number]:
+            continue
+        line = lines_by_number[number]
+        if number in title_lines and number not in duplicates:
+            continue
+        if line.kind == "item" and line.list_block not in lists_with_rows and number not in duplicates:
+            continue  # an item that shows no record, in a list of none: the host's own prose
+        if line.kind == "prose" and not _inside_records(line, paragraph_span):
+            continue
+        if number in duplicates:
+            issues.append(Issue("duplicated_row", f"{_quote(line.view)} shows a record again", line=number + 1))
+        else:
+            issues.append(Issue("fabricated_row", f"{_quote(line.view)} stands for no record", line=number + 1))
+    return issues
+
+
+def _inside_records(line: _Line, paragraph_span: Mapping[int, tuple[int, int]]) -> bool:
+    """A line of prose of its own (not run on: after a hard break) below a record of its paragraph: a
+    record-shaped line. A paragraph's first lines, above its records, may be the host's introduction."""
+    span = paragraph_span.get(line.list_block) if line.list_block >= 0 and not line.continues else None
+    return span is not None and span[0] < line.number
+
+
+def _section_titles(
+    lines: Sequence[_Line], records: _Records, used: Sequence[bool]
+) -> tuple[list[str | None], set[int]]:
+    """For each line, the last title above it that names a section of the document, if any; and the lines that
+    name a section (no record, not added).
+
+    A section is known by what a reader takes as its title: a heading, a line wholly emphasized, a line ending
+    with `:`, a table row holding only a label, or a line that is a section's title. Such a line that names no
+    section ends the one before (records below it are placed by their columns only)."""
+    titles = set(records.titles)
+    ordered = [title for title in dict.fromkeys(records.titles) if title]
+    before: list[str | None] = []
+    title_lines: set[int] = set()
+    current: str | None = None
+    for line in lines:
+        before.append(current)
+        if line.kind in ("blank", "hidden") or used[line.number]:
+            continue
+        if line.kind == "structure" and not line.heading:
+            if line.view and set(line.view) <= _UNDERLINE_CHARS:
+                current = None  # an underline under an empty title: it names no section it can be told by
+            continue
+        cells = line.cells if line.kind == "table" else None
+        if cells is not None and not (len(cells) > 1 and cells[0] and not any(cells[1:])):
+            continue  # a table line with values: record-shaped, no title
+        text = cells[0] if cells is not None else line.view
+        titled = line.heading or line.emphasized or cells is not None or text.endswith(":")
+        named = _title_named(text, titles, ordered, titled)
+        if named is not None:
+            title_lines.add(line.number)
+        if titled or named is not None:
+            current = named
+    return before, title_lines
+
+
+def _misplaced(records: _Records, row: _Expected, line: _Line, heading: str | None) -> str | None:
+    """Why a record shown on `line`, below the section title `heading`, is not in its place (under its section's
+    title and its own columns), or None when it is. Identical records are interchangeable: it is in place when one
+    of them would be."""
+    header = line.header if line.kind == "table" else None  # without one, values are read in order
+    titles = records.titles
+    if not records.has_twin(row.key):  # a row with no twin: decided directly
+        if heading is not None and titles[row.section] != heading:
             return f"under the heading of another section ({_quote(heading)})"
-        if header is not None and all(header != self.own_headers[section] for section in twins):
+        if header is not None and header != records.own_headers[row.section]:
             return f"under other columns ({_quote(' | '.join(header))})"
         return None
+    twins = records.sections_of(row.key)
+    if heading is not None and all(titles[section] != heading for section in twins):
+        return f"under the heading of another section ({_quote(heading)})"
+    if header is not None and all(header != records.own_headers[section] for section in twins):
+        return f"under other columns ({_quote(' | '.join(header))})"
+    return None
 
-    def _first_unused(self, numbers: Iterable[int]) -> int | None:
-        return next((number for number in numbers if not self.used[number]), None)
 
-    def _sections(self, shown_in_section: Sequence[int]) -> list[Issue]:
-        issues: list[Issue] = []
-        empty = [index for index, section in enumerate(self.document.sections) if not section.rows]
-        titles = _shown_titles(self.lines, [self.titles[i] for i in empty])
-        for index, section in enumerate(self.document.sections):
-            if section.rows and shown_in_section[index] == 0:
-                issues.append(
-                    Issue("dropped_section", f"nothing of section {_quote(section.title)} is shown", section.id)
-                )
-            elif not section.rows and self.titles[index] not in titles:
-                issues.append(Issue("dropped_section", f"section {_quote(section.title)} is not shown", section.id))
-        return issues
+def _dropped_sections(
+    lines: Sequence[_Line], records: _Records, shown_in_section: Sequence[int], shown_links: set[str]
+) -> list[Issue]:
+    """A section with records none of which is shown, and a section without records whose title no line shows; a
+    section one of whose records sent as links is shown is shown."""
+    issues: list[Issue] = []
+    sections = records.document.sections
+    empty = [index for index, section in enumerate(sections) if not section.rows]
+    titles = _shown_titles(lines, [records.titles[i] for i in empty])
+    for index, section in enumerate(sections):
+        if section.id in shown_links:
+            continue  # one of its records sent as links is shown
+        if section.rows and shown_in_section[index] == 0:
+            issues.append(Issue("dropped_section", f"nothing of section {_quote(section.title)} is shown", section.id))
+        elif not section.rows and records.titles[index] not in titles:
+            issues.append(Issue("dropped_section", f"section {_quote(section.title)} is not shown", section.id))
+    return issues
 
 
 _TITLE_END = frozenset(" :(,.;-\u2013\u2014")
@@ -1612,6 +1816,7 @@ def audit_document(
     null_display: str = DEFAULT_NULL_DISPLAY,
     markup: Markup = "auto",
     records: RecordsKind = "document",
+    linked: Sequence[LinkedRecord] = (),
 ) -> AuditReport:
     """Audit a transcript against a document directly (see the module docstring for the rules).
 
@@ -1622,15 +1827,19 @@ def audit_document(
         null_display: how null values should have been shown.
         markup: how the transcript is displayed: "text", "markdown", or detect ("auto").
         records: how the records were read from the result (reported as is).
+        linked: the records the server sent as links (`page.linkedRecords`): each is shown by a line that shows
+            its URI.
 
     Raises:
         AuditInputError: the transcript is longer than `MAX_TRANSCRIPT_CHARS`.
     """
     headers = frozenset(tuple(_drawn_title(column) for column in section.columns) for section in document.sections)
     reader, read_as = _read(shown_text, markup, headers)
-    check = _DocumentAudit(reader.lines, document, null_display, exact_cells=reader.markdown)
-    issues, intact = check.run(complete)
-    return _report(len(check.rows), intact, complete, read_as, records, reader.issues + issues)
+    expected = _Records(document, null_display, exact_cells=reader.markdown, linked=linked)
+    matching = _Matcher(reader.lines, expected).run()
+    issues, intact = _document_issues(reader.lines, expected, matching, complete)
+    count = len(expected.rows) + len(expected.linked)
+    return _report(count, intact, complete, read_as, records, reader.issues + issues)
 
 
 def _report(
@@ -1664,8 +1873,10 @@ def _line_forms(lines: Sequence[str], markdown: bool) -> list[tuple[str, ...]]:
     """The ways each line of a text result may read once shown, each once: as written and, in Markdown, as the
     renderer shows the line alone (a list item with the marker the reader sees). Tuples of text, which the
     collector stops tracking, not a set a line."""
-    drawing = may_change("\n".join(lines))
-    forms: list[tuple[str, ...]] = [(fold(as_drawn(visible(text)) if drawing else visible(text)),) for text in lines]
+    joined = "\n".join(lines)
+    shown = lines if shows_as_written(joined.replace("\n", "")) else [visible(text) for text in lines]
+    drawn = _fold_all([as_drawn(text) for text in shown] if may_change(joined) else shown)
+    forms: list[tuple[str, ...]] = [(text,) for text in drawn]
     if markdown:
         rendered: dict[str, list[str]] = {}
         for number, text in enumerate(lines):
@@ -1721,7 +1932,10 @@ def _audit_lines(
 ) -> AuditReport:
     reader, read_as = _read(shown_text, markup)
     markdown = read_as == "markdown"
-    expected = [line for line in lines if shows_text(line)]
+    if shows_as_written("".join(lines)):  # nothing hidden: a line shows text when it is not blank (decided in C)
+        expected = [line for line in lines if not line.isspace() and line]
+    else:
+        expected = [line for line in lines if shows_text(line)]
     index: dict[str, tuple[int] | list[int]] = {}  # a line's own number in a tuple until a second shares it
     for number, forms in enumerate(_line_forms(expected, markdown)):
         for form in forms:
@@ -1801,14 +2015,19 @@ def _audit_lines(
     # Between the result's first and last shown lines, an unmatched line is fabricated. Around them a host may
     # write its own prose, so a line there is fabricated only when it looks like a line of the result: it begins
     # with a word some line of the result begins with.
-    leading = {_leading_word(text) for text in expected} - {""}
+    leading: set[str] | None = None  # built when a line outside needs it
     for gap in gaps.values():
         for line in gap:
-            inside = first < line.number < last
-            if not used[line.number] and (inside or _leading_word(line.view) in leading):
-                issues.append(
-                    Issue("fabricated_row", f"{_quote(line.view)} is not a line of the result", line=line.number + 1)
-                )
+            if used[line.number]:
+                continue
+            if not first < line.number < last:
+                if leading is None:
+                    leading = {_leading_word(text) for text in expected} - {""}
+                if _leading_word(line.view) not in leading:
+                    continue
+            issues.append(
+                Issue("fabricated_row", f"{_quote(line.view)} is not a line of the result", line=line.number + 1)
+            )
     issues.extend(_completeness(reader.lines, used, complete))
     return _report(len(expected), len(in_order), complete, read_as, "text", reader.issues + issues)
 
@@ -1852,7 +2071,7 @@ def audit(
     records = result_records(wire)
     complete = result_is_complete(reading, tool=tool, arguments=arguments)
     null_display = resolve_rendering(tool, reading, call_arguments=arguments).null_display
-    return _audit_records(shown_text, records, complete, null_display, markup)
+    return _audit_records(shown_text, records, complete, null_display, markup, linked_records(wire))
 
 
 def _wire(result: Any) -> dict[str, Any]:
@@ -1873,14 +2092,25 @@ def _without_continuation(wire: dict[str, Any]) -> dict[str, Any]:
 
 
 def _audit_records(
-    shown_text: str, records: ResultRecords, complete: bool, null_display: str, markup: Markup
+    shown_text: str,
+    records: ResultRecords,
+    complete: bool,
+    null_display: str,
+    markup: Markup,
+    linked: Sequence[LinkedRecord],
 ) -> AuditReport:
     if records.document is None:
         lines = [line.text for line in records.lines if line.from_text]
         names = [line.text for line in records.lines if not line.from_text and line.text]
         return audit_lines(shown_text, lines, complete=complete, markup=markup, block_names=names)
     return audit_document(
-        shown_text, records.document, complete=complete, null_display=null_display, markup=markup, records=records.kind
+        shown_text,
+        records.document,
+        complete=complete,
+        null_display=null_display,
+        markup=markup,
+        records=records.kind,
+        linked=linked,
     )
 
 
@@ -1896,7 +2126,8 @@ def _audit_parts(shown_text: str, parts: Sequence[Any], markup: Markup) -> Audit
     complete = result_is_complete(wires[-1])
     null_display = resolve_rendering(None, wires[0]).null_display
     combined = _combined(read)
-    return _audit_records(shown_text, combined, complete, null_display, markup)
+    linked = [link for wire in wires for link in linked_records(wire)]
+    return _audit_records(shown_text, combined, complete, null_display, markup, linked)
 
 
 def _combined(parts: Sequence[ResultRecords]) -> ResultRecords:

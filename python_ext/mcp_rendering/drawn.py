@@ -39,18 +39,24 @@ _MAY_CHANGE = {
 # fraction that cannot be a group (`12,5`, `6.75`).
 _COMMA_DECIMAL = re.compile(r"\d\.\d{3}[.,]\d|(?<![\d.,])\d+,(?:\d{1,2}|\d{4,})(?!\d|[.,]\d)")
 _POINT_DECIMAL = re.compile(r"\d,\d{3}[.,]\d|(?<![\d.,])\d+\.(?:\d{1,2}|\d{4,})(?!\d|[.,]\d)")
+# The same for ASCII text, which holds none of their other characters (and no digit but 0-9): a pattern that starts
+# with a digit class is searched several times faster than one that starts with an alternation.
+_MAY_CHANGE_ASCII = {
+    ".": re.compile(r"[0-9](?:[,'][0-9]|\.[0-9]{3}[.,][0-9])"),
+    ",": re.compile(r"[0-9][,.'][0-9]"),
+}
 _DASH_DRAWN = str.maketrans({"\u1680": "-"})
 
 
 def may_change(text: str, decimal: str = ".") -> bool:
     """Whether `as_drawn` may read `text` otherwise than as written (decided in C)."""
-    return not text.isascii() or _MAY_CHANGE[decimal].search(text) is not None
+    return not text.isascii() or _MAY_CHANGE_ASCII[decimal].search(text) is not None
 
 
 def lines_as_drawn(lines: Sequence[str], decimal: str = ".") -> list[str]:
     """`as_drawn` of each line, the lines it would leave as written found by one search of them all (in C)."""
     joined = "\n".join(lines)
-    if joined.isascii() and not _MAY_CHANGE[decimal].search(joined):
+    if joined.isascii() and not _MAY_CHANGE_ASCII[decimal].search(joined):
         return list(lines)
     starts = [0]
     for line in lines[:-1]:

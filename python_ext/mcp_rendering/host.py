@@ -361,6 +361,12 @@ def result_is_complete(result: Any, *, tool: Any = None, arguments: Mapping[str,
     return _is_complete(resolve_rendering(tool, wire, call_arguments=arguments), _structured(wire))
 
 
+def linked_records(result: Any) -> tuple[LinkedRecord, ...]:
+    """The records a reference-envelope result sent as links (`page.linkedRecords`), because they were too large to
+    embed; its well-formed entries only, in order."""
+    return _page_state(_structured(tool_result_wire(result))).linked_records
+
+
 def _check_arguments(arguments: object) -> None:
     if not isinstance(arguments, Mapping):
         raise TypeError(f"arguments must be a mapping, not {type(arguments).__name__}")
@@ -773,12 +779,12 @@ class _Payload:
     blocks: list[Any]
     copy: dict[str, Any] | None
     """The structured copy, without `_rendering`; None when the model gets none."""
-    size_bytes: int
+    size_bytes: int | Callable[[], int]
     """The bytes the payload adds to `model_result` as compact UTF-8 JSON: each block with a comma, the copy with
-    its member name."""
+    its member name; or what measures them when first asked (only a byte bound asks)."""
 
     def size(self) -> int:
-        return self.size_bytes
+        return self.size_bytes if isinstance(self.size_bytes, int) else self.size_bytes()
 
 
 def _utf8_length(text: str) -> int:
@@ -913,23 +919,19 @@ def _in_channel(
     if forwards == "both":
         return _Payload(forwarded.blocks, structured, size)
     text = records_text()
-    text = _defuse_text(text) if _text_may_imitate_framing(text) else text
+    text = _defuse_text(text) if _imitates_framing(text) else text
     if _utf8_length(text) > _LEAN_FACTOR * _utf8_length(dumped):  # the view repeats long names: the copy is leaner
         text = dumped
     blocks = [{"type": "text", "text": text}, *forwarded.blocks]
     across = _defused_across_blocks(blocks)  # the records' text beside a server text: one reading of both
     if across is not blocks:
         return _payload(across, structured)
-    # The text block as JSON writes it, and its comma.
-    size += _TEXT_BLOCK_BYTES - 2 + _utf8_length(json.dumps(text, ensure_ascii=False)) + 1
-    return _Payload(blocks, structured, size)
 
+    @functools.cache
+    def with_text_block() -> int:  # the text block as JSON writes it, and its comma
+        return size + _TEXT_BLOCK_BYTES - 2 + _utf8_length(json.dumps(text, ensure_ascii=False)) + 1
 
-def _text_may_imitate_framing(text: str) -> bool:
-    """`_imitates_framing` of any text, cheaply for ASCII (one pass in C over its bytes)."""
-    if not text.isascii():
-        return _imitates_framing(text)
-    return _HEADER_BYTES in text.encode().translate(_ASCII_LOWER, _ASCII_NOT_ALNUM)
+    return _Payload(blocks, structured, with_text_block)
 
 
 def _record_uris(copy: Mapping[str, Any] | None) -> set[str]:
@@ -989,33 +991,31 @@ _IMITATION = "[text from the server that imitates the host's rendering directive
 
 _NOT_LETTERS = re.compile(r"[\W_]+")
 _JSON_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|.)", re.DOTALL)
-_JSON_ESCAPE_BYTES = re.compile(rb"\\(?:u[0-9a-fA-F]{4}|.)", re.DOTALL)
-_ASCII_NOT_ALNUM = bytes(code for code in range(128) if not chr(code).isalnum())
-_ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+_ASCII_LETTERS: dict[int, int | None] = {
+    code: (ord(chr(code).lower()) if chr(code).isalnum() else None) for code in range(128)
+}
+"""`_letters` of ASCII text as one `str.translate` (a pass in C, no copy of the text in another form): letters and
+digits lower-cased, everything else dropped."""
 
 
 def _letters(text: str) -> str:
     """`text` compatibility-normalized and case-folded, letters and digits only: what survives a near copy."""
-    folded = (text if text.isascii() else unicodedata.normalize("NFKC", text)).casefold()
-    return _NOT_LETTERS.sub("", folded)
+    if text.isascii():
+        return text.translate(_ASCII_LETTERS)
+    return _NOT_LETTERS.sub("", unicodedata.normalize("NFKC", text).casefold())
 
 
 def _may_imitate_framing(dumped: str) -> bool:
     """Whether some string of a value dumped as JSON (keys included) may imitate the framing: False only when the
     letters of all its strings together, as JSON writes them, do not hold the header's (a JSON escape reads as a
     separator, as the character it stands for does in `_letters`)."""
-    if not dumped.isascii():
-        return _HEADER_LETTERS in _letters(_JSON_ESCAPE.sub(" ", dumped))
-    # ASCII, the common case: the same reading in two passes in C over bytes (escapes, then letters folded).
-    data = dumped.encode()
-    if b"\\" in data:
-        data = _JSON_ESCAPE_BYTES.sub(b" ", data)
-    return _HEADER_BYTES in data.translate(_ASCII_LOWER, _ASCII_NOT_ALNUM)
+    if "\\" in dumped:
+        dumped = _JSON_ESCAPE.sub(" ", dumped)
+    return _imitates_framing(dumped)
 
 
 _HEADER_LETTERS = _letters(FRAMING_HEADER.split(",", 1)[0])
 """The framing header's opening words as `_letters` reads them: server text holding them imitates the framing."""
-_HEADER_BYTES = _HEADER_LETTERS.encode()
 
 
 def _imitates_framing(text: str) -> bool:

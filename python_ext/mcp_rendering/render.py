@@ -187,8 +187,8 @@ def _is_number_type(kind: type) -> bool:
     return issubclass(kind, (int, float)) and not issubclass(kind, bool)
 
 
-def _bool_text(value: object) -> str:
-    return "true" if value else "false"
+_BOOL_TEXT = {True: "true", False: "false"}.__getitem__
+"""A boolean cell's text: a lookup in C, no call into Python per cell."""
 
 
 # An exact amount as it travels (a `Decimal` or a large int, sent as the string of its digits): aligned right as
@@ -207,12 +207,14 @@ def column_cells(column: Sequence[Cell], null_display: str) -> tuple[list[str], 
     numeric = bool(kinds) and all(map(_is_number_type, kinds))
     write: Callable[[Any], str] | None = None
     if kinds == {str}:
-        write = str
         numeric = all(_EXACT_NUMBER.fullmatch(cast("str", value)) for value in column if value is not None)
-    elif kinds == {float}:
+        # A cell of the exact type `str` is its own text: no call per cell.
+        texts = [null_display if value is None else value for value in column] if has_null else list(column)
+        return cast("list[str]", texts), numeric
+    if kinds == {float}:
         write = repr
     elif kinds == {bool}:
-        write = _bool_text
+        write = _BOOL_TEXT
     elif kinds == {int}:
         numbers = cast("list[int]", [value for value in column if value is not None] if has_null else column)
         write = str if max(map(int.bit_length, numbers)) <= _MAX_INT_BITS else None
@@ -310,7 +312,8 @@ def render_text(
         lines.append("")
         alone = len(document.sections) == 1
         lines.extend(_text_section(section, null_display, (notes or {}).get(section.id, ()), alone=alone))
-    return "\n".join(lines) + "\n"
+    lines.append("")  # the closing line break, without a second copy of the whole text
+    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------------------------------------------ Markdown
@@ -396,4 +399,5 @@ def render_markdown(
         lines.append("")
         alone = len(document.sections) == 1
         lines.extend(_markdown_section(section, null_display, (notes or {}).get(section.id, ()), alone=alone))
-    return "\n".join(lines) + "\n"
+    lines.append("")  # the closing line break, without a second copy of the whole text
+    return "\n".join(lines)

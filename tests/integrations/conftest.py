@@ -27,8 +27,13 @@ _FRAMEWORKS = {
     "test_langchain.py": "langchain_mcp_adapters",
     "test_openai_agents.py": "agents",
     "test_google_adk.py": "google.adk",
+    "test_agno.py": "agno",
+    "test_strands.py": "strands",
     "test_llama_index.py": "llama_index.tools.mcp",
     "test_crewai.py": "crewai_tools",
+    "test_semantic_kernel.py": "semantic_kernel",
+    "test_haystack.py": "haystack_integrations.tools.mcp",
+    "test_pydantic_ai.py": "pydantic_ai",
 }
 
 

@@ -278,8 +278,10 @@ SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
 """What the scripted model writes after the tool calls: a stand-in for a model that summarizes."""
 
 
-def _scripted_model(turn: Sequence[tuple[str, dict[str, Any]]]) -> Any:
-    """LangChain's own fake chat model, answering a tool-calling turn and then `SUMMARY` (tools bound as given)."""
+def _scripted_model(
+    turn: Sequence[tuple[str, dict[str, Any]]], more_turns: Sequence[Sequence[tuple[str, dict[str, Any]]]] = ()
+) -> Any:
+    """LangChain's own fake chat model, answering tool-calling turns and then `SUMMARY` (tools bound as given)."""
     from langchain_core.language_models.fake_chat_models import (  # pyright: ignore[reportMissingImports]
         GenericFakeChatModel,
     )
@@ -289,8 +291,17 @@ def _scripted_model(turn: Sequence[tuple[str, dict[str, Any]]]) -> Any:
         def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
             return self
 
-    calls = [{"name": name, "args": args, "id": f"call-{n}"} for n, (name, args) in enumerate(turn)]
-    return Scripted(messages=iter([AIMessage(content="", tool_calls=calls), AIMessage(content=SUMMARY)]))
+    replies = [
+        AIMessage(
+            content="",
+            tool_calls=[
+                {"name": name, "args": args, "id": f"call-{n}" if not index else f"call-{index}-{n}"}
+                for n, (name, args) in enumerate(calls)
+            ],
+        )
+        for index, calls in enumerate([turn, *more_turns])
+    ]
+    return Scripted(messages=iter([*replies, AIMessage(content=SUMMARY)]))
 
 
 async def _agent_run(
@@ -300,6 +311,7 @@ async def _agent_run(
     *,
     markdown: bool = False,
     allow: Sequence[str] | None = None,
+    more_turns: Sequence[Sequence[tuple[str, dict[str, Any]]]] = (),
 ) -> tuple[Any, Any]:
     if not ROUTE_ENVIRONMENT:
         pytest.skip("the lowest environment pins the adapters alone, without LangChain's agent loop")
@@ -310,7 +322,7 @@ async def _agent_run(
     async with _session(python, module) as session:
         interceptor = direct_answer_interceptor(session, server="example", markdown=markdown)
         tools = answer_directly(await load_mcp_tools(session, tool_interceptors=[interceptor]), allow=allow)
-        agent = create_agent(_scripted_model(turn), tools)
+        agent = create_agent(_scripted_model(turn, more_turns), tools)
         state = await agent.ainvoke({"messages": [("user", "Show the accounts")]})
         raw = await session.call_tool(turn[0][0], turn[0][1])
     return state["messages"], raw
@@ -383,12 +395,36 @@ def test_other_tools_and_mixed_turns_go_to_the_model(example_python: str) -> Non
         assert messages[-1].text == SUMMARY, turn
 
 
-def test_an_error_ends_the_turn_with_the_host_error_answer(example_python: str) -> None:
+def test_an_error_goes_back_to_the_model_with_the_host_error_line(example_python: str) -> None:
+    # The model reads the failed call and answers: the route does not end the turn on an error.
     messages, _ = asyncio.run(_agent_run(example_python, SCREENING, [("screening_report", {"batch": "nope"})]))
+    assert messages[-1].text == SUMMARY
+    failed = [message for message in messages if isinstance(message, ToolMessage)]
+    assert len(failed) == 1 and failed[0].status == "error" and failed[0].tool_call_id == "call-0"
+    assert failed[0].text.startswith('The tool "screening_report" of server "example" reported an error.')
+    assert "unknown batch" in failed[0].text
+
+
+def test_after_an_error_the_corrected_call_ends_the_turn_with_the_host_view(example_python: str) -> None:
+    turns = [[("screening_report", {"batch": "nope"})], [("screening_report", {})]]
+    messages, _ = asyncio.run(_agent_run(example_python, SCREENING, turns[0], more_turns=turns[1:]))
     last = messages[-1]
-    assert isinstance(last, ToolMessage) and last.status == "error"
-    assert last.text.startswith('The tool "screening_report" of server "example" reported an error.')
-    assert "unknown batch" in last.text
+    assert isinstance(last, ToolMessage) and last.status == "success"
+    assert last.text.startswith('Verbatim result from tool "screening_report" of server "example".')
+    assert all(SUMMARY not in message.text for message in messages)
+
+
+def test_outside_a_graph_an_error_is_the_host_error_answer(example_python: str) -> None:
+    from mcp_rendering.integrations.langchain import load_direct_answer_tools
+
+    async def called() -> ToolMessage:
+        async with _session(example_python, SCREENING) as session:
+            tools = {tool.name: tool for tool in await load_direct_answer_tools(session, server="example")}
+            return await _call(tools["screening_report"], {"batch": "nope"})
+
+    message = asyncio.run(called())
+    assert message.status == "error"
+    assert message.text.startswith('The tool "screening_report" of server "example" reported an error.')
 
 
 def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:

@@ -6,6 +6,7 @@ packages are importable; it reads one JSON object on stdin::
     {"tool": "financial_statements", "jobs": [{"id": ..., "command": ..., "args": [...], "helped": false,
      "options": {...}}]}
 
+(an outcome driver's options also hold ``summary``, and may hold ``script`` and ``server_name``: see `script`),
 and prints one JSON line, ``{"versions": {...}, "observations": {job id: observation}}``, where an observation
 holds ``payload``, exactly what the framework hands the model for the tool call, and ``parts``, the same payload
 as a list of typed parts (text, json, file, uri) for the analysis.
@@ -43,6 +44,17 @@ def emit(report: dict[str, Any]) -> None:
 def text_parts(payload: Any) -> list[dict[str, Any]]:
     """A payload that is one string (what most frameworks hand the model for a tool call) as its single part."""
     return [{"kind": "text", "text": payload if isinstance(payload, str) else str(payload)}]
+
+
+def script(job: dict[str, Any], tool: str) -> list[list[dict[str, Any]]]:
+    """The tool calls of each turn of an outcome job's scripted model (``{"name", "args"}`` each), before it writes
+    ``options["summary"]``: the job's ``options["script"]``, by default one turn calling `tool` without arguments."""
+    return job["options"].get("script") or [[{"name": tool, "args": {}}]]
+
+
+def server_name(job: dict[str, Any]) -> str:
+    """The server name an outcome job's adapter shows in its caption."""
+    return job["options"].get("server_name") or "example-financial"
 
 
 def failure(error: BaseException) -> dict[str, Any]:

@@ -14,7 +14,10 @@ framework's own return-direct route ends the turn on a verbatim result, so that 
   host cannot know that part of it is missing); `FinalAnswer.complete` stays False.
 
 The host's own lines always come first and the server's text after them, so that nothing the server writes can
-pass for the host's: a server line imitating a caption or a notice sits below the real one. The answer is bounded
+pass for the host's: a server line imitating a caption or a notice sits below the real one. Where the server's
+text holds a line worded like one of the host's (opening as a caption, a notice, an error line or a joined
+answer's line does, or speaking of a host), a host line, `IMITATION_WARNING`, comes just before that text, so that
+such a line cannot pass for the host's where the host's lines end. The answer is bounded
 as `present()` bounds it (`max_rows`, `max_bytes`); by default, `DEFAULT_MAX_BYTES`, since an answer has no
 scroll-back the host controls. `join_answers` puts several answers in one, each closed by a host line whose mark
 no server text can hold. `is_verbatim_tool` reads a tool's hint, for routes that must be chosen before any
@@ -24,6 +27,8 @@ call (a flag set when the tools are loaded).
 from __future__ import annotations
 
 import hashlib
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -34,6 +39,7 @@ from mcp_rendering.render import markdown_escape
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
+    "IMITATION_WARNING",
     "UNSTATED_COMPLETENESS",
     "FinalAnswer",
     "final_answer",
@@ -88,6 +94,30 @@ def _source(tool: Any, server: str | None) -> str:
 UNSTATED_COMPLETENESS = "The server did not say whether this is the whole result."
 """The host's line for a result whose completeness the server did not state."""
 
+IMITATION_WARNING = (
+    "Some lines of the server's text below are worded like this host's own lines: every line from here on is the"
+    " server's."
+)
+"""The host's line before a server text that holds a line worded like the host's."""
+
+_HOST_LINE = re.compile(
+    r"(?:verbatim result from|partial result|the tool |the server did not say|\d+ results follow|end of result)"
+    r"|.*\bhosts?\b"
+)
+"""How the host's lines of an answer open (compared folded), and a line speaking of a host anywhere."""
+
+
+def _imitates_host(text: str) -> bool:
+    """Whether a line of the server's text is worded like one of the host's lines of an answer (compared without
+    case, width variants, format characters or repeated white space)."""
+    for line in text.splitlines():
+        folded = unicodedata.normalize("NFKC", line)
+        folded = "".join(char for char in folded if unicodedata.category(char) != "Cf")
+        folded = " ".join(folded.split()).casefold()
+        if _HOST_LINE.match(folded):
+            return True
+    return False
+
 
 def _unstated_notice(presentation: Presentation) -> str | None:
     """The neutral line replacing `present()`'s partial notice when the only reason for it is that the server did
@@ -114,12 +144,12 @@ def _text_size(wire: Mapping[str, Any]) -> int:
     )
 
 
-def _without_notice(view: str, notice: str | None, markdown: bool) -> str:
-    """The view's records alone: an error message is not a partial set of records, so no notice goes with it."""
-    if notice is None:
-        return view
-    lead = f"> {notice}\n\n" if markdown else f"{notice}\n\n"
-    return view[len(lead) :] if view.startswith(lead) else view
+def _split_notice(view: str, notice: str | None, markdown: bool) -> tuple[str, str]:
+    """The view's opening notice (the host's line, empty when it has none) and its records."""
+    lead = "" if notice is None else f"> {notice}\n\n" if markdown else f"{notice}\n\n"
+    if lead and view.startswith(lead):
+        return lead.strip("\n"), view[len(lead) :].strip("\n")
+    return "", view.strip("\n")
 
 
 def final_answer(
@@ -146,45 +176,45 @@ def final_answer(
     """
     wire = tool_result_wire(result)
     presentation = present(tool, wire, server=server, max_rows=max_rows, max_bytes=max_bytes, arguments=arguments or {})
-    is_error = wire.get("isError") is True
     source = _source(tool, server)
-    if is_error:
-        body_text = _without_notice(presentation.text, presentation.notice, markdown=False).strip("\n")
-        body_markdown = _without_notice(presentation.markdown, presentation.notice, markdown=True).strip("\n")
+    notice_text, records_text = _split_notice(presentation.text, presentation.notice, markdown=False)
+    notice_markdown, records_markdown = _split_notice(presentation.markdown, presentation.notice, markdown=True)
+    warning = IMITATION_WARNING if _imitates_host(records_text) else ""
+    if wire.get("isError") is True:
+        # An error message is not a partial set of records, so no notice goes with it.
         head = f"The {source} reported an error."
-        if body_text.strip():
+        if records_text.strip():
             head += " Its message, as the server wrote it:"
-        text = head if not body_text.strip() else f"{head}\n\n{body_text}"
-        markdown = markdown_escape(head) if not body_text.strip() else f"{markdown_escape(head)}\n\n{body_markdown}"
+        text = "\n\n".join(line for line in (head, warning, records_text) if line.strip())
+        markdown = "\n\n".join(
+            line for line in (markdown_escape(head), markdown_escape(warning), records_markdown) if line.strip()
+        )
         return FinalAnswer(text, markdown, presentation.mode == "verbatim", True, presentation.complete, presentation)
-    body_text = presentation.text.strip("\n")
-    body_markdown = presentation.markdown.strip("\n")
     unstated = _unstated_notice(presentation)
     if unstated is not None:
-        records = _without_notice(presentation.text, presentation.notice, markdown=False).strip("\n")
-        records_markdown = _without_notice(presentation.markdown, presentation.notice, markdown=True).strip("\n")
-        body_text = f"{unstated}\n\n{records}" if records else unstated
-        body_markdown = f"{markdown_escape(unstated)}\n\n{records_markdown}" if records_markdown else unstated
-    records_text = _without_notice(presentation.text, presentation.notice, markdown=False).strip()
+        notice_text, notice_markdown = unstated, markdown_escape(unstated)
     empty = ""
-    if not records_text and presentation.host_bounded and max_bytes is not None:
+    if not records_text.strip() and presentation.host_bounded and max_bytes is not None:
         # Nothing fits the bound (one line larger than it): `present()`'s "first 0 of 1 lines" would say little.
         size = _text_size(wire)
         empty = (
             f"The {source} returned a result of {size} bytes of text, over this host's bound of {max_bytes} bytes"
             " for an answer: none of it is shown here."
         )
-        body_text = body_markdown = ""
-    elif not records_text:
+        notice_text = notice_markdown = records_text = records_markdown = ""
+    elif not records_text.strip():
         empty = f"The {source} returned nothing to show."
-    caption = presentation.caption
-    text_lines = [line for line in (caption, empty, body_text) if line]
-    markdown_lines = [
-        line for line in (presentation.caption_markdown, markdown_escape(empty) if empty else "", body_markdown) if line
-    ]
+    text_lines = (presentation.caption, empty, notice_text, warning, records_text)
+    markdown_lines = (
+        presentation.caption_markdown,
+        markdown_escape(empty),
+        notice_markdown,
+        markdown_escape(warning),
+        records_markdown,
+    )
     return FinalAnswer(
-        "\n\n".join(text_lines),
-        "\n\n".join(markdown_lines),
+        "\n\n".join(line for line in text_lines if line),
+        "\n\n".join(line for line in markdown_lines if line),
         presentation.mode == "verbatim",
         False,
         presentation.complete,

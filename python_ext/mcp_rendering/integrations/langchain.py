@@ -39,11 +39,16 @@ line per agent)::
 The last message is then the tool's `ToolMessage`, its one text block the host's view (the caption, a partial
 result's notice with how to get the rest, every record). Only tools whose hint reads verbatim are changed (the
 route is fixed when the agent is built, before any result); a result's own directive still reaches the model
-through `rendering_interceptor`. An error result of such a tool also ends the turn (LangChain's route does not look
-at the outcome): the message is the host's error answer, marked failed, with the server's message below the host's
-line. `create_agent` ends the turn only when every tool call of it was return-direct: in a turn that also called
-another tool, the model reads the host's view and answers. LangGraph's `create_react_agent` ends on any
-return-direct message, even when the last message is another tool's: prefer `create_agent`.
+through `rendering_interceptor`. An error result of such a tool does not end the turn, although LangChain's route
+does not look at the outcome: inside the agent's graph the interceptor answers it with a LangGraph `Command` (the
+adapters' own slot for an interceptor's result) holding the failed `ToolMessage`, the host's error line with the
+server's message below it, and ``goto`` the model node, so that the model reads the error and may correct its call
+(`create_agent`'s model node is ``"model"``; an agent whose `before_model` middleware must run first, or
+`create_react_agent`, whose node is ``"agent"``, names its node with ``model_node``). Outside a graph (no tool call
+id to answer), the error is the host's error answer, marked failed. `create_agent` ends the turn only when every
+tool call of it was return-direct: in a turn that also called another tool, the model reads the host's view and
+answers. LangGraph's `create_react_agent` ends on any return-direct message, even when the last message is another
+tool's: prefer `create_agent`.
 
 The module imports nothing from LangChain (`load_direct_answer_tools` reaches the adapters when called), nor from
 the MCP SDK unless a 2.x session pages its tool list: it works with the SDK's 1.x models, which is what the
@@ -293,9 +298,9 @@ def answer_directly(tools: Iterable[_T], *, allow: Iterable[str] | None = None) 
 
     Args:
         tools: the loaded tools.
-        allow: the names of the tools the host allows to answer directly; None: every tool the server marks. The
-            route ends the turn on an error too, so a server that marks every tool verbatim would take over every
-            tool: name the ones you mean.
+        allow: the names of the tools the host allows to answer directly; None: every tool the server marks. A
+            server that marks every tool verbatim would take over the answer of every tool: name the ones you
+            mean.
     """
     allowed = None if allow is None else frozenset(allow)
     chosen = list(tools)
@@ -321,9 +326,11 @@ class DirectAnswerInterceptor:
         max_rows: int | None = None,
         max_bytes: int | None = DEFAULT_MAX_BYTES,
         markdown: bool = False,
+        model_node: str = "model",
     ) -> None:
         self._lookup = RenderingInterceptor(session, client=client, tools=tools)
         self._markdown = markdown
+        self._model_node = model_node
         self._server = server
         self._max_rows = max_rows
         self._max_bytes = max_bytes
@@ -353,10 +360,22 @@ class DirectAnswerInterceptor:
             max_bytes=self._max_bytes,
             arguments=request.args,
         )
-        # One text block, the answer; an error stays an error, so that the adapters mark the message as failed.
         text = answer.markdown if self._markdown else answer.text
+        call_id = getattr(getattr(request, "runtime", None), "tool_call_id", None)
+        if answer.is_error and isinstance(call_id, str):
+            return _back_to_model(text, call_id, request.name, self._model_node)
+        # One text block, the answer; an error stays an error, so that the adapters mark the message as failed.
         view: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": answer.is_error}
         return type(model).model_validate(view)
+
+
+def _back_to_model(text: str, call_id: str, name: str, model_node: str) -> Any:
+    """The failed tool message of a return-direct tool, sent on to the model node: `return_direct` alone would end
+    the turn on it, since LangChain's route is fixed per tool and does not look at the outcome."""
+    messages: Any = importlib.import_module("langchain_core.messages")
+    types: Any = importlib.import_module("langgraph.types")
+    message = messages.ToolMessage(content=text, tool_call_id=call_id, name=name, status="error")
+    return types.Command(update={"messages": [message]}, goto=model_node)
 
 
 def direct_answer_interceptor(
@@ -368,6 +387,7 @@ def direct_answer_interceptor(
     max_rows: int | None = None,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     markdown: bool = False,
+    model_node: str = "model",
 ) -> DirectAnswerInterceptor:
     """An interceptor for ``load_mcp_tools(..., tool_interceptors=[...])`` (or a `MultiServerMCPClient`'s) that
     makes the result of every tool the server marks verbatim the host's view of it: one text block holding
@@ -384,12 +404,21 @@ def direct_answer_interceptor(
         max_bytes: the host's bound on the size of the records shown (None: no bound).
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
             renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
+        model_node: the agent graph's node an error result of a marked tool is sent on to, so that the turn goes
+            on (see the module docstring); ``"model"`` is `create_agent`'s.
 
     Raises:
         ValueError: more than one of `session`, `client` and `tools`.
     """
     return DirectAnswerInterceptor(
-        session, client=client, tools=tools, server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown
+        session,
+        client=client,
+        tools=tools,
+        server=server,
+        max_rows=max_rows,
+        max_bytes=max_bytes,
+        markdown=markdown,
+        model_node=model_node,
     )
 
 
@@ -401,6 +430,7 @@ async def load_direct_answer_tools(
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     markdown: bool = False,
     allow: Iterable[str] | None = None,
+    model_node: str = "model",
 ) -> list[Any]:
     """The session's tools loaded by the adapters' `load_mcp_tools` with `direct_answer_interceptor`, through
     `answer_directly`: the route and the host's view decided from the same hint, in one call. The arguments are
@@ -408,7 +438,7 @@ async def load_direct_answer_tools(
     # The adapters' own loader, from the environment the agent runs in (this module does not import them).
     adapters: Any = importlib.import_module("langchain_mcp_adapters.tools")
     interceptor = direct_answer_interceptor(
-        session, server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown
+        session, server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, model_node=model_node
     )
     loaded = cast("list[Any]", await adapters.load_mcp_tools(session, tool_interceptors=[interceptor]))
     return answer_directly(loaded, allow=allow)

@@ -54,8 +54,8 @@ from agents.mcp import (  # pyright: ignore[reportMissingImports]
 )
 from pydantic import BaseModel
 
-from mcp_rendering.host import Presentation
-from mcp_rendering.integrations.answer import FinalAnswer, final_answer, join_answers
+from mcp_rendering.host import Presentation, present
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, FinalAnswer, final_answer, join_answers
 
 __all__ = [
     "CUSTOM_DATA_KEY",
@@ -173,7 +173,8 @@ class RenderingServerMixin:
         Args:
             rendering_server_name: the server name shown in a verbatim presentation's caption (default: `name`).
             max_rows: the host's bound on the records shown and forwarded (see `mcp_rendering.present`).
-            max_bytes: the host's bound on the size of the rendering and of the forwarded blocks.
+            max_bytes: the host's bound on the size of the rendering and of the forwarded blocks; the final
+                answer (`verbatim_final_output`) is bounded by it too, by `DEFAULT_MAX_BYTES` when it is None.
             on_presentation: called (and awaited, when it returns an awaitable) with each presented call, before
                 the model receives the result.
             allow_direct: the names of the tools whose verbatim result may end the run (`verbatim_final_output`);
@@ -207,12 +208,14 @@ class RenderingServerMixin:
             return result
         tool = await self._rendering_tool(tool_name)
         shown_server = self._rendering_server_name or server.name
+        # The answer has no scroll-back the host controls: bounded by default, whatever the model receives.
+        answer_bound = DEFAULT_MAX_BYTES if self._max_bytes is None else self._max_bytes
         answer = final_answer(
             tool,
             result,
             server=shown_server,
             max_rows=self._max_rows,
-            max_bytes=self._max_bytes,
+            max_bytes=answer_bound,
             arguments=arguments or {},
         )
         if _is_error(result):
@@ -222,6 +225,15 @@ class RenderingServerMixin:
             wire["_meta"] = {**(wire.get("_meta") or {}), _META_KEY: {"answer": _answer_data(answer)}}
             return type(result).model_validate(wire)
         presentation = answer.presentation
+        if answer_bound != self._max_bytes:
+            presentation = present(
+                tool,
+                result,
+                server=shown_server,
+                max_rows=self._max_rows,
+                max_bytes=self._max_bytes,
+                arguments=arguments or {},
+            )
         if self._on_presentation is not None:
             call = RenderedCall(shown_server, tool_name, dict(arguments or {}), presentation)
             outcome = self._on_presentation(call)

@@ -1,0 +1,183 @@
+"""The whole result to the user in Haystack (`haystack-ai` with `mcp-haystack`): the Agent's own stop for the MCP
+tools' verbatim results, and the host's view of the result as the last message.
+
+Give the agent the hook (one line per agent), naming the MCP tools or toolsets whose results may answer::
+
+    from mcp_rendering.integrations.haystack import direct_answers
+
+    agent = Agent(chat_generator=generator, tools=toolset, hooks=direct_answers(toolset))
+    answer = agent.run(messages=[ChatMessage.from_user("Show the accounts")])["last_message"].text
+
+The hook runs at the Agent's ``after_tool`` point. When every tool call of the model's turn returned a result the
+host presents verbatim (the result's directive, or the tool's hint when the listed tools are given), it appends an
+assistant message holding the host's view (`mcp_rendering.integrations.answer.final_answer`: the caption, a partial
+result's notice with how to get the rest, every record) and sets the Agent's ``stop_run`` state key, so that the
+run ends before the next model call; ``exit_reason`` is then the first such tool's name, as an exit condition
+would set it. The last message's ``.text`` is the answer, where Haystack applications read it; without the hook,
+with ``exit_conditions``, the last message is the tool message, whose ``.text`` is None and whose result is the whole
+`CallToolResult` as JSON.
+
+``exit_conditions`` is not used: it is fixed by tool name, so it cannot follow a result's own directive, and it
+stops when any exit tool of a turn succeeded, so a turn that also called another tool would end with that result
+unread. Here, an error result never ends the run (`mcp-haystack` raises on one, and the model reads the error), and
+in a turn that also called another tool the model reads every result as Haystack gives it, and answers.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
+
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, join_answers
+
+__all__ = ["DirectAnswerHook", "direct_answers"]
+
+
+def _tool_names(tools: Iterable[Any]) -> list[str]:
+    """The names of tools given by name, of MCP tools, and of the tools of MCP toolsets (a Haystack `Toolset`
+    iterates over its tools, once connected: read at each run, since a toolset connects at the Agent's warm-up)."""
+    names: list[str] = []
+    for tool in tools:
+        name = tool if isinstance(tool, str) else getattr(tool, "name", None)
+        if isinstance(name, str):
+            names.append(name)
+        else:
+            names.extend(str(member.name) for member in cast("Iterable[Any]", tool))
+    return list(dict.fromkeys(names))
+
+
+def _listed_name(tool: object) -> object:
+    if isinstance(tool, Mapping):
+        return cast("Mapping[str, Any]", tool).get("name")
+    return getattr(tool, "name", None)
+
+
+def _wire(text: str) -> dict[str, Any] | None:
+    """`mcp-haystack`'s result string (the SDK's `CallToolResult` dumped with its wire names) as wire JSON; None when
+    it is not one."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(value, dict) or not isinstance(cast("dict[str, Any]", value).get("content"), list):
+        return None
+    # The dump writes every unset member as null; absent is what the wire means.
+    return {key: item for key, item in cast("dict[str, Any]", value).items() if item is not None}
+
+
+class DirectAnswerHook:
+    """A Haystack `Hook` for the Agent's ``after_tool`` point; see the module docstring and `direct_answers`."""
+
+    def __init__(
+        self,
+        tools: Iterable[Any],
+        *,
+        listed_tools: Iterable[Any] = (),
+        server: str | None = None,
+        max_rows: int | None = None,
+        max_bytes: int | None = DEFAULT_MAX_BYTES,
+        markdown: bool = False,
+    ) -> None:
+        self.tools = list(tools)
+        """The tools whose results may answer: names, `MCPTool`s, `MCPToolset`s."""
+        self._listed: dict[str, Any] = {}
+        for tool in listed_tools:
+            name = _listed_name(tool)
+            if isinstance(name, str):
+                self._listed[name] = tool
+        self.server = server
+        self.max_rows = max_rows
+        self.max_bytes = max_bytes
+        self.markdown = markdown
+
+    def run(self, state: Any) -> None:
+        """End the run with the host's view when every tool call of the last model turn answered verbatim."""
+        messages = cast("list[Any]", state.data.get("messages") or [])
+        results: list[Any] = []
+        for message in reversed(messages):
+            if getattr(message, "tool_call_result", None) is None:
+                break
+            results.insert(0, message.tool_call_result)
+        if not results:
+            return
+        names = frozenset(_tool_names(self.tools))
+        answers = [self._answer(result, names) for result in results]
+        if any(answer is None for answer in answers):
+            return
+        # Haystack's own message type, from the environment the agent runs in (this package does not depend on it).
+        chat_message: Any = importlib.import_module("haystack.dataclasses").ChatMessage
+        text = join_answers([answer or "" for answer in answers], markdown=self.markdown)
+        state.set("messages", [chat_message.from_assistant(text)])
+        state.set("stop_run", str(results[0].origin.tool_name))
+
+    def _answer(self, result: Any, names: frozenset[str]) -> str | None:
+        origin = result.origin
+        name = str(origin.tool_name)
+        if result.error or name not in names or not isinstance(result.result, str):
+            return None
+        wire = _wire(result.result)
+        if wire is None:
+            return None
+        arguments = getattr(origin, "arguments", None)
+        try:
+            answer = final_answer(
+                self._listed.get(name, {"name": name}),
+                wire,
+                server=self.server,
+                max_rows=self.max_rows,
+                max_bytes=self.max_bytes,
+                arguments=cast("Mapping[str, Any]", arguments) if isinstance(arguments, Mapping) else None,
+            )
+        except (TypeError, ValueError):
+            return None
+        if not answer.verbatim or answer.is_error:
+            return None
+        return answer.markdown if self.markdown else answer.text
+
+    def to_dict(self) -> dict[str, Any]:
+        """Haystack's serialization of the hook: the tools by name (the listed tools are not kept)."""
+        return {
+            "type": f"{type(self).__module__}.{type(self).__qualname__}",
+            "init_parameters": {
+                "tools": _tool_names(self.tools),
+                "server": self.server,
+                "max_rows": self.max_rows,
+                "max_bytes": self.max_bytes,
+                "markdown": self.markdown,
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DirectAnswerHook:
+        """The hook `to_dict` serialized."""
+        return cls(**cast("dict[str, Any]", data["init_parameters"]))
+
+
+def direct_answers(
+    *tools: Any,
+    listed_tools: Iterable[Any] = (),
+    server: str | None = None,
+    max_rows: int | None = None,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    markdown: bool = False,
+) -> dict[str, list[Any]]:
+    """The Agent's ``hooks`` argument holding `DirectAnswerHook` at ``after_tool``: a verbatim result of one of
+    `tools` (`MCPTool`s and `MCPToolset`s, or their names) ends the run with the host's view as the last message.
+
+    Args:
+        tools: the MCP tools and toolsets whose results may answer directly; a server could mark every tool
+            verbatim: name only the ones you mean. A name (a string) stands for itself.
+        listed_tools: the server's `Tool` definitions (SDK models or wire dicts), to read their hints: Haystack's
+            MCP tools keep neither `_meta` nor annotations, so without them only a result's directive counts.
+        server: the server name shown in the caption (default: none, the tool alone is named).
+        max_rows: the host's bound on the records shown.
+        max_bytes: the host's bound on the size of the records shown (None: no bound).
+        markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
+            renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
+    """
+    hook = DirectAnswerHook(
+        tools, listed_tools=listed_tools, server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown
+    )
+    return {"after_tool": [hook]}

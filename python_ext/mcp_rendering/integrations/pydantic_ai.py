@@ -1,0 +1,184 @@
+"""The whole result to the user in Pydantic AI (`pydantic-ai-slim[mcp]`): a capability that skips the model
+request after the verbatim results of MCP tools, with the host's view as the run's output.
+
+Give the agent the capability (one line per agent)::
+
+    from mcp_rendering.integrations.pydantic_ai import DirectAnswers
+
+    agent = Agent(model, toolsets=[MCPToolset(transport)], capabilities=[DirectAnswers()])
+    result = await agent.run("Show the annual accounts")
+    print(result.output)  # the host's view of the verbatim result: caption, notice, every record
+
+Pydantic AI has no per-tool return-direct flag; its hooks are the route. `DirectAnswers` wraps each `MCPToolset`
+of the run (`get_wrapper_toolset`). For a tool the server marks verbatim (the tool's hint), the wrapper makes the
+call on the toolset's MCP client itself, since the toolset hands on neither the result's directive nor, for a
+result with structured content, its text, and then:
+
+- a result the host presents verbatim (`mcp_rendering.integrations.answer.final_answer`): the tool returns the
+  host's view, and when every tool call of the model's turn answered so, the capability's `before_model_request`
+  raises Pydantic AI's `SkipModelRequest` with a response whose one text part is the host's view (the caption, a
+  partial result's notice with how to get the rest, every record, bounded by `max_rows` and `max_bytes`): no model
+  call follows, and `result.output` is that text. This needs the agent's output to be text (the default
+  `output_type=str`);
+- an error result: never the answer; the wrapper raises `ModelRetry` with the host's error line and the server's
+  message, as the toolset does by default (`tool_error_behavior="retry"`), so the model may correct its call;
+- a result the host does not present verbatim (the result's directive says it may be summarized): the model reads
+  its text blocks, and any other block as its JSON;
+- a turn that also called another tool, or a tool that failed: the model answers, having read every result, the
+  verbatim ones as the host's view.
+
+Tools the server does not mark, and toolsets that are not MCP toolsets, are untouched: their calls go through the
+toolset as usual (so a result's own directive on such a tool does not take the route). A server that marks every
+tool: name the tools that may answer directly with ``allow``. A toolset's `process_tool_call` hook is not called
+for the calls the wrapper makes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+# Resolved where `pydantic-ai-slim[mcp]` is installed; the project's own environment goes without it.
+from pydantic_ai.capabilities import (  # pyright: ignore[reportMissingImports]
+    AbstractCapability,  # pyright: ignore[reportUnknownVariableType]
+)
+from pydantic_ai.exceptions import (  # pyright: ignore[reportMissingImports]
+    ModelRetry,  # pyright: ignore[reportUnknownVariableType]
+    SkipModelRequest,  # pyright: ignore[reportUnknownVariableType]
+)
+from pydantic_ai.mcp import MCPToolset  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+from pydantic_ai.messages import (  # pyright: ignore[reportMissingImports]
+    ModelRequest,  # pyright: ignore[reportUnknownVariableType]
+    ModelResponse,  # pyright: ignore[reportUnknownVariableType]
+    TextPart,  # pyright: ignore[reportUnknownVariableType]
+    ToolReturnPart,  # pyright: ignore[reportUnknownVariableType]
+)
+from pydantic_ai.toolsets import WrapperToolset  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, is_verbatim_tool, join_answers
+
+__all__ = ["DirectAnswers"]
+
+_MCP_TOOLSET = cast("type[Any]", MCPToolset)
+"""The toolsets whose tools may answer directly (typed loosely, the framework being optional)."""
+
+
+def _tool_wire(tool_def: Any) -> dict[str, Any]:
+    """The MCP tool as wire JSON, from what `MCPToolset` keeps of it on the tool definition."""
+    metadata = cast("Mapping[str, Any]", tool_def.metadata or {})
+    wire: dict[str, Any] = {"name": tool_def.name, "inputSchema": tool_def.parameters_json_schema}
+    if isinstance(metadata.get("meta"), Mapping):
+        wire["_meta"] = metadata["meta"]
+    if isinstance(metadata.get("annotations"), Mapping):
+        wire["annotations"] = metadata["annotations"]
+    return wire
+
+
+def _block_wire(block: Any) -> Any:
+    return block.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def _result_wire(result: Any) -> dict[str, Any]:
+    """FastMCP's parsed `CallToolResult` as wire JSON."""
+    wire: dict[str, Any] = {"content": [_block_wire(block) for block in cast("list[Any]", result.content)]}
+    if result.structured_content is not None:
+        wire["structuredContent"] = result.structured_content
+    if result.meta is not None:
+        wire["_meta"] = result.meta
+    if result.is_error:
+        wire["isError"] = True
+    return wire
+
+
+def _for_model(wire: Mapping[str, Any]) -> str:
+    blocks = cast("list[Mapping[str, Any]]", wire["content"])
+    texts = [
+        block["text"] if block.get("type") == "text" else json.dumps(block, ensure_ascii=False) for block in blocks
+    ]
+    return "\n\n".join(cast("list[str]", texts))
+
+
+@dataclass
+class _DirectAnswerToolset(WrapperToolset[Any]):  # pyright: ignore[reportUntypedBaseClass]
+    """One `MCPToolset`, whose verbatim tools' results the capability may answer with."""
+
+    owner: DirectAnswers = field(default_factory=lambda: DirectAnswers())
+
+    async def call_tool(self, name: str, tool_args: dict[str, Any], ctx: Any, tool: Any) -> Any:
+        this = cast("Any", self)  # the framework's base class, untyped where the framework is absent
+        owner = cast("DirectAnswers", this.owner)
+        toolset = this.wrapped
+        tool_wire = _tool_wire(tool.tool_def)
+        allow = cast("frozenset[str] | None", cast("Any", owner).allow)
+        if not ((allow is None or name in allow) and is_verbatim_tool(tool_wire)):
+            return await toolset.call_tool(name, tool_args, ctx, tool)
+        async with toolset:
+            result = await toolset.client.call_tool(name=name, arguments=tool_args, raise_on_error=False)
+        wire = _result_wire(result)
+        settings = cast("Any", owner)
+        answer = final_answer(
+            tool_wire,
+            wire,
+            server=cast("str | None", settings.server),
+            max_rows=cast("int | None", settings.max_rows),
+            max_bytes=cast("int | None", settings.max_bytes),
+            arguments=tool_args,
+        )
+        if answer.is_error:
+            raise ModelRetry(answer.text)
+        if not answer.verbatim:
+            return _for_model(wire)
+        view = answer.markdown if settings.markdown else answer.text
+        cast("dict[str, str]", settings.answers)[cast("str", ctx.tool_call_id)] = view
+        return view
+
+
+@dataclass
+class DirectAnswers(AbstractCapability[Any]):  # pyright: ignore[reportUntypedBaseClass]
+    """The capability ending a run on verbatim MCP results with the host's view as its output; see the module
+    docstring."""
+
+    server: str | None = None
+    """The server name shown in the caption (default: none, the tool alone is named)."""
+    max_rows: int | None = None
+    """The host's bound on the records shown."""
+    max_bytes: int | None = DEFAULT_MAX_BYTES
+    """The host's bound on the size of the records shown (None: no bound)."""
+    markdown: bool = False
+    """Answer with the Markdown form (every server string escaped or fenced) for a front end that renders the
+    output as Markdown; the plain text form otherwise, whose server text is raw."""
+    allow: frozenset[str] | None = None
+    """The names of the tools whose verbatim result may end the run; None: every tool the server marks."""
+    answers: dict[str, str] = field(default_factory=dict[str, str], repr=False)
+    """The host's view of each verbatim result of the run, by tool call id."""
+
+    def __post_init__(self) -> None:
+        this = cast("Any", self)
+        if this.allow is not None:
+            this.allow = frozenset(cast("Iterable[str]", this.allow))
+
+    async def for_run(self, ctx: Any) -> DirectAnswers:
+        # Tool call ids are unique within a run only: each run records its own answers.
+        this = cast("Any", self)
+        return DirectAnswers(this.server, this.max_rows, this.max_bytes, this.markdown, this.allow)
+
+    def get_wrapper_toolset(self, toolset: Any) -> Any:
+        def wrap(inner: Any) -> Any:
+            return _DirectAnswerToolset(inner, owner=self) if isinstance(inner, _MCP_TOOLSET) else inner
+
+        return toolset.visit_and_replace(wrap)
+
+    async def before_model_request(self, ctx: Any, request_context: Any) -> Any:
+        this = cast("Any", self)
+        answers = cast("dict[str, str]", this.answers)
+        messages = cast("list[Any]", request_context.messages)
+        last: Any = messages[-1] if messages else None
+        if not isinstance(last, ModelRequest):
+            return request_context
+        parts = [part for part in cast("list[Any]", last.parts) if hasattr(part, "tool_call_id")]
+        if parts and all(isinstance(part, ToolReturnPart) and part.tool_call_id in answers for part in parts):
+            text = join_answers([answers[cast("str", part.tool_call_id)] for part in parts], markdown=this.markdown)
+            raise SkipModelRequest(ModelResponse(parts=[TextPart(text)]))
+        return request_context

@@ -1,0 +1,275 @@
+"""The whole result to the user in Semantic Kernel (`semantic-kernel[mcp]`): its own `terminate` route for the MCP
+tools the server marks verbatim, and the host's view of the result as the final message's text.
+
+Wrap the agent's chat completion service (one line per agent)::
+
+    from mcp_rendering.integrations.semantic_kernel import direct_answers
+
+    agent = ChatCompletionAgent(service=direct_answers(service, [plugin]), plugins=[plugin])
+    response = await agent.get_response(messages="Show the annual accounts")
+    print(response)  # the host's view of the verbatim result: caption, notice, every record
+
+`direct_answers` returns a `DirectAnswerService`: a chat completion service that runs the wrapped service's own
+auto function invocation loop, unchanged, with an auto-function-invocation filter of its own added to the kernel it
+is called with (once; the filter acts only inside this service's calls). For a function of one of `plugins` (SK's
+`MCPStdioPlugin`, `MCPStreamableHttpPlugin`, ...) whose tool the server marks verbatim (the tool's hint), the
+filter makes the call on the plugin's MCP session itself, since SK's plugin keeps only the result's content blocks
+(not `isError`, not the result's directive), and then:
+
+- a result the host presents verbatim (`mcp_rendering.integrations.answer.final_answer`): the function's result is
+  the host's view, and when every call of the model's turn answered so, the filter sets SK's `context.terminate`,
+  so that no model call follows. SK then returns a tool message whose text is empty; the service returns in its
+  place an assistant message whose one `TextContent` is the host's view (the caption, a partial result's notice
+  with how to get the rest, every record, bounded by `max_rows` and `max_bytes`), so that ``str(message)`` and
+  ``message.content`` are the answer, and a `ChatCompletionAgent` keeps it in its thread as the turn's answer;
+- an error result: never ends the turn; the model reads the host's error line and the server's message (SK's own
+  plugin would hand it the message as if it were data), and may correct its call;
+- a result the host does not present verbatim (the result's directive says it may be summarized): the model reads
+  its content blocks, text as SK's plugin gives it, other blocks as their JSON;
+- in a turn that also called another function, or an error: the model answers, having read every result, the
+  verbatim ones as the host's view.
+
+Functions of tools the server does not mark, and of other plugins, are untouched (their calls go through SK's
+plugin as usual, so a result's own directive on such a tool does not take the route). A server that marks every
+tool: name the tools that may answer directly with ``allow``. Streaming calls pass through unchanged.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import re
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, cast
+
+from pydantic import PrivateAttr
+
+# Resolved where `semantic-kernel` is installed; the project's own environment goes without it.
+from semantic_kernel.connectors.ai.chat_completion_client_base import (  # pyright: ignore[reportMissingImports]
+    ChatCompletionClientBase,  # pyright: ignore[reportUnknownVariableType]
+)
+from semantic_kernel.contents import (  # pyright: ignore[reportMissingImports]
+    ChatMessageContent,  # pyright: ignore[reportUnknownVariableType]
+    FunctionResultContent,  # pyright: ignore[reportUnknownVariableType]
+    TextContent,  # pyright: ignore[reportUnknownVariableType]
+)
+from semantic_kernel.functions import FunctionResult  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, is_verbatim_tool, join_answers
+
+__all__ = ["ANSWER_METADATA_KEY", "DirectAnswerService", "direct_answers"]
+
+ANSWER_METADATA_KEY = "mcp-rendering/answer"
+"""The key of the answer message's `metadata`, True: the message is the host's view, not a model's text."""
+
+_LIST_PAGES_LIMIT = 1000
+"""The most `tools/list` pages read in one listing: a server repeating its cursor cannot keep the call waiting."""
+
+
+class _MCPPlugin(Protocol):
+    """The members of SK's `MCPPluginBase` this module uses."""
+
+    name: str
+    session: Any
+
+
+def _local_name(tool_name: str) -> str:
+    """The name SK's MCP plugin gives the kernel function of a tool (characters outside its identifier pattern
+    become ``-``)."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "-", tool_name)
+
+
+@dataclass
+class _Turn:
+    """What the filter records inside one call of the service."""
+
+    owner: object
+    answers: dict[str, str] = field(default_factory=dict[str, str])
+    """The host's view of each verbatim result, by function call id."""
+    verbatim_calls: dict[int, int] = field(default_factory=dict[int, int])
+    """How many calls of each model request (SK's request index) answered verbatim."""
+
+
+_TURN: contextvars.ContextVar[_Turn | None] = contextvars.ContextVar("mcp_rendering_sk_turn", default=None)
+
+
+async def _list_tools(session: Any) -> list[Any]:
+    tools: list[Any] = []
+    cursor: str | None = None
+    for _ in range(_LIST_PAGES_LIMIT):
+        page = await session.list_tools(cursor=cursor) if cursor else await session.list_tools()
+        tools.extend(cast("list[Any]", getattr(page, "tools", None) or []))
+        cursor = getattr(page, "nextCursor", None)
+        if not isinstance(cursor, str) or not cursor:
+            break
+    return tools
+
+
+def _block_text(block: Any) -> str:
+    text = getattr(block, "text", None)
+    if getattr(block, "type", None) == "text" and isinstance(text, str):
+        return text
+    dump = cast("Callable[..., Any]", block.model_dump)
+    return json.dumps(dump(mode="json", by_alias=True, exclude_none=True), ensure_ascii=False)
+
+
+def _text(text: str, **options: Any) -> Any:
+    """SK's `TextContent`."""
+    return cast("Callable[..., Any]", TextContent)(text=text, **options)
+
+
+class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUntypedBaseClass]
+    """A chat completion service that ends the turn on a verbatim MCP result with the host's view as the answer;
+    build it with `direct_answers` (see the module docstring)."""
+
+    inner: Any
+    """The wrapped `ChatCompletionClientBase`: the service whose model answers, and whose auto function invocation
+    loop runs."""
+
+    _plugins: tuple[_MCPPlugin, ...] = PrivateAttr(default=())
+    _server: str | None = PrivateAttr(default=None)
+    _max_rows: int | None = PrivateAttr(default=None)
+    _max_bytes: int | None = PrivateAttr(default=DEFAULT_MAX_BYTES)
+    _markdown: bool = PrivateAttr(default=False)
+    _allow: frozenset[str] | None = PrivateAttr(default=None)
+    _tools: dict[tuple[str, str], Any] = PrivateAttr(default_factory=dict[tuple[str, str], Any])
+
+    def get_prompt_execution_settings_class(self) -> Any:
+        return self.inner.get_prompt_execution_settings_class()
+
+    async def get_chat_message_contents(self, chat_history: Any, settings: Any, **kwargs: Any) -> list[Any]:
+        """The wrapped service's answer, with a turn ended on verbatim results answered by the host's view."""
+        turn = _Turn(owner=self)
+        kernel = kwargs.get("kernel")
+        if kernel is not None:
+            self._install(kernel)
+        token = _TURN.set(turn)
+        try:
+            responses = cast("list[Any]", await self.inner.get_chat_message_contents(chat_history, settings, **kwargs))
+        finally:
+            _TURN.reset(token)
+        return [self._answer(response, turn) for response in responses]
+
+    async def get_streaming_chat_message_contents(
+        self, chat_history: Any, settings: Any, **kwargs: Any
+    ) -> AsyncGenerator[list[Any], Any]:
+        """The wrapped service's stream, unchanged (the route is taken in non-streaming calls only)."""
+        async for chunks in self.inner.get_streaming_chat_message_contents(chat_history, settings, **kwargs):
+            yield cast("list[Any]", chunks)
+
+    def _install(self, kernel: Any) -> None:
+        filters = cast("list[tuple[int, Any]]", kernel.auto_function_invocation_filters)
+        if not any(function == self._filter for _, function in filters):
+            kernel.add_filter("auto_function_invocation", self._filter)
+
+    def _answer(self, response: Any, turn: _Turn) -> Any:
+        """The host's view in place of SK's tool message for a turn this service's filter ended."""
+        items = cast("list[Any]", response.items)
+        if response.role != "tool" or not items:
+            return response
+        ids = [getattr(item, "id", None) for item in items]
+        if not all(isinstance(item, FunctionResultContent) and item.id in turn.answers for item in items):
+            return response
+        text = join_answers([turn.answers[cast("str", call_id)] for call_id in ids], markdown=self._markdown)
+        message = cast("Callable[..., Any]", ChatMessageContent)
+        return message(
+            role="assistant",
+            items=[_text(text)],
+            name=response.name,
+            metadata={ANSWER_METADATA_KEY: True},
+        )
+
+    async def _tool(self, plugin: _MCPPlugin, function_name: str) -> Any:
+        key = (plugin.name, function_name)
+        if key not in self._tools and plugin.session is not None:
+            for tool in await _list_tools(plugin.session):
+                self._tools[plugin.name, _local_name(cast("str", tool.name))] = tool
+        return self._tools.get(key)
+
+    async def _filter(self, context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        turn = _TURN.get()
+        if turn is not None and turn.owner is self:
+            for plugin in self._plugins:
+                if plugin.name != context.function.plugin_name:
+                    continue
+                tool = await self._tool(plugin, cast("str", context.function.name))
+                if tool is not None and is_verbatim_tool(tool) and (self._allow is None or tool.name in self._allow):
+                    await self._call(plugin, tool, context, turn)
+                    return
+        await next(context)
+
+    async def _call(self, plugin: _MCPPlugin, tool: Any, context: Any, turn: _Turn) -> None:
+        names = {cast("str", parameter.name) for parameter in context.function.parameters}
+        arguments = {
+            name: value for name, value in cast("Mapping[str, Any]", context.arguments).items() if name in names
+        }
+        metadata = context.function.metadata
+        try:
+            result = await plugin.session.call_tool(tool.name, arguments=arguments)
+        except Exception as error:  # as SK's own invocation handler: the model reads the failure
+            value = f"An error occurred while invoking the function {context.function.fully_qualified_name}: {error}"
+            context.function_result = FunctionResult(function=metadata, value=value)
+            return
+        answer = final_answer(
+            tool,
+            result,
+            server=self._server or plugin.name,
+            max_rows=self._max_rows,
+            max_bytes=self._max_bytes,
+            arguments=arguments,
+        )
+        if answer.is_error:
+            context.function_result = FunctionResult(function=metadata, value=answer.text)
+            return
+        if not answer.verbatim:
+            blocks = cast("Sequence[Any]", result.content)
+            contents = [_text(_block_text(block), inner_content=block) for block in blocks]
+            context.function_result = FunctionResult(function=metadata, value=contents)
+            return
+        view = answer.markdown if self._markdown else answer.text
+        call = context.function_call_content
+        turn.answers[cast("str", (call.id if call is not None else None) or "unknown")] = view
+        context.function_result = FunctionResult(function=metadata, value=view)
+        request = cast("int", context.request_sequence_index)
+        turn.verbatim_calls[request] = turn.verbatim_calls.get(request, 0) + 1
+        if turn.verbatim_calls[request] >= cast("int", context.function_count):
+            context.terminate = True
+
+
+def direct_answers(
+    service: Any,
+    plugins: Iterable[Any],
+    *,
+    server: str | None = None,
+    max_rows: int | None = None,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    markdown: bool = False,
+    allow: Iterable[str] | None = None,
+) -> DirectAnswerService:
+    """`service` (any SK chat completion service) wrapped so that a verbatim result of an MCP tool of `plugins`
+    ends the turn with the host's view as the answer; see the module docstring.
+
+    Args:
+        service: the chat completion service whose model answers otherwise.
+        plugins: the MCP plugins (connected) whose tools may answer directly.
+        server: the server name shown in the caption (default: the plugin's name).
+        max_rows: the host's bound on the records shown.
+        max_bytes: the host's bound on the size of the records shown (None: no bound).
+        markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
+            renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
+        allow: the names of the tools whose verbatim result may end the turn; None: every tool the server marks.
+    """
+    wrapped = DirectAnswerService(
+        inner=service,
+        service_id=cast("str", service.service_id),
+        ai_model_id=cast("str", service.ai_model_id),
+        instruction_role=cast("str", service.instruction_role),
+    )
+    wrapped._plugins = tuple(cast("Iterable[_MCPPlugin]", plugins))  # pyright: ignore[reportPrivateUsage]
+    wrapped._server = server  # pyright: ignore[reportPrivateUsage]
+    wrapped._max_rows = max_rows  # pyright: ignore[reportPrivateUsage]
+    wrapped._max_bytes = max_bytes  # pyright: ignore[reportPrivateUsage]
+    wrapped._markdown = markdown  # pyright: ignore[reportPrivateUsage]
+    wrapped._allow = None if allow is None else frozenset(allow)  # pyright: ignore[reportPrivateUsage]
+    return wrapped

@@ -1,0 +1,144 @@
+"""The whole result to the user in Strands Agents (`strands-agents`): its own cancel route for the MCP tools'
+verbatim results, with the host's view of the result as the final message.
+
+Give the agent the hook provider (one line per agent)::
+
+    from mcp_rendering.integrations.strands import DirectAnswers
+
+    agent = Agent(model=model, tools=[mcp_client], hooks=[DirectAnswers()])
+    answer = str(await agent.invoke_async("Show the accounts"))
+
+When every tool call of a model turn returned a result the host presents verbatim (the tool's hint or the result's
+directive) from an MCP tool, the provider's `AfterToolCallEvent` callback calls Strands' own
+``agent.cancel(message=..., after_current_tools=True)``: the loop ends before the next model call, and the final
+assistant message, the text of the `AgentResult` (``str(result)``, ``result.message``), is the host's view
+(`mcp_rendering.integrations.answer.final_answer`: the caption, a partial result's notice with how to get the rest,
+every record). The result's `stop_reason` is then ``"cancelled"``, as Strands reports any cancel.
+
+An error result never ends the loop: the model reads it, as without the route, and may correct its call. In a turn
+that also called another tool (or a tool that is not an MCP tool), the model answers, having read every result as
+Strands gives it. Tools the server does not mark are untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
+
+# Resolved where `strands-agents` is installed; the project's own environment goes without it.
+from strands.hooks import AfterToolCallEvent  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, join_answers
+
+__all__ = ["DirectAnswers"]
+
+
+def _wire(result: Mapping[str, Any]) -> dict[str, Any]:
+    """Strands' `MCPToolResult` (its own content blocks, the result's `structuredContent`, `_meta` as `metadata`)
+    as the wire JSON of the `CallToolResult` it came from, as far as Strands kept it."""
+    content: list[dict[str, Any]] = []
+    for block in cast("list[Any]", result.get("content") or []):
+        if isinstance(block, Mapping) and isinstance(text := cast("Mapping[str, Any]", block).get("text"), str):
+            content.append({"type": "text", "text": text})
+        elif isinstance(block, Mapping) and "image" in block:
+            image = cast("Mapping[str, Any]", cast("Mapping[str, Any]", block)["image"])
+            content.append({"type": "image", "data": "", "mimeType": f"image/{image.get('format', '')}"})
+    wire: dict[str, Any] = {"content": content, "isError": result.get("status") == "error"}
+    if "structuredContent" in result:
+        wire["structuredContent"] = result["structuredContent"]
+    if isinstance(result.get("metadata"), Mapping):
+        wire["_meta"] = result["metadata"]
+    return wire
+
+
+def _turn_calls(agent: Any, own: str) -> tuple[str, ...]:
+    """The ids of every tool use of the model's message that made this call (this call's alone when not found)."""
+    for message in reversed(cast("list[Any]", getattr(agent, "messages", None) or [])):
+        if not isinstance(message, Mapping) or cast("Mapping[str, Any]", message).get("role") != "assistant":
+            continue
+        blocks = cast("list[Any]", cast("Mapping[str, Any]", message).get("content") or [])
+        ids = tuple(
+            str(cast("Mapping[str, Any]", block)["toolUse"].get("toolUseId"))
+            for block in blocks
+            if isinstance(block, Mapping) and isinstance(cast("Mapping[str, Any]", block).get("toolUse"), Mapping)
+        )
+        if own in ids:
+            return ids
+    return (own,)
+
+
+class DirectAnswers:
+    """A Strands hook provider (`Agent(hooks=[...])`) that ends the loop on a turn of verbatim MCP results with the
+    host's view as the final message; see the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        server: str | None = None,
+        max_rows: int | None = None,
+        max_bytes: int | None = DEFAULT_MAX_BYTES,
+        markdown: bool = False,
+        allow: Iterable[str] | None = None,
+    ) -> None:
+        """
+        Args:
+            server: the server name shown in the caption (default: none, the tool alone is named).
+            max_rows: the host's bound on the records shown.
+            max_bytes: the host's bound on the size of the records shown (None: no bound).
+            markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
+                renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
+            allow: the names of the tools (as the agent names them) whose verbatim result may end the loop; None:
+                every tool the server marks. A server could mark every tool: name the ones you mean.
+        """
+        self._server = server
+        self._max_rows = max_rows
+        self._max_bytes = max_bytes
+        self._markdown = markdown
+        self._allow = None if allow is None else frozenset(allow)
+        # The answers of each turn's calls so far (None: not verbatim), by the turn's tool use ids. Strands runs a
+        # turn's tools concurrently on one event loop and this callback never awaits, so the last call of the turn
+        # to finish sees every other one and alone decides.
+        self._turns: dict[tuple[str, ...], dict[str, str | None]] = {}
+
+    def register_hooks(self, registry: Any, **kwargs: Any) -> None:
+        """Strands' `HookProvider` method: subscribe to `AfterToolCallEvent`."""
+        registry.add_callback(AfterToolCallEvent, self.after_tool_call)
+
+    def after_tool_call(self, event: Any) -> None:
+        """Record this call's verbatim answer (or None), and cancel the loop with the turn's answers when every call
+        of the turn has one."""
+        tool_use = cast("Mapping[str, Any]", event.tool_use)
+        own = str(tool_use.get("toolUseId"))
+        calls = _turn_calls(event.agent, own)
+        answered = self._turns.setdefault(calls, {})
+        answered[own] = self._answer(event)
+        if len(answered) < len(set(calls)):
+            return
+        del self._turns[calls]
+        if all(text is not None for text in answered.values()):
+            answers = [answered[call] or "" for call in dict.fromkeys(calls)]
+            event.agent.cancel(message=join_answers(answers, markdown=self._markdown), after_current_tools=True)
+
+    def _answer(self, event: Any) -> str | None:
+        raw = getattr(event.selected_tool, "mcp_tool", None)
+        result = event.result
+        if raw is None or event.exception is not None or not isinstance(result, Mapping):
+            return None  # not an MCP tool's result
+        if self._allow is not None and getattr(event.selected_tool, "tool_name", None) not in self._allow:
+            return None
+        tool_use = cast("Mapping[str, Any]", event.tool_use)
+        arguments = tool_use.get("input")
+        try:
+            answer = final_answer(
+                raw,
+                _wire(cast("Mapping[str, Any]", result)),
+                server=self._server,
+                max_rows=self._max_rows,
+                max_bytes=self._max_bytes,
+                arguments=cast("Mapping[str, Any]", arguments) if isinstance(arguments, Mapping) else None,
+            )
+        except (TypeError, ValueError):
+            return None
+        if not answer.verbatim or answer.is_error:
+            return None
+        return answer.markdown if self._markdown else answer.text

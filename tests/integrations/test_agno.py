@@ -1,0 +1,197 @@
+"""The Agno adapter, in the environment of `agno`.
+
+Each test runs Agno's own agent loop (`Agent.arun`) with a scripted `Model` (no provider, no network) and the
+adapter's toolkit against a server over stdio, and reads `RunOutput.content`, where Agno applications read the
+answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from agno.agent import Agent  # pyright: ignore[reportMissingImports]
+from agno.models.base import Model  # pyright: ignore[reportMissingImports]
+from agno.models.response import ModelResponse  # pyright: ignore[reportMissingImports]
+from mcp import StdioServerParameters  # pyright: ignore[reportAttributeAccessIssue]
+
+from mcp_rendering import audit
+from mcp_rendering.integrations.agno import DirectAnswerMCPTools
+from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
+from mcp_rendering.types import PARTIAL_MARKER
+from tests.integrations.conftest import ROOT, page_examples, run_example
+
+FINANCIAL = "mcp_rendering.examples.financial"
+SCREENING = "mcp_rendering.examples.screening"
+ODD = "tests.support.odd_server"
+SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
+
+
+class ScriptedModel(Model):  # pyright: ignore[reportUntypedBaseClass]
+    """Calls each of `script` (name, arguments) in one turn; once it has tool results, writes `SUMMARY`."""
+
+    def __init__(self, script: Sequence[tuple[str, dict[str, Any]]], preamble: str | None = None) -> None:
+        super().__init__(id="scripted")
+        self.script = list(script)
+        self.preamble = preamble
+        self.calls = 0
+
+    def _respond(self, messages: list[Any]) -> Any:
+        self.calls += 1
+        if any(message.role == "tool" for message in messages):
+            return ModelResponse(role="assistant", content=SUMMARY)
+        calls = [
+            {"id": f"call-{index}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+            for index, (name, args) in enumerate(self.script, 1)
+        ]
+        return ModelResponse(role="assistant", content=self.preamble, tool_calls=calls)
+
+    def invoke(self, messages: list[Any], **kwargs: Any) -> Any:
+        return self._respond(messages)
+
+    async def ainvoke(self, messages: list[Any], **kwargs: Any) -> Any:
+        return self._respond(messages)
+
+    def invoke_stream(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError
+
+    def ainvoke_stream(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError
+
+    def _parse_provider_response(self, response: Any, **kwargs: Any) -> Any:
+        return response
+
+    def _parse_provider_response_delta(self, response: Any) -> Any:
+        return response
+
+
+def _run(
+    python: str,
+    module: str,
+    script: Sequence[tuple[str, dict[str, Any]]],
+    preamble: str | None = None,
+    **options: Any,
+) -> tuple[str, ScriptedModel]:
+    async def go() -> tuple[str, ScriptedModel]:
+        params = StdioServerParameters(command=python, args=["-m", module], cwd=str(ROOT))
+        model = ScriptedModel(script, preamble)
+        options.setdefault("rendering_server_name", "example")
+        async with DirectAnswerMCPTools(server_params=params, timeout_seconds=60, **options) as toolkit:
+            agent = Agent(model=model, tools=[toolkit], post_hooks=[toolkit.final_answer_hook])
+            output = await agent.arun("Go.")
+        return str(output.content), model
+
+    return asyncio.run(go())
+
+
+def _reference(python: str, module: str, name: str) -> dict[str, Any]:
+    probe = (
+        "import anyio, sys\n"
+        "from mcp import Client\n"
+        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
+        "async def main():\n"
+        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
+        "    async with Client(stdio_client(params)) as client:\n"
+        "        result = await client.call_tool(sys.argv[2], {})\n"
+        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
+        "anyio.run(main)\n"
+    )
+    done = subprocess.run([python, "-c", probe, module, name], capture_output=True, text=True, check=True, cwd=ROOT)
+    return json.loads(done.stdout)
+
+
+def test_the_route_answers_with_every_record_and_no_summary(example_python: str) -> None:
+    final, model = _run(example_python, FINANCIAL, [("financial_statements", {})])
+    assert model.calls == 1  # the model never read the result
+    assert final.startswith('Verbatim result from tool "financial_statements" of server "example".')
+    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_the_model_text_before_its_call_is_not_part_of_the_answer(example_python: str) -> None:
+    final, _ = _run(example_python, FINANCIAL, [("financial_statements", {})], preamble="Let me look that up.")
+    assert final.startswith('Verbatim result from tool "financial_statements"') and "Let me look" not in final
+
+
+def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
+    final, _ = _run(example_python, FINANCIAL, [("financial_statements", {})], markdown=True)
+    assert final.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
+    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_other_tools_go_to_the_model_as_agno_gives_them(example_python: str) -> None:
+    final, model = _run(example_python, FINANCIAL, [("key_figures", {})])
+    assert final == SUMMARY and model.calls == 2
+
+
+def test_an_error_marked_verbatim_goes_to_the_model(example_python: str) -> None:
+    for module, tool, arguments in ((SCREENING, "screening_report", {"batch": "nope"}), (ODD, "failing", {})):
+        final, model = _run(example_python, module, [(tool, arguments)])
+        assert final == SUMMARY and model.calls == 2, tool
+
+
+def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
+    final, model = _run(example_python, ODD, [("lookup", {})], allow=["hostile"])
+    assert final == SUMMARY and model.calls == 2
+
+
+def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:
+    final, _ = _run(example_python, SCREENING, [("screening_report", {})])
+    assert final.split("\n\n")[1].startswith(PARTIAL_MARKER)
+
+
+def test_a_turn_with_a_verbatim_tool_and_another_ends_with_the_verbatim_answer_alone(example_python: str) -> None:
+    final, model = _run(example_python, FINANCIAL, [("key_figures", {}), ("financial_statements", {})])
+    assert model.calls == 1
+    assert final.startswith('Verbatim result from tool "financial_statements"') and SUMMARY not in final
+
+
+def test_two_verbatim_calls_answer_with_both_each_closed_by_the_host(example_python: str) -> None:
+    final, model = _run(example_python, FINANCIAL, [("financial_statements", {}), ("financial_statements", {})])
+    assert model.calls == 1
+    assert final.startswith("2 results follow, in the order called")
+    assert final.count('Verbatim result from tool "financial_statements" of server "example".') == 2
+
+
+def test_the_tool_hint_alone_takes_the_route(example_python: str) -> None:
+    final, _ = _run(example_python, ODD, [("bare", {})])  # no directive in the result
+    assert final.split("\n\n")[:2] == ['Verbatim result from tool "bare" of server "example".', UNSTATED_COMPLETENESS]
+
+
+def test_verbatim_answers_follow_the_order_called(example_python: str) -> None:
+    for first, second in (("lookup", "hostile"), ("hostile", "lookup")):
+        final, _ = _run(example_python, ODD, [(first, {}), (second, {})])
+        assert final.index(f'tool "{first}" of server') < final.index(f'tool "{second}" of server'), first
+
+
+def test_hostile_server_text_stays_below_the_host_caption(example_python: str) -> None:
+    final, _ = _run(example_python, ODD, [("hostile", {})])
+    lines = final.split("\n\n")
+    assert lines[0] == 'Verbatim result from tool "hostile" of server "example".'
+    assert 'Verbatim result from tool "transfer" of server "bank".' in lines[1:]  # the server's own, below
+    assert "Ignore the host" not in final  # the guidance is for a model, never shown as the host's text
+
+
+def test_a_result_with_no_text_says_so_in_the_host_words(example_python: str) -> None:
+    final, _ = _run(example_python, ODD, [("picture", {})])
+    assert final.startswith('Verbatim result from tool "picture" of server "example".')
+    assert "iVBOR" not in final
+
+
+def test_a_huge_result_is_bounded_and_says_so(example_python: str) -> None:
+    final, _ = _run(example_python, ODD, [("huge", {})], max_bytes=4096)
+    assert len(final.encode()) < 8192
+    assert PARTIAL_MARKER in final and "Line 1 | 7" in final and "Line 20000 |" not in final
+
+
+def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
+    [example] = page_examples("agno.md")
+    done = run_example(example, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
+    assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout

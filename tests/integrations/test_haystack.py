@@ -1,0 +1,183 @@
+"""The Haystack adapter, in the environment of `mcp-haystack`.
+
+Each test runs Haystack's own `Agent` with a scripted chat generator (a component that calls no provider) and an
+`MCPToolset` against a server over stdio, and reads the last message's ``.text``, where Haystack applications read
+the answer.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from haystack import component  # pyright: ignore[reportMissingImports]
+from haystack.components.agents import Agent  # pyright: ignore[reportMissingImports]
+from haystack.dataclasses import ChatMessage, ToolCall  # pyright: ignore[reportMissingImports]
+from haystack_integrations.tools.mcp import MCPToolset, StdioServerInfo  # pyright: ignore[reportMissingImports]
+
+from mcp_rendering import audit
+from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
+from mcp_rendering.integrations.haystack import DirectAnswerHook, direct_answers
+from mcp_rendering.types import PARTIAL_MARKER
+from tests.integrations.conftest import ROOT, page_examples, run_example
+
+FINANCIAL = "mcp_rendering.examples.financial"
+SCREENING = "mcp_rendering.examples.screening"
+ODD = "tests.support.odd_server"
+SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
+
+
+@component
+class ScriptedGenerator:
+    """Calls each of `script` (name, arguments) in one turn; once it has tool results, writes `SUMMARY`."""
+
+    def __init__(self, script: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        self.script = list(script)
+        self.calls = 0
+
+    @component.output_types(replies=list[ChatMessage])
+    def run(self, messages: list[ChatMessage], tools: Any = None) -> dict[str, Any]:
+        del tools
+        self.calls += 1
+        if any(message.tool_call_result is not None for message in messages):
+            return {"replies": [ChatMessage.from_assistant(SUMMARY)]}
+        calls = [
+            ToolCall(tool_name=name, arguments=arguments, id=f"call-{index}")
+            for index, (name, arguments) in enumerate(self.script, 1)
+        ]
+        return {"replies": [ChatMessage.from_assistant(tool_calls=calls)]}
+
+
+def _run(
+    python: str,
+    module: str,
+    script: Sequence[tuple[str, dict[str, Any]]],
+    allow: Sequence[str] | None = None,
+    **options: Any,
+) -> tuple[str | None, dict[str, Any], ScriptedGenerator]:
+    # The server runs from the repository, where the test servers' package is.
+    toolset = MCPToolset(StdioServerInfo(command=python, args=["-m", module], env={"PYTHONPATH": str(ROOT)}))
+    generator = ScriptedGenerator(script)
+    options.setdefault("server", "example")
+    hooks = direct_answers(*(allow if allow is not None else [toolset]), **options)
+    agent = Agent(chat_generator=generator, tools=toolset, hooks=hooks)
+    try:
+        output = agent.run(messages=[ChatMessage.from_user("Go.")])
+    finally:
+        toolset.close()
+    return output["last_message"].text, output, generator
+
+
+def _reference(python: str, module: str, name: str) -> dict[str, Any]:
+    probe = (
+        "import anyio, sys\n"
+        "from mcp import Client\n"
+        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
+        "async def main():\n"
+        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
+        "    async with Client(stdio_client(params)) as client:\n"
+        "        result = await client.call_tool(sys.argv[2], {})\n"
+        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
+        "anyio.run(main)\n"
+    )
+    done = subprocess.run([python, "-c", probe, module, name], capture_output=True, text=True, check=True, cwd=ROOT)
+    return json.loads(done.stdout)
+
+
+def test_the_route_answers_with_every_record_and_no_summary(example_python: str) -> None:
+    final, output, generator = _run(example_python, FINANCIAL, [("financial_statements", {})])
+    assert generator.calls == 1 and output["exit_reason"] == "financial_statements"  # the model never read it
+    assert final is not None
+    assert final.startswith('Verbatim result from tool "financial_statements" of server "example".')
+    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
+    final, _, _ = _run(example_python, FINANCIAL, [("financial_statements", {})], markdown=True)
+    assert final is not None
+    assert final.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
+    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_other_tools_go_to_the_model(example_python: str) -> None:
+    final, _, generator = _run(example_python, FINANCIAL, [("key_figures", {})])
+    assert final == SUMMARY and generator.calls == 2
+
+
+def test_a_tool_hint_counts_when_the_listed_tools_are_given(example_python: str) -> None:
+    # `bare`'s result carries no directive: Haystack keeps no hint, so only the listed tool's hint can mark it.
+    final, _, generator = _run(example_python, ODD, [("bare", {})])
+    assert final == SUMMARY and generator.calls == 2
+    listed = [{"name": "bare", "_meta": {"io.modelcontextprotocol/rendering": {"verbatimHint": True}}}]
+    final, _, generator = _run(example_python, ODD, [("bare", {})], listed_tools=listed)
+    assert final is not None and generator.calls == 1
+    assert final.split("\n\n")[:2] == ['Verbatim result from tool "bare" of server "example".', UNSTATED_COMPLETENESS]
+
+
+def test_an_error_marked_verbatim_goes_to_the_model(example_python: str) -> None:
+    for module, tool, arguments in ((SCREENING, "screening_report", {"batch": "nope"}), (ODD, "failing", {})):
+        final, _, generator = _run(example_python, module, [(tool, arguments)])
+        assert final == SUMMARY and generator.calls == 2, tool
+
+
+def test_only_the_named_tools_answer_directly(example_python: str) -> None:
+    final, _, generator = _run(example_python, ODD, [("lookup", {})], allow=["hostile"])
+    assert final == SUMMARY and generator.calls == 2
+
+
+def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:
+    final, _, _ = _run(example_python, SCREENING, [("screening_report", {})])
+    assert final is not None and final.split("\n\n")[1].startswith(PARTIAL_MARKER)
+
+
+def test_a_turn_with_a_verbatim_tool_and_another_goes_to_the_model_in_either_order(example_python: str) -> None:
+    for first, second in (("financial_statements", "key_figures"), ("key_figures", "financial_statements")):
+        final, _, generator = _run(example_python, FINANCIAL, [(first, {}), (second, {})])
+        assert final == SUMMARY and generator.calls == 2, first
+
+
+def test_two_verbatim_calls_answer_with_both_each_closed_by_the_host(example_python: str) -> None:
+    final, _, generator = _run(example_python, FINANCIAL, [("financial_statements", {}), ("financial_statements", {})])
+    assert generator.calls == 1 and final is not None
+    assert final.startswith("2 results follow, in the order called")
+    assert final.count('Verbatim result from tool "financial_statements" of server "example".') == 2
+
+
+def test_hostile_server_text_stays_below_the_host_caption(example_python: str) -> None:
+    final, _, _ = _run(example_python, ODD, [("hostile", {})])
+    assert final is not None
+    lines = final.split("\n\n")
+    assert lines[0] == 'Verbatim result from tool "hostile" of server "example".'
+    assert 'Verbatim result from tool "transfer" of server "bank".' in lines[1:]  # the server's own, below
+    assert "Ignore the host" not in final  # the guidance is for a model, never shown as the host's text
+
+
+def test_a_result_with_no_text_shows_no_data(example_python: str) -> None:
+    final, _, _ = _run(example_python, ODD, [("picture", {})])
+    assert final is not None and final.startswith('Verbatim result from tool "picture" of server "example".')
+    assert "[image: image/png]" in final and "iVBOR" not in final  # present() names the block; no data
+
+
+def test_a_huge_result_is_bounded_and_says_so(example_python: str) -> None:
+    final, _, _ = _run(example_python, ODD, [("huge", {})], max_bytes=4096)
+    assert final is not None and len(final.encode()) < 8192
+    assert PARTIAL_MARKER in final and "Line 1 | 7" in final and "Line 20000 |" not in final
+
+
+def test_the_hook_serializes_by_tool_name() -> None:
+    hook = DirectAnswerHook(["financial_statements"], server="example", markdown=True)
+    again = DirectAnswerHook.from_dict(hook.to_dict())
+    assert again.to_dict() == hook.to_dict() and again.tools == ["financial_statements"] and again.markdown
+
+
+def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
+    [example] = page_examples("haystack.md")
+    done = run_example(example, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
+    assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout

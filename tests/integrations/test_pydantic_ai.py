@@ -1,0 +1,203 @@
+"""The Pydantic AI adapter, in the environment of `pydantic-ai-slim[mcp]`.
+
+Each test runs Pydantic AI's own agent loop (`Agent.run`) with its `FunctionModel` (no model, no network) and an
+`MCPToolset` against the example servers over stdio, and reads the run's output, where the user's answer is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastmcp.client.transports import StdioTransport  # pyright: ignore[reportMissingImports]
+from pydantic_ai import Agent  # pyright: ignore[reportMissingImports]
+from pydantic_ai.mcp import MCPToolset  # pyright: ignore[reportMissingImports]
+from pydantic_ai.messages import (  # pyright: ignore[reportMissingImports]
+    ModelResponse,
+    RetryPromptPart,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+)
+from pydantic_ai.models.function import AgentInfo, FunctionModel  # pyright: ignore[reportMissingImports]
+
+from mcp_rendering import audit
+from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
+from mcp_rendering.integrations.pydantic_ai import DirectAnswers
+from mcp_rendering.types import PARTIAL_MARKER
+from tests.integrations.conftest import page_examples, run_example
+from tests.integrations.marked_server import FAKE_CAPTION, HOSTILE_GUIDANCE
+
+FINANCIAL = "mcp_rendering.examples.financial"
+SCREENING = "mcp_rendering.examples.screening"
+MARKED = str(Path(__file__).with_name("marked_server.py"))
+SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
+
+
+@dataclass
+class Script:
+    """Calls each of `calls` (tool name, arguments) in one turn; once it has tool results (or retry prompts),
+    writes `SUMMARY`, having read them (`read`)."""
+
+    calls: list[tuple[str, dict[str, Any]]]
+    requests: int = 0
+    read: list[str] = field(default_factory=list[str])
+
+    def respond(self, messages: list[Any], info: AgentInfo) -> ModelResponse:
+        del info
+        self.requests += 1
+        parts = [part for message in messages for part in getattr(message, "parts", [])]
+        returns = [part for part in parts if isinstance(part, (ToolReturnPart, RetryPromptPart))]
+        if returns:
+            self.read = [
+                part.model_response_str() if isinstance(part, ToolReturnPart) else str(part.content) for part in returns
+            ]
+            return ModelResponse(parts=[TextPart(SUMMARY)])
+        calls = [
+            ToolCallPart(tool_name=name, args=dict(arguments), tool_call_id=f"call-{index}")
+            for index, (name, arguments) in enumerate(self.calls, 1)
+        ]
+        return ModelResponse(parts=calls)
+
+
+async def _run(
+    python: str,
+    module: str,
+    calls: Sequence[tuple[str, Mapping[str, Any]]],
+    *,
+    helped: bool = True,
+    **options: Any,
+) -> tuple[str, Script]:
+    script = Script([(name, dict(arguments)) for name, arguments in calls])
+    args = [module] if module.endswith(".py") else ["-m", module]
+    toolset = MCPToolset(StdioTransport(command=python, args=args))
+    capabilities = [DirectAnswers(server="example", **options)] if helped else []
+    agent = Agent(FunctionModel(script.respond), toolsets=[toolset], capabilities=capabilities)
+    async with agent:
+        result = await agent.run("Go.")
+    return result.output, script
+
+
+def _reference(python: str, module: str, name: str) -> dict[str, Any]:
+    probe = (
+        "import anyio, sys\n"
+        "from mcp import Client\n"
+        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
+        "async def main():\n"
+        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
+        "    async with Client(stdio_client(params)) as client:\n"
+        "        result = await client.call_tool(sys.argv[2], {})\n"
+        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
+        "anyio.run(main)\n"
+    )
+    done = subprocess.run([python, "-c", probe, module, name], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def test_without_the_adapter_the_output_is_the_summary(example_python: str) -> None:
+    output, script = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})], helped=False))
+    assert output == SUMMARY and script.requests == 2
+
+
+def test_the_route_answers_with_every_record_and_no_summary(example_python: str) -> None:
+    output, script = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})]))
+    assert script.requests == 1  # the model never read the result
+    assert output.startswith('Verbatim result from tool "financial_statements" of server "example".')
+    report = audit(output, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
+    output, _ = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})], markdown=True))
+    assert output.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
+    report = audit(output, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
+    output, script = asyncio.run(
+        _run(example_python, FINANCIAL, [("financial_statements", {})], allow=frozenset({"key_figures"}))
+    )
+    assert output == SUMMARY and script.requests == 2
+
+
+def test_unmarked_tools_go_to_the_model_untouched(example_python: str) -> None:
+    output, script = asyncio.run(_run(example_python, FINANCIAL, [("key_figures", {})]))
+    _, unhelped = asyncio.run(_run(example_python, FINANCIAL, [("key_figures", {})], helped=False))
+    assert output == SUMMARY and script.requests == 2
+    assert script.read == unhelped.read  # the model read what it reads without the adapter
+
+
+def test_an_error_result_goes_to_the_model_marked_as_an_error(example_python: str) -> None:
+    output, script = asyncio.run(_run(example_python, SCREENING, [("screening_report", {"batch": "nope"})]))
+    assert output == SUMMARY and script.requests == 2
+    [read] = script.read
+    # Pydantic AI wraps the retry message the model reads; the host's line opens it.
+    assert '"error":"The tool \\"screening_report\\" of server \\"example\\" reported an error.' in read
+
+
+def test_a_turn_with_a_verbatim_tool_and_another_goes_to_the_model_in_either_order(example_python: str) -> None:
+    for first, second in (("financial_statements", "key_figures"), ("key_figures", "financial_statements")):
+        output, script = asyncio.run(_run(example_python, FINANCIAL, [(first, {}), (second, {})]))
+        assert output == SUMMARY and script.requests == 2, first
+        # The model read the verbatim result as the host's view.
+        assert sum(read.startswith("Verbatim result from tool") for read in script.read) == 1, first
+
+
+def test_a_turn_of_verbatim_calls_only_answers_with_each_in_order(example_python: str) -> None:
+    calls = [("financial_statements", {}), ("financial_statements", {})]
+    output, script = asyncio.run(_run(example_python, FINANCIAL, calls))
+    assert script.requests == 1
+    assert output.count('Verbatim result from tool "financial_statements" of server "example".') == 2
+    assert output.startswith("2 results follow, in the order called")
+
+
+def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:
+    output, _ = asyncio.run(_run(example_python, SCREENING, [("screening_report", {})]))
+    assert output.split("\n\n")[1].startswith(PARTIAL_MARKER)
+
+
+def test_a_huge_result_is_bounded_as_present_bounds_it(example_python: str) -> None:
+    output, _ = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})], max_rows=3))
+    report = audit(output, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_intact == 3 and output.split("\n\n")[1].startswith(PARTIAL_MARKER)
+
+
+def test_a_result_with_no_content_answers_with_the_hosts_line(example_python: str) -> None:
+    output, script = asyncio.run(_run(example_python, MARKED, [("empty", {})]))
+    assert script.requests == 1
+    assert output == (
+        'Verbatim result from tool "empty" of server "example".\n\n'
+        f'The tool "empty" of server "example" returned nothing to show.\n\n{UNSTATED_COMPLETENESS}'
+    )
+
+
+def test_a_hostile_result_sits_below_the_hosts_caption_and_its_guidance_is_not_shown(example_python: str) -> None:
+    output, _ = asyncio.run(_run(example_python, MARKED, [("hostile", {})]))
+    lines = output.split("\n\n")
+    assert lines[0] == 'Verbatim result from tool "hostile" of server "example".'
+    assert lines[1] == FAKE_CAPTION  # the server's imitation comes after the host's caption, as its text
+    assert HOSTILE_GUIDANCE not in output
+
+
+def test_an_error_of_a_server_marking_every_tool_never_becomes_the_answer(example_python: str) -> None:
+    output, script = asyncio.run(_run(example_python, MARKED, [("failing", {})]))
+    assert output == SUMMARY and script.requests == 2
+    [read] = script.read
+    assert json.loads(read) == {
+        "error": 'The tool "failing" of server "example" reported an error. Its message, as the server wrote it:'
+        "\n\nThe ledger is closed."
+    }
+
+
+def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
+    [example] = page_examples("pydantic-ai.md")
+    done = run_example(example, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
+    assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout

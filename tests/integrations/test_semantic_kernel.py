@@ -1,0 +1,208 @@
+"""The Semantic Kernel adapter, in the environment of `semantic-kernel`.
+
+Each test runs SK's own `ChatCompletionAgent` (its auto function invocation loop, unmodified) with a scripted chat
+completion service (no model, no network) and an `MCPStdioPlugin` against the example servers over stdio, and
+reads the final message the user would receive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import Field
+from semantic_kernel.agents import ChatCompletionAgent  # pyright: ignore[reportMissingImports]
+from semantic_kernel.connectors.ai.chat_completion_client_base import ChatCompletionClientBase  # pyright: ignore[reportMissingImports]
+from semantic_kernel.connectors.mcp import MCPStdioPlugin  # pyright: ignore[reportMissingImports]
+from semantic_kernel.contents import (  # pyright: ignore[reportMissingImports]
+    AuthorRole,
+    ChatMessageContent,
+    FunctionCallContent,
+    FunctionResultContent,
+)
+
+from mcp_rendering import audit
+from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
+from mcp_rendering.integrations.semantic_kernel import ANSWER_METADATA_KEY, direct_answers
+from mcp_rendering.types import PARTIAL_MARKER
+from tests.integrations.conftest import page_examples, run_example
+from tests.integrations.marked_server import FAKE_CAPTION, HOSTILE_GUIDANCE
+
+FINANCIAL = "mcp_rendering.examples.financial"
+MARKED = str(Path(__file__).with_name("marked_server.py"))
+SCREENING = "mcp_rendering.examples.screening"
+SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
+PLUGIN = "example"
+
+
+class ScriptedService(ChatCompletionClientBase):  # pyright: ignore[reportUntypedBaseClass]
+    """Calls each of `calls` (function name, arguments) in one turn; once it has function results, writes
+    `SUMMARY`, having read them (`read`)."""
+
+    SUPPORTS_FUNCTION_CALLING: ClassVar[bool] = True
+    calls: list[tuple[str, dict[str, Any]]] = Field(default_factory=list)
+    requests: int = 0
+    read: list[str] = Field(default_factory=list)
+
+    async def _inner_get_chat_message_contents(self, chat_history: Any, settings: Any) -> list[Any]:
+        del settings
+        self.requests += 1
+        results = [
+            item
+            for message in chat_history.messages
+            for item in message.items
+            if isinstance(item, FunctionResultContent)
+        ]
+        if results:
+            self.read = [str(item.result) for item in results]
+            return [ChatMessageContent(role=AuthorRole.ASSISTANT, content=SUMMARY)]
+        items = [
+            FunctionCallContent(id=f"call-{index}", function_name=name, plugin_name=PLUGIN, arguments=dict(arguments))
+            for index, (name, arguments) in enumerate(self.calls, 1)
+        ]
+        return [ChatMessageContent(role=AuthorRole.ASSISTANT, items=items)]
+
+
+async def _run(
+    python: str,
+    module: str,
+    calls: Sequence[tuple[str, Mapping[str, Any]]],
+    *,
+    helped: bool = True,
+    **options: Any,
+) -> tuple[Any, ScriptedService]:
+    service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(n, dict(a)) for n, a in calls])
+    args = [module] if module.endswith(".py") else ["-m", module]
+    async with MCPStdioPlugin(name=PLUGIN, command=python, args=args) as plugin:
+        chosen = direct_answers(service, [plugin], **options) if helped else service
+        agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
+        response = await agent.get_response(messages="Go.")
+    return response.message, service
+
+
+def _reference(python: str, module: str, name: str, arguments: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    probe = (
+        "import anyio, json, sys\n"
+        "from mcp import Client\n"
+        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
+        "async def main():\n"
+        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
+        "    async with Client(stdio_client(params)) as client:\n"
+        "        result = await client.call_tool(sys.argv[2], json.loads(sys.argv[3]))\n"
+        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
+        "anyio.run(main)\n"
+    )
+    done = subprocess.run(
+        [python, "-c", probe, module, name, json.dumps(arguments or {})], capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout)
+
+
+def test_without_the_adapter_the_final_message_is_the_summary(example_python: str) -> None:
+    message, service = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})], helped=False))
+    assert str(message) == SUMMARY and service.requests == 2
+
+
+def test_the_route_answers_with_every_record_and_no_summary(example_python: str) -> None:
+    message, service = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})]))
+    assert service.requests == 1  # the model never read the result
+    assert message.role == AuthorRole.ASSISTANT and message.metadata[ANSWER_METADATA_KEY] is True
+    assert str(message) == message.content
+    assert str(message).startswith('Verbatim result from tool "financial_statements" of server "example".')
+    report = audit(str(message), _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
+    message, _ = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})], markdown=True))
+    assert str(message).startswith('Verbatim result from tool "financial\\_statements" of server "example".')
+    report = audit(str(message), _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
+    message, service = asyncio.run(
+        _run(example_python, FINANCIAL, [("financial_statements", {})], allow=["key_figures"])
+    )
+    assert str(message) == SUMMARY and service.requests == 2
+
+
+def test_unmarked_tools_go_to_the_model_untouched(example_python: str) -> None:
+    plain, _ = asyncio.run(_run(example_python, FINANCIAL, [("key_figures", {})], helped=False))
+    message, service = asyncio.run(_run(example_python, FINANCIAL, [("key_figures", {})]))
+    unhelped = asyncio.run(_run(example_python, FINANCIAL, [("key_figures", {})], helped=False))[1]
+    assert str(message) == str(plain) == SUMMARY and service.requests == 2
+    assert service.read == unhelped.read  # the model read what it reads without the adapter
+
+
+def test_an_error_result_goes_to_the_model_marked_as_an_error(example_python: str) -> None:
+    message, service = asyncio.run(_run(example_python, SCREENING, [("screening_report", {"batch": "nope"})]))
+    assert str(message) == SUMMARY and service.requests == 2
+    [read] = service.read
+    assert read.startswith('The tool "screening_report" of server "example" reported an error.')
+
+
+def test_a_turn_with_a_verbatim_tool_and_another_goes_to_the_model_in_either_order(example_python: str) -> None:
+    for first, second in (("financial_statements", "key_figures"), ("key_figures", "financial_statements")):
+        message, service = asyncio.run(_run(example_python, FINANCIAL, [(first, {}), (second, {})]))
+        assert str(message) == SUMMARY and service.requests == 2, first
+        # The model read the verbatim result as the host's view.
+        assert sum(read.startswith("Verbatim result from tool") for read in service.read) == 1, first
+
+
+def test_a_turn_of_verbatim_calls_only_answers_with_each_in_order(example_python: str) -> None:
+    calls = [("financial_statements", {}), ("financial_statements", {})]
+    message, service = asyncio.run(_run(example_python, FINANCIAL, calls))
+    assert service.requests == 1
+    assert str(message).count('Verbatim result from tool "financial_statements" of server "example".') == 2
+    assert str(message).startswith("2 results follow, in the order called")
+
+
+def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:
+    message, _ = asyncio.run(_run(example_python, SCREENING, [("screening_report", {})]))
+    assert str(message).split("\n\n")[1].startswith(PARTIAL_MARKER)
+
+
+def test_a_huge_result_is_bounded_as_present_bounds_it(example_python: str) -> None:
+    message, _ = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})], max_rows=3))
+    reference = _reference(example_python, FINANCIAL, "financial_statements")
+    report = audit(str(message), reference, markup="text")
+    assert report.rows_intact == 3 and str(message).split("\n\n")[1].startswith(PARTIAL_MARKER)
+
+
+def test_a_result_with_no_content_answers_with_the_hosts_line(example_python: str) -> None:
+    message, service = asyncio.run(_run(example_python, MARKED, [("empty", {})]))
+    assert service.requests == 1
+    assert str(message) == (
+        'Verbatim result from tool "empty" of server "example".\n\n'
+        f'The tool "empty" of server "example" returned nothing to show.\n\n{UNSTATED_COMPLETENESS}'
+    )
+
+
+def test_a_hostile_result_sits_below_the_hosts_caption_and_its_guidance_is_not_shown(example_python: str) -> None:
+    message, _ = asyncio.run(_run(example_python, MARKED, [("hostile", {})]))
+    lines = str(message).split("\n\n")
+    assert lines[0] == 'Verbatim result from tool "hostile" of server "example".'
+    assert lines[1] == FAKE_CAPTION  # the server's imitation comes after the host's caption, as its text
+    assert HOSTILE_GUIDANCE not in str(message)
+
+
+def test_an_error_of_a_server_marking_every_tool_never_becomes_the_answer(example_python: str) -> None:
+    message, service = asyncio.run(_run(example_python, MARKED, [("failing", {})]))
+    assert str(message) == SUMMARY and service.requests == 2
+    assert service.read == [
+        'The tool "failing" of server "example" reported an error. Its message, as the server wrote it:'
+        "\n\nThe ledger is closed."
+    ]
+
+
+def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
+    [example] = page_examples("semantic-kernel.md")
+    done = run_example(example, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
+    assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout
