@@ -26,6 +26,7 @@ from mcp_rendering.host import (
     FRAMING_HEADER,
     FRAMING_TOKEN_LIMIT,
     NAME_LIMIT,
+    UNSTATED_COMPLETENESS,
     Presentation,
     next_call_arguments,
     present,
@@ -599,7 +600,9 @@ def test_an_incomplete_result_is_framed_even_without_a_mode(directive: dict[str,
     assert presentation.mode == mode and not presentation.complete
     framing = presentation.framing
     assert framing is not None and framing.splitlines()[0] == FRAMING_HEADER
-    assert f"Mode: {mode}." in framing and "This result is incomplete" in framing
+    # Stated incomplete, it says records are missing; not stated, it says so, and claims no missing record.
+    said = "This result is incomplete" if "complete" in directive else UNSTATED_COMPLETENESS
+    assert f"Mode: {mode}." in framing and said in framing
     assert presentation.model_result["content"][0]["text"] == framing
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_rendering.host import OVER_BOUND, Presentation, present
+from mcp_rendering.host import OVER_BOUND, UNSTATED_COMPLETENESS, Presentation, present
 from mcp_rendering.types import EXTENSION_ID
 
 TOOL = {"name": "t", "inputSchema": {"type": "object"}, "_meta": {EXTENSION_ID: {"verbatimHint": True}}}
@@ -101,3 +101,29 @@ def test_the_last_page_names_its_range() -> None:
     pages = _pages(_structured([1] * 5), max_rows=2)
     assert [page.next_first_row for page in pages] == [2, 4, None]
     assert pages[-1].notice is not None and "record 5 of 5" in pages[-1].notice
+
+
+def test_the_last_slice_of_a_whole_result_claims_no_rest() -> None:
+    pages = _pages(_structured([1] * 3), max_rows=2)
+    assert pages[0].notice is not None and "the rest is in the full result" in pages[0].notice
+    assert pages[-1].notice is not None and "the rest" not in pages[-1].notice
+    assert "the records before these were shown before" in pages[-1].notice
+
+
+def test_completeness_not_stated_is_said_and_no_record_is_called_missing() -> None:
+    result = {"content": [], "structuredContent": {"rows": [{"a": 1}, {"a": 2}]}}
+    presentation = present(TOOL, result, arguments={})
+    assert presentation.notice == UNSTATED_COMPLETENESS and not presentation.complete
+    assert presentation.framing is not None and UNSTATED_COMPLETENESS in presentation.framing
+    assert "Partial result" not in presentation.text + presentation.framing
+
+
+@pytest.mark.parametrize("max_rows", [None, 1])
+def test_a_crlf_ends_a_line_in_the_view_and_the_model_copy_alike(max_rows: int | None) -> None:
+    result = {"content": [{"type": "text", "text": "101 Capital: 50000\r\n106 Reserve: 5000\r\n"}], "_meta": WHOLE}
+    presentation = present(TOOL, result, arguments={}, max_rows=max_rows, forwards="text")
+    assert "\\u000d" not in presentation.text and "\r" not in presentation.text
+    shown = ["101 Capital: 50000", "106 Reserve: 5000"][: max_rows or 2]
+    assert [line for line in presentation.text.splitlines() if line.startswith("10")] == shown
+    model_lines = presentation.model_result["content"][1]["text"].splitlines()
+    assert [line for line in model_lines if line.startswith("10")] == shown

@@ -60,6 +60,7 @@ __all__ = [
     "IMITATION_WARNING",
     "NAME_LIMIT",
     "OVER_BOUND",
+    "UNSTATED_COMPLETENESS",
     "Channel",
     "Presentation",
     "as_wire",
@@ -122,6 +123,10 @@ def imitates_host(text: str) -> bool:
             return True
     return False
 
+
+UNSTATED_COMPLETENESS = "The server did not say whether this is the whole result."
+"""The notice (and the final answer's line) for a result whose completeness the server did not state, when nothing
+else is known to be missing: neither partial nor whole."""
 
 OVER_BOUND = "is over the host's byte bound by itself: this page shows it alone"
 """What the notice says of a record that alone is over `max_bytes`: a page holds at least one record, so that
@@ -192,7 +197,9 @@ class Presentation:
     """False when the result is a bounded page or when the host cut anything; `notice` then says so."""
     notice: str | None
     """The notice shown to the user, or None for a complete presentation: it starts with `PARTIAL_MARKER` when
-    records are missing, and with "Note:" when every record is shown but the model's copy lacks content blocks."""
+    records are missing, with "Note:" when every record is shown but the model's copy lacks content blocks (or one
+    record alone is over `max_bytes`), and is `UNSTATED_COMPLETENESS` when the server did not state completeness and
+    nothing is known to be missing."""
     summarizing_allowed: bool
     """True unless the mode is "verbatim": the host may then summarize, abridge or reformat."""
     model_result: dict[str, Any]
@@ -476,16 +483,23 @@ def _partial_notice(
     return f"{PARTIAL_MARKER} {extent}. {_continuation_text(rendering, tool_name, for_model=for_model)}"
 
 
+def _unstated(rendering: EffectiveRendering, page: _PageState) -> bool:
+    """Whether the result reads partial only because the server did not state its completeness: no continuation,
+    no page state saying it is partial."""
+    return rendering.completeness == "not-stated" and not rendering.continuation_partial and page.complete is not False
+
+
 def _withheld_text(withheld: int) -> str:
     blocks = "1 content block was" if withheld == 1 else f"{withheld} content blocks were"
     return f"{blocks} not forwarded to the model: over the host's size bound."
 
 
-def _host_notice(extent: str, withheld: int, server_complete: bool, server_rest: str | None) -> str:
+def _host_notice(extent: str, withheld: int, server_complete: bool, server_rest: str | None, *, last: bool) -> str:
     """The notice of a presentation the host's bounds cut; `server_rest`, once the page's last record is shown, says
-    how to get what follows from the server."""
+    how to get what follows from the server; `last`: this is the last slice, the records not shown came before it."""
     whole = "a result it received whole" if server_complete else "this page of a partial result"
-    parts = [f"{PARTIAL_MARKER} this host shows {extent} of {whole}; the rest is in the full result."]
+    rest = "the records before these were shown before" if last else "the rest is in the full result"
+    parts = [f"{PARTIAL_MARKER} this host shows {extent} of {whole}; {rest}."]
     if withheld:
         parts.append(_withheld_text(withheld))
     if not server_complete:
@@ -513,7 +527,9 @@ def _framing(rendering: EffectiveRendering, records_complete: bool, notice: str 
         )
     else:
         lines.append("Mode: summarizable. The server allows this result to be summarized, abridged or reformatted.")
-    if not records_complete and notice is not None:
+    if not records_complete and notice is not None and notice.startswith(UNSTATED_COMPLETENESS):
+        lines.append(f"{notice} Do not present it as the whole result, nor say that records are missing.")
+    elif not records_complete and notice is not None:
         lines.append(
             f'This result is incomplete: begin your presentation with a line that starts with "{PARTIAL_MARKER}" '
             f"and says that more records exist. {notice}"
@@ -1496,8 +1512,14 @@ def _presentation(
     if extent is not None:
         user_rest = None if page_cut else _continuation_text(rendering, tool_name, for_model=False)
         model_rest = None if page_cut else _continuation_text(rendering, tool_name, for_model=True)
-        notice: str | None = _host_notice(extent, withheld, server_complete, user_rest)
-        model_notice = _host_notice(extent, withheld, server_complete, model_rest)
+        last = first_row > 0 and shown.next_first_row is None  # the page's last slice: what is not shown came before
+        notice: str | None = _host_notice(extent, withheld, server_complete, user_rest, last=last)
+        model_notice = _host_notice(extent, withheld, server_complete, model_rest, last=last)
+    elif not server_complete and _unstated(rendering, read.page):
+        # Nothing is known to be missing: the notice says completeness is unstated, not that records were cut.
+        notice = model_notice = UNSTATED_COMPLETENESS
+        if withheld:
+            notice = model_notice = f"{notice} {_withheld_text(withheld)}"
     elif not server_complete:
         notice = _partial_notice(rendering, read.page, tool_name, shown.shown_count, for_model=False)
         model_notice = _partial_notice(rendering, read.page, tool_name, shown.shown_count, for_model=True)

@@ -35,6 +35,7 @@ from mcp_rendering.host import (
     IMITATION_WARNING,
     NAME_LIMIT,
     OVER_BOUND,
+    UNSTATED_COMPLETENESS,
     Presentation,
     present,
     quote,
@@ -95,10 +96,6 @@ def _name(tool: Any) -> str:
 def _source(tool: Any, server: str | None) -> str:
     who = f"tool {quote(_name(tool)[:NAME_LIMIT])}"
     return f"{who} of server {quote(server[:NAME_LIMIT])}" if server else who
-
-
-UNSTATED_COMPLETENESS = "The server did not say whether this is the whole result."
-"""The host's line for a result whose completeness the server did not state."""
 
 
 def _unstated_notice(presentation: Presentation) -> str | None:
