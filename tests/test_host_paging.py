@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mcp_rendering import host
 from mcp_rendering.host import OVER_BOUND, UNSTATED_COMPLETENESS, Presentation, present
 from mcp_rendering.types import EXTENSION_ID
 
@@ -127,3 +128,18 @@ def test_a_crlf_ends_a_line_in_the_view_and_the_model_copy_alike(max_rows: int |
     assert [line for line in presentation.text.splitlines() if line.startswith("10")] == shown
     model_lines = presentation.model_result["content"][1]["text"].splitlines()
     assert [line for line in model_lines if line.startswith("10")] == shown
+
+
+@pytest.mark.parametrize("forwards", ["text", None, "both", "structured"])
+def test_a_page_max_rows_cuts_renders_only_the_records_shown(forwards: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    rendered: list[int] = []
+    render = host._Records._render  # pyright: ignore[reportPrivateUsage]
+
+    def counting(self: Any, limit: int, null_display: str) -> Any:
+        rendered.append(limit)
+        return render(self, limit, null_display)
+
+    monkeypatch.setattr(host._Records, "_render", counting)  # pyright: ignore[reportPrivateUsage]
+    presentation = present(TOOL, _structured([3] * 2000), arguments={}, max_rows=10, forwards=forwards)
+    assert _records_shown(presentation) == list(range(10))
+    assert rendered and max(rendered) == 10

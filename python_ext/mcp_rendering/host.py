@@ -1231,7 +1231,7 @@ def present(
     _check_parameters(server, max_rows, max_bytes, arguments, first_row, forwards)
     # A pipeline of four stages, each visited once: read, the records shown, the model's copy, the presentation.
     read = _read(tool, result, arguments)
-    bound = _model_bound(read, forwards, max_bytes, first_row)
+    bound = _model_bound(read, forwards, max_bytes, max_rows, first_row)
     shown = (
         _show_records(read, bound, max_rows, max_bytes, first_row)
         if read.records.document is not None
@@ -1289,11 +1289,16 @@ class _ModelBound:
     forwards: Channel | None
 
 
-def _model_bound(read: _Read, forwards: Channel | None, max_bytes: int | None, first_row: int) -> _ModelBound:
+def _model_bound(
+    read: _Read, forwards: Channel | None, max_bytes: int | None, max_rows: int | None, first_row: int
+) -> _ModelBound:
     directive_bytes = 0 if forwards in ("text", "both") else _directive_server_bytes(read.wire, read.rendering)
     server_directive = max_bytes is None or directive_bytes <= max_bytes
     model_bytes = None if max_bytes is None else max_bytes - (directive_bytes if server_directive else 0)
-    uncut = None if first_row else _uncut_payload(read.wire, forwards, read.records.kind, read.whole_text)
+    records = read.whole.count if read.whole is not None else _record_lines(read.records.lines)
+    # A page that `first_row` starts or `max_rows` cuts is never forwarded whole: the whole is not even rendered.
+    cut = first_row > 0 or (max_rows is not None and max_rows < records)
+    uncut = None if cut else _uncut_payload(read.wire, forwards, read.records.kind, read.whole_text)
     if uncut is not None and model_bytes is not None and uncut.size() > model_bytes:
         uncut = None
     return _ModelBound(model_bytes, server_directive, uncut, forwards)
