@@ -8,9 +8,10 @@
   their place), any other structured content as tables, or else the text content line by line with every other
   block named on a line of its own.
 - An incomplete result is never shown as complete: a notice starting with `PARTIAL_MARKER` says so and how to get
-  the rest.
-- The host's own bounds (`max_rows`, `max_bytes`) cut at a record or line boundary, and everything forwarded to the
-  model is cut alike; any cut makes the presentation incomplete, and is disclosed. While a server page is cut, its
+  the rest; for a result whose completeness the server did not state, with nothing cut, `UNSTATED_COMPLETENESS`.
+- The host's own bounds (`max_rows`, `max_bytes`) cut at a record or line boundary, a page holding at least one
+  record (one over `max_bytes` by itself is shown alone, `OVER_BOUND`), and everything forwarded to the model is cut
+  alike; any cut makes the presentation incomplete, and is disclosed. While a server page is cut, its
   continuation is withheld, since following it would skip the page's hidden records.
 - Server text is untrusted wherever it goes: the plain-text view and the caption show hidden characters as escapes,
   the Markdown view escapes every server string (text blocks are fenced as code), the framing given to the
@@ -1226,7 +1227,8 @@ def present(
     Raises:
         TypeError: `result` is not a tool result; `server`, `max_rows`, `max_bytes` or `arguments` has the wrong type
             (a bound is an integer: a bool or a float is refused).
-        ValueError: `result` is not a `CallToolResult`'s shape, or a bound is negative.
+        ValueError: `result` is not a `CallToolResult`'s shape, `max_bytes` or `first_row` is negative, `max_rows`
+            is below one, or `first_row` is past the last record.
     """
     _check_parameters(server, max_rows, max_bytes, arguments, first_row, forwards)
     # A pipeline of four stages, each visited once: read, the records shown, the model's copy, the presentation.
