@@ -224,6 +224,8 @@ def test_the_host_guide_runs(tmp_path: Path) -> None:
 
     assert namespace["rendering"].mode == "verbatim" and namespace["rendering"].complete
     assert namespace["presentation"].complete and namespace["presentation"].caption is not None
+    paged = [row.id for page in namespace["shown_pages"] for s in page.document.sections for row in s.rows]
+    assert paged == ["101000", "106100"] and len(namespace["shown_pages"]) == 2  # the loop body ran
     assert namespace["report"].clean and namespace["report"].score == 1.0
     beside = namespace["beside"]
     assert beside.startswith('Verbatim result from tool "ledger" of server "example-financial".')

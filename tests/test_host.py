@@ -26,6 +26,7 @@ from mcp_rendering.host import (
     FRAMING_HEADER,
     FRAMING_TOKEN_LIMIT,
     NAME_LIMIT,
+    UNSTATED_COMPLETENESS,
     Presentation,
     next_call_arguments,
     present,
@@ -303,15 +304,15 @@ def test_a_malformed_linked_field_entry_is_ignored_and_a_well_formed_one_shown()
     presentation = present_original(TOOL, result({"mode": "verbatim"}, page={"linkedFields": [*malformed, good]}))
     notes = [line for line in presentation.text.splitlines() if line.startswith("[link]")]
     assert notes == [
-        '[link] Field "list" of record "h1", shown as a link in its cell: too large to embed (5000 bytes). '
-        "Read it at s://hits/h1/fields/1"
+        '[link] Field "list" of record "h1": the server sent it as a link, too large to embed (5000 bytes); its '
+        'cell shows what the server put there. Read it at "s://hits/h1/fields/1".'
     ]
 
 
 def test_a_record_link_naming_no_section_is_shown_after_the_document() -> None:
     link = {"rowId": "x9", "sectionId": "gone", "uri": "s://x/9", "bytes": 9000}
     presentation = present_original(TOOL, result({"mode": "verbatim"}, page={"linkedRecords": [link]}))
-    note = '[link] Record "x9", shown as a link: too large to embed (9000 bytes). Read it at s://x/9'
+    note = '[link] Record "x9", shown as a link: too large to embed (9000 bytes). Read it at "s://x/9".'
     assert presentation.text == render_text(DOCUMENT) + "\n" + note + "\n"
     assert presentation.markdown == render_markdown(DOCUMENT) + "\n- \\" + note.replace("]", "\\]", 1) + "\n"
 
@@ -377,7 +378,7 @@ def test_a_cut_page_withholds_the_servers_continuation() -> None:
     assert "once this page has been shown in full" in (presentation.notice or "")
 
 
-@pytest.mark.parametrize("bound", [{"max_rows": 0}, {"max_bytes": 0}, {"max_rows": 1, "max_bytes": 1}])
+@pytest.mark.parametrize("bound", [{"max_bytes": 0}, {"max_rows": 1, "max_bytes": 1}])
 def test_a_zero_bound_shows_nothing_and_says_so(bound: dict[str, int]) -> None:
     presentation = present_original(
         TOOL, result({"mode": "verbatim"}), max_rows=bound.get("max_rows"), max_bytes=bound.get("max_bytes")
@@ -603,7 +604,9 @@ def test_an_incomplete_result_is_framed_even_without_a_mode(directive: dict[str,
     assert presentation.mode == mode and not presentation.complete
     framing = presentation.framing
     assert framing is not None and framing.splitlines()[0] == FRAMING_HEADER
-    assert f"Mode: {mode}." in framing and "This result is incomplete" in framing
+    # Stated incomplete, it says records are missing; not stated, it says so, and claims no missing record.
+    said = "This result is incomplete" if "complete" in directive else UNSTATED_COMPLETENESS
+    assert f"Mode: {mode}." in framing and said in framing
     assert presentation.model_result["content"][0]["text"] == framing
 
 
@@ -679,7 +682,7 @@ def test_no_near_copy_of_the_framing_reaches_the_model(forgery: str) -> None:
     from_server["structuredContent"] = {k: v for k, v in forwarded["structuredContent"].items() if k != "_rendering"}
     payload = json.dumps(from_server, ensure_ascii=False) + framing.split("Server guidance", 1)[1]
     assert _letters_of(FRAMING_HEADER.split(",")[0]) not in _letters_of(payload)
-    assert "[text from the server that imitates the host's rendering directive]" in forwarded["content"][1]["text"]
+    assert "[server text that imitates the host's rendering directive, removed]" in forwarded["content"][1]["text"]
 
 
 def _letters_of(text: str) -> str:
@@ -798,10 +801,11 @@ ANY_VALUE = st.one_of(
 def test_present_takes_its_bounds_as_counts(name: str, value: Any) -> None:
     result = verbatim_result(DOCUMENT)
     bound: dict[str, Any] = {name: value}
-    if value is None or (type(value) is int and value >= 0):
+    least = 1 if name == "max_rows" else 0
+    if value is None or (type(value) is int and value >= least):
         assert present(None, result, **bound).mode == "verbatim"
     elif type(value) is int:
-        with pytest.raises(ValueError, match=rf"^{name} must be zero or more$"):
+        with pytest.raises(ValueError, match=rf"^{name} must be {'one' if least else 'zero'} or more$"):
             present(None, result, **bound)
     else:
         with pytest.raises(TypeError, match=rf"^{name} must be an integer or None, not "):
@@ -811,8 +815,11 @@ def test_present_takes_its_bounds_as_counts(name: str, value: Any) -> None:
 @given(ANY_VALUE)
 def test_present_takes_the_first_row_as_a_count(value: Any) -> None:
     wire = text_result("a\nb\nc")
-    if type(value) is int and value >= 0:
+    if type(value) is int and 0 <= value < 3:
         assert present(None, wire, first_row=value).records == "text"
+    elif type(value) is int and value >= 3:
+        with pytest.raises(ValueError, match=r"^first_row \d+ is past the last record: the result holds 3 records"):
+            present(None, wire, first_row=value)
     elif type(value) is int:
         with pytest.raises(ValueError, match=r"^first_row must be zero or more$"):
             present(None, wire, first_row=value)
@@ -853,7 +860,7 @@ _SHAPES = st.one_of(
 )
 
 
-@given(_SHAPES, st.sampled_from(["verbatim", "summarizable"]), st.none() | st.integers(min_value=0, max_value=7))
+@given(_SHAPES, st.sampled_from(["verbatim", "summarizable"]), st.none() | st.integers(min_value=1, max_value=7))
 def test_the_model_reads_every_record_the_user_sees_whatever_the_structured_shape(
     structured: Any, mode: str, max_rows: int | None
 ) -> None:
@@ -931,7 +938,7 @@ def test_first_row_walks_the_lines_of_a_text_result() -> None:
         presentation = present(None, wire, max_rows=2, first_row=presentation.next_first_row)
         views.append(presentation.text)
     assert [view.split("\n\n", 1)[1].split() for view in views] == [["a", "b"], ["c", "d"], ["e"]]
-    assert "lines 5 to 5 of 5" in views[-1]
+    assert "line 5 of 5" in views[-1]
     with pytest.raises(ValueError, match="first_row must be zero or more"):
         present(None, wire, first_row=-1)
 

@@ -19,6 +19,7 @@ from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.host import (  # pyright: ignore[reportPrivateUsage]
     FRAMING_END,
     FRAMING_HEADER,
+    OVER_BOUND,
     Presentation,
     _in_channel,  # pyright: ignore[reportPrivateUsage]
     _payload,  # pyright: ignore[reportPrivateUsage]
@@ -118,7 +119,7 @@ HOST_OVERHEAD_LIMIT = 32_000
 """What the host's framing and directive can weigh at most: fixed text and server strings the schema bounds."""
 
 
-@given(hostile_results(), st.integers(min_value=0, max_value=4000), st.none() | st.integers(0, 8))
+@given(hostile_results(), st.integers(min_value=0, max_value=4000), st.none() | st.integers(1, 8))
 def test_max_bytes_bounds_every_byte_of_the_model_result_from_the_server(
     wire: dict[str, Any], max_bytes: int, max_rows: int | None
 ) -> None:
@@ -441,7 +442,7 @@ def server_bytes_of_every_member(presentation: Presentation) -> int:
 @example(  # nothing of the result fits: the empty payload must weigh nothing, or a block slips in on its weight
     ({"content": [{"type": ""}], "structuredContent": {"0": 0}, "_meta": {EXTENSION_ID: {}}}, TOOL, ""), 0, None, {}
 )
-@given(very_hostile_results(), st.none() | st.integers(0, 3000), st.none() | st.integers(0, 8), _arguments)
+@given(very_hostile_results(), st.none() | st.integers(0, 3000), st.none() | st.integers(1, 8), _arguments)
 def test_every_string_of_every_output_is_defused_bounded_and_never_a_link(
     hostile: tuple[dict[str, Any], dict[str, Any], str],
     max_bytes: int | None,
@@ -471,9 +472,11 @@ def test_every_string_of_every_output_is_defused_bounded_and_never_a_link(
         assert not any(is_hidden(char) for char in view.replace("\n", "")), view[:200]
 
     # Bounded: every byte of the model's copy from the server fits `max_bytes` (the host's framing, its directive's
-    # own members and isError aside, which are bounded by a constant); each view fits it, the notice on top.
+    # own members and isError aside, which are bounded by a constant); each view fits it, the notice on top, but for
+    # a record over the bound by itself, which a page shows alone, its notice saying so.
     if max_bytes is not None:
         assert server_bytes_of_every_member(presentation) <= max_bytes
+    if max_bytes is not None and OVER_BOUND not in (notice or ""):
         shown_notice = 0 if notice is None else len(notice.encode()) + 2
         assert len(text.encode()) <= max_bytes + shown_notice
         markdown_notice = 0 if notice is None else len(f"> {markdown_escape(notice)}\n\n".encode())

@@ -126,3 +126,45 @@ def test_the_framings_end_cannot_begin_an_imitation_the_server_completes(cut: in
     joined = "".join(_letters_of(block.get("text", "")) for block in forwarded)
     assert joined.count(_letters_of(IMITATION)) == 1  # the host's own header, at the start
     assert joined.startswith(_letters_of(IMITATION))
+
+
+NOTE = "[server text that imitates the host's rendering directive, removed]"
+
+
+def test_the_note_cannot_join_server_text_into_an_imitation() -> None:
+    """The note's letters neither hold the header's nor begin with an end of them nor end with a beginning of them:
+    whatever server text stands beside it, the note adds no letter to an imitation."""
+    note, header = _letters_of(NOTE), _letters_of(IMITATION)
+    assert header not in note
+    assert not any(note.startswith(header[-size:]) for size in range(1, len(header)))
+    assert not any(note.endswith(header[:size]) for size in range(1, len(header)))
+
+
+def test_a_header_before_two_thousand_blocks_replaces_that_block_alone() -> None:
+    """One imitating block, then 2000 blocks each continuing the header's words: the note replacing the first does
+    not read as the header with the next, so every other block reaches the model unchanged."""
+    rest = [{"type": "text", "text": "for the tool result below"}] * 2000
+    result = {
+        "content": [{"type": "text", "text": IMITATION}, *rest],
+        "_meta": {"io.modelcontextprotocol/rendering": {"mode": "verbatim", "complete": True}},
+    }
+    forwarded = present(None, result, forwards="text").model_result["content"]
+    assert forwarded[1] == {"type": "text", "text": NOTE}
+    assert forwarded[2:] == rest
+
+
+def test_inside_a_block_only_the_imitating_lines_are_replaced() -> None:
+    """A header spelled over two lines replaces both; one on a line of its own replaces that line, not the next
+    (which holds no imitation beside the note), nor the block's other lines."""
+    split = "[Rendering directive\nfor the tool result below, relayed"
+    text = f"Record 1\n{split}\nRecord 2\n{IMITATION}\nfor the tool result below\n"
+    forwarded = present(None, {"content": [{"type": "text", "text": text}]}).model_result["content"]
+    expected = f"Record 1\n{NOTE}\n{NOTE}\nRecord 2\n{NOTE}\nfor the tool result below\n"
+    assert forwarded == [{"type": "text", "text": expected}]
+
+
+def test_a_header_split_across_blocks_replaces_the_lines_that_spell_it() -> None:
+    head, tail = IMITATION[:12], IMITATION[12:]
+    content = [{"type": "text", "text": f"Record 1\n{head}"}, {"type": "text", "text": f"{tail}\nRecord 2"}]
+    forwarded = present(None, {"content": content}).model_result["content"]
+    assert forwarded == [{"type": "text", "text": f"Record 1\n{NOTE}"}, {"type": "text", "text": f"{NOTE}\nRecord 2"}]

@@ -68,7 +68,8 @@ The rules (the contract of this module):
 9. **Completeness** (`completeness_misstated`). A notice of incompleteness is a line a reader reads as one: not
    standing for a record, not a table line, not running on in a paragraph, not the document's or a section's
    title, visible (a link title is not), starting with `PARTIAL_MARKER` ("Partial result:"). A partial result needs
-   one; a complete result must have none. The parts of a continued result, audited together, are partial only when
+   one (for a result whose completeness is not stated, a line starting with `UNSTATED_COMPLETENESS` does); a
+   complete result must have none. The parts of a continued result, audited together, are partial only when
    the last one is.
 
 What this cannot see: an invented record written as prose (outside a table, a list of records or a paragraph of
@@ -124,7 +125,7 @@ from pydantic import ValidationError
 from mcp_rendering.document import Cell, Document, Row, RowKind, Section
 from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, lines_as_drawn, may_change
 from mcp_rendering.envelope import LinkedRecord
-from mcp_rendering.host import Presentation, linked_records, result_is_complete, tool_result_wire
+from mcp_rendering.host import UNSTATED_COMPLETENESS, Presentation, linked_records, result_is_complete, tool_result_wire
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, resolve_rendering
 from mcp_rendering.records import RecordsKind, ResultRecords, result_records, shows_text
 from mcp_rendering.render import column_cells, first_hidden, shows_as_written, text_escape, visible
@@ -664,10 +665,11 @@ def _read(
     return reader, "markdown" if reader.markdown else "text"
 
 
-def _notice_lines(lines: Sequence[_Line], used: Sequence[bool], titles: frozenset[str] = frozenset()) -> list[int]:
-    """The lines a reader reads as a notice of incompleteness; a line that is the document's or a section's title
-    (`present()` shows a title that begins like a notice as it is) is a title."""
-    marker = PARTIAL_MARKER
+def _notice_lines(
+    lines: Sequence[_Line], used: Sequence[bool], titles: frozenset[str] = frozenset(), marker: str = PARTIAL_MARKER
+) -> list[int]:
+    """The lines a reader reads as a notice starting with `marker` (by default, of incompleteness); a line that is
+    the document's or a section's title (`present()` shows a title that begins like a notice as it is) is a title."""
     found: list[int] = []
     for line in lines:
         if line.kind in ("hidden", "blank") or used[line.number] or line.continues or line.view in titles:
@@ -681,7 +683,8 @@ def _completeness(
     lines: Sequence[_Line], used: Sequence[bool], complete: bool, titles: frozenset[str] = frozenset()
 ) -> list[Issue]:
     notices = _notice_lines(lines, used, titles)
-    if not complete and not notices:
+    # A result whose completeness is not stated reads partial; the host's line saying so is not shown as whole.
+    if not complete and not notices and not _notice_lines(lines, used, titles, UNSTATED_COMPLETENESS):
         return [
             Issue(
                 "completeness_misstated",

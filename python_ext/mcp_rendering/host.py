@@ -8,9 +8,10 @@
   their place), any other structured content as tables, or else the text content line by line with every other
   block named on a line of its own.
 - An incomplete result is never shown as complete: a notice starting with `PARTIAL_MARKER` says so and how to get
-  the rest.
-- The host's own bounds (`max_rows`, `max_bytes`) cut at a record or line boundary, and everything forwarded to the
-  model is cut alike; any cut makes the presentation incomplete, and is disclosed. While a server page is cut, its
+  the rest; for a result whose completeness the server did not state, with nothing cut, `UNSTATED_COMPLETENESS`.
+- The host's own bounds (`max_rows`, `max_bytes`) cut at a record or line boundary, a page holding at least one
+  record (one over `max_bytes` by itself is shown alone, `OVER_BOUND`), and everything forwarded to the model is cut
+  alike; any cut makes the presentation incomplete, and is disclosed. While a server page is cut, its
   continuation is withheld, since following it would skip the page's hidden records.
 - Server text is untrusted wherever it goes: the plain-text view and the caption show hidden characters as escapes,
   the Markdown view escapes every server string (text blocks are fenced as code), the framing given to the
@@ -51,14 +52,17 @@ from mcp_rendering.reading import (
     resolve_rendering,
 )
 from mcp_rendering.records import ContentLine, RecordsKind, ResultRecords, result_records, shows_text
-from mcp_rendering.render import code_fence, markdown_escape, render_markdown, render_text, visible
+from mcp_rendering.render import code_fence, markdown_escape, render_markdown, render_text, text_escape, visible
 from mcp_rendering.types import PARTIAL_MARKER, RESULT_STRUCTURED_KEY, EffectiveMode
 
 __all__ = [
     "FRAMING_END",
     "FRAMING_HEADER",
     "FRAMING_TOKEN_LIMIT",
+    "IMITATION_WARNING",
     "NAME_LIMIT",
+    "OVER_BOUND",
+    "UNSTATED_COMPLETENESS",
     "Channel",
     "Presentation",
     "as_wire",
@@ -94,6 +98,41 @@ NAME_LIMIT = 128
 Channel: TypeAlias = Literal["text", "structured", "both"]
 """Which part of a tool result a host hands its model: the content blocks ("text"), `structuredContent` alone
 ("structured"), or both; frameworks differ (see the reach table)."""
+
+IMITATION_WARNING = (
+    "Some lines of the server's text below are worded like this host's own lines: every line from here on is the"
+    " server's."
+)
+"""The host's line before a server text that holds a line worded like the host's (in `present()`'s views and in
+the final answers built from them)."""
+
+_HOST_LINE = re.compile(
+    r"(?:verbatim result from|partial result|the tool |the server did not say|\d+ results follow|end of result)"
+    r"|.*\bhosts?\b"
+)
+"""How the host's lines open (compared folded): a caption, a notice, an answer's error or joined answers' line; and a
+line speaking of a host anywhere."""
+
+
+def imitates_host(text: str) -> bool:
+    """Whether a line of the server's text is worded like one of the host's lines (compared without case, width
+    variants, format characters or repeated white space)."""
+    for line in text.splitlines():
+        folded = unicodedata.normalize("NFKC", line)
+        folded = "".join(char for char in folded if unicodedata.category(char) != "Cf")
+        folded = " ".join(folded.split()).casefold()
+        if _HOST_LINE.match(folded):
+            return True
+    return False
+
+
+UNSTATED_COMPLETENESS = "The server did not say whether this is the whole result."
+"""The notice (and the final answer's line) for a result whose completeness the server did not state, when nothing
+else is known to be missing: neither partial nor whole."""
+
+OVER_BOUND = "is over the host's byte bound by itself: this page shows it alone"
+"""What the notice says of a record that alone is over `max_bytes`: a page holds at least one record, so that
+following `next_first_row` always progresses and no record is left out unseen."""
 
 _TOKEN = re.compile(r"[A-Za-z0-9._~-]{1,4096}")
 _LINK_KEYS = ("linkedRecords", "linkedFields")
@@ -160,7 +199,9 @@ class Presentation:
     """False when the result is a bounded page or when the host cut anything; `notice` then says so."""
     notice: str | None
     """The notice shown to the user, or None for a complete presentation: it starts with `PARTIAL_MARKER` when
-    records are missing, and with "Note:" when every record is shown but the model's copy lacks content blocks."""
+    records are missing, with "Note:" when every record is shown but the model's copy lacks content blocks (or one
+    record alone is over `max_bytes`), and is `UNSTATED_COMPLETENESS` when the server did not state completeness and
+    nothing is known to be missing."""
     summarizing_allowed: bool
     """True unless the mode is "verbatim": the host may then summarize, abridge or reformat."""
     model_result: dict[str, Any]
@@ -446,16 +487,23 @@ def _partial_notice(
     return f"{PARTIAL_MARKER} {extent}. {_continuation_text(rendering, tool_name, for_model=for_model)}"
 
 
+def _unstated(rendering: EffectiveRendering, page: _PageState) -> bool:
+    """Whether the result reads partial only because the server did not state its completeness: no continuation,
+    no page state saying it is partial."""
+    return rendering.completeness == "not-stated" and not rendering.continuation_partial and page.complete is not False
+
+
 def _withheld_text(withheld: int) -> str:
     blocks = "1 content block was" if withheld == 1 else f"{withheld} content blocks were"
     return f"{blocks} not forwarded to the model: over the host's size bound."
 
 
-def _host_notice(extent: str, withheld: int, server_complete: bool, server_rest: str | None) -> str:
+def _host_notice(extent: str, withheld: int, server_complete: bool, server_rest: str | None, *, last: bool) -> str:
     """The notice of a presentation the host's bounds cut; `server_rest`, once the page's last record is shown, says
-    how to get what follows from the server."""
+    how to get what follows from the server; `last`: this is the last slice, the records not shown came before it."""
     whole = "a result it received whole" if server_complete else "this page of a partial result"
-    parts = [f"{PARTIAL_MARKER} this host shows {extent} of {whole}; the rest is in the full result."]
+    rest = "the records before these were shown before" if last else "the rest is in the full result"
+    parts = [f"{PARTIAL_MARKER} this host shows {extent} of {whole}; {rest}."]
     if withheld:
         parts.append(_withheld_text(withheld))
     if not server_complete:
@@ -483,7 +531,9 @@ def _framing(rendering: EffectiveRendering, records_complete: bool, notice: str 
         )
     else:
         lines.append("Mode: summarizable. The server allows this result to be summarized, abridged or reformatted.")
-    if not records_complete and notice is not None:
+    if not records_complete and notice is not None and notice.startswith(UNSTATED_COMPLETENESS):
+        lines.append(f"{notice} Do not present it as the whole result, nor say that records are missing.")
+    elif not records_complete and notice is not None:
         lines.append(
             f'This result is incomplete: begin your presentation with a line that starts with "{PARTIAL_MARKER}" '
             f"and says that more records exist. {notice}"
@@ -630,7 +680,7 @@ class _Records:
         def text() -> str:
             view = render_text(document, null_display=null_display, notes=notes)
             if orphan_notes:
-                view += "\n" + "\n".join(visible(" ".join(note.splitlines())) for note in orphan_notes) + "\n"
+                view += "\n" + "\n".join(text_escape(note) for note in orphan_notes) + "\n"  # as a section's notes
             return view
 
         def markdown() -> str:
@@ -645,14 +695,15 @@ class _Records:
 def _record_note(link: LinkedRecord) -> str:
     return (
         f"[link] Record {quote(link.row_id)}, shown as a link: too large to embed ({link.bytes} bytes). "
-        f"Read it at {link.uri}"
+        f"Read it at {quote(link.uri)}."
     )
 
 
 def _field_note(entry: LinkedField) -> str:
+    # The cell shows what the server put in it, which the host cannot vouch for: the note says where the field is.
     return (
-        f"[link] Field {quote(entry.name)} of record {quote(entry.row_id)}, shown as a link in its cell: too "
-        f"large to embed ({entry.bytes} bytes). Read it at {entry.uri}"
+        f"[link] Field {quote(entry.name)} of record {quote(entry.row_id)}: the server sent it as a link, too large "
+        f"to embed ({entry.bytes} bytes); its cell shows what the server put there. Read it at {quote(entry.uri)}."
     )
 
 
@@ -809,9 +860,11 @@ _TEXT_BLOCK_BYTES = len('{"type":"text","text":""}')
 
 def _compact_json(value: Any) -> str | None:
     try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+        dumped = json.dumps(value, ensure_ascii=False, separators=(",", ":"), check_circular=False)
     except (TypeError, ValueError, RecursionError):
         return None  # not JSON: defused string by string, which makes it JSON
+    # A lone surrogate (JSON's "\ud800" reads as one) has no UTF-8 form: defused string by string, it is escaped.
+    return None if _SURROGATE.search(dumped) else dumped
 
 
 def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
@@ -844,32 +897,23 @@ def _block_text(block: Any) -> str:
 
 
 def _defused_across_blocks(blocks: list[Any]) -> list[Any]:
-    """`blocks` with every block that holds part of an imitation of the framing's header spanning blocks replaced by
+    """`blocks` with every line that holds part of an imitation of the framing's header spanning blocks replaced by
     a note: the model reads consecutive blocks as one text, so a header split across two (each defused alone) would
-    read whole. The same list when there is none (the usual case: one scan of the letters, none with fewer than two
-    blocks of text)."""
+    read whole. A block of another type holding such a line (an embedded resource's text) is replaced by the note.
+    The same list when there is none (the usual case: one scan of the letters, none with fewer than two blocks of
+    text)."""
     texts = [_block_text(block) for block in blocks]
     if sum(1 for text in texts if text) < 2:
         return blocks
+    defused = _defuse_parts(texts)
+    if defused == texts:
+        return blocks
     kept = list(blocks)
-    marked: set[int] = set()
-    while True:  # a note may join the next block into a new imitation: repeat until none is left
-        letters = [_letters(_IMITATION) if index in marked else _letters(text) for index, text in enumerate(texts)]
-        joined = "".join(letters)
-        start = joined.find(_HEADER_LETTERS)
-        if start == -1:
-            return kept if marked else blocks
-        ends = list(itertools.accumulate(len(part) for part in letters))
-        before = len(marked)
-        while start != -1:
-            first = bisect.bisect_right(ends, start)
-            last = bisect.bisect_left(ends, start + len(_HEADER_LETTERS))
-            marked.update(range(first, last + 1))
-            start = joined.find(_HEADER_LETTERS, start + 1)
-        for index in marked:
-            kept[index] = {"type": "text", "text": _IMITATION}
-        if len(marked) == before:  # no new block to replace: the notes alone spell it (they cannot)
-            return kept
+    for index, (text, new) in enumerate(zip(texts, defused, strict=True)):
+        if new != text:
+            is_text = isinstance(blocks[index], Mapping) and blocks[index].get("type") == "text"
+            kept[index] = {**blocks[index], "text": new} if is_text else {"type": "text", "text": _IMITATION}
+    return kept
 
 
 def _uncut_payload(
@@ -989,9 +1033,13 @@ def _model_result(
     return forwarded
 
 
-_IMITATION = "[text from the server that imitates the host's rendering directive]"
+_IMITATION = "[server text that imitates the host's rendering directive, removed]"
+"""The note that replaces a line imitating the framing's header. Its letters neither hold the header's, nor begin
+with an end of them, nor end with a beginning of them: beside any text it cannot complete an imitation, so that one
+pass of the defusal leaves none."""
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _NOT_LETTERS = re.compile(r"[\W_]+")
 _JSON_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|.)", re.DOTALL)
 _ASCII_LETTERS: dict[int, int | None] = {
@@ -1026,14 +1074,52 @@ def _imitates_framing(text: str) -> bool:
 
 
 def _defuse_text(text: str) -> str:
-    """Server text with each line that imitates the framing's header (however spaced, cased or spelled with
-    compatibility characters) replaced by a note saying what it was; the whole text, when the imitation spans lines.
-    """
-    if not _imitates_framing(text):
-        return text
-    lines = [_IMITATION if _imitates_framing(line) else line for line in text.splitlines()]
-    defused = "\n".join(lines)
-    return _IMITATION if _imitates_framing(defused) else defused
+    """Server text with each line that holds part of an imitation of the framing's header (however spaced, cased or
+    spelled with compatibility characters, within a line or across lines) replaced by a note saying what it was, and
+    each lone surrogate written as its escape (`\\ud800`), so that what the model receives is UTF-8."""
+    if _SURROGATE.search(text):  # no UTF-8 form: written as the views show it, an escape
+        text = _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    return _defuse_parts([text])[0] if _imitates_framing(text) else text
+
+
+def _defuse_parts(texts: Sequence[str]) -> list[str]:
+    """`texts`, read in order as one text, with each line that holds part of an imitation of the framing's header
+    replaced by `_IMITATION` (its line break kept); one pass, as the note cannot form a new imitation."""
+    lines_of = [text.splitlines(keepends=True) for text in texts]
+    marked = _spanned([line for lines in lines_of for line in lines])
+    if not marked:
+        return list(texts)
+    defused: list[str] = []
+    index = 0
+    for lines in lines_of:
+        parts: list[str] = []
+        for line in lines:
+            if index in marked:
+                content = line.splitlines()[0] if line.splitlines() else ""
+                parts.append(_IMITATION + line[len(content) :])
+            else:
+                parts.append(line)
+            index += 1
+        defused.append("".join(parts))
+    return defused
+
+
+def _spanned(parts: Sequence[str]) -> set[int]:
+    """The indices of the `parts` (read in order as one text) that hold letters of an imitation of the header. The
+    header's letters have no border (no beginning that is also an end), so imitations never overlap: linear."""
+    letters = [_letters(part) for part in parts]
+    joined = "".join(letters)
+    start = joined.find(_HEADER_LETTERS)
+    if start == -1:
+        return set()
+    ends = list(itertools.accumulate(len(part) for part in letters))
+    marked: set[int] = set()
+    while start != -1:
+        first = bisect.bisect_right(ends, start)
+        last = bisect.bisect_left(ends, start + len(_HEADER_LETTERS))
+        marked.update(range(first, last + 1))
+        start = joined.find(_HEADER_LETTERS, start + len(_HEADER_LETTERS))
+    return marked
 
 
 def _defused(value: Any) -> Any:
@@ -1144,12 +1230,13 @@ def present(
     Raises:
         TypeError: `result` is not a tool result; `server`, `max_rows`, `max_bytes` or `arguments` has the wrong type
             (a bound is an integer: a bool or a float is refused).
-        ValueError: `result` is not a `CallToolResult`'s shape, or a bound is negative.
+        ValueError: `result` is not a `CallToolResult`'s shape, `max_bytes` or `first_row` is negative, `max_rows`
+            is below one, or `first_row` is past the last record.
     """
     _check_parameters(server, max_rows, max_bytes, arguments, first_row, forwards)
     # A pipeline of four stages, each visited once: read, the records shown, the model's copy, the presentation.
     read = _read(tool, result, arguments)
-    bound = _model_bound(read, forwards, max_bytes, first_row)
+    bound = _model_bound(read, forwards, max_bytes, max_rows, first_row)
     shown = (
         _show_records(read, bound, max_rows, max_bytes, first_row)
         if read.records.document is not None
@@ -1207,11 +1294,16 @@ class _ModelBound:
     forwards: Channel | None
 
 
-def _model_bound(read: _Read, forwards: Channel | None, max_bytes: int | None, first_row: int) -> _ModelBound:
+def _model_bound(
+    read: _Read, forwards: Channel | None, max_bytes: int | None, max_rows: int | None, first_row: int
+) -> _ModelBound:
     directive_bytes = 0 if forwards in ("text", "both") else _directive_server_bytes(read.wire, read.rendering)
     server_directive = max_bytes is None or directive_bytes <= max_bytes
     model_bytes = None if max_bytes is None else max_bytes - (directive_bytes if server_directive else 0)
-    uncut = None if first_row else _uncut_payload(read.wire, forwards, read.records.kind, read.whole_text)
+    records = read.whole.count if read.whole is not None else _record_lines(read.records.lines)
+    # A page that `first_row` starts or `max_rows` cuts is never forwarded whole: the whole is not even rendered.
+    cut = first_row > 0 or (max_rows is not None and max_rows < records)
+    uncut = None if cut else _uncut_payload(read.wire, forwards, read.records.kind, read.whole_text)
     if uncut is not None and model_bytes is not None and uncut.size() > model_bytes:
         uncut = None
     return _ModelBound(model_bytes, server_directive, uncut, forwards)
@@ -1237,6 +1329,9 @@ class _Shown:
     """The non-text blocks named on the lines shown, when a text result was cut."""
     cut_payload: Callable[[int], _Payload]
     """What the model receives of the first k records when the whole cannot be forwarded."""
+    over_bound: str | None = None
+    """The record shown alone on its page although it is over `max_bytes` by itself (a page holds at least one
+    record, so that paging always progresses), as the notice names it; None when the views fit the bound."""
 
 
 def _fitting(
@@ -1267,7 +1362,8 @@ def _show_records(
     null_display = read.rendering.null_display
     whole = read.whole
     assert whole is not None
-    start = min(first_row, whole.count)
+    _check_first_row(first_row, whole.count)
+    start = first_row
     view = whole.after(start)
     count = view.count
 
@@ -1279,12 +1375,16 @@ def _show_records(
 
     limit = count if max_rows is None else min(max_rows, count)
     limit = _fitting(bound, limit, count, lambda k: _both(view.render(k, null_display)[1:]), max_bytes, cut_payload)
+    over_bound: str | None = None
+    if limit == 0 and count:  # the next record alone is over the byte bound: shown alone rather than never
+        limit = 1
+        over_bound = f"Record {start + 1}"
     document, body_text, body_markdown = view.render(limit, null_display)
     extent: str | None = None
     if max_bytes is not None and limit == 0 and not _fits(_both((body_text, body_markdown)), max_bytes):
-        # Not even the headings around no record fit: the views hold the notice alone.
+        # No record, and not even the headings fit: the views hold the notice alone.
         body_text = body_markdown = str
-        extent = f"0 of {count} records" if count else "none of the headings"
+        extent = "none of the headings"
     if start:
         shown = f"record {start + 1}" if limit == 1 else f"records {start + 1} to {start + limit}"
         extent = f"{shown} of {whole.count}"
@@ -1297,13 +1397,25 @@ def _show_records(
         shown_uris = {row.uri for s in cut_document.sections for row in s.rows if row.uri}
         shown_uris |= {link.uri for link in links}
     return _Shown(
-        document, body_text, body_markdown, limit, count, limit, extent, next_first_row, shown_uris, None, cut_payload
+        document,
+        body_text,
+        body_markdown,
+        limit,
+        count,
+        limit,
+        extent,
+        next_first_row,
+        shown_uris,
+        None,
+        cut_payload,
+        over_bound,
     )
 
 
 def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes: int | None, first_row: int) -> _Shown:
     """The lines of a text result, from the `first_row`-th line of text, within `max_rows` and `max_bytes`."""
     every_line = read.records.lines
+    _check_first_row(first_row, _record_lines(every_line))
     # The line holding the first record to show; from the start, the blocks before any text line are shown too.
     start = _text_line_limit(every_line, first_row) if first_row else 0
     lines = every_line[start:]
@@ -1314,25 +1426,49 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
 
     limit = _text_line_limit(lines, max_rows)
     limit = _fitting(bound, limit, count, lambda k: _both(_text_views(lines, k)), max_bytes, cut_payload)
+    before = _record_lines(every_line[:start])
+    over_bound: str | None = None
+    if not _record_lines(lines[:limit]) and _record_lines(lines):
+        # The next line alone is over the byte bound: shown alone (with the blocks named before it) rather than never.
+        limit = _text_line_limit(lines, 0) + 1
+        over_bound = f"Line {before + 1}"
     body_text, body_markdown = _text_views(lines, limit)
     extent: str | None = None
     next_first_row: int | None = None
     shown_blocks: set[int] | None = None
     if limit < count or start:
-        before = _record_lines(every_line[:start])
         records_shown = _record_lines(lines[:limit])
         records_in_all = before + _record_lines(lines)
-        extent = (
-            f"lines {before + 1} to {before + records_shown} of {records_in_all}"
-            if start
-            else f"the first {records_shown} of {records_in_all} lines"
-        )
+        if not start:
+            extent = f"the first {records_shown} of {records_in_all} lines"
+        elif records_shown == 1:
+            extent = f"line {before + 1} of {records_in_all}"
+        else:
+            extent = f"lines {before + 1} to {before + records_shown} of {records_in_all}"
         shown_blocks = {line.block for line in lines[:limit] if not line.from_text}
-        if limit < count:
+        if _record_lines(lines[limit:]):
             next_first_row = before + records_shown
     return _Shown(
-        None, body_text, body_markdown, limit, count, None, extent, next_first_row, None, shown_blocks, cut_payload
+        None,
+        body_text,
+        body_markdown,
+        limit,
+        count,
+        None,
+        extent,
+        next_first_row,
+        None,
+        shown_blocks,
+        cut_payload,
+        over_bound,
     )
+
+
+def _check_first_row(first_row: int, records: int) -> None:
+    if first_row and first_row >= records:
+        raise ValueError(
+            f"first_row {first_row} is past the last record: the result holds {records} records, counted from 0"
+        )
 
 
 def _model_payload(read: _Read, bound: _ModelBound, shown: _Shown) -> tuple[_Payload, int]:
@@ -1386,8 +1522,14 @@ def _presentation(
     if extent is not None:
         user_rest = None if page_cut else _continuation_text(rendering, tool_name, for_model=False)
         model_rest = None if page_cut else _continuation_text(rendering, tool_name, for_model=True)
-        notice: str | None = _host_notice(extent, withheld, server_complete, user_rest)
-        model_notice = _host_notice(extent, withheld, server_complete, model_rest)
+        last = first_row > 0 and shown.next_first_row is None  # the page's last slice: what is not shown came before
+        notice: str | None = _host_notice(extent, withheld, server_complete, user_rest, last=last)
+        model_notice = _host_notice(extent, withheld, server_complete, model_rest, last=last)
+    elif not server_complete and _unstated(rendering, read.page):
+        # Nothing is known to be missing: the notice says completeness is unstated, not that records were cut.
+        notice = model_notice = UNSTATED_COMPLETENESS
+        if withheld:
+            notice = model_notice = f"{notice} {_withheld_text(withheld)}"
     elif not server_complete:
         notice = _partial_notice(rendering, read.page, tool_name, shown.shown_count, for_model=False)
         model_notice = _partial_notice(rendering, read.page, tool_name, shown.shown_count, for_model=True)
@@ -1399,14 +1541,18 @@ def _presentation(
         notice = model_notice = "Note: " + _withheld_text(withheld)
     else:
         notice = model_notice = None
+    if shown.over_bound is not None:  # the user's views only: the model's copy keeps to its bound (withheld if not)
+        over = f"{shown.over_bound} {OVER_BOUND}."
+        notice = f"Note: {over}" if notice is None else f"{notice} {over}"
     body_text, body_markdown = shown.body_text, shown.body_markdown
-    views = _Views(body_text, body_markdown)
-    if notice is not None:
-        shown_notice = notice
-        views = _Views(
-            lambda: f"{shown_notice}\n\n{body_text()}",
-            lambda: f"> {markdown_escape(shown_notice)}\n\n{body_markdown()}",
-        )
+    # Server lines worded like the host's own are preceded by the host's warning, in both views alike.
+    warned = functools.cache(lambda: imitates_host(body_text()))
+    text_lead = "" if notice is None else f"{notice}\n\n"
+    markdown_lead = "" if notice is None else f"> {markdown_escape(notice)}\n\n"
+    views = _Views(
+        lambda: text_lead + (f"{IMITATION_WARNING}\n\n" if warned() else "") + body_text(),
+        lambda: markdown_lead + (f"{markdown_escape(IMITATION_WARNING)}\n\n" if warned() else "") + body_markdown(),
+    )
     framing = _framing(rendering, records_complete, model_notice)
     directive = _model_directive(rendering, records_complete, host_bounded, server_members=bound.server_directive)
     return Presentation(
@@ -1439,13 +1585,13 @@ def _check_parameters(
         raise ValueError("first_row must be zero or more")
     if forwards not in (None, "text", "structured", "both"):
         raise ValueError(f"forwards must be 'text', 'structured', 'both' or None, not {forwards!r}")
-    for name, bound in (("max_rows", max_rows), ("max_bytes", max_bytes)):
+    for name, bound, least in (("max_rows", max_rows, 1), ("max_bytes", max_bytes, 0)):
         if bound is None:
             continue
         if type(bound) is not int:
             raise TypeError(f"{name} must be an integer or None, not {type(bound).__name__}")
-        if bound < 0:
-            raise ValueError(f"{name} must be zero or more")
+        if bound < least:
+            raise ValueError(f"{name} must be {'one' if least else 'zero'} or more")
     if server is not None and not isinstance(server, str):
         raise TypeError(f"server must be a name (a string) or None, not {type(server).__name__}")
     if arguments is not None and not isinstance(arguments, Mapping):

@@ -245,7 +245,7 @@ def json_sections(value: Any) -> list[Section]:
 
 
 def content_lines(wire: Mapping[str, Any]) -> tuple[ContentLine, ...]:
-    """The result's content as lines: text blocks split at line feeds, every other block named on one line.
+    """The result's content as lines: text blocks split at line feeds (or CRLF), every other block named on one line.
 
     Blocks are separated by an empty line.
     """
@@ -260,7 +260,8 @@ def content_lines(wire: Mapping[str, Any]) -> tuple[ContentLine, ...]:
             body = block_map.get("text")
             if not isinstance(body, str):
                 continue
-            entries = [ContentLine(line, True, index) for line in body.split("\n")]
+            # A CRLF ends a line as a line feed does: its CR is no character of the line.
+            entries = [ContentLine(line, True, index) for line in body.replace("\r\n", "\n").split("\n")]
         else:
             entries = [ContentLine(block_line(block_map), False, index)]
         if lines:

@@ -27,13 +27,20 @@ call (a flag set when the tools are loaded).
 from __future__ import annotations
 
 import hashlib
-import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from mcp_rendering.host import NAME_LIMIT, Presentation, present, quote, tool_result_wire
+from mcp_rendering.host import (
+    IMITATION_WARNING,
+    NAME_LIMIT,
+    OVER_BOUND,
+    UNSTATED_COMPLETENESS,
+    Presentation,
+    present,
+    quote,
+    tool_result_wire,
+)
 from mcp_rendering.reading import read_tool_hints
 from mcp_rendering.render import markdown_escape
 
@@ -89,34 +96,6 @@ def _name(tool: Any) -> str:
 def _source(tool: Any, server: str | None) -> str:
     who = f"tool {quote(_name(tool)[:NAME_LIMIT])}"
     return f"{who} of server {quote(server[:NAME_LIMIT])}" if server else who
-
-
-UNSTATED_COMPLETENESS = "The server did not say whether this is the whole result."
-"""The host's line for a result whose completeness the server did not state."""
-
-IMITATION_WARNING = (
-    "Some lines of the server's text below are worded like this host's own lines: every line from here on is the"
-    " server's."
-)
-"""The host's line before a server text that holds a line worded like the host's."""
-
-_HOST_LINE = re.compile(
-    r"(?:verbatim result from|partial result|the tool |the server did not say|\d+ results follow|end of result)"
-    r"|.*\bhosts?\b"
-)
-"""How the host's lines of an answer open (compared folded), and a line speaking of a host anywhere."""
-
-
-def _imitates_host(text: str) -> bool:
-    """Whether a line of the server's text is worded like one of the host's lines of an answer (compared without
-    case, width variants, format characters or repeated white space)."""
-    for line in text.splitlines():
-        folded = unicodedata.normalize("NFKC", line)
-        folded = "".join(char for char in folded if unicodedata.category(char) != "Cf")
-        folded = " ".join(folded.split()).casefold()
-        if _HOST_LINE.match(folded):
-            return True
-    return False
 
 
 def _unstated_notice(presentation: Presentation) -> str | None:
@@ -179,23 +158,22 @@ def final_answer(
     source = _source(tool, server)
     notice_text, records_text = _split_notice(presentation.text, presentation.notice, markdown=False)
     notice_markdown, records_markdown = _split_notice(presentation.markdown, presentation.notice, markdown=True)
-    warning = IMITATION_WARNING if _imitates_host(records_text) else ""
     if wire.get("isError") is True:
         # An error message is not a partial set of records, so no notice goes with it.
         head = f"The {source} reported an error."
         if records_text.strip():
             head += " Its message, as the server wrote it:"
-        text = "\n\n".join(line for line in (head, warning, records_text) if line.strip())
-        markdown = "\n\n".join(
-            line for line in (markdown_escape(head), markdown_escape(warning), records_markdown) if line.strip()
-        )
+        text = "\n\n".join(line for line in (head, records_text) if line.strip())
+        markdown = "\n\n".join(line for line in (markdown_escape(head), records_markdown) if line.strip())
         return FinalAnswer(text, markdown, presentation.mode == "verbatim", True, presentation.complete, presentation)
     unstated = _unstated_notice(presentation)
     if unstated is not None:
         notice_text, notice_markdown = unstated, markdown_escape(unstated)
     empty = ""
-    if not records_text.strip() and presentation.host_bounded and max_bytes is not None:
-        # Nothing fits the bound (one line larger than it): `present()`'s "first 0 of 1 lines" would say little.
+    over_bound = not records_text.strip() or OVER_BOUND in (presentation.notice or "")
+    if over_bound and presentation.host_bounded and max_bytes is not None:
+        # Nothing fits the bound (a first record larger than it, which `present()` pages alone): an answer has no
+        # pages, so it says so rather than show a record over its bound.
         size = _text_size(wire)
         empty = (
             f"The {source} returned a result of {size} bytes of text, over this host's bound of {max_bytes} bytes"
@@ -204,14 +182,9 @@ def final_answer(
         notice_text = notice_markdown = records_text = records_markdown = ""
     elif not records_text.strip():
         empty = f"The {source} returned nothing to show."
-    text_lines = (presentation.caption, empty, notice_text, warning, records_text)
-    markdown_lines = (
-        presentation.caption_markdown,
-        markdown_escape(empty),
-        notice_markdown,
-        markdown_escape(warning),
-        records_markdown,
-    )
+    # `present()`'s records open with `IMITATION_WARNING` when a server line is worded like the host's.
+    text_lines = (presentation.caption, empty, notice_text, records_text)
+    markdown_lines = (presentation.caption_markdown, markdown_escape(empty), notice_markdown, records_markdown)
     return FinalAnswer(
         "\n\n".join(line for line in text_lines if line),
         "\n\n".join(line for line in markdown_lines if line),
