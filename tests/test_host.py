@@ -282,7 +282,7 @@ def test_an_array_and_a_deep_value_are_shown_too() -> None:
 def test_linked_records_and_fields_are_shown_in_their_place() -> None:
     uris = RecordUris("s://hits/{row_id}")
     document = uris.assign(DOCUMENT)
-    tokens = ContinuationTokens(Keyring.single(b"k" * 32), clock=lambda: 1_800_000_000.0)
+    tokens = ContinuationTokens(Keyring.single(b"host-test-key-0123456789"), clock=lambda: 1_800_000_000.0)
     envelope = Envelope(tool="screen", tokens=tokens, budget=Budget(max_bytes=200_000, max_field_bytes=3))
     page = envelope.page(document, arguments={}, caller="alice")
     presentation = present_original(TOOL, verbatim_result(page))

@@ -30,8 +30,8 @@ from mcp_rendering.tokens import (
     canonical_arguments,
 )
 
-SECRET_A = b"a" * 32
-SECRET_B = b"b" * 32
+SECRET_A = b"secret-a-0123456789abcdef"
+SECRET_B = b"secret-b-0123456789abcdef"
 ARGS: dict[str, Any] = {"statement": "2026-q1", "filter": {"min": 10, "accounts": ["4000", "4100"]}}
 
 
@@ -294,8 +294,8 @@ def _signed(payload: bytes, secret: bytes = SECRET_A, key_id: str = "k1") -> str
 
 # Issued at 1_800_000_000.5 with SECRET_A as "k1", ttl 600, for `issue(...)`'s call with a previous cursor.
 KNOWN_TOKEN = (
-    "v1.k1.eyJwIjo0MiwiZiI6ImlEZ2FHYXBSNDQwT3ZSRHEiLCJlIjoxODAwMDAwNjAwLCJ0IjoidkltYTJQdE0yaFZXUVFCRCIsImEiOiJKaWgy"
-    "ekFFdzlwNmZiS0RmIiwiYyI6ImNnbmI1WnM5MVNXVzBHdW8ifQ.5-QzVYZxGscGyWTC5Oxeq59BxKDwuEFhKbAq0YHsOmM"
+    "v1.k1.eyJwIjo0MiwiZiI6IjBad3EtZHdzTXR6bkhzT0ciLCJlIjoxODAwMDAwNjAwLCJ0IjoiNkxRWWFSOHhNNzZzVk9EOSIsImEiOiJ2Mnpy"
+    "MTNIRUM2REtlWDdGIiwiYyI6ImJ5NlR0czZzdjRkWllrT2UifQ.liO0AuqB4Er5TLFjIiA6qRUoLZidUvZ9y1N_RYnDsfY"
 )
 
 
@@ -504,7 +504,7 @@ def test_a_text_secret_is_taken_as_its_utf8_bytes() -> None:
 
 
 def test_a_secret_needs_sixteen_bytes() -> None:
-    assert Keyring.single(b"s" * 16).secret("k1") == b"s" * 16
+    assert Keyring.single(b"s" * 15 + b"t").secret("k1") == b"s" * 15 + b"t"
     with pytest.raises(ValueError, match=r"^secret of key 'k1' is shorter than 16 bytes$"):
         Keyring.single(b"s" * 15)
 
@@ -545,16 +545,27 @@ ANY_VALUE = st.one_of(
 
 
 @given(ANY_VALUE)
-def test_a_keyring_takes_only_bytes_or_text_of_16_bytes_or_more(secret: Any) -> None:
-    if isinstance(secret, str | bytes) and len(secret.encode() if isinstance(secret, str) else secret) >= 16:
-        raw = secret.encode() if isinstance(secret, str) else secret
+def test_a_keyring_takes_only_bytes_or_text_of_16_bytes_or_more_not_all_one_byte(secret: Any) -> None:
+    raw = secret.encode() if isinstance(secret, str) else secret
+    if isinstance(secret, str | bytes) and len(raw) >= 16 and len(set(raw)) > 1:
         assert Keyring.single(secret).secret("k1") == raw
+    elif isinstance(secret, str | bytes) and len(raw) >= 16:
+        with pytest.raises(ValueError, match=r"^secret of key 'k1' repeats one byte: not a secret$"):
+            Keyring.single(secret)
     elif isinstance(secret, str | bytes):
         with pytest.raises(ValueError, match=r"^secret of key 'k1' is shorter than 16 bytes$"):
             Keyring.single(secret)
     else:
         with pytest.raises(TypeError, match=r"^secret of key 'k1' must be bytes or text, not "):
             Keyring.single(secret)
+
+
+@pytest.mark.parametrize("secret", [bytes(32), bytes(16), b" " * 16, " " * 16, "a" * 40, b"\xff" * 64])
+def test_a_secret_of_one_repeated_byte_is_refused(secret: bytes | str) -> None:
+    with pytest.raises(ValueError, match=r"^secret of key 'k1' repeats one byte: not a secret$"):
+        Keyring.single(secret)
+    with pytest.raises(ValueError, match=r"^secret of key 'k2' repeats one byte: not a secret$"):
+        Keyring({"k1": SECRET_A, "k2": secret}, current="k1")
 
 
 def test_an_integer_secret_is_not_taken_as_zero_bytes() -> None:

@@ -181,15 +181,15 @@ class Keyring:
         """Build a keyring.
 
         Args:
-            keys: key id -> secret (bytes, or text taken as UTF-8), each at least 16 bytes. Ids are 1-32 characters
-                of ``[A-Za-z0-9_-]``.
+            keys: key id -> secret (bytes, or text taken as UTF-8), each at least 16 bytes and not one byte
+                repeated. Ids are 1-32 characters of ``[A-Za-z0-9_-]``.
             current: the id of the key that signs new tokens.
 
         Raises:
             TypeError: `keys` is not a mapping, a key id or `current` is not a string, or a secret is neither bytes
                 nor text (an integer is refused: `bytes(32)` would be 32 zero bytes, a key anyone can forge with).
-            ValueError: a key id is malformed, a secret is shorter than 16 bytes (as UTF-8), or `current` is not in
-                `keys`.
+            ValueError: a key id is malformed, a secret is shorter than 16 bytes (as UTF-8) or is one byte repeated
+                (`bytes(32)`, `" " * 16`: a placeholder anyone can guess), or `current` is not in `keys`.
         """
         if not isinstance(keys, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"keys must be a mapping of key id to secret, not {type(keys).__name__}")
@@ -245,6 +245,8 @@ def _secret_bytes(key_id: str, secret: object) -> bytes:
         raise TypeError(f"secret of key {key_id!r} must be bytes or text, not {type(secret).__name__}")
     if len(raw) < _MIN_SECRET_BYTES:
         raise ValueError(f"secret of key {key_id!r} is shorter than {_MIN_SECRET_BYTES} bytes")
+    if raw.count(raw[0]) == len(raw):  # bytes(32), b" " * 16: a placeholder, a key anyone can guess and forge with
+        raise ValueError(f"secret of key {key_id!r} repeats one byte: not a secret")
     return raw
 
 
