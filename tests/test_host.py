@@ -817,6 +817,21 @@ def test_present_takes_the_first_row_as_a_count(value: Any) -> None:
             present(None, wire, first_row=value)
 
 
+@given(ANY_VALUE | st.sampled_from(["text", "structured", "both", "model", "Text", ""]))
+def test_present_takes_the_channel_forwarded_as_a_name(value: Any) -> None:
+    """A string names a channel (an unknown one is a ValueError); anything else, `True` included, is of the wrong
+    type (a TypeError)."""
+    wire = text_result("a\nb\nc")
+    if value is None or value in ("text", "structured", "both"):
+        assert present(None, wire, forwards=value).records == "text"
+    elif isinstance(value, str):
+        with pytest.raises(ValueError, match=f"^forwards must be .* or None, not {re.escape(repr(value))}$"):
+            present(None, wire, forwards=value)
+    else:
+        with pytest.raises(TypeError, match=rf"^forwards must be .* or None, not {type(value).__name__}$"):
+            present(None, wire, forwards=value)
+
+
 @given(ANY_VALUE)
 def test_present_takes_a_server_name_and_a_mapping_of_arguments(value: Any) -> None:
     result = verbatim_result(DOCUMENT)
