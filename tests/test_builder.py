@@ -68,7 +68,7 @@ def statement(rows: int = 40, memo: str = "note") -> Document:
 
 
 def envelope(max_bytes: int = 2000, max_field_bytes: int | None = None) -> Envelope:
-    tokens = ContinuationTokens(Keyring.single(b"s" * 32), clock=lambda: 1_800_000_000.0)
+    tokens = ContinuationTokens(Keyring.single(b"builder-test-key-0123456789"), clock=lambda: 1_800_000_000.0)
     return Envelope(
         tool="statement", tokens=tokens, budget=Budget(max_bytes=max_bytes, max_field_bytes=max_field_bytes)
     )

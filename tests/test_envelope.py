@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -86,7 +87,7 @@ budgets = st.builds(
 def make_envelope(
     budget: Budget, *, now: float = NOW, keyring: Keyring | None = None, tool: str = "statement"
 ) -> Envelope:
-    tokens = ContinuationTokens(keyring or Keyring.single(b"k" * 32), clock=lambda: now)
+    tokens = ContinuationTokens(keyring or Keyring.single(b"envelope-test-key-0123456789"), clock=lambda: now)
     return Envelope(tool=tool, tokens=tokens, budget=budget, argument="cursor")
 
 
@@ -182,7 +183,7 @@ def test_any_replica_resumes_a_token_across_a_key_rotation(document: Document, b
     """Tokens hold all their state: a walk whose every page is served by a different server instance, half of them
     already signing with a newer key, returns exactly the pages of a walk on one instance."""
     reference = walk(make_envelope(budget), document)
-    secrets = {"k1": b"k" * 32, "k2": b"n" * 32}
+    secrets = {"k1": b"envelope-test-key-0123456789", "k2": b"envelope-next-key-0123456789"}
     replicas = [make_envelope(budget, keyring=Keyring(secrets, current=key)) for key in ("k1", "k2")]
     arguments: dict[str, Any] = dict(ARGS)
     served: list[Page] = []
@@ -232,8 +233,8 @@ def _first_token(envelope: Envelope, document: Document) -> str:
         ({"caller": "mallory"}, WrongCallerError),
         ({"arguments": {"statement": "2025-q4"}}, WrongArgumentsError),
         ({"now": NOW + 100_000}, ExpiredTokenError),
-        ({"keyring": Keyring.single(b"z" * 32, key_id="k2")}, UnknownKeyError),
-        ({"keyring": Keyring.single(b"z" * 32)}, TamperedTokenError),
+        ({"keyring": Keyring.single(b"another-test-key-0123456789", key_id="k2")}, UnknownKeyError),
+        ({"keyring": Keyring.single(b"another-test-key-0123456789")}, TamperedTokenError),
     ],
 )
 def test_foreign_tokens_are_refused_by_the_envelope(context: dict[str, Any], error: type[Exception]) -> None:
@@ -645,7 +646,7 @@ def test_record_uris_keep_their_templates_and_encode_every_reserved_character() 
 
 
 def test_an_envelope_takes_its_token_from_cursor_and_pages_within_the_default_budget() -> None:
-    tokens = ContinuationTokens(Keyring.single(b"k" * 32), clock=lambda: NOW)
+    tokens = ContinuationTokens(Keyring.single(b"envelope-test-key-0123456789"), clock=lambda: NOW)
     assert Envelope(tool="statement", tokens=tokens).budget == Budget()
     envelope = Envelope(tool="statement", tokens=tokens, budget=Budget(max_bytes=1500))
     first = envelope.page(_small_document(), arguments=ARGS, caller="alice")
@@ -945,15 +946,47 @@ def test_a_fractional_item_limit_is_refused_not_rounded_up() -> None:
         Budget(max_bytes=None)  # pyright: ignore[reportArgumentType]
 
 
-@given(st.sampled_from(["tool", "argument"]), ANY_VALUE)
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(
+    ("fields", "refusal"),
+    [
+        ({"argument": "has space"}, "argument 'has space' is not a valid argument name"),
+        ({"argument": "\n"}, "argument '\\n' is not a valid argument name"),
+        ({"argument": "9lives"}, "argument '9lives' is not a valid argument name"),
+        ({"argument": "a" * 65}, "is not a valid argument name"),
+        ({"tool": "\ud800"}, "tool '\\ud800' holds a lone surrogate, which is not text"),
+    ],
+)
+def test_an_envelope_refuses_when_made_what_every_page_would_refuse(fields: dict[str, str], refusal: str) -> None:
+    """Accepted, each would fail every call later (the continuation carrier refuses the argument name; a token
+    cannot bind a tool name that is not text): refused at once, with the reason."""
+    tokens = ContinuationTokens(Keyring.single(b"envelope-test-key-0123456789"))
+    with pytest.raises(ValueError, match=re.escape(refusal)):
+        Envelope(**{"tool": "statement", "tokens": tokens, **fields})
+
+
+@given(st.sampled_from(["tool", "argument"]), ANY_VALUE | st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,63}", fullmatch=True))
 def test_an_envelope_names_its_tool_and_argument_with_text(name: str, value: Any) -> None:
-    tokens = ContinuationTokens(Keyring.single(b"k" * 32))
+    tokens = ContinuationTokens(Keyring.single(b"envelope-test-key-0123456789"))
     fields: dict[str, Any] = {"tool": "statement", "tokens": tokens, name: value}
-    if isinstance(value, str) and value:
-        assert getattr(Envelope(**fields), name) == value
-    elif isinstance(value, str):
+    if isinstance(value, str) and not value:
         with pytest.raises(ValueError, match=rf"^{name} must not be empty$"):
             Envelope(**fields)
+    elif isinstance(value, str) and not _is_text(value):
+        with pytest.raises(ValueError, match=rf"^{name} .* holds a lone surrogate, which is not text$"):
+            Envelope(**fields)
+    elif isinstance(value, str) and name == "argument" and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,63}", value):
+        with pytest.raises(ValueError, match=r"^argument .* is not a valid argument name"):
+            Envelope(**fields)
+    elif isinstance(value, str):
+        assert getattr(Envelope(**fields), name) == value
     else:
         with pytest.raises(TypeError, match=rf"^{name} must be a string, not "):
             Envelope(**fields)
@@ -961,7 +994,7 @@ def test_an_envelope_names_its_tool_and_argument_with_text(name: str, value: Any
 
 @given(ANY_VALUE)
 def test_an_envelope_takes_an_issuer_and_a_budget_of_their_types(value: Any) -> None:
-    tokens = ContinuationTokens(Keyring.single(b"k" * 32))
+    tokens = ContinuationTokens(Keyring.single(b"envelope-test-key-0123456789"))
     with pytest.raises(TypeError, match=r"^tokens must be a ContinuationTokens, not "):
         Envelope(tool="t", tokens=value)
     if value is not None:

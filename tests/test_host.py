@@ -283,7 +283,7 @@ def test_an_array_and_a_deep_value_are_shown_too() -> None:
 def test_linked_records_and_fields_are_shown_in_their_place() -> None:
     uris = RecordUris("s://hits/{row_id}")
     document = uris.assign(DOCUMENT)
-    tokens = ContinuationTokens(Keyring.single(b"k" * 32), clock=lambda: 1_800_000_000.0)
+    tokens = ContinuationTokens(Keyring.single(b"host-test-key-0123456789"), clock=lambda: 1_800_000_000.0)
     envelope = Envelope(tool="screen", tokens=tokens, budget=Budget(max_bytes=200_000, max_field_bytes=3))
     page = envelope.page(document, arguments={}, caller="alice")
     presentation = present_original(TOOL, verbatim_result(page))
@@ -826,6 +826,21 @@ def test_present_takes_the_first_row_as_a_count(value: Any) -> None:
     else:
         with pytest.raises(TypeError, match=rf"^first_row must be an integer, not {type(value).__name__}$"):
             present(None, wire, first_row=value)
+
+
+@given(ANY_VALUE | st.sampled_from(["text", "structured", "both", "model", "Text", ""]))
+def test_present_takes_the_channel_forwarded_as_a_name(value: Any) -> None:
+    """A string names a channel (an unknown one is a ValueError); anything else, `True` included, is of the wrong
+    type (a TypeError)."""
+    wire = text_result("a\nb\nc")
+    if value is None or value in ("text", "structured", "both"):
+        assert present(None, wire, forwards=value).records == "text"
+    elif isinstance(value, str):
+        with pytest.raises(ValueError, match=f"^forwards must be .* or None, not {re.escape(repr(value))}$"):
+            present(None, wire, forwards=value)
+    else:
+        with pytest.raises(TypeError, match=rf"^forwards must be .* or None, not {type(value).__name__}$"):
+            present(None, wire, forwards=value)
 
 
 @given(ANY_VALUE)

@@ -73,7 +73,11 @@ def _variants(name: str) -> list[str]:
 
 
 _json_scalars = (
-    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False, width=16) | st.text(max_size=6)
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.floats(allow_nan=False, allow_infinity=False, width=16)
+    | st.text(max_size=6)
 )
 _json_values = st.recursive(
     _json_scalars | st.sampled_from(["true", "false", "verbatim", "summarizable", "-", "0", "", " "]),

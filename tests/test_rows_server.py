@@ -372,6 +372,11 @@ def test_a_paged_tool_without_a_secret_says_where_to_put_one(monkeypatch: pytest
     monkeypatch.setenv(SECRET_VARIABLE, "short")
     with pytest.raises(ValueError, match=f"from the environment variable {SECRET_VARIABLE}: .* shorter than 16"):
         _screening()
+    with pytest.raises(ValueError, match="from secret=: secret of key 'k1' repeats one byte: not a secret"):
+        _screening(secret=bytes(32))
+    monkeypatch.setenv(SECRET_VARIABLE, " " * 32)
+    with pytest.raises(ValueError, match=f"from the environment variable {SECRET_VARIABLE}: .* repeats one byte"):
+        _screening()
 
 
 def test_a_paged_tool_rotates_keys_with_a_keyring() -> None:

@@ -6,7 +6,9 @@ import base64
 import hashlib
 import hmac
 import json
+import math
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -14,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mcp_rendering.tokens import (
+    MAX_POSITION,
     MAX_TOKEN_LENGTH,
     START_AGAIN,
     ContinuationTokens,
@@ -30,8 +33,8 @@ from mcp_rendering.tokens import (
     canonical_arguments,
 )
 
-SECRET_A = b"a" * 32
-SECRET_B = b"b" * 32
+SECRET_A = b"secret-a-0123456789abcdef"
+SECRET_B = b"secret-b-0123456789abcdef"
 ARGS: dict[str, Any] = {"statement": "2026-q1", "filter": {"min": 10, "accounts": ["4000", "4100"]}}
 
 
@@ -294,8 +297,8 @@ def _signed(payload: bytes, secret: bytes = SECRET_A, key_id: str = "k1") -> str
 
 # Issued at 1_800_000_000.5 with SECRET_A as "k1", ttl 600, for `issue(...)`'s call with a previous cursor.
 KNOWN_TOKEN = (
-    "v1.k1.eyJwIjo0MiwiZiI6ImlEZ2FHYXBSNDQwT3ZSRHEiLCJlIjoxODAwMDAwNjAwLCJ0IjoidkltYTJQdE0yaFZXUVFCRCIsImEiOiJKaWgy"
-    "ekFFdzlwNmZiS0RmIiwiYyI6ImNnbmI1WnM5MVNXVzBHdW8ifQ.5-QzVYZxGscGyWTC5Oxeq59BxKDwuEFhKbAq0YHsOmM"
+    "v1.k1.eyJwIjo0MiwiZiI6IjBad3EtZHdzTXR6bkhzT0ciLCJlIjoxODAwMDAwNjAwLCJ0IjoiNkxRWWFSOHhNNzZzVk9EOSIsImEiOiJ2Mnpy"
+    "MTNIRUM2REtlWDdGIiwiYyI6ImJ5NlR0czZzdjRkWllrT2UifQ.liO0AuqB4Er5TLFjIiA6qRUoLZidUvZ9y1N_RYnDsfY"
 )
 
 
@@ -371,27 +374,55 @@ def test_a_one_second_lifetime_is_valid() -> None:
         verify(tokens, token)
 
 
-def test_a_position_must_not_be_negative() -> None:
+def test_a_position_is_within_its_documented_range() -> None:
     tokens = make()
     assert verify(tokens, issue(tokens, position=0)).position == 0
-    with pytest.raises(ValueError, match=r"^position must be >= 0$"):
-        issue(tokens, position=-1)
+    assert verify(tokens, issue(tokens, position=MAX_POSITION)).position == MAX_POSITION
+    for outside in (-1, MAX_POSITION + 1, 10**400):
+        with pytest.raises(ValueError, match=rf"^position must be from 0 to {MAX_POSITION}$"):
+            issue(tokens, position=outside)
 
 
-def test_a_token_may_take_the_whole_schema_limit_and_never_more() -> None:
-    """`RenderingContinuation.token` is at most 4096 characters: a token of exactly that length is issued and
-    accepted; a position that would make it longer is refused when issuing, and a longer text when verifying."""
-    tokens = make()
-    widest = 10**2920  # 2921 digits: the payload's base64 brings the token to exactly the limit
-    token = issue(tokens, position=widest)
-    assert len(token) == MAX_TOKEN_LENGTH
-    assert verify(tokens, token).position == widest
-    with pytest.raises(ValueError, match=r"^token exceeds the schema limit$"):
-        issue(tokens, position=widest * 10)
+def test_a_token_of_the_widest_position_and_latest_expiry_fits_the_schema_limit() -> None:
+    """`RenderingContinuation.token` is at most 4096 characters: the documented ranges of position and expiry keep
+    every issued token within it, and a longer text is refused when verifying."""
+    tokens = make(Clock(253_402_300_799 - 600), ttl=600)  # expires 9999-12-31T23:59:59Z, the last RFC 3339 second
+    token = issue(tokens, position=MAX_POSITION)
+    assert len(token) <= MAX_TOKEN_LENGTH
+    assert verify(make(Clock(0)), token).position == MAX_POSITION
     with pytest.raises(MalformedTokenError, match="not a token issued by this server"):
         verify(tokens, "x" * MAX_TOKEN_LENGTH)
     with pytest.raises(MalformedTokenError, match=f"longer than {MAX_TOKEN_LENGTH}"):
-        verify(tokens, token + "x")
+        verify(tokens, "x" * (MAX_TOKEN_LENGTH + 1))
+
+
+@given(
+    st.floats()
+    | st.integers(min_value=-(2**80), max_value=2**80)
+    | st.sampled_from([math.nan, math.inf, -math.inf, 1e30, -1e30, "now", None, True, Decimal("1800000000")])
+)
+def test_a_clock_reading_is_a_finite_number_of_seconds_with_an_expiry_rfc_3339_can_write(reading: Any) -> None:
+    tokens = make(Clock(reading), ttl=600)
+    if isinstance(reading, bool) or not isinstance(reading, int | float):
+        with pytest.raises(TypeError, match=rf"^the clock .* returned {type(reading).__name__}, not a number of"):
+            issue(tokens)
+    elif not math.isfinite(reading):
+        with pytest.raises(ValueError, match=r"^the clock .* returned .*, not a finite number of seconds$"):
+            issue(tokens)
+    elif not -62_135_596_800 <= int(reading) + 600 <= 253_402_300_799:
+        with pytest.raises(ValueError, match=r"^the clock .* gives an expiry outside the years 1 to 9999"):
+            issue(tokens)
+    else:
+        assert verify(make(Clock(reading - 1), ttl=600), issue(tokens)).position == 42
+
+
+@pytest.mark.parametrize("arguments", [{1: 1}, {None: "x"}, {("a",): 1}, {"year": 2025, 2: "b"}])
+def test_an_argument_name_that_is_not_a_string_is_refused_not_written_as_one(arguments: dict[Any, Any]) -> None:
+    """JSON would write the key 1 as "1", so that {1: 1} and {"1": 1} bound the same token."""
+    with pytest.raises(NotJSONArgumentsError, match=r"^arguments are not JSON: the argument name .* is not a string$"):
+        issue(make(), arguments=arguments)
+    with pytest.raises(NotJSONArgumentsError, match="is not a string"):
+        verify(make(), issue(make()), arguments=arguments)
 
 
 @pytest.mark.parametrize("token", [None, 12345, b"v1.k1.e30.AAAA", ["v1.k1.e30.AAAA"]])
@@ -504,7 +535,7 @@ def test_a_text_secret_is_taken_as_its_utf8_bytes() -> None:
 
 
 def test_a_secret_needs_sixteen_bytes() -> None:
-    assert Keyring.single(b"s" * 16).secret("k1") == b"s" * 16
+    assert Keyring.single(b"s" * 15 + b"t").secret("k1") == b"s" * 15 + b"t"
     with pytest.raises(ValueError, match=r"^secret of key 'k1' is shorter than 16 bytes$"):
         Keyring.single(b"s" * 15)
 
@@ -545,16 +576,27 @@ ANY_VALUE = st.one_of(
 
 
 @given(ANY_VALUE)
-def test_a_keyring_takes_only_bytes_or_text_of_16_bytes_or_more(secret: Any) -> None:
-    if isinstance(secret, str | bytes) and len(secret.encode() if isinstance(secret, str) else secret) >= 16:
-        raw = secret.encode() if isinstance(secret, str) else secret
+def test_a_keyring_takes_only_bytes_or_text_of_16_bytes_or_more_not_all_one_byte(secret: Any) -> None:
+    raw = secret.encode() if isinstance(secret, str) else secret
+    if isinstance(secret, str | bytes) and len(raw) >= 16 and len(set(raw)) > 1:
         assert Keyring.single(secret).secret("k1") == raw
+    elif isinstance(secret, str | bytes) and len(raw) >= 16:
+        with pytest.raises(ValueError, match=r"^secret of key 'k1' repeats one byte: not a secret$"):
+            Keyring.single(secret)
     elif isinstance(secret, str | bytes):
         with pytest.raises(ValueError, match=r"^secret of key 'k1' is shorter than 16 bytes$"):
             Keyring.single(secret)
     else:
         with pytest.raises(TypeError, match=r"^secret of key 'k1' must be bytes or text, not "):
             Keyring.single(secret)
+
+
+@pytest.mark.parametrize("secret", [bytes(32), bytes(16), b" " * 16, " " * 16, "a" * 40, b"\xff" * 64])
+def test_a_secret_of_one_repeated_byte_is_refused(secret: bytes | str) -> None:
+    with pytest.raises(ValueError, match=r"^secret of key 'k1' repeats one byte: not a secret$"):
+        Keyring.single(secret)
+    with pytest.raises(ValueError, match=r"^secret of key 'k2' repeats one byte: not a secret$"):
+        Keyring({"k1": SECRET_A, "k2": secret}, current="k1")
 
 
 def test_an_integer_secret_is_not_taken_as_zero_bytes() -> None:
@@ -617,13 +659,13 @@ def test_the_issuer_takes_a_keyring_and_a_callable_clock(value: Any) -> None:
         ContinuationTokens(Keyring.single(SECRET_A), clock=value)
 
 
-@given(ANY_VALUE)
-def test_a_position_is_a_non_negative_integer(position: Any) -> None:
-    if type(position) is int and position >= 0:
+@given(ANY_VALUE | st.integers(min_value=MAX_POSITION - 2, max_value=MAX_POSITION + 2))
+def test_a_position_is_an_integer_in_range(position: Any) -> None:
+    if type(position) is int and 0 <= position <= MAX_POSITION:
         token = issue(make(), position=position)
         assert verify(make(), token).position == position
     elif type(position) is int:
-        with pytest.raises(ValueError, match=r"^position must be >= 0$"):
+        with pytest.raises(ValueError, match=rf"^position must be from 0 to {MAX_POSITION}$"):
             issue(make(), position=position)
     else:
         with pytest.raises(TypeError, match=rf"^position must be an integer, not {type(position).__name__}$"):

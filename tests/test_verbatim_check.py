@@ -43,7 +43,9 @@ def ledger(rows: int = 30) -> Document:
 
 def paged() -> mcp_types.CallToolResult:
     envelope = Envelope(
-        tool="ledger", tokens=ContinuationTokens(Keyring.single(b"k" * 32)), budget=Budget(max_bytes=1_500)
+        tool="ledger",
+        tokens=ContinuationTokens(Keyring.single(b"verbatim-check-key-0123456789")),
+        budget=Budget(max_bytes=1_500),
     )
     return paged_result(
         envelope, ledger(), arguments={}, caller="alice", directive=Rendering(mode="verbatim", complete=True)

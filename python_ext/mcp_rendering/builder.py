@@ -691,7 +691,8 @@ def paged_tool(
 
     Raises:
         RuntimeError: no `secret` and `MCP_RENDERING_SECRET` is not set.
-        ValueError: a secret shorter than 16 bytes; a function that already has a parameter named `argument`.
+        ValueError: a secret shorter than 16 bytes or of one byte repeated; a function that already has a parameter
+            named `argument`.
     """
     _require_declared(server, EXTENSION_ID, "paged_tool", "MCPServer(name, **registration(continuation=True))")
     _require_declared(server, CONTINUATION_ID, "paged_tool", "MCPServer(name, **registration(continuation=True))")
@@ -766,7 +767,7 @@ def _keyring(secret: str | bytes | Keyring | None) -> Keyring:
         return Keyring.single(secret)
     except ValueError as error:
         raise ValueError(
-            f"paged_tool's secret, from {source}: {error} (give at least 16 bytes, for instance "
+            f"paged_tool's secret, from {source}: {error} (give at least 16 random bytes, for instance "
             "python -c 'import secrets; print(secrets.token_hex())')"
         ) from None
 

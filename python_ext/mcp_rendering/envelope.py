@@ -23,10 +23,12 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote
 
+from pydantic import ValidationError
 from pydantic_core import to_json
 
 from mcp_rendering.document import Cell, Document, Row, Section
 from mcp_rendering.tokens import ContinuationTokens, IssuedToken, MalformedTokenError
+from mcp_rendering.types import ResultContinuationTool
 
 __all__ = [
     "Budget",
@@ -107,6 +109,21 @@ def _name(what: str, value: object) -> None:
         raise TypeError(f"{what} must be a string, not {type(value).__name__}")
     if not value:
         raise ValueError(f"{what} must not be empty")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"{what} {value!a} holds a lone surrogate, which is not text") from None
+
+
+def _argument_name(value: str) -> None:
+    """Refuse, when the envelope is made, an argument name the continuation carrier of every page would refuse."""
+    try:
+        ResultContinuationTool.model_validate({"argument": value})
+    except ValidationError:
+        raise ValueError(
+            f"argument {value!a} is not a valid argument name: 1-64 characters of A-Z, a-z, 0-9 or '_', "
+            "not starting with a digit"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -301,10 +318,12 @@ class Envelope:
         Raises:
             TypeError: `tool` or `argument` is not a string, `tokens` not a `ContinuationTokens`, `budget` not a
                 `Budget`.
-            ValueError: `tool` or `argument` is empty.
+            ValueError: `tool` or `argument` is empty or holds a lone surrogate, or `argument` is not a valid
+                argument name (the continuation carrier's pattern: ``[A-Za-z_][A-Za-z0-9_]{0,63}``).
         """
         _name("tool", tool)
         _name("argument", argument)
+        _argument_name(argument)
         if not isinstance(tokens, ContinuationTokens):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"tokens must be a ContinuationTokens, not {type(tokens).__name__}")
         if budget is not None and not isinstance(budget, Budget):  # pyright: ignore[reportUnnecessaryIsInstance]

@@ -1228,10 +1228,12 @@ def present(
     (`next_arguments` returns None) until the page has been shown in full.
 
     Raises:
-        TypeError: `result` is not a tool result; `server`, `max_rows`, `max_bytes` or `arguments` has the wrong type
-            (a bound is an integer: a bool or a float is refused).
-        ValueError: `result` is not a `CallToolResult`'s shape, `max_bytes` or `first_row` is negative, `max_rows`
-            is below one, or `first_row` is past the last record.
+        TypeError: `result` is not a tool result; `server`, `max_rows`, `max_bytes`, `first_row`, `forwards` or
+            `arguments` has the wrong type (a bound or `first_row` is an integer: a bool or a float is refused;
+            `forwards` is a string or None).
+        ValueError: `result` is not a `CallToolResult`'s shape, or holds a number JSON cannot hold (NaN or
+            infinite); `max_bytes` or `first_row` is negative, `max_rows` is below one, or `first_row` is past the
+            last record; `forwards` is a string other than "text", "structured" or "both".
     """
     _check_parameters(server, max_rows, max_bytes, arguments, first_row, forwards)
     # A pipeline of four stages, each visited once: read, the records shown, the model's copy, the presentation.
@@ -1583,6 +1585,8 @@ def _check_parameters(
         raise TypeError(f"first_row must be an integer, not {type(first_row).__name__}")
     if first_row < 0:
         raise ValueError("first_row must be zero or more")
+    if forwards is not None and not isinstance(forwards, str):
+        raise TypeError(f"forwards must be 'text', 'structured', 'both' or None, not {type(forwards).__name__}")
     if forwards not in (None, "text", "structured", "both"):
         raise ValueError(f"forwards must be 'text', 'structured', 'both' or None, not {forwards!r}")
     for name, bound, least in (("max_rows", max_rows, 1), ("max_bytes", max_bytes, 0)):

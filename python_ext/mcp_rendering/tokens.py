@@ -21,13 +21,15 @@ import binascii
 import hashlib
 import hmac
 import json
+import math
 import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
 __all__ = [
+    "MAX_POSITION",
     "MAX_TOKEN_LENGTH",
     "MAX_TTL_SECONDS",
     "START_AGAIN",
@@ -155,9 +157,13 @@ def canonical_arguments(arguments: Mapping[str, Any], *, exclude: str | None = N
     Keys are sorted and separators compact, so two calls with equal arguments hash alike whatever their key order.
 
     Raises:
-        NotJSONArgumentsError: an argument value is not JSON text (the token could not be bound to it); a TypeError.
+        NotJSONArgumentsError: an argument value is not JSON text, or an argument name is not a string (the token
+            could not be bound to it); a TypeError.
     """
     kept = {key: value for key, value in arguments.items() if key != exclude}
+    unnamed = [key for key in cast("dict[object, Any]", kept) if not isinstance(key, str)]
+    if unnamed:  # json.dumps would write 1 as "1": {1: 1} and {"1": 1} would bind the same token
+        raise NotJSONArgumentsError(f"arguments are not JSON: the argument name {unnamed[0]!r} is not a string")
     try:
         text = json.dumps(kept, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:  # NaN, infinity, or a value JSON cannot write
@@ -181,15 +187,15 @@ class Keyring:
         """Build a keyring.
 
         Args:
-            keys: key id -> secret (bytes, or text taken as UTF-8), each at least 16 bytes. Ids are 1-32 characters
-                of ``[A-Za-z0-9_-]``.
+            keys: key id -> secret (bytes, or text taken as UTF-8), each at least 16 bytes and not one byte
+                repeated. Ids are 1-32 characters of ``[A-Za-z0-9_-]``.
             current: the id of the key that signs new tokens.
 
         Raises:
             TypeError: `keys` is not a mapping, a key id or `current` is not a string, or a secret is neither bytes
                 nor text (an integer is refused: `bytes(32)` would be 32 zero bytes, a key anyone can forge with).
-            ValueError: a key id is malformed, a secret is shorter than 16 bytes (as UTF-8), or `current` is not in
-                `keys`.
+            ValueError: a key id is malformed, a secret is shorter than 16 bytes (as UTF-8) or is one byte repeated
+                (`bytes(32)`, `" " * 16`: a placeholder anyone can guess), or `current` is not in `keys`.
         """
         if not isinstance(keys, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"keys must be a mapping of key id to secret, not {type(keys).__name__}")
@@ -245,6 +251,8 @@ def _secret_bytes(key_id: str, secret: object) -> bytes:
         raise TypeError(f"secret of key {key_id!r} must be bytes or text, not {type(secret).__name__}")
     if len(raw) < _MIN_SECRET_BYTES:
         raise ValueError(f"secret of key {key_id!r} is shorter than {_MIN_SECRET_BYTES} bytes")
+    if raw.count(raw[0]) == len(raw):  # bytes(32), b" " * 16: a placeholder, a key anyone can guess and forge with
+        raise ValueError(f"secret of key {key_id!r} repeats one byte: not a secret")
     return raw
 
 
@@ -273,6 +281,12 @@ class IssuedToken:
 
 MAX_TTL_SECONDS = 86_400
 """The longest lifetime of a token: the specification requires an expiry at most 24 hours after issue."""
+
+MAX_POSITION = 2**53 - 1
+"""The largest position a token carries: the largest integer every JSON reader holds exactly."""
+
+_RFC3339_SECONDS = range(-62_135_596_800, 253_402_300_800)
+"""0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z: the expiries (`expiresAt`) RFC 3339 writes."""
 
 
 class ContinuationTokens:
@@ -310,6 +324,15 @@ class ContinuationTokens:
         self.keyring = keyring
         self.ttl_seconds = ttl_seconds
         self._clock = clock
+
+    def _now(self) -> int:
+        """The clock's reading in whole seconds, refused clearly when it is no finite number of seconds."""
+        reading = cast("object", self._clock())  # a clock typed to return a float may return anything
+        if isinstance(reading, bool) or not isinstance(reading, int | float):
+            raise TypeError(f"the clock {self._clock!r} returned {type(reading).__name__}, not a number of seconds")
+        if not math.isfinite(reading):
+            raise ValueError(f"the clock {self._clock!r} returned {reading}, not a finite number of seconds")
+        return int(reading)
 
     def _digest(self, secret: bytes, label: str, value: bytes) -> str:
         mac = hmac.new(secret, label.encode("ascii") + b"\x00" + value, hashlib.sha256).digest()
@@ -355,15 +378,26 @@ class ContinuationTokens:
         fingerprint: str,
         exclude_argument: str | None = None,
     ) -> IssuedToken:
-        """As `issue`, with the token's expiry, read from the same clock reading that was signed into it."""
+        """As `issue`, with the token's expiry, read from the same clock reading that was signed into it.
+
+        Raises:
+            TypeError: `position` is not an integer; the clock returned no number; the arguments are not JSON
+                (`NotJSONArgumentsError`: a value JSON cannot write, or an argument name that is not a string).
+            ValueError: `position` is negative or over `MAX_POSITION`; the clock returned NaN or infinity, or a
+                time whose expiry RFC 3339 cannot write (outside the years 1 to 9999); a bound string is not text.
+        """
         if type(position) is not int:
             raise TypeError(f"position must be an integer, not {type(position).__name__}")
-        if position < 0:
-            raise ValueError("position must be >= 0")
+        if not 0 <= position <= MAX_POSITION:
+            raise ValueError(f"position must be from 0 to {MAX_POSITION}")
         key_id = self.keyring.current
         secret = self.keyring.secret(key_id)
         assert secret is not None  # the keyring guarantees its current key exists
-        expires_at = int(self._clock()) + self.ttl_seconds
+        expires_at = self._now() + self.ttl_seconds
+        if expires_at not in _RFC3339_SECONDS:
+            raise ValueError(
+                f"the clock {self._clock!r} gives an expiry outside the years 1 to 9999, which RFC 3339 cannot write"
+            )
         payload = {
             "p": position,
             "f": self._digest(secret, "fingerprint", _utf8("fingerprint", fingerprint)),
@@ -423,7 +457,7 @@ class ContinuationTokens:
         if not hmac.compare_digest(mac, expected):
             raise TamperedTokenError("continuation token signature does not match: the token was altered")
         payload = _parse_payload(raw_payload)
-        now = int(self._clock())
+        now = self._now()
         if now >= payload["e"]:
             raise ExpiredTokenError(f"continuation token expired {now - payload['e']} s ago")
         if not hmac.compare_digest(payload["t"], self._digest(secret, "tool", _utf8("tool", tool))):
@@ -448,7 +482,7 @@ def _parse_payload(raw: bytes) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise MalformedTokenError("continuation token is malformed: unreadable payload")
     payload: dict[str, Any] = data  # pyright: ignore[reportUnknownVariableType]
-    ints_ok = all(type(payload.get(k)) is int for k in ("p", "e")) and payload["p"] >= 0
+    ints_ok = all(type(payload.get(k)) is int for k in ("p", "e")) and 0 <= payload["p"] <= MAX_POSITION
     strs_ok = all(isinstance(payload.get(k), str) for k in ("f", "t", "a", "c"))
     if not (ints_ok and strs_ok):
         raise MalformedTokenError("continuation token is malformed: missing or invalid fields")
