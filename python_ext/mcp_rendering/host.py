@@ -756,10 +756,12 @@ def _forwarded_blocks(
     """The server's blocks the model may receive under the host's bounds, besides the host's rendering, defused,
     and how many were withheld.
 
-    Text blocks are never included: the host's copy of the records stands for them. With `shown_blocks` (the lines
-    of a text result were cut), only the blocks named on a shown line are kept; with `shown_uris` (records were
-    cut), a link to or an embedded copy of a record is kept only for a record that is shown. With a `budget`
-    (bytes), blocks are kept in order while their total size, as forwarded (a comma each), fits.
+    Text blocks are never included: the host's copy of the records stands for them. Each block is forwarded as the
+    user's view shows it (`_as_shown`): beside structured records, which the view shows alone, only images and
+    audio are. With `shown_blocks` (the lines of a text result were cut), only the blocks named on a shown line
+    are kept; with `shown_uris` (records were cut), a block naming a record is kept only for a record that is
+    shown. With a `budget` (bytes), blocks are kept in order while their total size, as forwarded (a comma each),
+    fits.
     """
     content = wire.get("content")
     kept: list[Any] = []
@@ -906,12 +908,13 @@ def _defused_across_blocks(blocks: list[Any]) -> list[Any]:
 
 def _uncut_payload(
     wire: Mapping[str, Any], forwards: Channel | None, kind: RecordsKind, records_text: Callable[[], str]
-) -> _Payload | None:
+) -> _Payload:
     """The whole result for the model, in the channel it reads (`_in_channel`): the structured content as sent (its
-    directive aside) in place of the server's text blocks, which the user never sees, and the server's other blocks;
-    for a text result, every block as sent (the user sees them all). None when the structured content is not an
-    object (an array, a scalar): the schema's `structuredContent` is one, and the model's copy could not carry the
-    directive beside it, so the model receives the host's copy of its records in the document shape, as for a cut."""
+    directive aside) in place of the server's text blocks, which the user never sees, and the server's other blocks
+    as the user's view shows them; for a text result, every block as the user's view shows it (`_as_shown`).
+    Structured content sent as an array or a scalar is wrapped in an object (`_WRAPPED_KEY`), the schema's shape,
+    which can carry the directive beside it: the model receives what the server sent, not the host's larger
+    document shape."""
     structured = _structured(wire)
     sent_structured = wire.get("structuredContent")
     copy: dict[str, Any] | None
@@ -949,11 +952,11 @@ def _in_channel(
     forwards: Channel | None, others: list[Any], copy: Mapping[str, Any], records_text: Callable[[], str]
 ) -> _Payload:
     """What the model receives of structured records in the channel its host forwards, each record once there:
-    "structured", the copy alone; "both", the copy and the server's other blocks but those that only link to a
-    record of the copy; "text", the records as the user reads them (`records_text`, the plain-text view, which
-    `audit` reads), or the copy as compact JSON when that view is over `_LEAN_FACTOR` times the copy (a shape whose
-    tables repeat long names), then those other blocks. None (the host did not say): each channel whole, the
-    records in both, the other blocks as sent.
+    "structured", the copy alone; "both", the copy and the other blocks (`others`, as the user's view shows them);
+    "text", the records as the user reads them (`records_text`, the plain-text view, which `audit` reads), or the
+    copy as compact JSON when that view is over `_LEAN_FACTOR` times the copy (a shape whose tables repeat long
+    names) or imitates the framing (a header split across cells), then those other blocks. None (the host did not
+    say): each channel whole, the records in both.
 
     The copy is defused before it is written as text, so that its text holds its strings as the structured copy
     does."""
