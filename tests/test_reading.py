@@ -327,6 +327,67 @@ def test_parse_json_reads_like_any_parser_otherwise() -> None:
     assert parse_json('{"a": 1, "a": 2}') == {"a": 2}
 
 
+@pytest.mark.parametrize(
+    ("text", "refusal"),
+    [
+        ('{"a": NaN}', "NaN is not a JSON value"),
+        ('{"a": [Infinity]}', "Infinity is not a JSON value"),
+        ('{"a": -Infinity}', "-Infinity is not a JSON value"),
+        ('{"a": 1e999}', "the number 1e999 is too large to read"),
+        ('{"a": -1.5e400}', "the number -1.5e400 is too large to read"),
+    ],
+)
+def test_parse_json_refuses_numbers_json_cannot_hold(text: str, refusal: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(refusal)):
+        parse_json(text)
+
+
+def test_parse_json_keeps_every_decimal_exact() -> None:
+    parsed = parse_json(
+        '{"a": [12345678901234567890.12, 0.1000000000000000055511151231257827021181583404541015625, 2.50, 10]}'
+    )
+    assert [str(number) for number in parsed["a"]] == [
+        "12345678901234567890.12",
+        "0.1000000000000000055511151231257827021181583404541015625",
+        "2.50",
+        "10",
+    ]
+    assert json.loads("12345678901234567890.12") != Decimal("12345678901234567890.12")  # what a float would lose
+
+
+OK = {"mode": "verbatim", "complete": True}
+
+
+def test_an_amount_read_by_parse_json_reaches_both_views_and_the_model_unchanged() -> None:
+    amount = "12345678901234567890.12"
+    text = (
+        json.dumps(
+            {"content": [], "structuredContent": {"rows": [{"amount": 0, "count": 0}]}, "_meta": {EXTENSION_ID: OK}}
+        )
+        .replace('"amount": 0', f'"amount": {amount}')
+        .replace('"count": 0', '"count": 100000000000000000000001')
+    )
+    for forwards in ("both", "text", "structured"):
+        shown = present(tool({"verbatimHint": True}), parse_json(text), arguments={}, forwards=forwards)
+        assert amount in shown.text and amount in shown.markdown
+        assert "100000000000000000000001" in shown.text
+        model_copy = json.dumps(shown.model_result)
+        assert amount in model_copy and "1.2345678901234567e+19" not in model_copy
+
+
+@pytest.mark.parametrize("literal", ["1e999", "-1e999"])
+def test_an_infinite_number_is_refused_alike_from_a_dict_and_from_the_sdk_model(literal: str) -> None:
+    """The same bytes, read by a plain parser (a float infinity) or by the SDK's model (whose JSON dump would write
+    null), are one refusal, as `parse_json` refuses them: never `inf` for one user and `n/a` for another."""
+    text = '{"content": [], "structuredContent": {"rows": [{"amount": LITERAL}]}}'.replace("LITERAL", literal)
+    readings = (json.loads(text), mcp_types.CallToolResult.model_validate_json(text))
+    for message in readings:
+        with pytest.raises(ValueError, match="which JSON cannot hold"):
+            present(tool({"verbatimHint": True}), message, arguments={})
+    with pytest.raises(ValueError, match="too large to read"):
+        parse_json(text)
+
+
 _PLAIN_PARTS = (  # a CallToolResult's own data, with repeated names at every depth: never a carrier
     '"content": [{"type": "text", "text": "t", "_meta": {"a": 1}, "_meta": {"b": 2},'
     ' "annotations": {"priority": 1, "priority": 0.5}}],'

@@ -44,6 +44,7 @@ from mcp_rendering.document import Document, Section
 from mcp_rendering.envelope import LinkedField, LinkedRecord
 from mcp_rendering.reading import (
     EffectiveRendering,
+    check_finite_numbers,
     check_wire_names,
     read_continuation,
     read_continuation_argument,
@@ -273,8 +274,10 @@ def tool_result_wire(result: Any) -> dict[str, Any]:
     Raises:
         TypeError: `result` is not a result object at all (a string, a number, an arbitrary object).
         ValueError: `result` is an object but not a tool result: it has no `content` array, or it holds the SDK's
-            Python field names (a model dumped without `by_alias=True`) instead of the wire names.
+            Python field names (a model dumped without `by_alias=True`) instead of the wire names; or it holds a
+            number JSON cannot hold (NaN or infinite, as `json.loads` reads `NaN` or `1e999`).
     """
+    check_finite_numbers(result)  # before the dump, which would write them as null
     try:
         wire = as_wire(result)
     except TypeError:

@@ -42,11 +42,13 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import math
 import re
 import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from decimal import Decimal
 from typing import Annotated, Any, Literal, TypeAlias, cast
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -78,9 +80,11 @@ __all__ = [
     "EffectiveRendering",
     "FollowableContinuation",
     "Problem",
+    "check_finite_numbers",
     "check_wire_names",
     "combine_parts",
     "duplicate_members",
+    "exact_json_number",
     "parse_json",
     "read_continuation",
     "read_continuation_argument",
@@ -88,6 +92,7 @@ __all__ = [
     "read_hints_object",
     "read_rendering_object",
     "read_tool_hints",
+    "refuse_json_constant",
     "resolve_rendering",
     "usable_null_text",
 ]
@@ -321,6 +326,28 @@ def _mark_message(message: Any, repeats: _Repeats) -> Any:
     return _mark_carriers(wire, repeats)
 
 
+def refuse_json_constant(name: str) -> Any:
+    """The `parse_constant` of every strict JSON reading here: `NaN`, `Infinity` and `-Infinity` are not JSON.
+
+    Raises:
+        ValueError: always, naming the constant.
+    """
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def exact_json_number(text: str) -> Decimal:
+    """The `parse_float` of every strict JSON reading here: a JSON number with a fraction or an exponent, exactly as
+    written (a float would change `12345678901234567890.12`), refused when no double can hold it.
+
+    Raises:
+        ValueError: the number overflows a double (`1e999` would read as infinity in any reader that uses one).
+    """
+    value = Decimal(text)
+    if abs(float(value)) == float("inf"):
+        raise ValueError(f"the number {text[:40]} is too large to read (it would read as infinity)")
+    return value
+
+
 def parse_json(text: str | bytes) -> Any:
     """Parse a JSON message as every JSON parser does (the last of repeated names wins), and mark repetition where
     the extensions read it, so that the reader reads a carrier given with a repeated member, or given twice, as
@@ -332,9 +359,18 @@ def parse_json(text: str | bytes) -> Any:
     `annotations` or `_rendering` repeated; on a repeated `_meta`, both carriers of `_meta`) gains
     `REPEATED_CARRIER`; and the object and its `_meta` remember the
     names they repeated (`duplicate_members`). Every other value, content blocks and `structuredContent`
-    included, is exactly what a plain JSON parser gives, at any depth."""
+    included, is what a plain JSON parser gives, at any depth, except numbers: a number with a fraction or an
+    exponent is a `Decimal`, exactly as written, which the views print and the model copy carries unchanged.
+
+    Raises:
+        ValueError: `text` is not JSON; this includes `NaN`, `Infinity`, `-Infinity` and a number too large for a
+            double (`1e999`), which readers would read as infinity or not at all, and an integer over the
+            interpreter's digit limit."""
     repeats = _Repeats()
-    return _mark_message(json.loads(text, object_pairs_hook=repeats.hook), repeats)
+    value = json.loads(
+        text, parse_constant=refuse_json_constant, parse_float=exact_json_number, object_pairs_hook=repeats.hook
+    )
+    return _mark_message(value, repeats)
 
 
 def duplicate_members(value: Any) -> tuple[str, ...]:
@@ -908,6 +944,29 @@ def check_wire_names(message: Any) -> None:
             f"the message holds the Python field names {', '.join(names)}, not the wire names (_meta, "
             "structuredContent, isError, inputSchema, outputSchema): dump the model with by_alias=True"
         )
+
+
+def check_finite_numbers(message: Any) -> None:
+    """Refuse a message holding a number JSON cannot hold: a NaN or infinite float or Decimal, as a plain
+    `json.loads` gives for `NaN` or `1e999`, or as an SDK model holds after reading them. Read on, the user would see
+    `inf` from a dict, `n/a` from the model (its JSON dump writes null) and the model `Infinity`, which is not JSON:
+    one reading for the same bytes is a refusal on both paths, as `parse_json` refuses them.
+
+    Raises:
+        ValueError: `message` (a dict, a list or a model, at any depth) holds such a number.
+    """
+    pending: list[Any] = [message]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, (float, Decimal)):
+            if not (value.is_finite() if isinstance(value, Decimal) else math.isfinite(value)):
+                raise ValueError(f"the message holds the number {value}, which JSON cannot hold: refused")
+        elif isinstance(value, Mapping):
+            pending.extend(cast("Mapping[Any, Any]", value).values())
+        elif isinstance(value, (list, tuple)):
+            pending.extend(cast("Sequence[Any]", value))
+        elif isinstance(value, BaseModel):
+            pending.extend(member for _, member in value)
 
 
 def _jsonable(value: Any) -> Any:

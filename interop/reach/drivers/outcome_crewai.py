@@ -1,21 +1,23 @@
 """Measures the user's final answer from CrewAI's own crew (one agent, one task).
 
-A scripted model (a `BaseLLM` that calls no service) calls the financial tool through native function calling, then
-writes the three-line summary the job gives (a stand-in for a model that summarizes). The final answer is the
-crew's output (`CrewOutput.raw`), where CrewAI applications read it. Without ``helped``, the tools come from
+A scripted model (a `BaseLLM` that calls no service) calls the job's tools through native function calling
+(`_common.script`: by default the financial tool), then writes the three-line summary the job gives (a stand-in
+for a model that summarizes). The final answer is the crew's output (`CrewOutput.raw`), where CrewAI applications
+read it; the outputs, the content of each tool message of the task. Without ``helped``, the tools come from
 crewai-tools' `MCPServerAdapter`; with it, from mcpadapt's `MCPAdapt` with
 `mcp_rendering.integrations.crewai.DirectAnswerToolAdapter`.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
 os.environ.setdefault("CREWAI_DISABLE_TELEMETRY", "true")  # no network at run time
 os.environ.setdefault("OTEL_SDK_DISABLED", "true")
 
-from _common import run
+from _common import run, script, server_name
 from crewai import Agent, Crew, Task  # pyright: ignore[reportMissingImports]
 from crewai.llms.base_llm import BaseLLM  # pyright: ignore[reportMissingImports]
 from crewai_tools import MCPServerAdapter  # pyright: ignore[reportMissingImports]
@@ -24,38 +26,50 @@ from mcpadapt.core import MCPAdapt  # pyright: ignore[reportMissingImports]
 
 
 class ScriptedModel(BaseLLM):  # pyright: ignore[reportUntypedBaseClass]
-    """Calls `tool` once; once it has read a tool result, writes `summary`."""
+    """Calls the tools of each turn of `turns` in order; then writes `summary`."""
 
-    tool: str
+    turns: list[list[dict[str, Any]]]
     summary: str
+    steps: int = 0
 
     def call(self, messages: Any, tools: Any = None, *args: Any, **kwargs: Any) -> Any:
-        del tools, args, kwargs
-        listed = messages if isinstance(messages, list) else [{"role": "user", "content": messages}]
-        if any(message.get("role") == "tool" for message in listed):
+        del messages, tools, args, kwargs
+        turn = self.steps
+        self.steps += 1
+        if turn >= len(self.turns):
             return self.summary
-        return [{"id": "call-1", "type": "function", "function": {"name": self.tool, "arguments": "{}"}}]
+        return [
+            {
+                "id": f"call-{turn}-{index}",
+                "type": "function",
+                "function": {"name": call["name"], "arguments": json.dumps(call["args"])},
+            }
+            for index, call in enumerate(self.turns[turn])
+        ]
 
     def supports_function_calling(self) -> bool:
         return True
 
 
-async def _crew(tools: list[Any], model: ScriptedModel) -> str:
+async def _crew(tools: list[Any], model: ScriptedModel) -> dict[str, Any]:
     agent = Agent(role="analyst", goal="Answer the question.", backstory="An analyst.", tools=tools, llm=model)
     task = Task(description="Show the annual accounts.", expected_output="The accounts.", agent=agent)
-    return str((await Crew(agents=[agent], tasks=[task]).kickoff_async()).raw)
+    output = await Crew(agents=[agent], tasks=[task]).kickoff_async()
+    messages = [message for task_output in output.tasks_output for message in task_output.messages]
+    outputs = [str(message.get("content")) for message in messages if message.get("role") == "tool"]
+    return {"final": str(output.raw), "outputs": outputs}
 
 
 async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     params = StdioServerParameters(command=job["command"], args=job["args"], cwd=job.get("cwd"))
-    model = ScriptedModel(model="scripted", tool=tool_name, summary=job["options"]["summary"])
+    model = ScriptedModel(model="scripted", turns=script(job, tool_name), summary=job["options"]["summary"])
     if job["helped"]:
         from mcp_rendering.integrations.crewai import DirectAnswerToolAdapter
 
-        with MCPAdapt(params, DirectAnswerToolAdapter(server="example-financial")) as tools:
-            return {"final": await _crew(list(tools), model)}
+        with MCPAdapt(params, DirectAnswerToolAdapter(server=server_name(job))) as tools:
+            return await _crew(list(tools), model)
     with MCPServerAdapter(params) as tools:
-        return {"final": await _crew(list(tools), model)}
+        return await _crew(list(tools), model)
 
 
 if __name__ == "__main__":

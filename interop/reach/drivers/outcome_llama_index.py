@@ -1,8 +1,9 @@
 """Measures the user's final answer from LlamaIndex's own agent loop (`FunctionAgent`).
 
-LlamaIndex's `MockFunctionCallingLLM`, scripted, calls the financial tool of an `McpToolSpec`, then writes the
-three-line summary the job gives (a stand-in for a model that summarizes). The final answer is ``str()`` of the
-run's `AgentOutput` (its response text), where LlamaIndex applications read it. With ``helped``, the tools are
+LlamaIndex's `MockFunctionCallingLLM` is scripted to call the job's tools of an `McpToolSpec` (`_common.script`: by
+default the financial tool), then to write the three-line summary the job gives (a stand-in for a model that
+summarizes). The final answer is ``str()`` of the run's `AgentOutput` (its response text), where LlamaIndex
+applications read it; the outputs, the content of each tool output the run streamed. With ``helped``, the tools are
 loaded through `mcp_rendering.integrations.llama_index.load_direct_answer_tools`.
 """
 
@@ -11,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from _common import run
-from llama_index.core.agent.workflow import FunctionAgent  # pyright: ignore[reportMissingImports]
-from llama_index.core.base.llms.types import MessageRole, ToolCallBlock  # pyright: ignore[reportMissingImports]
+from _common import run, script, server_name
+from llama_index.core.agent.workflow import FunctionAgent, ToolCallResult  # pyright: ignore[reportMissingImports]
+from llama_index.core.base.llms.types import ToolCallBlock  # pyright: ignore[reportMissingImports]
 from llama_index.core.llms import ChatMessage  # pyright: ignore[reportMissingImports]
 from llama_index.core.llms.mock import MockFunctionCallingLLM  # pyright: ignore[reportMissingImports]
 from llama_index.tools.mcp import BasicMCPClient, McpToolSpec  # pyright: ignore[reportMissingImports]
@@ -21,25 +22,37 @@ from llama_index.tools.mcp import BasicMCPClient, McpToolSpec  # pyright: ignore
 
 async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     summary = job["options"]["summary"]
+    turns = script(job, tool_name)
+    steps: list[int] = []
 
     def scripted(messages: Sequence[Any], **kwargs: Any) -> Any:
-        del kwargs
-        if any(message.role == MessageRole.TOOL for message in messages):
+        del messages, kwargs
+        turn = len(steps)
+        steps.append(turn)
+        if turn >= len(turns):
             return ChatMessage(role="assistant", content=summary)
-        call = ToolCallBlock(tool_call_id="call-1", tool_name=tool_name, tool_kwargs={})
-        return ChatMessage(role="assistant", blocks=[call])
+        calls = [
+            ToolCallBlock(tool_call_id=f"call-{turn}-{index}", tool_name=call["name"], tool_kwargs=call["args"])
+            for index, call in enumerate(turns[turn])
+        ]
+        return ChatMessage(role="assistant", blocks=calls)
 
     # The client takes no working directory: the example server is importable from any (the project is installed).
     spec = McpToolSpec(client=BasicMCPClient(job["command"], args=job["args"], timeout=60))
     if job["helped"]:
         from mcp_rendering.integrations.llama_index import load_direct_answer_tools
 
-        tools = await load_direct_answer_tools(spec, server="example-financial")
+        tools = await load_direct_answer_tools(spec, server=server_name(job))
     else:
         tools = await spec.to_tool_list_async()
     agent = FunctionAgent(tools=tools, llm=MockFunctionCallingLLM(response_generator=scripted))
-    output = await agent.run(user_msg="Show the annual accounts.")
-    return {"final": str(output)}
+    handler = agent.run(user_msg="Show the annual accounts.")
+    outputs: list[str] = []
+    async for event in handler.stream_events():
+        if isinstance(event, ToolCallResult):
+            outputs.append(str(event.tool_output.content))
+    output = await handler
+    return {"final": str(output), "outputs": outputs}
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ import stat
 from collections.abc import Callable
 from typing import Any
 
+from mcp_rendering.reading import exact_json_number, refuse_json_constant
+
 __all__ = ["CommandError", "InputError", "parse_json", "read_text_file"]
 
 
@@ -73,15 +75,8 @@ def read_text_file(path: str, limit: int, what: str) -> str:
         raise InputError(f"the {what} {shown} is not UTF-8 text (byte {error.start}: {error.reason})") from None
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON value")
-
-
 def _finite(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):  # 1e999 and the like: a number no reader can hold, as Infinity
-        raise ValueError(f"the number {text} is too large to read (it would read as infinity)")
-    return value
+    return float(exact_json_number(text))  # the library's own refusal of 1e999, as a float for the SDK's calls
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -104,7 +99,7 @@ def parse_json(text: str, what: str) -> Any:
         InputError: one of the above; the message names `what`.
     """
     try:
-        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_object)
+        value = json.loads(text, parse_constant=refuse_json_constant, parse_float=_finite, object_pairs_hook=_object)
     except RecursionError:
         raise InputError(f"the {what} is nested too deeply to read") from None
     except ValueError as error:
