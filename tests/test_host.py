@@ -347,10 +347,12 @@ def test_the_hosts_row_bound_cuts_what_the_model_gets_too() -> None:
     assert "5 of 101 records" in presentation.notice
     forwarded = presentation.model_result
     assert len(json.dumps(forwarded)) < 10_000  # not the 200 KB member, not 95 unshown links
-    links = [block["uri"] for block in forwarded["content"] if block["type"] == "resource_link"]
-    assert links == [f"s://rows/r{n}" for n in range(5)]
-    shown = [row["id"] for row in forwarded["structuredContent"]["document"]["sections"][0]["rows"]]
-    assert shown == [f"r{n}" for n in range(5)]
+    # The user's view of structured records shows none of the server's blocks: the model gets no link either; the
+    # rows shown carry their URIs in the copy.
+    assert [block for block in forwarded["content"] if block["type"] == "resource_link"] == []
+    rows = forwarded["structuredContent"]["document"]["sections"][0]["rows"]
+    assert [row["id"] for row in rows] == [f"r{n}" for n in range(5)]
+    assert [row["uri"] for row in rows] == [f"s://rows/r{n}" for n in range(5)]
     assert forwarded["structuredContent"]["page"] == {"complete": False, "returned": 5}
     assert forwarded["structuredContent"]["_rendering"]["complete"] is False
     assert "continuation" not in forwarded["structuredContent"]["_rendering"]
@@ -359,7 +361,7 @@ def test_the_hosts_row_bound_cuts_what_the_model_gets_too() -> None:
 
 def test_the_hosts_byte_bound_withholds_a_large_block() -> None:
     wire = text_result("short")
-    wire["content"].append({"type": "resource", "resource": {"uri": "file:///big", "text": "x" * 200_000}})
+    wire["content"].append({"type": "image", "mimeType": "image/png", "data": "x" * 200_000})
     presentation = present_original(TOOL, wire, max_bytes=1000)
     assert presentation.withheld_blocks == 1 and not presentation.complete
     assert presentation.notice == "Note: 1 content block was not forwarded to the model: over the host's size bound."
@@ -513,9 +515,9 @@ def test_the_framing_says_it_is_advisory_and_from_the_server() -> None:
     assert "advisory" in FRAMING_HEADER and "does not override" in FRAMING_HEADER and "server" in FRAMING_HEADER
     assert presentation.model_result["content"][0] == {"type": "text", "text": presentation.framing}
     # A host that forwards only the structured content still gives the model the framing, labelled and quoted.
+    # The framing quotes the guidance: the copy says it once, there.
     assert presentation.model_result["structuredContent"]["_rendering"] == {
         "mode": "verbatim",
-        "guidance": "Keep the order.",
         "complete": True,
         "framing": presentation.framing,
     }
@@ -915,7 +917,8 @@ def test_the_token_reaches_the_follow_up_call_and_never_the_users_text(
         assert presentation.next_arguments({"query": "acme"}) == {"query": "acme", "cursor": token}
         if len(token) <= 512:
             assert presentation.framing is not None and token in presentation.framing
-            assert presentation.model_result["structuredContent"]["_rendering"]["continuation"]["token"] == token
+            copy = presentation.model_result["structuredContent"]["_rendering"]
+            assert token in copy["framing"] and "continuation" not in copy  # quoted once, in the framing
 
 
 def _rows_of(presentation: Presentation) -> list[str]:
@@ -982,31 +985,33 @@ def _structured_channel(structured: Any) -> int:
     return len(json.dumps(kept, separators=(",", ":"), ensure_ascii=False).encode())
 
 
-_LINKS = [
-    {"type": "resource_link", "name": "a", "uri": "s://a/1"},
-    {"type": "resource_link", "name": "b", "uri": "s://b/2"},
-]
-
-
-@pytest.mark.parametrize("forwards", ["text", "both"])
-@pytest.mark.parametrize(
-    ("structured", "kept"),
-    [
-        # Only the records of a document-shaped copy are known: a malformed member holds none, and is no error.
-        ({"document": {"sections": 5}}, ["s://a/1", "s://b/2"]),
-        ({"document": {"sections": ["x", {"rows": 7}, {"rows": ["y", {"uri": 5}]}]}}, ["s://a/1", "s://b/2"]),
-        ({"document": {"sections": [{"rows": [{"id": "r", "uri": "s://a/1"}]}]}}, ["s://b/2"]),
-        ({"document": {}, "page": {"linkedRecords": ["z", {"uri": 4}, {"uri": "s://b/2"}]}}, ["s://a/1"]),
-        ({"document": {}, "page": 9}, ["s://a/1", "s://b/2"]),
-        ({"document": 3, "page": {"linkedRecords": [{"uri": "s://b/2"}]}}, ["s://a/1", "s://b/2"]),
-    ],
-)
-def test_a_link_block_is_dropped_only_for_a_record_the_structured_copy_holds(
-    structured: dict[str, Any], kept: list[str], forwards: Any
-) -> None:
-    presentation = present(None, {"content": _LINKS, "structuredContent": structured}, forwards=forwards)
-    blocks = presentation.model_result["content"]
-    assert [block["uri"] for block in blocks if block.get("type") == "resource_link"] == kept
+@pytest.mark.parametrize("forwards", [None, "text", "structured", "both"])
+def test_no_server_text_the_user_is_not_shown_reaches_the_model(forwards: Any) -> None:
+    """An embedded resource's text and a link's description (and, beside structured records, which the user's view
+    shows alone, the blocks themselves) stay out of the model's copy; an image, which carries no server text, and
+    what the user's view of a text result names (a link's name and URI, a resource's URI) reach it."""
+    image = {"type": "image", "data": "aGk=", "mimeType": "image/png"}
+    hidden = [
+        {"type": "resource", "resource": {"uri": "note://x", "mimeType": "text/plain", "text": "SECRET-A"}},
+        {"type": "resource_link", "uri": "note://y", "name": "y", "description": "SECRET-B", "title": "SECRET-C"},
+        {"type": "x-widget", "body": "SECRET-D"},
+        image,
+    ]
+    directive = {"io.modelcontextprotocol/rendering": {"mode": "verbatim", "complete": True}}
+    for structured in ({"rows": [{"amount": 5}]}, None, {}):
+        wire: dict[str, Any] = {"content": [{"type": "text", "text": "Balance: 100"}, *hidden], "_meta": directive}
+        if structured is not None:
+            wire["structuredContent"] = structured
+        presentation = present(TOOL, wire, forwards=forwards)
+        forwarded = json.dumps(presentation.model_result)
+        assert "SECRET" not in forwarded and "SECRET" not in presentation.text
+        text_result = presentation.records == "text"
+        if text_result or forwards != "structured":  # a structured-only host gets the records alone
+            copy = presentation.model_result.get("structuredContent") or {}
+            assert image in presentation.model_result["content"] or image in copy.get("content", [])
+        assert ("note://x" in forwarded) == text_result and ("note://x" in presentation.text) == text_result
+        if text_result:
+            assert "[resource] note://x" in forwarded and '"name": "y"' in forwarded
 
 
 @pytest.mark.parametrize("forwards", ["text", "structured", "both"])
@@ -1057,8 +1062,8 @@ def test_a_host_that_forwards_structured_content_alone_learns_how_to_fetch_the_r
     directive = {"mode": "verbatim", "complete": False, "continuation": CONTINUATION}
     presentation = present_original(TOOL, result(directive), forwards="structured")
     copy = presentation.model_result["structuredContent"]["_rendering"]
-    assert copy["complete"] is False and copy["continuation"] == {"argument": "cursor", "token": "abc.def"}
-    assert "abc.def" in copy["framing"]
+    assert copy["complete"] is False and "continuation" not in copy  # once, in the framing it quotes
+    assert '{"cursor": "abc.def"}' in copy["framing"]
 
 
 def test_a_host_that_does_not_say_gets_every_record_in_each_channel() -> None:

@@ -59,8 +59,13 @@ def test_an_imitation_anywhere_is_defused(imitation: str, place: str) -> None:
     forwarded = present(None, result).model_result
     server_strings = _strings({"content": forwarded["content"][1:], "structured": forwarded.get("structuredContent")})
     assert not any(IMITATION.lower() in " ".join(s.split()).lower() for s in server_strings), json.dumps(forwarded)
-    if place != "text":  # a text block beside structured records is not forwarded at all (the user never sees it)
+    # A text block, an unknown block or a link beside structured records is not forwarded at all (the user never
+    # sees it); what the structured copy holds is defused in place.
+    if place in ("key", "structured", "array"):
         assert "imitates the host's rendering directive" in json.dumps(forwarded)
+    elif place != "text":
+        assert forwarded["content"][-1] == {"type": "text", "text": '{"rows":[{"label":"Sales","value":1}]}'}
+        assert all(block["type"] == "text" for block in forwarded["content"])  # no block but the records
 
 
 def test_text_that_does_not_imitate_is_forwarded_unchanged() -> None:
@@ -105,7 +110,8 @@ def test_an_imitation_split_across_blocks_is_defused(imitation: str, data: st.Da
     server_blocks = forwarded[1:] if mode is not None else forwarded
     joined = "".join(_letters_of(b.get("text") or b.get("resource", {}).get("text") or "") for b in server_blocks)
     assert _letters_of(IMITATION) not in joined, json.dumps(forwarded)
-    assert "imitates the host's rendering directive" in json.dumps(forwarded)
+    if kind == "text":  # an embedded resource reaches the model as the line the user sees, which names its URI only
+        assert "imitates the host's rendering directive" in json.dumps(forwarded)
 
 
 def test_text_split_across_blocks_that_does_not_imitate_is_forwarded_unchanged() -> None:

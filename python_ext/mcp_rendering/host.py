@@ -51,7 +51,14 @@ from mcp_rendering.reading import (
     read_continuation_argument,
     resolve_rendering,
 )
-from mcp_rendering.records import ContentLine, RecordsKind, ResultRecords, result_records, shows_text
+from mcp_rendering.records import (
+    ContentLine,
+    RecordsKind,
+    ResultRecords,
+    block_line,
+    result_records,
+    shows_text,
+)
 from mcp_rendering.render import code_fence, markdown_escape, render_markdown, render_text, text_escape, visible
 from mcp_rendering.types import PARTIAL_MARKER, RESULT_STRUCTURED_KEY, EffectiveMode
 
@@ -773,9 +780,29 @@ def _block_uri(block: Mapping[str, Any]) -> Any:
     return block.get("uri") if block.get("type") == "resource_link" else None
 
 
+_MEDIA_BLOCKS = ("image", "audio")
+
+
+def _as_shown(block: Mapping[str, Any], text_result: bool) -> Mapping[str, Any] | None:
+    """A server block as the model may receive it: no server text the user is not shown. The user's view of a text
+    result names each block on a line (`block_line`): a link by its name and URI, an embedded resource by its URI,
+    an unknown block by its type; the model receives that much (a link as a link, the rest as that line). The view
+    of structured records shows none of the other blocks: only an image or audio, which carries no server text,
+    reaches the model then."""
+    kind = block.get("type")
+    if kind in _MEDIA_BLOCKS:
+        return block
+    if not text_result:
+        return None
+    if kind == "resource_link":
+        return {key: block[key] for key in ("type", "uri", "name") if key in block}
+    return {"type": "text", "text": block_line(block)}
+
+
 def _forwarded_blocks(
     wire: Mapping[str, Any],
     *,
+    text_result: bool,
     shown_blocks: set[int] | None,
     shown_uris: set[str] | None,
     budget: int | None,
@@ -783,10 +810,12 @@ def _forwarded_blocks(
     """The server's blocks the model may receive under the host's bounds, besides the host's rendering, defused,
     and how many were withheld.
 
-    Text blocks are never included: the host's copy of the records stands for them. With `shown_blocks` (the lines
-    of a text result were cut), only the blocks named on a shown line are kept; with `shown_uris` (records were
-    cut), a link to or an embedded copy of a record is kept only for a record that is shown. With a `budget`
-    (bytes), blocks are kept in order while their total size, as forwarded (a comma each), fits.
+    Text blocks are never included: the host's copy of the records stands for them. Each block is forwarded as the
+    user's view shows it (`_as_shown`): beside structured records, which the view shows alone, only images and
+    audio are. With `shown_blocks` (the lines of a text result were cut), only the blocks named on a shown line
+    are kept; with `shown_uris` (records were cut), a block naming a record is kept only for a record that is
+    shown. With a `budget` (bytes), blocks are kept in order while their total size, as forwarded (a comma each),
+    fits.
     """
     content = wire.get("content")
     kept: list[Any] = []
@@ -802,7 +831,10 @@ def _forwarded_blocks(
         uri = _block_uri(block_map)
         if shown_uris is not None and uri is not None and uri not in shown_uris:
             continue  # a record the host cut: not withheld, the record itself is cut
-        forwarded = _payload([block_map], None)
+        as_shown = _as_shown(block_map, text_result)
+        if as_shown is None:
+            continue  # the user is shown nothing of it
+        forwarded = _payload([as_shown], None)
         if budget is not None:
             size = forwarded.size()
             if size > budget:
@@ -881,6 +913,11 @@ def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
     if content is not value["content"]:
         value["content"] = content
         dumped = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if copy is not None:
+        structured = _defused_across_strings(value["structuredContent"])
+        if structured is not value["structuredContent"]:
+            value["structuredContent"] = structured
+            dumped = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return _Payload(value["content"], value.get("structuredContent"), _dumped_size(dumped, bool(value["content"])))
 
 
@@ -918,33 +955,55 @@ def _defused_across_blocks(blocks: list[Any]) -> list[Any]:
 
 def _uncut_payload(
     wire: Mapping[str, Any], forwards: Channel | None, kind: RecordsKind, records_text: Callable[[], str]
-) -> _Payload | None:
+) -> _Payload:
     """The whole result for the model, in the channel it reads (`_in_channel`): the structured content as sent (its
-    directive aside) in place of the server's text blocks, which the user never sees, and the server's other blocks;
-    for a text result, every block as sent (the user sees them all). None when the structured content is not an
-    object (an array, a scalar): the schema's `structuredContent` is one, and the model's copy could not carry the
-    directive beside it, so the model receives the host's copy of its records in the document shape, as for a cut."""
-    if wire.get("structuredContent") is not None and _structured(wire) is None:
-        return None
+    directive aside) in place of the server's text blocks, which the user never sees, and the server's other blocks
+    as the user's view shows them; for a text result, every block as the user's view shows it (`_as_shown`).
+    Structured content sent as an array or a scalar is wrapped in an object (`_WRAPPED_KEY`), the schema's shape,
+    which can carry the directive beside it: the model receives what the server sent, not the host's larger
+    document shape."""
     structured = _structured(wire)
-    copy = None if structured is None else {k: v for k, v in structured.items() if k != RESULT_STRUCTURED_KEY}
+    sent_structured = wire.get("structuredContent")
+    copy: dict[str, Any] | None
+    if structured is not None:
+        copy = {k: v for k, v in structured.items() if k != RESULT_STRUCTURED_KEY}
+    else:  # an array or a scalar: wrapped, as the schema's `structuredContent` is an object
+        copy = None if sent_structured is None else {_WRAPPED_KEY: sent_structured}
     if kind == "text" or copy is None:  # the records are the text the user is shown: forwarded as sent
         content = wire.get("content")
-        blocks = list(cast("Sequence[Any]", content)) if isinstance(content, list) else []
-        return _payload(blocks, None if forwards == "text" else copy)
-    others, _ = _forwarded_blocks(wire, shown_blocks=None, shown_uris=None, budget=None)
+        sent = cast("list[Any]", content) if isinstance(content, list) else []
+        maps = [cast("Mapping[str, Any]", block) for block in sent if isinstance(block, Mapping)]
+        blocks = [block if block.get("type") == "text" else _as_shown(block, True) for block in maps]
+        return _text_records_payload(_payload(blocks, None if forwards == "text" else copy), forwards)
+    others, _ = _forwarded_blocks(wire, text_result=False, shown_blocks=None, shown_uris=None, budget=None)
     return _in_channel(forwards, others, copy, records_text)
+
+
+_WRAPPED_KEY = "value"
+"""The member of the model's structured copy that holds structured content sent as an array or a scalar."""
+_TEXT_RECORDS_KEY = "content"
+"""The member of the model's structured copy that holds the records of a text result, as content blocks, for a
+host that forwards only `structuredContent`."""
+
+
+def _text_records_payload(payload: _Payload, forwards: Channel | None) -> _Payload:
+    """A text result's payload for a host that forwards only `structuredContent` (which the server sent, without
+    records): the blocks move into the copy, so that the model reads the records there, once."""
+    if forwards != "structured" or payload.copy is None or not payload.blocks:
+        return payload
+    copy = {**payload.copy, _TEXT_RECORDS_KEY: payload.blocks}
+    return _payload([], copy)
 
 
 def _in_channel(
     forwards: Channel | None, others: list[Any], copy: Mapping[str, Any], records_text: Callable[[], str]
 ) -> _Payload:
     """What the model receives of structured records in the channel its host forwards, each record once there:
-    "structured", the copy alone; "both", the copy and the server's other blocks but those that only link to a
-    record of the copy; "text", the records as the user reads them (`records_text`, the plain-text view, which
-    `audit` reads), or the copy as compact JSON when that view is over `_LEAN_FACTOR` times the copy (a shape whose
-    tables repeat long names), then those other blocks. None (the host did not say): each channel whole, the
-    records in both, the other blocks as sent.
+    "structured", the copy alone; "both", the copy and the other blocks (`others`, as the user's view shows them);
+    "text", the records as the user reads them (`records_text`, the plain-text view, which `audit` reads), or the
+    copy as compact JSON when that view is over `_LEAN_FACTOR` times the copy (a shape whose tables repeat long
+    names) or imitates the framing (a header split across cells), then those other blocks. None (the host did not
+    say): each channel whole, the records in both.
 
     The copy is defused before it is written as text, so that its text holds its strings as the structured copy
     does."""
@@ -953,21 +1012,19 @@ def _in_channel(
     defused: dict[str, Any] = dict(copy)
     dumped = _compact_json(defused)
     if dumped is None or _may_imitate_framing(dumped):
-        defused = cast("dict[str, Any]", _defused_walk(defused))
+        defused = _defused_across_strings(cast("dict[str, Any]", _defused_walk(defused)))
         dumped = json.dumps(defused, ensure_ascii=False, separators=(",", ":"))
     if forwards == "structured":
         return _Payload([], defused, _COPY_MEMBER_BYTES + _utf8_length(dumped))
-    if forwards is not None and others:  # a link to a record of the copy would be that record's second mention
-        record_uris = _record_uris(defused)
-        others = [block for block in others if _block_uri(block) not in record_uris]
     forwarded = _payload(others, None)
     structured = None if forwards == "text" else defused
     size = forwarded.size() + (_COPY_MEMBER_BYTES + _utf8_length(dumped) if structured is not None else 0)
     if forwards == "both":
         return _Payload(forwarded.blocks, structured, size)
     text = records_text()
-    text = _defuse_text(text) if _imitates_framing(text) else text
-    if _utf8_length(text) > _LEAN_FACTOR * _utf8_length(dumped):  # the view repeats long names: the copy is leaner
+    # The view is leaner unless it repeats long names; one that imitates the framing (a header split across cells
+    # or lines) gives way to the defused copy, which holds every record with only the imitating strings replaced.
+    if _imitates_framing(text) or _utf8_length(text) > _LEAN_FACTOR * _utf8_length(dumped):
         text = dumped
     blocks = [{"type": "text", "text": text}, *forwarded.blocks]
     across = _defused_across_blocks(blocks)  # the records' text beside a server text: one reading of both
@@ -979,28 +1036,6 @@ def _in_channel(
         return size + _TEXT_BLOCK_BYTES - 2 + _utf8_length(json.dumps(text, ensure_ascii=False)) + 1
 
     return _Payload(blocks, structured, with_text_block)
-
-
-def _record_uris(copy: Mapping[str, Any] | None) -> set[str]:
-    """The URIs of the records a document-shaped copy holds (rows and records sent as links)."""
-    document = None if copy is None else copy.get("document")
-    if not isinstance(document, Mapping):
-        return set()
-    uris: set[str] = set()
-    sections = cast("Mapping[str, Any]", document).get("sections")
-    for section in cast("list[Any]", sections) if isinstance(sections, list) else []:
-        rows = cast("Mapping[str, Any]", section).get("rows") if isinstance(section, Mapping) else None
-        for row in cast("list[Any]", rows) if isinstance(rows, list) else []:
-            uri = cast("Mapping[str, Any]", row).get("uri") if isinstance(row, Mapping) else None
-            if isinstance(uri, str):
-                uris.add(uri)
-    page = copy.get("page") if copy is not None else None
-    links = cast("Mapping[str, Any]", page).get("linkedRecords") if isinstance(page, Mapping) else None
-    for link in cast("list[Any]", links) if isinstance(links, list) else []:
-        uri = cast("Mapping[str, Any]", link).get("uri") if isinstance(link, Mapping) else None
-        if isinstance(uri, str):
-            uris.add(uri)
-    return uris
 
 
 def _model_result(
@@ -1025,12 +1060,21 @@ def _model_result(
         # Written by the host, replacing any copy the server made: the model sees the directive the host acts on,
         # and, for a host that forwards only structured content, the framing with it, placed first.
         if directive is not None and forwards != "both":
-            written = directive if framing is None else {"framing": framing, **directive}
-            copy = {RESULT_STRUCTURED_KEY: written, **copy}
+            copy = {RESULT_STRUCTURED_KEY: _with_framing(directive, framing), **copy}
         forwarded["structuredContent"] = copy
     if wire.get("isError") is True:  # only JSON `true` marks an error (false is the default: not forwarded)
         forwarded["isError"] = True
     return forwarded
+
+
+def _with_framing(directive: dict[str, Any], framing: str | None) -> dict[str, Any]:
+    """The model's copy of the directive with the framing first. The framing already quotes the guidance, the
+    continuation (its token) and, in verbatim mode, the null text: those members are left out, so that each is
+    said once; the host's own members (mode, completeness) stay for a reader of the structure."""
+    if framing is None:
+        return directive
+    quoted = {"guidance", "continuation", *(("nullDisplay",) if directive.get("mode") == "verbatim" else ())}
+    return {"framing": framing, **{key: value for key, value in directive.items() if key not in quoted}}
 
 
 _IMITATION = "[server text that imitates the host's rendering directive, removed]"
@@ -1131,6 +1175,54 @@ def _defused(value: Any) -> Any:
     if dumped is not None and not _may_imitate_framing(dumped):
         return value
     return _defused_walk(value)
+
+
+_SPLIT_IMITATION = "[server text withheld: with its neighbours it imitated the host's framing]"
+"""What replaces each string of a structured value that, read with the strings beside it, spells the framing's
+header. Its letters neither hold the header's opening words nor begin or end with part of them, so a note beside
+any text never joins it into a new imitation: one pass is enough."""
+
+_JSON_STRING_OR_OTHER = re.compile(r'"(?:[^"\\]|\\.)*"|[^"]+')
+
+
+def _defused_across_strings(value: dict[str, Any]) -> dict[str, Any]:
+    """`value` (a structured copy, each string already defused alone) with every string (key or value) that holds
+    part of an imitation of the framing's header spanning strings replaced by a note: the model reads the strings of
+    a JSON value, keys included, as one text, so a header split across two would read whole. The same dict when
+    there is none (the usual case: one scan of the compact dump). Numbers and literals between strings separate
+    them, as they do for the reader."""
+    dumped = _compact_json(value)
+    if dumped is None or not _may_imitate_framing(dumped):
+        return value
+    tokens = [match.group() for match in _JSON_STRING_OR_OTHER.finditer(dumped)]
+    letters = [_letters(json.loads(token)) if token.startswith('"') else _letters(token) for token in tokens]
+    joined = "".join(letters)
+    start = joined.find(_HEADER_LETTERS)
+    if start == -1:
+        return value
+    ends = list(itertools.accumulate(len(part) for part in letters))
+    marked: set[int] = set()
+    while start != -1:
+        first = bisect.bisect_right(ends, start)
+        last = bisect.bisect_left(ends, start + len(_HEADER_LETTERS))
+        marked.update(index for index in range(first, last + 1) if tokens[index].startswith('"'))
+        start = joined.find(_HEADER_LETTERS, start + 1)
+    note = json.dumps(_SPLIT_IMITATION, ensure_ascii=False)
+    rebuilt = "".join(note if index in marked else token for index, token in enumerate(tokens))
+    return cast("dict[str, Any]", json.loads(rebuilt, object_pairs_hook=_numbered_keys))
+
+
+def _numbered_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys two notes made alike: both kept, numbered, as `_defused_walk` numbers its keys."""
+    mapping: dict[str, Any] = {}
+    repeats: dict[str, int] = {}
+    for key, item in pairs:
+        name = key
+        while name in mapping:
+            repeats[key] = repeats.get(key, 1) + 1
+            name = f"{key} (again, {repeats[key]})"
+        mapping[name] = item
+    return mapping
 
 
 _MAX_FORWARD_DEPTH = 256
@@ -1488,16 +1580,19 @@ def _model_payload(read: _Read, bound: _ModelBound, shown: _Shown) -> tuple[_Pay
         withheld += 1
     others, withheld_others = _forwarded_blocks(
         read.wire,
+        text_result=read.records.kind == "text",
         shown_blocks=shown.shown_blocks,
         shown_uris=shown.shown_uris,
         budget=None if model_bytes is None else model_bytes - payload.size(),
     )
     if payload.copy is not None and bound.forwards == "structured":
         others, withheld_others = [], 0  # the host forwards the copy alone
-    elif payload.copy is not None and bound.forwards is not None and others:
-        record_uris = _record_uris(payload.copy)  # a link to a record of the copy would mention it twice
-        others = [block for block in others if _block_uri(block) not in record_uris]
-    return _payload([*payload.blocks, *others], payload.copy), withheld + withheld_others
+    forwarded = _payload([*payload.blocks, *others], payload.copy)
+    if read.records.kind == "text" and _structured(read.wire) is not None and forwarded.copy is None:
+        moved = _text_records_payload(_Payload(forwarded.blocks, {}, forwarded.size_bytes), bound.forwards)
+        if moved.copy and (model_bytes is None or moved.size() <= model_bytes):  # the escapes JSON adds may not fit
+            forwarded = moved
+    return forwarded, withheld + withheld_others
 
 
 def _presentation(
