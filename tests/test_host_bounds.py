@@ -79,7 +79,7 @@ _imitation = st.sampled_from(
 )
 _strings = st.text(max_size=60) | _imitation | st.text(alphabet='x"\\\u202e\n', min_size=50, max_size=400)
 _json = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _strings,
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | _strings,
     lambda children: st.lists(children, max_size=6) | st.dictionaries(_strings, children, max_size=6),
     max_leaves=40,
 )
