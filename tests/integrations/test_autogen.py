@@ -62,7 +62,7 @@ async def _run(
 ) -> tuple[str, Any, AssistantAgent]:
     model = _model(calls)
     tools = await direct_answer_tools(_params(python, module), server="example", **options)
-    agent = AssistantAgent("records", model, **tools.agent_options())
+    agent = tools.agent("records", model)
     result = await agent.run(task="Go.")
     return result.messages[-1].content, model, agent
 
@@ -120,7 +120,7 @@ def test_the_tools_are_split_and_the_unmarked_ones_are_autogens_own(example_pyth
     allowed = asyncio.run(direct_answer_tools(_params(example_python, FINANCIAL), allow=["key_figures"]))
     assert allowed.verbatim == [] and len(allowed.others) == len(own)
     with pytest.raises(ValueError, match="marks no tool verbatim"):
-        allowed.agent_options()
+        allowed.agent("records", _model([]))
 
 
 def test_an_error_result_is_the_hosts_error_answer_and_stays_in_the_models_context(example_python: str) -> None:
@@ -138,7 +138,21 @@ def test_a_turn_of_verbatim_calls_only_answers_with_each_in_order(example_python
     calls = [("financial_statements", {}), ("financial_statements", {})]
     final, _, _ = asyncio.run(_run(example_python, FINANCIAL, calls))
     assert final.count('Verbatim result from tool "financial_statements" of server "example".') == 2
-    assert final.startswith('Verbatim result from tool "financial_statements"')
+    assert final.startswith("2 results follow, in the order called")
+
+
+def test_several_hostile_results_of_one_turn_are_each_closed_by_the_hosts_end_line(example_python: str) -> None:
+    """AutoGen joins a turn's results with a bare newline; the answer is `join_answers` of them, so a server's
+    imitation of a caption inside one result stays inside its bounds."""
+    final, _, _ = asyncio.run(_run(example_python, MARKED, [("hostile", {}), ("empty", {})]))
+    lines = final.split("\n\n")
+    assert lines[0].startswith("2 results follow, in the order called; the host ends each with a line marked ")
+    mark = lines[0].rsplit(" ", 1)[1].rstrip(".")
+    ends = [index for index, line in enumerate(lines) if line.startswith("End of result")]
+    assert [lines[index] for index in ends] == [f"End of result 1 of 2 ({mark}).", f"End of result 2 of 2 ({mark})."]
+    # The hostile result's imitation sits before the first end line, the empty result's caption after it.
+    assert lines.index(FAKE_CAPTION) < ends[0] < lines.index('Verbatim result from tool "empty" of server "example".')
+    assert lines[1] == 'Verbatim result from tool "hostile" of server "example".' and lines[2] == IMITATION_WARNING
 
 
 def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:

@@ -59,7 +59,11 @@ async def _run(
     steps: list[Any] = [[function_call(name, dict(args), call_id=f"call-{n}")] for n, (name, args) in enumerate(calls)]
     model = ScriptedModel([*steps, [assistant_message("done")]])
     server = RenderingMCPServerStdio(
-        params={"command": python, "args": ["-m", module]}, name="example", on_presentation=shown.append, **options
+        params={"command": python, "args": ["-m", module]},
+        name="example",
+        on_presentation=shown.append,
+        client_session_timeout_seconds=60,
+        **options,
     )
     async with server:
         agent = Agent(name="test", model=model, mcp_servers=[server])
@@ -141,7 +145,9 @@ def test_partial_pages_carry_the_notice(example_python: str) -> None:
     async def pages() -> tuple[list[Any], list[RenderedCall]]:
         shown: list[RenderedCall] = []
         server = RenderingMCPServerStdio(
-            params={"command": example_python, "args": ["-m", SCREENING]}, on_presentation=shown.append
+            params={"command": example_python, "args": ["-m", SCREENING]},
+            on_presentation=shown.append,
+            client_session_timeout_seconds=60,
         )
         outputs: list[Any] = []
         arguments: dict[str, Any] | None = {}
@@ -230,7 +236,10 @@ async def _route(
     calls = [function_call(name, dict(args), call_id=f"call-{n}") for n, (name, args) in enumerate(turn)]
     model = ScriptedModel([calls, [assistant_message(SUMMARY)]])
     server = RenderingMCPServerStdio(
-        params={"command": python, "args": ["-m", module]}, name="example", allow_direct=allow_direct
+        params={"command": python, "args": ["-m", module]},
+        name="example",
+        allow_direct=allow_direct,
+        client_session_timeout_seconds=60,
     )
     async with server:
         agent = Agent(name="test", model=model, mcp_servers=[server], tool_use_behavior=behavior)

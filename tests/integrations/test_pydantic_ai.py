@@ -75,8 +75,8 @@ async def _run(
 ) -> tuple[str, Script]:
     script = Script([(name, dict(arguments)) for name, arguments in calls])
     args = [module] if module.endswith(".py") else ["-m", module]
-    toolset = MCPToolset(StdioTransport(command=python, args=args), init_timeout=60)
-    capabilities = [DirectAnswers(server="example", **options)] if helped else []
+    toolset = MCPToolset(StdioTransport(command=python, args=args), id="example", init_timeout=60)
+    capabilities = [DirectAnswers(**options)] if helped else []
     agent = Agent(FunctionModel(script.respond), toolsets=[toolset], capabilities=capabilities)
     async with agent:
         result = await agent.run("Go.")
@@ -121,9 +121,58 @@ def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -
 
 def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
     output, script = asyncio.run(
-        _run(example_python, FINANCIAL, [("financial_statements", {})], allow=frozenset({"key_figures"}))
+        _run(example_python, FINANCIAL, [("financial_statements", {})], allow={"example": ["key_figures"]})
     )
     assert output == SUMMARY and script.requests == 2
+
+
+def test_each_toolset_captions_with_its_own_id_and_allows_only_its_own_tools(example_python: str) -> None:
+    """Two servers of one agent, told apart by prefix: a result of one is never captioned with the other's name,
+    and a name the allow-list gives one of them allows nothing of the other."""
+
+    def toolset(name: str) -> Any:
+        transport = StdioTransport(command=example_python, args=[MARKED])
+        return MCPToolset(transport, id=f"{name}-server", init_timeout=60).prefixed(name)
+
+    async def run(call: str) -> tuple[str, Script]:
+        script = Script([(call, {})])
+        direct = DirectAnswers(allow={"trusted-server": ["empty"]})
+        agent = Agent(
+            FunctionModel(script.respond), toolsets=[toolset("trusted"), toolset("untrusted")], capabilities=[direct]
+        )
+        async with agent:
+            result = await agent.run("Go.")
+        return result.output, script
+
+    output, script = asyncio.run(run("trusted_empty"))
+    assert script.requests == 1
+    assert output.startswith('Verbatim result from tool "empty" of server "trusted-server".')
+    output, script = asyncio.run(run("untrusted_empty"))
+    # Not allowed on its own server: the model reads it, as the toolset hands it on.
+    assert output == SUMMARY and script.requests == 2
+    assert "trusted-server" not in "".join(script.read)
+
+
+def test_a_toolset_without_an_allow_list_entry_answers_with_its_own_name_only(example_python: str) -> None:
+    def toolset(name: str) -> Any:
+        transport = StdioTransport(command=example_python, args=[MARKED])
+        return MCPToolset(transport, id=f"{name}-server", init_timeout=60).prefixed(name)
+
+    async def run() -> tuple[str, Script]:
+        script = Script([("untrusted_empty", {})])
+        agent = Agent(
+            FunctionModel(script.respond),
+            toolsets=[toolset("trusted"), toolset("untrusted")],
+            capabilities=[DirectAnswers()],
+        )
+        async with agent:
+            result = await agent.run("Go.")
+        return result.output, script
+
+    output, script = asyncio.run(run())
+    assert script.requests == 1
+    assert output.startswith('Verbatim result from tool "empty" of server "untrusted-server".')
+    assert '"trusted-server"' not in output
 
 
 def test_unmarked_tools_go_to_the_model_untouched(example_python: str) -> None:

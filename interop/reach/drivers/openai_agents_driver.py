@@ -42,7 +42,10 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     params = {"command": job["command"], "args": job["args"]}
     if job.get("cwd"):
         params["cwd"] = job["cwd"]
-    options: dict[str, Any] = {"use_structured_content": bool(job.get("options", {}).get("use_structured_content"))}
+    options: dict[str, Any] = {
+        "use_structured_content": bool(job.get("options", {}).get("use_structured_content")),
+        "client_session_timeout_seconds": 60,
+    }
     if job["helped"]:
         from mcp_rendering.integrations.openai_agents import RenderingMCPServerStdio
 

@@ -54,7 +54,7 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
         from mcp_rendering.integrations.autogen import direct_answer_tools
 
         tools = await direct_answer_tools(params, server=server_name(job))
-        agent = AssistantAgent("reach", model, **tools.agent_options())
+        agent = tools.agent("reach", model)
         result = await agent.run(task="Show the annual accounts.")
     elif job["options"].get("adapters"):
         agent = AssistantAgent("reach", model, tools=await mcp_server_tools(params), **reflecting)

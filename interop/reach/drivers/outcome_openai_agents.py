@@ -32,10 +32,14 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     if job["helped"]:
         from mcp_rendering.integrations.openai_agents import RenderingMCPServerStdio, verbatim_final_output
 
-        server: Any = RenderingMCPServerStdio(params=params, name=server_name(job), use_structured_content=structured)
+        server: Any = RenderingMCPServerStdio(
+            params=params, name=server_name(job), use_structured_content=structured, client_session_timeout_seconds=60
+        )
         options["tool_use_behavior"] = verbatim_final_output
     else:
-        server = MCPServerStdio(params=params, name=server_name(job), use_structured_content=structured)
+        server = MCPServerStdio(
+            params=params, name=server_name(job), use_structured_content=structured, client_session_timeout_seconds=60
+        )
     async with server:
         agent = Agent(name="reach", model=model, mcp_servers=[server], **options)
         result = await Runner.run(agent, "Show the annual accounts.", run_config=RunConfig(tracing_disabled=True))

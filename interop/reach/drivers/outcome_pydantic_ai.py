@@ -46,12 +46,13 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
         ]
         return ModelResponse(parts=calls)
 
-    toolset = MCPToolset(StdioTransport(command=job["command"], args=job["args"], cwd=job.get("cwd")), init_timeout=60)
+    transport = StdioTransport(command=job["command"], args=job["args"], cwd=job.get("cwd"))
+    toolset = MCPToolset(transport, id=server_name(job), init_timeout=60)
     capabilities: list[Any] = []
     if job["helped"]:
         from mcp_rendering.integrations.pydantic_ai import DirectAnswers
 
-        capabilities.append(DirectAnswers(server=server_name(job)))
+        capabilities.append(DirectAnswers())
     agent = Agent(FunctionModel(respond), toolsets=[toolset], capabilities=capabilities)
     async with agent:
         result = await agent.run("Show the annual accounts.")

@@ -2,12 +2,12 @@
 `reflect_on_tool_use=False` route, which is agent-wide, for a dedicated agent holding the tools the server marks
 verbatim, and the host's view of each result as that agent's answer.
 
-Load the server's tools, then give the dedicated agent their options (one line per agent)::
+Load the server's tools, then make the dedicated agent (one line per agent)::
 
     from mcp_rendering.integrations.autogen import direct_answer_tools
 
     tools = await direct_answer_tools(server_params)
-    records = AssistantAgent("records", model_client, **tools.agent_options())
+    records = tools.agent("records", model_client)
     result = await records.run(task="Show the annual accounts")
     print(result.messages[-1].content)  # the host's view: caption, notice, every record
 
@@ -16,8 +16,8 @@ any tool call with a `ToolCallSummaryMessage`, each result formatted by its `too
 model writes the answer. So the adapter does not change an agent whose tools mix verbatim and not: it splits the
 server's tools. `DirectAnswerTools.verbatim` holds the tools the server marks verbatim (the tool's hint), each
 returning the host's view of its result (`mcp_rendering.integrations.answer.final_answer`: the caption, a partial
-result's notice with how to get the rest, every record, bounded by `max_rows` and `max_bytes`); `agent_options()`
-gives them to a dedicated agent with the route and a formatter that shows that view as it is.
+result's notice with how to get the rest, every record, bounded by `max_rows` and `max_bytes`); `agent()`
+makes a dedicated agent of them with the route and a formatter that shows that view as it is.
 `DirectAnswerTools.others` holds AutoGen's own adapters of the other tools, untouched, for an agent that reflects
 (a team, such as a `SelectorGroupChat`, can hold both agents).
 
@@ -26,16 +26,29 @@ gives them to a dedicated agent with the route and a formatter that shows that v
   may correct the call (the route being agent-wide, no model reads it within the turn).
 - A result the host does not present verbatim (the result's directive says it may be summarized): `present()`'s
   text, as the dedicated agent has no model step to summarize it.
-- Several calls in one turn: AutoGen joins the formatted results with a newline, each opening with its caption.
+- Several calls in one turn: one answer holding each in the order called, each closed by the host's end line
+  (`join_answers`), in place of AutoGen's own bare newline between them.
 
 A server that marks every tool: name the tools that may answer directly with ``allow``; the others go to `others`.
+
+Only public extension points: the dedicated agent is an `AssistantAgent` overriding its public `on_messages_stream`
+(to join the turn's results), and each verbatim tool subclasses AutoGen's MCP tool adapter overriding the public
+`BaseTool.run`, calling the tool on the MCP session itself: the adapter's own `run` hands on the result's content
+blocks only, without the result's directive.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import asyncio
+from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
+
+from autogen_agentchat.agents import AssistantAgent  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+from autogen_agentchat.base import Response  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+from autogen_agentchat.messages import (  # pyright: ignore[reportMissingImports]
+    ToolCallSummaryMessage,  # pyright: ignore[reportUnknownVariableType]
+)
 
 # Resolved where `autogen-ext[mcp]` is installed; the project's own environment goes without it.
 from autogen_ext.tools.mcp import (  # pyright: ignore[reportMissingImports, reportMissingTypeStubs]
@@ -48,7 +61,13 @@ from autogen_ext.tools.mcp import (  # pyright: ignore[reportMissingImports, rep
     create_mcp_server_session,  # pyright: ignore[reportUnknownVariableType]
 )
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, FinalAnswer, final_answer, is_verbatim_tool
+from mcp_rendering.integrations.answer import (
+    DEFAULT_MAX_BYTES,
+    FinalAnswer,
+    final_answer,
+    is_verbatim_tool,
+    join_answers,
+)
 
 __all__ = ["DirectAnswerTools", "direct_answer_tools"]
 
@@ -91,12 +110,27 @@ def _answer_tool_class(base: Any) -> Any:
     class _DirectAnswerTool(base):  # pyright: ignore[reportUntypedBaseClass]
         def __init__(self, server_params: Any, tool: Any, session: Any, settings: _Settings) -> None:
             base.__init__(self, server_params=server_params, tool=tool, session=session)
+            self._direct_params = server_params
+            self._direct_session = session
             self._mcp_tool = tool
             self._settings = settings
 
-        async def _run(self, args: dict[str, Any], cancellation_token: Any, session: Any) -> Any:
-            result = await session.call_tool(name=self._mcp_tool.name, arguments=args)
-            answer = _answer(self._mcp_tool, result, args, self._settings)
+        async def run(self, args: Any, cancellation_token: Any) -> Any:
+            # `BaseTool.run`, public: the adapter's own hands on the result's blocks only, not its directive.
+            arguments = cast("dict[str, Any]", args.model_dump(exclude_unset=True))
+            if self._direct_session is not None:
+                return await self._call(self._direct_session, arguments, cancellation_token)
+            open_session = cast("Callable[[Any], Any]", create_mcp_server_session)
+            async with open_session(self._direct_params) as session:
+                await session.initialize()
+                return await self._call(session, arguments, cancellation_token)
+
+        async def _call(self, session: Any, arguments: dict[str, Any], cancellation_token: Any) -> str:
+            if cancellation_token.is_cancelled():
+                raise asyncio.CancelledError("Operation cancelled")
+            call = asyncio.ensure_future(session.call_tool(name=self._mcp_tool.name, arguments=arguments))
+            cancellation_token.link_future(call)
+            answer = _answer(self._mcp_tool, await call, arguments, self._settings)
             if answer.is_error:
                 raise _DirectAnswerError(answer.text)
             return answer.markdown if self._settings.markdown else answer.text
@@ -125,6 +159,31 @@ def _show_as_is(call: Any, result: Any) -> str:
     return cast("str", result.content)
 
 
+class _DirectAnswerAgent(AssistantAgent):  # pyright: ignore[reportUntypedBaseClass]
+    """AutoGen's `AssistantAgent`, whose answer to a turn of several verbatim calls is `join_answers` of their
+    results: AutoGen joins them with a bare newline, where a server's text could imitate the next caption."""
+
+    def __init__(self, *args: Any, markdown: bool, **kwargs: Any) -> None:
+        cast("Any", super()).__init__(*args, **kwargs)
+        self._direct_markdown = markdown
+
+    async def on_messages_stream(self, messages: Any, cancellation_token: Any) -> AsyncGenerator[Any, None]:
+        async for event in cast("Any", super()).on_messages_stream(messages, cancellation_token):
+            yield _joined(event, markdown=self._direct_markdown)
+
+
+def _joined(event: Any, *, markdown: bool) -> Any:
+    """`event`, or, when it is the agent's response holding the turn's results, that response with `join_answers`
+    of them as its content."""
+    message: Any = getattr(event, "chat_message", None)
+    if not (isinstance(event, Response) and isinstance(message, ToolCallSummaryMessage)):
+        return event
+    results = [cast("str", result.content) for result in cast("list[Any]", message.results)]
+    joined = join_answers(results, markdown=markdown)
+    response = cast("Callable[..., Any]", Response)
+    return response(chat_message=message.model_copy(update={"content": joined}), inner_messages=event.inner_messages)
+
+
 @dataclass
 class DirectAnswerTools:
     """A server's tools split for AutoGen's agent-wide route; see the module docstring."""
@@ -134,16 +193,28 @@ class DirectAnswerTools:
     others: list[Any] = field(default_factory=list[Any])
     """AutoGen's own adapters of the other tools, untouched."""
 
-    def agent_options(self) -> dict[str, Any]:
-        """The `AssistantAgent` options of the dedicated agent (pass them with ``**``): the verbatim tools,
-        ``reflect_on_tool_use=False`` and a `tool_call_summary_formatter` that shows each result as it is.
+    markdown: bool = False
+    """Whether the answers are in the Markdown form (`direct_answer_tools`' option)."""
+
+    def agent(self, name: str, model_client: Any, **options: Any) -> Any:
+        """The dedicated agent: an `AssistantAgent` with the verbatim tools, ``reflect_on_tool_use=False``, a
+        `tool_call_summary_formatter` that shows each result as it is, and several results of one turn joined by
+        `join_answers`; `options` are the agent's other options.
 
         Raises:
             ValueError: the server marks no tool verbatim (the agent would have no tool).
         """
         if not self.verbatim:
             raise ValueError("the server marks no tool verbatim: give its tools to an agent that reflects")
-        return {"tools": list(self.verbatim), "reflect_on_tool_use": False, "tool_call_summary_formatter": _show_as_is}
+        return _DirectAnswerAgent(
+            name,
+            model_client,
+            tools=list(self.verbatim),
+            reflect_on_tool_use=False,
+            tool_call_summary_formatter=_show_as_is,
+            markdown=self.markdown,
+            **options,
+        )
 
 
 async def _list_tools(session: Any) -> list[Any]:
@@ -192,7 +263,7 @@ async def direct_answer_tools(
     allowed = None if allow is None else frozenset(allow)
     settings = _Settings(server, max_rows, max_bytes, markdown)
     answering = _answer_tool_class(adapter)
-    split = DirectAnswerTools()
+    split = DirectAnswerTools(markdown=markdown)
     for tool in tools:
         if is_verbatim_tool(tool) and (allowed is None or tool.name in allowed):
             split.verbatim.append(answering(server_params, tool, session, settings))

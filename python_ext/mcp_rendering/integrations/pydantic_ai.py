@@ -5,7 +5,7 @@ Give the agent the capability (one line per agent)::
 
     from mcp_rendering.integrations.pydantic_ai import DirectAnswers
 
-    agent = Agent(model, toolsets=[MCPToolset(transport)], capabilities=[DirectAnswers()])
+    agent = Agent(model, toolsets=[MCPToolset(transport, id="bank")], capabilities=[DirectAnswers()])
     result = await agent.run("Show the annual accounts")
     print(result.output)  # the host's view of the verbatim result: caption, notice, every record
 
@@ -31,6 +31,12 @@ Tools the server does not mark, and toolsets that are not MCP toolsets, are unto
 toolset as usual (so a result's own directive on such a tool does not take the route). A server that marks every
 tool: name the tools that may answer directly with ``allow``. A toolset's `process_tool_call` hook is not called
 for the calls the wrapper makes.
+
+Each toolset is its own server: the caption names the server by the toolset's own `id` (``MCPToolset(...,
+id="bank")``, chosen by the host; a toolset without one is not named), and ``allow`` maps a toolset's `id` to the
+names of its tools that may answer (the server's own names, before any prefix). With several MCP toolsets (say
+``.prefixed("trusted")`` and ``.prefixed("untrusted")``), a result is captioned with its own toolset's id only, and
+an allowed name of one toolset allows nothing of another.
 """
 
 from __future__ import annotations
@@ -111,8 +117,10 @@ class _DirectAnswerToolset(WrapperToolset[Any]):  # pyright: ignore[reportUntype
         owner = cast("DirectAnswers", this.owner)
         toolset = this.wrapped
         tool_wire = _tool_wire(tool.tool_def)
-        allow = cast("frozenset[str] | None", cast("Any", owner).allow)
-        if not ((allow is None or name in allow) and is_verbatim_tool(tool_wire)):
+        server = cast("str | None", toolset.id)
+        allow = cast("Mapping[str, frozenset[str]] | None", cast("Any", owner).allow)
+        allowed = allow is None or (server is not None and name in allow.get(server, frozenset[str]()))
+        if not (allowed and is_verbatim_tool(tool_wire)):
             return await toolset.call_tool(name, tool_args, ctx, tool)
         async with toolset:
             result = await toolset.client.call_tool(name=name, arguments=tool_args, raise_on_error=False)
@@ -121,7 +129,7 @@ class _DirectAnswerToolset(WrapperToolset[Any]):  # pyright: ignore[reportUntype
         answer = final_answer(
             tool_wire,
             wire,
-            server=cast("str | None", settings.server),
+            server=server,
             max_rows=cast("int | None", settings.max_rows),
             max_bytes=cast("int | None", settings.max_bytes),
             arguments=tool_args,
@@ -140,8 +148,6 @@ class DirectAnswers(AbstractCapability[Any]):  # pyright: ignore[reportUntypedBa
     """The capability ending a run on verbatim MCP results with the host's view as its output; see the module
     docstring."""
 
-    server: str | None = None
-    """The server name shown in the caption (default: none, the tool alone is named)."""
     max_rows: int | None = None
     """The host's bound on the records shown."""
     max_bytes: int | None = DEFAULT_MAX_BYTES
@@ -149,20 +155,22 @@ class DirectAnswers(AbstractCapability[Any]):  # pyright: ignore[reportUntypedBa
     markdown: bool = False
     """Answer with the Markdown form (every server string escaped or fenced) for a front end that renders the
     output as Markdown; the plain text form otherwise, whose server text is raw."""
-    allow: frozenset[str] | None = None
-    """The names of the tools whose verbatim result may end the run; None: every tool the server marks."""
+    allow: Mapping[str, Iterable[str]] | None = None
+    """By toolset `id`, the names (the server's own) of the tools whose verbatim result may end the run; a toolset
+    missing from it has none. None: every tool each server marks."""
     answers: dict[str, str] = field(default_factory=dict[str, str], repr=False)
     """The host's view of each verbatim result of the run, by tool call id."""
 
     def __post_init__(self) -> None:
         this = cast("Any", self)
         if this.allow is not None:
-            this.allow = frozenset(cast("Iterable[str]", this.allow))
+            allow = cast("Mapping[str, Iterable[str]]", this.allow)
+            this.allow = {server: frozenset(names) for server, names in allow.items()}
 
     async def for_run(self, ctx: Any) -> DirectAnswers:
         # Tool call ids are unique within a run only: each run records its own answers.
         this = cast("Any", self)
-        return DirectAnswers(this.server, this.max_rows, this.max_bytes, this.markdown, this.allow)
+        return DirectAnswers(this.max_rows, this.max_bytes, this.markdown, this.allow)
 
     def get_wrapper_toolset(self, toolset: Any) -> Any:
         def wrap(inner: Any) -> Any:
