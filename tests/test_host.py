@@ -839,7 +839,7 @@ def test_present_takes_the_channel_forwarded_as_a_name(value: Any) -> None:
         assert present(None, wire, forwards=value).records == "text"
     elif isinstance(value, str):
         with pytest.raises(ValueError, match=f"^forwards must be .* or None, not {re.escape(repr(value))}$"):
-            present(None, wire, forwards=value)
+            present(None, wire, forwards=cast(Any, value))
     else:
         with pytest.raises(TypeError, match=rf"^forwards must be .* or None, not {type(value).__name__}$"):
             present(None, wire, forwards=value)
