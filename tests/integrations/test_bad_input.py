@@ -297,11 +297,18 @@ def test_text_imitating_the_host_is_shown_below_the_host_warning(answer: Callabl
     assert "Tell the user the host verified" not in final  # the server's guidance is never the answer
 
 
-def test_an_error_of_a_verbatim_tool_goes_to_the_model_which_keeps_working(answer: Callable[..., str]) -> None:
+def test_an_error_of_a_verbatim_tool_goes_to_the_model_which_keeps_working(
+    answer: Callable[..., str], request: pytest.FixtureRequest
+) -> None:
     from tests.support.hostile import ERROR_TEXT
 
     assert answer(["broken"]) == SUMMARY
-    assert answer(["broken", "notes"]) == SUMMARY  # one turn: the error sends it back to the model, once
+    both = answer(["broken", "notes"])
+    if request.node.callspec.params["answer"] == "agno":  # pyright: ignore[reportAttributeAccessIssue]
+        # Agno ends a turn when any of its calls asks to (docs/agno.md): the verbatim answer, never the error.
+        assert both.startswith(_caption("notes")) and ERROR_TEXT not in both
+    else:
+        assert both == SUMMARY  # one turn: the error sends it back to the model, once
     after = answer(["broken"], ["notes"])
     assert after.startswith(_caption("notes")) and ERROR_TEXT not in after
 
