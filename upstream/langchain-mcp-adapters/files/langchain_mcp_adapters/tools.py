@@ -459,7 +459,8 @@ def convert_mcp_tool_to_langchain_tool(
             other blocks named, so that the final message's `.text` reads as the
             result. An error result does not end the turn: inside an agent, with
             `handle_tool_errors`, its failed `ToolMessage` goes back to the model
-            (see `_send_error_to_model`), so that it can correct its call.
+            (a LangGraph `Command` to `create_agent`'s `"model"` node), so that
+            the model can correct its call.
 
     Returns:
         a LangChain tool
