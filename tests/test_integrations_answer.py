@@ -276,7 +276,7 @@ def test_an_application_that_pages_answers_says_how_and_each_record_is_shown_onc
     assert seen == _LINES
     assert notices[0].endswith(f"the others are not in it. {more}")
     assert "lines 16 to 30 of 40" in notices[1]
-    assert "lines 31 to 40 of 40" in notices[2] and "those before it are not in it" in notices[2]
+    assert "lines 31 to 40 of 40" in notices[2] and "what comes before is not in it" in notices[2]
     assert all(NARROWER_QUERY not in notice and "full result" not in notice for notice in notices)
     for bad, error in ((" ", ValueError), ("one\n\ntwo", ValueError), (3, TypeError)):
         with pytest.raises(error):

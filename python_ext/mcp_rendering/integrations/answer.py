@@ -148,21 +148,21 @@ def _cut_notice(
     bound, that the others are not in it, and what the user can do. `present()`'s own notice points to the full
     result, which an answer does not have."""
     rendering = presentation.rendering
+    unstated = rendering.completeness == "not-stated" and not rendering.continuation_partial
+    partial_page = not whole and not unstated
     if whole:
         of = "a result the server sent whole"
-    elif rendering.completeness == "not-stated" and not rendering.continuation_partial:
-        of = "a result the server did not say was whole"
     else:
-        of = "one page of a partial result"
+        of = "one page of a partial result" if partial_page else "a result the server did not say was whole"
     notice = f"{PARTIAL_MARKER} this answer shows {presentation.extent} of {of}"
     max_rows, max_bytes = bounds
     if presentation.next_first_row is None:  # the last part of a paged answer: only what came before is cut
-        notice += "; those before it are not in it"
+        notice += "; what comes before is not in it"
     elif max_rows is not None and presentation.next_first_row - first_row >= max_rows:
         notice += f" (this host's bound: {max_rows} per answer); the others are not in it"
     else:
         notice += f" (as many as fit this host's bound of {max_bytes} bytes per answer); the others are not in it"
-    if not whole and of.startswith("one page"):
+    if partial_page:
         notice += ", nor what the server has after this page"
     return f"{notice}. {how_to_see_more or NARROWER_QUERY}"
 
