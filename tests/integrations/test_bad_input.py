@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, IMITATION_WARNING
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, IMITATION_WARNING, NARROWER_QUERY
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, server_python
 
@@ -327,7 +327,8 @@ def test_a_huge_result_is_bounded_and_says_so(answer: Callable[..., str]) -> Non
     final = answer(["huge"])
     assert len(final.encode()) < DEFAULT_MAX_BYTES + 4096
     caption, notice, records = final.split("\n\n", 2)
-    assert caption == _caption("huge") and notice.startswith(f"{PARTIAL_MARKER} this host shows the first ")
+    assert caption == _caption("huge") and notice.startswith(f"{PARTIAL_MARKER} this answer shows the first ")
+    assert "full result" not in notice and notice.endswith(NARROWER_QUERY)  # no full result stands behind it
     shown = records.splitlines()
     assert 0 < len(shown) < HUGE_LINES and shown == [HUGE_LINE.format(n=n) for n in range(len(shown))]
 
