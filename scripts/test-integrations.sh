@@ -44,7 +44,7 @@ adapter_tests=(env "PYTHONPATH=$PWD/python_ext" "MCP_RENDERING_SERVER_PYTHON=$PW
 # --confcutdir keeps tests/conftest.py, which needs the development tools, out of these environments.
 pytest_options=(-m pytest -q -p no:cacheprovider --confcutdir=tests/integrations)
 # The frameworks whose environments run the bad-input tests (the file skips what an environment does not hold).
-BAD_INPUT=(langchain openai-agents google-adk agno strands haystack)
+BAD_INPUT=(langchain openai-agents google-adk agno strands haystack autogen)
 
 stages() {
   local name env file extra
