@@ -71,7 +71,9 @@ __all__ = [
     "OVER_BOUND",
     "UNSTATED_COMPLETENESS",
     "Channel",
+    "CutBy",
     "Presentation",
+    "ServerCompleteness",
     "as_wire",
     "next_call_arguments",
     "present",
@@ -105,6 +107,14 @@ NAME_LIMIT = 128
 Channel: TypeAlias = Literal["text", "structured", "both"]
 """Which part of a tool result a host hands its model: the content blocks ("text"), `structuredContent` alone
 ("structured"), or both; frameworks differ (see the reach table)."""
+
+ServerCompleteness: TypeAlias = Literal["complete", "partial", "not-stated"]
+"""What the server said of a result's completeness, as `present()` reads it: sent whole (stated, or a result
+outside the extension, which MCP sends whole), partial (its directive, continuation or page state says so, or it
+is a later part), or not stated (nothing says partial)."""
+
+CutBy: TypeAlias = Literal["max_rows", "max_bytes"]
+"""The host's bound that cut a presentation short."""
 
 IMITATION_WARNING = (
     "Some lines of the server's text below are worded like this host's own lines: every line from here on is the"
@@ -226,6 +236,12 @@ class Presentation:
     extent: str | None = None
     """What this presentation shows of the page when the host's bounds or `first_row` cut it, as its notice words
     it ("the first 3 of 10 lines", "2 of 5 records", "records 3 to 4 of 5"); None when nothing of it was cut."""
+    server_completeness: ServerCompleteness = "complete"
+    """What the server said of the result's completeness (`ServerCompleteness`), whatever the host cut: the
+    notice's, and the final answer's, one reading of it."""
+    cut_by: CutBy | None = None
+    """The host's bound that stopped this presentation before the page's last record ("max_rows" or "max_bytes"),
+    as the notice names it; None when neither did."""
     withheld_blocks: int = field(default=0)
     """Content blocks not forwarded to the model because they did not fit the host's byte bound."""
     framing: str | None = None
@@ -508,15 +524,55 @@ def _withheld_text(withheld: int) -> str:
     return f"{blocks} not forwarded to the model: over the host's size bound."
 
 
-def _host_notice(extent: str, withheld: int, server_complete: bool, server_rest: str | None, *, last: bool) -> str:
-    """The notice of a presentation the host's bounds cut; `server_rest`, once the page's last record is shown, says
-    how to get what follows from the server; `last`: this is the last slice, the records not shown came before it."""
-    whole = "a result it received whole" if server_complete else "this page of a partial result"
-    rest = "the records before these were shown before" if last else "the rest is in the full result"
-    parts = [f"{PARTIAL_MARKER} this host shows {extent} of {whole}; {rest}."]
+_WHOLE_OF = {
+    "complete": (" of a result the server sent whole", "the rest of this result"),
+    "partial": (" of this page of a partial result", "the rest of this page"),
+    "not-stated": ("", "the rest of what the server sent"),
+}
+"""For each server completeness: what the shown records are part of, and what the host left after them."""
+
+
+@dataclass(frozen=True)
+class _Cut:
+    """How the host's bounds and `first_row` cut a page: which records it shows (`extent`), which bound stopped it
+    (`by`, `bound`), and where the records not shown lie."""
+
+    extent: str
+    unit: str
+    """"records" or "lines"."""
+    by: CutBy | None
+    """None when no bound stopped it: a last slice, which `first_row` began."""
+    bound: int | None
+    before: bool
+    """Records of the page come before the first shown (`first_row`)."""
+    after: bool
+    """Records of the page, or blocks of a text result, come after the last shown."""
+    over_bound: bool
+
+
+def _host_notice(cut: _Cut, withheld: int, state: ServerCompleteness, server_rest: str | None) -> str:
+    """The notice of a presentation the host's bounds or `first_row` cut: what it shows, which bound cut it, which
+    records it leaves out, and what the server said: that the result is whole, that this is a page of a partial
+    one (`server_rest`: how to get what follows from the server, once the page's last record is shown), or
+    nothing (`UNSTATED_COMPLETENESS`: then no word of a partial result or of more from the server)."""
+    of, rest = _WHOLE_OF[state]
+    why = ""
+    if cut.by == "max_rows" and not cut.over_bound:
+        why = f" (the host's bound: {cut.bound} {cut.unit})"
+    elif cut.by == "max_bytes" and not cut.over_bound:
+        why = f" (as many as fit the host's bound of {cut.bound} bytes)"
+    if cut.before and cut.after:
+        left = f"the {cut.unit} before and after these are not shown here"
+    elif cut.before:
+        left = f"the {cut.unit} before these are not shown here"
+    else:
+        left = f"{rest} is not shown here"
+    parts = [f"{PARTIAL_MARKER} this host shows {cut.extent}{of}{why}; {left}."]
     if withheld:
         parts.append(_withheld_text(withheld))
-    if not server_complete:
+    if state == "not-stated":
+        parts.append(UNSTATED_COMPLETENESS)
+    elif state == "partial":
         parts.append(
             server_rest or "More follows from the server, to be fetched once this page has been shown in full."
         )
@@ -1340,7 +1396,9 @@ def present(
         else _show_lines(read, bound, max_rows, max_bytes, first_row)
     )
     payload, withheld = _model_payload(read, bound, shown)
-    return _presentation(read, shown, payload, withheld, bound, server=server, first_row=first_row)
+    return _presentation(
+        read, shown, payload, withheld, bound, server=server, first_row=first_row, bounds=(max_rows, max_bytes)
+    )
 
 
 # ------------------------------------------------------------------------------------------- the stages of present
@@ -1429,6 +1487,8 @@ class _Shown:
     over_bound: str | None = None
     """The record shown alone on its page although it is over `max_bytes` by itself (a page holds at least one
     record, so that paging always progresses), as the notice names it; None when the views fit the bound."""
+    cut_by: CutBy | None = None
+    """The bound that stopped the page before its end; None when nothing did."""
 
 
 def _fitting(
@@ -1470,8 +1530,10 @@ def _show_records(
         copy = _bounded_structured(cut_document, links, fields, complete_copy)
         return _in_channel(bound.forwards, [], copy, view.render(k, null_display)[1])
 
-    limit = count if max_rows is None else min(max_rows, count)
-    limit = _fitting(bound, limit, count, lambda k: _both(view.render(k, null_display)[1:]), max_bytes, cut_payload)
+    rows_limit = count if max_rows is None else min(max_rows, count)
+    limit = _fitting(
+        bound, rows_limit, count, lambda k: _both(view.render(k, null_display)[1:]), max_bytes, cut_payload
+    )
     over_bound: str | None = None
     if limit == 0 and count:  # the next record alone is over the byte bound: shown alone rather than never
         limit = 1
@@ -1487,7 +1549,11 @@ def _show_records(
         extent = f"{shown} of {whole.count}"
     next_first_row: int | None = None
     shown_uris: set[str] | None = None
+    cut_by: CutBy | None = None
+    if extent == "none of the headings":
+        cut_by = "max_bytes"
     if limit < count:
+        cut_by = "max_rows" if limit == rows_limit and over_bound is None else "max_bytes"
         extent = extent or f"{limit} of {count} records"
         next_first_row = start + limit
         cut_document, links, _ = view.cut(limit)
@@ -1506,6 +1572,7 @@ def _show_records(
         None,
         cut_payload,
         over_bound,
+        cut_by,
     )
 
 
@@ -1521,8 +1588,8 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
     def cut_payload(k: int) -> _Payload:
         return _payload([{"type": "text", "text": _text_views(lines, k)[0]()}], None)
 
-    limit = _text_line_limit(lines, max_rows)
-    limit = _fitting(bound, limit, count, lambda k: _both(_text_views(lines, k)), max_bytes, cut_payload)
+    rows_limit = _text_line_limit(lines, max_rows)
+    limit = _fitting(bound, rows_limit, count, lambda k: _both(_text_views(lines, k)), max_bytes, cut_payload)
     before = _record_lines(every_line[:start])
     over_bound: str | None = None
     if not _record_lines(lines[:limit]) and _record_lines(lines):
@@ -1533,6 +1600,9 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
     extent: str | None = None
     next_first_row: int | None = None
     shown_blocks: set[int] | None = None
+    cut_by: CutBy | None = None
+    if limit < count:
+        cut_by = "max_rows" if limit == rows_limit and over_bound is None else "max_bytes"
     if limit < count or start:
         records_shown = _record_lines(lines[:limit])
         records_in_all = before + _record_lines(lines)
@@ -1558,6 +1628,7 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
         shown_blocks,
         cut_payload,
         over_bound,
+        cut_by,
     )
 
 
@@ -1607,10 +1678,14 @@ def _presentation(
     *,
     server: str | None,
     first_row: int,
+    bounds: tuple[int | None, int | None],
 ) -> Presentation:
     """Stage 4, the views and the model's copy: the notices (the user's without the token), the framing, the
     directive and the presentation."""
     rendering, tool_name, server_complete = read.rendering, read.tool_name, read.server_complete
+    state: ServerCompleteness = (
+        "complete" if server_complete else "not-stated" if _unstated(rendering, read.page) else "partial"
+    )
     extent = shown.extent
     # The page is cut while records of it are left to show (`first_row` shows them); once its last record has been
     # shown, the server's continuation may be followed without skipping any.
@@ -1620,12 +1695,24 @@ def _presentation(
     # The user's notice and the model's differ only in how to get the rest: the token goes to the model alone.
     model_notice: str | None
     if extent is not None:
-        user_rest = None if page_cut else _continuation_text(rendering, tool_name, for_model=False)
-        model_rest = None if page_cut else _continuation_text(rendering, tool_name, for_model=True)
-        last = first_row > 0 and shown.next_first_row is None  # the page's last slice: what is not shown came before
-        notice: str | None = _host_notice(extent, withheld, server_complete, user_rest, last=last)
-        model_notice = _host_notice(extent, withheld, server_complete, model_rest, last=last)
-    elif not server_complete and _unstated(rendering, read.page):
+        max_rows, max_bytes = bounds
+        cut = _Cut(
+            extent,
+            "records" if read.records.document is not None else "lines",
+            shown.cut_by,
+            max_rows if shown.cut_by == "max_rows" else max_bytes,
+            before=first_row > 0,
+            after=page_cut,
+            over_bound=shown.over_bound is not None,
+        )
+        # While the page is cut, a continuation waits for its last record; anything else the server said of the rest
+        # (no way to fetch it, a last part) is true now.
+        waits = page_cut and rendering.continuation is not None
+        user_rest = None if waits else _continuation_text(rendering, tool_name, for_model=False)
+        model_rest = None if waits else _continuation_text(rendering, tool_name, for_model=True)
+        notice: str | None = _host_notice(cut, withheld, state, user_rest)
+        model_notice = _host_notice(cut, withheld, state, model_rest)
+    elif state == "not-stated":
         # Nothing is known to be missing: the notice says completeness is unstated, not that records were cut.
         notice = model_notice = UNSTATED_COMPLETENESS
         if withheld:
@@ -1668,6 +1755,8 @@ def _presentation(
         host_bounded=host_bounded,
         next_first_row=shown.next_first_row,
         extent=extent,
+        server_completeness=state,
+        cut_by=shown.cut_by,
         withheld_blocks=withheld,
         framing=framing,
         views=views,
