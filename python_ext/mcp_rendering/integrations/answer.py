@@ -47,7 +47,6 @@ from mcp_rendering.host import (
     Presentation,
     present,
     quote,
-    result_is_complete,
     tool_result_wire,
 )
 from mcp_rendering.reading import read_tool_hints
@@ -115,13 +114,7 @@ def _source(tool: Any, server: str | None) -> str:
 def _unstated_notice(presentation: Presentation) -> str | None:
     """The neutral line replacing `present()`'s partial notice when the only reason for it is that the server did
     not state completeness (no continuation, nothing cut by the host); None otherwise."""
-    rendering = presentation.rendering
-    if (
-        presentation.notice is None
-        or rendering.completeness != "not-stated"
-        or rendering.continuation_partial
-        or presentation.host_bounded
-    ):
+    if presentation.notice is None or presentation.server_completeness != "not-stated" or presentation.host_bounded:
         return None
     return UNSTATED_COMPLETENESS
 
@@ -137,32 +130,26 @@ def _text_size(wire: Mapping[str, Any]) -> int:
     )
 
 
-def _cut_notice(
-    presentation: Presentation,
-    whole: bool,
-    first_row: int,
-    bounds: tuple[int | None, int | None],
-    how_to_see_more: str | None,
-) -> str:
+def _cut_notice(presentation: Presentation, bounds: tuple[int | None, int | None], how_to_see_more: str | None) -> str:
     """The notice of an answer the host's bounds (`max_rows`, `max_bytes`) or `first_row` cut: what it shows, which
-    bound, that the others are not in it, and what the user can do. `present()`'s own notice points to the full
-    result, which an answer does not have."""
-    rendering = presentation.rendering
-    unstated = rendering.completeness == "not-stated" and not rendering.continuation_partial
-    partial_page = not whole and not unstated
-    if whole:
-        of = "a result the server sent whole"
-    else:
-        of = "one page of a partial result" if partial_page else "a result the server did not say was whole"
+    bound, that the others are not in it, and what the user can do. The facts are `present()`'s (its extent, the
+    bound that cut it, what the server said of completeness); its notice speaks of a view the user can page, which
+    an answer is not."""
+    state = presentation.server_completeness
+    of = {
+        "complete": "a result the server sent whole",
+        "partial": "one page of a partial result",
+        "not-stated": "a result the server did not say was whole",
+    }[state]
     notice = f"{PARTIAL_MARKER} this answer shows {presentation.extent} of {of}"
     max_rows, max_bytes = bounds
-    if presentation.next_first_row is None:  # the last part of a paged answer: only what came before is cut
+    if presentation.cut_by is None:  # the last part of a paged answer: only what came before is cut
         notice += "; what comes before is not in it"
-    elif max_rows is not None and presentation.next_first_row - first_row >= max_rows:
+    elif presentation.cut_by == "max_rows":
         notice += f" (this host's bound: {max_rows} per answer); the others are not in it"
     else:
         notice += f" (as many as fit this host's bound of {max_bytes} bytes per answer); the others are not in it"
-    if partial_page:
+    if state == "partial":
         notice += ", nor what the server has after this page"
     return f"{notice}. {how_to_see_more or NARROWER_QUERY}"
 
@@ -231,8 +218,7 @@ def final_answer(
         return FinalAnswer(text, markdown, presentation.mode == "verbatim", True, presentation.complete, presentation)
     unstated = _unstated_notice(presentation)
     if presentation.extent is not None:
-        whole = result_is_complete(wire, tool=tool, arguments=arguments or {})
-        notice_text = _cut_notice(presentation, whole, first_row, (max_rows, max_bytes), how_to_see_more)
+        notice_text = _cut_notice(presentation, (max_rows, max_bytes), how_to_see_more)
         notice_markdown = f"> {markdown_escape(notice_text)}"
     elif unstated is not None:
         notice_text, notice_markdown = unstated, markdown_escape(unstated)
