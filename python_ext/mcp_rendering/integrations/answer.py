@@ -32,7 +32,13 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from mcp_rendering.host import (
+    ANSWER_ERROR,
+    ANSWER_MESSAGE_FOLLOWS,
+    ANSWER_NOTHING,
+    ANSWER_OVER_BOUND,
     IMITATION_WARNING,
+    JOINED_END,
+    JOINED_HEAD,
     NAME_LIMIT,
     OVER_BOUND,
     UNSTATED_COMPLETENESS,
@@ -160,9 +166,9 @@ def final_answer(
     notice_markdown, records_markdown = _split_notice(presentation.markdown, presentation.notice, markdown=True)
     if wire.get("isError") is True:
         # An error message is not a partial set of records, so no notice goes with it.
-        head = f"The {source} reported an error."
+        head = ANSWER_ERROR.format(source=source)
         if records_text.strip():
-            head += " Its message, as the server wrote it:"
+            head += ANSWER_MESSAGE_FOLLOWS
         text = "\n\n".join(line for line in (head, records_text) if line.strip())
         markdown = "\n\n".join(line for line in (markdown_escape(head), records_markdown) if line.strip())
         return FinalAnswer(text, markdown, presentation.mode == "verbatim", True, presentation.complete, presentation)
@@ -175,13 +181,10 @@ def final_answer(
         # Nothing fits the bound (a first record larger than it, which `present()` pages alone): an answer has no
         # pages, so it says so rather than show a record over its bound.
         size = _text_size(wire)
-        empty = (
-            f"The {source} returned a result of {size} bytes of text, over this host's bound of {max_bytes} bytes"
-            " for an answer: none of it is shown here."
-        )
+        empty = ANSWER_OVER_BOUND.format(source=source, size=size, bound=max_bytes)
         notice_text = notice_markdown = records_text = records_markdown = ""
     elif not records_text.strip():
-        empty = f"The {source} returned nothing to show."
+        empty = ANSWER_NOTHING.format(source=source)
     # `present()`'s records open with `IMITATION_WARNING` when a server line is worded like the host's.
     text_lines = (presentation.caption, empty, notice_text, records_text)
     markdown_lines = (presentation.caption_markdown, markdown_escape(empty), notice_markdown, records_markdown)
@@ -206,9 +209,9 @@ def join_answers(answers: Sequence[str], *, markdown: bool = False) -> str:
     windows = (digest[start : start + 12] for start in range(len(digest) - 11))
     mark = next((window for window in windows if not any(window in answer for answer in answers)), digest)
     count = len(answers)
-    lines = [f"{count} results follow, in the order called; the host ends each with a line marked {mark}."]
+    lines = [JOINED_HEAD.format(count=count, mark=mark)]
     for index, answer in enumerate(answers, 1):
-        lines += [answer, f"End of result {index} of {count} ({mark})."]
+        lines += [answer, JOINED_END.format(index=index, count=count, mark=mark)]
     if markdown:
         lines = [markdown_escape(line) if index % 2 == 0 else line for index, line in enumerate(lines)]
     return "\n\n".join(lines)
