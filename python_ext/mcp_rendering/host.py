@@ -176,9 +176,14 @@ HOST_LINES: tuple[str, ...] = (
     "More follows from the server, to be fetched once this page has been shown in full.",
     "To get the rest, call {}",
     "The server offers a continuation (argument {q}, {}",
-    # The notes on records and fields sent as links.
+    # The notes on records and fields sent as links, and the lines naming a text result's other blocks.
     "[link] Record {q}, shown as a link: {}",
     "[link] Field {q} of record {q}: {}",
+    "[link] {}",
+    "[image: {}",
+    "[audio: {}",
+    "[resource] {}",
+    "[{word} block]",
     # The framing (the model's copy): a final answer must not show its lines as the host's either.
     FRAMING_HEADER,
     *_MODE_LINES.values(),
@@ -197,8 +202,8 @@ HOST_LINES: tuple[str, ...] = (
 )
 """Every line the host writes in a user's view or a final answer, and every line of its framing, as templates: a
 field in braces is what varies (`{n}` and the other counts a number, `{q}` a quoted server string, `{source}` the
-tool and server so quoted, any other field free text). `imitates_host` is derived from it: a host line added here is
-detected when a server writes it."""
+tool and server so quoted, `{word}` one word, any other field free text). `imitates_host` is derived from it: a host
+line added here is detected when a server writes it."""
 
 _HOST_TOPICS = ("host", "hosts", "every record", "whole result")
 """What only the host speaks of: a host (the host's own lines say "this host"), and the whole of a result (the host
@@ -209,7 +214,11 @@ _QUOTED = r'(?:"(?:[^"\\\n]|\\.)*"|[^\s"]+)'
 """A quoted server string, or one word written without the quotes."""
 _GAP = r"[^\S\n]+"
 """White space within a line, however long: a reader sees a gap either way."""
-_FIELD_PATTERNS = {"q": _QUOTED, "source": f"tool{_GAP}{_QUOTED}(?:{_GAP}of{_GAP}server{_GAP}{_QUOTED})?"}
+_FIELD_PATTERNS = {
+    "word": r"[^\s\]]+",
+    "q": _QUOTED,
+    "source": f"tool{_GAP}{_QUOTED}(?:{_GAP}of{_GAP}server{_GAP}{_QUOTED})?",
+}
 
 
 def _words(text: str) -> str:
@@ -222,7 +231,7 @@ _CLAUSE_END = re.compile(r"[.;] ")
 
 def _opening(template: str) -> str:
     """The pattern of a host line's opening: the template up to its first free field or the end of its first
-    sentence or clause, without the marks around it, each counted or quoted field matching what it stands for; a word it
+    sentence or clause, each counted or quoted field matching what it stands for; a word it
     ends with ends there."""
     parts: list[str] = []
     ends_in_word = False
@@ -231,7 +240,7 @@ def _opening(template: str) -> str:
         stop = clause is not None
         fixed = fixed[: clause.start()] if clause is not None else fixed
         if index == 0:
-            fixed = re.sub(r"^\W+", "", fixed)  # as the pattern skips a line's opening marks
+            fixed = fixed.lstrip()
         last = bool(stop) or name is None or (name not in _NUMBER_FIELDS and name not in _FIELD_PATTERNS)
         if last:
             fixed = fixed.rstrip(" .(")
@@ -288,7 +297,7 @@ def _as_read(text: str) -> str:
             text = text.translate(_ASCII_HIDDEN_TABLE)
     else:
         text = unicodedata.normalize("NFKC", text)
-        table = dict(_LOOKALIKES)
+        table: dict[int, str | None] = dict(_LOOKALIKES)
         for char in set(text):
             if char in _LINE_BREAKS:
                 table[ord(char)] = "\n"
@@ -304,7 +313,7 @@ def _openings_pattern(openings: Sequence[str]) -> re.Pattern[str]:
     or a letter), so that a line is tried against each group once, not against every opening."""
     groups: dict[str, list[str]] = {}
     for opening in sorted(openings):
-        head = r"\d+" if opening.startswith(r"\d+") else opening[0]
+        head = r"\d+" if opening.startswith(r"\d+") else opening[0] if opening[0].isalnum() else ""
         groups.setdefault(head, []).append(opening[len(head) :])
     branches = "|".join(f"{head}(?:{'|'.join(rests)})" for head, rests in groups.items())
     return re.compile(rf"\n[^\w\n]*(?:{branches})")
@@ -943,6 +952,18 @@ def _largest_fitting(
 
 def _fits(views: tuple[str, str], max_bytes: int) -> bool:
     return all(len(view.encode()) <= max_bytes for view in views)
+
+
+def _block_strings(block: Any) -> list[str]:
+    """The server's strings a line naming `block` shows (`block_line`): each read as a line of its own for
+    `imitates_host`, since the host's line holding them is not checked."""
+    if not isinstance(block, Mapping):
+        return []
+    members = cast("Mapping[str, Any]", block)
+    resource = members.get("resource")
+    inner: Mapping[str, Any] = cast("Mapping[str, Any]", resource) if isinstance(resource, Mapping) else {}
+    values = [members.get(key) for key in ("type", "name", "uri", "mimeType")] + [inner.get("uri")]
+    return [value for value in values if isinstance(value, str)]
 
 
 def _text_views(lines: Sequence[ContentLine], keep: int) -> tuple[Callable[[], str], Callable[[], str]]:
@@ -1633,7 +1654,9 @@ class _Shown:
     """The record shown alone on its page although it is over `max_bytes` by itself (a page holds at least one
     record, so that paging always progresses), as the notice names it; None when the views fit the bound."""
     host_lines: tuple[str, ...] = ()
-    """The host's own lines among the records' text view (its notes on links): not the server's."""
+    """The host's own lines among the records' text view (its notes on links, its lines naming blocks)."""
+    named_strings: tuple[str, ...] = ()
+    """The server's strings the host's lines naming blocks show (a link's name and URI, a media type)."""
 
 
 def _fitting(
@@ -1737,6 +1760,8 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
         limit = _text_line_limit(lines, 0) + 1
         over_bound = f"Line {before + 1}"
     body_text, body_markdown = _text_views(lines, limit)
+    named = [line for line in lines[:limit] if not line.from_text]
+    content = cast("list[Any]", read.wire.get("content"))
     extent: str | None = None
     next_first_row: int | None = None
     shown_blocks: set[int] | None = None
@@ -1765,6 +1790,8 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
         shown_blocks,
         cut_payload,
         over_bound,
+        tuple(visible(line.text) for line in named),
+        tuple(itertools.chain.from_iterable(_block_strings(content[line.block]) for line in named)),
     )
 
 
@@ -1853,7 +1880,9 @@ def _presentation(
         notice = f"Note: {over}" if notice is None else f"{notice} {over}"
     body_text, body_markdown = shown.body_text, shown.body_markdown
     # Server lines worded like the host's own are preceded by the host's warning, in both views alike.
-    warned = functools.cache(lambda: imitates_host(body_text(), shown.host_lines))
+    warned = functools.cache(
+        lambda: imitates_host(body_text(), shown.host_lines) or imitates_host("\n".join(shown.named_strings))
+    )
     text_lead = "" if notice is None else f"{notice}\n\n"
     markdown_lead = "" if notice is None else f"> {markdown_escape(notice)}\n\n"
     views = _Views(
