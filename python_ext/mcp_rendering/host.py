@@ -18,7 +18,8 @@
   model quotes server text (`quote`, the one way server text enters the host's own lines) so that no character
   of it can begin a line, and server text that imitates the framing's header, anywhere in what the model
   receives (the model's copy of the directive included), is replaced by a note saying so (`_defused`, the one
-  defusal every forwarded value passes).
+  defusal every forwarded value passes). In the user's views, server lines worded like any of the host's own
+  (`HOST_LINES`, read as a reader sees them: `imitates_host`) come after the host's `IMITATION_WARNING`.
 - The model receives the framing as a text block placed first, and, in `structuredContent`, the directive the host
   acts on as its first member `_rendering`; the protocol carriers `_rendering` and `_meta` stay with the host. It
   reads the records the user sees and no server text the user does not see; a host that names the channel it
@@ -75,6 +76,7 @@ __all__ = [
     "FRAMING_END",
     "FRAMING_HEADER",
     "FRAMING_TOKEN_LIMIT",
+    "HOST_LINES",
     "IMITATION_WARNING",
     "NAME_LIMIT",
     "OVER_BOUND",
@@ -82,6 +84,7 @@ __all__ = [
     "Channel",
     "Presentation",
     "as_wire",
+    "imitates_host",
     "next_call_arguments",
     "present",
     "quote",
