@@ -218,7 +218,7 @@ _QUOTED = r'(?:"(?:[^"\\\n]|\\.)*"|[^\s"]+)'
 _GAP = r"[^\S\n]+"
 """White space within a line, however long: a reader sees a gap either way."""
 _FIELD_PATTERNS = {
-    "word": r"[^\s\]]+",
+    "word": r"\w[^\s\]]*",
     "q": _QUOTED,
     "source": f"tool{_GAP}{_QUOTED}(?:{_GAP}of{_GAP}server{_GAP}{_QUOTED})?",
 }
