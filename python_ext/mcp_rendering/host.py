@@ -141,9 +141,12 @@ ANSWER_NOTHING = "The {source} returned nothing to show."
 """A final answer's line for a result with nothing to show."""
 ANSWER_OVER_BOUND = (
     "The {source} returned a result of {size} bytes of text, over this host's bound of {bound} bytes for an answer:"
-    " none of it is shown here."
+    " none of it is shown here. To see it, ask again with a narrower query."
 )
 """A final answer's line for a result whose first record alone is over the answer's byte bound."""
+NARROWER_QUERY = "To see them, ask again with a narrower query."
+"""What an answer the host's bounds cut tells the user to do, unless the application says how it offers the rest
+(`mcp_rendering.integrations.answer`)."""
 JOINED_HEAD = "{count} results follow, in the order called; the host ends each with a line marked {mark}."
 """The first line of several answers joined as one (`join_answers`)."""
 JOINED_END = "End of result {index} of {count} ({mark})."
@@ -200,6 +203,8 @@ HOST_LINES: tuple[str, ...] = (
     ANSWER_ERROR + ANSWER_MESSAGE_FOLLOWS,
     ANSWER_NOTHING,
     ANSWER_OVER_BOUND,
+    "To see it, ask again with a narrower query.",
+    NARROWER_QUERY,
     JOINED_HEAD,
     JOINED_END,
 )
@@ -442,6 +447,9 @@ class Presentation:
     next_first_row: int | None = None
     """The `first_row` that shows the rest of a page the host's bounds cut (`present(..., first_row=...)`); None
     when this presentation shows the page to its last record."""
+    extent: str | None = None
+    """What this presentation shows of the page when the host's bounds or `first_row` cut it, as its notice words
+    it ("the first 3 of 10 lines", "2 of 5 records", "records 3 to 4 of 5"); None when nothing of it was cut."""
     withheld_blocks: int = field(default=0)
     """Content blocks not forwarded to the model because they did not fit the host's byte bound."""
     framing: str | None = None
@@ -1906,6 +1914,7 @@ def _presentation(
         caption=_provenance(server, tool_name) if rendering.mode == "verbatim" else None,
         host_bounded=host_bounded,
         next_first_row=shown.next_first_row,
+        extent=extent,
         withheld_blocks=withheld,
         framing=framing,
         views=views,
