@@ -299,7 +299,8 @@ _VIEW_ESCAPE = re.compile(r"\\u(?:000[0-9a-f]{5}|[0-9a-f]{4})")
 def _as_read(text: str) -> str:
     """`text` as a reader takes it in: compatibility forms (NFKC: fullwidth, ligatures) and look-alike letters of
     other scripts as the Latin letters they read as, hidden characters (format characters, controls, the views'
-    escapes of them) as nothing, every line break as one, case folded. One pass of each, in C."""
+    escapes of them) as nothing, every line break as one, case folded: each a pass in C, and a loop over the
+    distinct characters of a text that is not ASCII."""
     if text.isascii():
         if _ASCII_HIDDEN.search(text):
             text = text.translate(_ASCII_HIDDEN_TABLE)
