@@ -284,18 +284,32 @@ def _mark_malformed_hints(value: Any, handler: core_schema.ValidatorFunctionWrap
     if not sent:
         return validated
     kept: Any = model_dict.get(_AS_SENT_FIELD)
-    if kept is None:
-        mark: Any = sent
-    elif isinstance(kept, dict):
-        mark = {**sent, **cast("dict[str, Any]", kept)}
-    else:
-        mark = kept  # an altered mark stays as it is: the reader reads it as unclean
-    model_dict[_AS_SENT_FIELD] = mark
+    model_dict[_AS_SENT_FIELD] = sent if kept is None else _merged_mark(kept, sent)
     fields_set.add(_AS_SENT_FIELD)
     return validated
 
 
 _HINT_FIELDS = {"verbatim_hint": "verbatimHint", "summarize_ok_hint": "summarizeOkHint"}
+
+
+def _merged_mark(kept: Any, sent: dict[str, Any]) -> Any:
+    """A mark the message already held (a peer's, or an empty one kept for null), with the malformed hints just
+    parsed, reading as the message does: a hint the mark holds malformed is read from the mark (the wire reader
+    does so), any other from the message; a mark that reads altered (not an object, empty, or holding anything but
+    malformed hints) stays altered, kept whole under its own name, a member no carrier defines."""
+    entries: dict[Any, Any] = cast("dict[Any, Any]", kept) if isinstance(kept, dict) else {}
+    malformed = {name: value for name, value in entries.items() if _malformed_hint(name, value)}
+    mark: dict[str, Any] = {**sent, **malformed}
+    altered = not entries or len(malformed) < len(entries)
+    if not altered:
+        mark.update(entries)
+        return mark
+    mark[AS_SENT] = kept
+    return mark
+
+
+def _malformed_hint(name: Any, value: Any) -> bool:
+    return name in _HINT_FIELDS.values() and value is not None and not isinstance(value, bool)
 
 
 def _patched_schema(cls: type[BaseModel], source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
