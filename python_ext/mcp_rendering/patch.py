@@ -300,11 +300,8 @@ def _merged_mark(kept: Any, sent: dict[str, Any]) -> Any:
     entries: dict[Any, Any] = cast("dict[Any, Any]", kept) if isinstance(kept, dict) else {}
     malformed = {name: value for name, value in entries.items() if _malformed_hint(name, value)}
     mark: dict[str, Any] = {**sent, **malformed}
-    altered = not entries or len(malformed) < len(entries)
-    if not altered:
-        mark.update(entries)
-        return mark
-    mark[AS_SENT] = kept
+    if not entries or len(malformed) < len(entries):  # it read altered: so it stays
+        mark[AS_SENT] = kept
     return mark
 
 
