@@ -80,7 +80,7 @@ def test_a_links_uri_is_quoted_in_the_hosts_note_wherever_the_note_goes() -> Non
 
 def test_a_server_backslash_in_a_links_note_shows_as_its_quotations_one_escape_in_both_views() -> None:
     """A backslash in a linked record's id or URI is escaped once, by the quotation that holds it (`\\\\`, as a
-    table cell shows one): never a second time by the view: so in the text view, and so as the Markdown view displays."""
+    table cell shows one), never a second time by the view: so in the text view, and as the Markdown view displays."""
     wire = _linked()
     links = wire["structuredContent"]["page"]["linkedRecords"]
     links[0] |= {"rowId": "b\\1", "uri": "file://C:\\data\\b.json"}
