@@ -59,7 +59,15 @@ from mcp_rendering.records import (
     result_records,
     shows_text,
 )
-from mcp_rendering.render import code_fence, markdown_escape, render_markdown, render_text, text_escape, visible
+from mcp_rendering.render import (
+    code_fence,
+    markdown_escape,
+    note_markdown,
+    note_text,
+    render_markdown,
+    render_text,
+    visible,
+)
 from mcp_rendering.types import PARTIAL_MARKER, RESULT_STRUCTURED_KEY, EffectiveMode
 
 __all__ = [
@@ -690,13 +698,13 @@ class _Records:
         def text() -> str:
             view = render_text(document, null_display=null_display, notes=notes)
             if orphan_notes:
-                view += "\n" + "\n".join(text_escape(note) for note in orphan_notes) + "\n"  # as a section's notes
+                view += "\n" + "\n".join(note_text(note) for note in orphan_notes) + "\n"  # as a section's notes
             return view
 
         def markdown() -> str:
             view = render_markdown(document, null_display=null_display, notes=notes)
             if orphan_notes:
-                view += "\n" + "\n".join("- " + markdown_escape(note) for note in orphan_notes) + "\n"
+                view += "\n" + "\n".join("- " + note_markdown(note) for note in orphan_notes) + "\n"
             return view
 
         return document, text, markdown
