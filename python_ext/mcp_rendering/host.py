@@ -65,9 +65,10 @@ from mcp_rendering.render import (
     code_fence,
     is_hidden,
     markdown_escape,
+    note_markdown,
+    note_text,
     render_markdown,
     render_text,
-    text_escape,
     visible,
 )
 from mcp_rendering.types import PARTIAL_MARKER, RESULT_STRUCTURED_KEY, EffectiveMode
@@ -909,18 +910,18 @@ class _Records:
             target = notes.setdefault(link.section_id, []) if placed else orphan_notes
             target.append(_record_note(link))
         every_note = itertools.chain(orphan_notes, *notes.values())
-        self._notes[(limit, null_display)] = tuple(text_escape(note) for note in every_note)
+        self._notes[(limit, null_display)] = tuple(note_text(note) for note in every_note)
 
         def text() -> str:
             view = render_text(document, null_display=null_display, notes=notes)
             if orphan_notes:
-                view += "\n" + "\n".join(text_escape(note) for note in orphan_notes) + "\n"  # as a section's notes
+                view += "\n" + "\n".join(note_text(note) for note in orphan_notes) + "\n"  # as a section's notes
             return view
 
         def markdown() -> str:
             view = render_markdown(document, null_display=null_display, notes=notes)
             if orphan_notes:
-                view += "\n" + "\n".join("- " + markdown_escape(note) for note in orphan_notes) + "\n"
+                view += "\n" + "\n".join("- " + note_markdown(note) for note in orphan_notes) + "\n"
             return view
 
         return document, text, markdown
