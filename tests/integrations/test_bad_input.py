@@ -259,6 +259,34 @@ async def _haystack(turns: Turns, allow: Sequence[str] | None) -> str:
     return str(output["last_message"].text)
 
 
+async def _autogen(turns: Turns, allow: Sequence[str] | None) -> str:
+    from autogen_core import FunctionCall  # pyright: ignore[reportMissingImports]
+    from autogen_core.models import CreateResult, RequestUsage  # pyright: ignore[reportMissingImports]
+    from autogen_ext.models.replay import ReplayChatCompletionClient  # pyright: ignore[reportMissingImports]
+    from autogen_ext.tools.mcp import StdioServerParams  # pyright: ignore[reportMissingImports]
+
+    from mcp_rendering.integrations.autogen import direct_answer_tools
+
+    usage = RequestUsage(prompt_tokens=0, completion_tokens=0)
+    replies: list[Any] = [
+        CreateResult(
+            finish_reason="function_calls",
+            content=[FunctionCall(id=f"c{t}-{n}", name=name, arguments="{}") for n, name in enumerate(turn)],
+            usage=usage,
+            cached=False,
+        )
+        for t, turn in enumerate(turns)
+    ]
+    info: Any = {"vision": False, "function_calling": True, "json_output": False, "family": "unknown"}
+    model = ReplayChatCompletionClient([*replies, SUMMARY], model_info={**info, "structured_output": False})
+    params = StdioServerParams(**_params(), read_timeout_seconds=60)
+    tools = await direct_answer_tools(params, server=SERVER, allow=allow)
+    # The dedicated agent (AutoGen's route is agent-wide): a step for each turn, and one for the model's answer.
+    agent = tools.agent("ledger", model, max_tool_iterations=len(turns) + 1)
+    result = await agent.run(task="Show the ledger")
+    return str(result.messages[-1].content)
+
+
 _RUNNERS: dict[str, tuple[str, Runner]] = {
     "langchain": ("langchain.agents", _langchain),
     "openai-agents": ("agents.testing", _openai_agents),
@@ -266,6 +294,7 @@ _RUNNERS: dict[str, tuple[str, Runner]] = {
     "agno": ("agno.agent", _agno),
     "strands": ("strands", _strands),
     "haystack": ("haystack_integrations.tools.mcp", _haystack),
+    "autogen": ("autogen_ext.tools.mcp", _autogen),
 }
 
 
