@@ -17,7 +17,7 @@ from mcp_rendering.render import markdown_escape
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, PARTIAL_MARKER
 
 State = Literal["complete", "partial-continued", "partial-unfetchable", "unstated-hint", "unstated-directive"]
-Kind = Literal["records", "lines", "over-bound"]
+Kind = Literal["records", "lines", "over-bound", "over-bound-lines"]
 Host = Literal["rows", "bytes", "none"]
 Slice = Literal["first", "middle", "last"]
 
@@ -44,10 +44,10 @@ SIZES: dict[Slice, list[int]] = {"first": [5000, 5, 5, 5, 5], "middle": [5, 5000
 
 
 def _wire(state: State, kind: Kind, slice_: Slice) -> dict[str, Any]:
-    sizes = SIZES[slice_] if kind == "over-bound" else [200] * 5
+    sizes = SIZES[slice_] if kind.startswith("over-bound") else [200] * 5
     values = [f"r{index}-" + "x" * size for index, size in enumerate(sizes)]
     wire: dict[str, Any]
-    if kind == "lines":
+    if kind in ("lines", "over-bound-lines"):
         wire = {"content": [{"type": "text", "text": "\n".join(values)}]}
     else:
         wire = {"content": [], "structuredContent": {"rows": [{"a": value} for value in values]}}
@@ -76,13 +76,13 @@ def _byte_bound(state: State, kind: Kind) -> int:
 
 
 def _bounds(state: State, kind: Kind, host: Host) -> tuple[int | None, int | None]:
-    if kind == "over-bound":
+    if kind.startswith("over-bound"):
         return None, OVER_BOUND_BYTES
     return {"rows": (2, None), "bytes": (None, _byte_bound(state, kind)), "none": (None, None)}[host]
 
 
 def _first_row(kind: Kind, host: Host, slice_: Slice) -> int:
-    if kind == "over-bound":
+    if kind.startswith("over-bound"):
         return {"first": 0, "middle": 1, "last": 4}[slice_]
     return {"first": 0, "middle": 2, "last": 3}[slice_]
 
@@ -90,6 +90,8 @@ def _first_row(kind: Kind, host: Host, slice_: Slice) -> int:
 def _extent(kind: Kind, slice_: Slice) -> str:
     if kind == "over-bound":
         return {"first": "1 of 5 records", "middle": "record 2 of 5", "last": "record 5 of 5"}[slice_]
+    if kind == "over-bound-lines":
+        return {"first": "the first 1 of 5 lines", "middle": "line 2 of 5", "last": "line 5 of 5"}[slice_]
     if kind == "lines":
         return {"first": "the first 2 of 5 lines", "middle": "lines 3 to 4 of 5", "last": "lines 4 to 5 of 5"}[slice_]
     return {"first": "2 of 5 records", "middle": "records 3 to 4 of 5", "last": "records 4 to 5 of 5"}[slice_]
@@ -99,7 +101,7 @@ def _expected_notices(
     state: State, kind: Kind, host: Host, slice_: Slice, max_bytes: int | None
 ) -> tuple[str | None, str | None]:
     """The user's notice and the model's, as each combination must word them."""
-    unit = "lines" if kind == "lines" else "records"
+    unit = "lines" if kind in ("lines", "over-bound-lines") else "records"
     continued = 'The rest can be fetched from the tool "t".'
     continued_for_model = (
         f'To get the rest, call the tool "t" again with the same arguments plus {{"cursor": "{TOKEN}"}}.'
@@ -117,7 +119,8 @@ def _expected_notices(
     of = {"complete": " of a result the server sent whole", "partial": " of this page of a partial result"}
     cut = slice_ != "last"
     why = ""
-    if kind != "over-bound" and cut:
+    over_bound = kind.startswith("over-bound")
+    if not over_bound and cut:
         why = (
             f" (the host's bound: 2 {unit})"
             if host == "rows"
@@ -131,7 +134,7 @@ def _expected_notices(
         "last": f"the {unit} before these are not shown here",
     }[slice_]
     head = f"{PARTIAL_MARKER} this host shows {_extent(kind, slice_)}{of.get(server, '')}{why}; {left}."
-    withheld = " 1 content block was not forwarded to the model: over the host's size bound." * (kind == "over-bound")
+    withheld = " 1 content block was not forwarded to the model: over the host's size bound." * over_bound
     said = {
         "complete": ("", ""),
         "unstated": (f" {UNSTATED_COMPLETENESS}",) * 2,
@@ -143,9 +146,9 @@ def _expected_notices(
         ),
     }[server if server != "partial" else state]
     over = ""
-    if kind == "over-bound":
+    if over_bound:
         number = {"first": 1, "middle": 2, "last": 5}[slice_]
-        over = f" Record {number} {OVER_BOUND}."
+        over = f" {'Line' if unit == 'lines' else 'Record'} {number} {OVER_BOUND}."
     return head + withheld + said[0] + over, head + withheld + said[1]
 
 
@@ -169,6 +172,7 @@ COMBINATIONS = [
         ("records", "bytes"),
         ("lines", "bytes"),
         ("over-bound", "bytes"),
+        ("over-bound-lines", "bytes"),
         ("records", "none"),
         ("lines", "none"),
     ]
@@ -193,7 +197,7 @@ def test_the_notice_states_what_the_host_shows_and_only_what_the_server_said(
     )
     cut = slice_ != "last" and host != "none"
     assert presentation.cut_by == (None if not cut else "max_rows" if host == "rows" else "max_bytes")
-    assert presentation.withheld_blocks == (1 if kind == "over-bound" else 0)
+    assert presentation.withheld_blocks == (1 if kind.startswith("over-bound") else 0)
     # The user's two views open with the notice; the token is never in them.
     text, markdown = presentation.text, presentation.markdown
     if expected_user is None:
@@ -219,7 +223,7 @@ def test_the_notice_states_what_the_host_shows_and_only_what_the_server_said(
 
 @pytest.mark.parametrize(
     ("state", "kind", "host", "slice_"),
-    [combination for combination in COMBINATIONS if combination[1] != "over-bound"],
+    [combination for combination in COMBINATIONS if not combination[1].startswith("over-bound")],
 )
 def test_the_final_answer_states_the_same_facts(state: State, kind: Kind, host: Host, slice_: Slice) -> None:
     """The final answer words its own notice (an answer cannot be paged by the user) from the presentation's facts:
