@@ -11,8 +11,10 @@
   the rest; for a result whose completeness the server did not state, with nothing cut, `UNSTATED_COMPLETENESS`.
 - The host's own bounds (`max_rows`, `max_bytes`) cut at a record or line boundary, a page holding at least one
   record (one over `max_bytes` by itself is shown alone, `OVER_BOUND`), and everything forwarded to the model is cut
-  alike; any cut makes the presentation incomplete, and is disclosed. While a server page is cut, its
-  continuation is withheld, since following it would skip the page's hidden records.
+  alike; any cut makes the presentation incomplete, and is disclosed: the notice says what the host shows, which
+  bound cut it, and only what the server said of the rest (whole, a page of a partial result, or not stated).
+  While a server page is cut, its continuation is withheld, since following it would skip the page's hidden
+  records.
 - Server text is untrusted wherever it goes: the plain-text view and the caption show hidden characters as escapes,
   the Markdown view escapes every server string (text blocks are fenced as code), the framing given to the
   model quotes server text (`quote`, the one way server text enters the host's own lines) so that no character
