@@ -49,7 +49,11 @@ def test_a_continuation_of_a_tool_the_host_has_no_definition_of_is_unknown_not_a
     assert "no way" not in (presentation.framing or "")
     # Unknown, the continuation is still never followed: its argument could not be checked against the tool's.
     assert presentation.next_arguments({"query": "all"}) is None
-    assert not resolve_rendering(tool, _partial()).tool_defined
+    rendering = resolve_rendering(tool, _partial(), call_arguments={"query": "all"})
+    assert not rendering.tool_defined
+    assert [problem.detail for problem in rendering.continuation_reading.problems] == [
+        "the tool's definition, which declares the argument, was not given"
+    ]
 
 
 @pytest.mark.parametrize("tool", [None, {"name": "accounts"}, FrameworkTool()])

@@ -808,11 +808,10 @@ def read_continuation(
     argument = values.get("argument")
     if usable and argument != declared:
         usable = False
-        problems.append(
-            Problem(
-                _RESULT_CONTINUATION, "argument", f"{argument!r} is not the tool's declared {declared!r}", "unusable"
-            )
-        )
+        why = f"{argument!r} is not the tool's declared {declared!r}"
+        if not _tool_defined(tool):
+            why = "the tool's definition, which declares the argument, was not given"
+        problems.append(Problem(_RESULT_CONTINUATION, "argument", why, "unusable"))
     if usable and original_arguments is None:
         # Unknown original arguments: whether the continuation names one of them cannot be checked, so it fails.
         usable = False
