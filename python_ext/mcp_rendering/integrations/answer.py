@@ -180,7 +180,8 @@ def final_answer(
     """The host's view of `result` (a result of `tool`) as the final answer; see the module docstring.
 
     Args:
-        tool: the `Tool` (SDK model of any version, or wire dict) that produced the result; None if unknown.
+        tool: the `Tool` (SDK model of any version, or wire dict) that produced the result; None if unknown (a
+            framework's tool object without the server's definition is unknown too: see `mcp_rendering.present`).
         result: the `CallToolResult` (SDK model, a framework's own of that shape, or wire dict).
         server: the server's name, shown in the caption and in an error line.
         max_rows: the host's bound on the records shown (see `mcp_rendering.present`).
