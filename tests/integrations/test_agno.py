@@ -79,7 +79,7 @@ def _run(
     async def go() -> tuple[str, ScriptedModel]:
         params = StdioServerParameters(command=python, args=["-m", module], cwd=str(ROOT))
         model = ScriptedModel(script, preamble)
-        options.setdefault("rendering_server_name", "example")
+        options.setdefault("server", "example")
         async with DirectAnswerMCPTools(server_params=params, timeout_seconds=60, **options) as toolkit:
             agent = Agent(model=model, tools=[toolkit], post_hooks=[toolkit.final_answer_hook])
             output = await agent.arun("Go.")

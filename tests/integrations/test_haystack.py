@@ -155,7 +155,7 @@ def test_two_verbatim_calls_answer_with_both_each_closed_by_the_host(example_pyt
 def test_the_hook_serializes_by_tool_name() -> None:
     hook = DirectAnswerHook(["financial_statements"], server="example", markdown=True)
     again = DirectAnswerHook.from_dict(hook.to_dict())
-    assert again.to_dict() == hook.to_dict() and again.tools == ["financial_statements"] and again.markdown
+    assert again.to_dict() == hook.to_dict() and again.tools == ["financial_statements"] and again.options.markdown
 
 
 def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:

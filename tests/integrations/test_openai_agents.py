@@ -231,14 +231,14 @@ async def _route(
     module: str,
     turn: Sequence[tuple[str, Mapping[str, Any]]],
     behavior: Any = verbatim_final_output,
-    allow_direct: Sequence[str] | None = None,
+    allow: Sequence[str] | None = None,
 ) -> tuple[Any, ScriptedModel]:
     calls = [function_call(name, dict(args), call_id=f"call-{n}") for n, (name, args) in enumerate(turn)]
     model = ScriptedModel([calls, [assistant_message(SUMMARY)]])
     server = RenderingMCPServerStdio(
         params={"command": python, "args": ["-m", module]},
         name="example",
-        allow_direct=allow_direct,
+        allow=allow,
         client_session_timeout_seconds=60,
     )
     async with server:
@@ -278,9 +278,9 @@ def test_the_route_leaves_other_tools_errors_and_mixed_turns_to_the_model(exampl
 
 def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
     turn = [("financial_statements", {})]
-    result, model = asyncio.run(_route(example_python, FINANCIAL, turn, allow_direct=["key_figures"]))
+    result, model = asyncio.run(_route(example_python, FINANCIAL, turn, allow=["key_figures"]))
     assert result.final_output == SUMMARY and len(model.calls) == 2
-    result, _ = asyncio.run(_route(example_python, FINANCIAL, turn, allow_direct=["financial_statements"]))
+    result, _ = asyncio.run(_route(example_python, FINANCIAL, turn, allow=["financial_statements"]))
     assert result.final_output.startswith("Verbatim result from tool")
 
 
