@@ -85,9 +85,7 @@ async def _openai_agents(turns: Turns, allow: Sequence[str] | None) -> str:
             [assistant_message(SUMMARY)],
         ]
     )
-    server = RenderingMCPServerStdio(
-        params=_params(), name=SERVER, allow=allow, client_session_timeout_seconds=60
-    )
+    server = RenderingMCPServerStdio(params=_params(), name=SERVER, allow=allow, client_session_timeout_seconds=60)
     async with server:
         agent = Agent(name="t", model=model, mcp_servers=[server], tool_use_behavior=verbatim_final_output)
         result = await Runner.run(agent, "Show the ledger", run_config=RunConfig(tracing_disabled=True))

@@ -32,6 +32,7 @@ from mcp_rendering.integrations.openai_agents import (
 from mcp_rendering.reading import combine_parts
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import page_examples, records_in_text, run_example
+from tests.support.directive_server import DIRECTED_TEXT
 
 FINANCIAL = "mcp_rendering.examples.financial"
 SCREENING = "mcp_rendering.examples.screening"
@@ -288,3 +289,16 @@ def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> 
     result, _ = asyncio.run(_route(example_python, SCREENING, [("screening_report", {})]))
     answer = result.final_output
     assert isinstance(answer, str) and answer.split("\n\n")[1].startswith(PARTIAL_MARKER)
+
+
+DIRECTIVE = "tests.support.directive_server"
+"""A server whose results' directives and tools' hints disagree."""
+CAPTION = 'Verbatim result from tool "directed" of server "example".'
+
+
+def test_a_result_directive_alone_takes_the_route_and_a_summarizable_result_does_not(example_python: str) -> None:
+    # The route is taken after the call: the result's directive decides, with or without the tool's hint.
+    result, _ = asyncio.run(_route(example_python, DIRECTIVE, [("directed", {})]))
+    assert result.final_output == f"{CAPTION}\n\n{DIRECTED_TEXT}"
+    result, _ = asyncio.run(_route(example_python, DIRECTIVE, [("hinted", {})]))
+    assert result.final_output == SUMMARY

@@ -237,3 +237,15 @@ def test_direct_answers_checks_its_options_when_called() -> None:
         direct_answers(service, [], allow="financial_statements")
     with pytest.raises(ValueError):
         direct_answers(service, [], max_bytes=-1)
+
+
+DIRECTIVE = "tests.support.directive_server"
+"""A server whose results' directives and tools' hints disagree."""
+
+
+def test_a_result_directive_alone_does_not_take_the_route_nor_a_summarizable_result(example_python: str) -> None:
+    # SK's plugin keeps no result's `_meta`: the filter makes the call itself only for a tool with the hint, so a
+    # result's directive alone reaches the model through SK's plugin; a hinted tool's summarizable result too.
+    for tool in ("directed", "hinted"):
+        message, service = asyncio.run(_run(example_python, DIRECTIVE, [(tool, {})]))
+        assert str(message) == SUMMARY and service.requests == 2, tool
