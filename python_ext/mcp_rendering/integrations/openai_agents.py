@@ -190,8 +190,8 @@ class RenderingServerMixin:
         self._max_bytes = max_bytes
         self._on_presentation = on_presentation
         cast("Any", super()).__init__(*args, **kwargs)
-        server = cast("_AgentsServer", self)
-        server.custom_data_extractor = _with_presentation(server.custom_data_extractor)
+        agents_server = cast("_AgentsServer", self)
+        agents_server.custom_data_extractor = _with_presentation(agents_server.custom_data_extractor)
 
     async def _rendering_tool(self, tool_name: str) -> Any:
         server = cast("_AgentsServer", self)
@@ -211,7 +211,7 @@ class RenderingServerMixin:
             return result
         tool = await self._rendering_tool(tool_name)
         options = self._options
-        shown_server = cast("str", options.server or server.name)
+        shown_server = options.server or server.name
         answer = options.answer(tool, result, arguments=arguments or {}, default_server=shown_server)
         if _is_error(result):
             # Errors reach the model as the server wrote them, so it can correct its call; the answer goes to the
