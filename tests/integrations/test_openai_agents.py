@@ -27,7 +27,6 @@ from mcp_rendering.integrations.openai_agents import (
     RenderingMCPServerStdio,
     rendered_output,
     verbatim_final_output,
-    verbatim_markdown_output,
 )
 from mcp_rendering.reading import combine_parts
 from mcp_rendering.types import PARTIAL_MARKER
@@ -233,6 +232,7 @@ async def _route(
     turn: Sequence[tuple[str, Mapping[str, Any]]],
     behavior: Any = verbatim_final_output,
     allow: Sequence[str] | None = None,
+    markdown: bool = False,
 ) -> tuple[Any, ScriptedModel]:
     calls = [function_call(name, dict(args), call_id=f"call-{n}") for n, (name, args) in enumerate(turn)]
     model = ScriptedModel([calls, [assistant_message(SUMMARY)]])
@@ -240,6 +240,7 @@ async def _route(
         params={"command": python, "args": ["-m", module]},
         name="example",
         allow=allow,
+        markdown=markdown,
         client_session_timeout_seconds=60,
     )
     async with server:
@@ -260,7 +261,7 @@ def test_the_route_answers_with_every_record_and_no_model_turn(example_python: s
 
 
 def test_the_markdown_route_answers_with_the_fenced_form(example_python: str) -> None:
-    result, _ = asyncio.run(_route(example_python, FINANCIAL, [("financial_statements", {})], verbatim_markdown_output))
+    result, _ = asyncio.run(_route(example_python, FINANCIAL, [("financial_statements", {})], markdown=True))
     answer = result.final_output
     assert isinstance(answer, str) and answer.startswith('Verbatim result from tool "financial\\_statements"')
     report = audit(answer, _reference(example_python, FINANCIAL, "financial_statements", {}), markup="markdown")

@@ -66,7 +66,6 @@ __all__ = [
     "presentation_data",
     "rendered_output",
     "verbatim_final_output",
-    "verbatim_markdown_output",
 ]
 
 CUSTOM_DATA_KEY = "rendering"
@@ -164,6 +163,7 @@ class RenderingServerMixin:
         server: str | None = None,
         max_rows: int | None = None,
         max_bytes: int | None = None,
+        markdown: bool = False,
         on_presentation: Callable[[RenderedCall], object] | None = None,
         allow: Iterable[str] | None = None,
         **kwargs: Any,
@@ -175,6 +175,9 @@ class RenderingServerMixin:
             max_rows: the host's bound on the records shown and forwarded (see `mcp_rendering.present`).
             max_bytes: the host's bound on the size of the rendering and of the forwarded blocks; the final
                 answer (`verbatim_final_output`) is bounded by it too, by `DEFAULT_MAX_BYTES` when it is None.
+            markdown: the final answer (`verbatim_final_output`) in its Markdown form (every server string escaped
+                or fenced) for a front end that renders it as Markdown; the plain text form otherwise, whose server
+                text is raw.
             on_presentation: called (and awaited, when it returns an awaitable) with each presented call, before
                 the model receives the result.
             allow: the names of the tools whose verbatim result may end the run (`verbatim_final_output`); None:
@@ -186,7 +189,9 @@ class RenderingServerMixin:
         """
         # The answer has no scroll-back the host controls: bounded by default, whatever the model receives.
         answer_bound = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
-        self._options = AnswerOptions(server=server, max_rows=max_rows, max_bytes=answer_bound, allow=allow)
+        self._options = AnswerOptions(
+            server=server, max_rows=max_rows, max_bytes=answer_bound, markdown=markdown, allow=allow
+        )
         self._max_bytes = max_bytes
         self._on_presentation = on_presentation
         cast("Any", super()).__init__(*args, **kwargs)
@@ -237,26 +242,19 @@ class RenderingServerMixin:
         forwarded = dict(presentation.model_result)
         if server.use_structured_content and presentation.framing is not None:
             forwarded.pop("structuredContent", None)
-        forwarded["_meta"] = {_META_KEY: presentation_data(presentation, answer if options.allows(tool_name) else None)}
+        data = presentation_data(presentation, answer if options.allows(tool_name) else None)
+        if "answer" in data:
+            data["answer"]["form"] = "markdown" if options.markdown else "text"
+        forwarded["_meta"] = {_META_KEY: data}
         # The result's own class, so that the SDK gets the model of the `mcp` version it runs with.
         return type(result).model_validate(forwarded)
 
 
 def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
     """A `ToolsToFinalOutputFunction` for `Agent(tool_use_behavior=...)`: the host's view of the turn's verbatim
-    results as the final output, as plain text, when every tool call of the turn returned one (see the module
-    docstring)."""
-    return _final_output(tool_results, "text")
-
-
-def verbatim_markdown_output(context: Any, tool_results: list[Any]) -> Any:
-    """`verbatim_final_output` with the answer's Markdown form (every server string escaped or fenced), for an
-    application that renders `final_output` as Markdown."""
-    return _final_output(tool_results, "markdown")
-
-
-def _final_output(tool_results: list[Any], form: str) -> Any:
-    answers: list[str] = []
+    results as the final output, when every tool call of the turn returned one (see the module docstring); in the
+    Markdown form when every server class that gave them was made with ``markdown=True``, plain text otherwise."""
+    views: list[Mapping[str, Any]] = []
     for tool_result in tool_results:
         data = rendered_output(getattr(tool_result, "run_item", None)) or {}
         answer = data.get("answer")
@@ -265,8 +263,13 @@ def _final_output(tool_results: list[Any], form: str) -> Any:
         view = cast("Mapping[str, Any]", answer)
         if view.get("verbatim") is not True or view.get("is_error") is not False:
             return _outcome(None)
-        answers.append(cast("str", view[form]))
-    return _outcome(join_answers(answers, markdown=form == "markdown") if answers else None)
+        views.append(view)
+    if not views:
+        return _outcome(None)
+    # One form for the whole answer: the host's end lines and each answer rendered alike.
+    markdown = all(view.get("form") == "markdown" for view in views)
+    form = "markdown" if markdown else "text"
+    return _outcome(join_answers([cast("str", view[form]) for view in views], markdown=markdown))
 
 
 def _outcome(final_output: str | None) -> Any:
