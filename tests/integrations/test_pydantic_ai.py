@@ -263,3 +263,15 @@ def test_a_result_directive_alone_does_not_take_the_route_nor_a_summarizable_res
     for tool in ("directed", "hinted"):
         output, _ = asyncio.run(_run(example_python, DIRECTIVE, [(tool, {})]))
         assert output == SUMMARY, tool
+
+
+def test_the_capability_checks_its_options_when_made() -> None:
+    with pytest.raises(TypeError):
+        DirectAnswers(max_rows=True)
+    with pytest.raises(ValueError):
+        DirectAnswers(max_bytes=-1)
+    with pytest.raises(TypeError):
+        DirectAnswers(allow=["financial_statements"])  # pyright: ignore[reportArgumentType]
+    with pytest.raises(TypeError):
+        DirectAnswers(allow={"example": "financial_statements"})
+    assert DirectAnswers(allow={"example": ["a", "a"]}).allow == {"example": frozenset({"a"})}

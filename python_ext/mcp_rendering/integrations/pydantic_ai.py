@@ -170,10 +170,11 @@ class DirectAnswers(AbstractCapability[Any]):  # pyright: ignore[reportUntypedBa
         this.options = AnswerOptions(
             server=this.server, max_rows=this.max_rows, max_bytes=this.max_bytes, markdown=this.markdown
         )
-        if this.allow is not None:
-            if not isinstance(this.allow, Mapping):
-                raise TypeError(f"allow must map toolset ids to tool names, not {type(this.allow).__name__}")
-            allow = cast("Mapping[object, Any]", this.allow)
+        given = cast("object", this.allow)
+        if given is not None:
+            if not isinstance(given, Mapping):
+                raise TypeError(f"allow must map toolset ids to tool names, not {type(given).__name__}")
+            allow = cast("Mapping[object, Any]", given)
             checked: dict[str, frozenset[str]] = {}
             for toolset_id, names in allow.items():
                 if not isinstance(toolset_id, str):
