@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastmcp.client.transports import StdioTransport  # pyright: ignore[reportMissingImports]
 from pydantic_ai import Agent  # pyright: ignore[reportMissingImports]
 from pydantic_ai.mcp import MCPToolset  # pyright: ignore[reportMissingImports]
