@@ -72,11 +72,13 @@ __all__ = [
     "UNSTATED_COMPLETENESS",
     "Channel",
     "Presentation",
+    "ResultState",
     "as_wire",
     "next_call_arguments",
     "present",
     "quote",
     "result_is_complete",
+    "result_state",
     "tool_result_wire",
 ]
 
@@ -105,6 +107,12 @@ NAME_LIMIT = 128
 Channel: TypeAlias = Literal["text", "structured", "both"]
 """Which part of a tool result a host hands its model: the content blocks ("text"), `structuredContent` alone
 ("structured"), or both; frameworks differ (see the reach table)."""
+
+ResultState: TypeAlias = Literal["complete", "unstated", "partial", "continued"]
+"""What the server says of a result's completeness, as `present()` reads it and its notice says it: "complete";
+"unstated" (the server did not say, and nothing says part is missing: `UNSTATED_COMPLETENESS`); "partial" (the
+server says it is partial, and offers no continuation the host can follow); "continued" (partial, with a
+continuation the host can follow: the notice says how to get the rest)."""
 
 IMITATION_WARNING = (
     "Some lines of the server's text below are worded like this host's own lines: every line from here on is the"
@@ -410,6 +418,19 @@ def result_is_complete(result: Any, *, tool: Any = None, arguments: Mapping[str,
     the whole), as `present()` reads it."""
     wire = tool_result_wire(result)
     return _is_complete(resolve_rendering(tool, wire, call_arguments=arguments), _structured(wire))
+
+
+def result_state(result: Any, *, tool: Any = None, arguments: Mapping[str, Any] | None = None) -> ResultState:
+    """What the server says of the result's completeness (`ResultState`), read as `result_is_complete` reads it;
+    "continued" only when, given the `tool` and the `arguments` of the call, the continuation can be followed."""
+    wire = tool_result_wire(result)
+    rendering = resolve_rendering(tool, wire, call_arguments=arguments)
+    page = _page_state(_structured(wire))
+    if _is_complete(rendering, _structured(wire)):
+        return "complete"
+    if _unstated(rendering, page):
+        return "unstated"
+    return "partial" if rendering.continuation is None else "continued"
 
 
 def linked_records(result: Any) -> tuple[LinkedRecord, ...]:
