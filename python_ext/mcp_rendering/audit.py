@@ -667,7 +667,7 @@ def _read(
 
 # A notice is read from its opening, so that a line that first says the opposite ("This is the complete list, not a
 # partial one") is none. The words are the ones the host guide lists ("The partial notice"), matched without case.
-_SUBJECT = r"(?:this|these|that|it|what\ is\ shown|the(?:\ [\w'-]+){1,3}?)"
+_SUBJECT = r"(?:(?:this|these|that)(?:\ [\w'-]+){0,3}?|the(?:\ [\w'-]+){1,3}?|it|what\ is\ shown)"
 _BE = r"(?:is|are|was|were)"
 _SHOWING = (
     r"(?:(?:i\ am|i'm|we\ are|we're|you\ are|you're)\ )?"
@@ -691,8 +691,9 @@ _PARTIAL_OPENING = re.compile(
 _EXTENT_OPENING = re.compile(
     rf"""(?:{_SHOWING}\ (?:only\ |just\ )?(?:the\ )?(?:first\ |top\ )?(?:[\w'-]+\ )?
       |only\ (?:the\ )?(?:first\ |top\ )?)?
-    (?:(?P<shown>{_NUMBER})|(?P<low>{_NUMBER})\ ?(?:-|\u2013|to)\ ?(?P<high>{_NUMBER}))
-    \ (?:[\w'-]+\ )?(?:of|out\ of)\ (?:the\ )?(?P<total>{_NUMBER})(?!\d)""",
+    (?P<shown>{_NUMBER})\ (?:[\w'-]+\ )?(?:of|out\ of)\ (?:the\ )?(?P<total>{_NUMBER})(?!\d)
+    |(?:{_SHOWING}\ )?(?:[\w'-]+\ )?(?P<low>{_NUMBER})\ ?(?:-|\u2013|to)\ ?(?P<high>{_NUMBER})
+      \ (?:of|out\ of)\ (?:the\ )?(?P<all>{_NUMBER})(?!\d)""",
     re.IGNORECASE | re.VERBOSE,
 )
 _UNSTATED_OPENING = re.compile(
@@ -719,7 +720,7 @@ _WAY_TO_THE_REST = re.compile(
 _LEADING_SYMBOLS = re.compile(r"^[\W_]+")
 """What a notice may open with before its first word: a warning sign, an arrow, a dash, a bracket."""
 _NEGATION = re.compile(r"\b(?:no|not|never|nor|cannot|without|unable|none)\b|n't\b", re.IGNORECASE)
-_CLAUSE_END = re.compile(r"[.;!?](?:\s|$)")
+_CLAUSE_END = re.compile(r"[.;:,!?](?:\s|$)")
 
 
 def _digits(number: str) -> int:
@@ -741,10 +742,11 @@ def _notice_says(text: str) -> Literal["partial", "unstated"] | None:
         return "partial"
     extent = _EXTENT_OPENING.match(opening)
     if extent is not None:
-        total = _digits(extent["total"])
-        if extent["shown"] is not None and _digits(extent["shown"]) < total:
+        if extent["shown"] is not None and _digits(extent["shown"]) < _digits(extent["total"]):
             return "partial"
-        if extent["high"] is not None and (_digits(extent["high"]) < total or _digits(extent["low"]) > 1):
+        if extent["high"] is not None and (
+            _digits(extent["high"]) < _digits(extent["all"]) or _digits(extent["low"]) > 1
+        ):
             return "partial"
     return "unstated" if _UNSTATED_OPENING.match(opening) else None
 
