@@ -993,7 +993,12 @@ def test_a_section_with_records_is_dropped_only_when_none_of_them_is_shown() -> 
 
 
 def test_a_notice_is_a_line_that_starts_with_the_marker_and_shows_no_record() -> None:
-    notices = (f"{PARTIAL_MARKER} 3 of 9.", f"**{PARTIAL_MARKER}** 3 of 9.", f"_{PARTIAL_MARKER}_ 3 of 9.", "partial result: 3 of 9.")
+    notices = (
+        f"{PARTIAL_MARKER} 3 of 9.",
+        f"**{PARTIAL_MARKER}** 3 of 9.",
+        f"_{PARTIAL_MARKER}_ 3 of 9.",
+        "partial result: 3 of 9.",
+    )
     for notice in notices:
         assert audit_document(f"{notice}\n{SALES_TEXT}", SALES, complete=False).clean, notice
         assert audit_document(f"{SALES_TEXT}\n\n{notice}", SALES, complete=False).clean, notice

@@ -65,18 +65,22 @@ The rules (the contract of this module):
    followed by more words, or shortened to a beginning no other title shares; such a line naming no section ends
    the one before. A section with records is *dropped* when none of them is shown (exactly or altered); a section
    without records is dropped when no line shows its title.
-9. **Completeness** (`completeness_misstated`). A notice of incompleteness is a line a reader reads as one: not
-   standing for a record, not a table line, not running on in a paragraph, not the document's or a section's
-   title, visible (a link title is not), starting with `PARTIAL_MARKER` ("Partial result:"). A partial result needs
-   one (for a result whose completeness is not stated, a line starting with `UNSTATED_COMPLETENESS` does); a
-   complete result must have none. The parts of a continued result, audited together, are partial only when
+9. **Completeness** (`completeness_misstated`). A *notice* is a line a reader reads as one: not standing for a
+   record, not a table line, not running on in a paragraph, not the document's or a section's title, visible (a link
+   title is not). What it says is read from its opening (`_notices`, the one place; the host guide's "The partial
+   notice" lists the words): *partial* (`PARTIAL_MARKER`, "this is only part of the results", "Showing 100 of 300
+   hits"), *unstated* (`UNSTATED_COMPLETENESS`, "this list may be incomplete"), and whether a clause of it that
+   denies nothing says how to get the rest ("ask for more"). The result's state (`mcp_rendering.host.ResultState`)
+   says which notice it needs: a `partial` one a partial notice; a `continued` one a partial notice saying how to
+   get the rest; an `unstated` one either; a `complete` one none when every record is shown (a notice saying that a
+   view left short is partial is true). The parts of a continued result, audited together, are partial only when
    the last one is.
 
 What this cannot see: an invented record written as prose (outside a table, a list of records or a paragraph of
 them); two records
 identical in label, values and kind (interchangeable, only their count matters); a change of indentation; a value
-changed only in whitespace; an empty value in free-form text; a notice that begins with the marker and then
-contradicts itself.
+changed only in whitespace; an empty value in free-form text; a notice that opens as one and then contradicts
+itself.
 
 The stages, each a unit with one input and one output, so that each class of finding is closed in one place:
 
@@ -2212,7 +2216,8 @@ def audit(
             result: their records in order (a section met again continues), partial only when the last part is.
         markup: how the transcript is displayed: "text", "markdown", or detect ("auto").
         tool: the tool that returned the result, and `arguments` those of its call: with both, a later part of a
-            continued result must be shown as partial, as `present()` shows it (read alone, it is not the whole).
+            continued result must be shown as partial, as `present()` shows it (read alone, it is not the whole), and
+            the notice of a result whose continuation can be followed must say how to get the rest (rule 9).
         arguments: the arguments of the call that returned the result.
 
     Raises:
