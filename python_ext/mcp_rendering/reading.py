@@ -958,13 +958,13 @@ def check_finite_numbers(message: Any) -> None:
     pending: list[Any] = [message]
     while pending:
         value: Any = pending.pop()
-        kind = cast("type[Any]", type(value))
+        kind = value.__class__  # `value` is Any: no cast, a call a value, on this path
         # What `json.loads` builds, by exact type first: a result of many records is walked at the cost of a
         # type lookup a value, not of several abstract instance checks.
         if kind is dict:
-            pending.extend(cast("dict[Any, Any]", value).values())
+            pending.extend(value.values())
         elif kind is list:
-            pending.extend(cast("list[Any]", value))
+            pending.extend(value)
         elif kind is str or kind is int or kind is bool or value is None:
             continue
         elif isinstance(value, (float, Decimal)):
