@@ -129,7 +129,7 @@ from pydantic import ValidationError
 from mcp_rendering.document import Cell, Document, Row, RowKind, Section
 from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, lines_as_drawn, may_change
 from mcp_rendering.envelope import LinkedRecord
-from mcp_rendering.host import Presentation, ResultState, linked_records, result_state, tool_result_wire
+from mcp_rendering.host import Presentation, ResultState, linked_of_wire, state_of_wire, tool_result_wire
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, resolve_rendering
 from mcp_rendering.records import RecordsKind, ResultRecords, result_records, shows_text
 from mcp_rendering.render import column_cells, first_hidden, shows_as_written, text_escape, visible
@@ -2232,9 +2232,9 @@ def audit(
     wire = _wire(result)
     reading = _without_continuation(wire) if tool is None else wire
     records = result_records(wire)
-    state = _sent_state(wire, result_state(reading, tool=tool, arguments=arguments))
+    state = _sent_state(wire, state_of_wire(reading, tool=tool, arguments=arguments))
     null_display = resolve_rendering(tool, reading, call_arguments=arguments).null_display
-    return _audit_records(shown_text, records, state, null_display, markup, linked_records(wire))
+    return _audit_records(shown_text, records, state, null_display, markup, linked_of_wire(wire))
 
 
 def _wire(result: Any) -> dict[str, Any]:
@@ -2295,10 +2295,10 @@ def _audit_parts(shown_text: str, parts: Sequence[Any], markup: Markup) -> Audit
     if len(kinds) > 1:
         raise AuditInputError(f"the parts are not parts of one result: their records are {' and '.join(sorted(kinds))}")
     # The last part says whether the whole is complete; read as the last of the parts, not as a later part alone.
-    state = _sent_state(sent[-1], result_state(wires[-1]))
+    state = _sent_state(sent[-1], state_of_wire(wires[-1]))
     null_display = resolve_rendering(None, wires[0]).null_display
     combined = _combined(read)
-    linked = [link for wire in wires for link in linked_records(wire)]
+    linked = [link for wire in wires for link in linked_of_wire(wire)]
     return _audit_records(shown_text, combined, state, null_display, markup, linked)
 
 

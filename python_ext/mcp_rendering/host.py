@@ -423,7 +423,13 @@ def result_is_complete(result: Any, *, tool: Any = None, arguments: Mapping[str,
 def result_state(result: Any, *, tool: Any = None, arguments: Mapping[str, Any] | None = None) -> ResultState:
     """What the server says of the result's completeness (`ResultState`), read as `result_is_complete` reads it;
     "continued" only when, given the `tool` and the `arguments` of the call, the continuation can be followed."""
-    wire = tool_result_wire(result)
+    return state_of_wire(tool_result_wire(result), tool=tool, arguments=arguments)
+
+
+def state_of_wire(
+    wire: Mapping[str, Any], *, tool: Any = None, arguments: Mapping[str, Any] | None = None
+) -> ResultState:
+    """`result_state` of a result `tool_result_wire` has already checked (the audit's one check of a large result)."""
     rendering = resolve_rendering(tool, wire, call_arguments=arguments)
     page = _page_state(_structured(wire))
     if _is_complete(rendering, _structured(wire)):
@@ -436,7 +442,12 @@ def result_state(result: Any, *, tool: Any = None, arguments: Mapping[str, Any] 
 def linked_records(result: Any) -> tuple[LinkedRecord, ...]:
     """The records a reference-envelope result sent as links (`page.linkedRecords`), because they were too large to
     embed; its well-formed entries only, in order."""
-    return _page_state(_structured(tool_result_wire(result))).linked_records
+    return linked_of_wire(tool_result_wire(result))
+
+
+def linked_of_wire(wire: Mapping[str, Any]) -> tuple[LinkedRecord, ...]:
+    """`linked_records` of a result `tool_result_wire` has already checked."""
+    return _page_state(_structured(wire)).linked_records
 
 
 def _check_arguments(arguments: object) -> None:
