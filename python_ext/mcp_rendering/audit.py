@@ -714,7 +714,7 @@ _WAY_TO_THE_REST = re.compile(
     |\b(?:to|can|could|will|i'll|we'll)\ (?:get|fetch|see|show|load|retrieve|list|request|view)
       \ (?:the\ rest|more|the\ next|the\ remaining|the\ others|further|them|all)
     |\b(?:say|reply|type|request)\ ["\u201c'\u2018]?(?:more|next|continue)\b
-    |\bcall\ .+\ again\b
+    |\bcall\ .{1,120}?\ again\b
     |\bthe\ rest\ (?:is|are)\ in\ the\ full\ result
     |\bmore\ follows\b
     |\bnext\ page\b|\b(?:load|show|see|fetch|get)\ more\b
