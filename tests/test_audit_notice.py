@@ -84,6 +84,8 @@ WORDINGS: dict[str, tuple[str, str]] = {
     "only part, ask": ("Note: this is only part of the results. Ask me for the rest.", "partial, with the way"),
     "first N only": ("Only the first 6 of 300 hits are listed here.", "partial"),
     "not all": ("Not all hits are shown: I can fetch more.", "partial, with the way"),
+    "not all of the": ("Not all of the matching hits are listed.", "partial"),
+    "more exist": ("There are more matching hits available; say 'more'.", "partial, with the way"),
     "unstated, paraphrased": ("The server didn't say whether these are all the hits.", "unstated"),
     "may be incomplete": ("This list may be incomplete.", "unstated"),
 }

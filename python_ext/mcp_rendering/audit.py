@@ -688,8 +688,9 @@ _PARTIAL_OPENING = re.compile(
     |{_SUBJECT}\ {_BE}\ (?:only\ |just\ )?(?:a\ |one\ )?(?:part|portion|subset|excerpt|sample|page|selection)\ of\b
     |{_SUBJECT}\ {_BE}\ (?:only\ |just\ )?(?:partial|incomplete|truncated)\b
     |{_SUBJECT}\ {_BE}\ not\ (?:the\ )?(?:whole|complete|full|entire|all)\b
-    |not\ all\ (?:of\ )?(?:the\ )?[\w'-]+\ (?:are|were)\ (?:shown|listed|included|displayed|here)\b
-    |(?:there\ (?:are|is)\ )?more\ [\w'-]+\ (?:exist|exists|are\ available|is\ available|remain|follow)\b""",
+    |not\ all\ (?:of\ )?(?:the\ )?(?:[\w'-]+\ ){{1,3}}?(?:are|were)\ (?:shown|listed|included|displayed|here)\b
+    |(?:there\ (?:are|is)\ )?more\ (?:[\w'-]+\ ){{1,2}}?
+      (?:exist|exists|are\ available|is\ available|available|remain|follow)\b""",
     re.IGNORECASE | re.VERBOSE,
 )
 _EXTENT_OPENING = re.compile(
