@@ -180,6 +180,9 @@ def test_a_way_the_notice_denies_is_no_way(notice: str) -> None:
         "Incomplete? No: nothing is truncated.",
         "Not partial: every hit is here.",
         "I checked whether the server did say everything.",
+        "More information is available in the annual report.",  # closing remarks, of no records
+        "This is not the full picture: margins fell.",
+        "The table is part of the FY2025 filing.",
     ],
 )
 def test_a_line_that_does_not_open_as_a_notice_is_none(line: str) -> None:

@@ -683,14 +683,19 @@ _NOTICE_LABEL = re.compile(
     r"(?:note|notice|nb|n\.b\.|warning|caution|important|heads[- ]up|fyi|please\ note)\s*[:!.\u2013\u2014-]?[\W_]*",
     re.IGNORECASE | re.VERBOSE,
 )
+_RECORDS = r"(?:result|record|row|line|hit|item|entr(?:y|ie)|match|account|page)s?"
+"""What a notice says is partly shown: records, not "information" or "the picture" a closing remark speaks of."""
 _PARTIAL_OPENING = re.compile(
     rf"""(?:partial|incomplete|truncated)\ (?:result|list|listing|answer|output|data|view|table|response)s?\b
-    |{_SUBJECT}\ {_BE}\ (?:only\ |just\ )?(?:a\ |one\ )?(?:part|portion|subset|excerpt|sample|page|selection)\ of\b
+    |{_SUBJECT}\ {_BE}\ (?:only|just)\ (?:a\ |one\ )?part\ of\b
+    |{_SUBJECT}\ {_BE}\ part\ of\ the\ (?:[\w'-]+\ )?{_RECORDS}\b
+    |{_SUBJECT}\ {_BE}\ (?:only\ |just\ )?(?:a\ |one\ )?(?:portion|subset|excerpt|sample|page|selection)\ of\b
     |{_SUBJECT}\ {_BE}\ (?:only\ |just\ )?(?:partial|incomplete|truncated)\b
-    |{_SUBJECT}\ {_BE}\ not\ (?:the\ )?(?:whole|complete|full|entire|all)\b
+    |{_SUBJECT}\ {_BE}\ not\ (?:the\ )?(?:whole|complete|full|entire)
+      \ (?:list|listing|set|table|data|answer|output|{_RECORDS})\b
+    |{_SUBJECT}\ {_BE}\ not\ all\b
     |not\ all\ (?:of\ )?(?:the\ )?(?:[\w'-]+\ ){{1,3}}?(?:are|were)\ (?:shown|listed|included|displayed|here)\b
-    |(?:there\ (?:are|is)\ )?more\ (?:[\w'-]+\ ){{1,2}}?
-      (?:exist|exists|are\ available|is\ available|available|remain|follow)\b""",
+    |(?:there\ (?:are|is)\ )?more\ (?:[\w'-]+\ )?{_RECORDS}\ (?:exist|are\ available|available|remain|follow)\b""",
     re.IGNORECASE | re.VERBOSE,
 )
 _EXTENT_OPENING = re.compile(
