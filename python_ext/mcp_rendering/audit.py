@@ -680,7 +680,8 @@ _SHOWING = (
 )
 _NUMBER = r"\d+(?:[,.'\u00a0\u202f\u2009 ]\d{3})*"
 _NOTICE_LABEL = re.compile(
-    r"(?:note|notice|nb|n\.b\.|warning|caution|important|heads[- ]up|fyi|please\ note)\s*[:!.\u2013\u2014-]?[\W_]*",
+    r"""(?:(?:notes?|notice|nb|warning|caution|important|heads[- ]up|fyi|please\ note)\b|n\.b\.)
+    \s*[:!.\u2013\u2014-]?[\W_]*""",
     re.IGNORECASE | re.VERBOSE,
 )
 _RECORDS = r"(?:result|record|row|line|hit|item|entr(?:y|ie)|match|account|page)s?"
