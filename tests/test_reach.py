@@ -14,7 +14,7 @@ import pytest
 
 from interop.reach import envs, tables
 from interop.reach.measure import CONFIGURATIONS, VARIANTS, analyse, cell_id
-from interop.reach.run import differences
+from interop.reach.run import differences, merge
 from mcp_rendering import Rendering, verbatim_result
 from mcp_rendering.examples.financial import GUIDANCE, RECORD_URIS
 from mcp_rendering.examples.financial_data import financial_statements
@@ -209,3 +209,24 @@ def test_the_table_gives_the_final_answer_per_configuration() -> None:
     results["configurations"][0]["native_route"] = None
     assert "**no route**" in tables.render_table(results)
     assert "| no route |" in tables.render_summary(results)
+
+
+def test_measuring_some_environments_replaces_their_cells_only_in_place() -> None:
+    recorded = json.loads((Path(__file__).parents[1] / "interop/reach/results.json").read_text(encoding="utf-8"))
+    env = "haystack"
+    ids = {configuration.id for configuration in CONFIGURATIONS if configuration.env == env}
+    changed = {
+        kind: [{**cell, "remeasured": True} for cell in recorded[kind] if cell["configuration"] in ids]
+        for kind in ("cells", "answers", "outcomes")
+    }
+    assert all(changed.values())
+    merged = merge(recorded, {**changed, "versions": {env: {"haystack-ai": "0"}}}, [env])
+    for kind in ("cells", "answers", "outcomes"):
+        # The same cells in the same order, only the named environment's replaced.
+        assert [cell["id"] for cell in merged[kind]] == [cell["id"] for cell in recorded[kind]]
+        assert {cell["id"] for cell in merged[kind] if cell.get("remeasured")} == {
+            cell["id"] for cell in recorded[kind] if cell["configuration"] in ids
+        }
+    assert merged["versions"][env] == {"haystack-ai": "0"}
+    assert list(merged["versions"]) == list(recorded["versions"])
+    assert differences(recorded, merge(recorded, {kind: [] for kind in changed}, [env]))

@@ -20,7 +20,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -257,11 +257,11 @@ def _job(configuration: Configuration, variant: Variant, helped: bool) -> dict[s
     }
 
 
-def observe_all() -> dict[str, dict[str, Any]]:
+def observe_all(configurations: Sequence[Configuration] = CONFIGURATIONS) -> dict[str, dict[str, Any]]:
     """Every cell's observation (and every final answer's, under `answer_id`), one driver process per
     (environment, driver), those processes in parallel."""
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for configuration in CONFIGURATIONS:
+    for configuration in configurations:
         for variant in VARIANTS:
             for helped in (False, True) if configuration.adapter else (False,):
                 key = (configuration.env, configuration.driver)
@@ -579,12 +579,14 @@ def reference_results() -> dict[str, dict[str, Any]]:
     return found
 
 
-def measure() -> dict[str, Any]:
-    """Measure every cell; the content of `results.json`."""
+def measure(envs: Collection[str] = ()) -> dict[str, Any]:
+    """Measure every cell, or only those of the configurations in `envs` (environment names); the content of
+    `results.json` for what was measured."""
+    configurations = tuple(c for c in CONFIGURATIONS if not envs or c.env in envs)
     references = reference_results()
-    observations = observe_all()
+    observations = observe_all(configurations)
     cells: list[dict[str, Any]] = []
-    for configuration in CONFIGURATIONS:
+    for configuration in configurations:
         for variant in VARIANTS:
             for helped in (False, True) if configuration.adapter else (False,):
                 key = cell_id(configuration, variant, helped)
@@ -599,7 +601,7 @@ def measure() -> dict[str, Any]:
                     }
                 )
     answers: list[dict[str, Any]] = []
-    for configuration in CONFIGURATIONS:
+    for configuration in configurations:
         if configuration.answer_driver is None:
             continue
         for variant in VARIANTS:
@@ -611,7 +613,7 @@ def measure() -> dict[str, Any]:
                 )
     scenario_references = {scenario.id: outcomes.reference(scenario) for scenario in outcomes.SCENARIOS}
     outcome_cells: list[dict[str, Any]] = []
-    for configuration in CONFIGURATIONS:
+    for configuration in configurations:
         if configuration.answer_driver not in outcomes.SCENARIO_DRIVERS:
             continue
         for scenario in outcomes.SCENARIOS:
@@ -627,7 +629,7 @@ def measure() -> dict[str, Any]:
         "generator": "python -m interop.reach",
         "server": f"python -m {EXAMPLE_MODULE}",
         "tool": TOOL,
-        "versions": {env: installed_versions(BY_NAME[env]) for env in dict.fromkeys(c.env for c in CONFIGURATIONS)},
+        "versions": {env: installed_versions(BY_NAME[env]) for env in dict.fromkeys(c.env for c in configurations)},
         "configurations": [
             {
                 "id": c.id,

@@ -2,6 +2,7 @@
 
     python -m interop.reach                 # set up the environments, measure, write results.json and the tables
     python -m interop.reach --check         # measure again; fail on any cell or table that differs; write nothing
+    python -m interop.reach [--check] NAME  # the same for the configurations of the environments named only
     python -m interop.reach --check-tables  # offline: fail when a table differs from what results.json gives
     python -m interop.reach --tables        # offline: rewrite the tables from results.json
     python -m interop.reach --setup [NAME]  # only create or refresh the environments (all, or those named)
@@ -24,7 +25,7 @@ from typing import Any
 
 from interop.reach import tables
 from interop.reach.envs import BY_NAME, ENVIRONMENTS, REACH, ROOT, Environment, SetupError, ensure, lock
-from interop.reach.measure import measure
+from interop.reach.measure import CONFIGURATIONS, measure
 
 RESULTS = REACH / "results.json"
 PARALLEL_INSTALLS = 4
@@ -70,6 +71,20 @@ def differences(expected: Mapping[str, Any], measured: Mapping[str, Any]) -> lis
     return problems
 
 
+def merge(recorded: Mapping[str, Any], measured: Mapping[str, Any], envs: Sequence[str]) -> dict[str, Any]:
+    """`recorded` with the measurements of the environments `envs` replaced by `measured`'s, in the order a whole
+    measurement writes them (by configuration)."""
+    order = {configuration.id: index for index, configuration in enumerate(CONFIGURATIONS)}
+    chosen = {configuration.id for configuration in CONFIGURATIONS if configuration.env in envs}
+    merged = {**recorded, **{key: value for key, value in measured.items() if key not in ("versions",)}}
+    for kind in ("cells", "answers", "outcomes"):
+        kept = [cell for cell in recorded.get(kind, []) if cell["configuration"] not in chosen]
+        merged[kind] = sorted([*kept, *measured.get(kind, [])], key=lambda cell: order[cell["configuration"]])
+    versions = {**recorded.get("versions", {}), **measured.get("versions", {})}
+    merged["versions"] = {env: versions[env] for env in dict.fromkeys(c.env for c in CONFIGURATIONS) if env in versions}
+    return merged
+
+
 def _relative(path: Path) -> str:
     return str(path.relative_to(ROOT))
 
@@ -84,10 +99,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     modes.add_argument("--tables", action="store_true", help="rewrite the tables from results.json only")
     modes.add_argument("--setup", action="store_true", help="only create or refresh the environments")
     modes.add_argument("--lock", action="store_true", help="re-resolve the pins into the lock files")
-    parser.add_argument("names", nargs="*", metavar="NAME", help=f"for --setup and --lock: {', '.join(BY_NAME)}")
+    parser.add_argument(
+        "names", nargs="*", metavar="NAME", help=f"environments to set up, lock or measure: {', '.join(BY_NAME)}"
+    )
     args = parser.parse_args(argv)
-    if args.names and not (args.setup or args.lock):
-        parser.error("environment names go with --setup or --lock")
+    if args.names and (args.tables or args.check_tables):
+        parser.error("--tables and --check-tables read results.json whole: no environment names")
     if unknown := [name for name in args.names if name not in BY_NAME]:
         parser.error(f"unknown environment {', '.join(unknown)}; known: {', '.join(BY_NAME)}")
     chosen = [BY_NAME[name] for name in args.names] or list(ENVIRONMENTS)
@@ -110,12 +127,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             for problem in problems:
                 _log(problem)
             return 1 if problems else 0
-        setup(ENVIRONMENTS if not args.setup else chosen)
+        used = {configuration.env for configuration in CONFIGURATIONS}
+        if args.names and not args.setup and (unmeasured := [name for name in args.names if name not in used]):
+            parser.error(f"no configuration is measured in {', '.join(unmeasured)}")
+        setup(chosen if args.setup or args.names else ENVIRONMENTS)
         if args.setup:
             return 0
         started = time.monotonic()
-        measured = measure()
-        _log(f"measured {len(measured['cells'])} cells in {time.monotonic() - started:.0f} s")
+        fresh = measure(args.names)
+        _log(f"measured {len(fresh['cells'])} cells in {time.monotonic() - started:.0f} s")
+        measured = merge(load_results(), fresh, args.names) if args.names else fresh
         if args.check:
             problems = differences(load_results(), measured)
             problems += [f"{_relative(path)} is stale" for path in tables.stale(load_results())]

@@ -7,21 +7,29 @@ framework's own return-direct route ends the turn on a verbatim result, so that 
   `present()`'s text (or Markdown), which opens with the notice of a partial result, saying how to get the rest;
 - an error result: a line of the host's saying the tool failed, then the server's message as `present()` shows
   server text (hidden characters escaped; fenced in Markdown);
+- a result the host's bounds cut (`max_rows`, `max_bytes`): an answer has no full result behind it for the user to
+  open, so in place of `present()`'s notice a line saying exactly what the answer shows ("the first 3 of 10
+  lines", "2 of 5 records"), which bound cut it (the most records the host puts in one answer, or as many as fit
+  its byte bound), that the others are not in the answer (nor, for a page of a partial result, what the server
+  has after it), and what the user can do: ask again with a narrower query, or what the application offers
+  (`how_to_see_more`: an application that keeps the result answers again with
+  `first_row=answer.presentation.next_first_row`, as `present()` pages);
 - a result with nothing to show: a line of the host's saying so; when the host's byte bound is why (a single line
-  larger than `max_bytes`), the line says so, with the result's size and the bound;
+  larger than `max_bytes`), the line says so, with the result's size and the bound, and that a narrower query is
+  the way to see it;
 - a result whose completeness the server did not state (a tool's hint without a result directive): in place of
   `present()`'s partial notice, a neutral line saying the server did not say whether it is the whole result (the
   host cannot know that part of it is missing); `FinalAnswer.complete` stays False.
 
 The host's own lines always come first and the server's text after them, so that nothing the server writes can
 pass for the host's: a server line imitating a caption or a notice sits below the real one. Where the server's
-text holds a line worded like one of the host's (opening as a caption, a notice, an error line or a joined
-answer's line does, or speaking of a host), a host line, `IMITATION_WARNING`, comes just before that text, so that
-such a line cannot pass for the host's where the host's lines end. The answer is bounded
-as `present()` bounds it (`max_rows`, `max_bytes`); by default, `DEFAULT_MAX_BYTES`, since an answer has no
-scroll-back the host controls. `join_answers` puts several answers in one, each closed by a host line whose mark
-no server text can hold. `is_verbatim_tool` reads a tool's hint, for routes that must be chosen before any
-call (a flag set when the tools are loaded).
+text holds a line worded like one of the host's (`mcp_rendering.host.imitates_host`: opening as a line of
+`mcp_rendering.host.HOST_LINES` does, this module's among them, however spelled, or speaking of a host), a host
+line, `IMITATION_WARNING`, comes just before that text, so that such a line cannot pass for the host's where the
+host's lines end. The answer is bounded as `present()` bounds it (`max_rows`, `max_bytes`); by default,
+`DEFAULT_MAX_BYTES`, since an answer has no scroll-back the host controls. `join_answers` puts several answers in
+one, each closed by a host line whose mark no server text can hold. `is_verbatim_tool` reads a tool's hint, for
+routes that must be chosen before any call (a flag set when the tools are loaded).
 """
 
 from __future__ import annotations
@@ -32,21 +40,31 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from mcp_rendering.host import (
+    ANSWER_ERROR,
+    ANSWER_MESSAGE_FOLLOWS,
+    ANSWER_NOTHING,
+    ANSWER_OVER_BOUND,
     IMITATION_WARNING,
+    JOINED_END,
+    JOINED_HEAD,
     NAME_LIMIT,
+    NARROWER_QUERY,
     OVER_BOUND,
     UNSTATED_COMPLETENESS,
     Presentation,
     present,
     quote,
+    result_is_complete,
     tool_result_wire,
 )
 from mcp_rendering.reading import read_tool_hints
 from mcp_rendering.render import markdown_escape
+from mcp_rendering.types import PARTIAL_MARKER
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "IMITATION_WARNING",
+    "NARROWER_QUERY",
     "UNSTATED_COMPLETENESS",
     "FinalAnswer",
     "final_answer",
@@ -71,8 +89,8 @@ class FinalAnswer:
     is_error: bool
     """True for an error result (`isError`)."""
     complete: bool
-    """False when the answer shows only part of the result (its notice then says how to get the rest) or when the
-    server did not state that the result is whole (a neutral line then says so)."""
+    """False when the answer shows only part of the result (its notice then says what it shows and what the user
+    can do) or when the server did not state that the result is whole (a neutral line then says so)."""
     presentation: Presentation
     """The presentation the answer was built from (what the model would have received, and `next_arguments`)."""
 
@@ -123,9 +141,39 @@ def _text_size(wire: Mapping[str, Any]) -> int:
     )
 
 
+def _cut_notice(
+    presentation: Presentation,
+    whole: bool,
+    first_row: int,
+    bounds: tuple[int | None, int | None],
+    how_to_see_more: str | None,
+) -> str:
+    """The notice of an answer the host's bounds (`max_rows`, `max_bytes`) or `first_row` cut: what it shows, which
+    bound, that the others are not in it, and what the user can do. `present()`'s own notice points to the full
+    result, which an answer does not have."""
+    rendering = presentation.rendering
+    unstated = rendering.completeness == "not-stated" and not rendering.continuation_partial
+    partial_page = not whole and not unstated
+    if whole:
+        of = "a result the server sent whole"
+    else:
+        of = "one page of a partial result" if partial_page else "a result the server did not say was whole"
+    notice = f"{PARTIAL_MARKER} this answer shows {presentation.extent} of {of}"
+    max_rows, max_bytes = bounds
+    if presentation.next_first_row is None:  # the last part of a paged answer: only what came before is cut
+        notice += "; what comes before is not in it"
+    elif max_rows is not None and presentation.next_first_row - first_row >= max_rows:
+        notice += f" (this host's bound: {max_rows} per answer); the others are not in it"
+    else:
+        notice += f" (as many as fit this host's bound of {max_bytes} bytes per answer); the others are not in it"
+    if partial_page:
+        notice += ", nor what the server has after this page"
+    return f"{notice}. {how_to_see_more or NARROWER_QUERY}"
+
+
 def _split_notice(view: str, notice: str | None, markdown: bool) -> tuple[str, str]:
     """The view's opening notice (the host's line, empty when it has none) and its records."""
-    lead = "" if notice is None else f"> {notice}\n\n" if markdown else f"{notice}\n\n"
+    lead = "" if notice is None else f"> {markdown_escape(notice)}\n\n" if markdown else f"{notice}\n\n"
     if lead and view.startswith(lead):
         return lead.strip("\n"), view[len(lead) :].strip("\n")
     return "", view.strip("\n")
@@ -139,6 +187,8 @@ def final_answer(
     max_rows: int | None = None,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     arguments: Mapping[str, Any] | None = None,
+    first_row: int = 0,
+    how_to_see_more: str | None = None,
 ) -> FinalAnswer:
     """The host's view of `result` (a result of `tool`) as the final answer; see the module docstring.
 
@@ -149,25 +199,46 @@ def final_answer(
         max_rows: the host's bound on the records shown (see `mcp_rendering.present`).
         max_bytes: the host's bound on the size of the records shown; None for none.
         arguments: the arguments of the call, so that a partial result's notice can offer the next call.
+        first_row: the first record to show, as for `present()`: an application that offers the records an answer
+            left out answers again with `first_row=answer.presentation.next_first_row`.
+        how_to_see_more: the application's own sentence telling the user how to see the records an answer its
+            bounds cut leaves out (say, a command that shows the next ones); by default, `NARROWER_QUERY`.
 
     Raises:
-        TypeError: `result` is not a tool result.
+        TypeError: `result` is not a tool result, or `how_to_see_more` is not a string.
+        ValueError: `how_to_see_more` is blank or more than one line; a bound or `first_row` `present()` refuses.
     """
+    if how_to_see_more is not None and not isinstance(how_to_see_more, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(f"how_to_see_more must be a string or None, not {type(how_to_see_more).__name__}")
+    if how_to_see_more is not None and (not how_to_see_more.strip() or len(how_to_see_more.splitlines()) > 1):
+        raise ValueError("how_to_see_more must be one line of text")
     wire = tool_result_wire(result)
-    presentation = present(tool, wire, server=server, max_rows=max_rows, max_bytes=max_bytes, arguments=arguments or {})
+    presentation = present(
+        tool,
+        wire,
+        server=server,
+        max_rows=max_rows,
+        max_bytes=max_bytes,
+        arguments=arguments or {},
+        first_row=first_row,
+    )
     source = _source(tool, server)
     notice_text, records_text = _split_notice(presentation.text, presentation.notice, markdown=False)
     notice_markdown, records_markdown = _split_notice(presentation.markdown, presentation.notice, markdown=True)
     if wire.get("isError") is True:
         # An error message is not a partial set of records, so no notice goes with it.
-        head = f"The {source} reported an error."
+        head = ANSWER_ERROR.format(source=source)
         if records_text.strip():
-            head += " Its message, as the server wrote it:"
+            head += ANSWER_MESSAGE_FOLLOWS
         text = "\n\n".join(line for line in (head, records_text) if line.strip())
         markdown = "\n\n".join(line for line in (markdown_escape(head), records_markdown) if line.strip())
         return FinalAnswer(text, markdown, presentation.mode == "verbatim", True, presentation.complete, presentation)
     unstated = _unstated_notice(presentation)
-    if unstated is not None:
+    if presentation.extent is not None:
+        whole = result_is_complete(wire, tool=tool, arguments=arguments or {})
+        notice_text = _cut_notice(presentation, whole, first_row, (max_rows, max_bytes), how_to_see_more)
+        notice_markdown = f"> {markdown_escape(notice_text)}"
+    elif unstated is not None:
         notice_text, notice_markdown = unstated, markdown_escape(unstated)
     empty = ""
     over_bound = not records_text.strip() or OVER_BOUND in (presentation.notice or "")
@@ -175,13 +246,10 @@ def final_answer(
         # Nothing fits the bound (a first record larger than it, which `present()` pages alone): an answer has no
         # pages, so it says so rather than show a record over its bound.
         size = _text_size(wire)
-        empty = (
-            f"The {source} returned a result of {size} bytes of text, over this host's bound of {max_bytes} bytes"
-            " for an answer: none of it is shown here."
-        )
+        empty = ANSWER_OVER_BOUND.format(source=source, size=size, bound=max_bytes)
         notice_text = notice_markdown = records_text = records_markdown = ""
     elif not records_text.strip():
-        empty = f"The {source} returned nothing to show."
+        empty = ANSWER_NOTHING.format(source=source)
     # `present()`'s records open with `IMITATION_WARNING` when a server line is worded like the host's.
     text_lines = (presentation.caption, empty, notice_text, records_text)
     markdown_lines = (presentation.caption_markdown, markdown_escape(empty), notice_markdown, records_markdown)
@@ -206,9 +274,9 @@ def join_answers(answers: Sequence[str], *, markdown: bool = False) -> str:
     windows = (digest[start : start + 12] for start in range(len(digest) - 11))
     mark = next((window for window in windows if not any(window in answer for answer in answers)), digest)
     count = len(answers)
-    lines = [f"{count} results follow, in the order called; the host ends each with a line marked {mark}."]
+    lines = [JOINED_HEAD.format(count=count, mark=mark)]
     for index, answer in enumerate(answers, 1):
-        lines += [answer, f"End of result {index} of {count} ({mark})."]
+        lines += [answer, JOINED_END.format(index=index, count=count, mark=mark)]
     if markdown:
         lines = [markdown_escape(line) if index % 2 == 0 else line for index, line in enumerate(lines)]
     return "\n\n".join(lines)
