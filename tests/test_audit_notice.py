@@ -72,6 +72,13 @@ def _model_notice() -> str:
     return framing.split("says that more records exist. ", 1)[1].split("\n", 1)[0]
 
 
+def _answer_notice(state: ResultState) -> str:
+    """The line `final_answer` writes for an answer its bound cut."""
+    tool, result = STATES[state]
+    answer = final_answer(tool, result, arguments={}, max_rows=2)
+    return next(line for line in answer.text.split("\n\n") if line.startswith("Partial result:"))
+
+
 # What each wording says: "partial" with or without a way to get the rest, or "unstated".
 WORDINGS: dict[str, tuple[str, str]] = {
     "host, partial": (_notice("partial"), "partial"),
@@ -79,6 +86,8 @@ WORDINGS: dict[str, tuple[str, str]] = {
     "host, continued, the model's": (_model_notice(), "partial, with the way"),
     "host, unstated": (_notice("unstated"), "unstated"),
     "host, cut": (_notice("complete", max_rows=2), "partial, with the way"),
+    "host, answer cut": (_answer_notice("complete"), "partial, with the way"),
+    "host, answer cut, a page": (_answer_notice("continued"), "partial, with the way"),
     "only part": ("Note: this is only part of the results", "partial"),
     "showing N of M": ("Showing 6 of 300 hits; ask for more", "partial, with the way"),
     "only part, ask": ("Note: this is only part of the results. Ask me for the rest.", "partial, with the way"),
