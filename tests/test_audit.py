@@ -602,7 +602,11 @@ def test_a_partial_text_result_must_say_so_and_a_complete_one_must_not() -> None
     assert audit_lines(f"{notice}\n{LINES_SHOWN}", LINES, complete=False).clean
     report = audit_lines(LINES_SHOWN, LINES, complete=False)
     assert _text_issues(report) == [
-        ("completeness_misstated", None, "the result is partial, but no line starts with 'Partial result:' to say so")
+        (
+            "completeness_misstated",
+            None,
+            "the result is partial, but no line says so (as a line starting with 'Partial result:' does)",
+        )
     ]
     assert report.score == 0.5 and not report.result_complete
     report = audit_lines(f"{notice}\n{LINES_SHOWN}", LINES)
@@ -610,7 +614,7 @@ def test_a_partial_text_result_must_say_so_and_a_complete_one_must_not() -> None
         (
             "completeness_misstated",
             1,
-            "the result is complete, but a line starting with 'Partial result:' says it is partial",
+            "the result is complete, but a line says it is partial",
         )
     ]
     # A notice is not a changed line, and a line of the result that starts with the marker is not a notice.
@@ -989,10 +993,16 @@ def test_a_section_with_records_is_dropped_only_when_none_of_them_is_shown() -> 
 
 
 def test_a_notice_is_a_line_that_starts_with_the_marker_and_shows_no_record() -> None:
-    for notice in (f"{PARTIAL_MARKER} 3 of 9.", f"**{PARTIAL_MARKER}** 3 of 9.", f"_{PARTIAL_MARKER}_ 3 of 9."):
+    notices = (
+        f"{PARTIAL_MARKER} 3 of 9.",
+        f"**{PARTIAL_MARKER}** 3 of 9.",
+        f"_{PARTIAL_MARKER}_ 3 of 9.",
+        "partial result: 3 of 9.",
+    )
+    for notice in notices:
         assert audit_document(f"{notice}\n{SALES_TEXT}", SALES, complete=False).clean, notice
         assert audit_document(f"{SALES_TEXT}\n\n{notice}", SALES, complete=False).clean, notice
-    for denial in (f"Not a {PARTIAL_MARKER}", f"<!-- {PARTIAL_MARKER} -->", "partial result: 3 of 9."):
+    for denial in (f"Not a {PARTIAL_MARKER}", f"<!-- {PARTIAL_MARKER} -->", "Partially reviewed: 3 of 3."):
         report = audit_document(f"{denial}\n{SALES_TEXT}", SALES, markup="markdown", complete=False)
         assert report.completeness_misstated, denial
     report = audit_document(f"{SALES_TEXT}\n{PARTIAL_MARKER} more", SALES)
@@ -1024,14 +1034,17 @@ _UNFAITHFUL = "| Sales | 1000 | 1250 |\n| Bonus | 1 | 2 |\n| Total: Net | 995 | 
 def test_the_report_as_text_gives_one_line_per_issue_with_where_it_is() -> None:
     report = audit_document(_UNFAITHFUL, SALES)
     assert report.format().split("\n") == [
-        "fidelity: 4 issue(s); score 0.125; 1/3 records intact; result complete; transcript read as text",
+        "fidelity: 3 issue(s); score 0.250; 1/3 records intact; result complete; transcript read as text",
         '- altered_row (section "s", row "a", line 1): "Sales" ["1000", "1200"] is shown with other values: '
         '"| Sales | 1000 | 1250 |"',
         '- missing_row (section "s", row "b"): "Costs" ["5", "n/a"] is not shown',
         '- fabricated_row (line 2): "| Bonus | 1 | 2 |" stands for no record',
-        "- completeness_misstated (line 4): the result is complete, but a line starting with 'Partial result:' "
-        "says it is partial",
     ]
+    # A record is left out: the notice is true of what is shown (the missing record is the finding).
+    whole = audit_document(f"{SALES_TEXT}\n{PARTIAL_MARKER} x", SALES)
+    assert whole.format().split("\n")[1] == (
+        "- completeness_misstated (line 4): the result is complete, but a line says it is partial"
+    )
     assert audit_document(SALES_TEXT, SALES, complete=False, markup="markdown").format().split("\n")[0] == (
         "fidelity: 1 issue(s); score 0.500; 3/3 records intact; result partial; transcript read as markdown"
     )
@@ -1050,7 +1063,7 @@ def test_the_report_as_json() -> None:
     data = report.to_json()
     assert {key: value for key, value in data.items() if key != "issues"} == {
         "clean": False,
-        "score": 0.125,
+        "score": 0.25,
         "rowsExpected": 3,
         "rowsIntact": 1,
         "resultComplete": True,
@@ -1635,8 +1648,8 @@ def _check(letters: str, shown: str) -> tuple[AuditReport, int]:
     reader, _ = audit_module._read(transcript, "text")
     records = audit_module._Records(document, "-", exact_cells=False)
     matching = audit_module._Matcher(reader.lines, records).run()
-    issues, intact = audit_module._document_issues(reader.lines, records, matching, True)
-    report = audit_module._report(len(records.rows), intact, True, "text", "document", reader.issues + issues)
+    issues, intact = audit_module._document_issues(reader.lines, records, matching, "complete")
+    report = audit_module._report(len(records.rows), intact, "complete", "text", "document", reader.issues + issues)
     return report, matching.work
 
 

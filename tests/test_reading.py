@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
 import re
 import shutil
 import subprocess
@@ -14,12 +15,14 @@ import unicodedata
 from datetime import datetime, timezone
 from decimal import Decimal
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, cast
 
 import mcp_types
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 import mcp_rendering
 from mcp_rendering._null_text import blank, forbidden, usable_by_property
@@ -29,6 +32,7 @@ from mcp_rendering.reading import (
     DEFAULT_NULL_DISPLAY,
     EffectiveRendering,
     FollowableContinuation,
+    check_finite_numbers,
     combine_parts,
     duplicate_members,
     parse_json,
@@ -386,6 +390,26 @@ def test_an_infinite_number_is_refused_alike_from_a_dict_and_from_the_sdk_model(
             present(tool({"verbatimHint": True}), message, arguments={})
     with pytest.raises(ValueError, match="too large to read"):
         parse_json(text)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, Decimal("NaN"), Decimal("-Infinity")])
+def test_a_number_json_cannot_hold_is_found_at_any_depth_in_any_container(bad: Any) -> None:
+    class Rows(BaseModel):
+        rows: list[Any]
+
+    holders: list[Any] = [
+        {"content": [], "structuredContent": {"rows": [{"a": 1}, {"b": [True, None, "x", bad]}]}},
+        [{"a": ("x", bad)}],
+        MappingProxyType({"a": bad}),
+        Rows(rows=[{"a": bad}]),
+        bad,
+    ]
+    for holder in holders:
+        with pytest.raises(ValueError, match="which JSON cannot hold"):
+            check_finite_numbers(holder)
+    finite: list[Any] = [{"a": [1, 2.5, Decimal("1.10"), True, None, "nan", {"b": ("inf",)}]}, Rows(rows=[1.0])]
+    for holder in finite:
+        check_finite_numbers(holder)
 
 
 _PLAIN_PARTS = (  # a CallToolResult's own data, with repeated names at every depth: never a carrier

@@ -65,18 +65,22 @@ The rules (the contract of this module):
    followed by more words, or shortened to a beginning no other title shares; such a line naming no section ends
    the one before. A section with records is *dropped* when none of them is shown (exactly or altered); a section
    without records is dropped when no line shows its title.
-9. **Completeness** (`completeness_misstated`). A notice of incompleteness is a line a reader reads as one: not
-   standing for a record, not a table line, not running on in a paragraph, not the document's or a section's
-   title, visible (a link title is not), starting with `PARTIAL_MARKER` ("Partial result:"). A partial result needs
-   one (for a result whose completeness is not stated, a line starting with `UNSTATED_COMPLETENESS` does); a
-   complete result must have none. The parts of a continued result, audited together, are partial only when
+9. **Completeness** (`completeness_misstated`). A *notice* is a line a reader reads as one: not standing for a
+   record, not a table line, not running on in a paragraph, not the document's or a section's title, visible (a link
+   title is not). What it says is read from its opening (`_notices`, the one place; the host guide's "The partial
+   notice" lists the words): *partial* (`PARTIAL_MARKER`, "this is only part of the results", "Showing 100 of 300
+   hits"), *unstated* (`UNSTATED_COMPLETENESS`, "this list may be incomplete"), and whether a clause of it that
+   denies nothing says how to get the rest ("ask for more"). The result's state (`mcp_rendering.host.ResultState`)
+   says which notice it needs: a `partial` one a partial notice; a `continued` one a partial notice saying how to
+   get the rest; an `unstated` one either; a `complete` one none when every record is shown (a notice saying that a
+   view left short is partial is true). The parts of a continued result, audited together, are partial only when
    the last one is.
 
 What this cannot see: an invented record written as prose (outside a table, a list of records or a paragraph of
 them); two records
 identical in label, values and kind (interchangeable, only their count matters); a change of indentation; a value
-changed only in whitespace; an empty value in free-form text; a notice that begins with the marker and then
-contradicts itself.
+changed only in whitespace; an empty value in free-form text; a notice that opens as one and then contradicts
+itself.
 
 The stages, each a unit with one input and one output, so that each class of finding is closed in one place:
 
@@ -125,7 +129,7 @@ from pydantic import ValidationError
 from mcp_rendering.document import Cell, Document, Row, RowKind, Section
 from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, lines_as_drawn, may_change
 from mcp_rendering.envelope import LinkedRecord
-from mcp_rendering.host import UNSTATED_COMPLETENESS, Presentation, linked_records, result_is_complete, tool_result_wire
+from mcp_rendering.host import Presentation, ResultState, linked_of_wire, state_of_wire, tool_result_wire
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, resolve_rendering
 from mcp_rendering.records import RecordsKind, ResultRecords, result_records, shows_text
 from mcp_rendering.render import column_cells, first_hidden, shows_as_written, text_escape, visible
@@ -665,41 +669,189 @@ def _read(
     return reader, "markdown" if reader.markdown else "text"
 
 
-def _notice_lines(
-    lines: Sequence[_Line], used: Sequence[bool], titles: frozenset[str] = frozenset(), marker: str = PARTIAL_MARKER
-) -> list[int]:
-    """The lines a reader reads as a notice starting with `marker` (by default, of incompleteness); a line that is
-    the document's or a section's title (`present()` shows a title that begins like a notice as it is) is a title."""
-    found: list[int] = []
-    for line in lines:
-        if line.kind in ("hidden", "blank") or used[line.number] or line.continues or line.view in titles:
+# A notice is read from its opening, so that a line that first says the opposite ("This is the complete list, not a
+# partial one") is none. The words are the ones the host guide lists ("The partial notice"), matched without case.
+_SUBJECT = r"(?:(?:this|these|that)(?:\ [\w'-]+){0,3}?|the(?:\ [\w'-]+){1,3}?|it|what\ is\ shown)"
+_BE = r"(?:is|are|was|were)"
+_SHOWING = (
+    r"(?:(?:i\ am|i'm|we\ are|we're|you\ are|you're)\ )?"
+    r"(?:showing|shown|listing|listed|displaying|displayed|returning|returned|including|seeing|here\ are|below\ are"
+    r"|these\ are|this\ is|this\ shows|it\ shows|the\ [\w'-]+\ shows)"
+)
+_NUMBER = r"\d+(?:[,.'\u00a0\u202f\u2009 ]\d{3})*"
+_NOTICE_LABEL = re.compile(
+    r"""(?:(?:notes?|notice|nb|warning|caution|important|heads[- ]up|fyi|please\ note)\b|n\.b\.)
+    \s*[:!.\u2013\u2014-]?[\W_]*""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_RECORDS = r"(?:result|record|row|line|hit|item|entr(?:y|ie)|match|account|page)s?"
+"""What a notice says is partly shown: records, not "information" or "the picture" a closing remark speaks of."""
+_PARTIAL_OPENING = re.compile(
+    rf"""(?:partial|incomplete|truncated)\ (?:result|list|listing|answer|output|data|view|table|response)s?\b
+    |{_SUBJECT}\ {_BE}\ (?:only|just)\ (?:a\ |one\ )?part\ of\b
+    |{_SUBJECT}\ {_BE}\ part\ of\ the\ (?:[\w'-]+\ )?{_RECORDS}\b
+    |{_SUBJECT}\ {_BE}\ (?:only\ |just\ )?(?:a\ |one\ )?(?:portion|subset|excerpt|sample|page|selection)\ of\b
+    |{_SUBJECT}\ {_BE}\ (?:only\ |just\ )?(?:partial|incomplete|truncated)\b
+    |{_SUBJECT}\ {_BE}\ not\ (?:the\ )?(?:whole|complete|full|entire)
+      \ (?:list|listing|set|table|data|answer|output|{_RECORDS})\b
+    |{_SUBJECT}\ {_BE}\ not\ all\b
+    |not\ all\ (?:of\ )?(?:the\ )?(?:[\w'-]+\ ){{1,3}}?(?:are|were)\ (?:shown|listed|included|displayed|here)\b
+    |(?:there\ (?:are|is)\ )?more\ (?:[\w'-]+\ )?{_RECORDS}\ (?:exist|are\ available|available|remain|follow)\b""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_EXTENT_OPENING = re.compile(
+    rf"""(?:{_SHOWING}\ (?:only\ |just\ )?(?:the\ )?(?:first\ |top\ )?(?:[\w'-]+\ )?
+      |only\ (?:the\ )?(?:first\ |top\ )?)?
+    (?P<shown>{_NUMBER})\ (?:[\w'-]+\ )?(?:of|out\ of)\ (?:the\ )?(?P<total>{_NUMBER})(?!\d)
+    |(?:{_SHOWING}\ )?(?:[\w'-]+\ )?(?P<low>{_NUMBER})\ ?(?:-|\u2013|to)\ ?(?P<high>{_NUMBER})
+      \ (?:of|out\ of)\ (?:the\ )?(?P<all>{_NUMBER})(?!\d)""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_UNSTATED_OPENING = re.compile(
+    rf"""(?:the\ )?(?:server|tool|source|service)\ (?:did\ not|didn't|does\ not|doesn't|has\ not|hasn't)
+    \ (?:say|state|tell\ us|indicate|specify|confirm)\ (?:whether|if)\b
+    |it\ is\ (?:not\ known|unknown|unclear)\ (?:whether|if)\b
+    |{_SUBJECT}\ (?:may|might|could)
+      \ (?:be\ (?:incomplete|partial|truncated)|not\ be\ (?:the\ )?(?:whole|complete|full|entire|all))\b""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_WAY_TO_THE_REST = re.compile(
+    r"""(?:can|could|may|will)\ be\ (?:fetched|retrieved|requested|loaded|shown|listed|obtained|paged)
+    |\bask\ (?:me\ |us\ |for\ |to\ )
+    |\b(?:to|can|could|will|i'll|we'll)\ (?:get|fetch|see|show|load|retrieve|list|request|view)
+      \ (?:the\ rest|more|the\ next|the\ remaining|the\ others|further|them|all)
+    |\b(?:say|reply|type|request)\ ["\u201c'\u2018]?(?:more|next|continue)\b
+    |\bcall\ .{1,120}?\ again\b
+    |\bthe\ rest\ (?:is|are)\ in\ the\ full\ result
+    |\bmore\ follows\b
+    |\bnext\ page\b|\b(?:load|show|see|fetch|get)\ more\b
+    |\blet\ me\ know\b|\bif\ you\ (?:want|would\ like|'d\ like|need)\b|\bwould\ you\ like\b|\bshall\ i\b""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_LEADING_SYMBOLS = re.compile(r"^[\W_]+")
+"""What a notice may open with before its first word: a warning sign, an arrow, a dash, a bracket."""
+_NEGATION = re.compile(r"\b(?:no|not|never|nor|cannot|without|unable|none)\b|n't\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.;:,!?](?:\s|$)")
+
+
+def _digits(number: str) -> int:
+    return int(re.sub(r"\D", "", number))
+
+
+def _notice_says(text: str) -> Literal["partial", "unstated"] | None:
+    """What a line says of completeness, read from its opening (see the host guide, "The partial notice"): "partial"
+    (the marker, a statement that part is shown, or an extent `N of M` with N below M), "unstated" (that whether
+    it is whole is not known), or None."""
+    opening = text.replace("*", "").replace("_", " ")
+    opening = _LEADING_SYMBOLS.sub("", opening, count=1)
+    if opening.startswith(PARTIAL_MARKER):
+        return "partial"
+    label = _NOTICE_LABEL.match(opening)
+    if label is not None and label.end() > 0:
+        opening = opening[label.end() :]
+    if _PARTIAL_OPENING.match(opening):
+        return "partial"
+    extent = _EXTENT_OPENING.match(opening)
+    if extent is not None:
+        if extent["shown"] is not None and _digits(extent["shown"]) < _digits(extent["total"]):
+            return "partial"
+        if extent["high"] is not None and (
+            _digits(extent["high"]) < _digits(extent["all"]) or _digits(extent["low"]) > 1
+        ):
+            return "partial"
+    return "unstated" if _UNSTATED_OPENING.match(opening) else None
+
+
+def _offers_the_rest(text: str) -> bool:
+    """Whether a notice says how to get the rest: in a clause of it that denies nothing ("The server gave no way to
+    fetch the rest" offers none)."""
+    start = 0
+    for end in [*(found.start() for found in _CLAUSE_END.finditer(text)), len(text)]:
+        clause = text[start:end]
+        start = end + 1
+        if _WAY_TO_THE_REST.search(clause) and not _NEGATION.search(clause):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class _Notice:
+    line: int
+    says: Literal["partial", "unstated"]
+    offers_the_rest: bool
+
+
+def _notices(lines: Sequence[_Line], used: Sequence[bool], titles: frozenset[str] = frozenset()) -> list[_Notice]:
+    """The one place the audit reads notices: the lines a reader reads as saying the result is partial or that its
+    completeness is not known. Not a record's line, a table line, a line that runs on in a paragraph, a title (
+    `present()` shows a title that begins like a notice as it is) or hidden text; the lines that run on from it are
+    read with it, for how to get the rest."""
+    found: list[_Notice] = []
+    for index, line in enumerate(lines):
+        if line.kind in ("hidden", "blank", "table") or used[line.number] or line.continues or line.view in titles:
             continue  # a notice runs on in a paragraph is not read as one
-        if line.kind != "table" and line.view.lstrip("*_ ").startswith(marker):
-            found.append(line.number)
+        says = _notice_says(line.view)
+        if says is None:
+            continue
+        paragraph = [line.view]
+        for after in lines[index + 1 :]:
+            if not after.continues:
+                break
+            paragraph.append(after.view)
+        found.append(_Notice(line.number, says, _offers_the_rest(" ".join(paragraph))))
     return found
 
 
 def _completeness(
-    lines: Sequence[_Line], used: Sequence[bool], complete: bool, titles: frozenset[str] = frozenset()
+    lines: Sequence[_Line],
+    used: Sequence[bool],
+    state: ResultState,
+    titles: frozenset[str] = frozenset(),
+    *,
+    left_out: bool = False,
 ) -> list[Issue]:
-    notices = _notice_lines(lines, used, titles)
-    # A result whose completeness is not stated reads partial; the host's line saying so is not shown as whole.
-    if not complete and not notices and not _notice_lines(lines, used, titles, UNSTATED_COMPLETENESS):
+    """Rule 9: a partial result needs a notice saying so; a continued one, saying how to get the rest too; for one
+    whose completeness the server did not state, a line saying that is enough. A complete result shown whole has no
+    partial notice (`left_out`: records are not shown, so a notice saying the view is partial is true)."""
+    notices = _notices(lines, used, titles)
+    partial = [notice for notice in notices if notice.says == "partial"]
+    if state == "complete":
+        if partial and not left_out:
+            return [
+                Issue(
+                    "completeness_misstated",
+                    "the result is complete, but a line says it is partial",
+                    line=partial[0].line + 1,
+                )
+            ]
+        return []
+    if state == "unstated" and notices:
+        return []
+    if state == "continued" and partial and not any(notice.offers_the_rest for notice in partial):
         return [
             Issue(
                 "completeness_misstated",
-                f"the result is partial, but no line starts with {PARTIAL_MARKER!r} to say so",
+                "the result is partial and the server offers the rest, but no notice says how to get it",
+                line=partial[0].line + 1,
             )
         ]
-    if complete and notices:
+    if partial:
+        return []
+    unstated = [notice for notice in notices if notice.says == "unstated"]
+    if unstated:
         return [
             Issue(
                 "completeness_misstated",
-                f"the result is complete, but a line starting with {PARTIAL_MARKER!r} says it is partial",
-                line=notices[0] + 1,
+                "the result is partial, but the notice only says its completeness is not known",
+                line=unstated[0].line + 1,
             )
         ]
-    return []
+    return [
+        Issue(
+            "completeness_misstated",
+            f"the result is partial, but no line says so (as a line starting with {PARTIAL_MARKER!r} does)",
+        )
+    ]
 
 
 # ------------------------------------------------------------------------------------------------ ordering helpers
@@ -1568,7 +1720,7 @@ class _Matcher:
 
 
 def _document_issues(
-    lines: Sequence[_Line], records: _Records, matching: _Matching, complete: bool
+    lines: Sequence[_Line], records: _Records, matching: _Matching, state: ResultState
 ) -> tuple[list[Issue], int]:
     """What the matching means for the reader (rules 6 to 9): each record's verdict, the lines added, the sections
     dropped and the completeness stated; and the number of records intact."""
@@ -1580,8 +1732,13 @@ def _document_issues(
     shown_links = {link.section_id for link, line in zip(records.linked, matching.linked, strict=True) if line >= 0}
     issues.extend(_dropped_sections(lines, records, shown_in_section, shown_links))
     titles = frozenset((*records.titles, records.document_title))
-    issues.extend(_completeness(lines, matching.used, complete, titles))
+    left_out = any(issue.kind in _LEFT_OUT for issue in issues)
+    issues.extend(_completeness(lines, matching.used, state, titles, left_out=left_out))
     return issues, len(matching.in_order) + sum(1 for line in matching.linked if line >= 0)
+
+
+_LEFT_OUT: frozenset[IssueKind] = frozenset({"missing_row", "dropped_subtotal", "dropped_total", "dropped_section"})
+"""Findings of records the transcript does not show."""
 
 
 def _record_issues(
@@ -1815,7 +1972,7 @@ def audit_document(
     shown_text: str,
     document: Document,
     *,
-    complete: bool = True,
+    complete: bool | ResultState = True,
     null_display: str = DEFAULT_NULL_DISPLAY,
     markup: Markup = "auto",
     records: RecordsKind = "document",
@@ -1826,7 +1983,8 @@ def audit_document(
     Args:
         shown_text: what the host showed the user.
         document: the records, as a document.
-        complete: whether the result was complete; when False, the transcript must say it is partial.
+        complete: what the server says of the result's completeness (`ResultState`; True is "complete", False
+            "partial"): the notice the transcript needs (rule 9).
         null_display: how null values should have been shown.
         markup: how the transcript is displayed: "text", "markdown", or detect ("auto").
         records: how the records were read from the result (reported as is).
@@ -1840,15 +1998,22 @@ def audit_document(
     reader, read_as = _read(shown_text, markup, headers)
     expected = _Records(document, null_display, exact_cells=reader.markdown, linked=linked)
     matching = _Matcher(reader.lines, expected).run()
-    issues, intact = _document_issues(reader.lines, expected, matching, complete)
+    state = _state(complete)
+    issues, intact = _document_issues(reader.lines, expected, matching, state)
     count = len(expected.rows) + len(expected.linked)
-    return _report(count, intact, complete, read_as, records, reader.issues + issues)
+    return _report(count, intact, state, read_as, records, reader.issues + issues)
+
+
+def _state(complete: bool | ResultState) -> ResultState:
+    if complete is True:
+        return "complete"
+    return "partial" if complete is False else complete
 
 
 def _report(
     expected: int,
     intact: int,
-    complete: bool,
+    state: ResultState,
     read_as: Literal["text", "markdown"],
     records: RecordsKind,
     issues: list[Issue],
@@ -1861,7 +2026,7 @@ def _report(
     return AuditReport(
         rows_expected=expected,
         rows_intact=intact,
-        result_complete=complete,
+        result_complete=state == "complete",
         markup=read_as,
         records=records,
         issues=tuple(issues),
@@ -1910,7 +2075,7 @@ def audit_lines(
     shown_text: str,
     lines: Sequence[str],
     *,
-    complete: bool = True,
+    complete: bool | ResultState = True,
     markup: Markup = "auto",
     block_names: Sequence[str] = (),
 ) -> AuditReport:
@@ -1922,7 +2087,7 @@ def audit_lines(
     Raises:
         AuditInputError: the transcript is longer than `MAX_TRANSCRIPT_CHARS`.
     """
-    return _audit_lines(shown_text, lines, complete, markup, block_names)
+    return _audit_lines(shown_text, lines, _state(complete), markup, block_names)
 
 
 def _leading_word(text: str) -> str:
@@ -1931,7 +2096,7 @@ def _leading_word(text: str) -> str:
 
 
 def _audit_lines(
-    shown_text: str, lines: Sequence[str], complete: bool, markup: Markup, block_names: Sequence[str]
+    shown_text: str, lines: Sequence[str], state: ResultState, markup: Markup, block_names: Sequence[str]
 ) -> AuditReport:
     reader, read_as = _read(shown_text, markup)
     markdown = read_as == "markdown"
@@ -1981,7 +2146,7 @@ def _audit_lines(
     in_order = {order[i] for i in _longest_increasing([assigned[n] for n in order])}
     anchors = sorted(assigned[n] for n in in_order)
     first, last = (anchors[0], anchors[-1]) if anchors else (-1, -1)
-    notices = set(_notice_lines(reader.lines, used))
+    notices = {notice.line for notice in _notices(reader.lines, used)}
     issues: list[Issue] = []
     # A missing line takes the unmatched line in its place: between the same two in-order neighbours.
     gaps: dict[int, list[_Line]] = {}
@@ -2031,8 +2196,9 @@ def _audit_lines(
             issues.append(
                 Issue("fabricated_row", f"{_quote(line.view)} is not a line of the result", line=line.number + 1)
             )
-    issues.extend(_completeness(reader.lines, used, complete))
-    return _report(len(expected), len(in_order), complete, read_as, "text", reader.issues + issues)
+    left_out = any(issue.kind == "missing_row" for issue in issues)
+    issues.extend(_completeness(reader.lines, used, state, left_out=left_out))
+    return _report(len(expected), len(in_order), state, read_as, "text", reader.issues + issues)
 
 
 # ------------------------------------------------------------------------------------------------------------ audit
@@ -2057,7 +2223,8 @@ def audit(
             result: their records in order (a section met again continues), partial only when the last part is.
         markup: how the transcript is displayed: "text", "markdown", or detect ("auto").
         tool: the tool that returned the result, and `arguments` those of its call: with both, a later part of a
-            continued result must be shown as partial, as `present()` shows it (read alone, it is not the whole).
+            continued result must be shown as partial, as `present()` shows it (read alone, it is not the whole), and
+            the notice of a result whose continuation can be followed must say how to get the rest (rule 9).
         arguments: the arguments of the call that returned the result.
 
     Raises:
@@ -2072,9 +2239,9 @@ def audit(
     wire = _wire(result)
     reading = _without_continuation(wire) if tool is None else wire
     records = result_records(wire)
-    complete = result_is_complete(reading, tool=tool, arguments=arguments)
+    state = _sent_state(wire, state_of_wire(reading, tool=tool, arguments=arguments))
     null_display = resolve_rendering(tool, reading, call_arguments=arguments).null_display
-    return _audit_records(shown_text, records, complete, null_display, markup, linked_records(wire))
+    return _audit_records(shown_text, records, state, null_display, markup, linked_of_wire(wire))
 
 
 def _wire(result: Any) -> dict[str, Any]:
@@ -2082,6 +2249,14 @@ def _wire(result: Any) -> dict[str, Any]:
         return tool_result_wire(result)
     except (TypeError, ValueError) as error:
         raise AuditInputError(str(error)) from None
+
+
+def _sent_state(wire: Mapping[str, Any], state: ResultState) -> ResultState:
+    """`state`, read without the continuation carrier when no tool is given, as partial when the result sent one: a
+    continuation says the result is partial, as `present()` reads it, even where it cannot be followed."""
+    meta = wire.get("_meta")
+    sent = isinstance(meta, Mapping) and cast("Mapping[str, Any]", meta).get(CONTINUATION_ID) is not None
+    return "partial" if sent and state in ("complete", "unstated") else state
 
 
 def _without_continuation(wire: dict[str, Any]) -> dict[str, Any]:
@@ -2097,7 +2272,7 @@ def _without_continuation(wire: dict[str, Any]) -> dict[str, Any]:
 def _audit_records(
     shown_text: str,
     records: ResultRecords,
-    complete: bool,
+    state: ResultState,
     null_display: str,
     markup: Markup,
     linked: Sequence[LinkedRecord],
@@ -2105,11 +2280,11 @@ def _audit_records(
     if records.document is None:
         lines = [line.text for line in records.lines if line.from_text]
         names = [line.text for line in records.lines if not line.from_text and line.text]
-        return audit_lines(shown_text, lines, complete=complete, markup=markup, block_names=names)
+        return audit_lines(shown_text, lines, complete=state, markup=markup, block_names=names)
     return audit_document(
         shown_text,
         records.document,
-        complete=complete,
+        complete=state,
         null_display=null_display,
         markup=markup,
         records=records.kind,
@@ -2120,17 +2295,18 @@ def _audit_records(
 def _audit_parts(shown_text: str, parts: Sequence[Any], markup: Markup) -> AuditReport:
     if not parts:
         raise AuditInputError("no result to audit: the list of parts is empty")
-    wires = [_without_continuation(_wire(part)) for part in parts]
+    sent = [_wire(part) for part in parts]
+    wires = [_without_continuation(wire) for wire in sent]
     read = [result_records(wire) for wire in wires]
     kinds = {records.kind for records in read}
     if len(kinds) > 1:
         raise AuditInputError(f"the parts are not parts of one result: their records are {' and '.join(sorted(kinds))}")
     # The last part says whether the whole is complete; read as the last of the parts, not as a later part alone.
-    complete = result_is_complete(wires[-1])
+    state = _sent_state(sent[-1], state_of_wire(wires[-1]))
     null_display = resolve_rendering(None, wires[0]).null_display
     combined = _combined(read)
-    linked = [link for wire in wires for link in linked_records(wire)]
-    return _audit_records(shown_text, combined, complete, null_display, markup, linked)
+    linked = [link for wire in wires for link in linked_of_wire(wire)]
+    return _audit_records(shown_text, combined, state, null_display, markup, linked)
 
 
 def _combined(parts: Sequence[ResultRecords]) -> ResultRecords:

@@ -87,6 +87,7 @@ __all__ = [
     "Channel",
     "CutBy",
     "Presentation",
+    "ResultState",
     "ServerCompleteness",
     "as_wire",
     "imitates_host",
@@ -94,6 +95,7 @@ __all__ = [
     "present",
     "quote",
     "result_is_complete",
+    "result_state",
     "tool_result_wire",
 ]
 
@@ -130,6 +132,11 @@ is a later part), or not stated (nothing says partial)."""
 
 CutBy: TypeAlias = Literal["max_rows", "max_bytes"]
 """The host's bound that cut a presentation short."""
+ResultState: TypeAlias = Literal["complete", "unstated", "partial", "continued"]
+"""What the server says of a result's completeness, as `present()` reads it and its notice says it: "complete";
+"unstated" (the server did not say, and nothing says part is missing: `UNSTATED_COMPLETENESS`); "partial" (the
+server says it is partial, and offers no continuation the host can follow); "continued" (partial, with a
+continuation the host can follow: the notice says how to get the rest)."""
 
 IMITATION_WARNING = (
     "Some lines of the server's text below are worded like this host's own lines: every line from here on is the"
@@ -659,10 +666,34 @@ def result_is_complete(result: Any, *, tool: Any = None, arguments: Mapping[str,
     return _is_complete(resolve_rendering(tool, wire, call_arguments=arguments), _structured(wire))
 
 
+def result_state(result: Any, *, tool: Any = None, arguments: Mapping[str, Any] | None = None) -> ResultState:
+    """What the server says of the result's completeness (`ResultState`), read as `result_is_complete` reads it;
+    "continued" only when, given the `tool` and the `arguments` of the call, the continuation can be followed."""
+    return state_of_wire(tool_result_wire(result), tool=tool, arguments=arguments)
+
+
+def state_of_wire(
+    wire: Mapping[str, Any], *, tool: Any = None, arguments: Mapping[str, Any] | None = None
+) -> ResultState:
+    """`result_state` of a result `tool_result_wire` has already checked (the audit's one check of a large result)."""
+    rendering = resolve_rendering(tool, wire, call_arguments=arguments)
+    page = _page_state(_structured(wire))
+    if _is_complete(rendering, _structured(wire)):
+        return "complete"
+    if _unstated(rendering, page):
+        return "unstated"
+    return "partial" if rendering.continuation is None else "continued"
+
+
 def linked_records(result: Any) -> tuple[LinkedRecord, ...]:
     """The records a reference-envelope result sent as links (`page.linkedRecords`), because they were too large to
     embed; its well-formed entries only, in order."""
-    return _page_state(_structured(tool_result_wire(result))).linked_records
+    return linked_of_wire(tool_result_wire(result))
+
+
+def linked_of_wire(wire: Mapping[str, Any]) -> tuple[LinkedRecord, ...]:
+    """`linked_records` of a result `tool_result_wire` has already checked."""
+    return _page_state(_structured(wire)).linked_records
 
 
 def _check_arguments(arguments: object) -> None:
