@@ -1,8 +1,8 @@
 """The whole result to the user in CrewAI (`crewai-tools[mcp]`): its own `BaseTool.result_as_answer` route for the
 tools the server marks verbatim, and the host's view of their result as the task's answer.
 
-Load the tools through `DirectAnswerToolAdapter` (one line per agent): `MCPAdapt`, which crewai-tools'
-`MCPServerAdapter` runs, with this adapter in place of crewai-tools' own::
+Load the tools through `DirectAnswerToolAdapter`: `MCPAdapt`, which crewai-tools' `MCPServerAdapter` runs, with
+this adapter in place of crewai-tools' own, and give the agent's tasks its `guardrail`::
 
     from mcpadapt.core import MCPAdapt
     from mcp_rendering.integrations.crewai import DirectAnswerToolAdapter
@@ -81,8 +81,6 @@ class DirectAnswerToolAdapter(ToolAdapter):  # pyright: ignore[reportUntypedBase
         self._max_bytes = max_bytes
         self._markdown = markdown
         self._allow = None if allow is None else frozenset(allow)
-        self._direct: set[str] = set()
-        """The names of the tools this adapter made answer directly."""
 
     def adapt(self, func: Callable[[dict[str, Any] | None], Any], mcp_tool: Any) -> Any:
         """The CrewAI tool for `mcp_tool`, as crewai-tools makes it, answering directly when the server marks it
@@ -92,7 +90,6 @@ class DirectAnswerToolAdapter(ToolAdapter):  # pyright: ignore[reportUntypedBase
         if (self._allow is not None and name not in self._allow) or not is_verbatim_tool(mcp_tool):
             return tool
         answer_of = self._answer_of(mcp_tool)
-        self._direct.add(tool.name)
 
         class DirectAnswerTool(type(tool)):  # pyright: ignore[reportUntypedBaseClass]
             """The crewai-tools tool, its result the host's view of the MCP result."""
@@ -123,13 +120,13 @@ class DirectAnswerToolAdapter(ToolAdapter):  # pyright: ignore[reportUntypedBase
 
     # No return annotation: CrewAI checks one as a tuple type, and this module's annotations are strings.
     def guardrail(self, output: Any):
-        """A task guardrail (``Task(guardrail=adapter.guardrail)``): when the task ended on a direct result of a step
-        that made other calls, its output opened by the host line naming them; any other output as it is."""
+        """A task guardrail (``Task(guardrail=adapter.guardrail)``): when the task ended on a direct result (of this
+        adapter's tools or any other ``result_as_answer`` tool) of a step that made other calls, its output opened
+        by the host line naming them; any other output as it is."""
         messages = cast("list[Mapping[str, Any]]", list(output.messages or []))
         raw = cast("str", output.raw)
-        if not messages or messages[-1].get("role") != "tool" or messages[-1].get("name") not in self._direct:
-            return (True, output)
-        if messages[-1].get("content") != raw:
+        # Only a tool's result as the answer ends a task on a tool message holding the answer itself.
+        if not messages or messages[-1].get("role") != "tool" or messages[-1].get("content") != raw:
             return (True, output)
         line = _other_calls(messages, markdown=self._markdown)
         return (True, f"{line}\n\n{raw}" if line else output)

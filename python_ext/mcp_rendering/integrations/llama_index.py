@@ -1,7 +1,7 @@
 """The whole result to the user in LlamaIndex (`llama-index-tools-mcp`): its own `ToolMetadata.return_direct` route
 for the tools the server marks verbatim, and the host's view of their result as the agent's final answer.
 
-Load the tools through `load_direct_answer_tools` (one line per agent)::
+Load the tools through `load_direct_answer_tools`, and build the agent as a `DirectAnswerAgent`::
 
     from llama_index.tools.mcp import BasicMCPClient, McpToolSpec
     from mcp_rendering.integrations.llama_index import DirectAnswerAgent, load_direct_answer_tools
@@ -27,7 +27,8 @@ and its answer holds that one alone. Build the agent as a `DirectAnswerAgent` (L
 public step methods overridden) and the answer holds every return-direct result of the step, in the order called,
 joined as `join_answers` joins them (each closed by the host's end line), opened by a host line naming the tools
 of the step's other calls, whose results it does not show (`other_calls_line`: a tool the server does not mark, or
-an error). A `FunctionAgent` as it is shows the first result alone, and nothing says the step called others.
+an error; no model reads them either). A `FunctionAgent` as it is shows the first result alone, and nothing says
+the step called others.
 """
 
 from __future__ import annotations
