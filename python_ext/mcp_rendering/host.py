@@ -114,11 +114,12 @@ IMITATION_WARNING = (
 the final answers built from them)."""
 
 _HOST_LINE = re.compile(
-    r"(?:verbatim result from|partial result|the tool |the server did not say|\d+ results follow|end of result)"
+    r"(?:verbatim result from|partial result|the tool |the server did not say|\d+ results follow|end of result"
+    r"|in the same step, the model)"
     r"|.*\bhosts?\b"
 )
-"""How the host's lines open (compared folded): a caption, a notice, an answer's error or joined answers' line; and a
-line speaking of a host anywhere."""
+"""How the host's lines open (compared folded): a caption, a notice, an answer's error, joined answers' or other
+calls' line; and a line speaking of a host anywhere."""
 
 
 def imitates_host(text: str) -> bool:
