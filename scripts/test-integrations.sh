@@ -51,7 +51,7 @@ done
 
 # Bad input through each return-direct adapter, in each framework's pinned environment (the file skips the
 # frameworks an environment does not hold).
-for env in langchain openai-agents google-adk agno strands haystack; do
+for env in langchain openai-agents google-adk agno strands haystack autogen; do
   echo "== tests/integrations/test_bad_input.py (.venv-reach/$env)"
   ".venv-reach/$env/bin/python" -m pytest -q -p no:cacheprovider --confcutdir=tests/integrations \
     tests/integrations/test_bad_input.py "$@" || status=1

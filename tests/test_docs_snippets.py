@@ -230,6 +230,8 @@ def test_the_host_guide_runs(tmp_path: Path) -> None:
     beside = namespace["beside"]
     assert beside.startswith('Verbatim result from tool "ledger" of server "example-financial".')
     assert mcp_rendering.audit(beside, namespace["result"], markup="text").clean
+    answers = namespace["answers"]  # an answer cut at one record, then the next from `next_first_row`
+    assert len(answers) == 2 and all("full result" not in answer for answer in answers)
 
     import anyio
     from mcp import Client

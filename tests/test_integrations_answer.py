@@ -13,6 +13,7 @@ from mcp_rendering.examples.financial import GUIDANCE, TOOL, _statements  # pyri
 from mcp_rendering.integrations.answer import (
     DEFAULT_MAX_BYTES,
     IMITATION_WARNING,
+    NARROWER_QUERY,
     UNSTATED_COMPLETENESS,
     final_answer,
     is_verbatim_tool,
@@ -191,6 +192,109 @@ def test_a_single_line_over_the_bound_says_so_with_its_size_and_the_bound() -> N
         assert "nothing to show" not in view and "0 of 1" not in view
     small = final_answer(_tool(), _text_result(line[:100], mode="verbatim", complete=True), server="s", max_bytes=10)
     assert "100 bytes" in small.text and "10 bytes" in small.text
+
+
+_LINES = [f"record {index:03d}" for index in range(40)]
+
+
+def _notice_and_records(view: str) -> tuple[str, list[str]]:
+    """An answer's notice (the line after the caption) and the records it shows."""
+    notice = view.split("\n\n")[1].removeprefix("> ")
+    return notice, [line for line in view.splitlines() if line.startswith("record ")]
+
+
+def _promises_nothing_it_lacks(answer_view: str) -> None:
+    # An answer has no full result behind it: its notice never points the user there.
+    assert "full result" not in answer_view and "this host shows" not in answer_view
+
+
+def test_an_answer_cut_at_max_rows_says_what_it_shows_which_bound_and_what_to_do() -> None:
+    result = _text_result("\n".join(_LINES), mode="verbatim", complete=True)
+    answer = final_answer(_tool(), result, server="s", max_rows=7)
+    assert not answer.complete and answer.presentation.next_first_row == 7
+    for view in (answer.text, answer.markdown):
+        notice, shown = _notice_and_records(view)
+        assert notice == (
+            f"{PARTIAL_MARKER} this answer shows the first 7 of 40 lines of a result the server sent whole (this"
+            f" host's bound: 7 per answer); the others are not in it. {NARROWER_QUERY}"
+        )
+        assert shown == _LINES[:7]
+        _promises_nothing_it_lacks(view)
+
+
+def test_an_answer_cut_at_max_bytes_says_it_shows_the_records_up_to_the_byte_bound() -> None:
+    result = _text_result("\n".join(_LINES), mode="verbatim", complete=True)
+    answer = final_answer(_tool(), result, server="s", max_bytes=100)
+    shown_count = answer.presentation.next_first_row
+    assert shown_count is not None and 0 < shown_count < len(_LINES)
+    for view in (answer.text, answer.markdown):
+        notice, shown = _notice_and_records(view)
+        assert notice.startswith(f"{PARTIAL_MARKER} this answer shows the first {shown_count} of 40 lines of a")
+        assert "(as many as fit this host's bound of 100 bytes per answer); the others are not in it." in notice
+        assert notice.endswith(NARROWER_QUERY)
+        assert shown == _LINES[:shown_count]
+        _promises_nothing_it_lacks(view)
+    # The records of a document are counted as records.
+    financial = final_answer(_tool(TOOL, verbatimHint=True), _financial(), server=SERVER, max_rows=3)
+    notice = financial.text.split("\n\n")[1]
+    assert notice.startswith(f"{PARTIAL_MARKER} this answer shows 3 of ")
+    assert " records of a result the server sent whole (this host's bound: 3 per answer)" in notice
+
+
+def test_a_page_of_a_partial_result_also_cut_by_the_host_says_both_and_offers_no_token() -> None:
+    continuation = {"token": "page-2-token"}
+    result = _text_result("\n".join(_LINES), mode="verbatim", complete=False, continuation=continuation)
+    tool = _tool(verbatimHint=True)
+    answer = final_answer(tool, result, server="s", max_rows=5, arguments={"q": "all"})
+    for view in (answer.text, answer.markdown):
+        notice, shown = _notice_and_records(view)
+        assert notice == (
+            f"{PARTIAL_MARKER} this answer shows the first 5 of 40 lines of one page of a partial result (this"
+            " host's bound: 5 per answer); the others are not in it, nor what the server has after this page."
+            f" {NARROWER_QUERY}"
+        )
+        assert shown == _LINES[:5]
+        assert "page-2-token" not in view  # following it would skip the lines this answer left out
+        _promises_nothing_it_lacks(view)
+    # A result whose completeness the server did not state is not called a page of a partial one.
+    unstated = final_answer(tool, _text_result("\n".join(_LINES)), server="s", max_rows=5)
+    notice = unstated.text.split("\n\n")[1]
+    assert "of a result the server did not say was whole" in notice and "partial result (" not in notice
+
+
+def test_an_application_that_pages_answers_says_how_and_each_record_is_shown_once() -> None:
+    result = _text_result("\n".join(_LINES), mode="verbatim", complete=True)
+    more = "Say \u201cmore\u201d to see the next ones."
+    seen: list[str] = []
+    first_row: int | None = 0
+    notices: list[str] = []
+    while first_row is not None:
+        answer = final_answer(_tool(), result, server="s", max_rows=15, first_row=first_row, how_to_see_more=more)
+        notice, shown = _notice_and_records(answer.text)
+        notices.append(notice)
+        seen += shown
+        first_row = answer.presentation.next_first_row
+    assert seen == _LINES
+    assert notices[0].endswith(f"the others are not in it. {more}")
+    assert "lines 16 to 30 of 40" in notices[1]
+    assert "lines 31 to 40 of 40" in notices[2] and "what comes before is not in it" in notices[2]
+    assert all(NARROWER_QUERY not in notice and "full result" not in notice for notice in notices)
+    for bad, error in ((" ", ValueError), ("one\n\ntwo", ValueError), (3, TypeError)):
+        with pytest.raises(error):
+            final_answer(_tool(), result, max_rows=15, how_to_see_more=bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("max_bytes", [64, 1000, 20_000])
+def test_a_cut_answer_stays_within_its_bound_and_a_few_host_lines(max_bytes: int) -> None:
+    lines = [f"record {index:07d} " + "x" * (index % 90) for index in range(5_000)]
+    continuation = {"token": "t" * 200}
+    for directive in ({"complete": True}, {"complete": False, "continuation": continuation}):
+        result = _text_result("\n".join(lines), mode="verbatim", **directive)
+        answer = final_answer(_tool("n" * 500), result, server="s" * 500, max_bytes=max_bytes, max_rows=4_000)
+        caption, notice, records = answer.text.split("\n\n", 2)
+        assert len(records.encode()) <= max_bytes
+        assert len(caption.encode()) + len(notice.encode()) < 2 * 128 + 600  # names are cut at NAME_LIMIT
+        assert records.splitlines() == lines[: len(records.splitlines())]
 
 
 def test_joined_answers_end_each_with_a_host_line_no_server_body_can_forge() -> None:

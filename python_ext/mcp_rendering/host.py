@@ -224,6 +224,9 @@ class Presentation:
     next_first_row: int | None = None
     """The `first_row` that shows the rest of a page the host's bounds cut (`present(..., first_row=...)`); None
     when this presentation shows the page to its last record."""
+    extent: str | None = None
+    """What this presentation shows of the page when the host's bounds or `first_row` cut it, as its notice words
+    it ("the first 3 of 10 lines", "2 of 5 records", "records 3 to 4 of 5"); None when nothing of it was cut."""
     withheld_blocks: int = field(default=0)
     """Content blocks not forwarded to the model because they did not fit the host's byte bound."""
     framing: str | None = None
@@ -1665,6 +1668,7 @@ def _presentation(
         caption=_provenance(server, tool_name) if rendering.mode == "verbatim" else None,
         host_bounded=host_bounded,
         next_first_row=shown.next_first_row,
+        extent=extent,
         withheld_blocks=withheld,
         framing=framing,
         views=views,

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from autogen_agentchat.agents import AssistantAgent  # pyright: ignore[reportMissingImports]
+from autogen_agentchat.messages import ToolCallExecutionEvent  # pyright: ignore[reportMissingImports]
 from autogen_core import FunctionCall  # pyright: ignore[reportMissingImports]
 from autogen_core.models import CreateResult, RequestUsage  # pyright: ignore[reportMissingImports]
 from autogen_ext.models.replay import ReplayChatCompletionClient  # pyright: ignore[reportMissingImports]
@@ -41,15 +42,22 @@ MODEL_INFO: Any = {
 }
 
 
-def _model(calls: Sequence[tuple[str, Mapping[str, Any]]]) -> Any:
-    """Calls each of `calls` in one turn, then (when asked again) writes `SUMMARY`."""
-    requested = [
-        FunctionCall(id=f"call-{index}", name=name, arguments=json.dumps(dict(arguments)))
-        for index, (name, arguments) in enumerate(calls, 1)
-    ]
+def _model(calls: Sequence[tuple[str, Mapping[str, Any]]], *later: Sequence[tuple[str, Mapping[str, Any]]]) -> Any:
+    """Calls each of `calls` in one turn, then each of `later` in turn, then (when asked again) writes `SUMMARY`."""
     usage = RequestUsage(prompt_tokens=0, completion_tokens=0)
-    first = CreateResult(finish_reason="function_calls", content=requested, usage=usage, cached=False)
-    return ReplayChatCompletionClient([first, SUMMARY], model_info=MODEL_INFO)
+    replies: list[Any] = [
+        CreateResult(
+            finish_reason="function_calls",
+            content=[
+                FunctionCall(id=f"call-{turn}-{index}", name=name, arguments=json.dumps(dict(arguments)))
+                for index, (name, arguments) in enumerate(turn_calls, 1)
+            ],
+            usage=usage,
+            cached=False,
+        )
+        for turn, turn_calls in enumerate((calls, *later))
+    ]
+    return ReplayChatCompletionClient([*replies, SUMMARY], model_info=MODEL_INFO)
 
 
 def _params(python: str, module: str) -> Any:
@@ -73,6 +81,15 @@ async def _run_plain(python: str, module: str, calls: Sequence[tuple[str, Mappin
     agent = AssistantAgent("analyst", model, tools=tools, reflect_on_tool_use=True)
     result = await agent.run(task="Go.")
     return result.messages[-1].content, model
+
+
+async def _run_steps(
+    python: str, module: str, turns: Sequence[Sequence[tuple[str, Mapping[str, Any]]]], steps: int
+) -> tuple[Any, Any]:
+    """The dedicated agent's `TaskResult` for a model making `turns`, given `steps` as ``max_tool_iterations``."""
+    model = _model(*turns)
+    tools = await direct_answer_tools(_params(python, module), server="example")
+    return await tools.agent("records", model, max_tool_iterations=steps).run(task="Go."), model
 
 
 def _reference(python: str, module: str, name: str) -> dict[str, Any]:
@@ -132,6 +149,43 @@ def test_an_error_result_is_the_hosts_error_answer_and_stays_in_the_models_conte
     context = asyncio.run(agent.model_context.get_messages())
     results = [result for message in context if isinstance(message.content, list) for result in message.content]
     assert [result.is_error for result in results if hasattr(result, "is_error")] == [True]
+
+
+def test_an_error_goes_back_to_the_model_and_the_corrected_call_answers(example_python: str) -> None:
+    turns = [[("screening_report", {"batch": "nope"})], [("screening_report", {})]]
+    result, model = asyncio.run(_run_steps(example_python, SCREENING, turns, steps=3))
+    final = result.messages[-1].content
+    assert len(model.create_calls) == 2  # the model read the error and made the corrected call, nothing more
+    assert final.startswith('Verbatim result from tool "screening_report" of server "example".')
+    assert final.split("\n\n")[1].startswith(PARTIAL_MARKER) and "nope" not in final
+    outputs = [
+        item.content
+        for message in result.messages
+        if isinstance(message, ToolCallExecutionEvent)
+        for item in message.content
+    ]
+    assert outputs[0].startswith('The tool "screening_report" of server "example" reported an error.')
+
+
+def test_with_no_step_left_the_error_line_is_the_answer(example_python: str) -> None:
+    turns = [[("screening_report", {"batch": "nope"})], [("screening_report", {"batch": "still-not"})]]
+    result, model = asyncio.run(_run_steps(example_python, SCREENING, turns, steps=2))
+    assert len(model.create_calls) == 2
+    assert result.messages[-1].content.startswith('The tool "screening_report" of server "example" reported an error.')
+
+
+def test_a_call_to_a_tool_the_agent_does_not_hold_goes_back_to_the_model(example_python: str) -> None:
+    """The dedicated agent holds the verbatim tools only: a turn that also calls another tool fails that call, and
+    the model answers, having read both results; the host's view is among the tool results, to show beside it."""
+    turns = [[("financial_statements", {}), ("key_figures", {})]]
+    result, model = asyncio.run(_run_steps(example_python, FINANCIAL, turns, steps=2))
+    assert result.messages[-1].content == SUMMARY and len(model.create_calls) == 2
+    executions = [
+        item for message in result.messages if isinstance(message, ToolCallExecutionEvent) for item in message.content
+    ]
+    assert [item.is_error for item in executions] == [False, True]
+    report = audit(executions[0].content, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
 def test_a_turn_of_verbatim_calls_only_answers_with_each_in_order(example_python: str) -> None:

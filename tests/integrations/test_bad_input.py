@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, IMITATION_WARNING
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, IMITATION_WARNING, NARROWER_QUERY
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, server_python
 
@@ -259,6 +259,34 @@ async def _haystack(turns: Turns, allow: Sequence[str] | None) -> str:
     return str(output["last_message"].text)
 
 
+async def _autogen(turns: Turns, allow: Sequence[str] | None) -> str:
+    from autogen_core import FunctionCall  # pyright: ignore[reportMissingImports]
+    from autogen_core.models import CreateResult, RequestUsage  # pyright: ignore[reportMissingImports]
+    from autogen_ext.models.replay import ReplayChatCompletionClient  # pyright: ignore[reportMissingImports]
+    from autogen_ext.tools.mcp import StdioServerParams  # pyright: ignore[reportMissingImports]
+
+    from mcp_rendering.integrations.autogen import direct_answer_tools
+
+    usage = RequestUsage(prompt_tokens=0, completion_tokens=0)
+    replies: list[Any] = [
+        CreateResult(
+            finish_reason="function_calls",
+            content=[FunctionCall(id=f"c{t}-{n}", name=name, arguments="{}") for n, name in enumerate(turn)],
+            usage=usage,
+            cached=False,
+        )
+        for t, turn in enumerate(turns)
+    ]
+    info: Any = {"vision": False, "function_calling": True, "json_output": False, "family": "unknown"}
+    model = ReplayChatCompletionClient([*replies, SUMMARY], model_info={**info, "structured_output": False})
+    params = StdioServerParams(**_params(), read_timeout_seconds=60)
+    tools = await direct_answer_tools(params, server=SERVER, allow=allow)
+    # The dedicated agent (AutoGen's route is agent-wide): a step for each turn, and one for the model's answer.
+    agent = tools.agent("ledger", model, max_tool_iterations=len(turns) + 1)
+    result = await agent.run(task="Show the ledger")
+    return str(result.messages[-1].content)
+
+
 _RUNNERS: dict[str, tuple[str, Runner]] = {
     "langchain": ("langchain.agents", _langchain),
     "openai-agents": ("agents.testing", _openai_agents),
@@ -266,6 +294,7 @@ _RUNNERS: dict[str, tuple[str, Runner]] = {
     "agno": ("agno.agent", _agno),
     "strands": ("strands", _strands),
     "haystack": ("haystack_integrations.tools.mcp", _haystack),
+    "autogen": ("autogen_ext.tools.mcp", _autogen),
 }
 
 
@@ -327,7 +356,8 @@ def test_a_huge_result_is_bounded_and_says_so(answer: Callable[..., str]) -> Non
     final = answer(["huge"])
     assert len(final.encode()) < DEFAULT_MAX_BYTES + 4096
     caption, notice, records = final.split("\n\n", 2)
-    assert caption == _caption("huge") and notice.startswith(f"{PARTIAL_MARKER} this host shows the first ")
+    assert caption == _caption("huge") and notice.startswith(f"{PARTIAL_MARKER} this answer shows the first ")
+    assert "full result" not in notice and notice.endswith(NARROWER_QUERY)  # no full result stands behind it
     shown = records.splitlines()
     assert 0 < len(shown) < HUGE_LINES and shown == [HUGE_LINE.format(n=n) for n in range(len(shown))]
 

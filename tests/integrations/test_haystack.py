@@ -7,6 +7,7 @@ the answer.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 from collections.abc import Sequence
@@ -130,9 +131,32 @@ def test_only_the_named_tools_answer_directly(example_python: str) -> None:
     assert final == SUMMARY and generator.calls == 2
 
 
+def _listed(python: str, module: str) -> list[Any]:
+    """The server's tool definitions, read with `mcp-haystack`'s own client."""
+
+    async def connect() -> list[Any]:
+        client = StdioServerInfo(command=python, args=["-m", module], env={"PYTHONPATH": str(ROOT)}).create_client()
+        try:
+            return list(await client.connect())
+        finally:
+            await client.aclose()
+
+    return asyncio.run(connect())
+
+
 def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:
     final, _, _ = _run(example_python, SCREENING, [("screening_report", {})])
     assert final is not None and final.split("\n\n")[1].startswith(PARTIAL_MARKER)
+    # How to get the rest: the continuation's argument is declared in the tool's `_meta`, which Haystack's MCP tools
+    # do not keep; the listed tools hold it.
+    assert "The rest can be fetched" not in final
+    listed = _listed(example_python, SCREENING)
+    final, _, _ = _run(example_python, SCREENING, [("screening_report", {})], listed_tools=listed)
+    assert final is not None
+    notice = final.split("\n\n")[1]
+    assert notice.startswith(PARTIAL_MARKER) and notice.endswith(
+        'The rest can be fetched from the tool "screening_report".'
+    )
 
 
 def test_a_turn_with_a_verbatim_tool_and_another_goes_to_the_model_in_either_order(example_python: str) -> None:

@@ -6,7 +6,8 @@ for an agent that reflects on tool use (AutoGen's default, ``reflect_on_tool_use
 with no model step). The tools come from the `McpWorkbench` (the default) or from `mcp_server_tools` (option
 ``adapters``). The final answer is the content of the last message of the `TaskResult`; the outputs, each tool
 execution result. With ``helped``, the agent is the dedicated agent of
-`mcp_rendering.integrations.autogen.direct_answer_tools` (AutoGen's route being agent-wide), in place of either.
+`mcp_rendering.integrations.autogen.direct_answer_tools` (AutoGen's route being agent-wide), in place of either,
+given ``max_tool_iterations`` for as many model calls as the reflecting agent may make.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
         from mcp_rendering.integrations.autogen import direct_answer_tools
 
         tools = await direct_answer_tools(params, server=server_name(job))
-        agent = tools.agent("reach", model)
+        # The same budget of model calls as the reflecting agent: one step per turn, and one for its answer.
+        agent = tools.agent("reach", model, max_tool_iterations=len(turns) + 1)
         result = await agent.run(task="Show the annual accounts.")
     elif job["options"].get("adapters"):
         agent = AssistantAgent("reach", model, tools=await mcp_server_tools(params), **reflecting)

@@ -4,7 +4,8 @@ A scripted chat generator (a component that calls no provider) makes the job's t
 tool once) through an `MCPToolset`, then writes the three-line summary the job gives (a stand-in for a model that
 summarizes). The final answer is the last message's ``.text``, where Haystack applications read it (empty when it
 has none); the outputs are the result string of each tool message. With ``helped``, the agent takes
-the hook of `mcp_rendering.integrations.haystack.direct_answers`.
+the hook of `mcp_rendering.integrations.haystack.direct_answers`, given the tools the server lists (read with
+`mcp-haystack`'s own client), as its docs page says.
 """
 
 from __future__ import annotations
@@ -41,12 +42,20 @@ class ScriptedGenerator:
 
 
 async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
-    toolset = MCPToolset(StdioServerInfo(command=job["command"], args=job["args"]), invocation_timeout=60)
+    server_info = StdioServerInfo(command=job["command"], args=job["args"])
+    toolset = MCPToolset(server_info, invocation_timeout=60)
     hooks: dict[str, Any] | None = None
     if job["helped"]:
         from mcp_rendering.integrations.haystack import direct_answers
 
-        hooks = direct_answers(toolset, server=server_name(job))
+        # The server's tool definitions, which `MCPToolset`'s tools do not keep: their hints, and the argument a
+        # partial result's continuation sets, so that the notice can say how to get the rest.
+        client = server_info.create_client()
+        try:
+            listed = await client.connect()
+        finally:
+            await client.aclose()
+        hooks = direct_answers(toolset, listed_tools=listed, server=server_name(job))
     generator = ScriptedGenerator(script(job, tool_name), job["options"]["summary"])
     agent = Agent(chat_generator=generator, tools=toolset, hooks=hooks)
     try:

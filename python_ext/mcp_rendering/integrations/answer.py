@@ -7,8 +7,16 @@ framework's own return-direct route ends the turn on a verbatim result, so that 
   `present()`'s text (or Markdown), which opens with the notice of a partial result, saying how to get the rest;
 - an error result: a line of the host's saying the tool failed, then the server's message as `present()` shows
   server text (hidden characters escaped; fenced in Markdown);
+- a result the host's bounds cut (`max_rows`, `max_bytes`): an answer has no full result behind it for the user to
+  open, so in place of `present()`'s notice a line saying exactly what the answer shows ("the first 3 of 10
+  lines", "2 of 5 records"), which bound cut it (the most records the host puts in one answer, or as many as fit
+  its byte bound), that the others are not in the answer (nor, for a page of a partial result, what the server
+  has after it), and what the user can do: ask again with a narrower query, or what the application offers
+  (`how_to_see_more`: an application that keeps the result answers again with
+  `first_row=answer.presentation.next_first_row`, as `present()` pages);
 - a result with nothing to show: a line of the host's saying so; when the host's byte bound is why (a single line
-  larger than `max_bytes`), the line says so, with the result's size and the bound;
+  larger than `max_bytes`), the line says so, with the result's size and the bound, and that a narrower query is
+  the way to see it;
 - a result whose completeness the server did not state (a tool's hint without a result directive): in place of
   `present()`'s partial notice, a neutral line saying the server did not say whether it is the whole result (the
   host cannot know that part of it is missing); `FinalAnswer.complete` stays False.
@@ -40,14 +48,17 @@ from mcp_rendering.host import (
     Presentation,
     present,
     quote,
+    result_is_complete,
     tool_result_wire,
 )
 from mcp_rendering.reading import read_tool_hints
 from mcp_rendering.render import markdown_escape
+from mcp_rendering.types import PARTIAL_MARKER
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "IMITATION_WARNING",
+    "NARROWER_QUERY",
     "OTHER_CALLS_OPENING",
     "UNSTATED_COMPLETENESS",
     "FinalAnswer",
@@ -63,6 +74,9 @@ OTHER_CALLS_OPENING = "In the same step, the model also called "
 DEFAULT_MAX_BYTES = 512 * 1024
 """The default bound on the UTF-8 size of the records shown in an answer (the host's lines come on top)."""
 
+NARROWER_QUERY = "To see them, ask again with a narrower query."
+"""What an answer the host's bounds cut tells the user to do, unless the application says how it offers the rest."""
+
 
 @dataclass(frozen=True)
 class FinalAnswer:
@@ -77,8 +91,8 @@ class FinalAnswer:
     is_error: bool
     """True for an error result (`isError`)."""
     complete: bool
-    """False when the answer shows only part of the result (its notice then says how to get the rest) or when the
-    server did not state that the result is whole (a neutral line then says so)."""
+    """False when the answer shows only part of the result (its notice then says what it shows and what the user
+    can do) or when the server did not state that the result is whole (a neutral line then says so)."""
     presentation: Presentation
     """The presentation the answer was built from (what the model would have received, and `next_arguments`)."""
 
@@ -129,9 +143,39 @@ def _text_size(wire: Mapping[str, Any]) -> int:
     )
 
 
+def _cut_notice(
+    presentation: Presentation,
+    whole: bool,
+    first_row: int,
+    bounds: tuple[int | None, int | None],
+    how_to_see_more: str | None,
+) -> str:
+    """The notice of an answer the host's bounds (`max_rows`, `max_bytes`) or `first_row` cut: what it shows, which
+    bound, that the others are not in it, and what the user can do. `present()`'s own notice points to the full
+    result, which an answer does not have."""
+    rendering = presentation.rendering
+    unstated = rendering.completeness == "not-stated" and not rendering.continuation_partial
+    partial_page = not whole and not unstated
+    if whole:
+        of = "a result the server sent whole"
+    else:
+        of = "one page of a partial result" if partial_page else "a result the server did not say was whole"
+    notice = f"{PARTIAL_MARKER} this answer shows {presentation.extent} of {of}"
+    max_rows, max_bytes = bounds
+    if presentation.next_first_row is None:  # the last part of a paged answer: only what came before is cut
+        notice += "; what comes before is not in it"
+    elif max_rows is not None and presentation.next_first_row - first_row >= max_rows:
+        notice += f" (this host's bound: {max_rows} per answer); the others are not in it"
+    else:
+        notice += f" (as many as fit this host's bound of {max_bytes} bytes per answer); the others are not in it"
+    if partial_page:
+        notice += ", nor what the server has after this page"
+    return f"{notice}. {how_to_see_more or NARROWER_QUERY}"
+
+
 def _split_notice(view: str, notice: str | None, markdown: bool) -> tuple[str, str]:
     """The view's opening notice (the host's line, empty when it has none) and its records."""
-    lead = "" if notice is None else f"> {notice}\n\n" if markdown else f"{notice}\n\n"
+    lead = "" if notice is None else f"> {markdown_escape(notice)}\n\n" if markdown else f"{notice}\n\n"
     if lead and view.startswith(lead):
         return lead.strip("\n"), view[len(lead) :].strip("\n")
     return "", view.strip("\n")
@@ -145,6 +189,8 @@ def final_answer(
     max_rows: int | None = None,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     arguments: Mapping[str, Any] | None = None,
+    first_row: int = 0,
+    how_to_see_more: str | None = None,
 ) -> FinalAnswer:
     """The host's view of `result` (a result of `tool`) as the final answer; see the module docstring.
 
@@ -155,12 +201,29 @@ def final_answer(
         max_rows: the host's bound on the records shown (see `mcp_rendering.present`).
         max_bytes: the host's bound on the size of the records shown; None for none.
         arguments: the arguments of the call, so that a partial result's notice can offer the next call.
+        first_row: the first record to show, as for `present()`: an application that offers the records an answer
+            left out answers again with `first_row=answer.presentation.next_first_row`.
+        how_to_see_more: the application's own sentence telling the user how to see the records an answer its
+            bounds cut leaves out (say, a command that shows the next ones); by default, `NARROWER_QUERY`.
 
     Raises:
-        TypeError: `result` is not a tool result.
+        TypeError: `result` is not a tool result, or `how_to_see_more` is not a string.
+        ValueError: `how_to_see_more` is blank or more than one line; a bound or `first_row` `present()` refuses.
     """
+    if how_to_see_more is not None and not isinstance(how_to_see_more, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(f"how_to_see_more must be a string or None, not {type(how_to_see_more).__name__}")
+    if how_to_see_more is not None and (not how_to_see_more.strip() or len(how_to_see_more.splitlines()) > 1):
+        raise ValueError("how_to_see_more must be one line of text")
     wire = tool_result_wire(result)
-    presentation = present(tool, wire, server=server, max_rows=max_rows, max_bytes=max_bytes, arguments=arguments or {})
+    presentation = present(
+        tool,
+        wire,
+        server=server,
+        max_rows=max_rows,
+        max_bytes=max_bytes,
+        arguments=arguments or {},
+        first_row=first_row,
+    )
     source = _source(tool, server)
     notice_text, records_text = _split_notice(presentation.text, presentation.notice, markdown=False)
     notice_markdown, records_markdown = _split_notice(presentation.markdown, presentation.notice, markdown=True)
@@ -173,7 +236,11 @@ def final_answer(
         markdown = "\n\n".join(line for line in (markdown_escape(head), records_markdown) if line.strip())
         return FinalAnswer(text, markdown, presentation.mode == "verbatim", True, presentation.complete, presentation)
     unstated = _unstated_notice(presentation)
-    if unstated is not None:
+    if presentation.extent is not None:
+        whole = result_is_complete(wire, tool=tool, arguments=arguments or {})
+        notice_text = _cut_notice(presentation, whole, first_row, (max_rows, max_bytes), how_to_see_more)
+        notice_markdown = f"> {markdown_escape(notice_text)}"
+    elif unstated is not None:
         notice_text, notice_markdown = unstated, markdown_escape(unstated)
     empty = ""
     over_bound = not records_text.strip() or OVER_BOUND in (presentation.notice or "")
@@ -183,7 +250,7 @@ def final_answer(
         size = _text_size(wire)
         empty = (
             f"The {source} returned a result of {size} bytes of text, over this host's bound of {max_bytes} bytes"
-            " for an answer: none of it is shown here."
+            " for an answer: none of it is shown here. To see it, ask again with a narrower query."
         )
         notice_text = notice_markdown = records_text = records_markdown = ""
     elif not records_text.strip():

@@ -7,7 +7,7 @@ Load the server's tools, then make the dedicated agent (one line per agent)::
     from mcp_rendering.integrations.autogen import direct_answer_tools
 
     tools = await direct_answer_tools(server_params)
-    records = tools.agent("records", model_client)
+    records = tools.agent("records", model_client, max_tool_iterations=3)
     result = await records.run(task="Show the annual accounts")
     print(result.messages[-1].content)  # the host's view: caption, notice, every record
 
@@ -21,9 +21,11 @@ makes a dedicated agent of them with the route and a formatter that shows that v
 `DirectAnswerTools.others` holds AutoGen's own adapters of the other tools, untouched, for an agent that reflects
 (a team, such as a `SelectorGroupChat`, can hold both agents).
 
-- An error result: the tool fails, and the dedicated agent's answer is the host's line saying the tool failed, then
-  the server's message, never the result's data; the failure stays in the agent's model context, so its next turn
-  may correct the call (the route being agent-wide, no model reads it within the turn).
+- An error result: the tool fails, and AutoGen hands the model the host's line saying the tool failed, then the
+  server's message, never the result's data. The step goes back to the model, which may correct the call, up to
+  ``max_tool_iterations`` steps (AutoGen's own option, each step one model call and its tool calls; 1 by default,
+  as in AutoGen); a call to a tool the agent does not hold fails alike. When no step is left, the answer is that
+  error line. Only a step whose every call returned the host's view ends the turn with it.
 - A result the host does not present verbatim (the result's directive says it may be summarized): `present()`'s
   text, as the dedicated agent has no model step to summarize it.
 - Several calls in one turn: one answer holding each in the order called, each closed by the host's end line
@@ -32,9 +34,9 @@ makes a dedicated agent of them with the route and a formatter that shows that v
 A server that marks every tool: name the tools that may answer directly with ``allow``; the others go to `others`.
 
 Only public extension points: the dedicated agent is an `AssistantAgent` overriding its public `on_messages_stream`
-(to join the turn's results), and each verbatim tool subclasses AutoGen's MCP tool adapter overriding the public
-`BaseTool.run`, calling the tool on the MCP session itself: the adapter's own `run` hands on the result's content
-blocks only, without the result's directive.
+(to take a failed step back to the model and to join the turn's results), and each verbatim tool subclasses
+AutoGen's MCP tool adapter overriding the public `BaseTool.run`, calling the tool on the MCP session itself: the
+adapter's own `run` hands on the result's content blocks only, without the result's directive.
 """
 
 from __future__ import annotations
@@ -160,28 +162,57 @@ def _show_as_is(call: Any, result: Any) -> str:
 
 
 class _DirectAnswerAgent(AssistantAgent):  # pyright: ignore[reportUntypedBaseClass]
-    """AutoGen's `AssistantAgent`, whose answer to a turn of several verbatim calls is `join_answers` of their
-    results: AutoGen joins them with a bare newline, where a server's text could imitate the next caption."""
+    """AutoGen's `AssistantAgent`, each of whose steps is one model call and its tool calls (the base agent runs with
+    ``max_tool_iterations=1``): a step whose every call returned the host's view ends the turn with them, joined by
+    `join_answers` (AutoGen joins them with a bare newline, where a server's text could imitate the next caption); a
+    step with a failed call (an error result, a tool this agent does not hold) goes back to the model, which reads the
+    failure in its context, for the next step, up to ``max_tool_iterations`` steps, as AutoGen's own loop does."""
 
-    def __init__(self, *args: Any, markdown: bool, **kwargs: Any) -> None:
-        cast("Any", super()).__init__(*args, **kwargs)
+    def __init__(self, *args: Any, markdown: bool, max_tool_iterations: int = 1, **kwargs: Any) -> None:
+        cast("Any", super()).__init__(*args, max_tool_iterations=1, **kwargs)
+        if max_tool_iterations < 1:
+            raise ValueError(f"max_tool_iterations must be at least 1, got {max_tool_iterations}")
         self._direct_markdown = markdown
+        self._direct_steps = max_tool_iterations
 
     async def on_messages_stream(self, messages: Any, cancellation_token: Any) -> AsyncGenerator[Any, None]:
-        async for event in cast("Any", super()).on_messages_stream(messages, cancellation_token):
-            yield _joined(event, markdown=self._direct_markdown)
+        inner: list[Any] = []
+        for step in range(self._direct_steps):
+            response: Any = None
+            # A later step adds no message: the model's context already holds the failed calls' results.
+            async for event in cast("Any", super()).on_messages_stream(
+                messages if step == 0 else [], cancellation_token
+            ):
+                if isinstance(event, Response):
+                    response = event
+                else:
+                    yield event
+            if response is None:
+                return
+            inner.extend(cast("list[Any]", response.inner_messages or []))
+            if not (_failed(response) and step < self._direct_steps - 1):
+                yield _joined(response, inner, markdown=self._direct_markdown)
+                return
 
 
-def _joined(event: Any, *, markdown: bool) -> Any:
-    """`event`, or, when it is the agent's response holding the turn's results, that response with `join_answers`
+def _failed(response: Any) -> bool:
+    """Whether `response` ends a step with a failed tool call."""
+    message: Any = response.chat_message
+    if not isinstance(message, ToolCallSummaryMessage):
+        return False
+    return any(result.is_error for result in cast("list[Any]", message.results))
+
+
+def _joined(event: Any, inner: list[Any], *, markdown: bool) -> Any:
+    """The agent's response, with every step's inner messages, and, when it holds the turn's results, `join_answers`
     of them as its content."""
-    message: Any = getattr(event, "chat_message", None)
-    if not (isinstance(event, Response) and isinstance(message, ToolCallSummaryMessage)):
-        return event
+    message: Any = event.chat_message
+    response = cast("Callable[..., Any]", Response)
+    if not isinstance(message, ToolCallSummaryMessage):
+        return response(chat_message=message, inner_messages=inner)
     results = [cast("str", result.content) for result in cast("list[Any]", message.results)]
     joined = join_answers(results, markdown=markdown)
-    response = cast("Callable[..., Any]", Response)
-    return response(chat_message=message.model_copy(update={"content": joined}), inner_messages=event.inner_messages)
+    return response(chat_message=message.model_copy(update={"content": joined}), inner_messages=inner)
 
 
 @dataclass
@@ -199,7 +230,9 @@ class DirectAnswerTools:
     def agent(self, name: str, model_client: Any, **options: Any) -> Any:
         """The dedicated agent: an `AssistantAgent` with the verbatim tools, ``reflect_on_tool_use=False``, a
         `tool_call_summary_formatter` that shows each result as it is, and several results of one turn joined by
-        `join_answers`; `options` are the agent's other options.
+        `join_answers`; `options` are the agent's other options. Its ``max_tool_iterations`` bounds the steps of a
+        turn (one model call and its tool calls each): a step with a failed call goes back to the model while steps
+        are left, and a step whose every call returned the host's view ends the turn.
 
         Raises:
             ValueError: the server marks no tool verbatim (the agent would have no tool).

@@ -196,6 +196,31 @@ def _handle_mcp_tool_error(
     raise error
 
 
+_AGENT_MODEL_NODE = "model"
+"""The node of a `create_agent` graph that calls the model."""
+
+
+def _send_error_to_model(
+    error: _MCPToolExecutionError, tool_call_id: str, tool_name: str
+) -> "Command":
+    """The failed call of a `return_direct` tool, sent on to the agent's model.
+
+    An agent ends its turn on a `return_direct` tool's message whatever its
+    status, so the error would become the final answer. This `Command` adds the
+    failed `ToolMessage` (as `handle_tool_errors` builds it) and goes to
+    `create_agent`'s model node, so that the model reads the error and can
+    correct its call, as it does for the errors of other tools.
+    """
+    message = ToolMessage(
+        # Content blocks are message content, though not typed as such.
+        content=_handle_mcp_tool_error(error),  # type: ignore[arg-type]
+        tool_call_id=tool_call_id,
+        name=tool_name,
+        status="error",
+    )
+    return Command(update={"messages": [message]}, goto=_AGENT_MODEL_NODE)
+
+
 class MCPToolArtifact(TypedDict):
     """Artifact returned from MCP tool calls.
 
@@ -432,7 +457,10 @@ def convert_mcp_tool_to_langchain_tool(
             result instead of a model rewriting it, and a successful result's
             content is one text block: the text blocks separated by blank lines,
             other blocks named, so that the final message's `.text` reads as the
-            result. Error results are unchanged.
+            result. An error result does not end the turn: inside an agent, with
+            `handle_tool_errors`, its failed `ToolMessage` goes back to the model
+            (a LangGraph `Command` to `create_agent`'s `"model"` node), so that
+            the model can correct its call.
 
     Returns:
         a LangChain tool
@@ -553,7 +581,18 @@ def convert_mcp_tool_to_langchain_tool(
         )
         call_tool_result = await handler(request)
 
-        content, artifact = _convert_call_tool_result(call_tool_result)
+        try:
+            content, artifact = _convert_call_tool_result(call_tool_result)
+        except _MCPToolExecutionError as error:
+            tool_call_id = getattr(runtime, "tool_call_id", None)
+            if not (
+                return_direct
+                and handle_tool_errors
+                and LANGGRAPH_PRESENT
+                and isinstance(tool_call_id, str)
+            ):
+                raise
+            return _send_error_to_model(error, tool_call_id, lc_tool_name), None
         if return_direct and isinstance(content, list):
             structured = artifact["structured_content"] if artifact else None
             return [

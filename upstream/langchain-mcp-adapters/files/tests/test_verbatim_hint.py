@@ -4,7 +4,9 @@ from typing import Any
 from unittest.mock import AsyncMock, MagicMock, patch
 
 import pytest
-from langchain_core.messages import ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from mcp.server import FastMCP
+from mcp.shared.memory import create_connected_server_and_client_session
 from mcp.types import CallToolResult, ImageContent, ResourceLink, TextContent
 from mcp.types import Tool as MCPTool
 
@@ -13,6 +15,7 @@ from langchain_mcp_adapters.tools import (
     convert_mcp_tool_to_langchain_tool,
     load_mcp_tools,
 )
+from tests.test_tools import LANGCHAIN_INSTALLED, FixedGenericFakeChatModel
 
 _SCHEMA = {"type": "object", "properties": {}}
 _CALL = {"args": {}, "id": "call-1", "type": "tool_call"}
@@ -96,7 +99,7 @@ async def test_other_tools_are_unchanged(meta, honor):
     assert [block["text"] for block in message.content] == ["result"]
 
 
-async def test_an_error_of_a_hinted_tool_stays_a_failed_message():
+async def test_outside_an_agent_an_error_of_a_hinted_tool_is_a_failed_message():
     session = _session(TextContent(type="text", text="boom"), is_error=True)
     tool = convert_mcp_tool_to_langchain_tool(
         session, _tool({_KEY: {"verbatimHint": True}}), honor_verbatim_hint=True
@@ -136,3 +139,74 @@ async def test_multi_server_client_threads_the_flag():
         await MultiServerMCPClient(connections).get_tools()
         for call in mock_load.await_args_list:
             assert call.kwargs["honor_verbatim_hint"] is False
+
+
+def _accounts_server() -> FastMCP:
+    server = FastMCP("bank")
+
+    @server.tool(meta={_KEY: {"verbatimHint": True}})
+    def accounts(owner: str) -> str:
+        """List the accounts of an owner."""
+        if owner != "ada":
+            msg = f"no owner named {owner!r}"
+            raise ValueError(msg)
+        return "checking 120.00\nsavings 3400.50"
+
+    return server
+
+
+def _accounts_call(owner: str, call_id: str) -> AIMessage:
+    call = {"name": "accounts", "args": {"owner": owner}, "id": call_id}
+    return AIMessage(content="", tool_calls=[{**call, "type": "tool_call"}])
+
+
+@pytest.mark.skipif(not LANGCHAIN_INSTALLED, reason="langchain not installed")
+async def test_an_agent_answers_with_the_result_of_a_hinted_tool():
+    from langchain.agents import create_agent  # noqa: PLC0415
+
+    model = FixedGenericFakeChatModel(
+        messages=iter([_accounts_call("ada", "call_1"), AIMessage(content="2 rows")])
+    )
+    server = _accounts_server()._mcp_server
+    async with create_connected_server_and_client_session(server) as session:
+        agent = create_agent(
+            model, await load_mcp_tools(session, honor_verbatim_hint=True)
+        )
+        result = await agent.ainvoke({"messages": [HumanMessage("Ada's accounts")]})
+
+    final = result["messages"][-1]
+    assert isinstance(final, ToolMessage)
+    assert final.text == "checking 120.00\nsavings 3400.50"
+
+
+@pytest.mark.skipif(not LANGCHAIN_INSTALLED, reason="langchain not installed")
+async def test_an_error_of_a_hinted_tool_goes_back_to_the_model():
+    from langchain.agents import create_agent  # noqa: PLC0415
+
+    # The model reads the error and corrects its call, whose result ends the turn.
+    model = FixedGenericFakeChatModel(
+        messages=iter(
+            [
+                _accounts_call("Ada", "call_1"),
+                _accounts_call("ada", "call_2"),
+                AIMessage(content="2 rows"),
+            ]
+        )
+    )
+    server = _accounts_server()._mcp_server
+    async with create_connected_server_and_client_session(server) as session:
+        agent = create_agent(
+            model, await load_mcp_tools(session, honor_verbatim_hint=True)
+        )
+        result = await agent.ainvoke({"messages": [HumanMessage("Ada's accounts")]})
+
+    *_, error, call, final = result["messages"]
+    assert isinstance(error, ToolMessage)
+    assert error.status == "error"
+    assert error.tool_call_id == "call_1"
+    assert "no owner named 'Ada'" in error.text
+    assert isinstance(call, AIMessage)
+    assert call.tool_calls[0]["id"] == "call_2"
+    assert isinstance(final, ToolMessage)
+    assert final.status == "success"
+    assert final.text == "checking 120.00\nsavings 3400.50"
