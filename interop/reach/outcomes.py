@@ -272,8 +272,7 @@ def render_outcomes(results: Mapping[str, Any]) -> str:
         "corrected call in the model's next turn; \"error message shown\" would mark an answer holding the server's "
         "error message. Mixed: "
         "`financial_statements` and `key_figures` of `python -m mcp_rendering.examples.financial` in one turn; "
-        '"beside it": a tool output the application reads is the host\'s view, every record in order; "joined": '
-        "the host's answers of the turn in one, each closed by the host's end line; \"the other call named\": a "
-        "host line opening the answer names the call whose result it leaves out."
+        '"beside it": a tool output the application reads is the host\'s view, every record in order; "the other '
+        'call named": a host line opening the answer names the call whose result it leaves out.'
     )
     return "\n".join([*lines, "", legend])
