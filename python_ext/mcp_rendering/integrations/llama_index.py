@@ -164,7 +164,8 @@ class DirectAnswerAgent(FunctionAgent):  # pyright: ignore[reportUntypedBaseClas
             # The run goes on, or LlamaIndex's own answer is the whole step's.
             await ctx.store.set(_ANSWER_KEY, None)
             return
-        others = [result.tool_name for result in step if result not in direct]
+        shown_ids = {result.tool_id for result in direct}
+        others = [result.tool_name for result in step if result.tool_id not in shown_ids]
         shown = join_answers([str(result.tool_output.content) for result in direct], markdown=self.markdown)
         line = other_calls_line(others, markdown=self.markdown)
         await ctx.store.set(_ANSWER_KEY, f"{line}\n\n{shown}" if line else shown)
