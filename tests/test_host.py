@@ -373,7 +373,7 @@ def test_the_hosts_byte_bound_withholds_a_large_block() -> None:
 
 def test_a_cut_page_withholds_the_servers_continuation() -> None:
     wire = big_result(20)
-    wire["_meta"][EXTENSION_ID] = {"mode": "verbatim", "complete": False, "continuation": CONTINUATION}
+    wire["_meta"] = meta_carriers({"mode": "verbatim", "complete": False, "continuation": CONTINUATION})
     presentation = present_original(TOOL, wire, max_rows=3)
     assert presentation.next_arguments({}) is None
     assert "abc.def" not in json.dumps(presentation.model_result)

@@ -106,9 +106,9 @@ def test_the_last_page_names_its_range() -> None:
 
 def test_the_last_slice_of_a_whole_result_claims_no_rest() -> None:
     pages = _pages(_structured([1] * 3), max_rows=2)
-    assert pages[0].notice is not None and "the rest is in the full result" in pages[0].notice
+    assert pages[0].notice is not None and "the rest of this result is not shown here" in pages[0].notice
     assert pages[-1].notice is not None and "the rest" not in pages[-1].notice
-    assert "the records before these were shown before" in pages[-1].notice
+    assert "the records before these are not shown here" in pages[-1].notice
 
 
 def test_completeness_not_stated_is_said_and_no_record_is_called_missing() -> None:

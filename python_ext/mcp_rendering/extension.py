@@ -219,9 +219,9 @@ def tool_annotations(
     which cannot see fields added at run time.
     """
     install()
-    fields = {
-        "verbatim_hint": verbatim_hint,
-        "summarize_ok_hint": summarize_ok_hint,
+    fields = {  # the added fields by wire name: validation reads them by no other
+        "verbatimHint": verbatim_hint,
+        "summarizeOkHint": summarize_ok_hint,
         "title": title,
         "read_only_hint": read_only_hint,
         "destructive_hint": destructive_hint,

@@ -11,14 +11,17 @@
   the rest; for a result whose completeness the server did not state, with nothing cut, `UNSTATED_COMPLETENESS`.
 - The host's own bounds (`max_rows`, `max_bytes`) cut at a record or line boundary, a page holding at least one
   record (one over `max_bytes` by itself is shown alone, `OVER_BOUND`), and everything forwarded to the model is cut
-  alike; any cut makes the presentation incomplete, and is disclosed. While a server page is cut, its
-  continuation is withheld, since following it would skip the page's hidden records.
+  alike; any cut makes the presentation incomplete, and is disclosed: the notice says what the host shows, which
+  bound cut it, and only what the server said of the rest (whole, a page of a partial result, or not stated).
+  While a server page is cut, its continuation is withheld, since following it would skip the page's hidden
+  records.
 - Server text is untrusted wherever it goes: the plain-text view and the caption show hidden characters as escapes,
   the Markdown view escapes every server string (text blocks are fenced as code), the framing given to the
   model quotes server text (`quote`, the one way server text enters the host's own lines) so that no character
   of it can begin a line, and server text that imitates the framing's header, anywhere in what the model
   receives (the model's copy of the directive included), is replaced by a note saying so (`_defused`, the one
-  defusal every forwarded value passes).
+  defusal every forwarded value passes). In the user's views, server lines worded like any of the host's own
+  (`HOST_LINES`, read as a reader sees them: `imitates_host`) come after the host's `IMITATION_WARNING`.
 - The model receives the framing as a text block placed first, and, in `structuredContent`, the directive the host
   acts on as its first member `_rendering`; the protocol carriers `_rendering` and `_meta` stay with the host. It
   reads the records the user sees and no server text the user does not see; a host that names the channel it
@@ -34,8 +37,9 @@ import functools
 import itertools
 import json
 import re
+import string
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, TypeVar, cast
 
@@ -59,20 +63,33 @@ from mcp_rendering.records import (
     result_records,
     shows_text,
 )
-from mcp_rendering.render import code_fence, markdown_escape, render_markdown, render_text, text_escape, visible
+from mcp_rendering.render import (
+    code_fence,
+    is_hidden,
+    markdown_escape,
+    note_markdown,
+    note_text,
+    render_markdown,
+    render_text,
+    visible,
+)
 from mcp_rendering.types import PARTIAL_MARKER, RESULT_STRUCTURED_KEY, EffectiveMode
 
 __all__ = [
     "FRAMING_END",
     "FRAMING_HEADER",
     "FRAMING_TOKEN_LIMIT",
+    "HOST_LINES",
     "IMITATION_WARNING",
     "NAME_LIMIT",
     "OVER_BOUND",
     "UNSTATED_COMPLETENESS",
     "Channel",
+    "CutBy",
     "Presentation",
+    "ServerCompleteness",
     "as_wire",
+    "imitates_host",
     "next_call_arguments",
     "present",
     "quote",
@@ -106,33 +123,20 @@ Channel: TypeAlias = Literal["text", "structured", "both"]
 """Which part of a tool result a host hands its model: the content blocks ("text"), `structuredContent` alone
 ("structured"), or both; frameworks differ (see the reach table)."""
 
+ServerCompleteness: TypeAlias = Literal["complete", "partial", "not-stated"]
+"""What the server said of a result's completeness, as `present()` reads it: sent whole (stated, or a result
+outside the extension, which MCP sends whole), partial (its directive, continuation or page state says so, or it
+is a later part), or not stated (nothing says partial)."""
+
+CutBy: TypeAlias = Literal["max_rows", "max_bytes"]
+"""The host's bound that cut a presentation short."""
+
 IMITATION_WARNING = (
     "Some lines of the server's text below are worded like this host's own lines: every line from here on is the"
     " server's."
 )
-"""The host's line before a server text that holds a line worded like the host's (in `present()`'s views and in
-the final answers built from them)."""
-
-_HOST_LINE = re.compile(
-    r"(?:verbatim result from|partial result|the tool |the server did not say|\d+ results follow|end of result"
-    r"|in the same step, the model)"
-    r"|.*\bhosts?\b"
-)
-"""How the host's lines open (compared folded): a caption, a notice, an answer's error, joined answers' or other
-calls' line; and a line speaking of a host anywhere."""
-
-
-def imitates_host(text: str) -> bool:
-    """Whether a line of the server's text is worded like one of the host's lines (compared without case, width
-    variants, format characters or repeated white space)."""
-    for line in text.splitlines():
-        folded = unicodedata.normalize("NFKC", line)
-        folded = "".join(char for char in folded if unicodedata.category(char) != "Cf")
-        folded = " ".join(folded.split()).casefold()
-        if _HOST_LINE.match(folded):
-            return True
-    return False
-
+"""The host's line before a server text that holds a line worded like the host's (`imitates_host`), in
+`present()`'s views and in the final answers built from them."""
 
 UNSTATED_COMPLETENESS = "The server did not say whether this is the whole result."
 """The notice (and the final answer's line) for a result whose completeness the server did not state, when nothing
@@ -141,6 +145,242 @@ else is known to be missing: neither partial nor whole."""
 OVER_BOUND = "is over the host's byte bound by itself: this page shows it alone"
 """What the notice says of a record that alone is over `max_bytes`: a page holds at least one record, so that
 following `next_first_row` always progresses and no record is left out unseen."""
+
+ANSWER_ERROR = "The {source} reported an error."
+"""A final answer's line for an error result (`mcp_rendering.integrations.answer`); `ANSWER_MESSAGE_FOLLOWS` is
+added when the server wrote a message."""
+ANSWER_MESSAGE_FOLLOWS = " Its message, as the server wrote it:"
+ANSWER_NOTHING = "The {source} returned nothing to show."
+"""A final answer's line for a result with nothing to show."""
+ANSWER_OVER_BOUND = (
+    "The {source} returned a result of {size} bytes of text, over this host's bound of {bound} bytes for an answer:"
+    " none of it is shown here. To see it, ask again with a narrower query."
+)
+"""A final answer's line for a result whose first record alone is over the answer's byte bound."""
+NARROWER_QUERY = "To see them, ask again with a narrower query."
+"""What an answer the host's bounds cut tells the user to do, unless the application says how it offers the rest
+(`mcp_rendering.integrations.answer`)."""
+JOINED_HEAD = "{count} results follow, in the order called; the host ends each with a line marked {mark}."
+"""The first line of several answers joined as one (`join_answers`)."""
+JOINED_END = "End of result {index} of {count} ({mark})."
+"""The line closing each of several answers joined as one."""
+OTHER_CALLS_OPENING = "In the same step, the model also called "
+"""How the host line opens that names the other calls of a step an answer leaves out (`other_calls_line`)."""
+
+_MODE_LINES = {
+    "unspecified": "Mode: unspecified. The server expressed no preference about how to present this result.",
+    "verbatim": (
+        "Mode: verbatim. Present this result to the user in full: every record, in the given order, with its section"
+        " headings, subtotals and totals, and every value unchanged; do not summarize, merge, reorder or leave out"
+        " records. Show null values as {q}."
+    ),
+    "summarizable": "Mode: summarizable. The server allows this result to be summarized, abridged or reformatted.",
+}
+"""The framing's line for each mode; `{q}` is the null text, quoted."""
+
+HOST_LINES: tuple[str, ...] = (
+    # The caption of a verbatim presentation.
+    "Verbatim result from {}",
+    # Notices: partial (the server's page or the host's cut), unstated, "Note:", withheld blocks, over the bound.
+    f"{PARTIAL_MARKER} {{}}",
+    UNSTATED_COMPLETENESS,
+    "Note: {}",
+    "{n} content block was not forwarded to the model: over the host's size bound.",
+    "{n} content blocks were not forwarded to the model: over the host's size bound.",
+    f"Record {{n}} {OVER_BOUND}.",
+    f"Line {{n}} {OVER_BOUND}.",
+    # A notice's sentences on how to get the rest.
+    "It is the last part of a result fetched in parts: the earlier records came in the earlier parts.",
+    "It may be one part of a result fetched in parts: the call's arguments were not given to the host.",
+    "The server gave no way to fetch the rest.",
+    "The rest can be fetched from {}",
+    "More follows from the server, to be fetched once this page has been shown in full.",
+    "To get the rest, call {}",
+    "The server offers a continuation (argument {q}, {}",
+    # The notes on records and fields sent as links, and the lines naming a text result's other blocks.
+    "[link] Record {q}, shown as a link: {}",
+    "[link] Field {q} of record {q}: {}",
+    "[link] {}",
+    "[image: {}",
+    "[audio: {}",
+    "[resource] {}",
+    "[{word} block]",
+    # The framing (the model's copy): a final answer must not show its lines as the host's either.
+    FRAMING_HEADER,
+    *_MODE_LINES.values(),
+    "This result is incomplete: {}",
+    "What you receive is incomplete: {}",
+    COMPLETE_LINE,
+    "Server guidance (quoted, advisory): {}",
+    FRAMING_END,
+    IMITATION_WARNING,
+    # A final answer's lines.
+    ANSWER_ERROR + ANSWER_MESSAGE_FOLLOWS,
+    ANSWER_NOTHING,
+    ANSWER_OVER_BOUND,
+    "To see it, ask again with a narrower query.",
+    NARROWER_QUERY,
+    JOINED_HEAD,
+    JOINED_END,
+    OTHER_CALLS_OPENING + "{}",
+)
+"""Every line the host writes in a user's view or a final answer, and every line of its framing, as templates: a
+field in braces is what varies (`{n}` and the other counts a number, `{q}` a quoted server string, `{source}` the
+tool and server so quoted, `{word}` one word, any other field free text). `imitates_host` is derived from it: a host
+line added here is detected when a server writes it."""
+
+_HOST_TOPICS = ("host", "hosts", "every record", "whole result")
+"""What only the host speaks of: a host (the host's own lines say "this host"), and the whole of a result (the host
+vouches for it, or says it cannot). A server line speaking of them is worded like the host's."""
+
+_NUMBER_FIELDS = frozenset({"n", "size", "bound", "count", "index"})
+_QUOTED = r'(?:"(?:[^"\\\n]|\\.)*"|[^\s"]+)'
+"""A quoted server string, or one word written without the quotes."""
+_GAP = r"[^\S\n]+"
+"""White space within a line, however long: a reader sees a gap either way."""
+_FIELD_PATTERNS = {
+    "word": r"\w[^\s\]]*",
+    "q": _QUOTED,
+    "source": f"tool{_GAP}{_QUOTED}(?:{_GAP}of{_GAP}server{_GAP}{_QUOTED})?",
+}
+
+
+def _words(text: str) -> str:
+    """Fixed text of a template as a pattern over folded text: its spaces any gap."""
+    return _GAP.join(re.escape(word) for word in text.casefold().split(" "))
+
+
+_CLAUSE_END = re.compile(r"[.;] ")
+
+
+def _opening(template: str) -> str:
+    """The pattern of a host line's opening: the template up to its first free field or the end of its first
+    sentence or clause, each counted or quoted field matching what it stands for; a word it
+    ends with ends there."""
+    parts: list[str] = []
+    ends_in_word = False
+    for index, (fixed, name, _, _) in enumerate(string.Formatter().parse(template)):
+        clause = _CLAUSE_END.search(fixed)
+        stop = clause is not None
+        fixed = fixed[: clause.start()] if clause is not None else fixed
+        if index == 0:
+            fixed = fixed.lstrip()
+        last = bool(stop) or name is None or (name not in _NUMBER_FIELDS and name not in _FIELD_PATTERNS)
+        if last:
+            fixed = fixed.rstrip(" .(")
+        if fixed:
+            parts.append(_words(fixed))
+            ends_in_word = fixed[-1].isalnum()
+        if last:
+            break
+        parts.append(r"\d+" if name in _NUMBER_FIELDS else _FIELD_PATTERNS[cast("str", name)])
+        ends_in_word = False
+    return "".join(parts) + (r"(?!\w)" if ends_in_word else "")
+
+
+_LOOKALIKES = str.maketrans(
+    {
+        # Cyrillic letters that read as Latin ones (Unicode's confusables, TR39)
+        "\u0410": "A", "\u0412": "B", "\u0415": "E", "\u041a": "K", "\u041c": "M", "\u041d": "H", "\u041e": "O",
+        "\u0420": "P", "\u0421": "C", "\u0422": "T", "\u0423": "Y", "\u0425": "X", "\u0405": "S", "\u0406": "I",
+        "\u0408": "J", "\u04ae": "Y", "\u04c0": "l", "\u051a": "Q", "\u051c": "W", "\u0430": "a", "\u0435": "e",
+        "\u043e": "o", "\u0440": "p", "\u0441": "c", "\u0443": "y", "\u0445": "x", "\u0455": "s", "\u0456": "i",
+        "\u0458": "j", "\u04bb": "h", "\u0501": "d", "\u051b": "q", "\u051d": "w", "\u04cf": "l", "\u04af": "y",
+        "\u0475": "v",
+        # Greek
+        "\u0391": "A", "\u0392": "B", "\u0395": "E", "\u0396": "Z", "\u0397": "H", "\u0399": "I", "\u039a": "K",
+        "\u039c": "M", "\u039d": "N", "\u039f": "O", "\u03a1": "P", "\u03a4": "T", "\u03a5": "Y", "\u03a7": "X",
+        "\u037f": "J", "\u03b1": "a", "\u03bf": "o", "\u03c1": "p", "\u03bd": "v", "\u03b9": "i", "\u03c5": "u",
+        "\u03b3": "y", "\u03f3": "j", "\u03b7": "n",
+        # Armenian
+        "\u0585": "o", "\u057d": "u", "\u0570": "h", "\u0578": "n", "\u0566": "q", "\u0581": "g",
+        # Latin and phonetic letters compatibility normalization keeps
+        "\u0131": "i", "\u0237": "j", "\u0251": "a", "\u0261": "g", "\u01c0": "l", "\u0269": "i",
+        # colons, quotes and apostrophes
+        "\u02d0": ":", "\u2236": ":", "\ua789": ":", "\u0589": ":", "\u05c3": ":", "\u16ec": ":",
+        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u02ba": '"', "\u05f4": '"',
+        "\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u2032": "'",
+    }
+)  # fmt: skip
+"""Letters and marks of other scripts that read as Latin letters, colons or quotes (after NFKC), each as the
+character it reads as: Unicode's confusables (TR39) for the characters a host line is written with."""
+
+_LINE_BREAKS = frozenset("\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+_ASCII_HIDDEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_ASCII_HIDDEN_TABLE = {code: "\n" if chr(code) in _LINE_BREAKS else None for code in (*range(9), *range(11, 32), 127)}
+_VIEW_ESCAPE = re.compile(r"\\u(?:000[0-9a-f]{5}|[0-9a-f]{4})")
+"""A hidden character as the views write it (`visible`), case-folded: read as the nothing it stands for."""
+
+
+def _as_read(text: str) -> str:
+    """`text` as a reader takes it in: compatibility forms (NFKC: fullwidth, ligatures) and look-alike letters of
+    other scripts as the Latin letters they read as, hidden characters (format characters, controls, the views'
+    escapes of them) as nothing, every line break as one, case folded: each a pass in C, and a loop over the
+    distinct characters of a text that is not ASCII."""
+    if text.isascii():
+        if _ASCII_HIDDEN.search(text):
+            text = text.translate(_ASCII_HIDDEN_TABLE)
+    else:
+        text = unicodedata.normalize("NFKC", text)
+        table: dict[int, str | None] = dict(_LOOKALIKES)
+        for char in set(text):
+            if char in _LINE_BREAKS:
+                table[ord(char)] = "\n"
+            elif char != "\n" and char != "\t" and is_hidden(char):
+                table[ord(char)] = None
+        text = text.translate(table)
+    text = text.casefold()
+    return _VIEW_ESCAPE.sub("", text) if "\\u" in text else text
+
+
+def _openings_pattern(openings: Sequence[str]) -> re.Pattern[str]:
+    """One pattern for the openings, each at a line's start after any marks: grouped by how they begin (a number,
+    or a letter), so that a line is tried against each group once, not against every opening."""
+    groups: dict[str, list[str]] = {}
+    for opening in sorted(openings):
+        head = r"\d+" if opening.startswith(r"\d+") else opening[0] if opening[0].isalnum() else ""
+        groups.setdefault(head, []).append(opening[len(head) :])
+    branches = "|".join(f"{head}(?:{'|'.join(rests)})" for head, rests in groups.items())
+    return re.compile(rf"\n[^\w\n]*(?:{branches})")
+
+
+_HOST_OPENING = _openings_pattern([_opening(line) for line in HOST_LINES])
+"""A line opening as a host line does, found from the line break before it (the text is read with one before)."""
+_HOST_TOPIC = re.compile(r"(?<!\w)(?:" + "|".join(_words(topic) for topic in _HOST_TOPICS) + r")(?!\w)")
+_TOPIC_WORDS = tuple(
+    word
+    for word in dict.fromkeys(topic.split(" ")[0] for topic in _HOST_TOPICS)
+    if not any(word != shorter and word.startswith(shorter) for shorter in _HOST_TOPICS)
+)
+"""The first word of each topic: found in C (`str.find`); only where one is, the topic is matched."""
+
+
+def imitates_host(text: str, host_lines: Iterable[str] = ()) -> bool:
+    """Whether a line of `text` (server text as a view shows it) is worded like one of the host's lines: it opens as
+    a line of `HOST_LINES` does (after any marks such as quotes, bullets or `>`), or it speaks of a host, of every
+    record or of the whole result (`_HOST_TOPICS`). Compared as read (`_as_read`): without case, compatibility
+    forms, look-alike letters of other scripts, hidden characters or the width of white space. `host_lines` are the
+    host's own lines among `text` (its notes on links), which are not the server's. Linear in the text: one fold,
+    one scan for the openings, one search for each topic's first word."""
+    read = "\n" + _as_read(text)
+    own = {_as_read(line) for line in host_lines}
+
+    def servers(at: int) -> bool:  # whether the line holding `at` is the server's
+        if not own:
+            return True
+        start, end = read.rfind("\n", 0, at) + 1, read.find("\n", at)
+        return read[start : end if end != -1 else len(read)] not in own
+
+    if any(servers(match.start() + 1) for match in _HOST_OPENING.finditer(read)):
+        return True
+    for word in _TOPIC_WORDS:
+        at = read.find(word)
+        while at != -1:
+            if _HOST_TOPIC.match(read, at) and servers(at):
+                return True
+            at = read.find(word, at + 1)
+    return False
+
 
 _TOKEN = re.compile(r"[A-Za-z0-9._~-]{1,4096}")
 _LINK_KEYS = ("linkedRecords", "linkedFields")
@@ -227,6 +467,12 @@ class Presentation:
     extent: str | None = None
     """What this presentation shows of the page when the host's bounds or `first_row` cut it, as its notice words
     it ("the first 3 of 10 lines", "2 of 5 records", "records 3 to 4 of 5"); None when nothing of it was cut."""
+    server_completeness: ServerCompleteness = "complete"
+    """What the server said of the result's completeness (`ServerCompleteness`), whatever the host cut: the
+    notice's, and the final answer's, one reading of it."""
+    cut_by: CutBy | None = None
+    """The host's bound that stopped this presentation before the page's last record ("max_rows" or "max_bytes"),
+    as the notice names it; None when neither did."""
     withheld_blocks: int = field(default=0)
     """Content blocks not forwarded to the model because they did not fit the host's byte bound."""
     framing: str | None = None
@@ -509,15 +755,55 @@ def _withheld_text(withheld: int) -> str:
     return f"{blocks} not forwarded to the model: over the host's size bound."
 
 
-def _host_notice(extent: str, withheld: int, server_complete: bool, server_rest: str | None, *, last: bool) -> str:
-    """The notice of a presentation the host's bounds cut; `server_rest`, once the page's last record is shown, says
-    how to get what follows from the server; `last`: this is the last slice, the records not shown came before it."""
-    whole = "a result it received whole" if server_complete else "this page of a partial result"
-    rest = "the records before these were shown before" if last else "the rest is in the full result"
-    parts = [f"{PARTIAL_MARKER} this host shows {extent} of {whole}; {rest}."]
+_WHOLE_OF = {
+    "complete": (" of a result the server sent whole", "the rest of this result"),
+    "partial": (" of this page of a partial result", "the rest of this page"),
+    "not-stated": ("", "the rest of what the server sent"),
+}
+"""For each server completeness: what the shown records are part of, and what the host left after them."""
+
+
+@dataclass(frozen=True)
+class _Cut:
+    """How the host's bounds and `first_row` cut a page: which records it shows (`extent`), which bound stopped it
+    (`by`, `bound`), and where the records not shown lie."""
+
+    extent: str
+    unit: str
+    """"records" or "lines"."""
+    by: CutBy | None
+    """None when no bound stopped it: a last slice, which `first_row` began."""
+    bound: int | None
+    before: bool
+    """Records of the page come before the first shown (`first_row`)."""
+    after: bool
+    """Records of the page, or blocks of a text result, come after the last shown."""
+    over_bound: bool
+
+
+def _host_notice(cut: _Cut, withheld: int, state: ServerCompleteness, server_rest: str | None) -> str:
+    """The notice of a presentation the host's bounds or `first_row` cut: what it shows, which bound cut it, which
+    records it leaves out, and what the server said: that the result is whole, that this is a page of a partial
+    one (`server_rest`: how to get what follows from the server, once the page's last record is shown), or
+    nothing (`UNSTATED_COMPLETENESS`: then no word of a partial result or of more from the server)."""
+    of, rest = _WHOLE_OF[state]
+    why = ""
+    if cut.by == "max_rows" and not cut.over_bound:
+        why = f" (the host's bound: {cut.bound} {cut.unit})"
+    elif cut.by == "max_bytes" and not cut.over_bound:
+        why = f" (as many as fit the host's bound of {cut.bound} bytes)"
+    if cut.before and cut.after:
+        left = f"the {cut.unit} before and after these are not shown here"
+    elif cut.before:
+        left = f"the {cut.unit} before these are not shown here"
+    else:
+        left = f"{rest} is not shown here"
+    parts = [f"{PARTIAL_MARKER} this host shows {cut.extent}{of}{why}; {left}."]
     if withheld:
         parts.append(_withheld_text(withheld))
-    if not server_complete:
+    if state == "not-stated":
+        parts.append(UNSTATED_COMPLETENESS)
+    elif state == "partial":
         parts.append(
             server_rest or "More follows from the server, to be fetched once this page has been shown in full."
         )
@@ -531,17 +817,7 @@ def _framing(rendering: EffectiveRendering, records_complete: bool, notice: str 
     mode = rendering.mode
     if mode == "unspecified" and notice is None:
         return None  # no intent expressed and nothing held back: the result goes to the model as it came
-    lines = [FRAMING_HEADER]
-    if mode == "unspecified":
-        lines.append("Mode: unspecified. The server expressed no preference about how to present this result.")
-    elif mode == "verbatim":
-        lines.append(
-            "Mode: verbatim. Present this result to the user in full: every record, in the given order, with its "
-            "section headings, subtotals and totals, and every value unchanged; do not summarize, merge, reorder "
-            f"or leave out records. Show null values as {quote(rendering.null_display)}."
-        )
-    else:
-        lines.append("Mode: summarizable. The server allows this result to be summarized, abridged or reformatted.")
+    lines = [FRAMING_HEADER, _MODE_LINES[mode].format(q=quote(rendering.null_display))]
     if not records_complete and notice is not None and notice.startswith(UNSTATED_COMPLETENESS):
         lines.append(f"{notice} Do not present it as the whole result, nor say that records are missing.")
     elif not records_complete and notice is not None:
@@ -618,6 +894,7 @@ class _Records:
         self.fields = tuple(fields)
         self.count = sum(len(section.rows) for section in document.sections) + len(links)
         self._rendered: dict[tuple[int, str], tuple[Document, Callable[[], str], Callable[[], str]]] = {}
+        self._notes: dict[tuple[int, str], tuple[str, ...]] = {}
 
     def after(self, start: int) -> _Records:
         """The records from the `start`-th on (0: all), in the order shown; the sections holding none of them left
@@ -676,6 +953,12 @@ class _Records:
             rendered = self._rendered[key] = (document, functools.cache(text), functools.cache(markdown))
         return rendered
 
+    def notes(self, limit: int, null_display: str) -> tuple[str, ...]:
+        """The host's own lines in the text view of the first `limit` records: its notes on records and fields sent
+        as links, as that view writes them."""
+        self.render(limit, null_display)
+        return self._notes[(limit, null_display)]
+
     def _render(self, limit: int, null_display: str) -> tuple[Document, Callable[[], str], Callable[[], str]]:
         document, links, fields = self.cut(limit)
         section_of = {row.id: section.id for section in document.sections for row in section.rows} if fields else {}
@@ -687,17 +970,19 @@ class _Records:
             placed = link.section_id in self.section_ids
             target = notes.setdefault(link.section_id, []) if placed else orphan_notes
             target.append(_record_note(link))
+        every_note = itertools.chain(orphan_notes, *notes.values())
+        self._notes[(limit, null_display)] = tuple(note_text(note) for note in every_note)
 
         def text() -> str:
             view = render_text(document, null_display=null_display, notes=notes)
             if orphan_notes:
-                view += "\n" + "\n".join(text_escape(note) for note in orphan_notes) + "\n"  # as a section's notes
+                view += "\n" + "\n".join(note_text(note) for note in orphan_notes) + "\n"  # as a section's notes
             return view
 
         def markdown() -> str:
             view = render_markdown(document, null_display=null_display, notes=notes)
             if orphan_notes:
-                view += "\n" + "\n".join("- " + markdown_escape(note) for note in orphan_notes) + "\n"
+                view += "\n" + "\n".join("- " + note_markdown(note) for note in orphan_notes) + "\n"
             return view
 
         return document, text, markdown
@@ -741,6 +1026,18 @@ def _largest_fitting(
 
 def _fits(views: tuple[str, str], max_bytes: int) -> bool:
     return all(len(view.encode()) <= max_bytes for view in views)
+
+
+def _block_strings(block: Any) -> list[str]:
+    """The server's strings a line naming `block` shows (`block_line`): each read as a line of its own for
+    `imitates_host`, since the host's line holding them is not checked."""
+    if not isinstance(block, Mapping):
+        return []
+    members = cast("Mapping[str, Any]", block)
+    resource = members.get("resource")
+    inner: Mapping[str, Any] = cast("Mapping[str, Any]", resource) if isinstance(resource, Mapping) else {}
+    values = [members.get(key) for key in ("type", "name", "uri", "mimeType")] + [inner.get("uri")]
+    return [value for value in values if isinstance(value, str)]
 
 
 def _text_views(lines: Sequence[ContentLine], keep: int) -> tuple[Callable[[], str], Callable[[], str]]:
@@ -1341,7 +1638,9 @@ def present(
         else _show_lines(read, bound, max_rows, max_bytes, first_row)
     )
     payload, withheld = _model_payload(read, bound, shown)
-    return _presentation(read, shown, payload, withheld, bound, server=server, first_row=first_row)
+    return _presentation(
+        read, shown, payload, withheld, bound, server=server, first_row=first_row, bounds=(max_rows, max_bytes)
+    )
 
 
 # ------------------------------------------------------------------------------------------- the stages of present
@@ -1430,6 +1729,12 @@ class _Shown:
     over_bound: str | None = None
     """The record shown alone on its page although it is over `max_bytes` by itself (a page holds at least one
     record, so that paging always progresses), as the notice names it; None when the views fit the bound."""
+    host_lines: tuple[str, ...] = ()
+    """The host's own lines among the records' text view (its notes on links, its lines naming blocks)."""
+    named_strings: tuple[str, ...] = ()
+    """The server's strings the host's lines naming blocks show (a link's name and URI, a media type)."""
+    cut_by: CutBy | None = None
+    """The bound that stopped the page before its end; None when nothing did."""
 
 
 def _fitting(
@@ -1471,13 +1776,16 @@ def _show_records(
         copy = _bounded_structured(cut_document, links, fields, complete_copy)
         return _in_channel(bound.forwards, [], copy, view.render(k, null_display)[1])
 
-    limit = count if max_rows is None else min(max_rows, count)
-    limit = _fitting(bound, limit, count, lambda k: _both(view.render(k, null_display)[1:]), max_bytes, cut_payload)
+    rows_limit = count if max_rows is None else min(max_rows, count)
+    limit = _fitting(
+        bound, rows_limit, count, lambda k: _both(view.render(k, null_display)[1:]), max_bytes, cut_payload
+    )
     over_bound: str | None = None
     if limit == 0 and count:  # the next record alone is over the byte bound: shown alone rather than never
         limit = 1
         over_bound = f"Record {start + 1}"
     document, body_text, body_markdown = view.render(limit, null_display)
+    host_lines = view.notes(limit, null_display)
     extent: str | None = None
     if max_bytes is not None and limit == 0 and not _fits(_both((body_text, body_markdown)), max_bytes):
         # No record, and not even the headings fit: the views hold the notice alone.
@@ -1488,7 +1796,11 @@ def _show_records(
         extent = f"{shown} of {whole.count}"
     next_first_row: int | None = None
     shown_uris: set[str] | None = None
+    cut_by: CutBy | None = None
+    if extent == "none of the headings":
+        cut_by = "max_bytes"
     if limit < count:
+        cut_by = "max_rows" if limit == rows_limit and over_bound is None else "max_bytes"
         extent = extent or f"{limit} of {count} records"
         next_first_row = start + limit
         cut_document, links, _ = view.cut(limit)
@@ -1507,6 +1819,8 @@ def _show_records(
         None,
         cut_payload,
         over_bound,
+        host_lines,
+        cut_by=cut_by,
     )
 
 
@@ -1522,8 +1836,8 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
     def cut_payload(k: int) -> _Payload:
         return _payload([{"type": "text", "text": _text_views(lines, k)[0]()}], None)
 
-    limit = _text_line_limit(lines, max_rows)
-    limit = _fitting(bound, limit, count, lambda k: _both(_text_views(lines, k)), max_bytes, cut_payload)
+    rows_limit = _text_line_limit(lines, max_rows)
+    limit = _fitting(bound, rows_limit, count, lambda k: _both(_text_views(lines, k)), max_bytes, cut_payload)
     before = _record_lines(every_line[:start])
     over_bound: str | None = None
     if not _record_lines(lines[:limit]) and _record_lines(lines):
@@ -1531,9 +1845,14 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
         limit = _text_line_limit(lines, 0) + 1
         over_bound = f"Line {before + 1}"
     body_text, body_markdown = _text_views(lines, limit)
+    named = [line for line in lines[:limit] if not line.from_text]
+    content = cast("list[Any]", read.wire.get("content"))
     extent: str | None = None
     next_first_row: int | None = None
     shown_blocks: set[int] | None = None
+    cut_by: CutBy | None = None
+    if limit < count:
+        cut_by = "max_rows" if limit == rows_limit and over_bound is None else "max_bytes"
     if limit < count or start:
         records_shown = _record_lines(lines[:limit])
         records_in_all = before + _record_lines(lines)
@@ -1559,6 +1878,9 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
         shown_blocks,
         cut_payload,
         over_bound,
+        tuple(visible(line.text) for line in named),
+        tuple(itertools.chain.from_iterable(_block_strings(content[line.block]) for line in named)),
+        cut_by=cut_by,
     )
 
 
@@ -1608,10 +1930,14 @@ def _presentation(
     *,
     server: str | None,
     first_row: int,
+    bounds: tuple[int | None, int | None],
 ) -> Presentation:
     """Stage 4, the views and the model's copy: the notices (the user's without the token), the framing, the
     directive and the presentation."""
     rendering, tool_name, server_complete = read.rendering, read.tool_name, read.server_complete
+    state: ServerCompleteness = (
+        "complete" if server_complete else "not-stated" if _unstated(rendering, read.page) else "partial"
+    )
     extent = shown.extent
     # The page is cut while records of it are left to show (`first_row` shows them); once its last record has been
     # shown, the server's continuation may be followed without skipping any.
@@ -1621,12 +1947,24 @@ def _presentation(
     # The user's notice and the model's differ only in how to get the rest: the token goes to the model alone.
     model_notice: str | None
     if extent is not None:
-        user_rest = None if page_cut else _continuation_text(rendering, tool_name, for_model=False)
-        model_rest = None if page_cut else _continuation_text(rendering, tool_name, for_model=True)
-        last = first_row > 0 and shown.next_first_row is None  # the page's last slice: what is not shown came before
-        notice: str | None = _host_notice(extent, withheld, server_complete, user_rest, last=last)
-        model_notice = _host_notice(extent, withheld, server_complete, model_rest, last=last)
-    elif not server_complete and _unstated(rendering, read.page):
+        max_rows, max_bytes = bounds
+        cut = _Cut(
+            extent,
+            "records" if read.records.document is not None else "lines",
+            shown.cut_by,
+            max_rows if shown.cut_by == "max_rows" else max_bytes,
+            before=first_row > 0,
+            after=page_cut,
+            over_bound=shown.over_bound is not None,
+        )
+        # While the page is cut, a continuation waits for its last record; anything else the server said of the rest
+        # (no way to fetch it, a last part) is true now.
+        waits = page_cut and rendering.continuation is not None
+        user_rest = None if waits else _continuation_text(rendering, tool_name, for_model=False)
+        model_rest = None if waits else _continuation_text(rendering, tool_name, for_model=True)
+        notice: str | None = _host_notice(cut, withheld, state, user_rest)
+        model_notice = _host_notice(cut, withheld, state, model_rest)
+    elif state == "not-stated":
         # Nothing is known to be missing: the notice says completeness is unstated, not that records were cut.
         notice = model_notice = UNSTATED_COMPLETENESS
         if withheld:
@@ -1647,7 +1985,9 @@ def _presentation(
         notice = f"Note: {over}" if notice is None else f"{notice} {over}"
     body_text, body_markdown = shown.body_text, shown.body_markdown
     # Server lines worded like the host's own are preceded by the host's warning, in both views alike.
-    warned = functools.cache(lambda: imitates_host(body_text()))
+    warned = functools.cache(
+        lambda: imitates_host(body_text(), shown.host_lines) or imitates_host("\n".join(shown.named_strings))
+    )
     text_lead = "" if notice is None else f"{notice}\n\n"
     markdown_lead = "" if notice is None else f"> {markdown_escape(notice)}\n\n"
     views = _Views(
@@ -1669,6 +2009,8 @@ def _presentation(
         host_bounded=host_bounded,
         next_first_row=shown.next_first_row,
         extent=extent,
+        server_completeness=state,
+        cut_by=shown.cut_by,
         withheld_blocks=withheld,
         framing=framing,
         views=views,

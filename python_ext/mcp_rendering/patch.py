@@ -8,6 +8,11 @@ copy of a patched model, and clears the SDK's caches of compiled validators. `un
 
 Call `install()` before building tools or clients: an object built before it has already dropped the new fields.
 
+Validation reads the added fields by their wire names only, whatever the model's `populate_by_name` or the caller's
+`by_name`: a member `rendering` or `verbatim_hint` in a message is an unknown member, ignored, as the wire reader
+ignores it. The patched constructors still take the Python names (`ToolAnnotations(verbatim_hint=True)`), naming
+them by wire name before validating; a dict dumped without `by_alias=True` is no wire message and loses them.
+
 A malformed hint does not fail the model: the field holds the hint's safe value and `reading.AS_SENT` keeps the hint
 as it came. Annotations invalid in another way (a `readOnlyHint` that is no boolean) fail as they did, each error
 reported twice, under the two readings the patched model tries: "hints as typed" and "hints read safely". A
@@ -96,6 +101,7 @@ _CLASS_STATE = (
     "__pydantic_computed_fields__",
     "__signature__",
     "__get_pydantic_core_schema__",
+    "__init__",
 )
 _ADAPTER_STATE = ("core_schema", "validator", "serializer", "pydantic_complete")
 
@@ -278,13 +284,7 @@ def _mark_malformed_hints(value: Any, handler: core_schema.ValidatorFunctionWrap
     if not sent:
         return validated
     kept: Any = model_dict.get(_AS_SENT_FIELD)
-    if kept is None:
-        mark: Any = sent
-    elif isinstance(kept, dict):
-        mark = {**sent, **cast("dict[str, Any]", kept)}
-    else:
-        mark = kept  # an altered mark stays as it is: the reader reads it as unclean
-    model_dict[_AS_SENT_FIELD] = mark
+    model_dict[_AS_SENT_FIELD] = sent if kept is None else _merged_mark(kept, sent)
     fields_set.add(_AS_SENT_FIELD)
     return validated
 
@@ -292,7 +292,24 @@ def _mark_malformed_hints(value: Any, handler: core_schema.ValidatorFunctionWrap
 _HINT_FIELDS = {"verbatim_hint": "verbatimHint", "summarize_ok_hint": "summarizeOkHint"}
 
 
-def _marking_schema(cls: type[BaseModel], source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+def _merged_mark(kept: Any, sent: dict[str, Any]) -> Any:
+    """A mark the message already held (a peer's, or an empty one kept for null), with the malformed hints just
+    parsed, reading as the message does: a hint the mark holds malformed is read from the mark (the wire reader
+    does so), any other from the message; a mark that reads altered (not an object, empty, or holding anything but
+    malformed hints) stays altered, kept whole under its own name, a member no carrier defines."""
+    entries: dict[Any, Any] = cast("dict[Any, Any]", kept) if isinstance(kept, dict) else {}
+    malformed = {name: value for name, value in entries.items() if _malformed_hint(name, value)}
+    mark: dict[str, Any] = {**sent, **malformed}
+    if not entries or len(malformed) < len(entries):  # it read altered: so it stays
+        mark[AS_SENT] = kept
+    return mark
+
+
+def _malformed_hint(name: Any, value: Any) -> bool:
+    return name in _HINT_FIELDS.values() and value is not None and not isinstance(value, bool)
+
+
+def _patched_schema(cls: type[BaseModel], source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
     return _marked(handler(source), cls)
 
 
@@ -301,8 +318,9 @@ _VALIDATOR_WRAPPERS = ("function-before", "function-after", "function-wrap")
 
 
 def _marked(schema: core_schema.CoreSchema, cls: type[BaseModel]) -> core_schema.CoreSchema:
-    """The schema with the marking put on the model's fields: the model's own, or the model's inside the validators
-    a subclass adds. A copy all the way down to the change: pydantic may hand the same dicts back."""
+    """The schema with the patch's validation put on the model's fields (the marking of malformed hints, where the
+    model has the hints; reading the added fields by wire name only): the model's own, or the model's inside the
+    validators a subclass adds. A copy all the way down to the change: pydantic may hand the same dicts back."""
     node: Any = schema
     if node["type"] in _VALIDATOR_WRAPPERS and "schema" in node:
         inner = _marked(node["schema"], cls)
@@ -310,18 +328,56 @@ def _marked(schema: core_schema.CoreSchema, cls: type[BaseModel]) -> core_schema
     if node["type"] != "model" or node.get("cls") is not cls or node["schema"]["type"] != "model-fields":
         return schema  # the schema this hook already made, which pydantic hands back to a model holding this one
     fields = node["schema"]
+    chosen = _with_marking(fields) if _HINT_FIELDS.keys() <= fields["fields"].keys() else fields
+    field_names = _wire_only_fields(cls)
+    if field_names:
+        chosen = core_schema.no_info_wrap_validator_function(
+            functools.partial(_by_wire_names, frozenset(field_names)), chosen
+        )
+    return cast("core_schema.CoreSchema", {**node, "schema": chosen})
+
+
+def _wire_only_fields(model: type[BaseModel]) -> dict[str, str]:
+    """The fields the patch added to `model` whose Python name differs from the wire name, each to its wire name."""
+    return {
+        name: info.alias
+        for name, info in model.__pydantic_fields__.items()
+        if info.alias is not None and info.alias != name and _is_added_field(info)
+    }
+
+
+def _by_wire_names(field_names: frozenset[str], value: Any, handler: core_schema.ValidatorFunctionWrapHandler) -> Any:
+    """Validate a mapping without the members named by an added field's Python name: the SDK's models populate by
+    name, and a wire member `rendering` or `verbatim_hint` would otherwise be read as the field its wire name
+    (`_rendering`, `verbatimHint`) names, so that the model of the same bytes read otherwise than the wire reader,
+    which ignores it as an unknown member. Kept as an extra member where the model keeps those. Building the model in
+    Python (`CallToolResult(rendering=...)`) goes through the constructor, which names them by wire name first."""
+    if not isinstance(value, Mapping):
+        return handler(value)
+    mapping = cast("Mapping[Any, Any]", value)
+    if field_names.isdisjoint(mapping):
+        return handler(value)
+    unknown = {key: member for key, member in mapping.items() if key in field_names}
+    validated = handler({key: member for key, member in mapping.items() if key not in field_names})
+    extra: Any = validated[1]
+    if isinstance(extra, dict):
+        cast("dict[Any, Any]", extra).update(unknown)
+    return validated
+
+
+def _with_marking(fields: Any) -> core_schema.CoreSchema:
+    """The annotations' fields with malformed hints marked (see `_mark_malformed_hints`)."""
     strict = _without_fallbacks(fields)
     marking = core_schema.no_info_wrap_validator_function(_mark_malformed_hints, fields)
     # Well-formed hints validate in pydantic-core alone; only annotations with a malformed hint reach the marking.
     # Annotations invalid in another way fail both choices, and pydantic-core reports both, each under its label.
-    chosen = (
+    return (
         marking
         if strict is None
         else core_schema.union_schema(
             [(strict, "hints as typed"), (marking, "hints read safely")], mode="left_to_right"
         )
     )
-    return cast("core_schema.CoreSchema", {**node, "schema": chosen})
 
 
 def _without_fallbacks(schema: core_schema.CoreSchema) -> core_schema.CoreSchema | None:
@@ -557,9 +613,35 @@ def _module_caches(modules: list[types.ModuleType]) -> list[tuple[str, Any]]:
 
 
 def _is_patch_field(info: FieldInfo) -> bool:
-    """Whether a field is one this patch adds (a subclass defined while it was installed inherited it)."""
-    patch_kinds = (_ReadMalformedSafely, _KeepWireValue, _KeepMark, _OnlyTrueIsTrue)
-    return any(isinstance(item, patch_kinds) for item in info.metadata)
+    """Whether a field is one this patch adds or replaces (a subclass defined while it was installed inherited it)."""
+    return _is_added_field(info) or any(isinstance(item, _OnlyTrueIsTrue) for item in info.metadata)
+
+
+def _is_added_field(info: FieldInfo) -> bool:
+    """Whether a field is one this patch adds (not the SDK's `is_error`, which it only reads more strictly)."""
+    return any(isinstance(item, (_ReadMalformedSafely, _KeepWireValue, _KeepMark)) for item in info.metadata)
+
+
+def _constructor_by_field_names(model: type[BaseModel]) -> Callable[..., None]:
+    """`model.__init__`, naming the added fields by their wire names before validation, which reads only those: so
+    `ToolAnnotations(verbatim_hint=True)` builds what `ToolAnnotations(verbatimHint=True)` does. A field named both
+    ways is refused: which one was meant cannot be told."""
+    original: Callable[..., None] = model.__init__
+    wire_names = _wire_only_fields(model)
+
+    @functools.wraps(original)
+    def __init__(self: BaseModel, /, **data: Any) -> None:
+        for name, wire_name in wire_names.items():
+            if name in data:
+                if wire_name in data:
+                    raise TypeError(f"{type(self).__name__}() got {name!r} and {wire_name!r}, one field: give one")
+                data[wire_name] = data.pop(name)
+        original(self, **data)
+
+    # Read by pydantic when a subclass is defined while installed: a constructor of its own would make pydantic
+    # validate the subclass's wire input through it, by Python name.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+    return __init__
 
 
 def _add_fields(model: type[BaseModel], delta: type[BaseModel], added: list[str]) -> None:
@@ -579,7 +661,7 @@ def _add_fields(model: type[BaseModel], delta: type[BaseModel], added: list[str]
         # A malformed hint is parsed as its safe value; the mark keeps it as it came, so the model reads as the wire.
         annotations[_AS_SENT_FIELD], fields[_AS_SENT_FIELD] = _as_sent_field()
         added.append(f"{_qualified(model)}.{_AS_SENT_FIELD}")
-        model.__get_pydantic_core_schema__ = classmethod(_marking_schema)  # type: ignore[method-assign]
+    model.__get_pydantic_core_schema__ = classmethod(_patched_schema)  # type: ignore[method-assign]
     # New dicts, never in-place edits: the originals stay intact in the snapshot.
     model.__annotations__ = annotations
     model.__pydantic_fields__ = fields
@@ -627,6 +709,8 @@ def install() -> PatchRecord:
         try:
             for model, delta in [*targets, *inheriting]:
                 _add_fields(model, delta, added)
+            for model in target_classes:  # a subclass's constructor calls its base's
+                model.__init__ = _constructor_by_field_names(model)  # type: ignore[method-assign]
             _rebuild_afresh(ordered)
             for model in ordered:
                 _forget_assignments(model)

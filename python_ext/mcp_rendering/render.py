@@ -44,6 +44,8 @@ __all__ = [
     "indentation",
     "kind_marker",
     "markdown_escape",
+    "note_markdown",
+    "note_text",
     "render_markdown",
     "render_text",
     "text_escape",
@@ -266,7 +268,7 @@ def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()
     # The one untitled section of a document (a list of rows) is the document's own: no heading repeats it. Among
     # several, every section keeps its heading, so that no row reads as one of the section before.
     lines = [] if alone and not title else [title, _underline(title, "-"), ""]
-    note_lines = [text_escape(note) for note in notes]
+    note_lines = [note_text(note) for note in notes]
     rows = section.rows
     if not rows:
         lines.extend(note_lines or ["(no rows)"])
@@ -304,7 +306,10 @@ def render_text(
     The title is underlined with `=`, each section title with `-`; each section with rows is a `|`-delimited table
     with a header line and a `+---+` separator; a section without rows says `(no rows)`. Numeric columns are aligned
     right; padding is spaces only, so no value is changed. `notes` maps a section id to lines shown after its table
-    (in place of `(no rows)` when it has none), for example records the server sent as links.
+    (in place of `(no rows)` when it has none), for example records the server sent as links. A note is the
+    host's own line, in which every server string is already quoted (`host.quote`: its backslashes, quotes and
+    hidden characters escaped): it is shown as written, hidden characters made visible, never escaped a second time,
+    so that a server's backslash shows as the one escape its quotation wrote.
     """
     title = text_escape(document.title)
     lines = [title, _underline(title, "=")]
@@ -324,7 +329,24 @@ def markdown_escape(text: str) -> str:
     (`text_escape`: backslashes, tabs, line breaks and hidden characters as escapes), then Markdown's special
     characters get a backslash, so that no server string can open a link, an image, HTML, emphasis or a new line,
     and a Markdown renderer displays exactly the plain-text view's text."""
-    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", text_escape(text))
+    return _markup_escaped(text_escape(text))
+
+
+def note_text(note: str) -> str:
+    """A host's note for the plain-text view: its server strings are already quoted (`host.quote`), so it is shown
+    as written, only hidden characters made visible; escaping it again would show each server backslash twice."""
+    return visible(note)
+
+
+def note_markdown(note: str) -> str:
+    """A host's note for the Markdown view: displayed exactly as `note_text` shows it."""
+    return _markup_escaped(visible(note))
+
+
+def _markup_escaped(shown: str) -> str:
+    """Text as the plain-text view shows it, for Markdown: every special character gets a backslash, so that a
+    Markdown renderer displays exactly `shown`."""
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", shown)
     escaped = _AT_SIGNS.sub(r"`\g<0>`", _AUTOLINK_START.sub(r"\1\\\2", escaped))
     if "-" in escaped and _DELIMITER_LIKE.fullmatch(escaped):
         # A cell such as `-` or `:--` must not make its line look like a delimiter row: escape its first mark.
@@ -367,7 +389,7 @@ def _markdown_section(
     section: Section, null_display: str, notes: Sequence[str] = (), *, alone: bool = False
 ) -> list[str]:
     lines = [] if alone and not section.title else ["## " + markdown_escape(section.title), ""]
-    note_lines = ["- " + markdown_escape(note) for note in notes]
+    note_lines = ["- " + note_markdown(note) for note in notes]
     rows = section.rows
     if not rows:
         lines.extend(note_lines or ["*(no rows)*"])
@@ -392,7 +414,8 @@ def render_markdown(
 
     Every value is escaped so that no value can end its cell, its row or the table (pipes, backslashes, emphasis
     characters, HTML and line breaks). Indentation is `&emsp;` per level; subtotal and total markers are bold.
-    `notes` maps a section id to lines shown, escaped, as a list after its table (see `render_text`).
+    `notes` maps a section id to lines shown as a list after its table, as the plain-text view shows them (see
+    `render_text`), Markdown's special characters escaped.
     """
     lines = ["# " + markdown_escape(document.title)]
     for section in document.sections:

@@ -188,3 +188,44 @@ def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
     assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout
+
+
+def _hook_on(result_text: str) -> tuple[list[Any], Any]:
+    """The hook run on one tool message holding `result_text`, as `mcp-haystack` writes a result: the messages after
+    it and the `stop_run` it set."""
+    from haystack.components.agents.state import State  # pyright: ignore[reportMissingImports]
+
+    tool_message = ChatMessage.from_tool(result_text, origin=ToolCall(tool_name="ledger", arguments={}, id="call-1"))
+    schema = {"messages": {"type": list[ChatMessage]}, "stop_run": {"type": str}}
+    state = State(schema=schema, data={"messages": [ChatMessage.from_user("Go."), tool_message]})
+    DirectAnswerHook(["ledger"]).run(state)
+    return state.data["messages"], state.data.get("stop_run")
+
+
+AMOUNT_RESULT = json.dumps(
+    {
+        "content": [{"type": "text", "text": "One account."}],
+        "structuredContent": {"rows": [{"account": "Cash", "amount": "AMOUNT"}]},
+        "_meta": {"io.modelcontextprotocol/rendering": {"mode": "verbatim", "complete": True}},
+        "isError": False,
+    }
+)
+
+
+def test_an_amount_in_the_result_string_is_shown_exactly() -> None:
+    """The hook reads `mcp-haystack`'s result string as the host reads JSON: a number past a double's precision is
+    shown as written, not as the float a plain `json.loads` would make of it."""
+    messages, stop = _hook_on(AMOUNT_RESULT.replace('"AMOUNT"', "12345678901234567890.12"))
+    assert stop == "ledger"
+    assert "| 12345678901234567890.12 |" in messages[-1].text
+    assert "1.2345678901234567e+19" not in messages[-1].text
+
+
+def test_a_number_json_cannot_hold_in_the_result_string_gets_no_host_view() -> None:
+    """`NaN`, `Infinity` and a number past a double's range are not JSON: the hook refuses the result (the model
+    reads it, as it reads any result the host does not present) and never shows such a number as a value."""
+    for number in ("NaN", "Infinity", "-Infinity", "1e999"):
+        result_text = AMOUNT_RESULT.replace('"AMOUNT"', number)
+        messages, stop = _hook_on(result_text)
+        assert stop is None
+        assert messages[-1].tool_call_result is not None and messages[-1].tool_call_result.result == result_text

@@ -69,7 +69,7 @@ def _compiled_identities() -> dict[str, dict[str, int]]:
         identities[f"{model.__module__}.{model.__qualname__}"] = {
             name: id(value)
             for name, value in vars(model).items()
-            if (name.startswith("__pydantic") or name in ("__annotations__", "__signature__"))
+            if (name.startswith("__pydantic") or name in ("__annotations__", "__signature__", "__init__"))
             and name not in _LAZY_CACHES
         }
     for name, adapter in patch._module_adapters(modules):  # pyright: ignore[reportPrivateUsage]

@@ -23,14 +23,15 @@ framework's own return-direct route ends the turn on a verbatim result, so that 
 
 The host's own lines always come first and the server's text after them, so that nothing the server writes can
 pass for the host's: a server line imitating a caption or a notice sits below the real one. Where the server's
-text holds a line worded like one of the host's (opening as a caption, a notice, an error line or a joined
-answer's line does, or speaking of a host), a host line, `IMITATION_WARNING`, comes just before that text, so that
-such a line cannot pass for the host's where the host's lines end. The answer is bounded
-as `present()` bounds it (`max_rows`, `max_bytes`); by default, `DEFAULT_MAX_BYTES`, since an answer has no
-scroll-back the host controls. `join_answers` puts several answers in one, each closed by a host line whose mark
-no server text can hold; `other_calls_line` is the host line opening an answer that leaves out other calls of its
-step (a framework whose route ends on the step's first direct result). `is_verbatim_tool` reads a tool's hint,
-for routes that must be chosen before any call (a flag set when the tools are loaded).
+text holds a line worded like one of the host's (`mcp_rendering.host.imitates_host`: opening as a line of
+`mcp_rendering.host.HOST_LINES` does, this module's among them, however spelled, or speaking of a host), a host
+line, `IMITATION_WARNING`, comes just before that text, so that such a line cannot pass for the host's where the
+host's lines end. The answer is bounded as `present()` bounds it (`max_rows`, `max_bytes`); by default,
+`DEFAULT_MAX_BYTES`, since an answer has no scroll-back the host controls. `join_answers` puts several answers in
+one, each closed by a host line whose mark no server text can hold; `other_calls_line` is the host line opening an
+answer that leaves out other calls of its step (a framework whose route ends on the step's first direct result).
+`is_verbatim_tool` reads a tool's hint, for routes that must be chosen before any call (a flag set when the tools
+are loaded).
 """
 
 from __future__ import annotations
@@ -41,14 +42,21 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from mcp_rendering.host import (
+    ANSWER_ERROR,
+    ANSWER_MESSAGE_FOLLOWS,
+    ANSWER_NOTHING,
+    ANSWER_OVER_BOUND,
     IMITATION_WARNING,
+    JOINED_END,
+    JOINED_HEAD,
     NAME_LIMIT,
+    NARROWER_QUERY,
+    OTHER_CALLS_OPENING,
     OVER_BOUND,
     UNSTATED_COMPLETENESS,
     Presentation,
     present,
     quote,
-    result_is_complete,
     tool_result_wire,
 )
 from mcp_rendering.reading import read_tool_hints
@@ -68,14 +76,8 @@ __all__ = [
     "other_calls_line",
 ]
 
-OTHER_CALLS_OPENING = "In the same step, the model also called "
-"""How `other_calls_line` opens."""
-
 DEFAULT_MAX_BYTES = 512 * 1024
 """The default bound on the UTF-8 size of the records shown in an answer (the host's lines come on top)."""
-
-NARROWER_QUERY = "To see them, ask again with a narrower query."
-"""What an answer the host's bounds cut tells the user to do, unless the application says how it offers the rest."""
 
 
 @dataclass(frozen=True)
@@ -121,13 +123,7 @@ def _source(tool: Any, server: str | None) -> str:
 def _unstated_notice(presentation: Presentation) -> str | None:
     """The neutral line replacing `present()`'s partial notice when the only reason for it is that the server did
     not state completeness (no continuation, nothing cut by the host); None otherwise."""
-    rendering = presentation.rendering
-    if (
-        presentation.notice is None
-        or rendering.completeness != "not-stated"
-        or rendering.continuation_partial
-        or presentation.host_bounded
-    ):
+    if presentation.notice is None or presentation.server_completeness != "not-stated" or presentation.host_bounded:
         return None
     return UNSTATED_COMPLETENESS
 
@@ -143,32 +139,26 @@ def _text_size(wire: Mapping[str, Any]) -> int:
     )
 
 
-def _cut_notice(
-    presentation: Presentation,
-    whole: bool,
-    first_row: int,
-    bounds: tuple[int | None, int | None],
-    how_to_see_more: str | None,
-) -> str:
+def _cut_notice(presentation: Presentation, bounds: tuple[int | None, int | None], how_to_see_more: str | None) -> str:
     """The notice of an answer the host's bounds (`max_rows`, `max_bytes`) or `first_row` cut: what it shows, which
-    bound, that the others are not in it, and what the user can do. `present()`'s own notice points to the full
-    result, which an answer does not have."""
-    rendering = presentation.rendering
-    unstated = rendering.completeness == "not-stated" and not rendering.continuation_partial
-    partial_page = not whole and not unstated
-    if whole:
-        of = "a result the server sent whole"
-    else:
-        of = "one page of a partial result" if partial_page else "a result the server did not say was whole"
+    bound, that the others are not in it, and what the user can do. The facts are `present()`'s (its extent, the
+    bound that cut it, what the server said of completeness); its notice speaks of a view the user can page, which
+    an answer is not."""
+    state = presentation.server_completeness
+    of = {
+        "complete": "a result the server sent whole",
+        "partial": "one page of a partial result",
+        "not-stated": "a result the server did not say was whole",
+    }[state]
     notice = f"{PARTIAL_MARKER} this answer shows {presentation.extent} of {of}"
     max_rows, max_bytes = bounds
-    if presentation.next_first_row is None:  # the last part of a paged answer: only what came before is cut
+    if presentation.cut_by is None:  # the last part of a paged answer: only what came before is cut
         notice += "; what comes before is not in it"
-    elif max_rows is not None and presentation.next_first_row - first_row >= max_rows:
+    elif presentation.cut_by == "max_rows":
         notice += f" (this host's bound: {max_rows} per answer); the others are not in it"
     else:
         notice += f" (as many as fit this host's bound of {max_bytes} bytes per answer); the others are not in it"
-    if partial_page:
+    if state == "partial":
         notice += ", nor what the server has after this page"
     return f"{notice}. {how_to_see_more or NARROWER_QUERY}"
 
@@ -229,16 +219,15 @@ def final_answer(
     notice_markdown, records_markdown = _split_notice(presentation.markdown, presentation.notice, markdown=True)
     if wire.get("isError") is True:
         # An error message is not a partial set of records, so no notice goes with it.
-        head = f"The {source} reported an error."
+        head = ANSWER_ERROR.format(source=source)
         if records_text.strip():
-            head += " Its message, as the server wrote it:"
+            head += ANSWER_MESSAGE_FOLLOWS
         text = "\n\n".join(line for line in (head, records_text) if line.strip())
         markdown = "\n\n".join(line for line in (markdown_escape(head), records_markdown) if line.strip())
         return FinalAnswer(text, markdown, presentation.mode == "verbatim", True, presentation.complete, presentation)
     unstated = _unstated_notice(presentation)
     if presentation.extent is not None:
-        whole = result_is_complete(wire, tool=tool, arguments=arguments or {})
-        notice_text = _cut_notice(presentation, whole, first_row, (max_rows, max_bytes), how_to_see_more)
+        notice_text = _cut_notice(presentation, (max_rows, max_bytes), how_to_see_more)
         notice_markdown = f"> {markdown_escape(notice_text)}"
     elif unstated is not None:
         notice_text, notice_markdown = unstated, markdown_escape(unstated)
@@ -248,13 +237,10 @@ def final_answer(
         # Nothing fits the bound (a first record larger than it, which `present()` pages alone): an answer has no
         # pages, so it says so rather than show a record over its bound.
         size = _text_size(wire)
-        empty = (
-            f"The {source} returned a result of {size} bytes of text, over this host's bound of {max_bytes} bytes"
-            " for an answer: none of it is shown here. To see it, ask again with a narrower query."
-        )
+        empty = ANSWER_OVER_BOUND.format(source=source, size=size, bound=max_bytes)
         notice_text = notice_markdown = records_text = records_markdown = ""
     elif not records_text.strip():
-        empty = f"The {source} returned nothing to show."
+        empty = ANSWER_NOTHING.format(source=source)
     # `present()`'s records open with `IMITATION_WARNING` when a server line is worded like the host's.
     text_lines = (presentation.caption, empty, notice_text, records_text)
     markdown_lines = (presentation.caption_markdown, markdown_escape(empty), notice_markdown, records_markdown)
@@ -279,9 +265,9 @@ def join_answers(answers: Sequence[str], *, markdown: bool = False) -> str:
     windows = (digest[start : start + 12] for start in range(len(digest) - 11))
     mark = next((window for window in windows if not any(window in answer for answer in answers)), digest)
     count = len(answers)
-    lines = [f"{count} results follow, in the order called; the host ends each with a line marked {mark}."]
+    lines = [JOINED_HEAD.format(count=count, mark=mark)]
     for index, answer in enumerate(answers, 1):
-        lines += [answer, f"End of result {index} of {count} ({mark})."]
+        lines += [answer, JOINED_END.format(index=index, count=count, mark=mark)]
     if markdown:
         lines = [markdown_escape(line) if index % 2 == 0 else line for index, line in enumerate(lines)]
     return "\n\n".join(lines)

@@ -28,11 +28,11 @@ among the messages, to show beside the answer).
 from __future__ import annotations
 
 import importlib
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, join_answers
+from mcp_rendering.reading import parse_json
 
 __all__ = ["DirectAnswerHook", "direct_answers"]
 
@@ -57,16 +57,22 @@ def _listed_name(tool: object) -> object:
 
 
 def _wire(text: str) -> dict[str, Any] | None:
-    """`mcp-haystack`'s result string (the SDK's `CallToolResult` dumped with its wire names) as wire JSON; None when
-    it is not one."""
+    """`mcp-haystack`'s result string (the SDK's `CallToolResult` dumped with its wire names) as wire JSON, read as
+    the host reads any message (`parse_json`: an amount exact, a repeated member marked); None when it is not one,
+    or holds what JSON cannot (`NaN`, `1e999`): then the model reads the result, never a host view of a number
+    changed."""
     try:
-        value = json.loads(text)
+        value = parse_json(text)
     except ValueError:
         return None
     if not isinstance(value, dict) or not isinstance(cast("dict[str, Any]", value).get("content"), list):
         return None
-    # The dump writes every unset member as null; absent is what the wire means.
-    return {key: item for key, item in cast("dict[str, Any]", value).items() if item is not None}
+    wire = cast("dict[str, Any]", value)
+    # The dump writes every unset member as null; absent is what the wire means. Removed in place: the object
+    # `parse_json` made remembers the members it repeated.
+    for key in [key for key, item in wire.items() if item is None]:
+        del wire[key]
+    return wire
 
 
 class DirectAnswerHook:
