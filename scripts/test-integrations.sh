@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # The framework adapters' tests, each at both ends of its extra's version range: the upper end in the framework's
 # environment under .venv-reach/ (created or refreshed from interop/reach/requirements-*.txt first), the lower end in
-# .venv-adapters/ (from tests/integrations/requirements-*-lowest.txt); then a strict type check of each adapter
-# against its framework. Extra arguments go to each pytest run. The example servers run on the project environment.
+# .venv-adapters/ (from tests/integrations/requirements-*-lowest.txt); the bad-input tests beside the suites of the
+# frameworks they cover; then a strict type check of each adapter against its framework. Extra arguments go to each
+# pytest run. The example servers run on the project environment.
+#
+#   bash scripts/test-integrations.sh            # set up, then run the stages two at a time (JOBS=N for N)
+#   bash scripts/test-integrations.sh --stages   # set up, then print the stages for scripts/parallel.py
+#                                                # (scripts/test.sh runs them in one pool with its other stages)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -13,8 +18,6 @@ WITH_LOWEST=(langchain openai-agents)  # adapters whose extra has a lower bound,
 PINNED_ONLY=(google-adk agno strands llama-index semantic-kernel haystack crewai pydantic-ai autogen)  # no extra yet: the pinned environment only
 
 .venv/bin/python -m interop.reach --setup "${WITH_LOWEST[@]}" "${PINNED_ONLY[@]}"
-export MCP_RENDERING_SERVER_PYTHON="$PWD/.venv/bin/python"
-export PYTHONPATH="$PWD/python_ext"  # the environments hold the frameworks, not this project
 
 lowest_env() { # lowest_env NAME: .venv-adapters/NAME-lowest holds exactly its lock (refreshed when the lock changes)
   local lock="tests/integrations/requirements-$1-lowest.txt" env=".venv-adapters/$1-lowest" digest
@@ -30,38 +33,45 @@ lowest_env() { # lowest_env NAME: .venv-adapters/NAME-lowest holds exactly its l
   fi
 }
 
-status=0
-for name in "${WITH_LOWEST[@]}"; do
-  file="tests/integrations/test_${name//-/_}.py"
-  lowest_env "$name"
-  for env in ".venv-reach/$name" ".venv-adapters/$name-lowest"; do
-    echo "== $file ($env)"
-    # --confcutdir keeps tests/conftest.py, which needs the development tools, out of these environments.
-    "$env/bin/python" -m pytest -q -p no:cacheprovider --confcutdir=tests/integrations "$file" "$@" || status=1
+stage() { # stage NAME COMMAND...: one line for scripts/parallel.py, the command quoted for bash
+  printf '%s\t' "$1"
+  shift
+  printf '%q ' "$@"
+  printf '\n'
+}
+# The environments hold the frameworks, not this project: it comes from python_ext/, its servers run on .venv.
+adapter_tests=(env "PYTHONPATH=$PWD/python_ext" "MCP_RENDERING_SERVER_PYTHON=$PWD/.venv/bin/python")
+# --confcutdir keeps tests/conftest.py, which needs the development tools, out of these environments.
+pytest_options=(-m pytest -q -p no:cacheprovider --confcutdir=tests/integrations)
+# The frameworks whose environments run the bad-input tests (the file skips what an environment does not hold).
+BAD_INPUT=(langchain openai-agents google-adk agno strands haystack autogen)
+
+stages() {
+  local name env file extra
+  for name in "${WITH_LOWEST[@]}" "${PINNED_ONLY[@]}"; do
+    file="tests/integrations/test_${name//-/_}.py"
+    extra=()
+    if [[ " ${BAD_INPUT[*]} " == *" $name "* ]]; then extra=(tests/integrations/test_bad_input.py); fi
+    stage "adapter: $name${extra:+, bad input}" \
+      "${adapter_tests[@]}" ".venv-reach/$name/bin/python" "${pytest_options[@]}" "$file" "${extra[@]}" "$@"
+    if [[ " ${WITH_LOWEST[*]} " == *" $name "* ]]; then
+      stage "adapter: $name, lowest versions" \
+        "${adapter_tests[@]}" ".venv-adapters/$name-lowest/bin/python" "${pytest_options[@]}" "$file" "$@"
+    fi
   done
-done
+  # Strict types of each adapter against its real framework (the project environment has neither framework): the
+  # upper end, so the adapter's annotations hold against the newest framework it supports.
+  for env in "${WITH_LOWEST[@]}" "${PINNED_ONLY[@]}"; do
+    stage "adapter: $env, pyright strict" \
+      .venv/bin/pyright -p ".venv-reach/pyright-$env/pyrightconfig.json"
+  done
+}
 
-# Adapters without a lower bound of their own (no extra yet): the framework's pinned environment only.
-for name in "${PINNED_ONLY[@]}"; do
-  env=".venv-reach/$name"
-  file="tests/integrations/test_${name//-/_}.py"
-  echo "== $file ($env)"
-  "$env/bin/python" -m pytest -q -p no:cacheprovider --confcutdir=tests/integrations "$file" "$@" || status=1
+for name in "${WITH_LOWEST[@]}"; do
+  lowest_env "$name"
 done
-
-# Bad input through each return-direct adapter, in each framework's pinned environment (the file skips the
-# frameworks an environment does not hold).
-for env in langchain openai-agents google-adk agno strands haystack autogen; do
-  echo "== tests/integrations/test_bad_input.py (.venv-reach/$env)"
-  ".venv-reach/$env/bin/python" -m pytest -q -p no:cacheprovider --confcutdir=tests/integrations \
-    tests/integrations/test_bad_input.py "$@" || status=1
-done
-
-# Strict types of each adapter against its real framework (the project environment has neither framework).
 for env in "${WITH_LOWEST[@]}" "${PINNED_ONLY[@]}"; do
-  # the upper end: the adapter's annotations hold against the newest framework it supports
   adapter="python_ext/mcp_rendering/integrations/${env//-/_}.py"
-  echo "== pyright (strict) on $adapter, against .venv-reach/$env"
   config_dir=".venv-reach/pyright-$env"
   mkdir -p "$config_dir"
   cat > "$config_dir/pyrightconfig.json" <<JSON
@@ -74,7 +84,11 @@ for env in "${WITH_LOWEST[@]}" "${PINNED_ONLY[@]}"; do
   "venv": "$env"
 }
 JSON
-  .venv/bin/pyright -p "$config_dir/pyrightconfig.json" || status=1
 done
 
-exit "$status"
+if [ "${1:-}" = "--stages" ]; then
+  shift
+  stages "$@"
+else
+  stages "$@" | .venv/bin/python scripts/parallel.py --jobs "${JOBS:-2}"
+fi

@@ -349,7 +349,14 @@ def test_a_wrong_order_shown_before_the_right_one_is_caught(
 
 # ----------------------------------------------------------------------------------------- any structured content
 
-_json_scalars = st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.floats(allow_nan=False) | _TEXT
+# Finite floats only: JSON has no infinity, and the reader refuses a number that overflows to one.
+_json_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | _TEXT
+)
 _json = st.recursive(
     _json_scalars,
     lambda inner: (

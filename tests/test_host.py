@@ -500,7 +500,7 @@ def test_a_malformed_token_is_never_followed_nor_quoted() -> None:
         )
         # Unusable, the continuation still says more exists: the result is incomplete, with nothing to follow.
         assert not presentation.complete and presentation.next_arguments({}) is None
-        assert presentation.notice is not None and "no way to fetch the rest" in presentation.notice
+        assert presentation.notice is not None and "no usable way to fetch the rest" in presentation.notice
         assert "IGNORE" not in (presentation.framing or "") and "forged" not in (presentation.framing or "")
 
 

@@ -15,6 +15,7 @@ from mcp_rendering.integrations.answer import (
     IMITATION_WARNING,
     NARROWER_QUERY,
     UNSTATED_COMPLETENESS,
+    AnswerOptions,
     final_answer,
     is_verbatim_tool,
     join_answers,
@@ -375,3 +376,81 @@ def test_the_other_calls_line_names_each_tool_once_quoted_and_says_which_ran() -
     assert "\n" not in hostile
     markdown = other_calls_line(["*bold*"], markdown=True)
     assert "*bold*" not in markdown and MarkdownIt().render(markdown).count("<em>") == 0
+
+
+@pytest.mark.parametrize(
+    ("options", "error"),
+    [
+        ({"server": 3}, TypeError),
+        ({"server": ""}, ValueError),
+        ({"max_rows": True}, TypeError),
+        ({"max_rows": 2.0}, TypeError),
+        ({"max_rows": 0}, ValueError),
+        ({"max_bytes": False}, TypeError),
+        ({"max_bytes": -1}, ValueError),
+        ({"markdown": 1}, TypeError),
+        ({"markdown": "yes"}, TypeError),
+        ({"allow": "ledger"}, TypeError),
+        ({"allow": [b"ledger"]}, TypeError),
+        ({"allow": 3}, TypeError),
+    ],
+)
+def test_answer_options_refuse_a_wrong_type_or_range_when_made(options: dict[str, Any], error: type[Exception]) -> None:
+    with pytest.raises(error):
+        AnswerOptions(**options)
+
+
+def test_answer_options_keep_what_they_are_given() -> None:
+    options = AnswerOptions(server=SERVER, max_rows=5, max_bytes=0, markdown=True, allow=iter(["a", "b", "a"]))
+    assert (options.server, options.max_rows, options.max_bytes, options.markdown) == (SERVER, 5, 0, True)
+    assert options.allow == frozenset({"a", "b"})
+    default = AnswerOptions()
+    assert (default.server, default.max_rows, default.max_bytes, default.markdown, default.allow) == (
+        None,
+        None,
+        DEFAULT_MAX_BYTES,
+        False,
+        None,
+    )
+    assert AnswerOptions(max_bytes=None).max_bytes is None
+    with pytest.raises(AttributeError):
+        options.markdown = False  # type: ignore[misc]
+
+
+def test_a_route_fixed_before_the_call_follows_the_hint_and_allow_only() -> None:
+    options = AnswerOptions(allow=["ledger"])
+    assert options.selects(_tool("ledger", verbatimHint=True))
+    assert not options.selects(_tool("other", verbatimHint=True))
+    assert not options.selects(_tool("ledger"))  # a result's directive cannot choose a route fixed before it
+    assert options.selects(_tool("prefixed_ledger", verbatimHint=True), name="ledger")
+    assert AnswerOptions().selects(_tool("any", verbatimHint=True))
+
+
+def test_a_route_taken_after_the_call_follows_the_hint_or_the_result_directive() -> None:
+    options = AnswerOptions(server=SERVER)
+    hinted, bare = _tool("ledger", verbatimHint=True), _tool("ledger")
+    # The result's directive alone (a tool without the hint) takes the route.
+    answer = options.direct_answer(bare, _text_result("one\ntwo", mode="verbatim", complete=True))
+    assert answer is not None and answer.startswith(f'Verbatim result from tool "ledger" of server "{SERVER}".')
+    assert answer.endswith("one\ntwo")
+    # The hint alone does too; a directive saying the result may be summarized does not, whatever the hint.
+    assert options.direct_answer(hinted, _text_result("one")) is not None
+    assert options.direct_answer(hinted, _text_result("one", mode="summarizable")) is None
+    assert options.direct_answer(bare, _text_result("one")) is None
+    # An error never answers, nor does a result the host cannot read, nor a tool `allow` leaves out.
+    failed = {**_text_result("closed", mode="verbatim"), "isError": True}
+    assert options.direct_answer(hinted, failed) is None
+    assert options.direct_answer(hinted, "not a result") is None
+    assert AnswerOptions(allow=["other"]).direct_answer(hinted, _text_result("one")) is None
+    assert AnswerOptions(allow=["other"]).direct_answer(hinted, _text_result("one"), name="other") is not None
+
+
+def test_answer_options_answer_in_the_form_asked_and_name_the_default_server() -> None:
+    result = _text_result("*one*", mode="verbatim", complete=True)
+    plain = AnswerOptions().direct_answer(_tool("t"), result, default_server="plugin")
+    marked = AnswerOptions(markdown=True).direct_answer(_tool("t"), result, default_server="plugin")
+    assert plain is not None and plain.startswith('Verbatim result from tool "t" of server "plugin".')
+    assert marked is not None and marked.endswith("```\n*one*\n```")  # the server's text fenced
+    named = AnswerOptions(server="bank").answer(_tool("t"), result, default_server="plugin")
+    assert named.text.startswith('Verbatim result from tool "t" of server "bank".')
+    assert AnswerOptions(markdown=True).join([plain, plain]) == join_answers([plain, plain], markdown=True)

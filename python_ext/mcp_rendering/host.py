@@ -709,6 +709,12 @@ def _continuation_text(rendering: EffectiveRendering, tool_name: str | None, *, 
     if continuation is None and rendering.continuation_declared and not rendering.call_known:
         # Read without the call's arguments: it may be a later part, and no continuation can be checked.
         return "It may be one part of a result fetched in parts: the call's arguments were not given to the host."
+    if continuation is None and rendering.continuation_reading.present and not rendering.tool_defined:
+        # The tool's declaration of its continuation argument is unknown, not absent: the host was not given it.
+        return "This host does not know how the server offers the rest: it was not given the tool's definition."
+    if continuation is None and rendering.continuation_reading.present:
+        # Malformed, expired, or naming an argument the tool does not declare or the caller set.
+        return "The server gave no usable way to fetch the rest."
     if continuation is None:
         return "The server gave no way to fetch the rest."
     who = f"the tool {_name(tool_name)}" if tool_name else "the same tool"
@@ -1589,6 +1595,8 @@ def present(
 
     Args:
         tool: the `Tool` (an SDK model of any version, or its wire dict) that produced the result; None if unknown.
+            Anything else (a framework's own tool object, a name alone) is read as unknown: a partial result's
+            notice then says the host does not know how the server offers the rest, not that it offers none.
         result: the `CallToolResult`: an SDK model, a framework's own (FastMCP's `Client.call_tool()` result), or its
             wire dict.
         arguments: the arguments of the call that returned `result`, when known. A continuation naming one of the

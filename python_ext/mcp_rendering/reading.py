@@ -808,11 +808,10 @@ def read_continuation(
     argument = values.get("argument")
     if usable and argument != declared:
         usable = False
-        problems.append(
-            Problem(
-                _RESULT_CONTINUATION, "argument", f"{argument!r} is not the tool's declared {declared!r}", "unusable"
-            )
-        )
+        why = f"{argument!r} is not the tool's declared {declared!r}"
+        if not _tool_defined(tool):
+            why = "the tool's definition, which declares the argument, was not given"
+        problems.append(Problem(_RESULT_CONTINUATION, "argument", why, "unusable"))
     if usable and original_arguments is None:
         # Unknown original arguments: whether the continuation names one of them cannot be checked, so it fails.
         usable = False
@@ -866,6 +865,10 @@ class EffectiveRendering:
     """Whether the tool's continuation carrier is present but not clean and usable (misspelled, mistyped, given
     twice, contradicted by the `inputSchema`): then no result of the tool can be told complete, and every one reads
     "not-stated"."""
+    tool_defined: bool = True
+    """Whether the tool was given as its MCP definition (an SDK `Tool`, or a wire object with its `inputSchema`):
+    when not (None, a framework's own tool object, a name alone), what the tool declares (its hints, its
+    continuation argument) is unknown, not absent, and a result's continuation cannot be checked against it."""
 
     @property
     def registered_mode(self) -> bool:
@@ -1051,6 +1054,16 @@ def _is_error(result: Any) -> bool:
     return flag is True
 
 
+def _tool_defined(tool: Any) -> bool:
+    """Whether `tool` is an MCP tool definition: an SDK model with an input schema field, or a wire object holding
+    `inputSchema` (a member every `Tool` has). A framework's tool object keeps its own members, not the server's."""
+    if isinstance(tool, BaseModel):
+        fields = type(tool).model_fields
+        return "inputSchema" in fields or "input_schema" in fields
+    wire = _mapping(tool)
+    return wire is not None and "inputSchema" in wire
+
+
 def _tool_name(tool: Any) -> str | None:
     name = _model_member(tool, "name") if isinstance(tool, BaseModel) else (_mapping(tool) or {}).get("name")
     return name if isinstance(name, str) else None
@@ -1141,6 +1154,7 @@ def resolve_rendering(
             query,
             declared is not None,
             declaration.broken,
+            _tool_defined(tool),
         )
 
     # A verbatim tool's error stays verbatim: a result's `summarizable` does not override the tool's hint there.

@@ -24,6 +24,7 @@ from mcp_rendering.integrations.agno import DirectAnswerMCPTools
 from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, page_examples, run_example
+from tests.support.directive_server import DIRECTED_TEXT
 
 FINANCIAL = "mcp_rendering.examples.financial"
 SCREENING = "mcp_rendering.examples.screening"
@@ -79,7 +80,7 @@ def _run(
     async def go() -> tuple[str, ScriptedModel]:
         params = StdioServerParameters(command=python, args=["-m", module], cwd=str(ROOT))
         model = ScriptedModel(script, preamble)
-        options.setdefault("rendering_server_name", "example")
+        options.setdefault("server", "example")
         async with DirectAnswerMCPTools(server_params=params, timeout_seconds=60, **options) as toolkit:
             agent = Agent(model=model, tools=[toolkit], post_hooks=[toolkit.final_answer_hook])
             output = await agent.arun("Go.")
@@ -176,3 +177,16 @@ def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
     assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout
+
+
+DIRECTIVE = "tests.support.directive_server"
+"""A server whose results' directives and tools' hints disagree."""
+CAPTION = 'Verbatim result from tool "directed" of server "example".'
+
+
+def test_a_result_directive_alone_takes_the_route_and_a_summarizable_result_does_not(example_python: str) -> None:
+    # The route is taken after the call: the result's directive decides, with or without the tool's hint.
+    final, _ = _run(example_python, DIRECTIVE, [("directed", {})])
+    assert final == f"{CAPTION}\n\n{DIRECTED_TEXT}"
+    final, _ = _run(example_python, DIRECTIVE, [("hinted", {})])
+    assert final == SUMMARY

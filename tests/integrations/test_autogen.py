@@ -28,6 +28,7 @@ from mcp_rendering.integrations.autogen import direct_answer_tools
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import page_examples, run_example
 from tests.integrations.marked_server import FAKE_CAPTION, HOSTILE_GUIDANCE
+from tests.support.directive_server import HINTED_TEXT
 
 FINANCIAL = "mcp_rendering.examples.financial"
 SCREENING = "mcp_rendering.examples.screening"
@@ -251,3 +252,17 @@ def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
     assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout
+
+
+DIRECTIVE = "tests.support.directive_server"
+"""A server whose results' directives and tools' hints disagree."""
+
+
+def test_a_result_directive_alone_does_not_take_the_agent_wide_route(example_python: str) -> None:
+    # The tools are split from their hints when loaded: a tool without the hint goes to the agent that reflects,
+    # whatever its results say; the dedicated agent shows a hinted tool's summarizable result as `present()` does.
+    tools = asyncio.run(direct_answer_tools(_params(example_python, DIRECTIVE)))
+    assert [tool.name for tool in tools.verbatim] == ["hinted"]
+    assert [tool.name for tool in tools.others] == ["directed"]
+    final, model, _ = asyncio.run(_run(example_python, DIRECTIVE, [("hinted", {})]))
+    assert final == HINTED_TEXT and len(model.create_calls) == 1

@@ -85,9 +85,7 @@ async def _openai_agents(turns: Turns, allow: Sequence[str] | None) -> str:
             [assistant_message(SUMMARY)],
         ]
     )
-    server = RenderingMCPServerStdio(
-        params=_params(), name=SERVER, allow_direct=allow, client_session_timeout_seconds=60
-    )
+    server = RenderingMCPServerStdio(params=_params(), name=SERVER, allow=allow, client_session_timeout_seconds=60)
     async with server:
         agent = Agent(name="t", model=model, mcp_servers=[server], tool_use_behavior=verbatim_final_output)
         result = await Runner.run(agent, "Show the ledger", run_config=RunConfig(tracing_disabled=True))
@@ -172,7 +170,7 @@ async def _agno(turns: Turns, allow: Sequence[str] | None) -> str:
             return response
 
     params = StdioServerParameters(**_params())
-    async with DirectAnswerMCPTools(server_params=params, rendering_server_name=SERVER, allow=allow) as toolkit:
+    async with DirectAnswerMCPTools(server_params=params, server=SERVER, allow=allow) as toolkit:
         agent = Agent(model=Scripted(id="scripted"), tools=[toolkit], post_hooks=[toolkit.final_answer_hook])
         output = await agent.arun("Show the ledger")
     return str(output.content)

@@ -29,6 +29,7 @@ from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES
 from mcp_rendering.integrations.crewai import DirectAnswerToolAdapter
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, page_examples, run_example
+from tests.support.directive_server import HINTED_TEXT
 
 FINANCIAL = "mcp_rendering.examples.financial"
 SCREENING = "mcp_rendering.examples.screening"
@@ -198,3 +199,17 @@ def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
     assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout
+
+
+DIRECTIVE = "tests.support.directive_server"
+"""A server whose results' directives and tools' hints disagree."""
+
+
+def test_a_result_directive_alone_does_not_take_the_route_fixed_at_load(example_python: str) -> None:
+    # `result_as_answer` is set from the hint when the tools are loaded: a result's directive alone cannot set it,
+    # and CrewAI does not look at the result of a tool that has it, so a summarizable result ends the task too, as
+    # the host's view of it.
+    final, _ = run(example_python, DIRECTIVE, "directed")
+    assert final == SUMMARY
+    final, _ = run(example_python, DIRECTIVE, "hinted")
+    assert final == HINTED_TEXT

@@ -24,6 +24,7 @@ from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
 from mcp_rendering.integrations.haystack import DirectAnswerHook, direct_answers
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, page_examples, run_example
+from tests.support.directive_server import DIRECTED_TEXT
 
 FINANCIAL = "mcp_rendering.examples.financial"
 SCREENING = "mcp_rendering.examples.screening"
@@ -146,10 +147,15 @@ def _listed(python: str, module: str) -> list[Any]:
 
 def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:
     final, _, _ = _run(example_python, SCREENING, [("screening_report", {})])
-    assert final is not None and final.split("\n\n")[1].startswith(PARTIAL_MARKER)
+    assert final is not None
     # How to get the rest: the continuation's argument is declared in the tool's `_meta`, which Haystack's MCP tools
-    # do not keep; the listed tools hold it.
-    assert "The rest can be fetched" not in final
+    # do not keep; without the listed tools the notice says the host does not know it, never that the server gave
+    # no way.
+    notice = final.split("\n\n")[1]
+    assert notice.startswith(PARTIAL_MARKER) and notice.endswith(
+        "This host does not know how the server offers the rest: it was not given the tool's definition."
+    )
+    assert "no way" not in final and "no usable way" not in final
     listed = _listed(example_python, SCREENING)
     final, _, _ = _run(example_python, SCREENING, [("screening_report", {})], listed_tools=listed)
     assert final is not None
@@ -179,7 +185,7 @@ def test_two_verbatim_calls_answer_with_both_each_closed_by_the_host(example_pyt
 def test_the_hook_serializes_by_tool_name() -> None:
     hook = DirectAnswerHook(["financial_statements"], server="example", markdown=True)
     again = DirectAnswerHook.from_dict(hook.to_dict())
-    assert again.to_dict() == hook.to_dict() and again.tools == ["financial_statements"] and again.markdown
+    assert again.to_dict() == hook.to_dict() and again.tools == ["financial_statements"] and again.options.markdown
 
 
 def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
@@ -229,3 +235,17 @@ def test_a_number_json_cannot_hold_in_the_result_string_gets_no_host_view() -> N
         messages, stop = _hook_on(result_text)
         assert stop is None
         assert messages[-1].tool_call_result is not None and messages[-1].tool_call_result.result == result_text
+
+
+DIRECTIVE = "tests.support.directive_server"
+"""A server whose results' directives and tools' hints disagree."""
+CAPTION = 'Verbatim result from tool "directed" of server "example".'
+
+
+def test_a_result_directive_alone_takes_the_route_and_a_summarizable_result_does_not(example_python: str) -> None:
+    # The route is taken after the call: the result's directive decides, with or without the tool's hint.
+    final, _, generator = _run(example_python, DIRECTIVE, [("directed", {})])
+    assert final == f"{CAPTION}\n\n{DIRECTED_TEXT}" and generator.calls == 1
+    listed = [{"name": "hinted", "_meta": {"io.modelcontextprotocol/rendering": {"verbatimHint": True}}}]
+    final, _, _ = _run(example_python, DIRECTIVE, [("hinted", {})], listed_tools=listed)
+    assert final == SUMMARY

@@ -29,6 +29,7 @@ from mcp_rendering.integrations.langchain import RenderedCall, rendering_interce
 from mcp_rendering.reading import combine_parts
 from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER
 from tests.integrations.conftest import page_examples, records_in_text, run_example
+from tests.support.directive_server import HINTED_TEXT
 
 _ADAPTERS_VERSION = tuple(int(part) for part in metadata.version("langchain-mcp-adapters").split(".")[:2])
 ROUTE_ENVIRONMENT = _ADAPTERS_VERSION >= (0, 3)
@@ -434,3 +435,17 @@ def test_outside_a_graph_an_error_is_the_host_error_answer(example_python: str) 
 def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:
     messages, _ = asyncio.run(_agent_run(example_python, SCREENING, [("screening_report", {})]))
     assert messages[-1].text.split("\n\n")[1].startswith(PARTIAL_MARKER)
+
+
+DIRECTIVE = "tests.support.directive_server"
+"""A server whose results' directives and tools' hints disagree."""
+
+
+def test_a_result_directive_alone_does_not_take_the_route_fixed_at_load(example_python: str) -> None:
+    # `return_direct` is set from the hint when the tools are loaded: a result's directive alone cannot set it, and
+    # LangChain does not look at the result of a tool that has it, so a summarizable result ends the turn too, as
+    # the host's view of it.
+    messages, _ = asyncio.run(_agent_run(example_python, DIRECTIVE, [("directed", {})]))
+    assert messages[-1].text == SUMMARY
+    messages, _ = asyncio.run(_agent_run(example_python, DIRECTIVE, [("hinted", {})]))
+    assert messages[-1].type == "tool" and messages[-1].text == HINTED_TEXT

@@ -27,11 +27,11 @@ from mcp_rendering.integrations.openai_agents import (
     RenderingMCPServerStdio,
     rendered_output,
     verbatim_final_output,
-    verbatim_markdown_output,
 )
 from mcp_rendering.reading import combine_parts
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import page_examples, records_in_text, run_example
+from tests.support.directive_server import DIRECTED_TEXT
 
 FINANCIAL = "mcp_rendering.examples.financial"
 SCREENING = "mcp_rendering.examples.screening"
@@ -231,14 +231,16 @@ async def _route(
     module: str,
     turn: Sequence[tuple[str, Mapping[str, Any]]],
     behavior: Any = verbatim_final_output,
-    allow_direct: Sequence[str] | None = None,
+    allow: Sequence[str] | None = None,
+    markdown: bool = False,
 ) -> tuple[Any, ScriptedModel]:
     calls = [function_call(name, dict(args), call_id=f"call-{n}") for n, (name, args) in enumerate(turn)]
     model = ScriptedModel([calls, [assistant_message(SUMMARY)]])
     server = RenderingMCPServerStdio(
         params={"command": python, "args": ["-m", module]},
         name="example",
-        allow_direct=allow_direct,
+        allow=allow,
+        markdown=markdown,
         client_session_timeout_seconds=60,
     )
     async with server:
@@ -259,7 +261,7 @@ def test_the_route_answers_with_every_record_and_no_model_turn(example_python: s
 
 
 def test_the_markdown_route_answers_with_the_fenced_form(example_python: str) -> None:
-    result, _ = asyncio.run(_route(example_python, FINANCIAL, [("financial_statements", {})], verbatim_markdown_output))
+    result, _ = asyncio.run(_route(example_python, FINANCIAL, [("financial_statements", {})], markdown=True))
     answer = result.final_output
     assert isinstance(answer, str) and answer.startswith('Verbatim result from tool "financial\\_statements"')
     report = audit(answer, _reference(example_python, FINANCIAL, "financial_statements", {}), markup="markdown")
@@ -278,9 +280,9 @@ def test_the_route_leaves_other_tools_errors_and_mixed_turns_to_the_model(exampl
 
 def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
     turn = [("financial_statements", {})]
-    result, model = asyncio.run(_route(example_python, FINANCIAL, turn, allow_direct=["key_figures"]))
+    result, model = asyncio.run(_route(example_python, FINANCIAL, turn, allow=["key_figures"]))
     assert result.final_output == SUMMARY and len(model.calls) == 2
-    result, _ = asyncio.run(_route(example_python, FINANCIAL, turn, allow_direct=["financial_statements"]))
+    result, _ = asyncio.run(_route(example_python, FINANCIAL, turn, allow=["financial_statements"]))
     assert result.final_output.startswith("Verbatim result from tool")
 
 
@@ -288,3 +290,16 @@ def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> 
     result, _ = asyncio.run(_route(example_python, SCREENING, [("screening_report", {})]))
     answer = result.final_output
     assert isinstance(answer, str) and answer.split("\n\n")[1].startswith(PARTIAL_MARKER)
+
+
+DIRECTIVE = "tests.support.directive_server"
+"""A server whose results' directives and tools' hints disagree."""
+CAPTION = 'Verbatim result from tool "directed" of server "example".'
+
+
+def test_a_result_directive_alone_takes_the_route_and_a_summarizable_result_does_not(example_python: str) -> None:
+    # The route is taken after the call: the result's directive decides, with or without the tool's hint.
+    result, _ = asyncio.run(_route(example_python, DIRECTIVE, [("directed", {})]))
+    assert result.final_output == f"{CAPTION}\n\n{DIRECTED_TEXT}"
+    result, _ = asyncio.run(_route(example_python, DIRECTIVE, [("hinted", {})]))
+    assert result.final_output == SUMMARY

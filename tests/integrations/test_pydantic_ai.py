@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastmcp.client.transports import StdioTransport  # pyright: ignore[reportMissingImports]
 from pydantic_ai import Agent  # pyright: ignore[reportMissingImports]
 from pydantic_ai.mcp import MCPToolset  # pyright: ignore[reportMissingImports]
@@ -251,3 +252,27 @@ def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
     assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout
+
+
+DIRECTIVE = "tests.support.directive_server"
+"""A server whose results' directives and tools' hints disagree."""
+
+
+def test_a_result_directive_alone_does_not_take_the_route_nor_a_summarizable_result(example_python: str) -> None:
+    # The toolset keeps no result's `_meta`: the adapter makes the call itself only for a tool with the hint, so a
+    # result's directive alone reaches the model as the toolset maps it; a hinted tool's summarizable result too.
+    for tool in ("directed", "hinted"):
+        output, _ = asyncio.run(_run(example_python, DIRECTIVE, [(tool, {})]))
+        assert output == SUMMARY, tool
+
+
+def test_the_capability_checks_its_options_when_made() -> None:
+    with pytest.raises(TypeError):
+        DirectAnswers(max_rows=True)
+    with pytest.raises(ValueError):
+        DirectAnswers(max_bytes=-1)
+    with pytest.raises(TypeError):
+        DirectAnswers(allow=["financial_statements"])  # pyright: ignore[reportArgumentType]
+    with pytest.raises(TypeError):
+        DirectAnswers(allow={"example": "financial_statements"})
+    assert DirectAnswers(allow={"example": ["a", "a"]}).allow == {"example": frozenset({"a"})}

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+import pytest
 from pydantic import Field
 from semantic_kernel.agents import ChatCompletionAgent  # pyright: ignore[reportMissingImports]
 from semantic_kernel.connectors.ai.chat_completion_client_base import ChatCompletionClientBase  # pyright: ignore[reportMissingImports]
@@ -80,7 +81,11 @@ async def _run(
     async with MCPStdioPlugin(name=PLUGIN, command=python, args=args) as plugin:
         chosen = direct_answers(service, [plugin], **options) if helped else service
         agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
+        if helped:
+            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+        filters = list(agent.kernel.auto_function_invocation_filters)
         response = await agent.get_response(messages="Go.")
+        assert agent.kernel.auto_function_invocation_filters == filters  # the call leaves the kernel as it was
     return response.message, service
 
 
@@ -207,3 +212,40 @@ def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
     assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout
+
+
+def test_the_service_refuses_a_kernel_without_its_filter_and_changes_no_kernel(example_python: str) -> None:
+    async def run() -> None:
+        service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[("financial_statements", {})])
+        async with MCPStdioPlugin(name=PLUGIN, command=example_python, args=["-m", FINANCIAL]) as plugin:
+            chosen = direct_answers(service, [plugin], allow=["financial_statements"])
+            assert chosen.plugins == (plugin,) and chosen.options.allow == frozenset({"financial_statements"})
+            agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
+            with pytest.raises(ValueError, match="answer_filter"):
+                await agent.get_response(messages="Go.")
+            assert agent.kernel.auto_function_invocation_filters == []
+            assert service.requests == 0  # refused before any model call
+
+    asyncio.run(run())
+
+
+def test_direct_answers_checks_its_options_when_called() -> None:
+    service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[])
+    with pytest.raises(TypeError):
+        direct_answers(service, [], max_rows=True)
+    with pytest.raises(TypeError):
+        direct_answers(service, [], allow="financial_statements")
+    with pytest.raises(ValueError):
+        direct_answers(service, [], max_bytes=-1)
+
+
+DIRECTIVE = "tests.support.directive_server"
+"""A server whose results' directives and tools' hints disagree."""
+
+
+def test_a_result_directive_alone_does_not_take_the_route_nor_a_summarizable_result(example_python: str) -> None:
+    # SK's plugin keeps no result's `_meta`: the filter makes the call itself only for a tool with the hint, so a
+    # result's directive alone reaches the model through SK's plugin; a hinted tool's summarizable result too.
+    for tool in ("directed", "hinted"):
+        message, service = asyncio.run(_run(example_python, DIRECTIVE, [(tool, {})]))
+        assert str(message) == SUMMARY and service.requests == 2, tool

@@ -68,9 +68,7 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     if job["helped"]:
         from mcp_rendering.integrations.agno import DirectAnswerMCPTools
 
-        toolkit: Any = DirectAnswerMCPTools(
-            server_params=params, timeout_seconds=60, rendering_server_name=server_name(job)
-        )
+        toolkit: Any = DirectAnswerMCPTools(server_params=params, timeout_seconds=60, server=server_name(job))
     else:
         toolkit = MCPTools(server_params=params, timeout_seconds=60)
     async with toolkit:

@@ -60,6 +60,8 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
 
             service = direct_answers(service, [plugin], server=server_name(job))
         agent = ChatCompletionAgent(name="reach", service=service, plugins=[plugin])
+        if job["helped"]:
+            agent.kernel.add_filter("auto_function_invocation", service.answer_filter)
         response = await agent.get_response(messages="Show the annual accounts.")
         outputs = [
             str(item.result)

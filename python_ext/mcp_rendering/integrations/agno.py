@@ -35,7 +35,7 @@ from agno.exceptions import StopAgentRun  # pyright: ignore[reportMissingImports
 from agno.tools.mcp import MCPTools  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from agno.utils.mcp import get_entrypoint_for_tool  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, join_answers
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
 
 __all__ = ["DirectAnswerMCPTools"]
 
@@ -109,7 +109,7 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
     def __init__(
         self,
         *args: Any,
-        rendering_server_name: str | None = None,
+        server: str | None = None,
         max_rows: int | None = None,
         max_bytes: int | None = DEFAULT_MAX_BYTES,
         markdown: bool = False,
@@ -119,20 +119,21 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
         """Takes `MCPTools`' own arguments, and:
 
         Args:
-            rendering_server_name: the server name shown in the caption (default: none, the tool alone is named).
+            server: the server name shown in the caption (default: none, the tool alone is named).
             max_rows: the host's bound on the records shown.
             max_bytes: the host's bound on the size of the records shown (None: no bound).
             markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
                 renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
             allow: the names of the tools (as the server names them) whose verbatim result may end the run; None:
                 every tool the server marks. A server could mark every tool: name the ones you mean.
+
+        Raises:
+            TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
         """
+        self._options = AnswerOptions(
+            server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
+        )
         cast("Any", super()).__init__(*args, **kwargs)
-        self._rendering_server_name = rendering_server_name
-        self._max_rows = max_rows
-        self._max_bytes = max_bytes
-        self._markdown = markdown
-        self._allow = None if allow is None else frozenset(allow)
         self._answers: dict[str, list[str]] = {}
         """The verbatim answers of each run still going, by run id, until the post-hook takes them."""
 
@@ -161,7 +162,7 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
         for tool in await self._listed_tools():
             name = cast("str", tool.name)
             function = functions.get(prefix + name)
-            if function is None or (self._allow is not None and name not in self._allow):
+            if function is None or not self._options.allows(name):
                 continue
             function.entrypoint = self._answering_entrypoint(tool)
 
@@ -187,21 +188,9 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
         return call_tool
 
     def _verbatim_text(self, tool: Any, outcome: Any, arguments: Mapping[str, Any]) -> str | None:
-        """The host's view of a result it presents verbatim and that is not an error; None for any other."""
-        try:
-            answer = final_answer(
-                tool,
-                _wire(outcome),
-                server=self._rendering_server_name,
-                max_rows=self._max_rows,
-                max_bytes=self._max_bytes,
-                arguments=arguments,
-            )
-        except (TypeError, ValueError):  # not a result the host can read: Agno's own conversion goes to the model
-            return None
-        if not answer.verbatim or answer.is_error:
-            return None
-        return answer.markdown if self._markdown else answer.text
+        """The host's view of a result it presents verbatim and that is not an error; None for any other (and for
+        a result the host cannot read: Agno's own conversion then goes to the model)."""
+        return self._options.direct_answer(tool, _wire(outcome), arguments=arguments)
 
     async def _call(self, name: str, arguments: dict[str, Any], run_context: Any, agent: Any, team: Any) -> Any:
         """The tool's result, over the session Agno would have used for this run."""
@@ -227,7 +216,7 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
             if getattr(message, "role", None) == "tool" and content in pending:
                 pending.remove(content)
                 answers.append(cast("str", content))
-        run_output.content = join_answers(answers + pending, markdown=self._markdown)
+        run_output.content = self._options.join(answers + pending)
 
 
 async def _call_on(session: Any, name: str, arguments: Mapping[str, Any]) -> Any:

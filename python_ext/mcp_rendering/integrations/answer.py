@@ -32,12 +32,21 @@ one, each closed by a host line whose mark no server text can hold; `other_calls
 answer that leaves out other calls of its step (a framework whose route ends on the step's first direct result).
 `is_verbatim_tool` reads a tool's hint, for routes that must be chosen before any call (a flag set when the tools
 are loaded).
+
+`AnswerOptions` holds the options every framework adapter takes, under the same keyword names (`server`,
+`max_rows`, `max_bytes`, `markdown`, `allow`), checked once when made, and the one rule for taking a route:
+
+- a route the framework fixes before any result (a flag set when the tools are loaded) is set on a tool whose hint
+  reads verbatim (`AnswerOptions.selects`); a result's own directive cannot take it;
+- a route the framework takes after the call is taken for a result the host presents verbatim, from the tool's
+  hint or the result's directive, that is not an error (`AnswerOptions.direct_answer`);
+- either way, only for a tool `allow` names, when it names any.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -69,6 +78,7 @@ __all__ = [
     "NARROWER_QUERY",
     "OTHER_CALLS_OPENING",
     "UNSTATED_COMPLETENESS",
+    "AnswerOptions",
     "FinalAnswer",
     "final_answer",
     "is_verbatim_tool",
@@ -185,7 +195,8 @@ def final_answer(
     """The host's view of `result` (a result of `tool`) as the final answer; see the module docstring.
 
     Args:
-        tool: the `Tool` (SDK model of any version, or wire dict) that produced the result; None if unknown.
+        tool: the `Tool` (SDK model of any version, or wire dict) that produced the result; None if unknown (a
+            framework's tool object without the server's definition is unknown too: see `mcp_rendering.present`).
         result: the `CallToolResult` (SDK model, a framework's own of that shape, or wire dict).
         server: the server's name, shown in the caption and in an error line.
         max_rows: the host's bound on the records shown (see `mcp_rendering.present`).
@@ -292,3 +303,140 @@ def other_calls_line(not_shown: Sequence[str], not_run: Sequence[str] = (), *, m
         return ""
     line = f"{OTHER_CALLS_OPENING}{'; and '.join(parts)}."
     return markdown_escape(line) if markdown else line
+
+
+def _name_of(tool: Any) -> object:
+    if isinstance(tool, Mapping):
+        return cast("Mapping[str, Any]", tool).get("name")
+    return getattr(tool, "name", None)
+
+
+def _checked_bound(name: str, value: object, least: int) -> int | None:
+    if value is None:
+        return None
+    if type(value) is not int:  # a bool or a float is no count of rows or bytes
+        raise TypeError(f"{name} must be an integer or None, not {type(value).__name__}")
+    if value < least:
+        raise ValueError(f"{name} must be {'one' if least else 'zero'} or more")
+    return value
+
+
+def _checked_allow(allow: object) -> frozenset[str] | None:
+    if allow is None:
+        return None
+    if isinstance(allow, (str, bytes)) or not isinstance(allow, Iterable):
+        raise TypeError(f"allow must be tool names (an iterable of strings) or None, not {type(allow).__name__}")
+    names = tuple(cast("Iterable[object]", allow))
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"allow must hold tool names (strings), not {type(name).__name__}")
+    return frozenset(cast("tuple[str, ...]", names))
+
+
+@dataclass(frozen=True, init=False)
+class AnswerOptions:
+    """The host's options for a framework adapter's direct answers (every adapter takes them as keyword arguments of
+    these names), checked when made, and the rule for taking the route (see the module docstring)."""
+
+    server: str | None
+    """The server name shown in the caption; None: the adapter's own name for the server, if it has one."""
+    max_rows: int | None
+    """The host's bound on the records shown (None: no bound)."""
+    max_bytes: int | None
+    """The host's bound on the UTF-8 size of the records shown (None: no bound)."""
+    markdown: bool
+    """Answer with the Markdown form (every server string escaped or fenced), for a front end that renders the
+    answer as Markdown; the plain text form otherwise, whose server text is raw."""
+    allow: frozenset[str] | None
+    """The names of the tools whose result may answer directly; None: every tool the server marks. A server could
+    mark every tool verbatim: name the ones you mean."""
+
+    def __init__(
+        self,
+        *,
+        server: str | None = None,
+        max_rows: int | None = None,
+        max_bytes: int | None = DEFAULT_MAX_BYTES,
+        markdown: bool = False,
+        allow: Iterable[str] | None = None,
+    ) -> None:
+        """
+        Raises:
+            TypeError: an option of the wrong type (a bool is no bound, a string is no list of names).
+            ValueError: an empty server name, `max_rows` below one or `max_bytes` below zero.
+        """
+        given = cast("object", server)
+        if given is not None and not isinstance(given, str):
+            raise TypeError(f"server must be a name (a string) or None, not {type(given).__name__}")
+        if given == "":
+            raise ValueError("server must be a name or None, not empty")
+        flag = cast("object", markdown)
+        if not isinstance(flag, bool):
+            raise TypeError(f"markdown must be True or False, not {type(flag).__name__}")
+        object.__setattr__(self, "server", server)
+        object.__setattr__(self, "max_rows", _checked_bound("max_rows", max_rows, 1))
+        object.__setattr__(self, "max_bytes", _checked_bound("max_bytes", max_bytes, 0))
+        object.__setattr__(self, "markdown", markdown)
+        object.__setattr__(self, "allow", _checked_allow(allow))
+
+    def allows(self, name: object) -> bool:
+        """Whether `allow` lets the tool called `name` answer directly."""
+        return self.allow is None or (isinstance(name, str) and name in self.allow)
+
+    def selects(self, tool: Any, name: str | None = None) -> bool:
+        """Whether a route fixed before any result is set on `tool`: `allow` lets it (by `name`, default the tool's
+        own name) and its hint reads verbatim."""
+        return self.allows(_name_of(tool) if name is None else name) and is_verbatim_tool(tool)
+
+    def answer(
+        self,
+        tool: Any,
+        result: Any,
+        *,
+        arguments: Mapping[str, Any] | None = None,
+        default_server: str | None = None,
+    ) -> FinalAnswer:
+        """`final_answer` of `result` with these options; `default_server` names the server when `server` is None.
+
+        Raises:
+            TypeError: `result` is not a tool result.
+        """
+        return final_answer(
+            tool,
+            result,
+            server=self.server or default_server,
+            max_rows=self.max_rows,
+            max_bytes=self.max_bytes,
+            arguments=arguments,
+        )
+
+    def text(self, answer: FinalAnswer) -> str:
+        """The form of `answer` these options ask for: its Markdown or its plain text."""
+        return answer.markdown if self.markdown else answer.text
+
+    def direct_answer(
+        self,
+        tool: Any,
+        result: Any,
+        *,
+        name: str | None = None,
+        arguments: Mapping[str, Any] | None = None,
+        default_server: str | None = None,
+    ) -> str | None:
+        """The answer ending the turn, for a route taken after the call: the host's view of `result` when `allow`
+        lets the tool (by `name`, default the tool's own name) answer and the host presents the result verbatim
+        (the tool's hint or the result's directive) and it is not an error; None for any other result, and for one
+        the host cannot read (the framework then hands it on as usual)."""
+        if not self.allows(_name_of(tool) if name is None else name):
+            return None
+        try:
+            answer = self.answer(tool, result, arguments=arguments, default_server=default_server)
+        except (TypeError, ValueError):
+            return None
+        if not answer.verbatim or answer.is_error:
+            return None
+        return self.text(answer)
+
+    def join(self, answers: Sequence[str]) -> str:
+        """`join_answers` of a turn's answers, in the form these options ask for."""
+        return join_answers(answers, markdown=self.markdown)

@@ -63,13 +63,7 @@ from autogen_ext.tools.mcp import (  # pyright: ignore[reportMissingImports, rep
     create_mcp_server_session,  # pyright: ignore[reportUnknownVariableType]
 )
 
-from mcp_rendering.integrations.answer import (
-    DEFAULT_MAX_BYTES,
-    FinalAnswer,
-    final_answer,
-    is_verbatim_tool,
-    join_answers,
-)
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, FinalAnswer, join_answers
 
 __all__ = ["DirectAnswerTools", "direct_answer_tools"]
 
@@ -80,14 +74,6 @@ _LIST_PAGES_LIMIT = 1000
 class _DirectAnswerError(Exception):
     """An error result of a verbatim tool: its message is the host's error answer (AutoGen hands the model, and
     the summary, the text of the exception a tool raises)."""
-
-
-@dataclass(frozen=True)
-class _Settings:
-    server: str | None
-    max_rows: int | None
-    max_bytes: int | None
-    markdown: bool
 
 
 def _adapter_class(server_params: Any) -> Any:
@@ -110,7 +96,7 @@ def _answer_tool_class(base: Any) -> Any:
     """A subclass of AutoGen's adapter `base` whose result is the host's view."""
 
     class _DirectAnswerTool(base):  # pyright: ignore[reportUntypedBaseClass]
-        def __init__(self, server_params: Any, tool: Any, session: Any, settings: _Settings) -> None:
+        def __init__(self, server_params: Any, tool: Any, session: Any, settings: AnswerOptions) -> None:
             base.__init__(self, server_params=server_params, tool=tool, session=session)
             self._direct_params = server_params
             self._direct_session = session
@@ -135,7 +121,7 @@ def _answer_tool_class(base: Any) -> Any:
             answer = _answer(self._mcp_tool, await call, arguments, self._settings)
             if answer.is_error:
                 raise _DirectAnswerError(answer.text)
-            return answer.markdown if self._settings.markdown else answer.text
+            return self._settings.text(answer)
 
         def return_value_as_string(self, value: Any) -> str:
             return value if isinstance(value, str) else cast("str", base.return_value_as_string(self, value))
@@ -143,15 +129,8 @@ def _answer_tool_class(base: Any) -> Any:
     return _DirectAnswerTool
 
 
-def _answer(tool: Any, result: Any, arguments: Mapping[str, Any], settings: _Settings) -> FinalAnswer:
-    return final_answer(
-        tool,
-        result,
-        server=settings.server,
-        max_rows=settings.max_rows,
-        max_bytes=settings.max_bytes,
-        arguments=arguments,
-    )
+def _answer(tool: Any, result: Any, arguments: Mapping[str, Any], settings: AnswerOptions) -> FinalAnswer:
+    return settings.answer(tool, result, arguments=arguments)
 
 
 def _show_as_is(call: Any, result: Any) -> str:
@@ -284,7 +263,11 @@ async def direct_answer_tools(
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
             renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
         allow: the names of the tools that may answer directly; None: every tool the server marks.
+
+    Raises:
+        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
     """
+    options = AnswerOptions(server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
     adapter = _adapter_class(server_params)
     if session is None:
         open_session = cast("Callable[[Any], Any]", create_mcp_server_session)
@@ -293,13 +276,11 @@ async def direct_answer_tools(
             tools = await _list_tools(listing)
     else:
         tools = await _list_tools(session)
-    allowed = None if allow is None else frozenset(allow)
-    settings = _Settings(server, max_rows, max_bytes, markdown)
     answering = _answer_tool_class(adapter)
     split = DirectAnswerTools(markdown=markdown)
     for tool in tools:
-        if is_verbatim_tool(tool) and (allowed is None or tool.name in allowed):
-            split.verbatim.append(answering(server_params, tool, session, settings))
+        if options.selects(tool):
+            split.verbatim.append(answering(server_params, tool, session, options))
         else:
             split.others.append(adapter(server_params=server_params, tool=tool, session=session))
     return split

@@ -45,7 +45,7 @@ from typing import Any, cast
 # Resolved where crewai-tools' MCP extra is installed; the project's own environment goes without it.
 from mcpadapt.core import ToolAdapter  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, is_verbatim_tool, other_calls_line
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, other_calls_line
 
 __all__ = ["DirectAnswerToolAdapter"]
 
@@ -72,22 +72,22 @@ class DirectAnswerToolAdapter(ToolAdapter):  # pyright: ignore[reportUntypedBase
                 renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
             allow: the names of the tools that may answer directly; None: every tool the server marks. A server
                 could mark every tool: name the ones you mean, the others stay with the model.
+
+        Raises:
+            TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
         """
+        self._options = AnswerOptions(
+            server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
+        )
         # crewai-tools' own adapter, from the environment the agent runs in (this package does not depend on it).
         adapters: Any = importlib.import_module("crewai_tools.adapters.mcp_adapter")
         self._crewai: Any = adapters.CrewAIToolAdapter()
-        self._server = server
-        self._max_rows = max_rows
-        self._max_bytes = max_bytes
-        self._markdown = markdown
-        self._allow = None if allow is None else frozenset(allow)
 
     def adapt(self, func: Callable[[dict[str, Any] | None], Any], mcp_tool: Any) -> Any:
         """The CrewAI tool for `mcp_tool`, as crewai-tools makes it, answering directly when the server marks it
         verbatim and the host allows it."""
         tool = self._crewai.adapt(func, mcp_tool)
-        name = cast("str", getattr(mcp_tool, "name", ""))
-        if (self._allow is not None and name not in self._allow) or not is_verbatim_tool(mcp_tool):
+        if not self._options.selects(mcp_tool):
             return tool
         answer_of = self._answer_of(mcp_tool)
 
@@ -103,15 +103,8 @@ class DirectAnswerToolAdapter(ToolAdapter):  # pyright: ignore[reportUntypedBase
         tools: Any = importlib.import_module("crewai.tools")
 
         def answer_of(result: Any, arguments: dict[str, Any]) -> Any:
-            answer = final_answer(
-                mcp_tool,
-                result,
-                server=self._server,
-                max_rows=self._max_rows,
-                max_bytes=self._max_bytes,
-                arguments=arguments,
-            )
-            text = answer.markdown if self._markdown else answer.text
+            answer = self._options.answer(mcp_tool, result, arguments=arguments)
+            text = self._options.text(answer)
             if answer.is_error:
                 return tools.ToolFailure(message=text, reason=tools.ToolFailureReason.MCP_ERROR)
             return text
@@ -128,7 +121,7 @@ class DirectAnswerToolAdapter(ToolAdapter):  # pyright: ignore[reportUntypedBase
         # Only a tool's result as the answer ends a task on a tool message holding the answer itself.
         if not messages or messages[-1].get("role") != "tool" or messages[-1].get("content") != raw:
             return (True, output)
-        line = _other_calls(messages, markdown=self._markdown)
+        line = _other_calls(messages, markdown=self._options.markdown)
         return (True, f"{line}\n\n{raw}" if line else output)
 
     def async_adapt(self, afunc: Any, mcp_tool: Any) -> Any:

@@ -27,7 +27,7 @@ import importlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, join_answers
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
 
 __all__ = ["ANSWER_KEY", "direct_answers"]
 
@@ -88,8 +88,11 @@ def direct_answers(
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
             renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
         allow: the names of the tools whose verbatim result may end the turn; None: every tool the server marks.
+
+    Raises:
+        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
     """
-    allowed = None if allow is None else frozenset(allow)
+    options = AnswerOptions(server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
 
     # The answers of each turn's calls so far (None: not verbatim), by the turn's call ids. ADK runs a turn's
     # calls concurrently and merges their actions; this callback runs without awaiting, so the last call of the
@@ -113,20 +116,12 @@ def direct_answers(
         raw = _raw_tool(tool)
         if raw is None or not isinstance(tool_response, Mapping):
             return None  # not an MCP tool's result
-        if allowed is not None and getattr(tool, "name", None) not in allowed:
-            return None
         response = cast("Mapping[str, Any]", tool_response)
         if "content" not in response:
             return None
-        try:
-            answer = final_answer(
-                raw, _wire(response), server=server, max_rows=max_rows, max_bytes=max_bytes, arguments=args
-            )
-        except (TypeError, ValueError):
-            return None
-        if not answer.verbatim or answer.is_error:
-            return None
-        return answer.markdown if markdown else answer.text
+        return options.direct_answer(
+            raw, _wire(response), name=cast("str | None", getattr(tool, "name", None)), arguments=args
+        )
 
     def after_agent(callback_context: Any) -> Any:
         answers = cast("list[str] | None", callback_context.state.get(ANSWER_KEY))
@@ -135,6 +130,6 @@ def direct_answers(
         callback_context.state[ANSWER_KEY] = []
         # ADK's own content type, from the environment the agent runs in (this package does not depend on it).
         genai: Any = importlib.import_module("google.genai.types")
-        return genai.Content(role="model", parts=[genai.Part(text=join_answers(answers, markdown=markdown))])
+        return genai.Content(role="model", parts=[genai.Part(text=options.join(answers))])
 
     return {"after_tool_callback": after_tool, "after_agent_callback": after_agent}

@@ -31,7 +31,7 @@ import importlib
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, join_answers
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
 from mcp_rendering.reading import parse_json
 
 __all__ = ["DirectAnswerHook", "direct_answers"]
@@ -87,7 +87,16 @@ class DirectAnswerHook:
         max_rows: int | None = None,
         max_bytes: int | None = DEFAULT_MAX_BYTES,
         markdown: bool = False,
+        allow: Iterable[str] | None = None,
     ) -> None:
+        """The arguments are those of `direct_answers`.
+
+        Raises:
+            TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
+        """
+        self._options = AnswerOptions(
+            server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
+        )
         self.tools = list(tools)
         """The tools whose results may answer: names, `MCPTool`s, `MCPToolset`s."""
         self._listed: dict[str, Any] = {}
@@ -95,10 +104,11 @@ class DirectAnswerHook:
             name = _listed_name(tool)
             if isinstance(name, str):
                 self._listed[name] = tool
-        self.server = server
-        self.max_rows = max_rows
-        self.max_bytes = max_bytes
-        self.markdown = markdown
+
+    @property
+    def options(self) -> AnswerOptions:
+        """The hook's options, as checked when it was made."""
+        return self._options
 
     def run(self, state: Any) -> None:
         """Put the host's view in place of each verbatim result of the last model turn, and end the run with it when
@@ -126,7 +136,7 @@ class DirectAnswerHook:
         state.set("messages", messages, handler_override=replace_values)
         if any(answer is None for answer in answers):
             return
-        text = join_answers([answer or "" for answer in answers], markdown=self.markdown)
+        text = self._options.join([answer or "" for answer in answers])
         state.set("messages", [chat_message.from_assistant(text)])
         state.set("stop_run", str(results[0].origin.tool_name))
 
@@ -139,20 +149,12 @@ class DirectAnswerHook:
         if wire is None:
             return None
         arguments = getattr(origin, "arguments", None)
-        try:
-            answer = final_answer(
-                self._listed.get(name, {"name": name}),
-                wire,
-                server=self.server,
-                max_rows=self.max_rows,
-                max_bytes=self.max_bytes,
-                arguments=cast("Mapping[str, Any]", arguments) if isinstance(arguments, Mapping) else None,
-            )
-        except (TypeError, ValueError):
-            return None
-        if not answer.verbatim or answer.is_error:
-            return None
-        return answer.markdown if self.markdown else answer.text
+        return self._options.direct_answer(
+            self._listed.get(name, {"name": name}),
+            wire,
+            name=name,
+            arguments=cast("Mapping[str, Any]", arguments) if isinstance(arguments, Mapping) else None,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Haystack's serialization of the hook: the tools by name (the listed tools are not kept)."""
@@ -160,10 +162,11 @@ class DirectAnswerHook:
             "type": f"{type(self).__module__}.{type(self).__qualname__}",
             "init_parameters": {
                 "tools": _tool_names(self.tools),
-                "server": self.server,
-                "max_rows": self.max_rows,
-                "max_bytes": self.max_bytes,
-                "markdown": self.markdown,
+                "server": self._options.server,
+                "max_rows": self._options.max_rows,
+                "max_bytes": self._options.max_bytes,
+                "markdown": self._options.markdown,
+                "allow": None if self._options.allow is None else sorted(self._options.allow),
             },
         }
 
@@ -180,6 +183,7 @@ def direct_answers(
     max_rows: int | None = None,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     markdown: bool = False,
+    allow: Iterable[str] | None = None,
 ) -> dict[str, list[Any]]:
     """The Agent's ``hooks`` argument holding `DirectAnswerHook` at ``after_tool``: a verbatim result of one of
     `tools` (`MCPTool`s and `MCPToolset`s, or their names) ends the run with the host's view as the last message.
@@ -194,8 +198,18 @@ def direct_answers(
         max_bytes: the host's bound on the size of the records shown (None: no bound).
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
             renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
+        allow: the names of the tools, among `tools`, whose verbatim result may end the run; None: every one.
+
+    Raises:
+        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
     """
     hook = DirectAnswerHook(
-        tools, listed_tools=listed_tools, server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown
+        tools,
+        listed_tools=listed_tools,
+        server=server,
+        max_rows=max_rows,
+        max_bytes=max_bytes,
+        markdown=markdown,
+        allow=allow,
     )
     return {"after_tool": [hook]}

@@ -67,7 +67,7 @@ from typing import Any, Protocol, TypeVar, cast
 from pydantic import BaseModel
 
 from mcp_rendering.host import Presentation, present
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, is_verbatim_tool
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
 
 __all__ = [
     "DirectAnswerInterceptor",
@@ -301,13 +301,14 @@ def answer_directly(tools: Iterable[_T], *, allow: Iterable[str] | None = None) 
         allow: the names of the tools the host allows to answer directly; None: every tool the server marks. A
             server that marks every tool verbatim would take over the answer of every tool: name the ones you
             mean.
+
+    Raises:
+        TypeError: `allow` is not tool names.
     """
-    allowed = None if allow is None else frozenset(allow)
+    options = AnswerOptions(allow=allow)
     chosen = list(tools)
     for tool in chosen:
-        if allowed is not None and getattr(tool, "name", None) not in allowed:
-            continue
-        if is_verbatim_tool(_hint_carrier(tool)):
+        if options.selects(_hint_carrier(tool)):
             cast("Any", tool).return_direct = True
     return chosen
 
@@ -326,14 +327,14 @@ class DirectAnswerInterceptor:
         max_rows: int | None = None,
         max_bytes: int | None = DEFAULT_MAX_BYTES,
         markdown: bool = False,
+        allow: Iterable[str] | None = None,
         model_node: str = "model",
     ) -> None:
+        self._options = AnswerOptions(
+            server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
+        )
         self._lookup = RenderingInterceptor(session, client=client, tools=tools)
-        self._markdown = markdown
         self._model_node = model_node
-        self._server = server
-        self._max_rows = max_rows
-        self._max_bytes = max_bytes
 
     @property
     def client(self) -> _SessionFactory | None:
@@ -349,18 +350,11 @@ class DirectAnswerInterceptor:
         if not _is_call_tool_result(result):
             return result
         tool = await self._lookup.tool(request.server_name, request.name)
-        if not is_verbatim_tool(tool):
+        if not self._options.selects(tool, name=request.name):
             return result  # not a return-direct tool: the model reads its result as usual
         model = cast("BaseModel", result)
-        answer = final_answer(
-            tool,
-            model,
-            server=self._server or request.server_name,
-            max_rows=self._max_rows,
-            max_bytes=self._max_bytes,
-            arguments=request.args,
-        )
-        text = answer.markdown if self._markdown else answer.text
+        answer = self._options.answer(tool, model, arguments=request.args, default_server=request.server_name)
+        text = self._options.text(answer)
         call_id = getattr(getattr(request, "runtime", None), "tool_call_id", None)
         if answer.is_error and isinstance(call_id, str):
             return _back_to_model(text, call_id, request.name, self._model_node)
@@ -387,6 +381,7 @@ def direct_answer_interceptor(
     max_rows: int | None = None,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     markdown: bool = False,
+    allow: Iterable[str] | None = None,
     model_node: str = "model",
 ) -> DirectAnswerInterceptor:
     """An interceptor for ``load_mcp_tools(..., tool_interceptors=[...])`` (or a `MultiServerMCPClient`'s) that
@@ -404,11 +399,14 @@ def direct_answer_interceptor(
         max_bytes: the host's bound on the size of the records shown (None: no bound).
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
             renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
+        allow: the names of the tools whose result becomes the host's view, as for `answer_directly`; None: every
+            tool the server marks.
         model_node: the agent graph's node an error result of a marked tool is sent on to, so that the turn goes
             on (see the module docstring); ``"model"`` is `create_agent`'s.
 
     Raises:
-        ValueError: more than one of `session`, `client` and `tools`.
+        ValueError: more than one of `session`, `client` and `tools`; an option out of range (see `AnswerOptions`).
+        TypeError: an option of the wrong type (see `AnswerOptions`).
     """
     return DirectAnswerInterceptor(
         session,
@@ -418,6 +416,7 @@ def direct_answer_interceptor(
         max_rows=max_rows,
         max_bytes=max_bytes,
         markdown=markdown,
+        allow=allow,
         model_node=model_node,
     )
 
@@ -438,7 +437,13 @@ async def load_direct_answer_tools(
     # The adapters' own loader, from the environment the agent runs in (this module does not import them).
     adapters: Any = importlib.import_module("langchain_mcp_adapters.tools")
     interceptor = direct_answer_interceptor(
-        session, server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, model_node=model_node
+        session,
+        server=server,
+        max_rows=max_rows,
+        max_bytes=max_bytes,
+        markdown=markdown,
+        allow=allow,
+        model_node=model_node,
     )
     loaded = cast("list[Any]", await adapters.load_mcp_tools(session, tool_interceptors=[interceptor]))
     return answer_directly(loaded, allow=allow)

@@ -42,13 +42,7 @@ from typing import Any, cast
 from llama_index.core.agent.workflow import FunctionAgent  # pyright: ignore[reportMissingImports]
 from llama_index.core.llms import ChatMessage  # pyright: ignore[reportMissingImports]
 
-from mcp_rendering.integrations.answer import (
-    DEFAULT_MAX_BYTES,
-    final_answer,
-    is_verbatim_tool,
-    join_answers,
-    other_calls_line,
-)
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, join_answers, other_calls_line
 
 __all__ = ["DirectAnswerAgent", "direct_answer_tool", "load_direct_answer_tools"]
 
@@ -78,7 +72,11 @@ def direct_answer_tool(
         max_bytes: the host's bound on the size of the records shown (None: no bound).
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
             renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
+
+    Raises:
+        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
     """
+    options = AnswerOptions(server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
     # LlamaIndex's own tool classes, from the environment the agent runs in (this package does not depend on it).
     llama_tools: Any = importlib.import_module("llama_index.core.tools")
     source: Any = tool
@@ -87,10 +85,10 @@ def direct_answer_tool(
 
     async def call(**kwargs: Any) -> Any:
         result = await call_mcp(**kwargs)
-        answer = final_answer(mcp_tool, result, server=server, max_rows=max_rows, max_bytes=max_bytes, arguments=kwargs)
+        answer = options.answer(mcp_tool, result, arguments=kwargs)
         return llama_tools.ToolOutput(
             tool_name=name,
-            content=answer.markdown if markdown else answer.text,
+            content=options.text(answer),
             raw_input={"args": (), "kwargs": kwargs},
             raw_output=result,
             is_error=answer.is_error,
@@ -126,15 +124,18 @@ async def load_direct_answer_tools(
         markdown: as for `direct_answer_tool`.
         allow: the names of the tools that may answer directly; None: every tool the server marks. A server could
             mark every tool: name the ones you mean, the others stay with the model.
+
+    Raises:
+        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
     """
-    allowed = None if allow is None else frozenset(allow)
+    options = AnswerOptions(server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
     listed = cast("list[Any]", await spec.fetch_tools())
     by_name: Mapping[str, Any] = {getattr(tool, "name", ""): tool for tool in listed}
     tools: list[Any] = []
     for tool in cast("list[Any]", await spec.to_tool_list_async()):
         name = cast("str", tool.metadata.get_name())
         mcp_tool = by_name.get(name)
-        if mcp_tool is not None and (allowed is None or name in allowed) and is_verbatim_tool(mcp_tool):
+        if mcp_tool is not None and options.selects(mcp_tool, name=name):
             tool = direct_answer_tool(
                 tool, mcp_tool, server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown
             )

@@ -55,7 +55,7 @@ from agents.mcp import (  # pyright: ignore[reportMissingImports]
 from pydantic import BaseModel
 
 from mcp_rendering.host import Presentation, present
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, FinalAnswer, final_answer, join_answers
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, FinalAnswer, join_answers
 
 __all__ = [
     "CUSTOM_DATA_KEY",
@@ -66,7 +66,6 @@ __all__ = [
     "presentation_data",
     "rendered_output",
     "verbatim_final_output",
-    "verbatim_markdown_output",
 ]
 
 CUSTOM_DATA_KEY = "rendering"
@@ -161,34 +160,43 @@ class RenderingServerMixin:
     def __init__(
         self,
         *args: Any,
-        rendering_server_name: str | None = None,
+        server: str | None = None,
         max_rows: int | None = None,
         max_bytes: int | None = None,
+        markdown: bool = False,
         on_presentation: Callable[[RenderedCall], object] | None = None,
-        allow_direct: Iterable[str] | None = None,
+        allow: Iterable[str] | None = None,
         **kwargs: Any,
     ) -> None:
         """Takes the server class's own arguments, and:
 
         Args:
-            rendering_server_name: the server name shown in a verbatim presentation's caption (default: `name`).
+            server: the server name shown in a verbatim presentation's caption (default: `name`).
             max_rows: the host's bound on the records shown and forwarded (see `mcp_rendering.present`).
             max_bytes: the host's bound on the size of the rendering and of the forwarded blocks; the final
                 answer (`verbatim_final_output`) is bounded by it too, by `DEFAULT_MAX_BYTES` when it is None.
+            markdown: the final answer (`verbatim_final_output`) in its Markdown form (every server string escaped
+                or fenced) for a front end that renders it as Markdown; the plain text form otherwise, whose server
+                text is raw.
             on_presentation: called (and awaited, when it returns an awaitable) with each presented call, before
                 the model receives the result.
-            allow_direct: the names of the tools whose verbatim result may end the run (`verbatim_final_output`);
-                None: every tool the server marks. A server that marks every tool verbatim then takes over no
-                tool the host has not named; the others' results go to the model.
+            allow: the names of the tools whose verbatim result may end the run (`verbatim_final_output`); None:
+                every tool the server marks. A server that marks every tool verbatim then takes over no tool the
+                host has not named; the others' results go to the model.
+
+        Raises:
+            TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
         """
-        cast("Any", super()).__init__(*args, **kwargs)
-        self._rendering_server_name = rendering_server_name
-        self._max_rows = max_rows
+        # The answer has no scroll-back the host controls: bounded by default, whatever the model receives.
+        answer_bound = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
+        self._options = AnswerOptions(
+            server=server, max_rows=max_rows, max_bytes=answer_bound, markdown=markdown, allow=allow
+        )
         self._max_bytes = max_bytes
         self._on_presentation = on_presentation
-        self._allow_direct = None if allow_direct is None else frozenset(allow_direct)
-        server = cast("_AgentsServer", self)
-        server.custom_data_extractor = _with_presentation(server.custom_data_extractor)
+        cast("Any", super()).__init__(*args, **kwargs)
+        agents_server = cast("_AgentsServer", self)
+        agents_server.custom_data_extractor = _with_presentation(agents_server.custom_data_extractor)
 
     async def _rendering_tool(self, tool_name: str) -> Any:
         server = cast("_AgentsServer", self)
@@ -207,17 +215,9 @@ class RenderingServerMixin:
         if not isinstance(result, BaseModel):
             return result
         tool = await self._rendering_tool(tool_name)
-        shown_server = self._rendering_server_name or server.name
-        # The answer has no scroll-back the host controls: bounded by default, whatever the model receives.
-        answer_bound = DEFAULT_MAX_BYTES if self._max_bytes is None else self._max_bytes
-        answer = final_answer(
-            tool,
-            result,
-            server=shown_server,
-            max_rows=self._max_rows,
-            max_bytes=answer_bound,
-            arguments=arguments or {},
-        )
+        options = self._options
+        shown_server = options.server or server.name
+        answer = options.answer(tool, result, arguments=arguments or {}, default_server=shown_server)
         if _is_error(result):
             # Errors reach the model as the server wrote them, so it can correct its call; the answer goes to the
             # application alone.
@@ -225,12 +225,12 @@ class RenderingServerMixin:
             wire["_meta"] = {**(wire.get("_meta") or {}), _META_KEY: {"answer": _answer_data(answer)}}
             return type(result).model_validate(wire)
         presentation = answer.presentation
-        if answer_bound != self._max_bytes:
+        if options.max_bytes != self._max_bytes:
             presentation = present(
                 tool,
                 result,
                 server=shown_server,
-                max_rows=self._max_rows,
+                max_rows=options.max_rows,
                 max_bytes=self._max_bytes,
                 arguments=arguments or {},
             )
@@ -242,27 +242,19 @@ class RenderingServerMixin:
         forwarded = dict(presentation.model_result)
         if server.use_structured_content and presentation.framing is not None:
             forwarded.pop("structuredContent", None)
-        allowed = self._allow_direct is None or tool_name in self._allow_direct
-        forwarded["_meta"] = {_META_KEY: presentation_data(presentation, answer if allowed else None)}
+        data = presentation_data(presentation, answer if options.allows(tool_name) else None)
+        if "answer" in data:
+            data["answer"]["form"] = "markdown" if options.markdown else "text"
+        forwarded["_meta"] = {_META_KEY: data}
         # The result's own class, so that the SDK gets the model of the `mcp` version it runs with.
         return type(result).model_validate(forwarded)
 
 
 def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
     """A `ToolsToFinalOutputFunction` for `Agent(tool_use_behavior=...)`: the host's view of the turn's verbatim
-    results as the final output, as plain text, when every tool call of the turn returned one (see the module
-    docstring)."""
-    return _final_output(tool_results, "text")
-
-
-def verbatim_markdown_output(context: Any, tool_results: list[Any]) -> Any:
-    """`verbatim_final_output` with the answer's Markdown form (every server string escaped or fenced), for an
-    application that renders `final_output` as Markdown."""
-    return _final_output(tool_results, "markdown")
-
-
-def _final_output(tool_results: list[Any], form: str) -> Any:
-    answers: list[str] = []
+    results as the final output, when every tool call of the turn returned one (see the module docstring); in the
+    Markdown form when every server class that gave them was made with ``markdown=True``, plain text otherwise."""
+    views: list[Mapping[str, Any]] = []
     for tool_result in tool_results:
         data = rendered_output(getattr(tool_result, "run_item", None)) or {}
         answer = data.get("answer")
@@ -271,8 +263,13 @@ def _final_output(tool_results: list[Any], form: str) -> Any:
         view = cast("Mapping[str, Any]", answer)
         if view.get("verbatim") is not True or view.get("is_error") is not False:
             return _outcome(None)
-        answers.append(cast("str", view[form]))
-    return _outcome(join_answers(answers, markdown=form == "markdown") if answers else None)
+        views.append(view)
+    if not views:
+        return _outcome(None)
+    # One form for the whole answer: the host's end lines and each answer rendered alike.
+    markdown = all(view.get("form") == "markdown" for view in views)
+    form = "markdown" if markdown else "text"
+    return _outcome(join_answers([cast("str", view[form]) for view in views], markdown=markdown))
 
 
 def _outcome(final_output: str | None) -> Any:

@@ -63,7 +63,7 @@ from pydantic_ai.messages import (  # pyright: ignore[reportMissingImports]
 )
 from pydantic_ai.toolsets import WrapperToolset  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, is_verbatim_tool, join_answers
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, is_verbatim_tool
 
 __all__ = ["DirectAnswers"]
 
@@ -126,19 +126,13 @@ class _DirectAnswerToolset(WrapperToolset[Any]):  # pyright: ignore[reportUntype
             result = await toolset.client.call_tool(name=name, arguments=tool_args, raise_on_error=False)
         wire = _result_wire(result)
         settings = cast("Any", owner)
-        answer = final_answer(
-            tool_wire,
-            wire,
-            server=server,
-            max_rows=cast("int | None", settings.max_rows),
-            max_bytes=cast("int | None", settings.max_bytes),
-            arguments=tool_args,
-        )
+        options = cast("AnswerOptions", settings.options)
+        answer = options.answer(tool_wire, wire, arguments=tool_args, default_server=server)
         if answer.is_error:
             raise ModelRetry(answer.text)
         if not answer.verbatim:
             return _for_model(wire)
-        view = answer.markdown if settings.markdown else answer.text
+        view = options.text(answer)
         cast("dict[str, str]", settings.answers)[cast("str", ctx.tool_call_id)] = view
         return view
 
@@ -148,6 +142,9 @@ class DirectAnswers(AbstractCapability[Any]):  # pyright: ignore[reportUntypedBa
     """The capability ending a run on verbatim MCP results with the host's view as its output; see the module
     docstring."""
 
+    server: str | None = None
+    """The server name shown in the caption; None: the `id` of the result's own toolset (a toolset without one is
+    not named)."""
     max_rows: int | None = None
     """The host's bound on the records shown."""
     max_bytes: int | None = DEFAULT_MAX_BYTES
@@ -160,17 +157,41 @@ class DirectAnswers(AbstractCapability[Any]):  # pyright: ignore[reportUntypedBa
     missing from it has none. None: every tool each server marks."""
     answers: dict[str, str] = field(default_factory=dict[str, str], repr=False)
     """The host's view of each verbatim result of the run, by tool call id."""
+    options: AnswerOptions = field(init=False, repr=False, compare=False)
+    """The options above, checked when the capability is made (`allow` is checked toolset by toolset)."""
 
     def __post_init__(self) -> None:
+        """
+        Raises:
+            TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`); `allow` is not a
+                mapping of toolset ids to tool names.
+        """
         this = cast("Any", self)
-        if this.allow is not None:
-            allow = cast("Mapping[str, Iterable[str]]", this.allow)
-            this.allow = {server: frozenset(names) for server, names in allow.items()}
+        this.options = AnswerOptions(
+            server=this.server, max_rows=this.max_rows, max_bytes=this.max_bytes, markdown=this.markdown
+        )
+        given = cast("object", this.allow)
+        if given is not None:
+            if not isinstance(given, Mapping):
+                raise TypeError(f"allow must map toolset ids to tool names, not {type(given).__name__}")
+            allow = cast("Mapping[object, Any]", given)
+            checked: dict[str, frozenset[str]] = {}
+            for toolset_id, names in allow.items():
+                if not isinstance(toolset_id, str):
+                    raise TypeError(f"allow must map toolset ids (strings), not {type(toolset_id).__name__}")
+                checked[toolset_id] = AnswerOptions(allow=names).allow or frozenset[str]()
+            this.allow = checked
 
     async def for_run(self, ctx: Any) -> DirectAnswers:
         # Tool call ids are unique within a run only: each run records its own answers.
         this = cast("Any", self)
-        return DirectAnswers(this.max_rows, this.max_bytes, this.markdown, this.allow)
+        return DirectAnswers(
+            server=this.server,
+            max_rows=this.max_rows,
+            max_bytes=this.max_bytes,
+            markdown=this.markdown,
+            allow=this.allow,
+        )
 
     def get_wrapper_toolset(self, toolset: Any) -> Any:
         def wrap(inner: Any) -> Any:
@@ -187,6 +208,7 @@ class DirectAnswers(AbstractCapability[Any]):  # pyright: ignore[reportUntypedBa
             return request_context
         parts = [part for part in cast("list[Any]", last.parts) if hasattr(part, "tool_call_id")]
         if parts and all(isinstance(part, ToolReturnPart) and part.tool_call_id in answers for part in parts):
-            text = join_answers([answers[cast("str", part.tool_call_id)] for part in parts], markdown=this.markdown)
+            options = cast("AnswerOptions", this.options)
+            text = options.join([answers[cast("str", part.tool_call_id)] for part in parts])
             raise SkipModelRequest(ModelResponse(parts=[TextPart(text)]))
         return request_context

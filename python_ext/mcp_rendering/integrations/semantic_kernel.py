@@ -1,20 +1,26 @@
 """The whole result to the user in Semantic Kernel (`semantic-kernel[mcp]`): its own `terminate` route for the MCP
 tools the server marks verbatim, and the host's view of the result as the final message's text.
 
-Wrap the agent's chat completion service (one line per agent)::
+Wrap the agent's chat completion service, and add the service's filter to the agent's kernel (SK's own
+`add_filter`, once, when the agent is built)::
 
     from mcp_rendering.integrations.semantic_kernel import direct_answers
 
-    agent = ChatCompletionAgent(service=direct_answers(service, [plugin]), plugins=[plugin])
+    service = direct_answers(chat_service, [plugin])
+    agent = ChatCompletionAgent(service=service, plugins=[plugin])
+    agent.kernel.add_filter("auto_function_invocation", service.answer_filter)
     response = await agent.get_response(messages="Show the annual accounts")
     print(response)  # the host's view of the verbatim result: caption, notice, every record
 
 `direct_answers` returns a `DirectAnswerService`: a chat completion service that runs the wrapped service's own
-auto function invocation loop, unchanged, with an auto-function-invocation filter of its own added to the kernel it
-is called with (once; the filter acts only inside this service's calls). For a function of one of `plugins` (SK's
-`MCPStdioPlugin`, `MCPStreamableHttpPlugin`, ...) whose tool the server marks verbatim (the tool's hint), the
-filter makes the call on the plugin's MCP session itself, since SK's plugin keeps only the result's content blocks
-(not `isError`, not the result's directive), and then:
+auto function invocation loop, unchanged, and whose `answer_filter` is an auto-function-invocation filter, SK's
+public extension point for a function call the model asked for. The filter acts only inside this service's calls
+(other services of the same kernel are not affected); the service refuses to run with a kernel that lacks it,
+rather than let a verbatim result reach the model unnoticed. Neither changes the kernel: the filter is added where
+the application builds its agent. For a function of one of `plugins` (SK's `MCPStdioPlugin`,
+`MCPStreamableHttpPlugin`, ...) whose tool the server marks verbatim (the tool's hint), the filter makes the call
+on the plugin's MCP session itself, since SK's plugin keeps only the result's content blocks (not `isError`, not
+the result's directive), and then:
 
 - a result the host presents verbatim (`mcp_rendering.integrations.answer.final_answer`): the function's result is
   the host's view, and when every call of the model's turn answered so, the filter sets SK's `context.terminate`,
@@ -30,8 +36,9 @@ filter makes the call on the plugin's MCP session itself, since SK's plugin keep
   verbatim ones as the host's view.
 
 Functions of tools the server does not mark, and of other plugins, are untouched (their calls go through SK's
-plugin as usual, so a result's own directive on such a tool does not take the route). A server that marks every
-tool: name the tools that may answer directly with ``allow``. Streaming calls pass through unchanged.
+plugin as usual, which keeps no result's directive, so a result's own directive on such a tool does not take the
+route). A server that marks every tool: name the tools that may answer directly with ``allow``. Streaming calls
+pass through unchanged.
 """
 
 from __future__ import annotations
@@ -43,7 +50,7 @@ from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mappi
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
-from pydantic import PrivateAttr
+from pydantic import Field, InstanceOf, PrivateAttr
 
 # Resolved where `semantic-kernel` is installed; the project's own environment goes without it.
 from semantic_kernel.connectors.ai.chat_completion_client_base import (  # pyright: ignore[reportMissingImports]
@@ -56,7 +63,7 @@ from semantic_kernel.contents import (  # pyright: ignore[reportMissingImports]
 )
 from semantic_kernel.functions import FunctionResult  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, is_verbatim_tool, join_answers
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
 
 __all__ = ["ANSWER_METADATA_KEY", "DirectAnswerService", "direct_answers"]
 
@@ -68,7 +75,7 @@ _LIST_PAGES_LIMIT = 1000
 
 
 class _MCPPlugin(Protocol):
-    """The members of SK's `MCPPluginBase` this module uses."""
+    """The public members of SK's `MCPPluginBase` this module uses."""
 
     name: str
     session: Any
@@ -121,19 +128,18 @@ def _text(text: str, **options: Any) -> Any:
 
 class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUntypedBaseClass]
     """A chat completion service that ends the turn on a verbatim MCP result with the host's view as the answer;
-    build it with `direct_answers` (see the module docstring)."""
+    build it with `direct_answers`, and add its `answer_filter` to the agent's kernel (see the module docstring)."""
 
     inner: Any
     """The wrapped `ChatCompletionClientBase`: the service whose model answers, and whose auto function invocation
     loop runs."""
+    plugins: tuple[Any, ...] = ()
+    """The MCP plugins whose tools may answer directly."""
+    options: InstanceOf[AnswerOptions] = Field(default_factory=AnswerOptions)
+    """The host's options, checked when made (`direct_answers` takes them as keyword arguments)."""
 
-    _plugins: tuple[_MCPPlugin, ...] = PrivateAttr(default=())
-    _server: str | None = PrivateAttr(default=None)
-    _max_rows: int | None = PrivateAttr(default=None)
-    _max_bytes: int | None = PrivateAttr(default=DEFAULT_MAX_BYTES)
-    _markdown: bool = PrivateAttr(default=False)
-    _allow: frozenset[str] | None = PrivateAttr(default=None)
     _tools: dict[tuple[str, str], Any] = PrivateAttr(default_factory=dict[tuple[str, str], Any])
+    """The plugins' MCP tools, by plugin name and SK function name, listed when first needed."""
 
     def get_prompt_execution_settings_class(self) -> Any:
         return self.inner.get_prompt_execution_settings_class()
@@ -142,8 +148,11 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
         """The wrapped service's answer, with a turn ended on verbatim results answered by the host's view."""
         turn = _Turn(owner=self)
         kernel = kwargs.get("kernel")
-        if kernel is not None:
-            self._install(kernel)
+        if kernel is not None and not self._filters(kernel):
+            raise ValueError(
+                "the kernel lacks this service's filter: add it where the agent is built, with"
+                ' kernel.add_filter("auto_function_invocation", service.answer_filter)'
+            )
         token = _TURN.set(turn)
         try:
             responses = cast("list[Any]", await self.inner.get_chat_message_contents(chat_history, settings, **kwargs))
@@ -158,10 +167,10 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
         async for chunks in self.inner.get_streaming_chat_message_contents(chat_history, settings, **kwargs):
             yield cast("list[Any]", chunks)
 
-    def _install(self, kernel: Any) -> None:
+    def _filters(self, kernel: Any) -> bool:
+        """Whether `kernel` holds this service's filter (SK's public list of them, read only)."""
         filters = cast("list[tuple[int, Any]]", kernel.auto_function_invocation_filters)
-        if not any(function == self._filter for _, function in filters):
-            kernel.add_filter("auto_function_invocation", self._filter)
+        return any(function == self.answer_filter for _, function in filters)
 
     def _answer(self, response: Any, turn: _Turn) -> Any:
         """The host's view in place of SK's tool message for a turn this service's filter ended."""
@@ -171,7 +180,7 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
         ids = [getattr(item, "id", None) for item in items]
         if not all(isinstance(item, FunctionResultContent) and item.id in turn.answers for item in items):
             return response
-        text = join_answers([turn.answers[cast("str", call_id)] for call_id in ids], markdown=self._markdown)
+        text = self.options.join([turn.answers[cast("str", call_id)] for call_id in ids])
         message = cast("Callable[..., Any]", ChatMessageContent)
         return message(
             role="assistant",
@@ -187,14 +196,16 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
                 self._tools[plugin.name, _local_name(cast("str", tool.name))] = tool
         return self._tools.get(key)
 
-    async def _filter(self, context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+    async def answer_filter(self, context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        """The auto-function-invocation filter to add to the agent's kernel (see the module docstring): it answers
+        a call of a verbatim tool of `plugins` inside this service's calls, and hands every other call on."""
         turn = _TURN.get()
         if turn is not None and turn.owner is self:
-            for plugin in self._plugins:
+            for plugin in cast("tuple[_MCPPlugin, ...]", self.plugins):
                 if plugin.name != context.function.plugin_name:
                     continue
                 tool = await self._tool(plugin, cast("str", context.function.name))
-                if tool is not None and is_verbatim_tool(tool) and (self._allow is None or tool.name in self._allow):
+                if tool is not None and self.options.selects(tool):
                     await self._call(plugin, tool, context, turn)
                     return
         await next(context)
@@ -211,14 +222,7 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
             value = f"An error occurred while invoking the function {context.function.fully_qualified_name}: {error}"
             context.function_result = FunctionResult(function=metadata, value=value)
             return
-        answer = final_answer(
-            tool,
-            result,
-            server=self._server or plugin.name,
-            max_rows=self._max_rows,
-            max_bytes=self._max_bytes,
-            arguments=arguments,
-        )
+        answer = self.options.answer(tool, result, arguments=arguments, default_server=plugin.name)
         if answer.is_error:
             context.function_result = FunctionResult(function=metadata, value=answer.text)
             return
@@ -227,7 +231,7 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
             contents = [_text(_block_text(block), inner_content=block) for block in blocks]
             context.function_result = FunctionResult(function=metadata, value=contents)
             return
-        view = answer.markdown if self._markdown else answer.text
+        view = self.options.text(answer)
         call = context.function_call_content
         turn.answers[cast("str", (call.id if call is not None else None) or "unknown")] = view
         context.function_result = FunctionResult(function=metadata, value=view)
@@ -248,7 +252,8 @@ def direct_answers(
     allow: Iterable[str] | None = None,
 ) -> DirectAnswerService:
     """`service` (any SK chat completion service) wrapped so that a verbatim result of an MCP tool of `plugins`
-    ends the turn with the host's view as the answer; see the module docstring.
+    ends the turn with the host's view as the answer, once its `answer_filter` is in the agent's kernel; see the
+    module docstring.
 
     Args:
         service: the chat completion service whose model answers otherwise.
@@ -259,17 +264,16 @@ def direct_answers(
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
             renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
         allow: the names of the tools whose verbatim result may end the turn; None: every tool the server marks.
+
+    Raises:
+        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
     """
-    wrapped = DirectAnswerService(
+    options = AnswerOptions(server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
+    return DirectAnswerService(
         inner=service,
+        plugins=tuple(plugins),
+        options=options,
         service_id=cast("str", service.service_id),
         ai_model_id=cast("str", service.ai_model_id),
         instruction_role=cast("str", service.instruction_role),
     )
-    wrapped._plugins = tuple(cast("Iterable[_MCPPlugin]", plugins))  # pyright: ignore[reportPrivateUsage]
-    wrapped._server = server  # pyright: ignore[reportPrivateUsage]
-    wrapped._max_rows = max_rows  # pyright: ignore[reportPrivateUsage]
-    wrapped._max_bytes = max_bytes  # pyright: ignore[reportPrivateUsage]
-    wrapped._markdown = markdown  # pyright: ignore[reportPrivateUsage]
-    wrapped._allow = None if allow is None else frozenset(allow)  # pyright: ignore[reportPrivateUsage]
-    return wrapped

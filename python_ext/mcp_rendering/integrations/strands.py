@@ -29,7 +29,7 @@ from typing import Any, cast
 # Resolved where `strands-agents` is installed; the project's own environment goes without it.
 from strands.hooks import AfterToolCallEvent  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, final_answer, join_answers
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
 
 __all__ = ["DirectAnswers"]
 
@@ -90,12 +90,13 @@ class DirectAnswers:
                 renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
             allow: the names of the tools (as the agent names them) whose verbatim result may end the loop; None:
                 every tool the server marks. A server could mark every tool: name the ones you mean.
+
+        Raises:
+            TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
         """
-        self._server = server
-        self._max_rows = max_rows
-        self._max_bytes = max_bytes
-        self._markdown = markdown
-        self._allow = None if allow is None else frozenset(allow)
+        self._options = AnswerOptions(
+            server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
+        )
         # The answers of each turn's calls so far (None: not verbatim), by the turn's tool use ids. Strands runs a
         # turn's tools concurrently on one event loop and this callback never awaits, so the last call of the turn
         # to finish sees every other one and alone decides.
@@ -122,28 +123,18 @@ class DirectAnswers:
         del self._turns[calls]
         if all(text is not None for text in answered.values()):
             answers = [answered[call] or "" for call in dict.fromkeys(calls)]
-            event.agent.cancel(message=join_answers(answers, markdown=self._markdown), after_current_tools=True)
+            event.agent.cancel(message=self._options.join(answers), after_current_tools=True)
 
     def _answer(self, event: Any) -> str | None:
         raw = getattr(event.selected_tool, "mcp_tool", None)
         result = event.result
         if raw is None or event.exception is not None or not isinstance(result, Mapping):
             return None  # not an MCP tool's result
-        if self._allow is not None and getattr(event.selected_tool, "tool_name", None) not in self._allow:
-            return None
         tool_use = cast("Mapping[str, Any]", event.tool_use)
         arguments = tool_use.get("input")
-        try:
-            answer = final_answer(
-                raw,
-                _wire(cast("Mapping[str, Any]", result)),
-                server=self._server,
-                max_rows=self._max_rows,
-                max_bytes=self._max_bytes,
-                arguments=cast("Mapping[str, Any]", arguments) if isinstance(arguments, Mapping) else None,
-            )
-        except (TypeError, ValueError):
-            return None
-        if not answer.verbatim or answer.is_error:
-            return None
-        return answer.markdown if self._markdown else answer.text
+        return self._options.direct_answer(
+            raw,
+            _wire(cast("Mapping[str, Any]", result)),
+            name=cast("str | None", getattr(event.selected_tool, "tool_name", None)),
+            arguments=cast("Mapping[str, Any]", arguments) if isinstance(arguments, Mapping) else None,
+        )
