@@ -32,7 +32,7 @@ from mcp_rendering.host import (
     imitates_host,
     present,
 )
-from mcp_rendering.integrations.answer import final_answer, join_answers
+from mcp_rendering.integrations.answer import final_answer, join_answers, other_calls_line
 from mcp_rendering.render import markdown_escape, render_text
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
 
@@ -128,7 +128,7 @@ def _presentations() -> Iterator[Presentation]:
 
 def _answers() -> Iterator[str]:
     """`final_answer()` (text and Markdown) over the spread, an error (with and without a message), an empty result
-    and one over the answer's bound, and several answers joined."""
+    and one over the answer's bound, several answers joined, and the line naming a step's other calls."""
     verbatim = _tool(verbatimHint=True)
     answers = [
         final_answer(verbatim, _result(**WHOLE), server="bank"),
@@ -146,6 +146,8 @@ def _answers() -> Iterator[str]:
         yield answer.markdown
     yield join_answers([answers[0].text, answers[1].text])
     yield join_answers([answers[0].markdown, answers[4].markdown], markdown=True)
+    yield other_calls_line(["ledger"], ["transfer", "audit"])
+    yield other_calls_line(["ledger", "audit"], markdown=True)
 
 
 def _server_lines(view: str) -> bool:
@@ -204,6 +206,7 @@ def test_the_spread_holds_every_kind_of_host_line() -> None:
         "End of result 1 of 2",
         "Partial result: this answer shows",
         "ask again with a narrower query.",
+        "In the same step, the model also called",
     )
     for opening in openings:
         assert any(opening in line for line in HOST_WRITTEN), opening

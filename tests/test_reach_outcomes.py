@@ -10,7 +10,7 @@ from typing import Any
 from interop.reach import outcomes
 from interop.reach.measure import SUMMARY
 from interop.run import wire_exchange
-from mcp_rendering.integrations.answer import final_answer
+from mcp_rendering.integrations.answer import final_answer, join_answers, other_calls_line
 
 BY_ID = {scenario.id: scenario for scenario in outcomes.SCENARIOS}
 
@@ -87,3 +87,24 @@ def test_the_outcome_table_has_a_row_per_configuration_measured() -> None:
     assert "with: host's view, 100 records in order, notice first" in table
     assert "with: model's answer, host's view beside it (54 records)" in table
     assert "**error message shown**" not in table
+
+
+def test_a_joined_answer_and_a_view_naming_the_other_call_are_told_apart() -> None:
+    view = _view("mixed")
+    joined = _analyse("mixed", join_answers([view, "Key figures."]))
+    assert joined["answer"] == "host views joined" and not joined["issues"]
+    assert joined["records"]["intact"] == joined["records"]["expected"] == 54
+    named = _analyse("mixed", f"{other_calls_line(['key_figures'])}\n\n{view}")
+    assert named["answer"] == "host view" and named["others_named"] is True and not named["issues"]
+    silent = _analyse("mixed", view)
+    assert silent["answer"] == "host view" and silent["others_named"] is False
+    wrong = _analyse("mixed", f"{other_calls_line(['another_tool'])}\n\n{view}")
+    assert wrong["others_named"] is False
+    # A view alone in its step says nothing of other calls.
+    assert "others_named" not in _analyse("partial", _view("partial"))
+    phrases = [outcomes._phrase(analysis) for analysis in (joined, named, silent)]  # pyright: ignore[reportPrivateUsage]
+    assert phrases == [
+        "host's views joined, 54 records in order",
+        "host's view, 54 records in order, the other call named",
+        "host's view, 54 records in order, **the other call not mentioned**",
+    ]

@@ -12,15 +12,18 @@ A driver takes part once it honours ``script`` and ``server_name`` and reports `
 those that do (the others' configurations have no row in the outcome table yet).
 
 `analyse_outcome` audits the final answer against the result of the scenario's `audited` call as the server sends
-it (read over plain JSON-RPC): which kind of answer it is (the model's, the host's view, the host's error line,
-something else), the records it holds intact and in order, whether it holds the server's error message, for a
-partial result whether the host's notice (that it is partial, and how to get the rest) opens it, and, when the
-model answers, how many records the host's view beside it holds (a tool output the driver reports, ``outputs``,
-that opens with the host's caption, every record intact and in order; 0 when there is none).
+it (read over plain JSON-RPC): which kind of answer it is (the model's, the host's view, several of the host's
+answers joined by `join_answers`, the host's error line, something else), the records it holds intact and in
+order, whether it holds the server's error message, for a partial result whether the host's notice (that it is
+partial, and how to get the rest) opens it, for the host's view of a call made beside others whether the host's
+line opening it (`other_calls_line`) names every other call of the step, and, when the model answers, how many
+records the host's view beside it holds (a tool output the driver reports, ``outputs``, that opens with the
+host's caption, every record intact and in order; 0 when there is none).
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,7 +31,8 @@ from typing import Any
 
 from interop.run import wire_exchange
 from mcp_rendering.audit import audit
-from mcp_rendering.integrations.answer import final_answer
+from mcp_rendering.host import quote
+from mcp_rendering.integrations.answer import OTHER_CALLS_OPENING, final_answer
 
 __all__ = [
     "SCENARIOS",
@@ -53,6 +57,8 @@ SCENARIO_DRIVERS = frozenset(
         "outcome_semantic_kernel.py",
         "outcome_pydantic_ai.py",
         "outcome_autogen.py",
+        "outcome_llama_index.py",
+        "outcome_crewai.py",
     }
 )
 """The outcome drivers that honour a scenario (``script``, ``server_name``) and report ``outputs``."""
@@ -152,6 +158,10 @@ def reference(scenario: Scenario) -> Reference:
     return Reference(tool, result, error_text)
 
 
+_JOINED = re.compile(r"\d+ results follow, in the order called;")
+"""How `join_answers` opens an answer joining several."""
+
+
 def analyse_outcome(
     final: str, outputs: Sequence[str], scenario: Scenario, ref: Reference, summary: str
 ) -> dict[str, Any]:
@@ -159,10 +169,16 @@ def analyse_outcome(
     expected = final_answer(ref.tool, ref.result, server=scenario.server_name)
     caption = expected.presentation.caption or ""
     stripped = final.strip()
+    # The host's line naming the other calls of the step that the answer leaves out, when one opens it.
+    other_calls = ""
+    if stripped.startswith(OTHER_CALLS_OPENING):
+        other_calls, _, stripped = stripped.partition("\n\n")
     if stripped == summary:
         kind = "model"
     elif caption and stripped.startswith(caption):
         kind = "host view"
+    elif _JOINED.match(stripped) and caption in stripped:
+        kind = "host views joined"
     elif stripped.startswith("The tool ") and " reported an error." in stripped.split("\n", 1)[0]:
         kind = "host error line"
     else:
@@ -173,6 +189,10 @@ def analyse_outcome(
         "records": {"expected": report.rows_expected, "intact": report.rows_intact},
         "issues": sorted({issue.kind for issue in report.issues}),
     }
+    turn = next(turn for turn in scenario.turns if scenario.audited in turn)
+    others = [call.name for call in turn if call != scenario.audited]
+    if others and kind == "host view":
+        analysis["others_named"] = all(quote(name) in other_calls for name in others)
     notice = expected.presentation.notice
     if notice is not None:
         # The host's lines open the answer: the caption, then the notice, each a paragraph of its own.
@@ -200,6 +220,13 @@ def _phrase(outcome: Mapping[str, Any]) -> str:
             text += f", host's view beside it ({outcome['beside']} records)"
     elif kind == "host error line":
         text = "host's error line"
+    elif kind == "host views joined":
+        whole = records["intact"] == records["expected"] and not outcome["issues"]
+        text = (
+            f"host's views joined, {records['expected']} records in order"
+            if whole
+            else f"host's views joined, **{records['intact']} of {records['expected']} records**"
+        )
     elif kind == "host view":
         whole = records["intact"] == records["expected"] and not outcome["issues"]
         text = (
@@ -209,6 +236,8 @@ def _phrase(outcome: Mapping[str, Any]) -> str:
         )
         if "notice_first" in outcome:
             text += ", notice first" if outcome["notice_first"] else ", **no notice first**"
+        if "others_named" in outcome:
+            text += ", the other call named" if outcome["others_named"] else ", **the other call not mentioned**"
     else:
         text = "**other**"
     if outcome.get("error_text_shown"):
@@ -243,6 +272,7 @@ def render_outcomes(results: Mapping[str, Any]) -> str:
         "corrected call in the model's next turn; \"error message shown\" would mark an answer holding the server's "
         "error message. Mixed: "
         "`financial_statements` and `key_figures` of `python -m mcp_rendering.examples.financial` in one turn; "
-        '"beside it": a tool output the application reads is the host\'s view, every record in order.'
+        '"beside it": a tool output the application reads is the host\'s view, every record in order; "the other '
+        'call named": a host line opening the answer names the call whose result it leaves out.'
     )
     return "\n".join([*lines, "", legend])

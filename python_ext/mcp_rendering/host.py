@@ -171,6 +171,8 @@ JOINED_HEAD = "{count} results follow, in the order called; the host ends each w
 """The first line of several answers joined as one (`join_answers`)."""
 JOINED_END = "End of result {index} of {count} ({mark})."
 """The line closing each of several answers joined as one."""
+OTHER_CALLS_OPENING = "In the same step, the model also called "
+"""How the host line opens that names the other calls of a step an answer leaves out (`other_calls_line`)."""
 
 _MODE_LINES = {
     "unspecified": "Mode: unspecified. The server expressed no preference about how to present this result.",
@@ -227,6 +229,7 @@ HOST_LINES: tuple[str, ...] = (
     NARROWER_QUERY,
     JOINED_HEAD,
     JOINED_END,
+    OTHER_CALLS_OPENING + "{}",
 )
 """Every line the host writes in a user's view or a final answer, and every line of its framing, as templates: a
 field in braces is what varies (`{n}` and the other counts a number, `{q}` a quoted server string, `{source}` the

@@ -66,16 +66,19 @@ def _params(python: str, module: str) -> StdioServerParameters:
     return StdioServerParameters(command=python, args=[module] if module.endswith(".py") else ["-m", module])
 
 
-def _kickoff(tools: Sequence[Any], llm: ScriptedLLM) -> str:
+def _kickoff(tools: Sequence[Any], llm: ScriptedLLM, guardrail: Any = None) -> str:
     agent = Agent(role="analyst", goal="Answer the question.", backstory="An analyst.", tools=list(tools), llm=llm)
-    task = Task(description="Go.", expected_output="The answer.", agent=agent)
+    task = Task(description="Go.", expected_output="The answer.", agent=agent, guardrail=guardrail)
     return str(Crew(agents=[agent], tasks=[task]).kickoff().raw)
 
 
-def run(python: str, module: str, *tools: str, arguments: str = "{}", **options: Any) -> tuple[str, ScriptedLLM]:
+def run(
+    python: str, module: str, *tools: str, arguments: str = "{}", guarded: bool = True, **options: Any
+) -> tuple[str, ScriptedLLM]:
     llm = ScriptedLLM(model="scripted", calls=[(tool, arguments) for tool in tools])
-    with MCPAdapt(_params(python, module), DirectAnswerToolAdapter(server="example", **options)) as loaded:
-        return _kickoff(loaded, llm), llm
+    adapter = DirectAnswerToolAdapter(server="example", **options)
+    with MCPAdapt(_params(python, module), adapter) as loaded:
+        return _kickoff(loaded, llm, adapter.guardrail if guarded else None), llm
 
 
 def _reference(python: str, module: str, name: str) -> dict[str, Any]:
@@ -131,10 +134,37 @@ def test_an_error_result_is_a_failure_the_model_reads_and_the_agent_keeps_workin
     assert "Upstream ledger unavailable" in read
 
 
-def test_a_step_with_another_tool_before_the_verbatim_one_ends_on_the_verbatim_result(example_python: str) -> None:
+def test_a_step_with_another_tool_before_the_verbatim_one_names_it_as_not_shown(example_python: str) -> None:
+    # CrewAI runs the step's calls in order and ends on the verbatim result: key_figures ran, and no one reads it.
     final, llm = run(example_python, FINANCIAL, "key_figures", "financial_statements")
     assert llm.steps == 1
-    assert final.startswith(CAPTION + "\n\n") and "Revenue grew." not in final
+    line = 'In the same step, the model also called tool "key_figures", whose result is not shown here.'
+    assert final.startswith(f"{line}\n\n{CAPTION}\n\n") and "Revenue grew." not in final
+    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_a_step_with_another_tool_after_the_verbatim_one_names_it_as_not_run(example_python: str) -> None:
+    final, llm = run(example_python, FINANCIAL, "financial_statements", "key_figures")
+    assert llm.steps == 1
+    line = 'In the same step, the model also called tool "key_figures", which was not run.'
+    assert final.startswith(f"{line}\n\n{CAPTION}\n\n")
+
+
+def test_a_step_with_two_verbatim_calls_answers_with_the_first_and_names_the_second(example_python: str) -> None:
+    # CrewAI cannot give the second verbatim result: it never runs a call after a direct result.
+    final, llm = run(example_python, HOSTILE, "lookup", "picture")
+    assert llm.steps == 1
+    line = 'In the same step, the model also called tool "picture", which was not run.'
+    assert final.startswith(f'{line}\n\nVerbatim result from tool "lookup" of server "example".\n\n')
+    assert "[image: image/png]" not in final
+
+
+def test_without_the_guardrail_the_answer_is_the_first_direct_result_alone(example_python: str) -> None:
+    # The finding the guardrail closes: nothing says the step called another tool.
+    final, _ = run(example_python, HOSTILE, "lookup", "picture", guarded=False)
+    assert final.startswith('Verbatim result from tool "lookup" of server "example".\n\n')
+    assert "picture" not in final
 
 
 def test_a_server_marking_every_tool_verbatim_never_writes_host_lines(example_python: str) -> None:

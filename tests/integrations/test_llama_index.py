@@ -22,8 +22,8 @@ from llama_index.core.llms.mock import MockFunctionCallingLLM  # pyright: ignore
 from llama_index.tools.mcp import BasicMCPClient, McpToolSpec  # pyright: ignore[reportMissingImports]
 
 from mcp_rendering import audit
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES
-from mcp_rendering.integrations.llama_index import load_direct_answer_tools
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, join_answers
+from mcp_rendering.integrations.llama_index import DirectAnswerAgent, load_direct_answer_tools
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, page_examples, run_example
 from tests.support.directive_server import HINTED_TEXT
@@ -68,13 +68,15 @@ async def _run(
     calls: Sequence[tuple[str, Mapping[str, Any]]],
     *,
     direct: bool = True,
+    agent_class: Any = DirectAnswerAgent,
     **options: Any,
 ) -> tuple[str, Script]:
     command, *args = _command(python, module)
     spec = McpToolSpec(client=BasicMCPClient(command, args=args, timeout=60))
     tools = await (load_direct_answer_tools(spec, server="example", **options) if direct else spec.to_tool_list_async())
     script = Script(calls)
-    agent = FunctionAgent(tools=tools, llm=MockFunctionCallingLLM(response_generator=script))
+    agent_class = agent_class if direct else FunctionAgent
+    agent = agent_class(tools=tools, llm=MockFunctionCallingLLM(response_generator=script))
     output = await agent.run(user_msg="Go.")
     return str(output), script
 
@@ -146,12 +148,43 @@ def test_an_error_result_goes_to_the_model_as_an_error_and_the_agent_keeps_worki
     assert read.startswith('The tool "screening_report" of server "example" reported an error.')
 
 
-def test_a_step_with_a_verbatim_tool_and_another_ends_on_the_verbatim_result(example_python: str) -> None:
-    # LlamaIndex ends the run on the step's first return-direct result, whatever else the step called.
+def test_a_step_with_a_verbatim_tool_and_another_names_the_other_above_the_verbatim_result(
+    example_python: str,
+) -> None:
+    # LlamaIndex ends the run on the step's first return-direct result, whatever else the step called: the answer
+    # opens with the host's line naming the other call, whose result no one reads.
+    line = 'In the same step, the model also called tool "key_figures", whose result is not shown here.'
+    reference = _reference(example_python, FINANCIAL, "financial_statements")
     for tools in (("financial_statements", "key_figures"), ("key_figures", "financial_statements")):
         final, script = run(example_python, FINANCIAL, *tools)
         assert script.steps == 1, tools
-        assert final.startswith(CAPTION + "\n\n") and "Revenue grew." not in final, tools
+        assert final.startswith(f"{line}\n\n{CAPTION}\n\n") and "Revenue grew." not in final, tools
+        report = audit(final, reference, markup="text")
+        assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean, tools
+
+
+def test_a_step_with_two_verbatim_calls_answers_with_both_joined_in_the_order_called(example_python: str) -> None:
+    single = {tool: run(example_python, HOSTILE, tool)[0] for tool in ("lookup", "picture")}
+    for tools in (("lookup", "picture"), ("picture", "lookup")):
+        final, script = run(example_python, HOSTILE, *tools)
+        assert script.steps == 1, tools
+        assert final == join_answers([single[tool] for tool in tools]), tools
+        assert final.startswith("2 results follow, in the order called;"), tools
+
+
+def test_a_plain_function_agent_shows_one_result_of_the_step_alone(example_python: str) -> None:
+    # The finding the agent class closes: LlamaIndex's own answer holds the first result to arrive, nothing else.
+    final, script = run(example_python, HOSTILE, "lookup", "picture", agent_class=FunctionAgent)
+    assert script.steps == 1
+    # One of the two results alone: the picture's placeholder, or the lookup's text (which names a "trusted-bank").
+    assert "2 results follow" not in final and ("[image: image/png]" in final) != ("trusted-bank" in final)
+
+
+def test_an_error_beside_a_verbatim_result_is_named_as_not_shown(example_python: str) -> None:
+    final, script = run(example_python, HOSTILE, "fails", "lookup")
+    assert script.steps == 1
+    line = 'In the same step, the model also called tool "fails", whose result is not shown here.'
+    assert final.startswith(f'{line}\n\nVerbatim result from tool "lookup" of server "example".\n\n')
 
 
 def test_a_server_marking_every_tool_verbatim_never_writes_host_lines(example_python: str) -> None:

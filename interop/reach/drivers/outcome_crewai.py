@@ -5,7 +5,7 @@ A scripted model (a `BaseLLM` that calls no service) calls the job's tools throu
 for a model that summarizes). The final answer is the crew's output (`CrewOutput.raw`), where CrewAI applications
 read it; the outputs, the content of each tool message of the task. Without ``helped``, the tools come from
 crewai-tools' `MCPServerAdapter`; with it, from mcpadapt's `MCPAdapt` with
-`mcp_rendering.integrations.crewai.DirectAnswerToolAdapter`.
+`mcp_rendering.integrations.crewai.DirectAnswerToolAdapter`, whose `guardrail` the task takes.
 """
 
 from __future__ import annotations
@@ -51,9 +51,11 @@ class ScriptedModel(BaseLLM):  # pyright: ignore[reportUntypedBaseClass]
         return True
 
 
-async def _crew(tools: list[Any], model: ScriptedModel) -> dict[str, Any]:
+async def _crew(tools: list[Any], model: ScriptedModel, guardrail: Any = None) -> dict[str, Any]:
     agent = Agent(role="analyst", goal="Answer the question.", backstory="An analyst.", tools=tools, llm=model)
-    task = Task(description="Show the annual accounts.", expected_output="The accounts.", agent=agent)
+    task = Task(
+        description="Show the annual accounts.", expected_output="The accounts.", agent=agent, guardrail=guardrail
+    )
     output = await Crew(agents=[agent], tasks=[task]).kickoff_async()
     messages = [message for task_output in output.tasks_output for message in task_output.messages]
     outputs = [str(message.get("content")) for message in messages if message.get("role") == "tool"]
@@ -66,8 +68,9 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     if job["helped"]:
         from mcp_rendering.integrations.crewai import DirectAnswerToolAdapter
 
-        with MCPAdapt(params, DirectAnswerToolAdapter(server=server_name(job))) as tools:
-            return await _crew(list(tools), model)
+        adapter = DirectAnswerToolAdapter(server=server_name(job))
+        with MCPAdapt(params, adapter) as tools:
+            return await _crew(list(tools), model, adapter.guardrail)
     with MCPServerAdapter(params) as tools:
         return await _crew(list(tools), model)
 

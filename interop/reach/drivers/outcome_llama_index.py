@@ -4,7 +4,8 @@ LlamaIndex's `MockFunctionCallingLLM` is scripted to call the job's tools of an 
 default the financial tool), then to write the three-line summary the job gives (a stand-in for a model that
 summarizes). The final answer is ``str()`` of the run's `AgentOutput` (its response text), where LlamaIndex
 applications read it; the outputs, the content of each tool output the run streamed. With ``helped``, the tools are
-loaded through `mcp_rendering.integrations.llama_index.load_direct_answer_tools`.
+loaded through `mcp_rendering.integrations.llama_index.load_direct_answer_tools` and the agent is its
+`DirectAnswerAgent` (a `FunctionAgent`).
 """
 
 from __future__ import annotations
@@ -39,13 +40,13 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
 
     # The client takes no working directory: the example server is importable from any (the project is installed).
     spec = McpToolSpec(client=BasicMCPClient(job["command"], args=job["args"], timeout=60))
+    llm = MockFunctionCallingLLM(response_generator=scripted)
     if job["helped"]:
-        from mcp_rendering.integrations.llama_index import load_direct_answer_tools
+        from mcp_rendering.integrations.llama_index import DirectAnswerAgent, load_direct_answer_tools
 
-        tools = await load_direct_answer_tools(spec, server=server_name(job))
+        agent = DirectAnswerAgent(tools=await load_direct_answer_tools(spec, server=server_name(job)), llm=llm)
     else:
-        tools = await spec.to_tool_list_async()
-    agent = FunctionAgent(tools=tools, llm=MockFunctionCallingLLM(response_generator=scripted))
+        agent = FunctionAgent(tools=await spec.to_tool_list_async(), llm=llm)
     handler = agent.run(user_msg="Show the annual accounts.")
     outputs: list[str] = []
     async for event in handler.stream_events():

@@ -28,8 +28,10 @@ text holds a line worded like one of the host's (`mcp_rendering.host.imitates_ho
 line, `IMITATION_WARNING`, comes just before that text, so that such a line cannot pass for the host's where the
 host's lines end. The answer is bounded as `present()` bounds it (`max_rows`, `max_bytes`); by default,
 `DEFAULT_MAX_BYTES`, since an answer has no scroll-back the host controls. `join_answers` puts several answers in
-one, each closed by a host line whose mark no server text can hold. `is_verbatim_tool` reads a tool's hint, for
-routes that must be chosen before any call (a flag set when the tools are loaded).
+one, each closed by a host line whose mark no server text can hold; `other_calls_line` is the host line opening an
+answer that leaves out other calls of its step (a framework whose route ends on the step's first direct result).
+`is_verbatim_tool` reads a tool's hint, for routes that must be chosen before any call (a flag set when the tools
+are loaded).
 
 `AnswerOptions` holds the options every framework adapter takes, under the same keyword names (`server`,
 `max_rows`, `max_bytes`, `markdown`, `allow`), checked once when made, and the one rule for taking a route:
@@ -58,6 +60,7 @@ from mcp_rendering.host import (
     JOINED_HEAD,
     NAME_LIMIT,
     NARROWER_QUERY,
+    OTHER_CALLS_OPENING,
     OVER_BOUND,
     UNSTATED_COMPLETENESS,
     Presentation,
@@ -73,12 +76,14 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "IMITATION_WARNING",
     "NARROWER_QUERY",
+    "OTHER_CALLS_OPENING",
     "UNSTATED_COMPLETENESS",
     "AnswerOptions",
     "FinalAnswer",
     "final_answer",
     "is_verbatim_tool",
     "join_answers",
+    "other_calls_line",
 ]
 
 DEFAULT_MAX_BYTES = 512 * 1024
@@ -277,6 +282,27 @@ def join_answers(answers: Sequence[str], *, markdown: bool = False) -> str:
     if markdown:
         lines = [markdown_escape(line) if index % 2 == 0 else line for index, line in enumerate(lines)]
     return "\n\n".join(lines)
+
+
+def _tools(names: Sequence[str]) -> str:
+    quoted = [quote(name[:NAME_LIMIT]) for name in dict.fromkeys(names)]
+    listed = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+    return f"tool{'s' if len(quoted) > 1 else ''} {listed}"
+
+
+def other_calls_line(not_shown: Sequence[str], not_run: Sequence[str] = (), *, markdown: bool = False) -> str:
+    """The host line opening an answer that leaves out other calls of its step, naming their tools: `not_shown`,
+    calls that ran but whose results the answer does not hold; `not_run`, calls the framework never ran. Empty when
+    both are empty. The line comes before any server text, so that none can pass for it."""
+    parts: list[str] = []
+    if not_shown:
+        parts.append(f"{_tools(not_shown)}, whose result{'s are' if len(not_shown) > 1 else ' is'} not shown here")
+    if not_run:
+        parts.append(f"{_tools(not_run)}, which {'were' if len(not_run) > 1 else 'was'} not run")
+    if not parts:
+        return ""
+    line = f"{OTHER_CALLS_OPENING}{'; and '.join(parts)}."
+    return markdown_escape(line) if markdown else line
 
 
 def _name_of(tool: Any) -> object:

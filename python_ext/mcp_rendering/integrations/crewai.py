@@ -1,14 +1,16 @@
 """The whole result to the user in CrewAI (`crewai-tools[mcp]`): its own `BaseTool.result_as_answer` route for the
 tools the server marks verbatim, and the host's view of their result as the task's answer.
 
-Load the tools through `DirectAnswerToolAdapter` (one line per agent): `MCPAdapt`, which crewai-tools'
-`MCPServerAdapter` runs, with this adapter in place of crewai-tools' own::
+Load the tools through `DirectAnswerToolAdapter`: `MCPAdapt`, which crewai-tools' `MCPServerAdapter` runs, with
+this adapter in place of crewai-tools' own, and give the agent's tasks its `guardrail`::
 
     from mcpadapt.core import MCPAdapt
     from mcp_rendering.integrations.crewai import DirectAnswerToolAdapter
 
-    with MCPAdapt(server_params, DirectAnswerToolAdapter()) as tools:
+    adapter = DirectAnswerToolAdapter()
+    with MCPAdapt(server_params, adapter) as tools:
         agent = Agent(role="analyst", goal="...", backstory="...", tools=tools, llm=llm)
+        task = Task(description="...", expected_output="...", agent=agent, guardrail=adapter.guardrail)
         output = Crew(agents=[agent], tasks=[task]).kickoff()
         print(output.raw)  # the caption, then every record
 
@@ -23,21 +25,27 @@ adapter, and its tools keep only the text of a result (its error flag and its di
 An error result (`isError`) of a marked tool is returned as CrewAI's own `ToolFailure` (reason ``mcp_error``), whose
 message is the host's error answer (a line of the host's, then the server's message): CrewAI never makes a failed
 tool's result the answer, so the agent reads it and may correct its call. The route is chosen from the tool's hint
-when the tools are loaded; a result's own directive on a tool that is not marked does not take it. CrewAI runs the
-calls of a step one after the other when one of them answers directly, and ends the task on the first such result:
-calls after it in that step are not run, calls before it ran but their results are not shown.
+when the tools are loaded; a result's own directive on a tool that is not marked does not take it.
+
+Several calls in one step: when one of them answers directly, CrewAI runs them one after the other in the order
+called and ends the task on the first direct result, so the calls after it never run, and those before it ran
+but their results are shown to no one. CrewAI cannot give those results, so the answer names them: give the task
+the adapter's `guardrail` (CrewAI's own ``Task(guardrail=...)``, which may rewrite the task's output) and, when the
+task ended on a direct result of a step that made other calls, the answer opens with a host line naming their
+tools, whose results are not shown and which were not run (`other_calls_line`). Without it, the answer is the
+first direct result alone, and nothing says the step called others.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, cast
 
 # Resolved where crewai-tools' MCP extra is installed; the project's own environment goes without it.
 from mcpadapt.core import ToolAdapter  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, other_calls_line
 
 __all__ = ["DirectAnswerToolAdapter"]
 
@@ -103,6 +111,36 @@ class DirectAnswerToolAdapter(ToolAdapter):  # pyright: ignore[reportUntypedBase
 
         return answer_of
 
+    # No return annotation: CrewAI checks one as a tuple type, and this module's annotations are strings.
+    def guardrail(self, output: Any):
+        """A task guardrail (``Task(guardrail=adapter.guardrail)``): when the task ended on a direct result (of this
+        adapter's tools or any other ``result_as_answer`` tool) of a step that made other calls, its output opened
+        by the host line naming them; any other output as it is."""
+        messages = cast("list[Mapping[str, Any]]", list(output.messages or []))
+        raw = cast("str", output.raw)
+        # Only a tool's result as the answer ends a task on a tool message holding the answer itself.
+        if not messages or messages[-1].get("role") != "tool" or messages[-1].get("content") != raw:
+            return (True, output)
+        line = _other_calls(messages, markdown=self._options.markdown)
+        return (True, f"{line}\n\n{raw}" if line else output)
+
     def async_adapt(self, afunc: Any, mcp_tool: Any) -> Any:
         """CrewAI's tools are synchronous, as for crewai-tools' own adapter."""
         return self._crewai.async_adapt(afunc, mcp_tool)
+
+
+def _other_calls(messages: Sequence[Mapping[str, Any]], *, markdown: bool) -> str:
+    """`other_calls_line` for the step whose direct result, the last message, ended the task."""
+    answered = messages[-1].get("tool_call_id")
+    step = next((index for index in range(len(messages) - 1, -1, -1) if messages[index].get("tool_calls")), None)
+    if step is None:
+        return ""
+    ran = {message.get("tool_call_id") for message in messages[step + 1 :] if message.get("role") == "tool"}
+    not_shown: list[str] = []
+    not_run: list[str] = []
+    for call in cast("list[Mapping[str, Any]]", messages[step]["tool_calls"]):
+        if call.get("id") == answered:
+            continue
+        name = str(cast("Mapping[str, Any]", call.get("function") or {}).get("name", ""))
+        (not_shown if call.get("id") in ran else not_run).append(name)
+    return other_calls_line(not_shown, not_run, markdown=markdown)

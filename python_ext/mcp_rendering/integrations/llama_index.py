@@ -1,13 +1,13 @@
 """The whole result to the user in LlamaIndex (`llama-index-tools-mcp`): its own `ToolMetadata.return_direct` route
 for the tools the server marks verbatim, and the host's view of their result as the agent's final answer.
 
-Load the tools through `load_direct_answer_tools` (one line per agent)::
+Load the tools through `load_direct_answer_tools`, and build the agent as a `DirectAnswerAgent`::
 
     from llama_index.tools.mcp import BasicMCPClient, McpToolSpec
-    from mcp_rendering.integrations.llama_index import load_direct_answer_tools
+    from mcp_rendering.integrations.llama_index import DirectAnswerAgent, load_direct_answer_tools
 
     tools = await load_direct_answer_tools(McpToolSpec(client=BasicMCPClient("my-server")))
-    agent = FunctionAgent(tools=tools, llm=llm)
+    agent = DirectAnswerAgent(tools=tools, llm=llm)  # a FunctionAgent
     print(await agent.run(user_msg="Show the annual accounts"))  # the caption, then every record
 
 Each tool whose hint reads verbatim is rebuilt as a `FunctionTool` with ``return_direct=True`` that returns the
@@ -20,10 +20,15 @@ metadata); a result's own directive on a tool that is not marked does not take i
 
 An error result (`isError`) of a marked tool is returned as an error `ToolOutput` (``is_error=True``), holding the
 host's error answer (a line of the host's, then the server's message): LlamaIndex's route never ends the run on an
-error, so the model reads it and may correct its call. LlamaIndex ends the run on the first non-error return-direct
-result of a step, whatever else the model called in that step: a tool called beside it is run, but neither read by
-the model nor shown. Build the agent with ``allow_parallel_tool_calls=False`` (a `FunctionAgent` option passed on
-to the model's API) so that the model is asked for one tool call per step.
+error, so the model reads it and may correct its call.
+
+Several calls in one step: LlamaIndex runs them all, then ends the run on the first return-direct result to arrive,
+and its answer holds that one alone. Build the agent as a `DirectAnswerAgent` (LlamaIndex's `FunctionAgent`, its
+public step methods overridden) and the answer holds every return-direct result of the step, in the order called,
+joined as `join_answers` joins them (each closed by the host's end line), opened by a host line naming the tools
+of the step's other calls, whose results it does not show (`other_calls_line`: a tool the server does not mark, or
+an error; no model reads them either). A `FunctionAgent` as it is shows the first result alone, and nothing says
+the step called others.
 """
 
 from __future__ import annotations
@@ -33,9 +38,18 @@ import importlib
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
+# Resolved where llama-index-core is installed; the project's own environment goes without it.
+from llama_index.core.agent.workflow import FunctionAgent  # pyright: ignore[reportMissingImports]
+from llama_index.core.llms import ChatMessage  # pyright: ignore[reportMissingImports]
 
-__all__ = ["direct_answer_tool", "load_direct_answer_tools"]
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, join_answers, other_calls_line
+
+__all__ = ["DirectAnswerAgent", "direct_answer_tool", "load_direct_answer_tools"]
+
+_ORDER_KEY = "mcp_rendering_step_order"
+"""The context store's key for the ids of the step's tool calls, in the order the model made them."""
+_ANSWER_KEY = "mcp_rendering_step_answer"
+"""The context store's key for the answer of a step that ends the run, when it is not LlamaIndex's own."""
 
 
 def direct_answer_tool(
@@ -127,3 +141,46 @@ async def load_direct_answer_tools(
             )
         tools.append(tool)
     return tools
+
+
+class DirectAnswerAgent(FunctionAgent):  # pyright: ignore[reportUntypedBaseClass]
+    """LlamaIndex's `FunctionAgent`, whose answer to a step ending the run on a return-direct result holds every
+    return-direct result of the step and names the step's other calls; see the module docstring."""
+
+    markdown: bool = False
+    """Whether the host's lines are in the Markdown form (as the tools' `markdown` option)."""
+
+    async def take_step(self, ctx: Any, llm_input: Any, tools: Any, memory: Any) -> Any:
+        output = await super().take_step(ctx, llm_input, tools, memory)
+        await ctx.store.set(_ORDER_KEY, [call.tool_id for call in cast("list[Any]", output.tool_calls)])
+        return output
+
+    async def handle_tool_call_results(self, ctx: Any, results: Any, memory: Any) -> None:
+        await super().handle_tool_call_results(ctx, results, memory)
+        order = cast("list[str]", await ctx.store.get(_ORDER_KEY, default=[]))
+        position = {tool_id: index for index, tool_id in enumerate(order)}
+        step = sorted(cast("list[Any]", results), key=lambda result: position.get(result.tool_id, len(order)))
+        direct = [result for result in step if result.return_direct and not result.tool_output.is_error]
+        if not direct or any(result.tool_name == "handoff" for result in direct) or len(step) == 1:
+            # The run goes on, or LlamaIndex's own answer is the whole step's.
+            await ctx.store.set(_ANSWER_KEY, None)
+            return
+        shown_ids = {result.tool_id for result in direct}
+        others = [result.tool_name for result in step if result.tool_id not in shown_ids]
+        shown = join_answers([str(result.tool_output.content) for result in direct], markdown=self.markdown)
+        line = other_calls_line(others, markdown=self.markdown)
+        await ctx.store.set(_ANSWER_KEY, f"{line}\n\n{shown}" if line else shown)
+
+    async def finalize(self, ctx: Any, output: Any, memory: Any) -> Any:
+        answer = cast("str | None", await ctx.store.get(_ANSWER_KEY, default=None))
+        if answer is not None:
+            await ctx.store.set(_ANSWER_KEY, None)
+            # The assistant message LlamaIndex keeps in memory for the step, as the user receives it.
+            scratchpad = cast("list[Any]", await ctx.store.get(self.scratchpad_key, default=[]))
+            if scratchpad and scratchpad[-1].role == "assistant":
+                scratchpad[-1] = ChatMessage(
+                    role="assistant", content=answer, additional_kwargs=scratchpad[-1].additional_kwargs
+                )
+                await ctx.store.set(self.scratchpad_key, scratchpad)
+            output = output.model_copy(update={"response": ChatMessage(role="assistant", content=answer)})
+        return await super().finalize(ctx, output, memory)
