@@ -21,7 +21,7 @@ from mcp import StdioServerParameters  # pyright: ignore[reportAttributeAccessIs
 
 from mcp_rendering import audit
 from mcp_rendering.integrations.agno import DirectAnswerMCPTools
-from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
+from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS, other_calls_line
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, page_examples, run_example
 from tests.support.directive_server import DIRECTED_TEXT
@@ -146,10 +146,23 @@ def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> 
     assert final.split("\n\n")[1].startswith(PARTIAL_MARKER)
 
 
-def test_a_turn_with_a_verbatim_tool_and_another_ends_with_the_verbatim_answer_alone(example_python: str) -> None:
-    final, model = _run(example_python, FINANCIAL, [("key_figures", {}), ("financial_statements", {})])
-    assert model.calls == 1
-    assert final.startswith('Verbatim result from tool "financial_statements"') and SUMMARY not in final
+def test_a_turn_with_a_verbatim_tool_and_another_names_the_other_call_before_the_verbatim_answer(
+    example_python: str,
+) -> None:
+    for calls in (
+        [("key_figures", {}), ("financial_statements", {})],
+        [("financial_statements", {}), ("key_figures", {})],
+    ):
+        final, model = _run(example_python, FINANCIAL, calls)
+        assert model.calls == 1 and SUMMARY not in final
+        line, answer = final.split("\n\n", 1)
+        assert line == other_calls_line(["key_figures"])
+        assert answer.startswith('Verbatim result from tool "financial_statements"')
+
+
+def test_a_turn_of_verbatim_calls_alone_names_no_other_call(example_python: str) -> None:
+    final, _ = _run(example_python, FINANCIAL, [("financial_statements", {})])
+    assert final.startswith('Verbatim result from tool "financial_statements"')
 
 
 def test_two_verbatim_calls_answer_with_both_each_closed_by_the_host(example_python: str) -> None:

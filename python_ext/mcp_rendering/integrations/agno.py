@@ -20,7 +20,8 @@ end the run on an error result too, and it appends the tool's text to the model'
 Every other result is handed to the model exactly as `MCPTools` hands it (Agno's own conversion of the same
 result). An error result never ends the run: the model reads it, as without the route, and may correct its call.
 Agno stops a turn when any of its calls asks to: in a turn that also called another tool, the run ends with the
-verbatim answers, and the other calls' results stay in `RunOutput.tools`, unread by the model.
+verbatim answers, opened by a host line naming the other calls' tools (`other_calls_line`), whose results stay in
+`RunOutput.tools`, unread by the model.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from agno.exceptions import StopAgentRun  # pyright: ignore[reportMissingImports
 from agno.tools.mcp import MCPTools  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from agno.utils.mcp import get_entrypoint_for_tool  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, other_calls_line
 
 __all__ = ["DirectAnswerMCPTools"]
 
@@ -209,14 +210,24 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
             return
         # Agno runs a turn's calls concurrently: the tool messages (each holding its answer, the message of the
         # stop) give the order they were called in.
+        messages = cast("list[Any]", run_output.messages or [])
+        step_starts = [index for index, message in enumerate(messages) if getattr(message, "role", None) != "tool"]
+        step = messages[step_starts[-1] + 1 :] if step_starts else messages
         pending = list(recorded)
         answers: list[str] = []
-        for message in cast("list[Any]", run_output.messages or []):
+        others: list[str] = []
+        for message in step:
+            if getattr(message, "role", None) != "tool":
+                continue
             content = getattr(message, "content", None)
-            if getattr(message, "role", None) == "tool" and content in pending:
+            if content in pending:
                 pending.remove(content)
                 answers.append(cast("str", content))
-        run_output.content = self._options.join(answers + pending)
+            else:  # another call of the turn: its result ends with the run, unread by the model
+                others.append(str(getattr(message, "tool_name", None) or "unknown"))
+        shown = self._options.join(answers + pending)
+        line = other_calls_line(others, markdown=self._options.markdown)
+        run_output.content = f"{line}\n\n{shown}" if line else shown
 
 
 async def _call_on(session: Any, name: str, arguments: Mapping[str, Any]) -> Any:
