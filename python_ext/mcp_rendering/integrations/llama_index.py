@@ -39,8 +39,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
 # Resolved where llama-index-core is installed; the project's own environment goes without it.
-from llama_index.core.agent.workflow import FunctionAgent  # pyright: ignore[reportMissingImports]
-from llama_index.core.llms import ChatMessage  # pyright: ignore[reportMissingImports]
+from llama_index.core.agent.workflow import FunctionAgent  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+from llama_index.core.llms import ChatMessage  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, join_answers, other_calls_line
 
@@ -151,12 +151,12 @@ class DirectAnswerAgent(FunctionAgent):  # pyright: ignore[reportUntypedBaseClas
     """Whether the host's lines are in the Markdown form (as the tools' `markdown` option)."""
 
     async def take_step(self, ctx: Any, llm_input: Any, tools: Any, memory: Any) -> Any:
-        output = await super().take_step(ctx, llm_input, tools, memory)
+        output: Any = await cast("Any", super()).take_step(ctx, llm_input, tools, memory)
         await ctx.store.set(_ORDER_KEY, [call.tool_id for call in cast("list[Any]", output.tool_calls)])
         return output
 
     async def handle_tool_call_results(self, ctx: Any, results: Any, memory: Any) -> None:
-        await super().handle_tool_call_results(ctx, results, memory)
+        await cast("Any", super()).handle_tool_call_results(ctx, results, memory)
         order = cast("list[str]", await ctx.store.get(_ORDER_KEY, default=[]))
         position = {tool_id: index for index, tool_id in enumerate(order)}
         step = sorted(cast("list[Any]", results), key=lambda result: position.get(result.tool_id, len(order)))
@@ -176,11 +176,12 @@ class DirectAnswerAgent(FunctionAgent):  # pyright: ignore[reportUntypedBaseClas
         if answer is not None:
             await ctx.store.set(_ANSWER_KEY, None)
             # The assistant message LlamaIndex keeps in memory for the step, as the user receives it.
-            scratchpad = cast("list[Any]", await ctx.store.get(self.scratchpad_key, default=[]))
+            key: str = cast("Any", self).scratchpad_key
+            scratchpad = cast("list[Any]", await ctx.store.get(key, default=[]))
             if scratchpad and scratchpad[-1].role == "assistant":
                 scratchpad[-1] = ChatMessage(
                     role="assistant", content=answer, additional_kwargs=scratchpad[-1].additional_kwargs
                 )
-                await ctx.store.set(self.scratchpad_key, scratchpad)
+                await ctx.store.set(key, scratchpad)
             output = output.model_copy(update={"response": ChatMessage(role="assistant", content=answer)})
-        return await super().finalize(ctx, output, memory)
+        return await cast("Any", super()).finalize(ctx, output, memory)
