@@ -454,3 +454,75 @@ def test_answer_options_answer_in_the_form_asked_and_name_the_default_server() -
     named = AnswerOptions(server="bank").answer(_tool("t"), result, default_server="plugin")
     assert named.text.startswith('Verbatim result from tool "t" of server "bank".')
     assert AnswerOptions(markdown=True).join([plain, plain]) == join_answers([plain, plain], markdown=True)
+
+
+def test_joined_answers_are_bounded_as_a_whole_and_name_the_results_left_out() -> None:
+    huge = "\n".join(f"row {index:06d} " + "y" * 40 for index in range(20_000))
+    tool = _tool("huge", verbatimHint=True)
+    answers = [
+        final_answer(tool, _text_result(f"call {call}\n{huge}", complete=True), server="s", max_bytes=10_000)
+        for call in range(12)
+    ]
+    names = ["huge"] * 11 + ["other"]
+    for markdown in (False, True):
+        views = [answer.markdown if markdown else answer.text for answer in answers]
+        joined = join_answers(views, markdown=markdown, max_bytes=25_000, names=names)
+        kept = [view for view in views if view in joined]
+        # Whole answers, from the first, while they fit; the host's lines come on top of the bound.
+        assert sum(len(view.encode()) for view in kept) <= 25_000 < sum(len(view.encode()) for view in views[:3])
+        assert views[:2] == kept and len(joined.encode()) < 25_000 + 2_000
+        head, left_out = joined.split("\n\n")[:2]
+        assert head.startswith("2 results follow")
+        left_out = left_out.replace("\\", "")
+        assert left_out.startswith(f"{PARTIAL_MARKER} this answer shows the first 2 of 12 results")
+        assert 'results 3 to 12, of tools "huge" and "other", are not in it' in left_out
+        assert "bound of 25000 bytes" in left_out and left_out.endswith(NARROWER_QUERY.replace("\\", ""))
+    # One answer kept: the host's line still comes first; no bound: every answer.
+    alone = join_answers([answers[0].text, answers[1].text], max_bytes=100)
+    assert alone.startswith(f"{PARTIAL_MARKER} this answer shows the first 1 of 2 results")
+    assert "result 2 is not in it" in alone and alone.endswith(answers[0].text)
+    assert join_answers([answer.text for answer in answers], max_bytes=None).count("row 000000") == 12
+    with pytest.raises(ValueError, match="names must name every answer"):
+        join_answers(["a", "b"], names=["x"])
+
+
+def test_the_options_bound_a_joined_answer_by_their_max_bytes() -> None:
+    text = "z" * 3_000
+    views = [final_answer(_tool(), _text_result(text, mode="verbatim", complete=True)).text] * 5
+    assert AnswerOptions(max_bytes=7_000).join(views, names=["t"] * 5).count(text) == 2
+    assert AnswerOptions(max_bytes=None).join(views).count(text) == 5
+    # By default, `DEFAULT_MAX_BYTES` bounds the whole answer, as it bounds one.
+    many = [final_answer(_tool(), _text_result("w" * 200_000, mode="verbatim", complete=True)).text] * 12
+    assert len(AnswerOptions().join(many).encode()) < DEFAULT_MAX_BYTES + 2_000
+
+
+def test_a_result_of_blocks_without_text_says_how_many_blocks_the_answer_shows() -> None:
+    image = {"type": "image", "data": "aGVsbG8=", "mimeType": "image/png"}
+    answer = final_answer(_tool(verbatimHint=True), {"content": [image] * 10_000}, max_bytes=2_000)
+    notice = answer.text.split("\n\n")[1]
+    shown = answer.text.count("[image: image/png]")
+    assert 0 < shown < 10_000 and not answer.complete
+    assert notice.startswith(f"{PARTIAL_MARKER} this answer shows the first {shown} of 10000 content blocks")
+    assert "0 of 0" not in answer.text
+
+
+def test_an_error_message_the_bound_cuts_says_how_much_of_it_is_shown() -> None:
+    lines = [f"error line {index}" for index in range(40_000)]
+    result = {**_text_result("\n".join(lines)), "isError": True}
+    answer = final_answer(_tool(verbatimHint=True), result, server="s", max_bytes=4_000)
+    head, notice, message = answer.text.split("\n\n", 2)
+    assert head.endswith("Its message, as the server wrote it:")
+    shown = message.splitlines()
+    assert shown == lines[: len(shown)] and len(message.encode()) <= 4_000
+    assert notice == (
+        f"{PARTIAL_MARKER} this answer shows the first {len(shown)} of 40000 lines of the server's message (as many"
+        " as fit this host's bound of 4000 bytes per answer); the others are not in it."
+    )
+    assert answer.markdown.split("\n\n")[1].startswith("> ") or PARTIAL_MARKER in answer.markdown
+    # A message of one line over the bound: none of it, and the line says so.
+    one = final_answer(_tool(), {**_text_result("x" * 5_000), "isError": True}, max_bytes=4_000)
+    assert one.text.split("\n\n") == [
+        'The tool "t" reported an error.',
+        'The tool "t" returned a result of 5000 bytes of text, over this host\'s bound of 4000 bytes for an answer:'
+        " none of it is shown here. To see it, ask again with a narrower query.",
+    ]

@@ -1895,7 +1895,11 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
     if limit < count or start:
         records_shown = _record_lines(lines[:limit])
         records_in_all = before + _record_lines(lines)
-        if not start:
+        if not records_in_all:  # no line of text (`first_row` then cannot be set): the lines name blocks
+            # A blank line separating two blocks carries the next block's index: not a line of it.
+            blocks_shown = len({line.block for line in lines[:limit] if line.from_text or line.text})
+            extent = f"the first {blocks_shown} of {len({line.block for line in lines})} content blocks"
+        elif not start:
             extent = f"the first {records_shown} of {records_in_all} lines"
         elif records_shown == 1:
             extent = f"line {before + 1} of {records_in_all}"

@@ -173,6 +173,26 @@ def _cut_notice(presentation: Presentation, bounds: tuple[int | None, int | None
     return f"{notice}. {how_to_see_more or NARROWER_QUERY}"
 
 
+def _over_bound(presentation: Presentation, records_text: str) -> bool:
+    """Whether nothing of the result fits the byte bound: no record shown, or one shown alone over it."""
+    return not records_text.strip() or OVER_BOUND in (presentation.notice or "")
+
+
+def _message_cut_notice(presentation: Presentation, bounds: tuple[int | None, int | None]) -> str:
+    """The line of an error answer whose message the host's bounds cut: how much of it the answer shows, which bound
+    cut it, and that the rest is not in it."""
+    max_rows, max_bytes = bounds
+    why = (
+        f"this host's bound: {max_rows} per answer"
+        if presentation.cut_by == "max_rows"
+        else f"as many as fit this host's bound of {max_bytes} bytes per answer"
+    )
+    return (
+        f"{PARTIAL_MARKER} this answer shows {presentation.extent} of the server's message ({why}); the others are not"
+        " in it."
+    )
+
+
 def _split_notice(view: str, notice: str | None, markdown: bool) -> tuple[str, str]:
     """The view's opening notice (the host's line, empty when it has none) and its records."""
     lead = "" if notice is None else f"> {markdown_escape(notice)}\n\n" if markdown else f"{notice}\n\n"
@@ -229,12 +249,21 @@ def final_answer(
     notice_text, records_text = _split_notice(presentation.text, presentation.notice, markdown=False)
     notice_markdown, records_markdown = _split_notice(presentation.markdown, presentation.notice, markdown=True)
     if wire.get("isError") is True:
-        # An error message is not a partial set of records, so no notice goes with it.
+        # An error message is no set of records, so no partial notice goes with it: only a line saying what the
+        # host's byte bound left out of it, if anything.
         head = ANSWER_ERROR.format(source=source)
-        if records_text.strip():
+        cut = ""
+        if _over_bound(presentation, records_text) and presentation.host_bounded and max_bytes is not None:
+            cut = ANSWER_OVER_BOUND.format(source=source, size=_text_size(wire), bound=max_bytes)
+            records_text = records_markdown = ""
+        elif records_text.strip():
             head += ANSWER_MESSAGE_FOLLOWS
-        text = "\n\n".join(line for line in (head, records_text) if line.strip())
-        markdown = "\n\n".join(line for line in (markdown_escape(head), records_markdown) if line.strip())
+            if presentation.extent is not None:
+                cut = _message_cut_notice(presentation, (max_rows, max_bytes))
+        text = "\n\n".join(line for line in (head, cut, records_text) if line.strip())
+        markdown = "\n\n".join(
+            line for line in (markdown_escape(head), markdown_escape(cut), records_markdown) if line.strip()
+        )
         return FinalAnswer(text, markdown, presentation.mode == "verbatim", True, presentation.complete, presentation)
     unstated = _unstated_notice(presentation)
     if presentation.extent is not None:
@@ -243,8 +272,7 @@ def final_answer(
     elif unstated is not None:
         notice_text, notice_markdown = unstated, markdown_escape(unstated)
     empty = ""
-    over_bound = not records_text.strip() or OVER_BOUND in (presentation.notice or "")
-    if over_bound and presentation.host_bounded and max_bytes is not None:
+    if _over_bound(presentation, records_text) and presentation.host_bounded and max_bytes is not None:
         # Nothing fits the bound (a first record larger than it, which `present()` pages alone): an answer has no
         # pages, so it says so rather than show a record over its bound.
         size = _text_size(wire)
@@ -265,23 +293,74 @@ def final_answer(
     )
 
 
-def join_answers(answers: Sequence[str], *, markdown: bool = False) -> str:
+def join_answers(
+    answers: Sequence[str],
+    *,
+    markdown: bool = False,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    names: Sequence[str] | None = None,
+) -> str:
     """Several answers (of one turn, in the order called) as one: a host line first saying how many follow and the
     mark of the host's end lines, then each answer closed by its end line. The mark is drawn from a digest of every
     answer, so no server text can hold it (it would have to contain a digest of itself), and a server's body
-    imitating an end line and the next caption is told apart. One answer is returned as it is."""
-    if len(answers) <= 1:
-        return answers[0] if answers else ""
-    digest = hashlib.sha256("\0".join(answers).encode("utf-8", "surrogatepass")).hexdigest()
+    imitating an end line and the next caption is told apart. One answer is returned as it is.
+
+    `max_bytes` bounds the whole answer as `final_answer` bounds one (the UTF-8 size of the answers; the host's lines
+    come on top; None for no bound): the first answer is always kept (it is bounded on its own), each next one while
+    the answers kept so far fit. The answers left out are named, before any server text, in a host line saying which
+    (their order, and their tools' `names` when given, one per answer) and why.
+
+    Raises:
+        ValueError: `names` does not name every answer.
+    """
+    if names is not None and len(names) != len(answers):
+        raise ValueError(f"names must name every answer: {len(names)} names for {len(answers)} answers")
+    kept = _fitting_answers(answers, max_bytes)
+    left_out = _left_out_line(len(answers), kept, max_bytes, names[kept:] if names is not None else None)
+    shown = answers[:kept]
+    if len(shown) <= 1:
+        lines = [left_out, *shown] if left_out else list(shown)
+        if markdown and left_out:
+            lines[0] = markdown_escape(left_out)
+        return "\n\n".join(lines)
+    digest = hashlib.sha256("\0".join(shown).encode("utf-8", "surrogatepass")).hexdigest()
     windows = (digest[start : start + 12] for start in range(len(digest) - 11))
-    mark = next((window for window in windows if not any(window in answer for answer in answers)), digest)
-    count = len(answers)
-    lines = [JOINED_HEAD.format(count=count, mark=mark)]
-    for index, answer in enumerate(answers, 1):
-        lines += [answer, JOINED_END.format(index=index, count=count, mark=mark)]
+    mark = next((window for window in windows if not any(window in answer for answer in shown)), digest)
+    count = len(shown)
+    host_lines = [JOINED_HEAD.format(count=count, mark=mark), *([left_out] if left_out else [])]
     if markdown:
-        lines = [markdown_escape(line) if index % 2 == 0 else line for index, line in enumerate(lines)]
+        host_lines = [markdown_escape(line) for line in host_lines]
+    lines = list(host_lines)
+    for index, answer in enumerate(shown, 1):
+        end = JOINED_END.format(index=index, count=count, mark=mark)
+        lines += [answer, markdown_escape(end) if markdown else end]
     return "\n\n".join(lines)
+
+
+def _fitting_answers(answers: Sequence[str], max_bytes: int | None) -> int:
+    """How many of `answers`, from the first, the whole answer holds within `max_bytes` (the first always)."""
+    if max_bytes is None:
+        return len(answers)
+    total = 0
+    for index, answer in enumerate(answers):
+        total += len(answer.encode("utf-8", "surrogatepass"))
+        if index and total > max_bytes:
+            return index
+    return len(answers)
+
+
+def _left_out_line(count: int, kept: int, max_bytes: int | None, names: Sequence[str] | None) -> str:
+    """The host line naming the answers `join_answers` leaves out (empty when it keeps them all)."""
+    if kept >= count:
+        return ""
+    which = f"result {count}" if kept + 1 == count else f"results {kept + 1} to {count}"
+    if names:
+        which += f", of {_tools(names)},"
+    return (
+        f"{PARTIAL_MARKER} this answer shows the first {kept} of {count} results (as many as fit this host's bound"
+        f" of {max_bytes} bytes per answer); {which} {'is' if kept + 1 == count else 'are'} not in it."
+        f" {NARROWER_QUERY}"
+    )
 
 
 def _tools(names: Sequence[str]) -> str:
@@ -437,6 +516,7 @@ class AnswerOptions:
             return None
         return self.text(answer)
 
-    def join(self, answers: Sequence[str]) -> str:
-        """`join_answers` of a turn's answers, in the form these options ask for."""
-        return join_answers(answers, markdown=self.markdown)
+    def join(self, answers: Sequence[str], names: Sequence[str] | None = None) -> str:
+        """`join_answers` of a turn's answers (`names`: their tools', one per answer, when known), in the form these
+        options ask for, bounded as a whole by `max_bytes`."""
+        return join_answers(answers, markdown=self.markdown, max_bytes=self.max_bytes, names=names)
