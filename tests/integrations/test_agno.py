@@ -20,7 +20,7 @@ from agno.models.response import ModelResponse  # pyright: ignore[reportMissingI
 from mcp import StdioServerParameters  # pyright: ignore[reportAttributeAccessIssue]
 
 from mcp_rendering import audit
-from mcp_rendering.integrations.agno import DirectAnswerMCPTools
+from mcp_rendering.integrations.agno import _RUNS_KEPT, DirectAnswerMCPTools  # pyright: ignore[reportPrivateUsage]
 from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS, other_calls_line
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, page_examples, run_example
@@ -75,6 +75,7 @@ def _run(
     module: str,
     script: Sequence[tuple[str, dict[str, Any]]],
     preamble: str | None = None,
+    hooked: bool = True,
     **options: Any,
 ) -> tuple[str, ScriptedModel]:
     async def go() -> tuple[str, ScriptedModel]:
@@ -82,8 +83,10 @@ def _run(
         model = ScriptedModel(script, preamble)
         options.setdefault("server", "example")
         async with DirectAnswerMCPTools(server_params=params, timeout_seconds=60, **options) as toolkit:
-            agent = Agent(model=model, tools=[toolkit], post_hooks=[toolkit.final_answer_hook])
+            hooks = [toolkit.final_answer_hook] if hooked else None
+            agent = Agent(model=model, tools=[toolkit], post_hooks=hooks)
             output = await agent.arun("Go.")
+            assert not toolkit._answers  # pyright: ignore[reportPrivateUsage]  # every answer taken by the hook
         return str(output.content), model
 
     return asyncio.run(go())
@@ -203,3 +206,34 @@ def test_a_result_directive_alone_takes_the_route_and_a_summarizable_result_does
     assert final == f"{CAPTION}\n\n{DIRECTED_TEXT}"
     final, _ = _run(example_python, DIRECTIVE, [("hinted", {})])
     assert final == SUMMARY
+
+
+def test_an_agent_without_the_post_hook_answers_all_the_same(example_python: str) -> None:
+    final, model = _run(
+        example_python, FINANCIAL, [("financial_statements", {})], preamble="Let me look.", hooked=False
+    )
+    assert model.calls == 1
+    assert final.startswith('Verbatim result from tool "financial_statements" of server "example".')
+    assert "Let me look." not in final
+
+
+def test_the_answers_of_runs_that_never_end_are_not_kept_without_bound() -> None:
+    toolkit = DirectAnswerMCPTools(command="python3")
+    for run in range(_RUNS_KEPT + 50):
+        toolkit._record(f"run-{run}", "answer", "t")  # pyright: ignore[reportPrivateUsage]
+    kept = toolkit._answers  # pyright: ignore[reportPrivateUsage]
+    assert len(kept) == _RUNS_KEPT and next(iter(kept)) == "run-50"
+
+
+def test_a_turn_of_verbatim_answers_is_bounded_as_a_whole(example_python: str) -> None:
+    bound = 6_000  # each answer is cut to it; the three together are over it
+    final, _ = _run(example_python, FINANCIAL, [("financial_statements", {})] * 3, max_bytes=bound)
+    head, left_out, *parts = final.split("\n\n")
+    assert head.startswith("2 results follow")
+    assert left_out == (
+        f"{PARTIAL_MARKER} this answer shows the first 2 of 3 results (as many as fit this host's bound of {bound}"
+        ' bytes per answer); result 3, of tool "financial_statements", is not in it. To see them, ask again with a'
+        " narrower query."
+    )
+    answers = "\n\n".join(parts).split("\n\nEnd of result ")
+    assert len(answers) == 3 and sum(len(answer.encode()) for answer in answers[:2]) <= bound

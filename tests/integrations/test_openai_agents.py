@@ -21,6 +21,7 @@ from agents.testing import ScriptedModel, assistant_message, function_call  # py
 
 from mcp_rendering import audit
 from mcp_rendering.host import FRAMING_HEADER
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES
 from mcp_rendering.integrations.openai_agents import (
     CUSTOM_DATA_KEY,
     RenderedCall,
@@ -30,7 +31,7 @@ from mcp_rendering.integrations.openai_agents import (
 )
 from mcp_rendering.reading import combine_parts
 from mcp_rendering.types import PARTIAL_MARKER
-from tests.integrations.conftest import page_examples, records_in_text, run_example
+from tests.integrations.conftest import ROOT, page_examples, records_in_text, run_example
 from tests.support.directive_server import DIRECTED_TEXT
 
 FINANCIAL = "mcp_rendering.examples.financial"
@@ -85,7 +86,11 @@ def _reference(python: str, module: str, name: str, args: Mapping[str, Any]) -> 
         "anyio.run(main)\n"
     )
     done = subprocess.run(
-        [python, "-c", probe, module, name, json.dumps(dict(args))], capture_output=True, text=True, check=True
+        [python, "-c", probe, module, name, json.dumps(dict(args))],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
     )
     return json.loads(done.stdout)
 
@@ -233,15 +238,17 @@ async def _route(
     behavior: Any = verbatim_final_output,
     allow: Sequence[str] | None = None,
     markdown: bool = False,
+    **options: Any,
 ) -> tuple[Any, ScriptedModel]:
     calls = [function_call(name, dict(args), call_id=f"call-{n}") for n, (name, args) in enumerate(turn)]
     model = ScriptedModel([calls, [assistant_message(SUMMARY)]])
     server = RenderingMCPServerStdio(
-        params={"command": python, "args": ["-m", module]},
+        params={"command": python, "args": ["-m", module], "cwd": str(ROOT)},
         name="example",
         allow=allow,
         markdown=markdown,
         client_session_timeout_seconds=60,
+        **options,
     )
     async with server:
         agent = Agent(name="test", model=model, mcp_servers=[server], tool_use_behavior=behavior)
@@ -303,3 +310,25 @@ def test_a_result_directive_alone_takes_the_route_and_a_summarizable_result_does
     assert result.final_output == f"{CAPTION}\n\n{DIRECTED_TEXT}"
     result, _ = asyncio.run(_route(example_python, DIRECTIVE, [("hinted", {})]))
     assert result.final_output == SUMMARY
+
+
+HOSTILE = "tests.support.hostile_server"
+"""A server with a result far over the default bound of an answer (`huge`)."""
+
+
+def test_a_turn_of_many_verbatim_calls_is_bounded_as_a_whole(example_python: str) -> None:
+    turn = [("huge", {})] * 12
+    result, _ = asyncio.run(_route(example_python, HOSTILE, turn))
+    answer = result.final_output
+    assert isinstance(answer, str) and len(answer.encode()) < DEFAULT_MAX_BYTES + 4_000
+    left_out = answer.split("\n\n")[0]
+    assert left_out.startswith(f"{PARTIAL_MARKER} this answer shows the first 1 of 12 results")
+    assert 'results 2 to 12, of tool "huge", are not in it' in left_out
+
+
+def test_no_byte_bound_means_none_on_the_answer_either(example_python: str) -> None:
+    raw = _reference(example_python, HOSTILE, "huge", {})
+    result, _ = asyncio.run(_route(example_python, HOSTILE, [("huge", {})], max_bytes=None))
+    answer = result.final_output
+    assert isinstance(answer, str) and len(answer.encode()) > 4 * DEFAULT_MAX_BYTES
+    assert PARTIAL_MARKER not in answer and raw["content"][0]["text"] in answer

@@ -14,7 +14,8 @@ For a result the host presents verbatim (the tool's hint or the result's own dir
 raises Agno's `StopAgentRun`, whose message is the tool message, so that no model call follows; the post-hook then
 makes `RunOutput.content` the host's view (`mcp_rendering.integrations.answer.final_answer`: the caption, a partial
 result's notice with how to get the rest, every record), in place of whatever text the model wrote before its
-call. Agno's `stop_after_tool_call_tools` is not used: it is fixed per tool when the toolkit is built, so it would
+call. An agent not given the post-hook gets it from the toolkit, added to its `post_hooks` on the first verbatim
+result. Agno's `stop_after_tool_call_tools` is not used: it is fixed per tool when the toolkit is built, so it would
 end the run on an error result too, and it appends the tool's text to the model's own.
 
 Every other result is handed to the model exactly as `MCPTools` hands it (Agno's own conversion of the same
@@ -42,6 +43,8 @@ __all__ = ["DirectAnswerMCPTools"]
 
 _LIST_PAGES_LIMIT = 1000
 """The most `tools/list` pages read when the toolkit is built, as Agno bounds its own listing."""
+_RUNS_KEPT = 256
+"""The most runs whose answers the toolkit keeps for their post-hook at once (runs of its agents still going)."""
 
 
 def _wire(result: Any) -> dict[str, Any]:
@@ -135,8 +138,9 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
             server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
         )
         cast("Any", super()).__init__(*args, **kwargs)
-        self._answers: dict[str, list[str]] = {}
-        """The verbatim answers of each run still going, by run id, until the post-hook takes them."""
+        self._answers: dict[str, list[tuple[str, str]]] = {}
+        """The verbatim answers of each run still going (each with its tool's name), by run id, until the post-hook
+        takes them."""
 
     async def _listed_tools(self) -> list[Any]:
         session: Any = cast("_Toolkit", self).session
@@ -180,13 +184,32 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
             text = self._verbatim_text(tool, outcome, arguments) if error is None and outcome is not None else None
             if text is not None:
                 run_id = cast("str | None", getattr(_agno_run_context, "run_id", None))
-                if run_id is not None:
-                    self._answers.setdefault(run_id, []).append(text)
+                if run_id is not None and self._hooked(_agno_agent):
+                    self._record(run_id, text, cast("str", tool.name))
                 raise StopAgentRun(text)  # Agno's own stop: no model call follows this turn
             convert = cast("Callable[..., Any]", get_entrypoint_for_tool)(tool=tool, session=_Replay(outcome, error))
             return await cast("Callable[..., Any]", convert)(**arguments)
 
         return call_tool
+
+    def _hooked(self, agent: Any) -> bool:
+        """Whether `agent`'s post-hooks, read by Agno when the run ends, hold `final_answer_hook`: given it here
+        when they do not, so that the run's content is the answer without it (None when no agent runs the call:
+        then no hook can take the answer, and none is kept)."""
+        if agent is None:
+            return False
+        hooks = cast("list[Any]", getattr(agent, "post_hooks", None) or [])
+        if not any(hook == self.final_answer_hook for hook in hooks):
+            agent.post_hooks = [*hooks, self.final_answer_hook]
+        return True
+
+    def _record(self, run_id: str, text: str, name: str) -> None:
+        """Keeps `text` for the post-hook of the run `run_id`, and the answers of at most `_RUNS_KEPT` runs: a run
+        that never reaches its post-hooks (an error, a cancellation) leaves its answers behind until then."""
+        answers = self._answers
+        answers.setdefault(run_id, []).append((text, name))
+        while len(answers) > _RUNS_KEPT:
+            del answers[next(iter(answers))]  # the oldest run's, first recorded
 
     def _verbatim_text(self, tool: Any, outcome: Any, arguments: Mapping[str, Any]) -> str | None:
         """The host's view of a result it presents verbatim and that is not an error; None for any other (and for
@@ -214,18 +237,20 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
         step_starts = [index for index, message in enumerate(messages) if getattr(message, "role", None) != "tool"]
         step = messages[step_starts[-1] + 1 :] if step_starts else messages
         pending = list(recorded)
-        answers: list[str] = []
+        answers: list[tuple[str, str]] = []
         others: list[str] = []
         for message in step:
             if getattr(message, "role", None) != "tool":
                 continue
             content = getattr(message, "content", None)
-            if content in pending:
-                pending.remove(content)
-                answers.append(cast("str", content))
+            found = next((entry for entry in pending if entry[0] == content), None)
+            if found is not None:
+                pending.remove(found)
+                answers.append(found)
             else:  # another call of the turn: its result ends with the run, unread by the model
                 others.append(str(getattr(message, "tool_name", None) or "unknown"))
-        shown = self._options.join(answers + pending)
+        ordered = answers + pending
+        shown = self._options.join([text for text, _ in ordered], [name for _, name in ordered])
         line = other_calls_line(others, markdown=self._options.markdown)
         run_output.content = f"{line}\n\n{shown}" if line else shown
 

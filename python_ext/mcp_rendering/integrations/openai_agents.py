@@ -54,7 +54,7 @@ from agents.mcp import (  # pyright: ignore[reportMissingImports]
 )
 from pydantic import BaseModel
 
-from mcp_rendering.host import Presentation, present
+from mcp_rendering.host import Presentation
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, FinalAnswer, join_answers
 
 __all__ = [
@@ -162,7 +162,7 @@ class RenderingServerMixin:
         *args: Any,
         server: str | None = None,
         max_rows: int | None = None,
-        max_bytes: int | None = None,
+        max_bytes: int | None = DEFAULT_MAX_BYTES,
         markdown: bool = False,
         on_presentation: Callable[[RenderedCall], object] | None = None,
         allow: Iterable[str] | None = None,
@@ -173,8 +173,8 @@ class RenderingServerMixin:
         Args:
             server: the server name shown in a verbatim presentation's caption (default: `name`).
             max_rows: the host's bound on the records shown and forwarded (see `mcp_rendering.present`).
-            max_bytes: the host's bound on the size of the rendering and of the forwarded blocks; the final
-                answer (`verbatim_final_output`) is bounded by it too, by `DEFAULT_MAX_BYTES` when it is None.
+            max_bytes: the host's bound on the size of the rendering, of the forwarded blocks and of the final
+                answer (`verbatim_final_output`, each result's and the turn's as a whole); None: no bound.
             markdown: the final answer (`verbatim_final_output`) in its Markdown form (every server string escaped
                 or fenced) for a front end that renders it as Markdown; the plain text form otherwise, whose server
                 text is raw.
@@ -187,12 +187,9 @@ class RenderingServerMixin:
         Raises:
             TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
         """
-        # The answer has no scroll-back the host controls: bounded by default, whatever the model receives.
-        answer_bound = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
         self._options = AnswerOptions(
-            server=server, max_rows=max_rows, max_bytes=answer_bound, markdown=markdown, allow=allow
+            server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
         )
-        self._max_bytes = max_bytes
         self._on_presentation = on_presentation
         cast("Any", super()).__init__(*args, **kwargs)
         agents_server = cast("_AgentsServer", self)
@@ -225,15 +222,6 @@ class RenderingServerMixin:
             wire["_meta"] = {**(wire.get("_meta") or {}), _META_KEY: {"answer": _answer_data(answer)}}
             return type(result).model_validate(wire)
         presentation = answer.presentation
-        if options.max_bytes != self._max_bytes:
-            presentation = present(
-                tool,
-                result,
-                server=shown_server,
-                max_rows=options.max_rows,
-                max_bytes=self._max_bytes,
-                arguments=arguments or {},
-            )
         if self._on_presentation is not None:
             call = RenderedCall(shown_server, tool_name, dict(arguments or {}), presentation)
             outcome = self._on_presentation(call)
@@ -244,7 +232,10 @@ class RenderingServerMixin:
             forwarded.pop("structuredContent", None)
         data = presentation_data(presentation, answer if options.allows(tool_name) else None)
         if "answer" in data:
-            data["answer"]["form"] = "markdown" if options.markdown else "text"
+            # What `verbatim_final_output` needs to join the turn's answers: their form, tool and bound.
+            data["answer"].update(
+                form="markdown" if options.markdown else "text", tool=tool_name, max_bytes=options.max_bytes
+            )
         forwarded["_meta"] = {_META_KEY: data}
         # The result's own class, so that the SDK gets the model of the `mcp` version it runs with.
         return type(result).model_validate(forwarded)
@@ -269,7 +260,16 @@ def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
     # One form for the whole answer: the host's end lines and each answer rendered alike.
     markdown = all(view.get("form") == "markdown" for view in views)
     form = "markdown" if markdown else "text"
-    return _outcome(join_answers([cast("str", view[form]) for view in views], markdown=markdown))
+    # The whole answer within the tightest bound of the servers that gave its parts (none when none has one).
+    bounds = [bound for view in views if isinstance(bound := view.get("max_bytes"), int)]
+    names = [str(view.get("tool") or "unknown") for view in views]
+    joined = join_answers(
+        [cast("str", view[form]) for view in views],
+        markdown=markdown,
+        max_bytes=min(bounds) if bounds else None,
+        names=names,
+    )
+    return _outcome(joined)
 
 
 def _outcome(final_output: str | None) -> Any:
