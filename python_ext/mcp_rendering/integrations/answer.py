@@ -6,14 +6,15 @@ framework's own return-direct route ends the turn on a verbatim result, so that 
 - a result the host presents verbatim (`Presentation.mode`): the caption naming the tool and server first, then
   `present()`'s text (or Markdown), which opens with the notice of a partial result, saying how to get the rest;
 - an error result: a line of the host's saying the tool failed, then the server's message as `present()` shows
-  server text (hidden characters escaped; fenced in Markdown);
+  server text (hidden characters escaped; fenced in Markdown); when the host's bounds cut the message, a line
+  saying how much of it the answer shows, and why, comes before it;
 - a result the host's bounds cut (`max_rows`, `max_bytes`): an answer has no full result behind it for the user to
   open, so in place of `present()`'s notice a line saying exactly what the answer shows ("the first 3 of 10
-  lines", "2 of 5 records"), which bound cut it (the most records the host puts in one answer, or as many as fit
-  its byte bound), that the others are not in the answer (nor, for a page of a partial result, what the server
-  has after it), and what the user can do: ask again with a narrower query, or what the application offers
-  (`how_to_see_more`: an application that keeps the result answers again with
-  `first_row=answer.presentation.next_first_row`, as `present()` pages);
+  lines", "2 of 5 records", "the first 90 of 1000 content blocks" of a result with no text), which bound cut it
+  (the most records the host puts in one answer, or as many as fit its byte bound), that the others are not in
+  the answer (nor, for a page of a partial result, what the server has after it), and what the user can do: ask
+  again with a narrower query, or what the application offers (`how_to_see_more`: an application that keeps the
+  result answers again with `first_row=answer.presentation.next_first_row`, as `present()` pages);
 - a result with nothing to show: a line of the host's saying so; when the host's byte bound is why (a single line
   larger than `max_bytes`), the line says so, with the result's size and the bound, and that a narrower query is
   the way to see it;
@@ -28,7 +29,8 @@ text holds a line worded like one of the host's (`mcp_rendering.host.imitates_ho
 line, `IMITATION_WARNING`, comes just before that text, so that such a line cannot pass for the host's where the
 host's lines end. The answer is bounded as `present()` bounds it (`max_rows`, `max_bytes`); by default,
 `DEFAULT_MAX_BYTES`, since an answer has no scroll-back the host controls. `join_answers` puts several answers in
-one, each closed by a host line whose mark no server text can hold; `other_calls_line` is the host line opening an
+one, each closed by a host line whose mark no server text can hold, bounded as a whole by the same `max_bytes` (a
+host line first names the answers left out, by order and tool); `other_calls_line` is the host line opening an
 answer that leaves out other calls of its step (a framework whose route ends on the step's first direct result).
 `is_verbatim_tool` reads a tool's hint, for routes that must be chosen before any call (a flag set when the tools
 are loaded).

@@ -147,11 +147,14 @@ class _DirectAnswerAgent(AssistantAgent):  # pyright: ignore[reportUntypedBaseCl
     step with a failed call (an error result, a tool this agent does not hold) goes back to the model, which reads the
     failure in its context, for the next step, up to ``max_tool_iterations`` steps, as AutoGen's own loop does."""
 
-    def __init__(self, *args: Any, markdown: bool, max_tool_iterations: int = 1, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, markdown: bool, max_bytes: int | None, max_tool_iterations: int = 1, **kwargs: Any
+    ) -> None:
         cast("Any", super()).__init__(*args, max_tool_iterations=1, **kwargs)
         if max_tool_iterations < 1:
             raise ValueError(f"max_tool_iterations must be at least 1, got {max_tool_iterations}")
         self._direct_markdown = markdown
+        self._direct_max_bytes = max_bytes
         self._direct_steps = max_tool_iterations
 
     async def on_messages_stream(self, messages: Any, cancellation_token: Any) -> AsyncGenerator[Any, None]:
@@ -170,7 +173,7 @@ class _DirectAnswerAgent(AssistantAgent):  # pyright: ignore[reportUntypedBaseCl
                 return
             inner.extend(cast("list[Any]", response.inner_messages or []))
             if not (_failed(response) and step < self._direct_steps - 1):
-                yield _joined(response, inner, markdown=self._direct_markdown)
+                yield _joined(response, inner, markdown=self._direct_markdown, max_bytes=self._direct_max_bytes)
                 return
 
 
@@ -182,15 +185,20 @@ def _failed(response: Any) -> bool:
     return any(result.is_error for result in cast("list[Any]", message.results))
 
 
-def _joined(event: Any, inner: list[Any], *, markdown: bool) -> Any:
+def _joined(event: Any, inner: list[Any], *, markdown: bool, max_bytes: int | None) -> Any:
     """The agent's response, with every step's inner messages, and, when it holds the turn's results, `join_answers`
-    of them as its content."""
+    of them as its content, bounded as a whole by `max_bytes`."""
     message: Any = event.chat_message
     response = cast("Callable[..., Any]", Response)
     if not isinstance(message, ToolCallSummaryMessage):
         return response(chat_message=message, inner_messages=inner)
-    results = [cast("str", result.content) for result in cast("list[Any]", message.results)]
-    joined = join_answers(results, markdown=markdown)
+    results = cast("list[Any]", message.results)
+    joined = join_answers(
+        [cast("str", result.content) for result in results],
+        markdown=markdown,
+        max_bytes=max_bytes,
+        names=[str(getattr(result, "name", None) or "unknown") for result in results],
+    )
     return response(chat_message=message.model_copy(update={"content": joined}), inner_messages=inner)
 
 
@@ -205,6 +213,8 @@ class DirectAnswerTools:
 
     markdown: bool = False
     """Whether the answers are in the Markdown form (`direct_answer_tools`' option)."""
+    max_bytes: int | None = DEFAULT_MAX_BYTES
+    """The bound on the size of a turn's answers as a whole (`direct_answer_tools`' option)."""
 
     def agent(self, name: str, model_client: Any, **options: Any) -> Any:
         """The dedicated agent: an `AssistantAgent` with the verbatim tools, ``reflect_on_tool_use=False``, a
@@ -225,6 +235,7 @@ class DirectAnswerTools:
             reflect_on_tool_use=False,
             tool_call_summary_formatter=_show_as_is,
             markdown=self.markdown,
+            max_bytes=self.max_bytes,
             **options,
         )
 
@@ -259,7 +270,8 @@ async def direct_answer_tools(
         session: an MCP client session to reuse (as `mcp_server_tools` takes one); None: each call opens its own.
         server: the server name shown in the caption (default: none, the tool alone is named).
         max_rows: the host's bound on the records shown.
-        max_bytes: the host's bound on the size of the records shown (None: no bound).
+        max_bytes: the host's bound on the size of the records shown, and of a turn's answers as a whole (None: no
+            bound).
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
             renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
         allow: the names of the tools that may answer directly; None: every tool the server marks.
@@ -277,7 +289,7 @@ async def direct_answer_tools(
     else:
         tools = await _list_tools(session)
     answering = _answer_tool_class(adapter)
-    split = DirectAnswerTools(markdown=markdown)
+    split = DirectAnswerTools(markdown=markdown, max_bytes=max_bytes)
     for tool in tools:
         if options.selects(tool):
             split.verbatim.append(answering(server_params, tool, session, options))

@@ -25,10 +25,10 @@ error, so the model reads it and may correct its call.
 Several calls in one step: LlamaIndex runs them all, then ends the run on the first return-direct result to arrive,
 and its answer holds that one alone. Build the agent as a `DirectAnswerAgent` (LlamaIndex's `FunctionAgent`, its
 public step methods overridden) and the answer holds every return-direct result of the step, in the order called,
-joined as `join_answers` joins them (each closed by the host's end line), opened by a host line naming the tools
-of the step's other calls, whose results it does not show (`other_calls_line`: a tool the server does not mark, or
-an error; no model reads them either). A `FunctionAgent` as it is shows the first result alone, and nothing says
-the step called others.
+joined as `join_answers` joins them (each closed by the host's end line; the agent's `max_bytes` bounds them as a
+whole), opened by a host line naming the tools of the step's other calls, whose results it does not show
+(`other_calls_line`: a tool the server does not mark, or an error; no model reads them either). A `FunctionAgent`
+as it is shows the first result alone, and nothing says the step called others.
 """
 
 from __future__ import annotations
@@ -149,6 +149,8 @@ class DirectAnswerAgent(FunctionAgent):  # pyright: ignore[reportUntypedBaseClas
 
     markdown: bool = False
     """Whether the host's lines are in the Markdown form (as the tools' `markdown` option)."""
+    max_bytes: int | None = DEFAULT_MAX_BYTES
+    """The bound on the size of a step's answers as a whole (as the tools' `max_bytes` option; None: no bound)."""
 
     async def take_step(self, ctx: Any, llm_input: Any, tools: Any, memory: Any) -> Any:
         output: Any = await cast("Any", super()).take_step(ctx, llm_input, tools, memory)
@@ -167,7 +169,12 @@ class DirectAnswerAgent(FunctionAgent):  # pyright: ignore[reportUntypedBaseClas
             return
         shown_ids = {result.tool_id for result in direct}
         others = [result.tool_name for result in step if result.tool_id not in shown_ids]
-        shown = join_answers([str(result.tool_output.content) for result in direct], markdown=self.markdown)
+        shown = join_answers(
+            [str(result.tool_output.content) for result in direct],
+            markdown=self.markdown,
+            max_bytes=self.max_bytes,
+            names=[str(result.tool_name) for result in direct],
+        )
         line = other_calls_line(others, markdown=self.markdown)
         await ctx.store.set(_ANSWER_KEY, f"{line}\n\n{shown}" if line else shown)
 
