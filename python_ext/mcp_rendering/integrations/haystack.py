@@ -136,7 +136,10 @@ class DirectAnswerHook:
         state.set("messages", messages, handler_override=replace_values)
         if any(answer is None for answer in answers):
             return
-        text = self._options.join([answer or "" for answer in answers])
+        text = self._options.join(
+            [answer or "" for answer in answers],
+            [str(getattr(result.origin, "tool_name", None) or "unknown") for result in results],
+        )
         state.set("messages", [chat_message.from_assistant(text)])
         state.set("stop_run", str(results[0].origin.tool_name))
 

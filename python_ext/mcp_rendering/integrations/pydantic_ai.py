@@ -209,6 +209,9 @@ class DirectAnswers(AbstractCapability[Any]):  # pyright: ignore[reportUntypedBa
         parts = [part for part in cast("list[Any]", last.parts) if hasattr(part, "tool_call_id")]
         if parts and all(isinstance(part, ToolReturnPart) and part.tool_call_id in answers for part in parts):
             options = cast("AnswerOptions", this.options)
-            text = options.join([answers[cast("str", part.tool_call_id)] for part in parts])
+            text = options.join(
+                [answers[cast("str", part.tool_call_id)] for part in parts],
+                [str(getattr(part, "tool_name", None) or "unknown") for part in parts],
+            )
             raise SkipModelRequest(ModelResponse(parts=[TextPart(text)]))
         return request_context

@@ -180,7 +180,10 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
         ids = [getattr(item, "id", None) for item in items]
         if not all(isinstance(item, FunctionResultContent) and item.id in turn.answers for item in items):
             return response
-        text = self.options.join([turn.answers[cast("str", call_id)] for call_id in ids])
+        text = self.options.join(
+            [turn.answers[cast("str", call_id)] for call_id in ids],
+            [str(getattr(item, "function_name", None) or "unknown") for item in items],
+        )
         message = cast("Callable[..., Any]", ChatMessageContent)
         return message(
             role="assistant",
