@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, IMITATION_WARNING, NARROWER_QUERY
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, IMITATION_WARNING, NARROWER_QUERY, other_calls_line
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, server_python
 
@@ -332,8 +332,9 @@ def test_an_error_of_a_verbatim_tool_goes_to_the_model_which_keeps_working(
     assert answer(["broken"]) == SUMMARY
     both = answer(["broken", "notes"])
     if request.node.callspec.params["answer"] == "agno":  # pyright: ignore[reportAttributeAccessIssue]
-        # Agno ends a turn when any of its calls asks to (docs/agno.md): the verbatim answer, never the error.
-        assert both.startswith(_caption("notes")) and ERROR_TEXT not in both
+        # Agno ends a turn when any of its calls asks to (docs/agno.md): the verbatim answer, never the error, after
+        # the host line naming the other call.
+        assert both.startswith(f"{other_calls_line(['broken'])}\n\n{_caption('notes')}") and ERROR_TEXT not in both
     else:
         assert both == SUMMARY  # one turn: the error sends it back to the model, once
     after = answer(["broken"], ["notes"])
