@@ -97,10 +97,10 @@ class DirectAnswers:
         self._options = AnswerOptions(
             server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
         )
-        # The answers of each turn's calls so far (None: not verbatim), by the turn's tool use ids. Strands runs a
-        # turn's tools concurrently on one event loop and this callback never awaits, so the last call of the turn
-        # to finish sees every other one and alone decides.
-        self._turns: dict[tuple[str, ...], dict[str, str | None]] = {}
+        # The answers of each turn's calls so far (None: not verbatim) with their tools' names, by the turn's tool
+        # use ids. Strands runs a turn's tools concurrently on one event loop and this callback never awaits, so the
+        # last call of the turn to finish sees every other one and alone decides.
+        self._turns: dict[tuple[str, ...], dict[str, tuple[str | None, str]]] = {}
 
     def register_hooks(self, registry: Any, **kwargs: Any) -> None:
         """Strands' `HookProvider` method: subscribe to `AfterToolCallEvent`."""
@@ -113,7 +113,8 @@ class DirectAnswers:
         own = str(tool_use.get("toolUseId"))
         calls = _turn_calls(event.agent, own)
         answered = self._turns.setdefault(calls, {})
-        answer = answered[own] = self._answer(event)
+        answer = self._answer(event)
+        answered[own] = (answer, str(tool_use.get("name") or "unknown"))
         if answer is not None:
             # The tool message holds the host's view in place of the raw result: the model reads it when another
             # call of the turn keeps the loop going, and the application finds it in the conversation.
@@ -121,9 +122,10 @@ class DirectAnswers:
         if len(answered) < len(set(calls)):
             return
         del self._turns[calls]
-        if all(text is not None for text in answered.values()):
-            answers = [answered[call] or "" for call in dict.fromkeys(calls)]
-            event.agent.cancel(message=self._options.join(answers), after_current_tools=True)
+        if all(text is not None for text, _ in answered.values()):
+            ordered = [answered[call] for call in dict.fromkeys(calls)]
+            message = self._options.join([text or "" for text, _ in ordered], [name for _, name in ordered])
+            event.agent.cancel(message=message, after_current_tools=True)
 
     def _answer(self, event: Any) -> str | None:
         raw = getattr(event.selected_tool, "mcp_tool", None)
