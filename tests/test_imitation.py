@@ -550,3 +550,38 @@ def test_a_completeness_claim_in_other_words_is_detected(line: str) -> None:
     assert imitates_host(line)
     result = _result(text=f"Cash | 100\n{line}", **WHOLE)
     assert present(_tool(verbatimHint=True), result).text.startswith(IMITATION_WARNING)
+
+
+_LEAD_PIECES = (
+    "- ",
+    "* ",
+    "> ",
+    "_",
+    "**",
+    "~",
+    "`",
+    "# ",
+    "1. ",
+    "23) ",
+    "b) ",
+    "C. ",
+    "xii. ",
+    "[x] ",
+    "x ",
+    "\u2022 ",
+)
+"""What a line may open with before the words read as its opening: marks, markup, enumerators, a stray letter."""
+
+
+@given(st.sampled_from(HOST_WRITTEN), st.lists(st.sampled_from(_LEAD_PIECES), min_size=1, max_size=4), st.data())
+def test_a_host_line_behind_any_marks_spelled_otherwise_is_detected(
+    line: str, lead: list[str], data: st.DataObject
+) -> None:
+    spelled = data.draw(st.sampled_from(list(VARIANTS.values())))(line)
+    accented = next(_accented(spelled), spelled) if data.draw(st.booleans()) else spelled
+    assert imitates_host("".join(lead) + accented)
+
+
+@given(st.sampled_from(ORDINARY), st.lists(st.sampled_from(_LEAD_PIECES), max_size=3))
+def test_ordinary_record_text_behind_marks_gets_no_warning(line: str, lead: list[str]) -> None:
+    assert not imitates_host("".join(lead) + line)
