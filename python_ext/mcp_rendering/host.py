@@ -322,7 +322,7 @@ _LOOKALIKES = str.maketrans(
         "\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u2032": "'",
     }
 )  # fmt: skip
-"""Letters and marks of other scripts that read as Latin letters, colons or quotes (after NFKC), each as the
+"""Letters and marks of other scripts that read as Latin letters, colons or quotes (after NFKD), each as the
 character it reads as: Unicode's confusables (TR39) for the characters a host line is written with."""
 
 _LINE_BREAKS = frozenset("\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
