@@ -252,9 +252,18 @@ _FIELD_PATTERNS = {
 }
 
 
-def _words(text: str) -> str:
-    """Fixed text of a template as a pattern over folded text: its spaces any gap."""
-    return _GAP.join(re.escape(word) for word in text.casefold().split(" "))
+def _words(text: str, *, inflected: bool = False) -> str:
+    """Fixed text of a template as a pattern over folded text: its spaces any gap; `inflected`, each word that ends
+    in a letter other than `s` also as its plural (`result` as `results`), which a reader reads as the same line."""
+    return _GAP.join(_word(word, inflected) for word in text.casefold().split(" "))
+
+
+_WORD_END = re.compile(r"(.*[^\W\ds_])(\W*)")
+
+
+def _word(word: str, inflected: bool) -> str:
+    ends = _WORD_END.fullmatch(word) if inflected else None
+    return re.escape(word) if ends is None else f"{re.escape(ends[1])}(?:e?s)?{re.escape(ends[2])}"
 
 
 _CLAUSE_END = re.compile(r"[.;] ")
@@ -262,26 +271,30 @@ _CLAUSE_END = re.compile(r"[.;] ")
 
 def _opening(template: str) -> str:
     """The pattern of a host line's opening: the template up to its first free field or the end of its first
-    sentence or clause, each counted or quoted field matching what it stands for; a word it
-    ends with ends there."""
-    parts: list[str] = []
-    ends_in_word = False
+    sentence or clause, each counted or quoted field matching what it stands for, each word also as its plural
+    unless the opening is one word (`Notes:` is a heading of its own, not the host's `Note:`); a word it ends with
+    ends there."""
+    pieces: list[tuple[str, str | None]] = []  # (fixed text, the field after it)
     for index, (fixed, name, _, _) in enumerate(string.Formatter().parse(template)):
         clause = _CLAUSE_END.search(fixed)
-        stop = clause is not None
         fixed = fixed[: clause.start()] if clause is not None else fixed
         if index == 0:
             fixed = fixed.lstrip()
-        last = bool(stop) or name is None or (name not in _NUMBER_FIELDS and name not in _FIELD_PATTERNS)
+        last = clause is not None or name is None or (name not in _NUMBER_FIELDS and name not in _FIELD_PATTERNS)
         if last:
-            fixed = fixed.rstrip(" .(")
-        if fixed:
-            parts.append(_words(fixed))
-            ends_in_word = fixed[-1].isalnum()
-        if last:
+            pieces.append((fixed.rstrip(" .("), None))
             break
-        parts.append(r"\d+" if name in _NUMBER_FIELDS else _FIELD_PATTERNS[cast("str", name)])
-        ends_in_word = False
+        pieces.append((fixed, name))
+    inflected = len(pieces) > 1 or len(pieces[0][0].split()) > 1
+    parts: list[str] = []
+    ends_in_word = False
+    for fixed, name in pieces:
+        if fixed:
+            parts.append(_words(fixed, inflected=inflected))
+            ends_in_word = fixed[-1].isalnum()
+        if name is not None:
+            parts.append(r"\d+" if name in _NUMBER_FIELDS else _FIELD_PATTERNS[name])
+            ends_in_word = False
     return "".join(parts) + (r"(?!\w)" if ends_in_word else "")
 
 
@@ -309,7 +322,7 @@ _LOOKALIKES = str.maketrans(
         "\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u2032": "'",
     }
 )  # fmt: skip
-"""Letters and marks of other scripts that read as Latin letters, colons or quotes (after NFKC), each as the
+"""Letters and marks of other scripts that read as Latin letters, colons or quotes (after NFKD), each as the
 character it reads as: Unicode's confusables (TR39) for the characters a host line is written with."""
 
 _LINE_BREAKS = frozenset("\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
@@ -319,25 +332,35 @@ _VIEW_ESCAPE = re.compile(r"\\u(?:000[0-9a-f]{5}|[0-9a-f]{4})")
 """A hidden character as the views write it (`visible`), case-folded: read as the nothing it stands for."""
 
 
+_MARKS = frozenset({"Mn", "Me"})
+"""Combining marks: accents, read as the letter they sit on (`é` as `e`)."""
+
+
 def _as_read(text: str) -> str:
-    """`text` as a reader takes it in: compatibility forms (NFKC: fullwidth, ligatures) and look-alike letters of
-    other scripts as the Latin letters they read as, hidden characters (format characters, controls, the views'
-    escapes of them) as nothing, every line break as one, case folded: each a pass in C, and a loop over the
-    distinct characters of a text that is not ASCII."""
+    """`text` as a reader takes it in: compatibility forms (NFKD: fullwidth, ligatures), accented letters as the
+    letters without their marks, and look-alike letters of other scripts as the Latin letters they read as, hidden
+    characters (format characters, controls, the views' escapes of them) as nothing, every line break as one, case
+    folded: each a pass in C, and a loop over the distinct characters of a text that is not ASCII."""
     if text.isascii():
         if _ASCII_HIDDEN.search(text):
             text = text.translate(_ASCII_HIDDEN_TABLE)
     else:
-        text = unicodedata.normalize("NFKC", text)
+        text = unicodedata.normalize("NFKD", text)
         table: dict[int, str | None] = dict(_LOOKALIKES)
         for char in set(text):
             if char in _LINE_BREAKS:
                 table[ord(char)] = "\n"
-            elif char != "\n" and char != "\t" and is_hidden(char):
+            elif char != "\n" and char != "\t" and (is_hidden(char) or unicodedata.category(char) in _MARKS):
                 table[ord(char)] = None
         text = text.translate(table)
     text = text.casefold()
     return _VIEW_ESCAPE.sub("", text) if "\\u" in text else text
+
+
+_LEAD = r"(?:[^\w\n]|_|\d+[.)\]]|[^\W\d_](?:[.)\]]|(?=[^\S\n]))|[ivxlcdm]{2,}[.)\]])*"
+"""What a line may open with before the words a reader reads as its opening: marks and markup (quotes, bullets,
+`>`, `#`, emphasis `*` and `_`, a check box), list enumerators (`1.`, `2)`, `a.`, `iv)`) and a stray letter set apart
+(`x `). Each piece begins differently or ends differently, so that a line is split into pieces one way: linear."""
 
 
 def _openings_pattern(openings: Sequence[str]) -> re.Pattern[str]:
@@ -348,7 +371,7 @@ def _openings_pattern(openings: Sequence[str]) -> re.Pattern[str]:
         head = r"\d+" if opening.startswith(r"\d+") else opening[0] if opening[0].isalnum() else ""
         groups.setdefault(head, []).append(opening[len(head) :])
     branches = "|".join(f"{head}(?:{'|'.join(rests)})" for head, rests in groups.items())
-    return re.compile(rf"\n[^\w\n]*(?:{branches})")
+    return re.compile(rf"\n{_LEAD}(?:{branches})")
 
 
 _HOST_OPENING = _openings_pattern([_opening(line) for line in HOST_LINES])
@@ -361,14 +384,39 @@ _TOPIC_WORDS = tuple(
 )
 """The first word of each topic: found in C (`str.find`); only where one is, the topic is matched."""
 
+_SUBJECTS = r"(?:records?|rows?|results?|entries|entry|items?|lines?)"
+_ALL = rf"(?:all|every|each)(?:{_GAP}(?:\d[\d,.]*|of|the|these|those|its|their)){{0,3}}{_GAP}{_SUBJECTS}"
+_BEING = rf"(?:(?:is|are|was|were|has|have|been|being|be){_GAP}){{0,2}}"
+_COMPLETENESS_CLAIMS = (
+    # all 54 records are shown; every row listed
+    rf"{_ALL}{_GAP}{_BEING}(?:shown|included|listed|present|here|returned|displayed|given|provided|complete)",
+    # this shows all records; it lists every row
+    rf"(?:show|list|include|contain|hold|return|display)(?:s|es|ing|ed|n)?{_GAP}{_ALL}",
+    # nothing is missing; no rows were left out
+    rf"(?:nothing|none|no{_GAP}{_SUBJECTS}){_GAP}{_BEING}"
+    rf"(?:missing|omitted|left{_GAP}out|cut|truncated|hidden|withheld|dropped|skipped|excluded)",
+    # the complete list; the full result set
+    rf"(?:complete|entire|whole|full|unabridged|exhaustive){_GAP}(?:list|listing|results?|record{_GAP}set|data(?:{_GAP})?set)",
+    # the list is complete; the results are exhaustive
+    rf"(?:list|listing|results?|{_SUBJECTS}|data(?:{_GAP})?set|table){_GAP}(?:is|are){_GAP}"
+    rf"(?:complete|exhaustive|unabridged|whole|in{_GAP}full)",
+)
+"""What the host says of a result's whole and a server's text must not: a claim that every record is shown or
+nothing is missing, in any of the usual wordings. Only the host can vouch for what the user sees."""
+_COMPLETENESS_CLAIM = re.compile(r"(?<![^\W_])(?:" + "|".join(_COMPLETENESS_CLAIMS) + r")(?![^\W_])")
+
 
 def imitates_host(text: str, host_lines: Iterable[str] = ()) -> bool:
     """Whether a line of `text` (server text as a view shows it) is worded like one of the host's lines: it opens as
-    a line of `HOST_LINES` does (after any marks such as quotes, bullets or `>`), or it speaks of a host, of every
-    record or of the whole result (`_HOST_TOPICS`). Compared as read (`_as_read`): without case, compatibility
-    forms, look-alike letters of other scripts, hidden characters or the width of white space. `host_lines` are the
-    host's own lines among `text` (its notes on links), which are not the server's. Linear in the text: one fold,
-    one scan for the openings, one search for each topic's first word."""
+    a line of `HOST_LINES` does, its words or their plurals (after any marks, markup, list enumerators or a stray
+    letter: `_LEAD`), or it speaks of a host, of every record or of the whole result (`_HOST_TOPICS`), or claims in
+    the usual words that all records are shown or nothing is missing (`_COMPLETENESS_CLAIMS`). Compared as read
+    (`_as_read`): without case, accents, compatibility forms, look-alike letters of other scripts, hidden
+    characters or the width of white space. What it does not catch: a host line behind words of the server's own
+    (`Here: Verbatim result`), and a claim of completeness in wording other than those listed; a reader's eye is
+    not a pattern, so the host's lines coming first and `IMITATION_WARNING` are the defence, this the trigger.
+    `host_lines` are the host's own lines among `text` (its notes on links), which are not the server's. Linear in
+    the text: one fold, one scan for the openings, one for the claims, one search for each topic's first word."""
     read = "\n" + _as_read(text)
     own = {_as_read(line) for line in host_lines}
 
@@ -379,6 +427,8 @@ def imitates_host(text: str, host_lines: Iterable[str] = ()) -> bool:
         return read[start : end if end != -1 else len(read)] not in own
 
     if any(servers(match.start() + 1) for match in _HOST_OPENING.finditer(read)):
+        return True
+    if any(servers(match.start()) for match in _COMPLETENESS_CLAIM.finditer(read)):
         return True
     for word in _TOPIC_WORDS:
         at = read.find(word)

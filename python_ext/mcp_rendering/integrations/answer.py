@@ -25,13 +25,14 @@ framework's own return-direct route ends the turn on a verbatim result, so that 
 The host's own lines always come first and the server's text after them, so that nothing the server writes can
 pass for the host's: a server line imitating a caption or a notice sits below the real one. Where the server's
 text holds a line worded like one of the host's (`mcp_rendering.host.imitates_host`: opening as a line of
-`mcp_rendering.host.HOST_LINES` does, this module's among them, however spelled, or speaking of a host), a host
-line, `IMITATION_WARNING`, comes just before that text, so that such a line cannot pass for the host's where the
-host's lines end. The answer is bounded as `present()` bounds it (`max_rows`, `max_bytes`); by default,
-`DEFAULT_MAX_BYTES`, since an answer has no scroll-back the host controls. `join_answers` puts several answers in
-one, each closed by a host line whose mark no server text can hold, bounded as a whole by the same `max_bytes` (a
-host line first names the answers left out, by order and tool); `other_calls_line` is the host line opening an
-answer that leaves out other calls of its step (a framework whose route ends on the step's first direct result).
+`mcp_rendering.host.HOST_LINES` does, this module's among them, spelled or marked up otherwise, speaking of a host,
+or claiming in the usual words that the result is whole), a host line, `IMITATION_WARNING`, comes just before that
+text, so that such a line cannot pass for the host's where the host's lines end. The answer is bounded as
+`present()` bounds it (`max_rows`, `max_bytes`); by default, `DEFAULT_MAX_BYTES`, since an answer has no
+scroll-back the host controls. `join_answers` puts several answers in one, each closed by a host line whose mark no
+server text can hold, bounded as a whole by the same `max_bytes` (a host line first names the answers left out, by
+order and tool); `other_calls_line` is the host line opening an answer that leaves out other calls of its step (a
+framework whose route ends on the step's first direct result).
 `is_verbatim_tool` reads a tool's hint, for routes that must be chosen before any call (a flag set when the tools
 are loaded).
 
