@@ -37,20 +37,24 @@ line per agent)::
     answer = (await agent.ainvoke({"messages": [("user", "Show the accounts")]}))["messages"][-1].text
 
 The last message is then the tool's `ToolMessage`, its one text block the host's view (the caption, a partial
-result's notice with how to get the rest, every record). Only tools whose hint reads verbatim are changed (the
-route is fixed when the agent is built, before any result); a result's own directive still reaches the model
-through `rendering_interceptor`. An error result of such a tool does not end the turn, although LangChain's route
-does not look at the outcome: inside the agent's graph the interceptor answers it with a LangGraph `Command` (the
-adapters' own slot for an interceptor's result) holding the failed `ToolMessage`, the host's error line with the
-server's message below it, and ``goto`` the model node, so that the model reads the error and may correct its call
-(`create_agent`'s model node is ``"model"``; an agent whose `before_model` middleware must run first, or
+result's notice with how to get the rest, every record). `answer_directly` decides the route and the view from the
+same loaded tool (its hint as the adapters listed it, never listed again) and returns new tool objects for the tools
+it chooses: such a tool ends a turn only on the host's view, whatever the server lists later. Loaded with
+`direct_answer_interceptor`, the tool reads the MCP result itself, with its directive; without it, the view is made
+from the blocks the adapters give the tool. A result's own directive on a tool that is not marked does not take the
+route (it is fixed when the agent is built); it still reaches the model through `rendering_interceptor`. An error
+result of such a tool does not end the turn, although LangChain's route does not look at the outcome: inside the
+agent's graph the tool answers it with a LangGraph `Command` holding the failed `ToolMessage`, the host's error line
+with the server's message below it, and ``goto`` the model node, so that the model reads the error and may correct
+its call (`create_agent`'s model node is ``"model"``; an agent whose `before_model` middleware must run first, or
 `create_react_agent`, whose node is ``"agent"``, names its node with ``model_node``). Outside a graph (no tool call
-id to answer), the error is the host's error answer, marked failed. `create_agent` ends the turn only when every
+id to answer), the tool fails with the host's error answer. `create_agent` ends the turn only when every
 tool call of it was return-direct: in a turn that also called another tool, the model reads the host's view and
 answers. LangGraph's `create_react_agent` ends on any return-direct message, even when the last message is another
 tool's: prefer `create_agent`.
 
-The module imports nothing from LangChain (`load_direct_answer_tools` reaches the adapters when called), nor from
+The module imports nothing from LangChain (`load_direct_answer_tools` and the tools `answer_directly` returns reach it
+when called), nor from
 the MCP SDK unless a 2.x session pages its tool list: it works with the SDK's 1.x models, which is what the
 adapters use, and with 2.x.
 """
@@ -227,12 +231,13 @@ class RenderingInterceptor:
             return result  # errors reach the model as the server wrote them, so it can correct its call
         model = cast("BaseModel", result)
         tool = await self.tool(request.server_name, request.name)
-        server = self._server or request.server_name
+        server = self._server or _adapters_server(request)
         presentation = present(
             tool, model, server=server, max_rows=self._max_rows, max_bytes=self._max_bytes, arguments=request.args
         )
         if self._on_presentation is not None:
-            outcome = self._on_presentation(RenderedCall(server, request.name, dict(request.args), presentation))
+            call = RenderedCall(request.server_name, request.name, dict(request.args), presentation)
+            outcome = self._on_presentation(call)
             if inspect.isawaitable(outcome):
                 await outcome
         # The result's own class, so that the adapters get the model of the SDK version they were built for.
