@@ -236,7 +236,7 @@ class RenderingInterceptor:
             tool, model, server=server, max_rows=self._max_rows, max_bytes=self._max_bytes, arguments=request.args
         )
         if self._on_presentation is not None:
-            call = RenderedCall(request.server_name, request.name, dict(request.args), presentation)
+            call = RenderedCall(self._server or request.server_name, request.name, dict(request.args), presentation)
             outcome = self._on_presentation(call)
             if inspect.isawaitable(outcome):
                 await outcome
