@@ -313,6 +313,7 @@ async def _agent_run(
     markdown: bool = False,
     allow: Sequence[str] | None = None,
     more_turns: Sequence[Sequence[tuple[str, dict[str, Any]]]] = (),
+    with_interceptor: bool = True,
 ) -> tuple[Any, Any]:
     if not ROUTE_ENVIRONMENT:
         pytest.skip("the lowest environment pins the adapters alone, without LangChain's agent loop")
@@ -321,7 +322,8 @@ async def _agent_run(
     from mcp_rendering.integrations.langchain import answer_directly, direct_answer_interceptor
 
     async with _session(python, module) as session:
-        loaded = await load_mcp_tools(session, tool_interceptors=[direct_answer_interceptor()])
+        interceptors = [direct_answer_interceptor()] if with_interceptor else []
+        loaded = await load_mcp_tools(session, tool_interceptors=interceptors)
         tools = answer_directly(loaded, server="example", markdown=markdown, allow=allow)
         agent = create_agent(_scripted_model(turn, more_turns), tools)
         state = await agent.ainvoke({"messages": [("user", "Show the accounts")]})
@@ -468,9 +470,11 @@ def test_other_tools_and_mixed_turns_go_to_the_model(example_python: str) -> Non
         assert messages[-1].text == SUMMARY, turn
 
 
-def test_an_error_goes_back_to_the_model_with_the_host_error_line(example_python: str) -> None:
+@pytest.mark.parametrize("with_interceptor", [True, False])
+def test_an_error_goes_back_to_the_model_with_the_host_error_line(example_python: str, with_interceptor: bool) -> None:
     # The model reads the failed call and answers: the route does not end the turn on an error.
-    messages, _ = asyncio.run(_agent_run(example_python, SCREENING, [("screening_report", {"batch": "nope"})]))
+    turn = [("screening_report", {"batch": "nope"})]
+    messages, _ = asyncio.run(_agent_run(example_python, SCREENING, turn, with_interceptor=with_interceptor))
     assert messages[-1].text == SUMMARY
     failed = [message for message in messages if isinstance(message, ToolMessage)]
     assert len(failed) == 1 and failed[0].status == "error" and failed[0].tool_call_id == "call-0"
@@ -487,12 +491,18 @@ def test_after_an_error_the_corrected_call_ends_the_turn_with_the_host_view(exam
     assert all(SUMMARY not in message.text for message in messages)
 
 
-def test_outside_a_graph_an_error_is_the_host_error_answer(example_python: str) -> None:
-    from mcp_rendering.integrations.langchain import load_direct_answer_tools
+@pytest.mark.parametrize("with_interceptor", [True, False])
+def test_outside_a_graph_an_error_is_the_host_error_answer(example_python: str, with_interceptor: bool) -> None:
+    from mcp_rendering.integrations.langchain import answer_directly, load_direct_answer_tools
 
     async def called() -> str:
         async with _session(example_python, SCREENING) as session:
-            tools = {tool.name: tool for tool in await load_direct_answer_tools(session, server="example")}
+            loading = (
+                load_direct_answer_tools(session, server="example")
+                if with_interceptor
+                else _answer_directly_alone(answer_directly, session)
+            )
+            tools = {tool.name: tool for tool in await loading}
             try:
                 message = await _call(tools["screening_report"], {"batch": "nope"})
             except ToolException as error:  # langchain-mcp-adapters before 0.3 raises an error result
@@ -502,6 +512,10 @@ def test_outside_a_graph_an_error_is_the_host_error_answer(example_python: str) 
 
     answer = asyncio.run(called())
     assert answer.startswith('The tool "screening_report" of server "example" reported an error.')
+
+
+async def _answer_directly_alone(answer_directly: Any, session: ClientSession) -> list[Any]:
+    return answer_directly(await load_mcp_tools(session), server="example")
 
 
 def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:
