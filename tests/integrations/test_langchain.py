@@ -383,6 +383,22 @@ def test_answer_directly_alone_answers_with_the_host_view(example_python: str) -
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
+def test_the_caption_names_the_server_and_the_tool_as_the_adapters_loaded_them(example_python: str) -> None:
+    # The adapters' server name, and the tool's own name rather than the LangChain tool's prefixed one.
+    from mcp_rendering.integrations.langchain import answer_directly, direct_answer_interceptor
+
+    async def called() -> ToolMessage:
+        async with _session(example_python, FINANCIAL) as session:
+            loaded = await load_mcp_tools(
+                session, tool_interceptors=[direct_answer_interceptor()], server_name="bank", tool_name_prefix=True
+            )
+            tools = {tool.name: tool for tool in answer_directly(loaded)}
+            return await _call(tools["bank_financial_statements"], {})
+
+    message = asyncio.run(called())
+    assert message.text.startswith('Verbatim result from tool "financial_statements" of server "bank".')
+
+
 def test_answer_directly_leaves_the_given_tools_unchanged(example_python: str) -> None:
     from mcp_rendering.integrations.langchain import answer_directly
 

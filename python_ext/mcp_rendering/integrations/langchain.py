@@ -333,7 +333,8 @@ def _mcp_block(block: Any) -> dict[str, Any]:
     data = str(given.get("base64", ""))
     if kind == "image" and typed:
         return {"type": "image", "data": data, **typed}
-    return {"type": "resource", "resource": {"uri": "data:,", "blob": data, **typed}}
+    # The adapters keep no URI for an embedded blob: the view names the resource with none.
+    return {"type": "resource", "resource": {"blob": data, **typed}}
 
 
 def _converted_result(content: Any, artifact: Any, *, is_error: bool) -> dict[str, Any]:
@@ -478,7 +479,9 @@ class DirectAnswerInterceptor:
         if call is None or call.view is not None or not _is_call_tool_result(result):
             return result
         model = cast("BaseModel", result)
-        call.view = _answer(call, model, request.args, _adapters_server(request))
+        # The tool's name on its server: the LangChain tool's may carry the adapters' server prefix.
+        named = _DirectCall({**call.carrier, "name": request.name}, call.options)
+        call.view = _answer(named, model, request.args, _adapters_server(request))
         text, is_error = call.view
         # What the adapters convert; the tool answers with `call.view` whatever the interceptors around this do.
         return type(model).model_validate({"content": [{"type": "text", "text": text}], "isError": is_error})
