@@ -54,9 +54,8 @@ answers. LangGraph's `create_react_agent` ends on any return-direct message, eve
 tool's: prefer `create_agent`.
 
 The module imports nothing from LangChain (`load_direct_answer_tools` and the tools `answer_directly` returns reach it
-when called), nor from
-the MCP SDK unless a 2.x session pages its tool list: it works with the SDK's 1.x models, which is what the
-adapters use, and with 2.x.
+when called), nor from the MCP SDK unless a 2.x session pages its tool list: it works with the SDK's 1.x models,
+which is what the adapters use, and with 2.x.
 """
 
 from __future__ import annotations
@@ -379,7 +378,7 @@ def _ending_on_host_view(
             text, is_error = call.view
         elif failure is not None:
             blocks = getattr(failure, "tool_content", None) or [str(failure)]
-            text, is_error = _answer(call, _converted_result(blocks, None, is_error=True), arguments, options.server)
+            text, is_error = _answer(call, _converted_result(blocks, None, is_error=True), arguments, None)
         else:
             pair = cast("tuple[Any, Any]", outcome) if isinstance(outcome, tuple) else (outcome, None)
             content, artifact = pair
@@ -389,7 +388,7 @@ def _ending_on_host_view(
                     + type(cast("object", content)).__name__
                 )
             result = _converted_result(content, artifact, is_error=False)
-            text, is_error = _answer(call, result, arguments, options.server)
+            text, is_error = _answer(call, result, arguments, None)
         if not is_error:
             return [{"type": "text", "text": text}], None
         call_id = getattr(runtime, "tool_call_id", None)
@@ -440,7 +439,7 @@ def answer_directly(
     Args:
         tools: the loaded tools.
         server: the server name shown in the caption; defaults to the adapters' server name for the call, when
-            the tools were loaded with one.
+            they were given one and `direct_answer_interceptor` hands the tool the result.
         max_rows: the host's bound on the records shown.
         max_bytes: the host's bound on the size of the records shown (None: no bound).
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
