@@ -539,6 +539,23 @@ def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> 
     assert messages[-1].text.split("\n\n")[1].startswith(PARTIAL_MARKER)
 
 
+def test_a_partial_result_notice_offers_the_next_call_as_the_server_declares_it(example_python: str) -> None:
+    # The notice is the one the MCP tool itself gives (its input schema declares the continuation argument).
+    from mcp_rendering.integrations.answer import final_answer
+    from mcp_rendering.integrations.langchain import load_direct_answer_tools
+
+    async def called() -> tuple[ToolMessage, str | None]:
+        async with _session(example_python, SCREENING) as session:
+            tools = {tool.name: tool for tool in await load_direct_answer_tools(session, server="example")}
+            message = await _call(tools["screening_report"], {})
+            [listed] = [tool for tool in (await session.list_tools()).tools if tool.name == "screening_report"]
+            raw = await session.call_tool("screening_report", {})
+        return message, final_answer(listed, raw, server="example", arguments={}).presentation.notice
+
+    message, notice = asyncio.run(called())
+    assert notice is not None and message.text.split("\n\n")[1] == notice
+
+
 DIRECTIVE = "tests.support.directive_server"
 """A server whose results' directives and tools' hints disagree."""
 

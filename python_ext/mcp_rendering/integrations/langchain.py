@@ -286,13 +286,21 @@ def rendering_interceptor(
 
 
 def _hint_carrier(tool: Any) -> dict[str, Any]:
-    """The MCP tool a loaded LangChain tool came from, as far as its hints go: the adapters keep the tool's `_meta`
-    in the LangChain tool's `metadata`."""
-    metadata = getattr(tool, "metadata", None)
-    meta = cast("Mapping[str, Any]", metadata).get("_meta") if isinstance(metadata, Mapping) else None
+    """The MCP tool a loaded LangChain tool came from, as the adapters keep it: its input schema as the tool's
+    `args_schema` (the continuation argument a partial result's notice offers is declared there), its annotations
+    and its `_meta` in the tool's `metadata`."""
     carrier: dict[str, Any] = {"name": getattr(tool, "name", None)}
-    if meta is not None:
-        carrier["_meta"] = meta
+    schema = getattr(tool, "args_schema", None)
+    if isinstance(schema, Mapping):
+        carrier["inputSchema"] = schema
+    metadata = getattr(tool, "metadata", None)
+    if isinstance(metadata, Mapping):
+        kept = cast("Mapping[str, Any]", metadata)
+        annotations = {key: value for key, value in kept.items() if key != "_meta" and value is not None}
+        if annotations:
+            carrier["annotations"] = annotations
+        if kept.get("_meta") is not None:
+            carrier["_meta"] = kept["_meta"]
     return carrier
 
 
