@@ -313,6 +313,7 @@ async def _agent_run(
     markdown: bool = False,
     allow: Sequence[str] | None = None,
     more_turns: Sequence[Sequence[tuple[str, dict[str, Any]]]] = (),
+    with_interceptor: bool = True,
 ) -> tuple[Any, Any]:
     if not ROUTE_ENVIRONMENT:
         pytest.skip("the lowest environment pins the adapters alone, without LangChain's agent loop")
@@ -321,8 +322,9 @@ async def _agent_run(
     from mcp_rendering.integrations.langchain import answer_directly, direct_answer_interceptor
 
     async with _session(python, module) as session:
-        interceptor = direct_answer_interceptor(session, server="example", markdown=markdown)
-        tools = answer_directly(await load_mcp_tools(session, tool_interceptors=[interceptor]), allow=allow)
+        interceptors = [direct_answer_interceptor()] if with_interceptor else []
+        loaded = await load_mcp_tools(session, tool_interceptors=interceptors)
+        tools = answer_directly(loaded, server="example", markdown=markdown, allow=allow)
         agent = create_agent(_scripted_model(turn, more_turns), tools)
         state = await agent.ainvoke({"messages": [("user", "Show the accounts")]})
         raw = await session.call_tool(turn[0][0], turn[0][1])
@@ -349,20 +351,108 @@ def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -
 
 
 def test_the_route_and_the_answer_are_loaded_together_in_one_call(example_python: str) -> None:
-    from mcp_rendering.integrations.langchain import answer_directly, load_direct_answer_tools
+    from mcp_rendering.integrations.langchain import load_direct_answer_tools
 
-    async def loaded() -> tuple[dict[str, bool], ToolMessage, ToolMessage]:
+    async def loaded() -> tuple[dict[str, bool], ToolMessage]:
         async with _session(example_python, FINANCIAL) as session:
             tools = {tool.name: tool for tool in await load_direct_answer_tools(session, server="example")}
-            alone = {tool.name: tool for tool in answer_directly(await load_mcp_tools(session))}
             together = await _call(tools["financial_statements"], {})
-            raw = await _call(alone["financial_statements"], {})
-        return {name: tool.return_direct for name, tool in tools.items()}, together, raw
+        return {name: tool.return_direct for name, tool in tools.items()}, together
 
-    flags, together, raw = asyncio.run(loaded())
+    flags, together = asyncio.run(loaded())
     assert flags == {"financial_statements": True, "key_figures": False}
     assert together.text.startswith('Verbatim result from tool "financial_statements" of server "example".')
-    assert not raw.text.startswith("Verbatim result")  # `answer_directly` alone: the raw blocks, hence one call
+
+
+def test_answer_directly_alone_answers_with_the_host_view(example_python: str) -> None:
+    # Without the interceptor the view is made from what the adapters give the tool: still captioned, every record.
+    from mcp_rendering.integrations.langchain import answer_directly
+
+    async def called() -> tuple[ToolMessage, Any]:
+        async with _session(example_python, FINANCIAL) as session:
+            alone = {tool.name: tool for tool in answer_directly(await load_mcp_tools(session))}
+            message = await _call(alone["financial_statements"], {})
+            raw = await session.call_tool("financial_statements", {})
+        return message, raw
+
+    message, raw = asyncio.run(called())
+    assert message.status == "success" and _texts(message) == [message.text]
+    # No server name given: the caption names none, as in the other adapters, rather than the adapters' "unknown".
+    assert message.text.startswith('Verbatim result from tool "financial_statements" of an unnamed server.')
+    report = audit(message.text, raw, markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_the_caption_names_the_server_and_the_tool_as_the_adapters_loaded_them(example_python: str) -> None:
+    # The adapters' server name, and the tool's own name rather than the LangChain tool's prefixed one.
+    from mcp_rendering.integrations.langchain import answer_directly, direct_answer_interceptor
+
+    async def called() -> ToolMessage:
+        async with _session(example_python, FINANCIAL) as session:
+            loaded = await load_mcp_tools(
+                session, tool_interceptors=[direct_answer_interceptor()], server_name="bank", tool_name_prefix=True
+            )
+            tools = {tool.name: tool for tool in answer_directly(loaded)}
+            return await _call(tools["bank_financial_statements"], {})
+
+    message = asyncio.run(called())
+    assert message.text.startswith('Verbatim result from tool "financial_statements" of server "bank".')
+
+
+def test_answer_directly_leaves_the_given_tools_unchanged(example_python: str) -> None:
+    from mcp_rendering.integrations.langchain import answer_directly
+
+    async def scenario() -> None:
+        async with _session(example_python, FINANCIAL) as session:
+            loaded = await load_mcp_tools(session)
+            before = [(tool.return_direct, tool.coroutine) for tool in loaded]
+            chosen = answer_directly(loaded)
+            await _call(chosen[[tool.name for tool in chosen].index("financial_statements")], {})
+            assert [(tool.return_direct, tool.coroutine) for tool in loaded] == before
+            assert not any(tool.return_direct for tool in loaded)
+            changed = [new is not old for new, old in zip(chosen, loaded, strict=True)]
+            assert changed == [tool.name == "financial_statements" for tool in loaded]
+
+    asyncio.run(scenario())
+
+
+RUG_PULL = "tests.integrations.rug_pull_server"
+
+
+@pytest.mark.parametrize("with_interceptor", [True, False])
+def test_a_hint_withdrawn_after_loading_still_ends_on_the_bounded_host_view(
+    example_python: str, with_interceptor: bool
+) -> None:
+    # The server marks `ledger` verbatim in its first listing only, and its result is about 3 MB: the route fixed
+    # at load ends the turn, on the host's view (captioned, bounded), not on the server's raw text.
+    if not ROUTE_ENVIRONMENT:
+        pytest.skip("the lowest environment pins the adapters alone, without LangChain's agent loop")
+    from langchain.agents import create_agent  # pyright: ignore[reportMissingImports]
+
+    from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES
+    from mcp_rendering.integrations.langchain import answer_directly, direct_answer_interceptor
+    from tests.integrations.rug_pull_server import LEDGER_LINE, LEDGER_LINES
+
+    async def run() -> tuple[Any, list[Any]]:
+        async with _session(example_python, RUG_PULL) as session:
+            interceptors = [direct_answer_interceptor()] if with_interceptor else []
+            tools = answer_directly(await load_mcp_tools(session, tool_interceptors=interceptors))
+            relisted = [tool.meta for tool in (await session.list_tools()).tools]
+            state = await create_agent(_scripted_model([("ledger", {})]), tools).ainvoke(
+                {"messages": [("user", "Show the ledger")]}
+            )
+        return state["messages"], relisted
+
+    messages, relisted = asyncio.run(run())
+    assert relisted == [None]  # the server did withdraw the hint
+    last = messages[-1]
+    assert isinstance(last, ToolMessage) and last.status == "success"
+    answer = last.text
+    assert answer.startswith('Verbatim result from tool "ledger" of an unnamed server.')
+    assert LEDGER_LINE.format(index=0) in answer
+    assert LEDGER_LINE.format(index=LEDGER_LINES - 1) not in answer
+    assert len(answer.encode()) < 2 * DEFAULT_MAX_BYTES
+    assert all(SUMMARY not in message.text for message in messages)
 
 
 def test_only_tools_the_server_marks_verbatim_return_directly(example_python: str) -> None:
@@ -396,9 +486,11 @@ def test_other_tools_and_mixed_turns_go_to_the_model(example_python: str) -> Non
         assert messages[-1].text == SUMMARY, turn
 
 
-def test_an_error_goes_back_to_the_model_with_the_host_error_line(example_python: str) -> None:
+@pytest.mark.parametrize("with_interceptor", [True, False])
+def test_an_error_goes_back_to_the_model_with_the_host_error_line(example_python: str, with_interceptor: bool) -> None:
     # The model reads the failed call and answers: the route does not end the turn on an error.
-    messages, _ = asyncio.run(_agent_run(example_python, SCREENING, [("screening_report", {"batch": "nope"})]))
+    turn = [("screening_report", {"batch": "nope"})]
+    messages, _ = asyncio.run(_agent_run(example_python, SCREENING, turn, with_interceptor=with_interceptor))
     assert messages[-1].text == SUMMARY
     failed = [message for message in messages if isinstance(message, ToolMessage)]
     assert len(failed) == 1 and failed[0].status == "error" and failed[0].tool_call_id == "call-0"
@@ -415,12 +507,18 @@ def test_after_an_error_the_corrected_call_ends_the_turn_with_the_host_view(exam
     assert all(SUMMARY not in message.text for message in messages)
 
 
-def test_outside_a_graph_an_error_is_the_host_error_answer(example_python: str) -> None:
-    from mcp_rendering.integrations.langchain import load_direct_answer_tools
+@pytest.mark.parametrize("with_interceptor", [True, False])
+def test_outside_a_graph_an_error_is_the_host_error_answer(example_python: str, with_interceptor: bool) -> None:
+    from mcp_rendering.integrations.langchain import answer_directly, load_direct_answer_tools
 
     async def called() -> str:
         async with _session(example_python, SCREENING) as session:
-            tools = {tool.name: tool for tool in await load_direct_answer_tools(session, server="example")}
+            loading = (
+                load_direct_answer_tools(session, server="example")
+                if with_interceptor
+                else _answer_directly_alone(answer_directly, session)
+            )
+            tools = {tool.name: tool for tool in await loading}
             try:
                 message = await _call(tools["screening_report"], {"batch": "nope"})
             except ToolException as error:  # langchain-mcp-adapters before 0.3 raises an error result
@@ -432,9 +530,30 @@ def test_outside_a_graph_an_error_is_the_host_error_answer(example_python: str) 
     assert answer.startswith('The tool "screening_report" of server "example" reported an error.')
 
 
+async def _answer_directly_alone(answer_directly: Any, session: ClientSession) -> list[Any]:
+    return answer_directly(await load_mcp_tools(session), server="example")
+
+
 def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:
     messages, _ = asyncio.run(_agent_run(example_python, SCREENING, [("screening_report", {})]))
     assert messages[-1].text.split("\n\n")[1].startswith(PARTIAL_MARKER)
+
+
+def test_a_partial_result_notice_offers_the_next_call_as_the_server_declares_it(example_python: str) -> None:
+    # The notice is the one the MCP tool itself gives (its input schema declares the continuation argument).
+    from mcp_rendering.integrations.answer import final_answer
+    from mcp_rendering.integrations.langchain import load_direct_answer_tools
+
+    async def called() -> tuple[ToolMessage, str | None]:
+        async with _session(example_python, SCREENING) as session:
+            tools = {tool.name: tool for tool in await load_direct_answer_tools(session, server="example")}
+            message = await _call(tools["screening_report"], {})
+            [listed] = [tool for tool in (await session.list_tools()).tools if tool.name == "screening_report"]
+            raw = await session.call_tool("screening_report", {})
+        return message, final_answer(listed, raw, server="example", arguments={}).presentation.notice
+
+    message, notice = asyncio.run(called())
+    assert notice is not None and message.text.split("\n\n")[1] == notice
 
 
 DIRECTIVE = "tests.support.directive_server"

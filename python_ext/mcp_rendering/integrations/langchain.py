@@ -37,30 +37,35 @@ line per agent)::
     answer = (await agent.ainvoke({"messages": [("user", "Show the accounts")]}))["messages"][-1].text
 
 The last message is then the tool's `ToolMessage`, its one text block the host's view (the caption, a partial
-result's notice with how to get the rest, every record). Only tools whose hint reads verbatim are changed (the
-route is fixed when the agent is built, before any result); a result's own directive still reaches the model
-through `rendering_interceptor`. An error result of such a tool does not end the turn, although LangChain's route
-does not look at the outcome: inside the agent's graph the interceptor answers it with a LangGraph `Command` (the
-adapters' own slot for an interceptor's result) holding the failed `ToolMessage`, the host's error line with the
-server's message below it, and ``goto`` the model node, so that the model reads the error and may correct its call
-(`create_agent`'s model node is ``"model"``; an agent whose `before_model` middleware must run first, or
+result's notice with how to get the rest, every record). `answer_directly` decides the route and the view from the
+same loaded tool (its hint as the adapters listed it, never listed again) and returns new tool objects for the tools
+it chooses: such a tool ends a turn only on the host's view, whatever the server lists later. Loaded with
+`direct_answer_interceptor`, the tool reads the MCP result itself, with its directive; without it, the view is made
+from the blocks the adapters give the tool. A result's own directive on a tool that is not marked does not take the
+route (it is fixed when the agent is built); it still reaches the model through `rendering_interceptor`. An error
+result of such a tool does not end the turn, although LangChain's route does not look at the outcome: inside the
+agent's graph the tool answers it with a LangGraph `Command` holding the failed `ToolMessage`, the host's error line
+with the server's message below it, and ``goto`` the model node, so that the model reads the error and may correct
+its call (`create_agent`'s model node is ``"model"``; an agent whose `before_model` middleware must run first, or
 `create_react_agent`, whose node is ``"agent"``, names its node with ``model_node``). Outside a graph (no tool call
-id to answer), the error is the host's error answer, marked failed. `create_agent` ends the turn only when every
+id to answer), the tool fails with the host's error answer. `create_agent` ends the turn only when every
 tool call of it was return-direct: in a turn that also called another tool, the model reads the host's view and
 answers. LangGraph's `create_react_agent` ends on any return-direct message, even when the last message is another
 tool's: prefer `create_agent`.
 
-The module imports nothing from LangChain (`load_direct_answer_tools` reaches the adapters when called), nor from
-the MCP SDK unless a 2.x session pages its tool list: it works with the SDK's 1.x models, which is what the
-adapters use, and with 2.x.
+The module imports nothing from LangChain (`load_direct_answer_tools` and the tools `answer_directly` returns reach it
+when called), nor from the MCP SDK unless a 2.x session pages its tool list: it works with the SDK's 1.x models,
+which is what the adapters use, and with 2.x.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractAsyncContextManager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, cast
 
@@ -225,12 +230,13 @@ class RenderingInterceptor:
             return result  # errors reach the model as the server wrote them, so it can correct its call
         model = cast("BaseModel", result)
         tool = await self.tool(request.server_name, request.name)
-        server = self._server or request.server_name
+        server = self._server or _adapters_server(request)
         presentation = present(
             tool, model, server=server, max_rows=self._max_rows, max_bytes=self._max_bytes, arguments=request.args
         )
         if self._on_presentation is not None:
-            outcome = self._on_presentation(RenderedCall(server, request.name, dict(request.args), presentation))
+            call = RenderedCall(self._server or request.server_name, request.name, dict(request.args), presentation)
+            outcome = self._on_presentation(call)
             if inspect.isawaitable(outcome):
                 await outcome
         # The result's own class, so that the adapters get the model of the SDK version they were built for.
@@ -280,87 +286,212 @@ def rendering_interceptor(
 
 
 def _hint_carrier(tool: Any) -> dict[str, Any]:
-    """The MCP tool a loaded LangChain tool came from, as far as its hints go: the adapters keep the tool's `_meta`
-    in the LangChain tool's `metadata`."""
-    metadata = getattr(tool, "metadata", None)
-    meta = cast("Mapping[str, Any]", metadata).get("_meta") if isinstance(metadata, Mapping) else None
+    """The MCP tool a loaded LangChain tool came from, as the adapters keep it: its input schema as the tool's
+    `args_schema` (the continuation argument a partial result's notice offers is declared there), its annotations
+    and its `_meta` in the tool's `metadata`."""
     carrier: dict[str, Any] = {"name": getattr(tool, "name", None)}
-    if meta is not None:
-        carrier["_meta"] = meta
+    schema = getattr(tool, "args_schema", None)
+    if isinstance(schema, Mapping):
+        carrier["inputSchema"] = schema
+    metadata = getattr(tool, "metadata", None)
+    if isinstance(metadata, Mapping):
+        kept = cast("Mapping[str, Any]", metadata)
+        annotations = {key: value for key, value in kept.items() if key != "_meta" and value is not None}
+        if annotations:
+            carrier["annotations"] = annotations
+        if kept.get("_meta") is not None:
+            carrier["_meta"] = kept["_meta"]
     return carrier
 
 
-def answer_directly(tools: Iterable[_T], *, allow: Iterable[str] | None = None) -> list[_T]:
-    """The loaded tools, with LangChain's own `return_direct` set on those whose server marks them verbatim (their
-    hint), so that an agent's turn ends on their result with no model writing the answer; the other tools are
-    left as they are. Load them with `direct_answer_interceptor`, which makes that result the host's view: alone,
-    the turn would end on the server's raw blocks, with no caption. `load_direct_answer_tools` does both.
+@dataclass
+class _DirectCall:
+    """One call of a tool `answer_directly` returned: that tool's own hints and the host's options, and the host's
+    view `direct_answer_interceptor` made of the call's MCP result, when it ran."""
+
+    carrier: dict[str, Any]
+    options: AnswerOptions
+    view: tuple[str, bool] | None = None
+    """The host's answer text and whether the result was an error."""
+
+
+_DIRECT_CALL: ContextVar[_DirectCall | None] = ContextVar("mcp_rendering_langchain_direct_call", default=None)
+"""The return-direct call under way in this task: the adapters run the interceptors inside the tool's coroutine."""
+
+
+def _adapters_server(request: ToolCallRequest) -> str | None:
+    # The adapters name a server they were not given "unknown": no name, as in the other adapters' captions.
+    name = request.server_name
+    return name if name and name != "unknown" else None
+
+
+def _mcp_block(block: Any) -> dict[str, Any]:
+    """The MCP content block the adapters turned into LangChain's `block`."""
+    if isinstance(block, str):
+        return {"type": "text", "text": block}
+    given: Mapping[str, Any] = cast("Mapping[str, Any]", block) if isinstance(block, Mapping) else {}
+    kind, mime = given.get("type"), given.get("mime_type")
+    typed: dict[str, Any] = {"mimeType": mime} if isinstance(mime, str) else {}
+    if kind == "text":
+        return {"type": "text", "text": str(given.get("text", ""))}
+    url = given.get("url")
+    if isinstance(url, str):
+        return {"type": "resource_link", "uri": url, "name": url, **typed}
+    data = str(given.get("base64", ""))
+    if kind == "image" and typed:
+        return {"type": "image", "data": data, **typed}
+    # The adapters keep no URI for an embedded blob: the view names the resource with none.
+    return {"type": "resource", "resource": {"blob": data, **typed}}
+
+
+def _converted_result(content: Any, artifact: Any, *, is_error: bool) -> dict[str, Any]:
+    """The MCP result the adapters converted to ``(content, artifact)`` (its `_meta` is not kept by them)."""
+    blocks = [content] if isinstance(content, str) else cast("list[Any]", content or [])
+    result: dict[str, Any] = {"content": [_mcp_block(block) for block in blocks], "isError": is_error}
+    if isinstance(artifact, Mapping):
+        structured = cast("Mapping[str, Any]", artifact).get("structured_content")
+        if structured is not None:
+            result["structuredContent"] = structured
+    return result
+
+
+def _answer(call: _DirectCall, result: Any, arguments: Mapping[str, Any], server: str | None) -> tuple[str, bool]:
+    answer = call.options.answer(call.carrier, result, arguments=arguments, default_server=server)
+    return call.options.text(answer), answer.is_error
+
+
+def _ending_on_host_view(
+    coroutine: Callable[..., Awaitable[Any]], carrier: dict[str, Any], options: AnswerOptions, model_node: str
+) -> Callable[..., Awaitable[Any]]:
+    """The adapters' coroutine of a return-direct tool, whose outcome is always the host's view of the result: the
+    one `direct_answer_interceptor` made from the MCP result when it ran, else one made from what the adapters
+    converted (without the result's directive, which they drop)."""
+
+    @functools.wraps(coroutine)
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        call = _DirectCall(carrier, options)
+        arguments = {key: value for key, value in kwargs.items() if key != "runtime"}
+        runtime = kwargs.get("runtime", args[0] if args else None)
+        token = _DIRECT_CALL.set(call)
+        failure: Exception | None = None
+        try:
+            outcome = await coroutine(*args, **kwargs)
+        except Exception as error:
+            if not isinstance(error, _tool_exception()):
+                raise
+            failure, outcome = error, None
+        finally:
+            _DIRECT_CALL.reset(token)
+        if call.view is not None:
+            text, is_error = call.view
+        elif failure is not None:
+            blocks = getattr(failure, "tool_content", None) or [str(failure)]
+            text, is_error = _answer(call, _converted_result(blocks, None, is_error=True), arguments, None)
+        else:
+            pair = cast("tuple[Any, Any]", outcome) if isinstance(outcome, tuple) else (outcome, None)
+            content, artifact = pair
+            if not isinstance(content, (str, list)):
+                raise TypeError(
+                    "an interceptor of a return-direct tool must hand on the MCP result, not "
+                    + type(cast("object", content)).__name__
+                )
+            result = _converted_result(content, artifact, is_error=False)
+            text, is_error = _answer(call, result, arguments, None)
+        if not is_error:
+            return [{"type": "text", "text": text}], None
+        call_id = getattr(runtime, "tool_call_id", None)
+        if isinstance(call_id, str):
+            return _back_to_model(text, call_id, _name_of(carrier) or "", model_node), None
+        # Outside a graph: the adapters' own failure, holding the host's error answer, for their error handler.
+        raise _failure_holding(failure, text)
+
+    return run
+
+
+def _tool_exception() -> type[Exception]:
+    tools: Any = importlib.import_module("langchain_core.tools")
+    return cast("type[Exception]", tools.ToolException)
+
+
+def _failure_holding(failure: Exception | None, text: str) -> Exception:
+    if failure is None:
+        return _tool_exception()(text)
+    if hasattr(failure, "tool_content"):
+        return type(failure)([{"type": "text", "text": text}])
+    return type(failure)(text)
+
+
+def answer_directly(
+    tools: Iterable[_T],
+    *,
+    server: str | None = None,
+    max_rows: int | None = None,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    markdown: bool = False,
+    allow: Iterable[str] | None = None,
+    model_node: str = "model",
+) -> list[_T]:
+    """The loaded tools, those the server marks verbatim (their hint, as the adapters loaded it) as new tool objects
+    with LangChain's own `return_direct`, so that an agent's turn ends on their result with no model writing the
+    answer, and that result the host's view of it (the caption, a partial result's notice, every record shown,
+    bounded by `max_rows` and `max_bytes`); the other tools are returned as they are. The route and the view are
+    decided from the same tool object: whatever the server lists later, such a tool ends a turn only on the host's
+    view. The tools given are not changed.
+
+    Load the tools with `direct_answer_interceptor`, so that the view reads the result's own directive (whether it
+    is complete, how to get the rest), which the adapters drop; without it the view is made from what the adapters
+    give the tool, and reads only the tool's hint. An error result does not end the turn: inside the agent's graph
+    it goes back to `model_node` as a failed message holding the host's error answer; outside it, the tool fails
+    with that answer.
 
     Args:
         tools: the loaded tools.
+        server: the server name shown in the caption; defaults to the adapters' server name for the call, when
+            they were given one and `direct_answer_interceptor` hands the tool the result.
+        max_rows: the host's bound on the records shown.
+        max_bytes: the host's bound on the size of the records shown (None: no bound).
+        markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
+            renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
         allow: the names of the tools the host allows to answer directly; None: every tool the server marks. A
             server that marks every tool verbatim would take over the answer of every tool: name the ones you
             mean.
+        model_node: the agent graph's node an error result is sent on to; ``"model"`` is `create_agent`'s.
 
     Raises:
-        TypeError: `allow` is not tool names.
+        ValueError: an option out of range (see `AnswerOptions`).
+        TypeError: an option of the wrong type (see `AnswerOptions`).
     """
-    options = AnswerOptions(allow=allow)
-    chosen = list(tools)
-    for tool in chosen:
-        if options.selects(_hint_carrier(tool)):
-            cast("Any", tool).return_direct = True
+    options = AnswerOptions(server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
+    chosen: list[_T] = []
+    for tool in tools:
+        carrier = _hint_carrier(tool)
+        coroutine = getattr(tool, "coroutine", None)
+        if not options.selects(carrier) or not callable(coroutine):
+            chosen.append(tool)
+            continue
+        run = _ending_on_host_view(cast("Callable[..., Awaitable[Any]]", coroutine), carrier, options, model_node)
+        copy: Any = cast("Any", tool).model_copy(update={"return_direct": True, "coroutine": run})
+        chosen.append(cast("_T", copy))
     return chosen
 
 
 class DirectAnswerInterceptor:
-    """A `ToolCallInterceptor` that turns the result of a tool marked verbatim into the host's view of it (see
-    `direct_answer_interceptor`); the results of other tools pass unchanged."""
-
-    def __init__(
-        self,
-        session: _ToolListing | None = None,
-        *,
-        client: _SessionFactory | None = None,
-        tools: Iterable[Any] | None = None,
-        server: str | None = None,
-        max_rows: int | None = None,
-        max_bytes: int | None = DEFAULT_MAX_BYTES,
-        markdown: bool = False,
-        allow: Iterable[str] | None = None,
-        model_node: str = "model",
-    ) -> None:
-        self._options = AnswerOptions(
-            server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
-        )
-        self._lookup = RenderingInterceptor(session, client=client, tools=tools)
-        self._model_node = model_node
-
-    @property
-    def client(self) -> _SessionFactory | None:
-        """The `MultiServerMCPClient` whose sessions list the tools; may be set after the client is built."""
-        return self._lookup.client
-
-    @client.setter
-    def client(self, client: _SessionFactory | None) -> None:
-        self._lookup.client = client
+    """A `ToolCallInterceptor` that hands the MCP result of a call of a tool `answer_directly` returned to that
+    tool, which answers with the host's view of it (see `direct_answer_interceptor`); the results of other tools
+    pass unchanged."""
 
     async def __call__(self, request: _Request, handler: Callable[[_Request], Awaitable[Any]]) -> Any:
         result = await handler(request)
-        if not _is_call_tool_result(result):
+        call = _DIRECT_CALL.get()
+        if call is None or call.view is not None or not _is_call_tool_result(result):
             return result
-        tool = await self._lookup.tool(request.server_name, request.name)
-        if not self._options.selects(tool, name=request.name):
-            return result  # not a return-direct tool: the model reads its result as usual
         model = cast("BaseModel", result)
-        answer = self._options.answer(tool, model, arguments=request.args, default_server=request.server_name)
-        text = self._options.text(answer)
-        call_id = getattr(getattr(request, "runtime", None), "tool_call_id", None)
-        if answer.is_error and isinstance(call_id, str):
-            return _back_to_model(text, call_id, request.name, self._model_node)
-        # One text block, the answer; an error stays an error, so that the adapters mark the message as failed.
-        view: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": answer.is_error}
-        return type(model).model_validate(view)
+        # The tool's name on its server: the LangChain tool's may carry the adapters' server prefix.
+        named = _DirectCall({**call.carrier, "name": request.name}, call.options)
+        call.view = _answer(named, model, request.args, _adapters_server(request))
+        text, is_error = call.view
+        # What the adapters convert; the tool answers with `call.view` whatever the interceptors around this do.
+        return type(model).model_validate({"content": [{"type": "text", "text": text}], "isError": is_error})
 
 
 def _back_to_model(text: str, call_id: str, name: str, model_node: str) -> Any:
@@ -372,53 +503,12 @@ def _back_to_model(text: str, call_id: str, name: str, model_node: str) -> Any:
     return types.Command(update={"messages": [message]}, goto=model_node)
 
 
-def direct_answer_interceptor(
-    session: _ToolListing | None = None,
-    *,
-    client: _SessionFactory | None = None,
-    tools: Iterable[Any] | None = None,
-    server: str | None = None,
-    max_rows: int | None = None,
-    max_bytes: int | None = DEFAULT_MAX_BYTES,
-    markdown: bool = False,
-    allow: Iterable[str] | None = None,
-    model_node: str = "model",
-) -> DirectAnswerInterceptor:
+def direct_answer_interceptor() -> DirectAnswerInterceptor:
     """An interceptor for ``load_mcp_tools(..., tool_interceptors=[...])`` (or a `MultiServerMCPClient`'s) that
-    makes the result of every tool the server marks verbatim the host's view of it: one text block holding
-    `mcp_rendering.integrations.answer.final_answer`'s text (the caption, a partial result's notice, every record
-    shown, bounded by `max_rows` and `max_bytes`), or for an error result the host's error answer. With
-    `answer_directly` on the loaded tools, that text is the agent's final answer.
-
-    Args:
-        session: where the tools' hints are read, as for `rendering_interceptor`.
-        client: where the tools' hints are read, as for `rendering_interceptor`.
-        tools: where the tools' hints are read, as for `rendering_interceptor`.
-        server: the server name shown in the caption; defaults to the adapters' server name for the call.
-        max_rows: the host's bound on the records shown.
-        max_bytes: the host's bound on the size of the records shown (None: no bound).
-        markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
-            renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
-        allow: the names of the tools whose result becomes the host's view, as for `answer_directly`; None: every
-            tool the server marks.
-        model_node: the agent graph's node an error result of a marked tool is sent on to, so that the turn goes
-            on (see the module docstring); ``"model"`` is `create_agent`'s.
-
-    Raises:
-        ValueError: more than one of `session`, `client` and `tools`; an option out of range (see `AnswerOptions`).
-        TypeError: an option of the wrong type (see `AnswerOptions`).
-    """
-    return DirectAnswerInterceptor(
-        session,
-        client=client,
-        tools=tools,
-        server=server,
-        max_rows=max_rows,
-        max_bytes=max_bytes,
-        markdown=markdown,
-        allow=allow,
-        model_node=model_node,
-    )
+    lets the tools `answer_directly` returns read the MCP result itself, with its directive (the adapters keep
+    only its blocks and structured content). It decides nothing and lists nothing: the route and the view are
+    decided by `answer_directly` from each tool's own hints."""
+    return DirectAnswerInterceptor()
 
 
 async def load_direct_answer_tools(
@@ -432,12 +522,12 @@ async def load_direct_answer_tools(
     model_node: str = "model",
 ) -> list[Any]:
     """The session's tools loaded by the adapters' `load_mcp_tools` with `direct_answer_interceptor`, through
-    `answer_directly`: the route and the host's view decided from the same hint, in one call. The arguments are
-    those of `direct_answer_interceptor` and `answer_directly`."""
+    `answer_directly`, in one call. The arguments are those of `answer_directly`."""
     # The adapters' own loader, from the environment the agent runs in (this module does not import them).
     adapters: Any = importlib.import_module("langchain_mcp_adapters.tools")
-    interceptor = direct_answer_interceptor(
-        session,
+    loaded = cast("list[Any]", await adapters.load_mcp_tools(session, tool_interceptors=[direct_answer_interceptor()]))
+    return answer_directly(
+        loaded,
         server=server,
         max_rows=max_rows,
         max_bytes=max_bytes,
@@ -445,5 +535,3 @@ async def load_direct_answer_tools(
         allow=allow,
         model_node=model_node,
     )
-    loaded = cast("list[Any]", await adapters.load_mcp_tools(session, tool_interceptors=[interceptor]))
-    return answer_directly(loaded, allow=allow)
