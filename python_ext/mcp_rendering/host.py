@@ -404,6 +404,28 @@ _COMPLETENESS_CLAIMS = (
 """What the host says of a result's whole and a server's text must not: a claim that every record is shown or
 nothing is missing, in any of the usual wordings. Only the host can vouch for what the user sees."""
 _COMPLETENESS_CLAIM = re.compile(r"(?<![^\W_])(?:" + "|".join(_COMPLETENESS_CLAIMS) + r")(?![^\W_])")
+_CLAIM_WORDS = ("record", "row", "result", "entr", "item", "line", "nothing", "none", "list", "data", "table")
+"""A part of a word every claim holds (its subject, from `_SUBJECTS` or the lists' words, or `nothing`/`none`); a claim
+stays within a line (`_GAP` crosses none), so only the lines holding one of these are matched: found in C."""
+
+
+def _claims_completeness(read: str, servers: Callable[[int], bool]) -> bool:
+    """Whether a line of `read` (folded, opening with a line break) that `servers` says is the server's holds a claim
+    of `_COMPLETENESS_CLAIM`'s."""
+    starts: set[int] = set()
+    for word in _CLAIM_WORDS:
+        at = read.find(word)
+        while at != -1:
+            start = read.rfind("\n", 0, at)
+            starts.add(start)
+            end = read.find("\n", at)
+            at = -1 if end == -1 else read.find(word, end)  # the next line holding the word
+    for start in sorted(starts):
+        end = read.find("\n", start + 1)
+        for match in _COMPLETENESS_CLAIM.finditer(read, start, len(read) if end == -1 else end):
+            if servers(match.start()):
+                return True
+    return False
 
 
 def imitates_host(text: str, host_lines: Iterable[str] = ()) -> bool:
@@ -428,7 +450,7 @@ def imitates_host(text: str, host_lines: Iterable[str] = ()) -> bool:
 
     if any(servers(match.start() + 1) for match in _HOST_OPENING.finditer(read)):
         return True
-    if any(servers(match.start()) for match in _COMPLETENESS_CLAIM.finditer(read)):
+    if _claims_completeness(read, servers):
         return True
     for word in _TOPIC_WORDS:
         at = read.find(word)
