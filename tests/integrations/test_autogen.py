@@ -340,7 +340,7 @@ def test_allow_keeps_the_other_marked_tools_autogens_own(example_python: str, ro
     # Not allowed: AutoGen's loop goes on, the model reads the server's text as AutoGen hands it on, and answers.
     assert _final(result) == SUMMARY and len(model.create_calls) == 2
     handed = _executions(result)[0].content
-    assert FAKE_CAPTION in handed and 'Verbatim result from tool "hostile"' not in handed
+    assert "ignore the records" in handed and 'Verbatim result from tool "hostile"' not in handed
 
 
 def test_an_application_wrapper_around_the_workbench_sees_every_call_and_autogens_events(
@@ -423,9 +423,11 @@ def test_a_result_directive_alone_does_not_take_the_route(example_python: str, r
     assert _executions(result)[0].content == HINTED_TEXT
 
 
-def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
-    [example] = page_examples("autogen.md")
-    done = run_example(example, tmp_path)
+@pytest.mark.parametrize("index", [0, 1], ids=["workbench", "tools"])
+def test_the_docs_page_examples_run_as_written(tmp_path: Path, index: int) -> None:
+    examples = page_examples("autogen.md")
+    assert len(examples) == 2
+    done = run_example(examples[index], tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
     assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout
