@@ -1,5 +1,6 @@
 """The whole result to the user in AutoGen AgentChat (`autogen-agentchat`, `autogen-ext[mcp]`): AutoGen's own agent
-makes every call, through its workbench, and a turn whose last step answered verbatim ends with the host's view.
+makes every call, through its workbench, and a step whose every call answered verbatim ends the turn with the host's
+view.
 
 Wrap the agent's workbench and build the agent as a `DirectAnswerAgent` (an `AssistantAgent`, every option as
 AutoGen's)::
@@ -39,13 +40,14 @@ AutoGen hands on only a result's content blocks, so the workbench reads the raw 
   (each call on a session of its own) is not read: its result stays AutoGen's own.
 
 AutoGen's route is agent-wide (``reflect_on_tool_use=False``, AutoGen's default without structured output): its loop
-goes back to the model after each step of tool calls until ``max_tool_iterations`` steps are done, whatever the
-results, and only then ends the turn with a `ToolCallSummaryMessage`. `DirectAnswerAgent` keeps that loop as it is
-(overriding only the public `on_messages_stream`) and ends it at the end of the first step whose every call answered
-verbatim, before the next model call, with the `ToolCallSummaryMessage` that route ends a turn with: its content is
-the host's view (several calls' views joined by `join_answers`, in the order called, each closed by the host's end
-line, bounded as a whole by `max_bytes`); `Response.chat_message` and the last message of `run()`'s and
-`run_stream()`'s `TaskResult` are that message.
+goes back to the model after each step of tool calls, whatever the results, until the model answers in text or
+``max_tool_iterations`` steps are done, and only then ends the turn with a `ToolCallSummaryMessage`.
+`DirectAnswerAgent` keeps that loop as it is (overriding only the public `on_messages_stream`) and ends it at the
+end of the first step whose every call answered verbatim, before the next model call (whatever its
+``reflect_on_tool_use``), with the `ToolCallSummaryMessage` that route ends a turn with: its content is the host's
+view (several calls' views joined by `join_answers`, in the order called, each closed by the host's end line,
+bounded as a whole by `max_bytes`); `Response.chat_message` and the last message of `run()`'s and `run_stream()`'s
+`TaskResult` are that message.
 
 - An error result, or a result the server lets the model summarize, goes back to the model, which reads it (the
   host's error line, then the server's message; or the host's text of the result) and may correct its call, while
@@ -74,7 +76,10 @@ from autogen_agentchat.messages import (  # pyright: ignore[reportMissingImports
     ToolCallRequestEvent,  # pyright: ignore[reportUnknownVariableType]
     ToolCallSummaryMessage,  # pyright: ignore[reportUnknownVariableType]
 )
-from autogen_core import CancellationToken  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+from autogen_core import (  # pyright: ignore[reportMissingImports]
+    CancellationToken,  # pyright: ignore[reportUnknownVariableType]
+    trace_tool_span,  # pyright: ignore[reportUnknownVariableType]
+)
 from autogen_core.tools import (  # pyright: ignore[reportMissingImports]
     StaticWorkbench,  # pyright: ignore[reportUnknownVariableType]
     TextResultContent,  # pyright: ignore[reportUnknownVariableType]
@@ -182,6 +187,10 @@ def _overrides(workbench: Any) -> dict[str, str]:
 class DirectAnswerWorkbench(Workbench):  # pyright: ignore[reportUntypedBaseClass]
     """A workbench whose marked tools' calls return the host's view of their result; see the module docstring.
 
+    Use it as AutoGen's workbenches are used, as an async context manager (or `start()` and `stop()`): it starts and
+    stops the workbench it wraps, and, over an `McpWorkbench`, its own session. It is no AutoGen component: an agent
+    holding it cannot be saved as a component configuration.
+
     Args:
         workbench: an `McpWorkbench`, a sequence of AutoGen tools (`mcp_server_tools` over `recording_session`),
             or a workbench of such tools.
@@ -258,7 +267,9 @@ class DirectAnswerWorkbench(Workbench):  # pyright: ignore[reportUntypedBaseClas
             if tool is None or not self._options.selects(tool):
                 return await self._inner.call_tool(name, arguments, token, call_id)
             try:
-                result = await self._mcp_call(tool.name, given, token)
+                # The span `McpWorkbench` traces each of its calls in.
+                with cast("Any", trace_tool_span)(tool_name=name, tool_call_id=call_id):
+                    result = await self._mcp_call(tool.name, given, token)
             except Exception as error:  # as `McpWorkbench` hands AutoGen a call that failed: an error, its text
                 return _tool_result(name, str(error), is_error=True)
             answer = self._read(tool, result, given)
@@ -336,7 +347,8 @@ class DirectAnswerAgent(AssistantAgent):  # pyright: ignore[reportUntypedBaseCla
 
     async def on_messages_stream(self, messages: Any, cancellation_token: Any) -> AsyncGenerator[Any, None]:
         turn = _Turn()
-        # The tool calls run in tasks of this turn, which copy the context: the workbench finds the turn there.
+        # The tool calls run in tasks of this turn, which copy the context: the workbench finds the turn there. Not
+        # reset after the turn (a generator may be closed in another context): the turn is closed instead.
         _TURN.set(turn)
         stream: Any = cast("Any", super()).on_messages_stream(messages, cancellation_token)
         inner: list[Any] = []
