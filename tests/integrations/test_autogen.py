@@ -384,6 +384,38 @@ def test_the_applications_own_workbench_of_the_tools_makes_each_call(example_pyt
     assert report.rows_intact == 54 and report.clean
 
 
+def test_an_mcp_workbench_tool_override_is_called_by_its_new_name_and_shown_by_the_servers(example_python: str) -> None:
+    from autogen_core.tools import ToolOverride  # pyright: ignore[reportMissingImports]
+
+    async def run() -> tuple[Any, list[str], Any]:
+        model = _model([("statements", {})])
+        overrides = {"financial_statements": ToolOverride(name="statements")}
+        mcp = McpWorkbench(_params(example_python, FINANCIAL), tool_overrides=overrides)
+        async with DirectAnswerWorkbench(mcp, server="example") as direct:
+            names = [tool["name"] for tool in await direct.list_tools()]
+            agent = DirectAnswerAgent("records", model, workbench=direct, max_tool_iterations=2)
+            return await agent.run(task="Go."), names, model
+
+    result, names, model = asyncio.run(run())
+    assert "statements" in names and "financial_statements" not in names  # the listing is the McpWorkbench's
+    assert len(model.create_calls) == 1 and _final(result).startswith(STATEMENTS)
+    report = audit(_final(result), _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_intact == 54 and report.clean
+
+
+def test_an_agent_that_reflects_ends_at_a_verbatim_step_and_reflects_on_the_others(example_python: str) -> None:
+    async def run(turn: Turn) -> tuple[str, Any]:
+        model = _model(turn)
+        async with _workbench("workbench", example_python, FINANCIAL, server="example") as direct:
+            agent = DirectAnswerAgent("records", model, workbench=direct, reflect_on_tool_use=True)
+            return _final(await agent.run(task="Go.")), model
+
+    final, model = asyncio.run(run([("financial_statements", {})]))
+    assert final.startswith(STATEMENTS) and len(model.create_calls) == 1
+    final, model = asyncio.run(run([("financial_statements", {}), ("key_figures", {})]))
+    assert final == SUMMARY and len(model.create_calls) == 2  # AutoGen's reflection, as without the adapter
+
+
 def test_tools_loaded_without_the_recording_session_stay_autogens_own(example_python: str) -> None:
     async def run() -> Any:
         model = _model([("financial_statements", {})])
