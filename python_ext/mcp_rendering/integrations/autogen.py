@@ -68,6 +68,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+# Resolved where `autogen-agentchat` and `autogen-ext[mcp]` are installed; the project's own environment goes without.
 from autogen_agentchat.agents import AssistantAgent  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from autogen_agentchat.base import Response  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from autogen_agentchat.messages import (  # pyright: ignore[reportMissingImports]
@@ -86,14 +87,12 @@ from autogen_core.tools import (  # pyright: ignore[reportMissingImports]
     ToolResult,  # pyright: ignore[reportUnknownVariableType]
     Workbench,  # pyright: ignore[reportUnknownVariableType]
 )
-
-# Resolved where `autogen-ext[mcp]` is installed; the project's own environment goes without it.
 from autogen_ext.tools.mcp import (  # pyright: ignore[reportMissingImports, reportMissingTypeStubs]
     McpSessionActor,  # pyright: ignore[reportUnknownVariableType]
     McpWorkbench,  # pyright: ignore[reportUnknownVariableType]
 )
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, FinalAnswer, other_calls_line
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, other_calls_line
 
 __all__ = ["DirectAnswerAgent", "DirectAnswerWorkbench", "recording_session"]
 
@@ -272,7 +271,7 @@ class DirectAnswerWorkbench(Workbench):  # pyright: ignore[reportUntypedBaseClas
                     result = await self._mcp_call(tool.name, given, token)
             except Exception as error:  # as `McpWorkbench` hands AutoGen a call that failed: an error, its text
                 return _tool_result(name, str(error), is_error=True)
-            answer = self._read(tool, result, given)
+            answer = self._options.answer(tool, result, arguments=given)
         else:
             slot = _Slot()
             reset = _SLOT.set(slot)
@@ -284,15 +283,12 @@ class DirectAnswerWorkbench(Workbench):  # pyright: ignore[reportUntypedBaseClas
             if len(slot.calls) != 1 or not self._options.selects(slot.calls[0][0]):
                 return handed
             tool, result, sent = slot.calls[0]
-            answer = self._read(tool, result, sent)
+            answer = self._options.answer(tool, result, arguments=sent)
         text = self._options.text(answer)
         turn = _TURN.get()
         if turn is not None and turn.open and call_id is not None and len(turn.answers) < _KEPT_LIMIT:
             turn.answers[call_id] = _Kept(name, text, answer.verbatim and not answer.is_error, self._options)
         return _tool_result(name, text, is_error=answer.is_error)
-
-    def _read(self, tool: Any, result: Any, arguments: Mapping[str, Any]) -> FinalAnswer:
-        return self._options.answer(tool, result, arguments=arguments)
 
     async def _mcp_tool(self, name: str) -> Any:
         """The `Tool` the server lists as `name`, with its hints (the `McpWorkbench` hands on its schema only)."""
