@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from fastmcp.client.transports import StdioTransport  # pyright: ignore[reportMissingImports]
+from fastmcp.exceptions import ToolError  # pyright: ignore[reportMissingImports]
 from pydantic_ai import (  # pyright: ignore[reportMissingImports]
     Agent,
     DeferredToolRequests,
@@ -417,3 +418,28 @@ def test_a_toolset_whose_class_makes_its_calls_its_own_way_keeps_them(example_py
     output, script, received = asyncio.run(_run_hooked(example_python, ENTRY, toolset=toolset))
     assert seen[0] == ("entry", {"account": "A-1"}) and received == [{"account": "A-1"}]
     assert output == SUMMARY and script.requests == 2
+
+
+def test_an_error_of_a_verbatim_tool_follows_the_toolsets_error_behaviour(example_python: str) -> None:
+    parts: list[Any] = []
+
+    async def run(behavior: str) -> str:
+        script = Script([("failing", {})])
+
+        def respond(messages: list[Any], info: AgentInfo) -> ModelResponse:
+            parts.extend(part for message in messages for part in getattr(message, "parts", []))
+            return script.respond(messages, info)
+
+        toolset = _marked_toolset(example_python, tool_error_behavior=behavior)
+        agent = Agent(FunctionModel(respond), toolsets=[toolset], capabilities=[DirectAnswers()])
+        async with agent:
+            return (await agent.run("Go.")).output
+
+    # "failed": a failed tool return, not a retry prompt, holding the host's line.
+    assert asyncio.run(run("failed")) == SUMMARY
+    [failed] = [part for part in parts if isinstance(part, (ToolReturnPart, RetryPromptPart))]
+    assert isinstance(failed, ToolReturnPart) and failed.outcome == "failed"
+    assert failed.content.startswith('The tool "failing" of server "example" reported an error.')
+    # "error": the MCP client's error ends the run, as it does without the adapter.
+    with pytest.raises(ToolError, match="The ledger is closed"):
+        asyncio.run(run("error"))
