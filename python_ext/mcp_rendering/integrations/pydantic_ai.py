@@ -136,7 +136,7 @@ def _keeps_the_toolsets_call_path(toolset: Any, tool_def: Any) -> bool:
 
 @dataclass
 class _Call:
-    """What the call function `_DirectAnswerToolset` hands the toolset's hook records of the marked tool's call."""
+    """What the call function handed to the toolset's hook keeps of the marked tool's call."""
 
     value: Any = None
     """What the call function returned: the host's view of a verbatim result, the model's text otherwise."""
