@@ -974,7 +974,7 @@ def test_a_repeated_core_form_member_is_unclean_on_opt_in() -> None:
 # --- properties: malformed carriers never read as more permissive than a clean one --------------------------------
 
 _JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3),
     max_leaves=6,
 )
