@@ -343,6 +343,22 @@ def test_allow_keeps_the_other_marked_tools_autogens_own(example_python: str, ro
     assert "ignore the records" in handed and 'Verbatim result from tool "hostile"' not in handed
 
 
+@pytest.mark.parametrize("route", ROUTES)
+def test_the_server_receives_each_call_once(example_python: str, route: str) -> None:
+    async def run() -> tuple[str, Any]:
+        model = _model([("entry", {"account": "A-1"})])
+        async with _workbench(route, example_python, MARKED, server="example") as direct:
+            agent = DirectAnswerAgent("records", model, workbench=direct, max_tool_iterations=2)
+            final = _final(await agent.run(task="Go."))
+            # Asked on the same connection the call went over.
+            received = await direct.call_tool("received", {})
+        return final, received
+
+    final, received = asyncio.run(run())
+    assert final.startswith('Verbatim result from tool "entry" of server "example".') and "Entry of A-1" in final
+    assert received.result[0].content.endswith('[{"account": "A-1"}]')
+
+
 def test_an_application_wrapper_around_the_workbench_sees_every_call_and_autogens_events(
     example_python: str,
 ) -> None:
