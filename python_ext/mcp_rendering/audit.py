@@ -794,10 +794,10 @@ def _notices(lines: Sequence[_Line], used: Sequence[bool], titles: frozenset[str
         if says is None:
             continue
         paragraph = [line.view]
-        for after in lines[index + 1 :]:
-            if not after.continues:
-                break
-            paragraph.append(after.view)
+        after = index + 1  # walked by index: a slice of the lines below would copy them for every notice
+        while after < len(lines) and lines[after].continues:
+            paragraph.append(lines[after].view)
+            after += 1
         found.append(_Notice(line.number, says, _offers_the_rest(" ".join(paragraph))))
     return found
 
@@ -1339,6 +1339,9 @@ class _Matcher:
         # Unmatched lines, for rows that are not shown exactly: by label, and (table lines) by trailing values.
         self.label_lines: dict[tuple[str, ...], list[int]] = {}
         self.value_lines: dict[tuple[str, ...], list[int]] = {}
+        # For each list of `label_lines` and `value_lines`, how many of its lines, used, `_first_unused` passed.
+        self.label_passed: dict[tuple[str, ...], int] = {}
+        self.value_passed: dict[tuple[str, ...], int] = {}
 
     def run(self) -> _Matching:
         duplicates, unmatched, in_order = self.match()
@@ -1494,18 +1497,31 @@ class _Matcher:
         for row in self.records.rows:
             if self.assigned[row.number] >= 0:
                 continue
-            line = self._first_unused(self.label_lines.get(row.key[: len(row.key) - len(row.value_pieces)], ()))
+            line = self._first_unused(
+                self.label_lines, self.label_passed, row.key[: len(row.key) - len(row.value_pieces)]
+            )
             kind: IssueKind = "altered_row"
             if line is None and row.value_pieces:
-                line = self._first_unused(self.value_lines.get(row.value_pieces, ()))
+                line = self._first_unused(self.value_lines, self.value_passed, row.value_pieces)
                 kind = "relabelled_row"
             if line is not None:
                 self.used[line] = True
                 altered[row.number] = (kind, line)
         return altered
 
-    def _first_unused(self, numbers: Iterable[int]) -> int | None:
-        return next((number for number in numbers if not self.used[number]), None)
+    def _first_unused(
+        self, lines_of: dict[tuple[str, ...], list[int]], passed: dict[tuple[str, ...], int], key: tuple[str, ...]
+    ) -> int | None:
+        """The first unused line of `lines_of[key]`. A line once used stays used, so a cursor a list passes each
+        line once, however many rows share the key."""
+        numbers = lines_of.get(key)
+        if not numbers:
+            return None
+        cursor = passed.get(key, 0)
+        while cursor < len(numbers) and self.used[numbers[cursor]]:
+            cursor += 1
+        passed[key] = cursor
+        return numbers[cursor] if cursor < len(numbers) else None
 
     # -- the order check
 
