@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import pairwise, product
@@ -526,3 +527,35 @@ def test_notices_are_read_in_one_pass_of_the_lines(monkeypatch: pytest.MonkeyPat
     report = audit_document(transcript, document, complete=False, markup="markdown")
     assert report.clean, report.format()
     assert reads and max(reads) <= 2 * notices
+
+
+def _lines_run_in_the_audit(work: Callable[[], object]) -> int:
+    """How many lines of the audit module's code `work` runs (traced: a count of steps, not a timing)."""
+    steps = 0
+    module = _AUDIT.__file__
+
+    def trace(frame: Any, event: str, _: Any) -> Any:
+        nonlocal steps
+        if frame.f_code.co_filename != module:
+            return None
+        if event == "line":
+            steps += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return steps
+
+
+def test_identical_lines_of_a_text_result_cost_steps_linear_in_the_lines() -> None:
+    """A text result of one line repeated: each shown line takes the next of them not yet shown, without passing
+    again those shown before it (twice the lines, twice the steps, not four times)."""
+
+    def steps(lines: int) -> int:
+        text = "\n".join(["same line"] * lines)
+        return _lines_run_in_the_audit(lambda: _AUDIT.audit_lines(text, text.split("\n"), markup="text"))
+
+    assert steps(2_000) <= 2.5 * steps(1_000)

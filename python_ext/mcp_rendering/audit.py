@@ -247,7 +247,7 @@ def _fold_all(texts: Sequence[str]) -> list[str]:
         and joined.replace("\n", "").isprintable()
     ):
         return list(texts)
-    return [fold(text) for text in texts]
+    return [" ".join(text.split()) for text in texts]  # `fold` without its own check: some text needs folding
 
 
 def _pieces(text: str) -> tuple[str, ...]:
@@ -2135,24 +2135,36 @@ def _audit_lines(
     used = [False] * len(reader.raw_lines)
     duplicates: list[int] = []
     candidates: list[_Line] = []
+    passed: dict[str, int] = {}  # for a form many lines of the result share, how many of them are shown
     for line in reader.lines:
         if line.kind in ("blank", "hidden") or (line.kind == "structure" and not line.view):
             continue
         if line.marker:  # a list item reads with the marker its renderer shows: the result's line may be one
-            numbers = index.get(f"{line.marker} {line.view}")
+            form = f"{line.marker} {line.view}"
+            numbers = index.get(form)
             if numbers is None and not line.marker[0].isdigit():
-                numbers = index.get(line.view)  # a bullet is the host's, a number may be the result's
+                form = line.view
+                numbers = index.get(form)  # a bullet is the host's, a number may be the result's
         else:
-            numbers = index.get(line.view)
+            form = line.view
+            numbers = index.get(form)
             if numbers is None and line.kind == "item" and not markdown:
-                numbers = index.get(fold(reader.raw_lines[line.number]))
+                form = fold(reader.raw_lines[line.number])
+                numbers = index.get(form)
         if not numbers:
             if line.view in named:  # the name of one of the result's other blocks, as the host shows it
                 used[line.number] = True
             else:
                 candidates.append(line)
             continue
-        free = next((number for number in numbers if assigned[number] < 0), None)
+        if len(numbers) == 1:
+            free = numbers[0] if assigned[numbers[0]] < 0 else None
+        else:  # the first line of the form not yet shown: a line once assigned stays so, and is passed once
+            position = passed.get(form, 0)
+            while position < len(numbers) and assigned[numbers[position]] >= 0:
+                position += 1
+            passed[form] = position
+            free = numbers[position] if position < len(numbers) else None
         if free is None:
             duplicates.append(line.number)
             continue
