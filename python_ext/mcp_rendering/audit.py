@@ -69,10 +69,10 @@ The rules (the contract of this module):
    record, not a table line, not running on in a paragraph, not the document's or a section's title, visible (a link
    title is not). What it says is read from its opening (`_notices`, the one place; the host guide's "The partial
    notice" lists the words): *partial* (`PARTIAL_MARKER`, "this is only part of the results", "Showing 100 of 300
-   hits"), *unstated* (`UNSTATED_COMPLETENESS`, "this list may be incomplete"), and whether a clause of it that
+   hits"), *not-stated* (`UNSTATED_COMPLETENESS`, "this list may be incomplete"), and whether a clause of it that
    denies nothing says how to get the rest ("ask for more"). The result's state (`mcp_rendering.host.ResultState`)
    says which notice it needs: a `partial` one a partial notice; a `continued` one a partial notice saying how to
-   get the rest; an `unstated` one either; a `complete` one none when every record is shown (a notice saying that a
+   get the rest; a `not-stated` one either; a `complete` one none when every record is shown (a notice saying that a
    view left short is partial is true). The parts of a continued result, audited together, are partial only when
    the last one is.
 
@@ -738,9 +738,9 @@ def _digits(number: str) -> int:
     return int(re.sub(r"\D", "", number))
 
 
-def _notice_says(text: str) -> Literal["partial", "unstated"] | None:
+def _notice_says(text: str) -> Literal["partial", "not-stated"] | None:
     """What a line says of completeness, read from its opening (see the host guide, "The partial notice"): "partial"
-    (the marker, a statement that part is shown, or an extent `N of M` with N below M), "unstated" (that whether
+    (the marker, a statement that part is shown, or an extent `N of M` with N below M), "not-stated" (that whether
     it is whole is not known), or None."""
     opening = text.replace("*", "").replace("_", " ")
     opening = _LEADING_SYMBOLS.sub("", opening, count=1)
@@ -759,7 +759,7 @@ def _notice_says(text: str) -> Literal["partial", "unstated"] | None:
             _digits(extent["high"]) < _digits(extent["all"]) or _digits(extent["low"]) > 1
         ):
             return "partial"
-    return "unstated" if _UNSTATED_OPENING.match(opening) else None
+    return "not-stated" if _UNSTATED_OPENING.match(opening) else None
 
 
 def _offers_the_rest(text: str) -> bool:
@@ -777,7 +777,7 @@ def _offers_the_rest(text: str) -> bool:
 @dataclass(frozen=True)
 class _Notice:
     line: int
-    says: Literal["partial", "unstated"]
+    says: Literal["partial", "not-stated"]
     offers_the_rest: bool
 
 
@@ -825,7 +825,7 @@ def _completeness(
                 )
             ]
         return []
-    if state == "unstated" and notices:
+    if state == "not-stated" and notices:
         return []
     if state == "continued" and partial and not any(notice.offers_the_rest for notice in partial):
         return [
@@ -837,13 +837,13 @@ def _completeness(
         ]
     if partial:
         return []
-    unstated = [notice for notice in notices if notice.says == "unstated"]
-    if unstated:
+    not_stated = [notice for notice in notices if notice.says == "not-stated"]
+    if not_stated:
         return [
             Issue(
                 "completeness_misstated",
                 "the result is partial, but the notice only says its completeness is not known",
-                line=unstated[0].line + 1,
+                line=not_stated[0].line + 1,
             )
         ]
     return [
@@ -2284,7 +2284,7 @@ def _sent_state(wire: Mapping[str, Any], state: ResultState) -> ResultState:
     continuation says the result is partial, as `present()` reads it, even where it cannot be followed."""
     meta = wire.get("_meta")
     sent = isinstance(meta, Mapping) and cast("Mapping[str, Any]", meta).get(CONTINUATION_ID) is not None
-    return "partial" if sent and state in ("complete", "unstated") else state
+    return "partial" if sent and state in ("complete", "not-stated") else state
 
 
 def _without_continuation(wire: dict[str, Any]) -> dict[str, Any]:
