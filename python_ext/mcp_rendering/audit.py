@@ -2256,19 +2256,24 @@ def audit(
         arguments: the arguments of the call that returned the result.
 
     Raises:
-        AuditInputError: the transcript is too long, `result` is not a result object (or a list of them), or its
-            parts are not parts of one result.
+        AuditInputError: the transcript is too long, `result` is not a result object (or a list of them), its
+            parts are not parts of one result or come with a tool or arguments, or the tool is not in wire form.
     """
     if isinstance(shown_text, Presentation):
         # The view's own markup: a plain-text view whose labels hold Markdown must not be read as Markdown.
         shown_text, markup = (shown_text.markdown, "markdown") if markup == "markdown" else (shown_text.text, "text")
     if isinstance(result, list | tuple):
+        if tool is not None or arguments is not None:
+            raise AuditInputError("the parts of a continued result are audited without a tool or arguments")
         return _audit_parts(shown_text, cast("Sequence[Any]", result), markup)
     wire = _wire(result)
     reading = _without_continuation(wire) if tool is None else wire
     records = result_records(wire)
-    state = _sent_state(wire, state_of_wire(reading, tool=tool, arguments=arguments))
-    null_display = resolve_rendering(tool, reading, call_arguments=arguments).null_display
+    try:
+        state = _sent_state(wire, state_of_wire(reading, tool=tool, arguments=arguments))
+        null_display = resolve_rendering(tool, reading, call_arguments=arguments).null_display
+    except ValueError as error:  # a tool dumped with the SDK's Python field names, not the wire's
+        raise AuditInputError(f"the tool cannot be read: {error}") from None
     return _audit_records(shown_text, records, state, null_display, markup, linked_of_wire(wire))
 
 
