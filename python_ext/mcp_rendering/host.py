@@ -132,9 +132,10 @@ is a later part), or not stated (nothing says partial)."""
 
 CutBy: TypeAlias = Literal["max_rows", "max_bytes"]
 """The host's bound that cut a presentation short."""
-ResultState: TypeAlias = Literal["complete", "unstated", "partial", "continued"]
+ResultState: TypeAlias = Literal["complete", "not-stated", "partial", "continued"]
 """What the server says of a result's completeness, as `present()` reads it and its notice says it: "complete";
-"unstated" (the server did not say, and nothing says part is missing: `UNSTATED_COMPLETENESS`); "partial" (the
+"not-stated" (the server did not say, and nothing says part is missing: `UNSTATED_COMPLETENESS`; spelled as
+`ServerCompleteness` spells it); "partial" (the
 server says it is partial, and offers no continuation the host can follow); "continued" (partial, with a
 continuation the host can follow: the notice says how to get the rest)."""
 
@@ -756,7 +757,7 @@ def state_of_wire(
     if _is_complete(rendering, _structured(wire)):
         return "complete"
     if _unstated(rendering, page):
-        return "unstated"
+        return "not-stated"
     return "partial" if rendering.continuation is None else "continued"
 
 
