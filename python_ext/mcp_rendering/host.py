@@ -1116,14 +1116,27 @@ def _largest_fitting(
     upper: int, render: Callable[[int], tuple[str, str]], max_bytes: int, model_fits: Callable[[int], bool]
 ) -> int:
     """The largest k <= upper whose two renderings each fit in `max_bytes`, and what the model would receive of
-    them in its own bound (`model_fits`); each only grows with k."""
+    them in its own bound (`model_fits`); each only grows with k.
+
+    The pages tried stay within about twice the records that fit, whatever the size of the result: the whole is
+    tried first only when it could fit (k records take at least k - 1 bytes, a line each), then pages of 1, 2, 4...
+    records until one does not fit, and the largest that fits is searched between the last two."""
 
     def fits(k: int) -> bool:
         return _fits(render(k), max_bytes) and model_fits(k)
 
-    low, high = 0, upper
-    if fits(high):
-        return high
+    whole_tried = upper <= max_bytes + 1
+    if whole_tried and fits(upper):
+        return upper
+    low, probe = 0, 1
+    while probe < upper and fits(probe):
+        low, probe = probe, probe * 2
+    if probe < upper:
+        high = probe - 1
+    elif not whole_tried and fits(upper):
+        return upper
+    else:
+        high = upper - 1
     while low < high:
         middle = (low + high + 1) // 2
         if fits(middle):
