@@ -88,3 +88,55 @@ def test_the_search_finds_the_largest_page_that_fits() -> None:
                         (k for k in range(upper + 1) if k * record_bytes <= max_bytes and k <= model_limit), default=0
                     )
                     assert found == scanned, (upper, record_bytes, max_bytes, model_limit)
+
+
+def _cut_by_visiting_every_section(records: Any, limit: int) -> tuple[Any, list[Any]]:
+    """The first `limit` records as a cut visiting every section (the reference the cut keeps to)."""
+    kept: list[Any] = []
+    links: list[Any] = []
+    remaining = limit
+    placed_done: set[str] = set()
+    for section in records.document.sections:
+        rows = section.rows[: max(remaining, 0)]
+        remaining -= len(rows)
+        own = [] if section.id in placed_done else records.placed.get(section.id, [])
+        placed_done.add(section.id)
+        section_links = own[: max(remaining, 0)]
+        remaining -= len(section_links)
+        links.extend(section_links)
+        if rows or section_links or (not section.rows and not own):
+            kept.append(section.model_copy(update={"rows": rows}))
+    links.extend(records.orphans[: max(remaining, 0)])
+    return records.document.model_copy(update={"sections": tuple(kept)}), links
+
+
+def test_a_cut_past_its_last_record_keeps_the_empty_sections_as_visiting_every_one_would() -> None:
+    from mcp_rendering.document import Document, Row, Section
+    from mcp_rendering.envelope import LinkedRecord
+
+    def row(n: int) -> Row:
+        return Row(id=f"r{n}", label=f"row {n}")
+
+    # Sections with rows, empty ones, a repeated id (its links placed after its first occurrence), links of an
+    # empty section, links naming no section.
+    sections = (
+        Section(id="a", title="A", rows=(row(1), row(2))),
+        Section(id="empty", title="Empty"),
+        Section(id="b", title="B"),
+        Section(id="a", title="A again", rows=(row(3),)),
+        Section(id="a", title="A, empty"),
+        Section(id="c", title="C", rows=(row(4),)),
+        Section(id="b", title="B again"),
+        Section(id="last", title="Last"),
+    )
+    links = [
+        LinkedRecord("l1", "a", "https://example.com/l1", 10),
+        LinkedRecord("l2", "b", "https://example.com/l2", 10),
+        LinkedRecord("l3", "nowhere", "https://example.com/l3", 10),
+    ]
+    records = host._Records(Document(title="T", sections=sections), links, ())  # pyright: ignore[reportPrivateUsage]
+    for start in range(records.count):
+        view = records.after(start)
+        for limit in range(view.count + 1):
+            document, kept_links, _ = view.cut(limit)
+            assert (document, kept_links) == _cut_by_visiting_every_section(view, limit), (start, limit)

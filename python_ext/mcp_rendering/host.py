@@ -1002,6 +1002,14 @@ class _Records:
                 self.orphans.append(link)
         self.fields = tuple(fields)
         self.count = sum(len(section.rows) for section in document.sections) + len(links)
+        # The sections a cut keeps past its last record: those with nothing in them, shown as headings (a section
+        # with no rows, whose id has no links or had them placed after an earlier section of that id).
+        first_of: dict[str, int] = {}
+        self._empty: list[int] = []
+        for index, section in enumerate(document.sections):
+            first = first_of.setdefault(section.id, index)
+            if not section.rows and (first < index or not self.placed.get(section.id)):
+                self._empty.append(index)
         self._rendered: dict[tuple[int, str], tuple[Document, Callable[[], str], Callable[[], str]]] = {}
         self._notes: dict[tuple[int, str], tuple[str, ...]] = {}
 
@@ -1034,7 +1042,12 @@ class _Records:
         links: list[LinkedRecord] = []
         remaining = limit
         placed_done: set[str] = set()
-        for section in self.document.sections:
+        sections = self.document.sections
+        for index, section in enumerate(sections):
+            if remaining <= 0:  # past the last record: only the empty sections are kept, without visiting the rest
+                tail = self._empty[bisect.bisect_left(self._empty, index) :]
+                kept.extend(sections[at].model_copy(update={"rows": sections[at].rows[:0]}) for at in tail)
+                break
             rows = section.rows[: max(remaining, 0)]
             remaining -= len(rows)
             # A section id may repeat; its links are placed once, after its first occurrence.
