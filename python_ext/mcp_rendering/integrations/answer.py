@@ -50,6 +50,12 @@ are loaded).
 - a route the framework takes after the call is taken for a result the host presents verbatim, from the tool's
   hint or the result's directive, that is not an error (`AnswerOptions.direct_answer`);
 - either way, only for a tool `allow` names, when it names any.
+
+Each adapter's entry point spells the five keywords out, with `AnswerOptions`' types and defaults (a test keeps the
+copies alike), rather than sharing one `TypedDict` through ``**options: Unpack[...]``: a `TypedDict` holds no
+defaults, so signatures and their reference pages would lose `DEFAULT_MAX_BYTES`; `Unpack` needs Python 3.11 or a
+new dependency on this package's 3.10; and it closes the keywords of an entry point that also forwards the
+framework's own (Agno's toolkit takes `MCPTools`' arguments beside these).
 """
 
 from __future__ import annotations
