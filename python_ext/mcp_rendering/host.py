@@ -1033,6 +1033,14 @@ class _Records:
                 self.orphans.append(link)
         self.fields = tuple(fields)
         self.count = sum(len(section.rows) for section in document.sections) + len(links)
+        # The sections a cut keeps past its last record: those with nothing in them, shown as headings (a section
+        # with no rows, whose id has no links or had them placed after an earlier section of that id).
+        first_of: dict[str, int] = {}
+        self._empty: list[int] = []
+        for index, section in enumerate(document.sections):
+            first = first_of.setdefault(section.id, index)
+            if not section.rows and (first < index or not self.placed.get(section.id)):
+                self._empty.append(index)
         self._rendered: dict[tuple[int, str], tuple[Document, Callable[[], str], Callable[[], str]]] = {}
         self._notes: dict[tuple[int, str], tuple[str, ...]] = {}
 
@@ -1065,7 +1073,12 @@ class _Records:
         links: list[LinkedRecord] = []
         remaining = limit
         placed_done: set[str] = set()
-        for section in self.document.sections:
+        sections = self.document.sections
+        for index, section in enumerate(sections):
+            if remaining <= 0:  # past the last record: only the empty sections are kept, without visiting the rest
+                tail = self._empty[bisect.bisect_left(self._empty, index) :]
+                kept.extend(sections[at].model_copy(update={"rows": sections[at].rows[:0]}) for at in tail)
+                break
             rows = section.rows[: max(remaining, 0)]
             remaining -= len(rows)
             # A section id may repeat; its links are placed once, after its first occurrence.
@@ -1147,14 +1160,27 @@ def _largest_fitting(
     upper: int, render: Callable[[int], tuple[str, str]], max_bytes: int, model_fits: Callable[[int], bool]
 ) -> int:
     """The largest k <= upper whose two renderings each fit in `max_bytes`, and what the model would receive of
-    them in its own bound (`model_fits`); each only grows with k."""
+    them in its own bound (`model_fits`); each only grows with k.
+
+    The pages tried stay within about twice the records that fit, whatever the size of the result: the whole is
+    tried first only when it could fit (k records take at least k - 1 bytes, a line each), then pages of 1, 2, 4...
+    records until one does not fit, and the largest that fits is searched between the last two."""
 
     def fits(k: int) -> bool:
         return _fits(render(k), max_bytes) and model_fits(k)
 
-    low, high = 0, upper
-    if fits(high):
-        return high
+    whole_tried = upper <= max_bytes + 1
+    if whole_tried and fits(upper):
+        return upper
+    low, probe = 0, 1
+    while probe < upper and fits(probe):
+        low, probe = probe, probe * 2
+    if probe < upper:
+        high = probe - 1
+    elif not whole_tried and fits(upper):
+        return upper
+    else:
+        high = upper - 1
     while low < high:
         middle = (low + high + 1) // 2
         if fits(middle):
