@@ -778,13 +778,18 @@ def result_state(result: Any, *, tool: Any = None, arguments: Mapping[str, Any] 
 
 
 def state_of_wire(
-    wire: Mapping[str, Any], *, tool: Any = None, arguments: Mapping[str, Any] | None = None
+    wire: Mapping[str, Any], *, tool: Any = None, arguments: Mapping[str, Any] | None = None, last_part: bool = False
 ) -> ResultState:
-    """`result_state` of a result `tool_result_wire` has already checked (the audit's one check of a large result)."""
-    rendering = resolve_rendering(tool, wire, call_arguments=arguments)
+    """`result_state` of a result `tool_result_wire` has already checked (the audit's one check of a large result).
+
+    `last_part`: `wire` is the last part fetched of a continued result, read for the whole (not as a later part
+    alone, and without `arguments`): the whole is complete only when the part says `complete: true` in its
+    directive. A part that states nothing of its completeness, of a tool whose definition may be unknown, is no
+    result outside the extension (which MCP sends whole) but part of one the server continued: "unstated"."""
+    rendering = resolve_rendering(tool, wire, call_arguments=None if last_part else arguments)
     page = _page_state(_structured(wire))
     if _is_complete(rendering, _structured(wire)):
-        return "complete"
+        return "unstated" if last_part and rendering.completeness is None else "complete"
     if _unstated(rendering, page):
         return "unstated"
     return "partial" if rendering.continuation is None else "continued"
