@@ -414,13 +414,15 @@ _CLAIM_WORDS = ("record", "row", "result", "entr", "item", "line", "nothing", "n
 stays within a line (`_GAP` crosses none), so only the lines holding one of these are matched: found in C."""
 
 
-_NOT_ASCII_LETTERS = bytes(code for code in range(128) if not chr(code).isalpha())
+_NOT_ASCII_LETTERS = bytes(code for code in range(128) if not chr(code).isalpha() and chr(code) != "\n")
 
 
 def _ascii_letters(text: str) -> bytes:
-    """`text` as UTF-8 without its ASCII characters other than letters: a word of `text` is a word of this too, once
-    its own such characters are dropped, and a table of figures holds far fewer letters than characters."""
-    return text.encode("utf-8", "surrogatepass").translate(None, _NOT_ASCII_LETTERS)
+    """The distinct lines of `text` as UTF-8 without their ASCII characters other than letters: a word of a line of
+    `text` is a word of this too, once its own such characters are dropped. A table of figures holds far fewer
+    letters than characters, and its lines differ mostly in their figures."""
+    lines = text.encode("utf-8", "surrogatepass").translate(None, _NOT_ASCII_LETTERS).split(b"\n")
+    return b"\n".join(set(lines))
 
 
 _SEARCHED_WORDS = {word: _ascii_letters(word) for word in (*_OPENING_WORDS, *_CLAIM_WORDS, *_TOPIC_WORDS)}
