@@ -62,7 +62,7 @@ def test_a_huge_text_result_joins_only_lines_near_the_page_shown(monkeypatch: py
     lines = 200_000
     text = "\n".join(f"{n:07d} journal entry, amount {n * 3}" for n in range(lines))
     result = {"content": [{"type": "text", "text": text}], "_meta": VERBATIM}
-    joined = _counting(monkeypatch, "_text_views", lambda _lines, keep: keep)  # pyright: ignore[reportUnknownLambdaType]
+    joined = _counting(monkeypatch, "_text_views", lambda _text, _start, keep: keep)  # pyright: ignore[reportUnknownLambdaType]
     answer = final_answer({"name": "journal"}, result, max_bytes=4096)
     shown = answer.presentation.next_first_row  # the lines of the first page
     assert shown is not None and 0 < shown < 200 and answer.presentation.cut_by == "max_bytes"
@@ -77,13 +77,10 @@ def test_the_search_finds_the_largest_page_that_fits() -> None:
             for max_bytes in (0, 1, 5, 20, 64, 200, 999, 10_000):
                 for model_limit in (0, 2, 50, upper):
 
-                    def render(k: int, size: int = record_bytes) -> tuple[str, str]:
-                        return "x" * (k * size), ""
+                    def fits(k: int, size: int = record_bytes, bound: int = max_bytes, most: int = model_limit) -> bool:
+                        return k * size <= bound and k <= most
 
-                    def model_fits(k: int, limit: int = model_limit) -> bool:
-                        return k <= limit
-
-                    found = host._largest_fitting(upper, render, max_bytes, model_fits)  # pyright: ignore[reportPrivateUsage]
+                    found = host._largest_fitting(upper, max_bytes, fits)  # pyright: ignore[reportPrivateUsage]
                     scanned = max(
                         (k for k in range(upper + 1) if k * record_bytes <= max_bytes and k <= model_limit), default=0
                     )

@@ -39,6 +39,7 @@ import json
 import re
 import string
 import unicodedata
+from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, TypeVar, cast
@@ -64,7 +65,9 @@ from mcp_rendering.records import (
     shows_text,
 )
 from mcp_rendering.render import (
+    backtick_run,
     code_fence,
+    code_fence_mark,
     is_hidden,
     markdown_escape,
     note_markdown,
@@ -1163,19 +1166,13 @@ def _field_note(entry: LinkedField) -> str:
     )
 
 
-def _largest_fitting(
-    upper: int, render: Callable[[int], tuple[str, str]], max_bytes: int, model_fits: Callable[[int], bool]
-) -> int:
-    """The largest k <= upper whose two renderings each fit in `max_bytes`, and what the model would receive of
-    them in its own bound (`model_fits`); each only grows with k.
+def _largest_fitting(upper: int, max_bytes: int, fits: Callable[[int], bool]) -> int:
+    """The largest k <= upper for which `fits(k)`: a page of k records whose two views each fit in `max_bytes`, and
+    what the model would receive of it its own bound; each only grows with k.
 
     The pages tried stay within about twice the records that fit, whatever the size of the result: the whole is
     tried first only when it could fit (k records take at least k - 1 bytes, a line each), then pages of 1, 2, 4...
     records until one does not fit, and the largest that fits is searched between the last two."""
-
-    def fits(k: int) -> bool:
-        return _fits(render(k), max_bytes) and model_fits(k)
-
     whole_tried = upper <= max_bytes + 1
     if whole_tried and fits(upper):
         return upper
@@ -1213,31 +1210,63 @@ def _block_strings(block: Any) -> list[str]:
     return [value for value in values if isinstance(value, str)]
 
 
-def _text_views(lines: Sequence[ContentLine], keep: int) -> tuple[Callable[[], str], Callable[[], str]]:
-    shown = [line.text for line in lines[:keep]]
-    return (lambda: "\n".join(visible(line) for line in shown)), (lambda: "\n".join(code_fence(shown)) if shown else "")
+class _TextLines:
+    """The lines of a text result as both views show them, each made visible once, and the records among them (the
+    lines of text a user reads; other blocks are named on lines of their own), found once: a page of any size is
+    then measured line by line (`page_json_sizes`), and rendered only to be shown."""
+
+    def __init__(self, lines: tuple[ContentLine, ...]) -> None:
+        self.lines = lines
+        self.shown = [visible(line.text) for line in lines]
+        # `shows_text` of a line made visible reads it as is: `visible` leaves nothing of its own to escape.
+        self.record_index = array(
+            "q", (index for index, line in enumerate(lines) if line.from_text and shows_text(self.shown[index]))
+        )
+        """The index of each record's line, in order."""
+
+    @property
+    def records(self) -> int:
+        return len(self.record_index)
+
+    def records_before(self, line: int) -> int:
+        """The records among the lines before `line`."""
+        return bisect.bisect_left(self.record_index, line)
+
+    def record_line(self, record: int) -> int:
+        """The index of the line holding `record` (counted from 0); the number of lines when there is none."""
+        return self.record_index[record] if record < len(self.record_index) else len(self.lines)
+
+    def page_json_sizes(self, start: int, upper: int, max_bytes: int) -> list[int]:
+        """For each page of k lines from `start` (k from 0 up to `upper`) whose two views each fit in `max_bytes`, the
+        UTF-8 size of its text as JSON writes it within its quotes; the last page listed is the largest whose views
+        fit. Each is measured as the views make it: the lines joined by line breaks, and between the fences of
+        `code_fence` in Markdown, which are longer than any run of backticks they hold."""
+        text_bytes = json_bytes = longest_run = 0
+        sizes = [0]
+        for k, line in enumerate(itertools.islice(self.shown, start, start + upper), 1):
+            text_bytes += _utf8_length(line)
+            longest_run = max(longest_run, backtick_run(line))
+            markdown_bytes = text_bytes + k + 1 + 2 * len(code_fence_mark(longest_run))
+            if text_bytes + k - 1 > max_bytes or markdown_bytes > max_bytes:
+                break
+            # JSON writes the line break joining two lines as two characters, `\n`.
+            json_bytes += _utf8_length(_JSON_STRING(line)) - len('""') + (len("\\n") if k > 1 else 0)
+            sizes.append(json_bytes)
+        return sizes
+
+
+_JSON_STRING = json.JSONEncoder(ensure_ascii=False).encode
+"""A string as compact JSON writes it, quotes included."""
+
+
+def _text_views(text: _TextLines, start: int, keep: int) -> tuple[Callable[[], str], Callable[[], str]]:
+    """The two views of the `keep` lines of a text result from line `start`."""
+    shown = text.shown[start : start + keep]
+    return (lambda: "\n".join(shown)), (lambda: "\n".join(code_fence(shown)) if shown else "")
 
 
 def _both(views: tuple[Callable[[], str], Callable[[], str]]) -> tuple[str, str]:
     return views[0](), views[1]()
-
-
-def _record_lines(lines: Sequence[ContentLine]) -> int:
-    """The records among `lines`: the lines of text a user reads (other blocks are named on lines of their own)."""
-    return sum(1 for line in lines if line.from_text and shows_text(line.text))
-
-
-def _text_line_limit(lines: Sequence[ContentLine], max_rows: int | None) -> int:
-    """How many lines hold the first `max_rows` text lines (the records of a text result)."""
-    if max_rows is None:
-        return len(lines)
-    seen = 0
-    for index, line in enumerate(lines):
-        if line.from_text and shows_text(line.text):
-            if seen == max_rows:
-                return index
-            seen += 1
-    return len(lines)
 
 
 # ------------------------------------------------------------------------------------------------ the model payload
@@ -1835,6 +1864,8 @@ class _Read:
     tool_name: str | None
     whole: _Records | None
     """The records of a document or of structured content, in the order shown; None for a text result."""
+    text: _TextLines | None
+    """The lines of a text result; None for records of a document or of structured content."""
 
     def whole_text(self) -> str:
         """The plain-text view of every record (rendered once, shared with the user's view)."""
@@ -1859,7 +1890,8 @@ def _read(tool: Any, result: Any, arguments: Mapping[str, Any] | None) -> _Read:
     document = records.document
     whole = None if document is None else _Records(document, page.linked_records, page.linked_fields)
     complete = _is_complete(rendering, structured)
-    return _Read(tool, wire, rendering, records, page, complete, _tool_name(tool), whole)
+    text = _TextLines(records.lines) if records.kind == "text" else None
+    return _Read(tool, wire, rendering, records, page, complete, _tool_name(tool), whole, text)
 
 
 @dataclass(frozen=True)
@@ -1870,8 +1902,9 @@ class _ModelBound:
     """`max_bytes` less the server's members of the model's copy of the directive; None without a bound."""
     server_directive: bool
     """Whether those members fit the bound (else that copy holds the host's members only)."""
-    uncut: _Payload | None
-    """The whole result in the forwarded channel (`_uncut_payload`), while it can be forwarded whole."""
+    uncut: Callable[[], _Payload | None]
+    """The whole result in the forwarded channel (`_uncut_payload`), while it can be forwarded whole; None
+    otherwise. Made when first asked, which only a page holding every record does."""
     forwards: Channel | None
 
 
@@ -1881,13 +1914,17 @@ def _model_bound(
     directive_bytes = 0 if forwards in ("text", "both") else _directive_server_bytes(read.wire, read.rendering)
     server_directive = max_bytes is None or directive_bytes <= max_bytes
     model_bytes = None if max_bytes is None else max_bytes - (directive_bytes if server_directive else 0)
-    records = read.whole.count if read.whole is not None else _record_lines(read.records.lines)
+    records = read.whole.count if read.whole is not None else read.text.records if read.text is not None else 0
     # A page that `first_row` starts or `max_rows` cuts is never forwarded whole: the whole is not even rendered.
     cut = first_row > 0 or (max_rows is not None and max_rows < records)
-    uncut = None if cut else _uncut_payload(read.wire, forwards, read.records.kind, read.whole_text)
-    if uncut is not None and model_bytes is not None and uncut.size() > model_bytes:
-        uncut = None
-    return _ModelBound(model_bytes, server_directive, uncut, forwards)
+
+    def uncut() -> _Payload | None:
+        if cut:
+            return None
+        payload = _uncut_payload(read.wire, forwards, read.records.kind, read.whole_text)
+        return None if model_bytes is not None and payload.size() > model_bytes else payload
+
+    return _ModelBound(model_bytes, server_directive, functools.cache(uncut), forwards)
 
 
 @dataclass(frozen=True)
@@ -1934,11 +1971,44 @@ def _fitting(
     if max_bytes is None or model_bytes is None:
         return limit
 
-    def model_fits(k: int) -> bool:
-        payload = bound.uncut if bound.uncut is not None and k == count else cut_payload(k)
-        return payload.size() <= model_bytes
+    def fits(k: int) -> bool:
+        if not _fits(views(k), max_bytes):
+            return False
+        uncut = bound.uncut() if k == count else None
+        return (uncut if uncut is not None else cut_payload(k)).size() <= model_bytes
 
-    return _largest_fitting(limit, views, max_bytes, model_fits)
+    return _largest_fitting(limit, max_bytes, fits)
+
+
+def _fitting_lines(
+    bound: _ModelBound,
+    text: _TextLines,
+    start: int,
+    limit: int,
+    count: int,
+    max_bytes: int | None,
+    cut_payload: Callable[[int], _Payload],
+) -> int:
+    """The most lines from `start`, up to `limit`, whose views and whose copy for the model fit the byte bound: as
+    `_fitting` finds them, every page measured from the sizes of its lines (`_TextLines.page_json_sizes`) rather than
+    rendered. The model's copy of a page is its text in one block, whose size follows its lines' while no text
+    of the page imitates the framing (its letters are a prefix of the largest page's, so none does when that one
+    does not); otherwise each page tried is made for the model and measured."""
+    model_bytes = bound.model_bytes
+    if max_bytes is None or model_bytes is None:
+        return limit
+    json_sizes = text.page_json_sizes(start, limit, max_bytes)
+    views_fit = len(json_sizes) - 1
+    measured = not _imitates_framing(_text_views(text, start, views_fit)[0]())
+    empty_page = cut_payload(0).size()
+
+    def model_fits(k: int) -> bool:
+        uncut = bound.uncut() if k == count else None
+        if uncut is not None:
+            return uncut.size() <= model_bytes
+        return (empty_page + json_sizes[k] if measured else cut_payload(k).size()) <= model_bytes
+
+    return _largest_fitting(limit, max_bytes, lambda k: k <= views_fit and model_fits(k))
 
 
 def _show_records(
@@ -2010,26 +2080,29 @@ def _show_records(
 
 def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes: int | None, first_row: int) -> _Shown:
     """The lines of a text result, from the `first_row`-th line of text, within `max_rows` and `max_bytes`."""
-    every_line = read.records.lines
-    _check_first_row(first_row, _record_lines(every_line))
+    text = read.text
+    assert text is not None
+    _check_first_row(first_row, text.records)
     # The line holding the first record to show; from the start, the blocks before any text line are shown too.
-    start = _text_line_limit(every_line, first_row) if first_row else 0
-    lines = every_line[start:]
+    start = text.record_line(first_row) if first_row else 0
+    before = first_row  # the records before that line
+    lines = text.lines[start:]
     count = len(lines)
 
     def cut_payload(k: int) -> _Payload:
-        return _payload([{"type": "text", "text": _text_views(lines, k)[0]()}], None)
+        return _payload([{"type": "text", "text": _text_views(text, start, k)[0]()}], None)
 
-    rows_limit = _text_line_limit(lines, max_rows)
-    limit = _fitting(bound, rows_limit, count, lambda k: _both(_text_views(lines, k)), max_bytes, cut_payload)
-    before = _record_lines(every_line[:start])
+    rows_limit = count if max_rows is None else text.record_line(before + max_rows) - start
+    limit = _fitting_lines(bound, text, start, rows_limit, count, max_bytes, cut_payload)
     over_bound: str | None = None
-    if not _record_lines(lines[:limit]) and _record_lines(lines):
+    if text.records_before(start + limit) == before and text.records > before:
         # The next line alone is over the byte bound: shown alone (with the blocks named before it) rather than never.
-        limit = _text_line_limit(lines, 0) + 1
+        limit = text.record_line(before) - start + 1
         over_bound = f"Line {before + 1}"
-    body_text, body_markdown = _text_views(lines, limit)
-    named = [line for line in lines[:limit] if not line.from_text]
+    records_shown = text.records_before(start + limit) - before
+    body_text, body_markdown = _text_views(text, start, limit)
+    # The lines naming a block: a blank line between two blocks names none.
+    named = [index for index, line in enumerate(lines[:limit], start) if not line.from_text and line.text]
     content = cast("list[Any]", read.wire.get("content"))
     extent: str | None = None
     next_first_row: int | None = None
@@ -2038,8 +2111,7 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
     if limit < count:
         cut_by = "max_rows" if limit == rows_limit and over_bound is None else "max_bytes"
     if limit < count or start:
-        records_shown = _record_lines(lines[:limit])
-        records_in_all = before + _record_lines(lines)
+        records_in_all = text.records
         if not records_in_all:  # no line of text (`first_row` then cannot be set): the lines name blocks
             # A blank line separating two blocks carries the next block's index: not a line of it.
             blocks_shown = len({line.block for line in lines[:limit] if line.from_text or line.text})
@@ -2051,7 +2123,7 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
         else:
             extent = f"lines {before + 1} to {before + records_shown} of {records_in_all}"
         shown_blocks = {line.block for line in lines[:limit] if not line.from_text}
-        if _record_lines(lines[limit:]):
+        if records_in_all > before + records_shown:
             next_first_row = before + records_shown
     return _Shown(
         None,
@@ -2066,8 +2138,8 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
         shown_blocks,
         cut_payload,
         over_bound,
-        tuple(visible(line.text) for line in named),
-        tuple(itertools.chain.from_iterable(_block_strings(content[line.block]) for line in named)),
+        tuple(text.shown[index] for index in named),
+        tuple(itertools.chain.from_iterable(_block_strings(content[text.lines[index].block]) for index in named)),
         cut_by=cut_by,
     )
 
@@ -2084,8 +2156,9 @@ def _model_payload(read: _Read, bound: _ModelBound, shown: _Shown) -> tuple[_Pay
     forwarded channel while nothing was cut and it fits; else the host's copy of the records shown, then the
     server's other blocks while the rest of the byte bound allows. The bound counts every byte of the payload as
     forwarded (after defusal), whatever the user is shown."""
-    if bound.uncut is not None and shown.extent is None:
-        return bound.uncut, 0
+    uncut = bound.uncut() if shown.extent is None else None
+    if uncut is not None:
+        return uncut, 0
     model_bytes = bound.model_bytes
     payload = shown.cut_payload(shown.limit)
     withheld = 0

@@ -38,8 +38,10 @@ __all__ = [
     "DEFAULT_NULL_DISPLAY",
     "MAX_INDENT",
     "PAD_WIDTH",
+    "backtick_run",
     "cell_text",
     "code_fence",
+    "code_fence_mark",
     "column_cells",
     "indentation",
     "kind_marker",
@@ -365,9 +367,21 @@ def code_fence(lines: Sequence[str]) -> list[str]:
     no line can close it.
     """
     shown = [visible(line) for line in lines]
-    longest = max((len(run) for line in shown for run in re.findall(r"`+", line)), default=0)
-    fence = "`" * max(3, longest + 1)
+    fence = code_fence_mark(max(map(backtick_run, shown), default=0))
     return [fence, *shown, fence]
+
+
+_BACKTICKS = re.compile(r"`+")
+
+
+def backtick_run(line: str) -> int:
+    """The longest run of backticks in `line`, which the fence of a code block holding it must exceed."""
+    return max(map(len, _BACKTICKS.findall(line))) if "`" in line else 0
+
+
+def code_fence_mark(longest_run: int) -> str:
+    """The fence of a code block whose longest run of backticks is `longest_run` (`code_fence`)."""
+    return "`" * max(3, longest_run + 1)
 
 
 def _markdown_row(cells: Iterable[str]) -> str:
