@@ -2101,8 +2101,7 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
         over_bound = f"Line {before + 1}"
     records_shown = text.records_before(start + limit) - before
     body_text, body_markdown = _text_views(text, start, limit)
-    # The lines naming a block: a blank line between two blocks names none.
-    named = [index for index, line in enumerate(lines[:limit], start) if not line.from_text and line.text]
+    named = [index for index, line in enumerate(lines[:limit], start) if not line.from_text]
     content = cast("list[Any]", read.wire.get("content"))
     extent: str | None = None
     next_first_row: int | None = None
