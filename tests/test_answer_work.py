@@ -1,6 +1,8 @@
 """The work of a bounded answer follows the records it shows, not the size of the result: a huge result is read
-once, rendered whole at most once (the model's copy of a result `max_rows` does not cut), and the page shown is
-searched among pages of at most about twice its records. The work is counted (records rendered), never timed."""
+once, rendered whole at most once (the model's copy of a page holding every record), and the page shown is
+searched among pages of at most about twice its records; a text result's pages are measured from its lines, so only
+the page shown is rendered. The work is counted (records rendered, lines made visible, pages rendered), never
+timed."""
 
 from __future__ import annotations
 

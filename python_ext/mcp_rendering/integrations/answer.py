@@ -30,10 +30,11 @@ or claiming in the usual words that the result is whole), a host line, `IMITATIO
 text, so that such a line cannot pass for the host's where the host's lines end. The answer is bounded as
 `present()` bounds it (`max_rows`, `max_bytes`); by default, `DEFAULT_MAX_BYTES`, since an answer has no
 scroll-back the host controls. So is its work, in records: the result is read once, in time linear in its size, and
-rendered whole at most twice (the model's copy `present()` makes when `max_rows` does not cut the result, and the
-user's view only when the whole could fit `max_bytes`); the page shown is searched among pages of at most about
-twice its records, so a huge result (50 MB of text, a million records) costs one reading and renderings of pages
-near the one shown (see the host guide's "Your own bounds").
+rendered whole at most twice (the model's copy `present()` makes of a page holding every record, and the user's
+view only when the whole could fit `max_bytes`); the page shown is searched among pages of at most about twice its
+records, so a huge result (50 MB of text, a million records) costs one reading and renderings of pages near the one
+shown. The pages of a text result are measured from its lines, each made visible once, so only the page shown is
+rendered, whatever the number of lines or blocks (see the host guide's "Your own bounds").
 
 `join_answers` puts several answers in one, each closed by a host line whose mark no server text can hold,
 bounded as a whole by the same `max_bytes` (a host line first names the answers left out, by order and tool);
