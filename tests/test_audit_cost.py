@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import pairwise, product
@@ -467,3 +468,94 @@ def test_past_every_budget_each_group_takes_its_lines_in_turn(
                 taken.append((audit.records.group_rows[group][turn], line))
         assert set(chain) <= set(taken)
         assert len(chain) == _longest_increasing_length([row for row, _ in taken])
+
+
+# ------------------------------------------------------------------------------ steps that stay linear, counted
+
+
+class _ReadsCounted(list[Any]):
+    """A list that counts the entries read from it by index or slice."""
+
+    reads = 0
+
+    def __getitem__(self, index: Any) -> Any:
+        got = super().__getitem__(index)
+        _ReadsCounted.reads += len(got) if isinstance(index, slice) else 1
+        return got
+
+
+def test_rows_altered_under_shared_labels_pass_each_line_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every row of three labels altered: each row takes the first unused line of its label, and the lines used
+    before are passed once in all, not once for each row (that is a third of the rows squared)."""
+    rows = 3_000
+    document = _section(
+        [Row(id=f"r{n}", label=f"Fee {n % 3}", values=(n * 3, "EUR")) for n in range(rows)], ("amount", "ccy")
+    )
+    transcript = "\n".join(f"- Fee {n % 3}: {n * 3}, USD" for n in range(rows))
+    original = _AUDIT._Matcher._alterations
+    reads: list[int] = []
+
+    def counted(matcher: Any) -> Any:
+        matcher.used = _ReadsCounted(matcher.used)
+        _ReadsCounted.reads = 0
+        altered = original(matcher)
+        reads.append(_ReadsCounted.reads)
+        return altered
+
+    monkeypatch.setattr(_AUDIT._Matcher, "_alterations", counted)
+    report = audit_document(transcript, document, markup="text")
+    assert len(report.altered) == rows
+    assert reads and reads[0] <= 3 * rows
+
+
+def test_notices_are_read_in_one_pass_of_the_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thousands of notices, each its own paragraph: the lines after each are read only as far as its paragraph
+    runs on, not copied to the end of the transcript for every notice."""
+    notices = 2_000
+    document = _section([Row(id="r", label="Fee", values=(1, "EUR"))], ("amount", "ccy"))
+    transcript = "- Fee: 1, EUR\n\n" + "\n\n".join(["Partial result: ask for more."] * notices)
+    original = _AUDIT._notices
+    reads: list[int] = []
+
+    def counted(lines: Any, *rest: Any) -> Any:
+        _ReadsCounted.reads = 0
+        found = original(_ReadsCounted(lines), *rest)
+        reads.append(_ReadsCounted.reads)
+        return found
+
+    monkeypatch.setattr(_AUDIT, "_notices", counted)
+    report = audit_document(transcript, document, complete=False, markup="markdown")
+    assert report.clean, report.format()
+    assert reads and max(reads) <= 2 * notices
+
+
+def _lines_run_in_the_audit(work: Callable[[], object]) -> int:
+    """How many lines of the audit module's code `work` runs (traced: a count of steps, not a timing)."""
+    steps = 0
+    module = _AUDIT.__file__
+
+    def trace(frame: Any, event: str, _: Any) -> Any:
+        nonlocal steps
+        if frame.f_code.co_filename != module:
+            return None
+        if event == "line":
+            steps += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return steps
+
+
+def test_identical_lines_of_a_text_result_cost_steps_linear_in_the_lines() -> None:
+    """A text result of one line repeated: each shown line takes the next of them not yet shown, without passing
+    again those shown before it (twice the lines, twice the steps, not four times)."""
+
+    def steps(lines: int) -> int:
+        text = "\n".join(["same line"] * lines)
+        return _lines_run_in_the_audit(lambda: _AUDIT.audit_lines(text, text.split("\n"), markup="text"))
+
+    assert steps(2_000) <= 2.5 * steps(1_000)

@@ -46,7 +46,7 @@ def _result(meta: dict[str, Any]) -> dict[str, Any]:
 # Each state: the tool it is read with, and the result.
 STATES: dict[ResultState, tuple[dict[str, Any], dict[str, Any]]] = {
     "complete": (TOOL, _result(meta_carriers({"mode": "verbatim", "complete": True}))),
-    "unstated": (TOOL, _result({})),  # a verbatim tool's result without a directive
+    "not-stated": (TOOL, _result({})),  # a verbatim tool's result without a directive
     "partial": (TOOL, _result(meta_carriers({"mode": "verbatim", "complete": False}))),
     "continued": (
         PAGED_TOOL,
@@ -79,12 +79,12 @@ def _answer_notice(state: ResultState) -> str:
     return next(line for line in answer.text.split("\n\n") if line.startswith("Partial result:"))
 
 
-# What each wording says: "partial" with or without a way to get the rest, or "unstated".
+# What each wording says: "partial" with or without a way to get the rest, or "not-stated".
 WORDINGS: dict[str, tuple[str, str]] = {
     "host, partial": (_notice("partial"), "partial"),
     "host, continued": (_notice("continued"), "partial, with the way"),
     "host, continued, the model's": (_model_notice(), "partial, with the way"),
-    "host, unstated": (_notice("unstated"), "unstated"),
+    "host, not-stated": (_notice("not-stated"), "not-stated"),
     "host, cut": (_notice("complete", max_rows=2), "partial"),  # the rest of this result is not shown: no way
     "host, answer cut": (_answer_notice("complete"), "partial, with the way"),
     "host, answer cut, a page": (_answer_notice("continued"), "partial, with the way"),
@@ -95,19 +95,19 @@ WORDINGS: dict[str, tuple[str, str]] = {
     "not all": ("Not all hits are shown: I can fetch more.", "partial, with the way"),
     "not all of the": ("Not all of the matching hits are listed.", "partial"),
     "more exist": ("There are more matching hits available; say 'more'.", "partial, with the way"),
-    "unstated, paraphrased": ("The server didn't say whether these are all the hits.", "unstated"),
-    "may be incomplete": ("This list may be incomplete.", "unstated"),
+    "not-stated, paraphrased": ("The server didn't say whether these are all the hits.", "not-stated"),
+    "may be incomplete": ("This list may be incomplete.", "not-stated"),
 }
 
 
 def _accepted(state: ResultState, says: str) -> bool:
     """The host guide's table: which notice each state needs."""
     if state == "complete":
-        return says == "unstated"  # a line saying completeness is unknown does not say records are missing
-    if state == "unstated":
+        return says == "not-stated"  # a line saying completeness is unknown does not say records are missing
+    if state == "not-stated":
         return True
     if state == "partial":
-        return says != "unstated"
+        return says != "not-stated"
     return says == "partial, with the way"
 
 
@@ -164,7 +164,7 @@ def test_the_states_are_read_as_present_reads_them() -> None:
     assert result_state(STATES["continued"][1]) == "partial"
     assert "The rest can be fetched" in WORDINGS["host, continued"][0]
     assert "no way to fetch the rest" in WORDINGS["host, partial"][0]
-    assert WORDINGS["host, unstated"][0] == UNSTATED_COMPLETENESS
+    assert WORDINGS["host, not-stated"][0] == UNSTATED_COMPLETENESS
 
 
 @pytest.mark.parametrize(
@@ -195,7 +195,7 @@ def test_a_way_the_notice_denies_is_no_way(notice: str) -> None:
     ],
 )
 def test_a_line_that_does_not_open_as_a_notice_is_none(line: str) -> None:
-    for state in ("partial", "unstated"):
+    for state in ("partial", "not-stated"):
         assert _audit(state, f"{line}\n\n{_body('text')}", "text") == ["completeness_misstated"], (state, line)
     assert _audit("complete", f"{line}\n\n{_body('text')}", "text") == []
 
@@ -260,7 +260,7 @@ def test_a_complete_result_shown_whole_has_no_partial_notice_but_one_left_short_
 
 
 def test_an_answer_built_by_final_answer_for_a_partial_result_passes() -> None:
-    for state in ("partial", "continued", "unstated"):
+    for state in ("partial", "continued", "not-stated"):
         tool, result = STATES[state]
         answer = final_answer(tool, result, arguments={})
         assert not answer.complete
@@ -269,7 +269,7 @@ def test_an_answer_built_by_final_answer_for_a_partial_result_passes() -> None:
 
 
 @pytest.mark.parametrize("state", STATES)
-@pytest.mark.parametrize("wording", ["host, partial", "host, unstated", "only part", "showing N of M"])
+@pytest.mark.parametrize("wording", ["host, partial", "host, not-stated", "only part", "showing N of M"])
 def test_the_command_line_gives_the_same_verdict(state: ResultState, wording: str, tmp_path: Path) -> None:
     """The command line reads the result without its tool: a continuation then says "partial" only."""
     _, result = STATES[state]
@@ -278,6 +278,6 @@ def test_the_command_line_gives_the_same_verdict(state: ResultState, wording: st
     transcript = tmp_path / "shown.txt"
     transcript.write_text(f"{WORDINGS[wording][0]}\n\n{_body('text')}", encoding="utf-8")
     report = audit(transcript.read_text(encoding="utf-8"), result, markup="text")
-    said = "unstated" if WORDINGS[wording][1] == "unstated" else "partial"
+    said = "not-stated" if WORDINGS[wording][1] == "not-stated" else "partial"
     assert report.clean == _accepted(result_state(result), said)
     assert cli_main(["audit", str(result_file), str(transcript)]) == (0 if report.clean else 1)

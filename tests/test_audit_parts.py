@@ -101,6 +101,20 @@ def test_parts_that_are_not_of_one_result_are_refused_in_one_line() -> None:
         audit("x", [_PARTS[0][1], _PARTS[0][1]])  # the same records twice: ids repeat
 
 
+def test_parts_given_a_tool_or_arguments_and_a_tool_not_in_wire_form_are_refused_in_one_line() -> None:
+    """Each part's call had arguments of its own: one tool and one set of arguments for all would be read wrongly,
+    so they are refused rather than ignored. A tool dumped with the SDK's Python field names is refused too."""
+    wires = [wire for _, wire in _PARTS]
+    with pytest.raises(AuditInputError, match="the parts of a continued result are audited without a tool"):
+        audit(_WHOLE, wires, tool=_TOOL)
+    with pytest.raises(AuditInputError, match="the parts of a continued result are audited without a tool"):
+        audit(_WHOLE, wires, arguments={})
+    python_names = {**_TOOL, "input_schema": _TOOL["inputSchema"]}
+    del python_names["inputSchema"]
+    with pytest.raises(AuditInputError, match=r"the tool cannot be read: .*by_alias=True"):
+        audit(_WHOLE, wires[0], tool=python_names, arguments=_PARTS[0][0])
+
+
 @pytest.mark.parametrize(
     ("transcript", "verdict"),
     [

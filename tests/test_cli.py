@@ -73,8 +73,12 @@ def test_demo_of_a_paged_result_shows_the_notice_and_walks_to_the_end(tmp_path: 
     assert walked.endswith("0 repeated")
     assert out.count("score 1.00, clean") == int(pages)
 
-    # What the demo saved audits clean through `mcp-rendering audit`, and a dropped row is caught.
+    # What the demo saved audits clean through `mcp-rendering audit`, with the tool and the call's arguments as
+    # the demo says to re-run it and without, and a dropped row is caught.
     result, transcript = tmp_path / "result.json", tmp_path / "transcript.txt"
+    call = ["--tool", str(tmp_path / "tool.json"), "--arguments", str(tmp_path / "arguments.json")]
+    assert f"re-run the audit with: mcp-rendering audit {call[0]} {call[1]}" in " ".join(out.split())
+    assert main(["audit", *call, str(result), str(transcript)]) == 0
     assert main(["audit", str(result), str(transcript)]) == 0
     lines = transcript.read_text(encoding="utf-8").splitlines()
     row = next(index for index, line in enumerate(lines) if line.startswith("| ") and "CUST-" in line)
@@ -779,6 +783,99 @@ def test_audit_refuses_what_is_not_a_result(
     _one_line_error(capsys, message)
 
 
+PAGED_TOOL = {
+    "name": "hits",
+    "inputSchema": {"type": "object", "properties": {"cursor": {"type": "string"}}},
+    "_meta": {EXTENSION_ID: {"verbatimHint": True}, CONTINUATION_ID: {"argument": "cursor"}},
+}
+PAGED_RESULT = {
+    "content": [{"type": "text", "text": "\n".join(f"hit {n}" for n in range(3))}],
+    "_meta": {
+        EXTENSION_ID: {"mode": "verbatim", "complete": False},
+        CONTINUATION_ID: {"argument": "cursor", "token": "t"},
+    },
+}
+
+
+def _saved_call(tmp_path: Path, tool: object, arguments: object) -> list[str]:
+    """`--tool` and `--arguments` options naming files that hold `tool` and `arguments` as JSON."""
+    tool_file, arguments_file = tmp_path / "tool.json", tmp_path / "arguments.json"
+    tool_file.write_text(json.dumps(tool), encoding="utf-8")
+    arguments_file.write_text(json.dumps(arguments), encoding="utf-8")
+    return ["--tool", str(tool_file), "--arguments", str(arguments_file)]
+
+
+def test_audit_reads_a_paged_result_with_its_tool_and_arguments(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Read with its tool and the call's arguments, a continuation the host can follow must be offered by the
+    notice, as the host offered it; read alone, the same result only needs to be marked partial. Neither reading
+    logs a warning: nothing is malformed."""
+    from mcp_rendering.host import present
+
+    shown = present(PAGED_TOOL, PAGED_RESULT, arguments={}).text
+    assert 'The rest can be fetched from the tool "hits".' in shown
+    result, transcript = _saved(tmp_path, PAGED_RESULT, shown)
+    call = _saved_call(tmp_path, PAGED_TOOL, {})
+    with caplog.at_level("WARNING"):
+        assert main(["audit", *call, str(result), str(transcript)]) == 0
+        assert capsys.readouterr().out.startswith("fidelity: clean")
+        transcript.write_text(shown.replace(' The rest can be fetched from the tool "hits".', ""), encoding="utf-8")
+        assert main(["audit", *call, str(result), str(transcript)]) == 1
+        assert "completeness_misstated" in capsys.readouterr().out
+        assert main(["audit", str(result), str(transcript)]) == 0  # alone, it cannot be followed
+    assert [record.getMessage() for record in caplog.records] == []
+    # A later part (its call set the cursor) read alone is not the whole: a transcript with no notice fails.
+    later = {**PAGED_RESULT, "_meta": {EXTENSION_ID: {"mode": "verbatim", "complete": True}}}
+    result, transcript = _saved(tmp_path, later, "hit 0\nhit 1\nhit 2\n")
+    assert main(["audit", str(result), str(transcript)]) == 0
+    assert main(["audit", *_saved_call(tmp_path, PAGED_TOOL, {"cursor": "t"}), str(result), str(transcript)]) == 1
+    assert "completeness_misstated" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "message"),
+    [
+        ([PAGED_TOOL], {}, "the tool file holds an array, not a Tool object"),
+        ({"tools": [PAGED_TOOL]}, {}, "holds a tools/list result or response, not one Tool"),
+        (
+            {"jsonrpc": "2.0", "id": 1, "result": {"tools": [PAGED_TOOL]}},
+            {},
+            "holds a tools/list result or response, not one Tool",
+        ),
+        ({"name": "hits"}, {}, "the tool file holds no Tool: a tool has a name string and an inputSchema object"),
+        ({**PAGED_TOOL, "name": 3}, {}, "the tool file holds no Tool"),
+        (PAGED_TOOL, ["cursor"], "the arguments file holds an array, not a JSON object of the call's arguments"),
+        (PAGED_TOOL, None, "the arguments file holds null, not a JSON object"),
+    ],
+)
+def test_audit_refuses_a_tool_or_arguments_file_that_is_not_one_with_one_line(
+    tool: object, arguments: object, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result, transcript = _saved(tmp_path, PAGED_RESULT, "hit 0\n")
+    assert main(["audit", *_saved_call(tmp_path, tool, arguments), str(result), str(transcript)]) == 2
+    _one_line_error(capsys, message)
+
+
+def test_audit_refuses_tool_and_arguments_it_cannot_use_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result, transcript = _saved(tmp_path, PAGED_RESULT, "hit 0\n")
+    tool, arguments = _saved_call(tmp_path, PAGED_TOOL, {})[1::2]
+    assert main(["audit", "--arguments", arguments, str(result), str(transcript)]) == 2
+    _one_line_error(capsys, "--arguments needs --tool")
+    assert main(["audit", "--tool", tool, str(result), str(result), str(transcript)]) == 2
+    _one_line_error(capsys, "--tool and --arguments read one result; the parts of a continued result are read")
+    assert main(["audit", "--tool", str(tmp_path / "missing.json"), str(result), str(transcript)]) == 2
+    _one_line_error(capsys, "cannot read the tool file")
+    Path(arguments).write_text("{", encoding="utf-8")
+    assert main(["audit", "--tool", tool, "--arguments", arguments, str(result), str(transcript)]) == 2
+    _one_line_error(capsys, "the arguments file is not JSON")
+    Path(tool).write_text('{"name": "hits", "name": "hits"}', encoding="utf-8")
+    assert main(["audit", "--tool", tool, str(result), str(transcript)]) == 2
+    _one_line_error(capsys, "the tool file is not JSON: the member name 'name' occurs twice")
+
+
 def _one_line_error(capsys: pytest.CaptureFixture[str], message: str, command: str = "audit") -> None:
     captured = capsys.readouterr()
     assert captured.out == ""
@@ -907,7 +1004,10 @@ def test_the_demo_replaces_what_an_earlier_run_saved_whole(tmp_path: Path) -> No
     assert completed.returncode == 0, completed.stderr
     assert json.loads((tmp_path / "result.json").read_text(encoding="utf-8"))["content"]
     assert (tmp_path / "transcript.txt").read_text(encoding="utf-8") != "earlier"
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["result.json", "transcript.txt"]
+    assert json.loads((tmp_path / "tool.json").read_text(encoding="utf-8"))["name"] == "screening_report"
+    assert json.loads((tmp_path / "arguments.json").read_text(encoding="utf-8")) == {}
+    saved = ["arguments.json", "result.json", "tool.json", "transcript.txt"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == saved
 
 
 def test_the_audit_help_states_the_exit_statuses_and_limits(capsys: pytest.CaptureFixture[str]) -> None:
@@ -916,12 +1016,19 @@ def test_the_audit_help_states_the_exit_statuses_and_limits(capsys: pytest.Captu
     assert exited.value.code == 0
     out = " ".join(capsys.readouterr().out.split())
     assert out.startswith(
-        "usage: mcp-rendering audit [-h] [--markup {auto,text,markdown}] [--json] result [result ...] transcript"
+        "usage: mcp-rendering audit [-h] [--markup {auto,text,markdown}] [--tool TOOL.json] "
+        "[--arguments ARGUMENTS.json] [--json] result [result ...] transcript"
     )
     assert " Check that a transcript shows a tool result whole, in order, unaltered and nothing more. Exit" in out
     assert "Exit status: 0 clean, 1 not faithful, 2 input that cannot be audited" in out
     assert f"over {MAX_RESULT_BYTES} bytes or a transcript over {MAX_TRANSCRIPT_CHARS} characters" in out
-    for words in ("the CallToolResult as wire JSON", "the text the host showed the user", "print the report as JSON"):
+    for words in (
+        "the CallToolResult as wire JSON",
+        "the text the host showed the user",
+        "the Tool that returned the result, as wire JSON",
+        "the arguments of the call that returned the result, a JSON object (with --tool)",
+        "print the report as JSON",
+    ):
         assert words in out, words
 
 

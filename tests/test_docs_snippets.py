@@ -397,7 +397,7 @@ def test_the_get_started_page_says_what_an_altered_line_does(tmp_path: Path) -> 
 
 def test_the_command_line_page_runs_as_written() -> None:
     commands = shell_commands(DOCS / "cli.md")
-    assert len(commands) == 5
+    assert len(commands) == 6
     for command in commands:
         shell_command(command)
 

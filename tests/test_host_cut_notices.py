@@ -128,7 +128,7 @@ def _expected_notices(
             else f" (as many as fit the host's bound of {max_bytes} bytes)"
         )
     rest = {"complete": "the rest of this result", "partial": "the rest of this page"}
-    server = "partial" if state.startswith("partial") else state if state == "complete" else "unstated"
+    server = "partial" if state.startswith("partial") else state if state == "complete" else "not-stated"
     left = {
         "first": f"{rest.get(server, 'the rest of what the server sent')} is not shown here",
         "middle": f"the {unit} before and after these are not shown here",
@@ -138,7 +138,7 @@ def _expected_notices(
     withheld = " 1 content block was not forwarded to the model: over the host's size bound." * over_bound
     said = {
         "complete": ("", ""),
-        "unstated": (f" {UNSTATED_COMPLETENESS}",) * 2,
+        "not-stated": (f" {UNSTATED_COMPLETENESS}",) * 2,
         "partial-unfetchable": (" The server gave no way to fetch the rest.",) * 2,
         "partial-continued": (
             (" More follows from the server, to be fetched once this page has been shown in full.",) * 2

@@ -69,10 +69,10 @@ The rules (the contract of this module):
    record, not a table line, not running on in a paragraph, not the document's or a section's title, visible (a link
    title is not). What it says is read from its opening (`_notices`, the one place; the host guide's "The partial
    notice" lists the words): *partial* (`PARTIAL_MARKER`, "this is only part of the results", "Showing 100 of 300
-   hits"), *unstated* (`UNSTATED_COMPLETENESS`, "this list may be incomplete"), and whether a clause of it that
+   hits"), *not-stated* (`UNSTATED_COMPLETENESS`, "this list may be incomplete"), and whether a clause of it that
    denies nothing says how to get the rest ("ask for more"). The result's state (`mcp_rendering.host.ResultState`)
    says which notice it needs: a `partial` one a partial notice; a `continued` one a partial notice saying how to
-   get the rest; an `unstated` one either; a `complete` one none when every record is shown (a notice saying that a
+   get the rest; a `not-stated` one either; a `complete` one none when every record is shown (a notice saying that a
    view left short is partial is true). The parts of a continued result, audited together, are partial only when
    the last one is.
 
@@ -247,7 +247,7 @@ def _fold_all(texts: Sequence[str]) -> list[str]:
         and joined.replace("\n", "").isprintable()
     ):
         return list(texts)
-    return [fold(text) for text in texts]
+    return [" ".join(text.split()) for text in texts]  # `fold` without its own check: some text needs folding
 
 
 def _pieces(text: str) -> tuple[str, ...]:
@@ -738,9 +738,9 @@ def _digits(number: str) -> int:
     return int(re.sub(r"\D", "", number))
 
 
-def _notice_says(text: str) -> Literal["partial", "unstated"] | None:
+def _notice_says(text: str) -> Literal["partial", "not-stated"] | None:
     """What a line says of completeness, read from its opening (see the host guide, "The partial notice"): "partial"
-    (the marker, a statement that part is shown, or an extent `N of M` with N below M), "unstated" (that whether
+    (the marker, a statement that part is shown, or an extent `N of M` with N below M), "not-stated" (that whether
     it is whole is not known), or None."""
     opening = text.replace("*", "").replace("_", " ")
     opening = _LEADING_SYMBOLS.sub("", opening, count=1)
@@ -759,7 +759,7 @@ def _notice_says(text: str) -> Literal["partial", "unstated"] | None:
             _digits(extent["high"]) < _digits(extent["all"]) or _digits(extent["low"]) > 1
         ):
             return "partial"
-    return "unstated" if _UNSTATED_OPENING.match(opening) else None
+    return "not-stated" if _UNSTATED_OPENING.match(opening) else None
 
 
 def _offers_the_rest(text: str) -> bool:
@@ -777,7 +777,7 @@ def _offers_the_rest(text: str) -> bool:
 @dataclass(frozen=True)
 class _Notice:
     line: int
-    says: Literal["partial", "unstated"]
+    says: Literal["partial", "not-stated"]
     offers_the_rest: bool
 
 
@@ -794,10 +794,10 @@ def _notices(lines: Sequence[_Line], used: Sequence[bool], titles: frozenset[str
         if says is None:
             continue
         paragraph = [line.view]
-        for after in lines[index + 1 :]:
-            if not after.continues:
-                break
-            paragraph.append(after.view)
+        after = index + 1  # walked by index: a slice of the lines below would copy them for every notice
+        while after < len(lines) and lines[after].continues:
+            paragraph.append(lines[after].view)
+            after += 1
         found.append(_Notice(line.number, says, _offers_the_rest(" ".join(paragraph))))
     return found
 
@@ -825,7 +825,7 @@ def _completeness(
                 )
             ]
         return []
-    if state == "unstated" and notices:
+    if state == "not-stated" and notices:
         return []
     if state == "continued" and partial and not any(notice.offers_the_rest for notice in partial):
         return [
@@ -837,13 +837,13 @@ def _completeness(
         ]
     if partial:
         return []
-    unstated = [notice for notice in notices if notice.says == "unstated"]
-    if unstated:
+    not_stated = [notice for notice in notices if notice.says == "not-stated"]
+    if not_stated:
         return [
             Issue(
                 "completeness_misstated",
                 "the result is partial, but the notice only says its completeness is not known",
-                line=unstated[0].line + 1,
+                line=not_stated[0].line + 1,
             )
         ]
     return [
@@ -1339,6 +1339,9 @@ class _Matcher:
         # Unmatched lines, for rows that are not shown exactly: by label, and (table lines) by trailing values.
         self.label_lines: dict[tuple[str, ...], list[int]] = {}
         self.value_lines: dict[tuple[str, ...], list[int]] = {}
+        # For each list of `label_lines` and `value_lines`, how many of its lines, used, `_first_unused` passed.
+        self.label_passed: dict[tuple[str, ...], int] = {}
+        self.value_passed: dict[tuple[str, ...], int] = {}
 
     def run(self) -> _Matching:
         duplicates, unmatched, in_order = self.match()
@@ -1494,18 +1497,31 @@ class _Matcher:
         for row in self.records.rows:
             if self.assigned[row.number] >= 0:
                 continue
-            line = self._first_unused(self.label_lines.get(row.key[: len(row.key) - len(row.value_pieces)], ()))
+            line = self._first_unused(
+                self.label_lines, self.label_passed, row.key[: len(row.key) - len(row.value_pieces)]
+            )
             kind: IssueKind = "altered_row"
             if line is None and row.value_pieces:
-                line = self._first_unused(self.value_lines.get(row.value_pieces, ()))
+                line = self._first_unused(self.value_lines, self.value_passed, row.value_pieces)
                 kind = "relabelled_row"
             if line is not None:
                 self.used[line] = True
                 altered[row.number] = (kind, line)
         return altered
 
-    def _first_unused(self, numbers: Iterable[int]) -> int | None:
-        return next((number for number in numbers if not self.used[number]), None)
+    def _first_unused(
+        self, lines_of: dict[tuple[str, ...], list[int]], passed: dict[tuple[str, ...], int], key: tuple[str, ...]
+    ) -> int | None:
+        """The first unused line of `lines_of[key]`. A line once used stays used, so a cursor a list passes each
+        line once, however many rows share the key."""
+        numbers = lines_of.get(key)
+        if not numbers:
+            return None
+        cursor = passed.get(key, 0)
+        while cursor < len(numbers) and self.used[numbers[cursor]]:
+            cursor += 1
+        passed[key] = cursor
+        return numbers[cursor] if cursor < len(numbers) else None
 
     # -- the order check
 
@@ -2119,24 +2135,36 @@ def _audit_lines(
     used = [False] * len(reader.raw_lines)
     duplicates: list[int] = []
     candidates: list[_Line] = []
+    passed: dict[str, int] = {}  # for a form many lines of the result share, how many of them are shown
     for line in reader.lines:
         if line.kind in ("blank", "hidden") or (line.kind == "structure" and not line.view):
             continue
         if line.marker:  # a list item reads with the marker its renderer shows: the result's line may be one
-            numbers = index.get(f"{line.marker} {line.view}")
+            form = f"{line.marker} {line.view}"
+            numbers = index.get(form)
             if numbers is None and not line.marker[0].isdigit():
-                numbers = index.get(line.view)  # a bullet is the host's, a number may be the result's
+                form = line.view
+                numbers = index.get(form)  # a bullet is the host's, a number may be the result's
         else:
-            numbers = index.get(line.view)
+            form = line.view
+            numbers = index.get(form)
             if numbers is None and line.kind == "item" and not markdown:
-                numbers = index.get(fold(reader.raw_lines[line.number]))
+                form = fold(reader.raw_lines[line.number])
+                numbers = index.get(form)
         if not numbers:
             if line.view in named:  # the name of one of the result's other blocks, as the host shows it
                 used[line.number] = True
             else:
                 candidates.append(line)
             continue
-        free = next((number for number in numbers if assigned[number] < 0), None)
+        if len(numbers) == 1:
+            free = numbers[0] if assigned[numbers[0]] < 0 else None
+        else:  # the first line of the form not yet shown: a line once assigned stays so, and is passed once
+            position = passed.get(form, 0)
+            while position < len(numbers) and assigned[numbers[position]] >= 0:
+                position += 1
+            passed[form] = position
+            free = numbers[position] if position < len(numbers) else None
         if free is None:
             duplicates.append(line.number)
             continue
@@ -2228,19 +2256,24 @@ def audit(
         arguments: the arguments of the call that returned the result.
 
     Raises:
-        AuditInputError: the transcript is too long, `result` is not a result object (or a list of them), or its
-            parts are not parts of one result.
+        AuditInputError: the transcript is too long, `result` is not a result object (or a list of them), its
+            parts are not parts of one result or come with a tool or arguments, or the tool is not in wire form.
     """
     if isinstance(shown_text, Presentation):
         # The view's own markup: a plain-text view whose labels hold Markdown must not be read as Markdown.
         shown_text, markup = (shown_text.markdown, "markdown") if markup == "markdown" else (shown_text.text, "text")
     if isinstance(result, list | tuple):
+        if tool is not None or arguments is not None:
+            raise AuditInputError("the parts of a continued result are audited without a tool or arguments")
         return _audit_parts(shown_text, cast("Sequence[Any]", result), markup)
     wire = _wire(result)
     reading = _without_continuation(wire) if tool is None else wire
     records = result_records(wire)
-    state = _sent_state(wire, state_of_wire(reading, tool=tool, arguments=arguments))
-    null_display = resolve_rendering(tool, reading, call_arguments=arguments).null_display
+    try:
+        state = _sent_state(wire, state_of_wire(reading, tool=tool, arguments=arguments))
+        null_display = resolve_rendering(tool, reading, call_arguments=arguments).null_display
+    except ValueError as error:  # a tool dumped with the SDK's Python field names, not the wire's
+        raise AuditInputError(f"the tool cannot be read: {error}") from None
     return _audit_records(shown_text, records, state, null_display, markup, linked_of_wire(wire))
 
 
@@ -2256,7 +2289,7 @@ def _sent_state(wire: Mapping[str, Any], state: ResultState) -> ResultState:
     continuation says the result is partial, as `present()` reads it, even where it cannot be followed."""
     meta = wire.get("_meta")
     sent = isinstance(meta, Mapping) and cast("Mapping[str, Any]", meta).get(CONTINUATION_ID) is not None
-    return "partial" if sent and state in ("complete", "unstated") else state
+    return "partial" if sent and state in ("complete", "not-stated") else state
 
 
 def _without_continuation(wire: dict[str, Any]) -> dict[str, Any]:
@@ -2302,7 +2335,7 @@ def _audit_parts(shown_text: str, parts: Sequence[Any], markup: Markup) -> Audit
     if len(kinds) > 1:
         raise AuditInputError(f"the parts are not parts of one result: their records are {' and '.join(sorted(kinds))}")
     # The last part says whether the whole is complete; read as the last of the parts, not as a later part alone.
-    state = _sent_state(sent[-1], state_of_wire(wires[-1]))
+    state = _sent_state(sent[-1], state_of_wire(wires[-1], last_part=True))
     null_display = resolve_rendering(None, wires[0]).null_display
     combined = _combined(read)
     linked = [link for wire in wires for link in linked_of_wire(wire)]

@@ -147,14 +147,16 @@ def _item_source(item: LexborNode, source_lines: list[str]) -> tuple[int, str]:
     number = int(line) - 1 if line.isdigit() else -1
     if not 0 <= number < len(source_lines) or not column.isdigit():
         return number, ""
-    return number, source_lines[number].encode()[max(0, int(column) - 1) :].decode(errors="replace")
+    text = source_lines[number]
+    if text.isascii():  # a byte a character: the column is an index
+        return number, text[max(0, int(column) - 1) :]
+    return number, text.encode()[max(0, int(column) - 1) :].decode(errors="replace")
 
 
-def _item_text_origin(item: LexborNode, source_lines: list[str]) -> tuple[int, bool]:
+def _item_text_origin(item: LexborNode, number: int, source: str) -> tuple[int, bool]:
     """The line an item's own text starts on (its marker's line, or the next when nothing follows the marker),
     and whether the renderer put a line break of its own before that text (before an HTML block that opens the
-    item: the source has none there)."""
-    number, source = _item_source(item, source_lines)
+    item: the source has none there). `number` and `source` are the item's `_item_source`."""
     marker = _MARKER.match(source)
     opens_empty = marker is not None and not source[marker.end() :].strip()
     first = item.child
@@ -262,6 +264,13 @@ class _Walker:
     def add_text(
         self, start: int, text: str, block: BlockKind, list_id: int = -1, marker: str = "", emphasized: bool = False
     ) -> None:
+        if "\n" not in text:  # one line, as most blocks are: what follows, without the splitting
+            if start < len(self.source_lines):
+                shown = ShownLine(start, text.replace(_HARD_BREAK, ""), block, list_id=list_id, marker=marker)
+                shown.emphasized = emphasized
+                self.view.lines.append(shown)
+                self.covered[start] = 1
+            return
         pieces = text.split("\n")
         del pieces[max(0, len(self.source_lines) - start) :]  # an indented code block's last line break
         if not pieces:
@@ -299,11 +308,11 @@ class _Walker:
             self.uncertain(line, "a paragraph a table interrupts (renderers differ on whether a table can)")
             self.covered[line] = 1
 
-    def item_marker(self, listing: LexborNode, index: int, item: LexborNode) -> str:
-        """The marker a reader sees before an item: the renderer's own number in an ordered list (the source's
-        numbers are not shown), the bullet as written otherwise. Read at the item's own column, so that an item
-        that starts on its outer item's or block quote's line reads its own marker."""
-        source = _item_source(item, self.source_lines)[1]
+    def item_marker(self, listing: LexborNode, index: int, source: str) -> str:
+        """The marker a reader sees before an item whose source from its marker on is `source`: the renderer's own
+        number in an ordered list (the source's numbers are not shown), the bullet as written otherwise. Read at the
+        item's own column, so that an item that starts on its outer item's or block quote's line reads its own
+        marker."""
         if listing.tag != "ol":
             return source[:1]
         start = listing.attributes.get("start")
@@ -312,15 +321,18 @@ class _Walker:
         return f"{(int(start) if start and start.isdigit() else 1) + index}{delimiter}"
 
     def walk(self, root: LexborNode) -> None:
-        # (node, list it is in, marker its first line shows); a stack, so that nesting costs no recursion.
-        stack: list[tuple[LexborNode, int, str]] = [(child, -1, "") for child in reversed(list(root.iter()))]
+        # (node, list it is in, marker its first line shows, for an item its `_item_source`); a stack, so that
+        # nesting costs no recursion.
+        stack: list[tuple[LexborNode, int, str, tuple[int, str] | None]] = [
+            (child, -1, "", None) for child in reversed(list(root.iter()))
+        ]
         covered = self.covered
         while stack:
-            node, list_id, marker = stack.pop()
+            node, list_id, marker, item_source = stack.pop()
             tag = node.tag
             self.view.tags.add(tag or "")
             if tag in ("thead", "tbody"):
-                stack.extend((child, list_id, "") for child in reversed(list(node.iter())))
+                stack.extend((child, list_id, "", None) for child in reversed(list(node.iter())))
                 continue
             span = _start_end(node)
             if span is None:
@@ -340,7 +352,7 @@ class _Walker:
                 self.add_text(start, text, block, list_id, marker, tag == "p" and _emphasized(node))
             elif tag == "table":
                 self.tables += 1
-                stack.extend((child, list_id, "") for child in reversed(list(node.iter())))
+                stack.extend((child, list_id, "", None) for child in reversed(list(node.iter())))
             elif tag == "tr":
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
                 parent = node.parent
@@ -372,7 +384,8 @@ class _Walker:
                 covered[start] = 1
                 children = list(node.iter(include_text=True))
                 inline = [child for child in children if child.tag not in _IN_ITEM_BLOCKS]
-                first, leading = _item_text_origin(node, self.source_lines)
+                number, source = item_source if item_source is not None else _item_source(node, self.source_lines)
+                first, leading = _item_text_origin(node, number, source)
                 text = self.inline_text(inline, first).rstrip("\n")
                 if leading:
                     text = text.removeprefix("\n")
@@ -380,20 +393,23 @@ class _Walker:
                     self.add_text(first, text, "item", list_id, marker, _emphasized_run(inline))
                     marker = ""
                 blocks = [child for child in children if child.tag in _IN_ITEM_BLOCKS]
-                stack.extend(
-                    (child, list_id, marker if index == 0 else "") for index, child in reversed(list(enumerate(blocks)))
-                )
+                if blocks:
+                    stack.extend(
+                        (child, list_id, marker if index == 0 else "", None)
+                        for index, child in reversed(list(enumerate(blocks)))
+                    )
             elif tag in ("ul", "ol"):
                 self.lists += 1
                 items = list(node.iter())
+                sources = [_item_source(item, self.source_lines) for item in items]  # each item's, read once
                 stack.extend(
-                    (child, self.lists, self.item_marker(node, index, child))
-                    for index, child in reversed(list(enumerate(items)))
+                    (items[index], self.lists, self.item_marker(node, index, sources[index][1]), sources[index])
+                    for index in range(len(items) - 1, -1, -1)
                 )
             elif tag == "hr":
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
             else:  # a container: block quote, table and its parts
-                stack.extend((child, list_id, "") for child in reversed(list(node.iter())))
+                stack.extend((child, list_id, "", None) for child in reversed(list(node.iter())))
 
 
 def _raw_html_lines(text: str, source_lines: list[str]) -> list[int]:
@@ -435,7 +451,7 @@ def _raw_html_lines(text: str, source_lines: list[str]) -> list[int]:
         if span is not None:
             first = span[0]
             if tag == "li":  # the item's text may start a line later, after a line break of its own
-                origin, leading = _item_text_origin(node, source_lines)
+                origin, leading = _item_text_origin(node, *_item_source(node, source_lines))
                 first = origin - leading
             blocks.append([first, 0])
             block = len(blocks) - 1

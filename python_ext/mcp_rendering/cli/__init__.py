@@ -4,8 +4,9 @@
   and shows, step by step, what the user sees and whether it is faithful to the result (`mcp_rendering.cli.demo`).
 - `mcp-rendering inspect [--strict] [--call TOOL --args JSON] -- COMMAND...` reports what any stdio MCP server
   declares and in which carrier, judged on the raw wire values (`mcp_rendering.cli.inspect`).
-- `mcp-rendering audit RESULT.json TRANSCRIPT.txt` checks a transcript against a tool result, saved alone or as
-  the JSON-RPC response that carried it (`mcp_rendering.cli.audit`).
+- `mcp-rendering audit [--tool TOOL.json --arguments ARGUMENTS.json] RESULT.json TRANSCRIPT.txt` checks a
+  transcript against a tool result, saved alone or as the JSON-RPC response that carried it, read with the tool
+  and the call's arguments when given (`mcp_rendering.cli.audit`).
 
 `audit` and `--version` need only the package itself; `demo` and `inspect` need the MCP Python SDK 2.x (the `sdk`
 extra). Without it, or beside the SDK's 1.x line, they exit 2 with one line saying what to install.
@@ -57,7 +58,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--example", choices=_EXAMPLES, default="financial", help="default: %(default)s")
     demo.add_argument("--all-pages", action="store_true", help="print every page of a paged result in full")
-    demo.add_argument("--save", metavar="DIR", help="save the first result and what was shown, for `audit`")
+    demo.add_argument(
+        "--save",
+        metavar="DIR",
+        help="save the first result, what was shown, the tool and the call's arguments, for `audit`",
+    )
 
     inspect = commands.add_parser(
         "inspect",

@@ -5,7 +5,12 @@ Several RESULT files are the parts of one continued result, in the order they we
 audited against them as one (`mcp_rendering.audit.audit` with a list). Each holds a `CallToolResult` as wire JSON,
 either alone or as the `result` of the JSON-RPC response that carried it (what a saved exchange or a proxy log
 holds). Anything else (a JSON-RPC error or request, an object with no `content` array, an array, a scalar) is not a
-result, and is refused with exit status 2 rather than audited as an empty one."""
+result, and is refused with exit status 2 rather than audited as an empty one.
+
+`--tool TOOL.json` (the `Tool` that returned the result, as wire JSON: its entry of `tools/list`) and `--arguments
+ARGUMENTS.json` (the arguments of the call, a JSON object) read one result as the host read it (`audit(...,
+tool=..., arguments=...)`): a continuation the host can follow must then be offered by the notice, and a later part
+shown as partial. Without them the result is read alone, as its own carriers say."""
 
 from __future__ import annotations
 
@@ -19,7 +24,7 @@ from mcp_rendering.audit import MAX_RESULT_BYTES, MAX_TRANSCRIPT_CHARS, AuditInp
 from mcp_rendering.cli._input import InputError, parse_json, read_text_file
 from mcp_rendering.render import visible
 
-__all__ = ["add_arguments", "markup_of", "result_of", "run_audit"]
+__all__ = ["add_arguments", "arguments_of", "markup_of", "result_of", "run_audit", "tool_of"]
 
 _JSON_KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
     (type(None), "null"),
@@ -46,6 +51,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how the transcript was displayed (default: by its name, text for .txt, markdown for .md or "
         ".markdown, else detect)",
     )
+    parser.add_argument(
+        "--tool",
+        metavar="TOOL.json",
+        help="the Tool that returned the result, as wire JSON (its tools/list entry): the result is read as the host "
+        "read it, a continuation the host can follow included",
+    )
+    parser.add_argument(
+        "--arguments",
+        metavar="ARGUMENTS.json",
+        help="the arguments of the call that returned the result, a JSON object (with --tool)",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
@@ -56,8 +72,7 @@ def result_of(value: Any) -> dict[str, Any]:
         InputError: the value is not a result, nor a successful response carrying one.
     """
     if not isinstance(value, Mapping):
-        kind = next(name for types, name in _JSON_KINDS if isinstance(value, types))
-        raise InputError(f"the result file holds {kind}, not a CallToolResult object")
+        raise InputError(f"the result file holds {_kind_of(value)}, not a CallToolResult object")
     document = cast("Mapping[str, Any]", value)
     if "jsonrpc" in document:
         if "error" in document:
@@ -74,10 +89,40 @@ def result_of(value: Any) -> dict[str, Any]:
 
 def _result_of_response(value: Any) -> dict[str, Any]:
     if not isinstance(value, Mapping):
-        kind = next(name for types, name in _JSON_KINDS if isinstance(value, types))
-        raise InputError(f"the result file's result is {kind}, not a CallToolResult object")
+        raise InputError(f"the result file's result is {_kind_of(value)}, not a CallToolResult object")
     if not isinstance(cast("Mapping[str, Any]", value).get("content"), list):
         raise InputError("the result file holds no CallToolResult: a result has a content array")
+    return dict(cast("Mapping[str, Any]", value))
+
+
+def _kind_of(value: Any) -> str:
+    return next(name for types, name in _JSON_KINDS if isinstance(value, types))
+
+
+def tool_of(value: Any) -> dict[str, Any]:
+    """The `Tool` that a parsed TOOL.json holds: an object with a `name` string and an `inputSchema` object.
+
+    Raises:
+        InputError: the value is not one tool (a `tools/list` result holding several is refused too).
+    """
+    if not isinstance(value, Mapping):
+        raise InputError(f"the tool file holds {_kind_of(value)}, not a Tool object")
+    tool = cast("Mapping[str, Any]", value)
+    if isinstance(tool.get("tools"), list) or isinstance(tool.get("result"), Mapping):
+        raise InputError("the tool file holds a tools/list result or response, not one Tool: save the tool's own entry")
+    if not isinstance(tool.get("name"), str) or not isinstance(tool.get("inputSchema"), Mapping):
+        raise InputError("the tool file holds no Tool: a tool has a name string and an inputSchema object")
+    return dict(tool)
+
+
+def arguments_of(value: Any) -> dict[str, Any]:
+    """The call's arguments that a parsed ARGUMENTS.json holds: a JSON object.
+
+    Raises:
+        InputError: the value is not an object.
+    """
+    if not isinstance(value, Mapping):
+        raise InputError(f"the arguments file holds {_kind_of(value)}, not a JSON object of the call's arguments")
     return dict(cast("Mapping[str, Any]", value))
 
 
@@ -99,13 +144,21 @@ def run_audit(args: argparse.Namespace, out: TextIO) -> int:
         InputError: input that cannot be audited (the command line exits 2).
     """
     files: list[str] = args.result
-    parts = [
-        result_of(parse_json(read_text_file(name, MAX_RESULT_BYTES, "result file"), "result file")) for name in files
-    ]
+    if args.arguments is not None and args.tool is None:
+        raise InputError("--arguments needs --tool: the call's arguments are read against the tool's definition")
+    if args.tool is not None and len(files) > 1:
+        raise InputError("--tool and --arguments read one result; the parts of a continued result are read without")
+    tool = None if args.tool is None else tool_of(_json_file(args.tool, "tool file"))
+    arguments = None if args.arguments is None else arguments_of(_json_file(args.arguments, "arguments file"))
+    parts = [result_of(_json_file(name, "result file")) for name in files]
     # Four UTF-8 bytes at most per character: a file within this many bytes may still be within the limit.
     shown = read_text_file(args.transcript, MAX_TRANSCRIPT_CHARS * 4, "transcript")
     try:
-        report = audit(shown, parts[0] if len(parts) == 1 else parts, markup=args.markup or markup_of(args.transcript))
+        markup = args.markup or markup_of(args.transcript)
+        if len(parts) == 1:
+            report = audit(shown, parts[0], markup=markup, tool=tool, arguments=arguments)
+        else:
+            report = audit(shown, parts, markup=markup)
     except AuditInputError as error:
         raise InputError(visible(" ".join(str(error).split()))) from None
     except RecursionError:
@@ -116,3 +169,7 @@ def run_audit(args: argparse.Namespace, out: TextIO) -> int:
     else:
         out.write(report.format() + "\n")
     return 0 if report.clean else 1
+
+
+def _json_file(name: str, what: str) -> Any:
+    return parse_json(read_text_file(name, MAX_RESULT_BYTES, what), what)

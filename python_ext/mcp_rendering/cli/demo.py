@@ -137,14 +137,18 @@ def _verdict(report: AuditReport) -> str:
     return f"score {report.score:.2f}, NOT clean ({len(report.issues)} issue(s))"
 
 
-def _save_paths(directory: str) -> tuple[str, str]:
-    """The two files `--save` writes, checked now (and left untouched), so that a path that cannot be written is
+_SAVED = ("result.json", "transcript.txt", "tool.json", "arguments.json")
+"""What `--save` writes: the first result, what was shown, the tool that returned it and the call's arguments."""
+
+
+def _save_paths(directory: str) -> tuple[str, ...]:
+    """The files `--save` writes (`_SAVED`), checked now (and left untouched), so that a path that cannot be written is
     refused before the demo runs rather than after, and a failed run keeps what an earlier one saved.
 
     Raises:
         DemoError: the directory cannot be written, or a file is a symbolic link or not a regular file.
     """
-    paths = (os.path.join(directory, "result.json"), os.path.join(directory, "transcript.txt"))
+    paths = tuple(os.path.join(directory, name) for name in _SAVED)
     try:
         os.makedirs(directory, exist_ok=True)
         for path in paths:
@@ -176,14 +180,16 @@ def _replace_atomically(path: str, text: str) -> None:
         raise
 
 
-def _save(paths: tuple[str, str], result: CallToolResult, shown: str) -> None:
-    result_path, shown_path = paths
+def _save(paths: tuple[str, ...], result: CallToolResult, shown: str, tool: Tool, arguments: dict[str, Any]) -> None:
+    result_path, shown_path, tool_path, arguments_path = paths
     try:
         for path in paths:
             if os.path.islink(path):  # appeared since the run started
                 raise OSError(errno.ELOOP, "is a symbolic link, which --save does not follow", path)
         _replace_atomically(result_path, json.dumps(_wire_of(result), indent=2, ensure_ascii=False) + "\n")
         _replace_atomically(shown_path, shown)
+        _replace_atomically(tool_path, json.dumps(_wire_of(tool), indent=2, ensure_ascii=False) + "\n")
+        _replace_atomically(arguments_path, json.dumps(arguments, indent=2, ensure_ascii=False) + "\n")
     except OSError as error:
         raise DemoError(f"cannot save {error.filename!a}: {error.strerror or error}") from None
 
@@ -257,7 +263,7 @@ async def run_demo(example: str, out: TextIO, *, all_pages: bool = False, save: 
             say.detail(shown.framing, prefix="| ")
 
         say.heading("Audit the shown text against the result")
-        report = audit(shown.text, result, markup="text")
+        report = audit(shown.text, result, markup="text", tool=tool, arguments=arguments)
         clean = clean and report.clean
         say.detail(report.format())
         if shown.document is not None:
@@ -270,11 +276,12 @@ async def run_demo(example: str, out: TextIO, *, all_pages: bool = False, save: 
                 f"sections dropped: {len(contrast.dropped_sections)}"
             )
         if save_paths is not None:
-            _save(save_paths, result, shown.text)
-            result_path, shown_path = save_paths
-            say.detail(f"saved: {result_path} and {shown_path}")
+            _save(save_paths, result, shown.text, tool, arguments)
+            result_path, shown_path, tool_path, arguments_path = save_paths
+            say.detail(f"saved: {', '.join(save_paths)}")
             say.detail(
-                f"re-run the audit with: mcp-rendering audit {shlex.quote(result_path)} {shlex.quote(shown_path)}"
+                f"re-run the audit with: mcp-rendering audit --tool {shlex.quote(tool_path)} --arguments "
+                f"{shlex.quote(arguments_path)} {shlex.quote(result_path)} {shlex.quote(shown_path)}"
             )
 
         paged = not shown.complete
