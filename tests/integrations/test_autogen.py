@@ -546,7 +546,7 @@ def test_a_result_directive_alone_does_not_take_the_route(example_python: str) -
     assert _executions(result)[0].content == HINTED_TEXT
 
 
-@pytest.mark.parametrize("index", [0, 1], ids=["workbench", "tools"])
+@pytest.mark.parametrize("index", [0, 1], ids=["one-server", "several-servers"])
 def test_the_docs_page_examples_run_as_written(tmp_path: Path, index: int) -> None:
     examples = page_examples("autogen.md")
     assert len(examples) == 2
