@@ -57,7 +57,7 @@ def test_every_entry_point_takes_the_options_as_answer_options_does(path: Path) 
     assert entries, f"{path.name} takes none of the host's options"
     for function in entries:
         keywords = _keywords(function)
-        expected = dict(reference)
+        expected: dict[str, tuple[str, str] | None] = dict(reference)
         if keywords["allow"] == SERVER_KEYED_ALLOW:
             expected.update(server=None, allow=SERVER_KEYED_ALLOW)
         assert {name: keywords.get(name) for name in KEYWORDS} == expected, f"{path.name}: {function.name}"
