@@ -27,6 +27,8 @@ SUMMARY = "Revenue grew in FY2025.\nEquity and cash are up.\nNo line stands out.
 """What the scripted model writes after the tool call (the harness's summary)."""
 
 CONTEXT_WINDOW = 128_000
+FAILED = "Tool execution failed: "
+"""How `ChatAgent` opens the tool message of a call that raised, in place of its result."""
 
 
 class ScriptedModel(StubModel):  # pyright: ignore[reportUntypedBaseClass]
@@ -82,6 +84,8 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     if len(tool_messages) != 1:
         raise RuntimeError(f"expected one tool message in the model's second request, found {len(tool_messages)}")
     payload = tool_messages[0]["content"]
+    if isinstance(payload, str) and payload.startswith(FAILED):  # the agent caught the call's exception
+        return {"payload": payload, "parts": [{"kind": "error", "text": payload}]}
     return {"payload": payload, "parts": text_parts(payload)}
 
 
