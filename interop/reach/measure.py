@@ -158,6 +158,7 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         options={"structured": True},
     ),
     Configuration("beeai", "BeeAI Framework `MCPTool`", "beeai", "beeai_driver.py"),
+    Configuration("camel", "CAMEL `MCPToolkit` (`ChatAgent`)", "camel", "camel_driver.py"),
     Configuration(
         "agno",
         "Agno `MCPTools`",
