@@ -1380,7 +1380,7 @@ class _Matcher:
         views: list[tuple[str, RowKind | None]] = [(line.view, None)]
         if line.marker[:1].isdigit():  # a label that begins with a number may be read as a list's number
             views.append((f"{line.marker} {line.view}", None))
-        marked = _marker_kind(line.view)
+        marked = _marker_kind(line.view) if line.view[:1] in _MARKER_START else None
         if marked is not None:
             views.append((marked[1], marked[0]))
         longest_label: tuple[str, ...] | None = None
