@@ -289,6 +289,15 @@ def _visible_lines(transcript: str) -> list[str]:
                 text = _text(element).removesuffix(element.tail or "")
             found.extend(_oracle_text(line) for line in text.split("\n") if line.strip())
             continue
+        if tag == "li":
+            # A tight item holding a nested list: its own text, outside any paragraph, is a line before the list.
+            children = [child for child in element if isinstance(child.tag, str)]
+            lists = [child for child in children if child.tag.endswith(("}ul", "}ol"))]
+            if lists and not any(child.tag.endswith("}p") for child in children):
+                own = (element.text or "") + "".join(_text(child) for child in element if child not in lists)
+                found.extend(_oracle_text(line) for line in own.split("\n") if line.strip())
+                stack.extend(reversed(lists))
+                continue
         stack.extend(reversed(list(element)))
     return found
 
@@ -351,3 +360,16 @@ def test_the_oracle_sees_every_record_of_every_faithful_answer_of_the_corpus() -
     for answer in _CORPUS:
         if answer.faithful:
             assert _oracle_sees_every_record_in_order(answer.text, answer.fixture.document, NULL_TEXT), answer.name
+
+
+def test_the_oracle_sees_a_record_whose_item_holds_a_nested_list() -> None:
+    # Found by the thorough profile: a record indented under the one before makes that one's item hold a list.
+    answer = next(answer for answer in _CORPUS if answer.faithful and "/bullets/" in answer.name)
+    lines = answer.text.split("\n")
+    at = next(index for index, line in enumerate(lines) if line.startswith("- ") and lines[index - 1].startswith("- "))
+    lines[at] = "    " + lines[at]
+    transcript = "\n".join(lines)
+    fixture = answer.fixture
+    report = audit_document(transcript, fixture.document, complete=fixture.complete, null_display=NULL_TEXT)
+    assert report.clean, report
+    assert _oracle_sees_every_record_in_order(transcript, fixture.document, NULL_TEXT)

@@ -440,6 +440,25 @@ def test_a_result_that_fits_without_a_token_is_one_complete_page() -> None:
     assert not cut.complete and cut.next_token is not None
 
 
+def test_a_last_page_that_fits_exactly_is_not_cut_for_its_count_written_wider() -> None:
+    """The rest of a result fits its budget to the byte as the last page: it is that page, not cut one record
+    short because room was kept for `returned` written at its widest (the result's count: 10, where the rest
+    holds 9 records)."""
+    document = _small_document(10)
+    first = make_envelope(Budget(max_items=1)).page(document, arguments=ARGS, caller="alice")
+    assert first.next_token is not None and first.returned == 1
+    arguments = {**ARGS, "cursor": first.next_token}
+    rest = make_envelope(Budget()).page(document, arguments=arguments, caller="alice")
+    assert rest.complete and rest.returned == 9
+    exact = make_envelope(Budget(max_bytes=rest.size_bytes)).page(document, arguments=arguments, caller="alice")
+    assert exact.complete and exact.returned == 9 and exact.size_bytes == rest.size_bytes
+    assert (
+        not make_envelope(Budget(max_bytes=rest.size_bytes - 1))
+        .page(document, arguments=arguments, caller="alice")
+        .complete
+    )
+
+
 @pytest.mark.parametrize("max_bytes", [1, 10, 40])
 def test_a_budget_too_small_for_an_empty_page_is_a_budget_error(max_bytes: int) -> None:
     with pytest.raises(BudgetError, match="cannot hold even an empty page"):

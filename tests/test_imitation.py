@@ -20,7 +20,10 @@ from mcp_rendering.examples.financial_data import financial_statements
 from mcp_rendering.examples.orgchart_data import org_chart_document
 from mcp_rendering.examples.screening_data import screening_document
 from mcp_rendering.host import (
+    _COMPLETENESS_CLAIM,  # pyright: ignore[reportPrivateUsage]
     _HOST_OPENING,  # pyright: ignore[reportPrivateUsage]
+    _HOST_TOPIC,  # pyright: ignore[reportPrivateUsage]
+    _OPENING_WORDS,  # pyright: ignore[reportPrivateUsage]
     COMPLETE_LINE,
     FRAMING_END,
     FRAMING_HEADER,
@@ -585,3 +588,44 @@ def test_a_host_line_behind_any_marks_spelled_otherwise_is_detected(
 @given(st.sampled_from(ORDINARY), st.lists(st.sampled_from(_LEAD_PIECES), max_size=3))
 def test_ordinary_record_text_behind_marks_gets_no_warning(line: str, lead: list[str]) -> None:
     assert not imitates_host("".join(lead) + line)
+
+
+def _matched_anywhere(text: str) -> bool:
+    """`imitates_host` without its search for the words each line must hold: every pattern over the whole text."""
+    read = "\n" + _as_read(text)
+    return any(pattern.search(read) for pattern in (_HOST_OPENING, _COMPLETENESS_CLAIM, _HOST_TOPIC))
+
+
+@pytest.mark.parametrize("template", HOST_LINES)
+def test_every_registered_opening_holds_a_word_it_is_searched_for(template: str) -> None:
+    for line in _instances(template):
+        opening = _HOST_OPENING.search("\n" + _as_read(line))
+        assert opening is not None and any(word in opening.group() for word in _OPENING_WORDS), line
+
+
+_FRAGMENTS = (
+    *HOST_WRITTEN,
+    *(line[: len(line) // 2] for line in HOST_WRITTEN),
+    *(line[len(line) // 2 :] for line in HOST_WRITTEN),
+    *ORDINARY,
+    *RECORDS,
+    *_LEAD_PIECES,
+    *CLAIMS,
+    "| 600001 Account 1 |     3 |   1.25 | EUR | false |",
+    "Records\u200b",
+    "RÉSULT",
+    "\u0421omplete: ",
+)
+
+
+@given(
+    st.lists(st.sampled_from(_FRAGMENTS) | st.text(max_size=12), max_size=8), st.lists(st.sampled_from(["", " ", "\n"]))
+)
+def test_searching_first_for_the_words_a_line_must_hold_finds_every_imitation(
+    pieces: list[str], separators: list[str]
+) -> None:
+    """Only the lines holding a word an opening, a claim or a topic holds are matched: no imitation is missed."""
+    text = "".join(
+        piece + (separators[index] if index < len(separators) else "\n") for index, piece in enumerate(pieces)
+    )
+    assert imitates_host(text) == _matched_anywhere(text)

@@ -241,3 +241,46 @@ def test_a_mark_that_reads_altered_stays_altered_beside_a_malformed_hint(sent_ma
     assert _reading(resolve_rendering(model, None, core_form=True)) == _reading(
         resolve_rendering(tool, None, core_form=True)
     )
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_is_error_is_read_by_its_wire_name_alone_in_both_directions(
+    layer: tuple[type[BaseModel], type[BaseModel]],
+) -> None:
+    """`is_error` on the wire is never `isError`: the patched model does not read it as the field (the SDK's own
+    would, populating by name), as the wire reader never does (it refuses a dict holding a Python field name). So a
+    verbatim tool's summarizable result reads summarizable from the model as from the dict without the member, and
+    `isError` beside it is read alone, whatever `is_error` says; the constructor still takes `is_error`."""
+    from mcp_rendering.host import present
+    from mcp_rendering.types import EXTENSION_ID
+
+    _, result_model = layer
+    tool = {"name": "t", "inputSchema": {"type": "object"}, "_meta": {EXTENSION_ID: {"verbatimHint": True}}}
+    result: dict[str, Any] = {
+        **EMPTY,
+        "content": [{"type": "text", "text": "rows"}],
+        "_meta": {EXTENSION_ID: {"mode": "summarizable", "complete": True}},
+    }
+    for extra in ({"is_error": True}, {"is_error": "true"}):
+        sent = {**result, **extra}
+        for model in (
+            result_model.model_validate(sent),
+            result_model.model_validate(sent, by_name=True),
+            result_model.model_validate_json(json.dumps(sent)),
+        ):
+            assert model.is_error is False
+            assert present(tool, model).mode == present(tool, result).mode == "summarizable"
+            assert "isError" not in present(tool, model).model_result
+        with pytest.raises(ValueError, match="Python field names is_error"):
+            present(tool, sent)
+    error = {**result, "isError": True}
+    for flag in (False, True, None):
+        model = result_model.model_validate({**error, "is_error": flag})
+        assert model.is_error is True
+        reading = present(tool, model)
+        assert reading.mode == present(tool, error).mode == "verbatim"
+        assert reading.model_result["isError"] is True
+    built = result_model(content=[], result_type="complete", is_error=True)
+    assert built.is_error is True and built.model_dump(by_alias=True)["isError"] is True
+    with pytest.raises(TypeError, match="'is_error' and 'isError'"):
+        result_model(content=[], result_type="complete", is_error=True, isError=False)

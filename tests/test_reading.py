@@ -26,6 +26,8 @@ from pydantic import BaseModel
 
 import mcp_rendering
 from mcp_rendering._null_text import blank, forbidden, usable_by_property
+from mcp_rendering.builder import verbatim_result
+from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.host import present, result_is_complete
 from mcp_rendering.reading import (
     AS_SENT,
@@ -410,6 +412,53 @@ def test_a_number_json_cannot_hold_is_found_at_any_depth_in_any_container(bad: A
     finite: list[Any] = [{"a": [1, 2.5, Decimal("1.10"), True, None, "nan", {"b": ("inf",)}]}, Rows(rows=[1.0])]
     for holder in finite:
         check_finite_numbers(holder)
+
+
+def _ledger_wire() -> dict[str, Any]:
+    rows = [Row(id=f"r{n}", label=f"Account {n}", values=(n, n * 1.5, None)) for n in range(3)]
+    document = Document(
+        title="Ledger", sections=(Section(id="s", title="Cash", columns=("a", "b", "c"), rows=tuple(rows)),)
+    )
+    return verbatim_result(document).model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+@pytest.mark.parametrize(
+    "place",
+    ["a cell", "a row's level", "the page", "another structured member", "_meta", "a content block", "the top"],
+)
+def test_a_number_json_cannot_hold_beside_or_inside_a_document_is_refused(place: str, bad: float) -> None:
+    """`present()` checks a dict's numbers after reading its records, and does not walk a document they validated
+    a second time: a number JSON cannot hold is refused wherever it is, inside the document (which then does not
+    validate) or anywhere beside it."""
+    wire = _ledger_wire()
+    structured = wire["structuredContent"]
+    if place == "a cell":
+        structured["document"]["sections"][0]["rows"][1]["values"][2] = bad
+    elif place == "a row's level":
+        structured["document"]["sections"][0]["rows"][0]["level"] = bad
+    elif place == "the page":
+        structured["page"] = {**structured.get("page", {}), "returned": bad}
+    elif place == "another structured member":
+        structured["totals"] = [{"sum": bad}]
+    elif place == "_meta":
+        wire["_meta"] = {"vendor/x": {"weight": bad}}
+    elif place == "a content block":
+        wire["content"].append({"type": "chart", "points": [1.0, bad]})
+    else:
+        wire["extra"] = bad
+    present(tool({"verbatimHint": True}), _ledger_wire(), arguments={})  # the same result without it is read
+    with pytest.raises(ValueError, match="which JSON cannot hold"):
+        present(tool({"verbatimHint": True}), wire, arguments={})
+
+
+def test_a_part_already_checked_is_not_walked_again() -> None:
+    checked = {"cells": [math.nan]}
+    check_finite_numbers({"document": checked, "n": 1.5}, checked=checked)
+    with pytest.raises(ValueError, match="which JSON cannot hold"):
+        check_finite_numbers({"document": checked, "n": 1.5})
+    with pytest.raises(ValueError, match="which JSON cannot hold"):
+        check_finite_numbers({"document": checked, "n": math.inf}, checked=checked)
 
 
 _PLAIN_PARTS = (  # a CallToolResult's own data, with repeated names at every depth: never a carrier
@@ -974,7 +1023,7 @@ def test_a_repeated_core_form_member_is_unclean_on_opt_in() -> None:
 # --- properties: malformed carriers never read as more permissive than a clean one --------------------------------
 
 _JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3),
     max_leaves=6,
 )

@@ -161,6 +161,46 @@ def test_a_cell_that_cannot_be_kept_exact_is_refused_when_built(value: Any) -> N
         Document.from_rows([{"label": "x", "amount": value}], title="t")
 
 
+class _Code(str):
+    pass
+
+
+class _Weight(float):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("value", "held"),
+    [
+        ("x", "x"),
+        (True, True),
+        (False, False),
+        (None, None),
+        (1.5, 1.5),
+        (2**53, 2**53),
+        (-(2**53), -(2**53)),
+        (2**53 + 1, str(2**53 + 1)),
+        (-(2**53) - 1, str(-(2**53) - 1)),
+        (_Code("GBP"), "GBP"),
+        (_Weight(2.5), 2.5),
+        (Decimal("1.10"), "1.10"),
+        (date(2025, 1, 31), "2025-01-31"),
+    ],
+    ids=repr,
+)
+def test_a_cell_of_any_accepted_type_is_held_as_its_exact_value(value: Any, held: Any) -> None:
+    """A cell of an exact JSON type is validated by its type at once, any other (a subclass, a Decimal, a date) by
+    each accepted type in turn: either way the value held is the same, of the same type (a bool stays a bool)."""
+    (cell,) = Row(id="r", label="x", values=(value,)).values
+    assert cell == held and type(cell) is type(held)
+
+
+@pytest.mark.parametrize("value", [_Weight(math.inf), _Weight(math.nan)], ids=repr)
+def test_a_subclass_of_float_that_json_cannot_hold_is_refused(value: float) -> None:
+    with pytest.raises(ValidationError, match="A cell should be a str, an int, a finite float"):
+        Row(id="r", label="x", values=(value,))
+
+
 def test_an_unsupported_type_is_named_with_what_to_do() -> None:
     with pytest.raises(TypeError, match=r"a value of type UUID cannot be kept exact.*str\(value\)"):
         Document.from_rows([{"id": "a", "label": "x", "key": uuid.uuid4()}], title="t")

@@ -112,7 +112,7 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "AutoGen `McpWorkbench`",
         "autogen",
         "autogen_driver.py",
-        route="`reflect_on_tool_use=False`, agent-wide: a dedicated agent (`direct_answer_tools`)",
+        route="`reflect_on_tool_use=False`, agent-wide, the turn ended at a verbatim step (`DirectAnswerAgent`)",
         answer_driver="outcome_autogen.py",
     ),
     Configuration(
@@ -121,7 +121,7 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "autogen",
         "autogen_driver.py",
         options={"adapters": True},
-        route="`reflect_on_tool_use=False`, agent-wide: a dedicated agent (`direct_answer_tools`)",
+        route="`reflect_on_tool_use=False`, agent-wide, the turn ended at a verbatim step (`DirectAnswerAgent`)",
         answer_driver="outcome_autogen.py",
     ),
     Configuration(

@@ -2327,7 +2327,7 @@ def _audit_parts(shown_text: str, parts: Sequence[Any], markup: Markup) -> Audit
     if len(kinds) > 1:
         raise AuditInputError(f"the parts are not parts of one result: their records are {' and '.join(sorted(kinds))}")
     # The last part says whether the whole is complete; read as the last of the parts, not as a later part alone.
-    state = _sent_state(sent[-1], state_of_wire(wires[-1]))
+    state = _sent_state(sent[-1], state_of_wire(wires[-1], last_part=True))
     null_display = resolve_rendering(None, wires[0]).null_display
     combined = _combined(read)
     linked = [link for wire in wires for link in linked_of_wire(wire)]

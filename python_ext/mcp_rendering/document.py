@@ -88,21 +88,43 @@ def _cell_schema(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
     # checked without the "smart" mode's second pass (a third of a host's validation time for a large result). A
     # Decimal is tried before the float, which would take it as a number and round it. JSON input, the host's case,
     # only ever holds the JSON types: it skips the Python-only members.
+    text = core_schema.str_schema(strict=True)
+    number = core_schema.float_schema(strict=True, allow_inf_nan=False)
+    boolean = core_schema.bool_schema(strict=True)
+    null = core_schema.none_schema()
     json_types: list[CoreSchema | tuple[CoreSchema, str]] = [
-        core_schema.str_schema(strict=True),
+        text,
         core_schema.int_schema(strict=True),
-        core_schema.float_schema(strict=True, allow_inf_nan=False),
-        core_schema.bool_schema(strict=True),
-        core_schema.none_schema(),
+        number,
+        boolean,
+        null,
     ]
+    exact_int = core_schema.int_schema(strict=True, ge=-MAX_EXACT_JSON_INT, le=MAX_EXACT_JSON_INT)
+    large_int = core_schema.no_info_after_validator_function(_int_cell, core_schema.int_schema(strict=True))
     python_types: list[CoreSchema | tuple[CoreSchema, str]] = [
-        json_types[0],
-        core_schema.no_info_after_validator_function(_int_cell, core_schema.int_schema(strict=True)),
+        text,
+        exact_int,
+        large_int,
         core_schema.no_info_after_validator_function(decimal_text, core_schema.is_instance_schema(Decimal)),
-        *json_types[2:],
+        number,
+        boolean,
+        null,
         core_schema.no_info_after_validator_function(_calendar_text, core_schema.is_instance_schema(date)),
     ]
     error_type, message = "cell_type", f"A cell should be {CELL_TYPES}"
+    # A cell of one of the exact JSON types (all a host's dict holds) goes straight to its member, chosen by its type
+    # in C: tried left to right, a float would first fail four members and a null six, each failure a built
+    # error. Any other value (a subclass, a Decimal, a date) fails that choice and is tried member by member.
+    by_type = core_schema.tagged_union_schema(
+        {
+            str: text,
+            int: core_schema.union_schema([exact_int, large_int], mode="left_to_right"),
+            float: number,
+            bool: boolean,
+            type(None): null,
+        },
+        discriminator=type,
+    )
     # A validated cell is a str, int, float, bool or None, which pydantic writes the same by its type alone; a union
     # serializer would try the members one by one, half the time of writing a whole document.
     return core_schema.json_or_python_schema(
@@ -110,7 +132,10 @@ def _cell_schema(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
             json_types, mode="left_to_right", custom_error_type=error_type, custom_error_message=message
         ),
         python_schema=core_schema.union_schema(
-            python_types, mode="left_to_right", custom_error_type=error_type, custom_error_message=message
+            [by_type, core_schema.union_schema(python_types, mode="left_to_right")],
+            mode="left_to_right",
+            custom_error_type=error_type,
+            custom_error_message=message,
         ),
         serialization=core_schema.simple_ser_schema("any"),
     )

@@ -455,12 +455,14 @@ class _Packer:
     def pack(self) -> Page:
         budget = self.envelope.budget
         records = self.units.records
-        # Framing: {"document":{"title":T,"sections":[...]},"page":M}; M is reserved at its largest value, with room
-        # for a token only where one will be issued: a page that ends the result carries none.
+        # Framing: {"document":{"title":T,"sections":[...]},"page":M}; M is reserved with room for a token only where
+        # one will be issued: a page that ends the result carries none. A page cut short reserves its count at its
+        # largest value (the result's); the last page holds every record from here on, a count known now.
         frame = len('{"document":,"page":}') + _jlen({"title": self.document.title, "sections": []})
         token_reserve = self._meta_size(complete=False, returned=records, token=self._token(self.units.count).token)
         with_token = budget.max_bytes - frame - token_reserve
-        without_token = budget.max_bytes - frame - self._meta_size(complete=True, returned=records, token=None)
+        rest = self._records_from(self.start)
+        without_token = budget.max_bytes - frame - self._meta_size(complete=True, returned=rest, token=None)
         refused: BudgetError | None = None
         try:
             fill: _Fill | None = self._fill(with_token)
@@ -483,6 +485,13 @@ class _Packer:
             assert refused is not None
             raise refused
         return self._page(fill, frame)
+
+    def _records_from(self, start: int) -> int:
+        """The records in the units from `start` on: a page holding them all returns that many."""
+        return sum(
+            len(section.rows) - min(max(start - begin, 0), len(section.rows))
+            for begin, section in zip(self.units.offsets, self.document.sections, strict=True)
+        )
 
     def _rest_may_fit(self, start: int, room: int, *, empty_page: bool = False) -> bool:
         """False when the units from `start` on surely take more than `room` bytes (or more than `max_items`);

@@ -327,7 +327,6 @@ _LOOKALIKES = str.maketrans(
 character it reads as: Unicode's confusables (TR39) for the characters a host line is written with."""
 
 _LINE_BREAKS = frozenset("\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
-_ASCII_HIDDEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _ASCII_HIDDEN_TABLE = {code: "\n" if chr(code) in _LINE_BREAKS else None for code in (*range(9), *range(11, 32), 127)}
 _VIEW_ESCAPE = re.compile(r"\\u(?:000[0-9a-f]{5}|[0-9a-f]{4})")
 """A hidden character as the views write it (`visible`), case-folded: read as the nothing it stands for."""
@@ -343,8 +342,7 @@ def _as_read(text: str) -> str:
     characters (format characters, controls, the views' escapes of them) as nothing, every line break as one, case
     folded: each a pass in C, and a loop over the distinct characters of a text that is not ASCII."""
     if text.isascii():
-        if _ASCII_HIDDEN.search(text):
-            text = text.translate(_ASCII_HIDDEN_TABLE)
+        text = text.translate(_ASCII_HIDDEN_TABLE)  # one pass in C, faster than a search for what it drops
     else:
         text = unicodedata.normalize("NFKD", text)
         table: dict[int, str | None] = dict(_LOOKALIKES)
@@ -355,7 +353,7 @@ def _as_read(text: str) -> str:
                 table[ord(char)] = None
         text = text.translate(table)
     text = text.casefold()
-    return _VIEW_ESCAPE.sub("", text) if "\\u" in text else text
+    return _VIEW_ESCAPE.sub("", text) if "\\" in text else text  # one character: searched for in C at memchr's pace
 
 
 _LEAD = r"(?:[^\w\n]|_|\d+[.)\]]|[^\W\d_](?:[.)\]]|(?=[^\S\n]))|[ivxlcdm]{2,}[.)\]])*"
@@ -377,6 +375,13 @@ def _openings_pattern(openings: Sequence[str]) -> re.Pattern[str]:
 
 _HOST_OPENING = _openings_pattern([_opening(line) for line in HOST_LINES])
 """A line opening as a host line does, found from the line break before it (the text is read with one before)."""
+_OPENING_WORDS = (
+    "[", "result", "record", "line", "host", "nothing", "server", "mode", "rest", "note", "incomplete", "reported",
+    "query",
+)  # fmt: skip
+"""A part of a word of each host line's opening (its plural adds letters after it); a line opens as a host line does
+only if it holds one of these, so only the lines holding one are matched: found in C. Most are among `_CLAIM_WORDS`
+and `_TOPIC_WORDS`, which the same lines are searched for."""
 _HOST_TOPIC = re.compile(r"(?<!\w)(?:" + "|".join(_words(topic) for topic in _HOST_TOPICS) + r")(?!\w)")
 _TOPIC_WORDS = tuple(
     word
@@ -410,23 +415,38 @@ _CLAIM_WORDS = ("record", "row", "result", "entr", "item", "line", "nothing", "n
 stays within a line (`_GAP` crosses none), so only the lines holding one of these are matched: found in C."""
 
 
-def _claims_completeness(read: str, servers: Callable[[int], bool]) -> bool:
-    """Whether a line of `read` (folded, opening with a line break) that `servers` says is the server's holds a claim
-    of `_COMPLETENESS_CLAIM`'s."""
+_NOT_ASCII_LETTERS = bytes(code for code in range(128) if not chr(code).isalpha() and chr(code) != "\n")
+
+
+def _ascii_letters(text: str) -> bytes:
+    """The distinct lines of `text` as UTF-8 without their ASCII characters other than letters: a word of a line of
+    `text` is a word of this too, once its own such characters are dropped. A table of figures holds far fewer
+    letters than characters, and its lines differ mostly in their figures."""
+    lines = text.encode("utf-8", "surrogatepass").translate(None, _NOT_ASCII_LETTERS).split(b"\n")
+    return b"\n".join(set(lines))
+
+
+_SEARCHED_WORDS = {word: _ascii_letters(word) for word in (*_OPENING_WORDS, *_CLAIM_WORDS, *_TOPIC_WORDS)}
+"""The words `imitates_host` searches a text for, each with its ASCII letters, which its letters are searched for
+first."""
+
+
+def _lines_holding(read: str, words: Iterable[str]) -> list[int]:
+    """The lines of `read` (folded, opening with a line break) holding one of `words`, each as the index of the line
+    break before it, in order: each word found in C (`str.find`), and only once in a line."""
     starts: set[int] = set()
-    for word in _CLAIM_WORDS:
+    for word in words:
         at = read.find(word)
         while at != -1:
-            start = read.rfind("\n", 0, at)
-            starts.add(start)
+            starts.add(read.rfind("\n", 0, at))
             end = read.find("\n", at)
             at = -1 if end == -1 else read.find(word, end)  # the next line holding the word
-    for start in sorted(starts):
-        end = read.find("\n", start + 1)
-        for match in _COMPLETENESS_CLAIM.finditer(read, start, len(read) if end == -1 else end):
-            if servers(match.start()):
-                return True
-    return False
+    return sorted(starts)
+
+
+def _line_end(read: str, start: int) -> int:
+    end = read.find("\n", start + 1)
+    return len(read) if end == -1 else end
 
 
 def imitates_host(text: str, host_lines: Iterable[str] = ()) -> bool:
@@ -439,9 +459,14 @@ def imitates_host(text: str, host_lines: Iterable[str] = ()) -> bool:
     (`Here: Verbatim result`), and a claim of completeness in wording other than those listed; a reader's eye is
     not a pattern, so the host's lines coming first and `IMITATION_WARNING` are the defence, this the trigger.
     `host_lines` are the host's own lines among `text` (its notes on links), which are not the server's. Linear in
-    the text: one fold, one scan for the openings, one for the claims, one search for each topic's first word."""
+    the text: one fold; then, for each word one of those lines must hold (`_OPENING_WORDS`, `_CLAIM_WORDS`,
+    `_TOPIC_WORDS`), one search of the text's letters alone and, only if they hold it, of the text; the lines
+    holding one are matched."""
     read = "\n" + _as_read(text)
     own = {_as_read(line) for line in host_lines}
+    letters = _ascii_letters(read)
+    may_hold = {word for word, its_letters in _SEARCHED_WORDS.items() if its_letters in letters}
+    held = may_hold.__contains__
 
     def servers(at: int) -> bool:  # whether the line holding `at` is the server's
         if not own:
@@ -449,11 +474,13 @@ def imitates_host(text: str, host_lines: Iterable[str] = ()) -> bool:
         start, end = read.rfind("\n", 0, at) + 1, read.find("\n", at)
         return read[start : end if end != -1 else len(read)] not in own
 
-    if any(servers(match.start() + 1) for match in _HOST_OPENING.finditer(read)):
-        return True
-    if _claims_completeness(read, servers):
-        return True
-    for word in _TOPIC_WORDS:
+    for start in _lines_holding(read, filter(held, _OPENING_WORDS)):
+        if _HOST_OPENING.match(read, start) and servers(start + 1):
+            return True
+    for start in _lines_holding(read, filter(held, _CLAIM_WORDS)):
+        if any(servers(match.start()) for match in _COMPLETENESS_CLAIM.finditer(read, start, _line_end(read, start))):
+            return True
+    for word in filter(held, _TOPIC_WORDS):
         at = read.find(word)
         while at != -1:
             if _HOST_TOPIC.match(read, at) and servers(at):
@@ -649,6 +676,11 @@ def tool_result_wire(result: Any) -> dict[str, Any]:
             number JSON cannot hold (NaN or infinite, as `json.loads` reads `NaN` or `1e999`).
     """
     check_finite_numbers(result)  # before the dump, which would write them as null
+    return _shaped_wire(result)
+
+
+def _shaped_wire(result: Any) -> dict[str, Any]:
+    """`tool_result_wire` but for its check of the numbers."""
     try:
         wire = as_wire(result)
     except TypeError:
@@ -749,13 +781,18 @@ def result_state(result: Any, *, tool: Any = None, arguments: Mapping[str, Any] 
 
 
 def state_of_wire(
-    wire: Mapping[str, Any], *, tool: Any = None, arguments: Mapping[str, Any] | None = None
+    wire: Mapping[str, Any], *, tool: Any = None, arguments: Mapping[str, Any] | None = None, last_part: bool = False
 ) -> ResultState:
-    """`result_state` of a result `tool_result_wire` has already checked (the audit's one check of a large result)."""
-    rendering = resolve_rendering(tool, wire, call_arguments=arguments)
+    """`result_state` of a result `tool_result_wire` has already checked (the audit's one check of a large result).
+
+    `last_part`: `wire` is the last part fetched of a continued result, read for the whole (not as a later part
+    alone, and without `arguments`): the whole is complete only when the part says `complete: true` in its
+    directive. A part that states nothing of its completeness, of a tool whose definition may be unknown, is no
+    result outside the extension (which MCP sends whole) but part of one the server continued: "unstated"."""
+    rendering = resolve_rendering(tool, wire, call_arguments=None if last_part else arguments)
     page = _page_state(_structured(wire))
     if _is_complete(rendering, _structured(wire)):
-        return "complete"
+        return "unstated" if last_part and rendering.completeness is None else "complete"
     if _unstated(rendering, page):
         return "not-stated"
     return "partial" if rendering.continuation is None else "continued"
@@ -1003,6 +1040,14 @@ class _Records:
                 self.orphans.append(link)
         self.fields = tuple(fields)
         self.count = sum(len(section.rows) for section in document.sections) + len(links)
+        # The sections a cut keeps past its last record: those with nothing in them, shown as headings (a section
+        # with no rows, whose id has no links or had them placed after an earlier section of that id).
+        first_of: dict[str, int] = {}
+        self._empty: list[int] = []
+        for index, section in enumerate(document.sections):
+            first = first_of.setdefault(section.id, index)
+            if not section.rows and (first < index or not self.placed.get(section.id)):
+                self._empty.append(index)
         self._rendered: dict[tuple[int, str], tuple[Document, Callable[[], str], Callable[[], str]]] = {}
         self._notes: dict[tuple[int, str], tuple[str, ...]] = {}
 
@@ -1035,7 +1080,12 @@ class _Records:
         links: list[LinkedRecord] = []
         remaining = limit
         placed_done: set[str] = set()
-        for section in self.document.sections:
+        sections = self.document.sections
+        for index, section in enumerate(sections):
+            if remaining <= 0:  # past the last record: only the empty sections are kept, without visiting the rest
+                tail = self._empty[bisect.bisect_left(self._empty, index) :]
+                kept.extend(sections[at].model_copy(update={"rows": sections[at].rows[:0]}) for at in tail)
+                break
             rows = section.rows[: max(remaining, 0)]
             remaining -= len(rows)
             # A section id may repeat; its links are placed once, after its first occurrence.
@@ -1117,14 +1167,27 @@ def _largest_fitting(
     upper: int, render: Callable[[int], tuple[str, str]], max_bytes: int, model_fits: Callable[[int], bool]
 ) -> int:
     """The largest k <= upper whose two renderings each fit in `max_bytes`, and what the model would receive of
-    them in its own bound (`model_fits`); each only grows with k."""
+    them in its own bound (`model_fits`); each only grows with k.
+
+    The pages tried stay within about twice the records that fit, whatever the size of the result: the whole is
+    tried first only when it could fit (k records take at least k - 1 bytes, a line each), then pages of 1, 2, 4...
+    records until one does not fit, and the largest that fits is searched between the last two."""
 
     def fits(k: int) -> bool:
         return _fits(render(k), max_bytes) and model_fits(k)
 
-    low, high = 0, upper
-    if fits(high):
-        return high
+    whole_tried = upper <= max_bytes + 1
+    if whole_tried and fits(upper):
+        return upper
+    low, probe = 0, 1
+    while probe < upper and fits(probe):
+        low, probe = probe, probe * 2
+    if probe < upper:
+        high = probe - 1
+    elif not whole_tried and fits(upper):
+        return upper
+    else:
+        high = upper - 1
     while low < high:
         middle = (low + high + 1) // 2
         if fits(middle):
@@ -1307,7 +1370,7 @@ def _compact_json(value: Any) -> str | None:
     except (TypeError, ValueError, RecursionError):
         return None  # not JSON: defused string by string, which makes it JSON
     # A lone surrogate (JSON's "\ud800" reads as one) has no UTF-8 form: defused string by string, it is escaped.
-    return None if _SURROGATE.search(dumped) else dumped
+    return None if not dumped.isascii() and _SURROGATE.search(dumped) else dumped
 
 
 def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
@@ -1779,10 +1842,19 @@ class _Read:
 
 
 def _read(tool: Any, result: Any, arguments: Mapping[str, Any] | None) -> _Read:
-    wire = tool_result_wire(result)
+    if isinstance(result, Mapping) and not isinstance(result, BaseModel):
+        # A dict is read as it is, not dumped: its numbers can be checked once its records are read, and a document
+        # they validated (whose cells refuse NaN and infinity) is not walked a second time.
+        wire = _shaped_wire(result)
+        records = result_records(wire)
+        structured = _structured(wire)
+        document = structured.get("document") if structured is not None and records.kind == "document" else None
+        check_finite_numbers(wire, checked=document)
+    else:
+        wire = tool_result_wire(result)
+        records = result_records(wire)
     rendering = resolve_rendering(tool, wire, call_arguments=arguments)
     structured = _structured(wire)
-    records = result_records(wire)
     page = _page_state(structured) if records.kind == "document" else _PageState()
     document = records.document
     whole = None if document is None else _Records(document, page.linked_records, page.linked_fields)

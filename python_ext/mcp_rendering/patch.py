@@ -8,10 +8,11 @@ copy of a patched model, and clears the SDK's caches of compiled validators. `un
 
 Call `install()` before building tools or clients: an object built before it has already dropped the new fields.
 
-Validation reads the added fields by their wire names only, whatever the model's `populate_by_name` or the caller's
-`by_name`: a member `rendering` or `verbatim_hint` in a message is an unknown member, ignored, as the wire reader
-ignores it. The patched constructors still take the Python names (`ToolAnnotations(verbatim_hint=True)`), naming
-them by wire name before validating; a dict dumped without `by_alias=True` is no wire message and loses them.
+Validation reads the added fields, and `isError`, by their wire names only, whatever the model's `populate_by_name`
+or the caller's `by_name`: a member `rendering`, `verbatim_hint` or `is_error` in a message is never read as the
+field, as the wire reader never reads it so. The patched constructors still take the Python names
+(`ToolAnnotations(verbatim_hint=True)`, `CallToolResult(is_error=True)`), naming them by wire name before
+validating; a dict dumped without `by_alias=True` is no wire message and loses them.
 
 A malformed hint does not fail the model: the field holds the hint's safe value and `reading.AS_SENT` keeps the hint
 as it came. Annotations invalid in another way (a `readOnlyHint` that is no boolean) fail as they did, each error
@@ -338,20 +339,22 @@ def _marked(schema: core_schema.CoreSchema, cls: type[BaseModel]) -> core_schema
 
 
 def _wire_only_fields(model: type[BaseModel]) -> dict[str, str]:
-    """The fields the patch added to `model` whose Python name differs from the wire name, each to its wire name."""
+    """The fields the patch added to `model`, or reads as the wire reader does (`isError`), whose Python name differs
+    from the wire name, each to its wire name: the wire reader reads those by wire name alone."""
     return {
         name: info.alias
         for name, info in model.__pydantic_fields__.items()
-        if info.alias is not None and info.alias != name and _is_added_field(info)
+        if info.alias is not None and info.alias != name and _is_patch_field(info)
     }
 
 
 def _by_wire_names(field_names: frozenset[str], value: Any, handler: core_schema.ValidatorFunctionWrapHandler) -> Any:
-    """Validate a mapping without the members named by an added field's Python name: the SDK's models populate by
-    name, and a wire member `rendering` or `verbatim_hint` would otherwise be read as the field its wire name
-    (`_rendering`, `verbatimHint`) names, so that the model of the same bytes read otherwise than the wire reader,
-    which ignores it as an unknown member. Kept as an extra member where the model keeps those. Building the model in
-    Python (`CallToolResult(rendering=...)`) goes through the constructor, which names them by wire name first."""
+    """Validate a mapping without the members named by the Python name of a field the patch reads (an added field,
+    or `is_error`): the SDK's models populate by name, and a wire member `rendering`, `verbatim_hint` or `is_error`
+    would otherwise be read as the field its wire name (`_rendering`, `verbatimHint`, `isError`) names, so that the
+    model of the same bytes read otherwise than the wire reader, which never reads it as that field. Kept as an
+    extra member where the model keeps those. Building the model in Python (`CallToolResult(rendering=...)`) goes
+    through the constructor, which names them by wire name first."""
     if not isinstance(value, Mapping):
         return handler(value)
     mapping = cast("Mapping[Any, Any]", value)
@@ -613,13 +616,10 @@ def _module_caches(modules: list[types.ModuleType]) -> list[tuple[str, Any]]:
 
 
 def _is_patch_field(info: FieldInfo) -> bool:
-    """Whether a field is one this patch adds or replaces (a subclass defined while it was installed inherited it)."""
-    return _is_added_field(info) or any(isinstance(item, _OnlyTrueIsTrue) for item in info.metadata)
-
-
-def _is_added_field(info: FieldInfo) -> bool:
-    """Whether a field is one this patch adds (not the SDK's `is_error`, which it only reads more strictly)."""
-    return any(isinstance(item, (_ReadMalformedSafely, _KeepWireValue, _KeepMark)) for item in info.metadata)
+    """Whether a field is one this patch adds or replaces (a subclass defined while it was installed inherited it):
+    the SDK's `is_error` it only reads more strictly."""
+    patched = (_ReadMalformedSafely, _KeepWireValue, _KeepMark, _OnlyTrueIsTrue)
+    return any(isinstance(item, patched) for item in info.metadata)
 
 
 def _constructor_by_field_names(model: type[BaseModel]) -> Callable[..., None]:

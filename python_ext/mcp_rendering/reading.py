@@ -949,11 +949,14 @@ def check_wire_names(message: Any) -> None:
         )
 
 
-def check_finite_numbers(message: Any) -> None:
+def check_finite_numbers(message: Any, *, checked: object = None) -> None:
     """Refuse a message holding a number JSON cannot hold: a NaN or infinite float or Decimal, as a plain
     `json.loads` gives for `NaN` or `1e999`, or as an SDK model holds after reading them. Read on, the user would see
     `inf` from a dict, `n/a` from the model (its JSON dump writes null) and the model `Infinity`, which is not JSON:
     one reading for the same bytes is a refusal on both paths, as `parse_json` refuses them.
+
+    `checked` is a value inside `message` (the very object) already shown to hold finite numbers only, such as a
+    document that validated as a `Document` (its cells refuse NaN and infinity): it is not walked again.
 
     Raises:
         ValueError: `message` (a dict, a list or a model, at any depth) holds such a number.
@@ -961,6 +964,8 @@ def check_finite_numbers(message: Any) -> None:
     pending: list[Any] = [message]
     while pending:
         value: Any = pending.pop()
+        if value is checked:  # (None, the default, is finite too)
+            continue
         kind = value.__class__  # `value` is Any: no cast, a call a value, on this path
         # What `json.loads` builds, by exact type first: a result of many records is walked at the cost of a
         # type lookup a value, not of several abstract instance checks.

@@ -2,9 +2,11 @@
 (the SDK 2.x), as a script: ``python tests/integrations/marked_server.py``.
 
 `empty` returns a result with no content; `hostile` returns a result whose tool title, text and guidance imitate
-the host's own lines; `failing` returns an error result.
+the host's own lines; `failing` returns an error result; `entry` returns a one-line entry naming its argument, and
+`received` the calls of `entry` the server received (JSON), so that a test sees what reached the server.
 """
 
+import json
 from typing import Any
 
 from mcp_rendering.types import EXTENSION_ID
@@ -43,6 +45,19 @@ def build_server() -> Any:
         return mcp_types.CallToolResult.model_validate(
             {"content": [{"type": "text", "text": "The ledger is closed."}], "isError": True}
         )
+
+    received: list[dict[str, Any]] = []
+
+    @server.tool(name="entry", description="Returns one entry.", annotations=tool_annotations("Entry", verbatim=True))
+    def entry(account: str) -> mcp_types.CallToolResult:
+        received.append({"account": account})
+        return mcp_types.CallToolResult.model_validate({"content": [{"type": "text", "text": f"Entry of {account}"}]})
+
+    @server.tool(
+        name="received", description="The calls of entry.", annotations=tool_annotations("Received", verbatim=True)
+    )
+    def received_calls() -> mcp_types.CallToolResult:
+        return mcp_types.CallToolResult.model_validate({"content": [{"type": "text", "text": json.dumps(received)}]})
 
     return server
 

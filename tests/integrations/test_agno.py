@@ -237,3 +237,46 @@ def test_a_turn_of_verbatim_answers_is_bounded_as_a_whole(example_python: str) -
     )
     answers = "\n\n".join(parts).split("\n\nEnd of result ")
     assert len(answers) == 3 and sum(len(answer.encode()) for answer in answers[:2]) <= bound
+
+
+def test_agno_converts_a_result_where_the_adapter_reads_its_conversion() -> None:
+    """No public name exports Agno's conversion of an MCP result: a release that moves it, stops building
+    `MCPTools`' functions with it, or asks more of a session than the toolkit's replay gives, fails here by name."""
+    import importlib
+    import inspect
+
+    from agno.tools.mcp import MCPTools  # pyright: ignore[reportMissingImports]
+    from mcp.types import CallToolResult, TextContent, Tool  # pyright: ignore[reportAttributeAccessIssue]
+
+    from mcp_rendering.integrations.agno import _Replay  # pyright: ignore[reportPrivateUsage]
+
+    where = "agno.utils.mcp.get_entrypoint_for_tool"
+    module = importlib.import_module("agno.utils.mcp")
+    convert = getattr(module, "get_entrypoint_for_tool", None)
+    assert convert is not None, f"Agno no longer defines {where}: the Agno adapter converts results with it"
+    assert {"tool", "session"} <= set(inspect.signature(convert).parameters), f"{where} takes other arguments now"
+    assert "get_entrypoint_for_tool(" in inspect.getsource(MCPTools), (
+        f"MCPTools no longer builds its functions with {where}: the Agno adapter's other results would differ"
+    )
+    tool = Tool.model_validate({"name": "note", "inputSchema": {"type": "object"}})
+    result = CallToolResult(content=[TextContent(type="text", text="one"), TextContent(type="text", text="two")])
+    entrypoint = convert(tool=tool, session=_Replay(result, None))
+    converted = asyncio.run(entrypoint())
+    assert converted.content == "one\ntwo", f"{where} no longer converts a result over the adapter's replay session"
+
+
+def test_a_moved_conversion_fails_on_import_saying_where_it_looked() -> None:
+    import sys
+
+    probe = (
+        "import agno.tools.mcp, agno.utils.mcp\n"
+        "del agno.utils.mcp.get_entrypoint_for_tool  # as if a release had moved it\n"
+        "try:\n"
+        "    import mcp_rendering.integrations.agno\n"
+        "except ImportError as error:\n"
+        "    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.startswith(
+        "Agno's MCP result conversion is not at agno.utils.mcp.get_entrypoint_for_tool, where this adapter reads it"
+    ), done.stdout + done.stderr

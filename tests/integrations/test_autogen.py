@@ -1,8 +1,9 @@
 """The AutoGen AgentChat adapter, in the environment of `autogen-agentchat` and `autogen-ext[mcp]`.
 
-Each test runs AutoGen's own `AssistantAgent` (its tool call loop, unmodified) with its
-`ReplayChatCompletionClient` (no model, no network) and the example servers' tools over stdio, and reads the
-last message of the `TaskResult`, where the user's answer is.
+Each test runs AutoGen's own `AssistantAgent` loop (a `DirectAnswerAgent`, the loop unmodified) with its
+`ReplayChatCompletionClient` (no model, no network) and the example servers' tools over stdio, through AutoGen's
+`McpWorkbench` or the tools `mcp_server_tools` loads, and reads the last message of the `TaskResult`, where the
+user's answer is.
 """
 
 from __future__ import annotations
@@ -10,21 +11,33 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from autogen_agentchat.agents import AssistantAgent  # pyright: ignore[reportMissingImports]
-from autogen_agentchat.messages import ToolCallExecutionEvent  # pyright: ignore[reportMissingImports]
+from autogen_agentchat.base import TaskResult  # pyright: ignore[reportMissingImports]
+from autogen_agentchat.messages import (  # pyright: ignore[reportMissingImports]
+    ToolCallExecutionEvent,
+    ToolCallRequestEvent,
+    ToolCallSummaryMessage,
+)
 from autogen_core import FunctionCall  # pyright: ignore[reportMissingImports]
 from autogen_core.models import CreateResult, RequestUsage  # pyright: ignore[reportMissingImports]
+from autogen_core.tools import StaticWorkbench, Workbench  # pyright: ignore[reportMissingImports]
 from autogen_ext.models.replay import ReplayChatCompletionClient  # pyright: ignore[reportMissingImports]
-from autogen_ext.tools.mcp import StdioServerParams, mcp_server_tools  # pyright: ignore[reportMissingImports]
+from autogen_ext.tools.mcp import (  # pyright: ignore[reportMissingImports]
+    McpWorkbench,
+    StdioServerParams,
+    create_mcp_server_session,
+    mcp_server_tools,
+)
 
 from mcp_rendering import audit
-from mcp_rendering.integrations.answer import IMITATION_WARNING, UNSTATED_COMPLETENESS
-from mcp_rendering.integrations.autogen import direct_answer_tools
+from mcp_rendering.integrations.answer import IMITATION_WARNING, UNSTATED_COMPLETENESS, other_calls_line
+from mcp_rendering.integrations.autogen import DirectAnswerAgent, DirectAnswerWorkbench, recording_session
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import page_examples, run_example
 from tests.integrations.marked_server import FAKE_CAPTION, HOSTILE_GUIDANCE
@@ -33,7 +46,10 @@ from tests.support.directive_server import HINTED_TEXT
 FINANCIAL = "mcp_rendering.examples.financial"
 SCREENING = "mcp_rendering.examples.screening"
 MARKED = str(Path(__file__).with_name("marked_server.py"))
+DIRECTIVE = "tests.support.directive_server"
 SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
+STATEMENTS = 'Verbatim result from tool "financial_statements" of server "example".'
+SCREENING_ERROR = 'The tool "screening_report" of server "example" reported an error.'
 MODEL_INFO: Any = {
     "vision": False,
     "function_calling": True,
@@ -41,22 +57,26 @@ MODEL_INFO: Any = {
     "family": "unknown",
     "structured_output": False,
 }
+ROUTES = ["workbench", "tools"]
+"""AutoGen's `McpWorkbench`, and the tools `mcp_server_tools` loads (over a shared session)."""
+
+Turn = Sequence[tuple[str, Mapping[str, Any]]]
 
 
-def _model(calls: Sequence[tuple[str, Mapping[str, Any]]], *later: Sequence[tuple[str, Mapping[str, Any]]]) -> Any:
-    """Calls each of `calls` in one turn, then each of `later` in turn, then (when asked again) writes `SUMMARY`."""
+def _model(*turns: Turn) -> Any:
+    """Makes the calls of each of `turns`, one turn per model call, then (when asked again) writes `SUMMARY`."""
     usage = RequestUsage(prompt_tokens=0, completion_tokens=0)
     replies: list[Any] = [
         CreateResult(
             finish_reason="function_calls",
             content=[
                 FunctionCall(id=f"call-{turn}-{index}", name=name, arguments=json.dumps(dict(arguments)))
-                for index, (name, arguments) in enumerate(turn_calls, 1)
+                for index, (name, arguments) in enumerate(calls, 1)
             ],
             usage=usage,
             cached=False,
         )
-        for turn, turn_calls in enumerate((calls, *later))
+        for turn, calls in enumerate(turns)
     ]
     return ReplayChatCompletionClient([*replies, SUMMARY], model_info=MODEL_INFO)
 
@@ -66,31 +86,86 @@ def _params(python: str, module: str) -> Any:
     return StdioServerParams(command=python, args=args, read_timeout_seconds=60)
 
 
+class _LoggingWorkbench(Workbench):  # pyright: ignore[reportUntypedBaseClass]
+    """An application's own wrapper of a workbench, logging each call it hands on."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.calls: list[tuple[str, str | None]] = []
+
+    async def list_tools(self) -> Any:
+        return await self.inner.list_tools()
+
+    async def call_tool(
+        self, name: str, arguments: Any = None, cancellation_token: Any = None, call_id: Any = None
+    ) -> Any:
+        self.calls.append((name, call_id))
+        return await self.inner.call_tool(name, arguments, cancellation_token, call_id)
+
+    async def start(self) -> None:
+        await self.inner.start()
+
+    async def stop(self) -> None:
+        await self.inner.stop()
+
+    async def reset(self) -> None:
+        await self.inner.reset()
+
+    async def save_state(self) -> Any:
+        return await self.inner.save_state()
+
+    async def load_state(self, state: Any) -> None:
+        await self.inner.load_state(state)
+
+
+class _LoggingStaticWorkbench(StaticWorkbench):  # pyright: ignore[reportUntypedBaseClass]
+    """An application's own workbench of the tools, logging each call it makes."""
+
+    def __init__(self, tools: Any) -> None:
+        super().__init__(tools)
+        self.calls: list[tuple[str, str | None]] = []
+
+    async def call_tool(
+        self, name: str, arguments: Any = None, cancellation_token: Any = None, call_id: Any = None
+    ) -> Any:
+        self.calls.append((name, call_id))
+        return await super().call_tool(name, arguments, cancellation_token, call_id)
+
+
+@asynccontextmanager
+async def _workbench(route: str, python: str, module: str, **options: Any) -> AsyncIterator[Any]:
+    """The adapter's workbench over `route`, started, with `options`."""
+    params = _params(python, module)
+    if route == "workbench":
+        async with DirectAnswerWorkbench(McpWorkbench(params), **options) as workbench:
+            yield workbench
+        return
+    async with create_mcp_server_session(params) as session:
+        await session.initialize()
+        tools = await mcp_server_tools(params, session=recording_session(session))
+        async with DirectAnswerWorkbench(tools, **options) as workbench:
+            yield workbench
+
+
 async def _run(
-    python: str, module: str, calls: Sequence[tuple[str, Mapping[str, Any]]], **options: Any
-) -> tuple[str, Any, AssistantAgent]:
-    model = _model(calls)
-    tools = await direct_answer_tools(_params(python, module), server="example", **options)
-    agent = tools.agent("records", model)
-    result = await agent.run(task="Go.")
-    return result.messages[-1].content, model, agent
-
-
-async def _run_plain(python: str, module: str, calls: Sequence[tuple[str, Mapping[str, Any]]]) -> tuple[str, Any]:
-    model = _model(calls)
-    tools = await mcp_server_tools(_params(python, module))
-    agent = AssistantAgent("analyst", model, tools=tools, reflect_on_tool_use=True)
-    result = await agent.run(task="Go.")
-    return result.messages[-1].content, model
-
-
-async def _run_steps(
-    python: str, module: str, turns: Sequence[Sequence[tuple[str, Mapping[str, Any]]]], steps: int
+    route: str, python: str, module: str, turns: Sequence[Turn], steps: int = 1, **options: Any
 ) -> tuple[Any, Any]:
-    """The dedicated agent's `TaskResult` for a model making `turns`, given `steps` as ``max_tool_iterations``."""
+    """The `TaskResult` of a `DirectAnswerAgent` over `route`, its model making `turns`, with `steps` as
+    ``max_tool_iterations``, and the model."""
     model = _model(*turns)
-    tools = await direct_answer_tools(_params(python, module), server="example")
-    return await tools.agent("records", model, max_tool_iterations=steps).run(task="Go."), model
+    async with _workbench(route, python, module, server="example", **options) as workbench:
+        agent = DirectAnswerAgent("records", model, workbench=workbench, max_tool_iterations=steps)
+        return await agent.run(task="Go."), model
+
+
+def _final(result: Any) -> str:
+    return result.messages[-1].content
+
+
+def _executions(result: Any) -> list[Any]:
+    return [
+        item for message in result.messages if isinstance(message, ToolCallExecutionEvent) for item in message.content
+    ]
 
 
 def _reference(python: str, module: str, name: str) -> dict[str, Any]:
@@ -110,159 +185,297 @@ def _reference(python: str, module: str, name: str) -> dict[str, Any]:
 
 
 def test_without_the_adapter_a_reflecting_agent_answers_with_the_summary(example_python: str) -> None:
-    final, model = asyncio.run(_run_plain(example_python, FINANCIAL, [("financial_statements", {})]))
+    async def run() -> tuple[str, Any]:
+        model = _model([("financial_statements", {})])
+        async with McpWorkbench(_params(example_python, FINANCIAL)) as workbench:
+            agent = AssistantAgent("analyst", model, workbench=workbench, reflect_on_tool_use=True)
+            return _final(await agent.run(task="Go.")), model
+
+    final, model = asyncio.run(run())
     assert final == SUMMARY and len(model.create_calls) == 2
 
 
-def test_the_route_answers_with_every_record_and_no_summary(example_python: str) -> None:
-    final, model, _ = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})]))
+@pytest.mark.parametrize("route", ROUTES)
+def test_the_route_answers_with_every_record_and_no_summary(example_python: str, route: str) -> None:
+    # Steps are left: AutoGen's loop would call the model again; the turn ends with the host's view instead.
+    result, model = asyncio.run(_run(route, example_python, FINANCIAL, [[("financial_statements", {})]], steps=3))
     assert len(model.create_calls) == 1  # the model was asked once: it never read the result
-    assert final.startswith('Verbatim result from tool "financial_statements" of server "example".')
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    message = result.messages[-1]
+    assert isinstance(message, ToolCallSummaryMessage) and message.content.startswith(STATEMENTS)
+    report = audit(message.content, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+    # What the model's context holds for the call is the same view, as AutoGen's event shows it.
+    assert [item.content for item in _executions(result)] == [message.content]
 
 
-def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
-    final, _, _ = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})], markdown=True))
+@pytest.mark.parametrize("route", ROUTES)
+def test_the_markdown_option_answers_with_the_fenced_form(example_python: str, route: str) -> None:
+    turns = [[("financial_statements", {})]]
+    result, _ = asyncio.run(_run(route, example_python, FINANCIAL, turns, markdown=True))
+    final = _final(result)
     assert final.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
     report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
-def test_the_tools_are_split_and_the_unmarked_ones_are_autogens_own(example_python: str) -> None:
-    tools = asyncio.run(direct_answer_tools(_params(example_python, FINANCIAL)))
-    own = asyncio.run(mcp_server_tools(_params(example_python, FINANCIAL)))
-    assert [tool.name for tool in tools.verbatim] == ["financial_statements"]
-    assert [tool.name for tool in tools.others] == [tool.name for tool in own if tool.name != "financial_statements"]
-    assert [type(tool) for tool in tools.others] == [type(tool) for tool in own if tool.name != "financial_statements"]
-    allowed = asyncio.run(direct_answer_tools(_params(example_python, FINANCIAL), allow=["key_figures"]))
-    assert allowed.verbatim == [] and len(allowed.others) == len(own)
-    with pytest.raises(ValueError, match="marks no tool verbatim"):
-        allowed.agent("records", _model([]))
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_partial_result_answers_with_the_notice_first_and_every_record_in_order(
+    example_python: str, route: str
+) -> None:
+    result, _ = asyncio.run(_run(route, example_python, SCREENING, [[("screening_report", {})]], steps=2))
+    final = _final(result)
+    assert final.startswith('Verbatim result from tool "screening_report" of server "example".')
+    assert final.split("\n\n")[1].startswith(PARTIAL_MARKER)
+    report = audit(final, _reference(example_python, SCREENING, "screening_report"), markup="text")
+    assert report.rows_expected == 100 and report.rows_intact == 100 and not report.reordered and report.clean
 
 
-def test_an_error_result_is_the_hosts_error_answer_and_stays_in_the_models_context(example_python: str) -> None:
-    final, _, agent = asyncio.run(_run(example_python, SCREENING, [("screening_report", {"batch": "nope"})]))
-    assert final.startswith(
-        'The tool "screening_report" of server "example" reported an error. Its message, as the server wrote it:'
-    )
-    assert "Verbatim result" not in final
-    context = asyncio.run(agent.model_context.get_messages())
-    results = [result for message in context if isinstance(message.content, list) for result in message.content]
-    assert [result.is_error for result in results if hasattr(result, "is_error")] == [True]
-
-
-def test_an_error_goes_back_to_the_model_and_the_corrected_call_answers(example_python: str) -> None:
+@pytest.mark.parametrize("route", ROUTES)
+def test_an_error_goes_back_to_the_model_and_the_corrected_call_answers(example_python: str, route: str) -> None:
     turns = [[("screening_report", {"batch": "nope"})], [("screening_report", {})]]
-    result, model = asyncio.run(_run_steps(example_python, SCREENING, turns, steps=3))
-    final = result.messages[-1].content
+    result, model = asyncio.run(_run(route, example_python, SCREENING, turns, steps=3))
     assert len(model.create_calls) == 2  # the model read the error and made the corrected call, nothing more
+    final = _final(result)
     assert final.startswith('Verbatim result from tool "screening_report" of server "example".')
     assert final.split("\n\n")[1].startswith(PARTIAL_MARKER) and "nope" not in final
-    outputs = [
-        item.content
-        for message in result.messages
-        if isinstance(message, ToolCallExecutionEvent)
-        for item in message.content
+    outputs = _executions(result)
+    assert outputs[0].is_error and outputs[0].content.startswith(SCREENING_ERROR)
+    # The model read the host's error line, then the server's message, in its context.
+    context = asyncio.run(_context_results(model))
+    assert any(SCREENING_ERROR in text and "nope" in text for text in context)
+
+
+async def _context_results(model: Any) -> list[str]:
+    """The tool results' text the model was given, over every call to it."""
+    return [
+        str(result.content)
+        for call in model.create_calls
+        for message in call["messages"]
+        if isinstance(message.content, list)
+        for result in message.content
+        if hasattr(result, "is_error")
     ]
-    assert outputs[0].startswith('The tool "screening_report" of server "example" reported an error.')
 
 
-def test_with_no_step_left_the_error_line_is_the_answer(example_python: str) -> None:
+@pytest.mark.parametrize("route", ROUTES)
+def test_with_no_step_left_the_error_line_is_the_answer(example_python: str, route: str) -> None:
     turns = [[("screening_report", {"batch": "nope"})], [("screening_report", {"batch": "still-not"})]]
-    result, model = asyncio.run(_run_steps(example_python, SCREENING, turns, steps=2))
+    result, model = asyncio.run(_run(route, example_python, SCREENING, turns, steps=2))
     assert len(model.create_calls) == 2
-    assert result.messages[-1].content.startswith('The tool "screening_report" of server "example" reported an error.')
+    assert _final(result).startswith(SCREENING_ERROR) and "still-not" in _final(result)
 
 
-def test_a_call_to_a_tool_the_agent_does_not_hold_goes_back_to_the_model(example_python: str) -> None:
-    """The dedicated agent holds the verbatim tools only: a turn that also calls another tool fails that call, and
-    the model answers, having read both results; the host's view is among the tool results, to show beside it."""
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_turn_mixing_a_verbatim_and_another_tool_goes_back_to_the_model(example_python: str, route: str) -> None:
+    """While steps are left, the model reads both results, the host's view among them, and answers; the view is in
+    AutoGen's execution event for the application to show beside the answer."""
     turns = [[("financial_statements", {}), ("key_figures", {})]]
-    result, model = asyncio.run(_run_steps(example_python, FINANCIAL, turns, steps=2))
-    assert result.messages[-1].content == SUMMARY and len(model.create_calls) == 2
-    executions = [
-        item for message in result.messages if isinstance(message, ToolCallExecutionEvent) for item in message.content
-    ]
-    assert [item.is_error for item in executions] == [False, True]
+    result, model = asyncio.run(_run(route, example_python, FINANCIAL, turns, steps=2))
+    assert _final(result) == SUMMARY and len(model.create_calls) == 2
+    executions = _executions(result)
+    assert [item.name for item in executions] == ["financial_statements", "key_figures"]
+    assert [item.is_error for item in executions] == [False, False]
     report = audit(executions[0].content, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
-def test_a_turn_of_verbatim_calls_only_answers_with_each_in_order(example_python: str) -> None:
-    calls = [("financial_statements", {}), ("financial_statements", {})]
-    final, _, _ = asyncio.run(_run(example_python, FINANCIAL, calls))
-    assert final.count('Verbatim result from tool "financial_statements" of server "example".') == 2
-    assert final.startswith("2 results follow, in the order called")
+@pytest.mark.parametrize("route", ROUTES)
+def test_with_no_step_left_a_mixed_turn_answers_with_the_view_naming_the_other_call(
+    example_python: str, route: str
+) -> None:
+    turns = [[("financial_statements", {}), ("key_figures", {})]]
+    result, model = asyncio.run(_run(route, example_python, FINANCIAL, turns, steps=1))
+    assert len(model.create_calls) == 1
+    lines = _final(result).split("\n\n")
+    assert lines[0] == other_calls_line(["key_figures"])
+    assert lines[1] == STATEMENTS
+    # The other tool's result is AutoGen's own, untouched, in its event.
+    executions = _executions(result)
+    assert not executions[1].is_error and executions[1].content not in _final(result)
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_turn_of_verbatim_calls_only_answers_with_each_in_order(example_python: str, route: str) -> None:
+    turns = [[("financial_statements", {}), ("financial_statements", {})]]
+    result, model = asyncio.run(_run(route, example_python, FINANCIAL, turns, steps=2))
+    final = _final(result)
+    assert len(model.create_calls) == 1
+    assert final.count(STATEMENTS) == 2 and final.startswith("2 results follow, in the order called")
 
 
 def test_several_hostile_results_of_one_turn_are_each_closed_by_the_hosts_end_line(example_python: str) -> None:
-    """AutoGen joins a turn's results with a bare newline; the answer is `join_answers` of them, so a server's
+    """AutoGen joins a step's results with a bare newline; the answer is `join_answers` of them, so a server's
     imitation of a caption inside one result stays inside its bounds."""
-    final, _, _ = asyncio.run(_run(example_python, MARKED, [("hostile", {}), ("empty", {})]))
-    lines = final.split("\n\n")
+    result, _ = asyncio.run(_run("workbench", example_python, MARKED, [[("hostile", {}), ("empty", {})]]))
+    lines = _final(result).split("\n\n")
     assert lines[0].startswith("2 results follow, in the order called; the host ends each with a line marked ")
     mark = lines[0].rsplit(" ", 1)[1].rstrip(".")
     ends = [index for index, line in enumerate(lines) if line.startswith("End of result")]
     assert [lines[index] for index in ends] == [f"End of result 1 of 2 ({mark}).", f"End of result 2 of 2 ({mark})."]
-    # The hostile result's imitation sits before the first end line, the empty result's caption after it.
     assert lines.index(FAKE_CAPTION) < ends[0] < lines.index('Verbatim result from tool "empty" of server "example".')
     assert lines[1] == 'Verbatim result from tool "hostile" of server "example".' and lines[2] == IMITATION_WARNING
 
 
-def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:
-    final, _, _ = asyncio.run(_run(example_python, SCREENING, [("screening_report", {})]))
-    assert final.split("\n\n")[1].startswith(PARTIAL_MARKER)
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_server_marking_every_tool_without_allow_keeps_the_agent_working(example_python: str, route: str) -> None:
+    """Every tool answers through the host: a failing one goes back to the model, a hostile one sits below the
+    host's caption with its guidance not shown."""
+    turns = [[("failing", {})], [("hostile", {})]]
+    result, model = asyncio.run(_run(route, example_python, MARKED, turns, steps=3))
+    assert len(model.create_calls) == 2
+    failed = _executions(result)[0]
+    assert failed.is_error and failed.content == (
+        'The tool "failing" of server "example" reported an error. Its message, as the server wrote it:'
+        "\n\nThe ledger is closed."
+    )
+    lines = _final(result).split("\n\n")
+    assert lines[:3] == ['Verbatim result from tool "hostile" of server "example".', IMITATION_WARNING, FAKE_CAPTION]
+    assert HOSTILE_GUIDANCE not in _final(result)
 
 
-def test_a_huge_result_is_bounded_as_present_bounds_it(example_python: str) -> None:
-    final, _, _ = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})], max_rows=3))
+@pytest.mark.parametrize("route", ROUTES)
+def test_allow_keeps_the_other_marked_tools_autogens_own(example_python: str, route: str) -> None:
+    turns = [[("hostile", {})]]
+    result, model = asyncio.run(_run(route, example_python, MARKED, turns, steps=2, allow=["empty"]))
+    # Not allowed: AutoGen's loop goes on, the model reads the server's text as AutoGen hands it on, and answers.
+    assert _final(result) == SUMMARY and len(model.create_calls) == 2
+    handed = _executions(result)[0].content
+    assert "ignore the records" in handed and 'Verbatim result from tool "hostile"' not in handed
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_the_server_receives_each_call_once(example_python: str, route: str) -> None:
+    async def run() -> tuple[str, Any]:
+        model = _model([("entry", {"account": "A-1"})])
+        async with _workbench(route, example_python, MARKED, server="example") as direct:
+            agent = DirectAnswerAgent("records", model, workbench=direct, max_tool_iterations=2)
+            final = _final(await agent.run(task="Go."))
+            # Asked on the same connection the call went over.
+            received = await direct.call_tool("received", {})
+        return final, received
+
+    final, received = asyncio.run(run())
+    assert final.startswith('Verbatim result from tool "entry" of server "example".') and "Entry of A-1" in final
+    assert received.result[0].content.endswith('[{"account": "A-1"}]')
+
+
+def test_an_application_wrapper_around_the_workbench_sees_every_call_and_autogens_events(
+    example_python: str,
+) -> None:
+    async def run() -> tuple[list[Any], Any, Any]:
+        model = _model([("screening_report", {"batch": "nope"})], [("screening_report", {})])
+        params = _params(example_python, SCREENING)
+        async with DirectAnswerWorkbench(McpWorkbench(params), server="example") as direct:
+            logging = _LoggingWorkbench(direct)
+            agent = DirectAnswerAgent("records", model, workbench=logging, max_tool_iterations=3)
+            streamed = [item async for item in agent.run_stream(task="Go.")]
+        return streamed, logging, model
+
+    streamed, logging, model = asyncio.run(run())
+    assert logging.calls == [("screening_report", "call-0-1"), ("screening_report", "call-1-1")]
+    requests = [item for item in streamed if isinstance(item, ToolCallRequestEvent)]
+    executions = [item for item in streamed if isinstance(item, ToolCallExecutionEvent)]
+    assert [len(item.content) for item in requests] == [1, 1] and len(executions) == 2
+    result = streamed[-1]
+    assert isinstance(result, TaskResult) and result.messages[-1] is streamed[-2]
+    assert streamed[-2].content.startswith('Verbatim result from tool "screening_report" of server "example".')
+    assert len(model.create_calls) == 2
+
+
+def test_the_applications_own_workbench_of_the_tools_makes_each_call(example_python: str) -> None:
+    async def run() -> tuple[Any, Any, Any]:
+        model = _model([("financial_statements", {})])
+        params = _params(example_python, FINANCIAL)
+        async with create_mcp_server_session(params) as session:
+            await session.initialize()
+            tools = await mcp_server_tools(params, session=recording_session(session))
+            own = _LoggingStaticWorkbench(tools)
+            async with DirectAnswerWorkbench(own, server="example") as direct:
+                agent = DirectAnswerAgent("records", model, workbench=direct, max_tool_iterations=2)
+                return await agent.run(task="Go."), own, model
+
+    result, own, model = asyncio.run(run())
+    assert own.calls == [("financial_statements", "call-0-1")] and len(model.create_calls) == 1
+    report = audit(_final(result), _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_intact == 54 and report.clean
+
+
+def test_an_mcp_workbench_tool_override_is_called_by_its_new_name_and_shown_by_the_servers(example_python: str) -> None:
+    from autogen_core.tools import ToolOverride  # pyright: ignore[reportMissingImports]
+
+    async def run() -> tuple[Any, list[str], Any]:
+        model = _model([("statements", {})])
+        overrides = {"financial_statements": ToolOverride(name="statements")}
+        mcp = McpWorkbench(_params(example_python, FINANCIAL), tool_overrides=overrides)
+        async with DirectAnswerWorkbench(mcp, server="example") as direct:
+            names = [tool["name"] for tool in await direct.list_tools()]
+            agent = DirectAnswerAgent("records", model, workbench=direct, max_tool_iterations=2)
+            return await agent.run(task="Go."), names, model
+
+    result, names, model = asyncio.run(run())
+    assert "statements" in names and "financial_statements" not in names  # the listing is the McpWorkbench's
+    assert len(model.create_calls) == 1 and _final(result).startswith(STATEMENTS)
+    report = audit(_final(result), _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_intact == 54 and report.clean
+
+
+def test_an_agent_that_reflects_ends_at_a_verbatim_step_and_reflects_on_the_others(example_python: str) -> None:
+    async def run(turn: Turn) -> tuple[str, Any]:
+        model = _model(turn)
+        async with _workbench("workbench", example_python, FINANCIAL, server="example") as direct:
+            agent = DirectAnswerAgent("records", model, workbench=direct, reflect_on_tool_use=True)
+            return _final(await agent.run(task="Go.")), model
+
+    final, model = asyncio.run(run([("financial_statements", {})]))
+    assert final.startswith(STATEMENTS) and len(model.create_calls) == 1
+    final, model = asyncio.run(run([("financial_statements", {}), ("key_figures", {})]))
+    assert final == SUMMARY and len(model.create_calls) == 2  # AutoGen's reflection, as without the adapter
+
+
+def test_tools_loaded_without_the_recording_session_stay_autogens_own(example_python: str) -> None:
+    async def run() -> Any:
+        model = _model([("financial_statements", {})])
+        tools = await mcp_server_tools(_params(example_python, FINANCIAL))
+        async with DirectAnswerWorkbench(tools, server="example") as direct:
+            agent = DirectAnswerAgent("records", model, workbench=direct, max_tool_iterations=2)
+            return await agent.run(task="Go.")
+
+    result = asyncio.run(run())
+    assert _final(result) == SUMMARY  # not read, so not the route: AutoGen's loop went on
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_huge_result_is_bounded_as_present_bounds_it(example_python: str, route: str) -> None:
+    result, _ = asyncio.run(_run(route, example_python, FINANCIAL, [[("financial_statements", {})]], max_rows=3))
+    final = _final(result)
     report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_intact == 3 and final.split("\n\n")[1].startswith(PARTIAL_MARKER)
 
 
 def test_a_result_with_no_content_answers_with_the_hosts_line(example_python: str) -> None:
-    final, _, _ = asyncio.run(_run(example_python, MARKED, [("empty", {})]))
-    assert final == (
+    result, _ = asyncio.run(_run("tools", example_python, MARKED, [[("empty", {})]]))
+    assert _final(result) == (
         'Verbatim result from tool "empty" of server "example".\n\n'
         f'The tool "empty" of server "example" returned nothing to show.\n\n{UNSTATED_COMPLETENESS}'
     )
 
 
-def test_a_hostile_result_sits_below_the_hosts_caption_and_its_guidance_is_not_shown(example_python: str) -> None:
-    final, _, _ = asyncio.run(_run(example_python, MARKED, [("hostile", {})]))
-    lines = final.split("\n\n")
-    assert lines[0] == 'Verbatim result from tool "hostile" of server "example".'
-    # The host's warning, then the server's imitation, after the host's caption, as its text.
-    assert lines[1] == IMITATION_WARNING and lines[2] == FAKE_CAPTION
-    assert HOSTILE_GUIDANCE not in final
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_result_directive_alone_does_not_take_the_route(example_python: str, route: str) -> None:
+    # The route is chosen from the tool's hint: `directed`'s result is AutoGen's own, and the model reads it.
+    result, model = asyncio.run(_run(route, example_python, DIRECTIVE, [[("directed", {})]], steps=2))
+    assert _final(result) == SUMMARY and len(model.create_calls) == 2
+    # A hinted tool whose result may be summarized goes back to the model too, as the host's text of it.
+    result, model = asyncio.run(_run(route, example_python, DIRECTIVE, [[("hinted", {})]], steps=2))
+    assert _final(result) == SUMMARY and len(model.create_calls) == 2
+    assert _executions(result)[0].content == HINTED_TEXT
 
 
-def test_an_error_of_a_server_marking_every_tool_is_the_hosts_error_answer(example_python: str) -> None:
-    final, _, _ = asyncio.run(_run(example_python, MARKED, [("failing", {})]))
-    assert final == (
-        'The tool "failing" of server "example" reported an error. Its message, as the server wrote it:'
-        "\n\nThe ledger is closed."
-    )
-
-
-def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
-    [example] = page_examples("autogen.md")
-    done = run_example(example, tmp_path)
+@pytest.mark.parametrize("index", [0, 1], ids=["workbench", "tools"])
+def test_the_docs_page_examples_run_as_written(tmp_path: Path, index: int) -> None:
+    examples = page_examples("autogen.md")
+    assert len(examples) == 2
+    done = run_example(examples[index], tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith('Verbatim result from tool "financial_statements" of server "example-financial".')
     assert "Capitaux propres" in done.stdout and "Equity is up." not in done.stdout
-
-
-DIRECTIVE = "tests.support.directive_server"
-"""A server whose results' directives and tools' hints disagree."""
-
-
-def test_a_result_directive_alone_does_not_take_the_agent_wide_route(example_python: str) -> None:
-    # The tools are split from their hints when loaded: a tool without the hint goes to the agent that reflects,
-    # whatever its results say; the dedicated agent shows a hinted tool's summarizable result as `present()` does.
-    tools = asyncio.run(direct_answer_tools(_params(example_python, DIRECTIVE)))
-    assert [tool.name for tool in tools.verbatim] == ["hinted"]
-    assert [tool.name for tool in tools.others] == ["directed"]
-    final, model, _ = asyncio.run(_run(example_python, DIRECTIVE, [("hinted", {})]))
-    assert final == HINTED_TEXT and len(model.create_calls) == 1

@@ -261,9 +261,9 @@ async def _autogen(turns: Turns, allow: Sequence[str] | None) -> str:
     from autogen_core import FunctionCall  # pyright: ignore[reportMissingImports]
     from autogen_core.models import CreateResult, RequestUsage  # pyright: ignore[reportMissingImports]
     from autogen_ext.models.replay import ReplayChatCompletionClient  # pyright: ignore[reportMissingImports]
-    from autogen_ext.tools.mcp import StdioServerParams  # pyright: ignore[reportMissingImports]
+    from autogen_ext.tools.mcp import McpWorkbench, StdioServerParams  # pyright: ignore[reportMissingImports]
 
-    from mcp_rendering.integrations.autogen import direct_answer_tools
+    from mcp_rendering.integrations.autogen import DirectAnswerAgent, DirectAnswerWorkbench
 
     usage = RequestUsage(prompt_tokens=0, completion_tokens=0)
     replies: list[Any] = [
@@ -278,10 +278,10 @@ async def _autogen(turns: Turns, allow: Sequence[str] | None) -> str:
     info: Any = {"vision": False, "function_calling": True, "json_output": False, "family": "unknown"}
     model = ReplayChatCompletionClient([*replies, SUMMARY], model_info={**info, "structured_output": False})
     params = StdioServerParams(**_params(), read_timeout_seconds=60)
-    tools = await direct_answer_tools(params, server=SERVER, allow=allow)
-    # The dedicated agent (AutoGen's route is agent-wide): a step for each turn, and one for the model's answer.
-    agent = tools.agent("ledger", model, max_tool_iterations=len(turns) + 1)
-    result = await agent.run(task="Show the ledger")
+    async with DirectAnswerWorkbench(McpWorkbench(params), server=SERVER, allow=allow) as workbench:
+        # A step for each turn, and one for the model's answer.
+        agent = DirectAnswerAgent("ledger", model, workbench=workbench, max_tool_iterations=len(turns) + 1)
+        result = await agent.run(task="Show the ledger")
     return str(result.messages[-1].content)
 
 

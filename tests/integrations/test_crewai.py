@@ -26,7 +26,7 @@ from pydantic import Field
 
 from mcp_rendering import audit
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES
-from mcp_rendering.integrations.crewai import DirectAnswerToolAdapter
+from mcp_rendering.integrations.crewai import _CREWAI_TOOL_ADAPTER, DirectAnswerToolAdapter  # pyright: ignore[reportPrivateUsage]
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, page_examples, run_example
 from tests.support.directive_server import HINTED_TEXT
@@ -213,3 +213,28 @@ def test_a_result_directive_alone_does_not_take_the_route_fixed_at_load(example_
     assert final == SUMMARY
     final, _ = run(example_python, DIRECTIVE, "hinted")
     assert final == HINTED_TEXT
+
+
+def test_crewai_tools_keeps_its_mcp_tool_adapter_where_the_adapter_reads_it() -> None:
+    """No public name exports crewai-tools' tool adapter: a release that moves it, or stops building
+    `MCPServerAdapter`'s tools with it, fails here by name."""
+    import importlib
+    import inspect
+
+    module_name, _, name = _CREWAI_TOOL_ADAPTER.rpartition(".")
+    module = importlib.import_module(module_name)
+    assert hasattr(module, name), f"crewai-tools no longer defines {_CREWAI_TOOL_ADAPTER}: the CrewAI adapter reads it"
+    assert f"{name}()" in inspect.getsource(MCPServerAdapter.__init__), (
+        f"MCPServerAdapter no longer builds its tools with {name}: the CrewAI adapter's unmarked tools would differ"
+    )
+
+
+def test_a_moved_tool_adapter_fails_when_the_adapter_is_made_saying_where_it_looked(monkeypatch: Any) -> None:
+    import importlib
+
+    import pytest
+
+    module_name, _, name = _CREWAI_TOOL_ADAPTER.rpartition(".")
+    monkeypatch.delattr(importlib.import_module(module_name), name)
+    with pytest.raises(ImportError, match=f"not at {_CREWAI_TOOL_ADAPTER.replace('.', '[.]')}"):
+        DirectAnswerToolAdapter()

@@ -83,12 +83,16 @@ async def _run(
     *,
     markdown: bool = False,
     allow: Sequence[str] | None = None,
+    max_bytes: int | None = 512 * 1024,
 ) -> tuple[str, ScriptedModel]:
     params = StdioServerParameters(command=python, args=["-m", module])
     toolset = McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
     model = ScriptedModel(model="scripted", tool=tool, arguments=dict(arguments), also=list(also))
     agent = LlmAgent(
-        name="test", model=model, tools=[toolset], **direct_answers(server="example", markdown=markdown, allow=allow)
+        name="test",
+        model=model,
+        tools=[toolset],
+        **direct_answers(server="example", markdown=markdown, allow=allow, max_bytes=max_bytes),
     )
     runner = InMemoryRunner(agent=agent, app_name="test")
     final = ""
@@ -160,6 +164,16 @@ def test_a_turn_of_verbatim_calls_only_answers_with_each_in_order(example_python
     final, model = asyncio.run(_run(example_python, FINANCIAL, "financial_statements", {}, ["financial_statements"]))
     assert model.calls == 1
     assert final.count('Verbatim result from tool "financial_statements" of server "example".') == 2
+
+
+def test_a_joined_answer_names_by_tool_the_results_its_bound_leaves_out(example_python: str) -> None:
+    # Each whole answer is about a third of the bound: the third is left out, and named by its tool.
+    calls = ("financial_statements", {}, ["financial_statements", "financial_statements"])
+    final, model = asyncio.run(_run(example_python, FINANCIAL, *calls, max_bytes=16000))
+    assert model.calls == 1
+    left_out = final.split("\n\n")[1]
+    assert left_out.startswith(f"{PARTIAL_MARKER} this answer shows the first 2 of 3 results")
+    assert 'result 3, of tool "financial_statements", is not in it.' in left_out
 
 
 def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:

@@ -17,7 +17,11 @@ from typing import Any
 from haystack import component  # pyright: ignore[reportMissingImports]
 from haystack.components.agents import Agent  # pyright: ignore[reportMissingImports]
 from haystack.dataclasses import ChatMessage, ToolCall  # pyright: ignore[reportMissingImports]
-from haystack_integrations.tools.mcp import MCPToolset, StdioServerInfo  # pyright: ignore[reportMissingImports]
+from haystack_integrations.tools.mcp import (  # pyright: ignore[reportMissingImports]
+    MCPTool,
+    MCPToolset,
+    StdioServerInfo,
+)
 
 from mcp_rendering import audit
 from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
@@ -25,6 +29,7 @@ from mcp_rendering.integrations.haystack import DirectAnswerHook, direct_answers
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, page_examples, run_example
 from tests.support.directive_server import DIRECTED_TEXT
+from tests.support.imitating_server import FORGED_TEXT, IMITATION
 
 FINANCIAL = "mcp_rendering.examples.financial"
 SCREENING = "mcp_rendering.examples.screening"
@@ -58,10 +63,12 @@ def _run(
     module: str,
     script: Sequence[tuple[str, dict[str, Any]]],
     allow: Sequence[str] | None = None,
+    outputs_to_string: dict[str, dict[str, Any]] | None = None,
     **options: Any,
 ) -> tuple[str | None, dict[str, Any], ScriptedGenerator]:
     # The server runs from the repository, where the test servers' package is.
-    toolset = MCPToolset(StdioServerInfo(command=python, args=["-m", module], env={"PYTHONPATH": str(ROOT)}))
+    server = StdioServerInfo(command=python, args=["-m", module], env={"PYTHONPATH": str(ROOT)})
+    toolset = MCPToolset(server, outputs_to_string=outputs_to_string)
     generator = ScriptedGenerator(script)
     options.setdefault("server", "example")
     hooks = direct_answers(*(allow if allow is not None else [toolset]), **options)
@@ -202,8 +209,11 @@ def _hook_on(result_text: str) -> tuple[list[Any], Any]:
     from haystack.components.agents.state import State  # pyright: ignore[reportMissingImports]
 
     tool_message = ChatMessage.from_tool(result_text, origin=ToolCall(tool_name="ledger", arguments={}, id="call-1"))
-    schema = {"messages": {"type": list[ChatMessage]}, "stop_run": {"type": str}}
-    state = State(schema=schema, data={"messages": [ChatMessage.from_user("Go."), tool_message]})
+    schema = {"messages": {"type": list[ChatMessage]}, "stop_run": {"type": str}, "tools": {"type": list}}
+    # The tool that ran the call, as the Agent keeps it in its state for hooks (never connected here).
+    tool = MCPTool(name="ledger", server_info=StdioServerInfo(command="unused"))
+    data = {"messages": [ChatMessage.from_user("Go."), tool_message], "tools": [tool]}
+    state = State(schema=schema, data=data)
     DirectAnswerHook(["ledger"]).run(state)
     return state.data["messages"], state.data.get("stop_run")
 
@@ -249,3 +259,63 @@ def test_a_result_directive_alone_takes_the_route_and_a_summarizable_result_does
     listed = [{"name": "hinted", "_meta": {"io.modelcontextprotocol/rendering": {"verbatimHint": True}}}]
     final, _, _ = _run(example_python, DIRECTIVE, [("hinted", {})], listed_tools=listed)
     assert final == SUMMARY
+
+
+IMITATING = "tests.support.imitating_server"
+"""A server whose result's text is the dump of a whole result marked verbatim."""
+
+
+def _text_of_result(result: str) -> str:
+    """An application's `outputs_to_string` handler: the text of the result, without its JSON around it."""
+    return "\n".join(block["text"] for block in json.loads(result)["content"] if block.get("type") == "text")
+
+
+def test_server_text_imitating_a_result_never_takes_the_route(example_python: str) -> None:
+    """An application that hands the model the result's text alone (`outputs_to_string`) makes the tool message the
+    server's text: a text worded as a whole result marked verbatim must not pass for one."""
+    final, _, generator = _run(example_python, IMITATING, [("imitating", {})])
+    assert final == SUMMARY and generator.calls == 2  # the real result says nothing of rendering
+    handler = {"imitating": {"handler": _text_of_result}}
+    final, output, generator = _run(example_python, IMITATING, [("imitating", {})], outputs_to_string=handler)
+    assert final == SUMMARY and generator.calls == 2 and output["exit_reason"] != "imitating"
+    [tool_message] = [message for message in output["messages"] if message.tool_call_result is not None]
+    assert tool_message.tool_call_result.result == IMITATION  # the model read the server's text as it is
+    assert FORGED_TEXT not in (final or "")
+
+
+def test_a_converted_tool_output_goes_to_the_model_even_when_verbatim(example_python: str) -> None:
+    """The route reads only a result `mcp-haystack` wrote: a tool whose output the application converts is read by
+    the model, as without the hook."""
+    handler = {"financial_statements": {"handler": _text_of_result}}
+    final, _, generator = _run(example_python, FINANCIAL, [("financial_statements", {})], outputs_to_string=handler)
+    assert final == SUMMARY and generator.calls == 2
+
+
+def test_the_agent_keeps_the_tools_of_the_step_in_its_state_for_hooks(example_python: str) -> None:
+    """The hook learns which tool ran each call from the Agent's ``tools`` state key: a Haystack release that stops
+    keeping it there (or keeps other objects) would leave every result with the model."""
+    seen: list[Any] = []
+
+    class Record:
+        def run(self, state: Any) -> None:
+            seen.append(state.data.get("tools"))
+
+    server = StdioServerInfo(command=example_python, args=["-m", FINANCIAL], env={"PYTHONPATH": str(ROOT)})
+    toolset = MCPToolset(server)
+    agent = Agent(
+        chat_generator=ScriptedGenerator([("key_figures", {})]), tools=toolset, hooks={"after_tool": [Record()]}
+    )
+    try:
+        agent.run(messages=[ChatMessage.from_user("Go.")])
+        members = list(toolset)
+    finally:
+        toolset.close()
+    assert seen, "the after_tool hook did not run"
+    tools = seen[0]
+    assert isinstance(tools, list), (
+        "Haystack's Agent no longer keeps the step's tools in its state (state.data['tools']) for hooks: the"
+        " Haystack adapter reads them to know which tool ran each call"
+    )
+    assert {id(tool) for tool in members} <= {id(tool) for tool in tools}, (
+        "state.data['tools'] no longer holds the toolset's own tool objects: the Haystack adapter matches them"
+    )

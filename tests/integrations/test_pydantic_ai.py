@@ -16,7 +16,14 @@ from typing import Any
 
 import pytest
 from fastmcp.client.transports import StdioTransport  # pyright: ignore[reportMissingImports]
-from pydantic_ai import Agent  # pyright: ignore[reportMissingImports]
+from fastmcp.exceptions import ToolError  # pyright: ignore[reportMissingImports]
+from pydantic_ai import (  # pyright: ignore[reportMissingImports]
+    Agent,
+    DeferredToolRequests,
+    DeferredToolResults,
+    ToolDenied,
+)
+from pydantic_ai.capabilities import Hooks  # pyright: ignore[reportMissingImports]
 from pydantic_ai.mcp import MCPToolset  # pyright: ignore[reportMissingImports]
 from pydantic_ai.messages import (  # pyright: ignore[reportMissingImports]
     ModelResponse,
@@ -276,3 +283,163 @@ def test_the_capability_checks_its_options_when_made() -> None:
     with pytest.raises(TypeError):
         DirectAnswers(allow={"example": "financial_statements"})
     assert DirectAnswers(allow={"example": ["a", "a"]}).allow == {"example": frozenset({"a"})}
+
+
+ENTRY = [("entry", {"account": "A-1"})]
+REFUSAL = "Refused by the approval policy."
+
+
+def _marked_toolset(python: str, **options: Any) -> Any:
+    """The server marking every tool, as a toolset with the application's `options` (its hooks)."""
+    return MCPToolset(StdioTransport(command=python, args=[MARKED]), id="example", init_timeout=60, **options)
+
+
+async def _received(toolset: Any) -> list[dict[str, Any]]:
+    """The calls of `entry` the server received, asked of the server itself."""
+    received = await toolset.direct_call_tool("received", {})
+    return json.loads(received) if isinstance(received, str) else received
+
+
+async def _run_hooked(
+    python: str,
+    calls: Sequence[tuple[str, Mapping[str, Any]]],
+    *,
+    toolset: Any = None,
+    capabilities: Sequence[Any] = (),
+    **options: Any,
+) -> tuple[str, Script, list[dict[str, Any]]]:
+    """`_run` with the adapter and no allow-list, on the server marking every tool, with the application's own
+    toolset `options` (`process_tool_call`) and `capabilities`; with the calls the server received."""
+    script = Script([(name, dict(arguments)) for name, arguments in calls])
+    toolset = toolset if toolset is not None else _marked_toolset(python, **options)
+    agent = Agent(FunctionModel(script.respond), toolsets=[toolset], capabilities=[DirectAnswers(), *capabilities])
+    async with agent:
+        result = await agent.run("Go.")
+        received = await _received(toolset)
+    return result.output, script, received
+
+
+def test_the_applications_hooks_see_a_verbatim_call_with_its_arguments(example_python: str) -> None:
+    seen: list[tuple[str, str, dict[str, Any]]] = []
+
+    async def log_call(ctx: Any, call_tool: Any, name: str, args: dict[str, Any]) -> Any:
+        seen.append(("process_tool_call", name, dict(args)))
+        return await call_tool(name, args)
+
+    hooks = Hooks()
+
+    @hooks.on.before_tool_execute
+    async def log_execute(ctx: Any, *, call: Any, tool_def: Any, args: Any) -> Any:
+        seen.append(("before_tool_execute", call.tool_name, dict(args)))
+        return args
+
+    output, script, received = asyncio.run(
+        _run_hooked(example_python, ENTRY, capabilities=[hooks], process_tool_call=log_call)
+    )
+    assert seen == [
+        ("before_tool_execute", "entry", {"account": "A-1"}),
+        ("process_tool_call", "entry", {"account": "A-1"}),
+    ]
+    assert received == [{"account": "A-1"}]
+    # The route is still taken, from the result of the call the toolset's hook made.
+    assert script.requests == 1 and output.startswith('Verbatim result from tool "entry" of server "example".')
+    assert "Entry of A-1" in output
+
+
+def test_a_hook_that_refuses_the_call_means_no_call_and_no_hosts_view(example_python: str) -> None:
+    async def refuse(ctx: Any, call_tool: Any, name: str, args: dict[str, Any]) -> Any:
+        return REFUSAL
+
+    output, script, received = asyncio.run(_run_hooked(example_python, ENTRY, process_tool_call=refuse))
+    assert received == []  # the server never received the call
+    # The model read the refusal and answered, as Pydantic AI does without the adapter.
+    assert output == SUMMARY and script.requests == 2 and script.read == [REFUSAL]
+
+    async def denied() -> tuple[Any, Script, list[dict[str, Any]]]:
+        """Pydantic AI's own tool approval: the run stops on the call, which the application then denies."""
+        script = Script(list(ENTRY))
+        leaf = _marked_toolset(example_python)
+        agent = Agent(
+            FunctionModel(script.respond),
+            toolsets=[leaf.approval_required()],
+            capabilities=[DirectAnswers()],
+            output_type=[str, DeferredToolRequests],
+        )
+        async with agent:
+            first = await agent.run("Go.")
+            assert isinstance(first.output, DeferredToolRequests)
+            results = DeferredToolResults(
+                approvals={c.tool_call_id: ToolDenied(REFUSAL) for c in first.output.approvals}
+            )
+            second = await agent.run(message_history=first.all_messages(), deferred_tool_results=results)
+            return second.output, script, await _received(leaf)
+
+    output, script, received = asyncio.run(denied())
+    assert received == [] and output == SUMMARY and script.read == [REFUSAL]
+
+
+def test_an_argument_rewriting_hook_decides_what_the_server_receives_and_the_view_shows(example_python: str) -> None:
+    async def rewrite_call(ctx: Any, call_tool: Any, name: str, args: dict[str, Any]) -> Any:
+        return await call_tool(name, {**args, "account": "B-2"})
+
+    hooks = Hooks()
+
+    @hooks.on.before_tool_execute
+    async def rewrite_execute(ctx: Any, *, call: Any, tool_def: Any, args: Any) -> Any:
+        return {**args, "account": "B-2"}
+
+    for options, capabilities in (({"process_tool_call": rewrite_call}, []), ({}, [hooks])):
+        output, script, received = asyncio.run(_run_hooked(example_python, ENTRY, capabilities=capabilities, **options))
+        assert received == [{"account": "B-2"}]
+        assert script.requests == 1 and "Entry of B-2" in output and "A-1" not in output
+
+
+def test_a_hook_that_replaces_the_result_is_what_the_model_reads(example_python: str) -> None:
+    async def redact(ctx: Any, call_tool: Any, name: str, args: dict[str, Any]) -> Any:
+        await call_tool(name, args)
+        return "Redacted."
+
+    output, script, received = asyncio.run(_run_hooked(example_python, ENTRY, process_tool_call=redact))
+    assert received == [{"account": "A-1"}]
+    assert output == SUMMARY and script.requests == 2 and script.read == ["Redacted."]
+
+
+def test_a_toolset_whose_class_makes_its_calls_its_own_way_keeps_them(example_python: str) -> None:
+    """The wrapper cannot stand in for a call an application's subclass makes: the toolset makes it, the route is
+    not taken."""
+    seen: list[tuple[str, dict[str, Any]]] = []
+
+    class LoggingToolset(MCPToolset):  # pyright: ignore[reportUntypedBaseClass]
+        async def direct_call_tool(self, name: str, args: dict[str, Any], **options: Any) -> Any:
+            seen.append((name, dict(args)))
+            return await super().direct_call_tool(name, args, **options)
+
+    toolset = LoggingToolset(StdioTransport(command=example_python, args=[MARKED]), id="example", init_timeout=60)
+    output, script, received = asyncio.run(_run_hooked(example_python, ENTRY, toolset=toolset))
+    assert seen[0] == ("entry", {"account": "A-1"}) and received == [{"account": "A-1"}]
+    assert output == SUMMARY and script.requests == 2
+
+
+def test_an_error_of_a_verbatim_tool_follows_the_toolsets_error_behaviour(example_python: str) -> None:
+    parts: list[Any] = []
+
+    async def run(behavior: str) -> str:
+        script = Script([("failing", {})])
+
+        def respond(messages: list[Any], info: AgentInfo) -> ModelResponse:
+            parts.extend(part for message in messages for part in getattr(message, "parts", []))
+            return script.respond(messages, info)
+
+        toolset = _marked_toolset(example_python, tool_error_behavior=behavior)
+        agent = Agent(FunctionModel(respond), toolsets=[toolset], capabilities=[DirectAnswers()])
+        async with agent:
+            return (await agent.run("Go.")).output
+
+    # "failed": a failed tool return, not a retry prompt, holding the host's line.
+    assert asyncio.run(run("failed")) == SUMMARY
+    [failed] = [part for part in parts if isinstance(part, (ToolReturnPart, RetryPromptPart))]
+    assert isinstance(failed, ToolReturnPart) and failed.outcome == "failed"
+    assert failed.content.startswith('The tool "failing" of server "example" reported an error.')
+    # "error": the MCP client's error ends the run, as it does without the adapter.
+    with pytest.raises(ToolError, match="The ledger is closed"):
+        asyncio.run(run("error"))

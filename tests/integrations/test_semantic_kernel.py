@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -25,6 +25,7 @@ from semantic_kernel.contents import (  # pyright: ignore[reportMissingImports]
     FunctionCallContent,
     FunctionResultContent,
 )
+from semantic_kernel.functions import FunctionResult  # pyright: ignore[reportMissingImports]
 
 from mcp_rendering import audit
 from mcp_rendering.integrations.answer import IMITATION_WARNING, UNSTATED_COMPLETENESS
@@ -249,3 +250,95 @@ def test_a_result_directive_alone_does_not_take_the_route_nor_a_summarizable_res
     for tool in ("directed", "hinted"):
         message, service = asyncio.run(_run(example_python, DIRECTIVE, [(tool, {})]))
         assert str(message) == SUMMARY and service.requests == 2, tool
+
+
+Filter = Callable[[Any, Callable[[Any], Awaitable[None]]], Awaitable[None]]
+
+
+async def _run_filtered(
+    python: str,
+    calls: Sequence[tuple[str, Mapping[str, Any]]],
+    *,
+    auto: Sequence[Filter] = (),
+    function: Sequence[Filter] = (),
+) -> tuple[Any, ScriptedService, list[dict[str, Any]]]:
+    """`_run` on the server marking every tool, with no allow-list, and the application's own filters: `auto`
+    added after the adapter's, `function` as function-invocation filters; with the calls the server received."""
+    service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(n, dict(a)) for n, a in calls])
+    async with MCPStdioPlugin(name=PLUGIN, command=python, args=[MARKED]) as plugin:
+        chosen = direct_answers(service, [plugin])
+        agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
+        agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+        for each in auto:
+            agent.kernel.add_filter("auto_function_invocation", each)
+        for each in function:
+            agent.kernel.add_filter("function_invocation", each)
+        response = await agent.get_response(messages="Go.")
+        received = await plugin.session.call_tool("received", arguments={})
+    return response.message, service, json.loads(received.content[0].text)
+
+
+ENTRY = [("entry", {"account": "A-1"})]
+REFUSAL = "Refused by the approval policy."
+
+
+def test_the_applications_filters_see_a_verbatim_call_with_its_arguments(example_python: str) -> None:
+    seen: list[tuple[str, str, dict[str, Any]]] = []
+
+    async def log_auto(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        seen.append(("auto", context.function.name, dict(context.arguments)))
+        await next(context)
+
+    async def log_function(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        seen.append(("function", context.function.name, dict(context.arguments)))
+        await next(context)
+
+    message, service, received = asyncio.run(
+        _run_filtered(example_python, ENTRY, auto=[log_auto], function=[log_function])
+    )
+    assert seen == [("auto", "entry", {"account": "A-1"}), ("function", "entry", {"account": "A-1"})]
+    assert received == [{"account": "A-1"}]
+    # The route is still taken, from the result of the call the chain made.
+    assert service.requests == 1 and str(message).startswith('Verbatim result from tool "entry" of server "example".')
+    assert "Entry of A-1" in str(message)
+
+
+def test_an_approval_filter_that_refuses_means_no_call_and_no_hosts_view(example_python: str) -> None:
+    async def refuse_auto(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        del next
+        context.function_result = FunctionResult(function=context.function.metadata, value=REFUSAL)
+
+    async def refuse_function(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        del next
+        context.result = FunctionResult(function=context.function.metadata, value=REFUSAL)
+
+    for auto, function in (([refuse_auto], []), ([], [refuse_function])):
+        message, service, received = asyncio.run(_run_filtered(example_python, ENTRY, auto=auto, function=function))
+        assert received == []  # the server never received the call
+        # The model read the refusal and answered, as SK does without the adapter.
+        assert str(message) == SUMMARY and service.requests == 2 and service.read == [REFUSAL]
+
+
+def test_an_argument_rewriting_filter_decides_what_the_server_receives_and_the_view_shows(example_python: str) -> None:
+    async def rewrite_auto(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        context.arguments["account"] = "B-2"
+        await next(context)
+
+    async def rewrite_function(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        context.arguments["account"] = "B-2"
+        await next(context)
+
+    for auto, function in (([rewrite_auto], []), ([], [rewrite_function])):
+        message, service, received = asyncio.run(_run_filtered(example_python, ENTRY, auto=auto, function=function))
+        assert received == [{"account": "B-2"}]
+        assert service.requests == 1 and "Entry of B-2" in str(message) and "A-1" not in str(message)
+
+
+def test_a_filter_that_replaces_the_result_is_what_the_model_reads(example_python: str) -> None:
+    async def redact(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        await next(context)
+        context.result = FunctionResult(function=context.function.metadata, value="Redacted.")
+
+    message, service, received = asyncio.run(_run_filtered(example_python, ENTRY, function=[redact]))
+    assert received == [{"account": "A-1"}]
+    assert str(message) == SUMMARY and service.requests == 2 and service.read == ["Redacted."]

@@ -5,9 +5,10 @@ the financial tool), then writes the three-line summary the job gives (a stand-i
 for an agent that reflects on tool use (AutoGen's default, ``reflect_on_tool_use=False``, would show the tool's text
 with no model step). The tools come from the `McpWorkbench` (the default) or from `mcp_server_tools` (option
 ``adapters``). The final answer is the content of the last message of the `TaskResult`; the outputs, each tool
-execution result. With ``helped``, the agent is the dedicated agent of
-`mcp_rendering.integrations.autogen.direct_answer_tools` (AutoGen's route being agent-wide), in place of either,
-given ``max_tool_iterations`` for as many model calls as the reflecting agent may make.
+execution result. With ``helped``, the agent is `mcp_rendering.integrations.autogen.DirectAnswerAgent` on AutoGen's
+route (``reflect_on_tool_use=False``), its workbench the same one wrapped in a `DirectAnswerWorkbench` (the tools
+loaded over `recording_session`), given ``max_tool_iterations`` for as many model calls as the reflecting agent may
+make.
 """
 
 from __future__ import annotations
@@ -21,7 +22,12 @@ from autogen_agentchat.messages import ToolCallExecutionEvent  # pyright: ignore
 from autogen_core import FunctionCall  # pyright: ignore[reportMissingImports]
 from autogen_core.models import CreateResult, RequestUsage  # pyright: ignore[reportMissingImports]
 from autogen_ext.models.replay import ReplayChatCompletionClient  # pyright: ignore[reportMissingImports]
-from autogen_ext.tools.mcp import McpWorkbench, StdioServerParams, mcp_server_tools  # pyright: ignore[reportMissingImports]
+from autogen_ext.tools.mcp import (  # pyright: ignore[reportMissingImports]
+    McpWorkbench,
+    StdioServerParams,
+    create_mcp_server_session,
+    mcp_server_tools,
+)
 
 MODEL_INFO: Any = {
     "vision": False,
@@ -51,16 +57,19 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     params = StdioServerParams(command=job["command"], args=job["args"], cwd=job.get("cwd"), read_timeout_seconds=60)
     # An agent that reflects reads each turn's results before the next one (`max_tool_iterations`), then answers.
     reflecting: dict[str, Any] = {"reflect_on_tool_use": True, "max_tool_iterations": len(turns)}
-    if job["helped"]:
-        from mcp_rendering.integrations.autogen import direct_answer_tools
+    if job["options"].get("adapters") and job["helped"]:
+        from mcp_rendering.integrations.autogen import recording_session
 
-        tools = await direct_answer_tools(params, server=server_name(job))
-        # The same budget of model calls as the reflecting agent: one step per turn, and one for its answer.
-        agent = tools.agent("reach", model, max_tool_iterations=len(turns) + 1)
-        result = await agent.run(task="Show the annual accounts.")
+        # The tools over one session, which the adapter reads each call's raw result on.
+        async with create_mcp_server_session(params) as session:
+            await session.initialize()
+            tools = await mcp_server_tools(params, session=recording_session(session))
+            result = await _helped(job, model, tools, len(turns))
     elif job["options"].get("adapters"):
         agent = AssistantAgent("reach", model, tools=await mcp_server_tools(params), **reflecting)
         result = await agent.run(task="Show the annual accounts.")
+    elif job["helped"]:
+        result = await _helped(job, model, McpWorkbench(params), len(turns))
     else:
         async with McpWorkbench(params) as workbench:
             agent = AssistantAgent("reach", model, workbench=workbench, **reflecting)
@@ -72,6 +81,16 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
         for execution in message.content
     ]
     return {"final": str(result.messages[-1].content), "outputs": outputs}
+
+
+async def _helped(job: dict[str, Any], model: Any, workbench: Any, turns: int) -> Any:
+    """The run of AutoGen's agent with the adapter, on AutoGen's route, over `workbench` (or tools)."""
+    from mcp_rendering.integrations.autogen import DirectAnswerAgent, DirectAnswerWorkbench
+
+    async with DirectAnswerWorkbench(workbench, server=server_name(job)) as direct:
+        # The same budget of model calls as the reflecting agent: one step per turn, and one for its answer.
+        agent = DirectAnswerAgent("reach", model, workbench=direct, max_tool_iterations=turns + 1)
+        return await agent.run(task="Show the annual accounts.")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,12 @@ result). An error result never ends the run: the model reads it, as without the 
 Agno stops a turn when any of its calls asks to: in a turn that also called another tool, the run ends with the
 verbatim answers, opened by a host line naming the other calls' tools (`other_calls_line`), whose results stay in
 `RunOutput.tools`, unread by the model.
+
+Agno has no public name for its conversion of an MCP result: the toolkit hands a result it does not answer with to
+``agno.utils.mcp.get_entrypoint_for_tool``, the function `MCPTools` builds its own functions with, over a session
+that gives back the result already received (`_Replay`), so that the model reads exactly what `MCPTools` gives it
+without a second call. A release that moves that function makes this module fail on import, saying so, and a test
+of the adapter pins both the function and what it asks of a session.
 """
 
 from __future__ import annotations
@@ -35,7 +41,16 @@ from typing import Any, Protocol, cast
 # Resolved where `agno` is installed; the project's own environment goes without it.
 from agno.exceptions import StopAgentRun  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from agno.tools.mcp import MCPTools  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
-from agno.utils.mcp import get_entrypoint_for_tool  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+
+try:
+    # Agno's conversion of an MCP result for the model, the one `MCPTools` builds its functions with: a module
+    # function no package of Agno exports (see the module docstring).
+    from agno.utils.mcp import get_entrypoint_for_tool  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+except ImportError as error:
+    raise ImportError(
+        "Agno's MCP result conversion is not at agno.utils.mcp.get_entrypoint_for_tool, where this adapter reads it"
+        " (no public name exports it): install an Agno release the mcp-rendering[agno] extra allows"
+    ) from error
 
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, other_calls_line
 
@@ -86,7 +101,8 @@ class _Toolkit(Protocol):
 
 class _Replay:
     """A session whose one call gives back an outcome already received, so that Agno's own entrypoint converts
-    it exactly as it would have."""
+    it exactly as it would have: it has what ``agno.utils.mcp.MCPSession`` asks of a session, and the ping Agno's
+    entrypoint sends first."""
 
     def __init__(self, outcome: Any, error: BaseException | None) -> None:
         self._outcome = outcome

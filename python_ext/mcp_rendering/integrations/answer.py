@@ -29,9 +29,15 @@ text holds a line worded like one of the host's (`mcp_rendering.host.imitates_ho
 or claiming in the usual words that the result is whole), a host line, `IMITATION_WARNING`, comes just before that
 text, so that such a line cannot pass for the host's where the host's lines end. The answer is bounded as
 `present()` bounds it (`max_rows`, `max_bytes`); by default, `DEFAULT_MAX_BYTES`, since an answer has no
-scroll-back the host controls. `join_answers` puts several answers in one, each closed by a host line whose mark no
-server text can hold, bounded as a whole by the same `max_bytes` (a host line first names the answers left out, by
-order and tool); `other_calls_line` is the host line opening an answer that leaves out other calls of its step (a
+scroll-back the host controls. So is its work, in records: the result is read once, in time linear in its size, and
+rendered whole at most twice (the model's copy `present()` makes when `max_rows` does not cut the result, and the
+user's view only when the whole could fit `max_bytes`); the page shown is searched among pages of at most about
+twice its records, so a huge result (50 MB of text, a million records) costs one reading and renderings of pages
+near the one shown (see the host guide's "Your own bounds").
+
+`join_answers` puts several answers in one, each closed by a host line whose mark no server text can hold,
+bounded as a whole by the same `max_bytes` (a host line first names the answers left out, by order and tool);
+`other_calls_line` is the host line opening an answer that leaves out other calls of its step (a
 framework whose route ends on the step's first direct result).
 `is_verbatim_tool` reads a tool's hint, for routes that must be chosen before any call (a flag set when the tools
 are loaded).
@@ -44,6 +50,12 @@ are loaded).
 - a route the framework takes after the call is taken for a result the host presents verbatim, from the tool's
   hint or the result's directive, that is not an error (`AnswerOptions.direct_answer`);
 - either way, only for a tool `allow` names, when it names any.
+
+Each adapter's entry point spells the five keywords out, with `AnswerOptions`' types and defaults (a test keeps the
+copies alike), rather than sharing one `TypedDict` through ``**options: Unpack[...]``: a `TypedDict` holds no
+defaults, so signatures and their reference pages would lose `DEFAULT_MAX_BYTES`; `Unpack` needs Python 3.11 or a
+new dependency on this package's 3.10; and it closes the keywords of an entry point that also forwards the
+framework's own (Agno's toolkit takes `MCPTools`' arguments beside these).
 """
 
 from __future__ import annotations
@@ -224,7 +236,9 @@ def final_answer(
         server: the server's name, shown in the caption and in an error line.
         max_rows: the host's bound on the records shown (see `mcp_rendering.present`).
         max_bytes: the host's bound on the size of the records shown; None for none.
-        arguments: the arguments of the call, so that a partial result's notice can offer the next call.
+        arguments: the arguments of the call, so that a partial result's notice can offer the next call; None when
+            they are not known (as for `mcp_rendering.present`: a continuation is then not offered, and a result of a
+            tool that declares a continuation argument may be a later part), `{}` for a call without any.
         first_row: the first record to show, as for `present()`: an application that offers the records an answer
             left out answers again with `first_row=answer.presentation.next_first_row`.
         how_to_see_more: the application's own sentence telling the user how to see the records an answer its
@@ -245,7 +259,7 @@ def final_answer(
         server=server,
         max_rows=max_rows,
         max_bytes=max_bytes,
-        arguments=arguments or {},
+        arguments=arguments,
         first_row=first_row,
     )
     source = _source(tool, server)

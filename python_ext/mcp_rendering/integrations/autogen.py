@@ -1,298 +1,391 @@
-"""The whole result to the user in AutoGen AgentChat (`autogen-agentchat`, `autogen-ext[mcp]`): its own
-`reflect_on_tool_use=False` route, which is agent-wide, for a dedicated agent holding the tools the server marks
-verbatim, and the host's view of each result as that agent's answer.
+"""The whole result to the user in AutoGen AgentChat (`autogen-agentchat`, `autogen-ext[mcp]`): AutoGen's own agent
+makes every call, through its workbench, and a step whose every call answered verbatim ends the turn with the host's
+view.
 
-Load the server's tools, then make the dedicated agent (one line per agent)::
+Wrap the agent's workbench and build the agent as a `DirectAnswerAgent` (an `AssistantAgent`, every option as
+AutoGen's)::
 
-    from mcp_rendering.integrations.autogen import direct_answer_tools
+    from autogen_ext.tools.mcp import McpWorkbench
+    from mcp_rendering.integrations.autogen import DirectAnswerAgent, DirectAnswerWorkbench
 
-    tools = await direct_answer_tools(server_params)
-    records = tools.agent("records", model_client, max_tool_iterations=3)
-    result = await records.run(task="Show the annual accounts")
-    print(result.messages[-1].content)  # the host's view: caption, notice, every record
+    async with DirectAnswerWorkbench(McpWorkbench(server_params), server="bank") as workbench:
+        agent = DirectAnswerAgent("analyst", model_client, workbench=workbench, max_tool_iterations=3)
+        result = await agent.run(task="Show the annual accounts")
+        print(result.messages[-1].content)  # the host's view: caption, notice, every record
 
-AutoGen's route cannot be set per tool: with ``reflect_on_tool_use=False`` an `AssistantAgent` ends its turn after
-any tool call with a `ToolCallSummaryMessage`, each result formatted by its `tool_call_summary_formatter`, and no
-model writes the answer. So the adapter does not change an agent whose tools mix verbatim and not: it splits the
-server's tools. `DirectAnswerTools.verbatim` holds the tools the server marks verbatim (the tool's hint), each
-returning the host's view of its result (`mcp_rendering.integrations.answer.final_answer`: the caption, a partial
-result's notice with how to get the rest, every record, bounded by `max_rows` and `max_bytes`); `agent()`
-makes a dedicated agent of them with the route and a formatter that shows that view as it is.
-`DirectAnswerTools.others` holds AutoGen's own adapters of the other tools, untouched, for an agent that reflects
-(a team, such as a `SelectorGroupChat`, can hold both agents).
+The tools `mcp_server_tools` loads go the same way, loaded over a shared session that `recording_session` wraps::
 
-- An error result: the tool fails, and AutoGen hands the model the host's line saying the tool failed, then the
-  server's message, never the result's data. The step goes back to the model, which may correct the call, up to
-  ``max_tool_iterations`` steps (AutoGen's own option, each step one model call and its tool calls; 1 by default,
-  as in AutoGen); a call to a tool the agent does not hold fails alike. When no step is left, the answer is that
-  error line. Only a step whose every call returned the host's view ends the turn with it.
-- A result the host does not present verbatim (the result's directive says it may be summarized): `present()`'s
-  text, as the dedicated agent has no model step to summarize it.
-- Several calls in one turn: one answer holding each in the order called, each closed by the host's end line
-  (`join_answers`), in place of AutoGen's own bare newline between them.
+    tools = await mcp_server_tools(server_params, session=recording_session(session))
+    workbench = DirectAnswerWorkbench(tools, server="bank")
 
-A server that marks every tool: name the tools that may answer directly with ``allow``; the others go to `others`.
+`DirectAnswerWorkbench` is a `Workbench` AutoGen's agent calls as any other (its `ToolCallRequestEvent` and
+`ToolCallExecutionEvent`, and whatever the application wraps around the workbench, see each call). A call of a tool
+the server marks verbatim (the tool's hint, and `allow` names it) returns the host's view of the result
+(`mcp_rendering.integrations.answer.final_answer`: the caption, a partial result's notice with how to get the rest,
+every record, bounded by `max_rows` and `max_bytes`), or, for an error result, the host's line saying the tool failed
+and then the server's message, as an error; the workbench reads the raw `CallToolResult` (its ``isError`` and
+``_meta``) for it. The other tools' results are AutoGen's own, untouched. A result's own directive on a tool that is
+not marked does not take the route: the route is chosen from the tool's hint, as for tools the model must be able
+to choose before any call.
 
-Only public extension points: the dedicated agent is an `AssistantAgent` overriding its public `on_messages_stream`
-(to take a failed step back to the model and to join the turn's results), and each verbatim tool subclasses
-AutoGen's MCP tool adapter overriding the public `BaseTool.run`, calling the tool on the MCP session itself: the
-adapter's own `run` hands on the result's content blocks only, without the result's directive.
+AutoGen hands on only a result's content blocks, so the workbench reads the raw result where the call is made:
+
+- over an `McpWorkbench`, whose session is its own, the workbench calls the marked tools over an `McpSessionActor`
+  (AutoGen's, the one `McpWorkbench` runs on) opened on the same server parameters: a second session to the server,
+  open while the workbench is started; the other tools, the listing and the rest go to the `McpWorkbench`. A
+  wrapper of the application's belongs around the `DirectAnswerWorkbench`, which the agent calls: inside, around the
+  `McpWorkbench`, it would not see the marked tools' calls.
+- over tools (or any other workbench of them), the call is theirs: `recording_session` wraps the session they were
+  loaded over, and hands the raw result of each call to the workbench call it belongs to. A tool loaded without it
+  (each call on a session of its own) is not read: its result stays AutoGen's own.
+
+AutoGen's route is agent-wide (``reflect_on_tool_use=False``, AutoGen's default without structured output): its loop
+goes back to the model after each step of tool calls, whatever the results, until the model answers in text or
+``max_tool_iterations`` steps are done, and only then ends the turn with a `ToolCallSummaryMessage`.
+`DirectAnswerAgent` keeps that loop as it is (overriding only the public `on_messages_stream`) and ends it at the
+end of the first step whose every call answered verbatim, before the next model call (whatever its
+``reflect_on_tool_use``), with the `ToolCallSummaryMessage` that route ends a turn with: its content is the host's
+view (several calls' views joined by `join_answers`, in the order called, each closed by the host's end line,
+bounded as a whole by `max_bytes`); `Response.chat_message` and the last message of `run()`'s and `run_stream()`'s
+`TaskResult` are that message.
+
+- An error result, or a result the server lets the model summarize, goes back to the model, which reads it (the
+  host's error line, then the server's message; or the host's text of the result) and may correct its call, while
+  steps are left, as AutoGen's loop does.
+- A step that also called another tool goes back to the model, which reads every result, the host's view among them
+  (in the step's `ToolCallExecutionEvent` too, for the application to show beside the answer).
+- With no step left, AutoGen's own summary ends the turn (``reflect_on_tool_use=False``): its content is the host's
+  answers of the step (views, error lines), joined, opened by a host line naming the tools of the step's other calls,
+  whose results it does not show (`other_calls_line`); a step with no call of a marked tool keeps AutoGen's summary.
+  An agent that reflects (``reflect_on_tool_use=True``) has the model answer then, as without the adapter.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
+from collections.abc import AsyncGenerator, Callable, Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+# Resolved where `autogen-agentchat` and `autogen-ext[mcp]` are installed; the project's own environment goes without.
 from autogen_agentchat.agents import AssistantAgent  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from autogen_agentchat.base import Response  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from autogen_agentchat.messages import (  # pyright: ignore[reportMissingImports]
+    ModelClientStreamingChunkEvent,  # pyright: ignore[reportUnknownVariableType]
+    ToolCallExecutionEvent,  # pyright: ignore[reportUnknownVariableType]
+    ToolCallRequestEvent,  # pyright: ignore[reportUnknownVariableType]
     ToolCallSummaryMessage,  # pyright: ignore[reportUnknownVariableType]
 )
-
-# Resolved where `autogen-ext[mcp]` is installed; the project's own environment goes without it.
+from autogen_core import (  # pyright: ignore[reportMissingImports]
+    CancellationToken,  # pyright: ignore[reportUnknownVariableType]
+    trace_tool_span,  # pyright: ignore[reportUnknownVariableType]
+)
+from autogen_core.tools import (  # pyright: ignore[reportMissingImports]
+    StaticWorkbench,  # pyright: ignore[reportUnknownVariableType]
+    TextResultContent,  # pyright: ignore[reportUnknownVariableType]
+    ToolResult,  # pyright: ignore[reportUnknownVariableType]
+    Workbench,  # pyright: ignore[reportUnknownVariableType]
+)
 from autogen_ext.tools.mcp import (  # pyright: ignore[reportMissingImports, reportMissingTypeStubs]
-    SseMcpToolAdapter,  # pyright: ignore[reportUnknownVariableType]
-    SseServerParams,  # pyright: ignore[reportUnknownVariableType]
-    StdioMcpToolAdapter,  # pyright: ignore[reportUnknownVariableType]
-    StdioServerParams,  # pyright: ignore[reportUnknownVariableType]
-    StreamableHttpMcpToolAdapter,  # pyright: ignore[reportUnknownVariableType]
-    StreamableHttpServerParams,  # pyright: ignore[reportUnknownVariableType]
-    create_mcp_server_session,  # pyright: ignore[reportUnknownVariableType]
+    McpSessionActor,  # pyright: ignore[reportUnknownVariableType]
+    McpWorkbench,  # pyright: ignore[reportUnknownVariableType]
 )
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, FinalAnswer, join_answers
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, other_calls_line
 
-__all__ = ["DirectAnswerTools", "direct_answer_tools"]
+__all__ = ["DirectAnswerAgent", "DirectAnswerWorkbench", "recording_session"]
 
-_LIST_PAGES_LIMIT = 1000
-"""The most `tools/list` pages read in one listing: a server repeating its cursor cannot keep the call waiting."""
-
-
-class _DirectAnswerError(Exception):
-    """An error result of a verbatim tool: its message is the host's error answer (AutoGen hands the model, and
-    the summary, the text of the exception a tool raises)."""
-
-
-def _adapter_class(server_params: Any) -> Any:
-    """AutoGen's own adapter class for the transport of `server_params`."""
-    pairs = cast(
-        "list[tuple[type[Any], Any]]",
-        [
-            (StdioServerParams, StdioMcpToolAdapter),
-            (SseServerParams, SseMcpToolAdapter),
-            (StreamableHttpServerParams, StreamableHttpMcpToolAdapter),
-        ],
-    )
-    for params_class, adapter in pairs:
-        if isinstance(server_params, params_class):
-            return adapter
-    raise TypeError(f"no AutoGen MCP tool adapter for {type(server_params).__name__}")
-
-
-def _answer_tool_class(base: Any) -> Any:
-    """A subclass of AutoGen's adapter `base` whose result is the host's view."""
-
-    class _DirectAnswerTool(base):  # pyright: ignore[reportUntypedBaseClass]
-        def __init__(self, server_params: Any, tool: Any, session: Any, settings: AnswerOptions) -> None:
-            base.__init__(self, server_params=server_params, tool=tool, session=session)
-            self._direct_params = server_params
-            self._direct_session = session
-            self._mcp_tool = tool
-            self._settings = settings
-
-        async def run(self, args: Any, cancellation_token: Any) -> Any:
-            # `BaseTool.run`, public: the adapter's own hands on the result's blocks only, not its directive.
-            arguments = cast("dict[str, Any]", args.model_dump(exclude_unset=True))
-            if self._direct_session is not None:
-                return await self._call(self._direct_session, arguments, cancellation_token)
-            open_session = cast("Callable[[Any], Any]", create_mcp_server_session)
-            async with open_session(self._direct_params) as session:
-                await session.initialize()
-                return await self._call(session, arguments, cancellation_token)
-
-        async def _call(self, session: Any, arguments: dict[str, Any], cancellation_token: Any) -> str:
-            if cancellation_token.is_cancelled():
-                raise asyncio.CancelledError("Operation cancelled")
-            call = asyncio.ensure_future(session.call_tool(name=self._mcp_tool.name, arguments=arguments))
-            cancellation_token.link_future(call)
-            answer = _answer(self._mcp_tool, await call, arguments, self._settings)
-            if answer.is_error:
-                raise _DirectAnswerError(answer.text)
-            return self._settings.text(answer)
-
-        def return_value_as_string(self, value: Any) -> str:
-            return value if isinstance(value, str) else cast("str", base.return_value_as_string(self, value))
-
-    return _DirectAnswerTool
-
-
-def _answer(tool: Any, result: Any, arguments: Mapping[str, Any], settings: AnswerOptions) -> FinalAnswer:
-    return settings.answer(tool, result, arguments=arguments)
-
-
-def _show_as_is(call: Any, result: Any) -> str:
-    """The `tool_call_summary_formatter` of the dedicated agent: each result's text as the tool returned it (the
-    host's view, or AutoGen's error text holding the host's error answer)."""
-    del call
-    return cast("str", result.content)
-
-
-class _DirectAnswerAgent(AssistantAgent):  # pyright: ignore[reportUntypedBaseClass]
-    """AutoGen's `AssistantAgent`, each of whose steps is one model call and its tool calls (the base agent runs with
-    ``max_tool_iterations=1``): a step whose every call returned the host's view ends the turn with them, joined by
-    `join_answers` (AutoGen joins them with a bare newline, where a server's text could imitate the next caption); a
-    step with a failed call (an error result, a tool this agent does not hold) goes back to the model, which reads the
-    failure in its context, for the next step, up to ``max_tool_iterations`` steps, as AutoGen's own loop does."""
-
-    def __init__(
-        self, *args: Any, markdown: bool, max_bytes: int | None, max_tool_iterations: int = 1, **kwargs: Any
-    ) -> None:
-        cast("Any", super()).__init__(*args, max_tool_iterations=1, **kwargs)
-        if max_tool_iterations < 1:
-            raise ValueError(f"max_tool_iterations must be at least 1, got {max_tool_iterations}")
-        self._direct_markdown = markdown
-        self._direct_max_bytes = max_bytes
-        self._direct_steps = max_tool_iterations
-
-    async def on_messages_stream(self, messages: Any, cancellation_token: Any) -> AsyncGenerator[Any, None]:
-        inner: list[Any] = []
-        for step in range(self._direct_steps):
-            response: Any = None
-            # A later step adds no message: the model's context already holds the failed calls' results.
-            async for event in cast("Any", super()).on_messages_stream(
-                messages if step == 0 else [], cancellation_token
-            ):
-                if isinstance(event, Response):
-                    response = event
-                else:
-                    yield event
-            if response is None:
-                return
-            inner.extend(cast("list[Any]", response.inner_messages or []))
-            if not (_failed(response) and step < self._direct_steps - 1):
-                yield _joined(response, inner, markdown=self._direct_markdown, max_bytes=self._direct_max_bytes)
-                return
-
-
-def _failed(response: Any) -> bool:
-    """Whether `response` ends a step with a failed tool call."""
-    message: Any = response.chat_message
-    if not isinstance(message, ToolCallSummaryMessage):
-        return False
-    return any(result.is_error for result in cast("list[Any]", message.results))
-
-
-def _joined(event: Any, inner: list[Any], *, markdown: bool, max_bytes: int | None) -> Any:
-    """The agent's response, with every step's inner messages, and, when it holds the turn's results, `join_answers`
-    of them as its content, bounded as a whole by `max_bytes`."""
-    message: Any = event.chat_message
-    response = cast("Callable[..., Any]", Response)
-    if not isinstance(message, ToolCallSummaryMessage):
-        return response(chat_message=message, inner_messages=inner)
-    results = cast("list[Any]", message.results)
-    joined = join_answers(
-        [cast("str", result.content) for result in results],
-        markdown=markdown,
-        max_bytes=max_bytes,
-        names=[str(getattr(result, "name", None) or "unknown") for result in results],
-    )
-    return response(chat_message=message.model_copy(update={"content": joined}), inner_messages=inner)
+_KEPT_LIMIT = 1024
+"""The most answers a turn keeps: a model calling without end cannot grow it without bound."""
 
 
 @dataclass
-class DirectAnswerTools:
-    """A server's tools split for AutoGen's agent-wide route; see the module docstring."""
+class _Kept:
+    """The host's answer for one call of a turn, as the workbench handed it to AutoGen."""
 
-    verbatim: list[Any] = field(default_factory=list[Any])
-    """The tools the server marks verbatim (and `allow` names), each returning the host's view of its result."""
-    others: list[Any] = field(default_factory=list[Any])
-    """AutoGen's own adapters of the other tools, untouched."""
-
-    markdown: bool = False
-    """Whether the answers are in the Markdown form (`direct_answer_tools`' option)."""
-    max_bytes: int | None = DEFAULT_MAX_BYTES
-    """The bound on the size of a turn's answers as a whole (`direct_answer_tools`' option)."""
-
-    def agent(self, name: str, model_client: Any, **options: Any) -> Any:
-        """The dedicated agent: an `AssistantAgent` with the verbatim tools, ``reflect_on_tool_use=False``, a
-        `tool_call_summary_formatter` that shows each result as it is, and several results of one turn joined by
-        `join_answers`; `options` are the agent's other options. Its ``max_tool_iterations`` bounds the steps of a
-        turn (one model call and its tool calls each): a step with a failed call goes back to the model while steps
-        are left, and a step whose every call returned the host's view ends the turn.
-
-        Raises:
-            ValueError: the server marks no tool verbatim (the agent would have no tool).
-        """
-        if not self.verbatim:
-            raise ValueError("the server marks no tool verbatim: give its tools to an agent that reflects")
-        return _DirectAnswerAgent(
-            name,
-            model_client,
-            tools=list(self.verbatim),
-            reflect_on_tool_use=False,
-            tool_call_summary_formatter=_show_as_is,
-            markdown=self.markdown,
-            max_bytes=self.max_bytes,
-            **options,
-        )
+    name: str
+    text: str
+    direct: bool
+    """A verbatim result, not an error: it may end the turn."""
+    options: AnswerOptions
 
 
-async def _list_tools(session: Any) -> list[Any]:
-    tools: list[Any] = []
-    cursor: str | None = None
-    for _ in range(_LIST_PAGES_LIMIT):
-        page = await session.list_tools(cursor=cursor) if cursor else await session.list_tools()
-        tools.extend(cast("list[Any]", page.tools))
-        cursor = cast("str | None", page.nextCursor)
-        if not cursor:
-            break
-    return tools
+@dataclass
+class _Turn:
+    """The answers of the calls of one turn of a `DirectAnswerAgent`, by call id."""
+
+    answers: dict[str, _Kept] = field(default_factory=dict[str, _Kept])
+    open: bool = True
 
 
-async def direct_answer_tools(
-    server_params: Any,
-    *,
-    session: Any = None,
-    server: str | None = None,
-    max_rows: int | None = None,
-    max_bytes: int | None = DEFAULT_MAX_BYTES,
-    markdown: bool = False,
-    allow: Iterable[str] | None = None,
-) -> DirectAnswerTools:
-    """The server's tools, as AutoGen's `mcp_server_tools` loads them, split into those that answer with the host's
-    view and the others; see the module docstring.
+@dataclass
+class _Slot:
+    """What a recording session saw of one workbench call: each MCP call made for it."""
+
+    calls: list[tuple[Any, Any, Mapping[str, Any]]] = field(default_factory=list[tuple[Any, Any, Mapping[str, Any]]])
+    """(the tool as listed, the raw `CallToolResult`, the arguments)"""
+
+
+def _new(cls: Any) -> Callable[..., Any]:
+    """AutoGen's class `cls` as a constructor (its types are unknown where AutoGen is not installed)."""
+    return cast("Callable[..., Any]", cls)
+
+
+def _tool_result(name: str, text: str, *, is_error: bool) -> Any:
+    """AutoGen's `ToolResult` of a call of `name`: `text`, as one text block."""
+    return _new(ToolResult)(name=name, result=[_new(TextResultContent)(content=text)], is_error=is_error)
+
+
+_TURN: ContextVar[_Turn | None] = ContextVar("mcp_rendering_autogen_turn", default=None)
+"""The turn of the `DirectAnswerAgent` whose tool calls run in this context (AutoGen runs them in tasks of its turn,
+which copy its context)."""
+_SLOT: ContextVar[_Slot | None] = ContextVar("mcp_rendering_autogen_slot", default=None)
+"""The workbench call whose MCP call runs in this context."""
+
+
+class _RecordingSession:
+    """An MCP client session that hands each call's raw result to the workbench call it is made for."""
+
+    def __init__(self, session: Any) -> None:
+        self._session = session
+        self._tools: dict[str, Any] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
+
+    async def list_tools(self, *args: Any, **kwargs: Any) -> Any:
+        listed: Any = await self._session.list_tools(*args, **kwargs)
+        self._tools.update({tool.name: tool for tool in cast("list[Any]", listed.tools)})
+        return listed
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *args: Any, **kwargs: Any) -> Any:
+        result: Any = await self._session.call_tool(name, arguments, *args, **kwargs)
+        slot = _SLOT.get()
+        if slot is not None:
+            if name not in self._tools:
+                await self.list_tools()
+            slot.calls.append((self._tools.get(name), result, dict(arguments or {})))
+        return result
+
+
+def recording_session(session: Any) -> Any:
+    """`session` (an initialized MCP `ClientSession`), as `mcp_server_tools(server_params, session=...)` takes it,
+    handing the raw result of each call to the `DirectAnswerWorkbench` call it is made for; it is used as the session
+    itself otherwise."""
+    return _RecordingSession(session)
+
+
+def _overrides(workbench: Any) -> dict[str, str]:
+    """The names an `McpWorkbench`'s tool overrides give its tools, mapped to the server's names."""
+    config = cast("Mapping[str, Any]", workbench.dump_component().config)
+    overrides = cast("Mapping[str, Mapping[str, Any]]", config.get("tool_overrides") or {})
+    return {str(override["name"]): original for original, override in overrides.items() if override.get("name")}
+
+
+class DirectAnswerWorkbench(Workbench):  # pyright: ignore[reportUntypedBaseClass]
+    """A workbench whose marked tools' calls return the host's view of their result; see the module docstring.
+
+    Use it as AutoGen's workbenches are used, as an async context manager (or `start()` and `stop()`): it starts and
+    stops the workbench it wraps, and, over an `McpWorkbench`, its own session. It is no AutoGen component: an agent
+    holding it cannot be saved as a component configuration.
 
     Args:
-        server_params: AutoGen's `StdioServerParams`, `SseServerParams` or `StreamableHttpServerParams`.
-        session: an MCP client session to reuse (as `mcp_server_tools` takes one); None: each call opens its own.
+        workbench: an `McpWorkbench`, a sequence of AutoGen tools (`mcp_server_tools` over `recording_session`),
+            or a workbench of such tools.
         server: the server name shown in the caption (default: none, the tool alone is named).
         max_rows: the host's bound on the records shown.
         max_bytes: the host's bound on the size of the records shown, and of a turn's answers as a whole (None: no
             bound).
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
             renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
-        allow: the names of the tools that may answer directly; None: every tool the server marks.
+        allow: the names of the tools (the server's) that may answer directly; None: every tool the server marks.
 
     Raises:
         TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
     """
-    options = AnswerOptions(server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
-    adapter = _adapter_class(server_params)
-    if session is None:
-        open_session = cast("Callable[[Any], Any]", create_mcp_server_session)
-        async with open_session(server_params) as listing:
-            await listing.initialize()
-            tools = await _list_tools(listing)
-    else:
-        tools = await _list_tools(session)
-    answering = _answer_tool_class(adapter)
-    split = DirectAnswerTools(markdown=markdown, max_bytes=max_bytes)
-    for tool in tools:
-        if options.selects(tool):
-            split.verbatim.append(answering(server_params, tool, session, options))
+
+    def __init__(
+        self,
+        workbench: Any,
+        *,
+        server: str | None = None,
+        max_rows: int | None = None,
+        max_bytes: int | None = DEFAULT_MAX_BYTES,
+        markdown: bool = False,
+        allow: Iterable[str] | None = None,
+    ) -> None:
+        self._options = AnswerOptions(
+            server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
+        )
+        inner: Any = workbench if isinstance(workbench, Workbench) else _new(StaticWorkbench)(list(workbench))
+        self._inner = inner
+        self._mcp = isinstance(inner, McpWorkbench)
+        self._actor: Any = None
+        self._tools: dict[str, Any] = {}
+
+    @property
+    def workbench(self) -> Any:
+        """The workbench this one hands on to."""
+        return self._inner
+
+    async def list_tools(self) -> Any:
+        return await self._inner.list_tools()
+
+    async def start(self) -> None:
+        await self._inner.start()
+
+    async def stop(self) -> None:
+        try:
+            if self._actor is not None:
+                actor, self._actor = self._actor, None
+                await actor.close()
+        finally:
+            await self._inner.stop()
+
+    async def reset(self) -> None:
+        await self._inner.reset()
+
+    async def save_state(self) -> Mapping[str, Any]:
+        return cast("Mapping[str, Any]", await self._inner.save_state())
+
+    async def load_state(self, state: Mapping[str, Any]) -> None:
+        await self._inner.load_state(state)
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        cancellation_token: Any = None,
+        call_id: str | None = None,
+    ) -> Any:
+        token: Any = cancellation_token or _new(CancellationToken)()
+        given = dict(arguments or {})
+        if self._mcp:
+            tool = await self._mcp_tool(_overrides(self._inner).get(name, name))
+            if tool is None or not self._options.selects(tool):
+                return await self._inner.call_tool(name, arguments, token, call_id)
+            try:
+                # The span `McpWorkbench` traces each of its calls in.
+                with cast("Any", trace_tool_span)(tool_name=name, tool_call_id=call_id):
+                    result = await self._mcp_call(tool.name, given, token)
+            except Exception as error:  # as `McpWorkbench` hands AutoGen a call that failed: an error, its text
+                return _tool_result(name, str(error), is_error=True)
+            answer = self._options.answer(tool, result, arguments=given)
         else:
-            split.others.append(adapter(server_params=server_params, tool=tool, session=session))
-    return split
+            slot = _Slot()
+            reset = _SLOT.set(slot)
+            try:
+                handed: Any = await self._inner.call_tool(name, arguments, token, call_id)
+            finally:
+                _SLOT.reset(reset)
+            # One MCP call read, of a marked tool: anything else is not this workbench's to answer.
+            if len(slot.calls) != 1 or not self._options.selects(slot.calls[0][0]):
+                return handed
+            tool, result, sent = slot.calls[0]
+            answer = self._options.answer(tool, result, arguments=sent)
+        text = self._options.text(answer)
+        turn = _TURN.get()
+        if turn is not None and turn.open and call_id is not None and len(turn.answers) < _KEPT_LIMIT:
+            turn.answers[call_id] = _Kept(name, text, answer.verbatim and not answer.is_error, self._options)
+        return _tool_result(name, text, is_error=answer.is_error)
+
+    async def _mcp_tool(self, name: str) -> Any:
+        """The `Tool` the server lists as `name`, with its hints (the `McpWorkbench` hands on its schema only)."""
+        if name not in self._tools:
+            listed: Any = await (await (await self._session()).call("list_tools", None))
+            self._tools = {tool.name: tool for tool in cast("list[Any]", listed.tools)}
+        return self._tools.get(name)
+
+    async def _mcp_call(self, name: str, arguments: dict[str, Any], token: Any) -> Any:
+        if token.is_cancelled():
+            raise asyncio.CancelledError("Operation cancelled")
+        pending: Any = await (await self._session()).call("call_tool", {"name": name, "kargs": arguments})
+        token.link_future(pending)
+        return await pending
+
+    async def _session(self) -> Any:
+        actor: Any = self._actor
+        if actor is None:
+            actor = _new(McpSessionActor)(self._inner.server_params)
+            await actor.initialize()
+            self._actor = actor
+        return actor
+
+
+def _direct(results: Sequence[Any], turn: _Turn) -> list[tuple[Any, _Kept | None]]:
+    """Each result of a step with the host's answer the workbench handed AutoGen for it, if any."""
+    pairs: list[tuple[Any, _Kept | None]] = []
+    ids = [result.call_id for result in results]
+    for result in results:
+        kept = turn.answers.get(result.call_id)
+        matches = kept is not None and ids.count(result.call_id) == 1 and kept.text == result.content
+        pairs.append((result, kept if matches else None))
+    return pairs
+
+
+def _answer_text(pairs: Sequence[tuple[Any, _Kept | None]]) -> str | None:
+    """The content of the summary ending the turn: the host's answers joined, after a host line naming the other
+    calls' tools; None when the step has no host answer."""
+    answers = [kept for _, kept in pairs if kept is not None]
+    if not answers:
+        return None
+    options = answers[0].options
+    shown = options.join([kept.text for kept in answers], [kept.name for kept in answers])
+    others = [str(result.name or "unknown") for result, kept in pairs if kept is None]
+    line = other_calls_line(others, markdown=options.markdown)
+    return f"{line}\n\n{shown}" if line else shown
+
+
+class DirectAnswerAgent(AssistantAgent):  # pyright: ignore[reportUntypedBaseClass]
+    """AutoGen's `AssistantAgent`, whose turn ends at the end of the first step whose every call returned the host's
+    view of a verbatim result (a `DirectAnswerWorkbench`'s), with that view; see the module docstring."""
+
+    async def on_messages_stream(self, messages: Any, cancellation_token: Any) -> AsyncGenerator[Any, None]:
+        turn = _Turn()
+        # The tool calls run in tasks of this turn, which copy the context: the workbench finds the turn there. Not
+        # reset after the turn (a generator may be closed in another context): the turn is closed instead.
+        _TURN.set(turn)
+        stream: Any = cast("Any", super()).on_messages_stream(messages, cancellation_token)
+        inner: list[Any] = []
+        request: Any = None
+        try:
+            async for event in stream:
+                if isinstance(event, Response):
+                    yield _rewritten(event, turn)
+                    return
+                if not isinstance(event, ModelClientStreamingChunkEvent):
+                    inner.append(event)
+                if isinstance(event, ToolCallRequestEvent):
+                    request = event
+                yield event
+                if isinstance(event, ToolCallExecutionEvent) and request is not None:
+                    pairs = _direct(cast("list[Any]", event.content), turn)
+                    text = _answer_text(pairs)
+                    if text is not None and all(kept is not None and kept.direct for _, kept in pairs):
+                        # AutoGen's loop would call the model next: the turn ends here, as its route ends one.
+                        summary = _new(ToolCallSummaryMessage)(
+                            content=text,
+                            source=cast("Any", self).name,
+                            tool_calls=list(cast("list[Any]", request.content)),
+                            results=[result for result, _ in pairs],
+                        )
+                        yield _new(Response)(chat_message=summary, inner_messages=inner)
+                        return
+        finally:
+            turn.open = False
+            turn.answers.clear()
+            await stream.aclose()
+
+
+def _rewritten(response: Any, turn: _Turn) -> Any:
+    """AutoGen's response ending the turn, its summary's content the host's answers when the step has any."""
+    message: Any = response.chat_message
+    if not isinstance(message, ToolCallSummaryMessage):
+        return response
+    text = _answer_text(_direct(cast("list[Any]", message.results), turn))
+    if text is None:
+        return response
+    return _new(Response)(
+        chat_message=message.model_copy(update={"content": text}), inner_messages=response.inner_messages
+    )

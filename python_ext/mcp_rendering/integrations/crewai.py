@@ -34,6 +34,10 @@ the adapter's `guardrail` (CrewAI's own ``Task(guardrail=...)``, which may rewri
 task ended on a direct result of a step that made other calls, the answer opens with a host line naming their
 tools, whose results are not shown and which were not run (`other_calls_line`). Without it, the answer is the
 first direct result alone, and nothing says the step called others.
+
+crewai-tools' own tool adapter has no public name: it is read from its module
+(``crewai_tools.adapters.mcp_adapter``), and a release that moves it makes the adapter fail when made, saying so (a
+test of the adapter pins it too).
 """
 
 from __future__ import annotations
@@ -48,6 +52,31 @@ from mcpadapt.core import ToolAdapter  # pyright: ignore[reportMissingImports, r
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, other_calls_line
 
 __all__ = ["DirectAnswerToolAdapter"]
+
+
+_CREWAI_TOOL_ADAPTER = "crewai_tools.adapters.mcp_adapter.CrewAIToolAdapter"
+"""Where crewai-tools keeps the tool adapter `MCPServerAdapter` builds its tools with: a name no package of
+crewai-tools exports (it is defined only when the MCP extra is installed), which this adapter reads all the same so
+that the tools the server does not mark stay exactly `MCPServerAdapter`'s."""
+
+
+def _crewai_tool_adapter() -> Any:
+    """crewai-tools' own tool adapter class, from the environment the agent runs in (this package does not depend
+    on it).
+
+    Raises:
+        ImportError: it is not where `_CREWAI_TOOL_ADAPTER` says (crewai-tools without its MCP extra, or a release
+            that moved it).
+    """
+    module_name, _, name = _CREWAI_TOOL_ADAPTER.rpartition(".")
+    try:
+        return getattr(importlib.import_module(module_name), name)
+    except (ImportError, AttributeError) as error:
+        raise ImportError(
+            f"crewai-tools' MCP tool adapter is not at {_CREWAI_TOOL_ADAPTER}, where this adapter reads it (no public"
+            " name exports it): install crewai-tools with its MCP extra, in a release the mcp-rendering[crewai]"
+            " extra allows"
+        ) from error
 
 
 class DirectAnswerToolAdapter(ToolAdapter):  # pyright: ignore[reportUntypedBaseClass]
@@ -79,9 +108,7 @@ class DirectAnswerToolAdapter(ToolAdapter):  # pyright: ignore[reportUntypedBase
         self._options = AnswerOptions(
             server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
         )
-        # crewai-tools' own adapter, from the environment the agent runs in (this package does not depend on it).
-        adapters: Any = importlib.import_module("crewai_tools.adapters.mcp_adapter")
-        self._crewai: Any = adapters.CrewAIToolAdapter()
+        self._crewai: Any = _crewai_tool_adapter()()
 
     def adapt(self, func: Callable[[dict[str, Any] | None], Any], mcp_tool: Any) -> Any:
         """The CrewAI tool for `mcp_tool`, as crewai-tools makes it, answering directly when the server marks it

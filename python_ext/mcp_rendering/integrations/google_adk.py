@@ -33,7 +33,7 @@ __all__ = ["ANSWER_KEY", "direct_answers"]
 
 ANSWER_KEY = "temp:mcp-rendering/answer"
 """The session-state key (ADK's ``temp:`` prefix: kept for the current invocation only) holding the answers of the
-turn until the agent's turn ends."""
+turn, each with its tool's name (``{"answer": text, "tool": name}``), until the agent's turn ends."""
 
 
 _OPAQUE = frozenset({"_meta", "structuredContent", "inputSchema", "outputSchema"})
@@ -97,19 +97,24 @@ def direct_answers(
     # The answers of each turn's calls so far (None: not verbatim), by the turn's call ids. ADK runs a turn's
     # calls concurrently and merges their actions; this callback runs without awaiting, so the last call of the
     # turn to finish sees every other one and alone decides whether the summary is skipped.
-    turns: dict[tuple[str, ...], dict[str, str | None]] = {}
+    turns: dict[tuple[str, ...], dict[str, tuple[str | None, str]]] = {}
 
     def after_tool(tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any) -> dict[str, Any] | None:
         calls = _turn_call_ids(tool_context)
         answer = _verbatim_answer(tool, args, tool_response)
         answered = turns.setdefault(calls, {})
-        answered[cast("str", tool_context.function_call_id)] = answer
+        name = getattr(tool, "name", None)
+        answered[cast("str", tool_context.function_call_id)] = (answer, name if isinstance(name, str) else "unknown")
         if len(answered) >= len(set(calls)):
             del turns[calls]
-            if all(text is not None for text in answered.values()):
+            if all(text is not None for text, _ in answered.values()):
                 tool_context.actions.skip_summarization = True
-                earlier = cast("list[str]", tool_context.state.get(ANSWER_KEY) or [])
-                tool_context.state[ANSWER_KEY] = [*earlier, *(answered[call] or "" for call in dict.fromkeys(calls))]
+                earlier = cast("list[dict[str, str]]", tool_context.state.get(ANSWER_KEY) or [])
+                turn = [answered[call] for call in dict.fromkeys(calls)]
+                # Each answer with its tool's name, so that a joined answer bounded by `max_bytes` names by tool
+                # the results it leaves out.
+                kept = [{"answer": text or "", "tool": tool} for text, tool in turn]
+                tool_context.state[ANSWER_KEY] = [*earlier, *kept]
         return None if answer is None else {"answer": answer}
 
     def _verbatim_answer(tool: Any, args: dict[str, Any], tool_response: Any) -> str | None:
@@ -124,12 +129,13 @@ def direct_answers(
         )
 
     def after_agent(callback_context: Any) -> Any:
-        answers = cast("list[str] | None", callback_context.state.get(ANSWER_KEY))
+        answers = cast("list[dict[str, str]] | None", callback_context.state.get(ANSWER_KEY))
         if not answers:
             return None
         callback_context.state[ANSWER_KEY] = []
+        text = options.join([entry["answer"] for entry in answers], [entry["tool"] for entry in answers])
         # ADK's own content type, from the environment the agent runs in (this package does not depend on it).
         genai: Any = importlib.import_module("google.genai.types")
-        return genai.Content(role="model", parts=[genai.Part(text=options.join(answers))])
+        return genai.Content(role="model", parts=[genai.Part(text=text)])
 
     return {"after_tool_callback": after_tool, "after_agent_callback": after_agent}

@@ -17,6 +17,15 @@ would set it. The last message's ``.text`` is the answer, where Haystack applica
 with ``exit_conditions``, the last message is the tool message, whose ``.text`` is None and whose result is the whole
 `CallToolResult` as JSON.
 
+The route is read only from the tool message of one of the given tools (a name stands for an MCP tool of that
+name) that the application gave neither ``outputs_to_string`` nor ``outputs_to_state`` (the Agent's ``tools``
+state key, kept for hooks, says which tool ran each call): its text is then the SDK's JSON dump of the
+`CallToolResult` that `mcp-haystack` made, where the server's text sits only inside strings. A tool whose output
+the application converts goes to the model, as without the hook: its message may hold the server's text alone, and
+a server's text worded as a whole result (a directive saying verbatim among it) must not pass for one. The
+``tools`` state key is the Agent's own, read by Haystack's confirmation hook too, though not in its reference
+documentation; a test of the adapter fails, naming it, if a release stops keeping it.
+
 ``exit_conditions`` is not used: it is fixed by tool name, so it cannot follow a result's own directive, and it
 stops when any exit tool of a turn succeeded, so a turn that also called another tool would end with that result
 unread. Here, an error result never ends the run (`mcp-haystack` raises on one, and the model reads the error), and
@@ -75,6 +84,34 @@ def _wire(text: str) -> dict[str, Any] | None:
     return wire
 
 
+def _replace(current: Any, new: Any) -> Any:
+    """A `State.set` handler putting `new` in place of `current` (the default for messages appends)."""
+    del current
+    return new
+
+
+def _unconverted_tools(state: Any, tools: Iterable[Any]) -> frozenset[str]:
+    """The names of `tools` (names, `MCPTool`s, `MCPToolset`s) whose tool message holds the result string
+    `mcp-haystack` made: the tools that ran this step (the Agent's ``tools`` state key, kept for hooks) given
+    neither ``outputs_to_string`` nor ``outputs_to_state``, each one of `tools` itself (an MCP tool, or a member of
+    an MCP toolset) or named by them. Any other tool's message is the application's conversion of the result, which
+    may hold the server's text alone: text worded as a whole result would then pass for one."""
+    given: set[int] = set()
+    named: set[str] = set()
+    for tool in tools:
+        if isinstance(tool, str):
+            named.add(tool)
+        elif isinstance(getattr(tool, "name", None), str):
+            given.add(id(tool))
+        else:  # a toolset: its tools, once connected
+            given.update(id(member) for member in cast("Iterable[Any]", tool))
+    return frozenset(
+        str(tool.name)
+        for tool in cast("list[Any]", state.data.get("tools") or [])
+        if (id(tool) in given or tool.name in named) and not tool.outputs_to_string and not tool.outputs_to_state
+    )
+
+
 class DirectAnswerHook:
     """A Haystack `Hook` for the Agent's ``after_tool`` point; see the module docstring and `direct_answers`."""
 
@@ -119,21 +156,20 @@ class DirectAnswerHook:
             start -= 1
         if start == len(messages):
             return
-        names = frozenset(_tool_names(self.tools))
         results = [message.tool_call_result for message in messages[start:]]
+        names = _unconverted_tools(state, self.tools)
         answers = [self._answer(result, names) for result in results]
         if all(answer is None for answer in answers):
             return
-        # Haystack's own types, from the environment the agent runs in (this package does not depend on it).
+        # Haystack's own message type, from the environment the agent runs in (this package does not depend on it).
         chat_message: Any = importlib.import_module("haystack.dataclasses").ChatMessage
-        replace_values: Any = importlib.import_module("haystack.components.agents.state").replace_values
         # The tool messages hold the host's view in place of the raw result (the `after_tool` point is where
         # Haystack lets a hook rewrite them): the model reads it when another call keeps the run going, and the
         # application finds it among the messages.
         for offset, (result, answer) in enumerate(zip(results, answers, strict=True)):
             if answer is not None:
                 messages[start + offset] = chat_message.from_tool(answer, origin=result.origin)
-        state.set("messages", messages, handler_override=replace_values)
+        state.set("messages", messages, handler_override=_replace)
         if any(answer is None for answer in answers):
             return
         text = self._options.join(

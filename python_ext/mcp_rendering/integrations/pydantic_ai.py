@@ -9,10 +9,20 @@ Give the agent the capability (one line per agent)::
     result = await agent.run("Show the annual accounts")
     print(result.output)  # the host's view of the verbatim result: caption, notice, every record
 
-Pydantic AI has no per-tool return-direct flag; its hooks are the route. `DirectAnswers` wraps each `MCPToolset`
-of the run (`get_wrapper_toolset`). For a tool the server marks verbatim (the tool's hint), the wrapper makes the
-call on the toolset's MCP client itself, since the toolset hands on neither the result's directive nor, for a
-result with structured content, its text, and then:
+Pydantic AI has no per-tool return-direct flag; its hooks are the route. `DirectAnswers` wraps each `MCPToolset` of
+the run (`get_wrapper_toolset`), innermost: the toolset wrappers of the application (approval, deferred tools,
+prefixes, filters, `prepare` hooks) and the tool hooks of every capability (`before_tool_execute`,
+`wrap_tool_execute`, ...) see each call before it, and may refuse it or rewrite its arguments, as without the
+adapter. For a tool the server marks verbatim (the tool's hint), the toolset would hand on neither the result's
+directive nor, for a result with structured content, its text, and Pydantic AI has no public layer that gives the
+raw result of the toolset's own call. So the wrapper stands in for the innermost step of that call only: it calls
+the toolset's own `process_tool_call` hook, when set, as the toolset does, with a call function that makes the call
+on the toolset's MCP client with the arguments and request metadata the hook passes, raises on an error as the
+toolset's `tool_error_behavior` says, keeps the raw result, and returns what the model reads of it (below). A hook
+that does not make the call, or returns something else than what the call function returned, decides what the model
+reads (the route is not taken). A toolset whose class overrides `call_tool` or `direct_call_tool`, a tool run as a
+task, and an MCP App tool: the toolset makes the call as usual, and the route is not taken. From the raw result of
+the call made:
 
 - a result the host presents verbatim (`mcp_rendering.integrations.answer.final_answer`): the tool returns the
   host's view, and when every tool call of the model's turn answered so, the capability's `before_model_request`
@@ -20,8 +30,9 @@ result with structured content, its text, and then:
   partial result's notice with how to get the rest, every record, bounded by `max_rows` and `max_bytes`): no model
   call follows, and `result.output` is that text. This needs the agent's output to be text (the default
   `output_type=str`);
-- an error result: never the answer; the wrapper raises `ModelRetry` with the host's error line and the server's
-  message, as the toolset does by default (`tool_error_behavior="retry"`), so the model may correct its call;
+- an error result: never the answer; the call function raises `ModelRetry` with the host's error line and the
+  server's message, as the toolset does by default (`tool_error_behavior="retry"`), so the model may correct its
+  call (`ToolFailed` with `"failed"`; with `"error"`, the MCP client raises, as for the toolset);
 - a result the host does not present verbatim (the result's directive says it may be summarized): the model reads
   its text blocks, and any other block as its JSON;
 - a turn that also called another tool, or a tool that failed: the model answers, having read every result, the
@@ -29,8 +40,7 @@ result with structured content, its text, and then:
 
 Tools the server does not mark, and toolsets that are not MCP toolsets, are untouched: their calls go through the
 toolset as usual (so a result's own directive on such a tool does not take the route). A server that marks every
-tool: name the tools that may answer directly with ``allow``. A toolset's `process_tool_call` hook is not called
-for the calls the wrapper makes.
+tool: name the tools that may answer directly with ``allow``.
 
 Each toolset is its own server: the caption names the server by the toolset's own `id` (``MCPToolset(...,
 id="bank")``, chosen by the host; a toolset without one is not named), and ``allow`` maps a toolset's `id` to the
@@ -46,13 +56,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-# Resolved where `pydantic-ai-slim[mcp]` is installed; the project's own environment goes without it.
+# Resolved where `pydantic-ai-slim[mcp]` is installed (with FastMCP); the project's own environment goes without it.
+from fastmcp.exceptions import McpError  # pyright: ignore[reportMissingImports, reportUnknownVariableType, reportPrivateImportUsage]
 from pydantic_ai.capabilities import (  # pyright: ignore[reportMissingImports]
     AbstractCapability,  # pyright: ignore[reportUnknownVariableType]
 )
 from pydantic_ai.exceptions import (  # pyright: ignore[reportMissingImports]
     ModelRetry,  # pyright: ignore[reportUnknownVariableType]
     SkipModelRequest,  # pyright: ignore[reportUnknownVariableType]
+    ToolFailed,  # pyright: ignore[reportUnknownVariableType]
 )
 from pydantic_ai.mcp import MCPToolset  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from pydantic_ai.messages import (  # pyright: ignore[reportMissingImports]
@@ -106,6 +118,32 @@ def _for_model(wire: Mapping[str, Any]) -> str:
     return "\n\n".join(cast("list[str]", texts))
 
 
+def _keeps_the_toolsets_call_path(toolset: Any, tool_def: Any) -> bool:
+    """Whether the wrapper may stand in for the innermost step of `toolset`'s own call (its call on the MCP client):
+    the toolset's class keeps `MCPToolset`'s `call_tool` and `direct_call_tool` (an override is the application's
+    and must run), and the tool is neither run as a task nor an MCP App tool, which take paths of their own."""
+    kind = cast("Any", type(toolset))
+    metadata = cast("Mapping[str, Any]", tool_def.metadata or {})
+    meta = metadata.get("meta")
+    app = isinstance(meta, Mapping) and ("ui" in meta or "ui/resourceUri" in meta)
+    return (
+        kind.call_tool is _MCP_TOOLSET.call_tool
+        and kind.direct_call_tool is _MCP_TOOLSET.direct_call_tool
+        and not metadata.get("task")
+        and not app
+    )
+
+
+@dataclass
+class _Call:
+    """What the call function handed to the toolset's hook keeps of the marked tool's call."""
+
+    value: Any = None
+    """What the call function returned: the host's view of a verbatim result, the model's text otherwise."""
+    verbatim: bool = False
+    """Whether the result is one the host presents verbatim."""
+
+
 @dataclass
 class _DirectAnswerToolset(WrapperToolset[Any]):  # pyright: ignore[reportUntypedBaseClass]
     """One `MCPToolset`, whose verbatim tools' results the capability may answer with."""
@@ -120,21 +158,42 @@ class _DirectAnswerToolset(WrapperToolset[Any]):  # pyright: ignore[reportUntype
         server = cast("str | None", toolset.id)
         allow = cast("Mapping[str, frozenset[str]] | None", cast("Any", owner).allow)
         allowed = allow is None or (server is not None and name in allow.get(server, frozenset[str]()))
-        if not (allowed and is_verbatim_tool(tool_wire)):
+        if not (allowed and is_verbatim_tool(tool_wire) and _keeps_the_toolsets_call_path(toolset, tool.tool_def)):
             return await toolset.call_tool(name, tool_args, ctx, tool)
-        async with toolset:
-            result = await toolset.client.call_tool(name=name, arguments=tool_args, raise_on_error=False)
-        wire = _result_wire(result)
         settings = cast("Any", owner)
         options = cast("AnswerOptions", settings.options)
-        answer = options.answer(tool_wire, wire, arguments=tool_args, default_server=server)
-        if answer.is_error:
-            raise ModelRetry(answer.text)
-        if not answer.verbatim:
-            return _for_model(wire)
-        view = options.text(answer)
-        cast("dict[str, str]", settings.answers)[cast("str", ctx.tool_call_id)] = view
-        return view
+        behavior = cast("str", toolset.tool_error_behavior)
+        call = _Call()
+
+        async def call_tool_func(called: str, args: dict[str, Any], *, metadata: dict[str, Any] | None = None) -> Any:
+            """The toolset's own call on its MCP client, as its `process_tool_call` hook receives it (errors raised
+            as the toolset's `tool_error_behavior` says), keeping what the call returned."""
+            try:
+                async with toolset:
+                    result = await toolset.client.call_tool(
+                        name=called, arguments=args, meta=metadata, raise_on_error=behavior == "error"
+                    )
+            except McpError as error:  # a protocol error: the model may retry, as the toolset has it
+                if behavior == "error":
+                    raise
+                raise ModelRetry(str(error)) from error
+            wire = _result_wire(result)
+            called_wire = tool_wire if called == name else {"name": called, "inputSchema": {"type": "object"}}
+            answer = options.answer(called_wire, wire, arguments=args, default_server=server)
+            if answer.is_error:
+                raise (ToolFailed if behavior == "failed" else ModelRetry)(answer.text)
+            value = options.text(answer) if answer.verbatim else _for_model(wire)
+            if called == name:
+                call.value, call.verbatim = value, answer.verbatim
+            return value
+
+        hook = toolset.process_tool_call
+        value = await (
+            hook(ctx, call_tool_func, name, tool_args) if hook is not None else call_tool_func(name, tool_args)
+        )
+        if call.verbatim and value is call.value:  # made, and handed on as it came (not refused, not replaced)
+            cast("dict[str, str]", settings.answers)[cast("str", ctx.tool_call_id)] = value
+        return value
 
 
 @dataclass

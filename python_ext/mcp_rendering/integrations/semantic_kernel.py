@@ -18,9 +18,16 @@ public extension point for a function call the model asked for. The filter acts 
 (other services of the same kernel are not affected); the service refuses to run with a kernel that lacks it,
 rather than let a verbatim result reach the model unnoticed. Neither changes the kernel: the filter is added where
 the application builds its agent. For a function of one of `plugins` (SK's `MCPStdioPlugin`,
-`MCPStreamableHttpPlugin`, ...) whose tool the server marks verbatim (the tool's hint), the filter makes the call
-on the plugin's MCP session itself, since SK's plugin keeps only the result's content blocks (not `isError`, not
-the result's directive), and then:
+`MCPStreamableHttpPlugin`, ...) whose tool the server marks verbatim (the tool's hint), SK's plugin would keep only
+the result's content blocks (not `isError`, not the result's directive). So the filter hands the call on to the
+rest of SK's chain (`await next(context)`: the auto-function-invocation filters added after it, then the function
+with the kernel's function-invocation filters) with, for that call only, in place of the plugin's function, a
+kernel function of the same name, plugin, description and parameters whose body makes the call on the plugin's
+MCP session as SK's plugin does and keeps its raw result. Every filter of the application sees the call and its
+arguments, whether added before or after this one: one that refuses it (does not call ``next``) means no call is
+made, and SK goes on as it does without the adapter (the model reads what the filter left); one that rewrites the
+arguments decides what the server receives; one that replaces the function's result decides what the model
+reads (the route is not taken). From the raw result of the call the chain made:
 
 - a result the host presents verbatim (`mcp_rendering.integrations.answer.final_answer`): the function's result is
   the host's view, and when every call of the model's turn answered so, the filter sets SK's `context.terminate`,
@@ -61,7 +68,11 @@ from semantic_kernel.contents import (  # pyright: ignore[reportMissingImports]
     FunctionResultContent,  # pyright: ignore[reportUnknownVariableType]
     TextContent,  # pyright: ignore[reportUnknownVariableType]
 )
-from semantic_kernel.functions import FunctionResult  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+from semantic_kernel.functions import (  # pyright: ignore[reportMissingImports]
+    FunctionResult,  # pyright: ignore[reportUnknownVariableType]
+    KernelFunctionFromMethod,  # pyright: ignore[reportUnknownVariableType]
+    kernel_function,  # pyright: ignore[reportUnknownVariableType]
+)
 
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
 
@@ -200,8 +211,9 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
         return self._tools.get(key)
 
     async def answer_filter(self, context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
-        """The auto-function-invocation filter to add to the agent's kernel (see the module docstring): it answers
-        a call of a verbatim tool of `plugins` inside this service's calls, and hands every other call on."""
+        """The auto-function-invocation filter to add to the agent's kernel (see the module docstring): for a call
+        of a verbatim tool of `plugins` inside this service's calls, it keeps the raw result of the call the rest
+        of SK's chain makes; it hands every call on."""
         turn = _TURN.get()
         if turn is not None and turn.owner is self:
             for plugin in cast("tuple[_MCPPlugin, ...]", self.plugins):
@@ -209,39 +221,76 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
                     continue
                 tool = await self._tool(plugin, cast("str", context.function.name))
                 if tool is not None and self.options.selects(tool):
-                    await self._call(plugin, tool, context, turn)
+                    await self._through_chain(plugin, tool, context, next, turn)
                     return
         await next(context)
 
-    async def _call(self, plugin: _MCPPlugin, tool: Any, context: Any, turn: _Turn) -> None:
-        names = {cast("str", parameter.name) for parameter in context.function.parameters}
-        arguments = {
-            name: value for name, value in cast("Mapping[str, Any]", context.arguments).items() if name in names
-        }
-        metadata = context.function.metadata
+    async def _through_chain(
+        self, plugin: _MCPPlugin, tool: Any, context: Any, next: Callable[[Any], Awaitable[None]], turn: _Turn
+    ) -> None:
+        """Hand the call on to the rest of SK's chain (the filters added after this one, then the function with
+        its function-invocation filters), with a function that makes the MCP call as SK's plugin does and keeps
+        its raw result; then answer from it, if the chain made the call and kept its result."""
+        call = _Call()
+        original = context.function
+        context.function = _keeping(original, plugin, cast("str", tool.name), call)
         try:
-            result = await plugin.session.call_tool(tool.name, arguments=arguments)
-        except Exception as error:  # as SK's own invocation handler: the model reads the failure
-            value = f"An error occurred while invoking the function {context.function.fully_qualified_name}: {error}"
-            context.function_result = FunctionResult(function=metadata, value=value)
-            return
-        answer = self.options.answer(tool, result, arguments=arguments, default_server=plugin.name)
+            await next(context)
+        finally:
+            context.function = original
+        outcome = context.function_result
+        if call.result is None or outcome is None or outcome.value is not call.value:
+            return  # refused, failed, or its result replaced by a filter: SK's own outcome stands
+        metadata = original.metadata
+        answer = self.options.answer(tool, call.result, arguments=call.arguments, default_server=plugin.name)
         if answer.is_error:
             context.function_result = FunctionResult(function=metadata, value=answer.text)
             return
         if not answer.verbatim:
-            blocks = cast("Sequence[Any]", result.content)
-            contents = [_text(_block_text(block), inner_content=block) for block in blocks]
-            context.function_result = FunctionResult(function=metadata, value=contents)
-            return
+            return  # the model reads the content blocks, as the function returned them
         view = self.options.text(answer)
-        call = context.function_call_content
-        turn.answers[cast("str", (call.id if call is not None else None) or "unknown")] = view
+        function_call = context.function_call_content
+        turn.answers[cast("str", (function_call.id if function_call is not None else None) or "unknown")] = view
         context.function_result = FunctionResult(function=metadata, value=view)
         request = cast("int", context.request_sequence_index)
         turn.verbatim_calls[request] = turn.verbatim_calls.get(request, 0) + 1
         if turn.verbatim_calls[request] >= cast("int", context.function_count):
             context.terminate = True
+
+
+@dataclass
+class _Call:
+    """What the function `_keeping` makes records of the one call it makes."""
+
+    arguments: dict[str, Any] = field(default_factory=dict[str, Any])
+    """The arguments sent, as the chain's filters left them."""
+    result: Any = None
+    """The raw `CallToolResult`; None until the call is made."""
+    value: Any = None
+    """The function's value: the result's content blocks as SK contents."""
+
+
+def _keeping(function: Any, plugin: _MCPPlugin, tool_name: str, call: _Call) -> Any:
+    """A kernel function with `function`'s metadata (name, plugin, description, parameters) whose body makes the
+    MCP call as SK's plugin does, and records it in `call`."""
+
+    async def body(**arguments: Any) -> list[Any]:
+        result = await plugin.session.call_tool(tool_name, arguments=arguments)
+        blocks = cast("Sequence[Any]", result.content)
+        call.arguments, call.result = arguments, result
+        call.value = [_text(_block_text(block), inner_content=block) for block in blocks]
+        return cast("list[Any]", call.value)
+
+    decorate = cast("Callable[..., Callable[[Any], Any]]", kernel_function)
+    method = decorate(name=function.name, description=function.description)(body)
+    build = cast("Callable[..., Any]", KernelFunctionFromMethod)
+    return build(
+        method=method,
+        plugin_name=function.plugin_name,
+        parameters=list(cast("list[Any]", function.parameters)),
+        return_parameter=function.return_parameter,
+        additional_metadata=dict(cast("Mapping[str, Any]", function.metadata.additional_properties or {})),
+    )
 
 
 def direct_answers(
