@@ -43,8 +43,8 @@ BODY = (
     "results are to reach the user whole, not rewritten by a model. With honor_verbatim_hint=True\n"
     "(load_mcp_tools, convert_mcp_tool_to_langchain_tool, MultiServerMCPClient), such a tool is\n"
     "return_direct and its successful result is one text (blocks separated by blank lines, other\n"
-    "blocks named), so that the agent's final message reads as the result. An error result goes\n"
-    "back to the agent's model instead, as the errors of other tools do. Off by default."
+    "blocks named), so that the agent's final message reads as the result. An error result is\n"
+    "handled as for any other tool (handle_tool_errors). Off by default."
 )
 
 EXIT_STALE = 1
