@@ -143,6 +143,13 @@ def test_a_part_is_diffed_against_the_earlier_parts_and_applies_after_them(
     capsys.readouterr()
     assert _run(monkeypatch, "--list") == 0
     assert capsys.readouterr().out == "one/one-1.patch\none/one-2-more.patch\n"
+    # Unpacked at the second part, the first is the base: repacking the untouched tree rewrites the same part.
+    unpacked = tmp_path / "unpacked"
+    assert _run(monkeypatch, "--unpack", str(unpacked), "--part", "one-2-more") == 0
+    assert (unpacked / "src" / "m.py").read_text(encoding="utf-8") == "def f():\n    return 3\n"
+    assert _run(monkeypatch, "--repack", str(unpacked), "--part", "one-2-more") == 0
+    assert _run(monkeypatch, "--check") == 0
+    assert (layout / "one" / "one-2-more.patch").read_text(encoding="utf-8") == second
 
 
 def test_a_stale_patch_exits_1_and_says_stale(
