@@ -29,7 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DIFF_SUFFIX = ".diff"
-_GIT_IDENTITY = ("-c", "user.name=mcp-rendering", "-c", "user.email=maintainers@mcp-rendering.invalid")
+_GIT_CONFIG = (
+    *("-c", "user.name=mcp-rendering", "-c", "user.email=maintainers@mcp-rendering.invalid"),
+    *("-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"),
+)
 
 
 class ChangesError(Exception):
@@ -85,7 +88,7 @@ def _git(cwd: Path, *args: str, stdin: str | None = None) -> str:
     # The folder may sit inside another repository (a cache in this checkout): git must not look above it.
     env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(cwd.parent)}
     result = subprocess.run(
-        ["git", *_GIT_IDENTITY, *args], cwd=cwd, input=stdin, capture_output=True, text=True, env=env, check=False
+        ["git", *_GIT_CONFIG, *args], cwd=cwd, input=stdin, capture_output=True, text=True, env=env, check=False
     )
     if result.returncode != 0:
         raise ChangesError(f"git {' '.join(args)} failed in {cwd}: {result.stderr.strip()}")
@@ -192,7 +195,6 @@ def repack(tree: Path, part: Part, *, derived: Collection[str] = ()) -> list[str
     if not changed:
         raise ChangesError(f"{tree} holds no change from its tag `base`")
     pinned = set(_git(tree, "ls-tree", "-r", "--name-only", "-z", "pinned").split("\0"))
-    base = set(_git(tree, "ls-tree", "-r", "--name-only", "-z", "base").split("\0"))
     for folder in (part.files, part.changes):
         if folder.exists():
             shutil.rmtree(folder)
@@ -200,8 +202,7 @@ def repack(tree: Path, part: Part, *, derived: Collection[str] = ()) -> list[str
         text = (tree / path).read_text(encoding="utf-8")
         if path in pinned:
             target = part.changes / f"{path}{DIFF_SUFFIX}"
-            old = _git(tree, "show", f"base:{path}") if path in base else None
-            text = file_diff(path, old, text)
+            text = file_diff(path, _git(tree, "show", f"base:{path}"), text)
         else:
             target = part.files / path
         target.parent.mkdir(parents=True, exist_ok=True)
