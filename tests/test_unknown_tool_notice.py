@@ -106,10 +106,10 @@ def _later_part(directive: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("directive", "state"),
     [
-        (None, "unstated"),
-        ({"mode": "verbatim"}, "unstated"),
-        ({"mode": "verbatim", "complete": "true"}, "unstated"),
-        ({"mode": "verbatim", "complete": 1}, "unstated"),
+        (None, "not-stated"),
+        ({"mode": "verbatim"}, "not-stated"),
+        ({"mode": "verbatim", "complete": "true"}, "not-stated"),
+        ({"mode": "verbatim", "complete": 1}, "not-stated"),
         ({"mode": "verbatim", "complete": False}, "partial"),
         ({"mode": "verbatim", "complete": True}, "complete"),
     ],

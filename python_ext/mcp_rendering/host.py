@@ -791,11 +791,11 @@ def state_of_wire(
     `last_part`: `wire` is the last part fetched of a continued result, read for the whole (not as a later part
     alone, and without `arguments`): the whole is complete only when the part says `complete: true` in its
     directive. A part that states nothing of its completeness, of a tool whose definition may be unknown, is no
-    result outside the extension (which MCP sends whole) but part of one the server continued: "unstated"."""
+    result outside the extension (which MCP sends whole) but part of one the server continued: "not-stated"."""
     rendering = resolve_rendering(tool, wire, call_arguments=None if last_part else arguments)
     page = _page_state(_structured(wire))
     if _is_complete(rendering, _structured(wire)):
-        return "unstated" if last_part and rendering.completeness is None else "complete"
+        return "not-stated" if last_part and rendering.completeness is None else "complete"
     if _unstated(rendering, page):
         return "not-stated"
     return "partial" if rendering.continuation is None else "continued"
