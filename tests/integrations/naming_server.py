@@ -3,7 +3,8 @@ tests; it runs on the project's environment (the SDK 2.x), as a script: ``python
 
 `read ledger` (listed first, not marked) and `read-ledger` (marked verbatim) both become SK's function
 ``read-ledger``, which SK binds to the first; each returns its own name. `greeting` is a prompt (SK makes it a
-function of the plugin too), and `listings` returns how many `tools/list` requests the server received.
+function of the plugin too), and `listings` returns how many `tools/list` requests the server received. `ledger`
+is marked verbatim in the listings before `unmark` is called only.
 """
 
 from typing import Any
@@ -35,6 +36,18 @@ def build_server() -> Any:
     def greeting() -> str:
         return "Hello."
 
+    marked = True
+
+    @server.tool(name="ledger", description="The ledger.", annotations=tool_annotations("Ledger", verbatim=True))
+    def ledger() -> mcp_types.CallToolResult:
+        return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text="Ledger entries.")])
+
+    @server.tool(name="unmark", description="Unmarks the ledger.", annotations=tool_annotations("Unmark"))
+    def unmark() -> str:
+        nonlocal marked
+        marked = False
+        return "Unmarked."
+
     listings = 0
 
     @server.tool(name="listings", description="The tools/list requests so far.", annotations=tool_annotations("N"))
@@ -46,7 +59,15 @@ def build_server() -> Any:
     async def list_tools() -> list[Any]:
         nonlocal listings
         listings += 1
-        return await listed()
+        tools = await listed()
+        if marked:
+            return tools
+        # Once unmarked: the same tools, the ledger's hint gone (the SDK patch writes it from the annotations).
+        plain = tool_annotations("Ledger", plain=True)
+        return [
+            tool.model_copy(update={"annotations": plain, "meta": None}) if tool.name == "ledger" else tool
+            for tool in tools
+        ]
 
     server.list_tools = list_tools  # pyright: ignore[reportAttributeAccessIssue]
     return server

@@ -402,3 +402,23 @@ def test_a_plugin_without_its_tools_loaded_refuses_a_verbatim_call_with_sks_own_
     _, unhelped, _ = asyncio.run(_run_probed(example_python, MARKED, ENTRY, "received", helped=False, prepare=unload))
     assert str(message) == SUMMARY and service.requests == 2 and received == "[]"
     assert service.read == unhelped.read and "load_tools=True" in service.read[0]
+
+
+def test_the_tools_hints_are_listed_again_when_sk_loads_the_tools_again(example_python: str) -> None:
+    # The server unmarks `ledger`, and SK's plugin loads its tools again (`load_tools`, which it runs on the server's
+    # notifications/tools/list_changed): the filter lists the hints again, and the next call goes to the model.
+    async def run() -> tuple[Any, Any, ScriptedService]:
+        service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[("ledger", {})])
+        async with MCPStdioPlugin(name=PLUGIN, command=example_python, args=[NAMING]) as plugin:
+            chosen = direct_answers(service, [plugin])
+            agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
+            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+            first = await agent.get_response(messages="Go.")
+            await plugin.session.call_tool("unmark", arguments={})
+            await plugin.load_tools()
+            second = await agent.get_response(messages="Again.")
+        return first.message, second.message, service
+
+    first, second, service = asyncio.run(run())
+    assert str(first).startswith('Verbatim result from tool "ledger" of server "example".')
+    assert str(second) == SUMMARY and service.requests == 3 and "Ledger entries." in service.read[0]
