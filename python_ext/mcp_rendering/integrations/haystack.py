@@ -8,14 +8,15 @@ Give the agent the hook (one line per agent), naming the MCP tools or toolsets w
     agent = Agent(chat_generator=generator, tools=toolset, hooks=direct_answers(toolset))
     answer = agent.run(messages=[ChatMessage.from_user("Show the accounts")])["last_message"].text
 
-The hook runs at the Agent's ``after_tool`` point. When every tool call of the model's turn returned a result the
-host presents verbatim (the result's directive, or the tool's hint when the listed tools are given), it appends an
-assistant message holding the host's view (`mcp_rendering.integrations.answer.final_answer`: the caption, a partial
-result's notice with how to get the rest, every record) and sets the Agent's ``stop_run`` state key, so that the
-run ends before the next model call; ``exit_reason`` is then the first such tool's name, as an exit condition
-would set it. The last message's ``.text`` is the answer, where Haystack applications read it; without the hook,
-with ``exit_conditions``, the last message is the tool message, whose ``.text`` is None and whose result is the whole
-`CallToolResult` as JSON.
+The hook runs at the Agent's ``after_tool`` point (and at ``before_tool``, where it notes the calls that go on to the
+tools, so that a result an application's hook gave in place of a call is never read as the server's). When every tool
+call of the model's turn returned a result the host presents verbatim (the result's directive, or the tool's hint when
+the listed tools are given), it appends an assistant message holding the host's view
+(`mcp_rendering.integrations.answer.final_answer`: the caption, a partial result's notice with how to get the rest,
+every record) and sets the Agent's ``stop_run`` state key, so that the run ends before the next model call;
+``exit_reason`` is then the first such tool's name, as an exit condition would set it. The last message's ``.text`` is
+the answer, where Haystack applications read it; without the hook, with ``exit_conditions``, the last message is the
+tool message, whose ``.text`` is None and whose result is the whole `CallToolResult` as JSON.
 
 The route is read only from the tool message of one of the given tools (a name stands for an MCP tool of that
 name) that the application gave neither ``outputs_to_string`` nor ``outputs_to_state`` (the Agent's ``tools``
@@ -136,6 +137,9 @@ class DirectAnswerHook:
         )
         self.tools = list(tools)
         """The tools whose results may answer: names, `MCPTool`s, `MCPToolset`s."""
+        # The ids of the tool calls the Agent was about to run at the last `before_tool` point (None: the hook is
+        # not registered there, and every result is read as the server's).
+        self._let_through: set[str] | None = None
         self._listed: dict[str, Any] = {}
         for tool in listed_tools:
             name = _listed_name(tool)
@@ -151,6 +155,15 @@ class DirectAnswerHook:
         """Put the host's view in place of each verbatim result of the last model turn, and end the run with it when
         every tool call of the turn answered verbatim."""
         messages = list(cast("list[Any]", state.data.get("messages") or []))
+        pending = cast("list[Any]", getattr(messages[-1], "tool_calls", None) or []) if messages else []
+        if pending:
+            # The `before_tool` point, after the application's hooks there: these calls go on to the tools. A
+            # result a hook gave in place of a call (a refusal) is then never read as the server's.
+            self._let_through = {str(call.id) for call in pending}
+            return
+        let_through = self._let_through
+        if let_through is not None:
+            self._let_through = set()  # each step's calls once
         start = len(messages)
         while start > 0 and getattr(messages[start - 1], "tool_call_result", None) is not None:
             start -= 1
@@ -158,7 +171,7 @@ class DirectAnswerHook:
             return
         results = [message.tool_call_result for message in messages[start:]]
         names = _unconverted_tools(state, self.tools)
-        answers = [self._answer(result, names) for result in results]
+        answers = [self._answer(result, names, let_through) for result in results]
         if all(answer is None for answer in answers):
             return
         # Haystack's own message type, from the environment the agent runs in (this package does not depend on it).
@@ -179,11 +192,13 @@ class DirectAnswerHook:
         state.set("messages", [chat_message.from_assistant(text)])
         state.set("stop_run", str(results[0].origin.tool_name))
 
-    def _answer(self, result: Any, names: frozenset[str]) -> str | None:
+    def _answer(self, result: Any, names: frozenset[str], let_through: set[str] | None) -> str | None:
         origin = result.origin
         name = str(origin.tool_name)
         if result.error or name not in names or not isinstance(result.result, str):
             return None
+        if let_through is not None and str(origin.id) not in let_through:
+            return None  # no tool ran for this call: the result is the application's own
         wire = _wire(result.result)
         if wire is None:
             return None
@@ -226,6 +241,9 @@ def direct_answers(
 ) -> dict[str, list[Any]]:
     """The Agent's ``hooks`` argument holding `DirectAnswerHook` at ``after_tool``: a verbatim result of one of
     `tools` (`MCPTool`s and `MCPToolset`s, or their names) ends the run with the host's view as the last message.
+    The hook is at ``before_tool`` too, where it notes the calls that go on to the tools: an application with hooks
+    of its own there lists them first, so that a result one of them gives in place of a call is never read as the
+    server's.
 
     Args:
         tools: the MCP tools and toolsets whose results may answer directly; a server could mark every tool
@@ -251,4 +269,5 @@ def direct_answers(
         markdown=markdown,
         allow=allow,
     )
-    return {"after_tool": [hook]}
+    hook._let_through = set()  # pyright: ignore[reportPrivateUsage]  # registered at `before_tool` below
+    return {"before_tool": [hook], "after_tool": [hook]}
