@@ -410,6 +410,39 @@ def test_a_hook_that_replaces_the_result_is_what_the_model_reads(example_python:
     assert output == SUMMARY and script.requests == 2 and script.read == ["Redacted."]
 
 
+def test_the_toolsets_hook_receives_the_result_as_the_toolset_maps_it(example_python: str) -> None:
+    """An auditing `process_tool_call` hook logs what the call returned: the toolset's mapping of the result, as
+    without the adapter, not the host's view, which replaces it only once the hook has returned it."""
+    logged: list[Any] = []
+
+    async def audit_call(ctx: Any, call_tool: Any, name: str, args: dict[str, Any]) -> Any:
+        value = await call_tool(name, args)
+        logged.append(value)
+        return value
+
+    async def unhelped() -> str:
+        script = Script(list(ENTRY))
+        toolset = _marked_toolset(example_python, process_tool_call=audit_call)
+        async with Agent(FunctionModel(script.respond), toolsets=[toolset]) as agent:
+            return (await agent.run("Go.")).output
+
+    output, script, _ = asyncio.run(_run_hooked(example_python, ENTRY, process_tool_call=audit_call))
+    helped, logged[:] = list(logged), []
+    assert asyncio.run(unhelped()) == SUMMARY
+    assert helped == logged == ["Entry of A-1"]
+    assert script.requests == 1 and output.startswith('Verbatim result from tool "entry" of server "example".')
+
+
+def test_a_hook_that_edits_the_result_in_place_is_what_the_model_reads(example_python: str) -> None:
+    async def annotate(ctx: Any, call_tool: Any, name: str, args: dict[str, Any]) -> Any:
+        value = await call_tool("received", {})  # a JSON list, which the toolset maps to a list
+        value.append({"note": "seen by the auditor"})
+        return value
+
+    output, script, _ = asyncio.run(_run_hooked(example_python, [("received", {})], process_tool_call=annotate))
+    assert output == SUMMARY and script.requests == 2 and "seen by the auditor" in script.read[0]
+
+
 def test_a_toolset_whose_class_makes_its_calls_its_own_way_keeps_them(example_python: str) -> None:
     """The wrapper cannot stand in for a call an application's subclass makes: the toolset makes it, the route is
     not taken."""

@@ -342,3 +342,83 @@ def test_a_filter_that_replaces_the_result_is_what_the_model_reads(example_pytho
     message, service, received = asyncio.run(_run_filtered(example_python, ENTRY, function=[redact]))
     assert received == [{"account": "A-1"}]
     assert str(message) == SUMMARY and service.requests == 2 and service.read == ["Redacted."]
+
+
+NAMING = str(Path(__file__).with_name("naming_server.py"))
+"""A server whose tools `read ledger` (not marked) and `read-ledger` (marked) are both SK's function
+``read-ledger``, with a prompt `greeting` and a count of its `tools/list` requests (`listings`)."""
+
+
+async def _run_probed(
+    python: str,
+    server: str,
+    calls: Sequence[tuple[str, Mapping[str, Any]]],
+    probe: str,
+    *,
+    helped: bool,
+    prepare: Callable[[Any], object] = id,
+) -> tuple[Any, ScriptedService, str]:
+    """`_run` on the server script `server`, `prepare` given the connected plugin first; with the text of the
+    server's tool `probe` after the turn."""
+    service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(n, dict(a)) for n, a in calls])
+    async with MCPStdioPlugin(name=PLUGIN, command=python, args=[server]) as plugin:
+        prepare(plugin)
+        chosen = direct_answers(service, [plugin]) if helped else service
+        agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
+        if helped:
+            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+        response = await agent.get_response(messages="Go.")
+        probed = await plugin.session.call_tool(probe, arguments={})
+    return response.message, service, probed.content[0].text
+
+
+def test_the_filter_calls_the_tool_sks_own_function_calls(example_python: str) -> None:
+    # SK binds its function "read-ledger" to the first tool of that normalized name, "read ledger" (not marked):
+    # the call is that tool's, and the model reads its result, as without the adapter.
+    calls = [("read-ledger", {})]
+    message, service, _ = asyncio.run(_run_probed(example_python, NAMING, calls, "listings", helped=True))
+    _, unhelped, _ = asyncio.run(_run_probed(example_python, NAMING, calls, "listings", helped=False))
+    assert str(message) == SUMMARY and service.requests == 2
+    assert service.read == unhelped.read and "Called: read ledger" in service.read[0]
+
+
+def test_calls_of_a_prompts_function_list_no_tools(example_python: str) -> None:
+    # SK lists the tools once, when it connects; the calls of a prompt's function add no listing.
+    calls = [("greeting", {})] * 5
+    message, _, listings = asyncio.run(_run_probed(example_python, NAMING, calls, "listings", helped=True))
+    _, _, unhelped = asyncio.run(_run_probed(example_python, NAMING, calls, "listings", helped=False))
+    assert str(message) == SUMMARY and listings == unhelped == "1"
+
+
+def test_a_plugin_without_its_tools_loaded_refuses_a_verbatim_call_with_sks_own_error(example_python: str) -> None:
+    # SK's function refuses the call of a plugin whose tools are not to be loaded; the filter's function refuses it
+    # with SK's own error, which the model reads, and the server receives nothing.
+    def unload(plugin: Any) -> None:
+        plugin.load_tools_flag = False
+
+    message, service, received = asyncio.run(
+        _run_probed(example_python, MARKED, ENTRY, "received", helped=True, prepare=unload)
+    )
+    _, unhelped, _ = asyncio.run(_run_probed(example_python, MARKED, ENTRY, "received", helped=False, prepare=unload))
+    assert str(message) == SUMMARY and service.requests == 2 and received == "[]"
+    assert service.read == unhelped.read and "load_tools=True" in service.read[0]
+
+
+def test_the_tools_hints_are_listed_again_when_sk_loads_the_tools_again(example_python: str) -> None:
+    # The server unmarks `ledger`, and SK's plugin loads its tools again (`load_tools`, which it runs on the server's
+    # notifications/tools/list_changed): the filter lists the hints again, and the next call goes to the model.
+    async def run() -> tuple[Any, Any, ScriptedService]:
+        service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[("ledger", {})])
+        async with MCPStdioPlugin(name=PLUGIN, command=example_python, args=[NAMING]) as plugin:
+            chosen = direct_answers(service, [plugin])
+            agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
+            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+            first = await agent.get_response(messages="Go.")
+            await plugin.session.call_tool("unmark", arguments={})
+            await plugin.load_tools()
+            second = await agent.get_response(messages="Again.")
+        return first.message, second.message, service
+
+    first, second, service = asyncio.run(run())
+    assert str(first).startswith('Verbatim result from tool "ledger" of server "example".')
+    assert str(second) == SUMMARY and service.requests == 3 and "Ledger entries." in service.read[0]

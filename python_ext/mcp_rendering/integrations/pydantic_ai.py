@@ -15,14 +15,19 @@ prefixes, filters, `prepare` hooks) and the tool hooks of every capability (`bef
 `wrap_tool_execute`, ...) see each call before it, and may refuse it or rewrite its arguments, as without the
 adapter. For a tool the server marks verbatim (the tool's hint), the toolset would hand on neither the result's
 directive nor, for a result with structured content, its text, and Pydantic AI has no public layer that gives the
-raw result of the toolset's own call. So the wrapper stands in for the innermost step of that call only: it calls
-the toolset's own `process_tool_call` hook, when set, as the toolset does, with a call function that makes the call
-on the toolset's MCP client with the arguments and request metadata the hook passes, raises on an error as the
-toolset's `tool_error_behavior` says, keeps the raw result, and returns what the model reads of it (below). A hook
-that does not make the call, or returns something else than what the call function returned, decides what the model
-reads (the route is not taken). A toolset whose class overrides `call_tool` or `direct_call_tool`, a tool run as a
-task, and an MCP App tool: the toolset makes the call as usual, and the route is not taken. From the raw result of
-the call made:
+raw result of the toolset's own call (`direct_call_tool` returns the mapped value; only its private steps see the
+raw one). So the wrapper stands in for the innermost step of that call only: it calls the toolset's own
+`process_tool_call` hook, when set, as the toolset does, with a call function that takes the steps of
+`direct_call_tool`, kept as few as they are: the toolset's per-run check (through its public `for_run`: a toolset
+whose `auth` or `headers` come from the run context calls only as the run's copy), the toolset entered around the
+call on its MCP client with the arguments and request metadata the hook passes, an error raised as the toolset's
+`tool_error_behavior` says (grouped errors of the client too), and the result mapped by the toolset's own mapping,
+which the call function returns: the hook receives what it receives without the adapter. The wrapper keeps the
+raw result aside; when the hook hands that value on unchanged, the host's view of a verbatim result takes its
+place (below). A hook that does not make the call, or returns anything else (a value of its own, the mapped value
+edited), decides what the model reads (the route is not taken). A toolset whose class overrides `call_tool` or
+`direct_call_tool`, a tool run as a task, and an MCP App tool: the toolset makes the call as usual, and the route
+is not taken. From the raw result of the call made:
 
 - a result the host presents verbatim (`mcp_rendering.integrations.answer.final_answer`): the tool returns the
   host's view, and when every tool call of the model's turn answered so, the capability's `before_model_request`
@@ -34,7 +39,7 @@ the call made:
   server's message, as the toolset does by default (`tool_error_behavior="retry"`), so the model may correct its
   call (`ToolFailed` with `"failed"`; with `"error"`, the MCP client raises, as for the toolset);
 - a result the host does not present verbatim (the result's directive says it may be summarized): the model reads
-  its text blocks, and any other block as its JSON;
+  what the toolset's mapping made of it, as without the adapter;
 - a turn that also called another tool, or a tool that failed: the model answers, having read every result, the
   verbatim ones as the host's view.
 
@@ -51,7 +56,7 @@ an allowed name of one toolset allows nothing of another.
 
 from __future__ import annotations
 
-import json
+import copy
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -74,8 +79,15 @@ from pydantic_ai.exceptions import (  # pyright: ignore[reportMissingImports]
     ModelRetry,  # pyright: ignore[reportUnknownVariableType]
     SkipModelRequest,  # pyright: ignore[reportUnknownVariableType]
     ToolFailed,  # pyright: ignore[reportUnknownVariableType]
+    UserError,  # pyright: ignore[reportUnknownVariableType]
 )
-from pydantic_ai.mcp import MCPToolset  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+from pydantic_ai.mcp import (  # pyright: ignore[reportMissingImports]
+    MCPToolset,  # pyright: ignore[reportUnknownVariableType]
+    # The toolset's own mapping of a result to what the model reads (private: Pydantic AI maps in
+    # `direct_call_tool` only, which keeps no raw result), so that the toolset's `process_tool_call` hook receives
+    # what it receives without the adapter.
+    _map_mcp_call_tool_result,  # pyright: ignore[reportPrivateUsage, reportUnknownVariableType]
+)
 from pydantic_ai.messages import (  # pyright: ignore[reportMissingImports]
     ModelRequest,  # pyright: ignore[reportUnknownVariableType]
     ModelResponse,  # pyright: ignore[reportUnknownVariableType]
@@ -119,14 +131,6 @@ def _result_wire(result: Any) -> dict[str, Any]:
     return wire
 
 
-def _for_model(wire: Mapping[str, Any]) -> str:
-    blocks = cast("list[Mapping[str, Any]]", wire["content"])
-    texts = [
-        block["text"] if block.get("type") == "text" else json.dumps(block, ensure_ascii=False) for block in blocks
-    ]
-    return "\n\n".join(cast("list[str]", texts))
-
-
 def _keeps_the_toolsets_call_path(toolset: Any, tool_def: Any) -> bool:
     """Whether the wrapper may stand in for the innermost step of `toolset`'s own call (its call on the MCP client):
     the toolset's class keeps `MCPToolset`'s `call_tool` and `direct_call_tool` (an override is the application's
@@ -165,14 +169,27 @@ def _raise_as_the_toolset(error: BaseException, behavior: str) -> NoReturn:
     raise (ToolFailed if failed else ModelRetry)(str(representative)) from error
 
 
+async def _connected(toolset: Any, ctx: Any) -> Any:
+    """`toolset` entered for one call of the run `ctx`, as the toolset enters itself around its own call: a toolset
+    whose `auth` or `headers` come from the run context connects only through the copy its `for_run` returns for
+    the run (the one the run's toolsets hold), never as the shared toolset."""
+    if await toolset.for_run(ctx) is not toolset:
+        raise UserError(
+            f"{toolset.label} takes its auth or headers from the run context: only the copy its for_run returns"
+            " for a run can call its tools"
+        )
+    return toolset
+
+
 @dataclass
 class _Call:
     """What the call function handed to the toolset's hook keeps of the marked tool's call."""
 
-    value: Any = None
-    """What the call function returned: the host's view of a verbatim result, the model's text otherwise."""
-    verbatim: bool = False
-    """Whether the result is one the host presents verbatim."""
+    view: str | None = None
+    """The host's view of a verbatim result; None until one is made."""
+    mapped: Any = None
+    """A copy of what the call function returned (the toolset's mapping of the result), to tell whether the hook
+    handed it on unchanged."""
 
 
 @dataclass
@@ -197,32 +214,33 @@ class _DirectAnswerToolset(WrapperToolset[Any]):  # pyright: ignore[reportUntype
         call = _Call()
 
         async def call_tool_func(called: str, args: dict[str, Any], *, metadata: dict[str, Any] | None = None) -> Any:
-            """The toolset's own call on its MCP client, as its `process_tool_call` hook receives it (errors raised
-            as the toolset's `tool_error_behavior` says), keeping what the call returned."""
+            """The toolset's own call (its `direct_call_tool`), as its `process_tool_call` hook receives it: made
+            on its MCP client, errors raised as its `tool_error_behavior` says, the result mapped as the toolset
+            maps it; the host's view of a verbatim result kept aside."""
             try:
-                async with toolset:
+                async with await _connected(toolset, ctx):
                     result = await toolset.client.call_tool(
                         name=called, arguments=args, meta=metadata, raise_on_error=behavior == "error"
                     )
             except (ToolError, McpError, BaseExceptionGroup) as error:
                 _raise_as_the_toolset(error, behavior)
-            wire = _result_wire(result)
             called_wire = tool_wire if called == name else {"name": called, "inputSchema": {"type": "object"}}
-            answer = options.answer(called_wire, wire, arguments=args, default_server=server)
+            answer = options.answer(called_wire, _result_wire(result), arguments=args, default_server=server)
             if answer.is_error:
                 raise (ToolFailed if behavior == "failed" else ModelRetry)(answer.text)
-            value = options.text(answer) if answer.verbatim else _for_model(wire)
-            if called == name:
-                call.value, call.verbatim = value, answer.verbatim
-            return value
+            mapped = cast("Any", _map_mcp_call_tool_result)(result)
+            if called == name and answer.verbatim:
+                call.view, call.mapped = options.text(answer), copy.deepcopy(mapped)
+            return mapped
 
         hook = toolset.process_tool_call
         value = await (
             hook(ctx, call_tool_func, name, tool_args) if hook is not None else call_tool_func(name, tool_args)
         )
-        if call.verbatim and value is call.value:  # made, and handed on as it came (not refused, not replaced)
-            cast("dict[str, str]", settings.answers)[cast("str", ctx.tool_call_id)] = value
-        return value
+        if call.view is None or value != call.mapped:
+            return value  # not verbatim, not made, or the hook's own value: the model reads it
+        cast("dict[str, str]", settings.answers)[cast("str", ctx.tool_call_id)] = call.view
+        return call.view
 
 
 @dataclass

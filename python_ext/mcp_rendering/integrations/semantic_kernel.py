@@ -23,7 +23,12 @@ the result's content blocks (not `isError`, not the result's directive). So the 
 rest of SK's chain (`await next(context)`: the auto-function-invocation filters added after it, then the function
 with the kernel's function-invocation filters) with, for that call only, in place of the plugin's function, a
 kernel function of the same name, plugin, description and parameters whose body makes the call on the plugin's
-MCP session as SK's plugin does and keeps its raw result. Every filter of the application sees the call and its
+MCP session as SK's plugin does (its checks, its errors) and keeps its raw result. The tool called is the one SK's
+own function calls, read from that function (SK keeps the first of the tools whose names it normalizes alike);
+a function SK did not build from a tool (a prompt's) is untouched. SK keeps no tool's hints, so the filter lists
+the server's tools as SK's plugin does (the first page), once each time the plugin loads its tools (again on the
+server's ``notifications/tools/list_changed``). A plugin whose class overrides `call_tool` keeps its calls (the
+route is not taken). Every filter of the application sees the call and its
 arguments, whether added before or after this one: one that refuses it (does not call ``next``) means no call is
 made, and SK goes on as it does without the adapter (the model reads what the filter left); one that rewrites the
 arguments decides what the server receives; one that replaces the function's result decides what the model
@@ -51,22 +56,29 @@ pass through unchanged.
 from __future__ import annotations
 
 import contextvars
+import functools
 import json
-import re
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
+# Resolved where `semantic-kernel[mcp]` is installed (with the MCP SDK 1.x); the project's own environment goes
+# without it.
+from mcp.shared.exceptions import McpError  # pyright: ignore[reportAttributeAccessIssue, reportUnknownVariableType]
 from pydantic import Field, InstanceOf, PrivateAttr
-
-# Resolved where `semantic-kernel` is installed; the project's own environment goes without it.
 from semantic_kernel.connectors.ai.chat_completion_client_base import (  # pyright: ignore[reportMissingImports]
     ChatCompletionClientBase,  # pyright: ignore[reportUnknownVariableType]
+)
+from semantic_kernel.connectors.mcp import (  # pyright: ignore[reportMissingImports]
+    MCPPluginBase,  # pyright: ignore[reportUnknownVariableType]
 )
 from semantic_kernel.contents import (  # pyright: ignore[reportMissingImports]
     ChatMessageContent,  # pyright: ignore[reportUnknownVariableType]
     FunctionResultContent,  # pyright: ignore[reportUnknownVariableType]
     TextContent,  # pyright: ignore[reportUnknownVariableType]
+)
+from semantic_kernel.exceptions import (  # pyright: ignore[reportMissingImports]
+    FunctionExecutionException,  # pyright: ignore[reportUnknownVariableType]
 )
 from semantic_kernel.functions import (  # pyright: ignore[reportMissingImports]
     FunctionResult,  # pyright: ignore[reportUnknownVariableType]
@@ -81,21 +93,62 @@ __all__ = ["ANSWER_METADATA_KEY", "DirectAnswerService", "direct_answers"]
 ANSWER_METADATA_KEY = "mcp-rendering/answer"
 """The key of the answer message's `metadata`, True: the message is the host's view, not a model's text."""
 
-_LIST_PAGES_LIMIT = 1000
-"""The most `tools/list` pages read in one listing: a server repeating its cursor cannot keep the call waiting."""
-
 
 class _MCPPlugin(Protocol):
     """The public members of SK's `MCPPluginBase` this module uses."""
 
     name: str
     session: Any
+    load_tools_flag: bool
+
+    async def call_tool(self, tool_name: str, **kwargs: Any) -> list[Any]: ...
 
 
-def _local_name(tool_name: str) -> str:
-    """The name SK's MCP plugin gives the kernel function of a tool (characters outside its identifier pattern
-    become ``-``)."""
-    return re.sub(r"[^A-Za-z0-9_.-]", "-", tool_name)
+_SK_CALL_TOOL: object = cast("Any", MCPPluginBase).call_tool
+"""SK's own call of an MCP tool, which the function the filter hands on makes as it does."""
+
+
+def _called_tool(function: Any, plugins: Iterable[_MCPPlugin]) -> tuple[_MCPPlugin, str] | None:
+    """The plugin of `plugins` and the name of the MCP tool that SK's kernel function `function` calls, read from
+    the function itself: SK's plugin builds a tool's function on ``functools.partial(plugin.call_tool, name)``
+    (`MCPPluginBase.load_tools`). None for any other function (a prompt's, another plugin's), and for a plugin
+    whose class overrides `call_tool` (the application's own call, which must run)."""
+    method: object = getattr(function, "method", None)
+    if not isinstance(method, functools.partial):
+        return None
+    bound = cast("functools.partial[Any]", method)
+    name = bound.args[0] if len(bound.args) == 1 and not bound.keywords else None
+    if not isinstance(name, str):
+        return None
+    for plugin in plugins:
+        if bound.func == plugin.call_tool and cast("Any", type(plugin)).call_tool is _SK_CALL_TOOL:
+            return plugin, name
+    return None
+
+
+def _tool_functions(plugin: _MCPPlugin) -> list[object]:
+    """The functions SK's plugin holds for its tools: it builds new ones each time it loads its tools (when it
+    connects, and again on the server's ``notifications/tools/list_changed``)."""
+    return [
+        value
+        for value in vars(plugin).values()
+        if isinstance(value, functools.partial) and cast("functools.partial[Any]", value).func == plugin.call_tool
+    ]
+
+
+@dataclass
+class _Listing:
+    """The server's tools as the filter listed them for one plugin."""
+
+    functions: list[object]
+    """The tool functions SK's plugin held when listed."""
+    tools: dict[str, Any]
+    """The tools listed, by their name on the server."""
+
+    def current(self, plugin: _MCPPlugin) -> bool:
+        """Whether SK's plugin has not loaded its tools again since this listing."""
+        now = _tool_functions(plugin)
+        return len(now) == len(self.functions) and all(a is b for a, b in zip(now, self.functions, strict=True))
 
 
 @dataclass
@@ -110,18 +163,6 @@ class _Turn:
 
 
 _TURN: contextvars.ContextVar[_Turn | None] = contextvars.ContextVar("mcp_rendering_sk_turn", default=None)
-
-
-async def _list_tools(session: Any) -> list[Any]:
-    tools: list[Any] = []
-    cursor: str | None = None
-    for _ in range(_LIST_PAGES_LIMIT):
-        page = await session.list_tools(cursor=cursor) if cursor else await session.list_tools()
-        tools.extend(cast("list[Any]", getattr(page, "tools", None) or []))
-        cursor = getattr(page, "nextCursor", None)
-        if not isinstance(cursor, str) or not cursor:
-            break
-    return tools
 
 
 def _block_text(block: Any) -> str:
@@ -149,8 +190,8 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
     options: InstanceOf[AnswerOptions] = Field(default_factory=AnswerOptions)
     """The host's options, checked when made (`direct_answers` takes them as keyword arguments)."""
 
-    _tools: dict[tuple[str, str], Any] = PrivateAttr(default_factory=dict[tuple[str, str], Any])
-    """The plugins' MCP tools, by plugin name and SK function name, listed when first needed."""
+    _listings: dict[int, _Listing] = PrivateAttr(default_factory=dict[int, _Listing])
+    """The tools of each plugin's server (by the plugin's `id`), listed when first needed."""
 
     def get_prompt_execution_settings_class(self) -> Any:
         return self.inner.get_prompt_execution_settings_class()
@@ -203,26 +244,31 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
             metadata={ANSWER_METADATA_KEY: True},
         )
 
-    async def _tool(self, plugin: _MCPPlugin, function_name: str) -> Any:
-        key = (plugin.name, function_name)
-        if key not in self._tools and plugin.session is not None:
-            for tool in await _list_tools(plugin.session):
-                self._tools[plugin.name, _local_name(cast("str", tool.name))] = tool
-        return self._tools.get(key)
+    async def _tool(self, plugin: _MCPPlugin, tool_name: str) -> Any:
+        """The server's tool `tool_name` (its hints decide the route), listed as SK's plugin lists it (the first
+        page), once for each time SK's plugin loads its tools; None when not listed or not connected."""
+        listing = self._listings.get(id(plugin))
+        if (listing is None or not listing.current(plugin)) and plugin.session is not None:
+            functions = _tool_functions(plugin)
+            page = await plugin.session.list_tools()
+            tools: dict[str, Any] = {}
+            for tool in cast("list[Any]", page.tools):
+                tools.setdefault(cast("str", tool.name), tool)
+            listing = self._listings[id(plugin)] = _Listing(functions, tools)
+        return listing.tools.get(tool_name) if listing is not None else None
 
     async def answer_filter(self, context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
         """The auto-function-invocation filter to add to the agent's kernel (see the module docstring): for a call
         of a verbatim tool of `plugins` inside this service's calls, it keeps the raw result of the call the rest
         of SK's chain makes; it hands every call on."""
         turn = _TURN.get()
-        if turn is not None and turn.owner is self:
-            for plugin in cast("tuple[_MCPPlugin, ...]", self.plugins):
-                if plugin.name != context.function.plugin_name:
-                    continue
-                tool = await self._tool(plugin, cast("str", context.function.name))
-                if tool is not None and self.options.selects(tool):
-                    await self._through_chain(plugin, tool, context, next, turn)
-                    return
+        called = _called_tool(context.function, cast("tuple[_MCPPlugin, ...]", self.plugins))
+        if turn is not None and turn.owner is self and called is not None:
+            plugin, tool_name = called
+            tool = await self._tool(plugin, tool_name)
+            if tool is not None and self.options.selects(tool):
+                await self._through_chain(plugin, tool, context, next, turn)
+                return
         await next(context)
 
     async def _through_chain(
@@ -272,10 +318,19 @@ class _Call:
 
 def _keeping(function: Any, plugin: _MCPPlugin, tool_name: str, call: _Call) -> Any:
     """A kernel function with `function`'s metadata (name, plugin, description, parameters) whose body makes the
-    MCP call as SK's plugin does, and records it in `call`."""
+    MCP call as SK's plugin does (`MCPPluginBase.call_tool`: the same checks, the same errors), and records it in
+    `call`."""
 
     async def body(**arguments: Any) -> list[Any]:
-        result = await plugin.session.call_tool(tool_name, arguments=arguments)
+        if not plugin.session or not plugin.load_tools_flag:
+            # SK's own function refuses the call (not connected, tools not loaded), with its own error.
+            return cast("list[Any]", await function.method(**arguments))
+        try:
+            result = await plugin.session.call_tool(tool_name, arguments=arguments)
+        except McpError:
+            raise
+        except Exception as error:
+            raise FunctionExecutionException(f"Failed to call tool '{tool_name}'.") from error
         blocks = cast("Sequence[Any]", result.content)
         call.arguments, call.result = arguments, result
         call.value = [_text(_block_text(block), inner_content=block) for block in blocks]
