@@ -119,9 +119,8 @@ async def _google_adk(turns: Turns, allow: Sequence[str] | None) -> str:
             yield LlmResponse(content=types.Content(role="model", parts=parts))
 
     toolset = McpToolset(connection_params=StdioConnectionParams(server_params=StdioServerParameters(**_params())))
-    agent = LlmAgent(
-        name="t", model=Scripted(model="scripted"), tools=[toolset], **direct_answers(server=SERVER, allow=allow)
-    )
+    answers = direct_answers({SERVER: toolset}, allow=None if allow is None else {SERVER: allow})
+    agent = LlmAgent(name="t", model=Scripted(model="scripted"), tools=[toolset], **answers)
     runner = InMemoryRunner(agent=agent, app_name="t")
     final = ""
     try:

@@ -13,6 +13,7 @@ from collections.abc import AsyncGenerator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from google.adk.agents import LlmAgent  # pyright: ignore[reportMissingImports]
 from google.adk.models import BaseLlm, LlmRequest, LlmResponse  # pyright: ignore[reportMissingImports]
 from google.adk.runners import InMemoryRunner  # pyright: ignore[reportMissingImports]
@@ -30,6 +31,7 @@ from tests.support.directive_server import DIRECTED_TEXT
 FINANCIAL = "mcp_rendering.examples.financial"
 SCREENING = "mcp_rendering.examples.screening"
 SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
+MARKED = str(Path(__file__).with_name("marked_server.py"))
 
 
 class ScriptedModel(BaseLlm):  # pyright: ignore[reportUntypedBaseClass]
@@ -82,7 +84,7 @@ async def _run(
     also: Sequence[str],
     *,
     markdown: bool = False,
-    allow: Sequence[str] | None = None,
+    allow: Mapping[str, Sequence[str]] | None = None,
     max_bytes: int | None = 512 * 1024,
 ) -> tuple[str, ScriptedModel]:
     params = StdioServerParameters(command=python, args=["-m", module])
@@ -92,7 +94,7 @@ async def _run(
         name="test",
         model=model,
         tools=[toolset],
-        **direct_answers(server="example", markdown=markdown, allow=allow, max_bytes=max_bytes),
+        **direct_answers({"example": toolset}, markdown=markdown, allow=allow, max_bytes=max_bytes),
     )
     runner = InMemoryRunner(agent=agent, app_name="test")
     final = ""
@@ -138,8 +140,59 @@ def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
+async def _two_servers(python: str, allow: Mapping[str, Sequence[str]] | None = None) -> tuple[str, ScriptedModel]:
+    """One agent with two MCP servers, the example server as "bank" and the one marking every tool as "ledger",
+    whose `entry` the model calls."""
+
+    def toolset(*args: str) -> Any:
+        params = StdioServerParameters(command=python, args=list(args))
+        return McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
+
+    bank, ledger = toolset("-m", FINANCIAL), toolset(MARKED)
+    model = ScriptedModel(model="scripted", tool="entry", arguments={"account": "A-1"})
+    answers = direct_answers({"bank": bank, "ledger": ledger}, allow=allow)
+    agent = LlmAgent(name="test", model=model, tools=[bank, ledger], **answers)
+    runner = InMemoryRunner(agent=agent, app_name="test")
+    final = ""
+    try:
+        session = await runner.session_service.create_session(app_name="test", user_id="user")
+        message = types.Content(role="user", parts=[types.Part(text="Go.")])
+        async for event in runner.run_async(user_id="user", session_id=session.id, new_message=message):
+            if event.is_final_response() and event.content is not None:
+                final = "".join(part.text or "" for part in event.content.parts or [])
+    finally:
+        await bank.close()
+        await ledger.close()
+    return final, model
+
+
+def test_a_second_servers_result_is_captioned_with_its_own_name(example_python: str) -> None:
+    final, model = asyncio.run(_two_servers(example_python))
+    assert model.calls == 1
+    assert final.startswith('Verbatim result from tool "entry" of server "ledger".')
+    assert '"bank"' not in final
+
+
+def test_a_tool_name_allowed_on_one_server_allows_nothing_of_another(example_python: str) -> None:
+    final, model = asyncio.run(_two_servers(example_python, allow={"bank": ["entry"]}))
+    assert final == SUMMARY and model.calls == 2
+
+
+def test_direct_answers_takes_the_servers_by_name_and_no_name_for_them_all() -> None:
+    with pytest.raises(TypeError):
+        direct_answers([])  # pyright: ignore[reportArgumentType]
+    with pytest.raises(TypeError):
+        direct_answers({"": object()})
+    with pytest.raises(TypeError):
+        direct_answers({}, allow=["entry"])  # pyright: ignore[reportArgumentType]
+    with pytest.raises(TypeError):
+        direct_answers({}, server="bank")  # pyright: ignore[reportCallIssue]
+
+
 def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
-    final, model = asyncio.run(_run(example_python, FINANCIAL, "financial_statements", {}, [], allow=["key_figures"]))
+    final, model = asyncio.run(
+        _run(example_python, FINANCIAL, "financial_statements", {}, [], allow={"example": ["key_figures"]})
+    )
     assert final == SUMMARY and model.calls == 2
 
 
