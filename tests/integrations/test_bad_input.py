@@ -247,7 +247,7 @@ async def _haystack(turns: Turns, allow: Sequence[str] | None) -> str:
     # The server runs from the repository, where the test servers' package is.
     info = StdioServerInfo(command=params["command"], args=params["args"], env={"PYTHONPATH": str(ROOT)})
     toolset = MCPToolset(info, invocation_timeout=60)
-    hooks = direct_answers(*(allow if allow is not None else [toolset]), server=SERVER)
+    hooks = direct_answers({SERVER: toolset}, allow=None if allow is None else {SERVER: allow})
     agent = Agent(chat_generator=Scripted(), tools=toolset, hooks=hooks)
     try:
         output = await agent.run_async(messages=[ChatMessage.from_user("Show the ledger")])
