@@ -31,7 +31,7 @@ def _functions(path: Path) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     return [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
 
-SERVING_SEVERAL_SERVERS = {"google_adk", "haystack", "semantic_kernel"}
+SERVING_SEVERAL_SERVERS = {"google_adk", "haystack", "semantic_kernel", "strands"}
 """Adapters whose entry point serves every MCP server of an agent: each result's server is named by what produced it
 (no `server` keyword), and `allow` maps each server's name to its tools (`AllowByServer`)."""
 BY_SERVER = {"allow": ("Mapping[str, Iterable[str]] | None", "None")}

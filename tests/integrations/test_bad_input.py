@@ -214,7 +214,7 @@ async def _strands(turns: Turns, allow: Sequence[str] | None) -> str:
 
     params = StdioServerParameters(**_params())
     client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
-    hooks = [DirectAnswers(server=SERVER, allow=allow)]
+    hooks = [DirectAnswers({SERVER: client}, allow=None if allow is None else {SERVER: allow})]
     agent = Agent(model=Scripted(), tools=[client], hooks=hooks, callback_handler=None)
     try:
         result = await agent.invoke_async("Show the ledger")

@@ -51,12 +51,12 @@ are loaded).
   hint or the result's directive, that is not an error (`AnswerOptions.direct_answer`);
 - either way, only for a tool `allow` names, when it names any.
 
-An adapter whose one entry point serves every MCP server of an agent (Google ADK, Haystack, Semantic Kernel, Pydantic
-AI) names each result's server from what produced it (the toolset or plugin, named by the application where the
-framework gives it no name), never from one option for the whole agent, and takes `allow` keyed by server
-(`AllowByServer`: each server's name mapped to its tools' names), so that a second server's tool of the same name is
-not allowed by the first's entry; it takes no `server` keyword. The adapters made for one server (one toolkit,
-tool spec or server class) take `server` and `allow` as tool names, that server's.
+An adapter whose one entry point serves every MCP server of an agent (Google ADK, Haystack, Semantic Kernel,
+Strands, Pydantic AI) names each result's server from what produced it (the toolset or plugin, named by the
+application where the framework gives it no name), never from one option for the whole agent, and takes `allow`
+keyed by server (`AllowByServer`: each server's name mapped to its tools' names), so that a second server's tool of
+the same name is not allowed by the first's entry; it takes no `server` keyword. The adapters made for one server
+(one toolkit, tool spec or server class) take `server` and `allow` as tool names, that server's.
 
 Each adapter's entry point spells the keywords out, with `AnswerOptions`' types and defaults (a test keeps the
 copies alike), rather than sharing one `TypedDict` through ``**options: Unpack[...]``: a `TypedDict` holds no
