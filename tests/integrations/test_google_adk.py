@@ -11,6 +11,7 @@ import json
 import subprocess
 from collections.abc import AsyncGenerator, Mapping, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -32,6 +33,7 @@ FINANCIAL = "mcp_rendering.examples.financial"
 SCREENING = "mcp_rendering.examples.screening"
 SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
 MARKED = str(Path(__file__).with_name("marked_server.py"))
+RENDERING = "io.modelcontextprotocol/rendering"
 
 
 class ScriptedModel(BaseLlm):  # pyright: ignore[reportUntypedBaseClass]
@@ -253,3 +255,41 @@ def test_a_result_directive_alone_takes_the_route_and_a_summarizable_result_does
     assert final == f"{CAPTION}\n\n{DIRECTED_TEXT}" and model.calls == 1
     final, _ = asyncio.run(_run(example_python, DIRECTIVE, "hinted", {}, []))
     assert final == SUMMARY
+
+
+def test_a_turn_left_undecided_never_meets_another_invocations_calls() -> None:
+    """A call whose callback never runs (a plugin answered in its place, or the invocation failed) leaves its turn
+    undecided: a later invocation whose calls have the same ids must decide on its own calls only. Driven through the
+    callbacks themselves, in the order ADK could run them."""
+    raw = {"name": "entry", "inputSchema": {"type": "object"}, "_meta": {RENDERING: {"verbatimHint": True}}}
+    toolset = SimpleNamespace(get_tools=lambda context: _listed([SimpleNamespace(raw_mcp_tool=raw)]))
+    callbacks = direct_answers({"ledger": toolset})
+    marked = SimpleNamespace(name="entry", raw_mcp_tool=raw)
+    other = SimpleNamespace(name="lookup")
+    turn = SimpleNamespace(
+        content=SimpleNamespace(
+            parts=[SimpleNamespace(function_call=SimpleNamespace(id=call)) for call in ("call-1", "call-2")]
+        )
+    )
+
+    def context(invocation: str, call: str) -> Any:
+        return SimpleNamespace(
+            invocation_id=invocation,
+            function_call_id=call,
+            session=SimpleNamespace(events=[turn]),
+            actions=SimpleNamespace(skip_summarization=False),
+            state={},
+        )
+
+    result = {"content": [{"type": "text", "text": "One entry."}]}
+    after_tool = callbacks["after_tool_callback"]
+    asyncio.run(after_tool(marked, {}, context("first", "call-2"), result))  # call-1's callback never ran
+    first, second = context("second", "call-1"), context("second", "call-2")
+    asyncio.run(after_tool(marked, {}, first, result))
+    asyncio.run(after_tool(other, {}, second, {"value": 1}))
+    # The second turn holds a call that is not verbatim: the model answers.
+    assert not first.actions.skip_summarization and not second.actions.skip_summarization
+
+
+async def _listed(tools: list[Any]) -> list[Any]:
+    return tools

@@ -121,10 +121,12 @@ def direct_answers(
         raise TypeError("servers must map server names (non-empty strings) to McpToolsets")
     named = dict(cast("Mapping[str, Any]", given))
 
-    # The answers of each turn's calls so far (None: not verbatim), by the turn's call ids. ADK runs a turn's
-    # calls concurrently and merges their actions; this callback runs without awaiting, so the last call of the
-    # turn to finish sees every other one and alone decides whether the summary is skipped.
-    turns: dict[tuple[str, ...], dict[str, tuple[str | None, str]]] = {}
+    # The answers of each turn's calls so far (None: not verbatim), by invocation and the turn's call ids. ADK runs
+    # a turn's calls concurrently and merges their actions; this callback's bookkeeping runs without awaiting, so
+    # the last call of the turn to finish sees every other one and alone decides whether the summary is skipped. A
+    # call whose callback never runs (a plugin answered in its place) leaves its turn undecided: the invocation's
+    # entries go when the agent's turn ends, and never meet another invocation's calls of the same ids.
+    turns: dict[tuple[str, tuple[str, ...]], dict[str, tuple[str | None, str]]] = {}
 
     async def after_tool(
         tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any
@@ -132,11 +134,12 @@ def direct_answers(
         answer = await _verbatim_answer(tool, args, tool_context, tool_response)
         # From here on nothing awaits: the turn's bookkeeping below runs whole.
         calls = _turn_call_ids(tool_context)
-        answered = turns.setdefault(calls, {})
+        key = (cast("str", tool_context.invocation_id), calls)
+        answered = turns.setdefault(key, {})
         name = getattr(tool, "name", None)
         answered[cast("str", tool_context.function_call_id)] = (answer, name if isinstance(name, str) else "unknown")
         if len(answered) >= len(set(calls)):
-            del turns[calls]
+            del turns[key]
             if all(text is not None for text, _ in answered.values()):
                 tool_context.actions.skip_summarization = True
                 earlier = cast("list[dict[str, str]]", tool_context.state.get(ANSWER_KEY) or [])
@@ -160,6 +163,9 @@ def direct_answers(
         return options.direct_answer(raw, _wire(response), arguments=args, default_server=server)
 
     def after_agent(callback_context: Any) -> Any:
+        invocation = cast("str", callback_context.invocation_id)
+        for key in [key for key in turns if key[0] == invocation]:
+            del turns[key]
         answers = cast("list[dict[str, str]] | None", callback_context.state.get(ANSWER_KEY))
         if not answers:
             return None
