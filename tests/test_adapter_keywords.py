@@ -31,12 +31,6 @@ def _functions(path: Path) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     return [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
 
-SERVING_SEVERAL_SERVERS = {"google_adk", "haystack", "semantic_kernel", "strands"}
-"""Adapters whose entry point serves every MCP server of an agent: each result's server is named by what produced it
-(no `server` keyword), and `allow` maps each server's name to its tools (`AllowByServer`)."""
-BY_SERVER = {"allow": ("Mapping[str, Iterable[str]] | None", "None")}
-
-
 def _reference() -> dict[str, tuple[str, str]]:
     [init] = [
         function
@@ -46,6 +40,9 @@ def _reference() -> dict[str, tuple[str, str]]:
     return {name: _keywords(init)[name] for name in KEYWORDS}
 
 
+SERVER_KEYED_ALLOW = ("Mapping[str, Iterable[str]] | None", "None")
+"""`allow` of an entry point serving several servers, each named by the application where its tools come from (and
+so taking no `server`): the names of each server's tools, by server."""
 NOT_ENTRY_POINTS = {"__init__", "answer", "fastmcp", "pydantic_ai"}
 """Modules with no adapter entry point taking keywords: Pydantic AI's adapter is a capability whose options are
 dataclass fields, its `allow` mapping each toolset to its tools."""
@@ -55,13 +52,12 @@ ADAPTERS = sorted(path for path in INTEGRATIONS.glob("*.py") if path.stem not in
 @pytest.mark.parametrize("path", ADAPTERS, ids=lambda path: path.stem)
 def test_every_entry_point_takes_the_options_as_answer_options_does(path: Path) -> None:
     reference = _reference()
-    if path.stem in SERVING_SEVERAL_SERVERS:
-        reference = {name: value for name, value in reference.items() if name != "server"} | BY_SERVER
     # The entry points: what the application calls with `allow`, the option no internal helper takes.
     entries = [function for function in _functions(path) if "allow" in _keywords(function)]
     assert entries, f"{path.name} takes none of the host's options"
     for function in entries:
         keywords = _keywords(function)
-        assert {name: keywords.get(name) for name in reference} == reference, f"{path.name}: {function.name}"
-        if path.stem in SERVING_SEVERAL_SERVERS:
-            assert "server" not in keywords, f"{path.name}: {function.name} names every server alike"
+        expected: dict[str, tuple[str, str] | None] = dict(reference)
+        if keywords["allow"] == SERVER_KEYED_ALLOW:
+            expected.update(server=None, allow=SERVER_KEYED_ALLOW)
+        assert {name: keywords.get(name) for name in KEYWORDS} == expected, f"{path.name}: {function.name}"

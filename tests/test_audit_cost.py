@@ -559,3 +559,17 @@ def test_identical_lines_of_a_text_result_cost_steps_linear_in_the_lines() -> No
         return _lines_run_in_the_audit(lambda: _AUDIT.audit_lines(text, text.split("\n"), markup="text"))
 
     assert steps(2_000) <= 2.5 * steps(1_000)
+
+
+def test_a_table_line_splits_into_the_cells_between_its_borders() -> None:
+    """Every line of up to six characters of `|`, space and two letters: one leading and one trailing `|` are
+    borders, every other `|` parts two cells, and each cell is stripped."""
+    for size in range(7):
+        for characters in product("| ab", repeat=size):
+            view = "".join(characters)
+            cells = [cell.strip() for cell in view.split("|")]
+            if view.startswith("|"):
+                cells = cells[1:]
+            if view.endswith("|") and cells:
+                cells = cells[:-1]
+            assert _AUDIT._table_cells(view) == tuple(cells), view

@@ -236,7 +236,10 @@ def test_a_view_the_host_cut_audits_as_partial(state: ResultState) -> None:
     """Cut by the host's bound: against what the host forwarded (which it marks partial) the view is clean, and a
     model's answer needs a notice; against the whole result, what is not shown is missing, and the notice is true."""
     tool, result = STATES[state]
-    for cut in (present(tool, result, arguments={}, max_rows=2), final_answer(tool, result, max_rows=2).presentation):
+    for cut in (
+        present(tool, result, arguments={}, max_rows=2),
+        final_answer(tool, result, max_rows=2, arguments={}).presentation,
+    ):
         forwarded = cut.model_result
         assert result_state(forwarded) == "partial"
         views: list[tuple[str, Markup]] = [(cut.text, "text"), (cut.markdown, "markdown")]

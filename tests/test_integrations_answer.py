@@ -10,6 +10,7 @@ from markdown_it import MarkdownIt
 
 from mcp_rendering.audit import audit
 from mcp_rendering.examples.financial import GUIDANCE, TOOL, _statements  # pyright: ignore[reportPrivateUsage]
+from mcp_rendering.host import present
 from mcp_rendering.integrations.answer import (
     DEFAULT_MAX_BYTES,
     IMITATION_WARNING,
@@ -21,7 +22,7 @@ from mcp_rendering.integrations.answer import (
     join_answers,
     other_calls_line,
 )
-from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER
+from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, PARTIAL_MARKER
 
 SERVER = "example-financial"
 
@@ -526,3 +527,39 @@ def test_an_error_message_the_bound_cuts_says_how_much_of_it_is_shown() -> None:
         'The tool "t" returned a result of 5000 bytes of text, over this host\'s bound of 4000 bytes for an answer:'
         " none of it is shown here. To see it, ask again with a narrower query.",
     ]
+
+
+def test_arguments_not_given_are_unknown_not_an_empty_call() -> None:
+    """`final_answer(arguments=None)` reads the result as `present(arguments=None)` does: the call's arguments are
+    unknown, so a result of a tool that declares a continuation argument may be a later part, and its continuation
+    cannot be checked against the caller's own; only `arguments={}` says the call had none."""
+    schema = {"type": "object", "properties": {"query": {"type": "string"}, "cursor": {"type": "string"}}}
+    meta = {CONTINUATION_ID: {"argument": "cursor"}, EXTENSION_ID: {"verbatimHint": True}}
+    tool = {"name": "accounts", "inputSchema": schema, "_meta": meta}
+    partial = {
+        "content": [{"type": "text", "text": "alpha\nbeta"}],
+        "_meta": {
+            EXTENSION_ID: {"mode": "verbatim", "complete": False},
+            CONTINUATION_ID: {"argument": "cursor", "token": "page-2"},
+        },
+    }
+    whole = {
+        "content": [{"type": "text", "text": "alpha\nbeta"}],
+        "_meta": {EXTENSION_ID: {"mode": "verbatim", "complete": True}},
+    }
+    unknown = "It may be one part of a result fetched in parts: the call's arguments were not given to the host."
+    for result in (partial, whole):
+        for arguments in (None, {}):
+            answer = final_answer(tool, result, arguments=arguments)
+            presentation = present(tool, result, arguments=arguments)
+            assert answer.complete is presentation.complete
+            assert answer.presentation.notice == presentation.notice
+            assert answer.presentation.rendering.call_known is (arguments is not None)
+        assert not final_answer(tool, result).complete
+        assert unknown in final_answer(tool, result).text
+    assert final_answer(tool, whole, arguments={}).complete
+    assert "The rest can be fetched" in final_answer(tool, partial, arguments={}).text
+    assert "The rest can be fetched" not in final_answer(tool, partial).text
+    # With a bound that cuts it, the answer says it shows part of a result that may itself be one part.
+    cut = final_answer(tool, {**whole, "content": [{"type": "text", "text": "a\nb\nc"}]}, max_rows=1)
+    assert "of one page of a partial result" in cut.text

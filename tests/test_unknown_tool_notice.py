@@ -10,6 +10,8 @@ import pytest
 from mcp.types import Tool
 
 from mcp_rendering import present
+from mcp_rendering.audit import audit
+from mcp_rendering.host import state_of_wire
 from mcp_rendering.integrations.answer import final_answer
 from mcp_rendering.reading import resolve_rendering
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, PARTIAL_MARKER
@@ -92,3 +94,38 @@ def test_a_partial_result_without_a_continuation_gave_no_way_whatever_the_host_k
     assert _notice(tool, _partial(continuation=False)).endswith(NO_WAY)
     answer = final_answer(tool, _partial(continuation=False), arguments={"query": "all"})
     assert answer.text.split("\n\n")[1].endswith(NO_WAY)
+
+
+def _later_part(directive: Any) -> dict[str, Any]:
+    part: dict[str, Any] = {"content": [{"type": "text", "text": "gamma"}]}
+    if directive is not None:
+        part["_meta"] = {EXTENSION_ID: directive}
+    return part
+
+
+@pytest.mark.parametrize(
+    ("directive", "state"),
+    [
+        (None, "not-stated"),
+        ({"mode": "verbatim"}, "not-stated"),
+        ({"mode": "verbatim", "complete": "true"}, "not-stated"),
+        ({"mode": "verbatim", "complete": 1}, "not-stated"),
+        ({"mode": "verbatim", "complete": False}, "partial"),
+        ({"mode": "verbatim", "complete": True}, "complete"),
+    ],
+    ids=repr,
+)
+def test_the_last_part_of_a_continued_result_read_without_the_tool_is_complete_only_when_it_says_so(
+    directive: Any, state: str
+) -> None:
+    """Read without the tool's definition, the last part fetched says the whole is complete only with a literal
+    `complete: true`: a part saying nothing is part of a result the server continued, not a result outside the
+    extension. The parts audited as one read alike; a result read alone keeps its own reading."""
+    first = _partial()
+    later = _later_part(directive)
+    assert state_of_wire(later, last_part=True) == state
+    report = audit("alpha\nbeta\ngamma", [first, later])
+    assert report.result_complete is (state == "complete")
+    assert report.clean is (state == "complete"), report.format()
+    if directive is None:
+        assert state_of_wire(later) == "complete"  # alone, a result outside the extension, which MCP sends whole

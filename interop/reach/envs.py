@@ -99,6 +99,7 @@ ENVIRONMENTS: tuple[Environment, ...] = (
     Environment("dspy", ("dspy==3.4.1", "mcp"), ("dspy", "mcp")),
     Environment("strands", ("strands-agents==1.62.0",), ("strands-agents", "mcp")),
     Environment("beeai", ("beeai-framework[mcp]==0.1.85",), ("beeai-framework", "mcp")),
+    Environment("camel", ("camel-ai==0.2.90", "mcp==1.30.0"), ("camel-ai", "mcp")),
     Environment(
         "crewai", ("crewai==1.15.30", "crewai-tools[mcp]==1.15.30"), ("crewai", "crewai-tools", "mcpadapt", "mcp")
     ),

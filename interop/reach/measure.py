@@ -112,8 +112,9 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "AutoGen `McpWorkbench`",
         "autogen",
         "autogen_driver.py",
-        route="`reflect_on_tool_use=False`, agent-wide, the turn ended at a verbatim step (`DirectAnswerAgent`)",
-        answer_driver="outcome_autogen.py",
+        # The adapter refuses an McpWorkbench, which hands on no raw result: the tools' configuration takes the route.
+        native_route="`reflect_on_tool_use=False`, agent-wide (an `McpWorkbench` hands on no raw result: the adapter "
+        "takes the route over `mcp_server_tools`)",
     ),
     Configuration(
         "autogen-adapters",
@@ -157,6 +158,7 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         options={"structured": True},
     ),
     Configuration("beeai", "BeeAI Framework `MCPTool`", "beeai", "beeai_driver.py"),
+    Configuration("camel", "CAMEL `MCPToolkit` (`ChatAgent`)", "camel", "camel_driver.py"),
     Configuration(
         "agno",
         "Agno `MCPTools`",

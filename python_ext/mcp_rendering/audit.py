@@ -398,7 +398,7 @@ _Kind: TypeAlias = Literal["blank", "structure", "hidden", "table", "item", "pro
 
 
 @dataclass(slots=True)
-class _Line:
+class _Line:  # built a line at a time: hot paths pass its fields by position (keywords cost several times more)
     number: int
     view: str
     """What the reader sees of the line, decoded and folded."""
@@ -527,22 +527,16 @@ class _Reader:
                 kind = "structure" if own is not None else "table"
                 header = table_headers.get(shown.table)
                 row_view = "| " + " | ".join(cells) + " |"
-                lines[shown.number] = _Line(shown.number, row_view, kind, cells=cells, header=header)
+                lines[shown.number] = _Line(shown.number, row_view, kind, -1, cells, "", False, header)
                 continue
             elif shown.block == "item":
                 # A run-on line, or one after a hard break, is not an item of its own.
                 kind = "prose" if shown.continues or shown.after_break else "item"
             else:  # a line of text a reader sees with its pipes: read as a plain-text table line is
                 kind = "table" if shown.text.lstrip().startswith("|") else "prose"
-            lines[shown.number] = _Line(
-                shown.number,
-                _drawn(shown.text, self.decimal),
-                kind,
-                list_block=shown.list_id,
-                marker=shown.marker,
-                continues=shown.continues,
-                emphasized=shown.emphasized,
-            )
+            line = _Line(shown.number, _drawn(shown.text, self.decimal), kind, shown.list_id, None, shown.marker)
+            line.continues, line.emphasized = shown.continues, shown.emphasized
+            lines[shown.number] = line
         for item in view.uncertain:
             if item.line < len(lines):
                 lines[item.line] = _Line(item.line, "", "hidden")
@@ -622,7 +616,7 @@ def _classify_plain(
                 header = own if own is not None else cells
                 lines.append(_Line(first + number, view, "structure"))
                 continue
-            lines.append(_Line(first + number, view, "table", cells=cells, header=header))
+            lines.append(_Line(first + number, view, "table", -1, cells, "", False, header))
             continue
         elif (marker := _LIST_MARKER.match(view)) is not None:
             kind = "item"
@@ -977,12 +971,10 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
 
 def _table_cells(view: str) -> tuple[str, ...]:
     """The cells of a folded table line; one leading and one trailing `|` are borders."""
-    cells = tuple(map(str.strip, view.split("|")))  # map: no Python frame a cell, on every table line
-    if view.startswith("|"):
-        cells = cells[1:]
-    if view.endswith("|") and cells:
-        cells = cells[:-1]
-    return cells
+    parts = view.split("|")
+    first = 1 if view.startswith("|") else 0
+    last = len(parts) - 1 if view.endswith("|") and len(parts) > first else len(parts)
+    return tuple(map(str.strip, parts[first:last]))  # map: no Python frame a cell, on every table line
 
 
 def _marker_kind(text: str) -> tuple[RowKind, str] | None:
@@ -1380,7 +1372,7 @@ class _Matcher:
         views: list[tuple[str, RowKind | None]] = [(line.view, None)]
         if line.marker[:1].isdigit():  # a label that begins with a number may be read as a list's number
             views.append((f"{line.marker} {line.view}", None))
-        marked = _marker_kind(line.view)
+        marked = _marker_kind(line.view) if line.view[:1] in _MARKER_START else None
         if marked is not None:
             views.append((marked[1], marked[0]))
         longest_label: tuple[str, ...] | None = None
@@ -2335,7 +2327,7 @@ def _audit_parts(shown_text: str, parts: Sequence[Any], markup: Markup) -> Audit
     if len(kinds) > 1:
         raise AuditInputError(f"the parts are not parts of one result: their records are {' and '.join(sorted(kinds))}")
     # The last part says whether the whole is complete; read as the last of the parts, not as a later part alone.
-    state = _sent_state(sent[-1], state_of_wire(wires[-1]))
+    state = _sent_state(sent[-1], state_of_wire(wires[-1], last_part=True))
     null_display = resolve_rendering(None, wires[0]).null_display
     combined = _combined(read)
     linked = [link for wire in wires for link in linked_of_wire(wire)]

@@ -415,13 +415,15 @@ _CLAIM_WORDS = ("record", "row", "result", "entr", "item", "line", "nothing", "n
 stays within a line (`_GAP` crosses none), so only the lines holding one of these are matched: found in C."""
 
 
-_NOT_ASCII_LETTERS = bytes(code for code in range(128) if not chr(code).isalpha())
+_NOT_ASCII_LETTERS = bytes(code for code in range(128) if not chr(code).isalpha() and chr(code) != "\n")
 
 
 def _ascii_letters(text: str) -> bytes:
-    """`text` as UTF-8 without its ASCII characters other than letters: a word of `text` is a word of this too, once
-    its own such characters are dropped, and a table of figures holds far fewer letters than characters."""
-    return text.encode("utf-8", "surrogatepass").translate(None, _NOT_ASCII_LETTERS)
+    """The distinct lines of `text` as UTF-8 without their ASCII characters other than letters: a word of a line of
+    `text` is a word of this too, once its own such characters are dropped. A table of figures holds far fewer
+    letters than characters, and its lines differ mostly in their figures."""
+    lines = text.encode("utf-8", "surrogatepass").translate(None, _NOT_ASCII_LETTERS).split(b"\n")
+    return b"\n".join(set(lines))
 
 
 _SEARCHED_WORDS = {word: _ascii_letters(word) for word in (*_OPENING_WORDS, *_CLAIM_WORDS, *_TOPIC_WORDS)}
@@ -779,13 +781,18 @@ def result_state(result: Any, *, tool: Any = None, arguments: Mapping[str, Any] 
 
 
 def state_of_wire(
-    wire: Mapping[str, Any], *, tool: Any = None, arguments: Mapping[str, Any] | None = None
+    wire: Mapping[str, Any], *, tool: Any = None, arguments: Mapping[str, Any] | None = None, last_part: bool = False
 ) -> ResultState:
-    """`result_state` of a result `tool_result_wire` has already checked (the audit's one check of a large result)."""
-    rendering = resolve_rendering(tool, wire, call_arguments=arguments)
+    """`result_state` of a result `tool_result_wire` has already checked (the audit's one check of a large result).
+
+    `last_part`: `wire` is the last part fetched of a continued result, read for the whole (not as a later part
+    alone, and without `arguments`): the whole is complete only when the part says `complete: true` in its
+    directive. A part that states nothing of its completeness, of a tool whose definition may be unknown, is no
+    result outside the extension (which MCP sends whole) but part of one the server continued: "not-stated"."""
+    rendering = resolve_rendering(tool, wire, call_arguments=None if last_part else arguments)
     page = _page_state(_structured(wire))
     if _is_complete(rendering, _structured(wire)):
-        return "complete"
+        return "not-stated" if last_part and rendering.completeness is None else "complete"
     if _unstated(rendering, page):
         return "not-stated"
     return "partial" if rendering.continuation is None else "continued"

@@ -182,7 +182,8 @@ def indentation(row: Row, unit: str) -> str:
 
 _NULL = type(None)
 _LABEL = attrgetter("label")
-_LEVEL_AND_KIND = attrgetter("level", "kind")
+_LEVEL = attrgetter("level")
+_KIND = attrgetter("kind")
 
 
 def _is_number_type(kind: type) -> bool:
@@ -240,11 +241,13 @@ def _section_columns(section: Section, null_display: str) -> tuple[list[list[str
 
 def _prefixes(rows: Sequence[Row], unit: str, marker: Callable[[Row], str]) -> list[str]:
     """Each row's `indentation` and kind marker (`marker`: the view's form of `kind_marker`), one entry per row,
-    written once for each distinct (level, kind)."""
-    shapes = list(map(_LEVEL_AND_KIND, rows))
-    examples = dict(zip(shapes, rows, strict=True))  # a row of each shape
-    written = {shape: indentation(row, unit) + marker(row) for shape, row in examples.items()}
-    return list(map(written.__getitem__, shapes))
+    each written once for each distinct level and kind (from a row that has it), then looked up by an int or a
+    string: no container per row."""
+    levels = list(map(_LEVEL, rows))
+    kinds = list(map(_KIND, rows))
+    indents = {level: indentation(rows[levels.index(level)], unit) for level in set(levels)}
+    markers = {kind: marker(rows[kinds.index(kind)]) for kind in set(kinds)}
+    return list(map(add, map(indents.__getitem__, levels), map(markers.__getitem__, kinds)))
 
 
 # ---------------------------------------------------------------------------------------------------- plain text

@@ -266,7 +266,7 @@ class _Walker:
     ) -> None:
         if "\n" not in text:  # one line, as most blocks are: what follows, without the splitting
             if start < len(self.source_lines):
-                shown = ShownLine(start, text.replace(_HARD_BREAK, ""), block, list_id=list_id, marker=marker)
+                shown = ShownLine(start, text.replace(_HARD_BREAK, ""), block, None, list_id, False, 0, marker)
                 shown.emphasized = emphasized
                 self.view.lines.append(shown)
                 self.covered[start] = 1
@@ -276,7 +276,7 @@ class _Walker:
         if not pieces:
             return
         lines = self.view.lines
-        lines.append(ShownLine(start, pieces[0].replace(_HARD_BREAK, ""), block, list_id=list_id, marker=marker))
+        lines.append(ShownLine(start, pieces[0].replace(_HARD_BREAK, ""), block, None, list_id, False, 0, marker))
         lines[-1].emphasized = emphasized and len(pieces) == 1
         if _HARD_BREAK not in text:
             lines.extend(

@@ -280,3 +280,63 @@ def test_a_moved_conversion_fails_on_import_saying_where_it_looked() -> None:
     assert done.stdout.startswith(
         "Agno's MCP result conversion is not at agno.utils.mcp.get_entrypoint_for_tool, where this adapter reads it"
     ), done.stdout + done.stderr
+
+
+MARKED = str(Path(__file__).with_name("marked_server.py"))
+ENTRY = [("entry", {"account": "A-1"})]
+REFUSAL = "Refused by the approval policy."
+
+
+def _run_hooked(python: str, hook: Any) -> tuple[str, ScriptedModel, list[dict[str, Any]], list[str]]:
+    """`_run` on the server marking every tool, with no allow-list, and the application's own Agno tool hook; with
+    the calls of `entry` the server received and the tool results the run's messages hold."""
+
+    async def go() -> tuple[str, ScriptedModel, list[dict[str, Any]], list[str]]:
+        params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
+        model = ScriptedModel(ENTRY)
+        async with DirectAnswerMCPTools(server_params=params, timeout_seconds=60, server="example") as toolkit:
+            agent = Agent(model=model, tools=[toolkit], post_hooks=[toolkit.final_answer_hook], tool_hooks=[hook])
+            output = await agent.arun("Go.")
+            received = await toolkit.session.call_tool("received", {})
+        read = [str(message.content) for message in output.messages or [] if message.role == "tool"]
+        return str(output.content), model, json.loads(received.content[0].text), read
+
+    return asyncio.run(go())
+
+
+def test_the_applications_tool_hooks_see_a_verbatim_call_with_its_arguments(example_python: str) -> None:
+    seen: list[tuple[str, dict[str, Any]]] = []
+
+    async def log(function_name: str, function_call: Any, arguments: dict[str, Any]) -> Any:
+        seen.append((function_name, dict(arguments)))
+        return await function_call(**arguments)
+
+    final, model, received, _ = _run_hooked(example_python, log)
+    assert seen == [("entry", {"account": "A-1"})]
+    assert received == [{"account": "A-1"}]
+    # The route is still taken, from the result of the call the hook let through.
+    assert model.calls == 1 and final.startswith('Verbatim result from tool "entry" of server "example".')
+    assert "Entry of A-1" in final
+
+
+def test_a_hook_that_refuses_the_call_means_no_call_and_no_hosts_view(example_python: str) -> None:
+    async def refuse(function_name: str, function_call: Any, arguments: dict[str, Any]) -> Any:
+        return REFUSAL
+
+    final, model, received, read = _run_hooked(example_python, refuse)
+    assert received == []  # the server never received the call
+    # The model read the refusal and answered, as Agno does without the adapter.
+    assert final == SUMMARY and model.calls == 2 and read == [REFUSAL]
+
+
+def test_a_hook_that_rewrites_the_arguments_decides_what_the_server_receives_and_the_view_shows(
+    example_python: str,
+) -> None:
+    async def rewrite(function_name: str, function_call: Any, arguments: dict[str, Any]) -> Any:
+        # Agno calls the entrypoint with the call's own arguments: a hook rewrites them in place.
+        arguments["account"] = "B-2"
+        return await function_call(**arguments)
+
+    final, model, received, _ = _run_hooked(example_python, rewrite)
+    assert received == [{"account": "B-2"}]
+    assert model.calls == 1 and "Entry of B-2" in final and "A-1" not in final

@@ -260,9 +260,13 @@ async def _autogen(turns: Turns, allow: Sequence[str] | None) -> str:
     from autogen_core import FunctionCall  # pyright: ignore[reportMissingImports]
     from autogen_core.models import CreateResult, RequestUsage  # pyright: ignore[reportMissingImports]
     from autogen_ext.models.replay import ReplayChatCompletionClient  # pyright: ignore[reportMissingImports]
-    from autogen_ext.tools.mcp import McpWorkbench, StdioServerParams  # pyright: ignore[reportMissingImports]
+    from autogen_ext.tools.mcp import (  # pyright: ignore[reportMissingImports]
+        StdioServerParams,
+        create_mcp_server_session,
+        mcp_server_tools,
+    )
 
-    from mcp_rendering.integrations.autogen import DirectAnswerAgent, DirectAnswerWorkbench
+    from mcp_rendering.integrations.autogen import DirectAnswerAgent, DirectAnswerWorkbench, recording_session
 
     usage = RequestUsage(prompt_tokens=0, completion_tokens=0)
     replies: list[Any] = [
@@ -277,7 +281,10 @@ async def _autogen(turns: Turns, allow: Sequence[str] | None) -> str:
     info: Any = {"vision": False, "function_calling": True, "json_output": False, "family": "unknown"}
     model = ReplayChatCompletionClient([*replies, SUMMARY], model_info={**info, "structured_output": False})
     params = StdioServerParams(**_params(), read_timeout_seconds=60)
-    async with DirectAnswerWorkbench(McpWorkbench(params), server=SERVER, allow=allow) as workbench:
+    async with create_mcp_server_session(params) as session:
+        await session.initialize()
+        tools = await mcp_server_tools(params, session=recording_session(session, server=SERVER))
+        workbench = DirectAnswerWorkbench(tools, allow=None if allow is None else {SERVER: allow})
         # A step for each turn, and one for the model's answer.
         agent = DirectAnswerAgent("ledger", model, workbench=workbench, max_tool_iterations=len(turns) + 1)
         result = await agent.run(task="Show the ledger")

@@ -238,3 +238,85 @@ def test_a_moved_tool_adapter_fails_when_the_adapter_is_made_saying_where_it_loo
     monkeypatch.delattr(importlib.import_module(module_name), name)
     with pytest.raises(ImportError, match=f"not at {_CREWAI_TOOL_ADAPTER.replace('.', '[.]')}"):
         DirectAnswerToolAdapter()
+
+
+MARKED = str(ROOT / "tests" / "integrations" / "marked_server.py")
+REFUSAL = "Refused by the approval policy."
+
+
+def _run_hooked(python: str, *, before: Any = None, after: Any = None) -> tuple[str, ScriptedLLM, list[dict[str, Any]]]:
+    """`run` on the server marking every tool, with no allow-list, calling `entry`, with the application's own
+    CrewAI tool hooks (registered for the run alone); with the calls of `entry` the server received."""
+    from crewai.hooks import (  # pyright: ignore[reportMissingImports]
+        register_after_tool_call_hook,
+        register_before_tool_call_hook,
+        unregister_after_tool_call_hook,
+        unregister_before_tool_call_hook,
+    )
+
+    llm = ScriptedLLM(model="scripted", calls=[("entry", json.dumps({"account": "A-1"}))])
+    adapter = DirectAnswerToolAdapter(server="example")
+    if before is not None:
+        register_before_tool_call_hook(before)
+    if after is not None:
+        register_after_tool_call_hook(after)
+    try:
+        with MCPAdapt(_params(python, MARKED), adapter) as loaded:
+            final = _kickoff(loaded, llm, adapter.guardrail)
+            [probe] = [tool for tool in loaded if tool.name == "received"]
+            received = str(probe.run())
+    finally:
+        if before is not None:
+            unregister_before_tool_call_hook(before)
+        if after is not None:
+            unregister_after_tool_call_hook(after)
+    # The probe is a marked tool too: its answer is the host's view, the server's JSON after the caption.
+    return final, llm, json.loads(received.split("\n\n")[-1])
+
+
+def test_the_applications_tool_hooks_see_a_verbatim_call_with_its_arguments(example_python: str) -> None:
+    seen: list[tuple[str, str, dict[str, Any]]] = []
+
+    def log_before(context: Any) -> None:
+        seen.append(("before", context.tool_name, dict(context.tool_input)))
+
+    def log_after(context: Any) -> None:
+        seen.append(("after", context.tool_name, dict(context.tool_input)))
+
+    final, llm, received = _run_hooked(example_python, before=log_before, after=log_after)
+    assert seen == [("before", "entry", {"account": "A-1"}), ("after", "entry", {"account": "A-1"})]
+    assert received == [{"account": "A-1"}]
+    # The route is still taken, from the result of the call CrewAI made.
+    assert llm.steps == 1 and final.startswith('Verbatim result from tool "entry" of server "example".')
+    assert "Entry of A-1" in final
+
+
+def test_a_hook_that_blocks_the_call_means_no_call_and_no_hosts_view(example_python: str) -> None:
+    def refuse(context: Any) -> bool:
+        return False
+
+    final, llm, received = _run_hooked(example_python, before=refuse)
+    assert received == []  # the server never received the call
+    # CrewAI's route is fixed per tool: the task ends on CrewAI's own blocked-call message, never on a host's view.
+    assert final == "Tool execution blocked by hook. Tool: entry" and llm.steps == 1
+
+
+def test_a_hook_that_rewrites_the_input_decides_what_the_server_receives_and_the_view_shows(
+    example_python: str,
+) -> None:
+    def rewrite(context: Any) -> None:
+        context.tool_input["account"] = "B-2"
+
+    final, llm, received = _run_hooked(example_python, before=rewrite)
+    assert received == [{"account": "B-2"}]
+    assert llm.steps == 1 and "Entry of B-2" in final and "A-1" not in final
+
+
+def test_a_hook_that_replaces_the_result_is_never_shown_as_the_hosts_view(example_python: str) -> None:
+    def redact(context: Any) -> str:
+        return "Redacted."
+
+    final, _, received = _run_hooked(example_python, after=redact)
+    assert received == [{"account": "A-1"}]
+    # CrewAI's route is fixed per tool: the task ends on the application's own result, never on a host's view.
+    assert final == "Redacted."

@@ -282,10 +282,14 @@ def test_a_turn_left_undecided_never_meets_another_invocations_calls() -> None:
         )
 
     result = {"content": [{"type": "text", "text": "One entry."}]}
-    after_tool = callbacks["after_tool_callback"]
-    asyncio.run(after_tool(marked, {}, context("first", "call-2"), result))  # call-1's callback never ran
+    before_tool, after_tool = callbacks["before_tool_callback"], callbacks["after_tool_callback"]
+    stale = context("first", "call-2")
+    before_tool(marked, {}, stale)
+    asyncio.run(after_tool(marked, {}, stale, result))  # call-1's after-tool callback never ran
     first, second = context("second", "call-1"), context("second", "call-2")
+    before_tool(marked, {}, first)
     asyncio.run(after_tool(marked, {}, first, result))
+    before_tool(other, {}, second)
     asyncio.run(after_tool(other, {}, second, {"value": 1}))
     # The second turn holds a call that is not verbatim: the model answers.
     assert not first.actions.skip_summarization and not second.actions.skip_summarization
@@ -293,3 +297,107 @@ def test_a_turn_left_undecided_never_meets_another_invocations_calls() -> None:
 
 async def _listed(tools: list[Any]) -> list[Any]:
     return tools
+
+
+REFUSAL = "Refused by the approval policy."
+
+
+async def _events(agent: Any, runner_name: str) -> list[Any]:
+    runner = InMemoryRunner(agent=agent, app_name=runner_name)
+    session = await runner.session_service.create_session(app_name=runner_name, user_id="user")
+    message = types.Content(role="user", parts=[types.Part(text="Go.")])
+    return [event async for event in runner.run_async(user_id="user", session_id=session.id, new_message=message)]
+
+
+async def _run_hooked(
+    python: str, *, before: Sequence[Any] = (), after: Sequence[Any] = ()
+) -> tuple[str, ScriptedModel, list[dict[str, Any]]]:
+    """An agent on the server marking every tool, with no allow-list, calling `entry`, with the application's own
+    `before_tool_callback`s and `after_tool_callback`s, before the adapter's; with the calls of `entry` the server
+    received, asked of the server by a second agent on the same toolset."""
+    params = StdioServerParameters(command=python, args=[MARKED])
+    toolset = McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
+    model = ScriptedModel(model="scripted", tool="entry", arguments={"account": "A-1"})
+    answers = direct_answers({"example": toolset})
+    agent = LlmAgent(
+        name="test",
+        model=model,
+        tools=[toolset],
+        before_tool_callback=[*before, answers["before_tool_callback"]],
+        after_tool_callback=[*after, answers["after_tool_callback"]],
+        after_agent_callback=answers["after_agent_callback"],
+    )
+    probe = LlmAgent(
+        name="probe", model=ScriptedModel(model="scripted", tool="received", arguments={}), tools=[toolset]
+    )
+    try:
+        events = await _events(agent, "test")
+        final = next(
+            "".join(part.text or "" for part in event.content.parts or [])
+            for event in reversed(events)
+            if event.is_final_response() and event.content is not None
+        )
+        responses = [
+            part.function_response.response
+            for event in await _events(probe, "probe")
+            if event.content is not None
+            for part in event.content.parts or []
+            if part.function_response is not None
+        ]
+    finally:
+        await toolset.close()
+    return final, model, json.loads(responses[0]["content"][0]["text"])
+
+
+def test_the_applications_callbacks_see_a_verbatim_call_with_its_arguments(example_python: str) -> None:
+    seen: list[tuple[str, str, dict[str, Any]]] = []
+
+    def log_before(tool: Any, args: dict[str, Any], tool_context: Any) -> None:
+        seen.append(("before", tool.name, dict(args)))
+
+    def log_after(tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any) -> None:
+        seen.append(("after", tool.name, dict(args)))
+
+    final, model, received = asyncio.run(_run_hooked(example_python, before=[log_before], after=[log_after]))
+    assert seen == [("before", "entry", {"account": "A-1"}), ("after", "entry", {"account": "A-1"})]
+    assert received == [{"account": "A-1"}]
+    # The route is still taken, from the result of the call ADK made.
+    assert model.calls == 1 and final.startswith('Verbatim result from tool "entry" of server "example".')
+    assert "Entry of A-1" in final
+
+
+def test_a_callback_that_answers_in_place_of_the_call_means_no_call_and_no_hosts_view(example_python: str) -> None:
+    refusals: list[dict[str, Any]] = [
+        {"error": REFUSAL},
+        # A refusal shaped as an MCP result: still the application's, not the server's.
+        {"content": [{"type": "text", "text": REFUSAL}], "isError": False},
+    ]
+    for refusal in refusals:
+
+        def refuse(tool: Any, args: dict[str, Any], tool_context: Any, refusal: dict[str, Any] = refusal) -> Any:
+            return refusal
+
+        final, model, received = asyncio.run(_run_hooked(example_python, before=[refuse]))
+        assert received == []  # the server never received the call
+        # The model read the refusal and answered, as ADK does without the adapter.
+        assert final == SUMMARY and model.calls == 2, refusal
+
+
+def test_a_callback_that_rewrites_the_arguments_decides_what_the_server_receives_and_the_view_shows(
+    example_python: str,
+) -> None:
+    def rewrite(tool: Any, args: dict[str, Any], tool_context: Any) -> None:
+        args["account"] = "B-2"
+
+    final, model, received = asyncio.run(_run_hooked(example_python, before=[rewrite]))
+    assert received == [{"account": "B-2"}]
+    assert model.calls == 1 and "Entry of B-2" in final and "A-1" not in final
+
+
+def test_a_callback_that_replaces_the_result_means_no_route(example_python: str) -> None:
+    def redact(tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any) -> Any:
+        return {"content": [{"type": "text", "text": "Redacted."}], "isError": False}
+
+    final, model, received = asyncio.run(_run_hooked(example_python, after=[redact]))
+    assert received == [{"account": "A-1"}]
+    assert final == SUMMARY and model.calls == 2

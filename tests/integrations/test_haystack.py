@@ -338,3 +338,108 @@ def test_the_agent_keeps_the_tools_of_the_step_in_its_state_for_hooks(example_py
     assert {id(tool) for tool in members} <= {id(tool) for tool in tools}, (
         "state.data['tools'] no longer holds the toolset's own tool objects: the Haystack adapter matches them"
     )
+
+
+MARKED = str(Path(__file__).with_name("marked_server.py"))
+ENTRY = [("entry", {"account": "A-1"})]
+REFUSAL = "Refused by the approval policy."
+
+
+class AppHook:
+    """The application's own Agent hook: `act` run on the Agent's state."""
+
+    def __init__(self, act: Any) -> None:
+        self.act = act
+
+    def run(self, state: Any) -> None:
+        self.act(state)
+
+
+def _run_hooked(
+    python: str, *, before: Any = None, after: Any = None
+) -> tuple[str | None, ScriptedGenerator, list[dict[str, Any]], list[str]]:
+    """`_run` on the server marking every tool, with no allow-list, and the application's own `before_tool` hook
+    and `after_tool` hook (before the adapter's); with the calls of `entry` the server received and the tool
+    results the model read."""
+    toolset = MCPToolset(StdioServerInfo(command=python, args=[MARKED]))
+    generator = ScriptedGenerator(ENTRY)
+    hooks = direct_answers({"example": toolset})
+    if before is not None:
+        hooks["before_tool"] = [AppHook(before), *hooks["before_tool"]]
+    if after is not None:
+        hooks["after_tool"] = [AppHook(after), *hooks["after_tool"]]
+    agent = Agent(chat_generator=generator, tools=toolset, hooks=hooks)
+    try:
+        output = agent.run(messages=[ChatMessage.from_user("Go.")])
+        [probe] = [tool for tool in toolset if tool.name == "received"]
+        received = json.loads(probe.invoke())["content"][0]["text"]
+    finally:
+        toolset.close()
+    read = [str(message.tool_call_result.result) for message in output["messages"] if message.tool_call_result]
+    return output["last_message"].text, generator, json.loads(received), read
+
+
+def test_the_applications_hooks_see_a_verbatim_call_with_its_arguments(example_python: str) -> None:
+    seen: list[tuple[str, str, dict[str, Any]]] = []
+
+    def log_before(state: Any) -> None:
+        seen.extend(("before", call.tool_name, dict(call.arguments)) for call in state.data["messages"][-1].tool_calls)
+
+    def log_after(state: Any) -> None:
+        results = [message.tool_call_result for message in state.data["messages"] if message.tool_call_result]
+        seen.extend(("after", result.origin.tool_name, dict(result.origin.arguments)) for result in results)
+
+    final, generator, received, _ = _run_hooked(example_python, before=log_before, after=log_after)
+    assert seen == [("before", "entry", {"account": "A-1"}), ("after", "entry", {"account": "A-1"})]
+    assert received == [{"account": "A-1"}]
+    # The route is still taken, from the result of the call Haystack made.
+    assert generator.calls == 1 and final is not None
+    assert final.startswith('Verbatim result from tool "entry" of server "example".') and "Entry of A-1" in final
+
+
+def test_a_hook_that_answers_in_place_of_the_call_means_no_call_and_no_hosts_view(example_python: str) -> None:
+    refusals = [REFUSAL, json.dumps({"content": [{"type": "text", "text": REFUSAL}], "isError": False})]
+    for refusal in refusals:
+
+        def refuse(state: Any, refusal: str = refusal) -> None:
+            [call] = state.data["messages"][-1].tool_calls
+            state.set("messages", [ChatMessage.from_tool(refusal, origin=call)])
+
+        final, generator, received, read = _run_hooked(example_python, before=refuse)
+        assert received == []  # the server never received the call
+        # The model read the refusal and answered, as Haystack does without the adapter.
+        assert final == SUMMARY and generator.calls == 2 and read == [refusal], refusal
+
+
+def test_a_hook_that_rewrites_the_call_decides_what_the_server_receives_and_the_view_shows(
+    example_python: str,
+) -> None:
+    from haystack.components.agents.state import replace_values  # pyright: ignore[reportMissingImports]
+
+    def rewrite(state: Any) -> None:
+        messages = list(state.data["messages"])
+        [call] = messages[-1].tool_calls
+        rewritten = ToolCall(tool_name=call.tool_name, arguments={**call.arguments, "account": "B-2"}, id=call.id)
+        messages[-1] = ChatMessage.from_assistant(tool_calls=[rewritten])
+        state.set("messages", messages, handler_override=replace_values)
+
+    final, generator, received, _ = _run_hooked(example_python, before=rewrite)
+    assert received == [{"account": "B-2"}]
+    assert generator.calls == 1 and final is not None and "Entry of B-2" in final and "A-1" not in final
+
+
+def test_a_hook_that_replaces_the_result_means_no_route(example_python: str) -> None:
+    from haystack.components.agents.state import replace_values  # pyright: ignore[reportMissingImports]
+
+    def redact(state: Any) -> None:
+        messages = [
+            ChatMessage.from_tool("Redacted.", origin=message.tool_call_result.origin)
+            if message.tool_call_result
+            else message
+            for message in state.data["messages"]
+        ]
+        state.set("messages", messages, handler_override=replace_values)
+
+    final, generator, received, read = _run_hooked(example_python, after=redact)
+    assert received == [{"account": "A-1"}]
+    assert final == SUMMARY and generator.calls == 2 and read == ["Redacted."]

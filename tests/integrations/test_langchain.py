@@ -568,3 +568,127 @@ def test_a_result_directive_alone_does_not_take_the_route_fixed_at_load(example_
     assert messages[-1].text == SUMMARY
     messages, _ = asyncio.run(_agent_run(example_python, DIRECTIVE, [("hinted", {})]))
     assert messages[-1].type == "tool" and messages[-1].text == HINTED_TEXT
+
+
+MARKED = str(Path(__file__).with_name("marked_server.py"))
+ENTRY = [("entry", {"account": "A-1"})]
+REFUSAL = "Refused by the approval policy."
+
+
+async def _hooked_run(
+    python: str, *, interceptors: Sequence[Any] = (), middleware: Sequence[Any] = ()
+) -> tuple[list[Any], list[dict[str, Any]]]:
+    """An agent on the server marking every tool, with no allow-list, loaded by `load_direct_answer_tools` with the
+    application's own interceptors, and with its agent middleware; with the calls of `entry` the server received."""
+    if not ROUTE_ENVIRONMENT:
+        pytest.skip("the lowest environment pins the adapters alone, without LangChain's agent loop")
+    from langchain.agents import create_agent  # pyright: ignore[reportMissingImports]
+
+    from mcp_rendering.integrations.langchain import load_direct_answer_tools
+
+    params = StdioServerParameters(command=python, args=[MARKED])
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        tools = await load_direct_answer_tools(session, server="example", tool_interceptors=interceptors)
+        agent = create_agent(_scripted_model(ENTRY), tools, middleware=list(middleware))
+        state = await agent.ainvoke({"messages": [("user", "Show the entry")]})
+        received = await session.call_tool("received", {})
+    return state["messages"], json.loads(getattr(received.content[0], "text", ""))
+
+
+def _wrap_tool_call() -> Any:
+    """LangChain's decorator making agent middleware of a `wrap_tool_call` function."""
+    if not ROUTE_ENVIRONMENT:
+        pytest.skip("the lowest environment pins the adapters alone, without LangChain's agent loop")
+    from langchain.agents.middleware import wrap_tool_call  # pyright: ignore[reportMissingImports]
+
+    return wrap_tool_call
+
+
+def _refusal_result() -> Any:
+    from mcp.types import CallToolResult, TextContent  # pyright: ignore[reportMissingImports]
+
+    return CallToolResult(content=[TextContent(type="text", text=REFUSAL)])
+
+
+def test_the_applications_interceptors_and_middleware_see_a_verbatim_call(example_python: str) -> None:
+    wrap_tool_call = _wrap_tool_call()
+
+    seen: list[tuple[str, str, dict[str, Any]]] = []
+
+    async def log_interceptor(request: Any, handler: Any) -> Any:
+        seen.append(("interceptor", request.name, dict(request.args)))
+        return await handler(request)
+
+    @wrap_tool_call
+    async def log_middleware(request: Any, handler: Any) -> Any:
+        seen.append(("middleware", request.tool_call["name"], dict(request.tool_call["args"])))
+        return await handler(request)
+
+    messages, received = asyncio.run(
+        _hooked_run(example_python, interceptors=[log_interceptor], middleware=[log_middleware])
+    )
+    assert seen == [("middleware", "entry", {"account": "A-1"}), ("interceptor", "entry", {"account": "A-1"})]
+    assert received == [{"account": "A-1"}]
+    # The route is still taken, from the result of the call the adapters made.
+    last = messages[-1]
+    assert isinstance(last, ToolMessage) and last.text.startswith('Verbatim result from tool "entry"')
+    assert "Entry of A-1" in last.text and all(SUMMARY not in message.text for message in messages)
+
+
+def test_an_interceptor_that_refuses_the_call_means_no_call_and_no_hosts_view(example_python: str) -> None:
+    async def refuse(request: Any, handler: Any) -> Any:
+        return _refusal_result()
+
+    messages, received = asyncio.run(_hooked_run(example_python, interceptors=[refuse]))
+    assert received == []  # the server never received the call
+    # The model read the refusal and answered, as LangChain does without the route.
+    tool_messages = [message for message in messages if isinstance(message, ToolMessage)]
+    assert [message.text for message in tool_messages] == [REFUSAL]
+    assert messages[-1].text == SUMMARY
+    assert all("Verbatim result" not in message.text for message in messages)
+
+
+def test_a_middleware_that_refuses_the_call_means_no_call_and_no_hosts_view(example_python: str) -> None:
+    wrap_tool_call = _wrap_tool_call()
+
+    @wrap_tool_call
+    async def refuse(request: Any, handler: Any) -> Any:
+        return ToolMessage(content=REFUSAL, tool_call_id=request.tool_call["id"], name=request.tool_call["name"])
+
+    messages, received = asyncio.run(_hooked_run(example_python, middleware=[refuse]))
+    assert received == []
+    # LangChain's route is fixed per tool: the turn ends on the application's own message, never a host's view.
+    assert messages[-1].text == REFUSAL
+    assert all("Verbatim result" not in message.text for message in messages)
+
+
+def test_a_rewriting_hook_decides_what_the_server_receives_and_the_view_shows(example_python: str) -> None:
+    wrap_tool_call = _wrap_tool_call()
+
+    async def rewrite_interceptor(request: Any, handler: Any) -> Any:
+        return await handler(request.override(args={**request.args, "account": "B-2"}))
+
+    @wrap_tool_call
+    async def rewrite_middleware(request: Any, handler: Any) -> Any:
+        call = {**request.tool_call, "args": {**request.tool_call["args"], "account": "B-2"}}
+        return await handler(request.override(tool_call=call))
+
+    for options in ({"interceptors": [rewrite_interceptor]}, {"middleware": [rewrite_middleware]}):
+        messages, received = asyncio.run(_hooked_run(example_python, **options))
+        assert received == [{"account": "B-2"}]
+        last = messages[-1]
+        assert last.text.startswith('Verbatim result from tool "entry"'), options
+        assert "Entry of B-2" in last.text and "A-1" not in last.text
+
+
+def test_an_interceptor_that_replaces_the_result_is_what_the_model_reads(example_python: str) -> None:
+    async def redact(request: Any, handler: Any) -> Any:
+        await handler(request)
+        return _refusal_result()
+
+    messages, received = asyncio.run(_hooked_run(example_python, interceptors=[redact]))
+    assert received == [{"account": "A-1"}]
+    tool_messages = [message for message in messages if isinstance(message, ToolMessage)]
+    assert [message.text for message in tool_messages] == [REFUSAL] and messages[-1].text == SUMMARY
+    assert all("Verbatim result" not in message.text for message in messages)

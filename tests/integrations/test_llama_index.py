@@ -239,3 +239,33 @@ def test_a_result_directive_alone_does_not_take_the_route_fixed_at_load(example_
     assert final == SUMMARY
     final, _ = run(example_python, DIRECTIVE, "hinted")
     assert final == HINTED_TEXT
+
+
+MARKED = str(ROOT / "tests" / "integrations" / "marked_server.py")
+
+
+def test_the_applications_event_stream_sees_a_verbatim_call_with_its_arguments(example_python: str) -> None:
+    """LlamaIndex has no hook that may refuse or rewrite a tool call in its agent loop; an application observes the
+    calls on the run's event stream, and sees a verbatim tool's call there as without the adapter."""
+    from llama_index.core.agent.workflow import ToolCall, ToolCallResult  # pyright: ignore[reportMissingImports]
+
+    async def go() -> tuple[str, list[tuple[str, str, dict[str, Any]]]]:
+        command, *args = _command(example_python, MARKED)
+        spec = McpToolSpec(client=BasicMCPClient(command, args=args, timeout=60))
+        tools = await load_direct_answer_tools(spec, server="example")
+        script = Script([("entry", {"account": "A-1"})])
+        agent = DirectAnswerAgent(tools=tools, llm=MockFunctionCallingLLM(response_generator=script))
+        handler = agent.run(user_msg="Go.")
+        seen: list[tuple[str, str, dict[str, Any]]] = []
+        async for event in handler.stream_events():
+            if isinstance(event, ToolCallResult):
+                seen.append(("result", event.tool_name, dict(event.tool_kwargs)))
+            elif isinstance(event, ToolCall):
+                seen.append(("call", event.tool_name, dict(event.tool_kwargs)))
+        return str(await handler), seen
+
+    final, seen = asyncio.run(go())
+    assert seen[0] == ("call", "entry", {"account": "A-1"}) and seen[-1] == ("result", "entry", {"account": "A-1"})
+    # The client opens a session per call, so the server's own record does not outlive it: its answer names the
+    # account it received.
+    assert final.startswith('Verbatim result from tool "entry" of server "example".') and "Entry of A-1" in final

@@ -7,6 +7,7 @@ servers over stdio, and reads what the second model turn received for the tool c
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import subprocess
 import sys
@@ -15,8 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agents import Agent, RunConfig, Runner, set_tracing_disabled  # pyright: ignore[reportMissingImports]
+from agents import (  # pyright: ignore[reportMissingImports]
+    Agent,
+    RunConfig,
+    RunHooks,
+    Runner,
+    ToolGuardrailFunctionOutput,
+    set_tracing_disabled,
+    tool_input_guardrail,
+    tool_output_guardrail,
+)
 from agents.items import ToolCallOutputItem  # pyright: ignore[reportMissingImports]
+from agents.mcp import MCPServer, MCPServerStdio  # pyright: ignore[reportMissingImports]
 from agents.testing import ScriptedModel, assistant_message, function_call  # pyright: ignore[reportMissingImports]
 
 from mcp_rendering import audit
@@ -332,3 +343,91 @@ def test_no_byte_bound_means_none_on_the_answer_either(example_python: str) -> N
     answer = result.final_output
     assert isinstance(answer, str) and len(answer.encode()) > 4 * DEFAULT_MAX_BYTES
     assert PARTIAL_MARKER not in answer and raw["content"][0]["text"] in answer
+
+
+MARKED = str(Path(__file__).with_name("marked_server.py"))
+ENTRY = [("entry", {"account": "A-1"})]
+REFUSAL = "Refused by the approval policy."
+_GUARDRAILS = pytest.mark.skipif(
+    "tool_input_guardrails" not in inspect.signature(MCPServer.__init__).parameters,
+    reason="this SDK release takes no tool guardrails on an MCP server",
+)
+
+
+async def _route_hooked(
+    python: str, *, hooks: Any = None, **options: Any
+) -> tuple[Any, ScriptedModel, list[dict[str, Any]]]:
+    """`_route` on the server marking every tool, with no allow-list, with the application's own `hooks` and
+    server `options` (its tool guardrails); with the calls of `entry` the server received."""
+    calls = [function_call(name, dict(args), call_id=f"call-{n}") for n, (name, args) in enumerate(ENTRY)]
+    model = ScriptedModel([calls, [assistant_message(SUMMARY)]])
+    server = RenderingMCPServerStdio(
+        params={"command": python, "args": [MARKED]}, name="example", client_session_timeout_seconds=60, **options
+    )
+    async with server:
+        agent = Agent(name="test", model=model, mcp_servers=[server], tool_use_behavior=verbatim_final_output)
+        result = await Runner.run(agent, "Go.", hooks=hooks, run_config=RunConfig(tracing_disabled=True))
+        # Asked of the server itself, past the adapter's presentation.
+        received = await MCPServerStdio.call_tool(server, "received", {})
+    return result, model, json.loads(received.content[0].text)
+
+
+@_GUARDRAILS
+def test_the_applications_hooks_and_guardrails_see_a_verbatim_call_with_its_arguments(example_python: str) -> None:
+    seen: list[tuple[str, str, Any]] = []
+
+    class Logging(RunHooks):  # pyright: ignore[reportUntypedBaseClass]
+        async def on_tool_start(self, context: Any, agent: Any, tool: Any) -> None:
+            seen.append(("on_tool_start", tool.name, json.loads(context.tool_arguments)))
+
+    @tool_input_guardrail
+    def log_input(data: Any) -> Any:
+        seen.append(("input guardrail", data.context.tool_name, json.loads(data.context.tool_arguments)))
+        return ToolGuardrailFunctionOutput.allow()
+
+    @tool_output_guardrail
+    def log_output(data: Any) -> Any:
+        seen.append(("output guardrail", data.context.tool_name, json.loads(data.context.tool_arguments)))
+        return ToolGuardrailFunctionOutput.allow()
+
+    result, model, received = asyncio.run(
+        _route_hooked(
+            example_python, hooks=Logging(), tool_input_guardrails=[log_input], tool_output_guardrails=[log_output]
+        )
+    )
+    arguments = {"account": "A-1"}
+    assert seen == [
+        ("input guardrail", "entry", arguments),
+        ("on_tool_start", "entry", arguments),
+        ("output guardrail", "entry", arguments),
+    ]
+    assert received == [arguments]
+    # The route is still taken, from the result of the call the SDK made.
+    assert len(model.calls) == 1 and result.final_output.startswith('Verbatim result from tool "entry"')
+    assert "Entry of A-1" in result.final_output
+
+
+@_GUARDRAILS
+def test_a_guardrail_that_rejects_the_call_means_no_call_and_no_hosts_view(example_python: str) -> None:
+    @tool_input_guardrail
+    def refuse(data: Any) -> Any:
+        return ToolGuardrailFunctionOutput.reject_content(REFUSAL)
+
+    result, model, received = asyncio.run(_route_hooked(example_python, tool_input_guardrails=[refuse]))
+    assert received == []  # the server never received the call
+    # The model read the refusal and answered, as the SDK does without the adapter.
+    assert result.final_output == SUMMARY and len(model.calls) == 2
+    assert _function_output(model, 1) == REFUSAL
+
+
+@_GUARDRAILS
+def test_a_guardrail_that_replaces_the_output_means_no_route(example_python: str) -> None:
+    @tool_output_guardrail
+    def redact(data: Any) -> Any:
+        return ToolGuardrailFunctionOutput.reject_content("Redacted.")
+
+    result, model, received = asyncio.run(_route_hooked(example_python, tool_output_guardrails=[redact]))
+    assert received == [{"account": "A-1"}]
+    # The model read what the guardrail left of the output, not the host's view of what it withheld.
+    assert result.final_output == SUMMARY and len(model.calls) == 2
+    assert _function_output(model, 1) == "Redacted."

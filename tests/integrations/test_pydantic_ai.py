@@ -9,10 +9,16 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+if sys.version_info >= (3, 11):
+    from builtins import BaseExceptionGroup
+else:
+    from exceptiongroup import BaseExceptionGroup  # pyright: ignore[reportMissingImports]
 
 import pytest
 from fastmcp.client.transports import StdioTransport  # pyright: ignore[reportMissingImports]
@@ -446,3 +452,54 @@ def test_an_error_of_a_verbatim_tool_follows_the_toolsets_error_behaviour(exampl
     # "error": the MCP client's error ends the run, as it does without the adapter.
     with pytest.raises(ToolError, match="The ledger is closed"):
         asyncio.run(run("error"))
+
+
+def test_a_grouped_client_error_is_handled_as_the_toolset_handles_it(example_python: str) -> None:
+    """The MCP client runs its session in a task group, so its error may come grouped: the wrapper's call retries or
+    fails it as the toolset's own call does, and lets any other group through unchanged."""
+    from fastmcp import Client  # pyright: ignore[reportMissingImports]
+    from fastmcp.exceptions import McpError  # pyright: ignore[reportMissingImports, reportPrivateImportUsage]
+
+    def grouped(kind: str) -> BaseException:
+        errors: dict[str, BaseException] = {
+            "protocol": McpError(-32603, "The session went away."),
+            "tool": ToolError("The ledger is closed."),
+            "other": RuntimeError("Something else."),
+        }
+        return BaseExceptionGroup("session", [errors[kind]])
+
+    class RacingClient(Client):  # pyright: ignore[reportUntypedBaseClass]
+        """A client whose call of `entry` fails with a grouped error, as one racing its session's teardown."""
+
+        kind = "protocol"
+
+        async def call_tool(self, name: str, *args: Any, **kwargs: Any) -> Any:
+            if name == "entry":
+                raise grouped(self.kind)
+            return await super().call_tool(name, *args, **kwargs)
+
+    async def run(kind: str, behavior: str, *, helped: bool) -> tuple[str, Script, list[Any]]:
+        script = Script(list(ENTRY))
+        parts: list[Any] = []
+
+        def respond(messages: list[Any], info: AgentInfo) -> ModelResponse:
+            parts[:] = [part for message in messages for part in getattr(message, "parts", [])]
+            return script.respond(messages, info)
+
+        client = RacingClient(StdioTransport(command=example_python, args=[MARKED]), init_timeout=60)
+        client.kind = kind
+        toolset = MCPToolset(client, id="example", tool_error_behavior=behavior)
+        capabilities = [DirectAnswers()] if helped else []
+        agent = Agent(FunctionModel(respond), toolsets=[toolset], capabilities=capabilities)
+        async with agent:
+            output = (await agent.run("Go.")).output
+        kinds = [type(part).__name__ for part in parts if isinstance(part, (ToolReturnPart, RetryPromptPart))]
+        return output, script, kinds
+
+    for kind, behavior in (("protocol", "retry"), ("protocol", "failed"), ("tool", "retry"), ("tool", "failed")):
+        output, script, kinds = asyncio.run(run(kind, behavior, helped=True))
+        expected = asyncio.run(run(kind, behavior, helped=False))
+        assert output == SUMMARY and (script.read, kinds) == (expected[1].read, expected[2]), (kind, behavior)
+        assert len(kinds) == 1 and "The ledger is closed." in script.read[0] if kind == "tool" else True
+    with pytest.raises(BaseExceptionGroup):
+        asyncio.run(run("other", "retry", helped=True))

@@ -225,3 +225,106 @@ def test_a_result_directive_alone_takes_the_route_and_a_summarizable_result_does
     assert final.strip() == f"{CAPTION}\n\n{DIRECTED_TEXT}"
     final, _ = _run(example_python, DIRECTIVE, [("hinted", {})])
     assert final.strip() == SUMMARY
+
+
+MARKED = str(Path(__file__).with_name("marked_server.py"))
+ENTRY = [("entry", {"account": "A-1"})]
+REFUSAL = "Refused by the approval policy."
+
+
+class AppHooks:
+    """The application's own hook provider, registered after the adapter's: `before` and `after` are its
+    `BeforeToolCallEvent` and `AfterToolCallEvent` callbacks."""
+
+    def __init__(self, before: Any = None, after: Any = None) -> None:
+        self.before, self.after = before, after
+
+    def register_hooks(self, registry: Any, **kwargs: Any) -> None:
+        from strands.hooks import AfterToolCallEvent, BeforeToolCallEvent  # pyright: ignore[reportMissingImports]
+
+        if self.before is not None:
+            registry.add_callback(BeforeToolCallEvent, self.before)
+        if self.after is not None:
+            registry.add_callback(AfterToolCallEvent, self.after)
+
+
+def _run_hooked(python: str, hooks: AppHooks) -> tuple[str, ScriptedModel, list[dict[str, Any]]]:
+    """`_run` on the server marking every tool, with no allow-list, and the application's hooks; with the calls of
+    `entry` the server received."""
+    params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
+    model = ScriptedModel(ENTRY)
+    client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
+    agent = Agent(model=model, tools=[client], hooks=[DirectAnswers({"example": client}), hooks], callback_handler=None)
+    try:
+        result = asyncio.run(agent.invoke_async("Go."))
+        received = client.call_tool_sync("probe", "received", {})
+    finally:
+        agent.cleanup()
+    model.outputs = [
+        "".join(part.get("text", "") for part in block["toolResult"]["content"])
+        for message in agent.messages
+        for block in message["content"]
+        if "toolResult" in block
+    ]
+    return str(result), model, json.loads(received["content"][0]["text"])
+
+
+def test_the_applications_hooks_see_a_verbatim_call_with_its_arguments(example_python: str) -> None:
+    seen: list[tuple[str, str, Any]] = []
+
+    def log_before(event: Any) -> None:
+        seen.append(("before", event.tool_use["name"], dict(event.tool_use["input"])))
+
+    def log_after(event: Any) -> None:
+        seen.append(("after", event.tool_use["name"], dict(event.tool_use["input"])))
+
+    final, model, received = _run_hooked(example_python, AppHooks(log_before, log_after))
+    assert seen == [("before", "entry", {"account": "A-1"}), ("after", "entry", {"account": "A-1"})]
+    assert received == [{"account": "A-1"}]
+    # The route is still taken, from the result of the call Strands made.
+    assert model.calls == 1 and final.startswith('Verbatim result from tool "entry" of server "example".')
+    assert "Entry of A-1" in final
+
+
+def test_a_hook_that_cancels_the_call_means_no_call_and_no_hosts_view(example_python: str) -> None:
+    def refuse(event: Any) -> None:
+        event.cancel_tool = REFUSAL
+
+    final, model, received = _run_hooked(example_python, AppHooks(before=refuse))
+    assert received == []  # the server never received the call
+    # The model read the refusal and answered, as Strands does without the adapter.
+    assert final.strip() == SUMMARY and model.calls == 2 and model.outputs == [REFUSAL]
+
+
+def test_a_hook_that_rewrites_the_call_decides_what_the_server_receives_and_the_view_shows(
+    example_python: str,
+) -> None:
+    def rewrite(event: Any) -> None:
+        event.tool_use = {**event.tool_use, "input": {**event.tool_use["input"], "account": "B-2"}}
+
+    final, model, received = _run_hooked(example_python, AppHooks(before=rewrite))
+    assert received == [{"account": "B-2"}]
+    assert model.calls == 1 and "Entry of B-2" in final and "A-1" not in final
+
+
+def test_a_hook_that_supplies_its_own_result_means_no_route(example_python: str) -> None:
+    from strands import tool  # pyright: ignore[reportMissingImports]
+
+    @tool(name="entry")
+    def canned(account: str) -> str:
+        """A canned entry."""
+        return f"Canned entry of {account}"
+
+    def replace_tool(event: Any) -> None:
+        event.selected_tool = canned
+
+    def redact(event: Any) -> None:
+        event.result = {**event.result, "content": [{"text": "Redacted."}]}
+
+    for hooks, read, calls in (
+        (AppHooks(before=replace_tool), "Canned entry of A-1", []),
+        (AppHooks(after=redact), "Redacted.", [{"account": "A-1"}]),
+    ):
+        final, model, received = _run_hooked(example_python, hooks)
+        assert received == calls
+        assert final.strip() == SUMMARY and model.calls == 2 and model.outputs == [read], read

@@ -3,12 +3,13 @@
 AutoGen's `ReplayChatCompletionClient` (no model, no network) calls the job's tools (`_common.script`: by default
 the financial tool), then writes the three-line summary the job gives (a stand-in for a model that summarizes),
 for an agent that reflects on tool use (AutoGen's default, ``reflect_on_tool_use=False``, would show the tool's text
-with no model step). The tools come from the `McpWorkbench` (the default) or from `mcp_server_tools` (option
-``adapters``). The final answer is the content of the last message of the `TaskResult`; the outputs, each tool
-execution result. With ``helped``, the agent is `mcp_rendering.integrations.autogen.DirectAnswerAgent` on AutoGen's
-route (``reflect_on_tool_use=False``), its workbench the same one wrapped in a `DirectAnswerWorkbench` (the tools
-loaded over `recording_session`), given ``max_tool_iterations`` for as many model calls as the reflecting agent may
-make.
+with no model step). The tools come from `mcp_server_tools` (option ``adapters``; the adapter takes AutoGen's route
+for these only: it refuses an `McpWorkbench`, which the reach configuration measures for the model's input only).
+The final answer is the content of the last message of the `TaskResult`; the outputs, each tool execution result.
+With ``helped``, the agent is `mcp_rendering.integrations.autogen.DirectAnswerAgent` on AutoGen's route
+(``reflect_on_tool_use=False``), its workbench a `DirectAnswerWorkbench` of the tools loaded over the session
+`recording_session` names for the server, given ``max_tool_iterations`` for as many model calls as the reflecting
+agent may make.
 """
 
 from __future__ import annotations
@@ -63,13 +64,13 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
         # The tools over one session, which the adapter reads each call's raw result on.
         async with create_mcp_server_session(params) as session:
             await session.initialize()
-            tools = await mcp_server_tools(params, session=recording_session(session))
-            result = await _helped(job, model, tools, len(turns))
+            tools = await mcp_server_tools(params, session=recording_session(session, server=server_name(job)))
+            result = await _helped(model, tools, len(turns))
     elif job["options"].get("adapters"):
         agent = AssistantAgent("reach", model, tools=await mcp_server_tools(params), **reflecting)
         result = await agent.run(task="Show the annual accounts.")
     elif job["helped"]:
-        result = await _helped(job, model, McpWorkbench(params), len(turns))
+        raise ValueError("the adapter takes no route over an McpWorkbench: measure the tools (option adapters)")
     else:
         async with McpWorkbench(params) as workbench:
             agent = AssistantAgent("reach", model, workbench=workbench, **reflecting)
@@ -83,11 +84,11 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     return {"final": str(result.messages[-1].content), "outputs": outputs}
 
 
-async def _helped(job: dict[str, Any], model: Any, workbench: Any, turns: int) -> Any:
-    """The run of AutoGen's agent with the adapter, on AutoGen's route, over `workbench` (or tools)."""
+async def _helped(model: Any, tools: Any, turns: int) -> Any:
+    """The run of AutoGen's agent with the adapter, on AutoGen's route, over `tools`."""
     from mcp_rendering.integrations.autogen import DirectAnswerAgent, DirectAnswerWorkbench
 
-    async with DirectAnswerWorkbench(workbench, server=server_name(job)) as direct:
+    async with DirectAnswerWorkbench(tools) as direct:
         # The same budget of model calls as the reflecting agent: one step per turn, and one for its answer.
         agent = DirectAnswerAgent("reach", model, workbench=direct, max_tool_iterations=turns + 1)
         return await agent.run(task="Show the annual accounts.")

@@ -244,7 +244,9 @@ def final_answer(
         server: the server's name, shown in the caption and in an error line.
         max_rows: the host's bound on the records shown (see `mcp_rendering.present`).
         max_bytes: the host's bound on the size of the records shown; None for none.
-        arguments: the arguments of the call, so that a partial result's notice can offer the next call.
+        arguments: the arguments of the call, so that a partial result's notice can offer the next call; None when
+            they are not known (as for `mcp_rendering.present`: a continuation is then not offered, and a result of a
+            tool that declares a continuation argument may be a later part), `{}` for a call without any.
         first_row: the first record to show, as for `present()`: an application that offers the records an answer
             left out answers again with `first_row=answer.presentation.next_first_row`.
         how_to_see_more: the application's own sentence telling the user how to see the records an answer its
@@ -265,7 +267,7 @@ def final_answer(
         server=server,
         max_rows=max_rows,
         max_bytes=max_bytes,
-        arguments=arguments or {},
+        arguments=arguments,
         first_row=first_row,
     )
     source = _source(tool, server)

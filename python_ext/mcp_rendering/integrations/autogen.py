@@ -1,43 +1,39 @@
 """The whole result to the user in AutoGen AgentChat (`autogen-agentchat`, `autogen-ext[mcp]`): AutoGen's own agent
-makes every call, through its workbench, and a step whose every call answered verbatim ends the turn with the host's
-view.
+makes every call, through its workbench, over the application's own MCP session, and a step whose every call
+answered verbatim ends the turn with the host's view.
 
-Wrap the agent's workbench and build the agent as a `DirectAnswerAgent` (an `AssistantAgent`, every option as
-AutoGen's)::
+Load the tools with AutoGen's `mcp_server_tools` over the application's session wrapped by `recording_session`
+(which names the server), give the agent their `DirectAnswerWorkbench`, and build the agent as a
+`DirectAnswerAgent` (an `AssistantAgent`, every option as AutoGen's)::
 
-    from autogen_ext.tools.mcp import McpWorkbench
-    from mcp_rendering.integrations.autogen import DirectAnswerAgent, DirectAnswerWorkbench
+    from autogen_ext.tools.mcp import create_mcp_server_session, mcp_server_tools
+    from mcp_rendering.integrations.autogen import DirectAnswerAgent, DirectAnswerWorkbench, recording_session
 
-    async with DirectAnswerWorkbench(McpWorkbench(server_params), server="bank") as workbench:
-        agent = DirectAnswerAgent("analyst", model_client, workbench=workbench, max_tool_iterations=3)
+    async with create_mcp_server_session(server_params) as session:
+        await session.initialize()
+        tools = await mcp_server_tools(server_params, session=recording_session(session, server="bank"))
+        agent = DirectAnswerAgent("analyst", model_client, workbench=DirectAnswerWorkbench(tools))
         result = await agent.run(task="Show the annual accounts")
         print(result.messages[-1].content)  # the host's view: caption, notice, every record
 
-The tools `mcp_server_tools` loads go the same way, loaded over a shared session that `recording_session` wraps::
-
-    tools = await mcp_server_tools(server_params, session=recording_session(session))
-    workbench = DirectAnswerWorkbench(tools, server="bank")
-
 `DirectAnswerWorkbench` is a `Workbench` AutoGen's agent calls as any other (its `ToolCallRequestEvent` and
-`ToolCallExecutionEvent`, and whatever the application wraps around the workbench, see each call). A call of a tool
-the server marks verbatim (the tool's hint, and `allow` names it) returns the host's view of the result
-(`mcp_rendering.integrations.answer.final_answer`: the caption, a partial result's notice with how to get the rest,
-every record, bounded by `max_rows` and `max_bytes`), or, for an error result, the host's line saying the tool failed
-and then the server's message, as an error; the workbench reads the raw `CallToolResult` (its ``isError`` and
-``_meta``) for it. The other tools' results are AutoGen's own, untouched. A result's own directive on a tool that is
-not marked does not take the route: the route is chosen from the tool's hint, as for tools the model must be able
-to choose before any call.
+`ToolCallExecutionEvent`, and whatever the application wraps around the workbench, see each call). Each call is
+the tool's own, on the session the tools were loaded over; that session, wrapped by `recording_session`, hands the
+raw `CallToolResult` (its ``isError`` and ``_meta``, which AutoGen drops) and the tool as listed (its hints) to
+the workbench call it is made for. A call of a tool the server marks verbatim (the tool's hint, and `allow` names
+it under its server) returns the host's view of the result (`mcp_rendering.integrations.answer.final_answer`: the
+caption naming the tool and the server its session was named for, a partial result's notice with how to get the
+rest, every record, bounded by `max_rows` and `max_bytes`), or, for an error result, the host's line saying the
+tool failed and then the server's message, as an error. The other tools' results are AutoGen's own, untouched, and
+so are those of tools loaded without `recording_session` (each of their calls on a session of its own). A result's
+own directive on a tool that is not marked does not take the route: the route is chosen from the tool's hint, as
+for tools the model must be able to choose before any call. With several servers, load each one's tools over its
+own named session and give the agent one `DirectAnswerWorkbench` of them all: each result is captioned with its
+own server's name, and `allow` names each server's tools under that name.
 
-AutoGen hands on only a result's content blocks, so the workbench reads the raw result where the call is made:
-
-- over an `McpWorkbench`, whose session is its own, the workbench calls the marked tools over an `McpSessionActor`
-  (AutoGen's, the one `McpWorkbench` runs on) opened on the same server parameters: a second session to the server,
-  open while the workbench is started; the other tools, the listing and the rest go to the `McpWorkbench`. A
-  wrapper of the application's belongs around the `DirectAnswerWorkbench`, which the agent calls: inside, around the
-  `McpWorkbench`, it would not see the marked tools' calls.
-- over tools (or any other workbench of them), the call is theirs: `recording_session` wraps the session they were
-  loaded over, and hands the raw result of each call to the workbench call it belongs to. A tool loaded without it
-  (each call on a session of its own) is not read: its result stays AutoGen's own.
+AutoGen's `McpWorkbench` is refused (`TypeError`): it hands on neither a result's ``_meta`` nor a tool's hints,
+and has no public way to reach either, so the host could only read a result by calling the tool a second time or
+on a second session of its own, never the call AutoGen made.
 
 AutoGen's route is agent-wide (``reflect_on_tool_use=False``, AutoGen's default without structured output): its loop
 goes back to the model after each step of tool calls, whatever the results, until the model answers in text or
@@ -62,7 +58,6 @@ bounded as a whole by `max_bytes`); `Response.chat_message` and the last message
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncGenerator, Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -77,10 +72,6 @@ from autogen_agentchat.messages import (  # pyright: ignore[reportMissingImports
     ToolCallRequestEvent,  # pyright: ignore[reportUnknownVariableType]
     ToolCallSummaryMessage,  # pyright: ignore[reportUnknownVariableType]
 )
-from autogen_core import (  # pyright: ignore[reportMissingImports]
-    CancellationToken,  # pyright: ignore[reportUnknownVariableType]
-    trace_tool_span,  # pyright: ignore[reportUnknownVariableType]
-)
 from autogen_core.tools import (  # pyright: ignore[reportMissingImports]
     StaticWorkbench,  # pyright: ignore[reportUnknownVariableType]
     TextResultContent,  # pyright: ignore[reportUnknownVariableType]
@@ -88,11 +79,10 @@ from autogen_core.tools import (  # pyright: ignore[reportMissingImports]
     Workbench,  # pyright: ignore[reportUnknownVariableType]
 )
 from autogen_ext.tools.mcp import (  # pyright: ignore[reportMissingImports, reportMissingTypeStubs]
-    McpSessionActor,  # pyright: ignore[reportUnknownVariableType]
     McpWorkbench,  # pyright: ignore[reportUnknownVariableType]
 )
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, other_calls_line
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, is_verbatim_tool, other_calls_line
 
 __all__ = ["DirectAnswerAgent", "DirectAnswerWorkbench", "recording_session"]
 
@@ -119,12 +109,24 @@ class _Turn:
     open: bool = True
 
 
+@dataclass(frozen=True)
+class _Call:
+    """One MCP call a recording session made for a workbench call."""
+
+    server: str | None
+    """The name the session was given for its server."""
+    tool: Any
+    """The tool as the server listed it (None: not listed)."""
+    result: Any
+    """The raw `CallToolResult`."""
+    arguments: Mapping[str, Any]
+
+
 @dataclass
 class _Slot:
     """What a recording session saw of one workbench call: each MCP call made for it."""
 
-    calls: list[tuple[Any, Any, Mapping[str, Any]]] = field(default_factory=list[tuple[Any, Any, Mapping[str, Any]]])
-    """(the tool as listed, the raw `CallToolResult`, the arguments)"""
+    calls: list[_Call] = field(default_factory=list[_Call])
 
 
 def _new(cls: Any) -> Callable[..., Any]:
@@ -147,8 +149,9 @@ _SLOT: ContextVar[_Slot | None] = ContextVar("mcp_rendering_autogen_slot", defau
 class _RecordingSession:
     """An MCP client session that hands each call's raw result to the workbench call it is made for."""
 
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: Any, server: str | None) -> None:
         self._session = session
+        self._server = server
         self._tools: dict[str, Any] = {}
 
     def __getattr__(self, name: str) -> Any:
@@ -165,43 +168,69 @@ class _RecordingSession:
         if slot is not None:
             if name not in self._tools:
                 await self.list_tools()
-            slot.calls.append((self._tools.get(name), result, dict(arguments or {})))
+            slot.calls.append(_Call(self._server, self._tools.get(name), result, dict(arguments or {})))
         return result
 
 
-def recording_session(session: Any) -> Any:
+def recording_session(session: Any, *, server: str | None = None) -> Any:
     """`session` (an initialized MCP `ClientSession`), as `mcp_server_tools(server_params, session=...)` takes it,
     handing the raw result of each call to the `DirectAnswerWorkbench` call it is made for; it is used as the session
-    itself otherwise."""
-    return _RecordingSession(session)
+    itself otherwise.
+
+    Args:
+        session: the application's session to the server.
+        server: the server's name, chosen by the host: shown in the caption of its results, and the key of its
+            tools in the workbench's `allow` (None: the caption says the server is unnamed, and `allow`, when
+            given, names none of its tools).
+
+    Raises:
+        TypeError, ValueError: `server` is not a name (a non-empty string) or None.
+    """
+    return _RecordingSession(session, AnswerOptions(server=server).server)
 
 
-def _overrides(workbench: Any) -> dict[str, str]:
-    """The names an `McpWorkbench`'s tool overrides give its tools, mapped to the server's names."""
-    config = cast("Mapping[str, Any]", workbench.dump_component().config)
-    overrides = cast("Mapping[str, Mapping[str, Any]]", config.get("tool_overrides") or {})
-    return {str(override["name"]): original for original, override in overrides.items() if override.get("name")}
+_MCP_WORKBENCH_REFUSED = (
+    "DirectAnswerWorkbench cannot read the results of an McpWorkbench: AutoGen's McpWorkbench hands on neither a "
+    "result's _meta nor a tool's hints. Load the tools over the application's own session instead, "
+    "mcp_server_tools(server_params, session=recording_session(session, server=...)), and give the agent "
+    "DirectAnswerWorkbench(tools)"
+)
+
+
+def _checked_allow(given: object) -> dict[str, frozenset[str]] | None:
+    if given is None:
+        return None
+    if not isinstance(given, Mapping):
+        raise TypeError(f"allow must map server names to tool names, not {type(given).__name__}")
+    checked: dict[str, frozenset[str]] = {}
+    for server, names in cast("Mapping[object, Any]", given).items():
+        if not isinstance(server, str):
+            raise TypeError(f"allow must map server names (strings), not {type(server).__name__}")
+        checked[server] = AnswerOptions(allow=names).allow or frozenset[str]()
+    return checked
 
 
 class DirectAnswerWorkbench(Workbench):  # pyright: ignore[reportUntypedBaseClass]
     """A workbench whose marked tools' calls return the host's view of their result; see the module docstring.
 
-    Use it as AutoGen's workbenches are used, as an async context manager (or `start()` and `stop()`): it starts and
-    stops the workbench it wraps, and, over an `McpWorkbench`, its own session. It is no AutoGen component: an agent
-    holding it cannot be saved as a component configuration.
+    Use it as AutoGen's workbenches are used (an async context manager, or `start()` and `stop()`, which start and
+    stop the workbench it wraps; a workbench of tools needs neither). It is no AutoGen component: an agent holding
+    it cannot be saved as a component configuration.
 
     Args:
-        workbench: an `McpWorkbench`, a sequence of AutoGen tools (`mcp_server_tools` over `recording_session`),
-            or a workbench of such tools.
-        server: the server name shown in the caption (default: none, the tool alone is named).
+        workbench: the tools `mcp_server_tools` loads over `recording_session` (of one server or several), or a
+            workbench of such tools (a `StaticWorkbench` of the application's).
         max_rows: the host's bound on the records shown.
         max_bytes: the host's bound on the size of the records shown, and of a turn's answers as a whole (None: no
             bound).
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
             renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
-        allow: the names of the tools (the server's) that may answer directly; None: every tool the server marks.
+        allow: by server name (`recording_session`'s), the names of its tools (the server's) that may answer
+            directly; a server missing from it has none. None: every tool each server marks.
 
     Raises:
+        TypeError: `workbench` is an `McpWorkbench` (see the module docstring); `allow` is not a mapping of server
+            names to tool names.
         TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
     """
 
@@ -209,20 +238,17 @@ class DirectAnswerWorkbench(Workbench):  # pyright: ignore[reportUntypedBaseClas
         self,
         workbench: Any,
         *,
-        server: str | None = None,
         max_rows: int | None = None,
         max_bytes: int | None = DEFAULT_MAX_BYTES,
         markdown: bool = False,
-        allow: Iterable[str] | None = None,
+        allow: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
-        self._options = AnswerOptions(
-            server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
-        )
+        if isinstance(workbench, McpWorkbench):
+            raise TypeError(_MCP_WORKBENCH_REFUSED)
+        self._options = AnswerOptions(max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
+        self._allow = _checked_allow(allow)
         inner: Any = workbench if isinstance(workbench, Workbench) else _new(StaticWorkbench)(list(workbench))
         self._inner = inner
-        self._mcp = isinstance(inner, McpWorkbench)
-        self._actor: Any = None
-        self._tools: dict[str, Any] = {}
 
     @property
     def workbench(self) -> Any:
@@ -236,12 +262,7 @@ class DirectAnswerWorkbench(Workbench):  # pyright: ignore[reportUntypedBaseClas
         await self._inner.start()
 
     async def stop(self) -> None:
-        try:
-            if self._actor is not None:
-                actor, self._actor = self._actor, None
-                await actor.close()
-        finally:
-            await self._inner.stop()
+        await self._inner.stop()
 
     async def reset(self) -> None:
         await self._inner.reset()
@@ -252,6 +273,14 @@ class DirectAnswerWorkbench(Workbench):  # pyright: ignore[reportUntypedBaseClas
     async def load_state(self, state: Mapping[str, Any]) -> None:
         await self._inner.load_state(state)
 
+    def _selects(self, call: _Call) -> bool:
+        """Whether `call`'s tool answers directly: `allow` names it under its server, and its hint reads verbatim."""
+        name: object = getattr(call.tool, "name", None)
+        allowed = self._allow is None or (
+            call.server is not None and name in self._allow.get(call.server, frozenset[str]())
+        )
+        return allowed and is_verbatim_tool(call.tool)
+
     async def call_tool(
         self,
         name: str,
@@ -259,58 +288,22 @@ class DirectAnswerWorkbench(Workbench):  # pyright: ignore[reportUntypedBaseClas
         cancellation_token: Any = None,
         call_id: str | None = None,
     ) -> Any:
-        token: Any = cancellation_token or _new(CancellationToken)()
-        given = dict(arguments or {})
-        if self._mcp:
-            tool = await self._mcp_tool(_overrides(self._inner).get(name, name))
-            if tool is None or not self._options.selects(tool):
-                return await self._inner.call_tool(name, arguments, token, call_id)
-            try:
-                # The span `McpWorkbench` traces each of its calls in.
-                with cast("Any", trace_tool_span)(tool_name=name, tool_call_id=call_id):
-                    result = await self._mcp_call(tool.name, given, token)
-            except Exception as error:  # as `McpWorkbench` hands AutoGen a call that failed: an error, its text
-                return _tool_result(name, str(error), is_error=True)
-            answer = self._options.answer(tool, result, arguments=given)
-        else:
-            slot = _Slot()
-            reset = _SLOT.set(slot)
-            try:
-                handed: Any = await self._inner.call_tool(name, arguments, token, call_id)
-            finally:
-                _SLOT.reset(reset)
-            # One MCP call read, of a marked tool: anything else is not this workbench's to answer.
-            if len(slot.calls) != 1 or not self._options.selects(slot.calls[0][0]):
-                return handed
-            tool, result, sent = slot.calls[0]
-            answer = self._options.answer(tool, result, arguments=sent)
+        slot = _Slot()
+        reset = _SLOT.set(slot)
+        try:
+            handed: Any = await self._inner.call_tool(name, arguments, cancellation_token, call_id)
+        finally:
+            _SLOT.reset(reset)
+        # One MCP call read, of a marked tool: anything else is not this workbench's to answer.
+        if len(slot.calls) != 1 or not self._selects(slot.calls[0]):
+            return handed
+        call = slot.calls[0]
+        answer = self._options.answer(call.tool, call.result, arguments=call.arguments, default_server=call.server)
         text = self._options.text(answer)
         turn = _TURN.get()
         if turn is not None and turn.open and call_id is not None and len(turn.answers) < _KEPT_LIMIT:
             turn.answers[call_id] = _Kept(name, text, answer.verbatim and not answer.is_error, self._options)
         return _tool_result(name, text, is_error=answer.is_error)
-
-    async def _mcp_tool(self, name: str) -> Any:
-        """The `Tool` the server lists as `name`, with its hints (the `McpWorkbench` hands on its schema only)."""
-        if name not in self._tools:
-            listed: Any = await (await (await self._session()).call("list_tools", None))
-            self._tools = {tool.name: tool for tool in cast("list[Any]", listed.tools)}
-        return self._tools.get(name)
-
-    async def _mcp_call(self, name: str, arguments: dict[str, Any], token: Any) -> Any:
-        if token.is_cancelled():
-            raise asyncio.CancelledError("Operation cancelled")
-        pending: Any = await (await self._session()).call("call_tool", {"name": name, "kargs": arguments})
-        token.link_future(pending)
-        return await pending
-
-    async def _session(self) -> Any:
-        actor: Any = self._actor
-        if actor is None:
-            actor = _new(McpSessionActor)(self._inner.server_params)
-            await actor.initialize()
-            self._actor = actor
-        return actor
 
 
 def _direct(results: Sequence[Any], turn: _Turn) -> list[tuple[Any, _Kept | None]]:

@@ -1,8 +1,8 @@
 """The whole result to the user in Google's Agent Development Kit (`google-adk`): its own `skip_summarization`
 route for the MCP tools' verbatim results, and the host's view of the result as the turn's final text.
 
-Give the agent the two callbacks (one line per agent), naming each MCP toolset whose results may answer by its
-server's name::
+Give the agent the callbacks (one line per agent), naming each MCP toolset whose results may answer by its server's
+name::
 
     from mcp_rendering.integrations.google_adk import direct_answers
 
@@ -25,6 +25,12 @@ that are not MCP tools, and results the host does not present verbatim, are unto
 verbatim tool and another, the summary is skipped only when every call of the turn (read from the model's
 event that made them) answered verbatim; otherwise the model answers, having read every result, the verbatim
 ones as `{"answer": text}`, the host's view, in place of the raw result.
+
+The application's own tool callbacks and plugins see every call, as without the route: list its callbacks before
+the adapter's. The adapter's `before_tool_callback` only notes that the call goes on to the tool, so that a response
+a callback gave in place of the call (a refusal) is never read as the server's result; a callback that rewrites the
+arguments decides what the server receives and the host's view shows; an `after_tool_callback` (or a plugin's) that
+replaces the result ends ADK's chain before the adapter's, and the model reads it.
 """
 
 from __future__ import annotations
@@ -95,8 +101,10 @@ def direct_answers(
     markdown: bool = False,
     allow: Mapping[str, Iterable[str]] | None = None,
 ) -> dict[str, Callable[..., Any]]:
-    """The `after_tool_callback` and `after_agent_callback` of an `LlmAgent` (pass them with ``**``) that end the
-    turn on a verbatim MCP result with the host's view as its text; see the module docstring.
+    """The `before_tool_callback`, `after_tool_callback` and `after_agent_callback` of an `LlmAgent` (pass them with
+    ``**``) that end the turn on a verbatim MCP result with the host's view as its text; see the module docstring.
+    An agent with tool callbacks of its own lists them first: ``before_tool_callback=[yours,
+    answers["before_tool_callback"]]``, and the same for `after_tool_callback`.
 
     Args:
         servers: each MCP server's name (shown in its results' captions) mapped to its `McpToolset`: the toolsets
@@ -124,14 +132,24 @@ def direct_answers(
     # The answers of each turn's calls so far (None: not verbatim), by invocation and the turn's call ids. ADK runs
     # a turn's calls concurrently and merges their actions; this callback's bookkeeping runs without awaiting, so
     # the last call of the turn to finish sees every other one and alone decides whether the summary is skipped. A
-    # call whose callback never runs (a plugin answered in its place) leaves its turn undecided: the invocation's
-    # entries go when the agent's turn ends, and never meet another invocation's calls of the same ids.
+    # call whose after-tool callback never runs (an application's callback or plugin replaced the result first)
+    # leaves its turn undecided: the invocation's entries go when the agent's turn ends, and never meet another
+    # invocation's calls of the same ids.
     turns: dict[tuple[str, tuple[str, ...]], dict[str, tuple[str | None, str]]] = {}
+    # The calls the application's before-tool callbacks let through to the tool (ADK runs the after-tool callbacks
+    # also on a response a before-tool callback gave in place of the call).
+    let_through: set[str] = set()
+
+    def before_tool(tool: Any, args: dict[str, Any], tool_context: Any) -> None:
+        let_through.add(cast("str", tool_context.function_call_id))
 
     async def after_tool(
         tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any
     ) -> dict[str, Any] | None:
-        answer = await _verbatim_answer(tool, args, tool_context, tool_response)
+        own = cast("str", tool_context.function_call_id)
+        made = own in let_through
+        let_through.discard(own)
+        answer = await _verbatim_answer(tool, args, tool_context, tool_response) if made else None
         # From here on nothing awaits: the turn's bookkeeping below runs whole.
         calls = _turn_call_ids(tool_context)
         key = (cast("str", tool_context.invocation_id), calls)
@@ -175,4 +193,4 @@ def direct_answers(
         genai: Any = importlib.import_module("google.genai.types")
         return genai.Content(role="model", parts=[genai.Part(text=text)])
 
-    return {"after_tool_callback": after_tool, "after_agent_callback": after_agent}
+    return {"before_tool_callback": before_tool, "after_tool_callback": after_tool, "after_agent_callback": after_agent}

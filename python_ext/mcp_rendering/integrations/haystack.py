@@ -16,14 +16,15 @@ at once). A result is captioned with the name of the server whose toolset (or to
 for the whole agent, and ``allow`` maps a server's name to its tools' names. An `MCPTool` given alone keeps its
 server's connection private: only a result's directive counts for it.
 
-The hook runs at the Agent's ``after_tool`` point. When every tool call of the model's turn returned a result the
-host presents verbatim (the result's directive, or the tool's hint), it appends an
-assistant message holding the host's view (`mcp_rendering.integrations.answer.final_answer`: the caption, a partial
-result's notice with how to get the rest, every record) and sets the Agent's ``stop_run`` state key, so that the
-run ends before the next model call; ``exit_reason`` is then the first such tool's name, as an exit condition
-would set it. The last message's ``.text`` is the answer, where Haystack applications read it; without the hook,
-with ``exit_conditions``, the last message is the tool message, whose ``.text`` is None and whose result is the whole
-`CallToolResult` as JSON.
+The hook runs at the Agent's ``after_tool`` point (and at ``before_tool``, where it notes the calls that go on to the
+tools, so that a result an application's hook gave in place of a call is never read as the server's). When every tool
+call of the model's turn returned a result the host presents verbatim (the result's directive, or the tool's hint),
+it appends an assistant message holding the host's view (`mcp_rendering.integrations.answer.final_answer`: the
+caption, a partial result's notice with how to get the rest, every record) and sets the Agent's ``stop_run`` state
+key, so that the run ends before the next model call; ``exit_reason`` is then the first such tool's name, as an exit
+condition would set it. The last message's ``.text`` is the answer, where Haystack applications read it; without the
+hook, with ``exit_conditions``, the last message is the tool message, whose ``.text`` is None and whose result is the
+whole `CallToolResult` as JSON.
 
 The route is read only from the tool message of one of the given tools that the application gave neither
 ``outputs_to_string`` nor ``outputs_to_state`` (the Agent's ``tools`` state key, kept for hooks, says which tool ran
@@ -150,6 +151,9 @@ class DirectAnswerHook:
             raise TypeError("servers must map server names (non-empty strings) to MCP toolsets or tools")
         self.servers = dict(cast("Mapping[str, Any]", given))
         """The MCP toolsets and tools whose results may answer, by their server's name."""
+        # The ids of the tool calls the Agent was about to run at the last `before_tool` point (None: the hook is
+        # not registered there, and every result is read as the server's).
+        self._let_through: set[str] | None = None
         self._listed: dict[str, dict[str, Any]] = {}
 
     @property
@@ -179,6 +183,15 @@ class DirectAnswerHook:
         """Put the host's view in place of each verbatim result of the last model turn, and end the run with it when
         every tool call of the turn answered verbatim."""
         messages = list(cast("list[Any]", state.data.get("messages") or []))
+        pending = cast("list[Any]", getattr(messages[-1], "tool_calls", None) or []) if messages else []
+        if pending:
+            # The `before_tool` point, after the application's hooks there: these calls go on to the tools. A
+            # result a hook gave in place of a call (a refusal) is then never read as the server's.
+            self._let_through = {str(call.id) for call in pending}
+            return
+        let_through = self._let_through
+        if let_through is not None:
+            self._let_through = set()  # each step's calls once
         start = len(messages)
         while start > 0 and getattr(messages[start - 1], "tool_call_result", None) is not None:
             start -= 1
@@ -186,7 +199,7 @@ class DirectAnswerHook:
             return
         results = [message.tool_call_result for message in messages[start:]]
         served = _unconverted_tools(state, self.servers)
-        answers = [self._answer(result, served) for result in results]
+        answers = [self._answer(result, served, let_through) for result in results]
         if all(answer is None for answer in answers):
             return
         # Haystack's own message type, from the environment the agent runs in (this package does not depend on it).
@@ -207,7 +220,7 @@ class DirectAnswerHook:
         state.set("messages", [chat_message.from_assistant(text)])
         state.set("stop_run", str(results[0].origin.tool_name))
 
-    def _answer(self, result: Any, served: Mapping[str, str]) -> str | None:
+    def _answer(self, result: Any, served: Mapping[str, str], let_through: set[str] | None) -> str | None:
         origin = result.origin
         name = str(origin.tool_name)
         server = served.get(name)
@@ -215,6 +228,8 @@ class DirectAnswerHook:
             return None
         if not self._allowed.allows(server, name):
             return None
+        if let_through is not None and str(origin.id) not in let_through:
+            return None  # no tool ran for this call: the result is the application's own
         wire = _wire(result.result)
         if wire is None:
             return None
@@ -254,7 +269,9 @@ def direct_answers(
     allow: Mapping[str, Iterable[str]] | None = None,
 ) -> dict[str, list[Any]]:
     """The Agent's ``hooks`` argument holding `DirectAnswerHook` at ``after_tool``: a verbatim result of a tool of
-    `servers` ends the run with the host's view as the last message.
+    `servers` ends the run with the host's view as the last message. The hook is at ``before_tool`` too, where it
+    notes the calls that go on to the tools: an application with hooks of its own there lists them first, so that a
+    result one of them gives in place of a call is never read as the server's.
 
     Args:
         servers: each MCP server's name (shown in its results' captions) mapped to its `MCPToolset` (or an
@@ -271,4 +288,5 @@ def direct_answers(
             `servers` is not a mapping of names to MCP toolsets or tools.
     """
     hook = DirectAnswerHook(servers, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
-    return {"after_tool": [hook]}
+    hook._let_through = set()  # pyright: ignore[reportPrivateUsage]  # registered at `before_tool` below
+    return {"before_tool": [hook], "after_tool": [hook]}

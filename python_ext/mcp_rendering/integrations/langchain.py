@@ -51,7 +51,10 @@ its call (`create_agent`'s model node is ``"model"``; an agent whose `before_mod
 id to answer), the tool fails with the host's error answer. `create_agent` ends the turn only when every
 tool call of it was return-direct: in a turn that also called another tool, the model reads the host's view and
 answers. LangGraph's `create_react_agent` ends on any return-direct message, even when the last message is another
-tool's: prefer `create_agent`.
+tool's: prefer `create_agent`. The application's own interceptors (``load_direct_answer_tools(...,
+tool_interceptors=[...])``) run outside the adapter's, as its agent middleware does: one that rewrites a call's
+arguments decides what the server receives and the view shows; an outcome of its own (a refused call, a replaced
+result) goes to the model node as the tool's message and is never shown as the host's view.
 
 The module imports nothing from LangChain (`load_direct_answer_tools` and the tools `answer_directly` returns reach it
 when called), nor from the MCP SDK unless a 2.x session pages its tool list: it works with the SDK's 1.x models,
@@ -361,11 +364,18 @@ def _answer(call: _DirectCall, result: Any, arguments: Mapping[str, Any], server
 
 
 def _ending_on_host_view(
-    coroutine: Callable[..., Awaitable[Any]], carrier: dict[str, Any], options: AnswerOptions, model_node: str
+    coroutine: Callable[..., Awaitable[Any]],
+    carrier: dict[str, Any],
+    options: AnswerOptions,
+    model_node: str,
+    intercepted: bool,
 ) -> Callable[..., Awaitable[Any]]:
-    """The adapters' coroutine of a return-direct tool, whose outcome is always the host's view of the result: the
-    one `direct_answer_interceptor` made from the MCP result when it ran, else one made from what the adapters
-    converted (without the result's directive, which they drop)."""
+    """The adapters' coroutine of a return-direct tool, whose outcome is the host's view of the result: the one
+    `direct_answer_interceptor` made from the MCP result when it ran, else (tools loaded without it) one made from
+    what the adapters converted (without the result's directive, which they drop). With `intercepted` (the tools
+    were loaded with it), an outcome that did not come through it unchanged is the application's own (an
+    interceptor outside it refused the call, answered it, or replaced its result): it goes to the model, as it
+    would without the route, and is never shown as the host's view."""
 
     @functools.wraps(coroutine)
     async def run(*args: Any, **kwargs: Any) -> Any:
@@ -382,6 +392,13 @@ def _ending_on_host_view(
             failure, outcome = error, None
         finally:
             _DIRECT_CALL.reset(token)
+        call_id = getattr(runtime, "tool_call_id", None)
+        if intercepted and not _came_through(call, outcome, failure):
+            if not isinstance(call_id, str):
+                if failure is not None:
+                    raise failure
+                return outcome
+            return _own_outcome_to_model(outcome, failure, call_id, _name_of(carrier) or "", model_node), None
         if call.view is not None:
             text, is_error = call.view
         elif failure is not None:
@@ -399,13 +416,55 @@ def _ending_on_host_view(
             text, is_error = _answer(call, result, arguments, None)
         if not is_error:
             return [{"type": "text", "text": text}], None
-        call_id = getattr(runtime, "tool_call_id", None)
         if isinstance(call_id, str):
             return _back_to_model(text, call_id, _name_of(carrier) or "", model_node), None
         # Outside a graph: the adapters' own failure, holding the host's error answer, for their error handler.
         raise _failure_holding(failure, text)
 
     return run
+
+
+def _came_through(call: _DirectCall, outcome: Any, failure: Exception | None) -> bool:
+    """Whether the tool's outcome is the one `direct_answer_interceptor` made of the MCP result, unchanged."""
+    if call.view is None:
+        return False
+    text, is_error = call.view
+    if failure is not None:
+        blocks: Any = getattr(failure, "tool_content", None)
+        return is_error and _only_text(blocks) == text
+    content = cast("tuple[Any, Any]", outcome)[0] if isinstance(outcome, tuple) else outcome
+    return not is_error and _only_text(content) == text
+
+
+def _only_text(content: Any) -> str | None:
+    """The text of content the adapters converted that is one text block, else None."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and len(cast("list[Any]", content)) == 1:
+        block = cast("list[Any]", content)[0]
+        if isinstance(block, Mapping) and cast("Mapping[str, Any]", block).get("type") == "text":
+            text = cast("Mapping[str, Any]", block).get("text")
+            return text if isinstance(text, str) else None
+    return None
+
+
+def _own_outcome_to_model(outcome: Any, failure: Exception | None, call_id: str, name: str, model_node: str) -> Any:
+    """The application's own outcome of a return-direct tool's call, sent on to the model node as the tool message
+    the adapters would have made: `return_direct` alone would end the turn on it."""
+    messages: Any = importlib.import_module("langchain_core.messages")
+    types: Any = importlib.import_module("langgraph.types")
+    if failure is not None:
+        content: Any = getattr(failure, "tool_content", None) or str(failure)
+        message = messages.ToolMessage(content=content, tool_call_id=call_id, name=name, status="error")
+    else:
+        content, artifact = cast("tuple[Any, Any]", outcome) if isinstance(outcome, tuple) else (outcome, None)
+        if isinstance(content, messages.ToolMessage):
+            message = content
+        elif isinstance(content, types.Command):
+            return content  # the application's own graph step, as it gave it
+        else:
+            message = messages.ToolMessage(content=content, artifact=artifact, tool_call_id=call_id, name=name)
+    return types.Command(update={"messages": [message]}, goto=model_node)
 
 
 def _tool_exception() -> type[Exception]:
@@ -430,6 +489,7 @@ def answer_directly(
     markdown: bool = False,
     allow: Iterable[str] | None = None,
     model_node: str = "model",
+    intercepted: bool = False,
 ) -> list[_T]:
     """The loaded tools, those the server marks verbatim (their hint, as the adapters loaded it) as new tool objects
     with LangChain's own `return_direct`, so that an agent's turn ends on their result with no model writing the
@@ -456,6 +516,11 @@ def answer_directly(
             server that marks every tool verbatim would take over the answer of every tool: name the ones you
             mean.
         model_node: the agent graph's node an error result is sent on to; ``"model"`` is `create_agent`'s.
+        intercepted: the tools were loaded with `direct_answer_interceptor` last among their interceptors (as
+            `load_direct_answer_tools` loads them): a call whose outcome did not come through it unchanged (an
+            interceptor outside it refused the call, answered it itself or replaced its result) is the
+            application's own; inside the agent's graph it goes to `model_node` as the tool message, outside it
+            is the tool's outcome as the adapters gave it. It is never shown as the host's view.
 
     Raises:
         ValueError: an option out of range (see `AnswerOptions`).
@@ -469,7 +534,9 @@ def answer_directly(
         if not options.selects(carrier) or not callable(coroutine):
             chosen.append(tool)
             continue
-        run = _ending_on_host_view(cast("Callable[..., Awaitable[Any]]", coroutine), carrier, options, model_node)
+        run = _ending_on_host_view(
+            cast("Callable[..., Awaitable[Any]]", coroutine), carrier, options, model_node, intercepted
+        )
         copy: Any = cast("Any", tool).model_copy(update={"return_direct": True, "coroutine": run})
         chosen.append(cast("_T", copy))
     return chosen
@@ -520,12 +587,16 @@ async def load_direct_answer_tools(
     markdown: bool = False,
     allow: Iterable[str] | None = None,
     model_node: str = "model",
+    tool_interceptors: Iterable[Any] = (),
 ) -> list[Any]:
     """The session's tools loaded by the adapters' `load_mcp_tools` with `direct_answer_interceptor`, through
-    `answer_directly`, in one call. The arguments are those of `answer_directly`."""
+    `answer_directly`, in one call. The arguments are those of `answer_directly`; `tool_interceptors` are the
+    application's own, which see each call before the adapter's and may refuse it, rewrite it or replace its
+    result (see `answer_directly`'s ``intercepted``)."""
     # The adapters' own loader, from the environment the agent runs in (this module does not import them).
     adapters: Any = importlib.import_module("langchain_mcp_adapters.tools")
-    loaded = cast("list[Any]", await adapters.load_mcp_tools(session, tool_interceptors=[direct_answer_interceptor()]))
+    interceptors = [*tool_interceptors, direct_answer_interceptor()]
+    loaded = cast("list[Any]", await adapters.load_mcp_tools(session, tool_interceptors=interceptors))
     return answer_directly(
         loaded,
         server=server,
@@ -534,4 +605,5 @@ async def load_direct_answer_tools(
         markdown=markdown,
         allow=allow,
         model_node=model_node,
+        intercepted=True,
     )

@@ -41,7 +41,9 @@ key "answer") for the application to show beside it. A partial result's answer s
 
 from __future__ import annotations
 
+import hashlib
 import inspect
+import json
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
@@ -254,6 +256,8 @@ def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
         view = cast("Mapping[str, Any]", answer)
         if view.get("verbatim") is not True or view.get("is_error") is not False:
             return _outcome(None)
+        if view.get("output") != _output_digest(getattr(tool_result, "output", None)):
+            return _outcome(None)  # the application replaced the output (a tool output guardrail): the model reads it
         views.append(view)
     if not views:
         return _outcome(None)
@@ -292,10 +296,23 @@ def _with_presentation(extractor: Callable[[Any], Any] | None) -> Callable[[Any]
         meta = getattr(context, "result_meta", None)
         view = cast("Mapping[str, Any]", meta).get(_META_KEY) if isinstance(meta, Mapping) else None
         if isinstance(view, Mapping):
-            data[CUSTOM_DATA_KEY] = dict(cast("Mapping[str, Any]", view))
+            kept = dict(cast("Mapping[str, Any]", view))
+            answer = kept.get("answer")
+            if isinstance(answer, Mapping):
+                # What the model would read of the result, so that the route sees an output a tool output
+                # guardrail replaced afterwards.
+                output = _output_digest(getattr(context, "tool_output", None))
+                kept["answer"] = {**cast("Mapping[str, Any]", answer), "output": output}
+            data[CUSTOM_DATA_KEY] = kept
         return data or None
 
     return extract
+
+
+def _output_digest(output: Any) -> str:
+    """A digest of a tool's model-visible output (the SDK's text and image items, JSON)."""
+    encoded = json.dumps(output, sort_keys=True, ensure_ascii=False, default=repr).encode("utf-8")
+    return hashlib.sha256(encoded).hexdigest()
 
 
 class RenderingMCPServerStdio(RenderingServerMixin, MCPServerStdio):  # pyright: ignore[reportUntypedBaseClass]

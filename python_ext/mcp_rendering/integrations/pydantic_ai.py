@@ -52,12 +52,21 @@ an allowed name of one toolset allows nothing of another.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, NoReturn, cast
+
+if sys.version_info >= (3, 11):
+    from builtins import BaseExceptionGroup
+else:  # anyio's backport, which the MCP client's task groups raise
+    from exceptiongroup import BaseExceptionGroup  # pyright: ignore[reportMissingImports]
 
 # Resolved where `pydantic-ai-slim[mcp]` is installed (with FastMCP); the project's own environment goes without it.
-from fastmcp.exceptions import McpError  # pyright: ignore[reportMissingImports, reportUnknownVariableType, reportPrivateImportUsage]
+from fastmcp.exceptions import (  # pyright: ignore[reportMissingImports]
+    McpError,  # pyright: ignore[reportUnknownVariableType, reportPrivateImportUsage]
+    ToolError,  # pyright: ignore[reportUnknownVariableType]
+)
 from pydantic_ai.capabilities import (  # pyright: ignore[reportMissingImports]
     AbstractCapability,  # pyright: ignore[reportUnknownVariableType]
 )
@@ -134,6 +143,28 @@ def _keeps_the_toolsets_call_path(toolset: Any, tool_def: Any) -> bool:
     )
 
 
+def _raise_as_the_toolset(error: BaseException, behavior: str) -> NoReturn:
+    """Raise what `MCPToolset` raises for `error`, an error of its MCP client's call: with `tool_error_behavior`
+    ``"error"``, the error itself; otherwise a tool error as the behaviour says (`ModelRetry` or `ToolFailed`), and
+    a protocol error as `ModelRetry` (the model may retry it). The client runs its session in a task group, so
+    either can come grouped: a group holding only such errors is read as its first (a protocol error first), any
+    other group (a cancellation among them) is raised unchanged."""
+    if behavior == "error":
+        raise error
+    representative: BaseException = error
+    if isinstance(error, BaseExceptionGroup):
+        group = cast("BaseExceptionGroup[BaseException]", error)
+        matched, rest = group.split((ToolError, McpError))
+        if matched is None or rest is not None:
+            raise error
+        protocol, _ = matched.split(McpError)
+        representative = protocol if protocol is not None else matched
+        while isinstance(representative, BaseExceptionGroup):
+            representative = cast("BaseExceptionGroup[BaseException]", representative).exceptions[0]
+    failed = behavior == "failed" and not isinstance(representative, McpError)
+    raise (ToolFailed if failed else ModelRetry)(str(representative)) from error
+
+
 @dataclass
 class _Call:
     """What the call function handed to the toolset's hook keeps of the marked tool's call."""
@@ -172,10 +203,8 @@ class _DirectAnswerToolset(WrapperToolset[Any]):  # pyright: ignore[reportUntype
                     result = await toolset.client.call_tool(
                         name=called, arguments=args, meta=metadata, raise_on_error=behavior == "error"
                     )
-            except McpError as error:  # a protocol error: the model may retry, as the toolset has it
-                if behavior == "error":
-                    raise
-                raise ModelRetry(str(error)) from error
+            except (ToolError, McpError, BaseExceptionGroup) as error:
+                _raise_as_the_toolset(error, behavior)
             wire = _result_wire(result)
             called_wire = tool_wire if called == name else {"name": called, "inputSchema": {"type": "object"}}
             answer = options.answer(called_wire, wire, arguments=args, default_server=server)

@@ -24,15 +24,24 @@ conversation, to show beside the answer). Tools the server does not mark are unt
 Strands' `MCPClient` keeps no server name, so the application names each client: a result is captioned with the
 name of the client its tool belongs to (the tool's own `mcp_client`), never one name for the whole agent, and
 ``allow`` maps a server's name to its tools' names (the server's own). Tools of clients not named are untouched.
+
+The application's own hooks see every call. The provider's `BeforeToolCallEvent` callback hands Strands each MCP
+tool wrapped so that the adapter keeps the result the tool returned; only that result, as it came, takes the route:
+a call the application's hooks cancel, give another tool or whose result they replace goes to the model. Give the
+provider first among the agent's hooks, so that its `AfterToolCallEvent` callback runs after the application's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
 from typing import Any, cast
 
 # Resolved where `strands-agents` is installed; the project's own environment goes without it.
-from strands.hooks import AfterToolCallEvent  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+from strands.hooks import (  # pyright: ignore[reportMissingImports]
+    AfterToolCallEvent,  # pyright: ignore[reportUnknownVariableType]
+    BeforeToolCallEvent,  # pyright: ignore[reportUnknownVariableType]
+)
+from strands.types.tools import AgentTool  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions
 
@@ -71,6 +80,45 @@ def _turn_calls(agent: Any, own: str) -> tuple[str, ...]:
         if own in ids:
             return ids
     return (own,)
+
+
+class _Recorded(AgentTool):  # pyright: ignore[reportUntypedBaseClass]
+    """An MCP tool as the adapter hands it to Strands for one call: the tool itself, whose result (the last event
+    it yields) is handed to `record`, so that the adapter answers only with the result of the call the tool made,
+    as the application's hooks and middleware left it."""
+
+    def __init__(self, tool: Any, record: Callable[[Any], None]) -> None:
+        super().__init__()  # pyright: ignore[reportUnknownMemberType]
+        self._tool = tool
+        self._record = record
+
+    @property
+    def tool_name(self) -> str:
+        return cast("str", self._tool.tool_name)
+
+    @property
+    def tool_spec(self) -> Any:
+        return self._tool.tool_spec
+
+    @property
+    def tool_type(self) -> str:
+        return cast("str", self._tool.tool_type)
+
+    @property
+    def mcp_tool(self) -> Any:
+        return self._tool.mcp_tool
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._tool, name)
+
+    async def stream(self, tool_use: Any, invocation_state: dict[str, Any], **kwargs: Any) -> AsyncGenerator[Any]:
+        async for event in self._tool.stream(tool_use, invocation_state, **kwargs):
+            self._record(getattr(event, "tool_result", None))
+            yield event
+
+
+_NOT_MADE = object()
+"""No result recorded for a call: the application's hooks cancelled it or gave it another tool."""
 
 
 class DirectAnswers:
@@ -114,10 +162,27 @@ class DirectAnswers:
         # use ids. Strands runs a turn's tools concurrently on one event loop and this callback never awaits, so the
         # last call of the turn to finish sees every other one and alone decides.
         self._turns: dict[tuple[str, ...], dict[str, tuple[str | None, str]]] = {}
+        # The result each MCP tool's call returned, by tool use id, as the tool made it.
+        self._results: dict[str, Any] = {}
 
     def register_hooks(self, registry: Any, **kwargs: Any) -> None:
-        """Strands' `HookProvider` method: subscribe to `AfterToolCallEvent`."""
+        """Strands' `HookProvider` method: subscribe to `BeforeToolCallEvent` and `AfterToolCallEvent`."""
+        registry.add_callback(BeforeToolCallEvent, self.before_tool_call)
         registry.add_callback(AfterToolCallEvent, self.after_tool_call)
+
+    def before_tool_call(self, event: Any) -> None:
+        """Hand Strands the MCP tool of the call as a `_Recorded` tool (the application's hooks registered after
+        this provider's run next, and may still cancel the call, rewrite it or give it another tool)."""
+        tool = event.selected_tool
+        if getattr(tool, "mcp_tool", None) is None or isinstance(tool, _Recorded):
+            return
+        own = str(cast("Mapping[str, Any]", event.tool_use).get("toolUseId"))
+        self._results.pop(own, None)
+
+        def record(result: Any) -> None:
+            self._results[own] = result
+
+        event.selected_tool = _Recorded(tool, record)
 
     def after_tool_call(self, event: Any) -> None:
         """Record this call's verbatim answer (or None), and cancel the loop with the turn's answers when every call
@@ -126,7 +191,10 @@ class DirectAnswers:
         own = str(tool_use.get("toolUseId"))
         calls = _turn_calls(event.agent, own)
         answered = self._turns.setdefault(calls, {})
-        answer = self._answer(event)
+        made = self._results.pop(own, _NOT_MADE)
+        # Only the result of the call the tool made, as it came: not one the application's hooks or middleware
+        # made in its place (a cancelled call, another tool, a replaced result).
+        answer = self._answer(event) if event.result is made else None
         answered[own] = (answer, str(tool_use.get("name") or "unknown"))
         if answer is not None:
             # The tool message holds the host's view in place of the raw result: the model reads it when another
