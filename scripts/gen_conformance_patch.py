@@ -3,10 +3,12 @@
 Two patches, applied in order with `git apply`:
 
 - `0001-rendering-scenarios.patch`: the rendering extension's opt-in scenarios, their fixtures in the suite's
-  everything-server and everything-client, broken examples and vitest files. Its files live under
-  `upstream/conformance/files/`, laid out as in the suite's tree.
-- `0002-result-continuation-scenarios.patch`: the result continuation extension's scenarios, on top of the first.
-  Its files live under `upstream/conformance/files-continuation/`.
+  everything-server and everything-client, broken examples and vitest files (part `rendering`). Under
+  `upstream/conformance/`, `files/` holds the files it adds, whole, and `changes/` one `<path>.diff` per file of the
+  suite it changes (that file's hunks), laid out as in the suite's tree (see scripts/upstream_changes.py).
+- `0002-result-continuation-scenarios.patch`: the result continuation extension's scenarios, on top of the first
+  (part `continuation`): `files-continuation/` and `changes-continuation/`, the diffs against the tree the first
+  patch leaves.
 
 The first patch's traceability file `src/seps/sep-0000.yaml` is the project's `sep/conformance/sep-0000.yaml` in the
 suite's prettier style. Result continuation is apart from any SEP: its traceability stays in the project
@@ -17,9 +19,16 @@ The suite's source at the pinned commit (the snapshot `conformance-<commit>.tar.
 git worktree).
 
 Usage:
-    python scripts/gen_conformance_patch.py            # (re)write the patches
-    python scripts/gen_conformance_patch.py --check    # exit 1 when a committed patch is stale
+    python scripts/gen_conformance_patch.py            # (re)write the patches (and any diff not in canonical form)
+    python scripts/gen_conformance_patch.py --check    # exit 1 when a committed patch or diff is stale
     python scripts/gen_conformance_patch.py --snapshot # print the path of the snapshot
+    python scripts/gen_conformance_patch.py --unpack DIR [--part rendering|continuation]
+        # the suite with the part applied (and the patches before it committed), as a git repository
+    python scripts/gen_conformance_patch.py --repack DIR [--part rendering|continuation]
+        # rewrite the part's files and diffs from an unpacked DIR, then the patches
+
+`--part` is `continuation` (the last) unless given. The traceability file is written from the project's, never
+repacked.
 
 Exit status: 0 done (or current), 1 a committed patch is stale (`--check` only), 2 anything else that stopped it (a
 snapshot or source file that cannot be read or parsed), 3 no snapshot, so that a caller never reports such a failure
@@ -37,7 +46,8 @@ import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from gen_sdk_patch import GenError, file_diff
+import upstream_changes
+from upstream_changes import ChangesError, Part, file_diff
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SUITE_DIR = REPO_ROOT / "upstream" / "conformance"
@@ -53,7 +63,8 @@ AUTHOR = "mcp-rendering maintainers <maintainers@mcp-rendering.invalid>"
 @dataclass(frozen=True)
 class Patch:
     name: str
-    files: Path
+    label: str
+    part: Part
     subject: str
     body: str
 
@@ -61,7 +72,8 @@ class Patch:
 PATCHES = (
     Patch(
         "0001-rendering-scenarios.patch",
-        SUITE_DIR / "files",
+        "rendering",
+        Part(SUITE_DIR / "files", SUITE_DIR / "changes"),
         "Add opt-in scenarios for the rendering extension (SEP-0000)",
         "rendering-server and rendering-client for io.modelcontextprotocol/rendering, in an opt-in suite\n"
         "(--suite rendering) and in no other, `all` included. Fixtures in the everything-server\n"
@@ -71,7 +83,8 @@ PATCHES = (
     ),
     Patch(
         "0002-result-continuation-scenarios.patch",
-        SUITE_DIR / "files-continuation",
+        "continuation",
+        Part(SUITE_DIR / "files-continuation", SUITE_DIR / "changes-continuation"),
         "Add opt-in scenarios for the result continuation extension",
         "result-continuation-server and result-continuation-client for mcp-rendering/result-continuation, on\n"
         "top of the rendering scenarios, in the opt-in suite result-continuation. The server command takes\n"
@@ -126,64 +139,81 @@ def suite_yaml_style(text: str) -> str:
     return "\n".join(restyle(line) for line in text.splitlines()).rstrip("\n") + "\n"
 
 
-def _tree(directory: Path) -> dict[str, str]:
-    return {
-        p.relative_to(directory).as_posix(): p.read_text(encoding="utf-8") for p in directory.rglob("*") if p.is_file()
-    }
-
-
-def render_patches(snapshot: Path) -> dict[Path, str]:
-    """Every patch, by its path: each the diff from the tree the ones before it leave."""
-    states = [
-        _tree(PATCHES[0].files) | {YAML_PATH: suite_yaml_style(PROJECT_YAML.read_text(encoding="utf-8"))},
-        _tree(PATCHES[1].files),
-    ]
-    wanted = {path for state in states for path in state}
-    tree: dict[str, str | None] = {}
+def _snapshot_texts(snapshot: Path, paths: set[str]) -> dict[str, str]:
+    """The text of each of `paths` the snapshot holds as a file."""
+    found: dict[str, str] = {}
     with tarfile.open(snapshot) as archive:
         for member in archive.getmembers():
             path = member.name.split("/", 1)[1] if "/" in member.name else ""
-            if path in wanted and member.isfile():
+            if path in paths and member.isfile():
                 extracted = archive.extractfile(member)
                 assert extracted is not None
-                tree[path] = extracted.read().decode("utf-8")
+                found[path] = extracted.read().decode("utf-8")
+    return found
+
+
+def render_patches(snapshot: Path) -> tuple[dict[Path, str], dict[Path, str]]:
+    """Every patch, by its path (each the diff from the tree the ones before it leave), and the canonical text of
+    each committed diff that differs from it."""
+    wanted = {path for patch in PATCHES for path in patch.part.paths()} | {YAML_PATH}
+    pinned = _snapshot_texts(snapshot, wanted)
+    tree: dict[str, str] = dict(pinned)
     rendered: dict[Path, str] = {}
-    for number, (patch, state) in enumerate(zip(PATCHES, states, strict=True), start=1):
+    stale: dict[Path, str] = {}
+    for number, patch in enumerate(PATCHES, start=1):
+        state = upstream_changes.state(patch.part, tree, pinned)
+        if number == 1:
+            state[YAML_PATH] = suite_yaml_style(PROJECT_YAML.read_text(encoding="utf-8"))
+        stale |= upstream_changes.stale_changes(patch.part, tree, state)
         diffs = "".join(file_diff(path, tree.get(path), state[path]) for path in sorted(state))
         tree.update(state)
         rendered[PATCHES_DIR / patch.name] = (
             f"From: {AUTHOR}\nSubject: [PATCH {number}/{len(PATCHES)}] {patch.subject}\n\n{patch.body}\n---\n{diffs}"
         )
-    return rendered
+    return rendered, stale
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--check", action="store_true", help="exit 1 when the committed patch is stale")
+    group.add_argument("--check", action="store_true", help="exit 1 when a committed patch or diff is stale")
     group.add_argument("--snapshot", action="store_true", help="print the path of the snapshot")
+    group.add_argument("--unpack", metavar="DIR", type=Path, help="write the patched suite into DIR (a new folder)")
+    group.add_argument("--repack", metavar="DIR", type=Path, help="rewrite a part's files and diffs from DIR")
+    parser.add_argument("--part", choices=[patch.label for patch in PATCHES], default=PATCHES[-1].label)
     args = parser.parse_args()
     snapshot = find_snapshot()
     if args.snapshot:
         print(snapshot)
         return 0
+    index = [patch.label for patch in PATCHES].index(args.part)
     try:
-        rendered = render_patches(snapshot)
-    except (OSError, tarfile.TarError, UnicodeDecodeError, EOFError, GenError) as error:
+        if args.repack:
+            upstream_changes.repack(args.repack, PATCHES[index].part, derived={YAML_PATH} if index == 0 else ())
+        rendered, stale = render_patches(snapshot)
+        if args.unpack:
+            texts = [rendered[PATCHES_DIR / patch.name] for patch in PATCHES[: index + 1]]
+            upstream_changes.unpack(args.unpack, upstream_changes.tar_extractor(snapshot), texts[:-1], texts[-1])
+            print(f"gen_conformance_patch: unpacked into {args.unpack}; edit there, then --repack {args.unpack}")
+            return 0
+    except (OSError, tarfile.TarError, UnicodeDecodeError, EOFError, ChangesError) as error:
         # Not a stale patch: the inputs could not be read, so nothing is known about the patch.
         print(f"gen_conformance_patch: error: cannot build the patch: {error}", file=sys.stderr)
         return EXIT_ERROR
     on_disk = {path: path.read_text(encoding="utf-8") for path in PATCHES_DIR.glob("*.patch")}
     if args.check:
-        stale = sorted(path.name for path in set(on_disk) | set(rendered) if on_disk.get(path) != rendered.get(path))
-        if stale:
-            print(f"gen_conformance_patch: stale: {', '.join(stale)}; run it without --check")
+        stale_patches = [path for path in set(on_disk) | set(rendered) if on_disk.get(path) != rendered.get(path)]
+        names = sorted(path.name for path in stale_patches) + sorted(
+            path.relative_to(SUITE_DIR).as_posix() for path in stale
+        )
+        if names:
+            print(f"gen_conformance_patch: stale: {', '.join(names)}; run it without --check")
             return EXIT_STALE
         return 0
     PATCHES_DIR.mkdir(parents=True, exist_ok=True)
     for path in set(on_disk) - set(rendered):
         path.unlink()
-    for path, text in rendered.items():
+    for path, text in {**stale, **rendered}.items():
         path.write_text(text, encoding="utf-8")
     return 0
 

@@ -1,14 +1,18 @@
 """Generate the patch of the pull request to `langchain-mcp-adapters` (honour the `verbatimHint` of MCP tools).
 
-The changed and added files live as real files under `upstream/langchain-mcp-adapters/files/`, laid out as in the
-project's tree. This script diffs them against the pinned release (the sdist on PyPI, fetched by version and
-sha256) and writes `upstream/langchain-mcp-adapters/patches/0001-honor-verbatim-hint.patch`, which applies with
-`git apply` (`upstream/langchain-mcp-adapters/check.sh` applies it and runs the project's own tests and linters).
+The release's own files are not committed: under `upstream/langchain-mcp-adapters/`, `files/` holds the files the
+pull request adds, whole, and `changes/` one `<path>.diff` per file of the release it changes (that file's hunks in
+the patch), laid out as in the project's tree (see scripts/upstream_changes.py). This script applies the diffs to
+the pinned release (the sdist on PyPI, fetched by version and sha256) and writes
+`upstream/langchain-mcp-adapters/patches/0001-honor-verbatim-hint.patch`, which applies with `git apply`
+(`upstream/langchain-mcp-adapters/check.sh` applies it and runs the project's own tests and linters).
 
 Usage:
-    python scripts/gen_langchain_patch.py            # (re)write the patch
-    python scripts/gen_langchain_patch.py --check    # exit 1 when the committed patch is stale
-    python scripts/gen_langchain_patch.py --fetch    # print the path of the verified sdist (downloading it once)
+    python scripts/gen_langchain_patch.py              # (re)write the patch (and any diff not in canonical form)
+    python scripts/gen_langchain_patch.py --check      # exit 1 when the committed patch or a diff is stale
+    python scripts/gen_langchain_patch.py --fetch      # print the path of the verified sdist (downloading it once)
+    python scripts/gen_langchain_patch.py --unpack DIR # the release with the patch applied, as a git repository
+    python scripts/gen_langchain_patch.py --repack DIR # rewrite files/ and changes/ from DIR, then the patch
 
 Exit status: 0 done (or current), 1 stale (only with --check), 2 any other error.
 """
@@ -16,15 +20,15 @@ Exit status: 0 done (or current), 1 stale (only with --check), 2 any other error
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from pathlib import Path
 
 import generated
+import upstream_changes
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PROJECT_DIR = REPO_ROOT / "upstream" / "langchain-mcp-adapters"
-FILES_DIR = PROJECT_DIR / "files"
+PART = upstream_changes.Part(PROJECT_DIR / "files", PROJECT_DIR / "changes")
 PATCH = PROJECT_DIR / "patches" / "0001-honor-verbatim-hint.patch"
 CACHE_DIR = REPO_ROOT / ".cache" / "upstream"
 
@@ -39,8 +43,8 @@ BODY = (
     "results are to reach the user whole, not rewritten by a model. With honor_verbatim_hint=True\n"
     "(load_mcp_tools, convert_mcp_tool_to_langchain_tool, MultiServerMCPClient), such a tool is\n"
     "return_direct and its successful result is one text (blocks separated by blank lines, other\n"
-    "blocks named), so that the agent's final message reads as the result. An error result goes\n"
-    "back to the agent's model instead, as the errors of other tools do. Off by default."
+    "blocks named), so that the agent's final message reads as the result. An error result is\n"
+    "handled as for any other tool (handle_tool_errors). Off by default."
 )
 
 EXIT_STALE = 1
@@ -65,48 +69,49 @@ def _originals(sdist: Path, paths: set[str]) -> dict[str, str]:
     return generated.sdist_texts(sdist, f"{SDIST_NAME}-{SDIST_VERSION}", paths)
 
 
-def _file_diff(path: str, old: str | None, new: str) -> str:
-    if not new.endswith("\n"):
-        raise GenError(f"{FILES_DIR / path} must end with a newline")
-    new_lines = new.splitlines(keepends=True)
-    if old is None:
-        header = f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n"
-        return header + f"@@ -0,0 +1,{len(new_lines)} @@\n" + "".join(f"+{line}" for line in new_lines)
-    hunks = "".join(difflib.unified_diff(old.splitlines(keepends=True), new_lines, f"a/{path}", f"b/{path}", n=3))
-    if not hunks:
-        raise GenError(f"{FILES_DIR / path} is identical to the release's; remove it from files/")
-    return f"diff --git a/{path} b/{path}\n" + hunks
-
-
-def render(sdist: Path) -> str:
-    """The patch, in `git format-patch` form."""
-    paths = sorted(p.relative_to(FILES_DIR).as_posix() for p in FILES_DIR.rglob("*") if p.is_file())
-    originals = _originals(sdist, set(paths))
-    diffs = "".join(_file_diff(path, originals.get(path), (FILES_DIR / path).read_text("utf-8")) for path in paths)
-    return f"From: {AUTHOR}\nSubject: [PATCH] {SUBJECT}\n\n{BODY}\n---\n{diffs}"
+def render(sdist: Path) -> tuple[str, dict[Path, str]]:
+    """The patch, in `git format-patch` form, and the canonical text of each committed diff that differs from it."""
+    originals = _originals(sdist, set(PART.paths()))
+    try:
+        after = upstream_changes.state(PART, originals, originals)
+        diffs = "".join(upstream_changes.file_diff(path, originals.get(path), after[path]) for path in sorted(after))
+        stale = upstream_changes.stale_changes(PART, originals, after)
+    except upstream_changes.ChangesError as error:
+        raise GenError(str(error)) from error
+    return f"From: {AUTHOR}\nSubject: [PATCH] {SUBJECT}\n\n{BODY}\n---\n{diffs}", stale
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--check", action="store_true", help="exit 1 when the committed patch is stale")
+    group.add_argument("--check", action="store_true", help="exit 1 when the committed patch or a diff is stale")
     group.add_argument("--fetch", action="store_true", help="print the path of the verified sdist")
+    group.add_argument("--unpack", metavar="DIR", type=Path, help="write the patched release into DIR (a new folder)")
+    group.add_argument("--repack", metavar="DIR", type=Path, help="rewrite files/ and changes/ from an unpacked DIR")
     args = parser.parse_args(argv)
     try:
         sdist = fetch_sdist()
         if args.fetch:
             print(sdist)
             return 0
-        text = render(sdist)
-    except GenError as error:
+        if args.repack:
+            upstream_changes.repack(args.repack, PART)
+        text, stale = render(sdist)
+        if args.unpack:
+            upstream_changes.unpack(args.unpack, upstream_changes.tar_extractor(sdist), [], text)
+            print(f"gen_langchain_patch.py: unpacked into {args.unpack}; edit there, then --repack {args.unpack}")
+            return 0
+    except (GenError, upstream_changes.ChangesError) as error:
         print(f"gen_langchain_patch.py: {error}", file=sys.stderr)
         return EXIT_ERROR
     current = PATCH.read_text(encoding="utf-8") if PATCH.exists() else None
     if args.check:
-        if current != text:
-            print(f"gen_langchain_patch.py: {PATCH.relative_to(REPO_ROOT)} is stale", file=sys.stderr)
-            return EXIT_STALE
-        return 0
+        for path in [*([PATCH] if current != text else []), *stale]:
+            print(f"gen_langchain_patch.py: {path.relative_to(REPO_ROOT)} is stale", file=sys.stderr)
+        return EXIT_STALE if current != text or stale else 0
+    for path, canonical in stale.items():
+        path.write_text(canonical, encoding="utf-8")
+        print(f"gen_langchain_patch.py: wrote {path.relative_to(REPO_ROOT)}")
     if current != text:
         PATCH.parent.mkdir(parents=True, exist_ok=True)
         PATCH.write_text(text, encoding="utf-8")

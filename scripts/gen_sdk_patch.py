@@ -1,11 +1,12 @@
 """Generate the pull requests to the official MCP Python SDK, one patch each.
 
-Each pull request is a folder under `upstream/python-sdk/` (see PULL_REQUESTS) holding its added and changed files
-as real files under `files/`, laid out as in the SDK's tree, its issue `ISSUE.md` and its description `PR.md`. A
-pull request reviewed in parts holds each part's files under `files-<part>/`, in order: a part's files are its
-state of each file after the earlier parts. This script diffs the files against the pinned release of the SDK (the
-`mcp` sdist on PyPI, fetched by version and sha256), a part's against the release with the earlier parts applied,
-and writes:
+Each pull request is a folder under `upstream/python-sdk/` (see PULL_REQUESTS) holding its issue `ISSUE.md`, its
+description `PR.md` and its changes, laid out as in the SDK's tree (see scripts/upstream_changes.py): `files/`, the
+files it adds, whole, and `changes/`, one `<path>.diff` per file of the release it changes (that file's hunks). The
+SDK's own files are never kept whole. A pull request reviewed in parts holds each part's under `files-<part>/` and
+`changes-<part>/`, in order: a part's diffs are against the release with the earlier parts applied. This script
+applies the diffs to the pinned release of the SDK (the `mcp` sdist on PyPI, fetched by version and sha256) and
+writes:
 
 - `upstream/python-sdk/<folder>/<folder>.patch` (`<folder>-<part>.patch` for a part): the patch, applying with
   `git apply` to the pinned release on its own, a part after the earlier parts of its pull request (no two pull
@@ -14,20 +15,24 @@ and writes:
   `upstream/python-sdk/check.sh` installs the SDK's development tools from.
 
 Usage:
-    python scripts/gen_sdk_patch.py            # (re)write the patches and the constraints
+    python scripts/gen_sdk_patch.py            # (re)write the patches, the constraints and any non-canonical diff
     python scripts/gen_sdk_patch.py --check    # exit 1 when a committed file is stale
     python scripts/gen_sdk_patch.py --fetch    # print the path of the verified sdist (downloading it once)
     python scripts/gen_sdk_patch.py --list     # print each patch's path under upstream/python-sdk/, in order
+    python scripts/gen_sdk_patch.py --unpack DIR --part NAME  # the release with that patch applied (and its pull
+                                                              # request's earlier parts committed), a git repository
+    python scripts/gen_sdk_patch.py --repack DIR --part NAME  # rewrite its files and diffs from DIR, then the patches
+
+NAME is a patch's name without `.patch` (`stdio-buffer`, `rendering-2-client`).
 
 Exit status: 0 done (or current), 1 stale (only with --check), 2 any other error (the sdist cannot be fetched or
-verified, two pull requests change one file, a file is malformed), so that a caller can tell "regenerate" from
-"broken".
+verified, two pull requests change one file, a file is malformed, a diff does not apply), so that a caller can tell
+"regenerate" from "broken".
 """
 
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import sys
 import traceback
@@ -35,6 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import generated
+import upstream_changes
+from upstream_changes import file_diff
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SDK_DIR = REPO_ROOT / "upstream" / "python-sdk"
@@ -56,8 +63,15 @@ class PullRequest:
     """The part's name when the pull request is reviewed in parts (`1-server`), applied in PULL_REQUESTS order."""
 
     @property
+    def dirs(self) -> upstream_changes.Part:
+        suffix = "" if self.part is None else f"-{self.part}"
+        return upstream_changes.Part(
+            SDK_DIR / self.folder / f"files{suffix}", SDK_DIR / self.folder / f"changes{suffix}"
+        )
+
+    @property
     def files(self) -> Path:
-        return SDK_DIR / self.folder / ("files" if self.part is None else f"files-{self.part}")
+        return self.dirs.files
 
     @property
     def patch(self) -> Path:
@@ -138,45 +152,34 @@ def _sdist_text(sdist: Path, paths: set[str]) -> dict[str, str]:
     return generated.sdist_texts(sdist, f"{SDIST_NAME}-{SDIST_VERSION}", paths)
 
 
-def file_diff(path: str, old: str | None, new: str) -> str:
-    if old is None and not new:
-        return f"diff --git a/{path} b/{path}\nnew file mode 100644\n"
-    if not new.endswith("\n"):
-        raise GenError(f"{path} must end with a newline")
-    new_lines = new.splitlines(keepends=True)
-    if old is None:
-        header = f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n"
-        return header + f"@@ -0,0 +1,{len(new_lines)} @@\n" + "".join(f"+{line}" for line in new_lines)
-    hunks = "".join(difflib.unified_diff(old.splitlines(keepends=True), new_lines, f"a/{path}", f"b/{path}", n=3))
-    if not hunks:
-        raise GenError(f"{path} is unchanged (identical to the SDK's, or to an earlier part's); remove it from files/")
-    return f"diff --git a/{path} b/{path}\n" + hunks
-
-
-def render_patches(sdist: Path) -> dict[Path, str]:
-    """Every pull request's patch (each part's), by its path."""
+def render_patches(sdist: Path) -> tuple[dict[Path, str], dict[Path, str]]:
+    """Every pull request's patch (each part's), by its path, and the canonical text of each committed diff that
+    differs from it."""
     owners: dict[str, str] = {}
     listed: dict[PullRequest, list[str]] = {}
     for request in PULL_REQUESTS:
-        listed[request] = sorted(
-            p.relative_to(request.files).as_posix() for p in request.files.rglob("*") if p.is_file()
-        )
+        listed[request] = request.dirs.paths()
         if not listed[request]:
-            raise GenError(f"{request.files} holds no file")
+            raise GenError(f"{request.files} and {request.dirs.changes} hold no file")
         for path in listed[request]:
             if owners.get(path, request.folder) != request.folder:
                 raise GenError(f"{path} is changed by both {owners[path]} and {request.folder}")
             owners[path] = request.folder
     sdist_texts = _sdist_text(sdist, set(owners))
     rendered: dict[Path, str] = {}
+    stale: dict[Path, str] = {}
     after_parts: dict[str, dict[str, str]] = {}  # by folder: each file as the parts rendered so far leave it
     for request, paths in listed.items():
         originals = {**sdist_texts, **after_parts.get(request.folder, {})}
-        news = {path: (request.files / path).read_text("utf-8") for path in paths}
+        try:
+            news = upstream_changes.state(request.dirs, originals, sdist_texts)
+            stale |= upstream_changes.stale_changes(request.dirs, originals, news)
+            diffs = "".join(file_diff(path, originals.get(path), news[path]) for path in paths)
+        except upstream_changes.ChangesError as error:
+            raise GenError(str(error)) from error
         after_parts.setdefault(request.folder, {}).update(news)
-        diffs = "".join(file_diff(path, originals.get(path), news[path]) for path in paths)
         rendered[request.patch] = f"From: {AUTHOR}\nSubject: [PATCH] {request.subject}\n\n{request.body}\n---\n{diffs}"
-    return rendered
+    return rendered, stale
 
 
 def render_constraints(sdist: Path) -> str:
@@ -194,33 +197,76 @@ def render_constraints(sdist: Path) -> str:
     )
 
 
+def _unpack_or_repack(sdist: Path, args: argparse.Namespace) -> int:
+    names = {request.patch.stem: request for request in PULL_REQUESTS}
+    if args.part not in names:
+        raise GenError(f"--part must be one of: {', '.join(names)}")
+    request = names[args.part]
+    if args.repack:
+        try:
+            upstream_changes.repack(args.repack, request.dirs)
+        except upstream_changes.ChangesError as error:
+            raise GenError(str(error)) from error
+        return write(sdist)
+    rendered, _ = render_patches(sdist)
+    earlier = [other for other in PULL_REQUESTS[: PULL_REQUESTS.index(request)] if other.folder == request.folder]
+    try:
+        upstream_changes.unpack(
+            args.unpack,
+            upstream_changes.tar_extractor(sdist),
+            [rendered[other.patch] for other in earlier],
+            rendered[request.patch],
+        )
+    except upstream_changes.ChangesError as error:
+        raise GenError(str(error)) from error
+    print(f"gen_sdk_patch: unpacked into {args.unpack}; edit there, then --repack {args.unpack} --part {args.part}")
+    return 0
+
+
+def _expected(sdist: Path) -> tuple[dict[Path, str], dict[Path, str]]:
+    patches, stale = render_patches(sdist)
+    return {**patches, CONSTRAINTS: render_constraints(sdist)}, stale
+
+
+def write(sdist: Path) -> int:
+    expected, stale = _expected(sdist)
+    for path in sorted(set(SDK_DIR.glob("*/*.patch")) - set(expected)):
+        path.unlink()
+    for path, text in {**stale, **expected}.items():
+        path.write_text(text, encoding="utf-8")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--check", action="store_true", help="exit 1 when a committed file is stale")
     group.add_argument("--fetch", action="store_true", help="print the path of the verified sdist")
     group.add_argument("--list", action="store_true", help="print each patch's path under upstream/python-sdk/")
+    group.add_argument("--unpack", metavar="DIR", type=Path, help="write the patched release into DIR (a new folder)")
+    group.add_argument("--repack", metavar="DIR", type=Path, help="rewrite a part's files and diffs from DIR")
+    parser.add_argument("--part", metavar="NAME", help="the patch to unpack or repack, its name without .patch")
     args = parser.parse_args()
     if args.list:
         print("\n".join(request.patch.relative_to(SDK_DIR).as_posix() for request in PULL_REQUESTS))
         return 0
+    if (args.unpack or args.repack) and not args.part:
+        parser.error("--unpack and --repack need --part")
 
     sdist = fetch_sdist()
     if args.fetch:
         print(sdist)
         return 0
-    expected = {**render_patches(sdist), CONSTRAINTS: render_constraints(sdist)}
+    if args.unpack or args.repack:
+        return _unpack_or_repack(sdist, args)
+    if not args.check:
+        return write(sdist)
+    expected, stale_diffs = _expected(sdist)
     stray = sorted(set(SDK_DIR.glob("*/*.patch")) - set(expected))
-    if args.check:
-        stale = [path for path, text in expected.items() if not path.exists() or path.read_text("utf-8") != text]
-        for path in [*stale, *stray]:
-            print(f"gen_sdk_patch: {path.relative_to(REPO_ROOT)} is stale; run python scripts/gen_sdk_patch.py")
-        return EXIT_STALE if stale or stray else 0
-    for path in stray:
-        path.unlink()
-    for path, text in expected.items():
-        path.write_text(text, encoding="utf-8")
-    return 0
+    stale = [path for path, text in expected.items() if not path.exists() or path.read_text("utf-8") != text]
+    for path in [*stale, *stray, *stale_diffs]:
+        print(f"gen_sdk_patch: {path.relative_to(REPO_ROOT)} is stale; run python scripts/gen_sdk_patch.py")
+    return EXIT_STALE if stale or stray or stale_diffs else 0
 
 
 def _run() -> int:

@@ -67,7 +67,7 @@ def test_check_sh_skips_in_one_line_on_a_clone_without_the_suite_source(tmp_path
     checkout = tmp_path / "clone"
     (checkout / "scripts").mkdir(parents=True)
     (checkout / "upstream" / "conformance").mkdir(parents=True)
-    for name in ("gen_conformance_patch.py", "gen_sdk_patch.py", "generated.py"):
+    for name in ("gen_conformance_patch.py", "upstream_changes.py"):
         shutil.copy(ROOT / "scripts" / name, checkout / "scripts" / name)
     shutil.copy(ROOT / "upstream" / "conformance" / "check.sh", checkout / "upstream" / "conformance" / "check.sh")
     run = subprocess.run(
@@ -92,9 +92,9 @@ def test_the_generator_stage_of_test_sh_skips_a_missing_snapshot_and_goes_on(tmp
     (checkout / "scripts").mkdir(parents=True)
     shutil.copy(ROOT / "scripts" / "check-generators.sh", checkout / "scripts" / "check-generators.sh")
     shutil.copy(ROOT / "scripts" / "gen_conformance_patch.py", checkout / "scripts" / "gen_conformance_patch.py")
-    # The helper modules it imports, outside scripts/ so that the stage does not run them as generators.
+    # The helper module it imports, outside scripts/ so that the stage does not run them as generators.
     (checkout / "lib").mkdir()
-    for helper in ("gen_sdk_patch.py", "generated.py"):
+    for helper in ("upstream_changes.py",):
         shutil.copy(ROOT / "scripts" / helper, checkout / "lib" / helper)
     # A later generator whose check fails: the stage must reach it and fail with its status.
     (checkout / "scripts" / "gen_zz_stale.py").write_text("import sys\nprint('stale', file=sys.stderr)\nsys.exit(1)\n")

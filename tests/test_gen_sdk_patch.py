@@ -27,6 +27,7 @@ def _script() -> ModuleType:
 
 
 gen = _script()
+changes = importlib.import_module("upstream_changes")
 
 ORIGINAL = "def f():\n    return 1\n"
 LOCK = '[[package]]\nname = "anyio"\nversion = "4.9.0"\nsource = { registry = "https://pypi.org/simple" }\n'
@@ -34,7 +35,7 @@ LOCK = '[[package]]\nname = "anyio"\nversion = "4.9.0"\nsource = { registry = "h
 
 @pytest.fixture
 def layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Two pull requests against a two-file sdist: one changes a file and adds one, the other adds one."""
+    """Two pull requests against a two-file sdist: one changes a file (its diff) and adds one, the other adds one."""
     sdist = tmp_path / "mcp-9.9.9.tar.gz"
     with tarfile.open(sdist, "w:gz") as archive:
         for name, text in {"src/m.py": ORIGINAL, "uv.lock": LOCK}.items():
@@ -44,7 +45,7 @@ def layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             archive.addfile(info, io.BytesIO(data))
     sdk = tmp_path / "upstream" / "python-sdk"
     (sdk / "one" / "files" / "src").mkdir(parents=True)
-    (sdk / "one" / "files" / "src" / "m.py").write_text("def f():\n    return 2\n", encoding="utf-8")
+    _change(sdk / "one" / "changes", "src/m.py", ORIGINAL, "def f():\n    return 2\n")
     (sdk / "one" / "files" / "src" / "new.py").write_text("X = 1\n", encoding="utf-8")
     (sdk / "two" / "files" / "docs").mkdir(parents=True)
     (sdk / "two" / "files" / "docs" / "page.md").write_text("# Page\n", encoding="utf-8")
@@ -59,6 +60,13 @@ def layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         monkeypatch.setattr(gen, name, value)
     monkeypatch.setattr(gen, "fetch_sdist", lambda: sdist)
     return sdk
+
+
+def _change(folder: Path, path: str, old: str, new: str) -> None:
+    """Write the diff of one file of the sdist, as a pull request keeps it."""
+    target = folder / f"{path}.diff"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(changes.file_diff(path, old, new), encoding="utf-8")
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, *args: str) -> int:
@@ -109,11 +117,12 @@ def test_a_part_is_diffed_against_the_earlier_parts_and_applies_after_them(
 ) -> None:
     """A pull request reviewed in parts: the second part changes a file the first adds and a file the first changes,
     and its patch applies to the release after the first part's."""
+    _change(layout / "one" / "changes-2-more", "src/m.py", "def f():\n    return 2\n", "def f():\n    return 3\n")
+    # A file the first part adds is the pull request's own: the second part holds it whole.
     (layout / "one" / "files-2-more" / "src").mkdir(parents=True)
-    (layout / "one" / "files-2-more" / "src" / "m.py").write_text("def f():\n    return 3\n", encoding="utf-8")
     (layout / "one" / "files-2-more" / "src" / "new.py").write_text("X = 1\nY = 2\n", encoding="utf-8")
-    (layout / "one" / "files-1").mkdir()
     (layout / "one" / "files").rename(layout / "one" / "files-1")
+    (layout / "one" / "changes").rename(layout / "one" / "changes-1")
     requests = (
         gen.PullRequest("one", "Part one", "B1.", part="1"),
         gen.PullRequest("one", "Part two", "B2.", part="2-more"),
@@ -134,6 +143,13 @@ def test_a_part_is_diffed_against_the_earlier_parts_and_applies_after_them(
     capsys.readouterr()
     assert _run(monkeypatch, "--list") == 0
     assert capsys.readouterr().out == "one/one-1.patch\none/one-2-more.patch\n"
+    # Unpacked at the second part, the first is the base: repacking the untouched tree rewrites the same part.
+    unpacked = tmp_path / "unpacked"
+    assert _run(monkeypatch, "--unpack", str(unpacked), "--part", "one-2-more") == 0
+    assert (unpacked / "src" / "m.py").read_text(encoding="utf-8") == "def f():\n    return 3\n"
+    assert _run(monkeypatch, "--repack", str(unpacked), "--part", "one-2-more") == 0
+    assert _run(monkeypatch, "--check") == 0
+    assert (layout / "one" / "one-2-more.patch").read_text(encoding="utf-8") == second
 
 
 def test_a_stale_patch_exits_1_and_says_stale(
@@ -160,23 +176,30 @@ def test_a_stray_patch_is_stale_and_removed_by_a_rewrite(layout: Path, monkeypat
     ("breakage", "message"),
     [
         ("shared", "is changed by both one and two"),
-        ("empty", "holds no file"),
+        ("empty", "hold no file"),
         ("no-newline", "must end with a newline"),
-        ("identical", "identical to the SDK's"),
+        ("identical", "is unchanged"),
+        ("whole", "is a file of the pinned source"),
+        ("not-applying", "does not apply"),
     ],
 )
 def test_any_other_error_exits_2_and_says_it_is_not_staleness(
     layout: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], breakage: str, message: str
 ) -> None:
+    m_diff = layout / "one" / "changes" / "src" / "m.py.diff"
     if breakage == "shared":
-        (layout / "two" / "files" / "src").mkdir()
-        (layout / "two" / "files" / "src" / "m.py").write_text("def f():\n    return 3\n", encoding="utf-8")
+        _change(layout / "two" / "changes", "src/m.py", ORIGINAL, "def f():\n    return 3\n")
     elif breakage == "empty":
         (layout / "two" / "files" / "docs" / "page.md").unlink()
     elif breakage == "no-newline":
         (layout / "one" / "files" / "src" / "new.py").write_text("X = 1", encoding="utf-8")
+    elif breakage == "identical":
+        m_diff.write_text(m_diff.read_text(encoding="utf-8").replace("return 2", "return 1"), encoding="utf-8")
+    elif breakage == "whole":
+        (layout / "one" / "files" / "src" / "m.py").write_text("def f():\n    return 2\n", encoding="utf-8")
+        m_diff.unlink()
     else:
-        (layout / "one" / "files" / "src" / "m.py").write_text(ORIGINAL, encoding="utf-8")
+        m_diff.write_text(m_diff.read_text(encoding="utf-8").replace("return 1", "return 0"), encoding="utf-8")
     for args in ((), ("--check",)):
         assert _run(monkeypatch, *args) == gen.EXIT_ERROR == 2
         err = capsys.readouterr().err
@@ -207,4 +230,44 @@ def test_the_committed_pull_requests_are_the_three_folders() -> None:
     for request in gen.PULL_REQUESTS:
         assert (gen.SDK_DIR / request.folder / "PR.md").is_file()
         assert (gen.SDK_DIR / request.folder / "ISSUE.md").is_file()
-        assert any(request.files.rglob("*.py"))
+        assert any(request.files.rglob("*.py")) or any(request.dirs.changes.rglob("*.py.diff"))
+        # The SDK's own files are kept as diffs, never whole.
+        assert not set(request.files.rglob("*")) & {request.files / path for path in request.dirs.changed_paths()}
+
+
+def test_a_non_canonical_diff_is_stale_and_rewritten(layout: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A diff that applies but is not the generator's own form (here, one context line fewer) changes no patch byte,
+    and is reported stale until rewritten."""
+    assert _run(monkeypatch) == 0
+    m_diff = layout / "one" / "changes" / "src" / "m.py.diff"
+    canonical = m_diff.read_text(encoding="utf-8")
+    m_diff.write_text(canonical.replace("@@ -1,2 +1,2 @@\n def f():\n", "@@ -2 +2 @@\n"), encoding="utf-8")
+    patch = (layout / "one" / "one.patch").read_text(encoding="utf-8")
+    assert _run(monkeypatch, "--check") == 1
+    assert _run(monkeypatch) == 0
+    assert m_diff.read_text(encoding="utf-8") == canonical
+    assert (layout / "one" / "one.patch").read_text(encoding="utf-8") == patch
+
+
+def test_unpack_then_repack_of_an_edited_tree_rewrites_the_part(
+    layout: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An edit in the unpacked tree lands in the part: an SDK file as its diff, a new file whole."""
+    assert _run(monkeypatch) == 0
+    tree = tmp_path / "unpacked"
+    assert _run(monkeypatch, "--unpack", str(tree), "--part", "one") == 0
+    assert (tree / "src" / "m.py").read_text(encoding="utf-8") == "def f():\n    return 2\n"
+    assert (tree / "uv.lock").read_text(encoding="utf-8") == LOCK
+    (tree / "src" / "m.py").write_text("def f():\n    return 4\n", encoding="utf-8")
+    (tree / "src" / "other.py").write_text("Z = 1\n", encoding="utf-8")
+    assert _run(monkeypatch, "--repack", str(tree), "--part", "one") == 0
+    assert _run(monkeypatch, "--check") == 0
+    one = layout / "one"
+    assert sorted(p.relative_to(one).as_posix() for p in one.rglob("*") if p.is_file()) == [
+        "changes/src/m.py.diff",
+        "files/src/new.py",
+        "files/src/other.py",
+        "one.patch",
+    ]
+    assert "+    return 4\n" in (one / "changes" / "src" / "m.py.diff").read_text(encoding="utf-8")
+    assert "+++ b/src/other.py\n" in (one / "one.patch").read_text(encoding="utf-8")

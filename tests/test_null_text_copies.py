@@ -5,7 +5,8 @@ freezes the character classes of the schema's `nullDisplay` pattern (`schema/del
 code point it reads as that pattern does, on every text as the package does, and its default null text is the
 package's. The conformance scenarios (`upstream/conformance/files/src/scenarios/server/rendering-wire.ts`) state the
 rule as two regular expressions, whose Unicode categories and listed characters are read here: they accept every
-text the SDK accepts; Node's engine reads those expressions, and the everything-client's copy, as the package does.
+text the SDK accepts; Node's engine reads those expressions, and the everything-client's copy (the lines the pull
+request's diff of that file adds), as the package does.
 """
 
 from __future__ import annotations
@@ -35,9 +36,10 @@ SDK_SHARED = (
 )
 SCHEMA = ROOT / "schema" / "delta" / "rendering.schema.json"
 CONFORMANCE_WIRE = ROOT / "upstream" / "conformance" / "files" / "src" / "scenarios" / "server" / "rendering-wire.ts"
-CONFORMANCE_CLIENT = (
-    ROOT / "upstream" / "conformance" / "files" / "examples" / "clients" / "typescript" / "everything-client.ts"
+CONFORMANCE_CLIENT_DIFF = (
+    ROOT / "upstream" / "conformance" / "changes" / "examples" / "clients" / "typescript" / "everything-client.ts.diff"
 )
+"""The pull request's change to the suite's everything-client (its hunks), which adds the reader's `isNullText`."""
 
 
 def _sdk_shared() -> ModuleType:
@@ -205,7 +207,8 @@ def _boundary_samples() -> list[str]:
 
 def _client_sources() -> tuple[str, str]:
     """The everything-client's blank and forbidden expressions (its `isNullText`)."""
-    source = CONFORMANCE_CLIENT.read_text(encoding="utf-8")
+    diff = CONFORMANCE_CLIENT_DIFF.read_text(encoding="utf-8").splitlines(keepends=True)
+    source = "".join(line[1:] for line in diff if line.startswith("+") and not line.startswith("+++ "))
     forbidden = re.search(r"const FORBIDDEN_IN_NULL_TEXT =\s*/(.+)/u;", source)
     blank = re.search(r"const isNullText = [^;]*?!/(\^\[[^\n]*\]\*\$)/u\.test\(v\)", source)
     assert forbidden is not None and blank is not None

@@ -202,13 +202,30 @@ def test_the_table_gives_the_final_answer_per_configuration() -> None:
     summary = tables.render_summary(results)
     assert f"| `R`: all {RECORDS} in order |" in summary
     assert f"(without the adapter: **0 of {RECORDS} records**)" in summary
+    # An adapter that acts on the final answer alone leaves what the model receives as it was, and says so.
+    results["configurations"][0]["adapter"] = None
+    assert "| unchanged: the adapter changes only the user's final answer |" in tables.render_table(results)
     del results["answers"]
-    results["configurations"][0]["native_route"] = "`skip_summarization`"
-    assert "route: `skip_summarization`; no adapter yet, not measured" in tables.render_table(results)
-    assert "| no adapter yet |" in tables.render_summary(results)
-    results["configurations"][0]["native_route"] = None
+    results["configurations"][0].update(adapter=None, route=None, native_route="`skip_summarization`")
+    assert "route: `skip_summarization`; not measured yet (no adapter)" in tables.render_table(results)
+    assert "| no adapter |" in tables.render_table(results)
+    assert "| not measured yet |" in tables.render_summary(results)
+    results["configurations"][0]["no_adapter_by_design"] = "its tools hand on no result"
+    table = tables.render_table(results)
+    assert "| no adapter for this configuration, by design |" in table
+    assert "no adapter for this configuration, by design: its tools hand on no result |" in table
+    assert "not measured" not in table
+    assert "| no adapter, by design |" in tables.render_summary(results)
+    results["configurations"][0].update(native_route=None, no_adapter_by_design=None)
     assert "**no route**" in tables.render_table(results)
     assert "| no route |" in tables.render_summary(results)
+
+
+def test_results_record_the_configurations_as_measure_defines_them() -> None:
+    from interop.reach.measure import configuration_records
+
+    recorded = json.loads((Path(__file__).parents[1] / "interop/reach/results.json").read_text(encoding="utf-8"))
+    assert recorded["configurations"] == configuration_records()
 
 
 def test_measuring_some_environments_replaces_their_cells_only_in_place() -> None:

@@ -60,7 +60,10 @@ class Configuration:
     answer_driver: str | None = None
     """The driver that runs the framework's own agent loop and reports the user's final answer."""
     native_route: str | None = None
-    """The framework's own return-direct route when no adapter takes it yet; None when it has none."""
+    """The framework's own return-direct route when no adapter takes it here; None when it has none."""
+    no_adapter_by_design: str | None = None
+    """Why the adapters refuse this configuration on purpose (Markdown, linking the docs that say more); None when
+    an adapter is simply not written yet."""
 
 
 @dataclass(frozen=True)
@@ -112,9 +115,9 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "AutoGen `McpWorkbench`",
         "autogen",
         "autogen_driver.py",
-        # The adapter refuses an McpWorkbench, which hands on no raw result: the tools' configuration takes the route.
-        native_route="`reflect_on_tool_use=False`, agent-wide (an `McpWorkbench` hands on no raw result: the adapter "
-        "takes the route over `mcp_server_tools`)",
+        native_route="`reflect_on_tool_use=False`, agent-wide",
+        no_adapter_by_design="an `McpWorkbench` hands on no raw result; the adapter takes the route over "
+        "`mcp_server_tools` ([AutoGen](autogen.md#mcpworkbench))",
     ),
     Configuration(
         "autogen-adapters",
@@ -632,17 +635,7 @@ def measure(envs: Collection[str] = ()) -> dict[str, Any]:
         "server": f"python -m {EXAMPLE_MODULE}",
         "tool": TOOL,
         "versions": {env: installed_versions(BY_NAME[env]) for env in dict.fromkeys(c.env for c in configurations)},
-        "configurations": [
-            {
-                "id": c.id,
-                "label": c.label,
-                "env": c.env,
-                "adapter": c.adapter,
-                "route": c.route,
-                "native_route": c.native_route,
-            }
-            for c in CONFIGURATIONS
-        ],
+        "configurations": configuration_records(),
         "variants": [{"id": v.id, "label": v.label} for v in VARIANTS],
         "summary": SUMMARY,
         "cells": cells,
@@ -650,3 +643,19 @@ def measure(envs: Collection[str] = ()) -> dict[str, Any]:
         "scenarios": [{"id": scenario.id, "label": scenario.label} for scenario in outcomes.SCENARIOS],
         "outcomes": outcome_cells,
     }
+
+
+def configuration_records() -> list[dict[str, Any]]:
+    """The configurations as results.json records them, for the tables to name and explain each row."""
+    return [
+        {
+            "id": c.id,
+            "label": c.label,
+            "env": c.env,
+            "adapter": c.adapter,
+            "route": c.route,
+            "native_route": c.native_route,
+            "no_adapter_by_design": c.no_adapter_by_design,
+        }
+        for c in CONFIGURATIONS
+    ]

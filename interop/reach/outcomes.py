@@ -166,7 +166,8 @@ def analyse_outcome(
     final: str, outputs: Sequence[str], scenario: Scenario, ref: Reference, summary: str
 ) -> dict[str, Any]:
     """What the user's final answer holds; see the module docstring."""
-    expected = final_answer(ref.tool, ref.result, server=scenario.server_name)
+    # The answer the host would give for the audited call, its arguments known as the adapters know them.
+    expected = final_answer(ref.tool, ref.result, server=scenario.server_name, arguments=dict(scenario.audited.args))
     caption = expected.presentation.caption or ""
     stripped = final.strip()
     # The host's line naming the other calls of the step that the answer leaves out, when one opens it.

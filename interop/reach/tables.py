@@ -54,8 +54,14 @@ def _receives(cell: Mapping[str, Any]) -> str:
     return f"**the call fails**: {cell['receives']}" if cell.get("failed") else cell["receives"]
 
 
-def _helped(cell: Mapping[str, Any] | None, adapter: str | None) -> str:
+def _helped(cell: Mapping[str, Any] | None, configuration: Mapping[str, Any]) -> str:
+    """What the model receives with the host's adapter, or what that adapter changes instead."""
+    adapter = configuration["adapter"]
     if cell is None or adapter is None:
+        if configuration.get("route"):
+            return "unchanged: the adapter changes only the user's final answer"
+        if configuration.get("no_adapter_by_design"):
+            return "no adapter for this configuration, by design"
         return "no adapter"
     missing = [name for key, name in _MEMBERS if not cell[key]]
     parts = [
@@ -83,7 +89,9 @@ def _final_answer(
     if plain is not None and helped is not None:
         return f"without: {_answer(plain)}; with {configuration['route']}: {_answer(helped)}"
     if configuration.get("native_route"):
-        return f"route: {configuration['native_route']}; no adapter yet, not measured"
+        if reason := configuration.get("no_adapter_by_design"):
+            return f"route: {configuration['native_route']}; no adapter for this configuration, by design: {reason}"
+        return f"route: {configuration['native_route']}; not measured yet (no adapter)"
     return "**no route**: the model writes the answer; the host shows its own view beside it"
 
 
@@ -115,9 +123,7 @@ def render_table(results: Mapping[str, Any]) -> str:
                 _receives(plain),
                 *(_seen(plain[key]) for key, _ in _MEMBERS),
                 _records(plain["records"]),
-                _helped(helped, configuration["adapter"])
-                if helped is not None or not configuration.get("route")
-                else "none for what the model receives (the final answer's: see \"The user's final answer\")",
+                _helped(helped, configuration),
                 _final_answer(
                     configuration,
                     answers.get(f"{configuration['id']}/{variant['id']}/plain/answer"),
@@ -129,8 +135,9 @@ def render_table(results: Mapping[str, Any]) -> str:
         f"Measured on `{results['server']}`, tool `{results['tool']}`, without calling any model, with "
         f'{_versions(results)}. "text": in prose the model reads; "JSON": in structured content forwarded '
         'as JSON; "stringified": only inside a Python repr or a JSON dump of the result or of its blocks. '
-        'Records count those the model receives unchanged. "With the host\'s adapter" is the same framework '
-        'with the adapter of `mcp_rendering.integrations` in place. "The user\'s final answer" is what the user '
+        'Records count those the model receives unchanged. "With the host\'s adapter": what the model receives '
+        'with the adapter of `mcp_rendering.integrations` in place; "unchanged" where the framework\'s adapter '
+        "acts on the user's final answer only. \"The user's final answer\" is what the user "
         "receives from the framework's own agent loop, driven by its own scripted model, which calls the tool and "
         "then writes a three-line summary, audited against the result, without and with the adapter taking the "
         "framework's return-direct route."
@@ -175,7 +182,7 @@ def _final_answer_summary(
         switch = re.search(r"`[^`]+`", configuration["route"])  # the switch's name alone
         return f"{switch.group(0) if switch else configuration['route']}: {_short_answer(helped)}"
     if configuration.get("native_route"):
-        return "no adapter yet"
+        return "no adapter, by design" if configuration.get("no_adapter_by_design") else "not measured yet"
     return "no route"
 
 

@@ -5,6 +5,7 @@ from unittest.mock import AsyncMock, MagicMock, patch
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.tools import ToolException
 from mcp.server import FastMCP
 from mcp.shared.memory import create_connected_server_and_client_session
 from mcp.types import CallToolResult, ImageContent, ResourceLink, TextContent
@@ -99,14 +100,33 @@ async def test_other_tools_are_unchanged(meta, honor):
     assert [block["text"] for block in message.content] == ["result"]
 
 
-async def test_outside_an_agent_an_error_of_a_hinted_tool_is_a_failed_message():
-    session = _session(TextContent(type="text", text="boom"), is_error=True)
+@pytest.mark.parametrize("honor", [False, True])
+async def test_an_error_of_a_hinted_tool_is_handled_as_before(honor):
+    # The same failed message with the flag on or off: blocks as the server sent
+    # them (not joined), status "error".
+    session = _session(
+        TextContent(type="text", text="boom"),
+        TextContent(type="text", text="retry later"),
+        is_error=True,
+    )
     tool = convert_mcp_tool_to_langchain_tool(
-        session, _tool({_KEY: {"verbatimHint": True}}), honor_verbatim_hint=True
+        session, _tool({_KEY: {"verbatimHint": True}}), honor_verbatim_hint=honor
     )
     message = await tool.ainvoke(_CALL)
     assert message.status == "error"
-    assert message.content[0]["text"] == "boom"
+    assert [block["text"] for block in message.content] == ["boom", "retry later"]
+
+
+async def test_without_error_handling_an_error_of_a_hinted_tool_raises():
+    session = _session(TextContent(type="text", text="boom"), is_error=True)
+    tool = convert_mcp_tool_to_langchain_tool(
+        session,
+        _tool({_KEY: {"verbatimHint": True}}),
+        handle_tool_errors=False,
+        honor_verbatim_hint=True,
+    )
+    with pytest.raises(ToolException, match="boom"):
+        await tool.ainvoke(_CALL)
 
 
 async def test_load_mcp_tools_threads_the_flag():
@@ -180,18 +200,13 @@ async def test_an_agent_answers_with_the_result_of_a_hinted_tool():
 
 
 @pytest.mark.skipif(not LANGCHAIN_INSTALLED, reason="langchain not installed")
-async def test_an_error_of_a_hinted_tool_goes_back_to_the_model():
+async def test_an_agent_ends_its_turn_on_an_error_of_a_hinted_tool():
     from langchain.agents import create_agent  # noqa: PLC0415
 
-    # The model reads the error and corrects its call, whose result ends the turn.
+    # As for any return_direct tool: `create_agent` ends the turn on the failed
+    # message, and the model is not called again (langchain-ai/langchain#36411).
     model = FixedGenericFakeChatModel(
-        messages=iter(
-            [
-                _accounts_call("Ada", "call_1"),
-                _accounts_call("ada", "call_2"),
-                AIMessage(content="2 rows"),
-            ]
-        )
+        messages=iter([_accounts_call("Ada", "call_1"), AIMessage(content="unused")])
     )
     server = _accounts_server()._mcp_server
     async with create_connected_server_and_client_session(server) as session:
@@ -200,13 +215,13 @@ async def test_an_error_of_a_hinted_tool_goes_back_to_the_model():
         )
         result = await agent.ainvoke({"messages": [HumanMessage("Ada's accounts")]})
 
-    *_, error, call, final = result["messages"]
-    assert isinstance(error, ToolMessage)
-    assert error.status == "error"
-    assert error.tool_call_id == "call_1"
-    assert "no owner named 'Ada'" in error.text
-    assert isinstance(call, AIMessage)
-    assert call.tool_calls[0]["id"] == "call_2"
+    final = result["messages"][-1]
     assert isinstance(final, ToolMessage)
-    assert final.status == "success"
-    assert final.text == "checking 120.00\nsavings 3400.50"
+    assert final.status == "error"
+    assert final.tool_call_id == "call_1"
+    assert "no owner named 'Ada'" in final.text
+    assert [type(m) for m in result["messages"]] == [
+        HumanMessage,
+        AIMessage,
+        ToolMessage,
+    ]
