@@ -119,9 +119,8 @@ async def _google_adk(turns: Turns, allow: Sequence[str] | None) -> str:
             yield LlmResponse(content=types.Content(role="model", parts=parts))
 
     toolset = McpToolset(connection_params=StdioConnectionParams(server_params=StdioServerParameters(**_params())))
-    agent = LlmAgent(
-        name="t", model=Scripted(model="scripted"), tools=[toolset], **direct_answers(server=SERVER, allow=allow)
-    )
+    answers = direct_answers({SERVER: toolset}, allow=None if allow is None else {SERVER: allow})
+    agent = LlmAgent(name="t", model=Scripted(model="scripted"), tools=[toolset], **answers)
     runner = InMemoryRunner(agent=agent, app_name="t")
     final = ""
     try:
@@ -215,7 +214,7 @@ async def _strands(turns: Turns, allow: Sequence[str] | None) -> str:
 
     params = StdioServerParameters(**_params())
     client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
-    hooks = [DirectAnswers(server=SERVER, allow=allow)]
+    hooks = [DirectAnswers({SERVER: client}, allow=None if allow is None else {SERVER: allow})]
     agent = Agent(model=Scripted(), tools=[client], hooks=hooks, callback_handler=None)
     try:
         result = await agent.invoke_async("Show the ledger")
@@ -248,7 +247,7 @@ async def _haystack(turns: Turns, allow: Sequence[str] | None) -> str:
     # The server runs from the repository, where the test servers' package is.
     info = StdioServerInfo(command=params["command"], args=params["args"], env={"PYTHONPATH": str(ROOT)})
     toolset = MCPToolset(info, invocation_timeout=60)
-    hooks = direct_answers(*(allow if allow is not None else [toolset]), server=SERVER)
+    hooks = direct_answers({SERVER: toolset}, allow=None if allow is None else {SERVER: allow})
     agent = Agent(chat_generator=Scripted(), tools=toolset, hooks=hooks)
     try:
         output = await agent.run_async(messages=[ChatMessage.from_user("Show the ledger")])

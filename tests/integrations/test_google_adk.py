@@ -11,8 +11,10 @@ import json
 import subprocess
 from collections.abc import AsyncGenerator, Mapping, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from google.adk.agents import LlmAgent  # pyright: ignore[reportMissingImports]
 from google.adk.models import BaseLlm, LlmRequest, LlmResponse  # pyright: ignore[reportMissingImports]
 from google.adk.runners import InMemoryRunner  # pyright: ignore[reportMissingImports]
@@ -30,6 +32,8 @@ from tests.support.directive_server import DIRECTED_TEXT
 FINANCIAL = "mcp_rendering.examples.financial"
 SCREENING = "mcp_rendering.examples.screening"
 SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
+MARKED = str(Path(__file__).with_name("marked_server.py"))
+RENDERING = "io.modelcontextprotocol/rendering"
 
 
 class ScriptedModel(BaseLlm):  # pyright: ignore[reportUntypedBaseClass]
@@ -82,7 +86,7 @@ async def _run(
     also: Sequence[str],
     *,
     markdown: bool = False,
-    allow: Sequence[str] | None = None,
+    allow: Mapping[str, Sequence[str]] | None = None,
     max_bytes: int | None = 512 * 1024,
 ) -> tuple[str, ScriptedModel]:
     params = StdioServerParameters(command=python, args=["-m", module])
@@ -92,7 +96,7 @@ async def _run(
         name="test",
         model=model,
         tools=[toolset],
-        **direct_answers(server="example", markdown=markdown, allow=allow, max_bytes=max_bytes),
+        **direct_answers({"example": toolset}, markdown=markdown, allow=allow, max_bytes=max_bytes),
     )
     runner = InMemoryRunner(agent=agent, app_name="test")
     final = ""
@@ -138,8 +142,59 @@ def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
+async def _two_servers(python: str, allow: Mapping[str, Sequence[str]] | None = None) -> tuple[str, ScriptedModel]:
+    """One agent with two MCP servers, the example server as "bank" and the one marking every tool as "ledger",
+    whose `entry` the model calls."""
+
+    def toolset(*args: str) -> Any:
+        params = StdioServerParameters(command=python, args=list(args))
+        return McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
+
+    bank, ledger = toolset("-m", FINANCIAL), toolset(MARKED)
+    model = ScriptedModel(model="scripted", tool="entry", arguments={"account": "A-1"})
+    answers = direct_answers({"bank": bank, "ledger": ledger}, allow=allow)
+    agent = LlmAgent(name="test", model=model, tools=[bank, ledger], **answers)
+    runner = InMemoryRunner(agent=agent, app_name="test")
+    final = ""
+    try:
+        session = await runner.session_service.create_session(app_name="test", user_id="user")
+        message = types.Content(role="user", parts=[types.Part(text="Go.")])
+        async for event in runner.run_async(user_id="user", session_id=session.id, new_message=message):
+            if event.is_final_response() and event.content is not None:
+                final = "".join(part.text or "" for part in event.content.parts or [])
+    finally:
+        await bank.close()
+        await ledger.close()
+    return final, model
+
+
+def test_a_second_servers_result_is_captioned_with_its_own_name(example_python: str) -> None:
+    final, model = asyncio.run(_two_servers(example_python))
+    assert model.calls == 1
+    assert final.startswith('Verbatim result from tool "entry" of server "ledger".')
+    assert '"bank"' not in final
+
+
+def test_a_tool_name_allowed_on_one_server_allows_nothing_of_another(example_python: str) -> None:
+    final, model = asyncio.run(_two_servers(example_python, allow={"bank": ["entry"]}))
+    assert final == SUMMARY and model.calls == 2
+
+
+def test_direct_answers_takes_the_servers_by_name_and_no_name_for_them_all() -> None:
+    with pytest.raises(TypeError):
+        direct_answers([])  # pyright: ignore[reportArgumentType]
+    with pytest.raises(TypeError):
+        direct_answers({"": object()})
+    with pytest.raises(TypeError):
+        direct_answers({}, allow=["entry"])  # pyright: ignore[reportArgumentType]
+    with pytest.raises(TypeError):
+        direct_answers({}, server="bank")  # pyright: ignore[reportCallIssue]
+
+
 def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
-    final, model = asyncio.run(_run(example_python, FINANCIAL, "financial_statements", {}, [], allow=["key_figures"]))
+    final, model = asyncio.run(
+        _run(example_python, FINANCIAL, "financial_statements", {}, [], allow={"example": ["key_figures"]})
+    )
     assert final == SUMMARY and model.calls == 2
 
 
@@ -202,7 +257,48 @@ def test_a_result_directive_alone_takes_the_route_and_a_summarizable_result_does
     assert final == SUMMARY
 
 
-MARKED = str(Path(__file__).with_name("marked_server.py"))
+def test_a_turn_left_undecided_never_meets_another_invocations_calls() -> None:
+    """A call whose callback never runs (a plugin answered in its place, or the invocation failed) leaves its turn
+    undecided: a later invocation whose calls have the same ids must decide on its own calls only. Driven through the
+    callbacks themselves, in the order ADK could run them."""
+    raw = {"name": "entry", "inputSchema": {"type": "object"}, "_meta": {RENDERING: {"verbatimHint": True}}}
+    toolset = SimpleNamespace(get_tools=lambda context: _listed([SimpleNamespace(raw_mcp_tool=raw)]))
+    callbacks = direct_answers({"ledger": toolset})
+    marked = SimpleNamespace(name="entry", raw_mcp_tool=raw)
+    other = SimpleNamespace(name="lookup")
+    turn = SimpleNamespace(
+        content=SimpleNamespace(
+            parts=[SimpleNamespace(function_call=SimpleNamespace(id=call)) for call in ("call-1", "call-2")]
+        )
+    )
+
+    def context(invocation: str, call: str) -> Any:
+        return SimpleNamespace(
+            invocation_id=invocation,
+            function_call_id=call,
+            session=SimpleNamespace(events=[turn]),
+            actions=SimpleNamespace(skip_summarization=False),
+            state={},
+        )
+
+    result = {"content": [{"type": "text", "text": "One entry."}]}
+    before_tool, after_tool = callbacks["before_tool_callback"], callbacks["after_tool_callback"]
+    stale = context("first", "call-2")
+    before_tool(marked, {}, stale)
+    asyncio.run(after_tool(marked, {}, stale, result))  # call-1's after-tool callback never ran
+    first, second = context("second", "call-1"), context("second", "call-2")
+    before_tool(marked, {}, first)
+    asyncio.run(after_tool(marked, {}, first, result))
+    before_tool(other, {}, second)
+    asyncio.run(after_tool(other, {}, second, {"value": 1}))
+    # The second turn holds a call that is not verbatim: the model answers.
+    assert not first.actions.skip_summarization and not second.actions.skip_summarization
+
+
+async def _listed(tools: list[Any]) -> list[Any]:
+    return tools
+
+
 REFUSAL = "Refused by the approval policy."
 
 
@@ -222,7 +318,7 @@ async def _run_hooked(
     params = StdioServerParameters(command=python, args=[MARKED])
     toolset = McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
     model = ScriptedModel(model="scripted", tool="entry", arguments={"account": "A-1"})
-    answers = direct_answers(server="example")
+    answers = direct_answers({"example": toolset})
     agent = LlmAgent(
         name="test",
         model=model,

@@ -7,13 +7,13 @@ the answer.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from haystack import component  # pyright: ignore[reportMissingImports]
 from haystack.components.agents import Agent  # pyright: ignore[reportMissingImports]
 from haystack.dataclasses import ChatMessage, ToolCall  # pyright: ignore[reportMissingImports]
@@ -62,7 +62,7 @@ def _run(
     python: str,
     module: str,
     script: Sequence[tuple[str, dict[str, Any]]],
-    allow: Sequence[str] | None = None,
+    allow: Mapping[str, Sequence[str]] | None = None,
     outputs_to_string: dict[str, dict[str, Any]] | None = None,
     **options: Any,
 ) -> tuple[str | None, dict[str, Any], ScriptedGenerator]:
@@ -70,8 +70,7 @@ def _run(
     server = StdioServerInfo(command=python, args=["-m", module], env={"PYTHONPATH": str(ROOT)})
     toolset = MCPToolset(server, outputs_to_string=outputs_to_string)
     generator = ScriptedGenerator(script)
-    options.setdefault("server", "example")
-    hooks = direct_answers(*(allow if allow is not None else [toolset]), **options)
+    hooks = direct_answers({"example": toolset}, allow=allow, **options)
     agent = Agent(chat_generator=generator, tools=toolset, hooks=hooks)
     try:
         output = agent.run(messages=[ChatMessage.from_user("Go.")])
@@ -118,12 +117,9 @@ def test_other_tools_go_to_the_model(example_python: str) -> None:
     assert final == SUMMARY and generator.calls == 2
 
 
-def test_a_tool_hint_counts_when_the_listed_tools_are_given(example_python: str) -> None:
-    # `bare`'s result carries no directive: Haystack keeps no hint, so only the listed tool's hint can mark it.
+def test_a_tool_hint_alone_takes_the_route_the_hook_lists_the_tools_itself(example_python: str) -> None:
+    # `bare`'s result carries no directive and Haystack's tools keep no hint: the hook's own listing marks it.
     final, _, generator = _run(example_python, HOSTILE, [("bare", {})])
-    assert final == SUMMARY and generator.calls == 2
-    listed = [{"name": "bare", "_meta": {"io.modelcontextprotocol/rendering": {"verbatimHint": True}}}]
-    final, _, generator = _run(example_python, HOSTILE, [("bare", {})], listed_tools=listed)
     assert final is not None and generator.calls == 1
     assert final.split("\n\n")[:2] == ['Verbatim result from tool "bare" of server "example".', UNSTATED_COMPLETENESS]
 
@@ -135,36 +131,14 @@ def test_an_error_marked_verbatim_goes_to_the_model(example_python: str) -> None
 
 
 def test_only_the_named_tools_answer_directly(example_python: str) -> None:
-    final, _, generator = _run(example_python, HOSTILE, [("notes", {})], allow=["ledger"])
+    final, _, generator = _run(example_python, HOSTILE, [("notes", {})], allow={"example": ["ledger"]})
     assert final == SUMMARY and generator.calls == 2
 
 
-def _listed(python: str, module: str) -> list[Any]:
-    """The server's tool definitions, read with `mcp-haystack`'s own client."""
-
-    async def connect() -> list[Any]:
-        client = StdioServerInfo(command=python, args=["-m", module], env={"PYTHONPATH": str(ROOT)}).create_client()
-        try:
-            return list(await client.connect())
-        finally:
-            await client.aclose()
-
-    return asyncio.run(connect())
-
-
 def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:
-    final, _, _ = _run(example_python, SCREENING, [("screening_report", {})])
-    assert final is not None
     # How to get the rest: the continuation's argument is declared in the tool's `_meta`, which Haystack's MCP tools
-    # do not keep; without the listed tools the notice says the host does not know it, never that the server gave
-    # no way.
-    notice = final.split("\n\n")[1]
-    assert notice.startswith(PARTIAL_MARKER) and notice.endswith(
-        "This host does not know how the server offers the rest: it was not given the tool's definition."
-    )
-    assert "no way" not in final and "no usable way" not in final
-    listed = _listed(example_python, SCREENING)
-    final, _, _ = _run(example_python, SCREENING, [("screening_report", {})], listed_tools=listed)
+    # do not keep; the hook's own listing has it.
+    final, _, _ = _run(example_python, SCREENING, [("screening_report", {})])
     assert final is not None
     notice = final.split("\n\n")[1]
     assert notice.startswith(PARTIAL_MARKER) and notice.endswith(
@@ -189,10 +163,56 @@ def test_two_verbatim_calls_answer_with_both_each_closed_by_the_host(example_pyt
     assert final.count('Verbatim result from tool "financial_statements" of server "example".') == 2
 
 
-def test_the_hook_serializes_by_tool_name() -> None:
-    hook = DirectAnswerHook(["financial_statements"], server="example", markdown=True)
+def test_the_hook_serializes_each_servers_tools_by_name() -> None:
+    hook = DirectAnswerHook({"example": ["financial_statements"]}, markdown=True, allow={"example": ["x"]})
     again = DirectAnswerHook.from_dict(hook.to_dict())
-    assert again.to_dict() == hook.to_dict() and again.tools == ["financial_statements"] and again.options.markdown
+    assert again.to_dict() == hook.to_dict() and again.servers == {"example": ["financial_statements"]}
+    assert again.options.markdown and again.allowed.allow == {"example": frozenset({"x"})}
+
+
+def test_direct_answers_takes_the_servers_by_name_and_no_name_for_them_all() -> None:
+    with pytest.raises(TypeError):
+        direct_answers([])  # pyright: ignore[reportArgumentType]
+    with pytest.raises(TypeError):
+        direct_answers({"": []})
+    with pytest.raises(TypeError):
+        direct_answers({}, allow=["entry"])  # pyright: ignore[reportArgumentType]
+    with pytest.raises(TypeError):
+        direct_answers({}, server="bank")  # pyright: ignore[reportCallIssue]
+
+
+MARKED = str(Path(__file__).with_name("marked_server.py"))
+"""A server marking every tool with the tool's hint only: its results carry no directive."""
+
+
+def _two_servers(python: str, allow: Mapping[str, Sequence[str]] | None = None) -> tuple[str | None, ScriptedGenerator]:
+    """One agent with two MCP servers, the example server as "bank" and the one marking every tool as "ledger",
+    whose `entry` the model calls."""
+    bank = MCPToolset(StdioServerInfo(command=python, args=["-m", FINANCIAL]))
+    ledger = MCPToolset(StdioServerInfo(command=python, args=[MARKED]))
+    generator = ScriptedGenerator([("entry", {"account": "A-1"})])
+    hooks = direct_answers({"bank": bank, "ledger": ledger}, allow=allow)
+    agent = Agent(chat_generator=generator, tools=[bank, ledger], hooks=hooks)
+    try:
+        output = agent.run(messages=[ChatMessage.from_user("Go.")])
+    finally:
+        bank.close()
+        ledger.close()
+    return output["last_message"].text, generator
+
+
+def test_a_hint_only_servers_result_is_captioned_with_its_own_servers_name(example_python: str) -> None:
+    """The documented line against a server that sets only the tool's hint takes the route, and a second server's
+    result is captioned with its own name, never the first's."""
+    final, generator = _two_servers(example_python)
+    assert final is not None and generator.calls == 1
+    assert final.startswith('Verbatim result from tool "entry" of server "ledger".')
+    assert '"bank"' not in final
+
+
+def test_a_tool_name_allowed_on_one_server_allows_nothing_of_another(example_python: str) -> None:
+    final, generator = _two_servers(example_python, allow={"bank": ["entry"]})
+    assert final == SUMMARY and generator.calls == 2
 
 
 def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
@@ -214,7 +234,7 @@ def _hook_on(result_text: str) -> tuple[list[Any], Any]:
     tool = MCPTool(name="ledger", server_info=StdioServerInfo(command="unused"))
     data = {"messages": [ChatMessage.from_user("Go."), tool_message], "tools": [tool]}
     state = State(schema=schema, data=data)
-    DirectAnswerHook(["ledger"]).run(state)
+    DirectAnswerHook({"example": tool}).run(state)
     return state.data["messages"], state.data.get("stop_run")
 
 
@@ -256,8 +276,7 @@ def test_a_result_directive_alone_takes_the_route_and_a_summarizable_result_does
     # The route is taken after the call: the result's directive decides, with or without the tool's hint.
     final, _, generator = _run(example_python, DIRECTIVE, [("directed", {})])
     assert final == f"{CAPTION}\n\n{DIRECTED_TEXT}" and generator.calls == 1
-    listed = [{"name": "hinted", "_meta": {"io.modelcontextprotocol/rendering": {"verbatimHint": True}}}]
-    final, _, _ = _run(example_python, DIRECTIVE, [("hinted", {})], listed_tools=listed)
+    final, _, _ = _run(example_python, DIRECTIVE, [("hinted", {})])
     assert final == SUMMARY
 
 
@@ -344,9 +363,7 @@ def _run_hooked(
     results the model read."""
     toolset = MCPToolset(StdioServerInfo(command=python, args=[MARKED]))
     generator = ScriptedGenerator(ENTRY)
-    # Haystack keeps no tool's hint: the listed `entry`, marked as the server marks it.
-    listed = [{"name": "entry", "_meta": {"io.modelcontextprotocol/rendering": {"verbatimHint": True}}}]
-    hooks = direct_answers(toolset, listed_tools=listed, server="example")
+    hooks = direct_answers({"example": toolset})
     if before is not None:
         hooks["before_tool"] = [AppHook(before), *hooks["before_tool"]]
     if after is not None:

@@ -289,6 +289,9 @@ def test_the_capability_checks_its_options_when_made() -> None:
     with pytest.raises(TypeError):
         DirectAnswers(allow={"example": "financial_statements"})
     assert DirectAnswers(allow={"example": ["a", "a"]}).allow == {"example": frozenset({"a"})}
+    with pytest.raises(TypeError):
+        # One name for the whole agent would caption a second toolset's results with it: the toolset's id names.
+        DirectAnswers(server="bank")  # pyright: ignore[reportCallIssue]
 
 
 ENTRY = [("entry", {"account": "A-1"})]

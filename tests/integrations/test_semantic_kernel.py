@@ -47,6 +47,7 @@ class ScriptedService(ChatCompletionClientBase):  # pyright: ignore[reportUntype
 
     SUPPORTS_FUNCTION_CALLING: ClassVar[bool] = True
     calls: list[tuple[str, dict[str, Any]]] = Field(default_factory=list)
+    plugin: str = PLUGIN
     requests: int = 0
     read: list[str] = Field(default_factory=list)
 
@@ -63,7 +64,9 @@ class ScriptedService(ChatCompletionClientBase):  # pyright: ignore[reportUntype
             self.read = [str(item.result) for item in results]
             return [ChatMessageContent(role=AuthorRole.ASSISTANT, content=SUMMARY)]
         items = [
-            FunctionCallContent(id=f"call-{index}", function_name=name, plugin_name=PLUGIN, arguments=dict(arguments))
+            FunctionCallContent(
+                id=f"call-{index}", function_name=name, plugin_name=self.plugin, arguments=dict(arguments)
+            )
             for index, (name, arguments) in enumerate(self.calls, 1)
         ]
         return [ChatMessageContent(role=AuthorRole.ASSISTANT, items=items)]
@@ -80,7 +83,7 @@ async def _run(
     service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(n, dict(a)) for n, a in calls])
     args = [module] if module.endswith(".py") else ["-m", module]
     async with MCPStdioPlugin(name=PLUGIN, command=python, args=args) as plugin:
-        chosen = direct_answers(service, [plugin], **options) if helped else service
+        chosen = direct_answers(service, {"example": plugin}, **options) if helped else service
         agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
         if helped:
             agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
@@ -132,8 +135,34 @@ def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -
 
 def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
     message, service = asyncio.run(
-        _run(example_python, FINANCIAL, [("financial_statements", {})], allow=["key_figures"])
+        _run(example_python, FINANCIAL, [("financial_statements", {})], allow={"example": ["key_figures"]})
     )
+    assert str(message) == SUMMARY and service.requests == 2
+
+
+def test_each_plugin_captions_with_its_own_servers_name_and_allows_only_its_own_tools(example_python: str) -> None:
+    """Two servers of one agent: a result of the second is captioned with its own server's name, never the first's,
+    and a tool name allowed on the first allows nothing of the second."""
+
+    async def run(**options: Any) -> tuple[Any, ScriptedService]:
+        service = ScriptedService(
+            service_id="scripted", ai_model_id="scripted", calls=[("entry", {"account": "A-1"})], plugin="ledger"
+        )
+        async with (
+            MCPStdioPlugin(name="bank", command=example_python, args=["-m", FINANCIAL]) as bank,
+            MCPStdioPlugin(name="ledger", command=example_python, args=[MARKED]) as ledger,
+        ):
+            chosen = direct_answers(service, {"bank": bank, "ledger-2": ledger}, **options)
+            agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[bank, ledger])
+            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+            response = await agent.get_response(messages="Go.")
+        return response.message, service
+
+    message, service = asyncio.run(run())
+    assert service.requests == 1
+    assert str(message).startswith('Verbatim result from tool "entry" of server "ledger-2".')
+    assert '"bank"' not in str(message)
+    message, service = asyncio.run(run(allow={"bank": ["entry"]}))
     assert str(message) == SUMMARY and service.requests == 2
 
 
@@ -219,8 +248,9 @@ def test_the_service_refuses_a_kernel_without_its_filter_and_changes_no_kernel(e
     async def run() -> None:
         service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[("financial_statements", {})])
         async with MCPStdioPlugin(name=PLUGIN, command=example_python, args=["-m", FINANCIAL]) as plugin:
-            chosen = direct_answers(service, [plugin], allow=["financial_statements"])
-            assert chosen.plugins == (plugin,) and chosen.options.allow == frozenset({"financial_statements"})
+            chosen = direct_answers(service, {"example": plugin}, allow={"example": ["financial_statements"]})
+            assert chosen.plugins == (plugin,) and chosen.servers == {PLUGIN: "example"}
+            assert chosen.allowed.allow == {"example": frozenset({"financial_statements"})}
             agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
             with pytest.raises(ValueError, match="answer_filter"):
                 await agent.get_response(messages="Go.")
@@ -233,11 +263,18 @@ def test_the_service_refuses_a_kernel_without_its_filter_and_changes_no_kernel(e
 def test_direct_answers_checks_its_options_when_called() -> None:
     service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[])
     with pytest.raises(TypeError):
-        direct_answers(service, [], max_rows=True)
+        direct_answers(service, {}, max_rows=True)
     with pytest.raises(TypeError):
-        direct_answers(service, [], allow="financial_statements")
+        direct_answers(service, {}, allow="financial_statements")  # pyright: ignore[reportArgumentType]
+    with pytest.raises(TypeError):
+        direct_answers(service, {}, allow=["financial_statements"])  # pyright: ignore[reportArgumentType]
+    with pytest.raises(TypeError):
+        direct_answers(service, [])  # pyright: ignore[reportArgumentType]
+    with pytest.raises(TypeError):
+        # One name for every plugin would caption a second server's results with it.
+        direct_answers(service, {}, server="bank")  # pyright: ignore[reportCallIssue]
     with pytest.raises(ValueError):
-        direct_answers(service, [], max_bytes=-1)
+        direct_answers(service, {}, max_bytes=-1)
 
 
 DIRECTIVE = "tests.support.directive_server"
@@ -266,7 +303,7 @@ async def _run_filtered(
     added after the adapter's, `function` as function-invocation filters; with the calls the server received."""
     service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(n, dict(a)) for n, a in calls])
     async with MCPStdioPlugin(name=PLUGIN, command=python, args=[MARKED]) as plugin:
-        chosen = direct_answers(service, [plugin])
+        chosen = direct_answers(service, {"example": plugin})
         agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
         agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
         for each in auto:

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import StdioServerParameters  # pyright: ignore[reportAttributeAccessIssue]
 from mcp.client.stdio import stdio_client
 from strands import Agent  # pyright: ignore[reportMissingImports]
@@ -71,9 +72,10 @@ class ScriptedModel(Model):  # pyright: ignore[reportUntypedBaseClass]
 def _run(python: str, module: str, script: Sequence[tuple[str, dict[str, Any]]], **options: Any) -> tuple[str, Any]:
     params = StdioServerParameters(command=python, args=["-m", module], cwd=str(ROOT))
     model = ScriptedModel(script)
-    options.setdefault("server", "example")
     client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
-    agent = Agent(model=model, tools=[client], hooks=[DirectAnswers(**options)], callback_handler=None)
+    agent = Agent(
+        model=model, tools=[client], hooks=[DirectAnswers({"example": client}, **options)], callback_handler=None
+    )
     try:
         result = asyncio.run(agent.invoke_async("Go."))
     finally:
@@ -130,7 +132,7 @@ def test_an_error_marked_verbatim_goes_to_the_model(example_python: str) -> None
 
 
 def test_the_allowlist_keeps_a_marked_tool_it_does_not_name_with_the_model(example_python: str) -> None:
-    final, (model, _) = _run(example_python, HOSTILE, [("notes", {})], allow=["ledger"])
+    final, (model, _) = _run(example_python, HOSTILE, [("notes", {})], allow={"example": ["ledger"]})
     assert final.strip() == SUMMARY and model.calls == 2
 
 
@@ -158,6 +160,50 @@ def test_two_verbatim_calls_answer_with_both_each_closed_by_the_host(example_pyt
 def test_the_tool_hint_alone_takes_the_route(example_python: str) -> None:
     final, _ = _run(example_python, HOSTILE, [("bare", {})])  # no directive in the result
     assert final.split("\n\n")[:2] == ['Verbatim result from tool "bare" of server "example".', UNSTATED_COMPLETENESS]
+
+
+MARKED = str(Path(__file__).with_name("marked_server.py"))
+"""A server marking every tool verbatim."""
+
+
+def _two_servers(python: str, allow: Any = None) -> tuple[str, ScriptedModel]:
+    """One agent with two MCP servers, the example server as "bank" and the one marking every tool as "ledger",
+    whose `entry` the model calls."""
+    model = ScriptedModel([("entry", {"account": "A-1"})])
+    bank_params = StdioServerParameters(command=python, args=["-m", FINANCIAL], cwd=str(ROOT))
+    ledger_params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
+    bank = MCPClient(lambda: stdio_client(bank_params), startup_timeout=60)
+    ledger = MCPClient(lambda: stdio_client(ledger_params), startup_timeout=60)
+    hooks = [DirectAnswers({"bank": bank, "ledger": ledger}, allow=allow)]
+    agent = Agent(model=model, tools=[bank, ledger], hooks=hooks, callback_handler=None)
+    try:
+        result = asyncio.run(agent.invoke_async("Go."))
+    finally:
+        agent.cleanup()
+    return str(result), model
+
+
+def test_a_second_servers_result_is_captioned_with_its_own_name(example_python: str) -> None:
+    final, model = _two_servers(example_python)
+    assert model.calls == 1
+    assert final.startswith('Verbatim result from tool "entry" of server "ledger".')
+    assert '"bank"' not in final
+
+
+def test_a_tool_name_allowed_on_one_server_allows_nothing_of_another(example_python: str) -> None:
+    final, model = _two_servers(example_python, allow={"bank": ["entry"]})
+    assert final.strip() == SUMMARY and model.calls == 2
+
+
+def test_the_provider_takes_the_servers_by_name_and_no_name_for_them_all() -> None:
+    with pytest.raises(TypeError):
+        DirectAnswers([])  # pyright: ignore[reportArgumentType]
+    with pytest.raises(TypeError):
+        DirectAnswers({"": object()})
+    with pytest.raises(TypeError):
+        DirectAnswers({}, allow=["entry"])  # pyright: ignore[reportArgumentType]
+    with pytest.raises(TypeError):
+        DirectAnswers({}, server="bank")  # pyright: ignore[reportCallIssue]
 
 
 def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
@@ -208,7 +254,7 @@ def _run_hooked(python: str, hooks: AppHooks) -> tuple[str, ScriptedModel, list[
     params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
     model = ScriptedModel(ENTRY)
     client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
-    agent = Agent(model=model, tools=[client], hooks=[DirectAnswers(server="example"), hooks], callback_handler=None)
+    agent = Agent(model=model, tools=[client], hooks=[DirectAnswers({"example": client}), hooks], callback_handler=None)
     try:
         result = asyncio.run(agent.invoke_async("Go."))
         received = client.call_tool_sync("probe", "received", {})

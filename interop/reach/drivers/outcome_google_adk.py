@@ -55,7 +55,7 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     if job["helped"]:
         from mcp_rendering.integrations.google_adk import direct_answers
 
-        callbacks = direct_answers(server=server_name(job))
+        callbacks = direct_answers({server_name(job): toolset})
     agent = LlmAgent(name="reach", model=model, tools=[toolset], **callbacks)
     runner = InMemoryRunner(agent=agent, app_name="reach")
     final = ""

@@ -48,14 +48,7 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     if job["helped"]:
         from mcp_rendering.integrations.haystack import direct_answers
 
-        # The server's tool definitions, which `MCPToolset`'s tools do not keep: their hints, and the argument a
-        # partial result's continuation sets, so that the notice can say how to get the rest.
-        client = server_info.create_client()
-        try:
-            listed = await client.connect()
-        finally:
-            await client.aclose()
-        hooks = direct_answers(toolset, listed_tools=listed, server=server_name(job))
+        hooks = direct_answers({server_name(job): toolset})
     generator = ScriptedGenerator(script(job, tool_name), job["options"]["summary"])
     agent = Agent(chat_generator=generator, tools=toolset, hooks=hooks)
     try:

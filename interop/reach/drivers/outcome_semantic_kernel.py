@@ -58,7 +58,7 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
         if job["helped"]:
             from mcp_rendering.integrations.semantic_kernel import direct_answers
 
-            service = direct_answers(service, [plugin], server=server_name(job))
+            service = direct_answers(service, {server_name(job): plugin})
         agent = ChatCompletionAgent(name="reach", service=service, plugins=[plugin])
         if job["helped"]:
             agent.kernel.add_filter("auto_function_invocation", service.answer_filter)

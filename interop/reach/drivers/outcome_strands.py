@@ -56,12 +56,12 @@ class ScriptedModel(Model):  # pyright: ignore[reportUntypedBaseClass]
 
 async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     params = StdioServerParameters(command=job["command"], args=job["args"], cwd=job.get("cwd"))
+    client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
     hooks: list[Any] = []
     if job["helped"]:
         from mcp_rendering.integrations.strands import DirectAnswers
 
-        hooks.append(DirectAnswers(server=server_name(job)))
-    client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
+        hooks.append(DirectAnswers({server_name(job): client}))
     model = ScriptedModel(script(job, tool_name), job["options"]["summary"])
     agent = Agent(model=model, tools=[client], hooks=hooks, callback_handler=None)
     try:

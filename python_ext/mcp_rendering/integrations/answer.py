@@ -52,7 +52,14 @@ are loaded).
   hint or the result's directive, that is not an error (`AnswerOptions.direct_answer`);
 - either way, only for a tool `allow` names, when it names any.
 
-Each adapter's entry point spells the five keywords out, with `AnswerOptions`' types and defaults (a test keeps the
+An adapter whose one entry point serves every MCP server of an agent (Google ADK, Haystack, Semantic Kernel,
+Strands, Pydantic AI) names each result's server from what produced it (the toolset or plugin, named by the
+application where the framework gives it no name), never from one option for the whole agent, and takes `allow`
+keyed by server (`AllowByServer`: each server's name mapped to its tools' names), so that a second server's tool of
+the same name is not allowed by the first's entry; it takes no `server` keyword. The adapters made for one server
+(one toolkit, tool spec or server class) take `server` and `allow` as tool names, that server's.
+
+Each adapter's entry point spells the keywords out, with `AnswerOptions`' types and defaults (a test keeps the
 copies alike), rather than sharing one `TypedDict` through ``**options: Unpack[...]``: a `TypedDict` holds no
 defaults, so signatures and their reference pages would lose `DEFAULT_MAX_BYTES`; `Unpack` needs Python 3.11 or a
 new dependency on this package's 3.10; and it closes the keywords of an entry point that also forwards the
@@ -94,6 +101,7 @@ __all__ = [
     "NARROWER_QUERY",
     "OTHER_CALLS_OPENING",
     "UNSTATED_COMPLETENESS",
+    "AllowByServer",
     "AnswerOptions",
     "FinalAnswer",
     "final_answer",
@@ -428,6 +436,46 @@ def _checked_allow(allow: object) -> frozenset[str] | None:
         if not isinstance(name, str):
             raise TypeError(f"allow must hold tool names (strings), not {type(name).__name__}")
     return frozenset(cast("tuple[str, ...]", names))
+
+
+def _checked_allow_by_server(allow: object) -> dict[str, frozenset[str]] | None:
+    if allow is None:
+        return None
+    if not isinstance(allow, Mapping):
+        raise TypeError(f"allow must map server names to tool names, not {type(allow).__name__}")
+    checked: dict[str, frozenset[str]] = {}
+    for server, names in cast("Mapping[object, object]", allow).items():
+        if not isinstance(server, str):
+            raise TypeError(f"allow must map server names (strings), not {type(server).__name__}")
+        checked[server] = _checked_allow(names) or frozenset[str]()
+    return checked
+
+
+@dataclass(frozen=True, init=False)
+class AllowByServer:
+    """The `allow` option of an adapter serving several MCP servers: each server's name (as its captions show it)
+    mapped to the names (the server's own) of its tools whose verbatim result may answer directly; a server missing
+    from it has none. None: every tool each server marks."""
+
+    allow: Mapping[str, frozenset[str]] | None
+
+    def __init__(self, allow: Mapping[str, Iterable[str]] | None = None) -> None:
+        """
+        Raises:
+            TypeError: `allow` is not a mapping of server names to tool names.
+        """
+        object.__setattr__(self, "allow", _checked_allow_by_server(allow))
+
+    def allows(self, server: str | None, name: object) -> bool:
+        """Whether the tool called `name` of the server named `server` (None: unnamed, never allowed by a mapping)
+        may answer directly."""
+        if self.allow is None:
+            return True
+        return server is not None and isinstance(name, str) and name in self.allow.get(server, frozenset[str]())
+
+    def listed(self) -> dict[str, list[str]] | None:
+        """`allow` as plain data (sorted names), for a framework's serialization."""
+        return None if self.allow is None else {server: sorted(names) for server, names in self.allow.items()}
 
 
 @dataclass(frozen=True, init=False)

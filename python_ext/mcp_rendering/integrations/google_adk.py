@@ -1,13 +1,19 @@
 """The whole result to the user in Google's Agent Development Kit (`google-adk`): its own `skip_summarization`
 route for the MCP tools' verbatim results, and the host's view of the result as the turn's final text.
 
-Give the agent the callbacks (one line per agent)::
+Give the agent the callbacks (one line per agent), naming each MCP toolset whose results may answer by its server's
+name::
 
     from mcp_rendering.integrations.google_adk import direct_answers
 
-    agent = LlmAgent(name="analyst", model=model, tools=[toolset], **direct_answers())
+    agent = LlmAgent(name="analyst", model=model, tools=[toolset], **direct_answers({"accounts": toolset}))
 
-For an `McpToolset` tool whose result the host presents verbatim (the tool's hint or the result's directive),
+ADK's MCP tool keeps no public trace of the toolset that made it, so the application names the servers: a tool's
+result is captioned with the name of the toolset that lists it (the toolset's own listing, read when the tool's
+result comes back; a tool that no named toolset lists, or that several list alike, is untouched), never with one
+name for the whole agent, and ``allow`` maps a server's name to its tools' names.
+
+For a tool of one of those toolsets whose result the host presents verbatim (the tool's hint or the result's directive),
 the `after_tool_callback` sets ADK's `tool_context.actions.skip_summarization`, so that no model call follows,
 and replaces the function response by ``{"answer": text}``; the `after_agent_callback` then ends the agent's turn
 with one more event whose text is the host's view (`mcp_rendering.integrations.answer.final_answer`: the caption,
@@ -33,7 +39,7 @@ import importlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions
 
 __all__ = ["ANSWER_KEY", "direct_answers"]
 
@@ -76,13 +82,24 @@ def _turn_call_ids(tool_context: Any) -> tuple[str, ...]:
     return (own or "",)
 
 
+async def _server_of(servers: Mapping[str, Any], raw: Any, tool_context: Any) -> str | None:
+    """The name of the one toolset of `servers` whose own listing holds the MCP tool `raw` (None when none does, or
+    several list it alike: then which server answered cannot be told)."""
+    found: list[str] = []
+    for name, toolset in servers.items():
+        listed = cast("list[Any]", await toolset.get_tools(tool_context))
+        if any(_raw_tool(tool) == raw for tool in listed):
+            found.append(name)
+    return found[0] if len(found) == 1 else None
+
+
 def direct_answers(
+    servers: Mapping[str, Any],
     *,
-    server: str | None = None,
     max_rows: int | None = None,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     markdown: bool = False,
-    allow: Iterable[str] | None = None,
+    allow: Mapping[str, Iterable[str]] | None = None,
 ) -> dict[str, Callable[..., Any]]:
     """The `before_tool_callback`, `after_tool_callback` and `after_agent_callback` of an `LlmAgent` (pass them with
     ``**``) that end the turn on a verbatim MCP result with the host's view as its text; see the module docstring.
@@ -90,22 +107,35 @@ def direct_answers(
     answers["before_tool_callback"]]``, and the same for `after_tool_callback`.
 
     Args:
-        server: the server name shown in the caption (default: none, the tool alone is named).
+        servers: each MCP server's name (shown in its results' captions) mapped to its `McpToolset`: the toolsets
+            whose tools may answer directly.
         max_rows: the host's bound on the records shown.
         max_bytes: the host's bound on the size of the records shown (None: no bound).
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
             renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
-        allow: the names of the tools whose verbatim result may end the turn; None: every tool the server marks.
+        allow: by server name, the names (the server's own) of the tools whose verbatim result may end the turn;
+            a server missing from it has none. None: every tool each server marks.
 
     Raises:
-        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
+        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions` and `AllowByServer`), or
+            `servers` is not a mapping of names to toolsets.
     """
-    options = AnswerOptions(server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
+    options = AnswerOptions(max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
+    allowed = AllowByServer(allow)
+    given = cast("object", servers)
+    if not isinstance(given, Mapping) or not all(
+        isinstance(name, str) and name for name in cast("Mapping[object, object]", given)
+    ):
+        raise TypeError("servers must map server names (non-empty strings) to McpToolsets")
+    named = dict(cast("Mapping[str, Any]", given))
 
-    # The answers of each turn's calls so far (None: not verbatim), by the turn's call ids. ADK runs a turn's
-    # calls concurrently and merges their actions; this callback runs without awaiting, so the last call of the
-    # turn to finish sees every other one and alone decides whether the summary is skipped.
-    turns: dict[tuple[str, ...], dict[str, tuple[str | None, str]]] = {}
+    # The answers of each turn's calls so far (None: not verbatim), by invocation and the turn's call ids. ADK runs
+    # a turn's calls concurrently and merges their actions; this callback's bookkeeping runs without awaiting, so
+    # the last call of the turn to finish sees every other one and alone decides whether the summary is skipped. A
+    # call whose after-tool callback never runs (an application's callback or plugin replaced the result first)
+    # leaves its turn undecided: the invocation's entries go when the agent's turn ends, and never meet another
+    # invocation's calls of the same ids.
+    turns: dict[tuple[str, tuple[str, ...]], dict[str, tuple[str | None, str]]] = {}
     # The calls the application's before-tool callbacks let through to the tool (ADK runs the after-tool callbacks
     # also on a response a before-tool callback gave in place of the call).
     let_through: set[str] = set()
@@ -113,17 +143,21 @@ def direct_answers(
     def before_tool(tool: Any, args: dict[str, Any], tool_context: Any) -> None:
         let_through.add(cast("str", tool_context.function_call_id))
 
-    def after_tool(tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any) -> dict[str, Any] | None:
-        calls = _turn_call_ids(tool_context)
+    async def after_tool(
+        tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any
+    ) -> dict[str, Any] | None:
         own = cast("str", tool_context.function_call_id)
         made = own in let_through
         let_through.discard(own)
-        answer = _verbatim_answer(tool, args, tool_response) if made else None
-        answered = turns.setdefault(calls, {})
+        answer = await _verbatim_answer(tool, args, tool_context, tool_response) if made else None
+        # From here on nothing awaits: the turn's bookkeeping below runs whole.
+        calls = _turn_call_ids(tool_context)
+        key = (cast("str", tool_context.invocation_id), calls)
+        answered = turns.setdefault(key, {})
         name = getattr(tool, "name", None)
         answered[cast("str", tool_context.function_call_id)] = (answer, name if isinstance(name, str) else "unknown")
         if len(answered) >= len(set(calls)):
-            del turns[calls]
+            del turns[key]
             if all(text is not None for text, _ in answered.values()):
                 tool_context.actions.skip_summarization = True
                 earlier = cast("list[dict[str, str]]", tool_context.state.get(ANSWER_KEY) or [])
@@ -134,18 +168,22 @@ def direct_answers(
                 tool_context.state[ANSWER_KEY] = [*earlier, *kept]
         return None if answer is None else {"answer": answer}
 
-    def _verbatim_answer(tool: Any, args: dict[str, Any], tool_response: Any) -> str | None:
+    async def _verbatim_answer(tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any) -> str | None:
         raw = _raw_tool(tool)
         if raw is None or not isinstance(tool_response, Mapping):
             return None  # not an MCP tool's result
         response = cast("Mapping[str, Any]", tool_response)
         if "content" not in response:
             return None
-        return options.direct_answer(
-            raw, _wire(response), name=cast("str | None", getattr(tool, "name", None)), arguments=args
-        )
+        server = await _server_of(named, raw, tool_context)
+        if server is None or not allowed.allows(server, getattr(raw, "name", None)):
+            return None
+        return options.direct_answer(raw, _wire(response), arguments=args, default_server=server)
 
     def after_agent(callback_context: Any) -> Any:
+        invocation = cast("str", callback_context.invocation_id)
+        for key in [key for key in turns if key[0] == invocation]:
+            del turns[key]
         answers = cast("list[dict[str, str]] | None", callback_context.state.get(ANSWER_KEY))
         if not answers:
             return None

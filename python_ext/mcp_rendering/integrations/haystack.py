@@ -1,26 +1,34 @@
 """The whole result to the user in Haystack (`haystack-ai` with `mcp-haystack`): the Agent's own stop for the MCP
 tools' verbatim results, and the host's view of the result as the last message.
 
-Give the agent the hook (one line per agent), naming the MCP tools or toolsets whose results may answer::
+Give the agent the hook (one line per agent), naming each MCP toolset (or tool) whose results may answer by its
+server's name::
 
     from mcp_rendering.integrations.haystack import direct_answers
 
-    agent = Agent(chat_generator=generator, tools=toolset, hooks=direct_answers(toolset))
+    agent = Agent(chat_generator=generator, tools=toolset, hooks=direct_answers({"accounts": toolset}))
     answer = agent.run(messages=[ChatMessage.from_user("Show the accounts")])["last_message"].text
+
+`mcp-haystack`'s tools keep neither the server's name nor its tool definitions, so the application names each
+server, and the hook reads the definitions (their hints) itself: at the Agent's warm-up, once per toolset, it lists
+the server's tools with `mcp-haystack`'s own client for the toolset's `server_info` (a connection of its own, closed
+at once). A result is captioned with the name of the server whose toolset (or tool) ran the call, never one name
+for the whole agent, and ``allow`` maps a server's name to its tools' names. An `MCPTool` given alone keeps its
+server's connection private: only a result's directive counts for it.
 
 The hook runs at the Agent's ``after_tool`` point (and at ``before_tool``, where it notes the calls that go on to the
 tools, so that a result an application's hook gave in place of a call is never read as the server's). When every tool
-call of the model's turn returned a result the host presents verbatim (the result's directive, or the tool's hint when
-the listed tools are given), it appends an assistant message holding the host's view
-(`mcp_rendering.integrations.answer.final_answer`: the caption, a partial result's notice with how to get the rest,
-every record) and sets the Agent's ``stop_run`` state key, so that the run ends before the next model call;
-``exit_reason`` is then the first such tool's name, as an exit condition would set it. The last message's ``.text`` is
-the answer, where Haystack applications read it; without the hook, with ``exit_conditions``, the last message is the
-tool message, whose ``.text`` is None and whose result is the whole `CallToolResult` as JSON.
+call of the model's turn returned a result the host presents verbatim (the result's directive, or the tool's hint),
+it appends an assistant message holding the host's view (`mcp_rendering.integrations.answer.final_answer`: the
+caption, a partial result's notice with how to get the rest, every record) and sets the Agent's ``stop_run`` state
+key, so that the run ends before the next model call; ``exit_reason`` is then the first such tool's name, as an exit
+condition would set it. The last message's ``.text`` is the answer, where Haystack applications read it; without the
+hook, with ``exit_conditions``, the last message is the tool message, whose ``.text`` is None and whose result is the
+whole `CallToolResult` as JSON.
 
-The route is read only from the tool message of one of the given tools (a name stands for an MCP tool of that
-name) that the application gave neither ``outputs_to_string`` nor ``outputs_to_state`` (the Agent's ``tools``
-state key, kept for hooks, says which tool ran each call): its text is then the SDK's JSON dump of the
+The route is read only from the tool message of one of the given tools that the application gave neither
+``outputs_to_string`` nor ``outputs_to_state`` (the Agent's ``tools`` state key, kept for hooks, says which tool ran
+each call): its text is then the SDK's JSON dump of the
 `CallToolResult` that `mcp-haystack` made, where the server's text sits only inside strings. A tool whose output
 the application converts goes to the model, as without the hook: its message may hold the server's text alone, and
 a server's text worded as a whole result (a directive saying verbatim among it) must not pass for one. The
@@ -37,33 +45,33 @@ among the messages, to show beside the answer).
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions
 from mcp_rendering.reading import parse_json
 
 __all__ = ["DirectAnswerHook", "direct_answers"]
 
 
-def _tool_names(tools: Iterable[Any]) -> list[str]:
-    """The names of tools given by name, of MCP tools, and of the tools of MCP toolsets (a Haystack `Toolset`
-    iterates over its tools, once connected: read at each run, since a toolset connects at the Agent's warm-up)."""
-    names: list[str] = []
-    for tool in tools:
-        name = tool if isinstance(tool, str) else getattr(tool, "name", None)
-        if isinstance(name, str):
-            names.append(name)
-        else:
-            names.extend(str(member.name) for member in cast("Iterable[Any]", tool))
-    return list(dict.fromkeys(names))
+def _tool_names(tools: Any) -> list[str]:
+    """The names of a server's tools: an MCP tool's, the tools of an MCP toolset (a Haystack `Toolset` iterates over
+    its tools, once connected), or names given as such (a hook `from_dict` made)."""
+    if isinstance(getattr(tools, "name", None), str):
+        return [str(tools.name)]
+    return list(dict.fromkeys(str(getattr(tool, "name", tool)) for tool in cast("Iterable[Any]", tools)))
 
 
-def _listed_name(tool: object) -> object:
-    if isinstance(tool, Mapping):
-        return cast("Mapping[str, Any]", tool).get("name")
-    return getattr(tool, "name", None)
+async def _listed_tools(server_info: Any) -> dict[str, Any]:
+    """The server's tool definitions by name, listed with `mcp-haystack`'s own client for `server_info`."""
+    client = server_info.create_client()
+    try:
+        return {str(tool.name): tool for tool in cast("list[Any]", await client.connect())}
+    finally:
+        await client.aclose()
 
 
 def _wire(text: str) -> dict[str, Any] | None:
@@ -91,26 +99,29 @@ def _replace(current: Any, new: Any) -> Any:
     return new
 
 
-def _unconverted_tools(state: Any, tools: Iterable[Any]) -> frozenset[str]:
-    """The names of `tools` (names, `MCPTool`s, `MCPToolset`s) whose tool message holds the result string
-    `mcp-haystack` made: the tools that ran this step (the Agent's ``tools`` state key, kept for hooks) given
-    neither ``outputs_to_string`` nor ``outputs_to_state``, each one of `tools` itself (an MCP tool, or a member of
-    an MCP toolset) or named by them. Any other tool's message is the application's conversion of the result, which
-    may hold the server's text alone: text worded as a whole result would then pass for one."""
-    given: set[int] = set()
-    named: set[str] = set()
-    for tool in tools:
-        if isinstance(tool, str):
-            named.add(tool)
-        elif isinstance(getattr(tool, "name", None), str):
-            given.add(id(tool))
-        else:  # a toolset: its tools, once connected
-            given.update(id(member) for member in cast("Iterable[Any]", tool))
-    return frozenset(
-        str(tool.name)
-        for tool in cast("list[Any]", state.data.get("tools") or [])
-        if (id(tool) in given or tool.name in named) and not tool.outputs_to_string and not tool.outputs_to_state
-    )
+def _unconverted_tools(state: Any, servers: Mapping[str, Any]) -> dict[str, str]:
+    """The server's name of each tool that ran this step (the Agent's ``tools`` state key, kept for hooks), by tool
+    name, for the tools of `servers` (an MCP tool, a member of an MCP toolset, or a name `from_dict` gave) given
+    neither ``outputs_to_string`` nor ``outputs_to_state``: those whose tool message holds the result string
+    `mcp-haystack` made. Any other tool's message is the application's conversion of the result, which may hold the
+    server's text alone: text worded as a whole result would then pass for one."""
+    given: dict[int, str] = {}
+    named: dict[str, str] = {}
+    for server, tools in servers.items():
+        if isinstance(getattr(tools, "name", None), str):
+            given[id(tools)] = server
+        else:  # a toolset (its tools, once connected), or names
+            for member in cast("Iterable[Any]", tools):
+                if isinstance(member, str):
+                    named[member] = server
+                else:
+                    given[id(member)] = server
+    served: dict[str, str] = {}
+    for tool in cast("list[Any]", state.data.get("tools") or []):
+        server = given.get(id(tool)) or named.get(str(tool.name))
+        if server is not None and not tool.outputs_to_string and not tool.outputs_to_state:
+            served[str(tool.name)] = server
+    return served
 
 
 class DirectAnswerHook:
@@ -118,38 +129,55 @@ class DirectAnswerHook:
 
     def __init__(
         self,
-        tools: Iterable[Any],
+        servers: Mapping[str, Any],
         *,
-        listed_tools: Iterable[Any] = (),
-        server: str | None = None,
         max_rows: int | None = None,
         max_bytes: int | None = DEFAULT_MAX_BYTES,
         markdown: bool = False,
-        allow: Iterable[str] | None = None,
+        allow: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
         """The arguments are those of `direct_answers`.
 
         Raises:
-            TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
+            TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions` and `AllowByServer`),
+                or `servers` is not a mapping of names to MCP toolsets or tools.
         """
-        self._options = AnswerOptions(
-            server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
-        )
-        self.tools = list(tools)
-        """The tools whose results may answer: names, `MCPTool`s, `MCPToolset`s."""
+        self._options = AnswerOptions(max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
+        self._allowed = AllowByServer(allow)
+        given = cast("object", servers)
+        if not isinstance(given, Mapping) or not all(
+            isinstance(name, str) and name for name in cast("Mapping[object, object]", given)
+        ):
+            raise TypeError("servers must map server names (non-empty strings) to MCP toolsets or tools")
+        self.servers = dict(cast("Mapping[str, Any]", given))
+        """The MCP toolsets and tools whose results may answer, by their server's name."""
         # The ids of the tool calls the Agent was about to run at the last `before_tool` point (None: the hook is
         # not registered there, and every result is read as the server's).
         self._let_through: set[str] | None = None
-        self._listed: dict[str, Any] = {}
-        for tool in listed_tools:
-            name = _listed_name(tool)
-            if isinstance(name, str):
-                self._listed[name] = tool
+        self._listed: dict[str, dict[str, Any]] = {}
 
     @property
     def options(self) -> AnswerOptions:
         """The hook's options, as checked when it was made."""
         return self._options
+
+    @property
+    def allowed(self) -> AllowByServer:
+        """`allow`, as checked when the hook was made."""
+        return self._allowed
+
+    async def warm_up_async(self) -> None:
+        """List each MCP toolset's tools (their hints) once, with `mcp-haystack`'s own client; the Agent calls this
+        at its warm-up."""
+        for server, tools in self.servers.items():
+            info = getattr(tools, "server_info", None)
+            if server not in self._listed and info is not None and callable(getattr(info, "create_client", None)):
+                self._listed[server] = await _listed_tools(info)
+
+    def warm_up(self) -> None:
+        """`warm_up_async`, in a thread of its own (the caller may be running an event loop)."""
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(asyncio.run, self.warm_up_async()).result()
 
     def run(self, state: Any) -> None:
         """Put the host's view in place of each verbatim result of the last model turn, and end the run with it when
@@ -170,8 +198,8 @@ class DirectAnswerHook:
         if start == len(messages):
             return
         results = [message.tool_call_result for message in messages[start:]]
-        names = _unconverted_tools(state, self.tools)
-        answers = [self._answer(result, names, let_through) for result in results]
+        served = _unconverted_tools(state, self.servers)
+        answers = [self._answer(result, served, let_through) for result in results]
         if all(answer is None for answer in answers):
             return
         # Haystack's own message type, from the environment the agent runs in (this package does not depend on it).
@@ -192,10 +220,13 @@ class DirectAnswerHook:
         state.set("messages", [chat_message.from_assistant(text)])
         state.set("stop_run", str(results[0].origin.tool_name))
 
-    def _answer(self, result: Any, names: frozenset[str], let_through: set[str] | None) -> str | None:
+    def _answer(self, result: Any, served: Mapping[str, str], let_through: set[str] | None) -> str | None:
         origin = result.origin
         name = str(origin.tool_name)
-        if result.error or name not in names or not isinstance(result.result, str):
+        server = served.get(name)
+        if result.error or server is None or not isinstance(result.result, str):
+            return None
+        if not self._allowed.allows(server, name):
             return None
         if let_through is not None and str(origin.id) not in let_through:
             return None  # no tool ran for this call: the result is the application's own
@@ -204,23 +235,22 @@ class DirectAnswerHook:
             return None
         arguments = getattr(origin, "arguments", None)
         return self._options.direct_answer(
-            self._listed.get(name, {"name": name}),
+            self._listed.get(server, {}).get(name, {"name": name}),
             wire,
-            name=name,
             arguments=cast("Mapping[str, Any]", arguments) if isinstance(arguments, Mapping) else None,
+            default_server=server,
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Haystack's serialization of the hook: the tools by name (the listed tools are not kept)."""
+        """Haystack's serialization of the hook: each server's tools by name."""
         return {
             "type": f"{type(self).__module__}.{type(self).__qualname__}",
             "init_parameters": {
-                "tools": _tool_names(self.tools),
-                "server": self._options.server,
+                "servers": {server: _tool_names(tools) for server, tools in self.servers.items()},
                 "max_rows": self._options.max_rows,
                 "max_bytes": self._options.max_bytes,
                 "markdown": self._options.markdown,
-                "allow": None if self._options.allow is None else sorted(self._options.allow),
+                "allow": self._allowed.listed(),
             },
         }
 
@@ -231,43 +261,32 @@ class DirectAnswerHook:
 
 
 def direct_answers(
-    *tools: Any,
-    listed_tools: Iterable[Any] = (),
-    server: str | None = None,
+    servers: Mapping[str, Any],
+    *,
     max_rows: int | None = None,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     markdown: bool = False,
-    allow: Iterable[str] | None = None,
+    allow: Mapping[str, Iterable[str]] | None = None,
 ) -> dict[str, list[Any]]:
-    """The Agent's ``hooks`` argument holding `DirectAnswerHook` at ``after_tool``: a verbatim result of one of
-    `tools` (`MCPTool`s and `MCPToolset`s, or their names) ends the run with the host's view as the last message.
-    The hook is at ``before_tool`` too, where it notes the calls that go on to the tools: an application with hooks
-    of its own there lists them first, so that a result one of them gives in place of a call is never read as the
-    server's.
+    """The Agent's ``hooks`` argument holding `DirectAnswerHook` at ``after_tool``: a verbatim result of a tool of
+    `servers` ends the run with the host's view as the last message. The hook is at ``before_tool`` too, where it
+    notes the calls that go on to the tools: an application with hooks of its own there lists them first, so that a
+    result one of them gives in place of a call is never read as the server's.
 
     Args:
-        tools: the MCP tools and toolsets whose results may answer directly; a server could mark every tool
-            verbatim: name only the ones you mean. A name (a string) stands for itself.
-        listed_tools: the server's `Tool` definitions (SDK models or wire dicts), to read their hints: Haystack's
-            MCP tools keep neither `_meta` nor annotations, so without them only a result's directive counts.
-        server: the server name shown in the caption (default: none, the tool alone is named).
+        servers: each MCP server's name (shown in its results' captions) mapped to its `MCPToolset` (or an
+            `MCPTool`): the toolsets and tools whose results may answer directly.
         max_rows: the host's bound on the records shown.
         max_bytes: the host's bound on the size of the records shown (None: no bound).
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
             renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
-        allow: the names of the tools, among `tools`, whose verbatim result may end the run; None: every one.
+        allow: by server name, the names (the server's own) of the tools whose verbatim result may end the run; a
+            server missing from it has none. None: every tool each server marks.
 
     Raises:
-        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
+        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions` and `AllowByServer`), or
+            `servers` is not a mapping of names to MCP toolsets or tools.
     """
-    hook = DirectAnswerHook(
-        tools,
-        listed_tools=listed_tools,
-        server=server,
-        max_rows=max_rows,
-        max_bytes=max_bytes,
-        markdown=markdown,
-        allow=allow,
-    )
+    hook = DirectAnswerHook(servers, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
     hook._let_through = set()  # pyright: ignore[reportPrivateUsage]  # registered at `before_tool` below
     return {"before_tool": [hook], "after_tool": [hook]}

@@ -96,7 +96,7 @@ from pydantic_ai.messages import (  # pyright: ignore[reportMissingImports]
 )
 from pydantic_ai.toolsets import WrapperToolset  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, is_verbatim_tool
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions, is_verbatim_tool
 
 __all__ = ["DirectAnswers"]
 
@@ -204,8 +204,7 @@ class _DirectAnswerToolset(WrapperToolset[Any]):  # pyright: ignore[reportUntype
         toolset = this.wrapped
         tool_wire = _tool_wire(tool.tool_def)
         server = cast("str | None", toolset.id)
-        allow = cast("Mapping[str, frozenset[str]] | None", cast("Any", owner).allow)
-        allowed = allow is None or (server is not None and name in allow.get(server, frozenset[str]()))
+        allowed = cast("AllowByServer", cast("Any", owner).allowed).allows(server, name)
         if not (allowed and is_verbatim_tool(tool_wire) and _keeps_the_toolsets_call_path(toolset, tool.tool_def)):
             return await toolset.call_tool(name, tool_args, ctx, tool)
         settings = cast("Any", owner)
@@ -248,9 +247,6 @@ class DirectAnswers(AbstractCapability[Any]):  # pyright: ignore[reportUntypedBa
     """The capability ending a run on verbatim MCP results with the host's view as its output; see the module
     docstring."""
 
-    server: str | None = None
-    """The server name shown in the caption; None: the `id` of the result's own toolset (a toolset without one is
-    not named)."""
     max_rows: int | None = None
     """The host's bound on the records shown."""
     max_bytes: int | None = DEFAULT_MAX_BYTES
@@ -260,11 +256,13 @@ class DirectAnswers(AbstractCapability[Any]):  # pyright: ignore[reportUntypedBa
     output as Markdown; the plain text form otherwise, whose server text is raw."""
     allow: Mapping[str, Iterable[str]] | None = None
     """By toolset `id`, the names (the server's own) of the tools whose verbatim result may end the run; a toolset
-    missing from it has none. None: every tool each server marks."""
+    missing from it, or without an `id`, has none. None: every tool each server marks."""
     answers: dict[str, str] = field(default_factory=dict[str, str], repr=False)
     """The host's view of each verbatim result of the run, by tool call id."""
     options: AnswerOptions = field(init=False, repr=False, compare=False)
-    """The options above, checked when the capability is made (`allow` is checked toolset by toolset)."""
+    """The options above, checked when the capability is made."""
+    allowed: AllowByServer = field(init=False, repr=False, compare=False)
+    """`allow`, checked when the capability is made."""
 
     def __post_init__(self) -> None:
         """
@@ -273,26 +271,14 @@ class DirectAnswers(AbstractCapability[Any]):  # pyright: ignore[reportUntypedBa
                 mapping of toolset ids to tool names.
         """
         this = cast("Any", self)
-        this.options = AnswerOptions(
-            server=this.server, max_rows=this.max_rows, max_bytes=this.max_bytes, markdown=this.markdown
-        )
-        given = cast("object", this.allow)
-        if given is not None:
-            if not isinstance(given, Mapping):
-                raise TypeError(f"allow must map toolset ids to tool names, not {type(given).__name__}")
-            allow = cast("Mapping[object, Any]", given)
-            checked: dict[str, frozenset[str]] = {}
-            for toolset_id, names in allow.items():
-                if not isinstance(toolset_id, str):
-                    raise TypeError(f"allow must map toolset ids (strings), not {type(toolset_id).__name__}")
-                checked[toolset_id] = AnswerOptions(allow=names).allow or frozenset[str]()
-            this.allow = checked
+        this.options = AnswerOptions(max_rows=this.max_rows, max_bytes=this.max_bytes, markdown=this.markdown)
+        this.allowed = AllowByServer(this.allow)
+        this.allow = this.allowed.allow
 
     async def for_run(self, ctx: Any) -> DirectAnswers:
         # Tool call ids are unique within a run only: each run records its own answers.
         this = cast("Any", self)
         return DirectAnswers(
-            server=this.server,
             max_rows=this.max_rows,
             max_bytes=this.max_bytes,
             markdown=this.markdown,

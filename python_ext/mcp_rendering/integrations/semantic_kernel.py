@@ -6,7 +6,7 @@ Wrap the agent's chat completion service, and add the service's filter to the ag
 
     from mcp_rendering.integrations.semantic_kernel import direct_answers
 
-    service = direct_answers(chat_service, [plugin])
+    service = direct_answers(chat_service, {"accounts": plugin})
     agent = ChatCompletionAgent(service=service, plugins=[plugin])
     agent.kernel.add_filter("auto_function_invocation", service.answer_filter)
     response = await agent.get_response(messages="Show the annual accounts")
@@ -49,8 +49,13 @@ reads (the route is not taken). From the raw result of the call the chain made:
 
 Functions of tools the server does not mark, and of other plugins, are untouched (their calls go through SK's
 plugin as usual, which keeps no result's directive, so a result's own directive on such a tool does not take the
-route). A server that marks every tool: name the tools that may answer directly with ``allow``. Streaming calls
-pass through unchanged.
+route). Streaming calls pass through unchanged.
+
+Each plugin is its own server, named by the application where it gives the plugin to `direct_answers` (SK's own
+plugin names allow only letters, digits and ``_``, so they cannot spell every server's name): a result's caption
+names the server of the plugin that made the call, never one name for the whole agent, and ``allow`` maps a
+server's name to the names (the server's own) of its tools that may answer directly, so a tool of the same name on
+another server is not allowed by it. A server could mark every tool: name the ones you mean.
 """
 
 from __future__ import annotations
@@ -86,7 +91,7 @@ from semantic_kernel.functions import (  # pyright: ignore[reportMissingImports]
     kernel_function,  # pyright: ignore[reportUnknownVariableType]
 )
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions, is_verbatim_tool
 
 __all__ = ["ANSWER_METADATA_KEY", "DirectAnswerService", "direct_answers"]
 
@@ -187,8 +192,12 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
     loop runs."""
     plugins: tuple[Any, ...] = ()
     """The MCP plugins whose tools may answer directly."""
+    servers: dict[str, str] = Field(default_factory=dict[str, str])
+    """The server name each plugin's results are captioned with, by SK plugin name."""
     options: InstanceOf[AnswerOptions] = Field(default_factory=AnswerOptions)
     """The host's options, checked when made (`direct_answers` takes them as keyword arguments)."""
+    allowed: InstanceOf[AllowByServer] = Field(default_factory=AllowByServer)
+    """By plugin name, the tools that may answer directly (`direct_answers`' ``allow``)."""
 
     _listings: dict[int, _Listing] = PrivateAttr(default_factory=dict[int, _Listing])
     """The tools of each plugin's server (by the plugin's `id`), listed when first needed."""
@@ -266,7 +275,8 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
         if turn is not None and turn.owner is self and called is not None:
             plugin, tool_name = called
             tool = await self._tool(plugin, tool_name)
-            if tool is not None and self.options.selects(tool):
+            server = self.servers.get(plugin.name)
+            if tool is not None and self.allowed.allows(server, tool.name) and is_verbatim_tool(tool):
                 await self._through_chain(plugin, tool, context, next, turn)
                 return
         await next(context)
@@ -288,7 +298,8 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
         if call.result is None or outcome is None or outcome.value is not call.value:
             return  # refused, failed, or its result replaced by a filter: SK's own outcome stands
         metadata = original.metadata
-        answer = self.options.answer(tool, call.result, arguments=call.arguments, default_server=plugin.name)
+        server = self.servers.get(plugin.name)
+        answer = self.options.answer(tool, call.result, arguments=call.arguments, default_server=server)
         if answer.is_error:
             context.function_result = FunctionResult(function=metadata, value=answer.text)
             return
@@ -350,13 +361,12 @@ def _keeping(function: Any, plugin: _MCPPlugin, tool_name: str, call: _Call) -> 
 
 def direct_answers(
     service: Any,
-    plugins: Iterable[Any],
+    plugins: Mapping[str, Any],
     *,
-    server: str | None = None,
     max_rows: int | None = None,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     markdown: bool = False,
-    allow: Iterable[str] | None = None,
+    allow: Mapping[str, Iterable[str]] | None = None,
 ) -> DirectAnswerService:
     """`service` (any SK chat completion service) wrapped so that a verbatim result of an MCP tool of `plugins`
     ends the turn with the host's view as the answer, once its `answer_filter` is in the agent's kernel; see the
@@ -364,22 +374,32 @@ def direct_answers(
 
     Args:
         service: the chat completion service whose model answers otherwise.
-        plugins: the MCP plugins (connected) whose tools may answer directly.
-        server: the server name shown in the caption (default: the plugin's name).
+        plugins: each MCP server's name (shown in its results' captions) mapped to its plugin (connected): the
+            plugins whose tools may answer directly.
         max_rows: the host's bound on the records shown.
         max_bytes: the host's bound on the size of the records shown (None: no bound).
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
             renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
-        allow: the names of the tools whose verbatim result may end the turn; None: every tool the server marks.
+        allow: by server name, the names (the server's own) of the tools whose verbatim result may end the turn; a
+            server missing from it has none. None: every tool each server marks.
 
     Raises:
-        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
+        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions` and `AllowByServer`), or
+            `plugins` is not a mapping of names to plugins.
     """
-    options = AnswerOptions(server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
+    options = AnswerOptions(max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
+    given = cast("object", plugins)
+    if not isinstance(given, Mapping) or not all(
+        isinstance(name, str) and name for name in cast("Mapping[object, object]", given)
+    ):
+        raise TypeError("plugins must map server names (non-empty strings) to MCP plugins")
+    named = cast("Mapping[str, _MCPPlugin]", given)
     return DirectAnswerService(
         inner=service,
-        plugins=tuple(plugins),
+        plugins=tuple(named.values()),
+        servers={plugin.name: name for name, plugin in named.items()},
         options=options,
+        allowed=AllowByServer(allow),
         service_id=cast("str", service.service_id),
         ai_model_id=cast("str", service.ai_model_id),
         instruction_role=cast("str", service.instruction_role),

@@ -1,11 +1,12 @@
 """The whole result to the user in Strands Agents (`strands-agents`): its own cancel route for the MCP tools'
 verbatim results, with the host's view of the result as the final message.
 
-Give the agent the hook provider (one line per agent)::
+Give the agent the hook provider (one line per agent), naming each MCP client whose tools' results may answer by
+its server's name::
 
     from mcp_rendering.integrations.strands import DirectAnswers
 
-    agent = Agent(model=model, tools=[mcp_client], hooks=[DirectAnswers()])
+    agent = Agent(model=model, tools=[mcp_client], hooks=[DirectAnswers({"accounts": mcp_client})])
     answer = str(await agent.invoke_async("Show the accounts"))
 
 When every tool call of a model turn returned a result the host presents verbatim (the tool's hint or the result's
@@ -19,6 +20,10 @@ An error result never ends the loop: the model reads it, as without the route, a
 that also called another tool (or a tool that is not an MCP tool), the model answers, having read every result,
 each verbatim one as the host's view in place of the raw result (so the application finds that view in the
 conversation, to show beside the answer). Tools the server does not mark are untouched.
+
+Strands' `MCPClient` keeps no server name, so the application names each client: a result is captioned with the
+name of the client its tool belongs to (the tool's own `mcp_client`), never one name for the whole agent, and
+``allow`` maps a server's name to its tools' names (the server's own). Tools of clients not named are untouched.
 
 The application's own hooks see every call. The provider's `BeforeToolCallEvent` callback hands Strands each MCP
 tool wrapped so that the adapter keeps the result the tool returned; only that result, as it came, takes the route:
@@ -38,7 +43,7 @@ from strands.hooks import (  # pyright: ignore[reportMissingImports]
 )
 from strands.types.tools import AgentTool  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions
 
 __all__ = ["DirectAnswers"]
 
@@ -122,29 +127,37 @@ class DirectAnswers:
 
     def __init__(
         self,
+        servers: Mapping[str, Any],
         *,
-        server: str | None = None,
         max_rows: int | None = None,
         max_bytes: int | None = DEFAULT_MAX_BYTES,
         markdown: bool = False,
-        allow: Iterable[str] | None = None,
+        allow: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
         """
         Args:
-            server: the server name shown in the caption (default: none, the tool alone is named).
+            servers: each MCP server's name (shown in its results' captions) mapped to its `MCPClient`: the clients
+                whose tools may answer directly.
             max_rows: the host's bound on the records shown.
             max_bytes: the host's bound on the size of the records shown (None: no bound).
             markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
                 renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
-            allow: the names of the tools (as the agent names them) whose verbatim result may end the loop; None:
-                every tool the server marks. A server could mark every tool: name the ones you mean.
+            allow: by server name, the names (the server's own) of the tools whose verbatim result may end the
+                loop; a server missing from it has none. None: every tool each server marks. A server could mark
+                every tool: name the ones you mean.
 
         Raises:
-            TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
+            TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions` and `AllowByServer`),
+                or `servers` is not a mapping of names to MCP clients.
         """
-        self._options = AnswerOptions(
-            server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
-        )
+        self._options = AnswerOptions(max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
+        self._allowed = AllowByServer(allow)
+        given = cast("object", servers)
+        if not isinstance(given, Mapping) or not all(
+            isinstance(name, str) and name for name in cast("Mapping[object, object]", given)
+        ):
+            raise TypeError("servers must map server names (non-empty strings) to MCP clients")
+        self._servers = dict(cast("Mapping[str, Any]", given))
         # The answers of each turn's calls so far (None: not verbatim) with their tools' names, by the turn's tool
         # use ids. Strands runs a turn's tools concurrently on one event loop and this callback never awaits, so the
         # last call of the turn to finish sees every other one and alone decides.
@@ -200,11 +213,15 @@ class DirectAnswers:
         result = event.result
         if raw is None or event.exception is not None or not isinstance(result, Mapping):
             return None  # not an MCP tool's result
+        client = getattr(event.selected_tool, "mcp_client", None)
+        server = next((name for name, given in self._servers.items() if given is client), None)
+        if server is None or not self._allowed.allows(server, getattr(raw, "name", None)):
+            return None  # a tool of a client not named, or not allowed on its own server
         tool_use = cast("Mapping[str, Any]", event.tool_use)
         arguments = tool_use.get("input")
         return self._options.direct_answer(
             raw,
             _wire(cast("Mapping[str, Any]", result)),
-            name=cast("str | None", getattr(event.selected_tool, "tool_name", None)),
             arguments=cast("Mapping[str, Any]", arguments) if isinstance(arguments, Mapping) else None,
+            default_server=server,
         )
