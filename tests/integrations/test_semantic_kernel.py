@@ -400,7 +400,7 @@ async def _run_probed(
     service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(n, dict(a)) for n, a in calls])
     async with MCPStdioPlugin(name=PLUGIN, command=python, args=[server]) as plugin:
         prepare(plugin)
-        chosen = direct_answers(service, [plugin]) if helped else service
+        chosen = direct_answers(service, {"example": plugin}) if helped else service
         agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
         if helped:
             agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
@@ -447,7 +447,7 @@ def test_the_tools_hints_are_listed_again_when_sk_loads_the_tools_again(example_
     async def run() -> tuple[Any, Any, ScriptedService]:
         service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[("ledger", {})])
         async with MCPStdioPlugin(name=PLUGIN, command=example_python, args=[NAMING]) as plugin:
-            chosen = direct_answers(service, [plugin])
+            chosen = direct_answers(service, {"example": plugin})
             agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
             agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
             first = await agent.get_response(messages="Go.")
