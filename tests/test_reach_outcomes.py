@@ -21,8 +21,9 @@ def _reference(scenario_id: str) -> outcomes.Reference:
 
 
 def _view(scenario_id: str) -> str:
-    ref = _reference(scenario_id)
-    return final_answer(ref.tool, ref.result, server=BY_ID[scenario_id].server_name).text
+    ref, scenario = _reference(scenario_id), BY_ID[scenario_id]
+    # As an adapter builds it: with the call's arguments, which say how to ask for the rest.
+    return final_answer(ref.tool, ref.result, server=scenario.server_name, arguments=dict(scenario.audited.args)).text
 
 
 def _analyse(scenario_id: str, final: str, outputs: list[str] | None = None) -> dict[str, Any]:
