@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from langchain_core.messages import ToolMessage  # pyright: ignore[reportMissingImports]
@@ -255,6 +255,16 @@ def test_tool_errors_reach_the_model_unchanged(example_python: str) -> None:
 def test_at_most_one_tool_source() -> None:
     with pytest.raises(ValueError, match="at most one"):
         rendering_interceptor(object(), tools=[])  # type: ignore[arg-type]
+
+
+def test_a_server_name_only_for_a_session() -> None:
+    # A client's or a tools list's calls may come from several servers: each is captioned with its own name.
+    with pytest.raises(ValueError, match="only with session"):
+        rendering_interceptor(client=cast("Any", object()), server="bank")
+    with pytest.raises(ValueError, match="only with session"):
+        rendering_interceptor(tools=[], server="bank")
+    with pytest.raises(ValueError, match="only with session"):
+        rendering_interceptor(server="bank")
 
 
 def test_the_docs_page_examples_run_as_written(tmp_path: Path) -> None:
