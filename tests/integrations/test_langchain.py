@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from langchain_core.messages import ToolMessage  # pyright: ignore[reportMissingImports]
@@ -257,6 +257,16 @@ def test_at_most_one_tool_source() -> None:
         rendering_interceptor(object(), tools=[])  # type: ignore[arg-type]
 
 
+def test_a_server_name_only_for_a_session() -> None:
+    # A client's or a tools list's calls may come from several servers: each is captioned with its own name.
+    with pytest.raises(ValueError, match="only with session"):
+        rendering_interceptor(client=cast("Any", object()), server="bank")
+    with pytest.raises(ValueError, match="only with session"):
+        rendering_interceptor(tools=[], server="bank")
+    with pytest.raises(ValueError, match="only with session"):
+        rendering_interceptor(server="bank")
+
+
 def test_the_docs_page_examples_run_as_written(tmp_path: Path) -> None:
     example, multi_server, route = page_examples("langchain.md")
     done = run_example(example, tmp_path)
@@ -324,7 +334,8 @@ async def _agent_run(
     async with _session(python, module) as session:
         interceptors = [direct_answer_interceptor()] if with_interceptor else []
         loaded = await load_mcp_tools(session, tool_interceptors=interceptors)
-        tools = answer_directly(loaded, server="example", markdown=markdown, allow=allow)
+        allowed = None if allow is None else {"example": allow}
+        tools = answer_directly({"example": loaded}, markdown=markdown, allow=allowed)
         agent = create_agent(_scripted_model(turn, more_turns), tools)
         state = await agent.ainvoke({"messages": [("user", "Show the accounts")]})
         raw = await session.call_tool(turn[0][0], turn[0][1])
@@ -370,15 +381,15 @@ def test_answer_directly_alone_answers_with_the_host_view(example_python: str) -
 
     async def called() -> tuple[ToolMessage, Any]:
         async with _session(example_python, FINANCIAL) as session:
-            alone = {tool.name: tool for tool in answer_directly(await load_mcp_tools(session))}
+            alone = {tool.name: tool for tool in answer_directly({"example": await load_mcp_tools(session)})}
             message = await _call(alone["financial_statements"], {})
             raw = await session.call_tool("financial_statements", {})
         return message, raw
 
     message, raw = asyncio.run(called())
     assert message.status == "success" and _texts(message) == [message.text]
-    # No server name given: the caption names none, as in the other adapters, rather than the adapters' "unknown".
-    assert message.text.startswith('Verbatim result from tool "financial_statements" of an unnamed server.')
+    # The adapters were given no server name: the caption names the server as `answer_directly` was given it.
+    assert message.text.startswith('Verbatim result from tool "financial_statements" of server "example".')
     report = audit(message.text, raw, markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
@@ -392,7 +403,7 @@ def test_the_caption_names_the_server_and_the_tool_as_the_adapters_loaded_them(e
             loaded = await load_mcp_tools(
                 session, tool_interceptors=[direct_answer_interceptor()], server_name="bank", tool_name_prefix=True
             )
-            tools = {tool.name: tool for tool in answer_directly(loaded)}
+            tools = {tool.name: tool for tool in answer_directly({"bank": loaded})}
             return await _call(tools["bank_financial_statements"], {})
 
     message = asyncio.run(called())
@@ -406,7 +417,7 @@ def test_answer_directly_leaves_the_given_tools_unchanged(example_python: str) -
         async with _session(example_python, FINANCIAL) as session:
             loaded = await load_mcp_tools(session)
             before = [(tool.return_direct, tool.coroutine) for tool in loaded]
-            chosen = answer_directly(loaded)
+            chosen = answer_directly({"example": loaded})
             await _call(chosen[[tool.name for tool in chosen].index("financial_statements")], {})
             assert [(tool.return_direct, tool.coroutine) for tool in loaded] == before
             assert not any(tool.return_direct for tool in loaded)
@@ -436,7 +447,7 @@ def test_a_hint_withdrawn_after_loading_still_ends_on_the_bounded_host_view(
     async def run() -> tuple[Any, list[Any]]:
         async with _session(example_python, RUG_PULL) as session:
             interceptors = [direct_answer_interceptor()] if with_interceptor else []
-            tools = answer_directly(await load_mcp_tools(session, tool_interceptors=interceptors))
+            tools = answer_directly({"example": await load_mcp_tools(session, tool_interceptors=interceptors)})
             relisted = [tool.meta for tool in (await session.list_tools()).tools]
             state = await create_agent(_scripted_model([("ledger", {})]), tools).ainvoke(
                 {"messages": [("user", "Show the ledger")]}
@@ -448,7 +459,7 @@ def test_a_hint_withdrawn_after_loading_still_ends_on_the_bounded_host_view(
     last = messages[-1]
     assert isinstance(last, ToolMessage) and last.status == "success"
     answer = last.text
-    assert answer.startswith('Verbatim result from tool "ledger" of an unnamed server.')
+    assert answer.startswith('Verbatim result from tool "ledger" of server "example".')
     assert LEDGER_LINE.format(index=0) in answer
     assert LEDGER_LINE.format(index=LEDGER_LINES - 1) not in answer
     assert len(answer.encode()) < 2 * DEFAULT_MAX_BYTES
@@ -460,7 +471,9 @@ def test_only_tools_the_server_marks_verbatim_return_directly(example_python: st
         from mcp_rendering.integrations.langchain import answer_directly
 
         async with _session(example_python, FINANCIAL) as session:
-            return {tool.name: tool.return_direct for tool in answer_directly(await load_mcp_tools(session))}
+            return {
+                tool.name: tool.return_direct for tool in answer_directly({"example": await load_mcp_tools(session)})
+            }
 
     assert asyncio.run(loaded()) == {"financial_statements": True, "key_figures": False}
 
@@ -531,7 +544,7 @@ def test_outside_a_graph_an_error_is_the_host_error_answer(example_python: str, 
 
 
 async def _answer_directly_alone(answer_directly: Any, session: ClientSession) -> list[Any]:
-    return answer_directly(await load_mcp_tools(session), server="example")
+    return answer_directly({"example": await load_mcp_tools(session)})
 
 
 def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> None:
@@ -572,6 +585,39 @@ def test_a_result_directive_alone_does_not_take_the_route_fixed_at_load(example_
 
 MARKED = str(Path(__file__).with_name("marked_server.py"))
 ENTRY = [("entry", {"account": "A-1"})]
+
+
+def test_two_servers_each_answer_under_their_own_name_and_allow_list(example_python: str) -> None:
+    # Two servers with the same tool: each call is captioned with its own connection's name, `allow` lets one
+    # server's tool through and not the other's, and tools given under another server's name are never shown as it.
+    from langchain_mcp_adapters.client import MultiServerMCPClient  # pyright: ignore[reportMissingImports]
+
+    from mcp_rendering.integrations.langchain import answer_directly, direct_answer_interceptor
+
+    async def scenario() -> tuple[list[str], dict[str, bool], str]:
+        connection: Any = {"transport": "stdio", "command": example_python, "args": [MARKED]}
+        client = MultiServerMCPClient(
+            {"bank": connection, "crm": connection}, tool_interceptors=[direct_answer_interceptor()]
+        )
+        servers = {name: await client.get_tools(server_name=name) for name in ("bank", "crm")}
+
+        def entries(tools: list[Any]) -> list[Any]:
+            return [tool for tool in tools if tool.name == "entry"]
+
+        everyone = entries(answer_directly(servers))
+        captions = [(await _call(tool, {"account": "A-1"})).text.split("\n")[0] for tool in everyone]
+        bank, crm = entries(answer_directly(servers, allow={"bank": ["entry"]}))
+        [swapped] = entries(answer_directly({"bank": servers["crm"]}))
+        shown = (await _call(swapped, {"account": "A-1"})).text
+        return captions, {"bank": bank.return_direct, "crm": crm.return_direct}, shown
+
+    captions, routes, shown = asyncio.run(scenario())
+    assert captions == [f'Verbatim result from tool "entry" of server "{name}".' for name in ("bank", "crm")]
+    assert routes == {"bank": True, "crm": False}
+    # The adapters say the "crm" connection answered: not shown under the name "bank", handed on as it came.
+    assert shown == "Entry of A-1"
+
+
 REFUSAL = "Refused by the approval policy."
 
 

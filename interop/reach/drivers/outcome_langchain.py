@@ -46,7 +46,7 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
             from mcp_rendering.integrations.langchain import answer_directly, direct_answer_interceptor
 
             loaded = await load_mcp_tools(session, tool_interceptors=[direct_answer_interceptor()])
-            tools = answer_directly(loaded, server=server_name(job))
+            tools = answer_directly({server_name(job): loaded})
         else:
             tools = await load_mcp_tools(session)
         agent = create_agent(ScriptedChatModel(messages=iter(replies)), tools)

@@ -75,7 +75,7 @@ from typing import Any, Protocol, TypeVar, cast
 from pydantic import BaseModel
 
 from mcp_rendering.host import Presentation, present
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions
 
 __all__ = [
     "DirectAnswerInterceptor",
@@ -190,6 +190,9 @@ class RenderingInterceptor:
     ) -> None:
         if sum(source is not None for source in (session, client, tools)) > 1:
             raise ValueError("give at most one of session, client and tools")
+        if server is not None and session is None:
+            # Only a session's calls all come from one server: elsewhere each call's server is the adapters' own.
+            raise ValueError("server names the server of a session: give it only with session")
         self._session = session
         self.client: _SessionFactory | None = client
         """The `MultiServerMCPClient` whose sessions list the tools; may be set after the client is built."""
@@ -264,15 +267,16 @@ def rendering_interceptor(
         client: the `MultiServerMCPClient`, instead of `session`: the tools of the server being called are listed
             through a session of its own.
         tools: the tools themselves (SDK models or wire dicts), instead of `session` or `client`.
-        server: the server name shown in a verbatim presentation's caption; defaults to the adapters' server
-            name for the call.
+        server: with `session` only (its calls all come from that server), the server name shown in a verbatim
+            presentation's caption; otherwise (and by default) the adapters' server name for each call, the
+            `MultiServerMCPClient` connection's name.
         max_rows: the host's bound on the records shown and forwarded (see `mcp_rendering.present`).
         max_bytes: the host's bound on the size of the rendering and of the forwarded blocks.
         on_presentation: called (and awaited, when it returns an awaitable) with each presented call, before the
             model receives the result: the place to show `presentation.text` to the user.
 
     Raises:
-        ValueError: more than one of `session`, `client` and `tools`.
+        ValueError: more than one of `session`, `client` and `tools`, or `server` without `session`.
     """
     return RenderingInterceptor(
         session,
@@ -316,6 +320,8 @@ class _DirectCall:
     options: AnswerOptions
     view: tuple[str, bool] | None = None
     """The host's answer text and whether the result was an error."""
+    foreign: bool = False
+    """The adapters named the call's server, and not as the tool's server was named to `answer_directly`."""
 
 
 _DIRECT_CALL: ContextVar[_DirectCall | None] = ContextVar("mcp_rendering_langchain_direct_call", default=None)
@@ -393,7 +399,7 @@ def _ending_on_host_view(
         finally:
             _DIRECT_CALL.reset(token)
         call_id = getattr(runtime, "tool_call_id", None)
-        if intercepted and not _came_through(call, outcome, failure):
+        if call.foreign or (intercepted and not _came_through(call, outcome, failure)):
             if not isinstance(call_id, str):
                 if failure is not None:
                     raise failure
@@ -481,22 +487,21 @@ def _failure_holding(failure: Exception | None, text: str) -> Exception:
 
 
 def answer_directly(
-    tools: Iterable[_T],
+    servers: Mapping[str, Iterable[_T]],
     *,
-    server: str | None = None,
     max_rows: int | None = None,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     markdown: bool = False,
-    allow: Iterable[str] | None = None,
+    allow: Mapping[str, Iterable[str]] | None = None,
     model_node: str = "model",
     intercepted: bool = False,
 ) -> list[_T]:
-    """The loaded tools, those the server marks verbatim (their hint, as the adapters loaded it) as new tool objects
-    with LangChain's own `return_direct`, so that an agent's turn ends on their result with no model writing the
-    answer, and that result the host's view of it (the caption, a partial result's notice, every record shown,
-    bounded by `max_rows` and `max_bytes`); the other tools are returned as they are. The route and the view are
-    decided from the same tool object: whatever the server lists later, such a tool ends a turn only on the host's
-    view. The tools given are not changed.
+    """The loaded tools of each server, those the server marks verbatim (their hint, as the adapters loaded it) as
+    new tool objects with LangChain's own `return_direct`, so that an agent's turn ends on their result with no model
+    writing the answer, and that result the host's view of it (the caption, a partial result's notice, every record
+    shown, bounded by `max_rows` and `max_bytes`); the other tools are returned as they are, all in one list. The
+    route and the view are decided from the same tool object: whatever the server lists later, such a tool ends a
+    turn only on the host's view. The tools given are not changed.
 
     Load the tools with `direct_answer_interceptor`, so that the view reads the result's own directive (whether it
     is complete, how to get the rest), which the adapters drop; without it the view is made from what the adapters
@@ -505,16 +510,17 @@ def answer_directly(
     with that answer.
 
     Args:
-        tools: the loaded tools.
-        server: the server name shown in the caption; defaults to the adapters' server name for the call, when
-            they were given one and `direct_answer_interceptor` hands the tool the result.
+        servers: each server's name, shown in its results' captions, mapped to its loaded tools (for a
+            `MultiServerMCPClient`, ``{name: await client.get_tools(server_name=name) for name in connections}``).
+            With `direct_answer_interceptor`, a call the adapters say another server answered (their connection's
+            name differs) is not shown as the host's view: its result goes to the model.
         max_rows: the host's bound on the records shown.
         max_bytes: the host's bound on the size of the records shown (None: no bound).
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
             renders the answer as Markdown; the plain text form otherwise, whose server text is raw.
-        allow: the names of the tools the host allows to answer directly; None: every tool the server marks. A
-            server that marks every tool verbatim would take over the answer of every tool: name the ones you
-            mean.
+        allow: by server name, the names (the server's own) of the tools the host allows to answer directly; a
+            server missing from it has none. None: every tool each server marks. A server that marks every tool
+            verbatim would take over the answer of every tool: name the ones you mean.
         model_node: the agent graph's node an error result is sent on to; ``"model"`` is `create_agent`'s.
         intercepted: the tools were loaded with `direct_answer_interceptor` last among their interceptors (as
             `load_direct_answer_tools` loads them): a call whose outcome did not come through it unchanged (an
@@ -523,10 +529,25 @@ def answer_directly(
             is the tool's outcome as the adapters gave it. It is never shown as the host's view.
 
     Raises:
-        ValueError: an option out of range (see `AnswerOptions`).
-        TypeError: an option of the wrong type (see `AnswerOptions`).
+        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions` and `AllowByServer`), or
+            `servers` is not a mapping of names to tools.
     """
-    options = AnswerOptions(server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
+    allowed = AllowByServer(allow)
+    given = cast("object", servers)
+    if not isinstance(given, Mapping) or not all(
+        isinstance(name, str) and name for name in cast("Mapping[object, object]", given)
+    ):
+        raise TypeError("servers must map server names (non-empty strings) to their loaded tools")
+    chosen: list[_T] = []
+    for server, tools in cast("Mapping[str, Iterable[_T]]", given).items():
+        names = None if allowed.allow is None else allowed.allow.get(server, frozenset[str]())
+        options = AnswerOptions(server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=names)
+        chosen.extend(_answering_directly(tools, options, model_node, intercepted))
+    return chosen
+
+
+def _answering_directly(tools: Iterable[_T], options: AnswerOptions, model_node: str, intercepted: bool) -> list[_T]:
+    """`answer_directly` of one server's tools (`options.server`; None: unnamed)."""
     chosen: list[_T] = []
     for tool in tools:
         carrier = _hint_carrier(tool)
@@ -553,9 +574,15 @@ class DirectAnswerInterceptor:
         if call is None or call.view is not None or not _is_call_tool_result(result):
             return result
         model = cast("BaseModel", result)
+        server = call.options.server
+        adapters_server = _adapters_server(request)
+        if server is not None and adapters_server is not None and adapters_server != server:
+            # Another server's tool of the same name: never shown under, nor let through as, the server named.
+            call.foreign = True
+            return result
         # The tool's name on its server: the LangChain tool's may carry the adapters' server prefix.
         named = _DirectCall({**call.carrier, "name": request.name}, call.options)
-        call.view = _answer(named, model, request.args, _adapters_server(request))
+        call.view = _answer(named, model, request.args, adapters_server)
         text, is_error = call.view
         # What the adapters convert; the tool answers with `call.view` whatever the interceptors around this do.
         return type(model).model_validate({"content": [{"type": "text", "text": text}], "isError": is_error})
@@ -590,20 +617,20 @@ async def load_direct_answer_tools(
     tool_interceptors: Iterable[Any] = (),
 ) -> list[Any]:
     """The session's tools loaded by the adapters' `load_mcp_tools` with `direct_answer_interceptor`, through
-    `answer_directly`, in one call. The arguments are those of `answer_directly`; `tool_interceptors` are the
-    application's own, which see each call before the adapter's and may refuse it, rewrite it or replace its
-    result (see `answer_directly`'s ``intercepted``)."""
+    `answer_directly`, in one call. Its tools all come from the one server of `session`: `server` is that server's
+    name in the captions (given to the adapters as its name; None: unnamed) and `allow` the names of its tools that
+    may answer directly (None: every tool it marks). The other arguments are those of `answer_directly`;
+    `tool_interceptors` are the application's own, which see each call before the adapter's and may refuse it,
+    rewrite it or replace its result (see `answer_directly`'s ``intercepted``).
+
+    Raises:
+        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
+    """
+    options = AnswerOptions(server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
     # The adapters' own loader, from the environment the agent runs in (this module does not import them).
     adapters: Any = importlib.import_module("langchain_mcp_adapters.tools")
     interceptors = [*tool_interceptors, direct_answer_interceptor()]
-    loaded = cast("list[Any]", await adapters.load_mcp_tools(session, tool_interceptors=interceptors))
-    return answer_directly(
-        loaded,
-        server=server,
-        max_rows=max_rows,
-        max_bytes=max_bytes,
-        markdown=markdown,
-        allow=allow,
-        model_node=model_node,
-        intercepted=True,
+    loaded = cast(
+        "list[Any]", await adapters.load_mcp_tools(session, tool_interceptors=interceptors, server_name=server)
     )
+    return _answering_directly(loaded, options, model_node, True)
