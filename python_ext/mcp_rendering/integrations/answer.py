@@ -478,6 +478,20 @@ class AllowByServer:
         return None if self.allow is None else {server: sorted(names) for server, names in self.allow.items()}
 
 
+def servers_by_name(servers: object, holding: str, *, argument: str = "servers") -> dict[str, Any]:
+    """An adapter's argument (named `argument`) as a dict: each server's name (as its captions show it) mapped to
+    what the framework holds for it (`holding` names that, for the error).
+
+    Raises:
+        TypeError: `servers` is not a mapping whose keys are non-empty strings.
+    """
+    if not isinstance(servers, Mapping) or not all(
+        isinstance(name, str) and name for name in cast("Mapping[object, object]", servers)
+    ):
+        raise TypeError(f"{argument} must map server names (non-empty strings) to {holding}")
+    return dict(cast("Mapping[str, Any]", servers))
+
+
 @dataclass(frozen=True, init=False)
 class AnswerOptions:
     """The host's options for a framework adapter's direct answers (every adapter takes them as keyword arguments of

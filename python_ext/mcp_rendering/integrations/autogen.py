@@ -82,7 +82,13 @@ from autogen_ext.tools.mcp import (  # pyright: ignore[reportMissingImports, rep
     McpWorkbench,  # pyright: ignore[reportUnknownVariableType]
 )
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, is_verbatim_tool, other_calls_line
+from mcp_rendering.integrations.answer import (
+    DEFAULT_MAX_BYTES,
+    AllowByServer,
+    AnswerOptions,
+    is_verbatim_tool,
+    other_calls_line,
+)
 
 __all__ = ["DirectAnswerAgent", "DirectAnswerWorkbench", "recording_session"]
 
@@ -197,19 +203,6 @@ _MCP_WORKBENCH_REFUSED = (
 )
 
 
-def _checked_allow(given: object) -> dict[str, frozenset[str]] | None:
-    if given is None:
-        return None
-    if not isinstance(given, Mapping):
-        raise TypeError(f"allow must map server names to tool names, not {type(given).__name__}")
-    checked: dict[str, frozenset[str]] = {}
-    for server, names in cast("Mapping[object, Any]", given).items():
-        if not isinstance(server, str):
-            raise TypeError(f"allow must map server names (strings), not {type(server).__name__}")
-        checked[server] = AnswerOptions(allow=names).allow or frozenset[str]()
-    return checked
-
-
 class DirectAnswerWorkbench(Workbench):  # pyright: ignore[reportUntypedBaseClass]
     """A workbench whose marked tools' calls return the host's view of their result; see the module docstring.
 
@@ -246,7 +239,7 @@ class DirectAnswerWorkbench(Workbench):  # pyright: ignore[reportUntypedBaseClas
         if isinstance(workbench, McpWorkbench):
             raise TypeError(_MCP_WORKBENCH_REFUSED)
         self._options = AnswerOptions(max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
-        self._allow = _checked_allow(allow)
+        self._allowed = AllowByServer(allow)
         inner: Any = workbench if isinstance(workbench, Workbench) else _new(StaticWorkbench)(list(workbench))
         self._inner = inner
 
@@ -275,11 +268,7 @@ class DirectAnswerWorkbench(Workbench):  # pyright: ignore[reportUntypedBaseClas
 
     def _selects(self, call: _Call) -> bool:
         """Whether `call`'s tool answers directly: `allow` names it under its server, and its hint reads verbatim."""
-        name: object = getattr(call.tool, "name", None)
-        allowed = self._allow is None or (
-            call.server is not None and name in self._allow.get(call.server, frozenset[str]())
-        )
-        return allowed and is_verbatim_tool(call.tool)
+        return self._allowed.allows(call.server, getattr(call.tool, "name", None)) and is_verbatim_tool(call.tool)
 
     async def call_tool(
         self,

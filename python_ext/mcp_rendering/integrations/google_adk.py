@@ -39,7 +39,7 @@ import importlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions, servers_by_name
 
 __all__ = ["ANSWER_KEY", "direct_answers"]
 
@@ -122,12 +122,7 @@ def direct_answers(
     """
     options = AnswerOptions(max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
     allowed = AllowByServer(allow)
-    given = cast("object", servers)
-    if not isinstance(given, Mapping) or not all(
-        isinstance(name, str) and name for name in cast("Mapping[object, object]", given)
-    ):
-        raise TypeError("servers must map server names (non-empty strings) to McpToolsets")
-    named = dict(cast("Mapping[str, Any]", given))
+    named = servers_by_name(servers, "McpToolsets")
 
     # The answers of each turn's calls so far (None: not verbatim), by invocation and the turn's call ids. ADK runs
     # a turn's calls concurrently and merges their actions; this callback's bookkeeping runs without awaiting, so

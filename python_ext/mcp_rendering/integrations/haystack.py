@@ -51,7 +51,7 @@ from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions, servers_by_name
 from mcp_rendering.reading import parse_json
 
 __all__ = ["DirectAnswerHook", "direct_answers"]
@@ -144,12 +144,7 @@ class DirectAnswerHook:
         """
         self._options = AnswerOptions(max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
         self._allowed = AllowByServer(allow)
-        given = cast("object", servers)
-        if not isinstance(given, Mapping) or not all(
-            isinstance(name, str) and name for name in cast("Mapping[object, object]", given)
-        ):
-            raise TypeError("servers must map server names (non-empty strings) to MCP toolsets or tools")
-        self.servers = dict(cast("Mapping[str, Any]", given))
+        self.servers = servers_by_name(servers, "MCP toolsets or tools")
         """The MCP toolsets and tools whose results may answer, by their server's name."""
         # The ids of the tool calls the Agent was about to run at the last `before_tool` point (None: the hook is
         # not registered there, and every result is read as the server's).

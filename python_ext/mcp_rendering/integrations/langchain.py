@@ -75,7 +75,7 @@ from typing import Any, Protocol, TypeVar, cast
 from pydantic import BaseModel
 
 from mcp_rendering.host import Presentation, present
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions, servers_by_name
 
 __all__ = [
     "DirectAnswerInterceptor",
@@ -533,13 +533,9 @@ def answer_directly(
             `servers` is not a mapping of names to tools.
     """
     allowed = AllowByServer(allow)
-    given = cast("object", servers)
-    if not isinstance(given, Mapping) or not all(
-        isinstance(name, str) and name for name in cast("Mapping[object, object]", given)
-    ):
-        raise TypeError("servers must map server names (non-empty strings) to their loaded tools")
+    named = servers_by_name(servers, "their loaded tools")
     chosen: list[_T] = []
-    for server, tools in cast("Mapping[str, Iterable[_T]]", given).items():
+    for server, tools in cast("Mapping[str, Iterable[_T]]", named).items():
         names = None if allowed.allow is None else allowed.allow.get(server, frozenset[str]())
         options = AnswerOptions(server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=names)
         chosen.extend(_answering_directly(tools, options, model_node, intercepted))

@@ -91,7 +91,13 @@ from semantic_kernel.functions import (  # pyright: ignore[reportMissingImports]
     kernel_function,  # pyright: ignore[reportUnknownVariableType]
 )
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions, is_verbatim_tool
+from mcp_rendering.integrations.answer import (
+    DEFAULT_MAX_BYTES,
+    AllowByServer,
+    AnswerOptions,
+    is_verbatim_tool,
+    servers_by_name,
+)
 
 __all__ = ["ANSWER_METADATA_KEY", "DirectAnswerService", "direct_answers"]
 
@@ -388,12 +394,7 @@ def direct_answers(
             `plugins` is not a mapping of names to plugins.
     """
     options = AnswerOptions(max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
-    given = cast("object", plugins)
-    if not isinstance(given, Mapping) or not all(
-        isinstance(name, str) and name for name in cast("Mapping[object, object]", given)
-    ):
-        raise TypeError("plugins must map server names (non-empty strings) to MCP plugins")
-    named = cast("Mapping[str, _MCPPlugin]", given)
+    named = cast("Mapping[str, _MCPPlugin]", servers_by_name(plugins, "MCP plugins", argument="plugins"))
     return DirectAnswerService(
         inner=service,
         plugins=tuple(named.values()),

@@ -43,7 +43,7 @@ from strands.hooks import (  # pyright: ignore[reportMissingImports]
 )
 from strands.types.tools import AgentTool  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions, servers_by_name
 
 __all__ = ["DirectAnswers"]
 
@@ -152,12 +152,7 @@ class DirectAnswers:
         """
         self._options = AnswerOptions(max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
         self._allowed = AllowByServer(allow)
-        given = cast("object", servers)
-        if not isinstance(given, Mapping) or not all(
-            isinstance(name, str) and name for name in cast("Mapping[object, object]", given)
-        ):
-            raise TypeError("servers must map server names (non-empty strings) to MCP clients")
-        self._servers = dict(cast("Mapping[str, Any]", given))
+        self._servers = servers_by_name(servers, "MCP clients")
         # The answers of each turn's calls so far (None: not verbatim) with their tools' names, by the turn's tool
         # use ids. Strands runs a turn's tools concurrently on one event loop and this callback never awaits, so the
         # last call of the turn to finish sees every other one and alone decides.
