@@ -143,3 +143,45 @@ def test_a_page_max_rows_cuts_renders_only_the_records_shown(forwards: Any, monk
     presentation = present(TOOL, _structured([3] * 2000), arguments={}, max_rows=10, forwards=forwards)
     assert _records_shown(presentation) == list(range(10))
     assert rendered and max(rendered) == 10
+
+
+def _mixed(blocks: list[int | None]) -> dict[str, Any]:
+    """Text blocks of that many lines (records numbered across blocks) between links (None), each link named once."""
+    content: list[dict[str, Any]] = []
+    record = 0
+    for index, lines in enumerate(blocks):
+        if lines is None:
+            content.append({"type": "resource_link", "name": f"L{index}", "uri": f"x://L{index}"})
+        else:
+            content.append({"type": "text", "text": "\n".join(f"r{record + k}-x" for k in range(lines))})
+            record += lines
+    return {"content": content, "_meta": WHOLE}
+
+
+@given(
+    st.lists(st.none() | st.integers(1, 3), min_size=1, max_size=8),
+    st.none() | st.integers(1, 4),
+    st.none() | st.integers(0, 120),
+    st.sampled_from(["text", "both"]),
+)
+def test_a_page_of_text_and_other_blocks_forwards_only_the_blocks_it_names(
+    blocks: list[int | None], max_rows: int | None, max_bytes: int | None, forwards: Any
+) -> None:
+    result = _mixed(blocks)
+    records = sum(lines or 0 for lines in blocks)
+    pages = _pages(result, max_rows=max_rows, max_bytes=max_bytes, forwards=forwards)
+    shown = [record for page in pages for record in _records_shown(page)]
+    assert shown == list(range(records))
+    for page in pages:
+        named = set(re.findall(r"\[link\] (L\d+)", page.text))
+        forwarded = {block["name"] for block in page.model_result["content"] if block["type"] == "resource_link"}
+        assert forwarded <= named, "the model receives a block the user's page leaves out"
+        if page.notice is not None and page.next_first_row is not None:
+            assert not page.text.endswith("\n"), "a cut page ends on the empty line before a block it leaves out"
+
+
+def test_a_page_cut_before_a_link_neither_names_nor_forwards_it() -> None:
+    result = _mixed([2, None, 1])
+    page = present(TOOL, result, arguments={}, max_bytes=37, forwards="text")  # two records fit, not the link
+    assert page.text.endswith("r1-x") and "L1" not in page.text and page.next_first_row == 2
+    assert all(block["type"] == "text" for block in page.model_result["content"])

@@ -2304,7 +2304,7 @@ def _audit_records(
 ) -> AuditReport:
     if records.document is None:
         lines = [line.text for line in records.lines if line.from_text]
-        names = [line.text for line in records.lines if not line.from_text and line.text]
+        names = [line.text for line in records.lines if line.names_block]
         return audit_lines(shown_text, lines, complete=state, markup=markup, block_names=names)
     return audit_document(
         shown_text,

@@ -2099,21 +2099,22 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
         # The next line alone is over the byte bound: shown alone (with the blocks named before it) rather than never.
         limit = text.record_line(before) - start + 1
         over_bound = f"Line {before + 1}"
+    cut_by: CutBy | None = None
+    if limit < count:
+        cut_by = "max_rows" if limit == rows_limit and over_bound is None else "max_bytes"
+        while limit and not (lines[limit - 1].from_text or lines[limit - 1].names_block):
+            limit -= 1  # a page does not end on the empty line before a block it leaves out
     records_shown = text.records_before(start + limit) - before
     body_text, body_markdown = _text_views(text, start, limit)
-    named = [index for index, line in enumerate(lines[:limit], start) if not line.from_text]
+    named = [index for index, line in enumerate(lines[:limit], start) if line.names_block]
     content = cast("list[Any]", read.wire.get("content"))
     extent: str | None = None
     next_first_row: int | None = None
     shown_blocks: set[int] | None = None
-    cut_by: CutBy | None = None
-    if limit < count:
-        cut_by = "max_rows" if limit == rows_limit and over_bound is None else "max_bytes"
     if limit < count or start:
         records_in_all = text.records
         if not records_in_all:  # no line of text (`first_row` then cannot be set): the lines name blocks
-            # A blank line separating two blocks carries the next block's index: not a line of it.
-            blocks_shown = len({line.block for line in lines[:limit] if line.from_text or line.text})
+            blocks_shown = len({line.block for line in lines[:limit] if line.from_text or line.names_block})
             extent = f"the first {blocks_shown} of {len({line.block for line in lines})} content blocks"
         elif not start:
             extent = f"the first {records_shown} of {records_in_all} lines"
@@ -2121,7 +2122,7 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
             extent = f"line {before + 1} of {records_in_all}"
         else:
             extent = f"lines {before + 1} to {before + records_shown} of {records_in_all}"
-        shown_blocks = {line.block for line in lines[:limit] if not line.from_text}
+        shown_blocks = {line.block for line in lines[:limit] if line.names_block}
         if records_in_all > before + records_shown:
             next_first_row = before + records_shown
     return _Shown(

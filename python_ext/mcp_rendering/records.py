@@ -69,13 +69,19 @@ _ABSENT_CELL = ""
 
 @dataclass(frozen=True)
 class ContentLine:
-    """One line of a result's content as shown: a line of a text block, or a line naming another block."""
+    """One line of a result's content as shown: a line of a text block, a line naming another block, or the empty
+    line between two blocks."""
 
     text: str
     from_text: bool
-    """True for a line of a text block (the lines an audit checks); False for a line naming another block."""
+    """True for a line of a text block (the lines an audit checks); False for the other two."""
     block: int
-    """Index of the content block it comes from."""
+    """Index of the content block it comes from; the empty line between two blocks carries the next one's."""
+
+    @property
+    def names_block(self) -> bool:
+        """True for a line naming a non-text block: the empty line before a block names nothing."""
+        return not self.from_text and bool(self.text)
 
 
 @dataclass(frozen=True)
