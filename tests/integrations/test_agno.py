@@ -14,13 +14,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from agno.agent import Agent  # pyright: ignore[reportMissingImports]
 from agno.models.base import Model  # pyright: ignore[reportMissingImports]
 from agno.models.response import ModelResponse  # pyright: ignore[reportMissingImports]
 from mcp import StdioServerParameters  # pyright: ignore[reportAttributeAccessIssue]
 
 from mcp_rendering import audit
-from mcp_rendering.integrations.agno import _RUNS_KEPT, DirectAnswerMCPTools  # pyright: ignore[reportPrivateUsage]
+from mcp_rendering.integrations.agno import (  # pyright: ignore[reportPrivateUsage]
+    _CALL,  # pyright: ignore[reportPrivateUsage]
+    _RUNS_KEPT,  # pyright: ignore[reportPrivateUsage]
+    DirectAnswerMCPTools,
+    _open_call,  # pyright: ignore[reportPrivateUsage]
+)
 from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS, other_calls_line
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, page_examples, run_example
@@ -220,7 +226,7 @@ def test_an_agent_without_the_post_hook_answers_all_the_same(example_python: str
 def test_the_answers_of_runs_that_never_end_are_not_kept_without_bound() -> None:
     toolkit = DirectAnswerMCPTools(command="python3")
     for run in range(_RUNS_KEPT + 50):
-        toolkit._record(f"run-{run}", "answer", "t")  # pyright: ignore[reportPrivateUsage]
+        toolkit._record(f"run-{run}", "call-1", "answer", "t")  # pyright: ignore[reportPrivateUsage]
     kept = toolkit._answers  # pyright: ignore[reportPrivateUsage]
     assert len(kept) == _RUNS_KEPT and next(iter(kept)) == "run-50"
 
@@ -239,47 +245,24 @@ def test_a_turn_of_verbatim_answers_is_bounded_as_a_whole(example_python: str) -
     assert len(answers) == 3 and sum(len(answer.encode()) for answer in answers[:2]) <= bound
 
 
-def test_agno_converts_a_result_where_the_adapter_reads_its_conversion() -> None:
-    """No public name exports Agno's conversion of an MCP result: a release that moves it, stops building
-    `MCPTools`' functions with it, or asks more of a session than the toolkit's replay gives, fails here by name."""
-    import importlib
-    import inspect
+def test_agno_takes_the_session_of_each_call_from_the_toolkit(example_python: str) -> None:
+    """Agno's result for the model (`ToolResult`) keeps no blocks of the result: the toolkit reads the raw result at
+    the session Agno's own entrypoint asks the toolkit for (`get_session_for_run`). A release whose entrypoint takes
+    its session elsewhere, or no longer calls `call_tool` on it, fails here by name."""
 
-    from agno.tools.mcp import MCPTools  # pyright: ignore[reportMissingImports]
-    from mcp.types import CallToolResult, TextContent, Tool  # pyright: ignore[reportAttributeAccessIssue]
+    async def go() -> tuple[Any, Any]:
+        params = StdioServerParameters(command=example_python, args=["-m", FINANCIAL], cwd=str(ROOT))
+        async with DirectAnswerMCPTools(server_params=params, timeout_seconds=60, server="example") as toolkit:
+            _open_call()
+            returned = await toolkit.functions["financial_statements"].entrypoint()
+            return returned, _CALL.get()
 
-    from mcp_rendering.integrations.agno import _Replay  # pyright: ignore[reportPrivateUsage]
-
-    where = "agno.utils.mcp.get_entrypoint_for_tool"
-    module = importlib.import_module("agno.utils.mcp")
-    convert = getattr(module, "get_entrypoint_for_tool", None)
-    assert convert is not None, f"Agno no longer defines {where}: the Agno adapter converts results with it"
-    assert {"tool", "session"} <= set(inspect.signature(convert).parameters), f"{where} takes other arguments now"
-    assert "get_entrypoint_for_tool(" in inspect.getsource(MCPTools), (
-        f"MCPTools no longer builds its functions with {where}: the Agno adapter's other results would differ"
+    returned, call = asyncio.run(go())
+    assert call is not None and [entry.value for entry in call.returned] == [returned], (
+        "Agno's MCP entrypoint no longer calls the server over the session the toolkit hands it: the Agno adapter"
+        " cannot read the raw result"
     )
-    tool = Tool.model_validate({"name": "note", "inputSchema": {"type": "object"}})
-    result = CallToolResult(content=[TextContent(type="text", text="one"), TextContent(type="text", text="two")])
-    entrypoint = convert(tool=tool, session=_Replay(result, None))
-    converted = asyncio.run(entrypoint())
-    assert converted.content == "one\ntwo", f"{where} no longer converts a result over the adapter's replay session"
-
-
-def test_a_moved_conversion_fails_on_import_saying_where_it_looked() -> None:
-    import sys
-
-    probe = (
-        "import agno.tools.mcp, agno.utils.mcp\n"
-        "del agno.utils.mcp.get_entrypoint_for_tool  # as if a release had moved it\n"
-        "try:\n"
-        "    import mcp_rendering.integrations.agno\n"
-        "except ImportError as error:\n"
-        "    print(error)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert done.stdout.startswith(
-        "Agno's MCP result conversion is not at agno.utils.mcp.get_entrypoint_for_tool, where this adapter reads it"
-    ), done.stdout + done.stderr
+    assert call.returned[0].view.startswith('Verbatim result from tool "financial_statements" of server "example".')
 
 
 MARKED = str(Path(__file__).with_name("marked_server.py"))
@@ -287,15 +270,19 @@ ENTRY = [("entry", {"account": "A-1"})]
 REFUSAL = "Refused by the approval policy."
 
 
-def _run_hooked(python: str, hook: Any) -> tuple[str, ScriptedModel, list[dict[str, Any]], list[str]]:
-    """`_run` on the server marking every tool, with no allow-list, and the application's own Agno tool hook; with
-    the calls of `entry` the server received and the tool results the run's messages hold."""
+def _run_hooked(
+    python: str, hook: Any, post_hook: Any = None
+) -> tuple[str, ScriptedModel, list[dict[str, Any]], list[str]]:
+    """`_run` on the server marking every tool, with no allow-list, and the application's own Agno tool hook (and
+    post-hook, listed before the toolkit's); with the calls of `entry` the server received and the tool results the
+    run's messages hold."""
 
     async def go() -> tuple[str, ScriptedModel, list[dict[str, Any]], list[str]]:
         params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
         model = ScriptedModel(ENTRY)
         async with DirectAnswerMCPTools(server_params=params, timeout_seconds=60, server="example") as toolkit:
-            agent = Agent(model=model, tools=[toolkit], post_hooks=[toolkit.final_answer_hook], tool_hooks=[hook])
+            post_hooks = [toolkit.final_answer_hook] if post_hook is None else [post_hook, toolkit.final_answer_hook]
+            agent = Agent(model=model, tools=[toolkit], post_hooks=post_hooks, tool_hooks=[hook])
             output = await agent.arun("Go.")
             received = await toolkit.session.call_tool("received", {})
         read = [str(message.content) for message in output.messages or [] if message.role == "tool"]
@@ -340,3 +327,78 @@ def test_a_hook_that_rewrites_the_arguments_decides_what_the_server_receives_and
     final, model, received, _ = _run_hooked(example_python, rewrite)
     assert received == [{"account": "B-2"}]
     assert model.calls == 1 and "Entry of B-2" in final and "A-1" not in final
+
+
+WITHHELD = "Withheld by the application's policy."
+
+
+def test_a_hook_that_replaces_the_result_decides_what_the_model_reads_and_no_route_is_taken(
+    example_python: str,
+) -> None:
+    seen: list[str] = []
+
+    async def withhold(function_name: str, function_call: Any, arguments: dict[str, Any]) -> Any:
+        result = await function_call(**arguments)
+        seen.append(result.content)
+        return WITHHELD
+
+    final, model, received, read = _run_hooked(example_python, withhold)
+    # The hook received the result as MCPTools gives it, and what it returned is what the model read.
+    assert seen == ["Entry of A-1"] and received == [{"account": "A-1"}]
+    assert final == SUMMARY and model.calls == 2 and read == [WITHHELD]
+
+
+def test_a_hook_that_changes_the_result_in_place_takes_the_route_away(example_python: str) -> None:
+    async def redact(function_name: str, function_call: Any, arguments: dict[str, Any]) -> Any:
+        result = await function_call(**arguments)
+        result.content = result.content.replace("A-1", "[account]")
+        return result
+
+    final, model, _, read = _run_hooked(example_python, redact)
+    assert final == SUMMARY and model.calls == 2 and read == ["Entry of [account]"]
+
+
+def test_the_applications_post_hooks_read_the_answer_the_user_receives(example_python: str) -> None:
+    checked: list[str] = []
+
+    def check(run_output: Any) -> None:  # an output check, listed before the toolkit's post-hook
+        checked.append(str(run_output.content))
+
+    async def log(function_name: str, function_call: Any, arguments: dict[str, Any]) -> Any:
+        return await function_call(**arguments)
+
+    final, _, _, _ = _run_hooked(example_python, log, post_hook=check)
+    assert final.startswith('Verbatim result from tool "entry" of server "example".') and checked == [final]
+
+
+def test_a_session_of_the_applications_own_answers_as_well(example_python: str) -> None:
+    from mcp import ClientSession  # pyright: ignore[reportAttributeAccessIssue]
+    from mcp.client.stdio import stdio_client  # pyright: ignore[reportMissingImports]
+
+    async def go() -> tuple[str, ScriptedModel]:
+        params = StdioServerParameters(command=example_python, args=["-m", FINANCIAL], cwd=str(ROOT))
+        model = ScriptedModel([("financial_statements", {})])
+        async with (
+            stdio_client(params) as (read, write),
+            ClientSession(read, write) as session,
+            DirectAnswerMCPTools(session=session, server="example") as toolkit,
+        ):
+            agent = Agent(model=model, tools=[toolkit], post_hooks=[toolkit.final_answer_hook])
+            output = await agent.arun("Go.")
+        return str(output.content), model
+
+    final, model = asyncio.run(go())
+    assert model.calls == 1
+    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_a_session_whose_results_cannot_be_read_is_refused_when_the_toolkit_is_made() -> None:
+    class Sealed:
+        __slots__ = ()
+
+        async def call_tool(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError
+
+    with pytest.raises(TypeError, match="cannot set the call_tool of a Sealed: pass an MCP ClientSession"):
+        DirectAnswerMCPTools(session=Sealed())

@@ -10,47 +10,47 @@ agent)::
         agent = Agent(model=model, tools=[toolkit], post_hooks=[toolkit.final_answer_hook])
         answer = (await agent.arun("Show the accounts")).content
 
-For a result the host presents verbatim (the tool's hint or the result's own directive), the toolkit's function
-raises Agno's `StopAgentRun`, whose message is the tool message, so that no model call follows; the post-hook then
-makes `RunOutput.content` the host's view (`mcp_rendering.integrations.answer.final_answer`: the caption, a partial
-result's notice with how to get the rest, every record), in place of whatever text the model wrote before its
-call. An agent not given the post-hook gets it from the toolkit, added to its `post_hooks` on the first verbatim
-result. Agno's `stop_after_tool_call_tools` is not used: it is fixed per tool when the toolkit is built, so it would
-end the run on an error result too, and it appends the tool's text to the model's own.
+Each function of the toolkit is the one `MCPTools` builds, calling the server through Agno's own entrypoint (its
+session choice, its ping, its conversion, its errors). The toolkit records the raw result the server sent (the
+session Agno takes from the toolkit hands each call's result to the adapter as well) and what Agno's entrypoint made
+of it. After the application's tool hooks (`Agent(tool_hooks=[...])`) have run, the function's post-hook compares
+the value that came out of them with what the entrypoint returned: when it is still that value, unchanged, and the
+host presents the result verbatim (the tool's hint or the result's own directive), it raises Agno's
+`StopAgentRun`, whose message is the tool message, so that no model call follows; the agent's post-hook then makes
+`RunOutput.content` the host's view (`mcp_rendering.integrations.answer.final_answer`: the caption, a partial
+result's notice with how to get the rest, every record), in place of whatever text the model wrote. A hook that
+refused the call or replaced its result takes the route away: the model reads what the hooks made. The toolkit's
+post-hook runs first among the agent's post-hooks (on the first verbatim result the toolkit moves it there, or adds
+it there when the agent was not given it), so that the application's own post-hooks (an output guardrail, say)
+check the answer the user receives. Agno's
+`stop_after_tool_call_tools` is not used: it is fixed per tool when the toolkit is built, so it would end the run
+on an error result too, and it appends the tool's text to the model's own.
 
-Every other result is handed to the model exactly as `MCPTools` hands it (Agno's own conversion of the same
-result). An error result never ends the run: the model reads it, as without the route, and may correct its call.
-Agno stops a turn when any of its calls asks to: in a turn that also called another tool, the run ends with the
-verbatim answers, opened by a host line naming the other calls' tools (`other_calls_line`), whose results stay in
-`RunOutput.tools`, unread by the model.
+Every other result is handed to the model exactly as `MCPTools` hands it. An error result never ends the run: the
+model reads it, as without the route, and may correct its call. Agno stops a turn when any of its calls asks to: in
+a turn that also called another tool, the run ends with the verbatim answers, opened by a host line naming the
+other calls' tools (`other_calls_line`), whose results stay in `RunOutput.tools`, unread by the model.
 
-Agno has no public name for its conversion of an MCP result: the toolkit hands a result it does not answer with to
-``agno.utils.mcp.get_entrypoint_for_tool``, the function `MCPTools` builds its own functions with, over a session
-that gives back the result already received (`_Replay`), so that the model reads exactly what `MCPTools` gives it
-without a second call. A release that moves that function makes this module fail on import, saying so, and a test
-of the adapter pins both the function and what it asks of a session.
+Agno's result for the model (`ToolResult`) keeps the result's `_meta` and `structuredContent` but not its blocks, so
+the toolkit reads the raw result at the session: the session Agno's entrypoint asks the toolkit for
+(`get_session_for_run`, `get_temporary_session_for_run`) passes on each result it receives to the call of the
+adapter's function under way. A test of the adapter pins that Agno's entrypoint takes its session there.
 """
 
 from __future__ import annotations
 
+import copy
 import importlib
-from collections.abc import Callable, Iterable, Mapping
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 # Resolved where `agno` is installed; the project's own environment goes without it.
 from agno.exceptions import StopAgentRun  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+from agno.tools.function import ToolResult  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from agno.tools.mcp import MCPTools  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
-
-try:
-    # Agno's conversion of an MCP result for the model, the one `MCPTools` builds its functions with: a module
-    # function no package of Agno exports (see the module docstring).
-    from agno.utils.mcp import get_entrypoint_for_tool  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
-except ImportError as error:
-    raise ImportError(
-        "Agno's MCP result conversion is not at agno.utils.mcp.get_entrypoint_for_tool, where this adapter reads it"
-        " (no public name exports it): install an Agno release the mcp-rendering[agno] extra allows"
-    ) from error
 
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, other_calls_line
 
@@ -60,6 +60,34 @@ _LIST_PAGES_LIMIT = 1000
 """The most `tools/list` pages read when the toolkit is built, as Agno bounds its own listing."""
 _RUNS_KEPT = 256
 """The most runs whose answers the toolkit keeps for their post-hook at once (runs of its agents still going)."""
+
+
+@dataclass
+class _Returned:
+    """What Agno's entrypoint returned for one call of a toolkit function, and the host's view of its result."""
+
+    value: Any
+    """The entrypoint's value, the one handed to the application's tool hooks."""
+    unchanged: Any
+    """A copy of it as returned, to tell a hook that changed the value in place."""
+    view: str
+    """The host's view of the raw result, the run's answer when the route is taken."""
+    tool: str
+    """The tool's name, as the server names it."""
+
+
+@dataclass
+class _Call:
+    """One call of a toolkit function, from its pre-hook to its post-hook: each verbatim result the hook chain
+    received (a hook may call on more than once)."""
+
+    returned: list[_Returned] = field(default_factory=lambda: [])
+
+
+_CALL: ContextVar[_Call | None] = ContextVar("mcp_rendering_agno_call", default=None)
+"""The call of a toolkit function under way in this task (Agno runs each call of a turn in a task of its own)."""
+_RECEIVED: ContextVar[list[Any] | None] = ContextVar("mcp_rendering_agno_received", default=None)
+"""The raw results the session received during Agno's entrypoint call under way."""
 
 
 def _wire(result: Any) -> dict[str, Any]:
@@ -81,6 +109,29 @@ def _wire(result: Any) -> dict[str, Any]:
     return wire
 
 
+class _PassingOn:
+    """A session's own `call_tool`, which also hands each result to the adapter's call under way, if any."""
+
+    def __init__(self, call_tool: Callable[..., Awaitable[Any]]) -> None:
+        self._call_tool = call_tool
+
+    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        result = await self._call_tool(*args, **kwargs)
+        received = _RECEIVED.get()
+        if received is not None:
+            received.append(result)
+        return result
+
+
+def _passing_on(session: Any) -> Any:
+    """`session` (the same object, whose type Agno checks), its results passed on to the adapter's calls; a
+    session whose attributes cannot be set is returned as it is, and its results take no route."""
+    if not isinstance(getattr(session, "call_tool", None), _PassingOn):
+        with suppress(AttributeError):
+            session.call_tool = _PassingOn(session.call_tool)
+    return session
+
+
 class _Toolkit(Protocol):
     """The members of Agno's `MCPTools` this module uses."""
 
@@ -90,37 +141,11 @@ class _Toolkit(Protocol):
 
     async def build_tools(self) -> None: ...
 
-    def should_use_temporary_run_session(self, run_context: Any = None) -> bool: ...
-
     def get_temporary_session_for_run(
         self, run_context: Any = None, agent: Any = None, team: Any = None
     ) -> AbstractAsyncContextManager[Any]: ...
 
     async def get_session_for_run(self, run_context: Any = None, agent: Any = None, team: Any = None) -> Any: ...
-
-
-class _Replay:
-    """A session whose one call gives back an outcome already received, so that Agno's own entrypoint converts
-    it exactly as it would have: it has what ``agno.utils.mcp.MCPSession`` asks of a session, and the ping Agno's
-    entrypoint sends first."""
-
-    def __init__(self, outcome: Any, error: BaseException | None) -> None:
-        self._outcome = outcome
-        self._error = error
-
-    async def send_ping(self) -> None:
-        return None
-
-    async def call_tool(self, name: str, arguments: Any = None, *args: Any, **kwargs: Any) -> Any:
-        if self._error is not None:
-            raise self._error
-        return self._outcome
-
-    async def list_tools(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError
-
-    async def initialize(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError
 
 
 class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
@@ -148,15 +173,23 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
                 every tool the server marks. A server could mark every tool: name the ones you mean.
 
         Raises:
-            TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
+            TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`); TypeError: a
+                `session` whose `call_tool` cannot be set (the toolkit reads each result there).
         """
         self._options = AnswerOptions(
             server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
         )
+        session = kwargs.get("session")
+        if session is not None and not isinstance(getattr(_passing_on(session), "call_tool", None), _PassingOn):
+            kind = type(session).__name__
+            raise TypeError(
+                f"DirectAnswerMCPTools reads each result at its session, and cannot set the call_tool of a {kind}:"
+                " pass an MCP ClientSession, or server parameters"
+            )
         cast("Any", super()).__init__(*args, **kwargs)
-        self._answers: dict[str, list[tuple[str, str]]] = {}
-        """The verbatim answers of each run still going (each with its tool's name), by run id, until the post-hook
-        takes them."""
+        self._answers: dict[str, list[tuple[str, str, str]]] = {}
+        """The verbatim answers of each run still going (each with its call's id and its tool's name), by run id,
+        until the post-hook takes them."""
 
     async def _listed_tools(self) -> list[Any]:
         session: Any = cast("_Toolkit", self).session
@@ -175,7 +208,8 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
         return tools
 
     async def build_tools(self) -> None:
-        """Agno's own functions for the server's tools, each answering directly when its result is verbatim."""
+        """Agno's own functions for the server's tools; each one `allow` names records its results, and its
+        post-hook ends the run when the result is verbatim and the application's hooks left it as it was."""
         await cast("_Toolkit", super()).build_tools()
         toolkit = cast("_Toolkit", self)
         prefix = "" if toolkit.tool_name_prefix is None else f"{toolkit.tool_name_prefix}_"
@@ -185,98 +219,118 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
             function = functions.get(prefix + name)
             if function is None or not self._options.allows(name):
                 continue
-            function.entrypoint = self._answering_entrypoint(tool)
+            # Any tool's result may carry a verbatim directive, so every tool `allow` names is recorded.
+            function.entrypoint = self._recording_entrypoint(tool, function.entrypoint)
+            function.pre_hook = _open_call
+            function.post_hook = self._end_on_verbatim
 
-    def _answering_entrypoint(self, tool: Any) -> Callable[..., Any]:
+    def _recording_entrypoint(self, tool: Any, agno_entrypoint: Callable[..., Any]) -> Callable[..., Any]:
         async def call_tool(
             _agno_run_context: Any = None, _agno_agent: Any = None, _agno_team: Any = None, **arguments: Any
         ) -> Any:
-            outcome: Any = None
-            error: BaseException | None = None
+            received: list[Any] = []
+            token = _RECEIVED.set(received)
             try:
-                outcome = await self._call(tool.name, arguments, _agno_run_context, _agno_agent, _agno_team)
-            except Exception as raised:  # Agno's entrypoint below turns it into the message the model reads
-                error = raised
-            text = self._verbatim_text(tool, outcome, arguments) if error is None and outcome is not None else None
-            if text is not None:
-                run_id = cast("str | None", getattr(_agno_run_context, "run_id", None))
-                if run_id is not None and self._hooked(_agno_agent):
-                    self._record(run_id, text, cast("str", tool.name))
-                raise StopAgentRun(text)  # Agno's own stop: no model call follows this turn
-            convert = cast("Callable[..., Any]", get_entrypoint_for_tool)(tool=tool, session=_Replay(outcome, error))
-            return await cast("Callable[..., Any]", convert)(**arguments)
+                returned = await agno_entrypoint(
+                    _agno_run_context=_agno_run_context, _agno_agent=_agno_agent, _agno_team=_agno_team, **arguments
+                )
+            finally:
+                _RECEIVED.reset(token)
+            call = _CALL.get()
+            if call is not None and len(received) == 1 and isinstance(returned, ToolResult):
+                view = self._options.direct_answer(tool, _wire(received[0]), arguments=arguments)
+                if view is not None:
+                    call.returned.append(_Returned(returned, copy.deepcopy(returned), view, cast("str", tool.name)))
+            return returned
 
         return call_tool
 
+    async def get_session_for_run(self, run_context: Any = None, agent: Any = None, team: Any = None) -> Any:
+        """`MCPTools`' session for the run, its results passed on to the adapter's calls."""
+        toolkit = cast("_Toolkit", super())
+        return _passing_on(await toolkit.get_session_for_run(run_context=run_context, agent=agent, team=team))
+
+    @asynccontextmanager
+    async def get_temporary_session_for_run(
+        self, run_context: Any = None, agent: Any = None, team: Any = None
+    ) -> AsyncGenerator[Any]:
+        """`MCPTools`' session for one call, its results passed on to the adapter's calls."""
+        toolkit = cast("_Toolkit", super())
+        async with toolkit.get_temporary_session_for_run(run_context=run_context, agent=agent, team=team) as session:
+            yield _passing_on(session)
+
+    def _end_on_verbatim(self, fc: Any, agent: Any = None, run_context: Any = None) -> None:
+        """The function's post-hook, run by Agno once the application's tool hooks have returned: ends the run
+        with the host's view when the value that came out of them is the entrypoint's verbatim result, as it was
+        returned."""
+        call = _CALL.get()
+        _CALL.set(None)
+        if call is None:
+            return
+        final: Any = fc.result
+        taken = next(
+            (returned for returned in call.returned if final is returned.value and final == returned.unchanged), None
+        )
+        if taken is None:
+            return
+        run_id = cast("str | None", getattr(run_context, "run_id", None))
+        call_id = cast("str | None", getattr(fc, "call_id", None))
+        if run_id is not None and call_id is not None and self._hooked(agent):
+            self._record(run_id, call_id, taken.view, taken.tool)
+        raise StopAgentRun(taken.view)  # Agno's own stop: no model call follows this turn
+
     def _hooked(self, agent: Any) -> bool:
-        """Whether `agent`'s post-hooks, read by Agno when the run ends, hold `final_answer_hook`: given it here
-        when they do not, so that the run's content is the answer without it (None when no agent runs the call:
-        then no hook can take the answer, and none is kept)."""
+        """Whether `agent`'s post-hooks, read by Agno when the run ends, hold `final_answer_hook` first: put there
+        when they do not, so that the run's content is the answer before any other post-hook reads it (None when no
+        agent runs the call: then no hook can take the answer, and none is kept)."""
         if agent is None:
             return False
         hooks = cast("list[Any]", getattr(agent, "post_hooks", None) or [])
-        if not any(hook == self.final_answer_hook for hook in hooks):
-            agent.post_hooks = [*hooks, self.final_answer_hook]
+        if not hooks or hooks[0] != self.final_answer_hook:
+            agent.post_hooks = [self.final_answer_hook, *(hook for hook in hooks if hook != self.final_answer_hook)]
         return True
 
-    def _record(self, run_id: str, text: str, name: str) -> None:
+    def _record(self, run_id: str, call_id: str, text: str, name: str) -> None:
         """Keeps `text` for the post-hook of the run `run_id`, and the answers of at most `_RUNS_KEPT` runs: a run
         that never reaches its post-hooks (an error, a cancellation) leaves its answers behind until then."""
         answers = self._answers
-        answers.setdefault(run_id, []).append((text, name))
+        answers.setdefault(run_id, []).append((call_id, text, name))
         while len(answers) > _RUNS_KEPT:
             del answers[next(iter(answers))]  # the oldest run's, first recorded
 
-    def _verbatim_text(self, tool: Any, outcome: Any, arguments: Mapping[str, Any]) -> str | None:
-        """The host's view of a result it presents verbatim and that is not an error; None for any other (and for
-        a result the host cannot read: Agno's own conversion then goes to the model)."""
-        return self._options.direct_answer(tool, _wire(outcome), arguments=arguments)
-
-    async def _call(self, name: str, arguments: dict[str, Any], run_context: Any, agent: Any, team: Any) -> Any:
-        """The tool's result, over the session Agno would have used for this run."""
-        toolkit = cast("_Toolkit", self)
-        if toolkit.should_use_temporary_run_session(run_context):
-            async with toolkit.get_temporary_session_for_run(run_context, agent, team) as session:
-                return await _call_on(session, name, arguments)
-        session = await toolkit.get_session_for_run(run_context=run_context, agent=agent, team=team)
-        return await _call_on(session, name, arguments)
-
     def final_answer_hook(self, run_output: Any) -> None:
-        """An Agno post-hook (`Agent(post_hooks=[...])`): when the run ended on verbatim results of this toolkit,
-        its content becomes the host's view of them, in the order called."""
+        """An Agno post-hook (`Agent(post_hooks=[...])`): when the run's last turn of calls ended on verbatim
+        results of this toolkit, the run's content becomes the host's view of them, in the order called."""
         recorded = self._answers.pop(cast("str", run_output.run_id), None)
         if not recorded:
             return
-        # Agno runs a turn's calls concurrently: the tool messages (each holding its answer, the message of the
-        # stop) give the order they were called in.
         messages = cast("list[Any]", run_output.messages or [])
-        step_starts = [index for index, message in enumerate(messages) if getattr(message, "role", None) != "tool"]
-        step = messages[step_starts[-1] + 1 :] if step_starts else messages
-        pending = list(recorded)
+        turns = [index for index, message in enumerate(messages) if getattr(message, "tool_calls", None)]
+        if not turns:
+            return
+        turn = messages[turns[-1]]
+        call_ids = [cast("str | None", call.get("id")) for call in cast("list[dict[str, Any]]", turn.tool_calls)]
+        results = {
+            getattr(message, "tool_call_id", None): message
+            for message in messages[turns[-1] + 1 :]
+            if getattr(message, "role", None) == "tool"
+        }
+        by_call = {call_id: (text, name) for call_id, text, name in recorded}
         answers: list[tuple[str, str]] = []
         others: list[str] = []
-        for message in step:
-            if getattr(message, "role", None) != "tool":
-                continue
-            content = getattr(message, "content", None)
-            found = next((entry for entry in pending if entry[0] == content), None)
-            if found is not None:
-                pending.remove(found)
-                answers.append(found)
-            else:  # another call of the turn: its result ends with the run, unread by the model
-                others.append(str(getattr(message, "tool_name", None) or "unknown"))
-        ordered = answers + pending
-        shown = self._options.join([text for text, _ in ordered], [name for _, name in ordered])
+        for call_id in call_ids:
+            result = results.get(call_id)
+            if call_id in by_call and result is not None and result.content == by_call[call_id][0]:
+                answers.append(by_call[call_id])
+            elif result is not None:  # another call of the turn: its result ends with the run, unread by the model
+                others.append(str(getattr(result, "tool_name", None) or "unknown"))
+        if not answers:
+            return
+        shown = self._options.join([text for text, _ in answers], [name for _, name in answers])
         line = other_calls_line(others, markdown=self._options.markdown)
         run_output.content = f"{line}\n\n{shown}" if line else shown
 
 
-async def _call_on(session: Any, name: str, arguments: Mapping[str, Any]) -> Any:
-    try:
-        client: Any = importlib.import_module("fastmcp").Client
-    except ModuleNotFoundError:  # only a session of the caller's own can be in use then
-        client = None
-    if client is not None and isinstance(session, client):
-        # fastmcp's client raises on an error result unless asked not to, as Agno's own call asks.
-        return await session.call_tool(name, dict(arguments), raise_on_error=False)
-    return await session.call_tool(name, dict(arguments))
+def _open_call() -> None:
+    """A toolkit function's pre-hook: the call starts, with no verbatim result yet."""
+    _CALL.set(_Call())
