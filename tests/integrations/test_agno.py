@@ -371,6 +371,44 @@ def test_the_applications_post_hooks_read_the_answer_the_user_receives(example_p
     assert final.startswith('Verbatim result from tool "entry" of server "example".') and checked == [final]
 
 
+def _run_confirmed(python: str, confirmed: set[str]) -> tuple[str, ScriptedModel, list[str]]:
+    """Two calls of `entry` in one turn, on a toolkit asking for confirmation of `entry`: the user confirms the
+    calls for the accounts in `confirmed` and rejects the others, saying why; with the tool results the run holds."""
+    from agno.db.in_memory import InMemoryDb  # pyright: ignore[reportMissingImports]
+
+    async def go() -> tuple[str, ScriptedModel, list[str]]:
+        params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
+        model = ScriptedModel([("entry", {"account": "A-1"}), ("entry", {"account": "B-2"})])
+        async with DirectAnswerMCPTools(
+            server_params=params, timeout_seconds=60, server="example", requires_confirmation_tools=["entry"]
+        ) as toolkit:
+            agent = Agent(model=model, tools=[toolkit], post_hooks=[toolkit.final_answer_hook], db=InMemoryDb())
+            paused = await agent.arun("Go.")
+            assert paused.is_paused and len(paused.tools_requiring_confirmation or []) == 2
+            for tool in paused.tools_requiring_confirmation or []:
+                tool.confirmed = (tool.tool_args or {}).get("account") in confirmed
+                if not tool.confirmed:
+                    tool.confirmation_note = "Wrong account."
+            output = await agent.acontinue_run(run_response=paused)
+            assert not toolkit._answers  # pyright: ignore[reportPrivateUsage]
+        read = [str(message.content) for message in output.messages or [] if message.role == "tool"]
+        return str(output.content), model, read
+
+    return asyncio.run(go())
+
+
+def test_a_turn_with_a_rejected_call_goes_back_to_the_model(example_python: str) -> None:
+    final, model, read = _run_confirmed(example_python, {"A-1"})
+    # The model read the rejection and its reason, and its answer stands: no route for that turn.
+    assert "Wrong account." in read and final == SUMMARY and model.calls == 2
+
+
+def test_a_turn_whose_calls_were_all_confirmed_answers_with_their_results(example_python: str) -> None:
+    final, _, _ = _run_confirmed(example_python, {"A-1", "B-2"})
+    assert final.startswith("2 results follow, in the order called")
+    assert final.index("Entry of A-1") < final.index("Entry of B-2")
+
+
 def test_a_session_of_the_applications_own_answers_as_well(example_python: str) -> None:
     from mcp import ClientSession  # pyright: ignore[reportAttributeAccessIssue]
     from mcp.client.stdio import stdio_client  # pyright: ignore[reportMissingImports]

@@ -29,7 +29,8 @@ on an error result too, and it appends the tool's text to the model's own.
 Every other result is handed to the model exactly as `MCPTools` hands it. An error result never ends the run: the
 model reads it, as without the route, and may correct its call. Agno stops a turn when any of its calls asks to: in
 a turn that also called another tool, the run ends with the verbatim answers, opened by a host line naming the
-other calls' tools (`other_calls_line`), whose results stay in `RunOutput.tools`, unread by the model.
+other calls' tools (`other_calls_line`), whose results stay in `RunOutput.tools`, unread by the model. A turn in
+which the application rejected a call (`requires_confirmation_tools`) takes no route: the model reads the rejection.
 
 Agno's result for the model (`ToolResult`) keeps the result's `_meta` and `structuredContent` but not its blocks, so
 the toolkit reads the raw result at the session: the session Agno's entrypoint asks the toolkit for
@@ -300,7 +301,8 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
 
     def final_answer_hook(self, run_output: Any) -> None:
         """An Agno post-hook (`Agent(post_hooks=[...])`): when the run's last turn of calls ended on verbatim
-        results of this toolkit, the run's content becomes the host's view of them, in the order called."""
+        results of this toolkit, and the application rejected none of its calls, the run's content becomes the
+        host's view of them, in the order called."""
         recorded = self._answers.pop(cast("str", run_output.run_id), None)
         if not recorded:
             return
@@ -310,6 +312,10 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
             return
         turn = messages[turns[-1]]
         call_ids = [cast("str | None", call.get("id")) for call in cast("list[dict[str, Any]]", turn.tool_calls)]
+        tools = cast("list[Any]", run_output.tools or [])
+        rejected = {cast("str | None", tool.tool_call_id) for tool in tools if tool.confirmed is False}
+        if rejected.intersection(call_ids):
+            return  # the model has read the rejection and answered: its answer stands
         results = {
             getattr(message, "tool_call_id", None): message
             for message in messages[turns[-1] + 1 :]
