@@ -12,7 +12,7 @@ import json
 import subprocess
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from mcp import StdioServerParameters  # pyright: ignore[reportAttributeAccessIssue]
@@ -328,3 +328,62 @@ def test_a_hook_that_supplies_its_own_result_means_no_route(example_python: str)
         final, model, received = _run_hooked(example_python, hooks)
         assert received == calls
         assert final.strip() == SUMMARY and model.calls == 2 and model.outputs == [read], read
+
+
+MIXED = str(Path(__file__).with_name("mixed_blocks_server.py"))
+
+
+def _run_mixed(python: str, client_class: Any = MCPClient) -> tuple[str, ScriptedModel, Any]:
+    """`_run` on the server whose tool's result holds blocks Strands does not map, with a client of
+    `client_class`; with the tool as listed."""
+    params = StdioServerParameters(command=python, args=[MIXED], cwd=str(ROOT))
+    model = ScriptedModel([("mixed", {})])
+    client = client_class(lambda: stdio_client(params), startup_timeout=60)
+    agent = Agent(model=model, tools=[client], hooks=[DirectAnswers({"example": client})], callback_handler=None)
+    try:
+        result = asyncio.run(agent.invoke_async("Go."))
+        listed = client.list_tools_sync()[0].mcp_tool
+    finally:
+        agent.cleanup()
+    model.outputs = [
+        "".join(part.get("text", "") for part in block["toolResult"]["content"])
+        for message in agent.messages
+        for block in message["content"]
+        if "toolResult" in block
+    ]
+    return str(result), model, listed
+
+
+def test_the_answer_is_the_view_of_the_raw_result_with_every_block(example_python: str) -> None:
+    # Strands' own mapping drops the link and the audio, and makes the embedded resource a plain text: the answer
+    # is built from the blocks as the server sent them.
+    from mcp_rendering.integrations.answer import final_answer
+    from tests.integrations.mixed_blocks_server import BLOCKS
+
+    final, model, tool = _run_mixed(example_python)
+    expected = final_answer(tool, {"content": BLOCKS}, server="example").text
+    assert model.calls == 1 and final.strip() == expected.strip()
+    assert "ledger.csv" in final and "audio/wav" in final and "file:///exports/memo.txt" in final
+
+
+def test_a_client_mapping_that_changes_a_block_means_no_route(example_python: str) -> None:
+    from mcp.types import TextContent  # pyright: ignore[reportMissingImports]
+
+    class Redacting(MCPClient):  # pyright: ignore[reportUntypedBaseClass]
+        def map_mcp_content_to_tool_result_content(self, content: Any) -> Any:
+            if isinstance(content, TextContent) and content.text == "Row two":
+                return {"text": "Redacted."}
+            return super().map_mcp_content_to_tool_result_content(content)
+
+    class Logging(MCPClient):  # pyright: ignore[reportUntypedBaseClass]
+        seen: ClassVar[list[str]] = []
+
+        def map_mcp_content_to_tool_result_content(self, content: Any) -> Any:
+            self.seen.append(content.type)
+            return super().map_mcp_content_to_tool_result_content(content)
+
+    final, model, _ = _run_mixed(example_python, Redacting)
+    assert final.strip() == SUMMARY and model.calls == 2 and model.outputs == ["Row oneMemoRedacted."]
+    final, model, _ = _run_mixed(example_python, Logging)
+    assert model.calls == 1 and final.startswith('Verbatim result from tool "mixed"') and "Row two" in final
+    assert Logging.seen == ["text", "resource_link", "audio", "resource", "text"]
