@@ -387,3 +387,52 @@ def test_a_client_mapping_that_changes_a_block_means_no_route(example_python: st
     final, model, _ = _run_mixed(example_python, Logging)
     assert model.calls == 1 and final.startswith('Verbatim result from tool "mixed"') and "Row two" in final
     assert Logging.seen == ["text", "resource_link", "audio", "resource", "text"]
+
+
+TWO_ENTRIES = [("entry", {"account": "A-1"}), ("entry", {"account": "B-2"})]
+
+
+def _agent_on_marked(python: str, hooks: AppHooks) -> tuple[Agent, DirectAnswers, ScriptedModel]:
+    params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
+    model = ScriptedModel(TWO_ENTRIES)
+    client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
+    provider = DirectAnswers({"example": client})
+    agent = Agent(model=model, tools=[client], hooks=[provider, hooks], callback_handler=None)
+    return agent, provider, model
+
+
+def test_a_run_that_raises_in_a_call_leaves_nothing_kept(example_python: str) -> None:
+    # The application's after-call hook (which Strands runs before the provider's) raises on the second call of the
+    # turn: the provider's callback never sees that call, and the run raises; the provider keeps nothing of it.
+    from strands.types.exceptions import EventLoopException  # pyright: ignore[reportMissingImports]
+
+    def fail_second(event: Any) -> None:
+        if event.tool_use["input"]["account"] == "B-2":
+            raise RuntimeError("the audit log is down")
+
+    agent, provider, _ = _agent_on_marked(example_python, AppHooks(after=fail_second))
+    try:
+        with pytest.raises(EventLoopException, match="audit log"):
+            asyncio.run(agent.invoke_async("Go."))
+    finally:
+        agent.cleanup()
+    assert agent not in provider._runs  # pyright: ignore[reportPrivateUsage]
+
+
+def test_an_interrupted_turn_keeps_its_finished_calls_until_resumed_then_nothing(example_python: str) -> None:
+    def approve_second(event: Any) -> None:
+        if event.tool_use["input"]["account"] == "B-2" and event.interrupt("approval", reason="B-2?") != "yes":
+            event.cancel_tool = REFUSAL
+
+    agent, provider, model = _agent_on_marked(example_python, AppHooks(before=approve_second))
+    try:
+        stopped = asyncio.run(agent.invoke_async("Go."))
+        assert stopped.stop_reason == "interrupt"
+        responses = [{"interruptResponse": {"interruptId": each.id, "response": "yes"}} for each in stopped.interrupts]
+        result = asyncio.run(agent.invoke_async(responses))
+    finally:
+        agent.cleanup()
+    # The resumed turn answers with both calls' views; the provider keeps nothing of the run.
+    assert model.calls == 1 and result.stop_reason == "cancelled"
+    assert "Entry of A-1" in str(result) and "Entry of B-2" in str(result)
+    assert agent not in provider._runs  # pyright: ignore[reportPrivateUsage]

@@ -35,16 +35,21 @@ The application's own hooks see every call. The provider's `BeforeToolCallEvent`
 tool wrapped so that the adapter keeps the result the tool returned; only that result, as it came, takes the route:
 a call the application's hooks cancel, give another tool or whose result they replace goes to the model. Give the
 provider first among the agent's hooks, so that its `AfterToolCallEvent` callback runs after the application's.
+What the provider keeps of a run is dropped when the run ends (`AfterInvocationEvent`), unless it stopped on an
+interrupt, whose resumed turn needs it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 # Resolved where `strands-agents` is installed; the project's own environment goes without it.
 from strands.hooks import (  # pyright: ignore[reportMissingImports]
+    AfterInvocationEvent,  # pyright: ignore[reportUnknownVariableType]
     AfterToolCallEvent,  # pyright: ignore[reportUnknownVariableType]
     BeforeToolCallEvent,  # pyright: ignore[reportUnknownVariableType]
 )
@@ -173,6 +178,20 @@ _NOT_MADE = object()
 """No result recorded for a call: the application's hooks cancelled it or gave it another tool."""
 
 
+@dataclass
+class _Run:
+    """What the provider keeps of one agent's run, by the run's unique tool use ids."""
+
+    turns: dict[tuple[str, ...], dict[str, tuple[str | None, str]]] = field(
+        default_factory=dict[tuple[str, ...], dict[str, tuple[str | None, str]]]
+    )
+    """The answers of each turn's calls so far (None: not verbatim) with their tools' names, by the turn's tool use
+    ids. Strands runs a turn's tools concurrently on one event loop and the callback never awaits, so the last call
+    of the turn to finish sees every other one and alone decides."""
+    results: dict[str, tuple[Any, list[Any] | None]] = field(default_factory=dict[str, tuple[Any, list[Any] | None]])
+    """The result each MCP tool's call returned, by tool use id, as the tool made it, with its raw content blocks."""
+
+
 class DirectAnswers:
     """A Strands hook provider (`Agent(hooks=[...])`) that ends the loop on a turn of verbatim MCP results with the
     host's view as the final message; see the module docstring."""
@@ -207,17 +226,23 @@ class DirectAnswers:
         self._servers = servers_by_name(servers, "MCP clients")
         for client in self._servers.values():
             _keeping_raw_blocks(client)
-        # The answers of each turn's calls so far (None: not verbatim) with their tools' names, by the turn's tool
-        # use ids. Strands runs a turn's tools concurrently on one event loop and this callback never awaits, so the
-        # last call of the turn to finish sees every other one and alone decides.
-        self._turns: dict[tuple[str, ...], dict[str, tuple[str | None, str]]] = {}
-        # The result each MCP tool's call returned, by tool use id, as the tool made it, with its raw content blocks.
-        self._results: dict[str, tuple[Any, list[Any] | None]] = {}
+        # By agent (one provider may serve several): what its run keeps, dropped when the run ends (Strands'
+        # `AfterInvocationEvent`, also when a call raised or was cancelled), or with the agent.
+        self._runs: weakref.WeakKeyDictionary[Any, _Run] = weakref.WeakKeyDictionary()
 
     def register_hooks(self, registry: Any, **kwargs: Any) -> None:
-        """Strands' `HookProvider` method: subscribe to `BeforeToolCallEvent` and `AfterToolCallEvent`."""
+        """Strands' `HookProvider` method: subscribe to `BeforeToolCallEvent`, `AfterToolCallEvent` and
+        `AfterInvocationEvent`."""
         registry.add_callback(BeforeToolCallEvent, self.before_tool_call)
         registry.add_callback(AfterToolCallEvent, self.after_tool_call)
+        registry.add_callback(AfterInvocationEvent, self.after_invocation)
+
+    def after_invocation(self, event: Any) -> None:
+        """Drop what the agent's run kept, unless it stopped on an interrupt: Strands resumes that run's turn, whose
+        calls that finished do not run again (the next run of the agent that does not stop so drops it)."""
+        result = getattr(event, "result", None)
+        if getattr(result, "stop_reason", None) != "interrupt":
+            self._runs.pop(event.agent, None)
 
     def before_tool_call(self, event: Any) -> None:
         """Hand Strands the MCP tool of the call as a `_Recorded` tool (the application's hooks registered after
@@ -226,10 +251,11 @@ class DirectAnswers:
         if getattr(tool, "mcp_tool", None) is None or isinstance(tool, _Recorded):
             return
         own = str(cast("Mapping[str, Any]", event.tool_use).get("toolUseId"))
-        self._results.pop(own, None)
+        results = self._runs.setdefault(event.agent, _Run()).results
+        results.pop(own, None)
 
         def record(result: Any, raw: list[Any] | None) -> None:
-            self._results[own] = (result, raw)
+            results[own] = (result, raw)
 
         event.selected_tool = _Recorded(tool, record)
 
@@ -239,8 +265,9 @@ class DirectAnswers:
         tool_use = cast("Mapping[str, Any]", event.tool_use)
         own = str(tool_use.get("toolUseId"))
         calls = _turn_calls(event.agent, own)
-        answered = self._turns.setdefault(calls, {})
-        made, raw = self._results.pop(own, (_NOT_MADE, None))
+        run = self._runs.setdefault(event.agent, _Run())
+        answered = run.turns.setdefault(calls, {})
+        made, raw = run.results.pop(own, (_NOT_MADE, None))
         # Only the result of the call the tool made, as it came: not one the application's hooks or middleware
         # made in its place (a cancelled call, another tool, a replaced result).
         answer = self._answer(event, raw) if event.result is made else None
@@ -251,7 +278,7 @@ class DirectAnswers:
             event.result = {**cast("Mapping[str, Any]", event.result), "content": [{"text": answer}]}
         if len(answered) < len(set(calls)):
             return
-        del self._turns[calls]
+        del run.turns[calls]
         if all(text is not None for text, _ in answered.values()):
             ordered = [answered[call] for call in dict.fromkeys(calls)]
             message = self._options.join([text or "" for text, _ in ordered], [name for _, name in ordered])
