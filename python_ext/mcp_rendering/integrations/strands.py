@@ -101,8 +101,8 @@ def _wire(raw: list[Any], result: Mapping[str, Any]) -> dict[str, Any] | None:
     """The wire JSON of the `CallToolResult` a call returned: its raw content blocks, and what Strands' `MCPToolResult`
     keeps whole (`structuredContent`, `_meta` as `metadata`, `isError`); None when the client's own mapping changed
     a block (the model reads what it made)."""
-    if any(block is _CHANGED for block in raw):
-        return None
+    if any(block is _CHANGED for block in raw) or len(raw) < len(cast("list[Any]", result.get("content") or [])):
+        return None  # a block changed, or fewer recorded than Strands mapped (not recorded where it maps them)
     content = [
         cast("Callable[..., Any]", block.model_dump)(mode="json", by_alias=True, exclude_none=True) for block in raw
     ]
