@@ -296,15 +296,19 @@ async def _run_filtered(
     python: str,
     calls: Sequence[tuple[str, Mapping[str, Any]]],
     *,
+    before: Sequence[Filter] = (),
     auto: Sequence[Filter] = (),
     function: Sequence[Filter] = (),
 ) -> tuple[Any, ScriptedService, list[dict[str, Any]]]:
-    """`_run` on the server marking every tool, with no allow-list, and the application's own filters: `auto`
-    added after the adapter's, `function` as function-invocation filters; with the calls the server received."""
+    """`_run` on the server marking every tool, with no allow-list, and the application's own filters: `before`
+    and `auto` added before and after the adapter's, `function` as function-invocation filters; with the calls the
+    server received."""
     service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(n, dict(a)) for n, a in calls])
     async with MCPStdioPlugin(name=PLUGIN, command=python, args=[MARKED]) as plugin:
         chosen = direct_answers(service, {"example": plugin})
         agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
+        for each in before:
+            agent.kernel.add_filter("auto_function_invocation", each)
         agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
         for each in auto:
             agent.kernel.add_filter("auto_function_invocation", each)
@@ -376,9 +380,29 @@ def test_a_filter_that_replaces_the_result_is_what_the_model_reads(example_pytho
         await next(context)
         context.result = FunctionResult(function=context.function.metadata, value="Redacted.")
 
-    message, service, received = asyncio.run(_run_filtered(example_python, ENTRY, function=[redact]))
-    assert received == [{"account": "A-1"}]
-    assert str(message) == SUMMARY and service.requests == 2 and service.read == ["Redacted."]
+    async def redact_auto(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        await next(context)
+        context.function_result = FunctionResult(function=context.function.metadata, value="Redacted.")
+
+    for where in ({"function": [redact]}, {"auto": [redact_auto]}, {"before": [redact_auto]}):
+        message, service, received = asyncio.run(_run_filtered(example_python, ENTRY, **where))
+        assert received == [{"account": "A-1"}], where
+        assert str(message) == SUMMARY and service.requests == 2 and service.read == ["Redacted."], where
+
+
+def test_a_filter_added_before_that_replaces_one_result_of_two_means_no_route(example_python: str) -> None:
+    # The adapter's filter ends the turn on two verbatim calls; one added before it replaces the second result
+    # after the chain returned: the model reads both results as the filters left them.
+    async def redact_second(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        await next(context)
+        if context.arguments["account"] == "B-2":
+            context.function_result = FunctionResult(function=context.function.metadata, value="Redacted.")
+
+    calls = [("entry", {"account": "A-1"}), ("entry", {"account": "B-2"})]
+    message, service, received = asyncio.run(_run_filtered(example_python, calls, before=[redact_second]))
+    assert sorted(call["account"] for call in received) == ["A-1", "B-2"]
+    assert str(message) == SUMMARY and service.requests == 2 and len(service.read) == 2
+    assert "Redacted." in service.read and any("Entry of A-1" in read for read in service.read)
 
 
 NAMING = str(Path(__file__).with_name("naming_server.py"))

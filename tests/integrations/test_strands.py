@@ -12,7 +12,7 @@ import json
 import subprocess
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from mcp import StdioServerParameters  # pyright: ignore[reportAttributeAccessIssue]
@@ -328,3 +328,112 @@ def test_a_hook_that_supplies_its_own_result_means_no_route(example_python: str)
         final, model, received = _run_hooked(example_python, hooks)
         assert received == calls
         assert final.strip() == SUMMARY and model.calls == 2 and model.outputs == [read], read
+
+
+MIXED = str(Path(__file__).with_name("mixed_blocks_server.py"))
+
+
+def _run_mixed(python: str, client_class: Any = MCPClient) -> tuple[str, ScriptedModel, Any]:
+    """`_run` on the server whose tool's result holds blocks Strands does not map, with a client of
+    `client_class`; with the tool as listed."""
+    params = StdioServerParameters(command=python, args=[MIXED], cwd=str(ROOT))
+    model = ScriptedModel([("mixed", {})])
+    client = client_class(lambda: stdio_client(params), startup_timeout=60)
+    agent = Agent(model=model, tools=[client], hooks=[DirectAnswers({"example": client})], callback_handler=None)
+    try:
+        result = asyncio.run(agent.invoke_async("Go."))
+        listed = client.list_tools_sync()[0].mcp_tool
+    finally:
+        agent.cleanup()
+    model.outputs = [
+        "".join(part.get("text", "") for part in block["toolResult"]["content"])
+        for message in agent.messages
+        for block in message["content"]
+        if "toolResult" in block
+    ]
+    return str(result), model, listed
+
+
+def test_the_answer_is_the_view_of_the_raw_result_with_every_block(example_python: str) -> None:
+    # Strands' own mapping drops the link and the audio, and makes the embedded resource a plain text: the answer
+    # is built from the blocks as the server sent them. This also pins that Strands maps a result's blocks in the
+    # task that called the tool, where the adapter's recorder reads them (otherwise the route is not taken).
+    from mcp_rendering.integrations.answer import final_answer
+    from tests.integrations.mixed_blocks_server import BLOCKS
+
+    final, model, tool = _run_mixed(example_python)
+    expected = final_answer(tool, {"content": BLOCKS}, server="example").text
+    assert model.calls == 1 and final.strip() == expected.strip()
+    assert "ledger.csv" in final and "audio/wav" in final and "file:///exports/memo.txt" in final
+
+
+def test_a_client_mapping_that_changes_a_block_means_no_route(example_python: str) -> None:
+    from mcp.types import TextContent  # pyright: ignore[reportMissingImports]
+
+    class Redacting(MCPClient):  # pyright: ignore[reportUntypedBaseClass]
+        def map_mcp_content_to_tool_result_content(self, content: Any) -> Any:
+            if isinstance(content, TextContent) and content.text == "Row two":
+                return {"text": "Redacted."}
+            return super().map_mcp_content_to_tool_result_content(content)
+
+    class Logging(MCPClient):  # pyright: ignore[reportUntypedBaseClass]
+        seen: ClassVar[list[str]] = []
+
+        def map_mcp_content_to_tool_result_content(self, content: Any) -> Any:
+            self.seen.append(content.type)
+            return super().map_mcp_content_to_tool_result_content(content)
+
+    final, model, _ = _run_mixed(example_python, Redacting)
+    assert final.strip() == SUMMARY and model.calls == 2 and model.outputs == ["Row oneMemoRedacted."]
+    final, model, _ = _run_mixed(example_python, Logging)
+    assert model.calls == 1 and final.startswith('Verbatim result from tool "mixed"') and "Row two" in final
+    assert Logging.seen == ["text", "resource_link", "audio", "resource", "text"]
+
+
+TWO_ENTRIES = [("entry", {"account": "A-1"}), ("entry", {"account": "B-2"})]
+
+
+def _agent_on_marked(python: str, hooks: AppHooks) -> tuple[Agent, DirectAnswers, ScriptedModel]:
+    params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
+    model = ScriptedModel(TWO_ENTRIES)
+    client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
+    provider = DirectAnswers({"example": client})
+    agent = Agent(model=model, tools=[client], hooks=[provider, hooks], callback_handler=None)
+    return agent, provider, model
+
+
+def test_a_run_that_raises_in_a_call_leaves_nothing_kept(example_python: str) -> None:
+    # The application's after-call hook (which Strands runs before the provider's) raises on the second call of the
+    # turn: the provider's callback never sees that call, and the run raises; the provider keeps nothing of it.
+    from strands.types.exceptions import EventLoopException  # pyright: ignore[reportMissingImports]
+
+    def fail_second(event: Any) -> None:
+        if event.tool_use["input"]["account"] == "B-2":
+            raise RuntimeError("the audit log is down")
+
+    agent, provider, _ = _agent_on_marked(example_python, AppHooks(after=fail_second))
+    try:
+        with pytest.raises(EventLoopException, match="audit log"):
+            asyncio.run(agent.invoke_async("Go."))
+    finally:
+        agent.cleanup()
+    assert agent not in provider._runs  # pyright: ignore[reportPrivateUsage]
+
+
+def test_an_interrupted_turn_keeps_its_finished_calls_until_resumed_then_nothing(example_python: str) -> None:
+    def approve_second(event: Any) -> None:
+        if event.tool_use["input"]["account"] == "B-2" and event.interrupt("approval", reason="B-2?") != "yes":
+            event.cancel_tool = REFUSAL
+
+    agent, provider, model = _agent_on_marked(example_python, AppHooks(before=approve_second))
+    try:
+        stopped = asyncio.run(agent.invoke_async("Go."))
+        assert stopped.stop_reason == "interrupt"
+        responses = [{"interruptResponse": {"interruptId": each.id, "response": "yes"}} for each in stopped.interrupts]
+        result = asyncio.run(agent.invoke_async(responses))
+    finally:
+        agent.cleanup()
+    # The resumed turn answers with both calls' views; the provider keeps nothing of the run.
+    assert model.calls == 1 and result.stop_reason == "cancelled"
+    assert "Entry of A-1" in str(result) and "Entry of B-2" in str(result)
+    assert agent not in provider._runs  # pyright: ignore[reportPrivateUsage]

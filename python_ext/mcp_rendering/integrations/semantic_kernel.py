@@ -32,7 +32,8 @@ route is not taken). Every filter of the application sees the call and its
 arguments, whether added before or after this one: one that refuses it (does not call ``next``) means no call is
 made, and SK goes on as it does without the adapter (the model reads what the filter left); one that rewrites the
 arguments decides what the server receives; one that replaces the function's result decides what the model
-reads (the route is not taken). From the raw result of the call the chain made:
+reads (the route is not taken: the service answers only when each result of the turn is still the host's view its
+filter recorded, and otherwise hands the turn back to the model). From the raw result of the call the chain made:
 
 - a result the host presents verbatim (`mcp_rendering.integrations.answer.final_answer`): the function's result is
   the host's view, and when every call of the model's turn answered so, the filter sets SK's `context.terminate`,
@@ -213,19 +214,30 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
 
     async def get_chat_message_contents(self, chat_history: Any, settings: Any, **kwargs: Any) -> list[Any]:
         """The wrapped service's answer, with a turn ended on verbatim results answered by the host's view."""
-        turn = _Turn(owner=self)
         kernel = kwargs.get("kernel")
         if kernel is not None and not self._filters(kernel):
             raise ValueError(
                 "the kernel lacks this service's filter: add it where the agent is built, with"
                 ' kernel.add_filter("auto_function_invocation", service.answer_filter)'
             )
-        token = _TURN.set(turn)
-        try:
-            responses = cast("list[Any]", await self.inner.get_chat_message_contents(chat_history, settings, **kwargs))
-        finally:
-            _TURN.reset(token)
-        return [self._answer(response, turn) for response in responses]
+        behavior = getattr(settings, "function_choice_behavior", None)
+        attempts = max(1, cast("int", getattr(behavior, "maximum_auto_invoke_attempts", 1)))
+        responses: list[Any] = []
+        for _ in range(attempts):
+            turn = _Turn(owner=self)
+            token = _TURN.set(turn)
+            try:
+                responses = cast(
+                    "list[Any]", await self.inner.get_chat_message_contents(chat_history, settings, **kwargs)
+                )
+            finally:
+                _TURN.reset(token)
+            if not any(self._replaced(response, turn) for response in responses):
+                return [self._answer(response, turn) for response in responses]
+            # A filter that ran after this one's (one added before it) replaced a verbatim result of the turn this
+            # filter ended: no route; the model reads what the filters made, from the history SK's loop left (as
+            # many times as SK's own loop would call it).
+        return responses
 
     async def get_streaming_chat_message_contents(
         self, chat_history: Any, settings: Any, **kwargs: Any
@@ -239,14 +251,29 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
         filters = cast("list[tuple[int, Any]]", kernel.auto_function_invocation_filters)
         return any(function == self.answer_filter for _, function in filters)
 
-    def _answer(self, response: Any, turn: _Turn) -> Any:
-        """The host's view in place of SK's tool message for a turn this service's filter ended."""
+    @staticmethod
+    def _ended(response: Any, turn: _Turn) -> list[Any] | None:
+        """The function results of SK's tool message for a turn this service's filter ended (each call answered
+        verbatim); None for any other response."""
         items = cast("list[Any]", response.items)
         if response.role != "tool" or not items:
+            return None
+        if not all(isinstance(item, FunctionResultContent) and item.id in turn.answers for item in items):
+            return None
+        return items
+
+    def _replaced(self, response: Any, turn: _Turn) -> bool:
+        """Whether a result of a turn this service's filter ended is no longer the host's view it recorded: a
+        filter that ran after this one's returned (added before it) replaced it."""
+        items = self._ended(response, turn)
+        return items is not None and any(item.result != turn.answers[item.id] for item in items)
+
+    def _answer(self, response: Any, turn: _Turn) -> Any:
+        """The host's view in place of SK's tool message for a turn this service's filter ended."""
+        items = self._ended(response, turn)
+        if items is None:
             return response
         ids = [getattr(item, "id", None) for item in items]
-        if not all(isinstance(item, FunctionResultContent) and item.id in turn.answers for item in items):
-            return response
         text = self.options.join(
             [turn.answers[cast("str", call_id)] for call_id in ids],
             [str(getattr(item, "function_name", None) or "unknown") for item in items],
