@@ -46,6 +46,8 @@ integration_stages=$(bash scripts/test-integrations.sh --stages)
 
 echo "== the upstream pull requests, the release artefacts, the benchmarks, the adapters and the reach table"
 # The longest first. The benchmarks run once each in quick mode: that proves they run; no timing is asserted.
+# An upstream pull request's check that passed with the same inputs (its folder and pins) says so and stops
+# (scripts/passed_before.py); MCP_RENDERING_RECHECK=1 runs it anyway.
 {
   printf '%s\t%s\n' \
     "upstream/python-sdk/check.sh (the pull requests to the official Python SDK)" "bash upstream/python-sdk/check.sh" \

@@ -10,7 +10,8 @@
 #      `ruff check` on them and mypy (commented out of its `lint` target) on the package, adding no finding to
 #      the release's own; then its whole test suite as `make test` runs it
 #      (pytest --disable-socket --allow-unix-socket tests/ --timeout 10).
-# Exits non-zero with the reason on the first failure.
+# Exits non-zero with the reason on the first failure. A pass is recorded by the digest of its inputs, and a later
+# run with the same inputs says so and stops (scripts/passed_before.py).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -31,6 +32,13 @@ case "$status" in
   1) fail "the patch is stale: run python scripts/gen_langchain_patch.py and commit the result" ;;
   *) fail "scripts/gen_langchain_patch.py --check failed with status $status (see above)" ;;
 esac
+# What the rest reads: this folder (the patch, this script, the test pins), the release's pin and the runtime lock.
+# A pass with these exact inputs, on this interpreter, is not run again (scripts/passed_before.py;
+# MCP_RENDERING_RECHECK=1 runs it).
+inputs=("$here" "$root/scripts/gen_langchain_patch.py" "$root/interop/reach/requirements-langchain.txt")
+if "$python" "$root/scripts/passed_before.py" langchain-mcp-adapters --query "${inputs[@]}"; then
+  exit 0
+fi
 sdist="$("$python" "$root/scripts/gen_langchain_patch.py" --fetch)" || fail "could not fetch the pinned sdist"
 
 echo "== applying the patch to $(basename "$sdist")"
@@ -84,4 +92,6 @@ echo "== make test: pytest --disable-socket --allow-unix-socket tests/ --timeout
 # Its stdio tests start their servers as `python3`: the environment's, as under the project's own CI.
 PATH="$venv/bin:$PATH" "$venv/bin/python" -m pytest -p no:cacheprovider --disable-socket --allow-unix-socket tests/ \
   --timeout 10 || fail "pytest"
+cd "$root"
+"$python" "$root/scripts/passed_before.py" langchain-mcp-adapters --record "${inputs[@]}"
 echo "upstream/langchain-mcp-adapters/check.sh: all checks passed"

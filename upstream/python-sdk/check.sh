@@ -13,12 +13,14 @@
 #   4. on the release with every patch applied: the SDK's own CI command over the whole tree (`coverage run
 #      -m pytest -n ...`, `coverage combine`, `coverage report` at the SDK's fail_under = 100, then
 #      `strict-no-cover`), with the SDK's PYTHONWARNDEFAULTENCODING=1.
-# Exits non-zero with the reason on the first failure, and prints the wall time of each step.
+# Exits non-zero with the reason on the first failure, and prints the wall time of each step. A pass is recorded
+# by the digest of its inputs, and a later run with the same inputs says so and stops (scripts/passed_before.py).
 #
 #   bash upstream/python-sdk/check.sh            # the whole check
 #   bash upstream/python-sdk/check.sh --prepare  # only the tree with every patch and its environment,
 #                                                # printed as "TREE VENV" (upstream/conformance/check.sh serves it)
-# Environment: PYTHON (default python3), SDK_CHECK_WORKERS (pytest-xdist workers of step 4, default 2).
+# Environment: PYTHON (default python3), SDK_CHECK_WORKERS (pytest-xdist workers of step 4, default 2),
+# MCP_RENDERING_RECHECK=1 (run it even if it passed with the same inputs).
 set -euo pipefail
 prepare_only=false
 [ "${1:-}" = "--prepare" ] && prepare_only=true
@@ -46,6 +48,12 @@ case "$status" in
   1) fail "a patch is stale: run python scripts/gen_sdk_patch.py and commit the result" ;;
   *) fail "scripts/gen_sdk_patch.py --check failed with status $status (an error, not a stale patch: see above)" ;;
 esac
+# What the rest reads: this folder (the patches, this script, the pins) and the release's pin. A pass with these
+# exact inputs, on this interpreter, is not run again (scripts/passed_before.py; MCP_RENDERING_RECHECK=1 runs it).
+inputs=("$here" "$root/scripts/gen_sdk_patch.py")
+if ! $prepare_only && "$python" "$root/scripts/passed_before.py" python-sdk --query "${inputs[@]}"; then
+  exit 0
+fi
 sdist="$("$python" "$root/scripts/gen_sdk_patch.py" --fetch)" || fail "could not fetch the pinned sdist (see above)"
 mapfile -t patches < <("$python" "$root/scripts/gen_sdk_patch.py" --list) # each "<folder>/<name>.patch", in order
 
@@ -209,4 +217,6 @@ echo "   coverage of the whole tree: $(cat "$cache/python-sdk-coverage-total.txt
 "$venv/bin/coverage" report || fail "the whole tree is below the SDK's coverage gate (fail_under = 100)"
 strict-no-cover || fail "strict-no-cover: a line marked 'pragma: no cover' is covered"
 elapsed "$step"
+cd "$root"
+"$python" "$root/scripts/passed_before.py" python-sdk --record "${inputs[@]}"
 echo "upstream/python-sdk/check.sh: ok ($(($SECONDS - started)) s)"
