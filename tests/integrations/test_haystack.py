@@ -531,3 +531,60 @@ def test_two_runs_of_one_agent_at_once_each_take_the_route(example_python: str) 
     finals = asyncio.run(both())
     assert len(finals) == 2 and shared == {"tenant": "one"}
     assert all(final.startswith('Verbatim result from tool "financial_statements"') for final in finals), finals
+
+
+def test_an_agent_restored_from_its_serialized_form_keeps_the_hooks_checks(
+    example_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Haystack restores a serialized Agent's hooks as one copy per point: the copies share each run's record, so a
+    step with a rejected call still goes to the model, and a step without one still takes the route."""
+    from haystack.hooks.human_in_the_loop import (  # pyright: ignore[reportMissingImports]
+        AlwaysAskPolicy,
+        BlockingConfirmationStrategy,
+        ConfirmationHook,
+    )
+    from haystack.hooks.human_in_the_loop.dataclasses import (  # pyright: ignore[reportMissingImports]
+        ConfirmationUIResult,
+    )
+    from haystack.hooks.utils import (  # pyright: ignore[reportMissingImports]
+        _deserialize_hooks_dictionary,  # pyright: ignore[reportPrivateUsage]
+        _serialize_hooks_dictionary,  # pyright: ignore[reportPrivateUsage]
+    )
+
+    class Reviewer:
+        """Confirms the first call it is asked about; rejects the second when `reject`."""
+
+        def __init__(self) -> None:
+            self.asked = 0
+
+        def get_user_confirmation(self, tool_name: str, tool_description: str, tool_params: dict[str, Any]) -> Any:
+            del tool_name, tool_description, tool_params
+            self.asked += 1
+            if self.asked == 2 and reject:
+                return ConfirmationUIResult(action="reject", feedback="not this one")
+            return ConfirmationUIResult(action="confirm")
+
+        def to_dict(self) -> dict[str, Any]:
+            return {}
+
+    # Haystack restores classes of the modules an application trusts.
+    monkeypatch.setenv("HAYSTACK_DESERIALIZATION_ALLOWLIST", "mcp_rendering.integrations.haystack")
+    for reject in (True, False):
+        server = StdioServerInfo(command=example_python, args=["-m", FINANCIAL])
+        toolset = MCPToolset(server)
+        toolset.warm_up()  # connected, so that its tools are serialized by name
+        generator = ScriptedGenerator([("financial_statements", {}), ("financial_statements", {})])
+        restored = _deserialize_hooks_dictionary(_serialize_hooks_dictionary(direct_answers({"example": toolset})))
+        assert restored["before_tool"][0] is not restored["after_tool"][0]  # one copy per point
+        strategy = BlockingConfirmationStrategy(confirmation_policy=AlwaysAskPolicy(), confirmation_ui=Reviewer())
+        restored["before_tool"] = [ConfirmationHook({"financial_statements": strategy}), *restored["before_tool"]]
+        agent = Agent(chat_generator=generator, tools=toolset, hooks=restored)
+        try:
+            output = agent.run(messages=[ChatMessage.from_user("Go.")])
+        finally:
+            toolset.close()
+        final = output["last_message"].text or ""
+        if reject:
+            assert final == SUMMARY and generator.calls == 2
+        else:
+            assert generator.calls == 1 and final.count('Verbatim result from tool "financial_statements"') == 2

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
@@ -95,12 +96,13 @@ def _wire(text: str) -> dict[str, Any] | None:
     return wire
 
 
-def _run_step(state: Any, hook: object) -> dict[str, Any]:
+def _run_step(state: Any, servers: Iterable[str]) -> dict[str, Any]:
     """The hook's record of the run's current step, kept in the run's own State (its ``hook_context``, which Haystack
     makes for each run and keeps for hooks), so that runs of one Agent at once never share it, and it goes with the
     run whatever way the run ends. The application's ``hook_context`` dict is never changed: a copy holding the
-    record replaces it in the State."""
-    key = f"{__name__}.{id(hook)}"
+    record replaces it in the State. It is named by the hook's servers, not by the hook object: an Agent restored
+    from its serialized form holds one copy of the hook at each point, and they share the record."""
+    key = f"{__name__}:{json.dumps(sorted(servers))}"
     context = cast("dict[str, Any]", state.data.get("hook_context") or {})
     record = context.get(key)
     if not isinstance(record, dict):
@@ -198,7 +200,7 @@ class DirectAnswerHook:
         if not self._watching:
             self._after_tool(state, messages, None, answered=False)
             return
-        step = _run_step(state, self)
+        step = _run_step(state, self.servers)
         pending = cast("list[Any]", getattr(messages[-1], "tool_calls", None) or []) if messages else []
         if pending:
             # The `before_tool` point, after the application's hooks there: these calls go on to the tools. A
@@ -270,7 +272,8 @@ class DirectAnswerHook:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Haystack's serialization of the hook: each server's tools by name."""
+        """Haystack's serialization of the hook: each server's tools by name, and whether it is registered at the
+        three points as `direct_answers` registers it."""
         return {
             "type": f"{type(self).__module__}.{type(self).__qualname__}",
             "init_parameters": {
@@ -280,12 +283,15 @@ class DirectAnswerHook:
                 "markdown": self._options.markdown,
                 "allow": self._allowed.listed(),
             },
+            "watching": self._watching,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DirectAnswerHook:
         """The hook `to_dict` serialized."""
-        return cls(**cast("dict[str, Any]", data["init_parameters"]))
+        hook = cls(**cast("dict[str, Any]", data["init_parameters"]))
+        hook._watching = data.get("watching") is True
+        return hook
 
 
 def direct_answers(
