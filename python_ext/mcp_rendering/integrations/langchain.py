@@ -484,7 +484,12 @@ def _step_answered_without_its_tool(runtime: Any) -> bool:
     model's last message: a call of the step the application answered in place of its tool, as LangChain's
     `HumanInTheLoopMiddleware` does for a rejected call (its default ``batched`` mode) before the tools run."""
     state = getattr(runtime, "state", None)
-    messages = cast("Mapping[str, Any]", state).get("messages") if isinstance(state, Mapping) else None
+    # A graph's state is a dict, or an object of the application's own state schema.
+    messages: Any = (
+        cast("Mapping[str, Any]", state).get("messages")
+        if isinstance(state, Mapping)
+        else getattr(state, "messages", None)
+    )
     if not isinstance(messages, list):
         return False
     for message in reversed(cast("list[Any]", messages)):
