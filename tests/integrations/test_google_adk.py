@@ -273,7 +273,7 @@ def test_a_turn_left_undecided_never_meets_another_invocations_calls() -> None:
     )
 
     def context(invocation: str, call: str) -> Any:
-        return SimpleNamespace(
+        return _Context(
             invocation_id=invocation,
             function_call_id=call,
             session=SimpleNamespace(events=[turn]),
@@ -297,6 +297,13 @@ def test_a_turn_left_undecided_never_meets_another_invocations_calls() -> None:
 
 async def _listed(tools: list[Any]) -> list[Any]:
     return tools
+
+
+class _Context:
+    """A tool context as ADK makes one per call (an object of its own, shared by the call's callbacks)."""
+
+    def __init__(self, **members: Any) -> None:
+        self.__dict__.update(members)
 
 
 REFUSAL = "Refused by the approval policy."
@@ -401,3 +408,79 @@ def test_a_callback_that_replaces_the_result_means_no_route(example_python: str)
     final, model, received = asyncio.run(_run_hooked(example_python, after=[redact]))
     assert received == [{"account": "A-1"}]
     assert final == SUMMARY and model.calls == 2
+
+
+def test_a_call_that_failed_leaves_nothing_a_later_refusal_could_pass_for(example_python: str) -> None:
+    """A call let through by the adapter's before-tool callback whose run then fails (a later callback raises) leaves
+    no mark: in the next invocation, whose call has the same id, the application refuses the call with a response
+    shaped as an MCP result, which is never read as the server's."""
+    params = StdioServerParameters(command=example_python, args=[MARKED])
+    toolset = McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
+    model = ScriptedModel(model="scripted", tool="entry", arguments={"account": "A-1"})
+    answers = direct_answers({"example": toolset})
+    invocation = {"count": 0}
+
+    def refuse_the_second(tool: Any, args: dict[str, Any], tool_context: Any) -> Any:
+        invocation["count"] += 1
+        if invocation["count"] == 2:
+            return {"content": [{"type": "text", "text": REFUSAL}], "isError": False}
+        return None
+
+    def fail_the_first(tool: Any, args: dict[str, Any], tool_context: Any) -> None:
+        raise RuntimeError("the application's check failed")
+
+    agent = LlmAgent(
+        name="test",
+        model=model,
+        tools=[toolset],
+        before_tool_callback=[refuse_the_second, answers["before_tool_callback"], fail_the_first],
+        after_tool_callback=answers["after_tool_callback"],
+        after_agent_callback=answers["after_agent_callback"],
+    )
+
+    async def both() -> list[Any]:
+        try:
+            with pytest.raises(RuntimeError, match="check failed"):
+                await _events(agent, "first")
+            return await _events(agent, "second")
+        finally:
+            await toolset.close()
+
+    events = asyncio.run(both())
+    final = next(
+        "".join(part.text or "" for part in event.content.parts or [])
+        for event in reversed(events)
+        if event.is_final_response() and event.content is not None
+    )
+    assert invocation["count"] == 2 and final == SUMMARY
+
+
+def test_a_turn_lists_each_toolset_once_for_all_its_results(example_python: str) -> None:
+    """The toolsets' listings a turn's results are captioned from are read once per turn, not once per result."""
+    listed_for_results: list[str] = []
+
+    class Counted(McpToolset):  # pyright: ignore[reportUntypedBaseClass]
+        async def get_tools(self, readonly_context: Any = None) -> Any:
+            if getattr(readonly_context, "function_call_id", None) is not None:
+                listed_for_results.append(str(readonly_context.function_call_id))
+            return await super().get_tools(readonly_context)
+
+    def toolset(*args: str) -> Any:
+        params = StdioServerParameters(command=example_python, args=list(args))
+        return Counted(connection_params=StdioConnectionParams(server_params=params, timeout=60))
+
+    bank, ledger = toolset("-m", FINANCIAL), toolset(MARKED)
+    model = ScriptedModel(model="scripted", tool="entry", arguments={"account": "A-1"}, also=["key_figures"])
+    agent = LlmAgent(name="test", model=model, tools=[bank, ledger], **direct_answers({"bank": bank, "ledger": ledger}))
+
+    async def run() -> list[Any]:
+        try:
+            return await _events(agent, "test")
+        finally:
+            await bank.close()
+            await ledger.close()
+
+    events = asyncio.run(run())
+    assert any(event.is_final_response() for event in events)
+    # Two results of one turn, two toolsets: each toolset listed once for them.
+    assert len(listed_for_results) == 2, listed_for_results

@@ -443,3 +443,148 @@ def test_a_hook_that_replaces_the_result_means_no_route(example_python: str) -> 
     final, generator, received, read = _run_hooked(example_python, after=redact)
     assert received == [{"account": "A-1"}]
     assert final == SUMMARY and generator.calls == 2 and read == ["Redacted."]
+
+
+def test_a_step_with_a_call_the_user_rejected_goes_to_the_model(example_python: str) -> None:
+    """Haystack's `ConfirmationHook` (listed first at ``before_tool``) rejects one of the model's two verbatim calls:
+    the approved call's host view and the rejection with its reason go to the model, which answers."""
+    from haystack.hooks.human_in_the_loop import (  # pyright: ignore[reportMissingImports]
+        AlwaysAskPolicy,
+        BlockingConfirmationStrategy,
+        ConfirmationHook,
+    )
+    from haystack.hooks.human_in_the_loop.dataclasses import (  # pyright: ignore[reportMissingImports]
+        ConfirmationUIResult,
+    )
+
+    class Reviewer:
+        def get_user_confirmation(self, tool_name: str, tool_description: str, tool_params: dict[str, Any]) -> Any:
+            del tool_name, tool_description
+            if tool_params.get("account") == "A-1" or not reject:
+                return ConfirmationUIResult(action="confirm")
+            return ConfirmationUIResult(action="reject", feedback="wrong account")
+
+        def to_dict(self) -> dict[str, Any]:
+            return {}
+
+    for reject in (True, False):
+        toolset = MCPToolset(StdioServerInfo(command=example_python, args=[MARKED]))
+        generator = ScriptedGenerator([("entry", {"account": "A-1"}), ("entry", {"account": "B-2"})])
+        hooks = direct_answers({"example": toolset})
+        strategy = BlockingConfirmationStrategy(confirmation_policy=AlwaysAskPolicy(), confirmation_ui=Reviewer())
+        hooks["before_tool"] = [ConfirmationHook({"entry": strategy}), *hooks["before_tool"]]
+        agent = Agent(chat_generator=generator, tools=toolset, hooks=hooks)
+        try:
+            output = agent.run(messages=[ChatMessage.from_user("Go.")])
+        finally:
+            toolset.close()
+        read = [str(message.tool_call_result.result) for message in output["messages"] if message.tool_call_result]
+        if reject:
+            assert output["last_message"].text == SUMMARY and generator.calls == 2
+            assert any("wrong account" in text for text in read)
+            assert any(text.startswith('Verbatim result from tool "entry"') and "Entry of A-1" in text for text in read)
+        else:  # both confirmed: the route, with both views
+            final = output["last_message"].text or ""
+            assert generator.calls == 1 and "Entry of A-1" in final and "Entry of B-2" in final
+
+
+def test_two_runs_of_one_agent_at_once_each_take_the_route(example_python: str) -> None:
+    """The hook keeps what it notes of a step in each run's own State: two `run_async` of one Agent whose steps
+    interleave each end on the host's view."""
+    import asyncio
+
+    @component
+    class SlowGenerator:
+        """A provider's latency, so that the two runs' steps interleave; each call a fresh id."""
+
+        def __init__(self) -> None:
+            self.made = 0
+
+        @component.output_types(replies=list[ChatMessage])
+        def run(self, messages: list[ChatMessage], tools: Any = None) -> dict[str, Any]:
+            del tools
+            if any(message.tool_call_result is not None for message in messages):
+                return {"replies": [ChatMessage.from_assistant(SUMMARY)]}
+            self.made += 1
+            call = ToolCall(tool_name="financial_statements", arguments={}, id=f"call-{self.made}")
+            return {"replies": [ChatMessage.from_assistant(tool_calls=[call])]}
+
+        @component.output_types(replies=list[ChatMessage])
+        async def run_async(self, messages: list[ChatMessage], tools: Any = None) -> dict[str, Any]:
+            await asyncio.sleep(0.2)
+            return self.run(messages, tools)
+
+    async def both() -> list[str]:
+        server = StdioServerInfo(command=example_python, args=["-m", FINANCIAL])
+        toolset = MCPToolset(server)
+        agent = Agent(chat_generator=SlowGenerator(), tools=toolset, hooks=direct_answers({"example": toolset}))
+        agent.warm_up()
+        try:
+            outputs = await asyncio.gather(
+                *(agent.run_async(messages=[ChatMessage.from_user("Go.")], hook_context=shared) for _ in "ab")
+            )
+        finally:
+            toolset.close()
+        return [output["last_message"].text or "" for output in outputs]
+
+    shared = {"tenant": "one"}  # the application's own context, one dict for both runs, which stays unchanged
+    finals = asyncio.run(both())
+    assert len(finals) == 2 and shared == {"tenant": "one"}
+    assert all(final.startswith('Verbatim result from tool "financial_statements"') for final in finals), finals
+
+
+def test_an_agent_restored_from_its_serialized_form_keeps_the_hooks_checks(
+    example_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Haystack restores a serialized Agent's hooks as one copy per point: the copies share each run's record, so a
+    step with a rejected call still goes to the model, and a step without one still takes the route."""
+    from haystack.hooks.human_in_the_loop import (  # pyright: ignore[reportMissingImports]
+        AlwaysAskPolicy,
+        BlockingConfirmationStrategy,
+        ConfirmationHook,
+    )
+    from haystack.hooks.human_in_the_loop.dataclasses import (  # pyright: ignore[reportMissingImports]
+        ConfirmationUIResult,
+    )
+    from haystack.hooks.utils import (  # pyright: ignore[reportMissingImports]
+        _deserialize_hooks_dictionary,  # pyright: ignore[reportPrivateUsage]
+        _serialize_hooks_dictionary,  # pyright: ignore[reportPrivateUsage]
+    )
+
+    class Reviewer:
+        """Confirms the first call it is asked about; rejects the second when `reject`."""
+
+        def __init__(self) -> None:
+            self.asked = 0
+
+        def get_user_confirmation(self, tool_name: str, tool_description: str, tool_params: dict[str, Any]) -> Any:
+            del tool_name, tool_description, tool_params
+            self.asked += 1
+            if self.asked == 2 and reject:
+                return ConfirmationUIResult(action="reject", feedback="not this one")
+            return ConfirmationUIResult(action="confirm")
+
+        def to_dict(self) -> dict[str, Any]:
+            return {}
+
+    # Haystack restores classes of the modules an application trusts.
+    monkeypatch.setenv("HAYSTACK_DESERIALIZATION_ALLOWLIST", "mcp_rendering.integrations.haystack")
+    for reject in (True, False):
+        server = StdioServerInfo(command=example_python, args=["-m", FINANCIAL])
+        toolset = MCPToolset(server)
+        toolset.warm_up()  # connected, so that its tools are serialized by name
+        generator = ScriptedGenerator([("financial_statements", {}), ("financial_statements", {})])
+        restored = _deserialize_hooks_dictionary(_serialize_hooks_dictionary(direct_answers({"example": toolset})))
+        assert restored["before_tool"][0] is not restored["after_tool"][0]  # one copy per point
+        strategy = BlockingConfirmationStrategy(confirmation_policy=AlwaysAskPolicy(), confirmation_ui=Reviewer())
+        restored["before_tool"] = [ConfirmationHook({"financial_statements": strategy}), *restored["before_tool"]]
+        agent = Agent(chat_generator=generator, tools=toolset, hooks=restored)
+        try:
+            output = agent.run(messages=[ChatMessage.from_user("Go.")])
+        finally:
+            toolset.close()
+        final = output["last_message"].text or ""
+        if reject:
+            assert final == SUMMARY and generator.calls == 2
+        else:
+            assert generator.calls == 1 and final.count('Verbatim result from tool "financial_statements"') == 2

@@ -738,3 +738,42 @@ def test_an_interceptor_that_replaces_the_result_is_what_the_model_reads(example
     tool_messages = [message for message in messages if isinstance(message, ToolMessage)]
     assert [message.text for message in tool_messages] == [REFUSAL] and messages[-1].text == SUMMARY
     assert all("Verbatim result" not in message.text for message in messages)
+
+
+def test_a_step_with_a_call_the_reviewer_rejected_goes_back_to_the_model(example_python: str) -> None:
+    """LangChain's `HumanInTheLoopMiddleware` answers a rejected call itself before the tools run: the step's
+    approved verbatim call takes no route, and the model reads the host's view and the rejection with its reason."""
+    if not ROUTE_ENVIRONMENT:
+        pytest.skip("the lowest environment pins the adapters alone, without LangChain's agent loop")
+    from langchain.agents import create_agent  # pyright: ignore[reportMissingImports]
+    from langchain.agents.middleware import HumanInTheLoopMiddleware  # pyright: ignore[reportMissingImports]
+    from langgraph.checkpoint.memory import InMemorySaver  # pyright: ignore[reportMissingImports]
+    from langgraph.types import Command  # pyright: ignore[reportMissingImports]
+
+    from mcp_rendering.integrations.langchain import load_direct_answer_tools
+
+    async def run(decisions: list[dict[str, Any]]) -> tuple[list[Any], list[dict[str, Any]]]:
+        params = StdioServerParameters(command=example_python, args=[MARKED])
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            tools = await load_direct_answer_tools(session, server="example")
+            model = _scripted_model([("entry", {"account": "A-1"}), ("entry", {"account": "B-2"})])
+            review = HumanInTheLoopMiddleware(interrupt_on={"entry": True})
+            agent = create_agent(model, tools, middleware=[review], checkpointer=InMemorySaver())
+            config: Any = {"configurable": {"thread_id": "review"}}
+            await agent.ainvoke({"messages": [("user", "Show A-1")]}, config)
+            state = await agent.ainvoke(Command(resume={"decisions": decisions}), config)
+            received = await session.call_tool("received", {})
+        return state["messages"], json.loads(getattr(received.content[0], "text", ""))
+
+    messages, received = asyncio.run(run([{"type": "approve"}, {"type": "reject", "message": "wrong account"}]))
+    assert received == [{"account": "A-1"}]
+    assert messages[-1].text == SUMMARY  # the model answered, having read both tool messages
+    tool_messages = [message for message in messages if isinstance(message, ToolMessage)]
+    texts = sorted(message.text for message in tool_messages)
+    assert len(texts) == 2 and "wrong account" in texts[0]
+    assert texts[1].startswith('Verbatim result from tool "entry"') and "Entry of A-1" in texts[1]
+    # Both approved: the route is taken as before.
+    messages, received = asyncio.run(run([{"type": "approve"}, {"type": "approve"}]))
+    assert len(received) == 2 and isinstance(messages[-1], ToolMessage)
+    assert all(SUMMARY not in message.text for message in messages)

@@ -431,3 +431,58 @@ def test_a_guardrail_that_replaces_the_output_means_no_route(example_python: str
     # The model read what the guardrail left of the output, not the host's view of what it withheld.
     assert result.final_output == SUMMARY and len(model.calls) == 2
     assert _function_output(model, 1) == "Redacted."
+
+
+def test_an_extractor_set_after_the_server_is_made_keeps_the_route(example_python: str) -> None:
+    """The application's `custom_data_extractor` set on the server after it is made runs, its keys kept, and the
+    presentation's view is still added: the route is taken."""
+    seen: list[str] = []
+
+    def extractor(context: Any) -> dict[str, Any]:
+        seen.append(context.tool_name)
+        return {"audit": "kept"}
+
+    async def run() -> tuple[Any, ScriptedModel]:
+        model = ScriptedModel(
+            [[function_call("financial_statements", {}, call_id="call-0")], [assistant_message(SUMMARY)]]
+        )
+        server = RenderingMCPServerStdio(
+            params={"command": example_python, "args": ["-m", FINANCIAL]},
+            name="example",
+            client_session_timeout_seconds=60,
+        )
+        server.custom_data_extractor = extractor
+        server.custom_data_extractor = server.custom_data_extractor  # set again as read: wrapped once
+        async with server:
+            agent = Agent(name="test", model=model, mcp_servers=[server], tool_use_behavior=verbatim_final_output)
+            result = await Runner.run(agent, "Go.", run_config=RunConfig(tracing_disabled=True))
+        return result, model
+
+    result, model = asyncio.run(run())
+    assert seen == ["financial_statements"] and len(model.calls) == 1
+    assert isinstance(result.final_output, str)
+    assert result.final_output.startswith('Verbatim result from tool "financial_statements"')
+    [output] = [item for item in result.new_items if isinstance(item, ToolCallOutputItem)]
+    assert output.custom_data is not None and output.custom_data["audit"] == "kept"
+
+
+def test_the_route_on_an_agent_with_no_rendering_server_is_refused(example_python: str) -> None:
+    """`verbatim_final_output` on an agent whose MCP servers are the SDK's own classes could never take the route:
+    a clear error naming the classes to use, not a run that silently ends on the model's text."""
+    from agents.exceptions import UserError  # pyright: ignore[reportMissingImports]
+
+    async def run() -> None:
+        model = ScriptedModel(
+            [[function_call("financial_statements", {}, call_id="call-0")], [assistant_message(SUMMARY)]]
+        )
+        server = MCPServerStdio(
+            params={"command": example_python, "args": ["-m", FINANCIAL]},
+            name="plain",
+            client_session_timeout_seconds=60,
+        )
+        async with server:
+            agent = Agent(name="test", model=model, mcp_servers=[server], tool_use_behavior=verbatim_final_output)
+            await Runner.run(agent, "Go.", run_config=RunConfig(tracing_disabled=True))
+
+    with pytest.raises(UserError, match="RenderingMCPServerStdio"):
+        asyncio.run(run())

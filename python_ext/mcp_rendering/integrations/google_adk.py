@@ -9,9 +9,9 @@ name::
     agent = LlmAgent(name="analyst", model=model, tools=[toolset], **direct_answers({"accounts": toolset}))
 
 ADK's MCP tool keeps no public trace of the toolset that made it, so the application names the servers: a tool's
-result is captioned with the name of the toolset that lists it (the toolset's own listing, read when the tool's
-result comes back; a tool that no named toolset lists, or that several list alike, is untouched), never with one
-name for the whole agent, and ``allow`` maps a server's name to its tools' names.
+result is captioned with the name of the toolset that lists it (the toolsets' own listings, read once per model turn
+when its first result comes back; a tool that no named toolset lists, or that several list alike, is untouched),
+never with one name for the whole agent, and ``allow`` maps a server's name to its tools' names.
 
 For a tool of one of those toolsets whose result the host presents verbatim (the tool's hint or the result's directive),
 the `after_tool_callback` sets ADK's `tool_context.actions.skip_summarization`, so that no model call follows,
@@ -35,7 +35,9 @@ replaces the result ends ADK's chain before the adapter's, and the model reads i
 
 from __future__ import annotations
 
+import asyncio
 import importlib
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
@@ -82,14 +84,15 @@ def _turn_call_ids(tool_context: Any) -> tuple[str, ...]:
     return (own or "",)
 
 
-async def _server_of(servers: Mapping[str, Any], raw: Any, tool_context: Any) -> str | None:
-    """The name of the one toolset of `servers` whose own listing holds the MCP tool `raw` (None when none does, or
-    several list it alike: then which server answered cannot be told)."""
-    found: list[str] = []
-    for name, toolset in servers.items():
-        listed = cast("list[Any]", await toolset.get_tools(tool_context))
-        if any(_raw_tool(tool) == raw for tool in listed):
-            found.append(name)
+async def _listings(servers: Mapping[str, Any], tool_context: Any) -> dict[str, list[Any]]:
+    """Each toolset's own listing of its tools, by server name."""
+    return {name: cast("list[Any]", await toolset.get_tools(tool_context)) for name, toolset in servers.items()}
+
+
+def _server_of(listings: Mapping[str, list[Any]], raw: Any) -> str | None:
+    """The name of the one toolset whose listing holds the MCP tool `raw` (None when none does, or several list it
+    alike: then which server answered cannot be told)."""
+    found = [name for name, listed in listings.items() if any(_raw_tool(tool) == raw for tool in listed)]
     return found[0] if len(found) == 1 else None
 
 
@@ -131,28 +134,34 @@ def direct_answers(
     # leaves its turn undecided: the invocation's entries go when the agent's turn ends, and never meet another
     # invocation's calls of the same ids.
     turns: dict[tuple[str, tuple[str, ...]], dict[str, tuple[str | None, str]]] = {}
+    # The toolsets' listings, read once per turn (the first of its results to need them) and shared by its calls:
+    # a tool is captioned only when a listing of this turn holds it as the agent called it, so a listing changed
+    # since the agent's own takes no route. They go with the turn, as `turns` does.
+    listings: dict[tuple[str, tuple[str, ...]], asyncio.Task[dict[str, list[Any]]]] = {}
     # The calls the application's before-tool callbacks let through to the tool (ADK runs the after-tool callbacks
-    # also on a response a before-tool callback gave in place of the call).
-    let_through: set[str] = set()
+    # also on a response a before-tool callback gave in place of the call), as the call's own context, which ADK
+    # shares between a call's callbacks: a mark goes with its call however the call ends (an error, a
+    # cancellation), and never meets another call.
+    let_through: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def before_tool(tool: Any, args: dict[str, Any], tool_context: Any) -> None:
-        let_through.add(cast("str", tool_context.function_call_id))
+        let_through.add(tool_context)
 
     async def after_tool(
         tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any
     ) -> dict[str, Any] | None:
-        own = cast("str", tool_context.function_call_id)
-        made = own in let_through
-        let_through.discard(own)
-        answer = await _verbatim_answer(tool, args, tool_context, tool_response) if made else None
-        # From here on nothing awaits: the turn's bookkeeping below runs whole.
+        made = tool_context in let_through
+        let_through.discard(tool_context)
         calls = _turn_call_ids(tool_context)
         key = (cast("str", tool_context.invocation_id), calls)
+        answer = await _verbatim_answer(tool, args, tool_context, tool_response, key) if made else None
+        # From here on nothing awaits: the turn's bookkeeping below runs whole.
         answered = turns.setdefault(key, {})
         name = getattr(tool, "name", None)
         answered[cast("str", tool_context.function_call_id)] = (answer, name if isinstance(name, str) else "unknown")
         if len(answered) >= len(set(calls)):
             del turns[key]
+            listings.pop(key, None)
             if all(text is not None for text, _ in answered.values()):
                 tool_context.actions.skip_summarization = True
                 earlier = cast("list[dict[str, str]]", tool_context.state.get(ANSWER_KEY) or [])
@@ -163,14 +172,19 @@ def direct_answers(
                 tool_context.state[ANSWER_KEY] = [*earlier, *kept]
         return None if answer is None else {"answer": answer}
 
-    async def _verbatim_answer(tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any) -> str | None:
+    async def _verbatim_answer(
+        tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any, turn: tuple[str, tuple[str, ...]]
+    ) -> str | None:
         raw = _raw_tool(tool)
         if raw is None or not isinstance(tool_response, Mapping):
             return None  # not an MCP tool's result
         response = cast("Mapping[str, Any]", tool_response)
         if "content" not in response:
             return None
-        server = await _server_of(named, raw, tool_context)
+        listing = listings.get(turn)
+        if listing is None:
+            listing = listings[turn] = asyncio.ensure_future(_listings(named, tool_context))
+        server = _server_of(await asyncio.shield(listing), raw)
         if server is None or not allowed.allows(server, getattr(raw, "name", None)):
             return None
         return options.direct_answer(raw, _wire(response), arguments=args, default_server=server)
@@ -179,6 +193,8 @@ def direct_answers(
         invocation = cast("str", callback_context.invocation_id)
         for key in [key for key in turns if key[0] == invocation]:
             del turns[key]
+        for key in [key for key in listings if key[0] == invocation]:
+            listings.pop(key).cancel()
         answers = cast("list[dict[str, str]] | None", callback_context.state.get(ANSWER_KEY))
         if not answers:
             return None

@@ -16,8 +16,10 @@ at once). A result is captioned with the name of the server whose toolset (or to
 for the whole agent, and ``allow`` maps a server's name to its tools' names. An `MCPTool` given alone keeps its
 server's connection private: only a result's directive counts for it.
 
-The hook runs at the Agent's ``after_tool`` point (and at ``before_tool``, where it notes the calls that go on to the
-tools, so that a result an application's hook gave in place of a call is never read as the server's). When every tool
+The hook runs at the Agent's ``after_tool`` point (and at ``before_llm`` and ``before_tool``, where it notes, in the
+run's own State, where the model's reply starts and the calls that go on to the tools, so that a result an
+application's hook gave in place of a call is never read as the server's, and a step in which a hook answered a call
+itself, as `ConfirmationHook` does for a rejected one, goes to the model). When every tool
 call of the model's turn returned a result the host presents verbatim (the result's directive, or the tool's hint),
 it appends an assistant message holding the host's view (`mcp_rendering.integrations.answer.final_answer`: the
 caption, a partial result's notice with how to get the rest, every record) and sets the Agent's ``stop_run`` state
@@ -47,6 +49,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
@@ -91,6 +94,21 @@ def _wire(text: str) -> dict[str, Any] | None:
     for key in [key for key, item in wire.items() if item is None]:
         del wire[key]
     return wire
+
+
+def _run_step(state: Any, servers: Iterable[str]) -> dict[str, Any]:
+    """The hook's record of the run's current step, kept in the run's own State (its ``hook_context``, which Haystack
+    makes for each run and keeps for hooks), so that runs of one Agent at once never share it, and it goes with the
+    run whatever way the run ends. The application's ``hook_context`` dict is never changed: a copy holding the
+    record replaces it in the State. It is named by the hook's servers, not by the hook object: an Agent restored
+    from its serialized form holds one copy of the hook at each point, and they share the record."""
+    key = f"{__name__}:{json.dumps(sorted(servers))}"
+    context = cast("dict[str, Any]", state.data.get("hook_context") or {})
+    record = context.get(key)
+    if not isinstance(record, dict):
+        record = {}
+        state.set("hook_context", {**context, key: record}, handler_override=_replace)
+    return cast("dict[str, Any]", record)
 
 
 def _replace(current: Any, new: Any) -> Any:
@@ -146,9 +164,10 @@ class DirectAnswerHook:
         self._allowed = AllowByServer(allow)
         self.servers = servers_by_name(servers, "MCP toolsets or tools")
         """The MCP toolsets and tools whose results may answer, by their server's name."""
-        # The ids of the tool calls the Agent was about to run at the last `before_tool` point (None: the hook is
-        # not registered there, and every result is read as the server's).
-        self._let_through: set[str] | None = None
+        # Whether the hook is registered at ``before_llm`` and ``before_tool`` too (as `direct_answers` registers
+        # it): it then notes, in the run's own State, where each model reply starts and the calls that go on to
+        # the tools. Otherwise every result is read as the server's.
+        self._watching = False
         self._listed: dict[str, dict[str, Any]] = {}
 
     @property
@@ -176,17 +195,33 @@ class DirectAnswerHook:
 
     def run(self, state: Any) -> None:
         """Put the host's view in place of each verbatim result of the last model turn, and end the run with it when
-        every tool call of the turn answered verbatim."""
+        every tool call of the turn answered verbatim and the application answered none of them itself."""
         messages = list(cast("list[Any]", state.data.get("messages") or []))
+        if not self._watching:
+            self._after_tool(state, messages, None, answered=False)
+            return
+        step = _run_step(state, self.servers)
         pending = cast("list[Any]", getattr(messages[-1], "tool_calls", None) or []) if messages else []
         if pending:
             # The `before_tool` point, after the application's hooks there: these calls go on to the tools. A
-            # result a hook gave in place of a call (a refusal) is then never read as the server's.
-            self._let_through = {str(call.id) for call in pending}
+            # result a hook gave in place of a call (a refusal) is then never read as the server's. A tool message
+            # between the model's reply and these calls is a call a hook answered itself (`ConfirmationHook`
+            # puts a rejected call and its rejection there): the model must read it, so this step ends no run.
+            mark = step.get("mark")
+            step["answered"] = not isinstance(mark, int) or any(
+                getattr(message, "tool_call_result", None) is not None for message in messages[mark:-1]
+            )
+            step["let_through"] = [str(call.id) for call in pending]
             return
-        let_through = self._let_through
-        if let_through is not None:
-            self._let_through = set()  # each step's calls once
+        let_through = step.pop("let_through", None)
+        if let_through is None:
+            # The `before_llm` point (or `before_tool` after a hook answered every call): the model's reply, if
+            # any, starts here.
+            step["mark"] = len(messages)
+            return
+        self._after_tool(state, messages, set(cast("list[str]", let_through)), answered=step.pop("answered", True))
+
+    def _after_tool(self, state: Any, messages: list[Any], let_through: set[str] | None, *, answered: bool) -> None:
         start = len(messages)
         while start > 0 and getattr(messages[start - 1], "tool_call_result", None) is not None:
             start -= 1
@@ -206,7 +241,7 @@ class DirectAnswerHook:
             if answer is not None:
                 messages[start + offset] = chat_message.from_tool(answer, origin=result.origin)
         state.set("messages", messages, handler_override=_replace)
-        if any(answer is None for answer in answers):
+        if answered or any(answer is None for answer in answers):
             return
         text = self._options.join(
             [answer or "" for answer in answers],
@@ -237,7 +272,8 @@ class DirectAnswerHook:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Haystack's serialization of the hook: each server's tools by name."""
+        """Haystack's serialization of the hook: each server's tools by name, and whether it is registered at the
+        three points as `direct_answers` registers it."""
         return {
             "type": f"{type(self).__module__}.{type(self).__qualname__}",
             "init_parameters": {
@@ -247,12 +283,15 @@ class DirectAnswerHook:
                 "markdown": self._options.markdown,
                 "allow": self._allowed.listed(),
             },
+            "watching": self._watching,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DirectAnswerHook:
         """The hook `to_dict` serialized."""
-        return cls(**cast("dict[str, Any]", data["init_parameters"]))
+        hook = cls(**cast("dict[str, Any]", data["init_parameters"]))
+        hook._watching = data.get("watching") is True
+        return hook
 
 
 def direct_answers(
@@ -264,9 +303,11 @@ def direct_answers(
     allow: Mapping[str, Iterable[str]] | None = None,
 ) -> dict[str, list[Any]]:
     """The Agent's ``hooks`` argument holding `DirectAnswerHook` at ``after_tool``: a verbatim result of a tool of
-    `servers` ends the run with the host's view as the last message. The hook is at ``before_tool`` too, where it
-    notes the calls that go on to the tools: an application with hooks of its own there lists them first, so that a
-    result one of them gives in place of a call is never read as the server's.
+    `servers` ends the run with the host's view as the last message. The hook is at ``before_llm`` and
+    ``before_tool`` too, where it notes where the model's reply starts and the calls that go on to the tools: an
+    application with hooks of its own there lists them first, so that a result one of them gives in place of a call
+    is never read as the server's, and a step in which one of them answered a call itself (a rejection) goes to the
+    model.
 
     Args:
         servers: each MCP server's name (shown in its results' captions) mapped to its `MCPToolset` (or an
@@ -283,5 +324,5 @@ def direct_answers(
             `servers` is not a mapping of names to MCP toolsets or tools.
     """
     hook = DirectAnswerHook(servers, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
-    hook._let_through = set()  # pyright: ignore[reportPrivateUsage]  # registered at `before_tool` below
-    return {"before_tool": [hook], "after_tool": [hook]}
+    hook._watching = True  # pyright: ignore[reportPrivateUsage]  # registered at the three points below
+    return {"before_llm": [hook], "before_tool": [hook], "after_tool": [hook]}

@@ -54,7 +54,9 @@ answers. LangGraph's `create_react_agent` ends on any return-direct message, eve
 tool's: prefer `create_agent`. The application's own interceptors (``load_direct_answer_tools(...,
 tool_interceptors=[...])``) run outside the adapter's, as its agent middleware does: one that rewrites a call's
 arguments decides what the server receives and the view shows; an outcome of its own (a refused call, a replaced
-result) goes to the model node as the tool's message and is never shown as the host's view.
+result) goes to the model node as the tool's message and is never shown as the host's view. A step in which the
+application answered a call itself before the tools ran (`HumanInTheLoopMiddleware` rejecting it, in its default
+``batched`` mode) takes no route: the host's view goes to the model node as the tool message, beside the rejection.
 
 The module imports nothing from LangChain (`load_direct_answer_tools` and the tools `answer_directly` returns reach it
 when called), nor from the MCP SDK unless a 2.x session pages its tool list: it works with the SDK's 1.x models,
@@ -421,6 +423,10 @@ def _ending_on_host_view(
             result = _converted_result(content, artifact, is_error=False)
             text, is_error = _answer(call, result, arguments, None)
         if not is_error:
+            if isinstance(call_id, str) and _step_answered_without_its_tool(runtime):
+                # The application answered another call of this step itself (a human-in-the-loop rejection, a
+                # reviewer's reply): the model reads that answer with the host's view, and the turn goes on.
+                return _view_to_model(text, call_id, _name_of(carrier) or "", model_node), None
             return [{"type": "text", "text": text}], None
         if isinstance(call_id, str):
             return _back_to_model(text, call_id, _name_of(carrier) or "", model_node), None
@@ -470,6 +476,36 @@ def _own_outcome_to_model(outcome: Any, failure: Exception | None, call_id: str,
             return content  # the application's own graph step, as it gave it
         else:
             message = messages.ToolMessage(content=content, artifact=artifact, tool_call_id=call_id, name=name)
+    return types.Command(update={"messages": [message]}, goto=model_node)
+
+
+def _step_answered_without_its_tool(runtime: Any) -> bool:
+    """Whether the agent's state, as the tools of this step receive it, already holds a tool message after the
+    model's last message: a call of the step the application answered in place of its tool, as LangChain's
+    `HumanInTheLoopMiddleware` does for a rejected call (its default ``batched`` mode) before the tools run."""
+    state = getattr(runtime, "state", None)
+    # A graph's state is a dict, or an object of the application's own state schema.
+    messages: Any = (
+        cast("Mapping[str, Any]", state).get("messages")
+        if isinstance(state, Mapping)
+        else getattr(state, "messages", None)
+    )
+    if not isinstance(messages, list):
+        return False
+    for message in reversed(cast("list[Any]", messages)):
+        kind = getattr(message, "type", None)
+        if kind == "tool":
+            return True
+        if kind == "ai":
+            return False
+    return False
+
+
+def _view_to_model(text: str, call_id: str, name: str, model_node: str) -> Any:
+    """The host's view as the tool message, sent on to the model node instead of ending the turn on it."""
+    messages: Any = importlib.import_module("langchain_core.messages")
+    types: Any = importlib.import_module("langgraph.types")
+    message = messages.ToolMessage(content=[{"type": "text", "text": text}], tool_call_id=call_id, name=name)
     return types.Command(update={"messages": [message]}, goto=model_node)
 
 

@@ -18,7 +18,8 @@ the content too).
 
 The application receives the presentation through the SDK's slot for data the model never sees: the
 `ToolCallOutputItem.custom_data` of the output, under `CUSTOM_DATA_KEY`, holds its JSON view (`presentation_data`);
-`rendered_output(item)` reads it. A `custom_data_extractor` of your own still runs, and its keys are kept. The
+`rendered_output(item)` reads it. A `custom_data_extractor` of your own (given to the class or set on the server
+afterwards) still runs, and its keys are kept. The
 `Presentation` itself goes to `on_presentation`, when given.
 
 `present` needs the `Tool` for its hints: it is taken from the server's cached tool list (the SDK lists the tools
@@ -37,6 +38,8 @@ goes back to the model as usual, so tools the server does not mark are untouched
 run: the model reads it, as without the route, and may correct its call. In a turn that also called a tool that is
 not verbatim, the model answers, and the verbatim answer stays in the output item's custom data (`rendered_output`,
 key "answer") for the application to show beside it. A partial result's answer says so and how to get the rest.
+An agent none of whose MCP servers is of these classes (the SDK's own `MCPServerStdio` gives no host's view) is
+refused with the SDK's `UserError` at its first tool turn.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from typing import Any, Protocol, cast
 
 # Resolved where the `openai-agents` extra is installed; the project's own environment goes without it.
 from agents.agent import ToolsToFinalOutputResult  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+from agents.exceptions import UserError  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from agents.mcp import (  # pyright: ignore[reportMissingImports]
     MCPServerStdio,  # pyright: ignore[reportUnknownVariableType]
     MCPServerStreamableHttp,  # pyright: ignore[reportUnknownVariableType]
@@ -193,9 +197,22 @@ class RenderingServerMixin:
             server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
         )
         self._on_presentation = on_presentation
+        self._extractor: Callable[[Any], Awaitable[dict[str, Any] | None]] = _with_presentation(None)
         cast("Any", super()).__init__(*args, **kwargs)
-        agents_server = cast("_AgentsServer", self)
-        agents_server.custom_data_extractor = _with_presentation(agents_server.custom_data_extractor)
+
+    @property
+    def custom_data_extractor(self) -> Callable[[Any], Awaitable[dict[str, Any] | None]]:
+        """The SDK's custom-data extractor of the server: the application's own (given to the constructor or set
+        afterwards), whose keys are kept, with the presentation's JSON view added."""
+        return self._extractor
+
+    @custom_data_extractor.setter
+    def custom_data_extractor(self, extractor: Callable[[Any], Any] | None) -> None:
+        # The SDK's constructor sets it too: whoever sets it, the presentation's view is added to what it returns.
+        if extractor is not None and getattr(extractor, _ADDS_PRESENTATION, False):
+            self._extractor = cast("Callable[[Any], Awaitable[dict[str, Any] | None]]", extractor)
+        else:
+            self._extractor = _with_presentation(extractor)
 
     async def _rendering_tool(self, tool_name: str) -> Any:
         server = cast("_AgentsServer", self)
@@ -246,7 +263,14 @@ class RenderingServerMixin:
 def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
     """A `ToolsToFinalOutputFunction` for `Agent(tool_use_behavior=...)`: the host's view of the turn's verbatim
     results as the final output, when every tool call of the turn returned one (see the module docstring); in the
-    Markdown form when every server class that gave them was made with ``markdown=True``, plain text otherwise."""
+    Markdown form when every server class that gave them was made with ``markdown=True``, plain text otherwise.
+
+    Raises:
+        UserError: the agent has no MCP server of a rendering class (`RenderingMCPServerStdio`,
+            `RenderingMCPServerStreamableHttp`, or a class with `RenderingServerMixin`), so that no result could
+            ever end its run (the SDK's own `MCPServerStdio` gives no host's view).
+    """
+    _check_servers(tool_results)
     views: list[Mapping[str, Any]] = []
     for tool_result in tool_results:
         data = rendered_output(getattr(tool_result, "run_item", None)) or {}
@@ -276,10 +300,30 @@ def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
     return _outcome(joined)
 
 
+def _check_servers(tool_results: list[Any]) -> None:
+    """Refuse an agent none of whose MCP servers is of a rendering class: the route could never be taken."""
+    for tool_result in tool_results:
+        agent = getattr(getattr(tool_result, "run_item", None), "agent", None)
+        servers = getattr(agent, "mcp_servers", None)
+        if agent is None or not isinstance(servers, list):
+            continue
+        if not any(isinstance(server, RenderingServerMixin) for server in cast("list[Any]", servers)):
+            raise cast("Callable[[str], Exception]", UserError)(
+                f"tool_use_behavior=verbatim_final_output on agent {getattr(agent, 'name', None)!r}, which has no MCP"
+                " server of a rendering class: make its servers with RenderingMCPServerStdio or"
+                " RenderingMCPServerStreamableHttp (or a class with RenderingServerMixin first in its bases), whose"
+                " results carry the host's view the route answers with"
+            )
+
+
 def _outcome(final_output: str | None) -> Any:
     """The SDK's `ToolsToFinalOutputResult`: the run ends with `final_output`, or the model runs again (None)."""
     build = cast("Callable[..., Any]", ToolsToFinalOutputResult)
     return build(is_final_output=final_output is not None, final_output=final_output)
+
+
+_ADDS_PRESENTATION = "_mcp_rendering_adds_presentation"
+"""The mark of an extractor `_with_presentation` made, which is never wrapped again."""
 
 
 def _with_presentation(extractor: Callable[[Any], Any] | None) -> Callable[[Any], Awaitable[dict[str, Any] | None]]:
@@ -306,6 +350,7 @@ def _with_presentation(extractor: Callable[[Any], Any] | None) -> Callable[[Any]
             data[CUSTOM_DATA_KEY] = kept
         return data or None
 
+    setattr(extract, _ADDS_PRESENTATION, True)
     return extract
 
 
