@@ -296,6 +296,7 @@ def test_the_capability_checks_its_options_when_made() -> None:
 
 ENTRY = [("entry", {"account": "A-1"})]
 REFUSAL = "Refused by the approval policy."
+REDACTED = "Withheld by the application's policy."
 
 
 def _marked_toolset(python: str, **options: Any) -> Any:
@@ -411,6 +412,36 @@ def test_a_hook_that_replaces_the_result_is_what_the_model_reads(example_python:
     output, script, received = asyncio.run(_run_hooked(example_python, ENTRY, process_tool_call=redact))
     assert received == [{"account": "A-1"}]
     assert output == SUMMARY and script.requests == 2 and script.read == ["Redacted."]
+
+
+def test_a_capabilitys_hook_that_replaces_the_result_after_the_call_is_what_the_model_reads(
+    example_python: str,
+) -> None:
+    """A redaction capability rewrites the tool's result after the call (`after_tool_execute`): listed before or
+    after the adapter's, its value is what the model reads, never the host's view of the server's result; a hook
+    that hands the result on unchanged keeps the route."""
+
+    async def redact(ctx: Any, *, call: Any, tool_def: Any, args: Any, result: Any) -> Any:
+        return REDACTED
+
+    async def keep(ctx: Any, *, call: Any, tool_def: Any, args: Any, result: Any) -> Any:
+        return result
+
+    async def run(hook: Any, *, first: bool) -> tuple[str, Script]:
+        script = Script(list(ENTRY))
+        hooks = Hooks(after_tool_execute=hook)
+        capabilities = [hooks, DirectAnswers()] if first else [DirectAnswers(), hooks]
+        agent = Agent(
+            FunctionModel(script.respond), toolsets=[_marked_toolset(example_python)], capabilities=capabilities
+        )
+        async with agent:
+            return (await agent.run("Go.")).output, script
+
+    for first in (True, False):
+        output, script = asyncio.run(run(redact, first=first))
+        assert output == SUMMARY and script.requests == 2 and script.read == [REDACTED], first
+        output, script = asyncio.run(run(keep, first=first))
+        assert script.requests == 1 and output.startswith('Verbatim result from tool "entry"'), first
 
 
 def test_the_toolsets_hook_receives_the_result_as_the_toolset_maps_it(example_python: str) -> None:

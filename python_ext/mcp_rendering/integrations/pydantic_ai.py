@@ -30,7 +30,8 @@ edited), decides what the model reads (the route is not taken). A toolset whose 
 is not taken. From the raw result of the call made:
 
 - a result the host presents verbatim (`mcp_rendering.integrations.answer.final_answer`): the tool returns the
-  host's view, and when every tool call of the model's turn answered so, the capability's `before_model_request`
+  host's view, and when every tool return of the model's turn still holds it (no capability's tool hook replaced
+  it after the call), the capability's `before_model_request`
   raises Pydantic AI's `SkipModelRequest` with a response whose one text part is the host's view (the caption, a
   partial result's notice with how to get the rest, every record, bounded by `max_rows` and `max_bytes`): no model
   call follows, and `result.output` is that text. This needs the agent's output to be text (the default
@@ -99,6 +100,9 @@ from pydantic_ai.toolsets import WrapperToolset  # pyright: ignore[reportMissing
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions, is_verbatim_tool
 
 __all__ = ["DirectAnswers"]
+
+_NO_VIEW = object()
+"""Stands for the view of a call that has none, equal to no tool return's content."""
 
 _MCP_TOOLSET = cast("type[Any]", MCPToolset)
 """The toolsets whose tools may answer directly (typed loosely, the framework being optional)."""
@@ -299,7 +303,12 @@ class DirectAnswers(AbstractCapability[Any]):  # pyright: ignore[reportUntypedBa
         if not isinstance(last, ModelRequest):
             return request_context
         parts = [part for part in cast("list[Any]", last.parts) if hasattr(part, "tool_call_id")]
-        if parts and all(isinstance(part, ToolReturnPart) and part.tool_call_id in answers for part in parts):
+        # Each return must still hold the host's view the wrapper returned: a tool hook of any capability that
+        # replaced it after the call (a redaction, a policy) decides what the model reads.
+        if parts and all(
+            isinstance(part, ToolReturnPart) and answers.get(part.tool_call_id, _NO_VIEW) == part.content
+            for part in parts
+        ):
             options = cast("AnswerOptions", this.options)
             text = options.join(
                 [answers[cast("str", part.tool_call_id)] for part in parts],
