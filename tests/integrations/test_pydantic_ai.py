@@ -31,7 +31,7 @@ from pydantic_ai import (  # pyright: ignore[reportMissingImports]
     ToolDenied,
 )
 from pydantic_ai.capabilities import Hooks  # pyright: ignore[reportMissingImports]
-from pydantic_ai.exceptions import ModelRetry  # pyright: ignore[reportMissingImports]
+from pydantic_ai.exceptions import ModelRetry, UserError  # pyright: ignore[reportMissingImports]
 from pydantic_ai.mcp import MCPToolset  # pyright: ignore[reportMissingImports]
 from pydantic_ai.messages import (  # pyright: ignore[reportMissingImports]
     ModelResponse,
@@ -294,6 +294,45 @@ def test_the_capability_checks_its_options_when_made() -> None:
     with pytest.raises(TypeError):
         # One name for the whole agent would caption a second toolset's results with it: the toolset's id names.
         DirectAnswers(server="bank")  # pyright: ignore[reportCallIssue]
+
+
+def _shouted(text: str) -> str:
+    return text.upper()
+
+
+def test_an_agent_whose_output_cannot_be_text_is_refused_when_made(example_python: str) -> None:
+    """A structured `output_type` would never end on the host's view (the model would be asked again and answer in
+    its own structure): the agent is refused when made, naming what to do; an output type that allows text keeps
+    the route."""
+    from pydantic import BaseModel
+    from pydantic_ai import TextOutput  # pyright: ignore[reportMissingImports]
+
+    class Accounts(BaseModel):
+        summary: str
+
+    def agent(output_type: Any) -> Any:
+        return Agent(FunctionModel(Script([]).respond), output_type=output_type, capabilities=[DirectAnswers()])
+
+    for structured in (Accounts, [Accounts, DeferredToolRequests], Accounts | None):
+        with pytest.raises(UserError, match=r"allows no text: keep output_type=str"):
+            agent(structured)
+    for textual in (str, [Accounts, str], str | Accounts, TextOutput(_shouted)):
+        agent(textual)
+
+    async def run() -> tuple[Any, Script]:
+        script = Script([("financial_statements", {})])
+        toolset = MCPToolset(StdioTransport(command=example_python, args=["-m", FINANCIAL]), id="example")
+        made = Agent(
+            FunctionModel(script.respond),
+            toolsets=[toolset],
+            output_type=[Accounts, str],
+            capabilities=[DirectAnswers()],
+        )
+        async with made:
+            return (await made.run("Go.")).output, script
+
+    output, script = asyncio.run(run())
+    assert script.requests == 1 and output.startswith('Verbatim result from tool "financial_statements"')
 
 
 ENTRY = [("entry", {"account": "A-1"})]

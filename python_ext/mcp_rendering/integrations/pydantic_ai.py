@@ -30,7 +30,9 @@ call as usual, and the route is not taken. From the raw result of the call made:
   it after the call), the capability's `before_model_request` raises Pydantic AI's `SkipModelRequest` with a
   response whose one text part is the host's view (the caption, a partial result's notice with how to get the
   rest, every record, bounded by `max_rows` and `max_bytes`): no model call follows, and `result.output` is that
-  text. This needs the agent's output to be text (the default `output_type=str`);
+  text. This needs the agent's output to allow text (`str`, the default, among its types): an agent whose
+  `output_type` allows none is refused when made (`UserError`); one passed to a single run is not seen, and the run
+  ends on the model's output;
 - an error result: never the answer; the toolset raises as it does without the adapter (`ModelRetry` with the
   server's message by default, `ToolFailed` with `tool_error_behavior="failed"`, the MCP client's error with
   `"error"`);
@@ -53,6 +55,8 @@ an allowed name of one toolset allows nothing of another.
 from __future__ import annotations
 
 import dataclasses
+import types
+import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -60,7 +64,10 @@ from typing import Any, cast
 from pydantic_ai.capabilities import (  # pyright: ignore[reportMissingImports]
     AbstractCapability,  # pyright: ignore[reportUnknownVariableType]
 )
-from pydantic_ai.exceptions import SkipModelRequest  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+from pydantic_ai.exceptions import (  # pyright: ignore[reportMissingImports]
+    SkipModelRequest,  # pyright: ignore[reportUnknownVariableType]
+    UserError,  # pyright: ignore[reportUnknownVariableType]
+)
 from pydantic_ai.mcp import (  # pyright: ignore[reportMissingImports]
     MCPAppToolResult,  # pyright: ignore[reportUnknownVariableType]
     MCPToolset,  # pyright: ignore[reportUnknownVariableType]
@@ -72,6 +79,7 @@ from pydantic_ai.messages import (  # pyright: ignore[reportMissingImports]
     ToolReturn,  # pyright: ignore[reportUnknownVariableType]
     ToolReturnPart,  # pyright: ignore[reportUnknownVariableType]
 )
+from pydantic_ai.output import TextOutput  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from pydantic_ai.toolsets import WrapperToolset  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions, is_verbatim_tool
@@ -91,6 +99,18 @@ _APP_RECORD_KEY = "mcp_app"
 _RAW_RESULT_URI = "ui://mcp-rendering/raw-result"
 """The UI resource the wrapper names to ask the toolset for its record of the raw result; nothing reads it, as the
 wrapper takes the record off before any other layer sees the return."""
+
+
+def _ends_on_text(output_type: Any) -> bool:
+    """Whether an agent's `output_type` (a type, a list of them, a union, an output marker) lets a run end on a
+    text response, which the host's view is: `str` or a `TextOutput` among its types."""
+    if output_type is str or isinstance(output_type, TextOutput):
+        return True
+    if isinstance(output_type, (list, tuple)):
+        return any(_ends_on_text(item) for item in cast("Iterable[Any]", output_type))
+    if typing.get_origin(output_type) in (typing.Union, types.UnionType):
+        return any(_ends_on_text(item) for item in typing.get_args(output_type))
+    return False
 
 
 def _tool_wire(tool_def: Any) -> dict[str, Any]:
@@ -209,6 +229,20 @@ class DirectAnswers(AbstractCapability[Any]):  # pyright: ignore[reportUntypedBa
         this.options = AnswerOptions(max_rows=this.max_rows, max_bytes=this.max_bytes, markdown=this.markdown)
         this.allowed = AllowByServer(this.allow)
         this.allow = this.allowed.allow
+
+    def for_agent(self, agent: Any) -> DirectAnswers:
+        """
+        Raises:
+            UserError: the agent's `output_type` allows no text (a structured output only), so a run could never
+                end on the host's view.
+        """
+        if not _ends_on_text(agent.output_type):
+            raise UserError(
+                "DirectAnswers ends a run on the host's view, a text response, but the agent's output_type"
+                f" {agent.output_type!r} allows no text: keep output_type=str (the default), or list str among"
+                " its types (output_type=[str, YourModel])"
+            )
+        return self
 
     async def for_run(self, ctx: Any) -> DirectAnswers:
         # Tool call ids are unique within a run only: each run records its own answers.
