@@ -68,10 +68,7 @@ from pydantic_ai.exceptions import (  # pyright: ignore[reportMissingImports]
     SkipModelRequest,  # pyright: ignore[reportUnknownVariableType]
     UserError,  # pyright: ignore[reportUnknownVariableType]
 )
-from pydantic_ai.mcp import (  # pyright: ignore[reportMissingImports]
-    MCPAppToolResult,  # pyright: ignore[reportUnknownVariableType]
-    MCPToolset,  # pyright: ignore[reportUnknownVariableType]
-)
+from pydantic_ai.mcp import MCPToolset  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from pydantic_ai.messages import (  # pyright: ignore[reportMissingImports]
     ModelRequest,  # pyright: ignore[reportUnknownVariableType]
     ModelResponse,  # pyright: ignore[reportUnknownVariableType]
@@ -88,6 +85,9 @@ __all__ = ["DirectAnswers"]
 
 _MCP_TOOLSET = cast("type[Any]", MCPToolset)
 """The toolsets whose tools may answer directly (typed loosely, the framework being optional)."""
+
+_TOOL_RETURN = cast("type[Any]", ToolReturn)
+"""The return that carries the toolset's record (typed loosely, the framework being optional)."""
 
 _NO_VIEW = object()
 """Stands for the view of a call that has none, equal to no tool return's content."""
@@ -153,13 +153,13 @@ def _asking_for_the_raw_result(tool: Any) -> Any:
 def _raw_result(returned: Any) -> dict[str, Any] | None:
     """The raw result (wire JSON) in the toolset's record on `returned`; None when the toolset's hook returned a
     value of its own (or made no call), which then holds no record."""
-    if not isinstance(returned, ToolReturn):
+    if not isinstance(returned, _TOOL_RETURN):
         return None
-    metadata = cast("Any", returned).metadata
+    metadata: Any = returned.metadata
     record: Any = cast("Mapping[str, Any]", metadata).get(_APP_RECORD_KEY) if isinstance(metadata, Mapping) else None
     if not isinstance(record, Mapping):
         return None
-    kept = cast("MCPAppToolResult", record)
+    kept = cast("Mapping[str, Any]", record)  # an `MCPAppToolResult`
     result: Any = kept.get("result")
     if kept.get("resource_uri") != _RAW_RESULT_URI or not isinstance(result, Mapping):
         return None
