@@ -485,6 +485,27 @@ def test_a_capabilitys_hook_that_replaces_the_result_after_the_call_is_what_the_
         assert script.requests == 1 and output.startswith('Verbatim result from tool "entry"'), first
 
 
+@dataclass
+class _Withholding(WrapperToolset):  # pyright: ignore[reportUntypedBaseClass]
+    """An application's toolset wrapper that makes the call and withholds its result."""
+
+    async def call_tool(self, name: str, tool_args: dict[str, Any], ctx: Any, tool: Any) -> Any:
+        await self.wrapped.call_tool(name, tool_args, ctx, tool)
+        return REDACTED
+
+
+def test_an_application_toolset_wrapper_that_replaces_the_result_is_what_the_model_reads(example_python: str) -> None:
+    script = Script(list(ENTRY))
+    toolset = _Withholding(_marked_toolset(example_python))
+    agent = Agent(FunctionModel(script.respond), toolsets=[toolset], capabilities=[DirectAnswers()])
+
+    async def run() -> str:
+        async with agent:
+            return (await agent.run("Go.")).output
+
+    assert asyncio.run(run()) == SUMMARY and script.requests == 2 and script.read == [REDACTED]
+
+
 def test_the_toolsets_hook_receives_the_result_as_the_toolset_maps_it(example_python: str) -> None:
     """An auditing `process_tool_call` hook logs what the call returned: the toolset's mapping of the result, as
     without the adapter, not the host's view, which replaces it only once the hook has returned it."""
