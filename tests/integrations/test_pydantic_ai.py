@@ -7,6 +7,7 @@ Each test runs Pydantic AI's own agent loop (`Agent.run`) with its `FunctionMode
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import subprocess
 import sys
@@ -30,15 +31,18 @@ from pydantic_ai import (  # pyright: ignore[reportMissingImports]
     ToolDenied,
 )
 from pydantic_ai.capabilities import Hooks  # pyright: ignore[reportMissingImports]
+from pydantic_ai.exceptions import ModelRetry, UserError  # pyright: ignore[reportMissingImports]
 from pydantic_ai.mcp import MCPToolset  # pyright: ignore[reportMissingImports]
 from pydantic_ai.messages import (  # pyright: ignore[reportMissingImports]
     ModelResponse,
     RetryPromptPart,
     TextPart,
     ToolCallPart,
+    ToolReturn,
     ToolReturnPart,
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel  # pyright: ignore[reportMissingImports]
+from pydantic_ai.toolsets import WrapperToolset  # pyright: ignore[reportMissingImports]
 
 from mcp_rendering import audit
 from mcp_rendering.integrations.answer import IMITATION_WARNING, UNSTATED_COMPLETENESS
@@ -196,12 +200,13 @@ def test_unmarked_tools_go_to_the_model_untouched(example_python: str) -> None:
     assert script.read == unhelped.read  # the model read what it reads without the adapter
 
 
-def test_an_error_result_goes_to_the_model_marked_as_an_error(example_python: str) -> None:
-    output, script = asyncio.run(_run(example_python, SCREENING, [("screening_report", {"batch": "nope"})]))
+def test_an_error_result_goes_to_the_model_as_without_the_adapter(example_python: str) -> None:
+    calls = [("screening_report", {"batch": "nope"})]
+    output, script = asyncio.run(_run(example_python, SCREENING, calls))
+    _, unhelped = asyncio.run(_run(example_python, SCREENING, calls, helped=False))
     assert output == SUMMARY and script.requests == 2
-    [read] = script.read
-    # Pydantic AI wraps the retry message the model reads; the host's line opens it.
-    assert '"error":"The tool \\"screening_report\\" of server \\"example\\" reported an error.' in read
+    # The toolset's own error handling: the model reads the server's message, as without the adapter.
+    assert script.read == unhelped.read and "unknown batch 'nope'" in script.read[0]
 
 
 def test_a_turn_with_a_verbatim_tool_and_another_goes_to_the_model_in_either_order(example_python: str) -> None:
@@ -251,12 +256,9 @@ def test_a_hostile_result_sits_below_the_hosts_caption_and_its_guidance_is_not_s
 
 def test_an_error_of_a_server_marking_every_tool_never_becomes_the_answer(example_python: str) -> None:
     output, script = asyncio.run(_run(example_python, MARKED, [("failing", {})]))
+    _, unhelped = asyncio.run(_run(example_python, MARKED, [("failing", {})], helped=False))
     assert output == SUMMARY and script.requests == 2
-    [read] = script.read
-    assert json.loads(read) == {
-        "error": 'The tool "failing" of server "example" reported an error. Its message, as the server wrote it:'
-        "\n\nThe ledger is closed."
-    }
+    assert script.read == unhelped.read and "The ledger is closed." in script.read[0]
 
 
 def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
@@ -294,8 +296,48 @@ def test_the_capability_checks_its_options_when_made() -> None:
         DirectAnswers(server="bank")  # pyright: ignore[reportCallIssue]
 
 
+def _shouted(text: str) -> str:
+    return text.upper()
+
+
+def test_an_agent_whose_output_cannot_be_text_is_refused_when_made(example_python: str) -> None:
+    """A structured `output_type` would never end on the host's view (the model would be asked again and answer in
+    its own structure): the agent is refused when made, naming what to do; an output type that allows text keeps
+    the route."""
+    from pydantic import BaseModel
+    from pydantic_ai import TextOutput  # pyright: ignore[reportMissingImports]
+
+    class Accounts(BaseModel):
+        summary: str
+
+    def agent(output_type: Any) -> Any:
+        return Agent(FunctionModel(Script([]).respond), output_type=output_type, capabilities=[DirectAnswers()])
+
+    for structured in (Accounts, [Accounts, DeferredToolRequests], Accounts | None):
+        with pytest.raises(UserError, match=r"allows no text: keep output_type=str"):
+            agent(structured)
+    for textual in (str, [Accounts, str], str | Accounts, TextOutput(_shouted)):
+        agent(textual)
+
+    async def run() -> tuple[Any, Script]:
+        script = Script([("financial_statements", {})])
+        toolset = MCPToolset(StdioTransport(command=example_python, args=["-m", FINANCIAL]), id="example")
+        made = Agent(
+            FunctionModel(script.respond),
+            toolsets=[toolset],
+            output_type=[Accounts, str],
+            capabilities=[DirectAnswers()],
+        )
+        async with made:
+            return (await made.run("Go.")).output, script
+
+    output, script = asyncio.run(run())
+    assert script.requests == 1 and output.startswith('Verbatim result from tool "financial_statements"')
+
+
 ENTRY = [("entry", {"account": "A-1"})]
 REFUSAL = "Refused by the approval policy."
+REDACTED = "Withheld by the application's policy."
 
 
 def _marked_toolset(python: str, **options: Any) -> Any:
@@ -413,6 +455,57 @@ def test_a_hook_that_replaces_the_result_is_what_the_model_reads(example_python:
     assert output == SUMMARY and script.requests == 2 and script.read == ["Redacted."]
 
 
+def test_a_capabilitys_hook_that_replaces_the_result_after_the_call_is_what_the_model_reads(
+    example_python: str,
+) -> None:
+    """A redaction capability rewrites the tool's result after the call (`after_tool_execute`): listed before or
+    after the adapter's, its value is what the model reads, never the host's view of the server's result; a hook
+    that hands the result on unchanged keeps the route."""
+
+    async def redact(ctx: Any, *, call: Any, tool_def: Any, args: Any, result: Any) -> Any:
+        return REDACTED
+
+    async def keep(ctx: Any, *, call: Any, tool_def: Any, args: Any, result: Any) -> Any:
+        return result
+
+    async def run(hook: Any, *, first: bool) -> tuple[str, Script]:
+        script = Script(list(ENTRY))
+        hooks = Hooks(after_tool_execute=hook)
+        capabilities = [hooks, DirectAnswers()] if first else [DirectAnswers(), hooks]
+        agent = Agent(
+            FunctionModel(script.respond), toolsets=[_marked_toolset(example_python)], capabilities=capabilities
+        )
+        async with agent:
+            return (await agent.run("Go.")).output, script
+
+    for first in (True, False):
+        output, script = asyncio.run(run(redact, first=first))
+        assert output == SUMMARY and script.requests == 2 and script.read == [REDACTED], first
+        output, script = asyncio.run(run(keep, first=first))
+        assert script.requests == 1 and output.startswith('Verbatim result from tool "entry"'), first
+
+
+@dataclass
+class _Withholding(WrapperToolset):  # pyright: ignore[reportUntypedBaseClass]
+    """An application's toolset wrapper that makes the call and withholds its result."""
+
+    async def call_tool(self, name: str, tool_args: dict[str, Any], ctx: Any, tool: Any) -> Any:
+        await self.wrapped.call_tool(name, tool_args, ctx, tool)
+        return REDACTED
+
+
+def test_an_application_toolset_wrapper_that_replaces_the_result_is_what_the_model_reads(example_python: str) -> None:
+    script = Script(list(ENTRY))
+    toolset = _Withholding(_marked_toolset(example_python))
+    agent = Agent(FunctionModel(script.respond), toolsets=[toolset], capabilities=[DirectAnswers()])
+
+    async def run() -> str:
+        async with agent:
+            return (await agent.run("Go.")).output
+
+    assert asyncio.run(run()) == SUMMARY and script.requests == 2 and script.read == [REDACTED]
+
+
 def test_the_toolsets_hook_receives_the_result_as_the_toolset_maps_it(example_python: str) -> None:
     """An auditing `process_tool_call` hook logs what the call returned: the toolset's mapping of the result, as
     without the adapter, not the host's view, which replaces it only once the hook has returned it."""
@@ -477,11 +570,11 @@ def test_an_error_of_a_verbatim_tool_follows_the_toolsets_error_behaviour(exampl
         async with agent:
             return (await agent.run("Go.")).output
 
-    # "failed": a failed tool return, not a retry prompt, holding the host's line.
+    # "failed": a failed tool return, not a retry prompt, holding the server's message.
     assert asyncio.run(run("failed")) == SUMMARY
     [failed] = [part for part in parts if isinstance(part, (ToolReturnPart, RetryPromptPart))]
     assert isinstance(failed, ToolReturnPart) and failed.outcome == "failed"
-    assert failed.content.startswith('The tool "failing" of server "example" reported an error.')
+    assert failed.content == "The ledger is closed."
     # "error": the MCP client's error ends the run, as it does without the adapter.
     with pytest.raises(ToolError, match="The ledger is closed"):
         asyncio.run(run("error"))
@@ -536,3 +629,66 @@ def test_a_grouped_client_error_is_handled_as_the_toolset_handles_it(example_pyt
         assert len(kinds) == 1 and "The ledger is closed." in script.read[0] if kind == "tool" else True
     with pytest.raises(BaseExceptionGroup):
         asyncio.run(run("other", "retry", helped=True))
+
+
+@dataclass
+class _AppRecordProbe(WrapperToolset):  # pyright: ignore[reportUntypedBaseClass]
+    """Calls the wrapped `MCPToolset` with each tool naming a UI resource, as the adapter does, and keeps what the
+    toolset's `call_tool` returned or raised."""
+
+    returned: list[Any] = field(default_factory=list[Any])
+
+    async def call_tool(self, name: str, tool_args: dict[str, Any], ctx: Any, tool: Any) -> Any:
+        metadata = {**(tool.tool_def.metadata or {})}
+        metadata["meta"] = {**(metadata.get("meta") or {}), "ui": {"resourceUri": "ui://probe"}}
+        app_tool = dataclasses.replace(tool, tool_def=dataclasses.replace(tool.tool_def, metadata=metadata))
+        try:
+            value = await self.wrapped.call_tool(name, tool_args, ctx, app_tool)
+        except Exception as error:
+            self.returned.append(error)
+            raise
+        self.returned.append(value)
+        return value.return_value if isinstance(value, ToolReturn) else value
+
+
+def test_the_toolsets_app_record_that_the_route_reads_is_pinned(example_python: str) -> None:
+    """The adapter gets the raw result of the toolset's own call from `MCPToolset.call_tool`'s record for a tool
+    that names a UI resource (`MCPAppToolResult`, Pydantic AI's one public way to it). Pinned here: the record holds
+    the result as the server sent it, beside what `direct_call_tool` returns; it is made only when the toolset's
+    `process_tool_call` hook hands that value on unchanged; an error result is raised as the toolset's error
+    behaviour says, with no record. A release that changes any of it fails here."""
+
+    async def run(module: str, calls: list[tuple[str, dict[str, Any]]], **options: Any) -> tuple[Script, list[Any]]:
+        script = Script(calls)
+        args = [module] if module.endswith(".py") else ["-m", module]
+        toolset = MCPToolset(
+            StdioTransport(command=example_python, args=args), id="example", init_timeout=60, **options
+        )
+        probe = _AppRecordProbe(toolset)
+        async with Agent(FunctionModel(script.respond), toolsets=[probe]) as agent:
+            await agent.run("Go.")
+            mapped = None if calls[0][0] == "failing" else await toolset.direct_call_tool(*calls[0])
+        return script, [*probe.returned, mapped]
+
+    _, (returned, mapped) = asyncio.run(run(FINANCIAL, [("financial_statements", {})]))
+    assert isinstance(returned, ToolReturn) and returned.return_value == mapped
+    sent = _reference(example_python, FINANCIAL, "financial_statements")
+    wire = ("content", "structuredContent", "_meta", "isError")  # the result's members (not the protocol's)
+    assert returned.metadata["mcp_app"]["result"] == {key: sent[key] for key in wire}
+
+    async def replace(ctx: Any, call_tool: Any, name: str, args: dict[str, Any]) -> Any:
+        await call_tool(name, args)
+        return REDACTED
+
+    async def edit(ctx: Any, call_tool: Any, name: str, args: dict[str, Any]) -> Any:
+        value = await call_tool("received", {})
+        value.append({"note": "seen by the auditor"})
+        return value
+
+    _, (returned, _) = asyncio.run(run(MARKED, list(ENTRY), process_tool_call=replace))
+    assert returned == REDACTED
+    _, (returned, _) = asyncio.run(run(MARKED, [("received", {})], process_tool_call=edit))
+    assert isinstance(returned, list) and {"note": "seen by the auditor"} in returned
+
+    script, returned = asyncio.run(run(MARKED, [("failing", {})]))
+    assert isinstance(returned[0], ModelRetry) and script.read and "The ledger is closed." in script.read[0]

@@ -14,30 +14,28 @@ the run (`get_wrapper_toolset`), innermost: the toolset wrappers of the applicat
 prefixes, filters, `prepare` hooks) and the tool hooks of every capability (`before_tool_execute`,
 `wrap_tool_execute`, ...) see each call before it, and may refuse it or rewrite its arguments, as without the
 adapter. For a tool the server marks verbatim (the tool's hint), the toolset would hand on neither the result's
-directive nor, for a result with structured content, its text, and Pydantic AI has no public layer that gives the
-raw result of the toolset's own call (`direct_call_tool` returns the mapped value; only its private steps see the
-raw one). So the wrapper stands in for the innermost step of that call only: it calls the toolset's own
-`process_tool_call` hook, when set, as the toolset does, with a call function that takes the steps of
-`direct_call_tool`, kept as few as they are: the toolset's per-run check (through its public `for_run`: a toolset
-whose `auth` or `headers` come from the run context calls only as the run's copy), the toolset entered around the
-call on its MCP client with the arguments and request metadata the hook passes, an error raised as the toolset's
-`tool_error_behavior` says (grouped errors of the client too), and the result mapped by the toolset's own mapping,
-which the call function returns: the hook receives what it receives without the adapter. The wrapper keeps the
-raw result aside; when the hook hands that value on unchanged, the host's view of a verbatim result takes its
-place (below). A hook that does not make the call, or returns anything else (a value of its own, the mapped value
-edited), decides what the model reads (the route is not taken). A toolset whose class overrides `call_tool` or
-`direct_call_tool`, a tool run as a task, and an MCP App tool: the toolset makes the call as usual, and the route
-is not taken. From the raw result of the call made:
+directive nor, for a result with structured content, its text (`direct_call_tool` returns the mapped value). Its
+one public way to the raw result is the record its own `call_tool` keeps for a tool that names a UI resource (an
+MCP App tool): an `MCPAppToolResult` holding the result as the server sent it. So the wrapper passes the call on
+to the toolset's own `call_tool` with the tool naming a resource of its own, and takes the record off the value
+returned: the toolset makes the call as without the adapter (its connection and per-run copy, its
+`process_tool_call` hook, its error handling, its mapping), and keeps the record only when the hook hands on the
+value the call returned unchanged. A hook that does not make the call, or returns anything else (a value of its
+own, the mapped value edited), decides what the model reads (the route is not taken). A toolset whose class
+overrides `call_tool` or `direct_call_tool`, a tool run as a task, and a real MCP App tool: the toolset makes the
+call as usual, and the route is not taken. From the raw result of the call made:
 
 - a result the host presents verbatim (`mcp_rendering.integrations.answer.final_answer`): the tool returns the
-  host's view, and when every tool call of the model's turn answered so, the capability's `before_model_request`
-  raises Pydantic AI's `SkipModelRequest` with a response whose one text part is the host's view (the caption, a
-  partial result's notice with how to get the rest, every record, bounded by `max_rows` and `max_bytes`): no model
-  call follows, and `result.output` is that text. This needs the agent's output to be text (the default
-  `output_type=str`);
-- an error result: never the answer; the call function raises `ModelRetry` with the host's error line and the
-  server's message, as the toolset does by default (`tool_error_behavior="retry"`), so the model may correct its
-  call (`ToolFailed` with `"failed"`; with `"error"`, the MCP client raises, as for the toolset);
+  host's view, and when every tool return of the model's turn still holds it (no capability's tool hook replaced
+  it after the call), the capability's `before_model_request` raises Pydantic AI's `SkipModelRequest` with a
+  response whose one text part is the host's view (the caption, a partial result's notice with how to get the
+  rest, every record, bounded by `max_rows` and `max_bytes`): no model call follows, and `result.output` is that
+  text. This needs the agent's output to allow text (`str`, the default, among its types): an agent whose
+  `output_type` allows none is refused when made (`UserError`); one passed to a single run is not seen, and the run
+  ends on the model's output;
+- an error result: never the answer; the toolset raises as it does without the adapter (`ModelRetry` with the
+  server's message by default, `ToolFailed` with `tool_error_behavior="failed"`, the MCP client's error with
+  `"error"`);
 - a result the host does not present verbatim (the result's directive says it may be summarized): the model reads
   what the toolset's mapping made of it, as without the adapter;
 - a turn that also called another tool, or a tool that failed: the model answers, having read every result, the
@@ -56,44 +54,29 @@ an allowed name of one toolset allows nothing of another.
 
 from __future__ import annotations
 
-import copy
-import sys
+import dataclasses
+import types
+import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, cast
+from typing import Any, cast
 
-if sys.version_info >= (3, 11):
-    from builtins import BaseExceptionGroup
-else:  # anyio's backport, which the MCP client's task groups raise
-    from exceptiongroup import BaseExceptionGroup  # pyright: ignore[reportMissingImports]
-
-# Resolved where `pydantic-ai-slim[mcp]` is installed (with FastMCP); the project's own environment goes without it.
-from fastmcp.exceptions import (  # pyright: ignore[reportMissingImports]
-    McpError,  # pyright: ignore[reportUnknownVariableType, reportPrivateImportUsage]
-    ToolError,  # pyright: ignore[reportUnknownVariableType]
-)
 from pydantic_ai.capabilities import (  # pyright: ignore[reportMissingImports]
     AbstractCapability,  # pyright: ignore[reportUnknownVariableType]
 )
 from pydantic_ai.exceptions import (  # pyright: ignore[reportMissingImports]
-    ModelRetry,  # pyright: ignore[reportUnknownVariableType]
     SkipModelRequest,  # pyright: ignore[reportUnknownVariableType]
-    ToolFailed,  # pyright: ignore[reportUnknownVariableType]
     UserError,  # pyright: ignore[reportUnknownVariableType]
 )
-from pydantic_ai.mcp import (  # pyright: ignore[reportMissingImports]
-    MCPToolset,  # pyright: ignore[reportUnknownVariableType]
-    # The toolset's own mapping of a result to what the model reads (private: Pydantic AI maps in
-    # `direct_call_tool` only, which keeps no raw result), so that the toolset's `process_tool_call` hook receives
-    # what it receives without the adapter.
-    _map_mcp_call_tool_result,  # pyright: ignore[reportPrivateUsage, reportUnknownVariableType]
-)
+from pydantic_ai.mcp import MCPToolset  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from pydantic_ai.messages import (  # pyright: ignore[reportMissingImports]
     ModelRequest,  # pyright: ignore[reportUnknownVariableType]
     ModelResponse,  # pyright: ignore[reportUnknownVariableType]
     TextPart,  # pyright: ignore[reportUnknownVariableType]
+    ToolReturn,  # pyright: ignore[reportUnknownVariableType]
     ToolReturnPart,  # pyright: ignore[reportUnknownVariableType]
 )
+from pydantic_ai.output import TextOutput  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from pydantic_ai.toolsets import WrapperToolset  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions, is_verbatim_tool
@@ -102,6 +85,32 @@ __all__ = ["DirectAnswers"]
 
 _MCP_TOOLSET = cast("type[Any]", MCPToolset)
 """The toolsets whose tools may answer directly (typed loosely, the framework being optional)."""
+
+_TOOL_RETURN = cast("type[Any]", ToolReturn)
+"""The return that carries the toolset's record (typed loosely, the framework being optional)."""
+
+_NO_VIEW = object()
+"""Stands for the view of a call that has none, equal to no tool return's content."""
+
+_APP_RECORD_KEY = "mcp_app"
+"""Where `MCPToolset.call_tool` puts its `MCPAppToolResult` record in the tool return's metadata (documented on
+`MCPAppToolResult`)."""
+
+_RAW_RESULT_URI = "ui://mcp-rendering/raw-result"
+"""The UI resource the wrapper names to ask the toolset for its record of the raw result; nothing reads it, as the
+wrapper takes the record off before any other layer sees the return."""
+
+
+def _ends_on_text(output_type: Any) -> bool:
+    """Whether an agent's `output_type` (a type, a list of them, a union, an output marker) lets a run end on a
+    text response, which the host's view is: `str` or a `TextOutput` among its types."""
+    if output_type is str or isinstance(output_type, TextOutput):
+        return True
+    if isinstance(output_type, (list, tuple)):
+        return any(_ends_on_text(item) for item in cast("Iterable[Any]", output_type))
+    if typing.get_origin(output_type) in (typing.Union, types.UnionType):
+        return any(_ends_on_text(item) for item in typing.get_args(output_type))
+    return False
 
 
 def _tool_wire(tool_def: Any) -> dict[str, Any]:
@@ -115,26 +124,11 @@ def _tool_wire(tool_def: Any) -> dict[str, Any]:
     return wire
 
 
-def _block_wire(block: Any) -> Any:
-    return block.model_dump(mode="json", by_alias=True, exclude_none=True)
-
-
-def _result_wire(result: Any) -> dict[str, Any]:
-    """FastMCP's parsed `CallToolResult` as wire JSON."""
-    wire: dict[str, Any] = {"content": [_block_wire(block) for block in cast("list[Any]", result.content)]}
-    if result.structured_content is not None:
-        wire["structuredContent"] = result.structured_content
-    if result.meta is not None:
-        wire["_meta"] = result.meta
-    if result.is_error:
-        wire["isError"] = True
-    return wire
-
-
 def _keeps_the_toolsets_call_path(toolset: Any, tool_def: Any) -> bool:
-    """Whether the wrapper may stand in for the innermost step of `toolset`'s own call (its call on the MCP client):
-    the toolset's class keeps `MCPToolset`'s `call_tool` and `direct_call_tool` (an override is the application's
-    and must run), and the tool is neither run as a task nor an MCP App tool, which take paths of their own."""
+    """Whether the wrapper may ask `toolset` for the raw result of its call: the toolset's class keeps
+    `MCPToolset`'s `call_tool` (an override is the application's and runs as it is) and `direct_call_tool` (the
+    App path the wrapper asks for does not go through it), and the tool is neither run as a task nor an MCP App
+    tool, whose record belongs to its app."""
     kind = cast("Any", type(toolset))
     metadata = cast("Mapping[str, Any]", tool_def.metadata or {})
     meta = metadata.get("meta")
@@ -147,49 +141,29 @@ def _keeps_the_toolsets_call_path(toolset: Any, tool_def: Any) -> bool:
     )
 
 
-def _raise_as_the_toolset(error: BaseException, behavior: str) -> NoReturn:
-    """Raise what `MCPToolset` raises for `error`, an error of its MCP client's call: with `tool_error_behavior`
-    ``"error"``, the error itself; otherwise a tool error as the behaviour says (`ModelRetry` or `ToolFailed`), and
-    a protocol error as `ModelRetry` (the model may retry it). The client runs its session in a task group, so
-    either can come grouped: a group holding only such errors is read as its first (a protocol error first), any
-    other group (a cancellation among them) is raised unchanged."""
-    if behavior == "error":
-        raise error
-    representative: BaseException = error
-    if isinstance(error, BaseExceptionGroup):
-        group = cast("BaseExceptionGroup[BaseException]", error)
-        matched, rest = group.split((ToolError, McpError))
-        if matched is None or rest is not None:
-            raise error
-        protocol, _ = matched.split(McpError)
-        representative = protocol if protocol is not None else matched
-        while isinstance(representative, BaseExceptionGroup):
-            representative = cast("BaseExceptionGroup[BaseException]", representative).exceptions[0]
-    failed = behavior == "failed" and not isinstance(representative, McpError)
-    raise (ToolFailed if failed else ModelRetry)(str(representative)) from error
+def _asking_for_the_raw_result(tool: Any) -> Any:
+    """`tool` naming a UI resource, so that the toolset's own `call_tool` keeps the raw result of the call and
+    hands it on in its `MCPAppToolResult` record, as it does for an MCP App tool (its one public way to it)."""
+    tool_def = tool.tool_def
+    metadata = dict(cast("Mapping[str, Any]", tool_def.metadata or {}))
+    metadata["meta"] = {**cast("Mapping[str, Any]", metadata.get("meta") or {}), "ui": {"resourceUri": _RAW_RESULT_URI}}
+    return dataclasses.replace(tool, tool_def=dataclasses.replace(tool_def, metadata=metadata))
 
 
-async def _connected(toolset: Any, ctx: Any) -> Any:
-    """`toolset` entered for one call of the run `ctx`, as the toolset enters itself around its own call: a toolset
-    whose `auth` or `headers` come from the run context connects only through the copy its `for_run` returns for
-    the run (the one the run's toolsets hold), never as the shared toolset."""
-    if await toolset.for_run(ctx) is not toolset:
-        raise UserError(
-            f"{toolset.label} takes its auth or headers from the run context: only the copy its for_run returns"
-            " for a run can call its tools"
-        )
-    return toolset
-
-
-@dataclass
-class _Call:
-    """What the call function handed to the toolset's hook keeps of the marked tool's call."""
-
-    view: str | None = None
-    """The host's view of a verbatim result; None until one is made."""
-    mapped: Any = None
-    """A copy of what the call function returned (the toolset's mapping of the result), to tell whether the hook
-    handed it on unchanged."""
+def _raw_result(returned: Any) -> dict[str, Any] | None:
+    """The raw result (wire JSON) in the toolset's record on `returned`; None when the toolset's hook returned a
+    value of its own (or made no call), which then holds no record."""
+    if not isinstance(returned, _TOOL_RETURN):
+        return None
+    metadata: Any = returned.metadata
+    record: Any = cast("Mapping[str, Any]", metadata).get(_APP_RECORD_KEY) if isinstance(metadata, Mapping) else None
+    if not isinstance(record, Mapping):
+        return None
+    kept = cast("Mapping[str, Any]", record)  # an `MCPAppToolResult`
+    result: Any = kept.get("result")
+    if kept.get("resource_uri") != _RAW_RESULT_URI or not isinstance(result, Mapping):
+        return None
+    return dict(cast("Mapping[str, Any]", result))
 
 
 @dataclass
@@ -207,39 +181,20 @@ class _DirectAnswerToolset(WrapperToolset[Any]):  # pyright: ignore[reportUntype
         allowed = cast("AllowByServer", cast("Any", owner).allowed).allows(server, name)
         if not (allowed and is_verbatim_tool(tool_wire) and _keeps_the_toolsets_call_path(toolset, tool.tool_def)):
             return await toolset.call_tool(name, tool_args, ctx, tool)
+        # The toolset's own call: its connection, its `process_tool_call` hook, its error handling and mapping.
+        returned = await toolset.call_tool(name, tool_args, ctx, _asking_for_the_raw_result(tool))
+        result = _raw_result(returned)
+        if result is None:
+            return returned  # the hook's own value, or no call: the model reads it
+        value = returned.return_value  # what the model reads without the adapter
         settings = cast("Any", owner)
         options = cast("AnswerOptions", settings.options)
-        behavior = cast("str", toolset.tool_error_behavior)
-        call = _Call()
-
-        async def call_tool_func(called: str, args: dict[str, Any], *, metadata: dict[str, Any] | None = None) -> Any:
-            """The toolset's own call (its `direct_call_tool`), as its `process_tool_call` hook receives it: made
-            on its MCP client, errors raised as its `tool_error_behavior` says, the result mapped as the toolset
-            maps it; the host's view of a verbatim result kept aside."""
-            try:
-                async with await _connected(toolset, ctx):
-                    result = await toolset.client.call_tool(
-                        name=called, arguments=args, meta=metadata, raise_on_error=behavior == "error"
-                    )
-            except (ToolError, McpError, BaseExceptionGroup) as error:
-                _raise_as_the_toolset(error, behavior)
-            called_wire = tool_wire if called == name else {"name": called, "inputSchema": {"type": "object"}}
-            answer = options.answer(called_wire, _result_wire(result), arguments=args, default_server=server)
-            if answer.is_error:
-                raise (ToolFailed if behavior == "failed" else ModelRetry)(answer.text)
-            mapped = cast("Any", _map_mcp_call_tool_result)(result)
-            if called == name and answer.verbatim:
-                call.view, call.mapped = options.text(answer), copy.deepcopy(mapped)
-            return mapped
-
-        hook = toolset.process_tool_call
-        value = await (
-            hook(ctx, call_tool_func, name, tool_args) if hook is not None else call_tool_func(name, tool_args)
-        )
-        if call.view is None or value != call.mapped:
-            return value  # not verbatim, not made, or the hook's own value: the model reads it
-        cast("dict[str, str]", settings.answers)[cast("str", ctx.tool_call_id)] = call.view
-        return call.view
+        answer = options.answer(tool_wire, result, arguments=tool_args, default_server=server)
+        if answer.is_error or not answer.verbatim:
+            return value
+        view = options.text(answer)
+        cast("dict[str, str]", settings.answers)[cast("str", ctx.tool_call_id)] = view
+        return view
 
 
 @dataclass
@@ -275,6 +230,20 @@ class DirectAnswers(AbstractCapability[Any]):  # pyright: ignore[reportUntypedBa
         this.allowed = AllowByServer(this.allow)
         this.allow = this.allowed.allow
 
+    def for_agent(self, agent: Any) -> DirectAnswers:
+        """
+        Raises:
+            UserError: the agent's `output_type` allows no text (a structured output only), so a run could never
+                end on the host's view.
+        """
+        if not _ends_on_text(agent.output_type):
+            raise UserError(
+                "DirectAnswers ends a run on the host's view, a text response, but the agent's output_type"
+                f" {agent.output_type!r} allows no text: keep output_type=str (the default), or list str among"
+                " its types (output_type=[str, YourModel])"
+            )
+        return self
+
     async def for_run(self, ctx: Any) -> DirectAnswers:
         # Tool call ids are unique within a run only: each run records its own answers.
         this = cast("Any", self)
@@ -299,7 +268,12 @@ class DirectAnswers(AbstractCapability[Any]):  # pyright: ignore[reportUntypedBa
         if not isinstance(last, ModelRequest):
             return request_context
         parts = [part for part in cast("list[Any]", last.parts) if hasattr(part, "tool_call_id")]
-        if parts and all(isinstance(part, ToolReturnPart) and part.tool_call_id in answers for part in parts):
+        # Each return must still hold the host's view the wrapper returned: a tool hook of any capability that
+        # replaced it after the call (a redaction, a policy) decides what the model reads.
+        if parts and all(
+            isinstance(part, ToolReturnPart) and answers.get(part.tool_call_id, _NO_VIEW) == part.content
+            for part in parts
+        ):
             options = cast("AnswerOptions", this.options)
             text = options.join(
                 [answers[cast("str", part.tool_call_id)] for part in parts],
