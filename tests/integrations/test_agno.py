@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import pytest
 from agno.agent import Agent  # pyright: ignore[reportMissingImports]
 from agno.models.base import Model  # pyright: ignore[reportMissingImports]
 from agno.models.response import ModelResponse  # pyright: ignore[reportMissingImports]
@@ -246,23 +245,55 @@ def test_a_turn_of_verbatim_answers_is_bounded_as_a_whole(example_python: str) -
 
 
 def test_agno_takes_the_session_of_each_call_from_the_toolkit(example_python: str) -> None:
-    """Agno's result for the model (`ToolResult`) keeps no blocks of the result: the toolkit reads the raw result at
-    the session Agno's own entrypoint asks the toolkit for (`get_session_for_run`). A release whose entrypoint takes
-    its session elsewhere, or no longer calls `call_tool` on it, fails here by name."""
+    """Agno's result for the model (`ToolResult`) keeps no blocks of the result: the toolkit reads the raw result
+    beneath Agno's own entrypoint, in the object it hands the entrypoint for the session (`get_session_for_run`). A
+    release whose entrypoint takes its session elsewhere, or no longer calls `call_tool` on it, fails here by name."""
 
-    async def go() -> tuple[Any, Any]:
+    from agno.utils.mcp import ping_session  # pyright: ignore[reportMissingImports]
+
+    async def go() -> tuple[Any, Any, dict[str, Any]]:
         params = StdioServerParameters(command=example_python, args=["-m", FINANCIAL], cwd=str(ROOT))
         async with DirectAnswerMCPTools(server_params=params, timeout_seconds=60, server="example") as toolkit:
+            await ping_session(await toolkit.get_session_for_run())  # Agno's ping, as its entrypoint sends it
             _open_call()
             returned = await toolkit.functions["financial_statements"].entrypoint()
-            return returned, _CALL.get()
+            return returned, _CALL.get(), dict(vars(toolkit.session))
 
-    returned, call = asyncio.run(go())
+    returned, call, attributes = asyncio.run(go())
     assert call is not None and [entry.value for entry in call.returned] == [returned], (
         "Agno's MCP entrypoint no longer calls the server over the session the toolkit hands it: the Agno adapter"
         " cannot read the raw result"
     )
     assert call.returned[0].view.startswith('Verbatim result from tool "financial_statements" of server "example".')
+    assert "call_tool" not in attributes  # the connection the toolkit built is left as fastmcp made it
+
+
+def test_agnos_entrypoint_makes_the_same_result_over_the_adapters_session_as_over_the_toolkits_own(
+    example_python: str,
+) -> None:
+    """The object the adapter hands Agno's entrypoint for the session calls fastmcp's `call_tool_mcp` (the call
+    fastmcp's `call_tool` makes, never raising on an error result) and returns the SDK's result, where Agno's
+    entrypoint calls fastmcp's `call_tool(..., raise_on_error=False)` on the toolkit's own connection. A release of
+    either that makes the two differ (in the text, the metadata, or an error result raised) fails here."""
+    from agno.utils.mcp import get_entrypoint_for_tool  # pyright: ignore[reportMissingImports]
+
+    async def go(module: str, calls: Sequence[tuple[str, dict[str, Any]]]) -> list[tuple[Any, Any]]:
+        params = StdioServerParameters(command=example_python, args=["-m", module], cwd=str(ROOT))
+        pairs: list[tuple[Any, Any]] = []
+        async with DirectAnswerMCPTools(server_params=params, timeout_seconds=60, server="example") as toolkit:
+            tools = {tool.name: tool for tool in await toolkit.session.list_tools()}
+            for name, arguments in calls:
+                agnos = await get_entrypoint_for_tool(tool=tools[name], session=toolkit.session)(**arguments)
+                adapters = await toolkit.functions[name].entrypoint(**arguments)
+                pairs.append((agnos, adapters))
+        return pairs
+
+    pairs = asyncio.run(go(FINANCIAL, [("financial_statements", {}), ("key_figures", {})]))
+    pairs += asyncio.run(go(HOSTILE, [("broken", {}), ("ledger", {})]))
+    for agnos, adapters in pairs:
+        assert (adapters.content, adapters.metadata) == (agnos.content, agnos.metadata)
+    broken = pairs[2][1].content
+    assert broken.startswith("Error from MCP tool 'broken':"), broken  # Agno's error result, not a raised error
 
 
 MARKED = str(Path(__file__).with_name("marked_server.py"))
@@ -409,11 +440,12 @@ def test_a_turn_whose_calls_were_all_confirmed_answers_with_their_results(exampl
     assert final.index("Entry of A-1") < final.index("Entry of B-2")
 
 
-def test_a_session_of_the_applications_own_answers_as_well(example_python: str) -> None:
+def test_a_session_of_the_applications_own_answers_as_well_and_is_left_as_it_was(example_python: str) -> None:
+    from agno.utils.mcp import ping_session  # pyright: ignore[reportMissingImports]
     from mcp import ClientSession  # pyright: ignore[reportAttributeAccessIssue]
     from mcp.client.stdio import stdio_client  # pyright: ignore[reportMissingImports]
 
-    async def go() -> tuple[str, ScriptedModel]:
+    async def go() -> tuple[str, ScriptedModel, dict[str, Any]]:
         params = StdioServerParameters(command=example_python, args=["-m", FINANCIAL], cwd=str(ROOT))
         model = ScriptedModel([("financial_statements", {})])
         async with (
@@ -421,22 +453,40 @@ def test_a_session_of_the_applications_own_answers_as_well(example_python: str) 
             ClientSession(read, write) as session,
             DirectAnswerMCPTools(session=session, server="example") as toolkit,
         ):
+            await ping_session(await toolkit.get_session_for_run())  # Agno's ping, as its entrypoint sends it
+            agent = Agent(model=model, tools=[toolkit], post_hooks=[toolkit.final_answer_hook])
+            output = await agent.arun("Go.")
+            attributes = dict(vars(session))
+        return str(output.content), model, attributes
+
+    final, model, attributes = asyncio.run(go())
+    assert model.calls == 1
+    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+    assert "call_tool" not in attributes  # the application's session is never changed
+
+
+def test_a_session_of_a_class_whose_attributes_cannot_be_set_answers_as_well(example_python: str) -> None:
+    from mcp import ClientSession  # pyright: ignore[reportAttributeAccessIssue]
+    from mcp.client.stdio import stdio_client  # pyright: ignore[reportMissingImports]
+
+    class Sealed(ClientSession):  # pyright: ignore[reportUntypedBaseClass]
+        def __setattr__(self, name: str, value: Any) -> None:
+            if name == "call_tool":
+                raise AttributeError(name)
+            super().__setattr__(name, value)
+
+    async def go() -> tuple[str, ScriptedModel]:
+        params = StdioServerParameters(command=example_python, args=["-m", FINANCIAL], cwd=str(ROOT))
+        model = ScriptedModel([("financial_statements", {})])
+        async with (
+            stdio_client(params) as (read, write),
+            Sealed(read, write) as session,
+            DirectAnswerMCPTools(session=session, server="example") as toolkit,
+        ):
             agent = Agent(model=model, tools=[toolkit], post_hooks=[toolkit.final_answer_hook])
             output = await agent.arun("Go.")
         return str(output.content), model
 
     final, model = asyncio.run(go())
-    assert model.calls == 1
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
-    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
-
-
-def test_a_session_whose_results_cannot_be_read_is_refused_when_the_toolkit_is_made() -> None:
-    class Sealed:
-        __slots__ = ()
-
-        async def call_tool(self, *args: Any, **kwargs: Any) -> Any:
-            raise NotImplementedError
-
-    with pytest.raises(TypeError, match="cannot set the call_tool of a Sealed: pass an MCP ClientSession"):
-        DirectAnswerMCPTools(session=Sealed())
+    assert model.calls == 1 and final.startswith('Verbatim result from tool "financial_statements"')

@@ -12,19 +12,19 @@ agent)::
 
 Each function of the toolkit is the one `MCPTools` builds, calling the server through Agno's own entrypoint (its
 session choice, its ping, its conversion, its errors). The toolkit records the raw result the server sent (the
-session Agno takes from the toolkit hands each call's result to the adapter as well) and what Agno's entrypoint made
-of it. After the application's tool hooks (`Agent(tool_hooks=[...])`) have run, the function's post-hook compares
-the value that came out of them with what the entrypoint returned: when it is still that value, unchanged, and the
-host presents the result verbatim (the tool's hint or the result's own directive), it raises Agno's
-`StopAgentRun`, whose message is the tool message, so that no model call follows; the agent's post-hook then makes
-`RunOutput.content` the host's view (`mcp_rendering.integrations.answer.final_answer`: the caption, a partial
-result's notice with how to get the rest, every record), in place of whatever text the model wrote. A hook that
-refused the call or replaced its result takes the route away: the model reads what the hooks made. The toolkit's
-post-hook runs first among the agent's post-hooks (on the first verbatim result the toolkit moves it there, or adds
-it there when the agent was not given it), so that the application's own post-hooks (an output guardrail, say)
-check the answer the user receives. Agno's
-`stop_after_tool_call_tools` is not used: it is fixed per tool when the toolkit is built, so it would end the run
-on an error result too, and it appends the tool's text to the model's own.
+session Agno's entrypoint takes from the toolkit is an object of the adapter's own, which passes each result on) and
+what Agno's entrypoint made of it. After the application's tool hooks (`Agent(tool_hooks=[...])`) have run, the
+function's post-hook compares the value that came out of them with what the entrypoint returned: when it is still
+that value, unchanged, and the host presents the result verbatim (the tool's hint or the result's own directive), it
+raises Agno's `StopAgentRun`, whose message is the tool message, so that no model call follows; the agent's
+post-hook then makes `RunOutput.content` the host's view (`mcp_rendering.integrations.answer.final_answer`: the
+caption, a partial result's notice with how to get the rest, every record), in place of whatever text the model
+wrote. A hook that refused the call or replaced its result takes the route away: the model reads what the hooks
+made. The toolkit's post-hook runs first among the agent's post-hooks (on the first verbatim result the toolkit
+moves it there, or adds it there when the agent was not given it), so that the application's own post-hooks (an
+output guardrail, say) check the answer the user receives. Agno's `stop_after_tool_call_tools` is not used: it is
+fixed per tool when the toolkit is built, so it would end the run on an error result too, and it appends the tool's
+text to the model's own.
 
 Every other result is handed to the model exactly as `MCPTools` hands it. An error result never ends the run: the
 model reads it, as without the route, and may correct its call. Agno stops a turn when any of its calls asks to: in
@@ -33,17 +33,22 @@ other calls' tools (`other_calls_line`), whose results stay in `RunOutput.tools`
 which the application rejected a call (`requires_confirmation_tools`) takes no route: the model reads the rejection.
 
 Agno's result for the model (`ToolResult`) keeps the result's `_meta` and `structuredContent` but not its blocks, so
-the toolkit reads the raw result at the session: the session Agno's entrypoint asks the toolkit for
-(`get_session_for_run`, `get_temporary_session_for_run`) passes on each result it receives to the call of the
-adapter's function under way. A test of the adapter pins that Agno's entrypoint takes its session there.
+the toolkit reads the raw result beneath Agno's entrypoint: the entrypoint asks the toolkit for its session
+(`get_session_for_run`, `get_temporary_session_for_run`, which the toolkit overrides), and receives an object of the
+adapter's own that answers as the session `MCPTools` gave (the application's `session=`, or the connection the
+toolkit built) and passes each result the server sent on to the call of the adapter's function under way; no
+attribute of a session is ever set. Over fastmcp's `Client` (the connection the toolkit builds) that object calls
+`call_tool_mcp`, the call fastmcp's `call_tool` makes, which returns the SDK's result as received and never raises
+on an error result (what Agno's entrypoint asks of that client). Tests of the adapter pin that Agno's entrypoint
+takes its session there, and makes of each result over that object what it makes over the session itself.
 """
 
 from __future__ import annotations
 
 import copy
 import importlib
-from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
+from collections.abc import AsyncGenerator, Callable, Iterable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
@@ -91,46 +96,28 @@ _RECEIVED: ContextVar[list[Any] | None] = ContextVar("mcp_rendering_agno_receive
 """The raw results the session received during Agno's entrypoint call under way."""
 
 
-def _wire(result: Any) -> dict[str, Any]:
-    """A result of either session Agno drives (the SDK's `CallToolResult`, or fastmcp's parsed one) as wire JSON."""
-    blocks = cast("list[Any]", getattr(result, "content", None) or [])
-    wire: dict[str, Any] = {
-        "content": [
-            block.model_dump(mode="json", by_alias=True, exclude_none=True) if hasattr(block, "model_dump") else block
-            for block in blocks
-        ],
-        "isError": getattr(result, "is_error", False) is True,
-    }
-    structured = getattr(result, "structured_content", None)
-    if structured is not None:
-        wire["structuredContent"] = structured
-    meta = getattr(result, "meta", None)
-    if meta is not None:
-        wire["_meta"] = meta
-    return wire
+class _RecordingSession:
+    """The session Agno's entrypoint calls, owned by the adapter: everything it is asked answers as the session
+    `MCPTools` gave (`session`), and each result the server sent is passed on to the adapter's call under way."""
 
+    def __init__(self, session: Any) -> None:
+        self._session = session
 
-class _PassingOn:
-    """A session's own `call_tool`, which also hands each result to the adapter's call under way, if any."""
+    def __getattr__(self, name: str) -> Any:
+        # What else Agno's entrypoint reads (the protocol version and the ping of its `ping_session`) is the session's.
+        return getattr(self._session, name)
 
-    def __init__(self, call_tool: Callable[..., Awaitable[Any]]) -> None:
-        self._call_tool = call_tool
-
-    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        result = await self._call_tool(*args, **kwargs)
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        """The session's call, as Agno's entrypoint makes it: the SDK's `CallToolResult` as received."""
+        session = self._session
+        # fastmcp's Client (the connection the toolkit builds): `call_tool_mcp` is the call its `call_tool` makes, and
+        # returns the result as received, an error result included (Agno asks that client not to raise on one).
+        raw_call = getattr(session, "call_tool_mcp", None)
+        result = await (session.call_tool if raw_call is None else raw_call)(name, arguments)
         received = _RECEIVED.get()
         if received is not None:
             received.append(result)
         return result
-
-
-def _passing_on(session: Any) -> Any:
-    """`session` (the same object, whose type Agno checks), its results passed on to the adapter's calls; a
-    session whose attributes cannot be set is returned as it is, and its results take no route."""
-    if not isinstance(getattr(session, "call_tool", None), _PassingOn):
-        with suppress(AttributeError):
-            session.call_tool = _PassingOn(session.call_tool)
-    return session
 
 
 class _Toolkit(Protocol):
@@ -174,19 +161,11 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
                 every tool the server marks. A server could mark every tool: name the ones you mean.
 
         Raises:
-            TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`); TypeError: a
-                `session` whose `call_tool` cannot be set (the toolkit reads each result there).
+            TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
         """
         self._options = AnswerOptions(
             server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
         )
-        session = kwargs.get("session")
-        if session is not None and not isinstance(getattr(_passing_on(session), "call_tool", None), _PassingOn):
-            kind = type(session).__name__
-            raise TypeError(
-                f"DirectAnswerMCPTools reads each result at its session, and cannot set the call_tool of a {kind}:"
-                " pass an MCP ClientSession, or server parameters"
-            )
         cast("Any", super()).__init__(*args, **kwargs)
         self._answers: dict[str, list[tuple[str, str, str]]] = {}
         """The verbatim answers of each run still going (each with its call's id and its tool's name), by run id,
@@ -239,7 +218,7 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
                 _RECEIVED.reset(token)
             call = _CALL.get()
             if call is not None and len(received) == 1 and isinstance(returned, ToolResult):
-                view = self._options.direct_answer(tool, _wire(received[0]), arguments=arguments)
+                view = self._options.direct_answer(tool, received[0], arguments=arguments)
                 if view is not None:
                     call.returned.append(_Returned(returned, copy.deepcopy(returned), view, cast("str", tool.name)))
             return returned
@@ -247,18 +226,20 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
         return call_tool
 
     async def get_session_for_run(self, run_context: Any = None, agent: Any = None, team: Any = None) -> Any:
-        """`MCPTools`' session for the run, its results passed on to the adapter's calls."""
+        """`MCPTools`' session for the run, in an object of the adapter's own that passes its results on to the
+        adapter's calls."""
         toolkit = cast("_Toolkit", super())
-        return _passing_on(await toolkit.get_session_for_run(run_context=run_context, agent=agent, team=team))
+        return _RecordingSession(await toolkit.get_session_for_run(run_context=run_context, agent=agent, team=team))
 
     @asynccontextmanager
     async def get_temporary_session_for_run(
         self, run_context: Any = None, agent: Any = None, team: Any = None
     ) -> AsyncGenerator[Any]:
-        """`MCPTools`' session for one call, its results passed on to the adapter's calls."""
+        """`MCPTools`' session for one call, in an object of the adapter's own that passes its results on to the
+        adapter's calls."""
         toolkit = cast("_Toolkit", super())
         async with toolkit.get_temporary_session_for_run(run_context=run_context, agent=agent, team=team) as session:
-            yield _passing_on(session)
+            yield _RecordingSession(session)
 
     def _end_on_verbatim(self, fc: Any, agent: Any = None, run_context: Any = None) -> None:
         """The function's post-hook, run by Agno once the application's tool hooks have returned: ends the run
