@@ -33,7 +33,8 @@ the model (which drops a resource link or audio): `DirectAnswerMCPClient` overri
 to intercept blocks) to record the blocks of the calls the adapter follows, and maps them as Strands does.
 `DirectAnswers` refuses any other client (TypeError). A client whose own override (a subclass of
 `DirectAnswerMCPClient`) maps a block otherwise than Strands does, or maps one without handing it to the
-`DirectAnswerMCPClient` method, keeps its result with the model.
+`DirectAnswerMCPClient` method, keeps its result with the model; a block it drops without handing it on is never
+seen, so an override hands every block on (the page says so).
 
 The application's own hooks see every call. The provider's `BeforeToolCallEvent` callback hands Strands each MCP
 tool wrapped so that the adapter keeps the result the tool returned; only that result, as it came, takes the route:
