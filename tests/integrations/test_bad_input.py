@@ -183,9 +183,8 @@ async def _strands(turns: Turns, allow: Sequence[str] | None) -> str:
     from mcp.client.stdio import stdio_client
     from strands import Agent  # pyright: ignore[reportMissingImports]
     from strands.models import Model  # pyright: ignore[reportMissingImports]
-    from strands.tools.mcp import MCPClient  # pyright: ignore[reportMissingImports]
 
-    from mcp_rendering.integrations.strands import DirectAnswers
+    from mcp_rendering.integrations.strands import DirectAnswerMCPClient, DirectAnswers
 
     class Scripted(Model):  # pyright: ignore[reportUntypedBaseClass]
         def update_config(self, **model_config: Any) -> None:
@@ -213,7 +212,7 @@ async def _strands(turns: Turns, allow: Sequence[str] | None) -> str:
             yield {"messageStop": {"stopReason": "tool_use"}}
 
     params = StdioServerParameters(**_params())
-    client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
+    client = DirectAnswerMCPClient(lambda: stdio_client(params), startup_timeout=60)
     hooks = [DirectAnswers({SERVER: client}, allow=None if allow is None else {SERVER: allow})]
     agent = Agent(model=Scripted(), tools=[client], hooks=hooks, callback_handler=None)
     try:

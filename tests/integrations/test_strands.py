@@ -1,8 +1,8 @@
 """The Strands Agents adapter, in the environment of `strands-agents`.
 
 Each test runs Strands' own agent loop (`Agent.invoke_async`) with a scripted `Model` (no provider, no network) and
-an `MCPClient` against a server over stdio, and reads the text of the `AgentResult` (``str(result)``), where
-Strands applications read the answer.
+a `DirectAnswerMCPClient` (Strands' `MCPClient`) against a server over stdio, and reads the text of the
+`AgentResult` (``str(result)``), where Strands applications read the answer.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from strands.tools.mcp import MCPClient  # pyright: ignore[reportMissingImports]
 
 from mcp_rendering import audit
 from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
-from mcp_rendering.integrations.strands import DirectAnswers
+from mcp_rendering.integrations.strands import DirectAnswerMCPClient, DirectAnswers
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, page_examples, run_example
 from tests.support.directive_server import DIRECTED_TEXT
@@ -72,7 +72,7 @@ class ScriptedModel(Model):  # pyright: ignore[reportUntypedBaseClass]
 def _run(python: str, module: str, script: Sequence[tuple[str, dict[str, Any]]], **options: Any) -> tuple[str, Any]:
     params = StdioServerParameters(command=python, args=["-m", module], cwd=str(ROOT))
     model = ScriptedModel(script)
-    client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
+    client = DirectAnswerMCPClient(lambda: stdio_client(params), startup_timeout=60)
     agent = Agent(
         model=model, tools=[client], hooks=[DirectAnswers({"example": client}, **options)], callback_handler=None
     )
@@ -172,8 +172,8 @@ def _two_servers(python: str, allow: Any = None) -> tuple[str, ScriptedModel]:
     model = ScriptedModel([("entry", {"account": "A-1"})])
     bank_params = StdioServerParameters(command=python, args=["-m", FINANCIAL], cwd=str(ROOT))
     ledger_params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
-    bank = MCPClient(lambda: stdio_client(bank_params), startup_timeout=60)
-    ledger = MCPClient(lambda: stdio_client(ledger_params), startup_timeout=60)
+    bank = DirectAnswerMCPClient(lambda: stdio_client(bank_params), startup_timeout=60)
+    ledger = DirectAnswerMCPClient(lambda: stdio_client(ledger_params), startup_timeout=60)
     hooks = [DirectAnswers({"bank": bank, "ledger": ledger}, allow=allow)]
     agent = Agent(model=model, tools=[bank, ledger], hooks=hooks, callback_handler=None)
     try:
@@ -204,6 +204,14 @@ def test_the_provider_takes_the_servers_by_name_and_no_name_for_them_all() -> No
         DirectAnswers({}, allow=["entry"])  # pyright: ignore[reportArgumentType]
     with pytest.raises(TypeError):
         DirectAnswers({}, server="bank")  # pyright: ignore[reportCallIssue]
+
+
+def test_the_provider_refuses_a_client_that_does_not_record_the_raw_blocks() -> None:
+    # Strands' own `MCPClient` keeps no raw block: the route could never be taken, so the provider says what to use.
+    client = MCPClient(lambda: stdio_client(StdioServerParameters(command="unused")))
+    with pytest.raises(TypeError, match=r"'bank' is a MCPClient: .*DirectAnswerMCPClient"):
+        DirectAnswers({"bank": client})
+    DirectAnswers({"bank": DirectAnswerMCPClient(lambda: stdio_client(StdioServerParameters(command="unused")))})
 
 
 def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
@@ -253,7 +261,7 @@ def _run_hooked(python: str, hooks: AppHooks) -> tuple[str, ScriptedModel, list[
     `entry` the server received."""
     params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
     model = ScriptedModel(ENTRY)
-    client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
+    client = DirectAnswerMCPClient(lambda: stdio_client(params), startup_timeout=60)
     agent = Agent(model=model, tools=[client], hooks=[DirectAnswers({"example": client}), hooks], callback_handler=None)
     try:
         result = asyncio.run(agent.invoke_async("Go."))
@@ -333,7 +341,7 @@ def test_a_hook_that_supplies_its_own_result_means_no_route(example_python: str)
 MIXED = str(Path(__file__).with_name("mixed_blocks_server.py"))
 
 
-def _run_mixed(python: str, client_class: Any = MCPClient) -> tuple[str, ScriptedModel, Any]:
+def _run_mixed(python: str, client_class: Any = DirectAnswerMCPClient) -> tuple[str, ScriptedModel, Any]:
     """`_run` on the server whose tool's result holds blocks Strands does not map, with a client of
     `client_class`; with the tool as listed."""
     params = StdioServerParameters(command=python, args=[MIXED], cwd=str(ROOT))
@@ -370,21 +378,40 @@ def test_the_answer_is_the_view_of_the_raw_result_with_every_block(example_pytho
 def test_a_client_mapping_that_changes_a_block_means_no_route(example_python: str) -> None:
     from mcp.types import TextContent  # pyright: ignore[reportMissingImports]
 
-    class Redacting(MCPClient):  # pyright: ignore[reportUntypedBaseClass]
+    class Redacting(DirectAnswerMCPClient):
+        # Maps "Row two" itself, without handing it on: fewer blocks recorded than mapped.
         def map_mcp_content_to_tool_result_content(self, content: Any) -> Any:
             if isinstance(content, TextContent) and content.text == "Row two":
                 return {"text": "Redacted."}
             return super().map_mcp_content_to_tool_result_content(content)
 
-    class Logging(MCPClient):  # pyright: ignore[reportUntypedBaseClass]
+    class RedactingAfter(DirectAnswerMCPClient):
+        # Hands every block on, then changes what came back: as many blocks recorded as mapped, one changed.
+        def map_mcp_content_to_tool_result_content(self, content: Any) -> Any:
+            mapped = super().map_mcp_content_to_tool_result_content(content)
+            return {"text": "Redacted."} if mapped == {"text": "Row two"} else mapped
+
+    class Redactor(MCPClient):  # pyright: ignore[reportUntypedBaseClass]
+        def map_mcp_content_to_tool_result_content(self, content: Any) -> Any:
+            mapped = super().map_mcp_content_to_tool_result_content(content)
+            return {"text": "Redacted."} if mapped == {"text": "Row two"} else mapped
+
+    class RedactingBelow(DirectAnswerMCPClient, Redactor):  # pyright: ignore[reportUntypedBaseClass]
+        # The application's override comes after the adapter's in the method order: it changes what the adapter's
+        # method returns.
+        pass
+
+    class Logging(DirectAnswerMCPClient):
         seen: ClassVar[list[str]] = []
 
         def map_mcp_content_to_tool_result_content(self, content: Any) -> Any:
             self.seen.append(content.type)
             return super().map_mcp_content_to_tool_result_content(content)
 
-    final, model, _ = _run_mixed(example_python, Redacting)
-    assert final.strip() == SUMMARY and model.calls == 2 and model.outputs == ["Row oneMemoRedacted."]
+    for redacting in (Redacting, RedactingAfter, RedactingBelow):
+        final, model, _ = _run_mixed(example_python, redacting)
+        assert final.strip() == SUMMARY and model.calls == 2, redacting.__name__
+        assert model.outputs == ["Row oneMemoRedacted."], redacting.__name__
     final, model, _ = _run_mixed(example_python, Logging)
     assert model.calls == 1 and final.startswith('Verbatim result from tool "mixed"') and "Row two" in final
     assert Logging.seen == ["text", "resource_link", "audio", "resource", "text"]
@@ -396,7 +423,7 @@ TWO_ENTRIES = [("entry", {"account": "A-1"}), ("entry", {"account": "B-2"})]
 def _agent_on_marked(python: str, hooks: AppHooks) -> tuple[Agent, DirectAnswers, ScriptedModel]:
     params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
     model = ScriptedModel(TWO_ENTRIES)
-    client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
+    client = DirectAnswerMCPClient(lambda: stdio_client(params), startup_timeout=60)
     provider = DirectAnswers({"example": client})
     agent = Agent(model=model, tools=[client], hooks=[provider, hooks], callback_handler=None)
     return agent, provider, model
@@ -437,3 +464,54 @@ def test_an_interrupted_turn_keeps_its_finished_calls_until_resumed_then_nothing
     assert model.calls == 1 and result.stop_reason == "cancelled"
     assert "Entry of A-1" in str(result) and "Entry of B-2" in str(result)
     assert agent not in provider._runs  # pyright: ignore[reportPrivateUsage]
+
+
+def test_the_blocks_of_a_call_are_recorded_only_while_its_tool_runs() -> None:
+    # Whether the tool returns, raises or is cancelled, nothing of the call is left where the client records blocks.
+    from mcp_rendering.integrations.strands import (
+        _FOLLOWED,  # pyright: ignore[reportPrivateUsage]
+        _Recorded,  # pyright: ignore[reportPrivateUsage]
+    )
+
+    class Tool:
+        def __init__(self, ending: str) -> None:
+            self.ending = ending
+
+        async def stream(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+            followed = _FOLLOWED.get()
+            assert followed is not None
+            followed.append("block")  # as the client's mapping records a block
+            if self.ending == "raises":
+                raise RuntimeError("the call failed")
+            if self.ending == "cancelled":
+                await asyncio.sleep(60)
+            yield "result"
+
+    kept: list[list[Any]] = []
+
+    async def call(ending: str) -> None:
+        async for _ in _Recorded(Tool(ending), lambda _result, raw: kept.append(raw)).stream({}, {}):
+            assert _FOLLOWED.get() is None  # not across the wrapper's own yield
+        assert _FOLLOWED.get() is None
+
+    async def main() -> None:
+        await call("returns")
+        with pytest.raises(RuntimeError, match="the call failed"):
+            await call("raises")
+        assert _FOLLOWED.get() is None
+
+        async def cancelled() -> None:
+            try:
+                await call("cancelled")
+            finally:
+                assert _FOLLOWED.get() is None  # in the task that was cancelled
+
+        task = asyncio.ensure_future(cancelled())
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert _FOLLOWED.get() is None
+
+    asyncio.run(main())
+    assert kept == [["block"]]

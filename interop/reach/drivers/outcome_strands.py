@@ -3,8 +3,8 @@
 A scripted model (a `Model` that calls no provider) makes the job's tool calls (by default the financial tool once)
 through an `MCPClient`, then writes the three-line summary the job gives (a stand-in for a model that summarizes).
 The final answer is the text of the `AgentResult` (``str(result)``), where Strands applications read it; the
-outputs are the text of each tool result in the conversation. With ``helped``, the agent takes the hook
-provider `mcp_rendering.integrations.strands.DirectAnswers`.
+outputs are the text of each tool result in the conversation. With ``helped``, the client is the adapter's
+`DirectAnswerMCPClient` and the agent takes its hook provider `mcp_rendering.integrations.strands.DirectAnswers`.
 """
 
 from __future__ import annotations
@@ -56,12 +56,14 @@ class ScriptedModel(Model):  # pyright: ignore[reportUntypedBaseClass]
 
 async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     params = StdioServerParameters(command=job["command"], args=job["args"], cwd=job.get("cwd"))
-    client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
     hooks: list[Any] = []
     if job["helped"]:
-        from mcp_rendering.integrations.strands import DirectAnswers
+        from mcp_rendering.integrations.strands import DirectAnswerMCPClient, DirectAnswers
 
+        client = DirectAnswerMCPClient(lambda: stdio_client(params), startup_timeout=60)
         hooks.append(DirectAnswers({server_name(job): client}))
+    else:
+        client = MCPClient(lambda: stdio_client(params), startup_timeout=60)
     model = ScriptedModel(script(job, tool_name), job["options"]["summary"])
     agent = Agent(model=model, tools=[client], hooks=hooks, callback_handler=None)
     try:

@@ -1,11 +1,13 @@
 """The whole result to the user in Strands Agents (`strands-agents`): its own cancel route for the MCP tools'
 verbatim results, with the host's view of the result as the final message.
 
-Give the agent the hook provider (one line per agent), naming each MCP client whose tools' results may answer by
-its server's name::
+Make each MCP client a `DirectAnswerMCPClient` (Strands' `MCPClient`, which also keeps each result's blocks as the
+server sent them) and give the agent the hook provider (one line per agent), naming each client whose tools' results
+may answer by its server's name::
 
-    from mcp_rendering.integrations.strands import DirectAnswers
+    from mcp_rendering.integrations.strands import DirectAnswerMCPClient, DirectAnswers
 
+    mcp_client = DirectAnswerMCPClient(lambda: stdio_client(params))
     agent = Agent(model=model, tools=[mcp_client], hooks=[DirectAnswers({"accounts": mcp_client})])
     answer = str(await agent.invoke_async("Show the accounts"))
 
@@ -26,10 +28,13 @@ name of the client its tool belongs to (the tool's own `mcp_client`), never one 
 ``allow`` maps a server's name to its tools' names (the server's own). Tools of clients not named are untouched.
 
 The host's view is built from the result's blocks as the server sent them, not from Strands' mapping of them for
-the model (which drops a resource link or audio): the provider puts, on each client it is given, a recorder in front
-of the client's `map_mcp_content_to_tool_result_content` (where Strands hands each raw block, for a subclass to
-intercept), which returns what the client's own method returns. A client whose own override maps a block otherwise
-than Strands does keeps its result with the model.
+the model (which drops a resource link or audio): `DirectAnswerMCPClient` overrides
+`map_mcp_content_to_tool_result_content` (where Strands hands each raw block, the method it documents for a subclass
+to intercept blocks) to record the blocks of the calls the adapter follows, and maps them as Strands does.
+`DirectAnswers` refuses any other client (TypeError). A client whose own override (a subclass of
+`DirectAnswerMCPClient`) maps a block otherwise than Strands does, or maps one without handing it to the
+`DirectAnswerMCPClient` method, keeps its result with the model; a block it drops without handing it on is never
+seen, so an override hands every block on (the page says so).
 
 The application's own hooks see every call. The provider's `BeforeToolCallEvent` callback hands Strands each MCP
 tool wrapped so that the adapter keeps the result the tool returned; only that result, as it came, takes the route:
@@ -41,9 +46,10 @@ interrupt, whose resumed turn needs it.
 
 from __future__ import annotations
 
-import asyncio
 import weakref
 from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
+from contextlib import aclosing
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -58,51 +64,44 @@ from strands.types.tools import AgentTool  # pyright: ignore[reportMissingImport
 
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions, servers_by_name
 
-__all__ = ["DirectAnswers"]
+__all__ = ["DirectAnswerMCPClient", "DirectAnswers"]
 
-_STRANDS_MAPPING: object = cast("Any", MCPClient).map_mcp_content_to_tool_result_content
+_STRANDS_MAPPING: Callable[[Any, Any], Any] = cast("Any", MCPClient).map_mcp_content_to_tool_result_content
 """Strands' own mapping of an MCP content block to the model's."""
 
-
-_CHANGED = object()
-"""In place of a content block that the client's own mapping (an override of Strands'
-`map_mcp_content_to_tool_result_content`) handed the model otherwise than Strands' default mapping does."""
-
-_RAW_BLOCKS: dict[asyncio.Task[Any], list[Any]] = {}
-"""The raw content blocks of each MCP call under way, by the task that awaits it: Strands maps a result's blocks in
-the task that called the tool, so the task tells the calls of one event loop apart."""
+_FOLLOWED: ContextVar[list[Any] | None] = ContextVar("mcp_rendering_strands_followed", default=None)
+"""Where the content blocks of the MCP call the adapter follows in this task are recorded, as the server sent them;
+set only while the call's tool runs (Strands maps a result's blocks in the task that called the tool)."""
 
 
-def _keeping_raw_blocks(client: Any) -> None:
-    """Put, in front of `client`'s `map_mcp_content_to_tool_result_content` (where Strands hands each content block
-    of a result, as the server sent it, for a subclass to intercept), a recorder of the raw blocks of the calls the
-    adapter follows; it returns what the client's own mapping returns, and records nothing for other calls."""
-    if getattr(client.map_mcp_content_to_tool_result_content, "_mcp_rendering_keeps_raw", False):
-        return
-    own = client.map_mcp_content_to_tool_result_content
-    overridden = cast("Any", type(client)).map_mcp_content_to_tool_result_content is not _STRANDS_MAPPING
+class DirectAnswerMCPClient(MCPClient):  # pyright: ignore[reportUntypedBaseClass]
+    """Strands' `MCPClient`, which also records for `DirectAnswers` the content blocks of each result of the calls
+    the adapter follows, as the server sent them, from its `map_mcp_content_to_tool_result_content` (the method
+    Strands documents for a subclass to intercept each block); it maps them as Strands does. Use it in place of
+    `MCPClient` for each client given to `DirectAnswers`, or as the base of your own subclass."""
 
-    def mapping(content: Any) -> Any:
-        mapped = own(content)
-        try:
-            blocks = _RAW_BLOCKS.get(cast("asyncio.Task[Any]", asyncio.current_task()))
-        except RuntimeError:  # no event loop: a synchronous call the adapter does not follow
-            blocks = None
-        if blocks is not None:
-            same = not overridden or mapped == cast("Callable[..., Any]", _STRANDS_MAPPING)(client, content)
-            blocks.append(content if same else _CHANGED)
+    def map_mcp_content_to_tool_result_content(self, content: Any) -> Any:
+        mapped = cast("Any", super()).map_mcp_content_to_tool_result_content(content)
+        followed = _FOLLOWED.get()
+        if followed is not None:
+            followed.append(content)
         return mapped
 
-    mapping._mcp_rendering_keeps_raw = True  # pyright: ignore[reportFunctionMemberAccess]
-    client.map_mcp_content_to_tool_result_content = mapping
 
-
-def _wire(raw: list[Any], result: Mapping[str, Any]) -> dict[str, Any] | None:
+def _wire(client: Any, raw: list[Any], result: Mapping[str, Any]) -> dict[str, Any] | None:
     """The wire JSON of the `CallToolResult` a call returned: its raw content blocks, and what Strands' `MCPToolResult`
-    keeps whole (`structuredContent`, `_meta` as `metadata`, `isError`); None when the client's own mapping changed
-    a block (the model reads what it made)."""
-    if any(block is _CHANGED for block in raw) or len(raw) < len(cast("list[Any]", result.get("content") or [])):
-        return None  # a block changed, or fewer recorded than Strands mapped (not recorded where it maps them)
+    keeps whole (`structuredContent`, `_meta` as `metadata`, `isError`); None when the client's own mapping (an
+    override) made the model's content otherwise than Strands' mapping of those blocks does (the model reads what
+    it made)."""
+    mapped = cast("list[Any]", result.get("content") or [])
+    if len(raw) < len(mapped):
+        return None  # fewer blocks recorded than mapped: an override mapped some without handing them on
+    try:
+        strands = [block for block in (_STRANDS_MAPPING(client, each) for each in raw) if block is not None]
+    except Exception:  # a block Strands' mapping refuses, which the client's own mapping mapped
+        return None
+    if strands != mapped:
+        return None  # an override changed, added or dropped a block
     content = [
         cast("Callable[..., Any]", block.model_dump)(mode="json", by_alias=True, exclude_none=True) for block in raw
     ]
@@ -132,10 +131,11 @@ def _turn_calls(agent: Any, own: str) -> tuple[str, ...]:
 
 class _Recorded(AgentTool):  # pyright: ignore[reportUntypedBaseClass]
     """An MCP tool as the adapter hands it to Strands for one call: the tool itself, whose result (the last event
-    it yields) is handed to `record` with the raw content blocks of the call, so that the adapter answers only with
-    the result of the call the tool made, as the application's hooks and middleware left it."""
+    it yields) is handed to `record` with the raw content blocks of the call (as its `DirectAnswerMCPClient`
+    recorded them), so that the adapter answers only with the result of the call the tool made, as the
+    application's hooks and middleware left it."""
 
-    def __init__(self, tool: Any, record: Callable[[Any, list[Any] | None], None]) -> None:
+    def __init__(self, tool: Any, record: Callable[[Any, list[Any]], None]) -> None:
         super().__init__()  # pyright: ignore[reportUnknownMemberType]
         self._tool = tool
         self._record = record
@@ -160,18 +160,20 @@ class _Recorded(AgentTool):  # pyright: ignore[reportUntypedBaseClass]
         return getattr(self._tool, name)
 
     async def stream(self, tool_use: Any, invocation_state: dict[str, Any], **kwargs: Any) -> AsyncGenerator[Any]:
-        task = cast("asyncio.Task[Any]", asyncio.current_task())
-        raw = _RAW_BLOCKS[task] = []
-        # Blocks are recorded only while the adapter's recorder is in front of the client's mapping.
-        mapping = getattr(getattr(self._tool, "mcp_client", None), "map_mcp_content_to_tool_result_content", None)
-        kept = getattr(mapping, "_mcp_rendering_keeps_raw", False)
-        try:
-            async for event in self._tool.stream(tool_use, invocation_state, **kwargs):
-                self._record(getattr(event, "tool_result", None), list(raw) if kept else None)
+        raw: list[Any] = []
+        async with aclosing(self._tool.stream(tool_use, invocation_state, **kwargs)) as events:
+            while True:
+                # Recorded only while the tool runs, never across this generator's own yield: nothing is left
+                # behind when the call returns, raises or is cancelled.
+                token = _FOLLOWED.set(raw)
+                try:
+                    event = await anext(events)
+                except StopAsyncIteration:
+                    return
+                finally:
+                    _FOLLOWED.reset(token)
+                self._record(getattr(event, "tool_result", None), list(raw))
                 yield event
-        finally:
-            if _RAW_BLOCKS.get(task) is raw:
-                del _RAW_BLOCKS[task]
 
 
 _NOT_MADE = object()
@@ -188,7 +190,7 @@ class _Run:
     """The answers of each turn's calls so far (None: not verbatim) with their tools' names, by the turn's tool use
     ids. Strands runs a turn's tools concurrently on one event loop and the callback never awaits, so the last call
     of the turn to finish sees every other one and alone decides."""
-    results: dict[str, tuple[Any, list[Any] | None]] = field(default_factory=dict[str, tuple[Any, list[Any] | None]])
+    results: dict[str, tuple[Any, list[Any]]] = field(default_factory=dict[str, tuple[Any, list[Any]]])
     """The result each MCP tool's call returned, by tool use id, as the tool made it, with its raw content blocks."""
 
 
@@ -224,8 +226,13 @@ class DirectAnswers:
         self._options = AnswerOptions(max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
         self._allowed = AllowByServer(allow)
         self._servers = servers_by_name(servers, "MCP clients")
-        for client in self._servers.values():
-            _keeping_raw_blocks(client)
+        for name, client in self._servers.items():
+            if not isinstance(client, DirectAnswerMCPClient):
+                raise TypeError(
+                    f"the client of server {name!r} is a {type(client).__name__}: make each client given to"
+                    " DirectAnswers a mcp_rendering.integrations.strands.DirectAnswerMCPClient (Strands' MCPClient,"
+                    " which also records each result's content blocks as the server sent them)"
+                )
         # By agent (one provider may serve several): what its run keeps, dropped when the run ends (Strands'
         # `AfterInvocationEvent`, also when a call raised or was cancelled), or with the agent.
         self._runs: weakref.WeakKeyDictionary[Any, _Run] = weakref.WeakKeyDictionary()
@@ -254,7 +261,7 @@ class DirectAnswers:
         results = self._runs.setdefault(event.agent, _Run()).results
         results.pop(own, None)
 
-        def record(result: Any, raw: list[Any] | None) -> None:
+        def record(result: Any, raw: list[Any]) -> None:
             results[own] = (result, raw)
 
         event.selected_tool = _Recorded(tool, record)
@@ -267,7 +274,7 @@ class DirectAnswers:
         calls = _turn_calls(event.agent, own)
         run = self._runs.setdefault(event.agent, _Run())
         answered = run.turns.setdefault(calls, {})
-        made, raw = run.results.pop(own, (_NOT_MADE, None))
+        made, raw = run.results.pop(own, (_NOT_MADE, []))
         # Only the result of the call the tool made, as it came: not one the application's hooks or middleware
         # made in its place (a cancelled call, another tool, a replaced result).
         answer = self._answer(event, raw) if event.result is made else None
@@ -284,18 +291,18 @@ class DirectAnswers:
             message = self._options.join([text or "" for text, _ in ordered], [name for _, name in ordered])
             event.agent.cancel(message=message, after_current_tools=True)
 
-    def _answer(self, event: Any, blocks: list[Any] | None) -> str | None:
+    def _answer(self, event: Any, blocks: list[Any]) -> str | None:
         raw = getattr(event.selected_tool, "mcp_tool", None)
         result = event.result
         if raw is None or event.exception is not None or not isinstance(result, Mapping):
             return None  # not an MCP tool's result
-        wire = _wire(blocks, cast("Mapping[str, Any]", result)) if blocks is not None else None
-        if wire is None:
-            return None  # no raw blocks (the recorder was not in front of the client's mapping), or changed ones
         client = getattr(event.selected_tool, "mcp_client", None)
         server = next((name for name, given in self._servers.items() if given is client), None)
         if server is None or not self._allowed.allows(server, getattr(raw, "name", None)):
             return None  # a tool of a client not named, or not allowed on its own server
+        wire = _wire(client, blocks, cast("Mapping[str, Any]", result))
+        if wire is None:
+            return None  # the client's own mapping made the model's content otherwise than Strands does
         tool_use = cast("Mapping[str, Any]", event.tool_use)
         arguments = tool_use.get("input")
         return self._options.direct_answer(
