@@ -256,13 +256,18 @@ class AppHooks:
             registry.add_callback(AfterToolCallEvent, self.after)
 
 
-def _run_hooked(python: str, hooks: AppHooks) -> tuple[str, ScriptedModel, list[dict[str, Any]]]:
-    """`_run` on the server marking every tool, with no allow-list, and the application's hooks; with the calls of
-    `entry` the server received."""
+def _run_hooked(
+    python: str, hooks: AppHooks, *, app_first: bool = False
+) -> tuple[str, ScriptedModel, list[dict[str, Any]]]:
+    """`_run` on the server marking every tool, with no allow-list, and the application's hooks, given after the
+    provider (as the page asks) or before it; with the calls of `entry` the server received."""
     params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
     model = ScriptedModel(ENTRY)
     client = DirectAnswerMCPClient(lambda: stdio_client(params), startup_timeout=60)
-    agent = Agent(model=model, tools=[client], hooks=[DirectAnswers({"example": client}), hooks], callback_handler=None)
+    provider = DirectAnswers({"example": client})
+    agent = Agent(
+        model=model, tools=[client], hooks=[hooks, provider] if app_first else [provider, hooks], callback_handler=None
+    )
     try:
         result = asyncio.run(agent.invoke_async("Go."))
         received = client.call_tool_sync("probe", "received", {})
@@ -286,12 +291,46 @@ def test_the_applications_hooks_see_a_verbatim_call_with_its_arguments(example_p
     def log_after(event: Any) -> None:
         seen.append(("after", event.tool_use["name"], dict(event.tool_use["input"])))
 
-    final, model, received = _run_hooked(example_python, AppHooks(log_before, log_after))
-    assert seen == [("before", "entry", {"account": "A-1"}), ("after", "entry", {"account": "A-1"})]
-    assert received == [{"account": "A-1"}]
-    # The route is still taken, from the result of the call Strands made.
-    assert model.calls == 1 and final.startswith('Verbatim result from tool "entry" of server "example".')
-    assert "Entry of A-1" in final
+    for app_first in (False, True):
+        seen.clear()
+        final, model, received = _run_hooked(example_python, AppHooks(log_before, log_after), app_first=app_first)
+        assert seen == [("before", "entry", {"account": "A-1"}), ("after", "entry", {"account": "A-1"})]
+        assert received == [{"account": "A-1"}]
+        # The route is still taken, from the result of the call Strands made, whatever the hooks' order.
+        assert model.calls == 1 and final.startswith('Verbatim result from tool "entry" of server "example".')
+        assert "Entry of A-1" in final, app_first
+
+
+def test_a_policy_hook_sees_strands_own_mcp_tool_and_its_refusal_stops_the_route(example_python: str) -> None:
+    # A policy written against Strands' public types recognises MCP calls by `MCPAgentTool`: the adapter leaves
+    # Strands' own tool in place, so the policy applies, before or after the provider.
+    from strands.tools.mcp import MCPAgentTool  # pyright: ignore[reportMissingImports]
+
+    seen: list[str] = []
+
+    def needs_approval(event: Any) -> None:
+        seen.append(type(event.selected_tool).__name__)
+        if isinstance(event.selected_tool, MCPAgentTool):
+            event.cancel_tool = REFUSAL
+
+    for app_first in (False, True):
+        seen.clear()
+        final, model, received = _run_hooked(example_python, AppHooks(before=needs_approval), app_first=app_first)
+        assert seen == ["MCPAgentTool"] and received == [], app_first
+        assert final.strip() == SUMMARY and model.calls == 2 and model.outputs == [REFUSAL], app_first
+
+
+def test_a_hook_that_redacts_the_result_stops_the_route_before_or_after_the_provider(example_python: str) -> None:
+    # Strands runs `AfterToolCallEvent` callbacks in reverse order: given first, the application's runs after the
+    # provider's, on the host's view; the provider decides only once every callback of the turn has run.
+    def redact(event: Any) -> None:
+        event.result = {**event.result, "content": [{"text": "Withheld by the policy."}]}
+
+    for app_first in (False, True):
+        final, model, received = _run_hooked(example_python, AppHooks(after=redact), app_first=app_first)
+        assert received == [{"account": "A-1"}], app_first
+        assert final.strip() == SUMMARY and model.calls == 2, app_first
+        assert model.outputs == ["Withheld by the policy."], app_first
 
 
 def test_a_hook_that_cancels_the_call_means_no_call_and_no_hosts_view(example_python: str) -> None:
@@ -466,52 +505,73 @@ def test_an_interrupted_turn_keeps_its_finished_calls_until_resumed_then_nothing
     assert agent not in provider._runs  # pyright: ignore[reportPrivateUsage]
 
 
-def test_the_blocks_of_a_call_are_recorded_only_while_its_tool_runs() -> None:
-    # Whether the tool returns, raises or is cancelled, nothing of the call is left where the client records blocks.
+def test_the_blocks_of_a_call_are_recorded_only_while_it_runs_and_only_when_followed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Whether the call returns, raises or is cancelled, nothing of it is left where the client records blocks; a
+    # call the provider does not follow is not recorded.
+    from mcp.types import TextContent  # pyright: ignore[reportMissingImports]
+
     from mcp_rendering.integrations.strands import (
-        _FOLLOWED,  # pyright: ignore[reportPrivateUsage]
-        _Recorded,  # pyright: ignore[reportPrivateUsage]
+        _CALLS,  # pyright: ignore[reportPrivateUsage]
+        _RAW_BLOCKS,  # pyright: ignore[reportPrivateUsage]
     )
 
-    class Tool:
-        def __init__(self, ending: str) -> None:
-            self.ending = ending
+    async def strands_call(self: Any, tool_use_id: str, ending: str) -> Any:
+        # Strands maps each block of the result in the task that called the tool, then returns its result.
+        mapped = self.map_mcp_content_to_tool_result_content(TextContent(type="text", text="block"))
+        if ending == "raises":
+            raise RuntimeError("the call failed")
+        if ending == "cancelled":
+            await asyncio.sleep(60)
+        return {"toolUseId": tool_use_id, "status": "success", "content": [mapped]}
 
-        async def stream(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-            followed = _FOLLOWED.get()
-            assert followed is not None
-            followed.append("block")  # as the client's mapping records a block
-            if self.ending == "raises":
-                raise RuntimeError("the call failed")
-            if self.ending == "cancelled":
-                await asyncio.sleep(60)
-            yield "result"
-
-    kept: list[list[Any]] = []
-
-    async def call(ending: str) -> None:
-        async for _ in _Recorded(Tool(ending), lambda _result, raw: kept.append(raw)).stream({}, {}):
-            assert _FOLLOWED.get() is None  # not across the wrapper's own yield
-        assert _FOLLOWED.get() is None
+    monkeypatch.setattr(MCPClient, "call_tool_async", strands_call)
+    client = DirectAnswerMCPClient(lambda: stdio_client(StdioServerParameters(command="unused")))
+    followed = _CALLS.setdefault(client, {})
 
     async def main() -> None:
-        await call("returns")
+        followed.update({"returns": None, "raises": None, "cancelled": None})
+        result = await client.call_tool_async("returns", "returns")
+        assert followed["returns"] is not None and followed["returns"][0] is result
+        assert [block.text for block in followed["returns"][1]] == ["block"]
+        assert _RAW_BLOCKS.get() is None
+        await client.call_tool_async("not followed", "returns")
+        assert "not followed" not in followed
         with pytest.raises(RuntimeError, match="the call failed"):
-            await call("raises")
-        assert _FOLLOWED.get() is None
+            await client.call_tool_async("raises", "raises")
+        assert _RAW_BLOCKS.get() is None and followed["raises"] is None
 
         async def cancelled() -> None:
             try:
-                await call("cancelled")
+                await client.call_tool_async("cancelled", "cancelled")
             finally:
-                assert _FOLLOWED.get() is None  # in the task that was cancelled
+                assert _RAW_BLOCKS.get() is None  # in the task that was cancelled
 
         task = asyncio.ensure_future(cancelled())
         await asyncio.sleep(0.05)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
-        assert _FOLLOWED.get() is None
+        assert _RAW_BLOCKS.get() is None and followed["cancelled"] is None
 
     asyncio.run(main())
-    assert kept == [["block"]]
+
+
+def test_a_run_leaves_no_followed_call_on_the_client(example_python: str) -> None:
+    # The provider follows each MCP call by its tool use id on the client; whatever the call's outcome, the client
+    # keeps nothing of it once the run has ended.
+    from mcp_rendering.integrations.strands import _CALLS  # pyright: ignore[reportPrivateUsage]
+
+    def refuse_second(event: Any) -> None:
+        if event.tool_use["input"]["account"] == "B-2":
+            event.cancel_tool = REFUSAL
+
+    agent, provider, model = _agent_on_marked(example_python, AppHooks(before=refuse_second))
+    try:
+        result = asyncio.run(agent.invoke_async("Go."))
+    finally:
+        agent.cleanup()
+    assert str(result).strip() == SUMMARY and model.calls == 2
+    [client] = [each for each in _CALLS if each in provider._servers.values()]  # pyright: ignore[reportPrivateUsage]
+    assert _CALLS[client] == {} and agent not in provider._runs  # pyright: ignore[reportPrivateUsage]

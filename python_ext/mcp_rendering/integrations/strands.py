@@ -12,9 +12,10 @@ may answer by its server's name::
     answer = str(await agent.invoke_async("Show the accounts"))
 
 When every tool call of a model turn returned a result the host presents verbatim (the tool's hint or the result's
-directive) from an MCP tool, the provider's `AfterToolCallEvent` callback calls Strands' own
-``agent.cancel(message=..., after_current_tools=True)``: the loop ends before the next model call, and the final
-assistant message, the text of the `AgentResult` (``str(result)``, ``result.message``), is the host's view
+directive) from an MCP tool, the provider's `AfterToolsEvent` callback (Strands' event once every call of the turn
+has ended) calls Strands' own ``agent.cancel(message=..., after_current_tools=True)``: the loop ends before the next
+model call, and the final assistant message, the text of the `AgentResult` (``str(result)``, ``result.message``), is
+the host's view
 (`mcp_rendering.integrations.answer.final_answer`: the caption, a partial result's notice with how to get the rest,
 every record). The result's `stop_reason` is then ``"cancelled"``, as Strands reports any cancel.
 
@@ -30,25 +31,26 @@ name of the client its tool belongs to (the tool's own `mcp_client`), never one 
 The host's view is built from the result's blocks as the server sent them, not from Strands' mapping of them for
 the model (which drops a resource link or audio): `DirectAnswerMCPClient` overrides
 `map_mcp_content_to_tool_result_content` (where Strands hands each raw block, the method it documents for a subclass
-to intercept blocks) to record the blocks of the calls the adapter follows, and maps them as Strands does.
-`DirectAnswers` refuses any other client (TypeError). A client whose own override (a subclass of
-`DirectAnswerMCPClient`) maps a block otherwise than Strands does, or maps one without handing it to the
-`DirectAnswerMCPClient` method, keeps its result with the model; a block it drops without handing it on is never
-seen, so an override hands every block on (the page says so).
+to intercept blocks) to record, by the call's tool use id (from its `call_tool_async`), the blocks of the calls the
+adapter follows, and maps them as Strands does. `DirectAnswers` refuses any other client (TypeError). A client whose
+own override (a subclass of `DirectAnswerMCPClient`) maps a block otherwise than Strands does, or maps one without
+handing it to the `DirectAnswerMCPClient` method, keeps its result with the model; a block it drops without handing
+it on is never seen, so an override hands every block on (the page says so).
 
-The application's own hooks see every call. The provider's `BeforeToolCallEvent` callback hands Strands each MCP
-tool wrapped so that the adapter keeps the result the tool returned; only that result, as it came, takes the route:
-a call the application's hooks cancel, give another tool or whose result they replace goes to the model. Give the
-provider first among the agent's hooks, so that its `AfterToolCallEvent` callback runs after the application's.
-What the provider keeps of a run is dropped when the run ends (`AfterInvocationEvent`), unless it stopped on an
-interrupt, whose resumed turn needs it.
+The application's own hooks see every call, with Strands' own objects (the call's tool is Strands' `MCPAgentTool`),
+in either order with the provider. The provider's `AfterToolCallEvent` callback puts the host's view in place of a
+verbatim call's result only when the result is still the one the client returned for that call, as it came; its
+`AfterToolsEvent` callback takes the route only when every result of the turn, as the whole after-call chain left
+it, is still that view. So a call the application's hooks cancel, give another tool or whose result they replace,
+before or after the provider's callbacks, goes to the model, which reads what the hooks made. What the provider
+keeps of a run, and each client of the run's calls, is dropped when the run ends (`AfterInvocationEvent`), unless it
+stopped on an interrupt, whose resumed turn needs it.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
-from contextlib import aclosing
+from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -57,10 +59,10 @@ from typing import Any, cast
 from strands.hooks import (  # pyright: ignore[reportMissingImports]
     AfterInvocationEvent,  # pyright: ignore[reportUnknownVariableType]
     AfterToolCallEvent,  # pyright: ignore[reportUnknownVariableType]
+    AfterToolsEvent,  # pyright: ignore[reportUnknownVariableType]
     BeforeToolCallEvent,  # pyright: ignore[reportUnknownVariableType]
 )
 from strands.tools.mcp import MCPClient  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
-from strands.types.tools import AgentTool  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions, servers_by_name
 
@@ -69,22 +71,43 @@ __all__ = ["DirectAnswerMCPClient", "DirectAnswers"]
 _STRANDS_MAPPING: Callable[[Any, Any], Any] = cast("Any", MCPClient).map_mcp_content_to_tool_result_content
 """Strands' own mapping of an MCP content block to the model's."""
 
-_FOLLOWED: ContextVar[list[Any] | None] = ContextVar("mcp_rendering_strands_followed", default=None)
-"""Where the content blocks of the MCP call the adapter follows in this task are recorded, as the server sent them;
-set only while the call's tool runs (Strands maps a result's blocks in the task that called the tool)."""
+_RAW_BLOCKS: ContextVar[list[Any] | None] = ContextVar("mcp_rendering_strands_raw_blocks", default=None)
+"""Where the content blocks of the followed MCP call running in this task are recorded, as the server sent them;
+set only while `DirectAnswerMCPClient.call_tool_async` runs (Strands maps a result's blocks there, in the task that
+called the tool)."""
+
+_CALLS: weakref.WeakKeyDictionary[Any, dict[str, tuple[Any, list[Any]] | None]] = weakref.WeakKeyDictionary()
+"""By client, the calls `DirectAnswers` follows, by tool use id: the result the client's `call_tool_async` returned
+with its raw content blocks, or None while not made."""
 
 
 class DirectAnswerMCPClient(MCPClient):  # pyright: ignore[reportUntypedBaseClass]
     """Strands' `MCPClient`, which also records for `DirectAnswers` the content blocks of each result of the calls
     the adapter follows, as the server sent them, from its `map_mcp_content_to_tool_result_content` (the method
-    Strands documents for a subclass to intercept each block); it maps them as Strands does. Use it in place of
-    `MCPClient` for each client given to `DirectAnswers`, or as the base of your own subclass."""
+    Strands documents for a subclass to intercept each block), by the call's tool use id; it maps them as Strands
+    does. Use it in place of `MCPClient` for each client given to `DirectAnswers`, or as the base of your own
+    subclass."""
+
+    async def call_tool_async(self, tool_use_id: str, *args: Any, **kwargs: Any) -> Any:
+        followed = _CALLS.get(self)
+        if followed is None or tool_use_id not in followed:
+            return await cast("Any", super()).call_tool_async(tool_use_id, *args, **kwargs)
+        raw: list[Any] = []
+        # Recorded only while this call runs: nothing is left behind when it returns, raises or is cancelled.
+        token = _RAW_BLOCKS.set(raw)
+        try:
+            result = await cast("Any", super()).call_tool_async(tool_use_id, *args, **kwargs)
+        finally:
+            _RAW_BLOCKS.reset(token)
+        if tool_use_id in followed:  # still followed: the provider did not drop the run meanwhile
+            followed[tool_use_id] = (result, raw)
+        return result
 
     def map_mcp_content_to_tool_result_content(self, content: Any) -> Any:
         mapped = cast("Any", super()).map_mcp_content_to_tool_result_content(content)
-        followed = _FOLLOWED.get()
-        if followed is not None:
-            followed.append(content)
+        raw = _RAW_BLOCKS.get()
+        if raw is not None:
+            raw.append(content)
         return mapped
 
 
@@ -129,53 +152,6 @@ def _turn_calls(agent: Any, own: str) -> tuple[str, ...]:
     return (own,)
 
 
-class _Recorded(AgentTool):  # pyright: ignore[reportUntypedBaseClass]
-    """An MCP tool as the adapter hands it to Strands for one call: the tool itself, whose result (the last event
-    it yields) is handed to `record` with the raw content blocks of the call (as its `DirectAnswerMCPClient`
-    recorded them), so that the adapter answers only with the result of the call the tool made, as the
-    application's hooks and middleware left it."""
-
-    def __init__(self, tool: Any, record: Callable[[Any, list[Any]], None]) -> None:
-        super().__init__()  # pyright: ignore[reportUnknownMemberType]
-        self._tool = tool
-        self._record = record
-
-    @property
-    def tool_name(self) -> str:
-        return cast("str", self._tool.tool_name)
-
-    @property
-    def tool_spec(self) -> Any:
-        return self._tool.tool_spec
-
-    @property
-    def tool_type(self) -> str:
-        return cast("str", self._tool.tool_type)
-
-    @property
-    def mcp_tool(self) -> Any:
-        return self._tool.mcp_tool
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._tool, name)
-
-    async def stream(self, tool_use: Any, invocation_state: dict[str, Any], **kwargs: Any) -> AsyncGenerator[Any]:
-        raw: list[Any] = []
-        async with aclosing(self._tool.stream(tool_use, invocation_state, **kwargs)) as events:
-            while True:
-                # Recorded only while the tool runs, never across this generator's own yield: nothing is left
-                # behind when the call returns, raises or is cancelled.
-                token = _FOLLOWED.set(raw)
-                try:
-                    event = await anext(events)
-                except StopAsyncIteration:
-                    return
-                finally:
-                    _FOLLOWED.reset(token)
-                self._record(getattr(event, "tool_result", None), list(raw))
-                yield event
-
-
 _NOT_MADE = object()
 """No result recorded for a call: the application's hooks cancelled it or gave it another tool."""
 
@@ -184,14 +160,11 @@ _NOT_MADE = object()
 class _Run:
     """What the provider keeps of one agent's run, by the run's unique tool use ids."""
 
-    turns: dict[tuple[str, ...], dict[str, tuple[str | None, str]]] = field(
-        default_factory=dict[tuple[str, ...], dict[str, tuple[str | None, str]]]
-    )
-    """The answers of each turn's calls so far (None: not verbatim) with their tools' names, by the turn's tool use
-    ids. Strands runs a turn's tools concurrently on one event loop and the callback never awaits, so the last call
-    of the turn to finish sees every other one and alone decides."""
-    results: dict[str, tuple[Any, list[Any]]] = field(default_factory=dict[str, tuple[Any, list[Any]]])
-    """The result each MCP tool's call returned, by tool use id, as the tool made it, with its raw content blocks."""
+    followed: dict[str, Any] = field(default_factory=dict[str, Any])
+    """The client of each MCP call followed and not yet ended."""
+    views: dict[str, tuple[str, str]] = field(default_factory=dict[str, tuple[str, str]])
+    """The host's view the provider set as each verbatim call's result, with its tool's name: the route is taken
+    only when every result of the turn, as the whole after-call chain left it, is still that view."""
 
 
 class DirectAnswers:
@@ -238,58 +211,79 @@ class DirectAnswers:
         self._runs: weakref.WeakKeyDictionary[Any, _Run] = weakref.WeakKeyDictionary()
 
     def register_hooks(self, registry: Any, **kwargs: Any) -> None:
-        """Strands' `HookProvider` method: subscribe to `BeforeToolCallEvent`, `AfterToolCallEvent` and
-        `AfterInvocationEvent`."""
+        """Strands' `HookProvider` method: subscribe to `BeforeToolCallEvent`, `AfterToolCallEvent`,
+        `AfterToolsEvent` and `AfterInvocationEvent`."""
         registry.add_callback(BeforeToolCallEvent, self.before_tool_call)
         registry.add_callback(AfterToolCallEvent, self.after_tool_call)
+        registry.add_callback(AfterToolsEvent, self.after_tools)
         registry.add_callback(AfterInvocationEvent, self.after_invocation)
 
     def after_invocation(self, event: Any) -> None:
         """Drop what the agent's run kept, unless it stopped on an interrupt: Strands resumes that run's turn, whose
         calls that finished do not run again (the next run of the agent that does not stop so drops it)."""
         result = getattr(event, "result", None)
-        if getattr(result, "stop_reason", None) != "interrupt":
-            self._runs.pop(event.agent, None)
+        if getattr(result, "stop_reason", None) == "interrupt":
+            return
+        run = self._runs.pop(event.agent, None)
+        for own, client in (run.followed if run is not None else {}).items():
+            _CALLS.get(client, {}).pop(own, None)
 
     def before_tool_call(self, event: Any) -> None:
-        """Hand Strands the MCP tool of the call as a `_Recorded` tool (the application's hooks registered after
-        this provider's run next, and may still cancel the call, rewrite it or give it another tool)."""
-        tool = event.selected_tool
-        if getattr(tool, "mcp_tool", None) is None or isinstance(tool, _Recorded):
+        """Follow the call when its tool is an MCP tool of a named client: the client records its result by the
+        call's tool use id. Strands' own tool stays the call's tool, as the application's hooks see it."""
+        client = getattr(event.selected_tool, "mcp_client", None)
+        if getattr(event.selected_tool, "mcp_tool", None) is None or all(
+            client is not given for given in self._servers.values()
+        ):
             return
         own = str(cast("Mapping[str, Any]", event.tool_use).get("toolUseId"))
-        results = self._runs.setdefault(event.agent, _Run()).results
-        results.pop(own, None)
-
-        def record(result: Any, raw: list[Any]) -> None:
-            results[own] = (result, raw)
-
-        event.selected_tool = _Recorded(tool, record)
+        self._runs.setdefault(event.agent, _Run()).followed[own] = client
+        _CALLS.setdefault(client, {})[own] = None
 
     def after_tool_call(self, event: Any) -> None:
-        """Record this call's verbatim answer (or None), and cancel the loop with the turn's answers when every call
-        of the turn has one."""
+        """Put the host's view in place of the result of a verbatim call, if the result is still the one the tool
+        returned, as it came: not one the application's hooks or middleware made in its place (a cancelled call,
+        another tool, a replaced result)."""
         tool_use = cast("Mapping[str, Any]", event.tool_use)
         own = str(tool_use.get("toolUseId"))
-        calls = _turn_calls(event.agent, own)
         run = self._runs.setdefault(event.agent, _Run())
-        answered = run.turns.setdefault(calls, {})
-        made, raw = run.results.pop(own, (_NOT_MADE, []))
-        # Only the result of the call the tool made, as it came: not one the application's hooks or middleware
-        # made in its place (a cancelled call, another tool, a replaced result).
+        run.views.pop(own, None)
+        client = run.followed.pop(own, None)
+        record = _CALLS.get(client, {}).pop(own, None) if client is not None else None
+        made, raw = record if record is not None else (_NOT_MADE, [])
         answer = self._answer(event, raw) if event.result is made else None
-        answered[own] = (answer, str(tool_use.get("name") or "unknown"))
-        if answer is not None:
-            # The tool message holds the host's view in place of the raw result: the model reads it when another
-            # call of the turn keeps the loop going, and the application finds it in the conversation.
-            event.result = {**cast("Mapping[str, Any]", event.result), "content": [{"text": answer}]}
-        if len(answered) < len(set(calls)):
+        if answer is None:
             return
-        del run.turns[calls]
-        if all(text is not None for text, _ in answered.values()):
-            ordered = [answered[call] for call in dict.fromkeys(calls)]
-            message = self._options.join([text or "" for text, _ in ordered], [name for _, name in ordered])
-            event.agent.cancel(message=message, after_current_tools=True)
+        # The tool message holds the host's view in place of the raw result: the model reads it when another call
+        # of the turn keeps the loop going, and the application finds it in the conversation.
+        event.result = {**cast("Mapping[str, Any]", event.result), "content": [{"text": answer}]}
+        run.views[own] = (answer, str(tool_use.get("name") or "unknown"))
+
+    def after_tools(self, event: Any) -> None:
+        """When the turn's tool calls have all ended (every application callback of every call has run, in either
+        order), end the loop with the turn's answers if every result is still the host's view the provider set."""
+        run = self._runs.get(event.agent)
+        if run is None or not run.views:
+            return
+        results: dict[str, Mapping[str, Any]] = {}
+        for block in cast("list[Any]", cast("Mapping[str, Any]", event.message).get("content") or []):
+            result = cast("Mapping[str, Any]", block).get("toolResult") if isinstance(block, Mapping) else None
+            if isinstance(result, Mapping):
+                results[str(cast("Mapping[str, Any]", result).get("toolUseId"))] = cast("Mapping[str, Any]", result)
+        if not results:
+            return
+        calls = tuple(dict.fromkeys(_turn_calls(event.agent, next(iter(results)))))
+        if any(call not in results for call in calls):
+            return  # a turn split by an interrupt: its resumed batch decides
+        answered = [(run.views.pop(call, None), results[call]) for call in calls]
+        if event.end_turn or any(
+            view is None or result.get("status") == "error" or result.get("content") != [{"text": view[0]}]
+            for view, result in answered
+        ):
+            return  # a call not verbatim, or a result an application callback refused or replaced after ours
+        ordered = [view for view, _ in answered if view is not None]
+        message = self._options.join([text for text, _ in ordered], [name for _, name in ordered])
+        event.agent.cancel(message=message, after_current_tools=True)
 
     def _answer(self, event: Any, blocks: list[Any]) -> str | None:
         raw = getattr(event.selected_tool, "mcp_tool", None)
