@@ -459,13 +459,41 @@ def test_a_client_mapping_that_changes_a_block_means_no_route(example_python: st
 TWO_ENTRIES = [("entry", {"account": "A-1"}), ("entry", {"account": "B-2"})]
 
 
-def _agent_on_marked(python: str, hooks: AppHooks) -> tuple[Agent, DirectAnswers, ScriptedModel]:
+def _agent_on_marked(
+    python: str, hooks: AppHooks, *, app_first: bool = False
+) -> tuple[Agent, DirectAnswers, ScriptedModel]:
     params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
     model = ScriptedModel(TWO_ENTRIES)
     client = DirectAnswerMCPClient(lambda: stdio_client(params), startup_timeout=60)
     provider = DirectAnswers({"example": client})
-    agent = Agent(model=model, tools=[client], hooks=[provider, hooks], callback_handler=None)
+    order = [hooks, provider] if app_first else [provider, hooks]
+    agent = Agent(model=model, tools=[client], hooks=order, callback_handler=None)
     return agent, provider, model
+
+
+def test_a_hook_that_redacts_one_call_of_a_turn_sends_the_turn_to_the_model_in_either_order(
+    example_python: str,
+) -> None:
+    def redact_second(event: Any) -> None:
+        if event.tool_use["input"]["account"] == "B-2":
+            event.result = {**event.result, "content": [{"text": "Withheld by the policy."}]}
+
+    for app_first in (False, True):
+        agent, _, model = _agent_on_marked(example_python, AppHooks(after=redact_second), app_first=app_first)
+        try:
+            result = asyncio.run(agent.invoke_async("Go."))
+        finally:
+            agent.cleanup()
+        assert str(result).strip() == SUMMARY and model.calls == 2, app_first
+        outputs = [
+            "".join(part.get("text", "") for part in block["toolResult"]["content"])
+            for message in agent.messages
+            for block in message["content"]
+            if "toolResult" in block
+        ]
+        # The model read the other call's result as the host's view, and the redaction.
+        assert "Withheld by the policy." in outputs, app_first
+        assert any(output.startswith('Verbatim result from tool "entry"') for output in outputs), app_first
 
 
 def test_a_run_that_raises_in_a_call_leaves_nothing_kept(example_python: str) -> None:

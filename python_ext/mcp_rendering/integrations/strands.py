@@ -78,7 +78,8 @@ called the tool)."""
 
 _CALLS: weakref.WeakKeyDictionary[Any, dict[str, tuple[Any, list[Any]] | None]] = weakref.WeakKeyDictionary()
 """By client, the calls `DirectAnswers` follows, by tool use id: the result the client's `call_tool_async` returned
-with its raw content blocks, or None while not made."""
+with its raw content blocks, or None while not made. Two runs at once on one client that reuse a tool use id may
+take each other's record: the provider then finds it is not its call's result (by identity) and takes no route."""
 
 
 class DirectAnswerMCPClient(MCPClient):  # pyright: ignore[reportUntypedBaseClass]
