@@ -403,8 +403,9 @@ def _run_mixed(python: str, client_class: Any = DirectAnswerMCPClient) -> tuple[
 
 def test_the_answer_is_the_view_of_the_raw_result_with_every_block(example_python: str) -> None:
     # Strands' own mapping drops the link and the audio, and makes the embedded resource a plain text: the answer
-    # is built from the blocks as the server sent them. This also pins that Strands maps a result's blocks in the
-    # task that called the tool, where the adapter's recorder reads them (otherwise the route is not taken).
+    # is built from the blocks as the server sent them. This also pins that Strands maps a result's blocks within
+    # the client's `call_tool_async`, in the task that called the tool, where the adapter's recorder reads them
+    # (otherwise the route is not taken).
     from mcp_rendering.integrations.answer import final_answer
     from tests.integrations.mixed_blocks_server import BLOCKS
 
