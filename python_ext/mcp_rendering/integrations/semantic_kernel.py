@@ -33,7 +33,9 @@ arguments, whether added before or after this one: one that refuses it (does not
 made, and SK goes on as it does without the adapter (the model reads what the filter left); one that rewrites the
 arguments decides what the server receives; one that replaces the function's result decides what the model
 reads (the route is not taken: the service answers only when each result of the turn is still the host's view its
-filter recorded, and otherwise hands the turn back to the model). From the raw result of the call the chain made:
+filter recorded, and otherwise hands the turn back to the model: SK's loop goes on with the rounds of function
+calling it has left, then, none left, makes its last model call without functions, whose text is the answer). From
+the raw result of the call the chain made:
 
 - a result the host presents verbatim (`mcp_rendering.integrations.answer.final_answer`): the function's result is
   the host's view, and when every call of the model's turn answered so, the filter sets SK's `context.terminate`,
@@ -62,6 +64,7 @@ another server is not allowed by it. A server could mark every tool: name the on
 from __future__ import annotations
 
 import contextvars
+import copy
 import functools
 import json
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mapping, Sequence
@@ -172,6 +175,8 @@ class _Turn:
     """The host's view of each verbatim result, by function call id."""
     verbatim_calls: dict[int, int] = field(default_factory=dict[int, int])
     """How many calls of each model request (SK's request index) answered verbatim."""
+    ended_at: int | None = None
+    """The request index of the round this filter ended (set SK's `terminate`), if it did."""
 
 
 _TURN: contextvars.ContextVar[_Turn | None] = contextvars.ContextVar("mcp_rendering_sk_turn", default=None)
@@ -220,24 +225,35 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
                 "the kernel lacks this service's filter: add it where the agent is built, with"
                 ' kernel.add_filter("auto_function_invocation", service.answer_filter)'
             )
-        behavior = getattr(settings, "function_choice_behavior", None)
-        attempts = max(1, cast("int", getattr(behavior, "maximum_auto_invoke_attempts", 1)))
-        responses: list[Any] = []
-        for _ in range(attempts):
+        rounds = settings
+        while True:
             turn = _Turn(owner=self)
             token = _TURN.set(turn)
             try:
                 responses = cast(
-                    "list[Any]", await self.inner.get_chat_message_contents(chat_history, settings, **kwargs)
+                    "list[Any]", await self.inner.get_chat_message_contents(chat_history, rounds, **kwargs)
                 )
             finally:
                 _TURN.reset(token)
-            if not any(self._replaced(response, turn) for response in responses):
+            if turn.ended_at is None or not any(self._replaced(response, turn) for response in responses):
                 return [self._answer(response, turn) for response in responses]
             # A filter that ran after this one's (one added before it) replaced a verbatim result of the turn this
-            # filter ended: no route; the model reads what the filters made, from the history SK's loop left (as
-            # many times as SK's own loop would call it).
-        return responses
+            # filter ended: no route. SK's loop goes on from the history it left, as it would have without the
+            # stop: with the rounds of function calling left, then (none left) one call without function calling.
+            rounds = self._rest(rounds, turn.ended_at + 1)
+
+    @staticmethod
+    def _rest(settings: Any, used: int) -> Any:
+        """A copy of `settings` for the rest of SK's loop once `used` of its rounds have run: the rounds left, or,
+        none left, no function calling (SK's own last call: its function choice's settings reset)."""
+        rest = copy.deepcopy(settings)
+        behavior = rest.function_choice_behavior
+        left = cast("int", behavior.maximum_auto_invoke_attempts) - used
+        if left > 0:
+            behavior.maximum_auto_invoke_attempts = left
+        else:
+            rest.function_choice_behavior = None
+        return rest
 
     async def get_streaming_chat_message_contents(
         self, chat_history: Any, settings: Any, **kwargs: Any
@@ -346,6 +362,7 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
         turn.verbatim_calls[request] = turn.verbatim_calls.get(request, 0) + 1
         if turn.verbatim_calls[request] >= cast("int", context.function_count):
             context.terminate = True
+            turn.ended_at = request
 
 
 @dataclass
