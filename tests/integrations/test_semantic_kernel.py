@@ -544,3 +544,57 @@ def test_the_tools_hints_are_listed_again_when_sk_loads_the_tools_again(example_
     first, second, service = asyncio.run(run())
     assert str(first).startswith('Verbatim result from tool "ledger" of server "example".')
     assert str(second) == SUMMARY and service.requests == 3 and "Ledger entries." in service.read[0]
+
+
+CHART = str(Path(__file__).with_name("chart_server.py"))
+"""A server whose tools `chart` (result summarizable) and `chart_verbatim` return a text, an image and audio."""
+SK_CONTENTS = ["TextContent", "ImageContent", "AudioContent"]
+"""SK's own contents for the chart's blocks (its plugin's mapping)."""
+
+
+async def _run_charted(python: str, tool: str, *, helped: bool) -> tuple[Any, ScriptedService, list[list[str]]]:
+    """`_run` on the chart server, with the application's filter added after the adapter's; with the kinds of SK
+    contents that filter saw as the function's value."""
+    seen: list[list[str]] = []
+
+    async def inner(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        await next(context)
+        seen.append([type(item).__name__ for item in context.function_result.value])
+
+    service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(tool, {})])
+    async with MCPStdioPlugin(name=PLUGIN, command=python, args=[CHART]) as plugin:
+        chosen = direct_answers(service, {"example": plugin}) if helped else service
+        agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
+        if helped:
+            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+        agent.kernel.add_filter("auto_function_invocation", inner)
+        response = await agent.get_response(messages="Go.")
+    return response.message, service, seen
+
+
+def test_the_model_and_the_filters_read_sks_own_contents_of_a_result(example_python: str) -> None:
+    # A summarizable result of a verbatim-hinted tool: the model reads SK's own contents (an image as SK's
+    # ImageContent, not as text), and so does a filter added after the adapter's, as without the adapter.
+    message, service, seen = asyncio.run(_run_charted(example_python, "chart", helped=True))
+    _, unhelped, seen_alone = asyncio.run(_run_charted(example_python, "chart", helped=False))
+    assert seen == seen_alone == [SK_CONTENTS]
+    assert str(message) == SUMMARY and service.requests == 2 and service.read == unhelped.read
+    # A verbatim result: that filter sees SK's own contents too; the host's view, with every block, is the answer.
+    message, service, seen = asyncio.run(_run_charted(example_python, "chart_verbatim", helped=True))
+    assert seen == [SK_CONTENTS] and service.requests == 1
+    assert str(message).startswith('Verbatim result from tool "chart_verbatim" of server "example".')
+    assert "Revenue by quarter" in str(message) and "[image: image/png]" in str(message)
+
+
+MIXED = str(Path(__file__).with_name("mixed_blocks_server.py"))
+"""A server whose tool `mixed`, marked verbatim, returns a resource link between other blocks."""
+
+
+def test_a_result_sks_mapping_fails_on_fails_as_without_the_adapter(example_python: str) -> None:
+    # SK's mapping of a resource link fails (its `BinaryContent` refuses the MCP SDK's URL type): the function SK
+    # calls raises its own error, with or without the adapter, and the model reads it; no route. Fails once SK maps
+    # a link, which the page's sentence on it then has to follow.
+    message, service, _ = asyncio.run(_run_probed(example_python, MIXED, [("mixed", {})], "mixed", helped=True))
+    _, unhelped, _ = asyncio.run(_run_probed(example_python, MIXED, [("mixed", {})], "mixed", helped=False))
+    assert str(message) == SUMMARY and service.requests == 2
+    assert service.read == unhelped.read and "Failed to call tool 'mixed'" in service.read[0]
