@@ -415,8 +415,16 @@ def test_a_filter_that_replaces_the_result_is_what_the_model_reads(example_pytho
         await next(context)
         context.function_result = FunctionResult(function=context.function.metadata, value="Redacted.")
 
-    for where in ({"function": [redact]}, {"auto": [redact_auto]}, {"before": [redact_auto]}):
-        message, service, received = asyncio.run(_run_filtered(example_python, ENTRY, **where))
+    wheres: list[tuple[list[Filter], list[Filter], list[Filter]]] = [
+        ([], [], [redact]),
+        ([], [redact_auto], []),
+        ([redact_auto], [], []),
+    ]
+    for where in wheres:
+        before, auto, function = where
+        message, service, received = asyncio.run(
+            _run_filtered(example_python, ENTRY, before=before, auto=auto, function=function)
+        )
         assert received == [{"account": "A-1"}], where
         assert str(message) == SUMMARY and service.requests == 2 and service.read == ["Redacted."], where
 
