@@ -49,6 +49,8 @@ the raw result of the call the chain made:
   plugin would hand it the message as if it were data), and may correct its call;
 - a result the host does not present verbatim (the result's directive says it may be summarized): the model reads
   the function's value as SK's plugin makes it (its text, image, audio, ... contents);
+- a result SK's mapping fails on (a resource link, in semantic-kernel 1.45): SK's function raises its error, which
+  the model reads, as without the adapter (the route is taken only from a value SK's function returned);
 - in a turn that also called another function, or an error: the model answers, having read every result, the
   verbatim ones as the host's view.
 
