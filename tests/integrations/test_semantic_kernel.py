@@ -17,7 +17,11 @@ from typing import Any, ClassVar
 import pytest
 from pydantic import Field
 from semantic_kernel.agents import ChatCompletionAgent  # pyright: ignore[reportMissingImports]
+from semantic_kernel.connectors.ai import FunctionChoiceBehavior  # pyright: ignore[reportMissingImports]
 from semantic_kernel.connectors.ai.chat_completion_client_base import ChatCompletionClientBase  # pyright: ignore[reportMissingImports]
+from semantic_kernel.connectors.ai.prompt_execution_settings import (  # pyright: ignore[reportMissingImports]
+    PromptExecutionSettings,
+)
 from semantic_kernel.connectors.mcp import MCPStdioPlugin  # pyright: ignore[reportMissingImports]
 from semantic_kernel.contents import (  # pyright: ignore[reportMissingImports]
     AuthorRole,
@@ -25,7 +29,7 @@ from semantic_kernel.contents import (  # pyright: ignore[reportMissingImports]
     FunctionCallContent,
     FunctionResultContent,
 )
-from semantic_kernel.functions import FunctionResult  # pyright: ignore[reportMissingImports]
+from semantic_kernel.functions import FunctionResult, KernelArguments  # pyright: ignore[reportMissingImports]
 
 from mcp_rendering import audit
 from mcp_rendering.integrations.answer import IMITATION_WARNING, UNSTATED_COMPLETENESS
@@ -43,24 +47,41 @@ PLUGIN = "example"
 
 class ScriptedService(ChatCompletionClientBase):  # pyright: ignore[reportUntypedBaseClass]
     """Calls each of `calls` (function name, arguments) in one turn; once it has function results, writes
-    `SUMMARY`, having read them (`read`)."""
+    `SUMMARY`, having read them (`read`). A `stubborn` one calls them again in each request that offers functions;
+    `offered` says, for each request, whether it offered functions (SK's function choice configured them, as a
+    provider's service does, and had not reset them)."""
 
     SUPPORTS_FUNCTION_CALLING: ClassVar[bool] = True
     calls: list[tuple[str, dict[str, Any]]] = Field(default_factory=list)
     plugin: str = PLUGIN
+    stubborn: bool = False
     requests: int = 0
     read: list[str] = Field(default_factory=list)
+    offered: list[bool] = Field(default_factory=list)
+    configured: Any = None
+
+    def _update_function_choice_settings_callback(self) -> Callable[..., None]:
+        def configure(configuration: Any, settings: Any, choice: Any) -> None:
+            del configuration, choice
+            self.configured = settings
+
+        return configure
+
+    def _reset_function_choice_settings(self, settings: Any) -> None:
+        if settings is self.configured:
+            self.configured = None
 
     async def _inner_get_chat_message_contents(self, chat_history: Any, settings: Any) -> list[Any]:
-        del settings
         self.requests += 1
+        offered = settings is self.configured
+        self.offered.append(offered)
         results = [
             item
             for message in chat_history.messages
             for item in message.items
             if isinstance(item, FunctionResultContent)
         ]
-        if results:
+        if results and not (self.stubborn and offered):
             self.read = [str(item.result) for item in results]
             return [ChatMessageContent(role=AuthorRole.ASSISTANT, content=SUMMARY)]
         items = [
@@ -299,17 +320,27 @@ async def _run_filtered(
     before: Sequence[Filter] = (),
     auto: Sequence[Filter] = (),
     function: Sequence[Filter] = (),
+    helped: bool = True,
+    attempts: int | None = None,
+    stubborn: bool = False,
 ) -> tuple[Any, ScriptedService, list[dict[str, Any]]]:
     """`_run` on the server marking every tool, with no allow-list, and the application's own filters: `before`
     and `auto` added before and after the adapter's, `function` as function-invocation filters; with the calls the
-    server received."""
-    service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(n, dict(a)) for n, a in calls])
+    server received. `attempts`: the agent's automatic function choice allows that many rounds."""
+    service = ScriptedService(
+        service_id="scripted", ai_model_id="scripted", calls=[(n, dict(a)) for n, a in calls], stubborn=stubborn
+    )
     async with MCPStdioPlugin(name=PLUGIN, command=python, args=[MARKED]) as plugin:
-        chosen = direct_answers(service, {"example": plugin})
-        agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
+        chosen = direct_answers(service, {"example": plugin}) if helped else service
+        arguments = None
+        if attempts is not None:
+            choice = FunctionChoiceBehavior.Auto(maximum_auto_invoke_attempts=attempts)
+            arguments = KernelArguments(settings=PromptExecutionSettings(function_choice_behavior=choice))
+        agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin], arguments=arguments)
         for each in before:
             agent.kernel.add_filter("auto_function_invocation", each)
-        agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+        if helped:
+            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
         for each in auto:
             agent.kernel.add_filter("auto_function_invocation", each)
         for each in function:
@@ -384,8 +415,16 @@ def test_a_filter_that_replaces_the_result_is_what_the_model_reads(example_pytho
         await next(context)
         context.function_result = FunctionResult(function=context.function.metadata, value="Redacted.")
 
-    for where in ({"function": [redact]}, {"auto": [redact_auto]}, {"before": [redact_auto]}):
-        message, service, received = asyncio.run(_run_filtered(example_python, ENTRY, **where))
+    wheres: list[tuple[list[Filter], list[Filter], list[Filter]]] = [
+        ([], [], [redact]),
+        ([], [redact_auto], []),
+        ([redact_auto], [], []),
+    ]
+    for where in wheres:
+        before, auto, function = where
+        message, service, received = asyncio.run(
+            _run_filtered(example_python, ENTRY, before=before, auto=auto, function=function)
+        )
         assert received == [{"account": "A-1"}], where
         assert str(message) == SUMMARY and service.requests == 2 and service.read == ["Redacted."], where
 
@@ -403,6 +442,36 @@ def test_a_filter_added_before_that_replaces_one_result_of_two_means_no_route(ex
     assert sorted(call["account"] for call in received) == ["A-1", "B-2"]
     assert str(message) == SUMMARY and service.requests == 2 and len(service.read) == 2
     assert "Redacted." in service.read and any("Entry of A-1" in read for read in service.read)
+
+
+async def _withhold(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+    await next(context)
+    context.function_result = FunctionResult(function=context.function.metadata, value="Withheld.")
+
+
+def test_a_replaced_result_at_the_edge_of_the_function_rounds_gets_sks_last_model_call(example_python: str) -> None:
+    # One round of function calling allowed; a filter added before the adapter's replaces the verbatim result: as
+    # SK alone, the model reads the replacement in a last call without functions, and its text is the answer.
+    for helped in (False, True):
+        message, service, received = asyncio.run(
+            _run_filtered(example_python, ENTRY, before=[_withhold], helped=helped, attempts=1)
+        )
+        assert received == [{"account": "A-1"}], helped
+        assert message.role == AuthorRole.ASSISTANT and str(message) == SUMMARY, helped
+        assert service.read == ["Withheld."] and service.offered == [True, False], helped
+
+
+def test_a_replaced_result_leaves_sks_loop_the_rounds_it_has_left(example_python: str) -> None:
+    # A model that calls the verbatim tool in each request offering functions, three rounds allowed: the replaced
+    # results take no route, and SK's loop runs its three rounds in all, then its last call without functions.
+    runs = [
+        asyncio.run(_run_filtered(example_python, ENTRY, before=[_withhold], helped=h, attempts=3, stubborn=True))
+        for h in (False, True)
+    ]
+    for message, service, received in runs:
+        assert len(received) == 3 and service.offered == [True, True, True, False]
+        assert message.role == AuthorRole.ASSISTANT and str(message) == SUMMARY
+        assert service.read == ["Withheld."] * 3
 
 
 NAMING = str(Path(__file__).with_name("naming_server.py"))
@@ -483,3 +552,57 @@ def test_the_tools_hints_are_listed_again_when_sk_loads_the_tools_again(example_
     first, second, service = asyncio.run(run())
     assert str(first).startswith('Verbatim result from tool "ledger" of server "example".')
     assert str(second) == SUMMARY and service.requests == 3 and "Ledger entries." in service.read[0]
+
+
+CHART = str(Path(__file__).with_name("chart_server.py"))
+"""A server whose tools `chart` (result summarizable) and `chart_verbatim` return a text, an image and audio."""
+SK_CONTENTS = ["TextContent", "ImageContent", "AudioContent"]
+"""SK's own contents for the chart's blocks (its plugin's mapping)."""
+
+
+async def _run_charted(python: str, tool: str, *, helped: bool) -> tuple[Any, ScriptedService, list[list[str]]]:
+    """`_run` on the chart server, with the application's filter added after the adapter's; with the kinds of SK
+    contents that filter saw as the function's value."""
+    seen: list[list[str]] = []
+
+    async def inner(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        await next(context)
+        seen.append([type(item).__name__ for item in context.function_result.value])
+
+    service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(tool, {})])
+    async with MCPStdioPlugin(name=PLUGIN, command=python, args=[CHART]) as plugin:
+        chosen = direct_answers(service, {"example": plugin}) if helped else service
+        agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
+        if helped:
+            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+        agent.kernel.add_filter("auto_function_invocation", inner)
+        response = await agent.get_response(messages="Go.")
+    return response.message, service, seen
+
+
+def test_the_model_and_the_filters_read_sks_own_contents_of_a_result(example_python: str) -> None:
+    # A summarizable result of a verbatim-hinted tool: the model reads SK's own contents (an image as SK's
+    # ImageContent, not as text), and so does a filter added after the adapter's, as without the adapter.
+    message, service, seen = asyncio.run(_run_charted(example_python, "chart", helped=True))
+    _, unhelped, seen_alone = asyncio.run(_run_charted(example_python, "chart", helped=False))
+    assert seen == seen_alone == [SK_CONTENTS]
+    assert str(message) == SUMMARY and service.requests == 2 and service.read == unhelped.read
+    # A verbatim result: that filter sees SK's own contents too; the host's view, with every block, is the answer.
+    message, service, seen = asyncio.run(_run_charted(example_python, "chart_verbatim", helped=True))
+    assert seen == [SK_CONTENTS] and service.requests == 1
+    assert str(message).startswith('Verbatim result from tool "chart_verbatim" of server "example".')
+    assert "Revenue by quarter" in str(message) and "[image: image/png]" in str(message)
+
+
+MIXED = str(Path(__file__).with_name("mixed_blocks_server.py"))
+"""A server whose tool `mixed`, marked verbatim, returns a resource link between other blocks."""
+
+
+def test_a_result_sks_mapping_fails_on_fails_as_without_the_adapter(example_python: str) -> None:
+    # SK's mapping of a resource link fails (its `BinaryContent` refuses the MCP SDK's URL type): the function SK
+    # calls raises its own error, with or without the adapter, and the model reads it; no route. Fails once SK maps
+    # a link, which the page's sentence on it then has to follow.
+    message, service, _ = asyncio.run(_run_probed(example_python, MIXED, [("mixed", {})], "mixed", helped=True))
+    _, unhelped, _ = asyncio.run(_run_probed(example_python, MIXED, [("mixed", {})], "mixed", helped=False))
+    assert str(message) == SUMMARY and service.requests == 2
+    assert service.read == unhelped.read and "Failed to call tool 'mixed'" in service.read[0]

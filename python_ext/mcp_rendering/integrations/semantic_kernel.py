@@ -22,8 +22,10 @@ the application builds its agent. For a function of one of `plugins` (SK's `MCPS
 the result's content blocks (not `isError`, not the result's directive). So the filter hands the call on to the
 rest of SK's chain (`await next(context)`: the auto-function-invocation filters added after it, then the function
 with the kernel's function-invocation filters) with, for that call only, in place of the plugin's function, a
-kernel function of the same name, plugin, description and parameters whose body makes the call on the plugin's
-MCP session as SK's plugin does (its checks, its errors) and keeps its raw result. The tool called is the one SK's
+kernel function of the same name, plugin, description and parameters whose body is SK's own
+`MCPPluginBase.call_tool` (its checks, its errors, its mapping of the result's blocks to SK contents), run on an
+object of the adapter's that reads as the plugin but whose session, the plugin's, also keeps the raw result for
+the filter (nothing is set on the plugin). The tool called is the one SK's
 own function calls, read from that function (SK keeps the first of the tools whose names it normalizes alike);
 a function SK did not build from a tool (a prompt's) is untouched. SK keeps no tool's hints, so the filter lists
 the server's tools as SK's plugin does (the first page), once each time the plugin loads its tools (again on the
@@ -33,7 +35,9 @@ arguments, whether added before or after this one: one that refuses it (does not
 made, and SK goes on as it does without the adapter (the model reads what the filter left); one that rewrites the
 arguments decides what the server receives; one that replaces the function's result decides what the model
 reads (the route is not taken: the service answers only when each result of the turn is still the host's view its
-filter recorded, and otherwise hands the turn back to the model). From the raw result of the call the chain made:
+filter recorded, and otherwise hands the turn back to the model: SK's loop goes on with the rounds of function
+calling it has left, then, none left, makes its last model call without functions, whose text is the answer). From
+the raw result of the call the chain made:
 
 - a result the host presents verbatim (`mcp_rendering.integrations.answer.final_answer`): the function's result is
   the host's view, and when every call of the model's turn answered so, the filter sets SK's `context.terminate`,
@@ -44,7 +48,9 @@ filter recorded, and otherwise hands the turn back to the model). From the raw r
 - an error result: never ends the turn; the model reads the host's error line and the server's message (SK's own
   plugin would hand it the message as if it were data), and may correct its call;
 - a result the host does not present verbatim (the result's directive says it may be summarized): the model reads
-  its content blocks, text as SK's plugin gives it, other blocks as their JSON;
+  the function's value as SK's plugin makes it (its text, image, audio, ... contents);
+- a result SK's mapping fails on (a resource link, in semantic-kernel 1.45): SK's function raises its error, which
+  the model reads, as without the adapter (the route is taken only from a value SK's function returned);
 - in a turn that also called another function, or an error: the model answers, having read every result, the
   verbatim ones as the host's view.
 
@@ -62,15 +68,13 @@ another server is not allowed by it. A server could mark every tool: name the on
 from __future__ import annotations
 
 import contextvars
+import copy
 import functools
-import json
-from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
-# Resolved where `semantic-kernel[mcp]` is installed (with the MCP SDK 1.x); the project's own environment goes
-# without it.
-from mcp.shared.exceptions import McpError  # pyright: ignore[reportAttributeAccessIssue, reportUnknownVariableType]
+# Resolved where `semantic-kernel[mcp]` is installed; the project's own environment goes without it.
 from pydantic import Field, InstanceOf, PrivateAttr
 from semantic_kernel.connectors.ai.chat_completion_client_base import (  # pyright: ignore[reportMissingImports]
     ChatCompletionClientBase,  # pyright: ignore[reportUnknownVariableType]
@@ -82,9 +86,6 @@ from semantic_kernel.contents import (  # pyright: ignore[reportMissingImports]
     ChatMessageContent,  # pyright: ignore[reportUnknownVariableType]
     FunctionResultContent,  # pyright: ignore[reportUnknownVariableType]
     TextContent,  # pyright: ignore[reportUnknownVariableType]
-)
-from semantic_kernel.exceptions import (  # pyright: ignore[reportMissingImports]
-    FunctionExecutionException,  # pyright: ignore[reportUnknownVariableType]
 )
 from semantic_kernel.functions import (  # pyright: ignore[reportMissingImports]
     FunctionResult,  # pyright: ignore[reportUnknownVariableType]
@@ -116,8 +117,9 @@ class _MCPPlugin(Protocol):
     async def call_tool(self, tool_name: str, **kwargs: Any) -> list[Any]: ...
 
 
-_SK_CALL_TOOL: object = cast("Any", MCPPluginBase).call_tool
-"""SK's own call of an MCP tool, which the function the filter hands on makes as it does."""
+_SK_CALL_TOOL: Callable[..., Awaitable[list[Any]]] = cast("Any", MCPPluginBase).call_tool
+"""SK's own call of an MCP tool (its checks, its errors, its mapping of the result), which the function the filter
+hands on runs."""
 
 
 def _called_tool(function: Any, plugins: Iterable[_MCPPlugin]) -> tuple[_MCPPlugin, str] | None:
@@ -172,17 +174,11 @@ class _Turn:
     """The host's view of each verbatim result, by function call id."""
     verbatim_calls: dict[int, int] = field(default_factory=dict[int, int])
     """How many calls of each model request (SK's request index) answered verbatim."""
+    ended_at: int | None = None
+    """The request index of the round this filter ended (set SK's `terminate`), if it did."""
 
 
 _TURN: contextvars.ContextVar[_Turn | None] = contextvars.ContextVar("mcp_rendering_sk_turn", default=None)
-
-
-def _block_text(block: Any) -> str:
-    text = getattr(block, "text", None)
-    if getattr(block, "type", None) == "text" and isinstance(text, str):
-        return text
-    dump = cast("Callable[..., Any]", block.model_dump)
-    return json.dumps(dump(mode="json", by_alias=True, exclude_none=True), ensure_ascii=False)
 
 
 def _text(text: str, **options: Any) -> Any:
@@ -220,24 +216,35 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
                 "the kernel lacks this service's filter: add it where the agent is built, with"
                 ' kernel.add_filter("auto_function_invocation", service.answer_filter)'
             )
-        behavior = getattr(settings, "function_choice_behavior", None)
-        attempts = max(1, cast("int", getattr(behavior, "maximum_auto_invoke_attempts", 1)))
-        responses: list[Any] = []
-        for _ in range(attempts):
+        rounds = settings
+        while True:
             turn = _Turn(owner=self)
             token = _TURN.set(turn)
             try:
                 responses = cast(
-                    "list[Any]", await self.inner.get_chat_message_contents(chat_history, settings, **kwargs)
+                    "list[Any]", await self.inner.get_chat_message_contents(chat_history, rounds, **kwargs)
                 )
             finally:
                 _TURN.reset(token)
-            if not any(self._replaced(response, turn) for response in responses):
+            if turn.ended_at is None or not any(self._replaced(response, turn) for response in responses):
                 return [self._answer(response, turn) for response in responses]
             # A filter that ran after this one's (one added before it) replaced a verbatim result of the turn this
-            # filter ended: no route; the model reads what the filters made, from the history SK's loop left (as
-            # many times as SK's own loop would call it).
-        return responses
+            # filter ended: no route. SK's loop goes on from the history it left, as it would have without the
+            # stop: with the rounds of function calling left, then (none left) one call without function calling.
+            rounds = self._rest(rounds, turn.ended_at + 1)
+
+    @staticmethod
+    def _rest(settings: Any, used: int) -> Any:
+        """A copy of `settings` for the rest of SK's loop once `used` of its rounds have run: the rounds left, or,
+        none left, no function calling (SK's own last call: its function choice's settings reset)."""
+        rest = copy.deepcopy(settings)
+        behavior = rest.function_choice_behavior
+        left = cast("int", behavior.maximum_auto_invoke_attempts) - used
+        if left > 0:
+            behavior.maximum_auto_invoke_attempts = left
+        else:
+            rest.function_choice_behavior = None
+        return rest
 
     async def get_streaming_chat_message_contents(
         self, chat_history: Any, settings: Any, **kwargs: Any
@@ -328,7 +335,7 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
         finally:
             context.function = original
         outcome = context.function_result
-        if call.result is None or outcome is None or outcome.value is not call.value:
+        if call.value is None or outcome is None or outcome.value is not call.value:
             return  # refused, failed, or its result replaced by a filter: SK's own outcome stands
         metadata = original.metadata
         server = self.servers.get(plugin.name)
@@ -346,6 +353,7 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
         turn.verbatim_calls[request] = turn.verbatim_calls.get(request, 0) + 1
         if turn.verbatim_calls[request] >= cast("int", context.function_count):
             context.terminate = True
+            turn.ended_at = request
 
 
 @dataclass
@@ -355,29 +363,53 @@ class _Call:
     arguments: dict[str, Any] = field(default_factory=dict[str, Any])
     """The arguments sent, as the chain's filters left them."""
     result: Any = None
-    """The raw `CallToolResult`; None until the call is made."""
+    """The raw `CallToolResult` as the session received it; None until the call is made."""
     value: Any = None
-    """The function's value: the result's content blocks as SK contents."""
+    """The function's value: SK's own mapping of the result's content blocks."""
+
+
+class _RecordingSession:
+    """The plugin's MCP session as SK's `call_tool` calls it, owned by the adapter: everything answers as the
+    plugin's session, and the result of its `call_tool` is recorded in `call`."""
+
+    def __init__(self, session: Any, call: _Call) -> None:
+        self._session = session
+        self._call = call
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, **options: Any) -> Any:
+        result = await self._session.call_tool(name, arguments=arguments, **options)
+        self._call.arguments, self._call.result = dict(arguments or {}), result
+        return result
+
+
+class _RecordingPlugin:
+    """The plugin as SK's `MCPPluginBase.call_tool` reads it for one call, owned by the adapter: every member is the
+    plugin's, except its session, which records the result (nothing is set on the plugin or its session)."""
+
+    def __init__(self, plugin: _MCPPlugin, call: _Call) -> None:
+        self._plugin = plugin
+        self._call = call
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._plugin, name)
+
+    @property
+    def session(self) -> Any:
+        session = self._plugin.session
+        # Not connected: SK's own check refuses the call, with its own error.
+        return None if session is None else _RecordingSession(session, self._call)
 
 
 def _keeping(function: Any, plugin: _MCPPlugin, tool_name: str, call: _Call) -> Any:
-    """A kernel function with `function`'s metadata (name, plugin, description, parameters) whose body makes the
-    MCP call as SK's plugin does (`MCPPluginBase.call_tool`: the same checks, the same errors), and records it in
-    `call`."""
+    """A kernel function with `function`'s metadata (name, plugin, description, parameters) whose body is SK's own
+    `MCPPluginBase.call_tool` (its checks, its errors, its mapping of the result), run on the plugin through
+    `_RecordingPlugin`, so that the raw result is recorded in `call`."""
 
     async def body(**arguments: Any) -> list[Any]:
-        if not plugin.session or not plugin.load_tools_flag:
-            # SK's own function refuses the call (not connected, tools not loaded), with its own error.
-            return cast("list[Any]", await function.method(**arguments))
-        try:
-            result = await plugin.session.call_tool(tool_name, arguments=arguments)
-        except McpError:
-            raise
-        except Exception as error:
-            raise FunctionExecutionException(f"Failed to call tool '{tool_name}'.") from error
-        blocks = cast("Sequence[Any]", result.content)
-        call.arguments, call.result = arguments, result
-        call.value = [_text(_block_text(block), inner_content=block) for block in blocks]
+        call.value = await _SK_CALL_TOOL(_RecordingPlugin(plugin, call), tool_name, **arguments)
         return cast("list[Any]", call.value)
 
     decorate = cast("Callable[..., Callable[[Any], Any]]", kernel_function)
