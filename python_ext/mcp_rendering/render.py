@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import chain
 from operator import add, attrgetter
 from typing import Any, cast
 
@@ -286,18 +287,17 @@ def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()
     bodies.extend(map(_text_cells, columns))
     widths = [min(max(len(head), max(map(len, body))), PAD_WIDTH) for head, body in zip(header, bodies, strict=True)]
     right = [False, *numeric]
-    # One format string per section: padding each row is then one call in C. A cell wider than its width is
-    # written whole, as `str.ljust` would.
+    # One printf-style format per row, every cell a str: `%-12s` pads it on the right, `%12s` on the left, and a
+    # cell wider than its width is written whole, as `str.ljust` would. The section's rows are then written by one
+    # call in C over the format repeated once per row: no call, and no string, per row.
     layout = (
         "| "
-        + " | ".join(
-            f"{{:{'>' if align_right else '<'}{width}}}" for width, align_right in zip(widths, right, strict=True)
-        )
+        + " | ".join(f"%{'' if align_right else '-'}{width}s" for width, align_right in zip(widths, right, strict=True))
         + " |"
     )
-    lines.append(layout.format(*header))
+    lines.append(layout % tuple(header))
     lines.append("+" + "+".join("-" * (width + 2) for width in widths) + "+")
-    lines.extend(map(layout.format, *bodies))
+    lines.append("\n".join([layout] * len(rows)) % tuple(chain.from_iterable(zip(*bodies, strict=True))))
     if note_lines:
         lines.extend(["", *note_lines])
     return lines
