@@ -185,8 +185,7 @@ def indentation(row: Row, unit: str) -> str:
 
 _NULL = type(None)
 _LABEL = attrgetter("label")
-_LEVEL = attrgetter("level")
-_KIND = attrgetter("kind")
+_LEVEL_KIND = attrgetter("level", "kind")
 
 
 def _is_number_type(kind: type) -> bool:
@@ -244,13 +243,11 @@ def _section_columns(section: Section, null_display: str) -> tuple[list[list[str
 
 def _prefixes(rows: Sequence[Row], unit: str, marker: Callable[[Row], str]) -> list[str]:
     """Each row's `indentation` and kind marker (`marker`: the view's form of `kind_marker`), one entry per row,
-    each written once for each distinct level and kind (from a row that has it), then looked up by an int or a
-    string: no container per row."""
-    levels = list(map(_LEVEL, rows))
-    kinds = list(map(_KIND, rows))
-    indents = {level: indentation(rows[levels.index(level)], unit) for level in set(levels)}
-    markers = {kind: marker(rows[kinds.index(kind)]) for kind in set(kinds)}
-    return list(map(add, map(indents.__getitem__, levels), map(markers.__getitem__, kinds)))
+    each written once for each distinct pair of level and kind (from a row that has it), then looked up by the pair:
+    no string made per row, and linear however many levels the rows have."""
+    pairs = list(map(_LEVEL_KIND, rows))
+    written = {pair: indentation(row, unit) + marker(row) for pair, row in dict(zip(pairs, rows, strict=True)).items()}
+    return list(map(written.__getitem__, pairs))
 
 
 # ---------------------------------------------------------------------------------------------------- plain text
@@ -281,7 +278,8 @@ def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()
         return lines
     # Column by column: one list of strings per column (no container per row), each escaped in one pass.
     columns, numeric = _section_columns(section, null_display)
-    header = ["", *(text_escape(column) for column in section.columns)]
+    # `%s` writes a str subclass as its `__str__` says: the header is written as its value, as every cell is.
+    header = ["", *(str.__str__(text_escape(column)) for column in section.columns)]
     labels = _text_cells(list(map(_LABEL, rows)))
     bodies = [list(map(add, _prefixes(rows, _INDENT_TEXT, kind_marker), labels))]
     bodies.extend(map(_text_cells, columns))
@@ -318,6 +316,7 @@ def render_text(
     """
     title = text_escape(document.title)
     lines = [title, _underline(title, "=")]
+    null_display = str.__str__(null_display)  # its value, whatever a subclass's `__str__` says (`%s` would ask it)
     for section in document.sections:
         lines.append("")
         alone = len(document.sections) == 1
