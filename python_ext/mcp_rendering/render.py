@@ -206,6 +206,14 @@ def column_cells(column: Sequence[Cell], null_display: str) -> tuple[list[str], 
     numbers, or all exact amounts written as digits such as `"1234.50"`, at least one of them). The types of the
     column, read in one pass in C, usually let one C call write it whole; a column of mixed types is written cell
     by cell."""
+    texts, numeric, _ = _column_texts(column, null_display)
+    return texts, numeric
+
+
+def _column_texts(column: Sequence[Cell], null_display: str) -> tuple[list[str], bool, bool]:
+    """`column_cells`, and whether the plain-text view shows every text as written, known from the column's types
+    without a look at the texts: numbers and booleans written by their type (digits, signs, points, `e`, `true`,
+    `false`), and nulls, if any, as a null text that shows as written."""
     kinds = set(map(type, column))
     has_null = _NULL in kinds
     kinds.discard(_NULL)
@@ -215,7 +223,7 @@ def column_cells(column: Sequence[Cell], null_display: str) -> tuple[list[str], 
         numeric = all(_EXACT_NUMBER.fullmatch(cast("str", value)) for value in column if value is not None)
         # A cell of the exact type `str` is its own text: no call per cell.
         texts = [null_display if value is None else value for value in column] if has_null else list(column)
-        return cast("list[str]", texts), numeric
+        return cast("list[str]", texts), numeric, False
     if kinds == {float}:
         write = repr
     elif kinds == {bool}:
@@ -224,21 +232,22 @@ def column_cells(column: Sequence[Cell], null_display: str) -> tuple[list[str], 
         numbers = cast("list[int]", [value for value in column if value is not None] if has_null else column)
         write = str if max(map(int.bit_length, numbers)) <= _MAX_INT_BITS else None
     if write is None:
-        return [cell_text(value, null_display) for value in column], numeric
+        return [cell_text(value, null_display) for value in column], numeric, False
     if has_null:
-        return [null_display if value is None else write(value) for value in column], numeric
-    return list(map(write, column)), numeric
+        null_as_written = "\\" not in null_display and shows_as_written(null_display)
+        return [null_display if value is None else write(value) for value in column], numeric, null_as_written
+    return list(map(write, column)), numeric, True
 
 
-def _section_columns(section: Section, null_display: str) -> tuple[list[list[str]], list[bool]]:
-    """Every column of `section` as text, and which columns are numeric: the rows' values read once, column by
-    column (no container per row)."""
+def _section_columns(section: Section, null_display: str) -> tuple[list[list[str]], list[bool], list[bool]]:
+    """Every column of `section` as text, which columns are numeric and which the plain-text view shows as written
+    (`_column_texts`): the rows' values read once, column by column (no container per row)."""
     width = len(section.columns)
     values = list(map(attrgetter("values"), section.rows))
     if set(map(len, values)) - {width}:  # only a section built without validation (`model_construct`)
         raise ValueError(f"section {section.id!r} has a row whose values do not match its {width} columns")
-    written = [column_cells(column, null_display) for column in zip(*values, strict=True)] if width else []
-    return [texts for texts, _ in written], [numeric for _, numeric in written]
+    written = [_column_texts(column, null_display) for column in zip(*values, strict=True)] if width else []
+    return [texts for texts, _, _ in written], [numeric for _, numeric, _ in written], [plain for *_, plain in written]
 
 
 def _prefixes(rows: Sequence[Row], unit: str, marker: Callable[[Row], str]) -> list[str]:
@@ -276,13 +285,14 @@ def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()
     if not rows:
         lines.extend(note_lines or ["(no rows)"])
         return lines
-    # Column by column: one list of strings per column (no container per row), each escaped in one pass.
-    columns, numeric = _section_columns(section, null_display)
+    # Column by column: one list of strings per column (no container per row), each escaped in one pass, or not
+    # looked at when its types show it holds nothing to escape.
+    columns, numeric, as_written = _section_columns(section, null_display)
     # `%s` writes a str subclass as its `__str__` says: the header is written as its value, as every cell is.
     header = ["", *(str.__str__(text_escape(column)) for column in section.columns)]
     labels = _text_cells(list(map(_LABEL, rows)))
     bodies = [list(map(add, _prefixes(rows, _INDENT_TEXT, kind_marker), labels))]
-    bodies.extend(map(_text_cells, columns))
+    bodies.extend(texts if plain else _text_cells(texts) for texts, plain in zip(columns, as_written, strict=True))
     widths = [min(max(len(head), max(map(len, body))), PAD_WIDTH) for head, body in zip(header, bodies, strict=True)]
     right = [False, *numeric]
     # One printf-style format per row, every cell a str: `%-12s` pads it on the right, `%12s` on the left, and a
@@ -411,7 +421,7 @@ def _markdown_section(
         lines.extend(note_lines or ["*(no rows)*"])
         return lines
     lines.append(_markdown_row(["", *(markdown_escape(column) for column in section.columns)]))
-    cells, numeric = _section_columns(section, null_display)
+    cells, numeric, _ = _section_columns(section, null_display)
     lines.append(_markdown_row(["---", *("---:" if right else "---" for right in numeric)]))
     # Column by column, as in the plain-text view.
     labels = _markdown_cells(list(map(_LABEL, rows)))
