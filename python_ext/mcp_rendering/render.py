@@ -244,9 +244,16 @@ def _section_columns(section: Section, null_display: str) -> tuple[list[list[str
     (`_column_texts`): the rows' values read once, column by column (no container per row)."""
     width = len(section.columns)
     values = list(map(attrgetter("values"), section.rows))
-    if set(map(len, values)) - {width}:  # only a section built without validation (`model_construct`)
+    # Rows that do not match the columns come only from a section built without validation (`model_construct`);
+    # the transposition finds them (rows of unlike lengths, or of one length other than the columns'), without a
+    # pass of its own over a validated section, whose rows were checked.
+    try:
+        columns = list(zip(*values, strict=True))
+    except ValueError:
+        columns = []
+    if len(columns) != width or (not width and any(values)):
         raise ValueError(f"section {section.id!r} has a row whose values do not match its {width} columns")
-    written = [_column_texts(column, null_display) for column in zip(*values, strict=True)] if width else []
+    written = [_column_texts(column, null_display) for column in columns]
     return [texts for texts, _, _ in written], [numeric for _, numeric, _ in written], [plain for *_, plain in written]
 
 
