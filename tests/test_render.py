@@ -306,15 +306,21 @@ def test_the_prefixes_are_each_rows_written_once_for_each_level_and_kind(shapes:
     assert sorted(asked) == sorted(set(shapes))
 
 
-def test_text_of_a_str_subclass_in_a_document_built_without_validation_is_shown_as_its_value() -> None:
+def test_a_str_subclass_in_a_document_built_without_validation_is_shown_as_its_value_in_both_views() -> None:
     class Shouting(str):
         def __str__(self) -> str:
             return "SHOUT"
 
     row = Row.model_construct(id="r", label=Shouting("x"), values=(None,), kind="item", level=0, uri=None)
     section = Section.model_construct(id="s", title="S", columns=(Shouting("c"),), rows=(row,))
-    shown = render_text(Document.model_construct(title="T", sections=(section,)), null_display=Shouting("-"))
+    document = Document.model_construct(title="T", sections=(section,))
+    shown = render_text(document, null_display=Shouting("-"))
     assert shown.splitlines()[-3:] == ["|   | c |", "+---+---+", "| x | - |"]
+    assert render_markdown(document, null_display=Shouting("-")).splitlines()[-3:] == [
+        "|  | c |",
+        "| --- | --- |",
+        "| x | \\- |",
+    ]
 
 
 def test_a_section_built_without_validation_whose_rows_do_not_fit_its_columns_is_refused_by_both_views() -> None:

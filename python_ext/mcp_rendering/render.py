@@ -434,7 +434,9 @@ def _markdown_section(
     labels = _markdown_cells(list(map(_LABEL, rows)))
     columns = [list(map(add, _prefixes(rows, _INDENT_MARKDOWN, _markdown_marker), labels))]
     columns.extend(map(_markdown_cells, cells))
-    lines.extend(map(_markdown_row, zip(*columns, strict=True)))
+    # The section's rows written by one printf-style format, as in the plain-text view (every cell a str).
+    layout = _markdown_row(["%s"] * len(columns))
+    lines.append("\n".join([layout] * len(rows)) % tuple(chain.from_iterable(zip(*columns, strict=True))))
     if note_lines:
         lines.extend(["", *note_lines])
     return lines
@@ -451,6 +453,7 @@ def render_markdown(
     `render_text`), Markdown's special characters escaped.
     """
     lines = ["# " + markdown_escape(document.title)]
+    null_display = str.__str__(null_display)  # its value, whatever a subclass's `__str__` says (`%s` would ask it)
     for section in document.sections:
         lines.append("")
         alone = len(document.sections) == 1
