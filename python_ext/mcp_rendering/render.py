@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import chain
 from operator import add, attrgetter
 from typing import Any, cast
 
@@ -266,6 +265,17 @@ def _prefixes(rows: Sequence[Row], unit: str, marker: Callable[[Row], str]) -> l
     return list(map(written.__getitem__, pairs))
 
 
+def _formatted_rows(layout: str, columns: Sequence[list[str]], count: int) -> str:
+    """`count` lines, each `layout` (a printf-style format with one field per column; every cell a str) filled with
+    one row's cells: one call in C over the format repeated once per row, its arguments laid out row after row by
+    one slice assignment per column. No call, tuple or string is made per row."""
+    width = len(columns)
+    cells: list[str] = [""] * (count * width)
+    for index, column in enumerate(columns):
+        cells[index::width] = column  # a column of another length than `count` is refused (ValueError)
+    return "\n".join([layout] * count) % tuple(cells)
+
+
 # ---------------------------------------------------------------------------------------------------- plain text
 
 
@@ -303,8 +313,7 @@ def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()
     widths = [min(max(len(head), max(map(len, body))), PAD_WIDTH) for head, body in zip(header, bodies, strict=True)]
     right = [False, *numeric]
     # One printf-style format per row, every cell a str: `%-12s` pads it on the right, `%12s` on the left, and a
-    # cell wider than its width is written whole, as `str.ljust` would. The section's rows are then written by one
-    # call in C over the format repeated once per row: no call, and no string, per row.
+    # cell wider than its width is written whole, as `str.ljust` would (`_formatted_rows` writes the rows).
     layout = (
         "| "
         + " | ".join(f"%{'' if align_right else '-'}{width}s" for width, align_right in zip(widths, right, strict=True))
@@ -312,7 +321,7 @@ def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()
     )
     lines.append(layout % tuple(header))
     lines.append("+" + "+".join("-" * (width + 2) for width in widths) + "+")
-    lines.append("\n".join([layout] * len(rows)) % tuple(chain.from_iterable(zip(*bodies, strict=True))))
+    lines.append(_formatted_rows(layout, bodies, len(rows)))
     if note_lines:
         lines.extend(["", *note_lines])
     return lines
@@ -434,9 +443,7 @@ def _markdown_section(
     labels = _markdown_cells(list(map(_LABEL, rows)))
     columns = [list(map(add, _prefixes(rows, _INDENT_MARKDOWN, _markdown_marker), labels))]
     columns.extend(map(_markdown_cells, cells))
-    # The section's rows written by one printf-style format, as in the plain-text view (every cell a str).
-    layout = _markdown_row(["%s"] * len(columns))
-    lines.append("\n".join([layout] * len(rows)) % tuple(chain.from_iterable(zip(*columns, strict=True))))
+    lines.append(_formatted_rows(_markdown_row(["%s"] * len(columns)), columns, len(rows)))
     if note_lines:
         lines.extend(["", *note_lines])
     return lines
