@@ -289,6 +289,40 @@ def test_each_row_is_prefixed_by_its_indentation_and_marker_in_both_views() -> N
         assert markdown_line.startswith(f"| {indentation(row, '&emsp;')}{bold}{row.label} |")
 
 
+@given(st.lists(st.tuples(st.integers(0, 40), st.sampled_from(["item", "subtotal", "total"])), max_size=30))
+def test_the_prefixes_are_each_rows_written_once_for_each_level_and_kind(shapes: list[tuple[int, RowKind]]) -> None:
+    from mcp_rendering import render
+
+    rows = [Row(id=f"r{n}", label="L", level=level, kind=kind) for n, (level, kind) in enumerate(shapes)]
+    asked: list[tuple[int, str]] = []
+
+    def marker(row: Row) -> str:
+        asked.append((row.level, row.kind))
+        return kind_marker(row)
+
+    prefixes = render._prefixes(rows, "  ", marker)  # pyright: ignore[reportPrivateUsage]
+    assert prefixes == [indentation(row, "  ") + kind_marker(row) for row in rows]
+    # One marker written for each distinct pair, never one for each row: the cost is linear however many levels.
+    assert sorted(asked) == sorted(set(shapes))
+
+
+def test_a_str_subclass_in_a_document_built_without_validation_is_shown_as_its_value_in_both_views() -> None:
+    class Shouting(str):
+        def __str__(self) -> str:
+            return "SHOUT"
+
+    row = Row.model_construct(id="r", label=Shouting("x"), values=(None,), kind="item", level=0, uri=None)
+    section = Section.model_construct(id="s", title="S", columns=(Shouting("c"),), rows=(row,))
+    document = Document.model_construct(title="T", sections=(section,))
+    shown = render_text(document, null_display=Shouting("-"))
+    assert shown.splitlines()[-3:] == ["|   | c |", "+---+---+", "| x | - |"]
+    assert render_markdown(document, null_display=Shouting("-")).splitlines()[-3:] == [
+        "|  | c |",
+        "| --- | --- |",
+        "| x | \\- |",
+    ]
+
+
 def test_a_section_built_without_validation_whose_rows_do_not_fit_its_columns_is_refused_by_both_views() -> None:
     wide = Row.model_construct(id="r", label="R", values=(1, 2, 3), kind="item", level=0, uri=None)
     for columns in (("a", "b"), ("a", "b", "c", "d")):

@@ -114,11 +114,12 @@ def _cell_schema(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
     error_type, message = "cell_type", f"A cell should be {CELL_TYPES}"
     # A cell of one of the exact JSON types (all a host's dict holds) goes straight to its member, chosen by its type
     # in C: tried left to right, a float would first fail four members and a null six, each failure a built
-    # error. Any other value (a subclass, a Decimal, a date) fails that choice and is tried member by member.
+    # error. Any other value (a subclass, a Decimal, a date), and an int beyond the exact range (sent as its digits,
+    # rare enough not to be worth a union in every int's path), fails that choice and is tried member by member.
     by_type = core_schema.tagged_union_schema(
         {
             str: text,
-            int: core_schema.union_schema([exact_int, large_int], mode="left_to_right"),
+            int: exact_int,
             float: number,
             bool: boolean,
             type(None): null,

@@ -184,8 +184,7 @@ def indentation(row: Row, unit: str) -> str:
 
 _NULL = type(None)
 _LABEL = attrgetter("label")
-_LEVEL = attrgetter("level")
-_KIND = attrgetter("kind")
+_LEVEL_KIND = attrgetter("level", "kind")
 
 
 def _is_number_type(kind: type) -> bool:
@@ -206,6 +205,14 @@ def column_cells(column: Sequence[Cell], null_display: str) -> tuple[list[str], 
     numbers, or all exact amounts written as digits such as `"1234.50"`, at least one of them). The types of the
     column, read in one pass in C, usually let one C call write it whole; a column of mixed types is written cell
     by cell."""
+    texts, numeric, _ = _column_texts(column, null_display)
+    return texts, numeric
+
+
+def _column_texts(column: Sequence[Cell], null_display: str) -> tuple[list[str], bool, bool]:
+    """`column_cells`, and whether the plain-text view shows every text as written, known from the column's types
+    without a look at the texts: numbers and booleans written by their type (digits, signs, points, `e`, `true`,
+    `false`), and nulls, if any, as a null text that shows as written."""
     kinds = set(map(type, column))
     has_null = _NULL in kinds
     kinds.discard(_NULL)
@@ -215,7 +222,7 @@ def column_cells(column: Sequence[Cell], null_display: str) -> tuple[list[str], 
         numeric = all(_EXACT_NUMBER.fullmatch(cast("str", value)) for value in column if value is not None)
         # A cell of the exact type `str` is its own text: no call per cell.
         texts = [null_display if value is None else value for value in column] if has_null else list(column)
-        return cast("list[str]", texts), numeric
+        return cast("list[str]", texts), numeric, False
     if kinds == {float}:
         write = repr
     elif kinds == {bool}:
@@ -224,32 +231,49 @@ def column_cells(column: Sequence[Cell], null_display: str) -> tuple[list[str], 
         numbers = cast("list[int]", [value for value in column if value is not None] if has_null else column)
         write = str if max(map(int.bit_length, numbers)) <= _MAX_INT_BITS else None
     if write is None:
-        return [cell_text(value, null_display) for value in column], numeric
+        return [cell_text(value, null_display) for value in column], numeric, False
     if has_null:
-        return [null_display if value is None else write(value) for value in column], numeric
-    return list(map(write, column)), numeric
+        null_as_written = "\\" not in null_display and shows_as_written(null_display)
+        return [null_display if value is None else write(value) for value in column], numeric, null_as_written
+    return list(map(write, column)), numeric, True
 
 
-def _section_columns(section: Section, null_display: str) -> tuple[list[list[str]], list[bool]]:
-    """Every column of `section` as text, and which columns are numeric: the rows' values read once, column by
-    column (no container per row)."""
+def _section_columns(section: Section, null_display: str) -> tuple[list[list[str]], list[bool], list[bool]]:
+    """Every column of `section` as text, which columns are numeric and which the plain-text view shows as written
+    (`_column_texts`): the rows' values read once, column by column (no container per row)."""
     width = len(section.columns)
     values = list(map(attrgetter("values"), section.rows))
-    if set(map(len, values)) - {width}:  # only a section built without validation (`model_construct`)
+    # Rows that do not match the columns come only from a section built without validation (`model_construct`);
+    # the transposition finds them (rows of unlike lengths, or of one length other than the columns'), without a
+    # pass of its own over a validated section, whose rows were checked.
+    try:
+        columns = list(zip(*values, strict=True))
+    except ValueError:
+        columns = []
+    if len(columns) != width or (not width and any(values)):
         raise ValueError(f"section {section.id!r} has a row whose values do not match its {width} columns")
-    written = [column_cells(column, null_display) for column in zip(*values, strict=True)] if width else []
-    return [texts for texts, _ in written], [numeric for _, numeric in written]
+    written = [_column_texts(column, null_display) for column in columns]
+    return [texts for texts, _, _ in written], [numeric for _, numeric, _ in written], [plain for *_, plain in written]
 
 
 def _prefixes(rows: Sequence[Row], unit: str, marker: Callable[[Row], str]) -> list[str]:
     """Each row's `indentation` and kind marker (`marker`: the view's form of `kind_marker`), one entry per row,
-    each written once for each distinct level and kind (from a row that has it), then looked up by an int or a
-    string: no container per row."""
-    levels = list(map(_LEVEL, rows))
-    kinds = list(map(_KIND, rows))
-    indents = {level: indentation(rows[levels.index(level)], unit) for level in set(levels)}
-    markers = {kind: marker(rows[kinds.index(kind)]) for kind in set(kinds)}
-    return list(map(add, map(indents.__getitem__, levels), map(markers.__getitem__, kinds)))
+    each written once for each distinct pair of level and kind (from a row that has it), then looked up by the pair:
+    no string made per row, and linear however many levels the rows have."""
+    pairs = list(map(_LEVEL_KIND, rows))
+    written = {pair: indentation(row, unit) + marker(row) for pair, row in dict(zip(pairs, rows, strict=True)).items()}
+    return list(map(written.__getitem__, pairs))
+
+
+def _formatted_rows(layout: str, columns: Sequence[list[str]], count: int) -> str:
+    """`count` lines, each `layout` (a printf-style format with one field per column; every cell a str) filled with
+    one row's cells: one call in C over the format repeated once per row, its arguments laid out row after row by
+    one slice assignment per column. No call, tuple or string is made per row."""
+    width = len(columns)
+    cells: list[str] = [""] * (count * width)
+    for index, column in enumerate(columns):
+        cells[index::width] = column  # a column of another length than `count` is refused (ValueError)
+    return "\n".join([layout] * count) % tuple(cells)
 
 
 # ---------------------------------------------------------------------------------------------------- plain text
@@ -278,26 +302,26 @@ def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()
     if not rows:
         lines.extend(note_lines or ["(no rows)"])
         return lines
-    # Column by column: one list of strings per column (no container per row), each escaped in one pass.
-    columns, numeric = _section_columns(section, null_display)
-    header = ["", *(text_escape(column) for column in section.columns)]
+    # Column by column: one list of strings per column (no container per row), each escaped in one pass, or not
+    # looked at when its types show it holds nothing to escape.
+    columns, numeric, as_written = _section_columns(section, null_display)
+    # `%s` writes a str subclass as its `__str__` says: the header is written as its value, as every cell is.
+    header = ["", *(str.__str__(text_escape(column)) for column in section.columns)]
     labels = _text_cells(list(map(_LABEL, rows)))
     bodies = [list(map(add, _prefixes(rows, _INDENT_TEXT, kind_marker), labels))]
-    bodies.extend(map(_text_cells, columns))
+    bodies.extend(texts if plain else _text_cells(texts) for texts, plain in zip(columns, as_written, strict=True))
     widths = [min(max(len(head), max(map(len, body))), PAD_WIDTH) for head, body in zip(header, bodies, strict=True)]
     right = [False, *numeric]
-    # One format string per section: padding each row is then one call in C. A cell wider than its width is
-    # written whole, as `str.ljust` would.
+    # One printf-style format per row, every cell a str: `%-12s` pads it on the right, `%12s` on the left, and a
+    # cell wider than its width is written whole, as `str.ljust` would (`_formatted_rows` writes the rows).
     layout = (
         "| "
-        + " | ".join(
-            f"{{:{'>' if align_right else '<'}{width}}}" for width, align_right in zip(widths, right, strict=True)
-        )
+        + " | ".join(f"%{'' if align_right else '-'}{width}s" for width, align_right in zip(widths, right, strict=True))
         + " |"
     )
-    lines.append(layout.format(*header))
+    lines.append(layout % tuple(header))
     lines.append("+" + "+".join("-" * (width + 2) for width in widths) + "+")
-    lines.extend(map(layout.format, *bodies))
+    lines.append(_formatted_rows(layout, bodies, len(rows)))
     if note_lines:
         lines.extend(["", *note_lines])
     return lines
@@ -318,6 +342,7 @@ def render_text(
     """
     title = text_escape(document.title)
     lines = [title, _underline(title, "=")]
+    null_display = str.__str__(null_display)  # its value, whatever a subclass's `__str__` says (`%s` would ask it)
     for section in document.sections:
         lines.append("")
         alone = len(document.sections) == 1
@@ -412,13 +437,13 @@ def _markdown_section(
         lines.extend(note_lines or ["*(no rows)*"])
         return lines
     lines.append(_markdown_row(["", *(markdown_escape(column) for column in section.columns)]))
-    cells, numeric = _section_columns(section, null_display)
+    cells, numeric, _ = _section_columns(section, null_display)
     lines.append(_markdown_row(["---", *("---:" if right else "---" for right in numeric)]))
     # Column by column, as in the plain-text view.
     labels = _markdown_cells(list(map(_LABEL, rows)))
     columns = [list(map(add, _prefixes(rows, _INDENT_MARKDOWN, _markdown_marker), labels))]
     columns.extend(map(_markdown_cells, cells))
-    lines.extend(map(_markdown_row, zip(*columns, strict=True)))
+    lines.append(_formatted_rows(_markdown_row(["%s"] * len(columns)), columns, len(rows)))
     if note_lines:
         lines.extend(["", *note_lines])
     return lines
@@ -435,6 +460,7 @@ def render_markdown(
     `render_text`), Markdown's special characters escaped.
     """
     lines = ["# " + markdown_escape(document.title)]
+    null_display = str.__str__(null_display)  # its value, whatever a subclass's `__str__` says (`%s` would ask it)
     for section in document.sections:
         lines.append("")
         alone = len(document.sections) == 1
