@@ -222,6 +222,26 @@ def test_an_agent_without_the_post_hook_answers_all_the_same(example_python: str
     assert "Let me look." not in final
 
 
+def test_a_toolkit_given_to_a_team_itself_answers_through_the_teams_post_hooks(example_python: str) -> None:
+    from agno.team import Team  # pyright: ignore[reportMissingImports]
+
+    async def go(hooked: bool) -> tuple[str, ScriptedModel]:
+        params = StdioServerParameters(command=example_python, args=["-m", FINANCIAL], cwd=str(ROOT))
+        model = ScriptedModel([("financial_statements", {})])
+        async with DirectAnswerMCPTools(server_params=params, timeout_seconds=60, server="example") as toolkit:
+            hooks = [toolkit.final_answer_hook] if hooked else None
+            member = Agent(model=ScriptedModel([]), name="member")
+            team = Team(members=[member], model=model, tools=[toolkit], post_hooks=hooks)
+            output = await team.arun("Go.")
+            assert not toolkit._answers  # pyright: ignore[reportPrivateUsage]
+        return str(output.content), model
+
+    for hooked in (True, False):
+        final, model = asyncio.run(go(hooked))
+        assert model.calls == 1, hooked
+        assert final.startswith('Verbatim result from tool "financial_statements" of server "example".'), hooked
+
+
 def test_the_answers_of_runs_that_never_end_are_not_kept_without_bound() -> None:
     toolkit = DirectAnswerMCPTools(command="python3")
     for run in range(_RUNS_KEPT + 50):

@@ -260,7 +260,7 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
         async with toolkit.get_temporary_session_for_run(run_context=run_context, agent=agent, team=team) as session:
             yield _RecordingSession(session)
 
-    def _end_on_verbatim(self, fc: Any, agent: Any = None, run_context: Any = None) -> None:
+    def _end_on_verbatim(self, fc: Any, agent: Any = None, team: Any = None, run_context: Any = None) -> None:
         """The function's post-hook, run by Agno once the application's tool hooks have returned: keeps what came
         out of them. Agno ends a turn when any of its calls raises `StopAgentRun`, so the call of the toolkit that
         comes out of the hooks last in its turn decides for the whole turn: when every call of the toolkit in it
@@ -279,8 +279,8 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
         )
         outcomes = self._run(run_id).outcomes
         outcomes[call_id] = own
-        if own is not None and own.view is not None and not self._hooked(agent):
-            return  # no agent runs the call: no post-hook can answer
+        if own is not None and own.view is not None:
+            self._hooked(team if agent is None else agent)  # a team's own tools run with its team alone
         # Agno's run context holds the run's messages during a turn the model made (not when `continue_run` runs
         # the calls a user confirmed, one at a time, and then calls the model whatever they raise).
         turn = self._turn_of(run_context, call_id)
@@ -305,16 +305,17 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
                 ]
         return None
 
-    def _hooked(self, agent: Any) -> bool:
-        """Whether `agent`'s post-hooks, read by Agno when the run ends, hold `final_answer_hook` first: put there
-        when they do not, so that the run's content is the answer before any other post-hook reads it (None when no
-        agent runs the call: then no hook can take the answer, and none is kept)."""
+    def _hooked(self, agent: Any) -> None:
+        """Puts `final_answer_hook` first in the post-hooks of `agent` (an agent or a team), read by Agno when the
+        run ends, when it is not there, so that the run's content is the answer before any other post-hook reads it.
+
+        Agno catches any other error a function's hooks or entrypoint raise (it logs it and hands the model its
+        text), so a missing post-hook cannot be refused with an error the application would see."""
         if agent is None:
-            return False
+            return
         hooks = cast("list[Any]", getattr(agent, "post_hooks", None) or [])
         if not hooks or hooks[0] != self.final_answer_hook:
             agent.post_hooks = [self.final_answer_hook, *(hook for hook in hooks if hook != self.final_answer_hook)]
-        return True
 
     def _run(self, run_id: str) -> _Run:
         """What the toolkit holds of the run `run_id`, for the runs of at most `_RUNS_KEPT` at once: a run that
