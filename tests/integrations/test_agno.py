@@ -222,10 +222,30 @@ def test_an_agent_without_the_post_hook_answers_all_the_same(example_python: str
     assert "Let me look." not in final
 
 
+def test_a_toolkit_given_to_a_team_itself_answers_through_the_teams_post_hooks(example_python: str) -> None:
+    from agno.team import Team  # pyright: ignore[reportMissingImports]
+
+    async def go(hooked: bool) -> tuple[str, ScriptedModel]:
+        params = StdioServerParameters(command=example_python, args=["-m", FINANCIAL], cwd=str(ROOT))
+        model = ScriptedModel([("financial_statements", {})])
+        async with DirectAnswerMCPTools(server_params=params, timeout_seconds=60, server="example") as toolkit:
+            hooks = [toolkit.final_answer_hook] if hooked else None
+            member = Agent(model=ScriptedModel([]), name="member")
+            team = Team(members=[member], model=model, tools=[toolkit], post_hooks=hooks)
+            output = await team.arun("Go.")
+            assert not toolkit._answers  # pyright: ignore[reportPrivateUsage]
+        return str(output.content), model
+
+    for hooked in (True, False):
+        final, model = asyncio.run(go(hooked))
+        assert model.calls == 1, hooked
+        assert final.startswith('Verbatim result from tool "financial_statements" of server "example".'), hooked
+
+
 def test_the_answers_of_runs_that_never_end_are_not_kept_without_bound() -> None:
     toolkit = DirectAnswerMCPTools(command="python3")
     for run in range(_RUNS_KEPT + 50):
-        toolkit._record(f"run-{run}", "call-1", "answer", "t")  # pyright: ignore[reportPrivateUsage]
+        toolkit._run(f"run-{run}")  # pyright: ignore[reportPrivateUsage]
     kept = toolkit._answers  # pyright: ignore[reportPrivateUsage]
     assert len(kept) == _RUNS_KEPT and next(iter(kept)) == "run-50"
 
@@ -302,7 +322,7 @@ REFUSAL = "Refused by the approval policy."
 
 
 def _run_hooked(
-    python: str, hook: Any, post_hook: Any = None
+    python: str, hook: Any, post_hook: Any = None, script: Sequence[tuple[str, dict[str, Any]]] = ENTRY
 ) -> tuple[str, ScriptedModel, list[dict[str, Any]], list[str]]:
     """`_run` on the server marking every tool, with no allow-list, and the application's own Agno tool hook (and
     post-hook, listed before the toolkit's); with the calls of `entry` the server received and the tool results the
@@ -310,7 +330,7 @@ def _run_hooked(
 
     async def go() -> tuple[str, ScriptedModel, list[dict[str, Any]], list[str]]:
         params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
-        model = ScriptedModel(ENTRY)
+        model = ScriptedModel(script)
         async with DirectAnswerMCPTools(server_params=params, timeout_seconds=60, server="example") as toolkit:
             post_hooks = [toolkit.final_answer_hook] if post_hook is None else [post_hook, toolkit.final_answer_hook]
             agent = Agent(model=model, tools=[toolkit], post_hooks=post_hooks, tool_hooks=[hook])
@@ -400,6 +420,65 @@ def test_the_applications_post_hooks_read_the_answer_the_user_receives(example_p
 
     final, _, _, _ = _run_hooked(example_python, log, post_hook=check)
     assert final.startswith('Verbatim result from tool "entry" of server "example".') and checked == [final]
+
+
+TWO_ENTRIES = [("entry", {"account": "A-1"}), ("entry", {"account": "B-2"})]
+
+
+def _hook_on_b2(answer: Any, last: bool) -> Any:
+    """A tool hook that lets the call for A-1 through and has `answer(function_call, arguments)` say what comes of
+    the call for B-2; with `last`, only once the call for A-1 has come out of the hooks (so B-2's ends the turn)."""
+    let_through = asyncio.Event()
+
+    async def hook(function_name: str, function_call: Any, arguments: dict[str, Any]) -> Any:
+        if arguments["account"] != "B-2":
+            result = await function_call(**arguments)
+            let_through.set()
+            return result
+        if last:
+            await let_through.wait()
+        return await answer(function_call, arguments)
+
+    return hook
+
+
+async def _refuse(function_call: Any, arguments: dict[str, Any]) -> Any:
+    return f"{REFUSAL} (wrong account)"
+
+
+async def _replace(function_call: Any, arguments: dict[str, Any]) -> Any:
+    await function_call(**arguments)
+    return WITHHELD
+
+
+def test_a_turn_with_a_call_a_hook_refused_goes_back_to_the_model_whichever_call_ends_last(
+    example_python: str,
+) -> None:
+    for last in (False, True):
+        final, model, received, read = _run_hooked(example_python, _hook_on_b2(_refuse, last), script=TWO_ENTRIES)
+        assert received == [{"account": "A-1"}], last
+        # Agno ends a turn when any call asks to: the turn waits for its last call, and the model reads the refusal.
+        assert model.calls == 2 and final == SUMMARY, last
+        assert read == ["Entry of A-1", f"{REFUSAL} (wrong account)"], last
+
+
+def test_a_turn_with_a_call_whose_result_a_hook_replaced_goes_back_to_the_model_whichever_call_ends_last(
+    example_python: str,
+) -> None:
+    for last in (False, True):
+        final, model, received, read = _run_hooked(example_python, _hook_on_b2(_replace, last), script=TWO_ENTRIES)
+        assert sorted(call["account"] for call in received) == ["A-1", "B-2"], last
+        assert model.calls == 2 and final == SUMMARY and read == ["Entry of A-1", WITHHELD], last
+
+
+def test_a_turn_whose_calls_the_hooks_all_let_through_answers_with_their_results(example_python: str) -> None:
+    async def let_through(function_call: Any, arguments: dict[str, Any]) -> Any:
+        return await function_call(**arguments)
+
+    for last in (False, True):
+        final, model, _, _ = _run_hooked(example_python, _hook_on_b2(let_through, last), script=TWO_ENTRIES)
+        assert model.calls == 1 and final.startswith("2 results follow, in the order called"), last
+        assert final.index("Entry of A-1") < final.index("Entry of B-2"), last
 
 
 def _run_confirmed(python: str, confirmed: set[str]) -> tuple[str, ScriptedModel, list[str]]:

@@ -14,23 +14,28 @@ Each function of the toolkit is the one `MCPTools` builds, calling the server th
 session choice, its ping, its conversion, its errors). The toolkit records the raw result the server sent (the
 session Agno's entrypoint takes from the toolkit is an object of the adapter's own, which passes each result on) and
 what Agno's entrypoint made of it. After the application's tool hooks (`Agent(tool_hooks=[...])`) have run, the
-function's post-hook compares the value that came out of them with what the entrypoint returned: when it is still
-that value, unchanged, and the host presents the result verbatim (the tool's hint or the result's own directive), it
-raises Agno's `StopAgentRun`, whose message is the tool message, so that no model call follows; the agent's
-post-hook then makes `RunOutput.content` the host's view (`mcp_rendering.integrations.answer.final_answer`: the
-caption, a partial result's notice with how to get the rest, every record), in place of whatever text the model
-wrote. A hook that refused the call or replaced its result takes the route away: the model reads what the hooks
-made. The toolkit's post-hook runs first among the agent's post-hooks (on the first verbatim result the toolkit
-moves it there, or adds it there when the agent was not given it), so that the application's own post-hooks (an
-output guardrail, say) check the answer the user receives. Agno's `stop_after_tool_call_tools` is not used: it is
-fixed per tool when the toolkit is built, so it would end the run on an error result too, and it appends the tool's
-text to the model's own.
+function's post-hook compares the value that came out of them with what the entrypoint returned (still that value,
+unchanged, or not). Agno ends a turn when any of its calls raises `StopAgentRun`, so the toolkit's call that comes
+out of the hooks last in its turn (the turn is the model's message holding the call, in the run's messages that
+Agno's run context holds) decides for the turn: when every call of the toolkit in it came out as the function's own
+value and the host presents one at least verbatim (the tool's hint or the result's own directive), it raises
+`StopAgentRun`, whose message is its tool message, so that no model call follows; the agent's post-hook then makes
+`RunOutput.content` the host's view (`mcp_rendering.integrations.answer.final_answer`: the caption, a partial
+result's notice with how to get the rest, every record), in place of whatever text the model wrote. A hook that
+refused any call of the turn or replaced its result takes the route away from the whole turn: the model reads what
+the hooks made, and the refusal's reason. The toolkit's post-hook runs first among the agent's post-hooks (on the
+first verbatim result the toolkit moves it there, or adds it there when the agent was not given it), so that the
+application's own post-hooks (an output guardrail, say) check the answer the user receives. Agno's
+`stop_after_tool_call_tools` is not used: it is fixed per tool when the toolkit is built, so it would end the run on
+an error result too, and it appends the tool's text to the model's own.
 
 Every other result is handed to the model exactly as `MCPTools` hands it. An error result never ends the run: the
 model reads it, as without the route, and may correct its call. Agno stops a turn when any of its calls asks to: in
 a turn that also called another tool, the run ends with the verbatim answers, opened by a host line naming the
 other calls' tools (`other_calls_line`), whose results stay in `RunOutput.tools`, unread by the model. A turn in
 which the application rejected a call (`requires_confirmation_tools`) takes no route: the model reads the rejection.
+Agno runs the calls a user confirmed one at a time, and calls the model after them whatever they raise: the agent's
+post-hook then decides from the whole turn's outcomes, as above.
 
 Agno's result for the model (`ToolResult`) keeps the result's `_meta` and `structuredContent` but not its blocks, so
 the toolkit reads the raw result beneath Agno's entrypoint: the entrypoint asks the toolkit for its session
@@ -76,18 +81,27 @@ class _Returned:
     """The entrypoint's value, the one handed to the application's tool hooks."""
     unchanged: Any
     """A copy of it as returned, to tell a hook that changed the value in place."""
-    view: str
-    """The host's view of the raw result, the run's answer when the route is taken."""
+    view: str | None
+    """The host's view of the raw result, the run's answer when the route is taken (None: not verbatim)."""
     tool: str
     """The tool's name, as the server names it."""
 
 
 @dataclass
 class _Call:
-    """One call of a toolkit function, from its pre-hook to its post-hook: each verbatim result the hook chain
-    received (a hook may call on more than once)."""
+    """One call of a toolkit function, from its pre-hook to its post-hook: each value the hook chain received from
+    the entrypoint (a hook may call on more than once)."""
 
     returned: list[_Returned] = field(default_factory=lambda: [])
+
+
+@dataclass
+class _Run:
+    """A run of an agent, from its first call of a toolkit function to its post-hook."""
+
+    outcomes: dict[str, _Returned | None] = field(default_factory=lambda: {})
+    """Each call of a toolkit function, by call id: the entrypoint's value that came out of the application's tool
+    hooks as it was returned, or None when they refused the call or replaced its result."""
 
 
 _CALL: ContextVar[_Call | None] = ContextVar("mcp_rendering_agno_call", default=None)
@@ -167,9 +181,10 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
             server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
         )
         cast("Any", super()).__init__(*args, **kwargs)
-        self._answers: dict[str, list[tuple[str, str, str]]] = {}
-        """The verbatim answers of each run still going (each with its call's id and its tool's name), by run id,
-        until the post-hook takes them."""
+        self._answers: dict[str, _Run] = {}
+        """What each run still going holds of the toolkit's calls, by run id, until the agent's post-hook takes it."""
+        self._recording: set[str] = set()
+        """The names of the toolkit's functions that record their results, as the model calls them."""
 
     async def _listed_tools(self) -> list[Any]:
         session: Any = cast("_Toolkit", self).session
@@ -194,6 +209,7 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
         toolkit = cast("_Toolkit", self)
         prefix = "" if toolkit.tool_name_prefix is None else f"{toolkit.tool_name_prefix}_"
         functions = toolkit.functions
+        self._recording = set()
         for tool in await self._listed_tools():
             name = cast("str", tool.name)
             function = functions.get(prefix + name)
@@ -203,6 +219,7 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
             function.entrypoint = self._recording_entrypoint(tool, function.entrypoint)
             function.pre_hook = _open_call
             function.post_hook = self._end_on_verbatim
+            self._recording.add(prefix + name)
 
     def _recording_entrypoint(self, tool: Any, agno_entrypoint: Callable[..., Any]) -> Callable[..., Any]:
         async def call_tool(
@@ -217,10 +234,12 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
             finally:
                 _RECEIVED.reset(token)
             call = _CALL.get()
-            if call is not None and len(received) == 1 and isinstance(returned, ToolResult):
-                view = self._options.direct_answer(tool, received[0], arguments=arguments)
-                if view is not None:
-                    call.returned.append(_Returned(returned, copy.deepcopy(returned), view, cast("str", tool.name)))
+            if call is not None:
+                # Every value is kept, to tell whether the hooks let the function's own value through.
+                view = None
+                if len(received) == 1 and isinstance(returned, ToolResult):
+                    view = self._options.direct_answer(tool, received[0], arguments=arguments)
+                call.returned.append(_Returned(returned, copy.deepcopy(returned), view, cast("str", tool.name)))
             return returned
 
         return call_tool
@@ -241,81 +260,121 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
         async with toolkit.get_temporary_session_for_run(run_context=run_context, agent=agent, team=team) as session:
             yield _RecordingSession(session)
 
-    def _end_on_verbatim(self, fc: Any, agent: Any = None, run_context: Any = None) -> None:
-        """The function's post-hook, run by Agno once the application's tool hooks have returned: ends the run
-        with the host's view when the value that came out of them is the entrypoint's verbatim result, as it was
-        returned."""
+    def _end_on_verbatim(self, fc: Any, agent: Any = None, team: Any = None, run_context: Any = None) -> None:
+        """The function's post-hook, run by Agno once the application's tool hooks have returned: keeps what came
+        out of them. Agno ends a turn when any of its calls raises `StopAgentRun`, so the call of the toolkit that
+        comes out of the hooks last in its turn decides for the whole turn: when every call of the toolkit in it
+        came out as the function's own value, unchanged, and one at least is verbatim, it raises Agno's stop, and
+        the agent's post-hook answers with the host's views. A call refused or replaced by a hook leaves the turn
+        to the model, which reads what the hooks made."""
         call = _CALL.get()
         _CALL.set(None)
-        if call is None:
-            return
-        final: Any = fc.result
-        taken = next(
-            (returned for returned in call.returned if final is returned.value and final == returned.unchanged), None
-        )
-        if taken is None:
-            return
         run_id = cast("str | None", getattr(run_context, "run_id", None))
         call_id = cast("str | None", getattr(fc, "call_id", None))
-        if run_id is not None and call_id is not None and self._hooked(agent):
-            self._record(run_id, call_id, taken.view, taken.tool)
-        raise StopAgentRun(taken.view)  # Agno's own stop: no model call follows this turn
+        if call is None or run_id is None or call_id is None:
+            return
+        final: Any = fc.result
+        own = next(
+            (returned for returned in call.returned if final is returned.value and final == returned.unchanged), None
+        )
+        outcomes = self._run(run_id).outcomes
+        outcomes[call_id] = own
+        if own is not None and own.view is not None:
+            self._hooked(team if agent is None else agent)  # a team's own tools run with its team alone
+        # Agno's run context holds the run's messages during a turn the model made (not when `continue_run` runs
+        # the calls a user confirmed, one at a time, and then calls the model whatever they raise).
+        turn = self._turn_of(run_context, call_id)
+        if turn is None or any(other not in outcomes for other in turn):
+            return  # another call of the turn is still under way (or never runs: rejected, say); it decides
+        decided = [outcomes[other] for other in turn]
+        if own is None or None in decided or not any(returned and returned.view for returned in decided):
+            return
+        # Agno's own stop: no model call follows this turn. The message is this call's tool message.
+        raise StopAgentRun(own.view if own.view is not None else _tool_text(final))
 
-    def _hooked(self, agent: Any) -> bool:
-        """Whether `agent`'s post-hooks, read by Agno when the run ends, hold `final_answer_hook` first: put there
-        when they do not, so that the run's content is the answer before any other post-hook reads it (None when no
-        agent runs the call: then no hook can take the answer, and none is kept)."""
+    def _turn_of(self, run_context: Any, call_id: str) -> list[str] | None:
+        """The ids of the calls of the toolkit's recording functions in the model's turn that made `call_id`, in
+        the order called (Agno's run context holds the run's messages, the turn's among them)."""
+        for message in reversed(cast("list[Any]", getattr(run_context, "messages", None) or [])):
+            calls = cast("list[dict[str, Any]]", getattr(message, "tool_calls", None) or [])
+            if any(made.get("id") == call_id for made in calls):
+                return [
+                    cast("str", made.get("id"))
+                    for made in calls
+                    if cast("dict[str, Any]", made.get("function") or {}).get("name") in self._recording
+                ]
+        return None
+
+    def _hooked(self, agent: Any) -> None:
+        """Puts `final_answer_hook` first in the post-hooks of `agent` (an agent or a team), read by Agno when the
+        run ends, when it is not there, so that the run's content is the answer before any other post-hook reads it.
+
+        Agno catches any other error a function's hooks or entrypoint raise (it logs it and hands the model its
+        text), so a missing post-hook cannot be refused with an error the application would see."""
         if agent is None:
-            return False
+            return
         hooks = cast("list[Any]", getattr(agent, "post_hooks", None) or [])
         if not hooks or hooks[0] != self.final_answer_hook:
             agent.post_hooks = [self.final_answer_hook, *(hook for hook in hooks if hook != self.final_answer_hook)]
-        return True
 
-    def _record(self, run_id: str, call_id: str, text: str, name: str) -> None:
-        """Keeps `text` for the post-hook of the run `run_id`, and the answers of at most `_RUNS_KEPT` runs: a run
-        that never reaches its post-hooks (an error, a cancellation) leaves its answers behind until then."""
-        answers = self._answers
-        answers.setdefault(run_id, []).append((call_id, text, name))
-        while len(answers) > _RUNS_KEPT:
-            del answers[next(iter(answers))]  # the oldest run's, first recorded
+    def _run(self, run_id: str) -> _Run:
+        """What the toolkit holds of the run `run_id`, for the runs of at most `_RUNS_KEPT` at once: a run that
+        never reaches its post-hooks (an error, a cancellation, an agent without the post-hook) leaves its own
+        behind until then."""
+        runs = self._answers
+        run = runs.setdefault(run_id, _Run())
+        while len(runs) > _RUNS_KEPT:
+            del runs[next(iter(runs))]  # the oldest run's, first recorded
+        return run
 
     def final_answer_hook(self, run_output: Any) -> None:
-        """An Agno post-hook (`Agent(post_hooks=[...])`): when the run's last turn of calls ended on verbatim
-        results of this toolkit, and the application rejected none of its calls, the run's content becomes the
-        host's view of them, in the order called."""
-        recorded = self._answers.pop(cast("str", run_output.run_id), None)
-        if not recorded:
+        """An Agno post-hook (`Agent(post_hooks=[...])`): when every call of the toolkit in the run's last turn of
+        calls came out of the application's hooks as the function's own value, and one at least is verbatim, and
+        the application rejected none of the turn's calls, the run's content becomes the host's view of the
+        verbatim ones, in the order called."""
+        run = self._answers.pop(cast("str", run_output.run_id), None)
+        if run is None:
             return
         messages = cast("list[Any]", run_output.messages or [])
         turns = [index for index, message in enumerate(messages) if getattr(message, "tool_calls", None)]
         if not turns:
             return
-        turn = messages[turns[-1]]
-        call_ids = [cast("str | None", call.get("id")) for call in cast("list[dict[str, Any]]", turn.tool_calls)]
+        calls = cast("list[dict[str, Any]]", messages[turns[-1]].tool_calls)
         tools = cast("list[Any]", run_output.tools or [])
         rejected = {cast("str | None", tool.tool_call_id) for tool in tools if tool.confirmed is False}
-        if rejected.intersection(call_ids):
+        if rejected.intersection(made.get("id") for made in calls):
             return  # the model has read the rejection and answered: its answer stands
         results = {
             getattr(message, "tool_call_id", None): message
             for message in messages[turns[-1] + 1 :]
             if getattr(message, "role", None) == "tool"
         }
-        by_call = {call_id: (text, name) for call_id, text, name in recorded}
-        answers: list[tuple[str, str]] = []
+        answers: list[_Returned] = []
         others: list[str] = []
-        for call_id in call_ids:
+        for made in calls:
+            call_id = cast("str | None", made.get("id"))
+            if cast("dict[str, Any]", made.get("function") or {}).get("name") in self._recording:
+                returned = run.outcomes.get(cast("str", call_id))
+                if returned is None:
+                    return  # refused or replaced by a hook, or never run: the model has read the turn
+                if returned.view is not None:
+                    answers.append(returned)
+                    continue
             result = results.get(call_id)
-            if call_id in by_call and result is not None and result.content == by_call[call_id][0]:
-                answers.append(by_call[call_id])
-            elif result is not None:  # another call of the turn: its result ends with the run, unread by the model
+            if result is not None:  # another call of the turn: its result ends with the run, unread by the model
                 others.append(str(getattr(result, "tool_name", None) or "unknown"))
         if not answers:
             return
-        shown = self._options.join([text for text, _ in answers], [name for _, name in answers])
+        shown = self._options.join(
+            [cast("str", returned.view) for returned in answers], [returned.tool for returned in answers]
+        )
         line = other_calls_line(others, markdown=self._options.markdown)
         run_output.content = f"{line}\n\n{shown}" if line else shown
+
+
+def _tool_text(value: Any) -> str:
+    """The text of the tool message Agno makes of a function's value."""
+    return value.content if isinstance(value, ToolResult) else str(value)
 
 
 def _open_call() -> None:
