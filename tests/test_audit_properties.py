@@ -426,8 +426,10 @@ def test_a_text_result_audits_clean_as_presented(lines: list[str], complete: boo
 def test_changing_one_line_of_a_text_result_is_caught(lines: list[str], data: Any) -> None:
     result = {"content": [{"type": "text", "text": "\n".join(lines)}], "_meta": meta_carriers({"mode": "verbatim"})}
     shown_lines = _shown(result, "text").split("\n")
-    # The host's warning before server lines worded like its own is the host's, not the result's: not a line to change.
-    changeable = [index for index, line in enumerate(shown_lines) if line != IMITATION_WARNING]
+    # The host's warning before server lines worded like its own, and the blank line after it, are the host's, not
+    # the result's: not lines to change.
+    hosts = {index + offset for index, line in enumerate(shown_lines) if line == IMITATION_WARNING for offset in (0, 1)}
+    changeable = [index for index in range(len(shown_lines)) if index not in hosts]
     index = data.draw(st.sampled_from(changeable))
     for changed in (
         shown_lines[:index] + shown_lines[index + 1 :],  # dropped
