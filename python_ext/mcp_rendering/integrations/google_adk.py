@@ -168,7 +168,13 @@ def direct_answers(
     # since the agent's own takes no route. They go with the turn, as `turns` does.
     listings: dict[tuple[str, tuple[str, ...]], asyncio.Task[dict[str, list[Any]]]] = {}
 
+    # The finalizers tying each open turn to the model's event that made its calls.
+    ends: dict[tuple[str, tuple[str, ...]], weakref.finalize[..., None]] = {}
+
     def forget(key: tuple[str, tuple[str, ...]]) -> None:
+        end = ends.pop(key, None)
+        if end is not None:
+            end.detach()
         turns.pop(key, None)
         listing = listings.pop(key, None)
         if listing is not None:
@@ -196,7 +202,7 @@ def direct_answers(
         key = (cast("str", tool_context.invocation_id), calls)
         if key not in turns and made_by is not None:
             # An aborted run never reaches its turn's end nor `after_agent`: the turn's entries go with its event.
-            weakref.finalize(made_by, forget, key)
+            ends[key] = weakref.finalize(made_by, forget, key)
         turns.setdefault(key, {})
         answer = await _verbatim_answer(tool, args, tool_context, tool_response, key) if made else None
         # From here on nothing awaits: the turn's bookkeeping below runs whole.
