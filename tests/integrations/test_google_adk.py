@@ -277,6 +277,7 @@ def test_a_turn_left_undecided_never_meets_another_invocations_calls() -> None:
         name="test",
         before_tool_callback=callbacks["before_tool_callback"],
         after_tool_callback=callbacks["after_tool_callback"],
+        after_agent_callback=callbacks["after_agent_callback"],
     )
 
     def context(invocation: str, call: str) -> Any:
@@ -503,25 +504,28 @@ def _refuse(tool: Any, args: dict[str, Any], tool_context: Any) -> Any:
     return {"content": [{"type": "text", "text": REFUSAL}], "isError": False}
 
 
-@pytest.mark.parametrize("field", ["after_tool_callback", "before_tool_callback"])
+def _withhold(callback_context: Any) -> Any:
+    return types.Content(role="model", parts=[types.Part(text="Withheld by the application's policy.")])
+
+
+@pytest.mark.parametrize("field", ["after_tool_callback", "before_tool_callback", "after_agent_callback"])
 def test_an_application_callback_listed_after_the_adapters_is_refused_before_the_call(
     example_python: str, field: str
 ) -> None:
-    """ADK stops a tool callback chain at the first callback that returns a value: a redaction (or a refusal) listed
-    after the adapter's would never run on a verbatim result. The agent is refused with an error naming the order,
-    before the server receives the call. The other order: `test_a_callback_that_replaces_the_result_means_no_route`."""
+    """ADK stops a callback chain at the first callback that returns a value: a redaction (or a refusal, or an
+    agent's answer withheld) listed after the adapter's would never run on a verbatim result. The agent is refused
+    with an error naming the order, before the server receives the call. The other order:
+    `test_a_callback_that_replaces_the_result_means_no_route`."""
     params = StdioServerParameters(command=example_python, args=[MARKED])
     toolset = McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
     answers = direct_answers({"example": toolset})
-    callbacks: dict[str, Any] = {
-        "before_tool_callback": answers["before_tool_callback"],
-        "after_tool_callback": answers["after_tool_callback"],
-    }
-    callbacks[field] = [answers[field], _redact if field == "after_tool_callback" else _refuse]
+    callbacks: dict[str, Any] = dict(answers)
+    callbacks[field] = [
+        answers[field],
+        {"after_tool_callback": _redact, "before_tool_callback": _refuse}.get(field, _withhold),
+    ]
     model = ScriptedModel(model="scripted", tool="entry", arguments={"account": "A-1"})
-    agent = LlmAgent(
-        name="test", model=model, tools=[toolset], after_agent_callback=answers["after_agent_callback"], **callbacks
-    )
+    agent = LlmAgent(name="test", model=model, tools=[toolset], **callbacks)
     probe = LlmAgent(
         name="probe", model=ScriptedModel(model="scripted", tool="received", arguments={}), tools=[toolset]
     )
@@ -557,6 +561,7 @@ def test_a_run_aborted_in_a_turn_keeps_nothing_of_it() -> None:
         name="test",
         before_tool_callback=callbacks["before_tool_callback"],
         after_tool_callback=callbacks["after_tool_callback"],
+        after_agent_callback=callbacks["after_agent_callback"],
     )
     turn = _Context(
         content=SimpleNamespace(

@@ -29,13 +29,14 @@ ones as `{"answer": text}`, the host's view, in place of the raw result.
 The application's own tool callbacks and plugins see every call, as without the route: list its callbacks before
 the adapter's. ADK stops a tool callback chain at the first callback that returns a value, so a callback listed
 after the adapter's would never see a verbatim result: an agent whose `before_tool_callback` or
-`after_tool_callback` does not end with the adapter's is refused with a `ValueError` naming the order, before its
-first call reaches the server. The adapter's `before_tool_callback` only notes that the call goes on to the tool,
-so that a response a callback gave in place of the call (a refusal) is never read as the server's result; a
-callback that rewrites the arguments decides what the server receives and the host's view shows; an
-`after_tool_callback` (or a plugin's) that replaces the result ends ADK's chain before the adapter's, and the model
-reads it. What the adapter keeps of a model turn goes when the turn ends, when the agent's turn ends, or (a call
-raised, the run was aborted) when ADK lets go of the model's event that made the turn's calls.
+`after_tool_callback` (or `after_agent_callback`, which ends the turn with the host's view) does not end with the
+adapter's is refused with a `ValueError` naming the order, before its first call reaches the server. The
+adapter's `before_tool_callback` only notes that the call goes on to the tool, so that a response a callback gave
+in place of the call (a refusal) is never read as the server's result; a callback that rewrites the arguments
+decides what the server receives and the host's view shows; an `after_tool_callback` (or a plugin's) that replaces
+the result ends ADK's chain before the adapter's, and the model reads it. What the adapter keeps of a model turn
+goes when the turn ends, when the agent's turn ends, or (a call raised, the run was aborted) when ADK lets go of
+the model's event that made the turn's calls.
 """
 
 from __future__ import annotations
@@ -97,10 +98,10 @@ def _callbacks(configured: Any) -> list[Any]:
 
 
 def _require_last(tool_context: Any, field: str, own: Callable[..., Any]) -> None:
-    """Refuse an agent whose `field` does not end with the adapter's `own` callback: ADK stops a tool callback chain
-    at the first callback that returns a value, so a callback of the application's listed after the adapter's would
-    never run on a verbatim result (its refusal or redaction bypassed), or would answer a call the adapter let
-    through."""
+    """Refuse an agent whose `field` does not end with the adapter's `own` callback: ADK stops a callback chain at
+    the first callback that returns a value, so a callback of the application's listed after the adapter's would
+    never run on a verbatim result or its answer (its refusal or redaction bypassed), or would answer a call the
+    adapter let through."""
     agent: Any = tool_context.get_invocation_context().agent
     listed = _callbacks(getattr(agent, field, None))
     if not listed or listed[-1] is not own:
@@ -187,9 +188,10 @@ def direct_answers(
     let_through: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def before_tool(tool: Any, args: dict[str, Any], tool_context: Any) -> None:
-        # Both orders are checked before the call reaches the server.
+        # Every order is checked before the call reaches the server.
         _require_last(tool_context, "before_tool_callback", before_tool)
         _require_last(tool_context, "after_tool_callback", after_tool)
+        _require_last(tool_context, "after_agent_callback", after_agent)
         let_through.add(tool_context)
 
     async def after_tool(
