@@ -614,3 +614,20 @@ def test_a_hook_given_alone_at_one_point_is_refused() -> None:
     state = State(schema={"messages": {"type": list[ChatMessage]}}, data={"messages": [ChatMessage.from_user("Go.")]})
     with pytest.raises(ValueError, match=r"hooks=direct_answers"):
         hook.run(state)
+
+
+def test_a_run_that_max_agent_steps_ends_after_a_verbatim_step_ends_on_the_hosts_view(example_python: str) -> None:
+    """With `max_agent_steps=1` the Agent stops right after the tool step, before any `before_llm` point: the hook
+    decides at `after_run`, so the last message is the host's view, not the tool message (whose `.text` is None)."""
+    toolset = MCPToolset(StdioServerInfo(command=example_python, args=[MARKED]))
+    generator = ScriptedGenerator(ENTRY)
+    agent = Agent(
+        chat_generator=generator, tools=toolset, hooks=direct_answers({"example": toolset}), max_agent_steps=1
+    )
+    try:
+        output = agent.run(messages=[ChatMessage.from_user("Go.")])
+    finally:
+        toolset.close()
+    final = output["last_message"].text
+    assert generator.calls == 1 and final is not None
+    assert final.startswith('Verbatim result from tool "entry" of server "example".') and "Entry of A-1" in final

@@ -26,7 +26,8 @@ message of the step is still the host's view the hook put there, it appends an a
 host's view (`mcp_rendering.integrations.answer.final_answer`: the caption, a partial result's notice with how to
 get the rest, every record) and sets the Agent's ``stop_run`` state key, which the Agent reads after its
 ``before_llm`` hooks, so that the run ends before the next model call; ``exit_reason`` is then the first such
-tool's name, as an exit condition would set it. An ``after_tool`` hook listed after the adapter's that refused or
+tool's name, as an exit condition would set it (a run that ``max_agent_steps`` ends right after that step is
+decided the same way at ``after_run``). An ``after_tool`` hook listed after the adapter's that refused or
 replaced a result sends the turn to the model, which reads what the hook left. The last message's ``.text`` is
 the answer, where Haystack applications read it; without the hook, with ``exit_conditions``, the last message is
 the tool message, whose ``.text`` is None and whose result is the whole `CallToolResult` as JSON.
@@ -179,10 +180,10 @@ class DirectAnswerHook:
         self._allowed = AllowByServer(allow)
         self.servers = servers_by_name(servers, "MCP toolsets or tools")
         """The MCP toolsets and tools whose results may answer, by their server's name."""
-        # Whether the hook is registered at ``before_llm``, ``before_tool`` and ``after_tool`` (as `direct_answers`
-        # registers it): it notes, in the run's own State, where each model reply starts and the calls that go on
-        # to the tools, and decides at ``before_llm`` from what every ``after_tool`` hook left. A hook made alone
-        # refuses to run.
+        # Whether the hook is registered at ``before_llm``, ``before_tool``, ``after_tool`` and ``after_run`` (as
+        # `direct_answers` registers it): it notes, in the run's own State, where each model reply starts and the
+        # calls that go on to the tools, and decides at ``before_llm`` (or ``after_run``) from what every
+        # ``after_tool`` hook left. A hook made alone refuses to run.
         self._watching = False
         self._listed: dict[str, dict[str, Any]] = {}
 
@@ -216,8 +217,8 @@ class DirectAnswerHook:
             # At `after_tool` alone the hook could only decide where it is listed, and a hook listed after it that
             # refused or replaced a result would never count.
             raise ValueError(
-                "DirectAnswerHook runs at the Agent's before_llm, before_tool and after_tool points: give the Agent "
-                "hooks=direct_answers({...}), and list your own hooks at those points first"
+                "DirectAnswerHook runs at the Agent's before_llm, before_tool, after_tool and after_run points: give "
+                "the Agent hooks=direct_answers({...}), and list your own hooks at those points first"
             )
         messages = list(cast("list[Any]", state.data.get("messages") or []))
         step = _run_step(state, self.servers)
@@ -235,10 +236,11 @@ class DirectAnswerHook:
             return
         let_through = step.pop("let_through", None)
         if let_through is None:
-            # The `before_llm` point (or `before_tool` after a hook answered every call): the model's reply, if
-            # any, starts here. Every `after_tool` hook of the last step has run by now, in whatever order the
-            # application listed them: the run ends only when each tool message is still the host's view this hook
-            # put there, so that a hook after it that refused or replaced a result sends the turn to the model.
+            # The `before_llm` point (or `before_tool` after a hook answered every call, or `after_run`): the
+            # model's reply, if any, starts here. Every `after_tool` hook of the last step has run by now, in
+            # whatever order the application listed them: the run ends only when each tool message is still the
+            # host's view this hook put there, so that a hook after it that refused or replaced a result sends the
+            # turn to the model.
             ending = step.pop("ending", None)
             if ending is not None and _still_the_views(messages, cast("list[list[str]]", ending)):
                 self._end(state, cast("list[list[str]]", ending))
@@ -305,7 +307,7 @@ class DirectAnswerHook:
 
     def to_dict(self) -> dict[str, Any]:
         """Haystack's serialization of the hook: each server's tools by name, and whether it is registered at the
-        three points as `direct_answers` registers it."""
+        points as `direct_answers` registers it."""
         return {
             "type": f"{type(self).__module__}.{type(self).__qualname__}",
             "init_parameters": {
@@ -356,5 +358,6 @@ def direct_answers(
             `servers` is not a mapping of names to MCP toolsets or tools.
     """
     hook = DirectAnswerHook(servers, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
-    hook._watching = True  # pyright: ignore[reportPrivateUsage]  # registered at the three points below
-    return {"before_llm": [hook], "before_tool": [hook], "after_tool": [hook]}
+    hook._watching = True  # pyright: ignore[reportPrivateUsage]  # registered at the points below
+    # At ``after_run`` too: a run that `max_agent_steps` ends right after a verbatim step reaches no ``before_llm``.
+    return {"before_llm": [hook], "before_tool": [hook], "after_tool": [hook], "after_run": [hook]}
