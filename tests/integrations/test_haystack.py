@@ -631,3 +631,25 @@ def test_a_run_that_max_agent_steps_ends_after_a_verbatim_step_ends_on_the_hosts
     final = output["last_message"].text
     assert generator.calls == 1 and final is not None
     assert final.startswith('Verbatim result from tool "entry" of server "example".') and "Entry of A-1" in final
+
+
+def test_a_before_llm_hook_listed_first_that_adds_a_message_keeps_the_route(example_python: str) -> None:
+    """The run ends at `before_llm`, after the application's hooks there (listed first, as the page asks): one that
+    adds a message after the step's tool messages leaves them the host's views, and the route is taken."""
+    toolset = MCPToolset(StdioServerInfo(command=example_python, args=[MARKED]))
+    generator = ScriptedGenerator(ENTRY)
+    hooks = direct_answers({"example": toolset})
+
+    def remind(state: Any) -> None:
+        if state.data["messages"][-1].tool_call_result is not None:
+            state.set("messages", [ChatMessage.from_system("Answer briefly.")])
+
+    hooks["before_llm"] = [AppHook(remind), *hooks["before_llm"]]
+    agent = Agent(chat_generator=generator, tools=toolset, hooks=hooks)
+    try:
+        output = agent.run(messages=[ChatMessage.from_user("Go.")])
+    finally:
+        toolset.close()
+    final = output["last_message"].text
+    assert generator.calls == 1 and final is not None
+    assert final.startswith('Verbatim result from tool "entry" of server "example".') and "Entry of A-1" in final

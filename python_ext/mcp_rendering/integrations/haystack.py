@@ -147,13 +147,17 @@ def _unconverted_tools(state: Any, servers: Mapping[str, Any]) -> dict[str, str]
 
 
 def _still_the_views(messages: list[Any], ending: list[list[str]]) -> bool:
-    """Whether the last messages are still the tool messages of `ending` (``[call id, view, tool name]`` each, in
-    order), each holding exactly the host's view the hook put there."""
-    if len(messages) < len(ending):
-        return False
-    for message, (call, view, _) in zip(messages[len(messages) - len(ending) :], ending, strict=True):
+    """Whether the tool message of each call of `ending` (``[call id, view, tool name]`` each) is still there holding
+    exactly the host's view the hook put there (a message a hook added since, as a `before_llm` hook listed first
+    may, changes nothing)."""
+    results: dict[str, Any] = {}
+    for message in messages:
         result = getattr(message, "tool_call_result", None)
-        if result is None or result.error or str(result.origin.id) != call or result.result != view:
+        if result is not None:
+            results[str(result.origin.id)] = result
+    for call, view, _ in ending:
+        result = results.get(call)
+        if result is None or result.error or result.result != view:
             return False
     return True
 
