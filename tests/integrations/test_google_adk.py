@@ -7,8 +7,10 @@ against the example servers over stdio, and reads the final text the user would 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import subprocess
+import weakref
 from collections.abc import AsyncGenerator, Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
@@ -266,14 +268,21 @@ def test_a_turn_left_undecided_never_meets_another_invocations_calls() -> None:
     callbacks = direct_answers({"ledger": toolset})
     marked = SimpleNamespace(name="entry", raw_mcp_tool=raw)
     other = SimpleNamespace(name="lookup")
-    turn = SimpleNamespace(
+    turn = _Context(
         content=SimpleNamespace(
             parts=[SimpleNamespace(function_call=SimpleNamespace(id=call)) for call in ("call-1", "call-2")]
         )
     )
+    agent = SimpleNamespace(
+        name="test",
+        before_tool_callback=callbacks["before_tool_callback"],
+        after_tool_callback=callbacks["after_tool_callback"],
+        after_agent_callback=callbacks["after_agent_callback"],
+    )
 
     def context(invocation: str, call: str) -> Any:
         return _Context(
+            get_invocation_context=lambda: SimpleNamespace(agent=agent),
             invocation_id=invocation,
             function_call_id=call,
             session=SimpleNamespace(events=[turn]),
@@ -411,7 +420,7 @@ def test_a_callback_that_replaces_the_result_means_no_route(example_python: str)
 
 
 def test_a_call_that_failed_leaves_nothing_a_later_refusal_could_pass_for(example_python: str) -> None:
-    """A call let through by the adapter's before-tool callback whose run then fails (a later callback raises) leaves
+    """A call let through by the adapter's before-tool callback whose run then fails (a callback raises) leaves
     no mark: in the next invocation, whose call has the same id, the application refuses the call with a response
     shaped as an MCP result, which is never read as the server's."""
     params = StdioServerParameters(command=example_python, args=[MARKED])
@@ -426,15 +435,16 @@ def test_a_call_that_failed_leaves_nothing_a_later_refusal_could_pass_for(exampl
             return {"content": [{"type": "text", "text": REFUSAL}], "isError": False}
         return None
 
-    def fail_the_first(tool: Any, args: dict[str, Any], tool_context: Any) -> None:
-        raise RuntimeError("the application's check failed")
+    def fail_the_first(tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any) -> None:
+        if invocation["count"] == 1:
+            raise RuntimeError("the application's check failed")
 
     agent = LlmAgent(
         name="test",
         model=model,
         tools=[toolset],
-        before_tool_callback=[refuse_the_second, answers["before_tool_callback"], fail_the_first],
-        after_tool_callback=answers["after_tool_callback"],
+        before_tool_callback=[refuse_the_second, answers["before_tool_callback"]],
+        after_tool_callback=[fail_the_first, answers["after_tool_callback"]],
         after_agent_callback=answers["after_agent_callback"],
     )
 
@@ -484,3 +494,93 @@ def test_a_turn_lists_each_toolset_once_for_all_its_results(example_python: str)
     assert any(event.is_final_response() for event in events)
     # Two results of one turn, two toolsets: each toolset listed once for them.
     assert len(listed_for_results) == 2, listed_for_results
+
+
+def _redact(tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any) -> Any:
+    return {"content": [{"type": "text", "text": "Redacted."}], "isError": False}
+
+
+def _refuse(tool: Any, args: dict[str, Any], tool_context: Any) -> Any:
+    return {"content": [{"type": "text", "text": REFUSAL}], "isError": False}
+
+
+def _withhold(callback_context: Any) -> Any:
+    return types.Content(role="model", parts=[types.Part(text="Withheld by the application's policy.")])
+
+
+@pytest.mark.parametrize("field", ["after_tool_callback", "before_tool_callback", "after_agent_callback"])
+def test_an_application_callback_listed_after_the_adapters_is_refused_before_the_call(
+    example_python: str, field: str
+) -> None:
+    """ADK stops a callback chain at the first callback that returns a value: a redaction (or a refusal, or an
+    agent's answer withheld) listed after the adapter's would never run on a verbatim result. The agent is refused
+    with an error naming the order, before the server receives the call. The other order:
+    `test_a_callback_that_replaces_the_result_means_no_route`."""
+    params = StdioServerParameters(command=example_python, args=[MARKED])
+    toolset = McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
+    answers = direct_answers({"example": toolset})
+    callbacks: dict[str, Any] = dict(answers)
+    callbacks[field] = [
+        answers[field],
+        {"after_tool_callback": _redact, "before_tool_callback": _refuse}.get(field, _withhold),
+    ]
+    model = ScriptedModel(model="scripted", tool="entry", arguments={"account": "A-1"})
+    agent = LlmAgent(name="test", model=model, tools=[toolset], **callbacks)
+    probe = LlmAgent(
+        name="probe", model=ScriptedModel(model="scripted", tool="received", arguments={}), tools=[toolset]
+    )
+
+    async def run() -> list[Any]:
+        try:
+            with pytest.raises(ValueError, match=rf"{field}=\[yours, answers\[\"{field}\"\]\]"):
+                await _events(agent, "test")
+            return [
+                part.function_response.response
+                for event in await _events(probe, "probe")
+                if event.content is not None
+                for part in event.content.parts or []
+                if part.function_response is not None
+            ]
+        finally:
+            await toolset.close()
+
+    responses = asyncio.run(run())
+    assert json.loads(responses[0]["content"][0]["text"]) == []  # the server never received the call
+
+
+def test_a_run_aborted_in_a_turn_keeps_nothing_of_it() -> None:
+    """A turn whose other call raises (or whose run is cancelled) reaches neither its own end nor the agent's: the
+    listing its verbatim result was captioned from goes when ADK lets go of the turn's event, not with the agent.
+    Driven through the callbacks themselves, in the order ADK runs them."""
+    raw = {"name": "entry", "inputSchema": {"type": "object"}, "_meta": {RENDERING: {"verbatimHint": True}}}
+    served = [_Context(raw_mcp_tool=raw)]
+    toolset = SimpleNamespace(get_tools=lambda context: _listed(list(served)))
+    callbacks = direct_answers({"ledger": toolset})
+    kept = weakref.ref(served[0])
+    agent = SimpleNamespace(
+        name="test",
+        before_tool_callback=callbacks["before_tool_callback"],
+        after_tool_callback=callbacks["after_tool_callback"],
+        after_agent_callback=callbacks["after_agent_callback"],
+    )
+    turn = _Context(
+        content=SimpleNamespace(
+            parts=[SimpleNamespace(function_call=SimpleNamespace(id=call)) for call in ("call-1", "call-2")]
+        )
+    )
+    context = _Context(
+        get_invocation_context=lambda: SimpleNamespace(agent=agent),
+        invocation_id="aborted",
+        function_call_id="call-1",
+        session=SimpleNamespace(events=[turn]),
+        actions=SimpleNamespace(skip_summarization=False),
+        state={},
+    )
+    marked = SimpleNamespace(name="entry", raw_mcp_tool=raw)
+    callbacks["before_tool_callback"](marked, {}, context)
+    answer = asyncio.run(callbacks["after_tool_callback"](marked, {}, context, {"content": []}))
+    served.clear()
+    assert answer is not None and kept() is not None  # call-2 raised: the turn is left open
+    del turn, context
+    gc.collect()
+    assert kept() is None

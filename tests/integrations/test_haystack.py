@@ -224,17 +224,28 @@ def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
 
 
 def _hook_on(result_text: str) -> tuple[list[Any], Any]:
-    """The hook run on one tool message holding `result_text`, as `mcp-haystack` writes a result: the messages after
-    it and the `stop_run` it set."""
+    """The hook run on one tool message holding `result_text`, as `mcp-haystack` writes a result, at each point of
+    an Agent's step in the Agent's order: the messages after it and the `stop_run` it set."""
     from haystack.components.agents.state import State  # pyright: ignore[reportMissingImports]
 
-    tool_message = ChatMessage.from_tool(result_text, origin=ToolCall(tool_name="ledger", arguments={}, id="call-1"))
-    schema = {"messages": {"type": list[ChatMessage]}, "stop_run": {"type": str}, "tools": {"type": list}}
+    call = ToolCall(tool_name="ledger", arguments={}, id="call-1")
+    tool_message = ChatMessage.from_tool(result_text, origin=call)
+    schema = {
+        "messages": {"type": list[ChatMessage]},
+        "stop_run": {"type": str},
+        "tools": {"type": list},
+        "hook_context": {"type": dict},
+    }
     # The tool that ran the call, as the Agent keeps it in its state for hooks (never connected here).
     tool = MCPTool(name="ledger", server_info=StdioServerInfo(command="unused"))
-    data = {"messages": [ChatMessage.from_user("Go."), tool_message], "tools": [tool]}
-    state = State(schema=schema, data=data)
-    DirectAnswerHook({"example": tool}).run(state)
+    state = State(schema=schema, data={"messages": [ChatMessage.from_user("Go.")], "tools": [tool]})
+    [hook] = direct_answers({"example": tool})["after_tool"]
+    hook.run(state)  # before_llm
+    state.set("messages", [ChatMessage.from_assistant(tool_calls=[call])])
+    hook.run(state)  # before_tool
+    state.set("messages", [tool_message])
+    hook.run(state)  # after_tool
+    hook.run(state)  # before_llm: the run ends here
     return state.data["messages"], state.data.get("stop_run")
 
 
@@ -356,11 +367,11 @@ class AppHook:
 
 
 def _run_hooked(
-    python: str, *, before: Any = None, after: Any = None
+    python: str, *, before: Any = None, after: Any = None, after_the_adapters: Any = None
 ) -> tuple[str | None, ScriptedGenerator, list[dict[str, Any]], list[str]]:
     """`_run` on the server marking every tool, with no allow-list, and the application's own `before_tool` hook
-    and `after_tool` hook (before the adapter's); with the calls of `entry` the server received and the tool
-    results the model read."""
+    and `after_tool` hook (before the adapter's, or `after_the_adapters` after it); with the calls of `entry` the
+    server received and the tool results the model read."""
     toolset = MCPToolset(StdioServerInfo(command=python, args=[MARKED]))
     generator = ScriptedGenerator(ENTRY)
     hooks = direct_answers({"example": toolset})
@@ -368,6 +379,8 @@ def _run_hooked(
         hooks["before_tool"] = [AppHook(before), *hooks["before_tool"]]
     if after is not None:
         hooks["after_tool"] = [AppHook(after), *hooks["after_tool"]]
+    if after_the_adapters is not None:
+        hooks["after_tool"] = [*hooks["after_tool"], AppHook(after_the_adapters)]
     agent = Agent(chat_generator=generator, tools=toolset, hooks=hooks)
     try:
         output = agent.run(messages=[ChatMessage.from_user("Go.")])
@@ -440,9 +453,11 @@ def test_a_hook_that_replaces_the_result_means_no_route(example_python: str) -> 
         ]
         state.set("messages", messages, handler_override=replace_values)
 
-    final, generator, received, read = _run_hooked(example_python, after=redact)
-    assert received == [{"account": "A-1"}]
-    assert final == SUMMARY and generator.calls == 2 and read == ["Redacted."]
+    # Listed before the adapter's hook or after it: the run ends only on what every hook left.
+    for order in ("after", "after_the_adapters"):
+        final, generator, received, read = _run_hooked(example_python, **{order: redact})
+        assert received == [{"account": "A-1"}]
+        assert final == SUMMARY and generator.calls == 2 and read == ["Redacted."], order
 
 
 def test_a_step_with_a_call_the_user_rejected_goes_to_the_model(example_python: str) -> None:
@@ -588,3 +603,53 @@ def test_an_agent_restored_from_its_serialized_form_keeps_the_hooks_checks(
             assert final == SUMMARY and generator.calls == 2
         else:
             assert generator.calls == 1 and final.count('Verbatim result from tool "financial_statements"') == 2
+
+
+def test_a_hook_given_alone_at_one_point_is_refused() -> None:
+    """Alone at `after_tool`, the hook could decide only where it is listed: a hook after it that replaced a result
+    would not count. It is refused, naming `direct_answers`."""
+    from haystack.components.agents.state import State  # pyright: ignore[reportMissingImports]
+
+    hook = DirectAnswerHook({"example": ["ledger"]})
+    state = State(schema={"messages": {"type": list[ChatMessage]}}, data={"messages": [ChatMessage.from_user("Go.")]})
+    with pytest.raises(ValueError, match=r"hooks=direct_answers"):
+        hook.run(state)
+
+
+def test_a_run_that_max_agent_steps_ends_after_a_verbatim_step_ends_on_the_hosts_view(example_python: str) -> None:
+    """With `max_agent_steps=1` the Agent stops right after the tool step, before any `before_llm` point: the hook
+    decides at `after_run`, so the last message is the host's view, not the tool message (whose `.text` is None)."""
+    toolset = MCPToolset(StdioServerInfo(command=example_python, args=[MARKED]))
+    generator = ScriptedGenerator(ENTRY)
+    agent = Agent(
+        chat_generator=generator, tools=toolset, hooks=direct_answers({"example": toolset}), max_agent_steps=1
+    )
+    try:
+        output = agent.run(messages=[ChatMessage.from_user("Go.")])
+    finally:
+        toolset.close()
+    final = output["last_message"].text
+    assert generator.calls == 1 and final is not None
+    assert final.startswith('Verbatim result from tool "entry" of server "example".') and "Entry of A-1" in final
+
+
+def test_a_before_llm_hook_listed_first_that_adds_a_message_keeps_the_route(example_python: str) -> None:
+    """The run ends at `before_llm`, after the application's hooks there (listed first, as the page asks): one that
+    adds a message after the step's tool messages leaves them the host's views, and the route is taken."""
+    toolset = MCPToolset(StdioServerInfo(command=example_python, args=[MARKED]))
+    generator = ScriptedGenerator(ENTRY)
+    hooks = direct_answers({"example": toolset})
+
+    def remind(state: Any) -> None:
+        if state.data["messages"][-1].tool_call_result is not None:
+            state.set("messages", [ChatMessage.from_system("Answer briefly.")])
+
+    hooks["before_llm"] = [AppHook(remind), *hooks["before_llm"]]
+    agent = Agent(chat_generator=generator, tools=toolset, hooks=hooks)
+    try:
+        output = agent.run(messages=[ChatMessage.from_user("Go.")])
+    finally:
+        toolset.close()
+    final = output["last_message"].text
+    assert generator.calls == 1 and final is not None
+    assert final.startswith('Verbatim result from tool "entry" of server "example".') and "Entry of A-1" in final

@@ -27,10 +27,16 @@ event that made them) answered verbatim; otherwise the model answers, having rea
 ones as `{"answer": text}`, the host's view, in place of the raw result.
 
 The application's own tool callbacks and plugins see every call, as without the route: list its callbacks before
-the adapter's. The adapter's `before_tool_callback` only notes that the call goes on to the tool, so that a response
-a callback gave in place of the call (a refusal) is never read as the server's result; a callback that rewrites the
-arguments decides what the server receives and the host's view shows; an `after_tool_callback` (or a plugin's) that
-replaces the result ends ADK's chain before the adapter's, and the model reads it.
+the adapter's. ADK stops a tool callback chain at the first callback that returns a value, so a callback listed
+after the adapter's would never see a verbatim result: an agent whose `before_tool_callback` or
+`after_tool_callback` (or `after_agent_callback`, which ends the turn with the host's view) does not end with the
+adapter's is refused with a `ValueError` naming the order, before its first call reaches the server. The
+adapter's `before_tool_callback` only notes that the call goes on to the tool, so that a response a callback gave
+in place of the call (a refusal) is never read as the server's result; a callback that rewrites the arguments
+decides what the server receives and the host's view shows; an `after_tool_callback` (or a plugin's) that replaces
+the result ends ADK's chain before the adapter's, and the model reads it. What the adapter keeps of a model turn
+goes when the turn ends, when the agent's turn ends, or (a call raised, the run was aborted) when ADK lets go of
+the model's event that made the turn's calls.
 """
 
 from __future__ import annotations
@@ -71,17 +77,40 @@ def _wire(value: Any) -> Any:
     return value
 
 
-def _turn_call_ids(tool_context: Any) -> tuple[str, ...]:
-    """The ids of every function call the model made in the event that made this one (this call's id alone when
-    that event is not found)."""
+def _turn_of(tool_context: Any) -> tuple[tuple[str, ...], Any]:
+    """The ids of every function call the model made in the event that made this one, with that event (this call's
+    id alone, and None, when that event is not found)."""
     own = cast("str | None", tool_context.function_call_id)
     for event in reversed(cast("list[Any]", tool_context.session.events)):
         content: Any = event.content
         parts = cast("list[Any]", (content.parts or []) if content is not None else [])
         ids = tuple(str(part.function_call.id) for part in parts if part.function_call is not None)
         if own in ids:
-            return ids
-    return (own or "",)
+            return ids, event
+    return (own or "",), None
+
+
+def _callbacks(configured: Any) -> list[Any]:
+    """An `LlmAgent` callback field (one callable, a list of them, or None) as the list ADK runs in order."""
+    if configured is None:
+        return []
+    return list(cast("list[Any]", configured)) if isinstance(configured, list) else [configured]
+
+
+def _require_last(tool_context: Any, field: str, own: Callable[..., Any]) -> None:
+    """Refuse an agent whose `field` does not end with the adapter's `own` callback: ADK stops a callback chain at
+    the first callback that returns a value, so a callback of the application's listed after the adapter's would
+    never run on a verbatim result or its answer (its refusal or redaction bypassed), or would answer a call the
+    adapter let through."""
+    agent: Any = tool_context.get_invocation_context().agent
+    listed = _callbacks(getattr(agent, field, None))
+    if not listed or listed[-1] is not own:
+        name = getattr(agent, "name", "?")
+        raise ValueError(
+            f"agent {name!r}: the {field} of direct_answers() must come last in the agent's {field} (ADK stops at "
+            f"the first callback that returns a value, so a callback after it would not see a verbatim result); "
+            f'list your own first: {field}=[yours, answers["{field}"]]'
+        )
 
 
 async def _listings(servers: Mapping[str, Any], tool_context: Any) -> dict[str, list[Any]]:
@@ -130,14 +159,28 @@ def direct_answers(
     # The answers of each turn's calls so far (None: not verbatim), by invocation and the turn's call ids. ADK runs
     # a turn's calls concurrently and merges their actions; this callback's bookkeeping runs without awaiting, so
     # the last call of the turn to finish sees every other one and alone decides whether the summary is skipped. A
-    # call whose after-tool callback never runs (an application's callback or plugin replaced the result first)
-    # leaves its turn undecided: the invocation's entries go when the agent's turn ends, and never meet another
-    # invocation's calls of the same ids.
+    # call whose after-tool callback never runs (an application's callback or plugin replaced the result first, the
+    # call raised, the run was aborted) leaves its turn undecided: its entries go when the agent's turn ends, or
+    # when ADK lets go of the model's event that made the turn's calls, and never meet another invocation's calls of
+    # the same ids.
     turns: dict[tuple[str, tuple[str, ...]], dict[str, tuple[str | None, str]]] = {}
     # The toolsets' listings, read once per turn (the first of its results to need them) and shared by its calls:
     # a tool is captioned only when a listing of this turn holds it as the agent called it, so a listing changed
     # since the agent's own takes no route. They go with the turn, as `turns` does.
     listings: dict[tuple[str, tuple[str, ...]], asyncio.Task[dict[str, list[Any]]]] = {}
+
+    # The finalizers tying each open turn to the model's event that made its calls.
+    ends: dict[tuple[str, tuple[str, ...]], weakref.finalize[..., None]] = {}
+
+    def forget(key: tuple[str, tuple[str, ...]]) -> None:
+        end = ends.pop(key, None)
+        if end is not None:
+            end.detach()
+        turns.pop(key, None)
+        listing = listings.pop(key, None)
+        if listing is not None:
+            listing.cancel()
+
     # The calls the application's before-tool callbacks let through to the tool (ADK runs the after-tool callbacks
     # also on a response a before-tool callback gave in place of the call), as the call's own context, which ADK
     # shares between a call's callbacks: a mark goes with its call however the call ends (an error, a
@@ -145,23 +188,31 @@ def direct_answers(
     let_through: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def before_tool(tool: Any, args: dict[str, Any], tool_context: Any) -> None:
+        # Every order is checked before the call reaches the server.
+        _require_last(tool_context, "before_tool_callback", before_tool)
+        _require_last(tool_context, "after_tool_callback", after_tool)
+        _require_last(tool_context, "after_agent_callback", after_agent)
         let_through.add(tool_context)
 
     async def after_tool(
         tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any
     ) -> dict[str, Any] | None:
+        _require_last(tool_context, "after_tool_callback", after_tool)
         made = tool_context in let_through
         let_through.discard(tool_context)
-        calls = _turn_call_ids(tool_context)
+        calls, made_by = _turn_of(tool_context)
         key = (cast("str", tool_context.invocation_id), calls)
+        if key not in turns and made_by is not None:
+            # An aborted run never reaches its turn's end nor `after_agent`: the turn's entries go with its event.
+            ends[key] = weakref.finalize(made_by, forget, key)
+        turns.setdefault(key, {})
         answer = await _verbatim_answer(tool, args, tool_context, tool_response, key) if made else None
         # From here on nothing awaits: the turn's bookkeeping below runs whole.
         answered = turns.setdefault(key, {})
         name = getattr(tool, "name", None)
         answered[cast("str", tool_context.function_call_id)] = (answer, name if isinstance(name, str) else "unknown")
         if len(answered) >= len(set(calls)):
-            del turns[key]
-            listings.pop(key, None)
+            forget(key)
             if all(text is not None for text, _ in answered.values()):
                 tool_context.actions.skip_summarization = True
                 earlier = cast("list[dict[str, str]]", tool_context.state.get(ANSWER_KEY) or [])
@@ -191,10 +242,8 @@ def direct_answers(
 
     def after_agent(callback_context: Any) -> Any:
         invocation = cast("str", callback_context.invocation_id)
-        for key in [key for key in turns if key[0] == invocation]:
-            del turns[key]
-        for key in [key for key in listings if key[0] == invocation]:
-            listings.pop(key).cancel()
+        for key in [key for key in {*turns, *listings} if key[0] == invocation]:
+            forget(key)
         answers = cast("list[dict[str, str]] | None", callback_context.state.get(ANSWER_KEY))
         if not answers:
             return None

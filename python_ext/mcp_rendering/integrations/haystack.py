@@ -16,17 +16,21 @@ at once). A result is captioned with the name of the server whose toolset (or to
 for the whole agent, and ``allow`` maps a server's name to its tools' names. An `MCPTool` given alone keeps its
 server's connection private: only a result's directive counts for it.
 
-The hook runs at the Agent's ``after_tool`` point (and at ``before_llm`` and ``before_tool``, where it notes, in the
-run's own State, where the model's reply starts and the calls that go on to the tools, so that a result an
-application's hook gave in place of a call is never read as the server's, and a step in which a hook answered a call
-itself, as `ConfirmationHook` does for a rejected one, goes to the model). When every tool
-call of the model's turn returned a result the host presents verbatim (the result's directive, or the tool's hint),
-it appends an assistant message holding the host's view (`mcp_rendering.integrations.answer.final_answer`: the
-caption, a partial result's notice with how to get the rest, every record) and sets the Agent's ``stop_run`` state
-key, so that the run ends before the next model call; ``exit_reason`` is then the first such tool's name, as an exit
-condition would set it. The last message's ``.text`` is the answer, where Haystack applications read it; without the
-hook, with ``exit_conditions``, the last message is the tool message, whose ``.text`` is None and whose result is the
-whole `CallToolResult` as JSON.
+The hook runs at the Agent's ``after_tool`` point, where it puts the host's view in place of each verbatim result
+(and at ``before_tool``, where it notes, in the run's own State, the calls that go on to the tools, so that a result
+an application's hook gave in place of a call is never read as the server's, and a step in which a hook answered a
+call itself, as `ConfirmationHook` does for a rejected one, goes to the model). When every tool call of the model's
+turn returned a result the host presents verbatim (the result's directive, or the tool's hint), the decision waits
+for the next ``before_llm`` point, where every ``after_tool`` hook has run whatever their order: if each tool
+message of the step is still the host's view the hook put there, it appends an assistant message holding the
+host's view (`mcp_rendering.integrations.answer.final_answer`: the caption, a partial result's notice with how to
+get the rest, every record) and sets the Agent's ``stop_run`` state key, which the Agent reads after its
+``before_llm`` hooks, so that the run ends before the next model call; ``exit_reason`` is then the first such
+tool's name, as an exit condition would set it (a run that ``max_agent_steps`` ends right after that step is
+decided the same way at ``after_run``). An ``after_tool`` hook listed after the adapter's that refused or
+replaced a result sends the turn to the model, which reads what the hook left. The last message's ``.text`` is
+the answer, where Haystack applications read it; without the hook, with ``exit_conditions``, the last message is
+the tool message, whose ``.text`` is None and whose result is the whole `CallToolResult` as JSON.
 
 The route is read only from the tool message of one of the given tools that the application gave neither
 ``outputs_to_string`` nor ``outputs_to_state`` (the Agent's ``tools`` state key, kept for hooks, says which tool ran
@@ -142,6 +146,22 @@ def _unconverted_tools(state: Any, servers: Mapping[str, Any]) -> dict[str, str]
     return served
 
 
+def _still_the_views(messages: list[Any], ending: list[list[str]]) -> bool:
+    """Whether the tool message of each call of `ending` (``[call id, view, tool name]`` each) is still there holding
+    exactly the host's view the hook put there (a message a hook added since, as a `before_llm` hook listed first
+    may, changes nothing)."""
+    results: dict[str, Any] = {}
+    for message in messages:
+        result = getattr(message, "tool_call_result", None)
+        if result is not None:
+            results[str(result.origin.id)] = result
+    for call, view, _ in ending:
+        result = results.get(call)
+        if result is None or result.error or result.result != view:
+            return False
+    return True
+
+
 class DirectAnswerHook:
     """A Haystack `Hook` for the Agent's ``after_tool`` point; see the module docstring and `direct_answers`."""
 
@@ -164,9 +184,10 @@ class DirectAnswerHook:
         self._allowed = AllowByServer(allow)
         self.servers = servers_by_name(servers, "MCP toolsets or tools")
         """The MCP toolsets and tools whose results may answer, by their server's name."""
-        # Whether the hook is registered at ``before_llm`` and ``before_tool`` too (as `direct_answers` registers
-        # it): it then notes, in the run's own State, where each model reply starts and the calls that go on to
-        # the tools. Otherwise every result is read as the server's.
+        # Whether the hook is registered at ``before_llm``, ``before_tool``, ``after_tool`` and ``after_run`` (as
+        # `direct_answers` registers it): it notes, in the run's own State, where each model reply starts and the
+        # calls that go on to the tools, and decides at ``before_llm`` (or ``after_run``) from what every
+        # ``after_tool`` hook left. A hook made alone refuses to run.
         self._watching = False
         self._listed: dict[str, dict[str, Any]] = {}
 
@@ -196,10 +217,14 @@ class DirectAnswerHook:
     def run(self, state: Any) -> None:
         """Put the host's view in place of each verbatim result of the last model turn, and end the run with it when
         every tool call of the turn answered verbatim and the application answered none of them itself."""
-        messages = list(cast("list[Any]", state.data.get("messages") or []))
         if not self._watching:
-            self._after_tool(state, messages, None, answered=False)
-            return
+            # At `after_tool` alone the hook could only decide where it is listed, and a hook listed after it that
+            # refused or replaced a result would never count.
+            raise ValueError(
+                "DirectAnswerHook runs at the Agent's before_llm, before_tool, after_tool and after_run points: give "
+                "the Agent hooks=direct_answers({...}), and list your own hooks at those points first"
+            )
+        messages = list(cast("list[Any]", state.data.get("messages") or []))
         step = _run_step(state, self.servers)
         pending = cast("list[Any]", getattr(messages[-1], "tool_calls", None) or []) if messages else []
         if pending:
@@ -215,13 +240,27 @@ class DirectAnswerHook:
             return
         let_through = step.pop("let_through", None)
         if let_through is None:
-            # The `before_llm` point (or `before_tool` after a hook answered every call): the model's reply, if
-            # any, starts here.
+            # The `before_llm` point (or `before_tool` after a hook answered every call, or `after_run`): the
+            # model's reply, if any, starts here. Every `after_tool` hook of the last step has run by now, in
+            # whatever order the application listed them: the run ends only when each tool message is still the
+            # host's view this hook put there, so that a hook after it that refused or replaced a result sends the
+            # turn to the model.
+            ending = step.pop("ending", None)
+            if ending is not None and _still_the_views(messages, cast("list[list[str]]", ending)):
+                self._end(state, cast("list[list[str]]", ending))
             step["mark"] = len(messages)
             return
         self._after_tool(state, messages, set(cast("list[str]", let_through)), answered=step.pop("answered", True))
 
-    def _after_tool(self, state: Any, messages: list[Any], let_through: set[str] | None, *, answered: bool) -> None:
+    def _end(self, state: Any, ending: list[list[str]]) -> None:
+        """Append the host's view of the step's results (each ``[call id, view, tool name]``) as the last message and
+        end the run before the next model call, with the first tool's name as its ``exit_reason``."""
+        chat_message: Any = importlib.import_module("haystack.dataclasses").ChatMessage
+        text = self._options.join([view for _, view, _ in ending], [tool for _, _, tool in ending])
+        state.set("messages", [chat_message.from_assistant(text)])
+        state.set("stop_run", ending[0][2])
+
+    def _after_tool(self, state: Any, messages: list[Any], let_through: set[str], *, answered: bool) -> None:
         start = len(messages)
         while start > 0 and getattr(messages[start - 1], "tool_call_result", None) is not None:
             start -= 1
@@ -243,14 +282,13 @@ class DirectAnswerHook:
         state.set("messages", messages, handler_override=_replace)
         if answered or any(answer is None for answer in answers):
             return
-        text = self._options.join(
-            [answer or "" for answer in answers],
-            [str(getattr(result.origin, "tool_name", None) or "unknown") for result in results],
-        )
-        state.set("messages", [chat_message.from_assistant(text)])
-        state.set("stop_run", str(results[0].origin.tool_name))
+        ending = [
+            [str(result.origin.id), answer or "", str(getattr(result.origin, "tool_name", None) or "unknown")]
+            for result, answer in zip(results, answers, strict=True)
+        ]
+        _run_step(state, self.servers)["ending"] = ending
 
-    def _answer(self, result: Any, served: Mapping[str, str], let_through: set[str] | None) -> str | None:
+    def _answer(self, result: Any, served: Mapping[str, str], let_through: set[str]) -> str | None:
         origin = result.origin
         name = str(origin.tool_name)
         server = served.get(name)
@@ -258,7 +296,7 @@ class DirectAnswerHook:
             return None
         if not self._allowed.allows(server, name):
             return None
-        if let_through is not None and str(origin.id) not in let_through:
+        if str(origin.id) not in let_through:
             return None  # no tool ran for this call: the result is the application's own
         wire = _wire(result.result)
         if wire is None:
@@ -273,7 +311,7 @@ class DirectAnswerHook:
 
     def to_dict(self) -> dict[str, Any]:
         """Haystack's serialization of the hook: each server's tools by name, and whether it is registered at the
-        three points as `direct_answers` registers it."""
+        points as `direct_answers` registers it."""
         return {
             "type": f"{type(self).__module__}.{type(self).__qualname__}",
             "init_parameters": {
@@ -324,5 +362,6 @@ def direct_answers(
             `servers` is not a mapping of names to MCP toolsets or tools.
     """
     hook = DirectAnswerHook(servers, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
-    hook._watching = True  # pyright: ignore[reportPrivateUsage]  # registered at the three points below
-    return {"before_llm": [hook], "before_tool": [hook], "after_tool": [hook]}
+    hook._watching = True  # pyright: ignore[reportPrivateUsage]  # registered at the points below
+    # At ``after_run`` too: a run that `max_agent_steps` ends right after a verbatim step reaches no ``before_llm``.
+    return {"before_llm": [hook], "before_tool": [hook], "after_tool": [hook], "after_run": [hook]}
