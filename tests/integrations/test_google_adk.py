@@ -325,6 +325,17 @@ async def _events(agent: Any, runner_name: str) -> list[Any]:
     return [event async for event in runner.run_async(user_id="user", session_id=session.id, new_message=message)]
 
 
+async def _function_responses(probe: Any) -> list[Any]:
+    """The function responses of a run of `probe`, in order."""
+    return [
+        part.function_response.response
+        for event in await _events(probe, "probe")
+        if event.content is not None
+        for part in event.content.parts or []
+        if part.function_response is not None
+    ]
+
+
 async def _run_hooked(
     python: str, *, before: Sequence[Any] = (), after: Sequence[Any] = ()
 ) -> tuple[str, ScriptedModel, list[dict[str, Any]]]:
@@ -353,13 +364,7 @@ async def _run_hooked(
             for event in reversed(events)
             if event.is_final_response() and event.content is not None
         )
-        responses = [
-            part.function_response.response
-            for event in await _events(probe, "probe")
-            if event.content is not None
-            for part in event.content.parts or []
-            if part.function_response is not None
-        ]
+        responses = await _function_responses(probe)
     finally:
         await toolset.close()
     return final, model, json.loads(responses[0]["content"][0]["text"])
@@ -534,13 +539,7 @@ def test_an_application_callback_listed_after_the_adapters_is_refused_before_the
         try:
             with pytest.raises(ValueError, match=rf"{field}=\[yours, answers\[\"{field}\"\]\]"):
                 await _events(agent, "test")
-            return [
-                part.function_response.response
-                for event in await _events(probe, "probe")
-                if event.content is not None
-                for part in event.content.parts or []
-                if part.function_response is not None
-            ]
+            return await _function_responses(probe)
         finally:
             await toolset.close()
 
