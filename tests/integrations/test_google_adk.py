@@ -80,6 +80,15 @@ async def _final(
     return final, model.calls
 
 
+async def _final_text(agent: Any) -> str:
+    """The text of the final response of a run of `agent` on "Go." (`_events`)."""
+    final = ""
+    for event in await _events(agent, "test"):
+        if event.is_final_response() and event.content is not None:
+            final = "".join(part.text or "" for part in event.content.parts or [])
+    return final
+
+
 async def _run(
     python: str,
     module: str,
@@ -100,14 +109,8 @@ async def _run(
         tools=[toolset],
         **direct_answers({"example": toolset}, markdown=markdown, allow=allow, max_bytes=max_bytes),
     )
-    runner = InMemoryRunner(agent=agent, app_name="test")
-    final = ""
     try:
-        session = await runner.session_service.create_session(app_name="test", user_id="user")
-        message = types.Content(role="user", parts=[types.Part(text="Go.")])
-        async for event in runner.run_async(user_id="user", session_id=session.id, new_message=message):
-            if event.is_final_response() and event.content is not None:
-                final = "".join(part.text or "" for part in event.content.parts or [])
+        final = await _final_text(agent)
     finally:
         await toolset.close()
     return final, model
@@ -156,14 +159,8 @@ async def _two_servers(python: str, allow: Mapping[str, Sequence[str]] | None = 
     model = ScriptedModel(model="scripted", tool="entry", arguments={"account": "A-1"})
     answers = direct_answers({"bank": bank, "ledger": ledger}, allow=allow)
     agent = LlmAgent(name="test", model=model, tools=[bank, ledger], **answers)
-    runner = InMemoryRunner(agent=agent, app_name="test")
-    final = ""
     try:
-        session = await runner.session_service.create_session(app_name="test", user_id="user")
-        message = types.Content(role="user", parts=[types.Part(text="Go.")])
-        async for event in runner.run_async(user_id="user", session_id=session.id, new_message=message):
-            if event.is_final_response() and event.content is not None:
-                final = "".join(part.text or "" for part in event.content.parts or [])
+        final = await _final_text(agent)
     finally:
         await bank.close()
         await ledger.close()
