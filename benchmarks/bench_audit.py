@@ -125,7 +125,7 @@ def _recording_collector_switches() -> Iterator[list[bool]]:
         gc.disable = original
 
 
-def measure(shape: str, rows: int, rounds: int, states: list[GcState]) -> list[Result]:
+def measure(shape: str, rows: int, rounds: int, states: list[GcState], *, quick: bool) -> list[Result]:
     """The audit of one shape at one size, in this process: its peak memory first (a fresh heap), then the
     timings."""
     encoded, result, shown = workload(shape, rows)
@@ -142,6 +142,7 @@ def measure(shape: str, rows: int, rounds: int, states: list[GcState]) -> list[R
         "audit_switches_collector_off": bool(switched_off),
     }
     _, small, small_shown = workload(shape, 1_000)
+    runs = runs_for(rows, quick=quick)
 
     def compare(name: str, subject: str, work: Callable[[], object], state: GcState, **more: Any) -> Result:
         return ratio_of(
@@ -152,9 +153,9 @@ def measure(shape: str, rows: int, rounds: int, states: list[GcState]) -> list[R
             ("json.loads", lambda: json.loads(encoded)),
             rounds=rounds,
             state=state,
-            extra={"bytes": size, "shape": shape, "part": subject, "runs_per_round": runs_for(rows), **more},
+            extra={"bytes": size, "shape": shape, "part": subject, "runs_per_round": runs, **more},
             warmup=lambda: audit(small_shown, small),
-            runs=runs_for(rows),
+            runs=runs,
         )
 
     results = [compare("audit", "audit", lambda: audit(shown, result), state, **peak) for state in states]
@@ -179,7 +180,7 @@ def main() -> None:
     args = options.parse_args()
     rounds = rounds_of(args)
     if args.child is not None:
-        print_for_parent(measure(args.shape[0], args.child, rounds, args.gc))
+        print_for_parent(measure(args.shape[0], args.child, rounds, args.gc, quick=args.quick))
         return
     sizes = [1_000] if args.quick else args.rows
     print(f"audit() against json.loads of the same result; {rounds} interleaved rounds per ratio")

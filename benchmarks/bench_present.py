@@ -74,11 +74,12 @@ def _host(encoded: str, *, markdown: bool) -> Callable[[], object]:
     return run
 
 
-def measure(rows: int, rounds: int, state: GcState) -> list[Result]:
+def measure(rows: int, rounds: int, state: GcState, *, quick: bool) -> list[Result]:
     """Every comparison at one size, in this process (the Markdown view up to `EVERY_VIEW_ROWS` rows)."""
     encoded = result_json(rows)
     _check_whole(encoded)
-    extra = {"bytes": len(encoded.encode("utf-8")), "runs_per_round": runs_for(rows)}
+    runs = runs_for(rows, quick=quick)
+    extra = {"bytes": len(encoded.encode("utf-8")), "runs_per_round": runs}
     small = result_json(1_000)
 
     def compare(name: str, work: Callable[[], object]) -> Result:
@@ -92,7 +93,7 @@ def measure(rows: int, rounds: int, state: GcState) -> list[Result]:
             state=state,
             extra=extra,
             warmup=lambda: (_host(small, markdown=True)(), json.loads(small)),
-            runs=runs_for(rows),
+            runs=runs,
         )
 
     # Nothing from an earlier run is kept alive while `present()` is timed (see the module docstring).
@@ -143,7 +144,7 @@ def main() -> None:
     args = options.parse_args()
     rounds = rounds_of(args)
     if args.child is not None:
-        results = [r for state in args.gc for r in measure(args.child, rounds, state)]
+        results = [r for state in args.gc for r in measure(args.child, rounds, state, quick=args.quick)]
         print_for_parent(results)
         return
     sizes = [1_000] if args.quick else args.rows

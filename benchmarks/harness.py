@@ -176,11 +176,11 @@ def ratio_of(
     )
 
 
-def runs_for(rows: int) -> int:
+def runs_for(rows: int, *, quick: bool) -> int:
     """How many runs each side's time in a round of `ratio_of` is the median of, at `rows` rows: 10,000 // rows, from
     25 below 400 rows down to one from 5,001 rows up (ten at 1,000), so that a run of a few milliseconds is not
-    alone."""
-    return max(1, min(25, 10_000 // max(rows, 1)))
+    alone; one in a quick run, which measures nothing (each run starts with a full collection)."""
+    return 1 if quick else max(1, min(25, 10_000 // max(rows, 1)))
 
 
 def from_ratios(
