@@ -604,3 +604,28 @@ def test_a_run_leaves_no_followed_call_on_the_client(example_python: str) -> Non
     assert str(result).strip() == SUMMARY and model.calls == 2
     [client] = [each for each in _CALLS if each in provider._servers.values()]  # pyright: ignore[reportPrivateUsage]
     assert _CALLS[client] == {} and agent not in provider._runs  # pyright: ignore[reportPrivateUsage]
+
+
+def test_a_direct_tool_call_keeps_the_tools_own_result_and_leaves_nothing_kept(example_python: str) -> None:
+    # Strands' direct call (`agent.tool.NAME(...)`) is no model turn: the application asked for the tool's result,
+    # which it receives (and Strands records in the conversation) as without the provider; nothing of it is kept.
+    params = StdioServerParameters(command=example_python, args=["-m", FINANCIAL], cwd=str(ROOT))
+    results: list[Any] = []
+    for helped in (False, True):
+        client = DirectAnswerMCPClient(lambda: stdio_client(params), startup_timeout=60)
+        provider = DirectAnswers({"example": client})
+        agent = Agent(
+            model=ScriptedModel([]), tools=[client], hooks=[provider] if helped else [], callback_handler=None
+        )
+        try:
+            results.append(agent.tool.financial_statements())
+        finally:
+            agent.cleanup()
+        assert agent not in provider._runs  # pyright: ignore[reportPrivateUsage]
+        recorded = [
+            block["toolResult"] for message in agent.messages for block in message["content"] if "toolResult" in block
+        ]
+        assert recorded == [results[-1]]
+    alone, helped = results
+    assert helped["content"] == alone["content"] and len(helped["content"]) >= 1
+    assert not "".join(block.get("text", "") for block in helped["content"]).startswith("Verbatim result")

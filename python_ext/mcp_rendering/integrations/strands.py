@@ -22,7 +22,9 @@ every record). The result's `stop_reason` is then ``"cancelled"``, as Strands re
 An error result never ends the loop: the model reads it, as without the route, and may correct its call. In a turn
 that also called another tool (or a tool that is not an MCP tool), the model answers, having read every result,
 each verbatim one as the host's view in place of the raw result (so the application finds that view in the
-conversation, to show beside the answer). Tools the server does not mark are untouched.
+conversation, to show beside the answer). Tools the server does not mark are untouched, and so is a direct call
+(`agent.tool.NAME(...)`, no model turn: Strands' own test, only the loop's calls carry the cycle's id in their
+invocation state), whose result stays the tool's own; nothing of it is kept.
 
 Strands' `MCPClient` keeps no server name, so the application names each client: a result is captioned with the
 name of the client its tool belongs to (the tool's own `mcp_client`), never one name for the whole agent, and
@@ -153,6 +155,14 @@ def _turn_calls(agent: Any, own: str) -> tuple[str, ...]:
     return (own,)
 
 
+def _in_model_turn(event: Any) -> bool:
+    """Whether a tool call event belongs to a turn of the agent's loop: Strands' own test (its executor's), since
+    only the loop's calls carry the cycle's id in their invocation state; a direct call (`agent.tool.NAME(...)`)
+    carries the call's keyword arguments there."""
+    state = getattr(event, "invocation_state", None)
+    return isinstance(state, Mapping) and "event_loop_cycle_id" in state
+
+
 _NOT_MADE = object()
 """No result recorded for a call: the application's hooks cancelled it or gave it another tool."""
 
@@ -230,11 +240,14 @@ class DirectAnswers:
             _CALLS.get(client, {}).pop(own, None)
 
     def before_tool_call(self, event: Any) -> None:
-        """Follow the call when its tool is an MCP tool of a named client: the client records its result by the
-        call's tool use id. Strands' own tool stays the call's tool, as the application's hooks see it."""
+        """Follow the call when its tool is an MCP tool of a named client and the model made it: the client records
+        its result by the call's tool use id. Strands' own tool stays the call's tool, as the application's hooks
+        see it."""
         client = getattr(event.selected_tool, "mcp_client", None)
-        if getattr(event.selected_tool, "mcp_tool", None) is None or all(
-            client is not given for given in self._servers.values()
+        if (
+            not _in_model_turn(event)
+            or getattr(event.selected_tool, "mcp_tool", None) is None
+            or all(client is not given for given in self._servers.values())
         ):
             return
         own = str(cast("Mapping[str, Any]", event.tool_use).get("toolUseId"))
@@ -245,9 +258,11 @@ class DirectAnswers:
         """Put the host's view in place of the result of a verbatim call, if the result is still the one the tool
         returned, as it came: not one the application's hooks or middleware made in its place (a cancelled call,
         another tool, a replaced result)."""
+        run = self._runs.get(event.agent)
+        if run is None or not _in_model_turn(event):
+            return  # no call of this agent's run is followed, or a direct call, which keeps the tool's own result
         tool_use = cast("Mapping[str, Any]", event.tool_use)
         own = str(tool_use.get("toolUseId"))
-        run = self._runs.setdefault(event.agent, _Run())
         run.views.pop(own, None)
         client = run.followed.pop(own, None)
         record = _CALLS.get(client, {}).pop(own, None) if client is not None else None
