@@ -8,8 +8,10 @@ a `DirectAnswerMCPClient` (Strands' `MCPClient`) against a server over stdio, an
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import subprocess
+import weakref
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -538,12 +540,14 @@ def test_the_blocks_of_a_call_are_recorded_only_while_it_runs_and_only_when_foll
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Whether the call returns, raises or is cancelled, nothing of it is left where the client records blocks; a
-    # call the provider does not follow is not recorded.
+    # call the provider does not follow in this task (another id, another client's call) is not recorded.
     from mcp.types import TextContent  # pyright: ignore[reportMissingImports]
 
     from mcp_rendering.integrations.strands import (
-        _CALLS,  # pyright: ignore[reportPrivateUsage]
+        _FOLLOWED,  # pyright: ignore[reportPrivateUsage]
+        _NOT_MADE,  # pyright: ignore[reportPrivateUsage]
         _RAW_BLOCKS,  # pyright: ignore[reportPrivateUsage]
+        _Call,  # pyright: ignore[reportPrivateUsage]
     )
 
     async def strands_call(self: Any, tool_use_id: str, ending: str) -> Any:
@@ -556,20 +560,28 @@ def test_the_blocks_of_a_call_are_recorded_only_while_it_runs_and_only_when_foll
         return {"toolUseId": tool_use_id, "status": "success", "content": [mapped]}
 
     monkeypatch.setattr(MCPClient, "call_tool_async", strands_call)
-    client = DirectAnswerMCPClient(lambda: stdio_client(StdioServerParameters(command="unused")))
-    followed = _CALLS.setdefault(client, {})
+    client, other = (
+        DirectAnswerMCPClient(lambda: stdio_client(StdioServerParameters(command="unused"))) for _ in range(2)
+    )
+
+    def follow(owner: Any, tool_use_id: str) -> Any:
+        call = _Call(owner, tool_use_id)
+        _FOLLOWED.set(weakref.ref(call))
+        return call
 
     async def main() -> None:
-        followed.update({"returns": None, "raises": None, "cancelled": None})
+        call = follow(client, "returns")
         result = await client.call_tool_async("returns", "returns")
-        assert followed["returns"] is not None and followed["returns"][0] is result
-        assert [block.text for block in followed["returns"][1]] == ["block"]
+        assert call.made is result and [block.text for block in call.raw] == ["block"]
         assert _RAW_BLOCKS.get() is None
+        call = follow(client, "followed")
         await client.call_tool_async("not followed", "returns")
-        assert "not followed" not in followed
+        await other.call_tool_async("followed", "returns")
+        assert call.made is _NOT_MADE and call.raw == []
+        call = follow(client, "raises")
         with pytest.raises(RuntimeError, match="the call failed"):
             await client.call_tool_async("raises", "raises")
-        assert _RAW_BLOCKS.get() is None and followed["raises"] is None
+        assert _RAW_BLOCKS.get() is None and call.made is _NOT_MADE
 
         async def cancelled() -> None:
             try:
@@ -577,33 +589,64 @@ def test_the_blocks_of_a_call_are_recorded_only_while_it_runs_and_only_when_foll
             finally:
                 assert _RAW_BLOCKS.get() is None  # in the task that was cancelled
 
+        call = follow(client, "cancelled")
         task = asyncio.ensure_future(cancelled())
         await asyncio.sleep(0.05)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
-        assert _RAW_BLOCKS.get() is None and followed["cancelled"] is None
+        assert _RAW_BLOCKS.get() is None and call.made is _NOT_MADE
 
     asyncio.run(main())
 
 
-def test_a_run_leaves_no_followed_call_on_the_client(example_python: str) -> None:
-    # The provider follows each MCP call by its tool use id on the client; whatever the call's outcome, the client
-    # keeps nothing of it once the run has ended.
-    from mcp_rendering.integrations.strands import _CALLS  # pyright: ignore[reportPrivateUsage]
+def test_a_run_leaves_no_record_of_its_calls(example_python: str) -> None:
+    # The provider hands each MCP call it follows to the task that runs the call's tool, held weakly; whatever the
+    # call's outcome (here one returns, one is refused), no record of it outlives the run.
+    from mcp_rendering.integrations.strands import _FOLLOWED  # pyright: ignore[reportPrivateUsage]
 
-    def refuse_second(event: Any) -> None:
+    held: list[Any] = []
+
+    def note_and_refuse_second(event: Any) -> None:
+        held.append(_FOLLOWED.get())  # the application's callback runs after the provider's
         if event.tool_use["input"]["account"] == "B-2":
             event.cancel_tool = REFUSAL
 
-    agent, provider, model = _agent_on_marked(example_python, AppHooks(before=refuse_second))
+    agent, provider, model = _agent_on_marked(example_python, AppHooks(before=note_and_refuse_second))
     try:
         result = asyncio.run(agent.invoke_async("Go."))
     finally:
         agent.cleanup()
     assert str(result).strip() == SUMMARY and model.calls == 2
-    [client] = [each for each in _CALLS if each in provider._servers.values()]  # pyright: ignore[reportPrivateUsage]
-    assert _CALLS[client] == {} and agent not in provider._runs  # pyright: ignore[reportPrivateUsage]
+    gc.collect()
+    assert len(held) == 2 and all(ref is not None and ref() is None for ref in held)
+    assert agent not in provider._runs  # pyright: ignore[reportPrivateUsage]
+
+
+def test_two_agents_on_one_client_with_the_same_tool_use_ids_each_keep_their_route(example_python: str) -> None:
+    # Two runs at once on one client and one provider, whose models both number their calls from `call-1`: each
+    # answers with its own call's view, never the other's.
+    params = StdioServerParameters(command=example_python, args=[MARKED], cwd=str(ROOT))
+    client = DirectAnswerMCPClient(lambda: stdio_client(params), startup_timeout=60)
+    provider = DirectAnswers({"example": client})
+    accounts = ("A-1", "B-2")
+    models = [ScriptedModel([("entry", {"account": account})]) for account in accounts]
+    client.start()
+    try:
+        tools = client.list_tools_sync()
+        agents = [Agent(model=model, tools=tools, hooks=[provider], callback_handler=None) for model in models]
+
+        async def both() -> list[Any]:
+            return list(await asyncio.gather(*(agent.invoke_async("Go.") for agent in agents)))
+
+        results = asyncio.run(both())
+    finally:
+        client.stop(None, None, None)
+    for account, other, model, result in zip(accounts, reversed(accounts), models, results, strict=True):
+        final = str(result)
+        assert model.calls == 1 and final.startswith('Verbatim result from tool "entry"'), account
+        assert f"Entry of {account}" in final and other not in final, account
+    assert not any(agent in provider._runs for agent in agents)  # pyright: ignore[reportPrivateUsage]
 
 
 def test_a_direct_tool_call_keeps_the_tools_own_result_and_leaves_nothing_kept(example_python: str) -> None:
