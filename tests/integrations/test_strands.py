@@ -109,7 +109,7 @@ def _reference(python: str, module: str, name: str) -> dict[str, Any]:
 
 def test_the_route_answers_with_every_record_and_no_summary(example_python: str) -> None:
     final, (model, result) = _run(example_python, FINANCIAL, [("financial_statements", {})])
-    assert model.calls == 1 and result.stop_reason == "cancelled"  # the model never read the result
+    assert model.calls == 1 and result.stop_reason == "end_turn"  # the model never read the result
     assert final.startswith('Verbatim result from tool "financial_statements" of server "example".')
     report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
@@ -243,19 +243,25 @@ REFUSAL = "Refused by the approval policy."
 
 
 class AppHooks:
-    """The application's own hook provider, registered after the adapter's: `before` and `after` are its
-    `BeforeToolCallEvent` and `AfterToolCallEvent` callbacks."""
+    """The application's own hook provider, registered after the adapter's: `before`, `after` and `after_tools` are
+    its `BeforeToolCallEvent`, `AfterToolCallEvent` and `AfterToolsEvent` callbacks."""
 
-    def __init__(self, before: Any = None, after: Any = None) -> None:
-        self.before, self.after = before, after
+    def __init__(self, before: Any = None, after: Any = None, after_tools: Any = None) -> None:
+        self.before, self.after, self.after_tools = before, after, after_tools
 
     def register_hooks(self, registry: Any, **kwargs: Any) -> None:
-        from strands.hooks import AfterToolCallEvent, BeforeToolCallEvent  # pyright: ignore[reportMissingImports]
+        from strands.hooks import (  # pyright: ignore[reportMissingImports]
+            AfterToolCallEvent,  # pyright: ignore[reportUnknownVariableType]
+            AfterToolsEvent,  # pyright: ignore[reportUnknownVariableType]
+            BeforeToolCallEvent,  # pyright: ignore[reportUnknownVariableType]
+        )
 
         if self.before is not None:
             registry.add_callback(BeforeToolCallEvent, self.before)
         if self.after is not None:
             registry.add_callback(AfterToolCallEvent, self.after)
+        if self.after_tools is not None:
+            registry.add_callback(AfterToolsEvent, self.after_tools)
 
 
 def _run_hooked(
@@ -333,6 +339,23 @@ def test_a_hook_that_redacts_the_result_stops_the_route_before_or_after_the_prov
         assert received == [{"account": "A-1"}], app_first
         assert final.strip() == SUMMARY and model.calls == 2, app_first
         assert model.outputs == ["Withheld by the policy."], app_first
+
+
+def test_the_applications_own_end_of_the_turn_or_cancel_wins_over_the_route(example_python: str) -> None:
+    # The route is Strands' `AfterToolsEvent.end_turn`: a turn the application's callback ends itself keeps its
+    # text, in either order with the provider; a run the application cancels (`agent.cancel()`) ends as Strands
+    # ends a cancelled run, on the application's message.
+    def end_turn(event: Any) -> None:
+        event.end_turn = "Ended by the application."
+
+    def cancel(event: Any) -> None:
+        event.agent.cancel(message="Stopped by the user.")
+
+    for app_first in (False, True):
+        final, model, _ = _run_hooked(example_python, AppHooks(after_tools=end_turn), app_first=app_first)
+        assert final.strip() == "Ended by the application." and model.calls == 1, app_first
+        final, model, _ = _run_hooked(example_python, AppHooks(after=cancel), app_first=app_first)
+        assert final.strip() == "Stopped by the user." and model.calls == 1, app_first
 
 
 def test_a_hook_that_cancels_the_call_means_no_call_and_no_hosts_view(example_python: str) -> None:
@@ -531,7 +554,7 @@ def test_an_interrupted_turn_keeps_its_finished_calls_until_resumed_then_nothing
     finally:
         agent.cleanup()
     # The resumed turn answers with both calls' views; the provider keeps nothing of the run.
-    assert model.calls == 1 and result.stop_reason == "cancelled"
+    assert model.calls == 1 and result.stop_reason == "end_turn"
     assert "Entry of A-1" in str(result) and "Entry of B-2" in str(result)
     assert agent not in provider._runs  # pyright: ignore[reportPrivateUsage]
 

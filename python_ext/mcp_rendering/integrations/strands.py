@@ -1,5 +1,6 @@
-"""The whole result to the user in Strands Agents (`strands-agents`): its own cancel route for the MCP tools'
-verbatim results, with the host's view of the result as the final message.
+"""The whole result to the user in Strands Agents (`strands-agents`): its own route to end a turn after its tool
+calls (`AfterToolsEvent.end_turn`) for the MCP tools' verbatim results, with the host's view of the result as the
+final message.
 
 Make each MCP client a `DirectAnswerMCPClient` (Strands' `MCPClient`, which also keeps each result's blocks as the
 server sent them) and give the agent the hook provider (one line per agent), naming each client whose tools' results
@@ -13,11 +14,12 @@ may answer by its server's name::
 
 When every tool call of a model turn returned a result the host presents verbatim (the tool's hint or the result's
 directive) from an MCP tool, the provider's `AfterToolsEvent` callback (Strands' event once every call of the turn
-has ended) calls Strands' own ``agent.cancel(message=..., after_current_tools=True)``: the loop ends before the next
-model call, and the final assistant message, the text of the `AgentResult` (``str(result)``, ``result.message``), is
-the host's view
-(`mcp_rendering.integrations.answer.final_answer`: the caption, a partial result's notice with how to get the rest,
-every record). The result's `stop_reason` is then ``"cancelled"``, as Strands reports any cancel.
+has ended) sets the event's ``end_turn`` to the host's view (`mcp_rendering.integrations.answer.final_answer`: the
+caption, a partial result's notice with how to get the rest, every record): the loop ends before the next model
+call, and the final assistant message, the text of the `AgentResult` (``str(result)``, ``result.message``), is that
+view; the result's `stop_reason` is ``"end_turn"``, as Strands reports a turn a hook ended. A turn an application
+callback already ended (its own ``end_turn``), or a run the application cancelled (``agent.cancel()``, its
+`cancel_signal` set), is left to them.
 
 An error result never ends the loop: the model reads it, as without the route, and may correct its call. In a turn
 that also called another tool (or a tool that is not an MCP tool), the model answers, having read every result,
@@ -303,14 +305,15 @@ class DirectAnswers:
         if any(call not in results for call in calls):
             return  # a turn split by an interrupt: its resumed batch decides
         answered = [(run.views.pop(call, None), results[call]) for call in calls]
-        if event.end_turn or any(
+        if any(
             view is None or result.get("status") == "error" or result.get("content") != [{"text": view[0]}]
             for view, result in answered
         ):
             return  # a call not verbatim, or a result an application callback refused or replaced after ours
+        if event.end_turn or event.agent.cancel_signal.is_set():
+            return  # an application callback ended the turn itself, or the application cancelled the run
         ordered = [view for view, _ in answered if view is not None]
-        message = self._options.join([text for text, _ in ordered], [name for _, name in ordered])
-        event.agent.cancel(message=message, after_current_tools=True)
+        event.end_turn = self._options.join([text for text, _ in ordered], [name for _, name in ordered])
 
     def _answer(self, event: Any, blocks: list[Any]) -> str | None:
         raw = getattr(event.selected_tool, "mcp_tool", None)
