@@ -149,7 +149,7 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "Strands Agents `MCPClient`",
         "strands",
         "strands_driver.py",
-        route="`cancel(message=...)` from a hook (`DirectAnswers`)",
+        route="`end_turn` from an `AfterToolsEvent` hook (`DirectAnswers`)",
         answer_driver="outcome_strands.py",
     ),
     Configuration("dspy", "DSPy `Tool.from_mcp_tool`", "dspy", "dspy_driver.py"),

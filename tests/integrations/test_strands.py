@@ -8,8 +8,10 @@ a `DirectAnswerMCPClient` (Strands' `MCPClient`) against a server over stdio, an
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import subprocess
+import weakref
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -107,7 +109,7 @@ def _reference(python: str, module: str, name: str) -> dict[str, Any]:
 
 def test_the_route_answers_with_every_record_and_no_summary(example_python: str) -> None:
     final, (model, result) = _run(example_python, FINANCIAL, [("financial_statements", {})])
-    assert model.calls == 1 and result.stop_reason == "cancelled"  # the model never read the result
+    assert model.calls == 1 and result.stop_reason == "end_turn"  # the model never read the result
     assert final.startswith('Verbatim result from tool "financial_statements" of server "example".')
     report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
@@ -241,19 +243,25 @@ REFUSAL = "Refused by the approval policy."
 
 
 class AppHooks:
-    """The application's own hook provider, registered after the adapter's: `before` and `after` are its
-    `BeforeToolCallEvent` and `AfterToolCallEvent` callbacks."""
+    """The application's own hook provider, registered after the adapter's: `before`, `after` and `after_tools` are
+    its `BeforeToolCallEvent`, `AfterToolCallEvent` and `AfterToolsEvent` callbacks."""
 
-    def __init__(self, before: Any = None, after: Any = None) -> None:
-        self.before, self.after = before, after
+    def __init__(self, before: Any = None, after: Any = None, after_tools: Any = None) -> None:
+        self.before, self.after, self.after_tools = before, after, after_tools
 
     def register_hooks(self, registry: Any, **kwargs: Any) -> None:
-        from strands.hooks import AfterToolCallEvent, BeforeToolCallEvent  # pyright: ignore[reportMissingImports]
+        from strands.hooks import (  # pyright: ignore[reportMissingImports]
+            AfterToolCallEvent,  # pyright: ignore[reportUnknownVariableType]
+            AfterToolsEvent,  # pyright: ignore[reportUnknownVariableType]
+            BeforeToolCallEvent,  # pyright: ignore[reportUnknownVariableType]
+        )
 
         if self.before is not None:
             registry.add_callback(BeforeToolCallEvent, self.before)
         if self.after is not None:
             registry.add_callback(AfterToolCallEvent, self.after)
+        if self.after_tools is not None:
+            registry.add_callback(AfterToolsEvent, self.after_tools)
 
 
 def _run_hooked(
@@ -331,6 +339,23 @@ def test_a_hook_that_redacts_the_result_stops_the_route_before_or_after_the_prov
         assert received == [{"account": "A-1"}], app_first
         assert final.strip() == SUMMARY and model.calls == 2, app_first
         assert model.outputs == ["Withheld by the policy."], app_first
+
+
+def test_the_applications_own_end_of_the_turn_or_cancel_wins_over_the_route(example_python: str) -> None:
+    # The route is Strands' `AfterToolsEvent.end_turn`: a turn the application's callback ends itself keeps its
+    # text, in either order with the provider; a run the application cancels (`agent.cancel()`) ends as Strands
+    # ends a cancelled run, on the application's message.
+    def end_turn(event: Any) -> None:
+        event.end_turn = "Ended by the application."
+
+    def cancel(event: Any) -> None:
+        event.agent.cancel(message="Stopped by the user.")
+
+    for app_first in (False, True):
+        final, model, _ = _run_hooked(example_python, AppHooks(after_tools=end_turn), app_first=app_first)
+        assert final.strip() == "Ended by the application." and model.calls == 1, app_first
+        final, model, _ = _run_hooked(example_python, AppHooks(after=cancel), app_first=app_first)
+        assert final.strip() == "Stopped by the user." and model.calls == 1, app_first
 
 
 def test_a_hook_that_cancels_the_call_means_no_call_and_no_hosts_view(example_python: str) -> None:
@@ -529,7 +554,7 @@ def test_an_interrupted_turn_keeps_its_finished_calls_until_resumed_then_nothing
     finally:
         agent.cleanup()
     # The resumed turn answers with both calls' views; the provider keeps nothing of the run.
-    assert model.calls == 1 and result.stop_reason == "cancelled"
+    assert model.calls == 1 and result.stop_reason == "end_turn"
     assert "Entry of A-1" in str(result) and "Entry of B-2" in str(result)
     assert agent not in provider._runs  # pyright: ignore[reportPrivateUsage]
 
@@ -538,12 +563,14 @@ def test_the_blocks_of_a_call_are_recorded_only_while_it_runs_and_only_when_foll
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Whether the call returns, raises or is cancelled, nothing of it is left where the client records blocks; a
-    # call the provider does not follow is not recorded.
+    # call the provider does not follow in this task (another id, another client's call) is not recorded.
     from mcp.types import TextContent  # pyright: ignore[reportMissingImports]
 
     from mcp_rendering.integrations.strands import (
-        _CALLS,  # pyright: ignore[reportPrivateUsage]
+        _FOLLOWED,  # pyright: ignore[reportPrivateUsage]
+        _NOT_MADE,  # pyright: ignore[reportPrivateUsage]
         _RAW_BLOCKS,  # pyright: ignore[reportPrivateUsage]
+        _Call,  # pyright: ignore[reportPrivateUsage]
     )
 
     async def strands_call(self: Any, tool_use_id: str, ending: str) -> Any:
@@ -556,20 +583,28 @@ def test_the_blocks_of_a_call_are_recorded_only_while_it_runs_and_only_when_foll
         return {"toolUseId": tool_use_id, "status": "success", "content": [mapped]}
 
     monkeypatch.setattr(MCPClient, "call_tool_async", strands_call)
-    client = DirectAnswerMCPClient(lambda: stdio_client(StdioServerParameters(command="unused")))
-    followed = _CALLS.setdefault(client, {})
+    client, other = (
+        DirectAnswerMCPClient(lambda: stdio_client(StdioServerParameters(command="unused"))) for _ in range(2)
+    )
+
+    def follow(owner: Any, tool_use_id: str) -> Any:
+        call = _Call(owner, tool_use_id)
+        _FOLLOWED.set(weakref.ref(call))
+        return call
 
     async def main() -> None:
-        followed.update({"returns": None, "raises": None, "cancelled": None})
+        call = follow(client, "returns")
         result = await client.call_tool_async("returns", "returns")
-        assert followed["returns"] is not None and followed["returns"][0] is result
-        assert [block.text for block in followed["returns"][1]] == ["block"]
+        assert call.made is result and [block.text for block in call.raw] == ["block"]
         assert _RAW_BLOCKS.get() is None
+        call = follow(client, "followed")
         await client.call_tool_async("not followed", "returns")
-        assert "not followed" not in followed
+        await other.call_tool_async("followed", "returns")
+        assert call.made is _NOT_MADE and call.raw == []
+        call = follow(client, "raises")
         with pytest.raises(RuntimeError, match="the call failed"):
             await client.call_tool_async("raises", "raises")
-        assert _RAW_BLOCKS.get() is None and followed["raises"] is None
+        assert _RAW_BLOCKS.get() is None and call.made is _NOT_MADE
 
         async def cancelled() -> None:
             try:
@@ -577,30 +612,86 @@ def test_the_blocks_of_a_call_are_recorded_only_while_it_runs_and_only_when_foll
             finally:
                 assert _RAW_BLOCKS.get() is None  # in the task that was cancelled
 
+        call = follow(client, "cancelled")
         task = asyncio.ensure_future(cancelled())
         await asyncio.sleep(0.05)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
-        assert _RAW_BLOCKS.get() is None and followed["cancelled"] is None
+        assert _RAW_BLOCKS.get() is None and call.made is _NOT_MADE
 
     asyncio.run(main())
 
 
-def test_a_run_leaves_no_followed_call_on_the_client(example_python: str) -> None:
-    # The provider follows each MCP call by its tool use id on the client; whatever the call's outcome, the client
-    # keeps nothing of it once the run has ended.
-    from mcp_rendering.integrations.strands import _CALLS  # pyright: ignore[reportPrivateUsage]
+def test_a_run_leaves_no_record_of_its_calls(example_python: str) -> None:
+    # The provider hands each MCP call it follows to the task that runs the call's tool, held weakly; whatever the
+    # call's outcome (here one returns, one is refused), no record of it outlives the run.
+    from mcp_rendering.integrations.strands import _FOLLOWED  # pyright: ignore[reportPrivateUsage]
 
-    def refuse_second(event: Any) -> None:
+    held: list[Any] = []
+
+    def note_and_refuse_second(event: Any) -> None:
+        held.append(_FOLLOWED.get())  # the application's callback runs after the provider's
         if event.tool_use["input"]["account"] == "B-2":
             event.cancel_tool = REFUSAL
 
-    agent, provider, model = _agent_on_marked(example_python, AppHooks(before=refuse_second))
+    agent, provider, model = _agent_on_marked(example_python, AppHooks(before=note_and_refuse_second))
     try:
         result = asyncio.run(agent.invoke_async("Go."))
     finally:
         agent.cleanup()
     assert str(result).strip() == SUMMARY and model.calls == 2
-    [client] = [each for each in _CALLS if each in provider._servers.values()]  # pyright: ignore[reportPrivateUsage]
-    assert _CALLS[client] == {} and agent not in provider._runs  # pyright: ignore[reportPrivateUsage]
+    gc.collect()
+    assert len(held) == 2 and all(ref is not None and ref() is None for ref in held)
+    assert agent not in provider._runs  # pyright: ignore[reportPrivateUsage]
+
+
+def test_two_agents_on_one_client_with_the_same_tool_use_ids_each_keep_their_route(example_python: str) -> None:
+    # Two runs at once on one client and one provider, whose models both number their calls from `call-1`: each
+    # answers with its own call's view, never the other's.
+    params = StdioServerParameters(command=example_python, args=[MARKED], cwd=str(ROOT))
+    client = DirectAnswerMCPClient(lambda: stdio_client(params), startup_timeout=60)
+    provider = DirectAnswers({"example": client})
+    accounts = ("A-1", "B-2")
+    models = [ScriptedModel([("entry", {"account": account})]) for account in accounts]
+    client.start()
+    try:
+        tools = client.list_tools_sync()
+        agents = [Agent(model=model, tools=tools, hooks=[provider], callback_handler=None) for model in models]
+
+        async def both() -> list[Any]:
+            return list(await asyncio.gather(*(agent.invoke_async("Go.") for agent in agents)))
+
+        results = asyncio.run(both())
+    finally:
+        client.stop(None, None, None)
+    for account, other, model, result in zip(accounts, reversed(accounts), models, results, strict=True):
+        final = str(result)
+        assert model.calls == 1 and final.startswith('Verbatim result from tool "entry"'), account
+        assert f"Entry of {account}" in final and other not in final, account
+    assert not any(agent in provider._runs for agent in agents)  # pyright: ignore[reportPrivateUsage]
+
+
+def test_a_direct_tool_call_keeps_the_tools_own_result_and_leaves_nothing_kept(example_python: str) -> None:
+    # Strands' direct call (`agent.tool.NAME(...)`) is no model turn: the application asked for the tool's result,
+    # which it receives (and Strands records in the conversation) as without the provider; nothing of it is kept.
+    params = StdioServerParameters(command=example_python, args=["-m", FINANCIAL], cwd=str(ROOT))
+    results: list[Any] = []
+    for helped in (False, True):
+        client = DirectAnswerMCPClient(lambda: stdio_client(params), startup_timeout=60)
+        provider = DirectAnswers({"example": client})
+        agent = Agent(
+            model=ScriptedModel([]), tools=[client], hooks=[provider] if helped else [], callback_handler=None
+        )
+        try:
+            results.append(agent.tool.financial_statements())
+        finally:
+            agent.cleanup()
+        assert agent not in provider._runs  # pyright: ignore[reportPrivateUsage]
+        recorded = [
+            block["toolResult"] for message in agent.messages for block in message["content"] if "toolResult" in block
+        ]
+        assert recorded == [results[-1]]
+    alone, helped = results
+    assert helped["content"] == alone["content"] and len(helped["content"]) >= 1
+    assert not "".join(block.get("text", "") for block in helped["content"]).startswith("Verbatim result")

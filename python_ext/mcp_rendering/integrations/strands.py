@@ -1,5 +1,6 @@
-"""The whole result to the user in Strands Agents (`strands-agents`): its own cancel route for the MCP tools'
-verbatim results, with the host's view of the result as the final message.
+"""The whole result to the user in Strands Agents (`strands-agents`): its own route to end a turn after its tool
+calls (`AfterToolsEvent.end_turn`) for the MCP tools' verbatim results, with the host's view of the result as the
+final message.
 
 Make each MCP client a `DirectAnswerMCPClient` (Strands' `MCPClient`, which also keeps each result's blocks as the
 server sent them) and give the agent the hook provider (one line per agent), naming each client whose tools' results
@@ -13,16 +14,19 @@ may answer by its server's name::
 
 When every tool call of a model turn returned a result the host presents verbatim (the tool's hint or the result's
 directive) from an MCP tool, the provider's `AfterToolsEvent` callback (Strands' event once every call of the turn
-has ended) calls Strands' own ``agent.cancel(message=..., after_current_tools=True)``: the loop ends before the next
-model call, and the final assistant message, the text of the `AgentResult` (``str(result)``, ``result.message``), is
-the host's view
-(`mcp_rendering.integrations.answer.final_answer`: the caption, a partial result's notice with how to get the rest,
-every record). The result's `stop_reason` is then ``"cancelled"``, as Strands reports any cancel.
+has ended) sets the event's ``end_turn`` to the host's view (`mcp_rendering.integrations.answer.final_answer`: the
+caption, a partial result's notice with how to get the rest, every record): the loop ends before the next model
+call, and the final assistant message, the text of the `AgentResult` (``str(result)``, ``result.message``), is that
+view; the result's `stop_reason` is ``"end_turn"``, as Strands reports a turn a hook ended. A turn an application
+callback already ended (its own ``end_turn``), or a run the application cancelled (``agent.cancel()``, its
+`cancel_signal` set), is left to them.
 
 An error result never ends the loop: the model reads it, as without the route, and may correct its call. In a turn
 that also called another tool (or a tool that is not an MCP tool), the model answers, having read every result,
 each verbatim one as the host's view in place of the raw result (so the application finds that view in the
-conversation, to show beside the answer). Tools the server does not mark are untouched.
+conversation, to show beside the answer). Tools the server does not mark are untouched, and so is a direct call
+(`agent.tool.NAME(...)`, no model turn: Strands' own test, only the loop's calls carry the cycle's id in their
+invocation state), whose result stays the tool's own; nothing of it is kept.
 
 Strands' `MCPClient` keeps no server name, so the application names each client: a result is captioned with the
 name of the client its tool belongs to (the tool's own `mcp_client`), never one name for the whole agent, and
@@ -31,11 +35,13 @@ name of the client its tool belongs to (the tool's own `mcp_client`), never one 
 The host's view is built from the result's blocks as the server sent them, not from Strands' mapping of them for
 the model (which drops a resource link or audio): `DirectAnswerMCPClient` overrides
 `map_mcp_content_to_tool_result_content` (where Strands hands each raw block, the method it documents for a subclass
-to intercept blocks) to record, by the call's tool use id (from its `call_tool_async`), the blocks of the calls the
-adapter follows, and maps them as Strands does. `DirectAnswers` refuses any other client (TypeError). A client whose
-own override (a subclass of `DirectAnswerMCPClient`) maps a block otherwise than Strands does, or maps one without
-handing it to the `DirectAnswerMCPClient` method, keeps its result with the model; a block it drops without handing
-it on is never seen, so an override hands every block on (the page says so).
+to intercept blocks) to record the blocks of the calls the adapter follows, and maps them as Strands does. The
+provider's `BeforeToolCallEvent` callback hands the call it follows to the task that runs the call's tool, where the
+client's `call_tool_async` records that call's result (its tool use id checked): two runs at once on one client
+(two agents, say) whose models reuse a tool use id each keep their own record. `DirectAnswers` refuses any other
+client (TypeError). A client whose own override (a subclass of `DirectAnswerMCPClient`) maps a block otherwise than
+Strands does, or maps one without handing it to the `DirectAnswerMCPClient` method, keeps its result with the model;
+a block it drops without handing it on is never seen, so an override hands every block on (the page says so).
 
 The application's own hooks see every call, with Strands' own objects (the call's tool is Strands' `MCPAgentTool`),
 in either order with the provider. The provider's `AfterToolCallEvent` callback puts the host's view in place of a
@@ -43,7 +49,7 @@ verbatim call's result only when the result is still the one the client returned
 `AfterToolsEvent` callback takes the route only when every result of the turn, as the whole after-call chain left
 it, is still that view. So a call the application's hooks cancel, give another tool or whose result they replace,
 before or after the provider's callbacks, goes to the model, which reads what the hooks made. What the provider
-keeps of a run, and each client of the run's calls, is dropped when the run ends (`AfterInvocationEvent`), unless it
+keeps of a run, with each record of the run's calls, is dropped when the run ends (`AfterInvocationEvent`), unless it
 stopped on an interrupt, whose resumed turn needs it.
 """
 
@@ -76,22 +82,39 @@ _RAW_BLOCKS: ContextVar[list[Any] | None] = ContextVar("mcp_rendering_strands_ra
 set only while `DirectAnswerMCPClient.call_tool_async` runs (Strands maps a result's blocks there, in the task that
 called the tool)."""
 
-_CALLS: weakref.WeakKeyDictionary[Any, dict[str, tuple[Any, list[Any]] | None]] = weakref.WeakKeyDictionary()
-"""By client, the calls `DirectAnswers` follows, by tool use id: the result the client's `call_tool_async` returned
-with its raw content blocks, or None while not made. Two runs at once on one client that reuse a tool use id may
-take each other's record: the provider then finds it is not its call's result (by identity) and takes no route."""
+_NOT_MADE = object()
+"""No result recorded for a call: the application's hooks cancelled it or gave it another tool."""
+
+
+@dataclass(eq=False)
+class _Call:
+    """One MCP call `DirectAnswers` follows: its client and tool use id, and once the client's `call_tool_async`
+    returned, that result with its content blocks as the server sent them."""
+
+    client: Any
+    tool_use_id: str
+    made: Any = _NOT_MADE
+    raw: list[Any] = field(default_factory=list[Any])
+
+
+_FOLLOWED: ContextVar[weakref.ref[_Call] | None] = ContextVar("mcp_rendering_strands_followed", default=None)
+"""The call the provider's `BeforeToolCallEvent` callback last followed in this task, where Strands then runs the
+call's tool: the client records its result there, so two runs at once on one client that reuse a tool use id (two
+agents, or a model that numbers its calls) each keep their own. Held weakly: the run's record owns the call, so
+nothing of it outlives the run."""
 
 
 class DirectAnswerMCPClient(MCPClient):  # pyright: ignore[reportUntypedBaseClass]
     """Strands' `MCPClient`, which also records for `DirectAnswers` the content blocks of each result of the calls
     the adapter follows, as the server sent them, from its `map_mcp_content_to_tool_result_content` (the method
-    Strands documents for a subclass to intercept each block), by the call's tool use id; it maps them as Strands
-    does. Use it in place of `MCPClient` for each client given to `DirectAnswers`, or as the base of your own
-    subclass."""
+    Strands documents for a subclass to intercept each block), for the call the provider follows in the task that
+    calls the tool; it maps them as Strands does. Use it in place of `MCPClient` for each client given to
+    `DirectAnswers`, or as the base of your own subclass."""
 
     async def call_tool_async(self, tool_use_id: str, *args: Any, **kwargs: Any) -> Any:
-        followed = _CALLS.get(self)
-        if followed is None or tool_use_id not in followed:
+        held = _FOLLOWED.get()
+        call = held() if held is not None else None
+        if call is None or call.client is not self or call.tool_use_id != tool_use_id:
             return await cast("Any", super()).call_tool_async(tool_use_id, *args, **kwargs)
         raw: list[Any] = []
         # Recorded only while this call runs: nothing is left behind when it returns, raises or is cancelled.
@@ -100,8 +123,7 @@ class DirectAnswerMCPClient(MCPClient):  # pyright: ignore[reportUntypedBaseClas
             result = await cast("Any", super()).call_tool_async(tool_use_id, *args, **kwargs)
         finally:
             _RAW_BLOCKS.reset(token)
-        if tool_use_id in followed:  # still followed: the provider did not drop the run meanwhile
-            followed[tool_use_id] = (result, raw)
+        call.made, call.raw = result, raw
         return result
 
     def map_mcp_content_to_tool_result_content(self, content: Any) -> Any:
@@ -153,16 +175,20 @@ def _turn_calls(agent: Any, own: str) -> tuple[str, ...]:
     return (own,)
 
 
-_NOT_MADE = object()
-"""No result recorded for a call: the application's hooks cancelled it or gave it another tool."""
+def _in_model_turn(event: Any) -> bool:
+    """Whether a tool call event belongs to a turn of the agent's loop: Strands' own test (its executor's), since
+    only the loop's calls carry the cycle's id in their invocation state; a direct call (`agent.tool.NAME(...)`)
+    carries the call's keyword arguments there."""
+    state = getattr(event, "invocation_state", None)
+    return isinstance(state, Mapping) and "event_loop_cycle_id" in state
 
 
 @dataclass
 class _Run:
     """What the provider keeps of one agent's run, by the run's unique tool use ids."""
 
-    followed: dict[str, Any] = field(default_factory=dict[str, Any])
-    """The client of each MCP call followed and not yet ended."""
+    followed: dict[str, _Call] = field(default_factory=dict[str, _Call])
+    """Each MCP call followed and not yet ended."""
     views: dict[str, tuple[str, str]] = field(default_factory=dict[str, tuple[str, str]])
     """The host's view the provider set as each verbatim call's result, with its tool's name: the route is taken
     only when every result of the turn, as the whole after-call chain left it, is still that view."""
@@ -225,34 +251,36 @@ class DirectAnswers:
         result = getattr(event, "result", None)
         if getattr(result, "stop_reason", None) == "interrupt":
             return
-        run = self._runs.pop(event.agent, None)
-        for own, client in (run.followed if run is not None else {}).items():
-            _CALLS.get(client, {}).pop(own, None)
+        self._runs.pop(event.agent, None)
 
     def before_tool_call(self, event: Any) -> None:
-        """Follow the call when its tool is an MCP tool of a named client: the client records its result by the
-        call's tool use id. Strands' own tool stays the call's tool, as the application's hooks see it."""
+        """Follow the call when its tool is an MCP tool of a named client and the model made it: the client records
+        its result in the call's record, which this task holds. Strands' own tool stays the call's tool, as the
+        application's hooks see it."""
         client = getattr(event.selected_tool, "mcp_client", None)
-        if getattr(event.selected_tool, "mcp_tool", None) is None or all(
-            client is not given for given in self._servers.values()
+        if (
+            not _in_model_turn(event)
+            or getattr(event.selected_tool, "mcp_tool", None) is None
+            or all(client is not given for given in self._servers.values())
         ):
             return
         own = str(cast("Mapping[str, Any]", event.tool_use).get("toolUseId"))
-        self._runs.setdefault(event.agent, _Run()).followed[own] = client
-        _CALLS.setdefault(client, {})[own] = None
+        call = _Call(client, own)
+        self._runs.setdefault(event.agent, _Run()).followed[own] = call
+        _FOLLOWED.set(weakref.ref(call))
 
     def after_tool_call(self, event: Any) -> None:
         """Put the host's view in place of the result of a verbatim call, if the result is still the one the tool
         returned, as it came: not one the application's hooks or middleware made in its place (a cancelled call,
         another tool, a replaced result)."""
+        run = self._runs.get(event.agent)
+        if run is None or not _in_model_turn(event):
+            return  # no call of this agent's run is followed, or a direct call, which keeps the tool's own result
         tool_use = cast("Mapping[str, Any]", event.tool_use)
         own = str(tool_use.get("toolUseId"))
-        run = self._runs.setdefault(event.agent, _Run())
         run.views.pop(own, None)
-        client = run.followed.pop(own, None)
-        record = _CALLS.get(client, {}).pop(own, None) if client is not None else None
-        made, raw = record if record is not None else (_NOT_MADE, [])
-        answer = self._answer(event, raw) if event.result is made else None
+        call = run.followed.pop(own, None)
+        answer = self._answer(event, call.raw) if call is not None and event.result is call.made else None
         if answer is None:
             return
         # The tool message holds the host's view in place of the raw result: the model reads it when another call
@@ -277,14 +305,15 @@ class DirectAnswers:
         if any(call not in results for call in calls):
             return  # a turn split by an interrupt: its resumed batch decides
         answered = [(run.views.pop(call, None), results[call]) for call in calls]
-        if event.end_turn or any(
+        if any(
             view is None or result.get("status") == "error" or result.get("content") != [{"text": view[0]}]
             for view, result in answered
         ):
             return  # a call not verbatim, or a result an application callback refused or replaced after ours
+        if event.end_turn or event.agent.cancel_signal.is_set():
+            return  # an application callback ended the turn itself, or the application cancelled the run
         ordered = [view for view, _ in answered if view is not None]
-        message = self._options.join([text for text, _ in ordered], [name for _, name in ordered])
-        event.agent.cancel(message=message, after_current_tools=True)
+        event.end_turn = self._options.join([text for text, _ in ordered], [name for _, name in ordered])
 
     def _answer(self, event: Any, blocks: list[Any]) -> str | None:
         raw = getattr(event.selected_tool, "mcp_tool", None)
