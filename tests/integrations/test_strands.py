@@ -402,6 +402,16 @@ def test_a_hook_that_supplies_its_own_result_means_no_route(example_python: str)
         assert final.strip() == SUMMARY and model.calls == 2 and model.outputs == [read], read
 
 
+def test_a_hook_that_gives_the_call_another_verbatim_tool_answers_with_that_tools_view(example_python: str) -> None:
+    def to_received(event: Any) -> None:
+        event.selected_tool = event.agent.tool_registry.registry["received"]
+
+    final, model, received = _run_hooked(example_python, AppHooks(before=to_received))
+    assert received == []  # `entry` never ran
+    assert model.calls == 1
+    assert 'Verbatim result from tool "received"' in final and '"entry"' not in final
+
+
 MIXED = str(Path(__file__).with_name("mixed_blocks_server.py"))
 
 
