@@ -654,11 +654,53 @@ MIXED = str(Path(__file__).with_name("mixed_blocks_server.py"))
 """A server whose tool `mixed`, marked verbatim, returns a resource link between other blocks."""
 
 
-def test_a_result_sks_mapping_fails_on_fails_as_without_the_adapter(example_python: str) -> None:
-    # SK's mapping of a resource link fails (its `BinaryContent` refuses the MCP SDK's URL type): the function SK
-    # calls raises its own error, with or without the adapter, and the model reads it; no route. Fails once SK maps
-    # a link, which the page's sentence on it then has to follow.
-    message, service, _ = asyncio.run(_run_probed(example_python, MIXED, [("mixed", {})], "mixed", helped=True))
+SK_LINK_ERROR = "An error occurred while invoking the function example-mixed: Failed to call tool 'mixed'."
+"""What SK alone makes of a result holding a resource link (semantic-kernel 1.45: its mapping refuses the link)."""
+
+
+def test_a_verbatim_result_sks_mapping_fails_on_answers_from_the_raw_result(example_python: str) -> None:
+    # SK's mapping of a resource link fails, and SK alone tells the model the call failed (the server did run it).
+    # The plugin recorded the raw result before the mapping raised: the route is taken from it, every block shown.
+    # Fails once SK maps a link (then SK's own mapping is kept, and the page's sentence on it has to follow).
     _, unhelped, _ = asyncio.run(_run_probed(example_python, MIXED, [("mixed", {})], "mixed", helped=False))
+    assert unhelped.read == [SK_LINK_ERROR]
+    message, service, _ = asyncio.run(_run_probed(example_python, MIXED, [("mixed", {})], "mixed", helped=True))
+    assert service.requests == 1 and message.metadata[ANSWER_METADATA_KEY] is True
+    assert str(message).startswith('Verbatim result from tool "mixed" of server "example".')
+    shown = [str(message).index(text) for text in ("Row one", "ledger.csv", "audio/wav", "memo.txt", "Row two")]
+    assert shown == sorted(shown)  # every block, in the order sent
+
+
+def test_a_filter_that_replaces_sks_error_on_an_unmapped_result_is_what_the_model_reads(example_python: str) -> None:
+    # The application's filter after the adapter's sees SK's own error result and replaces it: no route.
+    seen: list[str] = []
+
+    async def redact(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        await next(context)
+        seen.append(str(context.function_result.value))
+        context.function_result = FunctionResult(function=context.function.metadata, value="Redacted.")
+
+    async def run() -> tuple[Any, ScriptedService]:
+        service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[("mixed", {})])
+        async with DirectAnswerMCPStdioPlugin(name=PLUGIN, command=example_python, args=[MIXED]) as plugin:
+            chosen = direct_answers(service, {"example": plugin})
+            agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
+            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+            agent.kernel.add_filter("auto_function_invocation", redact)
+            response = await agent.get_response(messages="Go.")
+        return response.message, service
+
+    message, service = asyncio.run(run())
+    assert seen == [SK_LINK_ERROR]
+    assert str(message) == SUMMARY and service.requests == 2 and service.read == ["Redacted."]
+
+
+def test_a_summarizable_result_sks_mapping_fails_on_reaches_the_model_as_the_hosts_text(example_python: str) -> None:
+    # No route for a result that may be summarized; the model reads the host's text of the raw result, not SK's
+    # error saying the call failed.
+    _, unhelped, _ = asyncio.run(_run_charted(example_python, "chart_linked", helped=False))
+    assert unhelped.read == [SK_LINK_ERROR.replace("mixed", "chart_linked")]
+    message, service, _ = asyncio.run(_run_charted(example_python, "chart_linked", helped=True))
     assert str(message) == SUMMARY and service.requests == 2
-    assert service.read == unhelped.read and "Failed to call tool 'mixed'" in service.read[0]
+    [read] = service.read
+    assert "Failed to call tool" not in read and "Revenue by quarter" in read and "chart.csv" in read

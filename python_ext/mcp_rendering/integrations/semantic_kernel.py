@@ -52,8 +52,11 @@ whose text is the answer). From the raw result of the call the chain made:
   plugin would hand it the message as if it were data), and may correct its call;
 - a result the host does not present verbatim (the result's directive says it may be summarized): the model reads
   the function's value as SK's plugin makes it (its text, image, audio, ... contents);
-- a result SK's mapping fails on (a resource link, in semantic-kernel 1.45): SK's function raises its error, which
-  the model reads, as without the adapter (the route is taken only from a value SK's function returned);
+- a result SK's mapping fails on (a resource link, in semantic-kernel 1.45): the server did answer, and the plugin
+  recorded its result before SK's mapping raised. SK's function raises its error, which the application's filters
+  see as SK's error result; when they leave it as SK made it, the filter answers from the raw result as above (the
+  host's view and the route, or an error result's line), and for a result the host does not present verbatim the
+  model reads the host's text of it (caption and records) in place of SK's error, which would say the call failed;
 - in a turn that also called another function, or an error: the model answers, having read every result, the
   verbatim ones as the host's view.
 
@@ -145,6 +148,8 @@ class _Call:
     """The raw `CallToolResult` as the session received it; None until the server answered."""
     value: Any = None
     """SK's own mapping of the result's content blocks (the function's value); None if it raised."""
+    unmapped: Exception | None = None
+    """The error SK's mapping raised on the result the server sent (a resource link, in semantic-kernel 1.45)."""
 
 
 _FOLLOWED: contextvars.ContextVar[_Call | None] = contextvars.ContextVar("mcp_rendering_sk_followed", default=None)
@@ -197,10 +202,14 @@ class DirectAnswerMCPPlugin(MCPPluginBase):  # pyright: ignore[reportUntypedBase
         call = _FOLLOWED.get()
         if call is None or call.plugin is not self or call.tool_name != tool_name or _CALLING.get() is not None:
             return cast("list[Any]", await cast("Any", super()).call_tool(tool_name, **kwargs))
-        call.result = call.value = None
+        call.result = call.value = call.unmapped = None
         token = _CALLING.set(call)
         try:
             call.value = cast("list[Any]", await cast("Any", super()).call_tool(tool_name, **kwargs))
+        except Exception as error:
+            if call.result is not None:  # the server answered: SK's mapping of its result raised
+                call.unmapped = error
+            raise
         finally:
             _CALLING.reset(token)
         return call.value
@@ -220,6 +229,12 @@ class DirectAnswerMCPSsePlugin(DirectAnswerMCPPlugin, MCPSsePlugin):  # pyright:
 
 class DirectAnswerMCPWebsocketPlugin(DirectAnswerMCPPlugin, MCPWebsocketPlugin):  # pyright: ignore[reportUntypedBaseClass]
     """SK's `MCPWebsocketPlugin`, recording for `direct_answers` (see `DirectAnswerMCPPlugin`)."""
+
+
+def _sk_error_text(function: Any, error: Exception) -> str:
+    """The function result SK's auto function invocation makes of an error the function raised (semantic-kernel
+    1.45, `Kernel._inner_auto_function_invoke_handler`): what the model reads unless a filter replaced it."""
+    return f"An error occurred while invoking the function {function.fully_qualified_name}: {error}"
 
 
 def _called_tool(function: Any, plugins: Iterable[_MCPPlugin]) -> tuple[_MCPPlugin, str] | None:
@@ -434,15 +449,23 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
         finally:
             _FOLLOWED.reset(token)
         outcome = context.function_result
-        if call.value is None or outcome is None or outcome.value is not call.value:
-            return  # refused, failed, or its result replaced by a filter: SK's own outcome stands
+        if call.result is None or outcome is None:
+            return  # refused, or failed before the server answered: SK's own outcome stands
+        if call.value is not None:
+            if outcome.value is not call.value:
+                return  # its result replaced by a filter: the model reads the filter's
+        elif call.unmapped is None or outcome.value != _sk_error_text(function, call.unmapped):
+            return  # failed otherwise, or SK's error replaced by a filter
         server = self.servers.get(plugin.name)
         answer = self.options.answer(tool, call.result, arguments=call.arguments, default_server=server)
         if answer.is_error:
             context.function_result = FunctionResult(function=function.metadata, value=answer.text)
             return
         if not answer.verbatim:
-            return  # the model reads the content blocks, as the function returned them
+            if call.value is None:
+                # SK could not map the result: the model reads the host's text of it, not that the call failed.
+                context.function_result = FunctionResult(function=function.metadata, value=self.options.text(answer))
+            return  # otherwise the model reads the content blocks as SK mapped them
         view = self.options.text(answer)
         function_call = context.function_call_content
         turn.answers[cast("str", (function_call.id if function_call is not None else None) or "unknown")] = view
