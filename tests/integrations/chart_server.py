@@ -1,6 +1,7 @@
-"""A server whose two tools, both marked verbatim, return a text record, an image, a resource link and audio: the
-result of `chart` says it may be summarized, that of `chart_verbatim` says nothing (verbatim). It runs on the
-project's environment (the SDK 2.x), as a script: ``python tests/integrations/chart_server.py``."""
+"""A server whose tools, all marked verbatim, return a text record, an image and audio: the result of `chart` says
+it may be summarized, that of `chart_verbatim` says nothing (verbatim); `chart_linked` returns a text record and a
+resource link, in a result that says it may be summarized. It runs on the project's environment (the SDK 2.x), as a
+script: ``python tests/integrations/chart_server.py``."""
 
 from typing import Any
 
@@ -11,7 +12,12 @@ BLOCKS: list[dict[str, Any]] = [
     {"type": "image", "data": PNG, "mimeType": "image/png"},
     {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
 ]
-"""The content of both tools' results, in order."""
+"""The content of the results of `chart` and `chart_verbatim`, in order."""
+LINKED: list[dict[str, Any]] = [
+    {"type": "text", "text": "Revenue by quarter"},
+    {"type": "resource_link", "uri": "file:///exports/chart.csv", "name": "chart.csv"},
+]
+"""The content of the result of `chart_linked`, in order."""
 
 
 def build_server() -> Any:
@@ -31,6 +37,11 @@ def build_server() -> Any:
     @server.tool(name="chart_verbatim", description="The chart.", annotations=tool_annotations("Chart", verbatim=True))
     def chart_verbatim() -> mcp_types.CallToolResult:
         return mcp_types.CallToolResult.model_validate({"content": BLOCKS})
+
+    @server.tool(name="chart_linked", description="The chart.", annotations=tool_annotations("Chart", verbatim=True))
+    def chart_linked() -> mcp_types.CallToolResult:
+        directive = {"mode": "summarizable", "complete": True}
+        return mcp_types.CallToolResult.model_validate({"content": LINKED, "_meta": {EXTENSION_ID: directive}})
 
     return server
 

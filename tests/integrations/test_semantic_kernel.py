@@ -1,8 +1,9 @@
 """The Semantic Kernel adapter, in the environment of `semantic-kernel`.
 
 Each test runs SK's own `ChatCompletionAgent` (its auto function invocation loop, unmodified) with a scripted chat
-completion service (no model, no network) and an `MCPStdioPlugin` against the example servers over stdio, and
-reads the final message the user would receive.
+completion service (no model, no network) and an MCP stdio plugin (the adapter's `DirectAnswerMCPStdioPlugin`, or SK's
+own `MCPStdioPlugin` without the adapter) against the example servers over stdio, and reads the final message the
+user would receive.
 """
 
 from __future__ import annotations
@@ -33,7 +34,11 @@ from semantic_kernel.functions import FunctionResult, KernelArguments  # pyright
 
 from mcp_rendering import audit
 from mcp_rendering.integrations.answer import IMITATION_WARNING, UNSTATED_COMPLETENESS
-from mcp_rendering.integrations.semantic_kernel import ANSWER_METADATA_KEY, direct_answers
+from mcp_rendering.integrations.semantic_kernel import (
+    ANSWER_METADATA_KEY,
+    DirectAnswerMCPStdioPlugin,
+    direct_answers,
+)
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import page_examples, run_example
 from tests.integrations.marked_server import FAKE_CAPTION, HOSTILE_GUIDANCE
@@ -43,6 +48,11 @@ MARKED = str(Path(__file__).with_name("marked_server.py"))
 SCREENING = "mcp_rendering.examples.screening"
 SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
 PLUGIN = "example"
+
+
+def _plugin(helped: bool) -> Any:
+    """The stdio plugin class of a run: the adapter's, or SK's own without the adapter."""
+    return DirectAnswerMCPStdioPlugin if helped else MCPStdioPlugin
 
 
 class ScriptedService(ChatCompletionClientBase):  # pyright: ignore[reportUntypedBaseClass]
@@ -103,7 +113,7 @@ async def _run(
 ) -> tuple[Any, ScriptedService]:
     service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(n, dict(a)) for n, a in calls])
     args = [module] if module.endswith(".py") else ["-m", module]
-    async with MCPStdioPlugin(name=PLUGIN, command=python, args=args) as plugin:
+    async with _plugin(helped)(name=PLUGIN, command=python, args=args) as plugin:
         chosen = direct_answers(service, {"example": plugin}, **options) if helped else service
         agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
         if helped:
@@ -170,8 +180,8 @@ def test_each_plugin_captions_with_its_own_servers_name_and_allows_only_its_own_
             service_id="scripted", ai_model_id="scripted", calls=[("entry", {"account": "A-1"})], plugin="ledger"
         )
         async with (
-            MCPStdioPlugin(name="bank", command=example_python, args=["-m", FINANCIAL]) as bank,
-            MCPStdioPlugin(name="ledger", command=example_python, args=[MARKED]) as ledger,
+            DirectAnswerMCPStdioPlugin(name="bank", command=example_python, args=["-m", FINANCIAL]) as bank,
+            DirectAnswerMCPStdioPlugin(name="ledger", command=example_python, args=[MARKED]) as ledger,
         ):
             chosen = direct_answers(service, {"bank": bank, "ledger-2": ledger}, **options)
             agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[bank, ledger])
@@ -268,7 +278,7 @@ def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
 def test_the_service_refuses_a_kernel_without_its_filter_and_changes_no_kernel(example_python: str) -> None:
     async def run() -> None:
         service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[("financial_statements", {})])
-        async with MCPStdioPlugin(name=PLUGIN, command=example_python, args=["-m", FINANCIAL]) as plugin:
+        async with DirectAnswerMCPStdioPlugin(name=PLUGIN, command=example_python, args=["-m", FINANCIAL]) as plugin:
             chosen = direct_answers(service, {"example": plugin}, allow={"example": ["financial_statements"]})
             assert chosen.plugins == (plugin,) and chosen.servers == {PLUGIN: "example"}
             assert chosen.allowed.allow == {"example": frozenset({"financial_statements"})}
@@ -330,7 +340,7 @@ async def _run_filtered(
     service = ScriptedService(
         service_id="scripted", ai_model_id="scripted", calls=[(n, dict(a)) for n, a in calls], stubborn=stubborn
     )
-    async with MCPStdioPlugin(name=PLUGIN, command=python, args=[MARKED]) as plugin:
+    async with _plugin(helped)(name=PLUGIN, command=python, args=[MARKED]) as plugin:
         chosen = direct_answers(service, {"example": plugin}) if helped else service
         arguments = None
         if attempts is not None:
@@ -389,6 +399,52 @@ def test_an_approval_filter_that_refuses_means_no_call_and_no_hosts_view(example
         assert received == []  # the server never received the call
         # The model read the refusal and answered, as SK does without the adapter.
         assert str(message) == SUMMARY and service.requests == 2 and service.read == [REFUSAL]
+
+
+def test_a_policy_that_recognises_sks_own_function_refuses_the_call_in_either_order(example_python: str) -> None:
+    # The chain runs SK's own kernel function: a policy comparing it with SK's own lookup (equality and identity)
+    # refuses the call whether its filter comes before or after the adapter's, or is a function-invocation filter.
+    seen: list[tuple[bool, bool]] = []
+
+    def restricted(context: Any) -> bool:
+        function = context.kernel.get_function(PLUGIN, "entry")
+        seen.append((context.function == function, context.function is function))
+        return context.function == function and context.function is function
+
+    async def policy_auto(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        if restricted(context):
+            context.function_result = FunctionResult(function=context.function.metadata, value=REFUSAL)
+            return
+        await next(context)
+
+    async def policy_function(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        if restricted(context):
+            context.result = FunctionResult(function=context.function.metadata, value=REFUSAL)
+            return
+        await next(context)
+
+    wheres: list[tuple[list[Filter], list[Filter], list[Filter]]] = [
+        ([policy_auto], [], []),
+        ([], [policy_auto], []),
+        ([], [], [policy_function]),
+    ]
+    for where in wheres:
+        before, auto, function = where
+        seen.clear()
+        message, service, received = asyncio.run(
+            _run_filtered(example_python, ENTRY, before=before, auto=auto, function=function)
+        )
+        assert seen == [(True, True)], where
+        assert received == [], where  # the server never received the call
+        assert str(message) == SUMMARY and service.requests == 2 and service.read == [REFUSAL], where
+
+
+def test_direct_answers_refuses_sks_own_plugin_naming_the_class_to_use() -> None:
+    # SK's own plugin records no raw result: refused when the service is made, not silently left without a route.
+    service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[])
+    plain = MCPStdioPlugin(name=PLUGIN, command="python")
+    with pytest.raises(TypeError, match="DirectAnswerMCPStdioPlugin"):
+        direct_answers(service, {"example": plain})
 
 
 def test_an_argument_rewriting_filter_decides_what_the_server_receives_and_the_view_shows(example_python: str) -> None:
@@ -491,7 +547,7 @@ async def _run_probed(
     """`_run` on the server script `server`, `prepare` given the connected plugin first; with the text of the
     server's tool `probe` after the turn."""
     service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(n, dict(a)) for n, a in calls])
-    async with MCPStdioPlugin(name=PLUGIN, command=python, args=[server]) as plugin:
+    async with _plugin(helped)(name=PLUGIN, command=python, args=[server]) as plugin:
         prepare(plugin)
         chosen = direct_answers(service, {"example": plugin}) if helped else service
         agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
@@ -539,7 +595,7 @@ def test_the_tools_hints_are_listed_again_when_sk_loads_the_tools_again(example_
     # notifications/tools/list_changed): the filter lists the hints again, and the next call goes to the model.
     async def run() -> tuple[Any, Any, ScriptedService]:
         service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[("ledger", {})])
-        async with MCPStdioPlugin(name=PLUGIN, command=example_python, args=[NAMING]) as plugin:
+        async with DirectAnswerMCPStdioPlugin(name=PLUGIN, command=example_python, args=[NAMING]) as plugin:
             chosen = direct_answers(service, {"example": plugin})
             agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
             agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
@@ -570,7 +626,7 @@ async def _run_charted(python: str, tool: str, *, helped: bool) -> tuple[Any, Sc
         seen.append([type(item).__name__ for item in context.function_result.value])
 
     service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(tool, {})])
-    async with MCPStdioPlugin(name=PLUGIN, command=python, args=[CHART]) as plugin:
+    async with _plugin(helped)(name=PLUGIN, command=python, args=[CHART]) as plugin:
         chosen = direct_answers(service, {"example": plugin}) if helped else service
         agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
         if helped:
@@ -598,11 +654,53 @@ MIXED = str(Path(__file__).with_name("mixed_blocks_server.py"))
 """A server whose tool `mixed`, marked verbatim, returns a resource link between other blocks."""
 
 
-def test_a_result_sks_mapping_fails_on_fails_as_without_the_adapter(example_python: str) -> None:
-    # SK's mapping of a resource link fails (its `BinaryContent` refuses the MCP SDK's URL type): the function SK
-    # calls raises its own error, with or without the adapter, and the model reads it; no route. Fails once SK maps
-    # a link, which the page's sentence on it then has to follow.
-    message, service, _ = asyncio.run(_run_probed(example_python, MIXED, [("mixed", {})], "mixed", helped=True))
+SK_LINK_ERROR = "An error occurred while invoking the function example-mixed: Failed to call tool 'mixed'."
+"""What SK alone makes of a result holding a resource link (semantic-kernel 1.45: its mapping refuses the link)."""
+
+
+def test_a_verbatim_result_sks_mapping_fails_on_answers_from_the_raw_result(example_python: str) -> None:
+    # SK's mapping of a resource link fails, and SK alone tells the model the call failed (the server did run it).
+    # The plugin recorded the raw result before the mapping raised: the route is taken from it, every block shown.
+    # Fails once SK maps a link (then SK's own mapping is kept, and the page's sentence on it has to follow).
     _, unhelped, _ = asyncio.run(_run_probed(example_python, MIXED, [("mixed", {})], "mixed", helped=False))
+    assert unhelped.read == [SK_LINK_ERROR]
+    message, service, _ = asyncio.run(_run_probed(example_python, MIXED, [("mixed", {})], "mixed", helped=True))
+    assert service.requests == 1 and message.metadata[ANSWER_METADATA_KEY] is True
+    assert str(message).startswith('Verbatim result from tool "mixed" of server "example".')
+    shown = [str(message).index(text) for text in ("Row one", "ledger.csv", "audio/wav", "memo.txt", "Row two")]
+    assert shown == sorted(shown)  # every block, in the order sent
+
+
+def test_a_filter_that_replaces_sks_error_on_an_unmapped_result_is_what_the_model_reads(example_python: str) -> None:
+    # The application's filter after the adapter's sees SK's own error result and replaces it: no route.
+    seen: list[str] = []
+
+    async def redact(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        await next(context)
+        seen.append(str(context.function_result.value))
+        context.function_result = FunctionResult(function=context.function.metadata, value="Redacted.")
+
+    async def run() -> tuple[Any, ScriptedService]:
+        service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[("mixed", {})])
+        async with DirectAnswerMCPStdioPlugin(name=PLUGIN, command=example_python, args=[MIXED]) as plugin:
+            chosen = direct_answers(service, {"example": plugin})
+            agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
+            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+            agent.kernel.add_filter("auto_function_invocation", redact)
+            response = await agent.get_response(messages="Go.")
+        return response.message, service
+
+    message, service = asyncio.run(run())
+    assert seen == [SK_LINK_ERROR]
+    assert str(message) == SUMMARY and service.requests == 2 and service.read == ["Redacted."]
+
+
+def test_a_summarizable_result_sks_mapping_fails_on_reaches_the_model_as_the_hosts_text(example_python: str) -> None:
+    # No route for a result that may be summarized; the model reads the host's text of the raw result, not SK's
+    # error saying the call failed.
+    _, unhelped, _ = asyncio.run(_run_charted(example_python, "chart_linked", helped=False))
+    assert unhelped.read == [SK_LINK_ERROR.replace("mixed", "chart_linked")]
+    message, service, _ = asyncio.run(_run_charted(example_python, "chart_linked", helped=True))
     assert str(message) == SUMMARY and service.requests == 2
-    assert service.read == unhelped.read and "Failed to call tool 'mixed'" in service.read[0]
+    [read] = service.read
+    assert "Failed to call tool" not in read and "Revenue by quarter" in read and "chart.csv" in read

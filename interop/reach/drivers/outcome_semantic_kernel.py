@@ -4,7 +4,8 @@ A scripted chat completion service (a `ChatCompletionClientBase` that calls no s
 `MCPStdioPlugin` through SK's auto function invocation (`_common.script`: by default the financial tool), then
 writes the three-line summary the job gives (a stand-in for a model that summarizes). The final answer is ``str()``
 of the response's message, where SK applications read it; the outputs, each function result of the agent's
-thread. With ``helped``, the agent's service is wrapped by
+thread. With ``helped``, the plugin is the adapter's `DirectAnswerMCPStdioPlugin` (SK's `MCPStdioPlugin`, which also
+records each result as the server sent it) and the agent's service is wrapped by
 `mcp_rendering.integrations.semantic_kernel.direct_answers`.
 """
 
@@ -54,7 +55,12 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
     service: Any = ScriptedService(
         service_id="scripted", ai_model_id="scripted", turns=script(job, tool_name), summary=job["options"]["summary"]
     )
-    async with MCPStdioPlugin(name=PLUGIN, command=job["command"], args=job["args"]) as plugin:
+    plugin_class: Any = MCPStdioPlugin
+    if job["helped"]:
+        from mcp_rendering.integrations.semantic_kernel import DirectAnswerMCPStdioPlugin
+
+        plugin_class = DirectAnswerMCPStdioPlugin
+    async with plugin_class(name=PLUGIN, command=job["command"], args=job["args"]) as plugin:
         if job["helped"]:
             from mcp_rendering.integrations.semantic_kernel import direct_answers
 

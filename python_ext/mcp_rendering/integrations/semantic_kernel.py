@@ -1,43 +1,46 @@
 """The whole result to the user in Semantic Kernel (`semantic-kernel[mcp]`): its own `terminate` route for the MCP
 tools the server marks verbatim, and the host's view of the result as the final message's text.
 
-Wrap the agent's chat completion service, and add the service's filter to the agent's kernel (SK's own
+Connect each MCP server with the adapter's plugin of its transport (`DirectAnswerMCPStdioPlugin`,
+`DirectAnswerMCPStreamableHttpPlugin`, ...: SK's own plugin class, which also records each result as the server
+sent it), wrap the agent's chat completion service, and add the service's filter to the agent's kernel (SK's own
 `add_filter`, once, when the agent is built)::
 
-    from mcp_rendering.integrations.semantic_kernel import direct_answers
+    from mcp_rendering.integrations.semantic_kernel import DirectAnswerMCPStdioPlugin, direct_answers
 
-    service = direct_answers(chat_service, {"accounts": plugin})
-    agent = ChatCompletionAgent(service=service, plugins=[plugin])
-    agent.kernel.add_filter("auto_function_invocation", service.answer_filter)
-    response = await agent.get_response(messages="Show the annual accounts")
-    print(response)  # the host's view of the verbatim result: caption, notice, every record
+    async with DirectAnswerMCPStdioPlugin(name="accounts", command="python", args=[...]) as plugin:
+        service = direct_answers(chat_service, {"accounts": plugin})
+        agent = ChatCompletionAgent(service=service, plugins=[plugin])
+        agent.kernel.add_filter("auto_function_invocation", service.answer_filter)
+        response = await agent.get_response(messages="Show the annual accounts")
+        print(response)  # the host's view of the verbatim result: caption, notice, every record
 
 `direct_answers` returns a `DirectAnswerService`: a chat completion service that runs the wrapped service's own
 auto function invocation loop, unchanged, and whose `answer_filter` is an auto-function-invocation filter, SK's
 public extension point for a function call the model asked for. The filter acts only inside this service's calls
 (other services of the same kernel are not affected); the service refuses to run with a kernel that lacks it,
 rather than let a verbatim result reach the model unnoticed. Neither changes the kernel: the filter is added where
-the application builds its agent. For a function of one of `plugins` (SK's `MCPStdioPlugin`,
-`MCPStreamableHttpPlugin`, ...) whose tool the server marks verbatim (the tool's hint), SK's plugin would keep only
-the result's content blocks (not `isError`, not the result's directive). So the filter hands the call on to the
-rest of SK's chain (`await next(context)`: the auto-function-invocation filters added after it, then the function
-with the kernel's function-invocation filters) with, for that call only, in place of the plugin's function, a
-kernel function of the same name, plugin, description and parameters whose body is SK's own
-`MCPPluginBase.call_tool` (its checks, its errors, its mapping of the result's blocks to SK contents), run on an
-object of the adapter's that reads as the plugin but whose session, the plugin's, also keeps the raw result for
-the filter (nothing is set on the plugin). The tool called is the one SK's
-own function calls, read from that function (SK keeps the first of the tools whose names it normalizes alike);
-a function SK did not build from a tool (a prompt's) is untouched. SK keeps no tool's hints, so the filter lists
-the server's tools as SK's plugin does (the first page), once each time the plugin loads its tools (again on the
-server's ``notifications/tools/list_changed``). A plugin whose class overrides `call_tool` keeps its calls (the
-route is not taken). Every filter of the application sees the call and its
-arguments, whether added before or after this one: one that refuses it (does not call ``next``) means no call is
-made, and SK goes on as it does without the adapter (the model reads what the filter left); one that rewrites the
-arguments decides what the server receives; one that replaces the function's result decides what the model
-reads (the route is not taken: the service answers only when each result of the turn is still the host's view its
-filter recorded, and otherwise hands the turn back to the model: SK's loop goes on with the rounds of function
-calling it has left, then, none left, makes its last model call without functions, whose text is the answer). From
-the raw result of the call the chain made:
+the application builds its agent. SK's own plugin keeps only a result's content blocks (not `isError`, not the
+result's directive), so `direct_answers` refuses (TypeError) a plugin that is not a `DirectAnswerMCPPlugin`. For a
+function of one of `plugins` whose tool the server marks verbatim (the tool's hint), the filter hands the call on,
+unchanged, to the rest of SK's chain (`await next(context)`: the auto-function-invocation filters added after it,
+then SK's own kernel function of the tool with the kernel's function-invocation filters), having asked the plugin
+to record that call: the function runs SK's own `call_tool` (its checks, its errors, its mapping of the result's
+blocks to SK contents), whose session, the plugin's, then also hands the adapter the raw result. The tool called is
+the one SK's own function calls, read from that function (SK keeps the first of the tools whose names it normalizes
+alike); a function SK did not build from a tool (a prompt's) is untouched. SK keeps no tool's hints, so the filter
+lists the server's tools as SK's plugin does (the first page), once each time the plugin loads its tools (again on
+the server's ``notifications/tools/list_changed``). A subclass of the adapter's plugin whose `call_tool` does not
+hand the call on to the adapter's keeps its calls (nothing is recorded: the route is not taken).
+
+Every filter of the application sees the call as SK makes it, with SK's own kernel function (``context.function`` is
+the object ``kernel.get_function(plugin, name)`` returns) and its arguments, whether added before or after this one:
+one that refuses it (does not call ``next``) means no call is made, and SK goes on as it does without the adapter (the
+model reads what the filter left); one that rewrites the arguments decides what the server receives; one that replaces
+the function's result decides what the model reads (the route is not taken: the service answers only when each result
+of the turn is still the host's view its filter recorded, and otherwise hands the turn back to the model: SK's loop
+goes on with the rounds of function calling it has left, then, none left, makes its last model call without functions,
+whose text is the answer). From the raw result of the call the chain made:
 
 - a result the host presents verbatim (`mcp_rendering.integrations.answer.final_answer`): the function's result is
   the host's view, and when every call of the model's turn answered so, the filter sets SK's `context.terminate`,
@@ -49,8 +52,11 @@ the raw result of the call the chain made:
   plugin would hand it the message as if it were data), and may correct its call;
 - a result the host does not present verbatim (the result's directive says it may be summarized): the model reads
   the function's value as SK's plugin makes it (its text, image, audio, ... contents);
-- a result SK's mapping fails on (a resource link, in semantic-kernel 1.45): SK's function raises its error, which
-  the model reads, as without the adapter (the route is taken only from a value SK's function returned);
+- a result SK's mapping fails on (a resource link, in semantic-kernel 1.45): the server did answer, and the plugin
+  recorded its result before SK's mapping raised. SK's function raises its error, which the application's filters
+  see as SK's error result; when they leave it as SK made it, the filter answers from the raw result as above (the
+  host's view and the route, or an error result's line), and for a result the host does not present verbatim the
+  model reads the host's text of it (caption and records) in place of SK's error, which would say the call failed;
 - in a turn that also called another function, or an error: the model answers, having read every result, the
   verbatim ones as the host's view.
 
@@ -81,6 +87,10 @@ from semantic_kernel.connectors.ai.chat_completion_client_base import (  # pyrig
 )
 from semantic_kernel.connectors.mcp import (  # pyright: ignore[reportMissingImports]
     MCPPluginBase,  # pyright: ignore[reportUnknownVariableType]
+    MCPSsePlugin,  # pyright: ignore[reportUnknownVariableType]
+    MCPStdioPlugin,  # pyright: ignore[reportUnknownVariableType]
+    MCPStreamableHttpPlugin,  # pyright: ignore[reportUnknownVariableType]
+    MCPWebsocketPlugin,  # pyright: ignore[reportUnknownVariableType]
 )
 from semantic_kernel.contents import (  # pyright: ignore[reportMissingImports]
     ChatMessageContent,  # pyright: ignore[reportUnknownVariableType]
@@ -89,8 +99,6 @@ from semantic_kernel.contents import (  # pyright: ignore[reportMissingImports]
 )
 from semantic_kernel.functions import (  # pyright: ignore[reportMissingImports]
     FunctionResult,  # pyright: ignore[reportUnknownVariableType]
-    KernelFunctionFromMethod,  # pyright: ignore[reportUnknownVariableType]
-    kernel_function,  # pyright: ignore[reportUnknownVariableType]
 )
 
 from mcp_rendering.integrations.answer import (
@@ -101,7 +109,16 @@ from mcp_rendering.integrations.answer import (
     servers_by_name,
 )
 
-__all__ = ["ANSWER_METADATA_KEY", "DirectAnswerService", "direct_answers"]
+__all__ = [
+    "ANSWER_METADATA_KEY",
+    "DirectAnswerMCPPlugin",
+    "DirectAnswerMCPSsePlugin",
+    "DirectAnswerMCPStdioPlugin",
+    "DirectAnswerMCPStreamableHttpPlugin",
+    "DirectAnswerMCPWebsocketPlugin",
+    "DirectAnswerService",
+    "direct_answers",
+]
 
 ANSWER_METADATA_KEY = "mcp-rendering/answer"
 """The key of the answer message's `metadata`, True: the message is the host's view, not a model's text."""
@@ -117,16 +134,113 @@ class _MCPPlugin(Protocol):
     async def call_tool(self, tool_name: str, **kwargs: Any) -> list[Any]: ...
 
 
-_SK_CALL_TOOL: Callable[..., Awaitable[list[Any]]] = cast("Any", MCPPluginBase).call_tool
-"""SK's own call of an MCP tool (its checks, its errors, its mapping of the result), which the function the filter
-hands on runs."""
+@dataclass
+class _Call:
+    """The one call of a verbatim tool the filter follows through the rest of SK's chain, as the plugin records it."""
+
+    plugin: object
+    """The plugin whose function the call is."""
+    tool_name: str
+    """The tool called, by its name on the server."""
+    arguments: dict[str, Any] = field(default_factory=dict[str, Any])
+    """The arguments sent, as the chain's filters left them."""
+    result: Any = None
+    """The raw `CallToolResult` as the session received it; None until the server answered."""
+    value: Any = None
+    """SK's own mapping of the result's content blocks (the function's value); None if it raised."""
+    unmapped: Exception | None = None
+    """The error SK's mapping raised on the result the server sent (a resource link, in semantic-kernel 1.45)."""
+
+
+_FOLLOWED: contextvars.ContextVar[_Call | None] = contextvars.ContextVar("mcp_rendering_sk_followed", default=None)
+"""The call the filter follows, while the rest of SK's chain runs (SK runs each call of a turn in its own task)."""
+_CALLING: contextvars.ContextVar[_Call | None] = contextvars.ContextVar("mcp_rendering_sk_calling", default=None)
+"""The followed call while SK's `call_tool` runs it: the plugin's session then records its result."""
+
+
+class _RecordingSession:
+    """The plugin's MCP session as SK's `call_tool` calls it, for the one call followed: everything answers as the
+    plugin's session, and the result of its `call_tool` is recorded in `call`."""
+
+    def __init__(self, session: Any, call: _Call) -> None:
+        self._session = session
+        self._call = call
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, **options: Any) -> Any:
+        result = await self._session.call_tool(name, arguments=arguments, **options)
+        self._call.arguments, self._call.result = dict(arguments or {}), result
+        return result
+
+
+class DirectAnswerMCPPlugin(MCPPluginBase):  # pyright: ignore[reportUntypedBaseClass]
+    """SK's MCP plugin, which also records for `direct_answers` the raw result (the `CallToolResult` as the server
+    sent it) of each call of a verbatim tool that the service's filter follows; its tools, their functions, the
+    call and SK's mapping of the result are SK's own. Use one of the ready ones (`DirectAnswerMCPStdioPlugin`,
+    ...) in place of SK's class of the same transport, or combine it with your own: ``class Mine(
+    DirectAnswerMCPPlugin, YourMCPPlugin)``. A subclass that overrides `call_tool` and does not hand the call on to
+    this class's keeps its result with the model."""
+
+    @property
+    def session(self) -> Any:  # pyright: ignore[reportIncompatibleVariableOverride]
+        """The plugin's MCP session (SK's); inside a call the filter follows, one that also records the result."""
+        session = cast("Any", self.__dict__.get("_direct_answer_session"))
+        call = _CALLING.get()
+        if session is None or call is None or call.plugin is not self:
+            return session
+        return _RecordingSession(session, call)
+
+    @session.setter
+    def session(self, session: Any) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
+        self.__dict__["_direct_answer_session"] = session
+
+    async def call_tool(self, tool_name: str, **kwargs: Any) -> list[Any]:  # pyright: ignore[reportIncompatibleMethodOverride]
+        """SK's own `call_tool` (its checks, its errors, its mapping of the result), recording the raw result of a
+        call the filter follows."""
+        call = _FOLLOWED.get()
+        if call is None or call.plugin is not self or call.tool_name != tool_name or _CALLING.get() is not None:
+            return cast("list[Any]", await cast("Any", super()).call_tool(tool_name, **kwargs))
+        call.result = call.value = call.unmapped = None
+        token = _CALLING.set(call)
+        try:
+            call.value = cast("list[Any]", await cast("Any", super()).call_tool(tool_name, **kwargs))
+        except Exception as error:
+            if call.result is not None:  # the server answered: SK's mapping of its result raised
+                call.unmapped = error
+            raise
+        finally:
+            _CALLING.reset(token)
+        return call.value
+
+
+class DirectAnswerMCPStdioPlugin(DirectAnswerMCPPlugin, MCPStdioPlugin):  # pyright: ignore[reportUntypedBaseClass]
+    """SK's `MCPStdioPlugin`, recording for `direct_answers` (see `DirectAnswerMCPPlugin`)."""
+
+
+class DirectAnswerMCPStreamableHttpPlugin(DirectAnswerMCPPlugin, MCPStreamableHttpPlugin):  # pyright: ignore[reportUntypedBaseClass]
+    """SK's `MCPStreamableHttpPlugin`, recording for `direct_answers` (see `DirectAnswerMCPPlugin`)."""
+
+
+class DirectAnswerMCPSsePlugin(DirectAnswerMCPPlugin, MCPSsePlugin):  # pyright: ignore[reportUntypedBaseClass]
+    """SK's `MCPSsePlugin`, recording for `direct_answers` (see `DirectAnswerMCPPlugin`)."""
+
+
+class DirectAnswerMCPWebsocketPlugin(DirectAnswerMCPPlugin, MCPWebsocketPlugin):  # pyright: ignore[reportUntypedBaseClass]
+    """SK's `MCPWebsocketPlugin`, recording for `direct_answers` (see `DirectAnswerMCPPlugin`)."""
+
+
+def _sk_error_text(function: Any, error: Exception) -> str:
+    """The function result SK's auto function invocation makes of an error the function raised (semantic-kernel
+    1.45, `Kernel._inner_auto_function_invoke_handler`): what the model reads unless a filter replaced it."""
+    return f"An error occurred while invoking the function {function.fully_qualified_name}: {error}"
 
 
 def _called_tool(function: Any, plugins: Iterable[_MCPPlugin]) -> tuple[_MCPPlugin, str] | None:
     """The plugin of `plugins` and the name of the MCP tool that SK's kernel function `function` calls, read from
     the function itself: SK's plugin builds a tool's function on ``functools.partial(plugin.call_tool, name)``
-    (`MCPPluginBase.load_tools`). None for any other function (a prompt's, another plugin's), and for a plugin
-    whose class overrides `call_tool` (the application's own call, which must run)."""
+    (`MCPPluginBase.load_tools`). None for any other function (a prompt's, another plugin's)."""
     method: object = getattr(function, "method", None)
     if not isinstance(method, functools.partial):
         return None
@@ -135,7 +249,7 @@ def _called_tool(function: Any, plugins: Iterable[_MCPPlugin]) -> tuple[_MCPPlug
     if not isinstance(name, str):
         return None
     for plugin in plugins:
-        if bound.func == plugin.call_tool and cast("Any", type(plugin)).call_tool is _SK_CALL_TOOL:
+        if bound.func == plugin.call_tool:
             return plugin, name
     return None
 
@@ -324,104 +438,43 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
     async def _through_chain(
         self, plugin: _MCPPlugin, tool: Any, context: Any, next: Callable[[Any], Awaitable[None]], turn: _Turn
     ) -> None:
-        """Hand the call on to the rest of SK's chain (the filters added after this one, then the function with
-        its function-invocation filters), with a function that makes the MCP call as SK's plugin does and keeps
-        its raw result; then answer from it, if the chain made the call and kept its result."""
-        call = _Call()
-        original = context.function
-        context.function = _keeping(original, plugin, cast("str", tool.name), call)
+        """Hand the call on to the rest of SK's chain (the filters added after this one, then SK's own function with
+        its function-invocation filters), its plugin recording the raw result; then answer from it, if the chain
+        made the call and left its outcome as SK made it."""
+        function = context.function
+        call = _Call(plugin=plugin, tool_name=cast("str", tool.name))
+        token = _FOLLOWED.set(call)
         try:
             await next(context)
         finally:
-            context.function = original
+            _FOLLOWED.reset(token)
         outcome = context.function_result
-        if call.value is None or outcome is None or outcome.value is not call.value:
-            return  # refused, failed, or its result replaced by a filter: SK's own outcome stands
-        metadata = original.metadata
+        if call.result is None or outcome is None:
+            return  # refused, or failed before the server answered: SK's own outcome stands
+        if call.value is not None:
+            if outcome.value is not call.value:
+                return  # its result replaced by a filter: the model reads the filter's
+        elif call.unmapped is None or outcome.value != _sk_error_text(function, call.unmapped):
+            return  # failed otherwise, or SK's error replaced by a filter
         server = self.servers.get(plugin.name)
         answer = self.options.answer(tool, call.result, arguments=call.arguments, default_server=server)
         if answer.is_error:
-            context.function_result = FunctionResult(function=metadata, value=answer.text)
+            context.function_result = FunctionResult(function=function.metadata, value=answer.text)
             return
         if not answer.verbatim:
-            return  # the model reads the content blocks, as the function returned them
+            if call.value is None:
+                # SK could not map the result: the model reads the host's text of it, not that the call failed.
+                context.function_result = FunctionResult(function=function.metadata, value=self.options.text(answer))
+            return  # otherwise the model reads the content blocks as SK mapped them
         view = self.options.text(answer)
         function_call = context.function_call_content
         turn.answers[cast("str", (function_call.id if function_call is not None else None) or "unknown")] = view
-        context.function_result = FunctionResult(function=metadata, value=view)
+        context.function_result = FunctionResult(function=function.metadata, value=view)
         request = cast("int", context.request_sequence_index)
         turn.verbatim_calls[request] = turn.verbatim_calls.get(request, 0) + 1
         if turn.verbatim_calls[request] >= cast("int", context.function_count):
             context.terminate = True
             turn.ended_at = request
-
-
-@dataclass
-class _Call:
-    """What the function `_keeping` makes records of the one call it makes."""
-
-    arguments: dict[str, Any] = field(default_factory=dict[str, Any])
-    """The arguments sent, as the chain's filters left them."""
-    result: Any = None
-    """The raw `CallToolResult` as the session received it; None until the call is made."""
-    value: Any = None
-    """The function's value: SK's own mapping of the result's content blocks."""
-
-
-class _RecordingSession:
-    """The plugin's MCP session as SK's `call_tool` calls it, owned by the adapter: everything answers as the
-    plugin's session, and the result of its `call_tool` is recorded in `call`."""
-
-    def __init__(self, session: Any, call: _Call) -> None:
-        self._session = session
-        self._call = call
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._session, name)
-
-    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, **options: Any) -> Any:
-        result = await self._session.call_tool(name, arguments=arguments, **options)
-        self._call.arguments, self._call.result = dict(arguments or {}), result
-        return result
-
-
-class _RecordingPlugin:
-    """The plugin as SK's `MCPPluginBase.call_tool` reads it for one call, owned by the adapter: every member is the
-    plugin's, except its session, which records the result (nothing is set on the plugin or its session)."""
-
-    def __init__(self, plugin: _MCPPlugin, call: _Call) -> None:
-        self._plugin = plugin
-        self._call = call
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._plugin, name)
-
-    @property
-    def session(self) -> Any:
-        session = self._plugin.session
-        # Not connected: SK's own check refuses the call, with its own error.
-        return None if session is None else _RecordingSession(session, self._call)
-
-
-def _keeping(function: Any, plugin: _MCPPlugin, tool_name: str, call: _Call) -> Any:
-    """A kernel function with `function`'s metadata (name, plugin, description, parameters) whose body is SK's own
-    `MCPPluginBase.call_tool` (its checks, its errors, its mapping of the result), run on the plugin through
-    `_RecordingPlugin`, so that the raw result is recorded in `call`."""
-
-    async def body(**arguments: Any) -> list[Any]:
-        call.value = await _SK_CALL_TOOL(_RecordingPlugin(plugin, call), tool_name, **arguments)
-        return cast("list[Any]", call.value)
-
-    decorate = cast("Callable[..., Callable[[Any], Any]]", kernel_function)
-    method = decorate(name=function.name, description=function.description)(body)
-    build = cast("Callable[..., Any]", KernelFunctionFromMethod)
-    return build(
-        method=method,
-        plugin_name=function.plugin_name,
-        parameters=list(cast("list[Any]", function.parameters)),
-        return_parameter=function.return_parameter,
-        additional_metadata=dict(cast("Mapping[str, Any]", function.metadata.additional_properties or {})),
-    )
 
 
 def direct_answers(
@@ -454,6 +507,15 @@ def direct_answers(
     """
     options = AnswerOptions(max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
     named = cast("Mapping[str, _MCPPlugin]", servers_by_name(plugins, "MCP plugins", argument="plugins"))
+    for name, plugin in named.items():
+        if not isinstance(plugin, DirectAnswerMCPPlugin):
+            raise TypeError(
+                f"the plugin of server {name!r} is a {type(plugin).__name__}: make each plugin given to"
+                " direct_answers one of mcp_rendering.integrations.semantic_kernel's DirectAnswerMCPStdioPlugin,"
+                " DirectAnswerMCPStreamableHttpPlugin, DirectAnswerMCPSsePlugin or DirectAnswerMCPWebsocketPlugin"
+                " (SK's plugin of that transport, which also records each result as the server sent it), or a"
+                " subclass of DirectAnswerMCPPlugin"
+            )
     return DirectAnswerService(
         inner=service,
         plugins=tuple(named.values()),
