@@ -238,6 +238,59 @@ def test_a_toolkit_given_to_a_team_itself_answers_through_the_teams_post_hooks(e
         assert final.startswith('Verbatim result from tool "financial_statements" of server "example".'), hooked
 
 
+def _run_member(python: str, respond_directly: bool) -> tuple[Any, ScriptedModel, list[str], list[dict[str, Any]]]:
+    """A team whose leader delegates to a member given the toolkit (the leader reads the member's reply, then
+    writes `SUMMARY`); with the tool results the leader read and the calls of `entry` the server received."""
+    from agno.team import Team  # pyright: ignore[reportMissingImports]
+
+    class Leader(ScriptedModel):
+        def _respond(self, messages: list[Any]) -> Any:
+            self.calls += 1
+            if any(message.role == "tool" for message in messages):
+                return ModelResponse(role="assistant", content=SUMMARY)
+            task = {"member_id": "member", "task": "Show the entry of A-1."}
+            call = {"name": "delegate_task_to_member", "arguments": json.dumps(task)}
+            return ModelResponse(role="assistant", tool_calls=[{"id": "lead-1", "type": "function", "function": call}])
+
+    async def go() -> tuple[Any, ScriptedModel, list[str], list[dict[str, Any]]]:
+        params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
+        leader = Leader([])
+        async with DirectAnswerMCPTools(server_params=params, timeout_seconds=60, server="example") as toolkit:
+            member = Agent(
+                name="member", model=ScriptedModel(ENTRY), tools=[toolkit], post_hooks=[toolkit.final_answer_hook]
+            )
+            team = Team(name="desk", members=[member], model=leader, respond_directly=respond_directly)
+            output = await team.arun("Show the entry of A-1.")
+            assert not toolkit._answers  # pyright: ignore[reportPrivateUsage]
+            received = await toolkit.session.call_tool("received", {})
+        read = [str(message.content) for message in output.messages or [] if message.role == "tool"]
+        return output, leader, read, json.loads(received.content[0].text)
+
+    return asyncio.run(go())
+
+
+def test_a_toolkit_on_a_member_of_a_team_whose_leader_answers_is_refused_with_what_to_do(
+    example_python: str,
+) -> None:
+    from agno.run import RunStatus  # pyright: ignore[reportMissingImports]
+
+    output, leader, read, received = _run_member(example_python, respond_directly=False)
+    assert received == []  # refused before the call reached the server
+    [member] = output.member_responses
+    assert member.status == RunStatus.error
+    error = str(member.content)
+    assert error.startswith("DirectAnswerMCPTools is given to agent 'member', a member of team 'desk',")
+    assert "respond_directly=True" in error and "to the team itself" in error
+    assert leader.calls == 2 and read == [error]  # the leader read the error, not a host's view to rewrite
+
+
+def test_a_toolkit_on_a_member_of_a_team_that_responds_directly_answers(example_python: str) -> None:
+    output, leader, _, received = _run_member(example_python, respond_directly=True)
+    assert received == [{"account": "A-1"}] and leader.calls == 1
+    caption = 'Verbatim result from tool "entry" of server "example".'
+    assert str(output.content) == f"{caption}\n\n{UNSTATED_COMPLETENESS}\n\nEntry of A-1"
+
+
 def test_the_answers_of_runs_that_never_end_are_not_kept_without_bound() -> None:
     toolkit = DirectAnswerMCPTools(command="python3")
     for run in range(_RUNS_KEPT + 50):

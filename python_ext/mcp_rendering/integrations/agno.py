@@ -38,6 +38,12 @@ rejection.
 Agno runs the calls a user confirmed one at a time, and calls the model after them whatever they raise: the agent's
 post-hook then decides from the whole turn's outcomes, as above.
 
+A member agent of a `Team` whose leader reads the member's reply and writes the answer (Agno's default) would end its
+run on the host's view only for the leader to rewrite it: Agno hands a member's functions its team, and the toolkit
+refuses every call there (before it reaches the server) when the team does not respond directly
+(`respond_directly=True`); the member's run ends in error (Agno's `OutputCheckError`), its content the error naming
+the fixes. A toolkit given to the team itself, or to a member of a team that responds directly, answers.
+
 Agno's result for the model (`ToolResult`) keeps the result's `_meta` and `structuredContent` but not its blocks, so
 the toolkit reads the raw result beneath Agno's entrypoint: the entrypoint asks the toolkit for its session
 (`get_session_for_run`, `get_temporary_session_for_run`, which the toolkit overrides), and receives an object of the
@@ -60,7 +66,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 # Resolved where `agno` is installed; the project's own environment goes without it.
-from agno.exceptions import StopAgentRun  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+from agno.exceptions import (  # pyright: ignore[reportMissingImports]
+    CheckTrigger,  # pyright: ignore[reportUnknownVariableType]
+    OutputCheckError,  # pyright: ignore[reportUnknownVariableType]
+    StopAgentRun,  # pyright: ignore[reportUnknownVariableType]
+)
 from agno.tools.function import ToolResult  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from agno.tools.mcp import MCPTools  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
@@ -103,6 +113,9 @@ class _Run:
     outcomes: dict[str, _Returned | None] = field(default_factory=lambda: {})
     """Each call of a toolkit function, by call id: the entrypoint's value that came out of the application's tool
     hooks as it was returned, or None when they refused the call or replaced its result."""
+    refused: str | None = None
+    """Why the toolkit refused the run's calls (a set-up where its answer cannot reach the user), for its post-hook
+    to end the run with that error."""
 
 
 _CALL: ContextVar[_Call | None] = ContextVar("mcp_rendering_agno_call", default=None)
@@ -218,7 +231,7 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
                 continue
             # Any tool's result may carry a verbatim directive, so every tool `allow` names is recorded.
             function.entrypoint = self._recording_entrypoint(tool, function.entrypoint)
-            function.pre_hook = _open_call
+            function.pre_hook = self._start_call
             function.post_hook = self._end_on_verbatim
             self._recording.add(prefix + name)
 
@@ -260,6 +273,26 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
         toolkit = cast("_Toolkit", super())
         async with toolkit.get_temporary_session_for_run(run_context=run_context, agent=agent, team=team) as session:
             yield _RecordingSession(session)
+
+    def _start_call(self, agent: Any = None, team: Any = None, run_context: Any = None) -> None:
+        """The function's pre-hook, run by Agno before the application's tool hooks: the call starts, with no
+        verbatim result yet. An agent that is a member of a team whose leader answers the user (Agno hands a member's
+        functions its team) would end its own run on the host's view, which the leader reads and rewrites: the call
+        is refused before it reaches the server, with Agno's stop, and the run ends in error (see `final_answer_hook`).
+        """
+        _open_call()
+        if agent is None or team is None or getattr(team, "respond_directly", False):
+            return  # an agent of its own, a member whose reply is the team's, or the team's own toolkit
+        refused = (
+            f"DirectAnswerMCPTools is given to agent {_named(agent)}, a member of team {_named(team)}, whose leader"
+            " reads the member's reply and writes the answer itself: the host's view would not reach the user. Give"
+            " the team respond_directly=True, or give the toolkit (and its final_answer_hook) to the team itself."
+        )
+        run_id = cast("str | None", getattr(run_context, "run_id", None))
+        if run_id is not None:
+            self._run(run_id).refused = refused
+            self._hooked(agent)
+        raise StopAgentRun(refused)
 
     def _end_on_verbatim(self, fc: Any, agent: Any = None, team: Any = None, run_context: Any = None) -> None:
         """The function's post-hook, run by Agno once the application's tool hooks have returned: keeps what came
@@ -346,10 +379,16 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
     def final_answer_hook(self, run_output: Any) -> None:
         """An Agno post-hook (`Agent(post_hooks=[...])`): when every call of the run's last turn of calls is a call
         of the toolkit that came out of the application's hooks as the function's own value, verbatim, the run's
-        content becomes the host's view of each, in the order called."""
+        content becomes the host's view of each, in the order called. A run whose calls the toolkit refused (a
+        member of a team that does not respond directly) ends in error: Agno's `OutputCheckError`, whose message,
+        naming what to do, becomes the run's content."""
         run = self._answers.pop(cast("str", run_output.run_id), None)
         if run is None:
             return
+        if run.refused is not None:
+            # Agno's way for a post-hook to end a run in error: the run's status, Agno's error log, and the content.
+            run_output.content = run.refused
+            raise OutputCheckError(run.refused, check_trigger=cast("Any", CheckTrigger).VALIDATION_FAILED)
         messages = cast("list[Any]", run_output.messages or [])
         turns = [index for index, message in enumerate(messages) if getattr(message, "tool_calls", None)]
         if not turns:
@@ -361,6 +400,11 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
         run_output.content = self._options.join(
             [cast("str", returned.view) for returned in answers], [returned.tool for returned in answers]
         )
+
+
+def _named(agent: Any) -> str:
+    """An agent or a team, as the application named it (or by its id)."""
+    return repr(str(getattr(agent, "name", None) or getattr(agent, "id", None) or "unnamed"))
 
 
 def _open_call() -> None:
