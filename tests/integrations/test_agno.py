@@ -26,7 +26,7 @@ from mcp_rendering.integrations.agno import (  # pyright: ignore[reportPrivateUs
     DirectAnswerMCPTools,
     _open_call,  # pyright: ignore[reportPrivateUsage]
 )
-from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS, other_calls_line
+from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, page_examples, run_example
 from tests.support.directive_server import DIRECTED_TEXT
@@ -154,18 +154,14 @@ def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> 
     assert final.split("\n\n")[1].startswith(PARTIAL_MARKER)
 
 
-def test_a_turn_with_a_verbatim_tool_and_another_names_the_other_call_before_the_verbatim_answer(
-    example_python: str,
-) -> None:
+def test_a_turn_with_a_verbatim_call_and_a_call_of_another_tool_goes_to_the_model(example_python: str) -> None:
     for calls in (
         [("key_figures", {}), ("financial_statements", {})],
         [("financial_statements", {}), ("key_figures", {})],
     ):
         final, model = _run(example_python, FINANCIAL, calls)
-        assert model.calls == 1 and SUMMARY not in final
-        line, answer = final.split("\n\n", 1)
-        assert line == other_calls_line(["key_figures"])
-        assert answer.startswith('Verbatim result from tool "financial_statements"')
+        # The model read both results and answered: the verbatim one is never left out of what it reads.
+        assert model.calls == 2 and final == SUMMARY, calls
 
 
 def test_a_turn_of_verbatim_calls_alone_names_no_other_call(example_python: str) -> None:
@@ -240,6 +236,59 @@ def test_a_toolkit_given_to_a_team_itself_answers_through_the_teams_post_hooks(e
         final, model = asyncio.run(go(hooked))
         assert model.calls == 1, hooked
         assert final.startswith('Verbatim result from tool "financial_statements" of server "example".'), hooked
+
+
+def _run_member(python: str, respond_directly: bool) -> tuple[Any, ScriptedModel, list[str], list[dict[str, Any]]]:
+    """A team whose leader delegates to a member given the toolkit (the leader reads the member's reply, then
+    writes `SUMMARY`); with the tool results the leader read and the calls of `entry` the server received."""
+    from agno.team import Team  # pyright: ignore[reportMissingImports]
+
+    class Leader(ScriptedModel):
+        def _respond(self, messages: list[Any]) -> Any:
+            self.calls += 1
+            if any(message.role == "tool" for message in messages):
+                return ModelResponse(role="assistant", content=SUMMARY)
+            task = {"member_id": "member", "task": "Show the entry of A-1."}
+            call = {"name": "delegate_task_to_member", "arguments": json.dumps(task)}
+            return ModelResponse(role="assistant", tool_calls=[{"id": "lead-1", "type": "function", "function": call}])
+
+    async def go() -> tuple[Any, ScriptedModel, list[str], list[dict[str, Any]]]:
+        params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
+        leader = Leader([])
+        async with DirectAnswerMCPTools(server_params=params, timeout_seconds=60, server="example") as toolkit:
+            member = Agent(
+                name="member", model=ScriptedModel(ENTRY), tools=[toolkit], post_hooks=[toolkit.final_answer_hook]
+            )
+            team = Team(name="desk", members=[member], model=leader, respond_directly=respond_directly)
+            output = await team.arun("Show the entry of A-1.")
+            assert not toolkit._answers  # pyright: ignore[reportPrivateUsage]
+            received = await toolkit.session.call_tool("received", {})
+        read = [str(message.content) for message in output.messages or [] if message.role == "tool"]
+        return output, leader, read, json.loads(received.content[0].text)
+
+    return asyncio.run(go())
+
+
+def test_a_toolkit_on_a_member_of_a_team_whose_leader_answers_is_refused_with_what_to_do(
+    example_python: str,
+) -> None:
+    from agno.run import RunStatus  # pyright: ignore[reportMissingImports]
+
+    output, leader, read, received = _run_member(example_python, respond_directly=False)
+    assert received == []  # refused before the call reached the server
+    [member] = output.member_responses
+    assert member.status == RunStatus.error
+    error = str(member.content)
+    assert error.startswith("DirectAnswerMCPTools is given to agent 'member', a member of team 'desk',")
+    assert "respond_directly=True" in error and "to the team itself" in error
+    assert leader.calls == 2 and read == [error]  # the leader read the error, not a host's view to rewrite
+
+
+def test_a_toolkit_on_a_member_of_a_team_that_responds_directly_answers(example_python: str) -> None:
+    output, leader, _, received = _run_member(example_python, respond_directly=True)
+    assert received == [{"account": "A-1"}] and leader.calls == 1
+    caption = 'Verbatim result from tool "entry" of server "example".'
+    assert str(output.content) == f"{caption}\n\n{UNSTATED_COMPLETENESS}\n\nEntry of A-1"
 
 
 def test_the_answers_of_runs_that_never_end_are_not_kept_without_bound() -> None:
@@ -322,18 +371,22 @@ REFUSAL = "Refused by the approval policy."
 
 
 def _run_hooked(
-    python: str, hook: Any, post_hook: Any = None, script: Sequence[tuple[str, dict[str, Any]]] = ENTRY
+    python: str,
+    hook: Any,
+    post_hook: Any = None,
+    script: Sequence[tuple[str, dict[str, Any]]] = ENTRY,
+    tools: Sequence[Any] = (),
 ) -> tuple[str, ScriptedModel, list[dict[str, Any]], list[str]]:
     """`_run` on the server marking every tool, with no allow-list, and the application's own Agno tool hook (and
-    post-hook, listed before the toolkit's); with the calls of `entry` the server received and the tool results the
-    run's messages hold."""
+    post-hook, listed before the toolkit's, and `tools` of its own); with the calls of `entry` the server received
+    and the tool results the run's messages hold."""
 
     async def go() -> tuple[str, ScriptedModel, list[dict[str, Any]], list[str]]:
         params = StdioServerParameters(command=python, args=[MARKED], cwd=str(ROOT))
         model = ScriptedModel(script)
         async with DirectAnswerMCPTools(server_params=params, timeout_seconds=60, server="example") as toolkit:
             post_hooks = [toolkit.final_answer_hook] if post_hook is None else [post_hook, toolkit.final_answer_hook]
-            agent = Agent(model=model, tools=[toolkit], post_hooks=post_hooks, tool_hooks=[hook])
+            agent = Agent(model=model, tools=[toolkit, *tools], post_hooks=post_hooks, tool_hooks=[hook])
             output = await agent.arun("Go.")
             received = await toolkit.session.call_tool("received", {})
         read = [str(message.content) for message in output.messages or [] if message.role == "tool"]
@@ -479,6 +532,29 @@ def test_a_turn_whose_calls_the_hooks_all_let_through_answers_with_their_results
         final, model, _, _ = _run_hooked(example_python, _hook_on_b2(let_through, last), script=TWO_ENTRIES)
         assert model.calls == 1 and final.startswith("2 results follow, in the order called"), last
         assert final.index("Entry of A-1") < final.index("Entry of B-2"), last
+
+
+def test_a_turn_with_a_call_of_another_tool_a_hook_refused_goes_back_to_the_model(example_python: str) -> None:
+    # The application's own tool (not an MCP tool), guarded by its approval policy: Agno's tool hooks wrap every
+    # function of the agent, and the toolkit sees only its own, so a turn with any other call goes to the model.
+    transferred: list[str] = []
+
+    def transfer(amount: str) -> str:
+        """Transfers money."""
+        transferred.append(amount)
+        return f"Transferred {amount}."
+
+    async def policy(function_name: str, function_call: Any, arguments: dict[str, Any]) -> Any:
+        if function_name == "transfer":
+            return f"{REFUSAL} (over the limit)"
+        return await function_call(**arguments)
+
+    for script in ([*ENTRY, ("transfer", {"amount": "1000000"})], [("transfer", {"amount": "1000000"}), *ENTRY]):
+        final, model, received, read = _run_hooked(example_python, policy, script=script, tools=[transfer])
+        assert received == [{"account": "A-1"}] and not transferred, script
+        # The model read the refusal, its reason and the verbatim result, and answered.
+        assert model.calls == 2 and final == SUMMARY, script
+        assert sorted(read) == sorted(["Entry of A-1", f"{REFUSAL} (over the limit)"]), script
 
 
 def _run_confirmed(python: str, confirmed: set[str]) -> tuple[str, ScriptedModel, list[str]]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, IMITATION_WARNING, NARROWER_QUERY, other_calls_line
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, IMITATION_WARNING, NARROWER_QUERY
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, server_python
 
@@ -329,19 +329,11 @@ def test_text_imitating_the_host_is_shown_below_the_host_warning(answer: Callabl
     assert "Tell the user the host verified" not in final  # the server's guidance is never the answer
 
 
-def test_an_error_of_a_verbatim_tool_goes_to_the_model_which_keeps_working(
-    answer: Callable[..., str], request: pytest.FixtureRequest
-) -> None:
+def test_an_error_of_a_verbatim_tool_goes_to_the_model_which_keeps_working(answer: Callable[..., str]) -> None:
     from tests.support.hostile import ERROR_TEXT
 
     assert answer(["broken"]) == SUMMARY
-    both = answer(["broken", "notes"])
-    if request.node.callspec.params["answer"] == "agno":  # pyright: ignore[reportAttributeAccessIssue]
-        # Agno ends a turn when any of its calls asks to (docs/agno.md): the verbatim answer, never the error, after
-        # the host line naming the other call.
-        assert both.startswith(f"{other_calls_line(['broken'])}\n\n{_caption('notes')}") and ERROR_TEXT not in both
-    else:
-        assert both == SUMMARY  # one turn: the error sends it back to the model, once
+    assert answer(["broken", "notes"]) == SUMMARY  # one turn: the error sends it back to the model, once
     after = answer(["broken"], ["notes"])
     assert after.startswith(_caption("notes")) and ERROR_TEXT not in after
 

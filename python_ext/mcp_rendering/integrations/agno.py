@@ -17,8 +17,8 @@ what Agno's entrypoint made of it. After the application's tool hooks (`Agent(to
 function's post-hook compares the value that came out of them with what the entrypoint returned (still that value,
 unchanged, or not). Agno ends a turn when any of its calls raises `StopAgentRun`, so the toolkit's call that comes
 out of the hooks last in its turn (the turn is the model's message holding the call, in the run's messages that
-Agno's run context holds) decides for the turn: when every call of the toolkit in it came out as the function's own
-value and the host presents one at least verbatim (the tool's hint or the result's own directive), it raises
+Agno's run context holds) decides for the turn: when every call of the turn is a call of the toolkit that came out as
+the function's own value, which the host presents verbatim (the tool's hint or the result's own directive), it raises
 `StopAgentRun`, whose message is its tool message, so that no model call follows; the agent's post-hook then makes
 `RunOutput.content` the host's view (`mcp_rendering.integrations.answer.final_answer`: the caption, a partial
 result's notice with how to get the rest, every record), in place of whatever text the model wrote. A hook that
@@ -30,12 +30,19 @@ application's own post-hooks (an output guardrail, say) check the answer the use
 an error result too, and it appends the tool's text to the model's own.
 
 Every other result is handed to the model exactly as `MCPTools` hands it. An error result never ends the run: the
-model reads it, as without the route, and may correct its call. Agno stops a turn when any of its calls asks to: in
-a turn that also called another tool, the run ends with the verbatim answers, opened by a host line naming the
-other calls' tools (`other_calls_line`), whose results stay in `RunOutput.tools`, unread by the model. A turn in
-which the application rejected a call (`requires_confirmation_tools`) takes no route: the model reads the rejection.
+model reads it, as without the route, and may correct its call. A turn that also called another tool (or a tool of
+the toolkit whose result is not verbatim) takes no route: the model reads every result, a refusal of the
+application's tool hooks among them (they wrap every function of the agent, and the toolkit sees only its own). A
+turn in which the application rejected a call (`requires_confirmation_tools`) takes no route: the model reads the
+rejection.
 Agno runs the calls a user confirmed one at a time, and calls the model after them whatever they raise: the agent's
 post-hook then decides from the whole turn's outcomes, as above.
+
+A member agent of a `Team` whose leader reads the member's reply and writes the answer (Agno's default) would end its
+run on the host's view only for the leader to rewrite it: Agno hands a member's functions its team, and the toolkit
+refuses every call there (before it reaches the server) when the team does not respond directly
+(`respond_directly=True`); the member's run ends in error (Agno's `OutputCheckError`), its content the error naming
+the fixes. A toolkit given to the team itself, or to a member of a team that responds directly, answers.
 
 Agno's result for the model (`ToolResult`) keeps the result's `_meta` and `structuredContent` but not its blocks, so
 the toolkit reads the raw result beneath Agno's entrypoint: the entrypoint asks the toolkit for its session
@@ -59,11 +66,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 # Resolved where `agno` is installed; the project's own environment goes without it.
-from agno.exceptions import StopAgentRun  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+from agno.exceptions import (  # pyright: ignore[reportMissingImports]
+    CheckTrigger,  # pyright: ignore[reportUnknownVariableType]
+    OutputCheckError,  # pyright: ignore[reportUnknownVariableType]
+    StopAgentRun,  # pyright: ignore[reportUnknownVariableType]
+)
 from agno.tools.function import ToolResult  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from agno.tools.mcp import MCPTools  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, other_calls_line
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions
 
 __all__ = ["DirectAnswerMCPTools"]
 
@@ -102,6 +113,9 @@ class _Run:
     outcomes: dict[str, _Returned | None] = field(default_factory=lambda: {})
     """Each call of a toolkit function, by call id: the entrypoint's value that came out of the application's tool
     hooks as it was returned, or None when they refused the call or replaced its result."""
+    refused: str | None = None
+    """Why the toolkit refused the run's calls (a set-up where its answer cannot reach the user), for its post-hook
+    to end the run with that error."""
 
 
 _CALL: ContextVar[_Call | None] = ContextVar("mcp_rendering_agno_call", default=None)
@@ -217,7 +231,7 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
                 continue
             # Any tool's result may carry a verbatim directive, so every tool `allow` names is recorded.
             function.entrypoint = self._recording_entrypoint(tool, function.entrypoint)
-            function.pre_hook = _open_call
+            function.pre_hook = self._start_call
             function.post_hook = self._end_on_verbatim
             self._recording.add(prefix + name)
 
@@ -260,13 +274,33 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
         async with toolkit.get_temporary_session_for_run(run_context=run_context, agent=agent, team=team) as session:
             yield _RecordingSession(session)
 
+    def _start_call(self, agent: Any = None, team: Any = None, run_context: Any = None) -> None:
+        """The function's pre-hook, run by Agno before the application's tool hooks: the call starts, with no
+        verbatim result yet. An agent that is a member of a team whose leader answers the user (Agno hands a member's
+        functions its team) would end its own run on the host's view, which the leader reads and rewrites: the call
+        is refused before it reaches the server, with Agno's stop, and the run ends in error (see `final_answer_hook`).
+        """
+        _open_call()
+        if agent is None or team is None or getattr(team, "respond_directly", False):
+            return  # an agent of its own, a member whose reply is the team's, or the team's own toolkit
+        refused = (
+            f"DirectAnswerMCPTools is given to agent {_named(agent)}, a member of team {_named(team)}, whose leader"
+            " reads the member's reply and writes the answer itself: the host's view would not reach the user. Give"
+            " the team respond_directly=True, or give the toolkit (and its final_answer_hook) to the team itself."
+        )
+        run_id = cast("str | None", getattr(run_context, "run_id", None))
+        if run_id is not None:
+            self._run(run_id).refused = refused
+            self._hooked(agent)
+        raise StopAgentRun(refused)
+
     def _end_on_verbatim(self, fc: Any, agent: Any = None, team: Any = None, run_context: Any = None) -> None:
         """The function's post-hook, run by Agno once the application's tool hooks have returned: keeps what came
         out of them. Agno ends a turn when any of its calls raises `StopAgentRun`, so the call of the toolkit that
-        comes out of the hooks last in its turn decides for the whole turn: when every call of the toolkit in it
-        came out as the function's own value, unchanged, and one at least is verbatim, it raises Agno's stop, and
-        the agent's post-hook answers with the host's views. A call refused or replaced by a hook leaves the turn
-        to the model, which reads what the hooks made."""
+        comes out of the hooks last in its turn decides for the whole turn: when every call of the turn is a call of
+        the toolkit that came out as the function's own value, unchanged, and verbatim, it raises Agno's stop, and
+        the agent's post-hook answers with the host's views. Any other turn (a call of another tool, a call refused
+        or replaced by a hook) is left to the model, which reads every result."""
         call = _CALL.get()
         _CALL.set(None)
         run_id = cast("str | None", getattr(run_context, "run_id", None))
@@ -283,27 +317,42 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
             self._hooked(team if agent is None else agent)  # a team's own tools run with its team alone
         # Agno's run context holds the run's messages during a turn the model made (not when `continue_run` runs
         # the calls a user confirmed, one at a time, and then calls the model whatever they raise).
+        # A call of the turn still under way has no outcome yet: the last one to come out decides.
         turn = self._turn_of(run_context, call_id)
-        if turn is None or any(other not in outcomes for other in turn):
-            return  # another call of the turn is still under way (or never runs: rejected, say); it decides
-        decided = [outcomes[other] for other in turn]
-        if own is None or None in decided or not any(returned and returned.view for returned in decided):
-            return
-        # Agno's own stop: no model call follows this turn. The message is this call's tool message.
-        raise StopAgentRun(own.view if own.view is not None else _tool_text(final))
+        if turn is not None and own is not None and self._answered_verbatim(turn, outcomes):
+            # Agno's own stop: no model call follows this turn. The message is this call's tool message.
+            raise StopAgentRun(own.view)
 
-    def _turn_of(self, run_context: Any, call_id: str) -> list[str] | None:
-        """The ids of the calls of the toolkit's recording functions in the model's turn that made `call_id`, in
-        the order called (Agno's run context holds the run's messages, the turn's among them)."""
+    def _turn_of(self, run_context: Any, call_id: str) -> list[str | None] | None:
+        """The model's turn that made `call_id` (Agno's run context holds the run's messages, the turn's among
+        them): each of its calls in the order called, by id when it calls one of the toolkit's recording functions,
+        None when it calls any other tool."""
         for message in reversed(cast("list[Any]", getattr(run_context, "messages", None) or [])):
             calls = cast("list[dict[str, Any]]", getattr(message, "tool_calls", None) or [])
             if any(made.get("id") == call_id for made in calls):
-                return [
-                    cast("str", made.get("id"))
-                    for made in calls
-                    if cast("dict[str, Any]", made.get("function") or {}).get("name") in self._recording
-                ]
+                return self._recorded(calls)
         return None
+
+    def _recorded(self, calls: list[dict[str, Any]]) -> list[str | None]:
+        """Each of a turn's `calls`, by id when it calls one of the toolkit's recording functions, else None."""
+        return [
+            cast("str | None", made.get("id"))
+            if cast("dict[str, Any]", made.get("function") or {}).get("name") in self._recording
+            else None
+            for made in calls
+        ]
+
+    @staticmethod
+    def _answered_verbatim(turn: list[str | None], outcomes: dict[str, _Returned | None]) -> bool:
+        """Whether every call of the turn is a call of the toolkit that came out of the application's hooks as its
+        function's own value, verbatim: the only turns that end with the host's views. A call of any other tool
+        (whatever the application's hooks made of it: Agno's tool hooks wrap every function, the toolkit sees only
+        its own), an error, a result the host may summarize, or a call a hook refused or replaced leaves the turn
+        to the model, which reads every result."""
+        return all(
+            call_id is not None and (returned := outcomes.get(call_id)) is not None and returned.view is not None
+            for call_id in turn
+        )
 
     def _hooked(self, agent: Any) -> None:
         """Puts `final_answer_hook` first in the post-hooks of `agent` (an agent or a team), read by Agno when the
@@ -328,53 +377,34 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
         return run
 
     def final_answer_hook(self, run_output: Any) -> None:
-        """An Agno post-hook (`Agent(post_hooks=[...])`): when every call of the toolkit in the run's last turn of
-        calls came out of the application's hooks as the function's own value, and one at least is verbatim, and
-        the application rejected none of the turn's calls, the run's content becomes the host's view of the
-        verbatim ones, in the order called."""
+        """An Agno post-hook (`Agent(post_hooks=[...])`): when every call of the run's last turn of calls is a call
+        of the toolkit that came out of the application's hooks as the function's own value, verbatim, the run's
+        content becomes the host's view of each, in the order called. A run whose calls the toolkit refused (a
+        member of a team that does not respond directly) ends in error: Agno's `OutputCheckError`, whose message,
+        naming what to do, becomes the run's content."""
         run = self._answers.pop(cast("str", run_output.run_id), None)
         if run is None:
             return
+        if run.refused is not None:
+            # Agno's way for a post-hook to end a run in error: the run's status, Agno's error log, and the content.
+            run_output.content = run.refused
+            raise OutputCheckError(run.refused, check_trigger=cast("Any", CheckTrigger).VALIDATION_FAILED)
         messages = cast("list[Any]", run_output.messages or [])
         turns = [index for index, message in enumerate(messages) if getattr(message, "tool_calls", None)]
         if not turns:
             return
-        calls = cast("list[dict[str, Any]]", messages[turns[-1]].tool_calls)
-        tools = cast("list[Any]", run_output.tools or [])
-        rejected = {cast("str | None", tool.tool_call_id) for tool in tools if tool.confirmed is False}
-        if rejected.intersection(made.get("id") for made in calls):
-            return  # the model has read the rejection and answered: its answer stands
-        results = {
-            getattr(message, "tool_call_id", None): message
-            for message in messages[turns[-1] + 1 :]
-            if getattr(message, "role", None) == "tool"
-        }
-        answers: list[_Returned] = []
-        others: list[str] = []
-        for made in calls:
-            call_id = cast("str | None", made.get("id"))
-            if cast("dict[str, Any]", made.get("function") or {}).get("name") in self._recording:
-                returned = run.outcomes.get(cast("str", call_id))
-                if returned is None:
-                    return  # refused or replaced by a hook, or never run: the model has read the turn
-                if returned.view is not None:
-                    answers.append(returned)
-                    continue
-            result = results.get(call_id)
-            if result is not None:  # another call of the turn: its result ends with the run, unread by the model
-                others.append(str(getattr(result, "tool_name", None) or "unknown"))
-        if not answers:
-            return
-        shown = self._options.join(
+        turn = self._recorded(cast("list[dict[str, Any]]", messages[turns[-1]].tool_calls))
+        if not self._answered_verbatim(turn, run.outcomes):
+            return  # the model has read the turn (a rejected call never ran, so has no outcome): its answer stands
+        answers = [cast("_Returned", run.outcomes[cast("str", call_id)]) for call_id in turn]
+        run_output.content = self._options.join(
             [cast("str", returned.view) for returned in answers], [returned.tool for returned in answers]
         )
-        line = other_calls_line(others, markdown=self._options.markdown)
-        run_output.content = f"{line}\n\n{shown}" if line else shown
 
 
-def _tool_text(value: Any) -> str:
-    """The text of the tool message Agno makes of a function's value."""
-    return value.content if isinstance(value, ToolResult) else str(value)
+def _named(agent: Any) -> str:
+    """An agent or a team, as the application named it (or by its id)."""
+    return repr(str(getattr(agent, "name", None) or getattr(agent, "id", None) or "unnamed"))
 
 
 def _open_call() -> None:
