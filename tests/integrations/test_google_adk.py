@@ -544,6 +544,39 @@ def test_an_application_callback_listed_after_the_adapters_is_refused_before_the
     assert json.loads(responses[0]["content"][0]["text"]) == []  # the server never received the call
 
 
+@pytest.mark.parametrize("own", [True, False])
+def test_an_agent_without_the_adapters_before_tool_callback_is_refused_at_its_first_result(
+    example_python: str, own: bool
+) -> None:
+    """The adapter's `before_tool_callback` notes that a call goes on to the tool: without it (the application's
+    own alone, or none) every call would read as answered by a callback and the route would silently never be
+    taken. The adapter's `after_tool_callback` refuses the agent, naming `before_tool_callback`."""
+    params = StdioServerParameters(command=example_python, args=["-m", FINANCIAL])
+    toolset = McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
+    answers = direct_answers({"example": toolset})
+
+    def audit_call(tool: Any, args: dict[str, Any], tool_context: Any) -> None:
+        del tool, args, tool_context
+
+    agent = LlmAgent(
+        name="test",
+        model=ScriptedModel(model="scripted", tool="financial_statements", arguments={}),
+        tools=[toolset],
+        before_tool_callback=audit_call if own else None,
+        after_tool_callback=answers["after_tool_callback"],
+        after_agent_callback=answers["after_agent_callback"],
+    )
+
+    async def run() -> None:
+        try:
+            with pytest.raises(ValueError, match=r'before_tool_callback=\[yours, answers\["before_tool_callback"\]\]'):
+                await _events(agent, "test")
+        finally:
+            await toolset.close()
+
+    asyncio.run(run())
+
+
 def test_a_run_aborted_in_a_turn_keeps_nothing_of_it() -> None:
     """A turn whose other call raises (or whose run is cancelled) reaches neither its own end nor the agent's: the
     listing its verbatim result was captioned from goes when ADK lets go of the turn's event, not with the agent.

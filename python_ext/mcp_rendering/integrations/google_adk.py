@@ -30,7 +30,9 @@ The application's own tool callbacks and plugins see every call, as without the 
 the adapter's. ADK stops a tool callback chain at the first callback that returns a value, so a callback listed
 after the adapter's would never see a verbatim result: an agent whose `before_tool_callback` or
 `after_tool_callback` (or `after_agent_callback`, which ends the turn with the host's view) does not end with the
-adapter's is refused with a `ValueError` naming the order, before its first call reaches the server. The
+adapter's is refused with a `ValueError` naming the order, before its first call reaches the server (an agent
+without the adapter's `before_tool_callback`, which would read every call as answered by a callback, is refused
+by the adapter's `after_tool_callback` at its first result). The
 adapter's `before_tool_callback` only notes that the call goes on to the tool, so that a response a callback gave
 in place of the call (a refusal) is never read as the server's result; a callback that rewrites the arguments
 decides what the server receives and the host's view shows; an `after_tool_callback` (or a plugin's) that replaces
@@ -197,7 +199,11 @@ def direct_answers(
     async def after_tool(
         tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any
     ) -> dict[str, Any] | None:
+        # An agent without the adapter's `before_tool_callback` would read every call as answered by a callback
+        # and silently take no route: refused here too, where ADK shows the agent's lists again.
+        _require_last(tool_context, "before_tool_callback", before_tool)
         _require_last(tool_context, "after_tool_callback", after_tool)
+        _require_last(tool_context, "after_agent_callback", after_agent)
         made = tool_context in let_through
         let_through.discard(tool_context)
         calls, made_by = _turn_of(tool_context)
