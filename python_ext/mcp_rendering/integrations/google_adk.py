@@ -39,6 +39,13 @@ decides what the server receives and the host's view shows; an `after_tool_callb
 the result ends ADK's chain before the adapter's, and the model reads it. What the adapter keeps of a model turn
 goes when the turn ends, when the agent's turn ends, or (a call raised, the run was aborted) when ADK lets go of
 the model's event that made the turn's calls.
+
+The host's view ends the turn of the agent holding the callbacks. A sub-agent reached by a transfer (or in
+``task`` mode) answers the user itself. A sub-agent in ``single_turn`` mode runs as a tool of its parent, whose
+model would read the view and write its own answer: such an agent is refused with a `ValueError`, before its first
+call reaches the server. An agent called through `AgentTool` runs in a runner of its own with nothing public
+saying so: its caller's model reads the view, unless the tool is ``AgentTool(agent, skip_summarization=True)``,
+ADK's own route, whose event then ends the caller's turn with the view as its text.
 """
 
 from __future__ import annotations
@@ -112,6 +119,21 @@ def _require_last(tool_context: Any, field: str, own: Callable[..., Any]) -> Non
             f"agent {name!r}: the {field} of direct_answers() must come last in the agent's {field} (ADK stops at "
             f"the first callback that returns a value, so a callback after it would not see a verbatim result); "
             f'list your own first: {field}=[yours, answers["{field}"]]'
+        )
+
+
+def _require_user_facing(tool_context: Any) -> None:
+    """Refuse an agent that runs as a single-turn sub-agent (``mode="single_turn"`` under a parent agent): ADK runs it
+    as a tool of its parent, whose model reads its answer (the host's view) and writes its own for the user."""
+    agent: Any = tool_context.get_invocation_context().agent
+    parent: Any = getattr(agent, "parent_agent", None)
+    if parent is not None and getattr(agent, "mode", None) == "single_turn":
+        name, above = getattr(agent, "name", "?"), getattr(parent, "name", "?")
+        raise ValueError(
+            f"agent {name!r} runs as a single-turn sub-agent of {above!r}: its answer goes to {above!r}'s model, "
+            f"which writes its own in place of the host's view; give the toolset and direct_answers() to {above!r} "
+            f"itself, leave {name!r}'s mode unset (a transfer to it answers the user), or call it through "
+            f"AgentTool({name}, skip_summarization=True)"
         )
 
 
@@ -190,7 +212,8 @@ def direct_answers(
     let_through: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def before_tool(tool: Any, args: dict[str, Any], tool_context: Any) -> None:
-        # Every order is checked before the call reaches the server.
+        # Every order, and where the answer goes, is checked before the call reaches the server.
+        _require_user_facing(tool_context)
         _require_last(tool_context, "before_tool_callback", before_tool)
         _require_last(tool_context, "after_tool_callback", after_tool)
         _require_last(tool_context, "after_agent_callback", after_agent)
