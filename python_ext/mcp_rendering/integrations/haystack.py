@@ -69,7 +69,7 @@ from typing import Any, cast
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AllowByServer, AnswerOptions, servers_by_name
 from mcp_rendering.reading import parse_json
 
-__all__ = ["POINTS", "DirectAnswerHook", "direct_answers"]
+__all__ = ["DirectAnswerHook", "direct_answers"]
 
 
 def _tool_names(tools: Any) -> list[str]:
@@ -170,14 +170,14 @@ def _still_the_views(messages: list[Any], ending: list[list[str]]) -> bool:
     return True
 
 
-POINTS = ("before_llm", "before_tool", "after_tool", "after_run")
+_POINTS = ("before_llm", "before_tool", "after_tool", "after_run")
 """The Agent hook points `direct_answers` puts a copy of the hook at."""
 
 
 def _missing(point: str) -> ValueError:
     return ValueError(
         f"DirectAnswerHook is missing from the Agent's {point} hooks: keep the hook direct_answers({{...}}) puts "
-        f'at each of {", ".join(POINTS)}, and add your own beside it (hooks["{point}"] = [yours, *hooks["{point}"]])'
+        f'at each of {", ".join(_POINTS)}, and add your own beside it (hooks["{point}"] = [yours, *hooks["{point}"]])'
     )
 
 
@@ -190,7 +190,7 @@ def _require(step: dict[str, Any], note: str, point: str) -> Any:
 
 
 class DirectAnswerHook:
-    """A Haystack `Hook` at one of the Agent's points (`direct_answers` gives a copy to each of `POINTS`); see the
+    """A Haystack `Hook` at one of the Agent's points (`direct_answers` gives a copy to each of its four); see the
     module docstring."""
 
     def __init__(
@@ -212,7 +212,7 @@ class DirectAnswerHook:
         self._allowed = AllowByServer(allow)
         self.servers = servers_by_name(servers, "MCP toolsets or tools")
         """The MCP toolsets and tools whose results may answer, by their server's name."""
-        # The Agent hook point this copy runs at (`direct_answers` gives one copy to each of `POINTS`): it notes, in
+        # The Agent hook point this copy runs at (`direct_answers` gives one copy to each of `_POINTS`): it notes, in
         # the run's own State, where each model reply starts and the calls that go on to the tools, and decides at
         # ``before_llm`` (or ``after_run``) from what every ``after_tool`` hook left. A hook made alone refuses to
         # run.
@@ -263,7 +263,7 @@ class DirectAnswerHook:
                 "the Agent hooks=direct_answers({...}), and list your own hooks at those points first"
             )
         if self._warmed:
-            for needed in POINTS:
+            for needed in _POINTS:
                 if needed not in self._warmed:
                     raise _missing(needed)
         messages = list(cast("list[Any]", state.data.get("messages") or []))
@@ -385,7 +385,7 @@ class DirectAnswerHook:
         """The hook `to_dict` serialized."""
         hook = cls(**cast("dict[str, Any]", data["init_parameters"]))
         point = data.get("point")
-        hook._point = point if point in POINTS else None
+        hook._point = point if point in _POINTS else None
         return hook
 
 
@@ -397,13 +397,13 @@ def direct_answers(
     markdown: bool = False,
     allow: Mapping[str, Iterable[str]] | None = None,
 ) -> dict[str, list[Any]]:
-    """The Agent's ``hooks`` argument holding a copy of `DirectAnswerHook` at each of `POINTS`: a verbatim result of
-    a tool of `servers` ends the run with the host's view as the last message. At ``before_llm`` and ``before_tool``
-    the hook notes where the model's reply starts and the calls that go on to the tools: an application with hooks
-    of its own there lists them first, so that a result one of them gives in place of a call is never read as the
-    server's, a step in which one of them answered a call itself (a rejection) goes to the model, and a
-    ``before_llm`` hook's change to a result is read before the run ends on it. Keep each copy in its list: a list
-    without it is refused at the first run.
+    """The Agent's ``hooks`` argument holding a copy of `DirectAnswerHook` at each of ``before_llm``,
+    ``before_tool``, ``after_tool`` and ``after_run``: a verbatim result of a tool of `servers` ends the run with the
+    host's view as the last message. At ``before_llm`` and ``before_tool`` the hook notes where the model's reply
+    starts and the calls that go on to the tools: an application with hooks of its own there lists them first, so
+    that a result one of them gives in place of a call is never read as the server's, a step in which one of them
+    answered a call itself (a rejection) goes to the model, and a ``before_llm`` hook's change to a result is read
+    before the run ends on it. Keep each copy in its list: a list without it is refused at the first run.
 
     Args:
         servers: each MCP server's name (shown in its results' captions) mapped to its `MCPToolset` (or an
@@ -424,7 +424,7 @@ def direct_answers(
     # ``after_run`` too: a run that `max_agent_steps` ends right after a verbatim step reaches no ``before_llm``.
     hook._warmed = set()  # pyright: ignore[reportPrivateUsage]
     hooks: dict[str, list[Any]] = {}
-    for point in POINTS:
+    for point in _POINTS:
         placed = copy.copy(hook)
         placed._point = point  # pyright: ignore[reportPrivateUsage]
         hooks[point] = [placed]
