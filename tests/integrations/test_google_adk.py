@@ -569,7 +569,7 @@ def test_an_agent_without_the_adapters_before_tool_callback_is_refused_at_its_fi
 
     async def run() -> None:
         try:
-            with pytest.raises(ValueError, match=r'before_tool_callback=\[yours, answers\["before_tool_callback"\]\]'):
+            with pytest.raises(ValueError, match=r"the before_tool_callback of direct_answers\(\) is missing"):
                 await _events(agent, "test")
         finally:
             await toolset.close()

@@ -107,14 +107,19 @@ def _callbacks(configured: Any) -> list[Any]:
 
 
 def _require_last(tool_context: Any, field: str, own: Callable[..., Any]) -> None:
-    """Refuse an agent whose `field` does not end with the adapter's `own` callback: ADK stops a callback chain at
-    the first callback that returns a value, so a callback of the application's listed after the adapter's would
-    never run on a verbatim result or its answer (its refusal or redaction bypassed), or would answer a call the
-    adapter let through."""
+    """Refuse an agent whose `field` lacks, or does not end with, the adapter's `own` callback: without it no
+    verbatim result answers; and ADK stops a callback chain at the first callback that returns a value, so a
+    callback of the application's listed after the adapter's would never run on a verbatim result or its answer (its
+    refusal or redaction bypassed), or would answer a call the adapter let through."""
     agent: Any = tool_context.get_invocation_context().agent
     listed = _callbacks(getattr(agent, field, None))
-    if not listed or listed[-1] is not own:
-        name = getattr(agent, "name", "?")
+    name = getattr(agent, "name", "?")
+    if own not in listed:
+        raise ValueError(
+            f"agent {name!r}: the {field} of direct_answers() is missing from the agent's {field}, so no verbatim "
+            f'result would answer; give it: {field}=answers["{field}"], or {field}=[yours, answers["{field}"]]'
+        )
+    if listed[-1] is not own:
         raise ValueError(
             f"agent {name!r}: the {field} of direct_answers() must come last in the agent's {field} (ADK stops at "
             f"the first callback that returns a value, so a callback after it would not see a verbatim result); "
