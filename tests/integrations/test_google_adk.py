@@ -544,6 +544,144 @@ def test_an_application_callback_listed_after_the_adapters_is_refused_before_the
     assert json.loads(responses[0]["content"][0]["text"]) == []  # the server never received the call
 
 
+@pytest.mark.parametrize("own", [True, False])
+def test_an_agent_without_the_adapters_before_tool_callback_is_refused_at_its_first_result(
+    example_python: str, own: bool
+) -> None:
+    """The adapter's `before_tool_callback` notes that a call goes on to the tool: without it (the application's
+    own alone, or none) every call would read as answered by a callback and the route would silently never be
+    taken. The adapter's `after_tool_callback` refuses the agent, naming `before_tool_callback`."""
+    params = StdioServerParameters(command=example_python, args=["-m", FINANCIAL])
+    toolset = McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
+    answers = direct_answers({"example": toolset})
+
+    def audit_call(tool: Any, args: dict[str, Any], tool_context: Any) -> None:
+        del tool, args, tool_context
+
+    agent = LlmAgent(
+        name="test",
+        model=ScriptedModel(model="scripted", tool="financial_statements", arguments={}),
+        tools=[toolset],
+        before_tool_callback=audit_call if own else None,
+        after_tool_callback=answers["after_tool_callback"],
+        after_agent_callback=answers["after_agent_callback"],
+    )
+
+    async def run() -> None:
+        try:
+            with pytest.raises(ValueError, match=r"the before_tool_callback of direct_answers\(\) is missing"):
+                await _events(agent, "test")
+        finally:
+            await toolset.close()
+
+    asyncio.run(run())
+
+
+class LeaderModel(BaseLlm):  # pyright: ignore[reportUntypedBaseClass]
+    """A parent agent's model: calls `call` with `arguments` (a sub-agent's tool, or ADK's transfer); once it has a
+    function response, keeps it in `read` and writes its own answer."""
+
+    call: str
+    arguments: dict[str, Any]
+    read: list[Any] = Field(default_factory=list)
+
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncGenerator[LlmResponse, None]:
+        del stream
+        responses = [
+            part.function_response.response
+            for content in llm_request.contents
+            for part in content.parts or []
+            if part.function_response is not None
+        ]
+        if responses:
+            self.read.append(responses[-1])
+            part = types.Part(text="The leader says revenue is fine.")
+        else:
+            part = types.Part(function_call=types.FunctionCall(id="lead-1", name=self.call, args=self.arguments))
+        yield LlmResponse(content=types.Content(role="model", parts=[part]))
+
+
+@pytest.mark.parametrize("reached_by", ["transfer", "task", "agent_tool_skipping_summarization"])
+def test_an_agent_reached_by_a_transfer_or_a_summary_skipping_agent_tool_answers_the_user(
+    example_python: str, reached_by: str
+) -> None:
+    """The callbacks end the turn of the agent holding them. Reached by a transfer (or as a sub-agent in ``task``
+    mode), that agent answers the user itself; through `AgentTool(skip_summarization=True)` (ADK's own route), its
+    caller's turn ends on the view."""
+    from google.adk.tools.agent_tool import AgentTool  # pyright: ignore[reportMissingImports]
+
+    params = StdioServerParameters(command=example_python, args=["-m", FINANCIAL])
+    toolset = McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
+    member = LlmAgent(
+        name="member",
+        description="Reads the accounts.",
+        model=ScriptedModel(model="scripted", tool="financial_statements", arguments={}),
+        tools=[toolset],
+        mode="task" if reached_by == "task" else None,
+        **direct_answers({"example": toolset}),
+    )
+    if reached_by == "task":
+        model = LeaderModel(model="leader", call="member", arguments={"request": "Show the accounts."})
+        leader = LlmAgent(name="test", model=model, sub_agents=[member])
+    elif reached_by == "transfer":
+        model = LeaderModel(model="leader", call="transfer_to_agent", arguments={"agent_name": "member"})
+        leader = LlmAgent(name="test", model=model, sub_agents=[member])
+    else:
+        model = LeaderModel(model="leader", call="member", arguments={"request": "Show the accounts."})
+        leader = LlmAgent(name="test", model=model, tools=[AgentTool(member, skip_summarization=True)])
+
+    async def run() -> str:
+        try:
+            return await _final_text(leader)
+        finally:
+            await toolset.close()
+
+    final = asyncio.run(run())
+    assert model.read == []  # the leader's model never read the view
+    assert final.startswith('Verbatim result from tool "financial_statements" of server "example".'), final
+
+
+def test_a_single_turn_sub_agent_is_refused_before_its_call_reaches_the_server(
+    example_python: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A sub-agent in ``single_turn`` mode runs as a tool of its parent, whose model would read the host's view and
+    write its own answer. The sub-agent's first call is refused before the server receives it; ADK logs the
+    `ValueError` (naming the fixes) and tells the parent's model the sub-agent failed."""
+    params = StdioServerParameters(command=example_python, args=[MARKED])
+    toolset = McpToolset(connection_params=StdioConnectionParams(server_params=params, timeout=60))
+    member = LlmAgent(
+        name="member",
+        description="Reads the accounts.",
+        model=ScriptedModel(model="scripted", tool="entry", arguments={"account": "A-1"}),
+        tools=[toolset],
+        mode="single_turn",
+        **direct_answers({"example": toolset}),
+    )
+    model = LeaderModel(model="leader", call="member", arguments={"request": "Show the accounts."})
+    leader = LlmAgent(name="test", model=model, sub_agents=[member])
+    probe = LlmAgent(
+        name="probe", model=ScriptedModel(model="scripted", tool="received", arguments={}), tools=[toolset]
+    )
+
+    async def run() -> tuple[str, list[Any]]:
+        try:
+            return await _final_text(leader), await _function_responses(probe)
+        finally:
+            await toolset.close()
+
+    final, responses = asyncio.run(run())
+    assert json.loads(responses[0]["content"][0]["text"]) == []  # the server never received the call
+    assert "Verbatim result" not in str(model.read) and final == "The leader says revenue is fine."
+    refusals = [
+        str(record.exc_info[1])
+        for record in caplog.records
+        if record.exc_info is not None and isinstance(record.exc_info[1], ValueError)
+    ]
+    assert any("single-turn sub-agent of 'test'" in text and "skip_summarization=True" in text for text in refusals)
+
+
 def test_a_run_aborted_in_a_turn_keeps_nothing_of_it() -> None:
     """A turn whose other call raises (or whose run is cancelled) reaches neither its own end nor the agent's: the
     listing its verbatim result was captioned from goes when ADK lets go of the turn's event, not with the agent.

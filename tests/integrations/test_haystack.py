@@ -239,13 +239,13 @@ def _hook_on(result_text: str) -> tuple[list[Any], Any]:
     # The tool that ran the call, as the Agent keeps it in its state for hooks (never connected here).
     tool = MCPTool(name="ledger", server_info=StdioServerInfo(command="unused"))
     state = State(schema=schema, data={"messages": [ChatMessage.from_user("Go.")], "tools": [tool]})
-    [hook] = direct_answers({"example": tool})["after_tool"]
-    hook.run(state)  # before_llm
+    hooks = direct_answers({"example": tool})
+    hooks["before_llm"][0].run(state)
     state.set("messages", [ChatMessage.from_assistant(tool_calls=[call])])
-    hook.run(state)  # before_tool
+    hooks["before_tool"][0].run(state)
     state.set("messages", [tool_message])
-    hook.run(state)  # after_tool
-    hook.run(state)  # before_llm: the run ends here
+    hooks["after_tool"][0].run(state)
+    hooks["before_llm"][0].run(state)  # the run ends here
     return state.data["messages"], state.data.get("stop_run")
 
 
@@ -653,3 +653,77 @@ def test_a_before_llm_hook_listed_first_that_adds_a_message_keeps_the_route(exam
     final = output["last_message"].text
     assert generator.calls == 1 and final is not None
     assert final.startswith('Verbatim result from tool "entry" of server "example".') and "Entry of A-1" in final
+
+
+def _redact(state: Any) -> None:
+    """The application's hook that replaces every tool message by "Redacted."."""
+    from haystack.components.agents.state import replace_values  # pyright: ignore[reportMissingImports]
+
+    messages = [
+        ChatMessage.from_tool("Redacted.", origin=message.tool_call_result.origin)
+        if message.tool_call_result
+        else message
+        for message in state.data["messages"]
+    ]
+    state.set("messages", messages, handler_override=replace_values)
+
+
+def _run_with(python: str, hooks: dict[str, list[Any]], toolset: Any) -> tuple[dict[str, Any], ScriptedGenerator]:
+    generator = ScriptedGenerator(ENTRY)
+    agent = Agent(chat_generator=generator, tools=toolset, hooks=hooks)
+    try:
+        return agent.run(messages=[ChatMessage.from_user("Go.")]), generator
+    finally:
+        toolset.close()
+
+
+def test_a_before_llm_hook_that_redacts_the_results_is_read_first_and_refused_after_the_decision(
+    example_python: str,
+) -> None:
+    """The run ends inside the `before_llm` chain, at the adapter's place, and Haystack offers no later point before
+    the model call. Listed first (as the page asks), the application's redaction is what the model reads; listed
+    after the adapter's, or at `after_run` (both past the decision), it is refused with an error naming the order,
+    never shown to the user as the host's view of the unredacted records."""
+    toolset = MCPToolset(StdioServerInfo(command=example_python, args=[MARKED]))
+    hooks = direct_answers({"example": toolset})
+    hooks["before_llm"] = [AppHook(_redact), *hooks["before_llm"]]
+    output, generator = _run_with(example_python, hooks, toolset)
+    assert output["last_message"].text == SUMMARY and generator.calls == 2
+
+    for point, placed in (("before_llm", "after"), ("after_run", "before")):
+        toolset = MCPToolset(StdioServerInfo(command=example_python, args=[MARKED]))
+        hooks = direct_answers({"example": toolset})
+        mine = [AppHook(_redact)]
+        hooks[point] = [*hooks[point], *mine] if placed == "after" else [*mine, *hooks[point]]
+        with pytest.raises(ValueError, match=r'list your own before_llm hooks first \(hooks\["before_llm"\]'):
+            _run_with(example_python, hooks, toolset)
+
+
+@pytest.mark.parametrize("point", ["before_llm", "before_tool", "after_tool", "after_run"])
+def test_a_list_that_leaves_out_the_adapters_hook_is_refused_at_the_first_run(example_python: str, point: str) -> None:
+    """`hooks[point] = [mine]` in place of the list `direct_answers` gave: without the hook at that point the route
+    would silently never be taken (or never checked); the first run is refused, naming the point, before any tool
+    runs."""
+    toolset = MCPToolset(StdioServerInfo(command=example_python, args=[MARKED]))
+    hooks = direct_answers({"example": toolset})
+    hooks[point] = [AppHook(lambda state: None)]
+    with pytest.raises(ValueError, match=rf"missing from the Agent's {point} hooks"):
+        _run_with(example_python, hooks, toolset)
+
+
+def test_a_restored_agent_whose_before_tool_list_was_replaced_is_refused_at_its_first_tool_step(
+    example_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Copies `from_dict` made do not know each other: the run's own notes show the missing point instead, at the
+    first `after_tool` of a step whose calls the hook did not see go on."""
+    from haystack.hooks.utils import (  # pyright: ignore[reportMissingImports]
+        _deserialize_hooks_dictionary,  # pyright: ignore[reportPrivateUsage]
+        _serialize_hooks_dictionary,  # pyright: ignore[reportPrivateUsage]
+    )
+
+    monkeypatch.setenv("HAYSTACK_DESERIALIZATION_ALLOWLIST", "mcp_rendering.integrations.haystack")
+    toolset = MCPToolset(StdioServerInfo(command=example_python, args=[MARKED]))
+    restored = _deserialize_hooks_dictionary(_serialize_hooks_dictionary(direct_answers({"example": toolset})))
+    restored["before_tool"] = [AppHook(lambda state: None)]
+    with pytest.raises(ValueError, match=r"missing from the Agent's before_tool hooks"):
+        _run_with(example_python, restored, toolset)

@@ -30,13 +30,22 @@ The application's own tool callbacks and plugins see every call, as without the 
 the adapter's. ADK stops a tool callback chain at the first callback that returns a value, so a callback listed
 after the adapter's would never see a verbatim result: an agent whose `before_tool_callback` or
 `after_tool_callback` (or `after_agent_callback`, which ends the turn with the host's view) does not end with the
-adapter's is refused with a `ValueError` naming the order, before its first call reaches the server. The
+adapter's is refused with a `ValueError` naming the order, before its first call reaches the server (an agent
+without the adapter's `before_tool_callback`, which would read every call as answered by a callback, is refused
+by the adapter's `after_tool_callback` at its first result). The
 adapter's `before_tool_callback` only notes that the call goes on to the tool, so that a response a callback gave
 in place of the call (a refusal) is never read as the server's result; a callback that rewrites the arguments
 decides what the server receives and the host's view shows; an `after_tool_callback` (or a plugin's) that replaces
 the result ends ADK's chain before the adapter's, and the model reads it. What the adapter keeps of a model turn
 goes when the turn ends, when the agent's turn ends, or (a call raised, the run was aborted) when ADK lets go of
 the model's event that made the turn's calls.
+
+The host's view ends the turn of the agent holding the callbacks. A sub-agent reached by a transfer (or in
+``task`` mode) answers the user itself. A sub-agent in ``single_turn`` mode runs as a tool of its parent, whose
+model would read the view and write its own answer: such an agent is refused with a `ValueError`, before its first
+call reaches the server. An agent called through `AgentTool` runs in a runner of its own with nothing public
+saying so: its caller's model reads the view, unless the tool is ``AgentTool(agent, skip_summarization=True)``,
+ADK's own route, whose event then ends the caller's turn with the view as its text.
 """
 
 from __future__ import annotations
@@ -98,18 +107,38 @@ def _callbacks(configured: Any) -> list[Any]:
 
 
 def _require_last(tool_context: Any, field: str, own: Callable[..., Any]) -> None:
-    """Refuse an agent whose `field` does not end with the adapter's `own` callback: ADK stops a callback chain at
-    the first callback that returns a value, so a callback of the application's listed after the adapter's would
-    never run on a verbatim result or its answer (its refusal or redaction bypassed), or would answer a call the
-    adapter let through."""
+    """Refuse an agent whose `field` lacks, or does not end with, the adapter's `own` callback: without it no
+    verbatim result answers; and ADK stops a callback chain at the first callback that returns a value, so a
+    callback of the application's listed after the adapter's would never run on a verbatim result or its answer (its
+    refusal or redaction bypassed), or would answer a call the adapter let through."""
     agent: Any = tool_context.get_invocation_context().agent
     listed = _callbacks(getattr(agent, field, None))
-    if not listed or listed[-1] is not own:
-        name = getattr(agent, "name", "?")
+    name = getattr(agent, "name", "?")
+    if own not in listed:
+        raise ValueError(
+            f"agent {name!r}: the {field} of direct_answers() is missing from the agent's {field}, so no verbatim "
+            f'result would answer; give it: {field}=answers["{field}"], or {field}=[yours, answers["{field}"]]'
+        )
+    if listed[-1] is not own:
         raise ValueError(
             f"agent {name!r}: the {field} of direct_answers() must come last in the agent's {field} (ADK stops at "
             f"the first callback that returns a value, so a callback after it would not see a verbatim result); "
             f'list your own first: {field}=[yours, answers["{field}"]]'
+        )
+
+
+def _require_user_facing(tool_context: Any) -> None:
+    """Refuse an agent that runs as a single-turn sub-agent (``mode="single_turn"`` under a parent agent): ADK runs it
+    as a tool of its parent, whose model reads its answer (the host's view) and writes its own for the user."""
+    agent: Any = tool_context.get_invocation_context().agent
+    parent: Any = getattr(agent, "parent_agent", None)
+    if parent is not None and getattr(agent, "mode", None) == "single_turn":
+        name, above = getattr(agent, "name", "?"), getattr(parent, "name", "?")
+        raise ValueError(
+            f"agent {name!r} runs as a single-turn sub-agent of {above!r}: its answer goes to {above!r}'s model, "
+            f"which writes its own in place of the host's view; give the toolset and direct_answers() to {above!r} "
+            f"itself, leave {name!r}'s mode unset (a transfer to it answers the user), or call it through "
+            f"AgentTool({name}, skip_summarization=True)"
         )
 
 
@@ -188,7 +217,8 @@ def direct_answers(
     let_through: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def before_tool(tool: Any, args: dict[str, Any], tool_context: Any) -> None:
-        # Every order is checked before the call reaches the server.
+        # Every order, and where the answer goes, is checked before the call reaches the server.
+        _require_user_facing(tool_context)
         _require_last(tool_context, "before_tool_callback", before_tool)
         _require_last(tool_context, "after_tool_callback", after_tool)
         _require_last(tool_context, "after_agent_callback", after_agent)
@@ -197,7 +227,11 @@ def direct_answers(
     async def after_tool(
         tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any
     ) -> dict[str, Any] | None:
+        # An agent without the adapter's `before_tool_callback` would read every call as answered by a callback
+        # and silently take no route: refused here too, where ADK shows the agent's lists again.
+        _require_last(tool_context, "before_tool_callback", before_tool)
         _require_last(tool_context, "after_tool_callback", after_tool)
+        _require_last(tool_context, "after_agent_callback", after_agent)
         made = tool_context in let_through
         let_through.discard(tool_context)
         calls, made_by = _turn_of(tool_context)

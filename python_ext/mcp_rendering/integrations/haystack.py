@@ -28,7 +28,14 @@ get the rest, every record) and sets the Agent's ``stop_run`` state key, which t
 ``before_llm`` hooks, so that the run ends before the next model call; ``exit_reason`` is then the first such
 tool's name, as an exit condition would set it (a run that ``max_agent_steps`` ends right after that step is
 decided the same way at ``after_run``). An ``after_tool`` hook listed after the adapter's that refused or
-replaced a result sends the turn to the model, which reads what the hook left. The last message's ``.text`` is
+replaced a result sends the turn to the model, which reads what the hook left. Haystack reads ``stop_run`` right
+after the ``before_llm`` hooks, so the decision is taken at the adapter's place in that list: a hook that changes a
+step's result after the decision (listed after the adapter's at ``before_llm``, or at ``after_run``) makes the
+adapter's ``after_run`` hook refuse the run with a `ValueError` naming the order, never an answer showing what the
+hook removed. `direct_answers` gives a copy of the hook to each of the four points, each knowing its own; a list
+the application replaced without it is refused with a `ValueError` naming the point at the first run (the Agent
+warms up each of its hooks at each run), or, for an Agent restored from its serialized form, at the first point
+that misses its note. The last message's ``.text`` is
 the answer, where Haystack applications read it; without the hook, with ``exit_conditions``, the last message is
 the tool message, whose ``.text`` is None and whose result is the whole `CallToolResult` as JSON.
 
@@ -52,6 +59,7 @@ among the messages, to show beside the answer).
 from __future__ import annotations
 
 import asyncio
+import copy
 import importlib
 import json
 from collections.abc import Iterable, Mapping
@@ -162,8 +170,28 @@ def _still_the_views(messages: list[Any], ending: list[list[str]]) -> bool:
     return True
 
 
+_POINTS = ("before_llm", "before_tool", "after_tool", "after_run")
+"""The Agent hook points `direct_answers` puts a copy of the hook at."""
+
+
+def _missing(point: str) -> ValueError:
+    return ValueError(
+        f"DirectAnswerHook is missing from the Agent's {point} hooks: keep the hook direct_answers({{...}}) puts "
+        f'at each of {", ".join(_POINTS)}, and add your own beside it (hooks["{point}"] = [yours, *hooks["{point}"]])'
+    )
+
+
+def _require(step: dict[str, Any], note: str, point: str) -> Any:
+    """The step's `note`, which the copy of the hook at `point` makes: a clear error when that copy is missing (the
+    application replaced the list), since without it the hook would silently take no route."""
+    if note not in step:
+        raise _missing(point)
+    return step[note]
+
+
 class DirectAnswerHook:
-    """A Haystack `Hook` for the Agent's ``after_tool`` point; see the module docstring and `direct_answers`."""
+    """A Haystack `Hook` at one of the Agent's points (`direct_answers` gives a copy to each of its four); see the
+    module docstring."""
 
     def __init__(
         self,
@@ -184,12 +212,17 @@ class DirectAnswerHook:
         self._allowed = AllowByServer(allow)
         self.servers = servers_by_name(servers, "MCP toolsets or tools")
         """The MCP toolsets and tools whose results may answer, by their server's name."""
-        # Whether the hook is registered at ``before_llm``, ``before_tool``, ``after_tool`` and ``after_run`` (as
-        # `direct_answers` registers it): it notes, in the run's own State, where each model reply starts and the
-        # calls that go on to the tools, and decides at ``before_llm`` (or ``after_run``) from what every
-        # ``after_tool`` hook left. A hook made alone refuses to run.
-        self._watching = False
+        # The Agent hook point this copy runs at (`direct_answers` gives one copy to each of `_POINTS`): it notes, in
+        # the run's own State, where each model reply starts and the calls that go on to the tools, and decides at
+        # ``before_llm`` (or ``after_run``) from what every ``after_tool`` hook left. A hook made alone refuses to
+        # run.
+        self._point: str | None = None
+        # Each server's tool definitions, shared by the copies `direct_answers` makes, so that they list it once.
         self._listed: dict[str, dict[str, Any]] = {}
+        # The points whose copy the Agent warmed up (it warms up each hook of its own lists at each run), shared by
+        # the copies `direct_answers` makes: a list the application replaced without the copy shows at the first
+        # run. None for a copy `from_dict` made, alone of its kind.
+        self._warmed: set[str] | None = None
 
     @property
     def options(self) -> AnswerOptions:
@@ -204,6 +237,8 @@ class DirectAnswerHook:
     async def warm_up_async(self) -> None:
         """List each MCP toolset's tools (their hints) once, with `mcp-haystack`'s own client; the Agent calls this
         at its warm-up."""
+        if self._warmed is not None and self._point is not None:
+            self._warmed.add(self._point)
         for server, tools in self.servers.items():
             info = getattr(tools, "server_info", None)
             if server not in self._listed and info is not None and callable(getattr(info, "create_client", None)):
@@ -215,42 +250,63 @@ class DirectAnswerHook:
             pool.submit(asyncio.run, self.warm_up_async()).result()
 
     def run(self, state: Any) -> None:
-        """Put the host's view in place of each verbatim result of the last model turn, and end the run with it when
-        every tool call of the turn answered verbatim and the application answered none of them itself."""
-        if not self._watching:
+        """Note, at ``before_llm`` and ``before_tool``, where the model's reply starts and the calls that go on to the
+        tools; put, at ``after_tool``, the host's view in place of each verbatim result; end the run, at the next
+        ``before_llm`` (or ``after_run``), when every tool call of the step answered verbatim, the application
+        answered none of them itself, and each tool message is still the host's view."""
+        point = self._point
+        if point is None:
             # At `after_tool` alone the hook could only decide where it is listed, and a hook listed after it that
             # refused or replaced a result would never count.
             raise ValueError(
                 "DirectAnswerHook runs at the Agent's before_llm, before_tool, after_tool and after_run points: give "
                 "the Agent hooks=direct_answers({...}), and list your own hooks at those points first"
             )
+        if self._warmed:
+            for needed in _POINTS:
+                if needed not in self._warmed:
+                    raise _missing(needed)
         messages = list(cast("list[Any]", state.data.get("messages") or []))
         step = _run_step(state, self.servers)
-        pending = cast("list[Any]", getattr(messages[-1], "tool_calls", None) or []) if messages else []
-        if pending:
-            # The `before_tool` point, after the application's hooks there: these calls go on to the tools. A
-            # result a hook gave in place of a call (a refusal) is then never read as the server's. A tool message
-            # between the model's reply and these calls is a call a hook answered itself (`ConfirmationHook`
-            # puts a rejected call and its rejection there): the model must read it, so this step ends no run.
-            mark = step.get("mark")
-            step["answered"] = not isinstance(mark, int) or any(
-                getattr(message, "tool_call_result", None) is not None for message in messages[mark:-1]
-            )
-            step["let_through"] = [str(call.id) for call in pending]
-            return
-        let_through = step.pop("let_through", None)
-        if let_through is None:
-            # The `before_llm` point (or `before_tool` after a hook answered every call, or `after_run`): the
-            # model's reply, if any, starts here. Every `after_tool` hook of the last step has run by now, in
-            # whatever order the application listed them: the run ends only when each tool message is still the
-            # host's view this hook put there, so that a hook after it that refused or replaced a result sends the
-            # turn to the model.
+        if point == "before_tool":
+            self._before_tool(step, messages)
+        elif point == "after_tool":
+            _require(step, "mark", "before_llm")
+            let_through = _require(step, "let_through", "before_tool")
+            del step["let_through"]
+            answered = step.pop("answered", True)
+            self._after_tool(state, messages, set(cast("list[str]", let_through)), answered=answered)
+        else:  # before_llm, after_run: every `after_tool` hook of the last step has run, in whatever order
+            if "let_through" in step:
+                raise _missing("after_tool")
+            ended = step.pop("ended", None)
+            if ended is not None and not _still_the_views(messages, cast("list[list[str]]", ended)):
+                # Past the decision (a `before_llm` hook listed after this one, an `after_run` hook listed before
+                # it), a hook changed a result the answer shows: the run has ended, the model can no longer read it.
+                raise ValueError(
+                    "DirectAnswerHook ended the run on the host's view of the step's results, and a hook that ran "
+                    "after that decision (listed after it at before_llm, or at after_run) changed those results: "
+                    'list your own before_llm hooks first (hooks["before_llm"] = [yours, *hooks["before_llm"]]), '
+                    "and rewrite tool results at after_tool, where a rewritten result goes to the model"
+                )
             ending = step.pop("ending", None)
             if ending is not None and _still_the_views(messages, cast("list[list[str]]", ending)):
                 self._end(state, cast("list[list[str]]", ending))
+                step["ended"] = ending
             step["mark"] = len(messages)
-            return
-        self._after_tool(state, messages, set(cast("list[str]", let_through)), answered=step.pop("answered", True))
+
+    @staticmethod
+    def _before_tool(step: dict[str, Any], messages: list[Any]) -> None:
+        """Note the calls that go on to the tools, after the application's ``before_tool`` hooks: a result a hook
+        gave in place of a call (a refusal) is then never read as the server's. A tool message between the model's
+        reply and these calls is a call a hook answered itself (`ConfirmationHook` puts a rejected call and its
+        rejection there): the model must read it, so this step ends no run."""
+        mark = _require(step, "mark", "before_llm")
+        pending = cast("list[Any]", getattr(messages[-1], "tool_calls", None) or []) if messages else []
+        step["answered"] = not pending or any(
+            getattr(message, "tool_call_result", None) is not None for message in messages[mark:-1]
+        )
+        step["let_through"] = [str(call.id) for call in pending]
 
     def _end(self, state: Any, ending: list[list[str]]) -> None:
         """Append the host's view of the step's results (each ``[call id, view, tool name]``) as the last message and
@@ -310,8 +366,8 @@ class DirectAnswerHook:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Haystack's serialization of the hook: each server's tools by name, and whether it is registered at the
-        points as `direct_answers` registers it."""
+        """Haystack's serialization of the hook: each server's tools by name, and the point `direct_answers` gave
+        it."""
         return {
             "type": f"{type(self).__module__}.{type(self).__qualname__}",
             "init_parameters": {
@@ -321,14 +377,15 @@ class DirectAnswerHook:
                 "markdown": self._options.markdown,
                 "allow": self._allowed.listed(),
             },
-            "watching": self._watching,
+            "point": self._point,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DirectAnswerHook:
         """The hook `to_dict` serialized."""
         hook = cls(**cast("dict[str, Any]", data["init_parameters"]))
-        hook._watching = data.get("watching") is True
+        point = data.get("point")
+        hook._point = point if point in _POINTS else None
         return hook
 
 
@@ -340,12 +397,13 @@ def direct_answers(
     markdown: bool = False,
     allow: Mapping[str, Iterable[str]] | None = None,
 ) -> dict[str, list[Any]]:
-    """The Agent's ``hooks`` argument holding `DirectAnswerHook` at ``after_tool``: a verbatim result of a tool of
-    `servers` ends the run with the host's view as the last message. The hook is at ``before_llm`` and
-    ``before_tool`` too, where it notes where the model's reply starts and the calls that go on to the tools: an
-    application with hooks of its own there lists them first, so that a result one of them gives in place of a call
-    is never read as the server's, and a step in which one of them answered a call itself (a rejection) goes to the
-    model.
+    """The Agent's ``hooks`` argument holding a copy of `DirectAnswerHook` at each of ``before_llm``,
+    ``before_tool``, ``after_tool`` and ``after_run``: a verbatim result of a tool of `servers` ends the run with the
+    host's view as the last message. At ``before_llm`` and ``before_tool`` the hook notes where the model's reply
+    starts and the calls that go on to the tools: an application with hooks of its own there lists them first, so
+    that a result one of them gives in place of a call is never read as the server's, a step in which one of them
+    answered a call itself (a rejection) goes to the model, and a ``before_llm`` hook's change to a result is read
+    before the run ends on it. Keep each copy in its list: a list without it is refused at the first run.
 
     Args:
         servers: each MCP server's name (shown in its results' captions) mapped to its `MCPToolset` (or an
@@ -362,6 +420,12 @@ def direct_answers(
             `servers` is not a mapping of names to MCP toolsets or tools.
     """
     hook = DirectAnswerHook(servers, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow)
-    hook._watching = True  # pyright: ignore[reportPrivateUsage]  # registered at the points below
-    # At ``after_run`` too: a run that `max_agent_steps` ends right after a verbatim step reaches no ``before_llm``.
-    return {"before_llm": [hook], "before_tool": [hook], "after_tool": [hook], "after_run": [hook]}
+    # One copy per point, each knowing its own, sharing the options and the listings (a shallow copy). At
+    # ``after_run`` too: a run that `max_agent_steps` ends right after a verbatim step reaches no ``before_llm``.
+    hook._warmed = set()  # pyright: ignore[reportPrivateUsage]
+    hooks: dict[str, list[Any]] = {}
+    for point in _POINTS:
+        placed = copy.copy(hook)
+        placed._point = point  # pyright: ignore[reportPrivateUsage]
+        hooks[point] = [placed]
+    return hooks
