@@ -442,20 +442,9 @@ def test_a_hook_that_rewrites_the_call_decides_what_the_server_receives_and_the_
 
 
 def test_a_hook_that_replaces_the_result_means_no_route(example_python: str) -> None:
-    from haystack.components.agents.state import replace_values  # pyright: ignore[reportMissingImports]
-
-    def redact(state: Any) -> None:
-        messages = [
-            ChatMessage.from_tool("Redacted.", origin=message.tool_call_result.origin)
-            if message.tool_call_result
-            else message
-            for message in state.data["messages"]
-        ]
-        state.set("messages", messages, handler_override=replace_values)
-
     # Listed before the adapter's hook or after it: the run ends only on what every hook left.
     for order in ("after", "after_the_adapters"):
-        final, generator, received, read = _run_hooked(example_python, **{order: redact})
+        final, generator, received, read = _run_hooked(example_python, **{order: _redact})
         assert received == [{"account": "A-1"}]
         assert final == SUMMARY and generator.calls == 2 and read == ["Redacted."], order
 
