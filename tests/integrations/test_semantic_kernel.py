@@ -29,6 +29,7 @@ from semantic_kernel.contents import (  # pyright: ignore[reportMissingImports]
     ChatMessageContent,
     FunctionCallContent,
     FunctionResultContent,
+    TextContent,
 )
 from semantic_kernel.functions import FunctionResult, KernelArguments  # pyright: ignore[reportMissingImports]
 
@@ -483,6 +484,38 @@ def test_a_filter_that_replaces_the_result_is_what_the_model_reads(example_pytho
         )
         assert received == [{"account": "A-1"}], where
         assert str(message) == SUMMARY and service.requests == 2 and service.read == ["Redacted."], where
+
+
+def _redact_the_list(value: Any) -> None:
+    value[:] = [TextContent(text="Redacted.")]
+
+
+def _redact_a_content(value: Any) -> None:
+    value[0].text = "Redacted."
+
+
+def test_a_filter_that_edits_the_result_in_place_is_what_the_model_reads(example_python: str) -> None:
+    # Redacting in place keeps SK's objects (the list its `call_tool` returned, a content of it): what the chain
+    # left is compared with what SK made, so the model reads the redaction, as without the adapter.
+    for edit in (_redact_the_list, _redact_a_content):
+
+        async def redact(context: Any, next: Callable[[Any], Awaitable[None]], edit: Any = edit) -> None:
+            await next(context)
+            edit(context.result.value)
+
+        async def redact_auto(context: Any, next: Callable[[Any], Awaitable[None]], edit: Any = edit) -> None:
+            await next(context)
+            edit(context.function_result.value)
+
+        wheres: list[tuple[list[Filter], list[Filter]]] = [([redact_auto], []), ([], [redact])]
+        for auto, function in wheres:
+            where = (edit.__name__, auto, function)
+            message, service, received = asyncio.run(_run_filtered(example_python, ENTRY, auto=auto, function=function))
+            alone = asyncio.run(_run_filtered(example_python, ENTRY, auto=auto, function=function, helped=False))[1]
+            assert received == [{"account": "A-1"}], where
+            assert str(message) == SUMMARY and service.requests == 2 and service.read == alone.read, where
+            [read] = service.read
+            assert "Redacted." in read and not read.startswith("Verbatim result"), where
 
 
 def test_a_filter_added_before_that_replaces_one_result_of_two_means_no_route(example_python: str) -> None:

@@ -35,12 +35,14 @@ hand the call on to the adapter's keeps its calls (nothing is recorded: the rout
 
 Every filter of the application sees the call as SK makes it, with SK's own kernel function (``context.function`` is
 the object ``kernel.get_function(plugin, name)`` returns) and its arguments, whether added before or after this one:
-one that refuses it (does not call ``next``) means no call is made, and SK goes on as it does without the adapter (the
-model reads what the filter left); one that rewrites the arguments decides what the server receives; one that replaces
-the function's result decides what the model reads (the route is not taken: the service answers only when each result
-of the turn is still the host's view its filter recorded, and otherwise hands the turn back to the model: SK's loop
-goes on with the rounds of function calling it has left, then, none left, makes its last model call without functions,
-whose text is the answer). From the raw result of the call the chain made:
+one that refuses it (does not call ``next``) means no call is made, and SK goes on as it does without the adapter
+(the model reads what the filter left); one that rewrites the arguments decides what the server receives; one that
+replaces the function's result, or edits it in place (the list SK's `call_tool` returned, or a content of it: the
+plugin keeps a copy of SK's contents as made, and the route is taken only from a result still equal to it), decides
+what the model reads (the route is not taken: the service answers only when each result of the turn is still the
+host's view its filter recorded, and otherwise hands the turn back to the model: SK's loop goes on with the rounds of
+function calling it has left, then, none left, makes its last model call without functions, whose text is the
+answer). From the raw result of the call the chain made:
 
 - a result the host presents verbatim (`mcp_rendering.integrations.answer.final_answer`): the function's result is
   the host's view, and when every call of the model's turn answered so, the filter sets SK's `context.terminate`,
@@ -148,6 +150,9 @@ class _Call:
     """The raw `CallToolResult` as the session received it; None until the server answered."""
     value: Any = None
     """SK's own mapping of the result's content blocks (the function's value); None if it raised."""
+    made: Any = None
+    """A deep copy of `value` taken when SK's `call_tool` returned it: what SK made, whatever a filter edits in place
+    later (the list, or a content in it, or the server's block a content holds)."""
     unmapped: Exception | None = None
     """The error SK's mapping raised on the result the server sent (a resource link, in semantic-kernel 1.45)."""
 
@@ -202,10 +207,11 @@ class DirectAnswerMCPPlugin(MCPPluginBase):  # pyright: ignore[reportUntypedBase
         call = _FOLLOWED.get()
         if call is None or call.plugin is not self or call.tool_name != tool_name or _CALLING.get() is not None:
             return cast("list[Any]", await cast("Any", super()).call_tool(tool_name, **kwargs))
-        call.result = call.value = call.unmapped = None
+        call.result = call.value = call.made = call.unmapped = None
         token = _CALLING.set(call)
         try:
             call.value = cast("list[Any]", await cast("Any", super()).call_tool(tool_name, **kwargs))
+            call.made = copy.deepcopy(call.value)
         except Exception as error:
             if call.result is not None:  # the server answered: SK's mapping of its result raised
                 call.unmapped = error
@@ -440,7 +446,7 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
     ) -> None:
         """Hand the call on to the rest of SK's chain (the filters added after this one, then SK's own function with
         its function-invocation filters), its plugin recording the raw result; then answer from it, if the chain
-        made the call and left its outcome as SK made it."""
+        made the call and left its outcome as SK made it (the same list, still equal to the copy taken then)."""
         function = context.function
         call = _Call(plugin=plugin, tool_name=cast("str", tool.name))
         token = _FOLLOWED.set(call)
@@ -452,8 +458,8 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
         if call.result is None or outcome is None:
             return  # refused, or failed before the server answered: SK's own outcome stands
         if call.value is not None:
-            if outcome.value is not call.value:
-                return  # its result replaced by a filter: the model reads the filter's
+            if outcome.value is not call.value or outcome.value != call.made:
+                return  # its result replaced, or edited in place, by a filter: the model reads the filter's
         elif call.unmapped is None or outcome.value != _sk_error_text(function, call.unmapped):
             return  # failed otherwise, or SK's error replaced by a filter
         server = self.servers.get(plugin.name)
