@@ -26,7 +26,11 @@ from pydantic import Field
 
 from mcp_rendering import audit
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES
-from mcp_rendering.integrations.crewai import _CREWAI_TOOL_ADAPTER, DirectAnswerToolAdapter  # pyright: ignore[reportPrivateUsage]
+from mcp_rendering.integrations.crewai import (  # pyright: ignore[reportPrivateUsage]
+    _CREWAI_TOOL_ADAPTER,
+    DirectAnswerToolAdapter,
+    _other_calls,
+)
 from mcp_rendering.types import PARTIAL_MARKER
 from tests.integrations.conftest import ROOT, page_examples, run_example
 from tests.support.directive_server import HINTED_TEXT
@@ -320,3 +324,94 @@ def test_a_hook_that_replaces_the_result_is_never_shown_as_the_hosts_view(exampl
     assert received == [{"account": "A-1"}]
     # CrewAI's route is fixed per tool: the task ends on the application's own result, never on a host's view.
     assert final == "Redacted."
+
+
+def test_a_step_with_a_refused_call_beside_a_verbatim_one_names_each_other_call_for_what_it_was(
+    example_python: str,
+) -> None:
+    """The model calls the application's own `note` (it runs) and `transfer` (the application's hook refuses it), then
+    the verbatim `entry`, then `transfer` again. CrewAI ends the task on `entry` and no model reads the other calls:
+    the answer names each on its own line, the refused one as refused, never as a result not shown."""
+    from crewai.hooks import (  # pyright: ignore[reportMissingImports]
+        register_before_tool_call_hook,
+        unregister_before_tool_call_hook,
+    )
+    from crewai.tools import tool  # pyright: ignore[reportMissingImports]
+
+    ran: list[str] = []
+
+    @tool("note")
+    def note(text: str) -> str:
+        """Keep a note."""
+        ran.append("note")
+        return f"Noted: {text}"
+
+    @tool("transfer")
+    def transfer(amount: int) -> str:
+        """Transfer money."""
+        ran.append("transfer")
+        return f"Transferred {amount}."
+
+    def policy(context: Any) -> bool | None:
+        return False if context.tool_name == "transfer" else None
+
+    calls = [
+        ("note", json.dumps({"text": "checked"})),
+        ("transfer", json.dumps({"amount": 1000000})),
+        ("entry", json.dumps({"account": "A-1"})),
+        ("transfer", json.dumps({"amount": 5})),
+    ]
+    llm = ScriptedLLM(model="scripted", calls=calls)
+    adapter = DirectAnswerToolAdapter(server="example")
+    register_before_tool_call_hook(policy)
+    try:
+        with MCPAdapt(_params(example_python, MARKED), adapter) as loaded:
+            final = _kickoff([note, transfer, *loaded], llm, adapter.guardrail)
+    finally:
+        unregister_before_tool_call_hook(policy)
+    assert ran == ["note"] and llm.steps == 1  # the transfer never ran; no model read anything
+    opening = "In the same step, the model also called tool"
+    lines = [
+        f'{opening} "note", whose result is not shown here.',
+        f'{opening} "transfer", which the application refused (CrewAI passes on no reason).',
+        f'{opening} "transfer", which was not run.',
+    ]
+    assert final.startswith("\n".join(lines) + '\n\nVerbatim result from tool "entry" of server "example".\n\n')
+    assert final.endswith("Entry of A-1")
+
+
+def test_crewais_guardrail_retry_runs_the_task_again_so_the_verbatim_call_would_run_twice(example_python: str) -> None:
+    """Why the adapter's guardrail names the other calls of the step and never fails the output to hand them to the
+    model: CrewAI's retry runs the task from its start, without the step's tool results, and the verbatim tool runs
+    again. A release that keeps the step's results for the retry fails here."""
+    llm = ScriptedLLM(model="scripted", calls=[("entry", json.dumps({"account": "A-1"}))])
+    attempts: list[str] = []
+
+    def fail_once(output: Any):  # no return annotation: CrewAI would read the string as a type
+        attempts.append(str(output.raw))
+        return (False, "Read the other results.") if len(attempts) == 1 else (True, output)
+
+    with MCPAdapt(_params(example_python, MARKED), DirectAnswerToolAdapter(server="example")) as loaded:
+        final = _kickoff(loaded, llm, fail_once)
+        [probe] = [tool for tool in loaded if tool.name == "received"]
+        received = json.loads(str(probe.run()).split("\n\n")[-1])
+    assert len(attempts) == 2 and llm.steps == 2 and llm.read == []  # the retry's model read no tool result
+    assert received == [{"account": "A-1"}, {"account": "A-1"}]
+    assert final.endswith("Entry of A-1")
+
+
+def test_in_the_markdown_form_each_other_call_is_a_paragraph_of_its_own() -> None:
+    # The messages CrewAI records for a step as in the test above (whose end-to-end run gives the plain text form).
+    calls = [("call-1", "take_note"), ("call-2", "wire_transfer"), ("call-3", "entry"), ("call-4", "wire_transfer")]
+    messages: list[dict[str, Any]] = [
+        {"role": "assistant", "tool_calls": [{"id": id_, "function": {"name": name}} for id_, name in calls]},
+        {"role": "tool", "tool_call_id": "call-1", "content": "Noted: checked"},
+        {"role": "tool", "tool_call_id": "call-2", "content": "Tool execution blocked by hook. Tool: wire_transfer"},
+        {"role": "tool", "tool_call_id": "call-3", "content": "Entry of A-1"},
+    ]
+    opening = "In the same step, the model also called tool"
+    assert _other_calls(messages, markdown=True).split("\n\n") == [
+        f'{opening} "take\\_note", whose result is not shown here.',
+        f'{opening} "wire\\_transfer", which the application refused (CrewAI passes on no reason).',
+        f'{opening} "wire\\_transfer", which was not run.',
+    ]

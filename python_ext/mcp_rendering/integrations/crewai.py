@@ -28,12 +28,14 @@ tool's result the answer, so the agent reads it and may correct its call. The ro
 when the tools are loaded; a result's own directive on a tool that is not marked does not take it.
 
 Several calls in one step: when one of them answers directly, CrewAI runs them one after the other in the order
-called and ends the task on the first direct result, so the calls after it never run, and those before it ran
-but their results are shown to no one. CrewAI cannot give those results, so the answer names them: give the task
-the adapter's `guardrail` (CrewAI's own ``Task(guardrail=...)``, which may rewrite the task's output) and, when the
-task ended on a direct result of a step that made other calls, the answer opens with a host line naming their
-tools, whose results are not shown and which were not run (`other_calls_line`). Without it, the answer is the
-first direct result alone, and nothing says the step called others.
+called and ends the task on the first direct result, so the calls after it never run, and those before it ran, or
+were refused by an application's ``before_tool_call`` hook, but no model reads their results or refusals. CrewAI
+cannot give them to the model: its guardrail retry runs the task again from its start, without the step's results,
+and a model that calls the verbatim tool again makes it run twice. So the answer names them: give the task the
+adapter's `guardrail` (CrewAI's own ``Task(guardrail=...)``, which may rewrite the task's output) and, when the task
+ended on a direct result of a step that made other calls, the answer opens with a host line per other call, in the
+order called, saying what became of it: refused by the application (CrewAI passes on no reason), its result not
+shown, or not run. Without it, the answer is the first direct result alone, and nothing says the step called others.
 
 crewai-tools' own tool adapter has no public name: it is read from its module
 (``crewai_tools.adapters.mcp_adapter``), and a release that moves it makes the adapter fail when made, saying so (a
@@ -49,7 +51,9 @@ from typing import Any, cast
 # Resolved where crewai-tools' MCP extra is installed; the project's own environment goes without it.
 from mcpadapt.core import ToolAdapter  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
-from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, AnswerOptions, other_calls_line
+from mcp_rendering.host import NAME_LIMIT, quote
+from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, OTHER_CALLS_OPENING, AnswerOptions, other_calls_line
+from mcp_rendering.render import markdown_escape
 
 __all__ = ["DirectAnswerToolAdapter"]
 
@@ -58,6 +62,11 @@ _CREWAI_TOOL_ADAPTER = "crewai_tools.adapters.mcp_adapter.CrewAIToolAdapter"
 """Where crewai-tools keeps the tool adapter `MCPServerAdapter` builds its tools with: a name no package of
 crewai-tools exports (it is defined only when the MCP extra is installed), which this adapter reads all the same so
 that the tools the server does not mark stay exactly `MCPServerAdapter`'s."""
+
+_BLOCKED = "Tool execution blocked by hook. Tool: {}"
+"""The result CrewAI records for a call that a ``before_tool_call`` hook blocked, the tool's name in the braces: the
+only sign of the refusal in the task's messages (CrewAI passes on no reason). A test of the adapter pins it: a
+release that rewords it has refused calls named as calls whose result is not shown."""
 
 
 def _crewai_tool_adapter() -> Any:
@@ -142,7 +151,7 @@ class DirectAnswerToolAdapter(ToolAdapter):  # pyright: ignore[reportUntypedBase
     def guardrail(self, output: Any):
         """A task guardrail (``Task(guardrail=adapter.guardrail)``): when the task ended on a direct result (of this
         adapter's tools or any other ``result_as_answer`` tool) of a step that made other calls, its output opened
-        by the host line naming them; any other output as it is."""
+        by a host line per other call saying what became of it; any other output as it is."""
         messages = cast("list[Mapping[str, Any]]", list(output.messages or []))
         raw = cast("str", output.raw)
         # Only a tool's result as the answer ends a task on a tool message holding the answer itself.
@@ -157,17 +166,36 @@ class DirectAnswerToolAdapter(ToolAdapter):  # pyright: ignore[reportUntypedBase
 
 
 def _other_calls(messages: Sequence[Mapping[str, Any]], *, markdown: bool) -> str:
-    """`other_calls_line` for the step whose direct result, the last message, ended the task."""
+    """The host lines, one per other call in the order called, for the step whose direct result, the last message,
+    ended the task."""
     answered = messages[-1].get("tool_call_id")
     step = next((index for index in range(len(messages) - 1, -1, -1) if messages[index].get("tool_calls")), None)
     if step is None:
         return ""
-    ran = {message.get("tool_call_id") for message in messages[step + 1 :] if message.get("role") == "tool"}
-    not_shown: list[str] = []
-    not_run: list[str] = []
+    results = {
+        message.get("tool_call_id"): message.get("content")
+        for message in messages[step + 1 :]
+        if message.get("role") == "tool"
+    }
+    lines: list[str] = []
     for call in cast("list[Mapping[str, Any]]", messages[step]["tool_calls"]):
-        if call.get("id") == answered:
+        call_id = call.get("id")
+        if call_id == answered:
             continue
         name = str(cast("Mapping[str, Any]", call.get("function") or {}).get("name", ""))
-        (not_shown if call.get("id") in ran else not_run).append(name)
-    return other_calls_line(not_shown, not_run, markdown=markdown)
+        if call_id not in results:
+            lines.append(other_calls_line((), (name,), markdown=markdown))
+        elif results[call_id] == _BLOCKED.format(name):
+            lines.append(_refused_line(name, markdown=markdown))
+        else:
+            lines.append(other_calls_line((name,), markdown=markdown))
+    # Markdown joins lines of one paragraph: each line is then a paragraph of its own.
+    return ("\n\n" if markdown else "\n").join(lines)
+
+
+def _refused_line(name: str, *, markdown: bool) -> str:
+    line = (
+        f"{OTHER_CALLS_OPENING}tool {quote(name[:NAME_LIMIT])}, which the application refused (CrewAI passes on no"
+        " reason)."
+    )
+    return markdown_escape(line) if markdown else line
