@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 import pytest
 from pydantic import Field
+from semantic_kernel import Kernel  # pyright: ignore[reportMissingImports]
 from semantic_kernel.agents import ChatCompletionAgent  # pyright: ignore[reportMissingImports]
 from semantic_kernel.connectors.ai import FunctionChoiceBehavior  # pyright: ignore[reportMissingImports]
 from semantic_kernel.connectors.ai.chat_completion_client_base import ChatCompletionClientBase  # pyright: ignore[reportMissingImports]
@@ -31,7 +32,11 @@ from semantic_kernel.contents import (  # pyright: ignore[reportMissingImports]
     FunctionResultContent,
     TextContent,
 )
-from semantic_kernel.functions import FunctionResult, KernelArguments  # pyright: ignore[reportMissingImports]
+from semantic_kernel.functions import (  # pyright: ignore[reportMissingImports]
+    FunctionResult,
+    KernelArguments,
+    kernel_function,
+)
 
 from mcp_rendering import audit
 from mcp_rendering.integrations.answer import IMITATION_WARNING, UNSTATED_COMPLETENESS
@@ -115,10 +120,8 @@ async def _run(
     service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(n, dict(a)) for n, a in calls])
     args = [module] if module.endswith(".py") else ["-m", module]
     async with _plugin(helped)(name=PLUGIN, command=python, args=args) as plugin:
-        chosen = direct_answers(service, {"example": plugin}, **options) if helped else service
-        agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
-        if helped:
-            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+        answers: Any = direct_answers(service, {"example": plugin}, **options) if helped else {"service": service}
+        agent = ChatCompletionAgent(name="analyst", plugins=[plugin], **answers)
         filters = list(agent.kernel.auto_function_invocation_filters)
         response = await agent.get_response(messages="Go.")
         assert agent.kernel.auto_function_invocation_filters == filters  # the call leaves the kernel as it was
@@ -184,9 +187,8 @@ def test_each_plugin_captions_with_its_own_servers_name_and_allows_only_its_own_
             DirectAnswerMCPStdioPlugin(name="bank", command=example_python, args=["-m", FINANCIAL]) as bank,
             DirectAnswerMCPStdioPlugin(name="ledger", command=example_python, args=[MARKED]) as ledger,
         ):
-            chosen = direct_answers(service, {"bank": bank, "ledger-2": ledger}, **options)
-            agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[bank, ledger])
-            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+            answers = direct_answers(service, {"bank": bank, "ledger-2": ledger}, **options)
+            agent = ChatCompletionAgent(name="analyst", plugins=[bank, ledger], **answers)
             response = await agent.get_response(messages="Go.")
         return response.message, service
 
@@ -277,14 +279,17 @@ def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
 
 
 def test_the_service_refuses_a_kernel_without_its_filter_and_changes_no_kernel(example_python: str) -> None:
+    # An application that gives the agent the service alone (not the kernel holding its filter).
     async def run() -> None:
         service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[("financial_statements", {})])
         async with DirectAnswerMCPStdioPlugin(name=PLUGIN, command=example_python, args=["-m", FINANCIAL]) as plugin:
-            chosen = direct_answers(service, {"example": plugin}, allow={"example": ["financial_statements"]})
+            answers = direct_answers(service, {"example": plugin}, allow={"example": ["financial_statements"]})
+            chosen = answers["service"]
             assert chosen.plugins == (plugin,) and chosen.servers == {PLUGIN: "example"}
             assert chosen.allowed.allow == {"example": frozenset({"financial_statements"})}
+            assert len(answers["kernel"].auto_function_invocation_filters) == 1
             agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
-            with pytest.raises(ValueError, match="answer_filter"):
+            with pytest.raises(ValueError, match=r"\*\*direct_answers\(service, plugins, kernel=kernel\)"):
                 await agent.get_response(messages="Go.")
             assert agent.kernel.auto_function_invocation_filters == []
             assert service.requests == 0  # refused before any model call
@@ -307,6 +312,43 @@ def test_direct_answers_checks_its_options_when_called() -> None:
         direct_answers(service, {}, server="bank")  # pyright: ignore[reportCallIssue]
     with pytest.raises(ValueError):
         direct_answers(service, {}, max_bytes=-1)
+    with pytest.raises(TypeError, match="Kernel"):
+        direct_answers(service, {}, kernel=object())
+
+
+def test_the_one_line_takes_the_applications_own_kernel(example_python: str) -> None:
+    """An application's kernel, already holding the model's service, a filter of its own and another plugin: the
+    agent runs in that kernel, with the wrapped service in place of the model's, and the plugin given to the agent
+    added to it; the verbatim result is the answer, and the application's filter saw the call."""
+    seen: list[str] = []
+
+    async def audit_calls(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        seen.append(context.function.name)
+        await next(context)
+
+    class Clock:
+        @kernel_function
+        def now(self) -> str:
+            return "noon"
+
+    async def run() -> tuple[Any, ScriptedService, Any]:
+        service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[("financial_statements", {})])
+        kernel = Kernel()
+        kernel.add_service(service)
+        kernel.add_plugin(Clock(), plugin_name="clock")
+        kernel.add_filter("auto_function_invocation", audit_calls)
+        async with DirectAnswerMCPStdioPlugin(name=PLUGIN, command=example_python, args=["-m", FINANCIAL]) as plugin:
+            answers = direct_answers(service, {"example": plugin}, kernel=kernel)
+            agent = ChatCompletionAgent(name="analyst", plugins=[plugin], **answers)
+            assert agent.kernel is kernel and set(kernel.plugins) == {"clock", PLUGIN}
+            assert kernel.get_service("scripted") is answers["service"]
+            response = await agent.get_response(messages="Go.")
+        return response.message, service, kernel
+
+    message, service, kernel = asyncio.run(run())
+    assert str(message).startswith('Verbatim result from tool "financial_statements" of server "example".')
+    assert message.metadata[ANSWER_METADATA_KEY] is True and service.requests == 1
+    assert seen == ["financial_statements"] and len(kernel.auto_function_invocation_filters) == 2
 
 
 DIRECTIVE = "tests.support.directive_server"
@@ -342,16 +384,19 @@ async def _run_filtered(
         service_id="scripted", ai_model_id="scripted", calls=[(n, dict(a)) for n, a in calls], stubborn=stubborn
     )
     async with _plugin(helped)(name=PLUGIN, command=python, args=[MARKED]) as plugin:
-        chosen = direct_answers(service, {"example": plugin}) if helped else service
+        kernel = Kernel()  # the application's own, holding the filters it adds before the adapter's
+        for each in before:
+            kernel.add_filter("auto_function_invocation", each)
+        answers: Any = (
+            direct_answers(service, {"example": plugin}, kernel=kernel)
+            if helped
+            else {"service": service, "kernel": kernel}
+        )
         arguments = None
         if attempts is not None:
             choice = FunctionChoiceBehavior.Auto(maximum_auto_invoke_attempts=attempts)
             arguments = KernelArguments(settings=PromptExecutionSettings(function_choice_behavior=choice))
-        agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin], arguments=arguments)
-        for each in before:
-            agent.kernel.add_filter("auto_function_invocation", each)
-        if helped:
-            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+        agent = ChatCompletionAgent(name="analyst", plugins=[plugin], arguments=arguments, **answers)
         for each in auto:
             agent.kernel.add_filter("auto_function_invocation", each)
         for each in function:
@@ -582,10 +627,8 @@ async def _run_probed(
     service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(n, dict(a)) for n, a in calls])
     async with _plugin(helped)(name=PLUGIN, command=python, args=[server]) as plugin:
         prepare(plugin)
-        chosen = direct_answers(service, {"example": plugin}) if helped else service
-        agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
-        if helped:
-            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+        answers: Any = direct_answers(service, {"example": plugin}) if helped else {"service": service}
+        agent = ChatCompletionAgent(name="analyst", plugins=[plugin], **answers)
         response = await agent.get_response(messages="Go.")
         probed = await plugin.session.call_tool(probe, arguments={})
     return response.message, service, probed.content[0].text
@@ -629,9 +672,9 @@ def test_the_tools_hints_are_listed_again_when_sk_loads_the_tools_again(example_
     async def run() -> tuple[Any, Any, ScriptedService]:
         service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[("ledger", {})])
         async with DirectAnswerMCPStdioPlugin(name=PLUGIN, command=example_python, args=[NAMING]) as plugin:
-            chosen = direct_answers(service, {"example": plugin})
-            agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
-            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+            agent = ChatCompletionAgent(
+                name="analyst", plugins=[plugin], **direct_answers(service, {"example": plugin})
+            )
             first = await agent.get_response(messages="Go.")
             await plugin.session.call_tool("unmark", arguments={})
             await plugin.load_tools()
@@ -660,10 +703,8 @@ async def _run_charted(python: str, tool: str, *, helped: bool) -> tuple[Any, Sc
 
     service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[(tool, {})])
     async with _plugin(helped)(name=PLUGIN, command=python, args=[CHART]) as plugin:
-        chosen = direct_answers(service, {"example": plugin}) if helped else service
-        agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
-        if helped:
-            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+        answers: Any = direct_answers(service, {"example": plugin}) if helped else {"service": service}
+        agent = ChatCompletionAgent(name="analyst", plugins=[plugin], **answers)
         agent.kernel.add_filter("auto_function_invocation", inner)
         response = await agent.get_response(messages="Go.")
     return response.message, service, seen
@@ -716,9 +757,9 @@ def test_a_filter_that_replaces_sks_error_on_an_unmapped_result_is_what_the_mode
     async def run() -> tuple[Any, ScriptedService]:
         service = ScriptedService(service_id="scripted", ai_model_id="scripted", calls=[("mixed", {})])
         async with DirectAnswerMCPStdioPlugin(name=PLUGIN, command=example_python, args=[MIXED]) as plugin:
-            chosen = direct_answers(service, {"example": plugin})
-            agent = ChatCompletionAgent(name="analyst", service=chosen, plugins=[plugin])
-            agent.kernel.add_filter("auto_function_invocation", chosen.answer_filter)
+            agent = ChatCompletionAgent(
+                name="analyst", plugins=[plugin], **direct_answers(service, {"example": plugin})
+            )
             agent.kernel.add_filter("auto_function_invocation", redact)
             response = await agent.get_response(messages="Go.")
         return response.message, service

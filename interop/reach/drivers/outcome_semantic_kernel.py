@@ -5,8 +5,8 @@ A scripted chat completion service (a `ChatCompletionClientBase` that calls no s
 writes the three-line summary the job gives (a stand-in for a model that summarizes). The final answer is ``str()``
 of the response's message, where SK applications read it; the outputs, each function result of the agent's
 thread. With ``helped``, the plugin is the adapter's `DirectAnswerMCPStdioPlugin` (SK's `MCPStdioPlugin`, which also
-records each result as the server sent it) and the agent's service is wrapped by
-`mcp_rendering.integrations.semantic_kernel.direct_answers`.
+records each result as the server sent it) and the agent's service and kernel are those
+`mcp_rendering.integrations.semantic_kernel.direct_answers` returns.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class ScriptedService(ChatCompletionClientBase):  # pyright: ignore[reportUntype
 
 
 async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
-    service: Any = ScriptedService(
+    service = ScriptedService(
         service_id="scripted", ai_model_id="scripted", turns=script(job, tool_name), summary=job["options"]["summary"]
     )
     plugin_class: Any = MCPStdioPlugin
@@ -61,13 +61,12 @@ async def _observe(job: dict[str, Any], tool_name: str) -> dict[str, Any]:
 
         plugin_class = DirectAnswerMCPStdioPlugin
     async with plugin_class(name=PLUGIN, command=job["command"], args=job["args"]) as plugin:
+        answers: Any = {"service": service}
         if job["helped"]:
             from mcp_rendering.integrations.semantic_kernel import direct_answers
 
-            service = direct_answers(service, {server_name(job): plugin})
-        agent = ChatCompletionAgent(name="reach", service=service, plugins=[plugin])
-        if job["helped"]:
-            agent.kernel.add_filter("auto_function_invocation", service.answer_filter)
+            answers = direct_answers(service, {server_name(job): plugin})
+        agent = ChatCompletionAgent(name="reach", plugins=[plugin], **answers)
         response = await agent.get_response(messages="Show the annual accounts.")
         outputs = [
             str(item.result)

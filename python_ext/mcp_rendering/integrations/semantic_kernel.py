@@ -3,35 +3,36 @@ tools the server marks verbatim, and the host's view of the result as the final 
 
 Connect each MCP server with the adapter's plugin of its transport (`DirectAnswerMCPStdioPlugin`,
 `DirectAnswerMCPStreamableHttpPlugin`, ...: SK's own plugin class, which also records each result as the server
-sent it), wrap the agent's chat completion service, and add the service's filter to the agent's kernel (SK's own
-`add_filter`, once, when the agent is built)::
+sent it), and give the agent what `direct_answers` returns (one line per agent)::
 
     from mcp_rendering.integrations.semantic_kernel import DirectAnswerMCPStdioPlugin, direct_answers
 
     async with DirectAnswerMCPStdioPlugin(name="accounts", command="python", args=[...]) as plugin:
-        service = direct_answers(chat_service, {"accounts": plugin})
-        agent = ChatCompletionAgent(service=service, plugins=[plugin])
-        agent.kernel.add_filter("auto_function_invocation", service.answer_filter)
+        agent = ChatCompletionAgent(name="analyst", plugins=[plugin], **direct_answers(service, {"accounts": plugin}))
         response = await agent.get_response(messages="Show the annual accounts")
         print(response)  # the host's view of the verbatim result: caption, notice, every record
 
-`direct_answers` returns a `DirectAnswerService`: a chat completion service that runs the wrapped service's own
-auto function invocation loop, unchanged, and whose `answer_filter` is an auto-function-invocation filter, SK's
-public extension point for a function call the model asked for. The filter acts only inside this service's calls
-(other services of the same kernel are not affected); the service refuses to run with a kernel that lacks it,
-rather than let a verbatim result reach the model unnoticed. Neither changes the kernel: the filter is added where
-the application builds its agent. SK's own plugin keeps only a result's content blocks (not `isError`, not the
-result's directive), so `direct_answers` refuses (TypeError) a plugin that is not a `DirectAnswerMCPPlugin`. For a
-function of one of `plugins` whose tool the server marks verbatim (the tool's hint), the filter hands the call on,
-unchanged, to the rest of SK's chain (`await next(context)`: the auto-function-invocation filters added after it,
-then SK's own kernel function of the tool with the kernel's function-invocation filters), having asked the plugin
-to record that call: the function runs SK's own `call_tool` (its checks, its errors, its mapping of the result's
-blocks to SK contents), whose session, the plugin's, then also hands the adapter the raw result. The tool called is
-the one SK's own function calls, read from that function (SK keeps the first of the tools whose names it normalizes
-alike); a function SK did not build from a tool (a prompt's) is untouched. SK keeps no tool's hints, so the filter
-lists the server's tools as SK's plugin does (the first page), once each time the plugin loads its tools (again on
-the server's ``notifications/tools/list_changed``). A subclass of the adapter's plugin whose `call_tool` does not
-hand the call on to the adapter's keeps its calls (nothing is recorded: the route is not taken).
+`direct_answers` returns the keyword arguments ``service`` and ``kernel`` of SK's `ChatCompletionAgent`. The service
+is a `DirectAnswerService`: a chat completion service that runs the wrapped service's own auto function invocation
+loop, unchanged. The kernel is a new SK `Kernel`, or the application's own (``kernel=``), to which `direct_answers`
+adds the service's auto-function-invocation filter, SK's public extension point for a function call the model asked
+for, with SK's own `add_filter`; the agent adds its plugins to that kernel, as it does to any kernel it is given. The
+filter acts only inside this service's calls (other services of the same kernel are not affected); the service
+refuses to run with a kernel that lacks it (an application that gives the agent the service alone), rather than let
+a verbatim result reach the model unnoticed.
+
+SK's own plugin keeps only a result's content blocks (not `isError`, not the result's directive), so
+`direct_answers` refuses (TypeError) a plugin that is not a `DirectAnswerMCPPlugin`. For a function of one of
+`plugins` whose tool the server marks verbatim (the tool's hint), the filter hands the call on, unchanged, to the
+rest of SK's chain (`await next(context)`: the auto-function-invocation filters added after it, then SK's own kernel
+function of the tool with the kernel's function-invocation filters), having asked the plugin to record that call:
+the function runs SK's own `call_tool` (its checks, its errors, its mapping of the result's blocks to SK contents),
+whose session, the plugin's, then also hands the adapter the raw result. The tool called is the one SK's own
+function calls, read from that function (SK keeps the first of the tools whose names it normalizes alike); a
+function SK did not build from a tool (a prompt's) is untouched. SK keeps no tool's hints, so the filter lists the
+server's tools as SK's plugin does (the first page), once each time the plugin loads its tools (again on the
+server's ``notifications/tools/list_changed``). A subclass of the adapter's plugin whose `call_tool` does not hand
+the call on to the adapter's keeps its calls (nothing is recorded: the route is not taken).
 
 Every filter of the application sees the call as SK makes it, with SK's own kernel function (``context.function`` is
 the object ``kernel.get_function(plugin, name)`` returns) and its arguments, whether added before or after this one:
@@ -80,10 +81,13 @@ import copy
 import functools
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypedDict, cast
 
 # Resolved where `semantic-kernel[mcp]` is installed; the project's own environment goes without it.
 from pydantic import Field, InstanceOf, PrivateAttr
+from semantic_kernel import (  # pyright: ignore[reportMissingImports]
+    Kernel,  # pyright: ignore[reportUnknownVariableType]
+)
 from semantic_kernel.connectors.ai.chat_completion_client_base import (  # pyright: ignore[reportMissingImports]
     ChatCompletionClientBase,  # pyright: ignore[reportUnknownVariableType]
 )
@@ -113,6 +117,7 @@ from mcp_rendering.integrations.answer import (
 
 __all__ = [
     "ANSWER_METADATA_KEY",
+    "DirectAnswerArguments",
     "DirectAnswerMCPPlugin",
     "DirectAnswerMCPSsePlugin",
     "DirectAnswerMCPStdioPlugin",
@@ -307,8 +312,8 @@ def _text(text: str, **options: Any) -> Any:
 
 
 class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUntypedBaseClass]
-    """A chat completion service that ends the turn on a verbatim MCP result with the host's view as the answer;
-    build it with `direct_answers`, and add its `answer_filter` to the agent's kernel (see the module docstring)."""
+    """A chat completion service that ends the turn on a verbatim MCP result with the host's view as the answer,
+    in a kernel holding its filter: `direct_answers` builds both (see the module docstring)."""
 
     inner: Any
     """The wrapped `ChatCompletionClientBase`: the service whose model answers, and whose auto function invocation
@@ -333,8 +338,9 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
         kernel = kwargs.get("kernel")
         if kernel is not None and not self._filters(kernel):
             raise ValueError(
-                "the kernel lacks this service's filter: add it where the agent is built, with"
-                ' kernel.add_filter("auto_function_invocation", service.answer_filter)'
+                "the kernel lacks this service's filter: give the agent both the service and the kernel that"
+                " direct_answers returns, ChatCompletionAgent(..., **direct_answers(service, plugins)), or, for a"
+                " kernel of your own, ChatCompletionAgent(..., **direct_answers(service, plugins, kernel=kernel))"
             )
         rounds = settings
         while True:
@@ -376,7 +382,7 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
     def _filters(self, kernel: Any) -> bool:
         """Whether `kernel` holds this service's filter (SK's public list of them, read only)."""
         filters = cast("list[tuple[int, Any]]", kernel.auto_function_invocation_filters)
-        return any(function == self.answer_filter for _, function in filters)
+        return any(function == self._answer_filter for _, function in filters)
 
     @staticmethod
     def _ended(response: Any, turn: _Turn) -> list[Any] | None:
@@ -426,10 +432,10 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
             listing = self._listings[id(plugin)] = _Listing(functions, tools)
         return listing.tools.get(tool_name) if listing is not None else None
 
-    async def answer_filter(self, context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
-        """The auto-function-invocation filter to add to the agent's kernel (see the module docstring): for a call
-        of a verbatim tool of `plugins` inside this service's calls, it keeps the raw result of the call the rest
-        of SK's chain makes; it hands every call on."""
+    async def _answer_filter(self, context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+        """The auto-function-invocation filter `direct_answers` adds to the agent's kernel (see the module
+        docstring): for a call of a verbatim tool of `plugins` inside this service's calls, it keeps the raw result
+        of the call the rest of SK's chain makes; it hands every call on."""
         turn = _TURN.get()
         called = _called_tool(context.function, cast("tuple[_MCPPlugin, ...]", self.plugins))
         if turn is not None and turn.owner is self and called is not None:
@@ -483,23 +489,34 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
             turn.ended_at = request
 
 
+class DirectAnswerArguments(TypedDict):
+    """The keyword arguments of SK's `ChatCompletionAgent` that `direct_answers` returns (pass them with ``**``)."""
+
+    service: DirectAnswerService
+    """The agent's chat completion service, wrapped."""
+    kernel: Any
+    """The agent's SK `Kernel`, holding the service's filter; the agent adds its plugins to it."""
+
+
 def direct_answers(
     service: Any,
     plugins: Mapping[str, Any],
     *,
+    kernel: Any = None,
     max_rows: int | None = None,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     markdown: bool = False,
     allow: Mapping[str, Iterable[str]] | None = None,
-) -> DirectAnswerService:
-    """`service` (any SK chat completion service) wrapped so that a verbatim result of an MCP tool of `plugins`
-    ends the turn with the host's view as the answer, once its `answer_filter` is in the agent's kernel; see the
-    module docstring.
+) -> DirectAnswerArguments:
+    """The ``service`` and ``kernel`` of an SK `ChatCompletionAgent` (pass them with ``**``) that end the turn on a
+    verbatim result of an MCP tool of `plugins` with the host's view as the answer; see the module docstring.
 
     Args:
-        service: the chat completion service whose model answers otherwise.
+        service: the chat completion service whose model answers otherwise (any SK chat completion service).
         plugins: each MCP server's name (shown in its results' captions) mapped to its plugin (connected): the
-            plugins whose tools may answer directly.
+            plugins whose tools may answer directly. Give the agent the same plugins (``plugins=[...]``).
+        kernel: the application's own SK `Kernel` for the agent, to which the service's filter is added (SK's
+            `add_filter`); None: a new one.
         max_rows: the host's bound on the records shown.
         max_bytes: the host's bound on the size of the records shown (None: no bound).
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
@@ -508,8 +525,8 @@ def direct_answers(
             server missing from it has none. None: every tool each server marks.
 
     Raises:
-        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions` and `AllowByServer`), or
-            `plugins` is not a mapping of names to plugins.
+        TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions` and `AllowByServer`),
+            `plugins` is not a mapping of names to the adapter's plugins, or `kernel` is not an SK `Kernel`.
     """
     options = AnswerOptions(max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
     named = cast("Mapping[str, _MCPPlugin]", servers_by_name(plugins, "MCP plugins", argument="plugins"))
@@ -522,7 +539,10 @@ def direct_answers(
                 " (SK's plugin of that transport, which also records each result as the server sent it), or a"
                 " subclass of DirectAnswerMCPPlugin"
             )
-    return DirectAnswerService(
+    if kernel is not None and not isinstance(kernel, Kernel):
+        raise TypeError(f"kernel must be a semantic_kernel Kernel, not {type(kernel).__name__}")
+    agent_kernel = cast("Any", Kernel() if kernel is None else kernel)
+    answering = DirectAnswerService(
         inner=service,
         plugins=tuple(named.values()),
         servers={plugin.name: name for name, plugin in named.items()},
@@ -532,3 +552,5 @@ def direct_answers(
         ai_model_id=cast("str", service.ai_model_id),
         instruction_role=cast("str", service.instruction_role),
     )
+    agent_kernel.add_filter("auto_function_invocation", answering._answer_filter)  # pyright: ignore[reportPrivateUsage]
+    return {"service": answering, "kernel": agent_kernel}
