@@ -141,7 +141,7 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "Haystack `MCPTool`",
         "haystack",
         "haystack_driver.py",
-        route="`stop_run` from an `after_tool` hook (`direct_answers`)",
+        route="`stop_run` from a `before_llm` hook (`direct_answers`)",
         answer_driver="outcome_haystack.py",
     ),
     Configuration(

@@ -486,3 +486,63 @@ def test_the_route_on_an_agent_with_no_rendering_server_is_refused(example_pytho
 
     with pytest.raises(UserError, match="RenderingMCPServerStdio"):
         asyncio.run(run())
+
+
+async def _under_another_agent(python: str, caller: str, **as_tool: Any) -> tuple[Any, ScriptedModel]:
+    """An analyst with the route, run by an orchestrator through the SDK's `as_tool` (`caller` "default" or
+    "stop_at_tools") or reached by a handoff (`caller` "handoff"); returns the run's result and the orchestrator's
+    model."""
+    from agents import StopAtTools  # pyright: ignore[reportMissingImports]
+
+    server = RenderingMCPServerStdio(
+        params={"command": python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
+        name="example",
+        client_session_timeout_seconds=60,
+    )
+    analyst_model = ScriptedModel(
+        [[function_call("financial_statements", {}, call_id="a-0")], [assistant_message("x")]]
+    )
+    async with server:
+        analyst = Agent(
+            name="analyst", model=analyst_model, mcp_servers=[server], tool_use_behavior=verbatim_final_output
+        )
+        if caller == "handoff":
+            model = ScriptedModel(
+                [[function_call("transfer_to_analyst", {}, call_id="o-0")], [assistant_message(SUMMARY)]]
+            )
+            orchestrator = Agent(name="orchestrator", model=model, handoffs=[analyst])
+        else:
+            model = ScriptedModel(
+                [[function_call("analyst", {"input": "Go."}, call_id="o-0")], [assistant_message(SUMMARY)]]
+            )
+            tool = analyst.as_tool(tool_name="analyst", tool_description="The analyst.", **as_tool)
+            behavior = StopAtTools(stop_at_tool_names=["analyst"]) if caller == "stop_at_tools" else "run_llm_again"
+            orchestrator = Agent(name="orchestrator", model=model, tools=[tool], tool_use_behavior=behavior)
+        result = await Runner.run(orchestrator, "Go.", run_config=RunConfig(tracing_disabled=True))
+    return result, model
+
+
+def test_an_agent_run_as_a_tool_whose_caller_answers_itself_is_refused(example_python: str) -> None:
+    """`as_tool` runs the analyst with a `ToolContext` naming its caller: an orchestrator whose model would read the
+    host's view and write the answer gets an error in place of the view (the SDK's own generic text, by default),
+    and the error itself, naming `StopAtTools`, is raised when the tool lets errors through."""
+    from agents.exceptions import UserError  # pyright: ignore[reportMissingImports]
+
+    result, model = asyncio.run(_under_another_agent(example_python, "default"))
+    [read] = _texts(_function_output(model, 1))
+    assert "Atelier" not in read and "Verbatim result" not in read
+    assert result.final_output == SUMMARY
+    with pytest.raises(UserError, match=r"StopAtTools\(stop_at_tool_names=\['analyst'\]\)"):
+        asyncio.run(_under_another_agent(example_python, "default", failure_error_function=None))
+
+
+@pytest.mark.parametrize("caller", ["stop_at_tools", "handoff"])
+def test_an_agent_under_a_caller_that_stops_on_it_or_hands_off_answers_with_the_view(
+    example_python: str, caller: str
+) -> None:
+    result, model = asyncio.run(_under_another_agent(example_python, caller))
+    answer = result.final_output
+    assert isinstance(answer, str) and answer.startswith('Verbatim result from tool "financial_statements"')
+    report = audit(answer, _reference(example_python, FINANCIAL, "financial_statements", {}), markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+    assert len(model.calls) == 1  # the orchestrator's model never read the view

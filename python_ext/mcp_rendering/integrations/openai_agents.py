@@ -39,7 +39,9 @@ run: the model reads it, as without the route, and may correct its call. In a tu
 not verbatim, the model answers, and the verbatim answer stays in the output item's custom data (`rendered_output`,
 key "answer") for the application to show beside it. A partial result's answer says so and how to get the rest.
 An agent none of whose MCP servers is of these classes (the SDK's own `MCPServerStdio` gives no host's view) is
-refused with the SDK's `UserError` at its first tool turn.
+refused with the SDK's `UserError` at its first tool turn. So is a run made as a tool of another agent
+(`Agent.as_tool`) whose caller's run would go on to its model, at the turn the route would end it: give the caller
+`StopAtTools` for that tool, and its run ends on the view.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from agents.mcp import (  # pyright: ignore[reportMissingImports]
     MCPServerStdio,  # pyright: ignore[reportUnknownVariableType]
     MCPServerStreamableHttp,  # pyright: ignore[reportUnknownVariableType]
 )
+from agents.tool_context import ToolContext  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 from pydantic import BaseModel
 
 from mcp_rendering.host import Presentation
@@ -285,6 +288,7 @@ def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
         views.append(view)
     if not views:
         return _outcome(None)
+    _check_caller(context)
     # One form for the whole answer: the host's end lines and each answer rendered alike.
     markdown = all(view.get("form") == "markdown" for view in views)
     form = "markdown" if markdown else "text"
@@ -314,6 +318,29 @@ def _check_servers(tool_results: list[Any]) -> None:
                 " RenderingMCPServerStreamableHttp (or a class with RenderingServerMixin first in its bases), whose"
                 " results carry the host's view the route answers with"
             )
+
+
+def _check_caller(context: Any) -> None:
+    """Refuse a run that is a tool call of another agent (the SDK's `Agent.as_tool`, which runs it with a
+    `ToolContext` naming the calling agent and tool) whose own run goes on to its model: that model would read the
+    host's view and write the answer. A caller that ends its run on this tool's output (`StopAtTools`, or
+    "stop_on_first_tool") answers with the view; a function of the application's own is its own choice."""
+    caller = getattr(context, "agent", None)
+    tool = getattr(context, "tool_name", None)
+    if not isinstance(context, ToolContext):
+        return
+    behavior = getattr(caller, "tool_use_behavior", None)
+    if caller is None or not isinstance(tool, str) or callable(behavior) or behavior == "stop_on_first_tool":
+        return
+    if isinstance(behavior, Mapping) and tool in cast("Mapping[str, Any]", behavior).get("stop_at_tool_names", ()):
+        return
+    name = getattr(caller, "name", None)
+    raise cast("Callable[[str], Exception]", UserError)(
+        f"tool_use_behavior=verbatim_final_output ends a run made as tool {tool!r} of agent {name!r}, whose model"
+        f" would read the host's view and write the answer itself: give {name!r}"
+        f" tool_use_behavior=StopAtTools(stop_at_tool_names=[{tool!r}]), so that its run ends on this tool's output,"
+        f" or give the MCP server and tool_use_behavior=verbatim_final_output to {name!r} itself"
+    )
 
 
 def _outcome(final_output: str | None) -> Any:
