@@ -40,6 +40,7 @@ SCREENING = "mcp_rendering.examples.screening"
 HOSTILE = str(ROOT / "tests" / "integrations" / "hostile_server.py")
 SUMMARY = "Revenue grew.\nEquity is up.\nNothing else to report."
 CAPTION = 'Verbatim result from tool "financial_statements" of server "example".'
+REACHED = "which did not run or whose result is not shown here."
 
 
 class ScriptedLLM(BaseLLM):  # pyright: ignore[reportUntypedBaseClass]
@@ -138,11 +139,11 @@ def test_an_error_result_is_a_failure_the_model_reads_and_the_agent_keeps_workin
     assert "Upstream ledger unavailable" in read
 
 
-def test_a_step_with_another_tool_before_the_verbatim_one_names_it_as_not_shown(example_python: str) -> None:
+def test_a_step_with_another_tool_before_the_verbatim_one_names_it_as_not_run_or_not_shown(example_python: str) -> None:
     # CrewAI runs the step's calls in order and ends on the verbatim result: key_figures ran, and no one reads it.
     final, llm = run(example_python, FINANCIAL, "key_figures", "financial_statements")
     assert llm.steps == 1
-    line = 'In the same step, the model also called tool "key_figures", whose result is not shown here.'
+    line = f'In the same step, the model also called tool "key_figures", {REACHED}'
     assert final.startswith(f"{line}\n\n{CAPTION}\n\n") and "Revenue grew." not in final
     report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
@@ -326,12 +327,13 @@ def test_a_hook_that_replaces_the_result_is_never_shown_as_the_hosts_view(exampl
     assert final == "Redacted."
 
 
-def test_a_step_with_a_refused_call_beside_a_verbatim_one_names_each_other_call_for_what_it_was(
+def test_a_step_with_a_refused_call_beside_a_verbatim_one_names_each_other_call_on_its_own_line(
     example_python: str,
 ) -> None:
     """The model calls the application's own `note` (it runs) and `transfer` (the application's hook refuses it), then
     the verbatim `entry`, then `transfer` again. CrewAI ends the task on `entry` and no model reads the other calls:
-    the answer names each on its own line, the refused one as refused, never as a result not shown."""
+    the answer names each on its own line, the two CrewAI reached alike (a refusal is never told from a result), the
+    last as not run."""
     from crewai.hooks import (  # pyright: ignore[reportMissingImports]
         register_before_tool_call_hook,
         unregister_before_tool_call_hook,
@@ -372,12 +374,34 @@ def test_a_step_with_a_refused_call_beside_a_verbatim_one_names_each_other_call_
     assert ran == ["note"] and llm.steps == 1  # the transfer never ran; no model read anything
     opening = "In the same step, the model also called tool"
     lines = [
-        f'{opening} "note", whose result is not shown here.',
-        f'{opening} "transfer", which the application refused (CrewAI passes on no reason).',
+        f'{opening} "note", {REACHED}',
+        f'{opening} "transfer", {REACHED}',
         f'{opening} "transfer", which was not run.',
     ]
     assert final.startswith("\n".join(lines) + '\n\nVerbatim result from tool "entry" of server "example".\n\n')
     assert final.endswith("Entry of A-1")
+
+
+def test_a_tool_that_returns_crewais_blocked_call_text_is_never_called_refused(example_python: str) -> None:
+    """CrewAI records a hook-blocked call only as a tool message of fixed text, which any tool can return: a tool
+    that ran and returned that text beside a verbatim call is named as any call CrewAI reached, never as refused."""
+    from crewai.tools import tool  # pyright: ignore[reportMissingImports]
+
+    ran: list[str] = []
+
+    @tool("lookup")
+    def lookup() -> str:
+        """Look up."""
+        ran.append("lookup")
+        return "Tool execution blocked by hook. Tool: lookup"
+
+    llm = ScriptedLLM(model="scripted", calls=[("lookup", "{}"), ("entry", json.dumps({"account": "A-1"}))])
+    adapter = DirectAnswerToolAdapter(server="example")
+    with MCPAdapt(_params(example_python, MARKED), adapter) as loaded:
+        final = _kickoff([lookup, *loaded], llm, adapter.guardrail)
+    assert ran == ["lookup"] and llm.steps == 1
+    line = f'In the same step, the model also called tool "lookup", {REACHED}'
+    assert final.startswith(f'{line}\n\nVerbatim result from tool "entry" of server "example".\n\n')
 
 
 def test_crewais_guardrail_retry_runs_the_task_again_so_the_verbatim_call_would_run_twice(example_python: str) -> None:
@@ -411,7 +435,7 @@ def test_in_the_markdown_form_each_other_call_is_a_paragraph_of_its_own() -> Non
     ]
     opening = "In the same step, the model also called tool"
     assert _other_calls(messages, markdown=True).split("\n\n") == [
-        f'{opening} "take\\_note", whose result is not shown here.',
-        f'{opening} "wire\\_transfer", which the application refused (CrewAI passes on no reason).',
+        f'{opening} "take\\_note", {REACHED}',
+        f'{opening} "wire\\_transfer", {REACHED}',
         f'{opening} "wire\\_transfer", which was not run.',
     ]

@@ -34,8 +34,10 @@ cannot give them to the model: its guardrail retry runs the task again from its 
 and a model that calls the verbatim tool again makes it run twice. So the answer names them: give the task the
 adapter's `guardrail` (CrewAI's own ``Task(guardrail=...)``, which may rewrite the task's output) and, when the task
 ended on a direct result of a step that made other calls, the answer opens with a host line per other call, in the
-order called, saying what became of it: refused by the application (CrewAI passes on no reason), its result not
-shown, or not run. Without it, the answer is the first direct result alone, and nothing says the step called others.
+order called: a call CrewAI reached "did not run or whose result is not shown here" (it ran, or an application's
+``before_tool_call`` hook refused it: CrewAI records a refusal only as a tool message of fixed text, which any tool
+can return, so the two are never told apart), and a call after the direct result "was not run". Without the
+guardrail, the answer is the first direct result alone, and nothing says the step called others.
 
 crewai-tools' own tool adapter has no public name: it is read from its module
 (``crewai_tools.adapters.mcp_adapter``), and a release that moves it makes the adapter fail when made, saying so (a
@@ -62,11 +64,6 @@ _CREWAI_TOOL_ADAPTER = "crewai_tools.adapters.mcp_adapter.CrewAIToolAdapter"
 """Where crewai-tools keeps the tool adapter `MCPServerAdapter` builds its tools with: a name no package of
 crewai-tools exports (it is defined only when the MCP extra is installed), which this adapter reads all the same so
 that the tools the server does not mark stay exactly `MCPServerAdapter`'s."""
-
-_BLOCKED = "Tool execution blocked by hook. Tool: {}"
-"""The result CrewAI records for a call that a ``before_tool_call`` hook blocked, the tool's name in the braces: the
-only sign of the refusal in the task's messages (CrewAI passes on no reason). A test of the adapter pins it: a
-release that rewords it has refused calls named as calls whose result is not shown."""
 
 
 def _crewai_tool_adapter() -> Any:
@@ -172,30 +169,22 @@ def _other_calls(messages: Sequence[Mapping[str, Any]], *, markdown: bool) -> st
     step = next((index for index in range(len(messages) - 1, -1, -1) if messages[index].get("tool_calls")), None)
     if step is None:
         return ""
-    results = {
-        message.get("tool_call_id"): message.get("content")
-        for message in messages[step + 1 :]
-        if message.get("role") == "tool"
-    }
+    # Which calls CrewAI reached, never what their messages say: a refusal's fixed text is any tool's to return.
+    reached = {message.get("tool_call_id") for message in messages[step + 1 :] if message.get("role") == "tool"}
     lines: list[str] = []
     for call in cast("list[Mapping[str, Any]]", messages[step]["tool_calls"]):
         call_id = call.get("id")
         if call_id == answered:
             continue
         name = str(cast("Mapping[str, Any]", call.get("function") or {}).get("name", ""))
-        if call_id not in results:
+        if call_id not in reached:
             lines.append(other_calls_line((), (name,), markdown=markdown))
-        elif results[call_id] == _BLOCKED.format(name):
-            lines.append(_refused_line(name, markdown=markdown))
         else:
-            lines.append(other_calls_line((name,), markdown=markdown))
+            lines.append(_reached_line(name, markdown=markdown))
     # Markdown joins lines of one paragraph: each line is then a paragraph of its own.
     return ("\n\n" if markdown else "\n").join(lines)
 
 
-def _refused_line(name: str, *, markdown: bool) -> str:
-    line = (
-        f"{OTHER_CALLS_OPENING}tool {quote(name[:NAME_LIMIT])}, which the application refused (CrewAI passes on no"
-        " reason)."
-    )
+def _reached_line(name: str, *, markdown: bool) -> str:
+    line = f"{OTHER_CALLS_OPENING}tool {quote(name[:NAME_LIMIT])}, which did not run or whose result is not shown here."
     return markdown_escape(line) if markdown else line
