@@ -489,7 +489,7 @@ def test_the_route_on_an_agent_with_no_rendering_server_is_refused(example_pytho
 
 
 async def _under_another_agent(python: str, caller: str, **as_tool: Any) -> tuple[Any, ScriptedModel]:
-    """An analyst with the route, run by an orchestrator through the SDK's `as_tool` (`caller` "default" or
+    """An analyst with the route, run by an orchestrator through the SDK's `as_tool` whose run stops on it (`caller`
     "stop_at_tools") or reached by a handoff (`caller` "handoff"); returns the run's result and the orchestrator's
     model."""
     from agents import StopAtTools  # pyright: ignore[reportMissingImports]
@@ -516,24 +516,96 @@ async def _under_another_agent(python: str, caller: str, **as_tool: Any) -> tupl
                 [[function_call("analyst", {"input": "Go."}, call_id="o-0")], [assistant_message(SUMMARY)]]
             )
             tool = analyst.as_tool(tool_name="analyst", tool_description="The analyst.", **as_tool)
-            behavior = StopAtTools(stop_at_tool_names=["analyst"]) if caller == "stop_at_tools" else "run_llm_again"
+            behavior = StopAtTools(stop_at_tool_names=["analyst"])
             orchestrator = Agent(name="orchestrator", model=model, tools=[tool], tool_use_behavior=behavior)
         result = await Runner.run(orchestrator, "Go.", run_config=RunConfig(tracing_disabled=True))
     return result, model
 
 
-def test_an_agent_run_as_a_tool_whose_caller_answers_itself_is_refused(example_python: str) -> None:
-    """`as_tool` runs the analyst with a `ToolContext` naming its caller: an orchestrator whose model would read the
-    host's view and write the answer gets an error in place of the view (the SDK's own generic text, by default),
-    and the error itself, naming `StopAtTools`, is raised when the tool lets errors through."""
+async def _as_tool_refused(python: str, caller: str, **as_tool: Any) -> tuple[Any, Any, Any, list[dict[str, Any]]]:
+    """An analyst with the route on the server marking every tool, run through `as_tool` by an orchestrator whose
+    `tool_use_behavior` is named by `caller`; returns the run's result (or the error it raised), the orchestrator's
+    and the analyst's models, and the calls of `entry` the server received."""
+    from agents import StopAtTools  # pyright: ignore[reportMissingImports]
+    from agents.agent import ToolsToFinalOutputResult  # pyright: ignore[reportMissingImports]
+
+    def own(context: Any, results: list[Any]) -> Any:
+        return ToolsToFinalOutputResult(is_final_output=False, final_output=None)
+
+    server = RenderingMCPServerStdio(
+        params={"command": python, "args": [MARKED]}, name="marked", client_session_timeout_seconds=60
+    )
+    # The orchestrator's own rendering server, for the caller given the page's one line too.
+    mine = RenderingMCPServerStdio(
+        params={"command": python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
+        name="mine",
+        client_session_timeout_seconds=60,
+    )
+    analyst_model = ScriptedModel([[function_call("entry", {"account": "A-1"}, call_id="a-0")]])
+    model = ScriptedModel(
+        [[function_call("analyst", {"input": "Entry of A-1"}, call_id="o-0")], [assistant_message(SUMMARY)]]
+    )
+    behaviors: dict[str, Any] = {
+        "run_llm_again": "run_llm_again",
+        "stop_on_first_tool": "stop_on_first_tool",
+        "verbatim_final_output": verbatim_final_output,
+        "own_function": own,
+        "stop_at_another_tool": StopAtTools(stop_at_tool_names=["other"]),
+    }
+    async with server, mine:
+        analyst = Agent(
+            name="analyst", model=analyst_model, mcp_servers=[server], tool_use_behavior=verbatim_final_output
+        )
+        tool = analyst.as_tool(tool_name="analyst", tool_description="The analyst.", **as_tool)
+        orchestrator = Agent(
+            name="orchestrator",
+            model=model,
+            tools=[tool],
+            mcp_servers=[mine] if caller == "verbatim_final_output" else [],
+            tool_use_behavior=behaviors[caller],
+        )
+        try:
+            result: Any = await Runner.run(orchestrator, "Go.", run_config=RunConfig(tracing_disabled=True))
+        except Exception as error:
+            result = error
+        received = await MCPServerStdio.call_tool(server, "received", {})
+    return result, model, analyst_model, json.loads(received.content[0].text)
+
+
+@pytest.mark.parametrize(
+    "caller", ["run_llm_again", "stop_on_first_tool", "verbatim_final_output", "own_function", "stop_at_another_tool"]
+)
+def test_an_agent_run_as_a_tool_whose_caller_goes_on_is_refused_before_any_call(
+    example_python: str, caller: str
+) -> None:
+    """`as_tool` runs the analyst with a `ToolContext` naming its caller, which the SDK passes to the server's
+    `list_tools`: unless the caller stops on that tool (`StopAtTools`), the nested run is refused there, before its
+    model is asked and so before any call reaches the server. The caller given the page's one line too is refused:
+    its route ends only on an MCP server's verbatim result, and the `as_tool` output is not one. With
+    `failure_error_function=None`, the application gets the error."""
     from agents.exceptions import UserError  # pyright: ignore[reportMissingImports]
 
-    result, model = asyncio.run(_under_another_agent(example_python, "default"))
+    result, model, analyst_model, received = asyncio.run(
+        _as_tool_refused(example_python, caller, failure_error_function=None)
+    )
+    assert isinstance(result, UserError)
+    assert "StopAtTools(stop_at_tool_names=['analyst'])" in str(result)
+    assert received == [] and len(analyst_model.calls) == 0 and len(model.calls) == 1
+
+
+def test_a_refused_agent_tool_gives_the_callers_model_the_sdks_text_the_page_quotes(example_python: str) -> None:
+    """With `as_tool`'s default `failure_error_function`, the refusal reaches the caller's model as the SDK's text,
+    quoted whole on the page; the server received nothing, and the run ends on the caller's model."""
+    result, model, analyst_model, received = asyncio.run(_as_tool_refused(example_python, "run_llm_again"))
+    assert received == [] and len(analyst_model.calls) == 0
     [read] = _texts(_function_output(model, 1))
-    assert "Atelier" not in read and "Verbatim result" not in read
     assert result.final_output == SUMMARY
-    with pytest.raises(UserError, match=r"StopAtTools\(stop_at_tool_names=\['analyst'\]\)"):
-        asyncio.run(_under_another_agent(example_python, "default", failure_error_function=None))
+    page = " ".join((ROOT / "docs" / "openai-agents.md").read_text(encoding="utf-8").split())
+    text = "An error occurred while running the tool. Please try again."
+    assert f'"{text}"' in page
+    # The SDK 0.21 adds the error's message; later releases give the text alone.
+    assert read == text or (read.startswith(f"{text} Error: ") and "StopAtTools" in read)
+    assert 'followed by "Error: " and the `UserError`\'s message' in " ".join(page.split())
 
 
 @pytest.mark.parametrize("caller", ["stop_at_tools", "handoff"])

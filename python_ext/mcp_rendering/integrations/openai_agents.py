@@ -39,9 +39,9 @@ run: the model reads it, as without the route, and may correct its call. In a tu
 not verbatim, the model answers, and the verbatim answer stays in the output item's custom data (`rendered_output`,
 key "answer") for the application to show beside it. A partial result's answer says so and how to get the rest.
 An agent none of whose MCP servers is of these classes (the SDK's own `MCPServerStdio` gives no host's view) is
-refused with the SDK's `UserError` at its first tool turn. So is a run made as a tool of another agent
-(`Agent.as_tool`) whose caller's run would go on to its model, at the turn the route would end it: give the caller
-`StopAtTools` for that tool, and its run ends on the view.
+refused with the SDK's `UserError` at its first tool turn. So is an agent with the route run as a tool of another
+agent (`Agent.as_tool`) whose caller's run would go on to its model, by the server classes' `list_tools` before any
+call of the nested run: give the caller `StopAtTools` naming that tool, and its run ends on the view.
 """
 
 from __future__ import annotations
@@ -217,6 +217,17 @@ class RenderingServerMixin:
         else:
             self._extractor = _with_presentation(extractor)
 
+    async def list_tools(self, run_context: Any = None, agent: Any = None) -> list[Any]:
+        """The server's tools, as the SDK lists them for `agent`'s turn.
+
+        Raises:
+            UserError: `agent` has the route (`verbatim_final_output`) and runs as a tool of another agent
+                (`Agent.as_tool`) that does not end its own run on that tool (see the module docstring); raised
+                before the agent's model is called, so no call of the nested run reaches the server.
+        """
+        _check_caller(run_context, agent)
+        return await cast("_AgentsServer", super()).list_tools(run_context, agent)
+
     async def _rendering_tool(self, tool_name: str) -> Any:
         server = cast("_AgentsServer", self)
         tool = _find(server.cached_tools, tool_name)
@@ -288,7 +299,6 @@ def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
         views.append(view)
     if not views:
         return _outcome(None)
-    _check_caller(context)
     # One form for the whole answer: the host's end lines and each answer rendered alike.
     markdown = all(view.get("form") == "markdown" for view in views)
     form = "markdown" if markdown else "text"
@@ -320,26 +330,28 @@ def _check_servers(tool_results: list[Any]) -> None:
             )
 
 
-def _check_caller(context: Any) -> None:
-    """Refuse a run that is a tool call of another agent (the SDK's `Agent.as_tool`, which runs it with a
-    `ToolContext` naming the calling agent and tool) whose own run goes on to its model: that model would read the
-    host's view and write the answer. A caller that ends its run on this tool's output (`StopAtTools`, or
-    "stop_on_first_tool") answers with the view; a function of the application's own is its own choice."""
-    caller = getattr(context, "agent", None)
-    tool = getattr(context, "tool_name", None)
-    if not isinstance(context, ToolContext):
+def _check_caller(run_context: Any, agent: Any) -> None:
+    """Refuse an agent with the route run as a tool of another agent (the SDK's `Agent.as_tool`, which runs it with
+    a `ToolContext` naming the calling agent and tool) unless the caller ends its own run on that tool's output
+    (`StopAtTools` naming it). Any other caller goes on to its model, which would read the host's view and write
+    the answer: "run_llm_again", "stop_on_first_tool" (which may end on another call of the step), a function of
+    the application's own, and `verbatim_final_output` too, which ends only on an MCP server's verbatim result."""
+    caller = getattr(run_context, "agent", None)
+    tool = getattr(run_context, "tool_name", None)
+    if not isinstance(run_context, ToolContext) or caller is None or not isinstance(tool, str):
+        return
+    if getattr(agent, "tool_use_behavior", None) is not verbatim_final_output:
         return
     behavior = getattr(caller, "tool_use_behavior", None)
-    if caller is None or not isinstance(tool, str) or callable(behavior) or behavior == "stop_on_first_tool":
-        return
     if isinstance(behavior, Mapping) and tool in cast("Mapping[str, Any]", behavior).get("stop_at_tool_names", ()):
         return
     name = getattr(caller, "name", None)
     raise cast("Callable[[str], Exception]", UserError)(
-        f"tool_use_behavior=verbatim_final_output ends a run made as tool {tool!r} of agent {name!r}, whose model"
-        f" would read the host's view and write the answer itself: give {name!r}"
-        f" tool_use_behavior=StopAtTools(stop_at_tool_names=[{tool!r}]), so that its run ends on this tool's output,"
-        f" or give the MCP server and tool_use_behavior=verbatim_final_output to {name!r} itself"
+        f"tool_use_behavior=verbatim_final_output on agent {getattr(agent, 'name', None)!r}, run as tool {tool!r} of"
+        f" agent {name!r}, whose run would go on to its model, which would read the host's view and write the answer"
+        f" itself: give {name!r} tool_use_behavior=StopAtTools(stop_at_tool_names=[{tool!r}]), so that its run ends"
+        f" on this tool's output, or give the MCP server and tool_use_behavior=verbatim_final_output to {name!r}"
+        " itself"
     )
 
 
