@@ -70,6 +70,7 @@ class ScriptedService(ChatCompletionClientBase):  # pyright: ignore[reportUntype
     SUPPORTS_FUNCTION_CALLING: ClassVar[bool] = True
     calls: list[tuple[str, dict[str, Any]]] = Field(default_factory=list)
     plugin: str = PLUGIN
+    plugin_of: dict[str, str] = Field(default_factory=dict)
     stubborn: bool = False
     requests: int = 0
     read: list[str] = Field(default_factory=list)
@@ -102,7 +103,10 @@ class ScriptedService(ChatCompletionClientBase):  # pyright: ignore[reportUntype
             return [ChatMessageContent(role=AuthorRole.ASSISTANT, content=SUMMARY)]
         items = [
             FunctionCallContent(
-                id=f"call-{index}", function_name=name, plugin_name=self.plugin, arguments=dict(arguments)
+                id=f"call-{index}",
+                function_name=name,
+                plugin_name=self.plugin_of.get(name, self.plugin),
+                arguments=dict(arguments),
             )
             for index, (name, arguments) in enumerate(self.calls, 1)
         ]
@@ -778,3 +782,117 @@ def test_a_summarizable_result_sks_mapping_fails_on_reaches_the_model_as_the_hos
     assert str(message) == SUMMARY and service.requests == 2
     [read] = service.read
     assert "Failed to call tool" not in read and "Revenue by quarter" in read and "chart.csv" in read
+
+
+class Clock:
+    """A function of the caller's own, beside the agent it is given."""
+
+    @kernel_function(name="now", description="The time.")
+    def now(self) -> str:
+        return "It is noon."
+
+
+ASK_ANALYST = ("analyst", {"messages": "Show the accounts"})
+
+
+async def _run_nested(
+    python: str,
+    calls: Sequence[tuple[str, Mapping[str, Any]]],
+    *,
+    listed: bool = True,
+    tool: str = "financial_statements",
+    function: Sequence[Filter] = (),
+) -> tuple[Any, ScriptedService, ScriptedService]:
+    """An agent ("orchestrator") given another ("analyst", with its own line, calling `tool`) as a plugin, and
+    `Clock`; the caller's model makes `calls` in one step. `listed`: the caller's line names the analyst. `function`:
+    the caller's function-invocation filters. Returns the caller's answer, its service and the analyst's."""
+    analyst_service = ScriptedService(service_id="analyst", ai_model_id="analyst", calls=[(tool, {})])
+    caller_service = ScriptedService(
+        service_id="caller",
+        ai_model_id="caller",
+        calls=[(n, dict(a)) for n, a in calls],
+        plugin="analyst",
+        plugin_of={"now": "Clock"},
+    )
+    async with DirectAnswerMCPStdioPlugin(name=PLUGIN, command=python, args=["-m", FINANCIAL]) as plugin:
+        analyst = ChatCompletionAgent(
+            name="analyst",
+            description="Reads the accounts.",
+            plugins=[plugin],
+            **direct_answers(analyst_service, {"example": plugin}),
+        )
+        agents: dict[str, Any] = {"analyst": analyst} if listed else {}
+        caller = ChatCompletionAgent(
+            name="orchestrator", plugins=[analyst, Clock()], **direct_answers(caller_service, agents)
+        )
+        for each in function:
+            caller.kernel.add_filter("function_invocation", each)
+        response = await caller.get_response(messages="Go.")
+    return response.message, caller_service, analyst_service
+
+
+def test_an_agent_given_as_a_plugin_ends_the_callers_turn_with_its_view(example_python: str) -> None:
+    message, caller, analyst = asyncio.run(_run_nested(example_python, [ASK_ANALYST]))
+    assert caller.requests == 1 and analyst.requests == 1  # no model read the result
+    assert message.role == AuthorRole.ASSISTANT and message.metadata[ANSWER_METADATA_KEY] is True
+    assert str(message) == message.content
+    assert str(message).startswith('Verbatim result from tool "financial_statements" of server "example".')
+    report = audit(str(message), _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+    # Not named in the caller's line: the caller's model reads the view and answers.
+    unlisted, caller, _ = asyncio.run(_run_nested(example_python, [ASK_ANALYST], listed=False))
+    assert str(unlisted) == SUMMARY and caller.requests == 2 and caller.read == [str(message)]
+
+
+def test_a_step_with_the_nested_agent_and_another_function_goes_to_the_callers_model(example_python: str) -> None:
+    for calls in ([ASK_ANALYST, ("now", {})], [("now", {}), ASK_ANALYST]):
+        message, caller, _ = asyncio.run(_run_nested(example_python, calls))
+        assert str(message) == SUMMARY and caller.requests == 2, calls
+        assert len(caller.read) == 2 and "It is noon." in caller.read, calls
+        assert sum(read.startswith("Verbatim result from tool") for read in caller.read) == 1, calls
+
+
+def test_two_calls_of_the_nested_agent_in_one_step_answer_with_each_view(example_python: str) -> None:
+    message, caller, analyst = asyncio.run(_run_nested(example_python, [ASK_ANALYST, ASK_ANALYST]))
+    assert caller.requests == 1 and analyst.requests == 2
+    assert str(message).startswith("2 results follow, in the order called")
+    assert str(message).count('Verbatim result from tool "financial_statements" of server "example".') == 2
+
+
+def test_a_nested_agent_whose_model_answers_leaves_the_callers_model_to_answer(example_python: str) -> None:
+    message, caller, analyst = asyncio.run(_run_nested(example_python, [ASK_ANALYST], tool="key_figures"))
+    assert str(message) == SUMMARY and caller.requests == 2 and analyst.requests == 2
+    assert caller.read == [SUMMARY]
+
+
+async def _copy_the_answer(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+    await next(context)
+    value = context.result.value
+    copied = ChatMessageContent(role=AuthorRole.ASSISTANT, content=str(value))
+    context.result = FunctionResult(function=context.function.metadata, value=copied)
+
+
+async def _edit_the_answer(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+    await next(context)
+    context.result.value.items[0].text += "\nReviewed."
+
+
+def test_a_filter_that_replaces_or_edits_the_nested_answer_leaves_the_callers_model_to_answer(
+    example_python: str,
+) -> None:
+    """Only the very message the nested agent's service made, unchanged, is its answer: an equal copy is not."""
+    for each in (_copy_the_answer, _edit_the_answer):
+        message, caller, _ = asyncio.run(_run_nested(example_python, [ASK_ANALYST], function=[each]))
+        assert str(message) == SUMMARY and caller.requests == 2, each.__name__
+        [read] = caller.read
+        assert read.startswith("Verbatim result from tool"), each.__name__
+
+
+def test_direct_answers_refuses_a_nested_agent_without_its_own_line_or_of_another_form() -> None:
+    service = ScriptedService(service_id="scripted", ai_model_id="scripted")
+    plain = ChatCompletionAgent(name="analyst", service=service)
+    with pytest.raises(TypeError, match="does not answer directly"):
+        direct_answers(service, {"analyst": plain})
+    marked = ChatCompletionAgent(name="analyst", **direct_answers(service, {}, markdown=True))
+    with pytest.raises(ValueError, match="same markdown option"):
+        direct_answers(service, {"analyst": marked})

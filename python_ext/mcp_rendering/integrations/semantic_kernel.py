@@ -88,6 +88,9 @@ from pydantic import Field, InstanceOf, PrivateAttr
 from semantic_kernel import (  # pyright: ignore[reportMissingImports]
     Kernel,  # pyright: ignore[reportUnknownVariableType]
 )
+from semantic_kernel.agents import (  # pyright: ignore[reportMissingImports]
+    ChatCompletionAgent,  # pyright: ignore[reportUnknownVariableType]
+)
 from semantic_kernel.connectors.ai.chat_completion_client_base import (  # pyright: ignore[reportMissingImports]
     ChatCompletionClientBase,  # pyright: ignore[reportUnknownVariableType]
 )
@@ -306,6 +309,27 @@ class _Turn:
 _TURN: contextvars.ContextVar[_Turn | None] = contextvars.ContextVar("mcp_rendering_sk_turn", default=None)
 
 
+@dataclass
+class _View:
+    """An answer a `DirectAnswerService` made: its message and the host's view it holds."""
+
+    service: object
+    message: Any
+    text: str
+
+    def unchanged(self, value: object) -> bool:
+        """Whether `value` is this answer's message, holding still the host's view alone."""
+        if value is not self.message:
+            return False
+        items = cast("list[Any]", self.message.items)
+        return len(items) == 1 and isinstance(items[0], TextContent) and items[0].text == self.text
+
+
+_VIEWS: contextvars.ContextVar[list[_View] | None] = contextvars.ContextVar("mcp_rendering_sk_views", default=None)
+"""The answers the services made while the rest of SK's chain ran one function call the filter follows (an agent
+given to the caller as a plugin runs inside that call)."""
+
+
 def _text(text: str, **options: Any) -> Any:
     """SK's `TextContent`."""
     return cast("Callable[..., Any]", TextContent)(text=text, **options)
@@ -320,6 +344,9 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
     loop runs."""
     plugins: tuple[Any, ...] = ()
     """The MCP plugins whose tools may answer directly."""
+    agents: tuple[Any, ...] = ()
+    """The agents (each given its own `direct_answers`) whose direct answer, as a function of this agent's kernel,
+    may answer directly."""
     servers: dict[str, str] = Field(default_factory=dict[str, str])
     """The server name each plugin's results are captioned with, by SK plugin name."""
     options: InstanceOf[AnswerOptions] = Field(default_factory=AnswerOptions)
@@ -353,7 +380,15 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
             finally:
                 _TURN.reset(token)
             if turn.ended_at is None or not any(self._replaced(response, turn) for response in responses):
-                return [self._answer(response, turn) for response in responses]
+                answers = [self._answer(response, turn) for response in responses]
+                views = _VIEWS.get()
+                if views is not None:  # run inside a call a caller's filter follows: it may answer with these
+                    views.extend(
+                        _View(self, answer, cast("str", answer.content))
+                        for answer, response in zip(answers, responses, strict=True)
+                        if answer is not response
+                    )
+                return answers
             # A filter that ran after this one's (one added before it) replaced a verbatim result of the turn this
             # filter ended: no route. SK's loop goes on from the history it left, as it would have without the
             # stop: with the rounds of function calling left, then (none left) one call without function calling.
@@ -445,7 +480,36 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
             if tool is not None and self.allowed.allows(server, tool.name) and is_verbatim_tool(tool):
                 await self._through_chain(plugin, tool, context, next, turn)
                 return
-        await next(context)
+        if turn is None or turn.owner is not self or not self.agents:
+            await next(context)
+            return
+        views: list[_View] = []
+        token = _VIEWS.set(views)
+        try:
+            await next(context)
+        finally:
+            _VIEWS.reset(token)
+        # The function's result is a listed agent's direct answer only if it IS the message that agent's service
+        # made in this call, unchanged: no tool, server or filter can make that object.
+        outcome = context.function_result
+        value: object = outcome.value if outcome is not None else None
+        services = [agent.service for agent in self.agents]
+        for view in views:
+            if any(view.service is service for service in services) and view.unchanged(value):
+                self._answered(context, turn, view.text)
+                return
+
+    @staticmethod
+    def _answered(context: Any, turn: _Turn, view: str) -> None:
+        """Record the host's view `view` as the answer of the call of `context`; end the turn (SK's `terminate`)
+        once every call of the model's step answered so."""
+        function_call = context.function_call_content
+        turn.answers[cast("str", (function_call.id if function_call is not None else None) or "unknown")] = view
+        request = cast("int", context.request_sequence_index)
+        turn.verbatim_calls[request] = turn.verbatim_calls.get(request, 0) + 1
+        if turn.verbatim_calls[request] >= cast("int", context.function_count):
+            context.terminate = True
+            turn.ended_at = request
 
     async def _through_chain(
         self, plugin: _MCPPlugin, tool: Any, context: Any, next: Callable[[Any], Awaitable[None]], turn: _Turn
@@ -479,14 +543,8 @@ class DirectAnswerService(ChatCompletionClientBase):  # pyright: ignore[reportUn
                 context.function_result = FunctionResult(function=function.metadata, value=self.options.text(answer))
             return  # otherwise the model reads the content blocks as SK mapped them
         view = self.options.text(answer)
-        function_call = context.function_call_content
-        turn.answers[cast("str", (function_call.id if function_call is not None else None) or "unknown")] = view
         context.function_result = FunctionResult(function=function.metadata, value=view)
-        request = cast("int", context.request_sequence_index)
-        turn.verbatim_calls[request] = turn.verbatim_calls.get(request, 0) + 1
-        if turn.verbatim_calls[request] >= cast("int", context.function_count):
-            context.terminate = True
-            turn.ended_at = request
+        self._answered(context, turn, view)
 
 
 class DirectAnswerArguments(TypedDict):
@@ -529,7 +587,21 @@ def direct_answers(
             `plugins` is not a mapping of names to the adapter's plugins, or `kernel` is not an SK `Kernel`.
     """
     options = AnswerOptions(max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
-    named = cast("Mapping[str, _MCPPlugin]", servers_by_name(plugins, "MCP plugins", argument="plugins"))
+    given = servers_by_name(plugins, "MCP plugins or agents", argument="plugins")
+    agents = {name: agent for name, agent in given.items() if isinstance(agent, ChatCompletionAgent)}
+    for name, agent in agents.items():
+        nested = agent.service
+        if not isinstance(nested, DirectAnswerService) or not nested._filters(agent.kernel):  # pyright: ignore[reportPrivateUsage]
+            raise TypeError(
+                f"the agent {name!r} does not answer directly: build it with its own line,"
+                " ChatCompletionAgent(..., **direct_answers(service, plugins)), before giving it to another"
+            )
+        if nested.options.markdown != options.markdown:
+            raise ValueError(
+                f"the agent {name!r} answers in the {'Markdown' if nested.options.markdown else 'plain text'} form:"
+                " give both agents the same markdown option"
+            )
+    named = cast("Mapping[str, _MCPPlugin]", {name: plugin for name, plugin in given.items() if name not in agents})
     for name, plugin in named.items():
         if not isinstance(plugin, DirectAnswerMCPPlugin):
             raise TypeError(
@@ -545,6 +617,7 @@ def direct_answers(
     answering = DirectAnswerService(
         inner=service,
         plugins=tuple(named.values()),
+        agents=tuple(agents.values()),
         servers={plugin.name: name for name, plugin in named.items()},
         options=options,
         allowed=AllowByServer(allow),
