@@ -67,6 +67,12 @@ Functions of tools the server does not mark, and of other plugins, are untouched
 plugin as usual, which keeps no result's directive, so a result's own directive on such a tool does not take the
 route). Streaming calls pass through unchanged.
 
+An agent given to this one as a plugin (SK makes it a function of this agent's kernel), and named in ``plugins``
+beside the servers, is followed as a verbatim tool is: it answers directly when the function's result is the very
+message that agent's `DirectAnswerService` made in that call (its own route ended its turn), holding still the host's
+view alone; any other result (its model's text, a copy, an edited message) is read by this agent's model. That agent
+needs its own `direct_answers` line, in the same form (``markdown``).
+
 Each plugin is its own server, named by the application where it gives the plugin to `direct_answers` (SK's own
 plugin names allow only letters, digits and ``_``, so they cannot spell every server's name): a result's caption
 names the server of the plugin that made the call, never one name for the whole agent, and ``allow`` maps a
@@ -572,7 +578,9 @@ def direct_answers(
     Args:
         service: the chat completion service whose model answers otherwise (any SK chat completion service).
         plugins: each MCP server's name (shown in its results' captions) mapped to its plugin (connected): the
-            plugins whose tools may answer directly. Give the agent the same plugins (``plugins=[...]``).
+            plugins whose tools may answer directly; and a name for each `ChatCompletionAgent` given to this agent
+            as a plugin (built with its own `direct_answers`) whose direct answer may end this agent's turn. Give
+            the agent the same plugins and agents (``plugins=[...]``).
         kernel: the application's own SK `Kernel` for the agent, to which the service's filter is added (SK's
             `add_filter`); None: a new one.
         max_rows: the host's bound on the records shown.
@@ -584,7 +592,8 @@ def direct_answers(
 
     Raises:
         TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions` and `AllowByServer`),
-            `plugins` is not a mapping of names to the adapter's plugins, or `kernel` is not an SK `Kernel`.
+            `plugins` is not a mapping of names to the adapter's plugins or to agents built with `direct_answers`
+            in the same ``markdown`` form, or `kernel` is not an SK `Kernel`.
     """
     options = AnswerOptions(max_rows=max_rows, max_bytes=max_bytes, markdown=markdown)
     given = servers_by_name(plugins, "MCP plugins or agents", argument="plugins")
@@ -609,7 +618,7 @@ def direct_answers(
                 " direct_answers one of mcp_rendering.integrations.semantic_kernel's DirectAnswerMCPStdioPlugin,"
                 " DirectAnswerMCPStreamableHttpPlugin, DirectAnswerMCPSsePlugin or DirectAnswerMCPWebsocketPlugin"
                 " (SK's plugin of that transport, which also records each result as the server sent it), or a"
-                " subclass of DirectAnswerMCPPlugin"
+                " subclass of DirectAnswerMCPPlugin; or a ChatCompletionAgent built with its own direct_answers"
             )
     if kernel is not None and not isinstance(kernel, Kernel):
         raise TypeError(f"kernel must be a semantic_kernel Kernel, not {type(kernel).__name__}")
