@@ -801,11 +801,13 @@ async def _run_nested(
     *,
     listed: bool = True,
     tool: str = "financial_statements",
+    before: Sequence[Filter] = (),
     function: Sequence[Filter] = (),
 ) -> tuple[Any, ScriptedService, ScriptedService]:
     """An agent ("orchestrator") given another ("analyst", with its own line, calling `tool`) as a plugin, and
-    `Clock`; the caller's model makes `calls` in one step. `listed`: the caller's line names the analyst. `function`:
-    the caller's function-invocation filters. Returns the caller's answer, its service and the analyst's."""
+    `Clock`; the caller's model makes `calls` in one step. `listed`: the caller's line names the analyst. `before`:
+    the caller's auto-function-invocation filters added before the adapter's; `function`: its function-invocation
+    filters. Returns the caller's answer, its service and the analyst's."""
     analyst_service = ScriptedService(service_id="analyst", ai_model_id="analyst", calls=[(tool, {})])
     caller_service = ScriptedService(
         service_id="caller",
@@ -822,8 +824,11 @@ async def _run_nested(
             **direct_answers(analyst_service, {"example": plugin}),
         )
         agents: dict[str, Any] = {"analyst": analyst} if listed else {}
+        kernel = Kernel()
+        for each in before:
+            kernel.add_filter("auto_function_invocation", each)
         caller = ChatCompletionAgent(
-            name="orchestrator", plugins=[analyst, Clock()], **direct_answers(caller_service, agents)
+            name="orchestrator", plugins=[analyst, Clock()], **direct_answers(caller_service, agents, kernel=kernel)
         )
         for each in function:
             caller.kernel.add_filter("function_invocation", each)
@@ -886,6 +891,35 @@ def test_a_filter_that_replaces_or_edits_the_nested_answer_leaves_the_callers_mo
         assert str(message) == SUMMARY and caller.requests == 2, each.__name__
         [read] = caller.read
         assert read.startswith("Verbatim result from tool"), each.__name__
+
+
+async def _reword_after(context: Any, next: Callable[[Any], Awaitable[None]]) -> None:
+    await next(context)
+    reworded = ChatMessageContent(role=AuthorRole.ASSISTANT, content="All is well.")
+    context.function_result = FunctionResult(function=context.function.metadata, value=reworded)
+
+
+def test_a_filter_added_before_that_rewords_the_nested_answer_leaves_the_callers_model_to_answer(
+    example_python: str,
+) -> None:
+    message, caller, _ = asyncio.run(_run_nested(example_python, [ASK_ANALYST], before=[_reword_after]))
+    assert str(message) == SUMMARY and caller.requests == 2 and caller.read == ["All is well."]
+
+
+def test_concurrent_callers_keep_their_own_nested_answers(example_python: str) -> None:
+    """Two callers at once, one whose analyst answers directly and one whose analyst's model answers."""
+
+    async def both() -> list[tuple[Any, ScriptedService, ScriptedService]]:
+        return list(
+            await asyncio.gather(
+                _run_nested(example_python, [ASK_ANALYST]),
+                _run_nested(example_python, [ASK_ANALYST], tool="key_figures"),
+            )
+        )
+
+    (direct, direct_caller, _), (summarized, summarized_caller, _) = asyncio.run(both())
+    assert str(direct).startswith('Verbatim result from tool "financial_statements"') and direct_caller.requests == 1
+    assert str(summarized) == SUMMARY and summarized_caller.requests == 2 and summarized_caller.read == [SUMMARY]
 
 
 def test_direct_answers_refuses_a_nested_agent_without_its_own_line_or_of_another_form() -> None:
