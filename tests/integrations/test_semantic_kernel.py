@@ -814,7 +814,7 @@ async def _run_nested(
         ai_model_id="caller",
         calls=[(n, dict(a)) for n, a in calls],
         plugin="analyst",
-        plugin_of={"now": "Clock"},
+        plugin_of={"now": "Clock", "financial_statements": PLUGIN},
     )
     async with DirectAnswerMCPStdioPlugin(name=PLUGIN, command=python, args=["-m", FINANCIAL]) as plugin:
         analyst = ChatCompletionAgent(
@@ -823,12 +823,15 @@ async def _run_nested(
             plugins=[plugin],
             **direct_answers(analyst_service, {"example": plugin}),
         )
-        agents: dict[str, Any] = {"analyst": analyst} if listed else {}
+        # The caller holds the analyst's server too: its line names both, as the servers of one agent.
+        agents: dict[str, Any] = {"example": plugin, "analyst": analyst} if listed else {"example": plugin}
         kernel = Kernel()
         for each in before:
             kernel.add_filter("auto_function_invocation", each)
         caller = ChatCompletionAgent(
-            name="orchestrator", plugins=[analyst, Clock()], **direct_answers(caller_service, agents, kernel=kernel)
+            name="orchestrator",
+            plugins=[analyst, Clock(), plugin],
+            **direct_answers(caller_service, agents, kernel=kernel),
         )
         for each in function:
             caller.kernel.add_filter("function_invocation", each)
@@ -860,6 +863,14 @@ def test_a_step_with_the_nested_agent_and_another_function_goes_to_the_callers_m
 def test_two_calls_of_the_nested_agent_in_one_step_answer_with_each_view(example_python: str) -> None:
     message, caller, analyst = asyncio.run(_run_nested(example_python, [ASK_ANALYST, ASK_ANALYST]))
     assert caller.requests == 1 and analyst.requests == 2
+    assert str(message).startswith("2 results follow, in the order called")
+    assert str(message).count('Verbatim result from tool "financial_statements" of server "example".') == 2
+
+
+def test_a_step_with_the_nested_agent_and_a_verbatim_tool_answers_with_both_views(example_python: str) -> None:
+    calls = [ASK_ANALYST, ("financial_statements", {})]
+    message, caller, analyst = asyncio.run(_run_nested(example_python, calls))
+    assert caller.requests == 1 and analyst.requests == 1
     assert str(message).startswith("2 results follow, in the order called")
     assert str(message).count('Verbatim result from tool "financial_statements" of server "example".') == 2
 
