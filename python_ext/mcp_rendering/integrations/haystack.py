@@ -328,7 +328,7 @@ class DirectAnswerHook:
                 )
             ending = step.pop("ending", None)
             if ending is not None and _still_the_views(messages, cast("list[list[str]]", ending)):
-                self._end(state, cast("list[list[str]]", ending))
+                self._end(state, cast("list[list[str]]", ending), after_run=point == "after_run")
                 step["ended"] = ending
             step["mark"] = len(messages)
 
@@ -354,16 +354,17 @@ class DirectAnswerHook:
         step["nested"] = views
         _STEP_VIEWS.set(weakref.ref(views))
 
-    def _end(self, state: Any, ending: list[list[str]]) -> None:
+    def _end(self, state: Any, ending: list[list[str]], *, after_run: bool) -> None:
         """Append the host's view of the step's results (each ``[call id, view, tool name]``) as the last message and
         end the run before the next model call, with the first tool's name as its ``exit_reason``."""
         chat_message: Any = importlib.import_module("haystack.dataclasses").ChatMessage
         text = self._options.join([view for _, view, _ in ending], [tool for _, _, tool in ending])
         state.set("messages", [chat_message.from_assistant(text)])
         state.set("stop_run", ending[0][2])
-        # The Agent sets it from `stop_run` at ``before_llm``; at ``after_run`` it would stay `max_agent_steps`, which
-        # says the answer may be incomplete (an `AgentTool` appends that to its result).
-        state.set("exit_reason", ending[0][2])
+        if after_run:
+            # The Agent sets the exit reason from `stop_run` at ``before_llm``; here it would stay `max_agent_steps`,
+            # which says the answer may be incomplete (an `AgentTool` appends that to its result).
+            state.set("exit_reason", ending[0][2])
         # Run as a tool of another agent's step, this run records the very text object it ended with: that agent's
         # hook accepts the tool's result as a view only if it is this object, which no tool or server can give.
         calling = _STEP_VIEWS.get()
