@@ -618,7 +618,7 @@ def test_a_run_that_max_agent_steps_ends_after_a_verbatim_step_ends_on_the_hosts
     finally:
         toolset.close()
     final = output["last_message"].text
-    assert generator.calls == 1 and final is not None
+    assert generator.calls == 1 and final is not None and output["exit_reason"] == "entry"
     assert final.startswith('Verbatim result from tool "entry" of server "example".') and "Entry of A-1" in final
 
 
@@ -640,7 +640,7 @@ def test_a_before_llm_hook_listed_first_that_adds_a_message_keeps_the_route(exam
     finally:
         toolset.close()
     final = output["last_message"].text
-    assert generator.calls == 1 and final is not None
+    assert generator.calls == 1 and final is not None and output["exit_reason"] == "entry"
     assert final.startswith('Verbatim result from tool "entry" of server "example".') and "Entry of A-1" in final
 
 
@@ -716,3 +716,158 @@ def test_a_restored_agent_whose_before_tool_list_was_replaced_is_refused_at_its_
     restored["before_tool"] = [AppHook(lambda state: None)]
     with pytest.raises(ValueError, match=r"missing from the Agent's before_tool hooks"):
         _run_with(example_python, restored, toolset)
+
+
+ANALYST = [("analyst", {"messages": [{"role": "user", "content": "Show the accounts"}]})]
+
+
+def _under_a_caller(
+    python: str,
+    caller_script: Sequence[tuple[str, dict[str, Any]]],
+    *,
+    other_tools: Sequence[Any] = (),
+    caller_hooks: Any = None,
+    outputs_to_string: dict[str, Any] | None = None,
+    nested_steps: int = 100,
+    component_tool: bool = False,
+) -> tuple[dict[str, Any], ScriptedGenerator, ScriptedGenerator]:
+    """A caller Agent (hooks: `direct_answers({})`, or `caller_hooks` given the hooks) whose tool `analyst` is an
+    Agent with the hooks on the example server, calling `financial_statements` (an `AgentTool`, or a `ComponentTool`
+    handing on the last message's text); each with its scripted generator."""
+    from haystack.tools import AgentTool, ComponentTool  # pyright: ignore[reportMissingImports]
+
+    toolset = MCPToolset(StdioServerInfo(command=python, args=["-m", FINANCIAL]))
+    nested_generator = ScriptedGenerator([("financial_statements", {})])
+    analyst = Agent(
+        chat_generator=nested_generator,
+        tools=toolset,
+        hooks=direct_answers({"example": toolset}),
+        max_agent_steps=nested_steps,
+    )
+    if component_tool:
+        last_text = {"source": "last_message", "handler": lambda message: message.text}
+        tool = ComponentTool(
+            component=analyst, name="analyst", description="Shows the accounts.", outputs_to_string=last_text
+        )
+    else:
+        tool = AgentTool(
+            agent=analyst, name="analyst", description="Shows the accounts.", outputs_to_string=outputs_to_string
+        )
+    generator = ScriptedGenerator(caller_script)
+    hooks = direct_answers({})
+    if caller_hooks is not None:
+        hooks = caller_hooks(hooks)
+    caller = Agent(chat_generator=generator, tools=[tool, *other_tools], hooks=hooks)
+    try:
+        output = caller.run(messages=[ChatMessage.from_user("Go.")])
+    finally:
+        toolset.close()
+    return output, generator, nested_generator
+
+
+@pytest.mark.parametrize("component_tool", [False, True], ids=["AgentTool", "ComponentTool"])
+def test_an_agent_run_as_a_tool_ends_the_callers_run_with_its_view(example_python: str, component_tool: bool) -> None:
+    output, generator, nested = _under_a_caller(example_python, ANALYST, component_tool=component_tool)
+    final = output["last_message"].text
+    assert generator.calls == 1 and nested.calls == 1 and output["exit_reason"] == "analyst"
+    assert final is not None
+    assert final.startswith('Verbatim result from tool "financial_statements" of server "example".')
+    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
+
+
+def test_two_calls_of_the_agent_in_one_step_end_the_callers_run_with_both_views(example_python: str) -> None:
+    output, generator, _ = _under_a_caller(example_python, ANALYST * 2)
+    final = output["last_message"].text or ""
+    assert generator.calls == 1 and output["exit_reason"] == "analyst"
+    assert final.count('Verbatim result from tool "financial_statements" of server "example".') == 2
+
+
+def test_an_agent_whose_max_agent_steps_ends_it_after_its_verbatim_step_answers_the_caller_too(
+    example_python: str,
+) -> None:
+    # The nested run decides at `after_run`: its exit reason is the tool's, so `AgentTool` appends no notice that the
+    # result may be incomplete, and the caller's run ends on the view.
+    output, generator, nested = _under_a_caller(example_python, ANALYST, nested_steps=1)
+    assert generator.calls == 1 and nested.calls == 1 and output["exit_reason"] == "analyst"
+    assert (output["last_message"].text or "").startswith('Verbatim result from tool "financial_statements"')
+
+
+def test_a_step_with_the_agent_and_another_tool_goes_to_the_model(example_python: str) -> None:
+    from haystack.tools import create_tool_from_function  # pyright: ignore[reportMissingImports]
+
+    def weather(city: str) -> str:
+        """The weather in a city."""
+        return f"Sunny in {city}."
+
+    other = create_tool_from_function(weather)
+    for script in ([*ANALYST, ("weather", {"city": "Oslo"})], [("weather", {"city": "Oslo"}), *ANALYST]):
+        output, generator, nested = _under_a_caller(example_python, script, other_tools=[other])
+        assert output["last_message"].text == SUMMARY and generator.calls == 2 and nested.calls == 1, script
+        read = [str(message.tool_call_result.result) for message in output["messages"] if message.tool_call_result]
+        assert "Sunny in Oslo." in read
+        assert any(text.startswith('Verbatim result from tool "financial_statements"') for text in read)
+
+
+def test_a_changed_view_or_the_same_text_from_another_tool_goes_to_the_model(example_python: str) -> None:
+    # The caller recognizes the object the nested run recorded, never the text: a handler or an application's
+    # hook that changes the view, or a tool returning a copy of its text, leaves the answer to the model.
+    upper = {"source": "last_message", "handler": lambda message: message.text.upper()}
+    output, generator, _ = _under_a_caller(example_python, ANALYST, outputs_to_string=upper)
+    assert output["last_message"].text == SUMMARY and generator.calls == 2
+
+    def mark(state: Any) -> None:
+        messages = state.data["messages"]
+        result = messages[-1].tool_call_result
+        messages[-1] = ChatMessage.from_tool(result.result + "\n(checked)", origin=result.origin)
+
+    for place in ("before", "after"):
+
+        def with_mark(hooks: dict[str, list[Any]], place: str = place) -> dict[str, list[Any]]:
+            own = AppHook(mark)
+            hooks["after_tool"] = [own, *hooks["after_tool"]] if place == "before" else [*hooks["after_tool"], own]
+            return hooks
+
+        output, generator, _ = _under_a_caller(example_python, ANALYST, caller_hooks=with_mark)
+        assert output["last_message"].text == SUMMARY and generator.calls == 2, place
+
+    view = _under_a_caller(example_python, ANALYST)[0]["last_message"].text
+    assert view is not None
+    from haystack.tools import create_tool_from_function  # pyright: ignore[reportMissingImports]
+
+    def echo() -> str:
+        """The accounts, as a copy of the text an earlier run showed."""
+        return "".join(list(view))
+
+    copied = create_tool_from_function(echo)
+    output, generator, _ = _under_a_caller(example_python, [("echo", {})], other_tools=[copied])
+    assert output["last_message"].text == SUMMARY and generator.calls == 2
+
+
+def test_two_caller_runs_at_once_each_end_with_their_own_view(example_python: str) -> None:
+    import asyncio
+
+    from haystack.tools import AgentTool  # pyright: ignore[reportMissingImports]
+
+    async def both() -> tuple[list[dict[str, Any]], ScriptedGenerator]:
+        toolset = MCPToolset(StdioServerInfo(command=example_python, args=["-m", FINANCIAL]))
+        analyst = Agent(
+            chat_generator=ScriptedGenerator([("financial_statements", {})]),
+            tools=toolset,
+            hooks=direct_answers({"example": toolset}),
+        )
+        generator = ScriptedGenerator(ANALYST)
+        tool = AgentTool(agent=analyst, name="analyst", description="Shows the accounts.")
+        caller = Agent(chat_generator=generator, tools=[tool], hooks=direct_answers({}))
+        caller.warm_up()
+        try:
+            outputs = await asyncio.gather(*(caller.run_async(messages=[ChatMessage.from_user("Go.")]) for _ in "ab"))
+        finally:
+            toolset.close()
+        return list(outputs), generator
+
+    outputs, generator = asyncio.run(both())
+    assert generator.calls == 2  # once per run
+    for output in outputs:
+        assert output["exit_reason"] == "analyst"
+        assert (output["last_message"].text or "").startswith('Verbatim result from tool "financial_statements"')

@@ -48,6 +48,12 @@ a server's text worded as a whole result (a directive saying verbatim among it) 
 ``tools`` state key is the Agent's own, read by Haystack's confirmation hook too, though not in its reference
 documentation; a test of the adapter fails, naming it, if a release stops keeping it.
 
+An Agent given the hook and run as a tool of another (Haystack's `AgentTool`, whose result is the last message's
+text) records, in the calling step's record (a context variable Haystack copies into each tool call), the text object
+it ended with. The calling Agent, given the hook too (``direct_answers({})`` when it has no MCP toolset of its own),
+reads a call's result as a view only when it is that very object, unchanged, never by its wording, and ends its run
+on it by the same rule as on a verbatim result of its own tools.
+
 ``exit_conditions`` is not used: it is fixed by tool name, so it cannot follow a result's own directive, and it
 stops when any exit tool of a turn succeeded, so a turn that also called another tool would end with that result
 unread. Here, an error result never ends the run (`mcp-haystack` raises on one, and the model reads the error), and
@@ -59,9 +65,11 @@ among the messages, to show beside the answer).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import copy
 import importlib
 import json
+import weakref
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
@@ -170,6 +178,33 @@ def _still_the_views(messages: list[Any], ending: list[list[str]]) -> bool:
     return True
 
 
+class _NestedViews:
+    """The host's views that runs of agents under one step's tool calls ended with (each `_end`'s own text object),
+    kept in the calling run's step record, so that they go with that run."""
+
+    def __init__(self, outer: weakref.ReferenceType[_NestedViews] | None) -> None:
+        self.texts: list[str] = []
+        # The calling run's own record, when that run is itself a tool of another agent's step.
+        self.outer = outer
+
+    def take(self, text: object) -> bool:
+        """Whether `text` is one of the views recorded (the same object, so unchanged), which it then removes: each
+        recorded view answers for one tool result."""
+        for index, recorded in enumerate(self.texts):
+            if recorded is text:
+                del self.texts[index]
+                return True
+        return False
+
+
+_STEP_VIEWS: contextvars.ContextVar[weakref.ReferenceType[_NestedViews] | None] = contextvars.ContextVar(
+    f"{__name__}.step_views", default=None
+)
+"""The record of the step whose tool calls are running, in the context Haystack copies into each tool call (its
+threads and tasks), so that an agent run as one of those tools records its view there. A weak reference: the record
+lives as long as the calling run's State, whatever way that run ends."""
+
+
 _POINTS = ("before_llm", "before_tool", "after_tool", "after_run")
 """The Agent hook points `direct_answers` puts a copy of the hook at."""
 
@@ -275,7 +310,9 @@ class DirectAnswerHook:
             let_through = _require(step, "let_through", "before_tool")
             del step["let_through"]
             answered = step.pop("answered", True)
-            self._after_tool(state, messages, set(cast("list[str]", let_through)), answered=answered)
+            nested = cast("_NestedViews", step.pop("nested"))
+            _STEP_VIEWS.set(nested.outer)
+            self._after_tool(state, messages, set(cast("list[str]", let_through)), nested, answered=answered)
         else:  # before_llm, after_run: every `after_tool` hook of the last step has run, in whatever order
             if "let_through" in step:
                 raise _missing("after_tool")
@@ -291,32 +328,53 @@ class DirectAnswerHook:
                 )
             ending = step.pop("ending", None)
             if ending is not None and _still_the_views(messages, cast("list[list[str]]", ending)):
-                self._end(state, cast("list[list[str]]", ending))
+                self._end(state, cast("list[list[str]]", ending), after_run=point == "after_run")
                 step["ended"] = ending
             step["mark"] = len(messages)
+
+    async def run_async(self, state: Any) -> None:
+        """`run`, in the Agent's own task (Haystack would run `run` in a thread, whose context the step's record set
+        at ``before_tool`` would not outlive)."""
+        self.run(state)
 
     @staticmethod
     def _before_tool(step: dict[str, Any], messages: list[Any]) -> None:
         """Note the calls that go on to the tools, after the application's ``before_tool`` hooks: a result a hook
         gave in place of a call (a refusal) is then never read as the server's. A tool message between the model's
         reply and these calls is a call a hook answered itself (`ConfirmationHook` puts a rejected call and its
-        rejection there): the model must read it, so this step ends no run."""
+        rejection there): the model must read it, so this step ends no run. Open the step's record of the views
+        that agents run as its tools end with."""
         mark = _require(step, "mark", "before_llm")
         pending = cast("list[Any]", getattr(messages[-1], "tool_calls", None) or []) if messages else []
         step["answered"] = not pending or any(
             getattr(message, "tool_call_result", None) is not None for message in messages[mark:-1]
         )
         step["let_through"] = [str(call.id) for call in pending]
+        views = _NestedViews(_STEP_VIEWS.get())
+        step["nested"] = views
+        _STEP_VIEWS.set(weakref.ref(views))
 
-    def _end(self, state: Any, ending: list[list[str]]) -> None:
+    def _end(self, state: Any, ending: list[list[str]], *, after_run: bool) -> None:
         """Append the host's view of the step's results (each ``[call id, view, tool name]``) as the last message and
         end the run before the next model call, with the first tool's name as its ``exit_reason``."""
         chat_message: Any = importlib.import_module("haystack.dataclasses").ChatMessage
         text = self._options.join([view for _, view, _ in ending], [tool for _, _, tool in ending])
         state.set("messages", [chat_message.from_assistant(text)])
         state.set("stop_run", ending[0][2])
+        if after_run:
+            # The Agent sets the exit reason from `stop_run` at ``before_llm``; here it would stay `max_agent_steps`,
+            # which says the answer may be incomplete (an `AgentTool` appends that to its result).
+            state.set("exit_reason", ending[0][2])
+        # Run as a tool of another agent's step, this run records the very text object it ended with: that agent's
+        # hook accepts the tool's result as a view only if it is this object, which no tool or server can give.
+        calling = _STEP_VIEWS.get()
+        record = calling() if calling is not None else None
+        if record is not None:
+            record.texts.append(text)
 
-    def _after_tool(self, state: Any, messages: list[Any], let_through: set[str], *, answered: bool) -> None:
+    def _after_tool(
+        self, state: Any, messages: list[Any], let_through: set[str], nested: _NestedViews, *, answered: bool
+    ) -> None:
         start = len(messages)
         while start > 0 and getattr(messages[start - 1], "tool_call_result", None) is not None:
             start -= 1
@@ -324,7 +382,12 @@ class DirectAnswerHook:
             return
         results = [message.tool_call_result for message in messages[start:]]
         served = _unconverted_tools(state, self.servers)
-        answers = [self._answer(result, served, let_through) for result in results]
+        answers = [
+            result.result
+            if self._nested_view(result, nested, let_through)
+            else self._answer(result, served, let_through)
+            for result in results
+        ]
         if all(answer is None for answer in answers):
             return
         # Haystack's own message type, from the environment the agent runs in (this package does not depend on it).
@@ -333,7 +396,7 @@ class DirectAnswerHook:
         # Haystack lets a hook rewrite them): the model reads it when another call keeps the run going, and the
         # application finds it among the messages.
         for offset, (result, answer) in enumerate(zip(results, answers, strict=True)):
-            if answer is not None:
+            if answer is not None and answer is not result.result:
                 messages[start + offset] = chat_message.from_tool(answer, origin=result.origin)
         state.set("messages", messages, handler_override=_replace)
         if answered or any(answer is None for answer in answers):
@@ -343,6 +406,12 @@ class DirectAnswerHook:
             for result, answer in zip(results, answers, strict=True)
         ]
         _run_step(state, self.servers)["ending"] = ending
+
+    @staticmethod
+    def _nested_view(result: Any, nested: _NestedViews, let_through: set[str]) -> bool:
+        """Whether the call's result is the host's view an agent run as that tool ended with, unchanged (the text
+        object that run's hook recorded in this step's record)."""
+        return not result.error and str(result.origin.id) in let_through and nested.take(result.result)
 
     def _answer(self, result: Any, served: Mapping[str, str], let_through: set[str]) -> str | None:
         origin = result.origin
@@ -407,7 +476,8 @@ def direct_answers(
 
     Args:
         servers: each MCP server's name (shown in its results' captions) mapped to its `MCPToolset` (or an
-            `MCPTool`): the toolsets and tools whose results may answer directly.
+            `MCPTool`): the toolsets and tools whose results may answer directly. Empty for an Agent whose only
+            verbatim answers are those of Agents run as its tools.
         max_rows: the host's bound on the records shown.
         max_bytes: the host's bound on the size of the records shown (None: no bound).
         markdown: answer with the Markdown form (every server string escaped or fenced) for a front end that
