@@ -613,13 +613,21 @@ TRANSFER = "Transfer of 100 declined."
 
 
 async def _callers_with_the_route(
-    python: str, *, levels: int = 1, transfer: bool = False, output_extractor: Any = None, runs: int = 1
+    python: str,
+    *,
+    levels: int = 1,
+    transfer: bool = False,
+    output_extractor: Any = None,
+    tool_guardrails: Sequence[Any] = (),
+    analyst_guardrails: Sequence[Any] = (),
+    runs: int = 1,
 ) -> tuple[list[Any], list[ScriptedModel], list[int]]:
-    """The analyst with the route on the financial example, under `levels` callers, each given the page's one line
-    and calling the agent below through `as_tool` (with `output_extractor` at the lowest); the top caller's model
-    calls the agent below, with `transfer` an ordinary function tool first in the same step, then writes SUMMARY.
-    `runs` runs of the top caller at once. Returns the runs' results, the models from the top down, and the
-    transfers made."""
+    """The analyst with the route on the financial example (with the agent output guardrails `analyst_guardrails`),
+    under `levels` callers, each given the page's one line and calling the agent below through `as_tool` (with
+    `output_extractor` and the tool output guardrails `tool_guardrails` at the lowest); the top caller's model calls
+    the agent below, with `transfer` an ordinary function tool first in the same step, then writes SUMMARY. `runs`
+    runs of the top caller at once. Returns the runs' results, the models from the top down, and the transfers
+    made."""
     from agents import function_tool  # pyright: ignore[reportMissingImports]
 
     made: list[int] = []
@@ -639,7 +647,11 @@ async def _callers_with_the_route(
     models = [analyst_model]
     async with server:
         below = Agent(
-            name="analyst", model=analyst_model, mcp_servers=[server], tool_use_behavior=verbatim_final_output
+            name="analyst",
+            model=analyst_model,
+            mcp_servers=[server],
+            tool_use_behavior=verbatim_final_output,
+            output_guardrails=list(analyst_guardrails),
         )
         for level in range(levels):
             top = level == levels - 1
@@ -653,6 +665,8 @@ async def _callers_with_the_route(
                 tool_description="The agent below.",
                 custom_output_extractor=output_extractor if level == 0 else None,
             )
+            if level == 0:
+                tool.tool_output_guardrails = list(tool_guardrails)
             below = Agent(
                 name=f"caller-{level}",
                 model=model,
@@ -749,3 +763,33 @@ def test_concurrent_runs_of_one_agent_pair_keep_their_own_views_and_leave_none(e
     gc.collect()
     assert all(ref() is None for ref in gone)
     assert not any(key in openai_agents._nested_views for key in keys)  # pyright: ignore[reportPrivateUsage]
+
+
+@pytest.mark.parametrize("replaced_by", ["tool output guardrail", "failure_error_function"])
+def test_a_view_replaced_after_the_nested_run_made_it_goes_to_the_callers_model(
+    example_python: str, replaced_by: str
+) -> None:
+    """The nested run made and kept its view, then something replaced it: a tool output guardrail on the `as_tool`
+    tool, or the SDK's `failure_error_function` text for a nested run that failed after its route (an output
+    guardrail of the analyst's that trips). The caller's model reads what replaced it."""
+    from agents import GuardrailFunctionOutput, output_guardrail  # pyright: ignore[reportMissingImports]
+
+    @tool_output_guardrail
+    def redact(data: Any) -> Any:
+        return ToolGuardrailFunctionOutput.reject_content("Redacted.")
+
+    @output_guardrail
+    def trip(context: Any, agent: Any, output: Any) -> Any:
+        return GuardrailFunctionOutput(output_info=None, tripwire_triggered=True)
+
+    options: dict[str, Any] = (
+        {"tool_guardrails": [redact]} if replaced_by == "tool output guardrail" else {"analyst_guardrails": [trip]}
+    )
+    [result], [model, analyst_model], _ = asyncio.run(_callers_with_the_route(example_python, **options))
+    assert len(analyst_model.calls) == 1  # the analyst's route ended its run on the view
+    assert result.final_output == SUMMARY and len(model.calls) == 2
+    [read] = _texts(_function_output(model, 1))
+    if replaced_by == "tool output guardrail":
+        assert read == "Redacted."
+    else:
+        assert read.startswith("An error occurred while running the tool. Please try again.")

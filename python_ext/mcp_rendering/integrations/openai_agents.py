@@ -50,7 +50,8 @@ decided by the same rules: every call returned a view, and the views are the fin
 the model answers, reading every result. Several levels nest alike. Each view is taken out of the records when
 the caller's step reads it, and the records of a run go with it. A caller whose run would go on to its model (any
 other `tool_use_behavior` than this line or `StopAtTools` naming the tool) is refused by the server classes'
-`list_tools`, before any call of the nested run.
+`list_tools`, before any call of the nested run; only the agent that calls the one with the server is checked,
+not the agents above it.
 """
 
 from __future__ import annotations
