@@ -7,6 +7,7 @@ servers over stdio, and reads what the second model turn received for the tool c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
 import subprocess
@@ -617,6 +618,7 @@ async def _callers_with_the_route(
     *,
     levels: int = 1,
     transfer: bool = False,
+    own_call: bool = False,
     output_extractor: Any = None,
     tool_guardrails: Sequence[Any] = (),
     analyst_guardrails: Sequence[Any] = (),
@@ -625,7 +627,8 @@ async def _callers_with_the_route(
     """The analyst with the route on the financial example (with the agent output guardrails `analyst_guardrails`),
     under `levels` callers, each given the page's one line and calling the agent below through `as_tool` (with
     `output_extractor` and the tool output guardrails `tool_guardrails` at the lowest); the top caller's model calls
-    the agent below, with `transfer` an ordinary function tool first in the same step, then writes SUMMARY. `runs`
+    the agent below, with `transfer` an ordinary function tool first in the same step (with `own_call` the verbatim
+    tool of the top caller's own rendering server after it), then writes SUMMARY. `runs`
     runs of the top caller at once. Returns the runs' results, the models from the top down, and the transfers
     made."""
     from agents import function_tool  # pyright: ignore[reportMissingImports]
@@ -643,9 +646,14 @@ async def _callers_with_the_route(
         name="example",
         client_session_timeout_seconds=60,
     )
+    mine = RenderingMCPServerStdio(
+        params={"command": python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
+        name="mine",
+        client_session_timeout_seconds=60,
+    )
     analyst_model = ScriptedModel([[function_call("financial_statements", {}, call_id="a-0")]] * runs)
     models = [analyst_model]
-    async with server:
+    async with server, mine if own_call else contextlib.nullcontext():
         below = Agent(
             name="analyst",
             model=analyst_model,
@@ -659,6 +667,8 @@ async def _callers_with_the_route(
             calls = [function_call(below.name, {"input": "Go."}, call_id="o-0")]
             if top and transfer:
                 calls.insert(0, function_call("move", {"amount": 100}, call_id="o-1"))
+            if top and own_call:
+                calls.append(function_call("financial_statements", {}, call_id="o-2"))
             model = ScriptedModel([calls] * runs + [[assistant_message(SUMMARY)]] * runs)
             tool = below.as_tool(
                 tool_name=below.name,
@@ -671,6 +681,7 @@ async def _callers_with_the_route(
                 name=f"caller-{level}",
                 model=model,
                 tools=[tool, move] if top else [tool],
+                mcp_servers=[mine] if top and own_call else [],
                 tool_use_behavior=verbatim_final_output,
             )
             models.insert(0, model)
@@ -793,3 +804,19 @@ def test_a_view_replaced_after_the_nested_run_made_it_goes_to_the_callers_model(
         assert read == "Redacted."
     else:
         assert read.startswith("An error occurred while running the tool. Please try again.")
+
+
+def test_a_step_with_the_nested_agent_and_a_verbatim_tool_of_the_callers_own_answers_with_both(
+    example_python: str,
+) -> None:
+    """As for several verbatim calls of one step: one answer holding each view, in the order called."""
+    from mcp_rendering.host import JOINED_HEAD
+
+    [result], [model, _], _ = asyncio.run(_callers_with_the_route(example_python, own_call=True))
+    answer = result.final_output
+    assert len(model.calls) == 1 and isinstance(answer, str)
+    head, *parts = answer.split("\n\n")
+    assert head.startswith(JOINED_HEAD.split("{mark}")[0].format(count=2))
+    assert 'Verbatim result from tool "financial_statements" of server "example".' in parts
+    assert 'Verbatim result from tool "financial_statements" of server "mine".' in parts
+    assert answer.index('server "example".') < answer.index('server "mine".')
