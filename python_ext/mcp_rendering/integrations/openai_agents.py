@@ -390,6 +390,7 @@ def _take_nested_view(context: Any, tool_result: Any) -> Mapping[str, Any] | Non
     output = getattr(tool_result, "output", None)
     if recorded is None or output is not recorded.output or getattr(run_item, "output", None) is not output:
         return None
+    # The nested run's answer exists in the one form it ended in; it is joined as it is in either.
     return {
         "text": recorded.output,
         "markdown": recorded.output,
