@@ -820,3 +820,37 @@ def test_a_step_with_the_nested_agent_and_a_verbatim_tool_of_the_callers_own_ans
     assert 'Verbatim result from tool "financial_statements" of server "example".' in parts
     assert 'Verbatim result from tool "financial_statements" of server "mine".' in parts
     assert answer.index('server "example".') < answer.index('server "mine".')
+
+
+def test_a_streamed_caller_over_a_streamed_nested_agent_answers_with_the_view(example_python: str) -> None:
+    """`Runner.run_streamed` for the caller, and `as_tool(on_stream=...)`, which runs the nested agent streamed."""
+
+    async def run() -> tuple[Any, ScriptedModel, int]:
+        server = RenderingMCPServerStdio(
+            params={"command": example_python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
+            name="example",
+            client_session_timeout_seconds=60,
+        )
+        events: list[Any] = []
+        model = ScriptedModel(
+            [[function_call("analyst", {"input": "Go."}, call_id="o-0")], [assistant_message(SUMMARY)]]
+        )
+        async with server:
+            analyst = Agent(
+                name="analyst",
+                model=ScriptedModel([[function_call("financial_statements", {}, call_id="a-0")]]),
+                mcp_servers=[server],
+                tool_use_behavior=verbatim_final_output,
+            )
+            tool = analyst.as_tool(tool_name="analyst", tool_description="The analyst.", on_stream=events.append)
+            orchestrator = Agent(
+                name="orchestrator", model=model, tools=[tool], tool_use_behavior=verbatim_final_output
+            )
+            result = Runner.run_streamed(orchestrator, "Go.", run_config=RunConfig(tracing_disabled=True))
+            async for _ in result.stream_events():
+                pass
+        return result, model, len(events)
+
+    result, model, events = asyncio.run(run())
+    assert events > 0  # the nested run was streamed
+    assert _is_the_view(result.final_output, example_python) and len(model.calls) == 1
