@@ -7,6 +7,7 @@ servers over stdio, and reads what the second model turn received for the tool c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
 import subprocess
@@ -535,12 +536,6 @@ async def _as_tool_refused(python: str, caller: str, **as_tool: Any) -> tuple[An
     server = RenderingMCPServerStdio(
         params={"command": python, "args": [MARKED]}, name="marked", client_session_timeout_seconds=60
     )
-    # The orchestrator's own rendering server, for the caller given the page's one line too.
-    mine = RenderingMCPServerStdio(
-        params={"command": python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
-        name="mine",
-        client_session_timeout_seconds=60,
-    )
     analyst_model = ScriptedModel([[function_call("entry", {"account": "A-1"}, call_id="a-0")]])
     model = ScriptedModel(
         [[function_call("analyst", {"input": "Entry of A-1"}, call_id="o-0")], [assistant_message(SUMMARY)]]
@@ -548,11 +543,10 @@ async def _as_tool_refused(python: str, caller: str, **as_tool: Any) -> tuple[An
     behaviors: dict[str, Any] = {
         "run_llm_again": "run_llm_again",
         "stop_on_first_tool": "stop_on_first_tool",
-        "verbatim_final_output": verbatim_final_output,
         "own_function": own,
         "stop_at_another_tool": StopAtTools(stop_at_tool_names=["other"]),
     }
-    async with server, mine:
+    async with server:
         analyst = Agent(
             name="analyst", model=analyst_model, mcp_servers=[server], tool_use_behavior=verbatim_final_output
         )
@@ -561,7 +555,6 @@ async def _as_tool_refused(python: str, caller: str, **as_tool: Any) -> tuple[An
             name="orchestrator",
             model=model,
             tools=[tool],
-            mcp_servers=[mine] if caller == "verbatim_final_output" else [],
             tool_use_behavior=behaviors[caller],
         )
         try:
@@ -572,16 +565,13 @@ async def _as_tool_refused(python: str, caller: str, **as_tool: Any) -> tuple[An
     return result, model, analyst_model, json.loads(received.content[0].text)
 
 
-@pytest.mark.parametrize(
-    "caller", ["run_llm_again", "stop_on_first_tool", "verbatim_final_output", "own_function", "stop_at_another_tool"]
-)
+@pytest.mark.parametrize("caller", ["run_llm_again", "stop_on_first_tool", "own_function", "stop_at_another_tool"])
 def test_an_agent_run_as_a_tool_whose_caller_goes_on_is_refused_before_any_call(
     example_python: str, caller: str
 ) -> None:
     """`as_tool` runs the analyst with a `ToolContext` naming its caller, which the SDK passes to the server's
-    `list_tools`: unless the caller stops on that tool (`StopAtTools`), the nested run is refused there, before its
-    model is asked and so before any call reaches the server. The caller given the page's one line too is refused:
-    its route ends only on an MCP server's verbatim result, and the `as_tool` output is not one. With
+    `list_tools`: unless the caller ends its run on that tool (the page's one line, or `StopAtTools` naming it), the
+    nested run is refused there, before its model is asked and so before any call reaches the server. With
     `failure_error_function=None`, the application gets the error."""
     from agents.exceptions import UserError  # pyright: ignore[reportMissingImports]
 
@@ -589,7 +579,7 @@ def test_an_agent_run_as_a_tool_whose_caller_goes_on_is_refused_before_any_call(
         _as_tool_refused(example_python, caller, failure_error_function=None)
     )
     assert isinstance(result, UserError)
-    assert "StopAtTools(stop_at_tool_names=['analyst'])" in str(result)
+    assert "give 'orchestrator' tool_use_behavior=verbatim_final_output too" in str(result)
     assert received == [] and len(analyst_model.calls) == 0 and len(model.calls) == 1
 
 
@@ -604,7 +594,7 @@ def test_a_refused_agent_tool_gives_the_callers_model_the_sdks_text_the_page_quo
     text = "An error occurred while running the tool. Please try again."
     assert f'"{text}"' in page
     # The SDK 0.21 adds the error's message; later releases give the text alone.
-    assert read == text or (read.startswith(f"{text} Error: ") and "StopAtTools" in read)
+    assert read == text or (read.startswith(f"{text} Error: ") and "verbatim_final_output" in read)
     assert 'followed by "Error: " and the `UserError`\'s message' in " ".join(page.split())
 
 
@@ -618,3 +608,249 @@ def test_an_agent_under_a_caller_that_stops_on_it_or_hands_off_answers_with_the_
     report = audit(answer, _reference(example_python, FINANCIAL, "financial_statements", {}), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
     assert len(model.calls) == 1  # the orchestrator's model never read the view
+
+
+TRANSFER = "Transfer of 100 declined."
+
+
+async def _callers_with_the_route(
+    python: str,
+    *,
+    levels: int = 1,
+    transfer: bool = False,
+    own_call: bool = False,
+    output_extractor: Any = None,
+    tool_guardrails: Sequence[Any] = (),
+    analyst_guardrails: Sequence[Any] = (),
+    runs: int = 1,
+) -> tuple[list[Any], list[ScriptedModel], list[int]]:
+    """The analyst with the route on the financial example (with the agent output guardrails `analyst_guardrails`),
+    under `levels` callers, each given the page's one line and calling the agent below through `as_tool` (with
+    `output_extractor` and the tool output guardrails `tool_guardrails` at the lowest); the top caller's model calls
+    the agent below, with `transfer` an ordinary function tool first in the same step (with `own_call` the verbatim
+    tool of the top caller's own rendering server after it), then writes SUMMARY. `runs`
+    runs of the top caller at once. Returns the runs' results, the models from the top down, and the transfers
+    made."""
+    from agents import function_tool  # pyright: ignore[reportMissingImports]
+
+    made: list[int] = []
+
+    @function_tool
+    def move(amount: int) -> str:
+        """Moves money."""
+        made.append(amount)
+        return TRANSFER
+
+    server = RenderingMCPServerStdio(
+        params={"command": python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
+        name="example",
+        client_session_timeout_seconds=60,
+    )
+    mine = RenderingMCPServerStdio(
+        params={"command": python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
+        name="mine",
+        client_session_timeout_seconds=60,
+    )
+    analyst_model = ScriptedModel([[function_call("financial_statements", {}, call_id="a-0")]] * runs)
+    models = [analyst_model]
+    async with server, mine if own_call else contextlib.nullcontext():
+        below = Agent(
+            name="analyst",
+            model=analyst_model,
+            mcp_servers=[server],
+            tool_use_behavior=verbatim_final_output,
+            output_guardrails=list(analyst_guardrails),
+        )
+        for level in range(levels):
+            top = level == levels - 1
+            # One call id at every level and in every run: the records tell them apart by run and tool.
+            calls = [function_call(below.name, {"input": "Go."}, call_id="o-0")]
+            if top and transfer:
+                calls.insert(0, function_call("move", {"amount": 100}, call_id="o-1"))
+            if top and own_call:
+                calls.append(function_call("financial_statements", {}, call_id="o-2"))
+            model = ScriptedModel([calls] * runs + [[assistant_message(SUMMARY)]] * runs)
+            tool = below.as_tool(
+                tool_name=below.name,
+                tool_description="The agent below.",
+                custom_output_extractor=output_extractor if level == 0 else None,
+            )
+            if level == 0:
+                tool.tool_output_guardrails = list(tool_guardrails)
+            below = Agent(
+                name=f"caller-{level}",
+                model=model,
+                tools=[tool, move] if top else [tool],
+                mcp_servers=[mine] if top and own_call else [],
+                tool_use_behavior=verbatim_final_output,
+            )
+            models.insert(0, model)
+        config = RunConfig(tracing_disabled=True)
+        results = await asyncio.gather(*(Runner.run(below, "Go.", run_config=config) for _ in range(runs)))
+    return list(results), models, made
+
+
+def _is_the_view(answer: Any, python: str) -> bool:
+    report = audit(answer, _reference(python, FINANCIAL, "financial_statements", {}), markup="text")
+    return (
+        isinstance(answer, str)
+        and answer.startswith('Verbatim result from tool "financial_statements" of server "example".')
+        and report.rows_expected == report.rows_intact == 54
+        and report.clean
+    )
+
+
+@pytest.mark.parametrize("levels", [1, 2])
+def test_callers_given_the_one_line_answer_with_the_nested_agents_view(example_python: str, levels: int) -> None:
+    """The view a nested agent's route made is its caller's final output, with no caller's model reading it, at
+    every level of nesting."""
+    [result], models, _ = asyncio.run(_callers_with_the_route(example_python, levels=levels))
+    assert _is_the_view(result.final_output, example_python)
+    assert SUMMARY not in result.final_output
+    assert [len(model.calls) for model in models] == [1] * (levels + 1)
+
+
+def test_a_callers_step_with_another_tool_goes_to_its_model_which_reads_both(example_python: str) -> None:
+    [result], [model, analyst_model], made = asyncio.run(_callers_with_the_route(example_python, transfer=True))
+    assert made == [100] and len(analyst_model.calls) == 1
+    assert result.final_output == SUMMARY and len(model.calls) == 2
+    read = [
+        entry["output"]
+        for item in model.calls[1].input
+        if (entry := item if isinstance(item, dict) else item.model_dump()).get("type") == "function_call_output"
+    ]
+    assert len(read) == 2 and TRANSFER in read
+    [view] = [output for output in read if output != TRANSFER]
+    assert _is_the_view(view, example_python)
+
+
+async def _unchanged(run: Any) -> Any:
+    return run.final_output
+
+
+async def _equal_copy(run: Any) -> str:
+    return "".join(list(run.final_output))
+
+
+async def _changed(run: Any) -> str:
+    return run.final_output.replace("Verbatim result", "Result")
+
+
+@pytest.mark.parametrize(
+    ("extractor", "route"),
+    [(_unchanged, True), (_equal_copy, False), (_changed, False)],
+    ids=["unchanged", "an_equal_copy", "changed"],
+)
+def test_an_output_extractor_keeps_the_route_only_when_it_returns_the_view_itself(
+    example_python: str, extractor: Any, route: bool
+) -> None:
+    """The caller recognises the view by identity, never by its text: an extractor's copy, even equal, goes to the
+    caller's model."""
+    [result], [model, _], _ = asyncio.run(_callers_with_the_route(example_python, output_extractor=extractor))
+    if route:
+        assert _is_the_view(result.final_output, example_python) and len(model.calls) == 1
+    else:
+        assert result.final_output == SUMMARY and len(model.calls) == 2
+        [read] = _texts(_function_output(model, 1))
+        assert read.startswith("Verbatim result" if extractor is _equal_copy else "Result from tool")
+
+
+def test_concurrent_runs_of_one_agent_pair_keep_their_own_views_and_leave_none(example_python: str) -> None:
+    import gc
+    import weakref
+
+    from mcp_rendering.integrations import openai_agents
+
+    results, [model, analyst_model], _ = asyncio.run(_callers_with_the_route(example_python, runs=2))
+    assert all(_is_the_view(result.final_output, example_python) for result in results)
+    assert len(model.calls) == 2 and len(analyst_model.calls) == 2
+    usages = [result.context_wrapper.usage for result in results]
+    assert len({id(usage) for usage in usages}) == 2
+    # Each view was taken out of the records by its caller; the run's record set goes with the run.
+    assert [openai_agents._nested_views.get(id(usage)) for usage in usages] == [{}, {}]  # pyright: ignore[reportPrivateUsage]
+    keys = [id(usage) for usage in usages]
+    gone = [weakref.ref(usage) for usage in usages]
+    del results, usages
+    gc.collect()
+    assert all(ref() is None for ref in gone)
+    assert not any(key in openai_agents._nested_views for key in keys)  # pyright: ignore[reportPrivateUsage]
+
+
+@pytest.mark.parametrize("replaced_by", ["tool output guardrail", "failure_error_function"])
+def test_a_view_replaced_after_the_nested_run_made_it_goes_to_the_callers_model(
+    example_python: str, replaced_by: str
+) -> None:
+    """The nested run made and kept its view, then something replaced it: a tool output guardrail on the `as_tool`
+    tool, or the SDK's `failure_error_function` text for a nested run that failed after its route (an output
+    guardrail of the analyst's that trips). The caller's model reads what replaced it."""
+    from agents import GuardrailFunctionOutput, output_guardrail  # pyright: ignore[reportMissingImports]
+
+    @tool_output_guardrail
+    def redact(data: Any) -> Any:
+        return ToolGuardrailFunctionOutput.reject_content("Redacted.")
+
+    @output_guardrail
+    def trip(context: Any, agent: Any, output: Any) -> Any:
+        return GuardrailFunctionOutput(output_info=None, tripwire_triggered=True)
+
+    options: dict[str, Any] = (
+        {"tool_guardrails": [redact]} if replaced_by == "tool output guardrail" else {"analyst_guardrails": [trip]}
+    )
+    [result], [model, analyst_model], _ = asyncio.run(_callers_with_the_route(example_python, **options))
+    assert len(analyst_model.calls) == 1  # the analyst's route ended its run on the view
+    assert result.final_output == SUMMARY and len(model.calls) == 2
+    [read] = _texts(_function_output(model, 1))
+    if replaced_by == "tool output guardrail":
+        assert read == "Redacted."
+    else:
+        assert read.startswith("An error occurred while running the tool. Please try again.")
+
+
+def test_a_step_with_the_nested_agent_and_a_verbatim_tool_of_the_callers_own_answers_with_both(
+    example_python: str,
+) -> None:
+    """As for several verbatim calls of one step: one answer holding each view, in the order called."""
+    from mcp_rendering.host import JOINED_HEAD
+
+    [result], [model, _], _ = asyncio.run(_callers_with_the_route(example_python, own_call=True))
+    answer = result.final_output
+    assert len(model.calls) == 1 and isinstance(answer, str)
+    head, *parts = answer.split("\n\n")
+    assert head.startswith(JOINED_HEAD.split("{mark}")[0].format(count=2))
+    assert 'Verbatim result from tool "financial_statements" of server "example".' in parts
+    assert 'Verbatim result from tool "financial_statements" of server "mine".' in parts
+    assert answer.index('server "example".') < answer.index('server "mine".')
+
+
+def test_a_streamed_caller_over_a_streamed_nested_agent_answers_with_the_view(example_python: str) -> None:
+    """`Runner.run_streamed` for the caller, and `as_tool(on_stream=...)`, which runs the nested agent streamed."""
+
+    async def run() -> tuple[Any, ScriptedModel, int]:
+        server = RenderingMCPServerStdio(
+            params={"command": example_python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
+            name="example",
+            client_session_timeout_seconds=60,
+        )
+        events: list[Any] = []
+        model = ScriptedModel(
+            [[function_call("analyst", {"input": "Go."}, call_id="o-0")], [assistant_message(SUMMARY)]]
+        )
+        async with server:
+            analyst = Agent(
+                name="analyst",
+                model=ScriptedModel([[function_call("financial_statements", {}, call_id="a-0")]]),
+                mcp_servers=[server],
+                tool_use_behavior=verbatim_final_output,
+            )
+            tool = analyst.as_tool(tool_name="analyst", tool_description="The analyst.", on_stream=events.append)
+            orchestrator = Agent(
+                name="orchestrator", model=model, tools=[tool], tool_use_behavior=verbatim_final_output
+            )
+            result = Runner.run_streamed(orchestrator, "Go.", run_config=RunConfig(tracing_disabled=True))
+            async for _ in result.stream_events():
+                pass
+        return result, model, len(events)
+
+    result, model, events = asyncio.run(run())
+    assert events > 0  # the nested run was streamed
+    assert _is_the_view(result.final_output, example_python) and len(model.calls) == 1

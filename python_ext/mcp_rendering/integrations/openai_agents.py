@@ -38,10 +38,20 @@ goes back to the model as usual, so tools the server does not mark are untouched
 run: the model reads it, as without the route, and may correct its call. In a turn that also called a tool that is
 not verbatim, the model answers, and the verbatim answer stays in the output item's custom data (`rendered_output`,
 key "answer") for the application to show beside it. A partial result's answer says so and how to get the rest.
-An agent none of whose MCP servers is of these classes (the SDK's own `MCPServerStdio` gives no host's view) is
-refused with the SDK's `UserError` at its first tool turn. So is an agent with the route run as a tool of another
-agent (`Agent.as_tool`) whose caller's run would go on to its model, by the server classes' `list_tools` before any
-call of the nested run: give the caller `StopAtTools` naming that tool, and its run ends on the view.
+An agent with MCP servers none of which is of these classes (the SDK's own `MCPServerStdio` gives no host's view) is
+refused with the SDK's `UserError` at its first tool turn.
+
+Under another agent (`Agent.as_tool`), give the caller the same line. The nested run's `verbatim_final_output` keeps
+the view it ends on, under what the SDK gives both runs: the caller's tool call (the `ToolContext` the nested run
+is made with) and the caller's run (the `Usage` the two share). The caller's `verbatim_final_output` takes a call's
+output for that view only when it is that very object: a `custom_output_extractor`, a tool output guardrail or a
+`failure_error_function` text that replaced it goes to the model, whatever its text. The caller's step is then
+decided by the same rules: every call returned a view, and the views are the final output; any other call, and
+the model answers, reading every result. Several levels nest alike. Each view is taken out of the records when
+the caller's step reads it, and the records of a run go with it. A caller whose run would go on to its model (any
+other `tool_use_behavior` than this line or `StopAtTools` naming the tool) is refused by the server classes'
+`list_tools`, before any call of the nested run; only the agent that calls the one with the server is checked,
+not the agents above it.
 """
 
 from __future__ import annotations
@@ -49,6 +59,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import weakref
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
@@ -222,8 +233,8 @@ class RenderingServerMixin:
 
         Raises:
             UserError: `agent` has the route (`verbatim_final_output`) and runs as a tool of another agent
-                (`Agent.as_tool`) that does not end its own run on that tool (see the module docstring); raised
-                before the agent's model is called, so no call of the nested run reaches the server.
+                (`Agent.as_tool`) whose run would go on to its model (see the module docstring); raised before the
+                agent's model is called, so no call of the nested run reaches the server.
         """
         _check_caller(run_context, agent)
         return await cast("_AgentsServer", super()).list_tools(run_context, agent)
@@ -279,25 +290,19 @@ def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
     results as the final output, when every tool call of the turn returned one (see the module docstring); in the
     Markdown form when every server class that gave them was made with ``markdown=True``, plain text otherwise.
 
+    The output of another agent run through `Agent.as_tool` is a view too when it is the very object that agent's
+    own `verbatim_final_output` ended its run on (see the module docstring).
+
     Raises:
-        UserError: the agent has no MCP server of a rendering class (`RenderingMCPServerStdio`,
-            `RenderingMCPServerStreamableHttp`, or a class with `RenderingServerMixin`), so that no result could
-            ever end its run (the SDK's own `MCPServerStdio` gives no host's view).
+        UserError: the agent has MCP servers none of which is of a rendering class (`RenderingMCPServerStdio`,
+            `RenderingMCPServerStreamableHttp`, or a class with `RenderingServerMixin`), so that no result of theirs
+            could ever end its run (the SDK's own `MCPServerStdio` gives no host's view).
     """
     _check_servers(tool_results)
-    views: list[Mapping[str, Any]] = []
-    for tool_result in tool_results:
-        data = rendered_output(getattr(tool_result, "run_item", None)) or {}
-        answer = data.get("answer")
-        if not isinstance(answer, Mapping):
-            return _outcome(None)
-        view = cast("Mapping[str, Any]", answer)
-        if view.get("verbatim") is not True or view.get("is_error") is not False:
-            return _outcome(None)
-        if view.get("output") != _output_digest(getattr(tool_result, "output", None)):
-            return _outcome(None)  # the application replaced the output (a tool output guardrail): the model reads it
-        views.append(view)
-    if not views:
+    # Every result is read before deciding, so that each nested agent's recorded view is taken out of the records.
+    read = [_result_view(context, tool_result) for tool_result in tool_results]
+    views = [view for view in read if view is not None]
+    if not views or len(views) != len(read):
         return _outcome(None)
     # One form for the whole answer: the host's end lines and each answer rendered alike.
     markdown = all(view.get("form") == "markdown" for view in views)
@@ -311,15 +316,97 @@ def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
         max_bytes=min(bounds) if bounds else None,
         names=names,
     )
+    _record_nested_view(context, joined, form, min(bounds) if bounds else None)
     return _outcome(joined)
 
 
+def _result_view(context: Any, tool_result: Any) -> Mapping[str, Any] | None:
+    """The host's view a tool result gives the step's answer (its "text" or "markdown" by the answer's form, its
+    "form", "tool" and "max_bytes"), or None when the result is not one the route ends on."""
+    nested = _take_nested_view(context, tool_result)
+    if nested is not None:
+        return nested
+    data = rendered_output(getattr(tool_result, "run_item", None)) or {}
+    answer = data.get("answer")
+    if not isinstance(answer, Mapping):
+        return None
+    view = cast("Mapping[str, Any]", answer)
+    if view.get("verbatim") is not True or view.get("is_error") is not False:
+        return None
+    if view.get("output") != _output_digest(getattr(tool_result, "output", None)):
+        return None  # the application replaced the output (a tool output guardrail): the model reads it
+    return view
+
+
+@dataclass(frozen=True)
+class _NestedView:
+    """The final output `verbatim_final_output` gave a run made for a tool call of another agent (`Agent.as_tool`),
+    kept for that agent's own `verbatim_final_output`."""
+
+    output: str
+    form: str
+    max_bytes: int | None
+
+
+_nested_views: dict[int, dict[tuple[str, str], _NestedView]] = {}
+"""The nested runs' views, per run (by the identity of the `Usage` the SDK shares between a run and the runs it makes
+for its tool calls), then by the caller's tool call (its id and tool name). Each is taken out when the caller's step
+reads it; the rest go with the run's `Usage`."""
+
+
+def _record_nested_view(context: Any, output: str, form: str, max_bytes: int | None) -> None:
+    """Keep the final output of a run made for another agent's tool call, which the SDK runs with a `ToolContext`
+    naming that call (the SDK's `Agent.as_tool`): that agent's `verbatim_final_output` recognises it by identity."""
+    usage = getattr(context, "usage", None)
+    call_id = getattr(context, "tool_call_id", None)
+    tool = getattr(context, "tool_name", None)
+    if (
+        not isinstance(context, ToolContext)
+        or usage is None
+        or not isinstance(call_id, str)
+        or not isinstance(tool, str)
+    ):
+        return
+    key = id(usage)
+    records = _nested_views.get(key)
+    if records is None:
+        records = _nested_views[key] = {}
+        weakref.finalize(usage, _nested_views.pop, key, None)
+    records[(call_id, tool)] = _NestedView(output, form, max_bytes)
+
+
+def _take_nested_view(context: Any, tool_result: Any) -> Mapping[str, Any] | None:
+    """The view a nested agent's run gave this tool call, taken out of the records; None when it gave none, or when
+    what the call returned is not that very object (a `custom_output_extractor`, a tool output guardrail, a
+    `failure_error_function` text: anything else is read by the model)."""
+    records = _nested_views.get(id(getattr(context, "usage", None)))
+    run_item = getattr(tool_result, "run_item", None)
+    raw = getattr(run_item, "raw_item", None)
+    call_id = cast("Mapping[str, Any]", raw).get("call_id") if isinstance(raw, Mapping) else None
+    tool = getattr(getattr(tool_result, "tool", None), "name", None)
+    if records is None or not isinstance(call_id, str) or not isinstance(tool, str):
+        return None
+    recorded = records.pop((call_id, tool), None)
+    output = getattr(tool_result, "output", None)
+    if recorded is None or output is not recorded.output or getattr(run_item, "output", None) is not output:
+        return None
+    # The nested run's answer exists in the one form it ended in; it is joined as it is in either.
+    return {
+        "text": recorded.output,
+        "markdown": recorded.output,
+        "form": recorded.form,
+        "tool": tool,
+        "max_bytes": recorded.max_bytes,
+    }
+
+
 def _check_servers(tool_results: list[Any]) -> None:
-    """Refuse an agent none of whose MCP servers is of a rendering class: the route could never be taken."""
+    """Refuse an agent with MCP servers none of which is of a rendering class: their results could never take the
+    route. An agent with no MCP server may take it on another agent's view (`Agent.as_tool`)."""
     for tool_result in tool_results:
         agent = getattr(getattr(tool_result, "run_item", None), "agent", None)
         servers = getattr(agent, "mcp_servers", None)
-        if agent is None or not isinstance(servers, list):
+        if agent is None or not isinstance(servers, list) or not servers:
             continue
         if not any(isinstance(server, RenderingServerMixin) for server in cast("list[Any]", servers)):
             raise cast("Callable[[str], Exception]", UserError)(
@@ -332,10 +419,11 @@ def _check_servers(tool_results: list[Any]) -> None:
 
 def _check_caller(run_context: Any, agent: Any) -> None:
     """Refuse an agent with the route run as a tool of another agent (the SDK's `Agent.as_tool`, which runs it with
-    a `ToolContext` naming the calling agent and tool) unless the caller ends its own run on that tool's output
-    (`StopAtTools` naming it). Any other caller goes on to its model, which would read the host's view and write
-    the answer: "run_llm_again", "stop_on_first_tool" (which may end on another call of the step), a function of
-    the application's own, and `verbatim_final_output` too, which ends only on an MCP server's verbatim result."""
+    a `ToolContext` naming the calling agent and tool) unless the caller ends its own run on that tool's output: by
+    `verbatim_final_output` (by the same rules for a step as for an MCP server's result) or by `StopAtTools` naming
+    it. Any other caller goes on to its model, which would read the host's view and write the answer:
+    "run_llm_again", "stop_on_first_tool" (which may end on another call of the step), a function of the
+    application's own."""
     caller = getattr(run_context, "agent", None)
     tool = getattr(run_context, "tool_name", None)
     if not isinstance(run_context, ToolContext) or caller is None or not isinstance(tool, str):
@@ -343,15 +431,16 @@ def _check_caller(run_context: Any, agent: Any) -> None:
     if getattr(agent, "tool_use_behavior", None) is not verbatim_final_output:
         return
     behavior = getattr(caller, "tool_use_behavior", None)
+    if behavior is verbatim_final_output:
+        return
     if isinstance(behavior, Mapping) and tool in cast("Mapping[str, Any]", behavior).get("stop_at_tool_names", ()):
         return
     name = getattr(caller, "name", None)
     raise cast("Callable[[str], Exception]", UserError)(
         f"tool_use_behavior=verbatim_final_output on agent {getattr(agent, 'name', None)!r}, run as tool {tool!r} of"
         f" agent {name!r}, whose run would go on to its model, which would read the host's view and write the answer"
-        f" itself: give {name!r} tool_use_behavior=StopAtTools(stop_at_tool_names=[{tool!r}]), so that its run ends"
-        f" on this tool's output, or give the MCP server and tool_use_behavior=verbatim_final_output to {name!r}"
-        " itself"
+        f" itself: give {name!r} tool_use_behavior=verbatim_final_output too, so that its run ends on this tool's"
+        " view when its model called nothing else in that step"
     )
 
 
