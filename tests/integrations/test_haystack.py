@@ -793,6 +793,24 @@ def test_an_agent_whose_max_agent_steps_ends_it_after_its_verbatim_step_answers_
     assert (output["last_message"].text or "").startswith('Verbatim result from tool "financial_statements"')
 
 
+def test_a_step_with_the_agent_and_a_verbatim_tool_of_the_callers_own_ends_with_both_views(example_python: str) -> None:
+    own = MCPToolset(StdioServerInfo(command=example_python, args=["-m", FINANCIAL]))
+    try:
+        output, generator, _ = _under_a_caller(
+            example_python,
+            [*ANALYST, ("financial_statements", {})],
+            other_tools=[own],
+            caller_hooks=lambda hooks: direct_answers({"own": own}),
+        )
+    finally:
+        own.close()
+    final = output["last_message"].text or ""
+    assert generator.calls == 1
+    nested_at = final.index('Verbatim result from tool "financial_statements" of server "example".')
+    own_at = final.index('Verbatim result from tool "financial_statements" of server "own".')
+    assert nested_at < own_at
+
+
 def test_a_step_with_the_agent_and_another_tool_goes_to_the_model(example_python: str) -> None:
     from haystack.tools import create_tool_from_function  # pyright: ignore[reportMissingImports]
 
