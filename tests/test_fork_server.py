@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,10 +32,11 @@ _started: list[int] = []  # every server process the tests saw: none may outlive
 
 
 @pytest.fixture(scope="module")
-def launcher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    folder = Path(tempfile.mkdtemp(prefix="mcp-rendering-fork-"))  # short: a socket's path is at most 107 bytes
-    with fork_server.running(sys.executable, folder, tmp_path_factory.mktemp("fork") / "log") as path:
-        yield path
+def launcher() -> Iterator[Path]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("MCP_RENDERING_FORK_SERVERS", raising=False)  # these tests are of the fork server itself
+        with fork_server.running(sys.executable) as path:
+            yield Path(path)
     assert [pid for pid in _started if _alive(pid)] == []
 
 

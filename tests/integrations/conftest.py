@@ -16,10 +16,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -68,24 +66,19 @@ def server_python() -> str:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def fork_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Start the example servers through a fork server for the session: start-up cost only, the servers run the same
+def fork_server() -> Iterator[None]:
+    """The example servers start through a fork server for the session: start-up cost only, the servers run the same
     (the launcher runs the interpreter itself for anything a fork could not start exactly as it would)."""
     global _launcher
-    python = _interpreter()
-    if os.environ.get("MCP_RENDERING_FORK_SERVERS") == "0" or not Path(python).is_file():
-        yield
+    if not Path(_interpreter()).is_file():
+        yield  # example_python says what is missing
         return
-    # A short folder of its own: a Unix socket's path is at most 107 bytes.
-    folder = Path(tempfile.mkdtemp(prefix="mcp-rendering-fork-"))
-    log = tmp_path_factory.mktemp("fork-server") / "log"
-    try:
-        with fork_server_module.running(python, folder, log) as launcher:
-            _launcher = str(launcher)
+    with fork_server_module.running(_interpreter()) as launcher:
+        _launcher = launcher
+        try:
             yield
-    finally:
-        _launcher = None
-        shutil.rmtree(folder, ignore_errors=True)
+        finally:
+            _launcher = None
 
 
 @pytest.fixture(scope="session")

@@ -33,35 +33,45 @@ _MESSAGE_BYTES = 1 << 20  # a request holds the environment: far larger than any
 
 
 @contextlib.contextmanager
-def running(python: str, folder: Path, log: Path) -> Iterator[Path]:
-    """A fork server on `python` for the duration, its socket in `folder`; the launcher's path, written there.
-    The fork server's messages go to `log`; it ends with every child it still has."""
+def running(python: str) -> Iterator[str]:
+    """A fork server on `python` for the duration; what to run the servers with meanwhile: its launcher, or `python`
+    itself where `MCP_RENDERING_FORK_SERVERS=0` (start-up cost is all it changes). It ends with every child it has."""
+    import shutil
     import subprocess
+    import tempfile
 
+    if os.environ.get("MCP_RENDERING_FORK_SERVERS") == "0":
+        yield python
+        return
+    folder = Path(tempfile.mkdtemp(prefix="mcp-rendering-fork-"))  # short: a socket's path is at most 107 bytes
+    socket_path = str(folder / "socket")
+    log = folder / "log"  # what the fork server says: why a start was not forked, or why it did not start
     # No PYTHON* settings: those of the servers' usual environment (an MCP client passes few variables). A server
     # started with others runs on the interpreter itself.
     environment = {key: value for key, value in os.environ.items() if not key.startswith("PYTHON")}
-    socket_path = str(folder / "socket")
-    with log.open("wb") as errors:
-        process = subprocess.Popen(
-            [python, __file__, "serve", socket_path],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=errors,
-            env=environment,
-            start_new_session=True,  # its own process group, which its children stay in: they end with it
-        )
-    assert process.stdout is not None
     try:
-        if process.stdout.readline() != b"ready\n":
-            raise RuntimeError(f"the fork server did not start:\n{log.read_text(errors='replace')}")
-        launcher = folder / "python"
-        write_launcher(launcher, python, socket_path)
-        yield launcher
+        with log.open("wb") as errors:
+            process = subprocess.Popen(
+                [python, __file__, "serve", socket_path],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=errors,
+                env=environment,
+                start_new_session=True,  # its own process group, which its children stay in: they end with it
+            )
+        assert process.stdout is not None
+        try:
+            if process.stdout.readline() != b"ready\n":
+                raise RuntimeError(f"the fork server did not start:\n{log.read_text(errors='replace')}")
+            launcher = folder / "python"
+            write_launcher(launcher, python, socket_path)
+            yield str(launcher)
+        finally:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            process.stdout.close()
     finally:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-        process.stdout.close()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def write_launcher(path: Path, python: str, socket_path: str) -> None:
