@@ -28,7 +28,17 @@ PROBE_MODULE = "tests.support.start_probe"
 PROBE_FILE = REPO / "tests" / "support" / "start_probe.py"
 # A server's usual environment: few variables (the test run's own PYTHON* settings would make each run unforked).
 ENV = {"PATH": os.environ["PATH"]}
-_started: list[int] = []  # every server process the tests saw: none may outlive the fork server
+_started: list[int] = []
+
+_SIGNALS = (
+    "import signal, sys\n"
+    "def signals():  # the signals ignored and those blocked\n"
+    "    ignored = [int(s) for s in signal.valid_signals() if s not in (signal.SIGPIPE, signal.SIGXFSZ)\n"
+    "               and signal.getsignal(s) == signal.SIG_IGN]\n"
+    "    return ignored, sorted(int(s) for s in signal.pthread_sigmask(signal.SIG_BLOCK, []))"
+)
+"""Code that defines `signals()`: what a start inherits of its parent's signals, to compare."""
+# every server process the tests saw: none may outlive the fork server
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +115,7 @@ def test_an_example_server_forked_answers_as_one_started(launcher: Path) -> None
 @pytest.mark.parametrize(
     ("args", "env"),
     [
-        (["-c", "import sys; print('mcp' in sys.modules)"], {}),
+        (["-c", f"{_SIGNALS}\nprint('mcp' in sys.modules, signals())"], {}),
         (["-X", "dev", "-c", "import sys; print('mcp' in sys.modules, sys.flags.dev_mode)"], {}),
         (["-m", "shadowing"], {"PYTHONHASHSEED": "1"}),
         (["-m", "shadowing"], {"PYTHONPATH": "shadowing"}),
@@ -115,7 +125,7 @@ def test_an_example_server_forked_answers_as_one_started(launcher: Path) -> None
 def test_what_a_fork_could_not_start_exactly_runs_on_the_interpreter(
     launcher: Path, tmp_path: Path, args: list[str], env: dict[str, str]
 ) -> None:
-    (tmp_path / "shadowing.py").write_text("import sys\nprint('mcp' in sys.modules)\n", encoding="utf-8")
+    (tmp_path / "shadowing.py").write_text(f"{_SIGNALS}\nprint('mcp' in sys.modules, signals())\n", encoding="utf-8")
     # A package the fork server imported, which this folder would shadow for a server on PYTHONPATH.
     (tmp_path / "shadowing" / "anyio").mkdir(parents=True)
     (tmp_path / "shadowing" / "anyio" / "__init__.py").write_text("", encoding="utf-8")
@@ -132,11 +142,36 @@ def test_what_a_fork_could_not_start_exactly_runs_on_the_interpreter(
 
 def test_the_same_launch_with_nothing_to_shadow_is_forked(launcher: Path, tmp_path: Path) -> None:
     # The counterpart of the cases above: the fork server is reachable and these arguments are forked.
-    (tmp_path / "shadowing.py").write_text("import sys\nprint('mcp' in sys.modules)\n", encoding="utf-8")
+    (tmp_path / "shadowing.py").write_text(f"{_SIGNALS}\nprint('mcp' in sys.modules, signals())\n", encoding="utf-8")
     done = subprocess.run(
         [launcher, "-m", "shadowing"], cwd=tmp_path, env=ENV, capture_output=True, text=True, check=False
     )
-    assert (done.stdout, done.returncode) == ("True\n", 0)
+    assert (done.stdout, done.returncode) == ("True ([], [])\n", 0)
+
+
+def test_a_server_forked_inherits_the_signals_its_client_left_ignored_or_blocked(
+    launcher: Path, tmp_path: Path
+) -> None:
+    script = tmp_path / "signals.py"
+    script.write_text(f"{_SIGNALS}\nprint('mcp' in sys.modules, signals())\n", encoding="utf-8")
+    # A client that ignores SIGINT and blocks SIGUSR1 before it starts the server.
+    client = (
+        "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+        "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1}); os.execv(sys.argv[1], sys.argv[1:])"
+    )
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-c", client, str(python), str(script)],
+            env=ENV,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        ).stdout
+        for python in (launcher, sys.executable)
+    ]
+    expected = f"([{int(signal.SIGINT)}], [{int(signal.SIGUSR1)}])"
+    assert outputs == [f"True {expected}\n", f"False {expected}\n"]
 
 
 _WAITING = """

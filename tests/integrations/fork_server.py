@@ -108,17 +108,26 @@ def launch(python: str, socket_path: str, args: list[str]) -> NoReturn:
         _exec(python, args)
     # Until the child's pid is known, a signal waits instead of ending the launcher before it could be forwarded.
     forwarded = {signal.SIGTERM, signal.SIGINT}
-    signal.pthread_sigmask(signal.SIG_BLOCK, forwarded)
-    request = {"args": args, "env": dict(os.environ), "cwd": os.getcwd(), **_interpreter_settings(dict(os.environ))}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, forwarded)
+    request = {
+        "args": args,
+        "env": dict(os.environ),
+        "cwd": os.getcwd(),
+        # What a start inherits of signals: the mask, and the signals its parent left ignored.
+        "mask": sorted(mask),
+        "ignored": [signum for signum in _STARTING_HANDLERS if signal.getsignal(signum) == signal.SIG_IGN],
+        **_interpreter_settings(dict(os.environ)),
+    }
     socket.send_fds(connection, [json.dumps(request).encode()], [0, 1, 2])
     reply = json.loads(connection.recv(_MESSAGE_BYTES) or b'{"fallback": "no answer"}')
     if "fallback" in reply:
         connection.close()
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # an exec keeps the mask
         _exec(python, args)
     pid: int = reply["pid"]
     for signum in forwarded:
         signal.signal(signum, lambda signum, _frame: os.kill(pid, signum))
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, forwarded)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     # The child holds the client's pipes now: the launcher lets go of its copies so that they close with the child.
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
@@ -160,8 +169,8 @@ class _Child:
         os.environ.clear()
         os.environ.update(request["env"])
         for signum, handler in _STARTING_HANDLERS.items():
-            signal.signal(signum, handler)
-        signal.pthread_sigmask(signal.SIG_SETMASK, set())
+            signal.signal(signum, signal.SIG_IGN if signum in request["ignored"] else handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, request["mask"])
         import importlib
         import random
         import runpy
@@ -189,13 +198,16 @@ class _Child:
             exec(code, main.__dict__)  # the server file, as `python FILE` runs it
 
 
-# The handlers an interpreter starts with (the fork server sets none of its own; a child starts from these anyway).
+# The handlers an interpreter starts with, where its parent left a signal at its default (the fork server sets none
+# of its own; a child starts from these anyway).
 _STARTING_HANDLERS: dict[int, Any] = {
     signal.SIGINT: signal.default_int_handler,
     signal.SIGTERM: signal.SIG_DFL,
-    signal.SIGCHLD: signal.SIG_DFL,
     signal.SIGHUP: signal.SIG_DFL,
-    signal.SIGPIPE: signal.SIG_IGN,
+    signal.SIGQUIT: signal.SIG_DFL,
+    signal.SIGUSR1: signal.SIG_DFL,
+    signal.SIGUSR2: signal.SIG_DFL,
+    signal.SIGCHLD: signal.SIG_DFL,
 }
 
 
