@@ -7,7 +7,9 @@ and working directory, and the fork server forks a child that runs the server mo
 project's own code (`mcp_rendering`, the example servers) is not imported beforehand, so each server imports it from
 its own path and reads its environment at import as a real start does. Anything the launcher cannot hand over exactly
 (other flags, `-c`, a path entry that could shadow a module already imported, another locale or `PYTHON*` setting, no
-fork server) runs the real interpreter instead: only the start-up cost differs, never the behaviour.
+fork server) runs the real interpreter instead: only the start-up cost differs, never the behaviour. What a fork
+cannot draw again is the seed of str hashes: every server of a session shares the fork server's, where each start
+draws its own (set order differs between starts either way; nothing a server sends depends on it).
 
     python fork_server.py serve SOCKET     # the fork server (the session fixture starts it)
     launcher -m MODULE ARGS... | FILE ARGS...   # the launcher (written by `write_launcher`), as the interpreter
