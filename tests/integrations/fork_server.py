@@ -9,7 +9,8 @@ its own path and reads its environment at import as a real start does. Anything 
 (other flags, `-c`, a path entry that could shadow a module already imported, another locale or `PYTHON*` setting, no
 fork server) runs the real interpreter instead: only the start-up cost differs, never the behaviour. What a fork
 cannot draw again is the seed of str hashes: every server of a session shares the fork server's, where each start
-draws its own (set order differs between starts either way; nothing a server sends depends on it).
+draws its own (set order differs between starts either way; the suites and the reach check read the same with
+and without the fork server).
 
     python fork_server.py serve SOCKET     # the fork server (the session fixture starts it)
     launcher -m MODULE ARGS... | FILE ARGS...   # the launcher (written by `write_launcher`), as the interpreter
