@@ -33,6 +33,7 @@ from mcp_rendering.host import COMPLETE_LINE, FRAMING_HEADER, result_is_complete
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, read_directive
 from mcp_rendering.records import result_records
 from mcp_rendering.types import PARTIAL_MARKER
+from tests.integrations import fork_server
 
 EXAMPLE_MODULE = "mcp_rendering.examples.financial"
 TOOL = "financial_statements"
@@ -251,10 +252,10 @@ def run_driver(env: Environment, driver: str, jobs: Sequence[Mapping[str, Any]])
     return cast("dict[str, Any]", json.loads(lines[-1]))
 
 
-def _job(configuration: Configuration, variant: Variant, helped: bool) -> dict[str, Any]:
+def _job(configuration: Configuration, variant: Variant, helped: bool, server_python: str) -> dict[str, Any]:
     return {
         "id": cell_id(configuration, variant, helped),
-        "command": sys.executable,
+        "command": server_python,
         "args": ["-m", EXAMPLE_MODULE, *variant.args],
         "cwd": str(ROOT),
         "helped": helped,
@@ -262,25 +263,29 @@ def _job(configuration: Configuration, variant: Variant, helped: bool) -> dict[s
     }
 
 
-def observe_all(configurations: Sequence[Configuration] = CONFIGURATIONS) -> dict[str, dict[str, Any]]:
+def observe_all(
+    configurations: Sequence[Configuration] = CONFIGURATIONS, server_python: str = sys.executable
+) -> dict[str, dict[str, Any]]:
     """Every cell's observation (and every final answer's, under `answer_id`), one driver process per
-    (environment, driver), those processes in parallel."""
+    (environment, driver), those processes in parallel, their servers run with `server_python`."""
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for configuration in configurations:
         for variant in VARIANTS:
             for helped in (False, True) if configuration.adapter else (False,):
                 key = (configuration.env, configuration.driver)
-                groups.setdefault(key, []).append(_job(configuration, variant, helped))
+                groups.setdefault(key, []).append(_job(configuration, variant, helped, server_python))
             if configuration.answer_driver is not None:
                 for helped in (False, True):
-                    job = _job(configuration, variant, helped)
+                    job = _job(configuration, variant, helped, server_python)
                     job["id"] = answer_id(configuration, variant, helped)
                     job["options"]["summary"] = SUMMARY
                     groups.setdefault((configuration.env, configuration.answer_driver), []).append(job)
         if configuration.answer_driver in outcomes.SCENARIO_DRIVERS:  # beyond one whole result (`outcomes`)
             for scenario in outcomes.SCENARIOS:
                 for helped in (False, True):
-                    job = outcomes.scenario_job(scenario, _job(configuration, VARIANTS[0], helped), SUMMARY)
+                    job = outcomes.scenario_job(
+                        scenario, _job(configuration, VARIANTS[0], helped, server_python), SUMMARY
+                    )
                     job["id"] = outcomes.outcome_id(configuration.id, scenario.id, helped)
                     groups.setdefault((configuration.env, configuration.answer_driver), []).append(job)
     with ThreadPoolExecutor(min(len(groups), PARALLEL_DRIVERS)) as pool:
@@ -589,7 +594,10 @@ def measure(envs: Collection[str] = ()) -> dict[str, Any]:
     `results.json` for what was measured."""
     configurations = tuple(c for c in CONFIGURATIONS if not envs or c.env in envs)
     references = reference_results()
-    observations = observe_all(configurations)
+    # Nearly all of a driver's work is starting the example server: the starts go through a fork server that has
+    # imported the MCP SDK once (MCP_RENDERING_FORK_SERVERS=0 does without), which changes nothing else.
+    with fork_server.running(sys.executable) as server_python:
+        observations = observe_all(configurations, server_python)
     cells: list[dict[str, Any]] = []
     for configuration in configurations:
         for variant in VARIANTS:
