@@ -228,7 +228,7 @@ def test_rendered_output_of_other_items() -> None:
 
 
 def test_the_docs_page_example_runs_as_written(tmp_path: Path) -> None:
-    example, route = page_examples("openai-agents.md")
+    example, route, _ = page_examples("openai-agents.md")
     done = run_example(example, tmp_path)
     assert done.returncode == 0, done.stderr
     assert "example-financial" in done.stdout  # the caption names the server
@@ -755,25 +755,11 @@ def test_an_output_extractor_keeps_the_route_only_when_it_returns_the_view_itsel
         assert read.startswith("Verbatim result" if extractor is _equal_copy else "Result from tool")
 
 
-def test_concurrent_runs_of_one_agent_pair_keep_their_own_views_and_leave_none(example_python: str) -> None:
-    import gc
-    import weakref
-
-    from mcp_rendering.integrations import openai_agents
-
+def test_concurrent_runs_of_one_agent_pair_keep_their_own_views(example_python: str) -> None:
     results, [model, analyst_model], _ = asyncio.run(_callers_with_the_route(example_python, runs=2))
     assert all(_is_the_view(result.final_output, example_python) for result in results)
     assert len(model.calls) == 2 and len(analyst_model.calls) == 2
-    usages = [result.context_wrapper.usage for result in results]
-    assert len({id(usage) for usage in usages}) == 2
-    # Each view was taken out of the records by its caller; the run's record set goes with the run.
-    assert [openai_agents._nested_views.get(id(usage)) for usage in usages] == [{}, {}]  # pyright: ignore[reportPrivateUsage]
-    keys = [id(usage) for usage in usages]
-    gone = [weakref.ref(usage) for usage in usages]
-    del results, usages
-    gc.collect()
-    assert all(ref() is None for ref in gone)
-    assert not any(key in openai_agents._nested_views for key in keys)  # pyright: ignore[reportPrivateUsage]
+    assert results[0].final_output is not results[1].final_output
 
 
 @pytest.mark.parametrize("replaced_by", ["tool output guardrail", "failure_error_function"])
@@ -854,3 +840,123 @@ def test_a_streamed_caller_over_a_streamed_nested_agent_answers_with_the_view(ex
     result, model, events = asyncio.run(run())
     assert events > 0  # the nested run was streamed
     assert _is_the_view(result.final_output, example_python) and len(model.calls) == 1
+
+
+def test_a_nested_run_resumed_from_a_serialized_state_answers_with_the_view(example_python: str) -> None:
+    """The analyst's server asks for approval; the application serializes the orchestrator's state, restores it with
+    `RunState.from_string`, approves and runs it again: the SDK runs the nested agent from the restored state, and
+    its view is still the orchestrator's final output, with no orchestrator's model reading it."""
+    from agents.run_state import RunState  # pyright: ignore[reportMissingImports]
+
+    async def run() -> tuple[Any, ScriptedModel, int]:
+        server = RenderingMCPServerStdio(
+            params={"command": example_python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
+            name="example",
+            client_session_timeout_seconds=60,
+            require_approval="always",
+        )
+        model = ScriptedModel(
+            [[function_call("analyst", {"input": "Go."}, call_id="o-0")], [assistant_message(SUMMARY)]] * 2
+        )
+        async with server:
+            analyst = Agent(
+                name="analyst",
+                model=ScriptedModel([[function_call("financial_statements", {}, call_id="a-0")]]),
+                mcp_servers=[server],
+                tool_use_behavior=verbatim_final_output,
+            )
+            tool = analyst.as_tool(tool_name="analyst", tool_description="The analyst.")
+            orchestrator = Agent(
+                name="orchestrator", model=model, tools=[tool], tool_use_behavior=verbatim_final_output
+            )
+            config = RunConfig(tracing_disabled=True)
+            result = await Runner.run(orchestrator, "Go.", run_config=config)
+            approvals = 0
+            while result.interruptions and approvals < 3:
+                state = await RunState.from_string(orchestrator, result.to_state().to_string())
+                for item in state.get_interruptions():
+                    state.approve(item)
+                    approvals += 1
+                result = await Runner.run(orchestrator, state, run_config=config)
+        return result, model, approvals
+
+    result, model, approvals = asyncio.run(run())
+    assert approvals == 1 and not result.interruptions
+    assert _is_the_view(result.final_output, example_python) and len(model.calls) == 1
+
+
+async def _own_nested_tool(python: str, returned: Any) -> tuple[Any, ScriptedModel, list[str]]:
+    """An orchestrator with the page's one line whose function tool runs the analyst (the one line too) with
+    `Runner.run` and returns `returned(result)`, or is the page's own function tool (`returned` None); returns the
+    orchestrator's result, its model, and the analyst's own final outputs."""
+    from agents import function_tool  # pyright: ignore[reportMissingImports]
+
+    server = RenderingMCPServerStdio(
+        params={"command": python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
+        name="example",
+        client_session_timeout_seconds=60,
+    )
+    model = ScriptedModel(
+        [[function_call("run_analyst", {"question": "Go."}, call_id="o-0")], [assistant_message(SUMMARY)]]
+    )
+    ended: list[str] = []
+
+    class _Runner:
+        """The SDK's `Runner`, keeping what the analyst's run ended on."""
+
+        @staticmethod
+        async def run(agent: Any, question: str) -> Any:
+            nested = await Runner.run(agent, question)
+            ended.append(nested.final_output)
+            return nested
+
+    async with server:
+        analyst = Agent(
+            name="analyst",
+            model=ScriptedModel([[function_call("financial_statements", {}, call_id="a-0")]]),
+            mcp_servers=[server],
+            tool_use_behavior=verbatim_final_output,
+        )
+        if returned is None:
+            names: dict[str, Any] = {"function_tool": function_tool, "Runner": _Runner, "analyst": analyst}
+            exec(page_examples("openai-agents.md")[2], names)  # the page's block, as written
+            run_analyst = names["run_analyst"]
+        else:
+
+            @function_tool
+            async def run_analyst(question: str) -> str:
+                """Asks the analyst."""
+                return returned(await _Runner.run(analyst, question))
+
+        orchestrator = Agent(
+            name="orchestrator", model=model, tools=[run_analyst], tool_use_behavior=verbatim_final_output
+        )
+        result = await Runner.run(orchestrator, "Go.", run_config=RunConfig(tracing_disabled=True))
+    return result, model, ended
+
+
+@pytest.mark.parametrize(
+    ("returned", "route"),
+    [
+        (None, True),
+        (lambda run: run.final_output, True),
+        (lambda run: str(run.final_output), True),
+        (lambda run: "".join(list(run.final_output)), False),
+        (lambda run: run.final_output + "\n", False),
+    ],
+    ids=["the_pages_tool", "final_output", "str_of_it", "an_equal_copy", "changed"],
+)
+def test_a_function_tool_that_runs_the_nested_agent_answers_with_its_final_output_only(
+    example_python: str, returned: Any, route: bool
+) -> None:
+    """The SDK's other way to nest an agent: a function tool of the application's calling `Runner.run`. Its
+    `result.final_output` returned as it is (`str()` gives it back as it is) ends the orchestrator's run on the view;
+    a copy, even equal, or a changed text goes to the orchestrator's model, which reads it and answers."""
+    result, model, [ended] = asyncio.run(_own_nested_tool(example_python, returned))
+    assert isinstance(ended, str) and _is_the_view(ended, example_python)
+    if route:
+        assert result.final_output == ended and len(model.calls) == 1
+    else:
+        assert result.final_output == SUMMARY and len(model.calls) == 2
+        [read] = _texts(_function_output(model, 1))
+        assert read.startswith("Verbatim result")
