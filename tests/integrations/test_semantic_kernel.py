@@ -46,7 +46,7 @@ from mcp_rendering.integrations.semantic_kernel import (
     direct_answers,
 )
 from mcp_rendering.types import PARTIAL_MARKER
-from tests.integrations.conftest import page_examples, run_example
+from tests.integrations.conftest import ROOT, page_examples, run_example
 from tests.integrations.marked_server import FAKE_CAPTION, HOSTILE_GUIDANCE
 
 FINANCIAL = "mcp_rendering.examples.financial"
@@ -803,11 +803,14 @@ async def _run_nested(
     tool: str = "financial_statements",
     before: Sequence[Filter] = (),
     function: Sequence[Filter] = (),
+    analyst_bound: Mapping[str, Any] | None = None,
+    caller_bound: Mapping[str, Any] | None = None,
 ) -> tuple[Any, ScriptedService, ScriptedService]:
     """An agent ("orchestrator") given another ("analyst", with its own line, calling `tool`) as a plugin, and
     `Clock`; the caller's model makes `calls` in one step. `listed`: the caller's line names the analyst. `before`:
     the caller's auto-function-invocation filters added before the adapter's; `function`: its function-invocation
-    filters. Returns the caller's answer, its service and the analyst's."""
+    filters. `analyst_bound`, `caller_bound`: the bounds given to each line. Returns the caller's answer, its service
+    and the analyst's."""
     analyst_service = ScriptedService(service_id="analyst", ai_model_id="analyst", calls=[(tool, {})])
     caller_service = ScriptedService(
         service_id="caller",
@@ -821,7 +824,7 @@ async def _run_nested(
             name="analyst",
             description="Reads the accounts.",
             plugins=[plugin],
-            **direct_answers(analyst_service, {"example": plugin}),
+            **direct_answers(analyst_service, {"example": plugin}, **(analyst_bound or {})),
         )
         # The caller holds the analyst's server too: its line names both, as the servers of one agent.
         agents: dict[str, Any] = {"example": plugin, "analyst": analyst} if listed else {"example": plugin}
@@ -831,7 +834,7 @@ async def _run_nested(
         caller = ChatCompletionAgent(
             name="orchestrator",
             plugins=[analyst, Clock(), plugin],
-            **direct_answers(caller_service, agents, kernel=kernel),
+            **direct_answers(caller_service, agents, kernel=kernel, **(caller_bound or {})),
         )
         for each in function:
             caller.kernel.add_filter("function_invocation", each)
@@ -850,6 +853,18 @@ def test_an_agent_given_as_a_plugin_ends_the_callers_turn_with_its_view(example_
     # Not named in the caller's line: the caller's model reads the view and answers.
     unlisted, caller, _ = asyncio.run(_run_nested(example_python, [ASK_ANALYST], listed=False))
     assert str(unlisted) == SUMMARY and caller.requests == 2 and caller.read == [str(message)]
+
+
+def test_the_nested_agents_view_has_its_own_bounds_not_the_callers(example_python: str) -> None:
+    """As the page says: the agent's line bounds its view, whatever the caller's line gives."""
+    reference = _reference(example_python, FINANCIAL, "financial_statements")
+    bound = {"max_bytes": 2000}
+    whole, _, _ = asyncio.run(_run_nested(example_python, [ASK_ANALYST], caller_bound=bound))
+    assert audit(str(whole), reference, markup="text").rows_intact == 54 and len(str(whole).encode()) > 2000
+    bounded, _, _ = asyncio.run(_run_nested(example_python, [ASK_ANALYST], analyst_bound=bound))
+    assert audit(str(bounded), reference, markup="text").rows_intact < 54
+    page = " ".join((ROOT / "docs" / "semantic-kernel.md").read_text(encoding="utf-8").split())
+    assert "The agent's view keeps the bounds of the agent's own line" in page
 
 
 def test_a_step_with_the_nested_agent_and_another_function_goes_to_the_callers_model(example_python: str) -> None:
