@@ -238,9 +238,12 @@ def test_a_toolkit_given_to_a_team_itself_answers_through_the_teams_post_hooks(e
         assert final.startswith('Verbatim result from tool "financial_statements" of server "example".'), hooked
 
 
-def _run_member(python: str, respond_directly: bool) -> tuple[Any, ScriptedModel, list[str], list[dict[str, Any]]]:
+def _run_member(
+    python: str, respond_directly: bool, alone: list[Any] | None = None
+) -> tuple[Any, ScriptedModel, list[str], list[dict[str, Any]]]:
     """A team whose leader delegates to a member given the toolkit (the leader reads the member's reply, then
-    writes `SUMMARY`); with the tool results the leader read and the calls of `entry` the server received."""
+    writes `SUMMARY`); with the tool results the leader read and the calls of `entry` the server received. `alone`:
+    the member then runs alone, and its output is added to it."""
     from agno.team import Team  # pyright: ignore[reportMissingImports]
 
     class Leader(ScriptedModel):
@@ -261,6 +264,9 @@ def _run_member(python: str, respond_directly: bool) -> tuple[Any, ScriptedModel
             )
             team = Team(name="desk", members=[member], model=leader, respond_directly=respond_directly)
             output = await team.arun("Show the entry of A-1.")
+            if alone is not None:
+                member.model = ScriptedModel(ENTRY)
+                alone.append(await member.arun("Show the entry of A-1."))
             assert not toolkit._answers  # pyright: ignore[reportPrivateUsage]
             received = await toolkit.session.call_tool("received", {})
         read = [str(message.content) for message in output.messages or [] if message.role == "tool"]
@@ -274,7 +280,8 @@ def test_a_toolkit_on_a_member_of_a_team_whose_leader_answers_is_refused_with_wh
 ) -> None:
     from agno.run import RunStatus  # pyright: ignore[reportMissingImports]
 
-    output, leader, read, received = _run_member(example_python, respond_directly=False)
+    alone: list[Any] = []
+    output, leader, read, received = _run_member(example_python, respond_directly=False, alone=alone)
     assert received == []  # refused before the call reached the server
     [member] = output.member_responses
     assert member.status == RunStatus.error
@@ -282,6 +289,11 @@ def test_a_toolkit_on_a_member_of_a_team_whose_leader_answers_is_refused_with_wh
     assert error.startswith("DirectAnswerMCPTools is given to agent 'member', a member of team 'desk',")
     assert "respond_directly=True" in error and "to the team itself" in error
     assert leader.calls == 2 and read == [error]  # the leader read the error, not a host's view to rewrite
+    # The same agent run alone afterwards is refused alike, and the text says why and what to run instead.
+    [lone] = alone
+    assert lone.status == RunStatus.error and str(lone.content) == error
+    assert "Agno keeps an agent once made a member of a team a member of it, in the agent's runs alone too" in error
+    assert error.endswith("run a separate Agent object alone.")
 
 
 def test_a_toolkit_on_a_member_of_a_team_that_responds_directly_answers(example_python: str) -> None:

@@ -287,6 +287,8 @@ class DirectAnswerMCPTools(MCPTools):  # pyright: ignore[reportUntypedBaseClass]
             f"DirectAnswerMCPTools is given to agent {_named(agent)}, a member of team {_named(team)}, whose leader"
             " reads the member's reply and writes the answer itself: the host's view would not reach the user. Give"
             " the team respond_directly=True, or give the toolkit (and its final_answer_hook) to the team itself."
+            " Agno keeps an agent once made a member of a team a member of it, in the agent's runs alone too: run"
+            " a separate Agent object alone."
         )
         run_id = cast("str | None", getattr(run_context, "run_id", None))
         if run_id is not None:
