@@ -47,14 +47,14 @@ Under another agent (`Agent.as_tool`), give the caller the same line. The caller
 call's output for a nested agent's view only when it is the very final output that agent's `verbatim_final_output`
 ended its run on, of that private class, which no server's JSON or model's text gives: a `custom_output_extractor`,
 a tool output guardrail or a `failure_error_function` text that replaced it goes to the model, whatever its text,
-and so does any copy or change of it (`str(output)` gives a plain `str`). A function tool of the application's that
-runs the agent with `Runner.run` is alike when it returns `result.final_output` itself. The caller's step is then
-decided by the same rules: every call returned a view, and the views are the final output; any other call, and the
-model answers, reading every result. Several levels nest alike, and a nested run resumed from a serialized
-`RunState` too. A caller whose run would go on to its model (any other `tool_use_behavior` than this line or
-`StopAtTools` naming the tool) is refused by the server classes' `list_tools`, before any call of the nested run,
-where the SDK gives the nested run the `ToolContext` of the caller's call (`as_tool`'s run); only the agent that
-calls the one with the server is checked, not the agents above it.
+and so does any text made from it (joined, sliced, edited; `str()` gives it back as it is). A function tool of the
+application's that runs the agent with `Runner.run` is alike when it returns `result.final_output` itself. The
+caller's step is then decided by the same rules: every call returned a view, and the views are the final output;
+any other call, and the model answers, reading every result. Several levels nest alike, and a nested run resumed
+from a serialized `RunState` too. A caller whose run would go on to its model (any other `tool_use_behavior` than
+this line or `StopAtTools` naming the tool) is refused by the server classes' `list_tools`, before any call of the
+nested run, where the SDK gives the nested run the `ToolContext` of the caller's call (`as_tool`'s run); only the
+agent that calls the one with the server is checked, not the agents above it.
 """
 
 from __future__ import annotations
