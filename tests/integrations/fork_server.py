@@ -2,15 +2,18 @@
 
 Each test starts one or more example servers over stdio, and nearly all of a start's CPU is importing the MCP SDK 2.x
 and what it pulls in (pydantic, starlette, uvicorn, ...). The fork server imports those once, on the servers'
-interpreter; a launcher, named in place of that interpreter, hands it its stdin, stdout, stderr, argv, environment
-and working directory, and the fork server forks a child that runs the server module as `python -m` would. The
-project's own code (`mcp_rendering`, the example servers) is not imported beforehand, so each server imports it from
-its own path and reads its environment at import as a real start does. Anything the launcher cannot hand over exactly
-(other flags, `-c`, a path entry that could shadow a module already imported, another locale or `PYTHON*` setting, no
-fork server) runs the real interpreter instead: only the start-up cost differs, never the behaviour. What a fork
-cannot draw again is the seed of str hashes: every server of a session shares the fork server's, where each start
-draws its own (set order differs between starts either way; the suites and the reach check read the same with
-and without the fork server).
+interpreter; a launcher, named in place of that interpreter, hands it its stdin, stdout, stderr, argv, environment,
+working directory and signal state, and the fork server forks a child that runs the server module as `python -m` or
+`python FILE` would. The project's own code (`mcp_rendering`, the example servers) is not imported beforehand, so each
+server imports it from its own path. Anything the launcher cannot hand over exactly (other flags, `-c`, a FILE that is
+not a `.py` source file, a path entry that could shadow a module already imported or holds a `sitecustomize` or
+`usercustomize`, another locale, another `PYTHON*` or `OTEL_*` setting, a fork server that does not answer within
+`REPLY_SECONDS`) runs the real interpreter instead. What still differs from a real start:
+- the seed of str hashes: one per session, drawn at random when the session's fork server starts and shared by every
+  server it forks, where each real start draws its own (so set order is the same in every forked server of a session);
+- the server's parent (`os.getppid()`) is the fork server, and its process group and session are the fork server's;
+- the SDK and what it imports are in `sys.modules` before the server runs (imported with the fork server's
+  environment: of what they read at import, TZ is read again and `OTEL_*` and `PYTHON*` settings fall back).
 
     python fork_server.py serve SOCKET     # the fork server (the session fixture starts it)
     launcher -m MODULE ARGS... | FILE ARGS...   # the launcher (written by `write_launcher`), as the interpreter
@@ -61,9 +64,9 @@ def running(python: str) -> Iterator[str]:
     folder = Path(tempfile.mkdtemp(prefix="mcp-rendering-fork-"))  # short: a socket's path is at most 107 bytes
     socket_path = str(folder / "socket")
     log = folder / "log"  # what the fork server says: why a start was not forked, or why it did not start
-    # No PYTHON* settings: those of the servers' usual environment (an MCP client passes few variables). A server
-    # started with others runs on the interpreter itself.
-    environment = {key: value for key, value in os.environ.items() if not key.startswith("PYTHON")}
+    # No PYTHON* or OTEL_* settings: those of the servers' usual environment (an MCP client passes few variables). A
+    # server started with others runs on the interpreter itself.
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "OTEL_"))}
     try:
         with log.open("wb") as errors:
             process = subprocess.Popen(
@@ -110,11 +113,14 @@ def write_launcher(path: Path, python: str, socket_path: str) -> None:
 
 
 def _interpreter_settings(environ: dict[str, str]) -> dict[str, Any]:
-    """What decides how the interpreter itself starts, beside argv: a child can only be forked where these match."""
+    """What decides how the interpreter itself starts and what `PREIMPORTED` read of the environment at import, beside
+    argv: a child can only be forked where these match (TZ, which `time` read, a child reads again)."""
     import locale
 
     python = {key: value for key, value in environ.items() if key.startswith("PYTHON") and key != "PYTHONPATH"}
-    return {"python": python, "locale": locale.setlocale(locale.LC_CTYPE)}
+    # OpenTelemetry, which the SDK imports, reads OTEL_PROPAGATORS and OTEL_PYTHON_CONTEXT at import.
+    telemetry = {key: value for key, value in environ.items() if key.startswith("OTEL_")}
+    return {"python": python, "telemetry": telemetry, "locale": locale.setlocale(locale.LC_CTYPE)}
 
 
 def launch(python: str, socket_path: str, args: list[str]) -> NoReturn:
@@ -273,7 +279,7 @@ def _fallback_reason(request: dict[str, Any], own_path: list[str], settings: dic
     if not _forkable(args):
         return "not -m MODULE or FILE"
     if {key: request[key] for key in settings} != settings:
-        return "another locale or PYTHON* setting"
+        return "another locale, PYTHON* or OTEL_* setting"
     file = os.path.join(request["cwd"], args[0])
     if args[0] != "-m" and not (file.endswith(".py") and os.path.isfile(file)):
         return "FILE is not a source file (a folder, a zip application, bytecode)"
