@@ -465,3 +465,31 @@ def test_the_forked_servers_of_a_session_share_one_hash_seed_drawn_per_session()
     assert [len(outputs) for outputs in sessions] == [1, 1]
     assert all(output.startswith("True") for outputs in sessions for output in outputs)
     assert sessions[0] != sessions[1]
+
+
+def test_a_signal_the_fork_server_was_left_ignoring_is_not_ignored_in_a_server_whose_client_does_not(
+    tmp_path: Path,
+) -> None:
+    script = tmp_path / "signals.py"
+    script.write_text(f"{_SIGNALS}\nprint('mcp' in sys.modules, signals())\n", encoding="utf-8")
+    # The fork server starts with SIGALRM ignored; the client of the server it then forks has it at its default.
+    parent = (
+        "import os, signal, subprocess, sys\n"
+        "from tests.integrations import fork_server\n"
+        "signal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
+        "with fork_server.running(sys.executable) as launcher:\n"
+        "    signal.signal(signal.SIGALRM, signal.SIG_DFL)\n"
+        "    environment = {'PATH': os.environ['PATH']}\n"
+        "    print(subprocess.run([launcher, sys.argv[1]], env=environment, capture_output=True, text=True).stdout)\n"
+    )
+    environment = {key: value for key, value in os.environ.items() if key != "MCP_RENDERING_FORK_SERVERS"}
+    done = subprocess.run(
+        [sys.executable, "-c", parent, str(script)],
+        cwd=REPO,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout == "True ([], [])\n\n"
