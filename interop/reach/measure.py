@@ -595,7 +595,9 @@ def measure(envs: Collection[str] = ()) -> dict[str, Any]:
     configurations = tuple(c for c in CONFIGURATIONS if not envs or c.env in envs)
     references = reference_results()
     # Nearly all of a driver's work is starting the example server: the starts go through a fork server that has
-    # imported the MCP SDK once (MCP_RENDERING_FORK_SERVERS=0 does without), which changes nothing else.
+    # imported the MCP SDK once (MCP_RENDERING_FORK_SERVERS=0 does without). The servers of a run then share one str
+    # hash seed (and the other differences fork_server.py lists); each reading is compared with a reference from a
+    # real start, never with another forked server's.
     with fork_server.running(sys.executable) as server_python:
         observations = observe_all(configurations, server_python)
     cells: list[dict[str, Any]] = []

@@ -7,8 +7,9 @@ Nothing here may import the MCP SDK 2.x or the project's development tools: the 
 The example servers run on the project's environment (the SDK 2.x); `MCP_RENDERING_SERVER_PYTHON` names its
 interpreter, by default `.venv/bin/python` at the repository root. They start through a fork server
 (`fork_server.py`): a process on that interpreter that has imported the MCP SDK once and forks each server from there,
-which saves most of the CPU of a start and changes nothing else. `MCP_RENDERING_FORK_SERVERS=0` starts each server on
-the interpreter itself, as a user would.
+which saves most of the CPU of a start. What still differs from a start (`fork_server.py` says exactly): the servers of
+a session share one str hash seed, drawn at random per session; their parent process is the fork server; the SDK is
+imported before they run. `MCP_RENDERING_FORK_SERVERS=0` starts each server on the interpreter itself, as a user would.
 """
 
 from __future__ import annotations
@@ -67,8 +68,9 @@ def server_python() -> str:
 
 @pytest.fixture(scope="session", autouse=True)
 def fork_server() -> Iterator[None]:
-    """The example servers start through a fork server for the session: start-up cost only, the servers run the same
-    (the launcher runs the interpreter itself for anything a fork could not start exactly as it would)."""
+    """The example servers start through a fork server for the session, which saves start-up cost (the launcher runs
+    the interpreter itself for anything a fork could not start exactly as it would; the module docstring of
+    `fork_server.py` says what still differs)."""
     global _launcher
     if not Path(_interpreter()).is_file():
         yield  # example_python says what is missing
