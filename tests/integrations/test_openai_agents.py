@@ -30,6 +30,7 @@ from agents import (  # pyright: ignore[reportMissingImports]
 from agents.items import ToolCallOutputItem  # pyright: ignore[reportMissingImports]
 from agents.mcp import MCPServer, MCPServerStdio  # pyright: ignore[reportMissingImports]
 from agents.testing import ScriptedModel, assistant_message, function_call  # pyright: ignore[reportMissingImports]
+from agents.tool_context import ToolContext  # pyright: ignore[reportMissingImports]
 
 from mcp_rendering import audit
 from mcp_rendering.host import FRAMING_HEADER
@@ -273,7 +274,8 @@ def test_the_route_answers_with_every_record_and_no_model_turn(example_python: s
     raw = _reference(example_python, FINANCIAL, "financial_statements", {})
     assert len(model.calls) == 1  # the model never read the result
     answer = result.final_output
-    assert isinstance(answer, str) and answer.startswith('Verbatim result from tool "financial_statements"')
+    # A plain `str`, as applications expect of a text final output.
+    assert type(answer) is str and answer.startswith('Verbatim result from tool "financial_statements"')
     report = audit(answer, raw, markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
     assert SUMMARY not in answer
@@ -755,11 +757,25 @@ def test_an_output_extractor_keeps_the_route_only_when_it_returns_the_view_itsel
         assert read.startswith("Verbatim result" if extractor is _equal_copy else "Result from tool")
 
 
-def test_concurrent_runs_of_one_agent_pair_keep_their_own_views(example_python: str) -> None:
+def test_concurrent_runs_of_one_agent_pair_keep_their_own_views_and_leave_none(example_python: str) -> None:
+    import gc
+    import weakref
+
+    from mcp_rendering.integrations import openai_agents
+
     results, [model, analyst_model], _ = asyncio.run(_callers_with_the_route(example_python, runs=2))
     assert all(_is_the_view(result.final_output, example_python) for result in results)
     assert len(model.calls) == 2 and len(analyst_model.calls) == 2
-    assert results[0].final_output is not results[1].final_output
+    usages = [result.context_wrapper.usage for result in results]
+    assert len({id(usage) for usage in usages}) == 2
+    # Each view was taken out of the records by its caller; the run's record set goes with the run.
+    assert [openai_agents._nested_views.get(id(usage)) for usage in usages] == [{}, {}]  # pyright: ignore[reportPrivateUsage]
+    keys = [id(usage) for usage in usages]
+    gone = [weakref.ref(usage) for usage in usages]
+    del results, usages
+    gc.collect()
+    assert all(ref() is None for ref in gone)
+    assert not any(key in openai_agents._nested_views for key in keys)  # pyright: ignore[reportPrivateUsage]
 
 
 @pytest.mark.parametrize("replaced_by", ["tool output guardrail", "failure_error_function"])
@@ -842,10 +858,14 @@ def test_a_streamed_caller_over_a_streamed_nested_agent_answers_with_the_view(ex
     assert _is_the_view(result.final_output, example_python) and len(model.calls) == 1
 
 
-def test_a_nested_run_resumed_from_a_serialized_state_answers_with_the_view(example_python: str) -> None:
-    """The analyst's server asks for approval; the application serializes the orchestrator's state, restores it with
-    `RunState.from_string`, approves and runs it again: the SDK runs the nested agent from the restored state, and
-    its view is still the orchestrator's final output, with no orchestrator's model reading it."""
+@pytest.mark.parametrize("resume", ["in memory", "serialized"])
+def test_a_resumed_nested_run_answers_with_the_view_in_memory_and_through_the_model_when_serialized(
+    example_python: str, resume: str
+) -> None:
+    """The analyst's server asks for approval; the application approves and runs the orchestrator's state again,
+    as `result.to_state()` gave it or restored by `RunState.from_string`. In memory the analyst's view is the
+    orchestrator's final output; a serialized state keeps no mark of the view, so the orchestrator's model reads it
+    and answers (as the page says)."""
     from agents.run_state import RunState  # pyright: ignore[reportMissingImports]
 
     async def run() -> tuple[Any, ScriptedModel, int]:
@@ -873,7 +893,9 @@ def test_a_nested_run_resumed_from_a_serialized_state_answers_with_the_view(exam
             result = await Runner.run(orchestrator, "Go.", run_config=config)
             approvals = 0
             while result.interruptions and approvals < 3:
-                state = await RunState.from_string(orchestrator, result.to_state().to_string())
+                state = result.to_state()
+                if resume == "serialized":
+                    state = await RunState.from_string(orchestrator, state.to_string())
                 for item in state.get_interruptions():
                     state.approve(item)
                     approvals += 1
@@ -882,13 +904,22 @@ def test_a_nested_run_resumed_from_a_serialized_state_answers_with_the_view(exam
 
     result, model, approvals = asyncio.run(run())
     assert approvals == 1 and not result.interruptions
-    assert _is_the_view(result.final_output, example_python) and len(model.calls) == 1
+    assert type(result.final_output) is str
+    if resume == "in memory":
+        assert _is_the_view(result.final_output, example_python) and len(model.calls) == 1
+    else:
+        assert result.final_output == SUMMARY and len(model.calls) == 2
+        [read] = _texts(_function_output(model, 1))
+        assert _is_the_view(read, example_python)
 
 
-async def _own_nested_tool(python: str, returned: Any) -> tuple[Any, ScriptedModel, list[str]]:
+async def _own_nested_tool(
+    python: str, returned: Any, *, with_context: bool = True
+) -> tuple[Any, ScriptedModel, list[str]]:
     """An orchestrator with the page's one line whose function tool runs the analyst (the one line too) with
-    `Runner.run` and returns `returned(result)`, or is the page's own function tool (`returned` None); returns the
-    orchestrator's result, its model, and the analyst's own final outputs."""
+    `Runner.run`, passing its own `ToolContext` when `with_context`, and returns `returned(result)`, or is the page's
+    own function tool (`returned` None); returns the orchestrator's result, its model, and the analyst's own final
+    outputs."""
     from agents import function_tool  # pyright: ignore[reportMissingImports]
 
     server = RenderingMCPServerStdio(
@@ -905,8 +936,8 @@ async def _own_nested_tool(python: str, returned: Any) -> tuple[Any, ScriptedMod
         """The SDK's `Runner`, keeping what the analyst's run ended on."""
 
         @staticmethod
-        async def run(agent: Any, question: str) -> Any:
-            nested = await Runner.run(agent, question)
+        async def run(agent: Any, question: str, context: Any = None) -> Any:
+            nested = await Runner.run(agent, question, context=context)
             ended.append(nested.final_output)
             return nested
 
@@ -924,9 +955,9 @@ async def _own_nested_tool(python: str, returned: Any) -> tuple[Any, ScriptedMod
         else:
 
             @function_tool
-            async def run_analyst(question: str) -> str:
+            async def run_analyst(ctx: ToolContext, question: str) -> str:
                 """Asks the analyst."""
-                return returned(await _Runner.run(analyst, question))
+                return returned(await _Runner.run(analyst, question, context=ctx if with_context else None))
 
         orchestrator = Agent(
             name="orchestrator", model=model, tools=[run_analyst], tool_use_behavior=verbatim_final_output
@@ -936,24 +967,27 @@ async def _own_nested_tool(python: str, returned: Any) -> tuple[Any, ScriptedMod
 
 
 @pytest.mark.parametrize(
-    ("returned", "route"),
+    ("returned", "with_context", "route"),
     [
-        (None, True),
-        (lambda run: run.final_output, True),
-        (lambda run: str(run.final_output), True),
-        (lambda run: "".join(list(run.final_output)), False),
-        (lambda run: run.final_output + "\n", False),
+        (None, True, True),
+        (lambda run: run.final_output, True, True),
+        (lambda run: str(run.final_output), True, True),
+        (lambda run: run.final_output, False, False),
+        (lambda run: "".join(list(run.final_output)), True, False),
+        (lambda run: run.final_output + "\n", True, False),
     ],
-    ids=["the_pages_tool", "final_output", "str_of_it", "an_equal_copy", "changed"],
+    ids=["the_pages_tool", "final_output", "str_of_it", "without_context", "an_equal_copy", "changed"],
 )
 def test_a_function_tool_that_runs_the_nested_agent_answers_with_its_final_output_only(
-    example_python: str, returned: Any, route: bool
+    example_python: str, returned: Any, with_context: bool, route: bool
 ) -> None:
-    """The SDK's other way to nest an agent: a function tool of the application's calling `Runner.run`. Its
-    `result.final_output` returned as it is (`str()` gives it back as it is) ends the orchestrator's run on the view;
-    a copy, even equal, or a changed text goes to the orchestrator's model, which reads it and answers."""
-    result, model, [ended] = asyncio.run(_own_nested_tool(example_python, returned))
-    assert isinstance(ended, str) and _is_the_view(ended, example_python)
+    """The SDK's other way to nest an agent: a function tool of the application's calling `Runner.run` with its own
+    `ToolContext`. Its `result.final_output` returned as it is (`str()` of it is the same object) ends the
+    orchestrator's run on the view; a copy, even equal, a changed text, or a run made without the tool's context goes
+    to the orchestrator's model, which reads it and answers."""
+    result, model, [ended] = asyncio.run(_own_nested_tool(example_python, returned, with_context=with_context))
+    assert type(ended) is str and _is_the_view(ended, example_python)
+    assert type(result.final_output) is str
     if route:
         assert result.final_output == ended and len(model.calls) == 1
     else:

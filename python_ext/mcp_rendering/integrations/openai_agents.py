@@ -41,20 +41,26 @@ key "answer") for the application to show beside it. A partial result's answer s
 An agent with MCP servers none of which is of these classes (the SDK's own `MCPServerStdio` gives no host's view) is
 refused with the SDK's `UserError` at its first tool turn.
 
-The final output is a `str` (of a private subclass, by which an agent calling this one recognises it).
+Under another agent (`Agent.as_tool`), give the caller the same line. The nested run's `verbatim_final_output` keeps
+the view it ends on, under what the SDK gives both runs: the caller's tool call (the `ToolContext` the nested run
+is made with) and the caller's run (the `Usage` the two share). The caller's `verbatim_final_output` takes a call's
+output for that view only when it is that very object: a `custom_output_extractor`, a tool output guardrail or a
+`failure_error_function` text that replaced it goes to the model, whatever its text. The caller's step is then
+decided by the same rules: every call returned a view, and the views are the final output; any other call, and
+the model answers, reading every result. Several levels nest alike. Each view is taken out of the records when
+the caller's step reads it, and the records of a run go with it. Every run's `final_output` is a plain `str`.
 
-Under another agent (`Agent.as_tool`), give the caller the same line. The caller's `verbatim_final_output` takes a
-call's output for a nested agent's view only when it is the very final output that agent's `verbatim_final_output`
-ended its run on, of that private class, which no server's JSON or model's text gives: a `custom_output_extractor`,
-a tool output guardrail or a `failure_error_function` text that replaced it goes to the model, whatever its text,
-and so does any text made from it (joined, sliced, edited; `str()` gives it back as it is). A function tool of the
-application's that runs the agent with `Runner.run` is alike when it returns `result.final_output` itself. The
-caller's step is then decided by the same rules: every call returned a view, and the views are the final output;
-any other call, and the model answers, reading every result. Several levels nest alike, and a nested run resumed
-from a serialized `RunState` too. A caller whose run would go on to its model (any other `tool_use_behavior` than
-this line or `StopAtTools` naming the tool) is refused by the server classes' `list_tools`, before any call of the
-nested run, where the SDK gives the nested run the `ToolContext` of the caller's call (`as_tool`'s run); only the
-agent that calls the one with the server is checked, not the agents above it.
+A function tool of the application's that runs the agent with `Runner.run` must pass its own context
+(`async def run_analyst(ctx: ToolContext, ...)`, `Runner.run(analyst, question, context=ctx)`) and return
+`result.final_output` (or `str()` of it, the same object): then the caller ends on the view; without `context=`, the
+caller's model answers. A run resumed from a serialized `RunState` (`RunState.from_string`) loses what identifies a
+nested view, the nested run's or the caller's: the caller's model answers, reading the view; a run resumed in
+memory (`result.to_state()`) keeps it. With the SDK 0.21, a resumed step that called two verbatim tools, one of them
+waiting for an approval, ends on the approved tool's view alone: the SDK gives the step's decision only that result.
+
+A caller whose run would go on to its model (any other `tool_use_behavior` than this line or `StopAtTools` naming the
+tool) is refused by the server classes' `list_tools`, before any call of the nested run; only the agent that calls
+the one with the server is checked, not the agents above it.
 """
 
 from __future__ import annotations
@@ -62,6 +68,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import weakref
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
@@ -292,9 +299,8 @@ def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
     results as the final output, when every tool call of the turn returned one (see the module docstring); in the
     Markdown form when every server class that gave them was made with ``markdown=True``, plain text otherwise.
 
-    The output of another agent's run (`Agent.as_tool`, or a function tool returning `result.final_output`) is a
-    view too when it is the very final output that agent's own `verbatim_final_output` ended its run on (see the
-    module docstring).
+    The output of another agent run through `Agent.as_tool` is a view too when it is the very object that agent's
+    own `verbatim_final_output` ended its run on (see the module docstring).
 
     Raises:
         UserError: the agent has MCP servers none of which is of a rendering class (`RenderingMCPServerStdio`,
@@ -302,7 +308,8 @@ def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
             could ever end its run (the SDK's own `MCPServerStdio` gives no host's view).
     """
     _check_servers(tool_results)
-    read = [_result_view(tool_result) for tool_result in tool_results]
+    # Every result is read before deciding, so that each nested agent's recorded view is taken out of the records.
+    read = [_result_view(context, tool_result) for tool_result in tool_results]
     views = [view for view in read if view is not None]
     if not views or len(views) != len(read):
         return _outcome(None)
@@ -318,13 +325,14 @@ def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
         max_bytes=min(bounds) if bounds else None,
         names=names,
     )
-    return _outcome(_view(joined, form, min(bounds) if bounds else None))
+    _record_nested_view(context, joined, form, min(bounds) if bounds else None)
+    return _outcome(joined)
 
 
-def _result_view(tool_result: Any) -> Mapping[str, Any] | None:
+def _result_view(context: Any, tool_result: Any) -> Mapping[str, Any] | None:
     """The host's view a tool result gives the step's answer (its "text" or "markdown" by the answer's form, its
     "form", "tool" and "max_bytes"), or None when the result is not one the route ends on."""
-    nested = _nested_view(tool_result)
+    nested = _take_nested_view(context, tool_result)
     if nested is not None:
         return nested
     data = rendered_output(getattr(tool_result, "run_item", None)) or {}
@@ -339,42 +347,65 @@ def _result_view(tool_result: Any) -> Mapping[str, Any] | None:
     return view
 
 
-class _View(str):
-    """The final output `verbatim_final_output` ends a run on: the host's view, in `form` and within `max_bytes`.
-    No server's JSON or model's text is ever of this class, and any text made from it (joined, sliced, edited,
-    restored from a serialized state) is a plain `str`; so an agent calling this one (`Agent.as_tool`, or a function
-    tool of the application's returning `result.final_output`) recognises the view by its class."""
+@dataclass(frozen=True)
+class _NestedView:
+    """The final output `verbatim_final_output` gave a run made for a tool call of another agent (`Agent.as_tool`),
+    kept for that agent's own `verbatim_final_output`."""
 
+    output: str
     form: str
     max_bytes: int | None
 
-    def __str__(self) -> str:
-        # The object itself, as for a plain `str`: the SDK passes every `str` final output through `str()`.
-        return self
+
+_nested_views: dict[int, dict[tuple[str, str], _NestedView]] = {}
+"""The nested runs' views, per run (by the identity of the `Usage` the SDK shares between a run and the runs it makes
+for its tool calls), then by the caller's tool call (its id and tool name). Each is taken out when the caller's step
+reads it; the rest go with the run's `Usage`."""
 
 
-def _view(text: str, form: str, max_bytes: int | None) -> _View:
-    view = _View(text)
-    view.form = form
-    view.max_bytes = max_bytes
-    return view
+def _record_nested_view(context: Any, output: str, form: str, max_bytes: int | None) -> None:
+    """Keep the final output of a run made for another agent's tool call, which the SDK runs with a `ToolContext`
+    naming that call (the SDK's `Agent.as_tool`): that agent's `verbatim_final_output` recognises it by identity."""
+    usage = getattr(context, "usage", None)
+    call_id = getattr(context, "tool_call_id", None)
+    tool = getattr(context, "tool_name", None)
+    if (
+        not isinstance(context, ToolContext)
+        or usage is None
+        or not isinstance(call_id, str)
+        or not isinstance(tool, str)
+    ):
+        return
+    key = id(usage)
+    records = _nested_views.get(key)
+    if records is None:
+        records = _nested_views[key] = {}
+        weakref.finalize(usage, _nested_views.pop, key, None)
+    records[(call_id, tool)] = _NestedView(output, form, max_bytes)
 
 
-def _nested_view(tool_result: Any) -> Mapping[str, Any] | None:
-    """The view of another agent's run that this tool call returned as it is; None for any other output (a
-    `custom_output_extractor`'s, a tool output guardrail's or a `failure_error_function`'s text, a copy: anything
-    else is read by the model)."""
-    output = getattr(tool_result, "output", None)
-    if type(output) is not _View or getattr(getattr(tool_result, "run_item", None), "output", None) is not output:
-        return None
+def _take_nested_view(context: Any, tool_result: Any) -> Mapping[str, Any] | None:
+    """The view a nested agent's run gave this tool call, taken out of the records; None when it gave none, or when
+    what the call returned is not that very object (a `custom_output_extractor`, a tool output guardrail, a
+    `failure_error_function` text: anything else is read by the model)."""
+    records = _nested_views.get(id(getattr(context, "usage", None)))
+    run_item = getattr(tool_result, "run_item", None)
+    raw = getattr(run_item, "raw_item", None)
+    call_id = cast("Mapping[str, Any]", raw).get("call_id") if isinstance(raw, Mapping) else None
     tool = getattr(getattr(tool_result, "tool", None), "name", None)
+    if records is None or not isinstance(call_id, str) or not isinstance(tool, str):
+        return None
+    recorded = records.pop((call_id, tool), None)
+    output = getattr(tool_result, "output", None)
+    if recorded is None or output is not recorded.output or getattr(run_item, "output", None) is not output:
+        return None
     # The nested run's answer exists in the one form it ended in; it is joined as it is in either.
     return {
-        "text": str(output),
-        "markdown": str(output),
-        "form": output.form,
-        "tool": tool if isinstance(tool, str) else None,
-        "max_bytes": output.max_bytes,
+        "text": recorded.output,
+        "markdown": recorded.output,
+        "form": recorded.form,
+        "tool": tool,
+        "max_bytes": recorded.max_bytes,
     }
 
 
