@@ -913,6 +913,73 @@ def test_a_resumed_nested_run_answers_with_the_view_in_memory_and_through_the_mo
         assert _is_the_view(read, example_python)
 
 
+@pytest.mark.parametrize("resume", ["in memory", "serialized"])
+def test_a_callers_step_resumed_after_its_nested_agent_answered_goes_to_its_model(
+    example_python: str, resume: str
+) -> None:
+    """In one step the orchestrator called the analyst, which answered, and a tool of its own server, which waits
+    for an approval. `result.to_state()` copies the run's `Usage`, under which the analyst's view was kept, and a
+    serialized state keeps no mark of it at all: resumed either way, the orchestrator's model reads both views and
+    answers. The SDK 0.21 gives the resumed step's decision only the approved call's result (as the page says)."""
+    from importlib.metadata import version
+
+    from agents.run_state import RunState  # pyright: ignore[reportMissingImports]
+
+    async def run() -> tuple[Any, ScriptedModel]:
+        def server(name: str, **options: Any) -> RenderingMCPServerStdio:
+            return RenderingMCPServerStdio(
+                params={"command": example_python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
+                name=name,
+                client_session_timeout_seconds=60,
+                **options,
+            )
+
+        model = ScriptedModel(
+            [
+                [
+                    function_call("analyst", {"input": "Go."}, call_id="o-0"),
+                    function_call("financial_statements", {}, call_id="o-1"),
+                ],
+                [assistant_message(SUMMARY)],
+            ]
+        )
+        async with server("example") as analysts, server("mine", require_approval="always") as own:
+            analyst = Agent(
+                name="analyst",
+                model=ScriptedModel([[function_call("financial_statements", {}, call_id="a-0")]]),
+                mcp_servers=[analysts],
+                tool_use_behavior=verbatim_final_output,
+            )
+            orchestrator = Agent(
+                name="orchestrator",
+                model=model,
+                mcp_servers=[own],
+                tools=[analyst.as_tool(tool_name="analyst", tool_description="The analyst.")],
+                tool_use_behavior=verbatim_final_output,
+            )
+            config = RunConfig(tracing_disabled=True)
+            result = await Runner.run(orchestrator, "Go.", run_config=config)
+            state = result.to_state()
+            if resume == "serialized":
+                state = await RunState.from_string(orchestrator, state.to_string())
+            [waiting] = state.get_interruptions()
+            state.approve(waiting)
+            result = await Runner.run(orchestrator, state, run_config=config)
+        return result, model
+
+    result, model = asyncio.run(run())
+    assert type(result.final_output) is str
+    if version("openai-agents").startswith("0.21."):
+        assert len(model.calls) == 1
+        assert result.final_output.startswith('Verbatim result from tool "financial_statements" of server "mine".')
+        return
+    assert result.final_output == SUMMARY and len(model.calls) == 2
+    read = [item if isinstance(item, dict) else item.model_dump() for item in model.calls[1].input]
+    outputs = [_texts(entry["output"]) for entry in read if entry.get("type") == "function_call_output"]
+    # The analyst's view, and the framed result of the orchestrator's own tool.
+    assert len(outputs) == 2 and any(_is_the_view(texts[0], example_python) for texts in outputs)
+
+
 async def _own_nested_tool(
     python: str, returned: Any, *, with_context: bool = True
 ) -> tuple[Any, ScriptedModel, list[str]]:

@@ -54,9 +54,11 @@ A function tool of the application's that runs the agent with `Runner.run` must 
 (`async def run_analyst(ctx: ToolContext, ...)`, `Runner.run(analyst, question, context=ctx)`) and return
 `result.final_output` (or `str()` of it, the same object): then the caller ends on the view; without `context=`, the
 caller's model answers. A run resumed from a serialized `RunState` (`RunState.from_string`) loses what identifies a
-nested view, the nested run's or the caller's: the caller's model answers, reading the view; a run resumed in
-memory (`result.to_state()`) keeps it. With the SDK 0.21, a resumed step that called two verbatim tools, one of them
-waiting for an approval, ends on the approved tool's view alone: the SDK gives the step's decision only that result.
+nested view, the nested run's or the caller's: the caller's model answers, reading the view; a nested run resumed
+in memory (`result.to_state()`) keeps it. A caller's step resumed in memory whose nested agent had answered before
+the interruption goes to the caller's model too, where `to_state()` copies the run's `Usage`, under which the view
+is kept (the SDK 0.24 does). With the SDK 0.21, a resumed step that called two verbatim tools, one of them waiting
+for an approval, ends on the approved tool's view alone: the SDK gives the step's decision only that result.
 
 A caller whose run would go on to its model (any other `tool_use_behavior` than this line or `StopAtTools` naming the
 tool) is refused by the server classes' `list_tools`, before any call of the nested run; only the agent that calls
