@@ -301,8 +301,9 @@ def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
     results as the final output, when every tool call of the turn returned one (see the module docstring); in the
     Markdown form when every server class that gave them was made with ``markdown=True``, plain text otherwise.
 
-    The output of another agent run through `Agent.as_tool` is a view too when it is the very object that agent's
-    own `verbatim_final_output` ended its run on (see the module docstring).
+    The output of another agent run through `Agent.as_tool`, or by a function tool passing its `ToolContext` as
+    `context=`, is a view too when it is the very object that agent's own `verbatim_final_output` ended its run on
+    (see the module docstring).
 
     Raises:
         UserError: the agent has MCP servers none of which is of a rendering class (`RenderingMCPServerStdio`,
@@ -367,7 +368,8 @@ reads it; the rest go with the run's `Usage`."""
 
 def _record_nested_view(context: Any, output: str, form: str, max_bytes: int | None) -> None:
     """Keep the final output of a run made for another agent's tool call, which the SDK runs with a `ToolContext`
-    naming that call (the SDK's `Agent.as_tool`): that agent's `verbatim_final_output` recognises it by identity."""
+    naming that call (the SDK's `Agent.as_tool`, or a function tool passing its own as `context=`): that agent's
+    `verbatim_final_output` recognises it by identity."""
     usage = getattr(context, "usage", None)
     call_id = getattr(context, "tool_call_id", None)
     tool = getattr(context, "tool_name", None)
