@@ -27,6 +27,7 @@ from agents import (  # pyright: ignore[reportMissingImports]
     tool_input_guardrail,
     tool_output_guardrail,
 )
+from agents.exceptions import UserError  # pyright: ignore[reportMissingImports]
 from agents.items import ToolCallOutputItem  # pyright: ignore[reportMissingImports]
 from agents.mcp import MCPServer, MCPServerStdio  # pyright: ignore[reportMissingImports]
 from agents.testing import ScriptedModel, assistant_message, function_call  # pyright: ignore[reportMissingImports]
@@ -472,7 +473,6 @@ def test_an_extractor_set_after_the_server_is_made_keeps_the_route(example_pytho
 def test_the_route_on_an_agent_with_no_rendering_server_is_refused(example_python: str) -> None:
     """`verbatim_final_output` on an agent whose MCP servers are the SDK's own classes could never take the route:
     a clear error naming the classes to use, not a run that silently ends on the model's text."""
-    from agents.exceptions import UserError  # pyright: ignore[reportMissingImports]
 
     async def run() -> None:
         model = ScriptedModel(
@@ -575,7 +575,6 @@ def test_an_agent_run_as_a_tool_whose_caller_goes_on_is_refused_before_any_call(
     `list_tools`: unless the caller ends its run on that tool (the page's one line, or `StopAtTools` naming it), the
     nested run is refused there, before its model is asked and so before any call reaches the server. With
     `failure_error_function=None`, the application gets the error."""
-    from agents.exceptions import UserError  # pyright: ignore[reportMissingImports]
 
     result, model, analyst_model, received = asyncio.run(
         _as_tool_refused(example_python, caller, failure_error_function=None)
@@ -746,8 +745,8 @@ async def _changed(run: Any) -> str:
 def test_an_output_extractor_keeps_the_route_only_when_it_returns_the_view_itself(
     example_python: str, extractor: Any, route: bool
 ) -> None:
-    """The caller recognises the view by identity, never by its text: an extractor's copy, even equal, goes to the
-    caller's model."""
+    """The caller recognises the view by identity, never by its text: an extractor's new object, even an equal
+    text, goes to the caller's model."""
     [result], [model, _], _ = asyncio.run(_callers_with_the_route(example_python, output_extractor=extractor))
     if route:
         assert _is_the_view(result.final_output, example_python) and len(model.calls) == 1
@@ -858,6 +857,39 @@ def test_a_streamed_caller_over_a_streamed_nested_agent_answers_with_the_view(ex
     assert _is_the_view(result.final_output, example_python) and len(model.calls) == 1
 
 
+def _approval_refused() -> bool:
+    from importlib.metadata import version
+
+    return tuple(int(part) for part in version("openai-agents").split(".")[:2]) < (0, 24)
+
+
+@pytest.mark.parametrize(
+    ("policy", "waits"),
+    [
+        (None, False),
+        ("never", False),
+        ({"never": {"tool_names": ["financial_statements"]}}, False),
+        ("always", True),
+        ({"financial_statements": "always"}, True),
+        ({"always": {"tool_names": ["financial_statements"]}}, True),
+        (lambda *_: False, True),
+    ],
+)
+def test_require_approval_that_can_wait_is_refused_before_the_sdk_0_24(policy: Any, waits: bool) -> None:
+    """Before the SDK 0.24 a resumed step's decision got only the approved call's result, so a server whose calls
+    can wait for an approval is refused at construction, naming the release; from 0.24 nothing is refused."""
+    options = {} if policy is None else {"require_approval": policy}
+
+    def make() -> RenderingMCPServerStdio:
+        return RenderingMCPServerStdio(params={"command": sys.executable}, name="mine", **options)
+
+    if waits and _approval_refused():
+        with pytest.raises(UserError, match=r"rendering server 'mine' needs openai-agents 0\.24 or later"):
+            make()
+    else:
+        assert make().name == "mine"
+
+
 @pytest.mark.parametrize("resume", ["in memory", "serialized"])
 def test_a_resumed_nested_run_answers_with_the_view_in_memory_and_through_the_model_when_serialized(
     example_python: str, resume: str
@@ -865,8 +897,11 @@ def test_a_resumed_nested_run_answers_with_the_view_in_memory_and_through_the_mo
     """The analyst's server asks for approval; the application approves and runs the orchestrator's state again,
     as `result.to_state()` gave it or restored by `RunState.from_string`. In memory the analyst's view is the
     orchestrator's final output; a serialized state keeps no mark of the view, so the orchestrator's model reads it
-    and answers (as the page says)."""
+    and answers (as the page says). Before the SDK 0.24 the server is refused (the test below)."""
     from agents.run_state import RunState  # pyright: ignore[reportMissingImports]
+
+    if _approval_refused():
+        pytest.skip("require_approval is refused before the SDK 0.24")
 
     async def run() -> tuple[Any, ScriptedModel, int]:
         server = RenderingMCPServerStdio(
@@ -920,9 +955,8 @@ def test_a_callers_step_resumed_after_its_nested_agent_answered_goes_to_its_mode
     """In one step the orchestrator called the analyst, which answered, and a tool of its own server, which waits
     for an approval. `result.to_state()` copies the run's `Usage`, under which the analyst's view was kept, and a
     serialized state keeps no mark of it at all: resumed either way, the orchestrator's model reads both views and
-    answers. The SDK 0.21 gives the resumed step's decision only the approved call's result (as the page says)."""
-    from importlib.metadata import version
-
+    answers. Before the SDK 0.24, whose resumed step's decision got only the approved call's result, the server
+    waiting for approvals is refused at construction, naming the release."""
     from agents.run_state import RunState  # pyright: ignore[reportMissingImports]
 
     async def run() -> tuple[Any, ScriptedModel]:
@@ -967,12 +1001,12 @@ def test_a_callers_step_resumed_after_its_nested_agent_answered_goes_to_its_mode
             result = await Runner.run(orchestrator, state, run_config=config)
         return result, model
 
+    if _approval_refused():
+        with pytest.raises(UserError, match=r"require_approval on rendering server 'mine' needs openai-agents 0\.24"):
+            asyncio.run(run())
+        return
     result, model = asyncio.run(run())
     assert type(result.final_output) is str
-    if version("openai-agents").startswith("0.21."):
-        assert len(model.calls) == 1
-        assert result.final_output.startswith('Verbatim result from tool "financial_statements" of server "mine".')
-        return
     assert result.final_output == SUMMARY and len(model.calls) == 2
     read = [item if isinstance(item, dict) else item.model_dump() for item in model.calls[1].input]
     outputs = [_texts(entry["output"]) for entry in read if entry.get("type") == "function_call_output"]
@@ -1050,8 +1084,8 @@ def test_a_function_tool_that_runs_the_nested_agent_answers_with_its_final_outpu
 ) -> None:
     """The SDK's other way to nest an agent: a function tool of the application's calling `Runner.run` with its own
     `ToolContext`. Its `result.final_output` returned as it is (`str()` of it is the same object) ends the
-    orchestrator's run on the view; a copy, even equal, a changed text, or a run made without the tool's context goes
-    to the orchestrator's model, which reads it and answers."""
+    orchestrator's run on the view; a new object, even an equal text, a changed text, or a run made without the
+    tool's context goes to the orchestrator's model, which reads it and answers."""
     result, model, [ended] = asyncio.run(_own_nested_tool(example_python, returned, with_context=with_context))
     assert type(ended) is str and _is_the_view(ended, example_python)
     assert type(result.final_output) is str

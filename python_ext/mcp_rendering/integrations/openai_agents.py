@@ -57,8 +57,8 @@ caller's model answers. A run resumed from a serialized `RunState` (`RunState.fr
 nested view, the nested run's or the caller's: the caller's model answers, reading the view; a nested run resumed
 in memory (`result.to_state()`) keeps it. A caller's step resumed in memory whose nested agent had answered before
 the interruption goes to the caller's model too, where `to_state()` copies the run's `Usage`, under which the view
-is kept (the SDK 0.24 does). With the SDK 0.21, a resumed step that called two verbatim tools, one of them waiting
-for an approval, ends on the approved tool's view alone: the SDK gives the step's decision only that result.
+is kept (the SDK 0.24 does). Before the SDK 0.24, which gives a step resumed after an approval all its results, a
+server class given a `require_approval` that can make a call wait is refused with the SDK's `UserError`.
 
 A caller whose run would go on to its model (any other `tool_use_behavior` than this line or `StopAtTools` naming the
 tool) is refused by the server classes' `list_tools`, before any call of the nested run; only the agent that calls
@@ -73,6 +73,7 @@ import json
 import weakref
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
+from importlib.metadata import version
 from typing import Any, Protocol, cast
 
 # Resolved where the `openai-agents` extra is installed; the project's own environment goes without it.
@@ -217,6 +218,8 @@ class RenderingServerMixin:
 
         Raises:
             TypeError, ValueError: an option of the wrong type or range (see `AnswerOptions`).
+            UserError: `require_approval` that can make a call wait for an approval, with an SDK older than 0.24
+                (see the module docstring).
         """
         self._options = AnswerOptions(
             server=server, max_rows=max_rows, max_bytes=max_bytes, markdown=markdown, allow=allow
@@ -224,6 +227,7 @@ class RenderingServerMixin:
         self._on_presentation = on_presentation
         self._extractor: Callable[[Any], Awaitable[dict[str, Any] | None]] = _with_presentation(None)
         cast("Any", super()).__init__(*args, **kwargs)
+        _check_approval(self)
 
     @property
     def custom_data_extractor(self) -> Callable[[Any], Awaitable[dict[str, Any] | None]]:
@@ -411,6 +415,26 @@ def _take_nested_view(context: Any, tool_result: Any) -> Mapping[str, Any] | Non
         "tool": tool,
         "max_bytes": recorded.max_bytes,
     }
+
+
+_APPROVAL_RELEASE = (0, 24)
+"""The first SDK release measured to give a step resumed after an approval every result of that step."""
+
+
+def _check_approval(server: object) -> None:
+    """Refuse a server whose calls can wait for an approval under an SDK older than `_APPROVAL_RELEASE`: resumed,
+    the step's decision would get only the approved call's result, and would end on its view alone."""
+    release = tuple(int(part) for part in version("openai-agents").split(".")[:2] if part.isdigit())
+    if release >= _APPROVAL_RELEASE:
+        return
+    policy = getattr(server, "_needs_approval_policy", True)  # the SDK's normalised `require_approval`
+    if policy is False or (isinstance(policy, Mapping) and not any(cast("Mapping[str, Any]", policy).values())):
+        return
+    raise cast("Callable[[str], Exception]", UserError)(
+        f"require_approval on rendering server {getattr(server, 'name', None)!r} needs openai-agents 0.24 or later:"
+        f" with {version('openai-agents')}, a step resumed after an approval gives its other calls' results to no"
+        " one"
+    )
 
 
 def _check_servers(tool_results: list[Any]) -> None:
