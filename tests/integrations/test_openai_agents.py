@@ -890,6 +890,36 @@ def test_require_approval_that_can_wait_is_refused_before_the_sdk_0_24(policy: A
         assert make().name == "mine"
 
 
+def test_a_tool_needing_approval_on_an_agent_with_the_route_is_refused_before_the_sdk_0_24() -> None:
+    """`as_tool(..., needs_approval=True)` can make a call of the orchestrator's step wait, as a server's
+    `require_approval` can: before the SDK 0.24 the agent is refused at its first tool step; from 0.24 the step
+    goes on as usual (here to the model, since `move` is not verbatim)."""
+    from agents import function_tool  # pyright: ignore[reportMissingImports]
+
+    @function_tool
+    def move(amount: int) -> str:
+        """Moves money."""
+        return TRANSFER
+
+    analyst = Agent(name="analyst", model=ScriptedModel([]), tool_use_behavior=verbatim_final_output)
+    model = ScriptedModel([[function_call("move", {"amount": 5}, call_id="o-0")], [assistant_message(SUMMARY)]])
+    orchestrator = Agent(
+        name="orchestrator",
+        model=model,
+        tools=[analyst.as_tool(tool_name="analyst", tool_description="The analyst.", needs_approval=True), move],
+        tool_use_behavior=verbatim_final_output,
+    )
+
+    def run() -> Any:
+        return asyncio.run(Runner.run(orchestrator, "Go.", run_config=RunConfig(tracing_disabled=True)))
+
+    if _approval_refused():
+        with pytest.raises(UserError, match=r"needs_approval on tool 'analyst' .* needs openai-agents 0\.24 or later"):
+            run()
+    else:
+        assert run().final_output == SUMMARY
+
+
 @pytest.mark.parametrize("resume", ["in memory", "serialized"])
 def test_a_resumed_nested_run_answers_with_the_view_in_memory_and_through_the_model_when_serialized(
     example_python: str, resume: str

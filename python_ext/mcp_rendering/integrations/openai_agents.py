@@ -58,7 +58,8 @@ nested view, the nested run's or the caller's: the caller's model answers, readi
 in memory (`result.to_state()`) keeps it. A caller's step resumed in memory whose nested agent had answered before
 the interruption goes to the caller's model too, where `to_state()` copies the run's `Usage`, under which the view
 is kept (the SDK 0.24 does). Before the SDK 0.24, which gives a step resumed after an approval all its results, a
-server class given a `require_approval` that can make a call wait is refused with the SDK's `UserError`.
+server class given a `require_approval` that can make a call wait is refused with the SDK's `UserError`, and so
+is an agent with the route and a tool given `needs_approval` (`as_tool` takes it), at its first tool step.
 
 A caller whose run would go on to its model (any other `tool_use_behavior` than this line or `StopAtTools` naming the
 tool) is refused by the server classes' `list_tools`, before any call of the nested run; only the agent that calls
@@ -315,6 +316,7 @@ def verbatim_final_output(context: Any, tool_results: list[Any]) -> Any:
             could ever end its run (the SDK's own `MCPServerStdio` gives no host's view).
     """
     _check_servers(tool_results)
+    _check_tool_approvals(tool_results)
     # Every result is read before deciding, so that each nested agent's recorded view is taken out of the records.
     read = [_result_view(context, tool_result) for tool_result in tool_results]
     views = [view for view in read if view is not None]
@@ -421,11 +423,15 @@ _APPROVAL_RELEASE = (0, 24)
 """The first SDK release measured to give a step resumed after an approval every result of that step."""
 
 
+def _before_approval_release() -> bool:
+    release = tuple(int(part) for part in version("openai-agents").split(".")[:2] if part.isdigit())
+    return release < _APPROVAL_RELEASE
+
+
 def _check_approval(server: object) -> None:
     """Refuse a server whose calls can wait for an approval under an SDK older than `_APPROVAL_RELEASE`: resumed,
     the step's decision would get only the approved call's result, and would end on its view alone."""
-    release = tuple(int(part) for part in version("openai-agents").split(".")[:2] if part.isdigit())
-    if release >= _APPROVAL_RELEASE:
+    if not _before_approval_release():
         return
     policy = getattr(server, "_needs_approval_policy", True)  # the SDK's normalised `require_approval`
     if policy is False or (isinstance(policy, Mapping) and not any(cast("Mapping[str, Any]", policy).values())):
@@ -435,6 +441,24 @@ def _check_approval(server: object) -> None:
         f" with {version('openai-agents')}, a step resumed after an approval gives its other calls' results to no"
         " one"
     )
+
+
+def _check_tool_approvals(tool_results: list[Any]) -> None:
+    """Refuse, under an SDK older than `_APPROVAL_RELEASE`, an agent with a tool whose calls can wait for an approval
+    (`needs_approval`, as `Agent.as_tool` takes it): as for a server's `require_approval`, a step resumed after the
+    approval would end on the approved call's view alone."""
+    if not _before_approval_release():
+        return
+    for tool_result in tool_results:
+        agent = getattr(getattr(tool_result, "run_item", None), "agent", None)
+        for tool in cast("list[Any]", getattr(agent, "tools", None) or []):
+            if getattr(tool, "needs_approval", False) is not False:
+                raise cast("Callable[[str], Exception]", UserError)(
+                    f"needs_approval on tool {getattr(tool, 'name', None)!r} of agent {getattr(agent, 'name', None)!r}"
+                    f" with tool_use_behavior=verbatim_final_output needs openai-agents 0.24 or later: with"
+                    f" {version('openai-agents')}, a step resumed after an approval gives its other calls' results"
+                    " to no one"
+                )
 
 
 def _check_servers(tool_results: list[Any]) -> None:
