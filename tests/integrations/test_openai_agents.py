@@ -67,6 +67,16 @@ def _texts(output: Any) -> list[str]:
     return [item if isinstance(item, str) else item["text"] for item in items]
 
 
+def _financial_server(python: str, name: str = "example", **options: Any) -> RenderingMCPServerStdio:
+    """The financial example server over stdio, as a rendering server class named `name`."""
+    return RenderingMCPServerStdio(
+        params={"command": python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
+        name=name,
+        client_session_timeout_seconds=60,
+        **options,
+    )
+
+
 async def _run(
     python: str, module: str, calls: Sequence[tuple[str, Mapping[str, Any]]], **options: Any
 ) -> tuple[ScriptedModel, list[Any], list[RenderedCall]]:
@@ -497,11 +507,7 @@ async def _under_another_agent(python: str, caller: str, **as_tool: Any) -> tupl
     model."""
     from agents import StopAtTools  # pyright: ignore[reportMissingImports]
 
-    server = RenderingMCPServerStdio(
-        params={"command": python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
-        name="example",
-        client_session_timeout_seconds=60,
-    )
+    server = _financial_server(python)
     analyst_model = ScriptedModel(
         [[function_call("financial_statements", {}, call_id="a-0")], [assistant_message("x")]]
     )
@@ -642,16 +648,8 @@ async def _callers_with_the_route(
         made.append(amount)
         return TRANSFER
 
-    server = RenderingMCPServerStdio(
-        params={"command": python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
-        name="example",
-        client_session_timeout_seconds=60,
-    )
-    mine = RenderingMCPServerStdio(
-        params={"command": python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
-        name="mine",
-        client_session_timeout_seconds=60,
-    )
+    server = _financial_server(python)
+    mine = _financial_server(python, "mine")
     analyst_model = ScriptedModel([[function_call("financial_statements", {}, call_id="a-0")]] * runs)
     models = [analyst_model]
     async with server, mine if own_call else contextlib.nullcontext():
@@ -827,11 +825,7 @@ def test_a_streamed_caller_over_a_streamed_nested_agent_answers_with_the_view(ex
     """`Runner.run_streamed` for the caller, and `as_tool(on_stream=...)`, which runs the nested agent streamed."""
 
     async def run() -> tuple[Any, ScriptedModel, int]:
-        server = RenderingMCPServerStdio(
-            params={"command": example_python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
-            name="example",
-            client_session_timeout_seconds=60,
-        )
+        server = _financial_server(example_python)
         events: list[Any] = []
         model = ScriptedModel(
             [[function_call("analyst", {"input": "Go."}, call_id="o-0")], [assistant_message(SUMMARY)]]
@@ -934,12 +928,7 @@ def test_a_resumed_nested_run_answers_with_the_view_in_memory_and_through_the_mo
         pytest.skip("require_approval is refused before the SDK 0.24")
 
     async def run() -> tuple[Any, ScriptedModel, int]:
-        server = RenderingMCPServerStdio(
-            params={"command": example_python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
-            name="example",
-            client_session_timeout_seconds=60,
-            require_approval="always",
-        )
+        server = _financial_server(example_python, require_approval="always")
         model = ScriptedModel(
             [[function_call("analyst", {"input": "Go."}, call_id="o-0")], [assistant_message(SUMMARY)]] * 2
         )
@@ -991,12 +980,7 @@ def test_a_callers_step_resumed_after_its_nested_agent_answered_goes_to_its_mode
 
     async def run() -> tuple[Any, ScriptedModel]:
         def server(name: str, **options: Any) -> RenderingMCPServerStdio:
-            return RenderingMCPServerStdio(
-                params={"command": example_python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
-                name=name,
-                client_session_timeout_seconds=60,
-                **options,
-            )
+            return _financial_server(example_python, name, **options)
 
         model = ScriptedModel(
             [
@@ -1053,11 +1037,7 @@ async def _own_nested_tool(
     outputs."""
     from agents import function_tool  # pyright: ignore[reportMissingImports]
 
-    server = RenderingMCPServerStdio(
-        params={"command": python, "args": ["-m", FINANCIAL], "cwd": str(ROOT)},
-        name="example",
-        client_session_timeout_seconds=60,
-    )
+    server = _financial_server(python)
     model = ScriptedModel(
         [[function_call("run_analyst", {"question": "Go."}, call_id="o-0")], [assistant_message(SUMMARY)]]
     )
