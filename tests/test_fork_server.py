@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zipfile
 from collections.abc import Iterator
@@ -35,6 +36,9 @@ ENV = {"PATH": os.environ["PATH"]}
 # every server process the tests saw: none may outlive the fork server
 _started: list[int] = []
 
+# Python itself ignores SIGPIPE and SIGXFSZ; SIGKILL and SIGSTOP cannot be caught.
+_CATCHABLE = signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP, signal.SIGPIPE, signal.SIGXFSZ}
+
 _SIGNALS = (
     "import signal, sys\n"
     "def signals():  # the signals ignored and those blocked\n"
@@ -45,8 +49,20 @@ _SIGNALS = (
 """Code that defines `signals()`: what a start inherits of its parent's signals, to compare."""
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _no_signal_ignored() -> Iterator[None]:
+    """These tests start from what a client usually has: no signal ignored. A test run a shell started in the
+    background (`&`, `nohup`) has SIGINT, SIGQUIT or SIGHUP ignored, and every process it starts would inherit that."""
+    ignored = [signum for signum in _CATCHABLE if signal.getsignal(signum) == signal.SIG_IGN]
+    for signum in ignored:
+        signal.signal(signum, signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL)
+    yield
+    for signum in ignored:
+        signal.signal(signum, signal.SIG_IGN)
+
+
 @pytest.fixture(scope="module")
-def launcher() -> Iterator[Path]:
+def launcher(_no_signal_ignored: None) -> Iterator[Path]:
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("MCP_RENDERING_FORK_SERVERS", raising=False)  # these tests are of the fork server itself
         with fork_server.running(sys.executable) as path:
@@ -433,7 +449,42 @@ def test_every_signal_the_server_handles_reaches_it_through_the_launcher(
     _started.append(int(pid))
     assert forked == "True"
     process.send_signal(signum)
-    assert (process.stdout.read(), process.wait(timeout=30)) == (f"handled {signum.name}\n", 0)
+    assert (_output_within(30, process), process.wait(timeout=30)) == (f"handled {signum.name}\n", 0)
+    process.stdin.close()
+    process.stdout.close()
+
+
+def _output_within(seconds: float, process: subprocess.Popen[str]) -> str:
+    """What `process` writes until it ends, or until it is killed after `seconds`: a failure, never a hang."""
+    assert process.stdout is not None
+    watchdog = threading.Timer(seconds, process.kill)
+    watchdog.start()
+    try:
+        return process.stdout.read()
+    finally:
+        watchdog.cancel()
+
+
+def test_a_signal_its_client_left_ignored_reaches_a_server_that_handles_it(launcher: Path, tmp_path: Path) -> None:
+    # The interpreter the launcher stands for would receive it: the launcher forwards it, the server decides.
+    script = tmp_path / "handling.py"
+    script.write_text(_HANDLING, encoding="utf-8")
+    ignoring = (
+        "import os, signal, sys\nsignal.signal(signal.SIGHUP, signal.SIG_IGN)\nos.execv(sys.argv[1], sys.argv[1:])"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", ignoring, launcher, script],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    assert process.stdout is not None and process.stdin is not None
+    pid, forked = process.stdout.readline().split()
+    _started.append(int(pid))
+    assert forked == "True"
+    process.send_signal(signal.SIGHUP)
+    assert (_output_within(30, process), process.wait(timeout=30)) == ("handled SIGHUP\n", 0)
     process.stdin.close()
     process.stdout.close()
 

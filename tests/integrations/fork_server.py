@@ -156,7 +156,9 @@ def launch(python: str, socket_path: str, args: list[str]) -> NoReturn:
         json.loads(connection.recv(_MESSAGE_BYTES))["descriptors"]  # no "descriptors": an answer to fall back
         socket.send_fds(connection, [b"descriptors"], [0, 1, 2])
         pid: int = json.loads(connection.recv(_MESSAGE_BYTES))["pid"]
-        for signum in _CATCHABLE - ignored:
+        # Every signal, those left ignored too: a server may handle one of them, and the interpreter it stands for
+        # would receive it (one it still ignores, it ignores when forwarded).
+        for signum in _CATCHABLE:
             signal.signal(signum, forward)
         connection.sendall(b"go")
     except (OSError, ValueError, KeyError, TypeError):
