@@ -11,7 +11,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
 import mcp_rendering.patch
-from mcp_rendering.reading import Problem, parse_json, read_tool_hints, resolve_rendering
+from mcp_rendering.reading import REPEATED_MEMBERS, Problem, parse_json, read_tool_hints, resolve_rendering
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
 
 HINTS = f"Tool._meta[{EXTENSION_ID!r}]"
@@ -97,6 +97,41 @@ def test_a_meta_given_twice_reads_the_hints_unclean_even_when_the_kept_one_is_no
     effective = resolve_rendering(the_tool, None, core_form=True)
     assert (effective.mode, effective.source) == ("verbatim", "tool._meta")
     assert Problem(HINTS, None, "_meta given more than once in the message", "unclean") in effective.problems
+
+
+@pytest.mark.parametrize(
+    ("tool", "core_form", "carrier", "problem"),
+    [
+        (
+            {"_meta": {EXTENSION_ID: {"summarizeOkHint": True}}, REPEATED_MEMBERS: ["_meta"]},
+            False,
+            HINTS,
+            "_meta given more than once in the message",
+        ),
+        (
+            {"_meta": {EXTENSION_ID: {"summarizeOkHint": True}, REPEATED_MEMBERS: [EXTENSION_ID]}},
+            False,
+            HINTS,
+            "carrier key given more than once in _meta",
+        ),
+        (
+            {"annotations": {"summarizeOkHint": True}, REPEATED_MEMBERS: ["annotations"]},
+            True,
+            "Tool.annotations",
+            "annotations given more than once in the message",
+        ),
+    ],
+    ids=["_meta repeated", "carrier key repeated", "annotations repeated"],
+)
+def test_a_repetition_named_by_the_mark_in_the_message_makes_the_hints_unclean(
+    tool: dict[str, Any], core_form: bool, carrier: str, problem: str
+) -> None:
+    # The mark is data: the message's own record of a repetition counts wherever it came from, and can only make a
+    # carrier less clean, never more.
+    message = {"name": "ledger", "inputSchema": {}, **tool}
+    effective = resolve_rendering(message, None, core_form=core_form)
+    assert effective.mode == "verbatim"
+    assert Problem(carrier, None, problem, "unclean") in effective.problems
 
 
 # --- the core form: the annotations -------------------------------------------------------------------------------
