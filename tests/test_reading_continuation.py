@@ -128,7 +128,7 @@ def test_a_declaration_without_an_argument_is_reported_missing_once(logged: pyte
         None,
         (
             Problem(_TOOL, "argument", "missing", "no continuation argument"),
-            unusable("argument", "'cursor' is not the tool's declared None"),
+            unusable("argument", "the tool declares no continuation argument, so 'cursor' cannot be followed"),
         ),
     )
     assert _messages(logged) == _each_logged_once(reading)
@@ -147,7 +147,7 @@ def test_a_malformed_declaration_reads_as_declaring_no_argument(
         (_TOOL, member, reads_as),
         (_RESULT, "argument", "unusable"),
     ]
-    assert reading.problems[1].detail == "'cursor' is not the tool's declared None"
+    assert reading.problems[1].detail == "the tool declares no continuation argument, so 'cursor' cannot be followed"
 
 
 # --- a carrier the message gave twice ---------------------------------------------------------------------------------
@@ -171,7 +171,7 @@ def test_a_tool_whose_meta_came_twice_declares_no_followable_argument() -> None:
         None,
         (
             Problem(_TOOL, None, "_meta given more than once in the message", "unclean"),
-            unusable("argument", "'cursor' is not the tool's declared None"),
+            unusable("argument", "the tool declares no continuation argument, so 'cursor' cannot be followed"),
         ),
     )
 
@@ -200,6 +200,6 @@ def test_a_declaration_key_given_twice_in_meta_declares_no_followable_argument()
         None,
         (
             Problem(_TOOL, None, "carrier key given more than once in _meta", "unclean"),
-            unusable("argument", "'cursor' is not the tool's declared None"),
+            unusable("argument", "the tool declares no continuation argument, so 'cursor' cannot be followed"),
         ),
     )

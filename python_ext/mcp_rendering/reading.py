@@ -809,6 +809,8 @@ def read_continuation(
     if usable and argument != declared:
         usable = False
         why = f"{argument!r} is not the tool's declared {declared!r}"
+        if declared is None:
+            why = f"the tool declares no continuation argument, so {argument!r} cannot be followed"
         if not _tool_defined(tool):
             why = "the tool's definition, which declares the argument, was not given"
         problems.append(Problem(_RESULT_CONTINUATION, "argument", why, "unusable"))
