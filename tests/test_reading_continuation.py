@@ -203,3 +203,45 @@ def test_a_declaration_key_given_twice_in_meta_declares_no_followable_argument()
             unusable("argument", "the tool declares no continuation argument, so 'cursor' cannot be followed"),
         ),
     )
+
+
+# --- a continuation that does not say what to call --------------------------------------------------------------------
+
+
+_MISSING = unusable(None, "argument or token missing")
+
+
+@pytest.mark.parametrize(
+    "continuation",
+    [{"token": "t"}, {"argument": "cursor"}, {"argument": None, "token": "t"}, {}],
+    ids=["no-argument", "no-token", "null-argument", "empty"],
+)
+def test_a_clean_continuation_without_argument_or_token_is_unusable_and_says_so(
+    continuation: dict[str, Any], logged: pytest.LogCaptureFixture
+) -> None:
+    # Nothing in it is malformed, so no other problem explains why it cannot be followed: this one must.
+    reading = read_continuation(tool(), result(continuation), original_arguments={}, now=_NOW)
+    assert reading == ContinuationReading(True, None, (_MISSING,))
+    assert _messages(logged) == [f"malformed {_MISSING}"]
+
+
+@pytest.mark.parametrize(
+    ("declaration", "continuation", "other"),
+    [
+        # An unknown member changes nothing, the report of what is missing included.
+        (None, {"token": "t", "later": 1}, Problem(_RESULT, "later", "not a member of this carrier", "ignored")),
+        # The tool's problem is its own: the result's missing token is still a reason of the result's.
+        (
+            {"argument": 5},
+            {"argument": "cursor"},
+            Problem(_TOOL, "argument", "Input should be a valid string (got 5)", "absent"),
+        ),
+        (None, {"token": "t", "expiresAt": None}, unusable("expiresAt", "null names no time")),
+    ],
+    ids=["beside-an-unknown-member", "beside-a-malformed-declaration", "beside-a-null-expiry"],
+)
+def test_a_missing_argument_or_token_is_said_beside_other_problems(
+    declaration: Any, continuation: dict[str, Any], other: Problem
+) -> None:
+    reading = read_continuation(tool(declaration), result(continuation), original_arguments={}, now=_NOW)
+    assert reading == ContinuationReading(True, None, (other, _MISSING))

@@ -825,7 +825,8 @@ def read_continuation(
         problems.append(
             Problem(_RESULT_CONTINUATION, "argument", f"{argument!r} is an argument of the original call", "unusable")
         )
-    if not usable and not problems:
+    if reading.clean and not ("argument" in values and "token" in values):
+        # Said even beside an ignored member or the tool's own problems, which do not tell why it is unusable.
         problems.append(Problem(_RESULT_CONTINUATION, None, "argument or token missing", "unusable"))
     for problem in problems[reported:]:
         logger.warning("malformed %s", problem)
