@@ -12,18 +12,12 @@ import pytest
 
 from mcp_rendering.reading import ContinuationReading, FollowableContinuation, Problem, parse_json, read_continuation
 from mcp_rendering.types import CONTINUATION_ID
+from tests.support.carriers import cursor_schema, cursor_tool
 
 _RESULT = f"CallToolResult._meta[{CONTINUATION_ID!r}]"
 _TOOL = f"Tool._meta[{CONTINUATION_ID!r}]"
 _GOOD = {"argument": "cursor", "token": "v1.k1.abc"}
 _NOW = datetime(2026, 12, 1, 10, 0, 0, tzinfo=timezone.utc)
-_SCHEMA = {"type": "object", "properties": {"year": {"type": "integer"}, "cursor": {"type": "string"}}}
-
-
-def tool(declaration: Any = None) -> dict[str, Any]:
-    """A tool definition declaring `cursor` by default; `declaration` replaces its continuation carrier."""
-    carrier = {"argument": "cursor"} if declaration is None else declaration
-    return {"name": "ledger", "inputSchema": _SCHEMA, "_meta": {CONTINUATION_ID: carrier}}
 
 
 def result(continuation: Any) -> dict[str, Any]:
@@ -71,7 +65,7 @@ def _each_logged_once(reading: ContinuationReading) -> list[str]:
 def test_an_unusable_continuation_reports_exactly_why(
     continuation: dict[str, Any], arguments: dict[str, Any] | None, problem: Problem, logged: pytest.LogCaptureFixture
 ) -> None:
-    reading = read_continuation(tool(), result(continuation), original_arguments=arguments, now=_NOW)
+    reading = read_continuation(cursor_tool(), result(continuation), original_arguments=arguments, now=_NOW)
     assert reading == ContinuationReading(True, None, (problem,))
     assert _messages(logged) == [f"malformed {problem}"]
 
@@ -85,7 +79,7 @@ def test_a_continuation_checked_against_no_tool_definition_says_the_definition_i
 
 
 def test_a_malformed_continuation_member_is_reported_on_the_result_carrier(logged: pytest.LogCaptureFixture) -> None:
-    reading = read_continuation(tool(), result({**_GOOD, "token": 5}), original_arguments={}, now=_NOW)
+    reading = read_continuation(cursor_tool(), result({**_GOOD, "token": 5}), original_arguments={}, now=_NOW)
     assert reading.present and reading.usable is None
     assert [(p.carrier, p.member, p.reads_as) for p in reading.problems] == [(_RESULT, "token", "unusable")]
     assert _messages(logged) == _each_logged_once(reading)
@@ -96,7 +90,7 @@ def test_a_malformed_continuation_member_is_reported_on_the_result_carrier(logge
 
 @pytest.mark.parametrize(("expires_at", "followed"), [("9999-12-31T23:59:59Z", True), ("2000-01-01T00:00:00Z", False)])
 def test_without_now_the_expiry_is_judged_by_the_current_utc_time(expires_at: str, followed: bool) -> None:
-    reading = read_continuation(tool(), result({**_GOOD, "expiresAt": expires_at}), original_arguments={})
+    reading = read_continuation(cursor_tool(), result({**_GOOD, "expiresAt": expires_at}), original_arguments={})
     if followed:
         assert reading == ContinuationReading(
             True, FollowableContinuation.model_validate({**_GOOD, "expiresAt": expires_at})
@@ -109,20 +103,20 @@ def test_a_time_without_a_zone_is_refused_with_the_way_to_give_one() -> None:
     with pytest.raises(
         ValueError, match=r"^now must be a timezone-aware datetime, such as datetime\.now\(timezone\.utc\)$"
     ):
-        read_continuation(tool(), result(_GOOD), original_arguments={}, now=datetime(2026, 12, 1, 10, 0, 0))
+        read_continuation(cursor_tool(), result(_GOOD), original_arguments={}, now=datetime(2026, 12, 1, 10, 0, 0))
 
 
 def test_a_result_dumped_with_python_field_names_is_refused() -> None:
     # Read as wire JSON its `meta` would be no carrier, and a partial result would read as having no continuation.
     with pytest.raises(ValueError, match="Python field names meta"):
-        read_continuation(tool(), {"content": [], "meta": {CONTINUATION_ID: _GOOD}}, original_arguments={})
+        read_continuation(cursor_tool(), {"content": [], "meta": {CONTINUATION_ID: _GOOD}}, original_arguments={})
 
 
 # --- the tool's declaration ------------------------------------------------------------------------------------------
 
 
 def test_a_declaration_without_an_argument_is_reported_missing_once(logged: pytest.LogCaptureFixture) -> None:
-    reading = read_continuation(tool({}), result(_GOOD), original_arguments={}, now=_NOW)
+    reading = read_continuation(cursor_tool(declaration={}), result(_GOOD), original_arguments={}, now=_NOW)
     assert reading == ContinuationReading(
         True,
         None,
@@ -141,7 +135,7 @@ def test_a_declaration_without_an_argument_is_reported_missing_once(logged: pyte
 def test_a_malformed_declaration_reads_as_declaring_no_argument(
     declaration: Any, member: str | None, reads_as: str
 ) -> None:
-    reading = read_continuation(tool(declaration), result(_GOOD), original_arguments={}, now=_NOW)
+    reading = read_continuation(cursor_tool(declaration=declaration), result(_GOOD), original_arguments={}, now=_NOW)
     assert reading.present and reading.usable is None
     assert [(p.carrier, p.member, p.reads_as) for p in reading.problems] == [
         (_TOOL, member, reads_as),
@@ -156,14 +150,14 @@ def test_a_malformed_declaration_reads_as_declaring_no_argument(
 def test_a_result_whose_meta_came_twice_has_a_continuation_in_doubt(logged: pytest.LogCaptureFixture) -> None:
     # The `_meta` kept is not an object, so no carrier is left to mark: the parser's record alone tells.
     text = f'{{"content": [], "_meta": {{{json.dumps(CONTINUATION_ID)}: {json.dumps(_GOOD)}}}, "_meta": "x"}}'
-    reading = read_continuation(tool(), parse_json(text), original_arguments={}, now=_NOW)
+    reading = read_continuation(cursor_tool(), parse_json(text), original_arguments={}, now=_NOW)
     problem = Problem(_RESULT, None, "_meta given more than once in the message", "unclean")
     assert reading == ContinuationReading(True, None, (problem,))
     assert _messages(logged) == _each_logged_once(reading)
 
 
 def test_a_tool_whose_meta_came_twice_declares_no_followable_argument() -> None:
-    wire = json.dumps({"name": "ledger", "inputSchema": _SCHEMA, "_meta": {CONTINUATION_ID: {"argument": "cursor"}}})
+    wire = json.dumps(cursor_tool())
     text = wire[:-1] + ', "_meta": "x"}'
     reading = read_continuation(parse_json(text), result(_GOOD), original_arguments={}, now=_NOW)
     assert reading == ContinuationReading(
@@ -187,13 +181,13 @@ def _key_twice(message: dict[str, Any], carrier: dict[str, Any]) -> Any:
 
 
 def test_a_continuation_key_given_twice_in_meta_reads_unclean() -> None:
-    reading = read_continuation(tool(), _key_twice({"content": []}, _GOOD), original_arguments={}, now=_NOW)
+    reading = read_continuation(cursor_tool(), _key_twice({"content": []}, _GOOD), original_arguments={}, now=_NOW)
     problem = Problem(_RESULT, None, "carrier key given more than once in _meta", "unclean")
     assert reading == ContinuationReading(True, None, (problem,))
 
 
 def test_a_declaration_key_given_twice_in_meta_declares_no_followable_argument() -> None:
-    twice = _key_twice({"name": "ledger", "inputSchema": _SCHEMA}, {"argument": "cursor"})
+    twice = _key_twice({"name": "ledger", "inputSchema": cursor_schema()}, {"argument": "cursor"})
     reading = read_continuation(twice, result(_GOOD), original_arguments={}, now=_NOW)
     assert reading == ContinuationReading(
         True,
@@ -220,7 +214,7 @@ def test_a_clean_continuation_without_argument_or_token_is_unusable_and_says_so(
     continuation: dict[str, Any], logged: pytest.LogCaptureFixture
 ) -> None:
     # Nothing in it is malformed, so no other problem explains why it cannot be followed: this one must.
-    reading = read_continuation(tool(), result(continuation), original_arguments={}, now=_NOW)
+    reading = read_continuation(cursor_tool(), result(continuation), original_arguments={}, now=_NOW)
     assert reading == ContinuationReading(True, None, (_MISSING,))
     assert _messages(logged) == [f"malformed {_MISSING}"]
 
@@ -243,5 +237,7 @@ def test_a_clean_continuation_without_argument_or_token_is_unusable_and_says_so(
 def test_a_missing_argument_or_token_is_said_beside_other_problems(
     declaration: Any, continuation: dict[str, Any], other: Problem
 ) -> None:
-    reading = read_continuation(tool(declaration), result(continuation), original_arguments={}, now=_NOW)
+    reading = read_continuation(
+        cursor_tool(declaration=declaration), result(continuation), original_arguments={}, now=_NOW
+    )
     assert reading == ContinuationReading(True, None, (other, _MISSING))

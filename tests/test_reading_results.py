@@ -22,18 +22,10 @@ from mcp_rendering.reading import (
     resolve_rendering,
 )
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
+from tests.support.carriers import cursor_tool
 
 _RESULT_META = f"CallToolResult._meta[{EXTENSION_ID!r}]"
 _SUMMARIZABLE = {"mode": "summarizable", "complete": True}
-
-
-def _tool(hints: Any = None, **members: Any) -> dict[str, Any]:
-    """A tool declaring `cursor` as its continuation argument (an optional string of its input schema)."""
-    meta: dict[str, Any] = {CONTINUATION_ID: {"argument": "cursor"}}
-    if hints is not None:
-        meta[EXTENSION_ID] = hints
-    schema = {"type": "object", "properties": {"year": {"type": "integer"}, "cursor": {"type": "string"}}}
-    return {"name": "ledger", "inputSchema": schema, "_meta": meta, **members}
 
 
 def _result(directive: Any = None, **members: Any) -> dict[str, Any]:
@@ -50,7 +42,7 @@ _DUMPED_RESULT = _result({"mode": 5}, is_error=True)  # a malformed carrier too,
     "read",
     [
         lambda: read_directive(_DUMPED_RESULT),
-        lambda: resolve_rendering(_tool({"verbatimHint": 5}, input_schema={}), None),
+        lambda: resolve_rendering({**cursor_tool({"verbatimHint": 5}), "input_schema": {}}, None),
         lambda: resolve_rendering(None, _DUMPED_RESULT),
     ],
     ids=["read_directive", "resolve_rendering tool", "resolve_rendering result"],
@@ -81,7 +73,7 @@ def test_read_directive_reads_the_core_form_on_opt_in() -> None:
     ],
 )
 def test_without_a_directive_the_source_is_the_hint_that_decided_or_none(hints: Any, mode: str, source: str) -> None:
-    effective = resolve_rendering(_tool(hints), _result())
+    effective = resolve_rendering(cursor_tool(hints), _result())
     assert (effective.mode, effective.source) == (mode, source)
 
 
@@ -113,7 +105,7 @@ def test_a_result_meta_given_twice_leaves_the_directive_in_doubt_even_when_the_l
 
 
 def test_a_tool_meta_given_twice_reads_as_a_hints_carrier_even_when_the_last_is_no_object() -> None:
-    message = parse_json(json.dumps(_tool({"summarizeOkHint": True}))[:-1] + ', "_meta": 5}')
+    message = parse_json(json.dumps(cursor_tool({"summarizeOkHint": True}))[:-1] + ', "_meta": 5}')
     effective = resolve_rendering(message, _result())
     assert (effective.mode, effective.hints.verbatim_hint, effective.completeness) == ("verbatim", True, "not-stated")
 
@@ -179,7 +171,7 @@ def test_a_first_generation_error_of_a_verbatim_tool_stays_verbatim() -> None:
     error = _FirstGenerationResult.model_validate(
         {"content": [], "isError": True, "_meta": {EXTENSION_ID: _SUMMARIZABLE}}
     )
-    effective = resolve_rendering(_tool({"verbatimHint": True}), error)
+    effective = resolve_rendering(cursor_tool({"verbatimHint": True}), error)
     assert (effective.mode, effective.source) == ("verbatim", "tool._meta")
 
 
@@ -216,14 +208,14 @@ def test_a_later_parts_call_arguments_less_the_continuation_argument_stand_for_t
     """The call set `cursor` to follow the part before; the original call did not, so the next token is usable."""
     later = _result(_SUMMARIZABLE)
     later["_meta"][CONTINUATION_ID] = {"argument": "cursor", "token": "t1"}
-    effective = resolve_rendering(_tool(), later, call_arguments={"year": 2025, "cursor": "t0"})
+    effective = resolve_rendering(cursor_tool(), later, call_arguments={"year": 2025, "cursor": "t0"})
     assert effective.continuation == FollowableContinuation(argument="cursor", token="t1")
     assert (effective.later_part, effective.call_token, effective.query_arguments) == (True, "t0", {"year": 2025})
 
 
 @pytest.mark.parametrize("continuation", [None, {"argument": "cursor", "token": "t1"}])
 def test_a_declaration_the_input_schema_contradicts_is_reported_once(continuation: Any) -> None:
-    contradicted = _tool()
+    contradicted = cursor_tool()
     del contradicted["inputSchema"]["properties"]["cursor"]
     message = _result()
     if continuation is not None:
@@ -244,7 +236,7 @@ def test_a_declaration_the_input_schema_contradicts_is_reported_once(continuatio
 @pytest.mark.parametrize(
     ("tool", "completeness"),
     [
-        (_tool({}), "not-stated"),  # a hints carrier stating no hint is still one, beside the core form too
+        (cursor_tool({}), "not-stated"),  # a hints carrier stating no hint is still one, beside the core form too
         ({"name": "t", "inputSchema": {}, "annotations": {"verbatimHint": False}}, "not-stated"),
         ({"name": "t", "inputSchema": {}, "annotations": {"readOnlyHint": True}}, None),  # no rendering member
         (None, None),
@@ -261,8 +253,8 @@ def test_in_the_core_form_a_result_without_a_directive_is_not_stated_only_from_a
 @pytest.mark.parametrize(
     ("tool", "defined"),
     [
-        (_tool(), True),
-        (mcp_types.Tool.model_validate(_tool()), True),
+        (cursor_tool(), True),
+        (mcp_types.Tool.model_validate(cursor_tool()), True),
         ({"name": "ledger", "description": "a framework's own tool object"}, False),
         (None, False),
     ],

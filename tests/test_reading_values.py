@@ -24,18 +24,11 @@ from mcp_rendering.reading import (
     resolve_rendering,
 )
 from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, Rendering, RenderingHints
+from tests.support.carriers import cursor_schema, cursor_tool
 
 _RESULT_META = f"CallToolResult._meta[{EXTENSION_ID!r}]"
 _RESULT_CONTINUATION = f"CallToolResult._meta[{CONTINUATION_ID!r}]"
-_SCHEMA = {"type": "object", "properties": {"year": {"type": "integer"}, "cursor": {"type": "string"}}}
 _NOW = datetime(2026, 12, 1, 10, 20, 0, tzinfo=timezone.utc)
-
-
-def _tool(hints: Any = None) -> dict[str, Any]:
-    meta: dict[str, Any] = {CONTINUATION_ID: {"argument": "cursor"}}
-    if hints is not None:
-        meta[EXTENSION_ID] = hints
-    return {"name": "ledger", "inputSchema": _SCHEMA, "_meta": meta}
 
 
 # --- a malformed value, as its problem quotes it -------------------------------------------------------------------
@@ -70,7 +63,9 @@ def test_a_model_held_in_meta_reads_by_its_wire_names() -> None:
     """A server may put the extension's own models in `_meta`: the SDK sends them by alias (`nullDisplay`,
     `verbatimHint`), so their Python names (`null_display`) are never what the reader reads."""
     hints = RenderingHints(verbatim_hint=True)
-    tool = mcp_types.Tool.model_validate({"name": "ledger", "inputSchema": _SCHEMA, "_meta": {EXTENSION_ID: hints}})
+    tool = mcp_types.Tool.model_validate(
+        {"name": "ledger", "inputSchema": cursor_schema(), "_meta": {EXTENSION_ID: hints}}
+    )
     assert read_tool_hints(tool) == hints
     directive = Rendering(mode="summarizable", null_display="—", complete=True)
     result = mcp_types.CallToolResult.model_validate({"content": [], "_meta": {EXTENSION_ID: directive}})
@@ -85,7 +80,7 @@ def test_a_followed_continuation_held_in_meta_reads_as_it_came(expires_at: str |
     `null` there would name no time, and be unusable."""
     continuation = FollowableContinuation(argument="cursor", token="v1.k1", expiresAt=expires_at)
     result = mcp_types.CallToolResult.model_validate({"content": [], "_meta": {CONTINUATION_ID: continuation}})
-    reading = read_continuation(_tool(), result, original_arguments={"year": 2025}, now=_NOW)
+    reading = read_continuation(cursor_tool(), result, original_arguments={"year": 2025}, now=_NOW)
     assert (reading.present, reading.usable, reading.problems) == (True, continuation, ())
 
 
@@ -109,14 +104,14 @@ class _Result1x(BaseModel):
 
 @pytest.mark.parametrize(("is_error", "mode"), [(True, "verbatim"), (False, "summarizable")])
 def test_an_error_of_a_verbatim_tool_stays_verbatim_from_the_1x_models_too(is_error: bool, mode: str) -> None:
-    tool = _Tool1x.model_validate(_tool({"verbatimHint": True}))
+    tool = _Tool1x.model_validate(cursor_tool({"verbatimHint": True}))
     result = _Result1x.model_validate({"isError": is_error, "_meta": {EXTENSION_ID: {"mode": "summarizable"}}})
     assert resolve_rendering(tool, result).mode == mode
 
 
 def test_a_continuation_is_followed_from_the_1x_models_too() -> None:
     """The declared argument is checked against the 1.x `inputSchema`, as against the 2.x `input_schema`."""
-    tool = _Tool1x.model_validate(_tool())
+    tool = _Tool1x.model_validate(cursor_tool())
     result = _Result1x.model_validate({"_meta": {CONTINUATION_ID: {"argument": "cursor", "token": "v1.k1"}}})
     effective = resolve_rendering(tool, result, call_arguments={"year": 2025}, now=_NOW)
     assert effective.continuation == FollowableContinuation(argument="cursor", token="v1.k1")
@@ -138,7 +133,7 @@ def test_a_continuation_is_followed_from_the_1x_models_too() -> None:
 def test_an_expiry_is_read_to_the_second(expires_at: str, usable: bool) -> None:
     continuation = {"argument": "cursor", "token": "v1.k1", "expiresAt": expires_at}
     result = {"content": [], "_meta": {CONTINUATION_ID: continuation}}
-    reading = read_continuation(_tool(), result, original_arguments={"year": 2025}, now=_NOW)
+    reading = read_continuation(cursor_tool(), result, original_arguments={"year": 2025}, now=_NOW)
     assert (reading.usable is not None) is usable
     expired = () if usable else (Problem(_RESULT_CONTINUATION, "expiresAt", f"expired at {expires_at}", "unusable"),)
     assert reading.problems == expired

@@ -14,6 +14,20 @@ CONTINUATION_TOOL_META = {CONTINUATION_ID: {"argument": "cursor"}}
 """The `_meta` of a tool whose continuation argument is `cursor`."""
 
 
+def cursor_schema() -> dict[str, Any]:
+    """A new input schema of a year and `cursor`, an optional string (a test may change it in place)."""
+    return {"type": "object", "properties": {"year": {"type": "integer"}, "cursor": {"type": "string"}}}
+
+
+def cursor_tool(hints: Any = None, *, declaration: Any = None) -> dict[str, Any]:
+    """A tool definition whose continuation argument is `cursor` (`declaration` replaces that carrier), with
+    `hints` as its rendering hints carrier when given."""
+    meta: dict[str, Any] = {CONTINUATION_ID: {"argument": "cursor"} if declaration is None else declaration}
+    if hints is not None:
+        meta[EXTENSION_ID] = hints
+    return {"name": "ledger", "inputSchema": cursor_schema(), "_meta": meta}
+
+
 def meta_carriers(directive: dict[str, Any]) -> dict[str, Any]:
     """The `_meta` of a result that carries `directive`."""
     members = dict(directive)
