@@ -95,13 +95,12 @@ def test_the_last_part_is_read_for_the_whole_whatever_arguments_are_given(argume
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="read without the call's arguments, the last part of a tool that declares a continuation argument "
-    "counts as a possible later part read alone, so its complete: true reads partial",
-)
-def test_the_last_part_stated_complete_reads_complete_given_its_tool() -> None:
-    assert state_of_wire(result({"mode": "verbatim"}), tool=TOOL, last_part=True) == "complete"
+@pytest.mark.parametrize(("directive", "state"), [({"complete": True}, "complete"), ({"complete": False}, "partial")])
+def test_the_last_part_of_a_tool_declaring_a_continuation_argument_reads_as_it_states(
+    directive: dict[str, Any], state: str
+) -> None:
+    # Read for the whole, the last part is no possible later part read alone: its own `complete` decides.
+    assert state_of_wire(result({"mode": "verbatim", **directive}), tool=TOOL, last_part=True) == state
 
 
 # --------------------------------------------------------------------------------------------------- linked records

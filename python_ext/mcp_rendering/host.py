@@ -795,7 +795,9 @@ def state_of_wire(
     alone, and without `arguments`): the whole is complete only when the part says `complete: true` in its
     directive. A part that states nothing of its completeness, of a tool whose definition may be unknown, is no
     result outside the extension (which MCP sends whole) but part of one the server continued: "not-stated"."""
-    rendering = resolve_rendering(tool, wire, call_arguments=None if last_part else arguments)
+    # The last part read as a call without arguments: not a possible later part, which a tool declaring a continuation
+    # argument would make any result read without its call's arguments.
+    rendering = resolve_rendering(tool, wire, call_arguments={} if last_part else arguments)
     page = _page_state(_structured(wire))
     if _is_complete(rendering, _structured(wire)):
         return "not-stated" if last_part and rendering.completeness is None else "complete"
