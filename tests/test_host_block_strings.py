@@ -54,10 +54,6 @@ def test_a_block_line_showing_no_such_string_draws_no_warning(block: dict[str, A
     assert markdown_escape(IMITATION_WARNING) not in presentation.markdown
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the host reads a block's name, uri and mimeType whatever its type, also where its line shows none of them",
-)
 @pytest.mark.parametrize(
     ("block", "line"),
     [

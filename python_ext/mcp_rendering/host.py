@@ -61,6 +61,7 @@ from mcp_rendering.records import (
     RecordsKind,
     ResultRecords,
     block_line,
+    block_line_strings,
     result_records,
     shows_text,
 )
@@ -1206,13 +1207,7 @@ def _fits(views: tuple[str, str], max_bytes: int) -> bool:
 def _block_strings(block: Any) -> list[str]:
     """The server's strings a line naming `block` shows (`block_line`): each read as a line of its own for
     `imitates_host`, since the host's line holding them is not checked."""
-    if not isinstance(block, Mapping):
-        return []
-    members = cast("Mapping[str, Any]", block)
-    resource = members.get("resource")
-    inner: Mapping[str, Any] = cast("Mapping[str, Any]", resource) if isinstance(resource, Mapping) else {}
-    values = [members.get(key) for key in ("type", "name", "uri", "mimeType")] + [inner.get("uri")]
-    return [value for value in values if isinstance(value, str)]
+    return block_line_strings(cast("Mapping[str, Any]", block)) if isinstance(block, Mapping) else []
 
 
 class _TextLines:

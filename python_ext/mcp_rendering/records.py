@@ -278,21 +278,28 @@ def content_lines(wire: Mapping[str, Any]) -> tuple[ContentLine, ...]:
 
 def block_line(block: Mapping[str, Any]) -> str:
     """One line naming a non-text content block, so that the user sees every block of the result, in order."""
+    template, members = _block_line_members(block)
+    return template.format(*(" ".join(value.splitlines()) if isinstance(value, str) else "?" for value in members))
 
-    def member(mapping: Mapping[str, Any], key: str) -> str:
-        value = mapping.get(key)
-        return " ".join(value.splitlines()) if isinstance(value, str) else "?"
 
+def block_line_strings(block: Mapping[str, Any]) -> list[str]:
+    """The server's strings `block_line` shows of `block`, in order, as sent."""
+    return [value for value in _block_line_members(block)[1] if isinstance(value, str)]
+
+
+def _block_line_members(block: Mapping[str, Any]) -> tuple[str, tuple[Any, ...]]:
+    """The line naming `block`, with a `{}` for each member it shows, and those members: one choice for the line and
+    for the strings the host checks on it."""
     kind = block.get("type")
     if kind == "resource_link":
-        return f"[link] {member(block, 'name')} <{member(block, 'uri')}>"
-    if kind in ("image", "audio"):
-        return f"[{kind}: {member(block, 'mimeType')}]"
+        return "[link] {} <{}>", (block.get("name"), block.get("uri"))
+    if kind == "image" or kind == "audio":
+        return f"[{kind}: {{}}]", (block.get("mimeType"),)
     if kind == "resource":
         resource = block.get("resource")
         inner: Mapping[str, Any] = cast("Mapping[str, Any]", resource) if isinstance(resource, Mapping) else {}
-        return f"[resource] {member(inner, 'uri')}"
-    return f"[{member(block, 'type')} block]"
+        return "[resource] {}", (inner.get("uri"),)
+    return "[{} block]", (kind,)
 
 
 def _valid_document(value: Any) -> Document | None:
