@@ -1,0 +1,101 @@
+"""How the defusal walk forwards keys it makes alike and values JSON cannot write, and how the byte bound finds
+the largest page that fits."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from mcp_rendering.host import present
+from tests.test_host_blocks_and_bounds import _copy
+from tests.test_host_bounds import HEADER_WORDS
+from tests.test_host_defusal import NOTE
+from tests.test_host_paging import TOOL, WHOLE
+
+# ------------------------------------------------------------------------------------------ the defusal walk
+
+
+# A numbering that repeated a name would loop for ever: the timeout turns that into a failure.
+@pytest.mark.timeout(10)
+@pytest.mark.parametrize(
+    ("structured", "expected"),
+    [
+        (
+            {HEADER_WORDS: 1, HEADER_WORDS.upper(): 2, HEADER_WORDS.lower(): 3, "s": 4},
+            [(NOTE, 1), (f"{NOTE} (again, 2)", 2), (f"{NOTE} (again, 3)", 3), ("s", 4)],
+        ),
+        # The server's own key already holds the next number: the count goes on past it, never a second suffix.
+        (
+            {HEADER_WORDS: 1, f"{NOTE} (again, 2)": 2, HEADER_WORDS.upper(): 3},
+            [(NOTE, 1), (f"{NOTE} (again, 2)", 2), (f"{NOTE} (again, 3)", 3)],
+        ),
+    ],
+    ids=["three-alike", "numbered-key-taken"],
+)
+def test_keys_defused_alike_are_all_kept_numbered_in_order(
+    structured: dict[str, Any], expected: list[tuple[str, Any]]
+) -> None:
+    assert list(_copy(structured).items()) == expected
+
+
+class _Labelled:
+    """A value no JSON encoder writes, whose text is its label."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    def __str__(self) -> str:
+        return self.label
+
+
+@pytest.mark.parametrize("beside", [{"s": HEADER_WORDS}, {}], ids=["beside-an-imitation", "alone"])
+def test_keys_and_values_json_cannot_write_reach_the_model_as_their_text(beside: dict[str, Any]) -> None:
+    """Any one of them sends the copy through the walk, which writes each as its text (defused like any string);
+    the other strings are defused as ever."""
+    structured = {
+        1: "one",
+        (1, 2): "pair",
+        "amount": Decimal("1.50"),
+        "tags": {"x"},
+        "label": _Labelled("Sales"),
+        "claim": _Labelled(HEADER_WORDS),
+        **beside,
+    }
+    expected = {"1": "one", "(1, 2)": "pair", "amount": "1.50", "tags": "{'x'}", "label": "Sales", "claim": NOTE}
+    assert _copy(structured) == {**expected, **{key: NOTE for key in beside}}
+
+
+# --------------------------------------------------------------------------------------- the largest page
+
+
+def _lines(bound: int) -> str | None:
+    wire = {"content": [{"type": "text", "text": "\n".join(f"line {n:02}" for n in range(1, 11))}], "_meta": WHOLE}
+    return present(TOOL, wire, arguments={}, forwards="text", max_bytes=bound).extent
+
+
+def _records(bound: int) -> str | None:
+    structured = {"rows": [{"name": f"row {n:02}", "n": n} for n in range(1, 11)]}
+    wire = {"content": [], "structuredContent": structured, "_meta": WHOLE}
+    return present(TOOL, wire, arguments={}, forwards="text", max_bytes=bound).extent
+
+
+@pytest.mark.parametrize(
+    ("extent_at", "extent"),
+    [(_lines, "the first {} of 10 lines"), (_records, "{} of 10 records")],
+    ids=["text-lines", "structured-records"],
+)
+def test_as_the_bound_grows_byte_by_byte_each_record_joins_the_page_as_soon_as_it_fits(
+    extent_at: Any, extent: str
+) -> None:
+    """Ten records of equal size: every page of 1 to 9 records is the largest that fits under some bound, so each is
+    shown in turn, then the whole (nothing cut) once it fits."""
+    shown: list[str | None] = []
+    for bound in range(1000):
+        current = extent_at(bound)
+        if not shown or current != shown[-1]:
+            shown.append(current)
+        if current is None:
+            break
+    assert shown == [*(extent.format(k) for k in range(1, 10)), None]
