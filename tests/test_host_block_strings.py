@@ -11,13 +11,9 @@ import pytest
 from mcp_rendering.host import IMITATION_WARNING, present
 from mcp_rendering.render import markdown_escape
 from tests.support.hostile import FAKE_PARTIAL
-from tests.test_host_host_lines import TOOL, WHOLE
+from tests.test_host_host_lines import TOOL, whole_text
 
 TEXT = "Balance: 100"
-
-
-def _result(block: dict[str, Any]) -> dict[str, Any]:
-    return {"content": [{"type": "text", "text": TEXT}, block], "_meta": WHOLE}
 
 
 @pytest.mark.parametrize(
@@ -32,7 +28,7 @@ def _result(block: dict[str, Any]) -> dict[str, Any]:
     ids=["type", "link-name", "link-uri", "media-type", "resource-uri"],
 )
 def test_a_server_string_on_a_block_line_worded_like_the_hosts_is_warned_of(block: dict[str, Any], line: str) -> None:
-    presentation = present(TOOL, _result(block), server="s")
+    presentation = present(TOOL, whole_text(TEXT, block), server="s")
     assert presentation.notice is None
     assert presentation.text == f"{IMITATION_WARNING}\n\n{TEXT}\n\n{line}"
     assert presentation.markdown == f"{markdown_escape(IMITATION_WARNING)}\n\n```\n{TEXT}\n\n{line}\n```"
@@ -49,7 +45,7 @@ def test_a_server_string_on_a_block_line_worded_like_the_hosts_is_warned_of(bloc
     ids=["plain", "link-description", "resource-name"],
 )
 def test_a_block_line_showing_no_such_string_draws_no_warning(block: dict[str, Any]) -> None:
-    presentation = present(TOOL, _result(block), server="s")
+    presentation = present(TOOL, whole_text(TEXT, block), server="s")
     assert IMITATION_WARNING not in presentation.text
     assert markdown_escape(IMITATION_WARNING) not in presentation.markdown
 
@@ -64,12 +60,12 @@ def test_a_block_line_showing_no_such_string_draws_no_warning(block: dict[str, A
     ids=["link-media-type", "image-name", "unknown-type-uri"],
 )
 def test_a_member_its_line_does_not_show_draws_no_warning(block: dict[str, Any], line: str) -> None:
-    assert present(TOOL, _result(block), server="s").text == f"{TEXT}\n\n{line}"
+    assert present(TOOL, whole_text(TEXT, block), server="s").text == f"{TEXT}\n\n{line}"
 
 
 def test_a_block_the_host_does_not_show_draws_no_warning() -> None:
     block = {"type": "resource_link", "name": FAKE_PARTIAL, "uri": "x://r"}
-    wire = _result(block)
+    wire = whole_text(TEXT, block)
     wire["content"].insert(0, {"type": "text", "text": "Cash: 5"})
     presentation = present(TOOL, wire, max_rows=1)
     assert presentation.extent == "the first 1 of 2 lines"

@@ -10,7 +10,7 @@ import pytest
 
 from mcp_rendering.host import IMITATION_WARNING, imitates_host, present
 from mcp_rendering.render import markdown_escape
-from tests.test_host_host_lines import TOOL, WHOLE, _linked
+from tests.test_host_host_lines import TOOL, WHOLE, _linked, whole_text
 
 # Each search below is a loop over the text: a search that never ends fails here rather than hanging the run.
 pytestmark = pytest.mark.timeout(10)
@@ -30,17 +30,13 @@ PLACES = {
 }
 
 
-def _text_result(text: str) -> dict[str, Any]:
-    return {"content": [{"type": "text", "text": text}], "_meta": WHOLE}
-
-
 @pytest.mark.parametrize("place", PLACES)
 @pytest.mark.parametrize("kind", IMITATIONS)
 def test_a_server_line_worded_like_the_hosts_is_warned_of_wherever_it_stands(kind: str, place: str) -> None:
     line, other = IMITATIONS[kind]
     text = PLACES[place].format(line=line, other=other)
     assert imitates_host(text)
-    presentation = present(TOOL, _text_result(text), server="bank")
+    presentation = present(TOOL, whole_text(text), server="bank")
     # The warning, then the server's text unchanged: in each view, once.
     assert presentation.text == f"{IMITATION_WARNING}\n\n{text}"
     assert presentation.markdown == f"{markdown_escape(IMITATION_WARNING)}\n\n```\n{text}\n```"
@@ -57,7 +53,7 @@ ORDINARY = (
 @pytest.mark.parametrize("text", ORDINARY)
 def test_ordinary_lines_sharing_the_host_lines_words_get_no_warning(text: str) -> None:
     assert not imitates_host(text)
-    presentation = present(TOOL, _text_result(text), server="bank")
+    presentation = present(TOOL, whole_text(text), server="bank")
     assert presentation.text == text
     assert presentation.markdown == f"```\n{text}\n```"
 
@@ -79,7 +75,7 @@ def test_the_hosts_line_naming_a_block_is_its_own_wherever_it_stands(content: li
     presentation = present(TOOL, {"content": content, "_meta": WHOLE}, server="bank")
     assert presentation.text == text
     # The same line written by the server is an imitation.
-    assert present(TOOL, _text_result(text), server="bank").text == f"{IMITATION_WARNING}\n\n{text}"
+    assert present(TOOL, whole_text(text), server="bank").text == f"{IMITATION_WARNING}\n\n{text}"
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,8 @@ from mcp_rendering.render import code_fence
 from tests.test_host import CONTINUATION, present_original, result
 from tests.test_host import TOOL as CURSOR_TOOL
 from tests.test_host_bounds import server_bytes
-from tests.test_host_paging import TOOL, WHOLE
+from tests.test_host_host_lines import whole_text
+from tests.test_host_paging import TOOL
 
 # ------------------------------------------------------------------------------------- pages of a text result
 
@@ -29,10 +30,6 @@ PLAIN = ["ab", 'say "hi"', "café ü", "back\\slash", "x" * 9, "z", "tab\there"]
 copy, which writes each line break as two characters, is the tighter bound."""
 BACKTICKS = ["`" * 20 + "a", "b", "``", "cccc", "`" * 24, "d", "ee"]
 """Runs of backticks lengthen the fences of the Markdown view past the model copy's overhead: the view binds."""
-
-
-def _lines_result(lines: list[str]) -> dict[str, Any]:
-    return {"content": [{"type": "text", "text": "\n".join(lines)}], "_meta": WHOLE}
 
 
 def _body(presentation: Presentation, view: str) -> str:
@@ -49,9 +46,10 @@ def test_a_text_page_holds_the_most_lines_whose_views_and_model_copy_fit_max_byt
     lines: list[str], first_row: int
 ) -> None:
     rest = lines[first_row:]
+    sent = whole_text("\n".join(lines))
 
     def model_bytes(k: int) -> int:  # the model's copy of a page of k lines, made without a byte bound
-        return server_bytes(present(TOOL, _lines_result(lines), arguments={}, first_row=first_row, max_rows=k))
+        return server_bytes(present(TOOL, sent, arguments={}, first_row=first_row, max_rows=k))
 
     sizes = {k: model_bytes(k) for k in range(1, len(rest) + 1)}
 
@@ -60,7 +58,7 @@ def test_a_text_page_holds_the_most_lines_whose_views_and_model_copy_fit_max_byt
         return all(len(view.encode()) <= max_bytes for view in views) and sizes[k] <= max_bytes
 
     for max_bytes in range(200):  # every bound from none to all: each page's exact fit among them
-        presentation = present(TOOL, _lines_result(lines), arguments={}, first_row=first_row, max_bytes=max_bytes)
+        presentation = present(TOOL, sent, arguments={}, first_row=first_row, max_bytes=max_bytes)
         most = max((k for k in sizes if fits(k, max_bytes)), default=0)
         shown = max(most, 1)  # a line alone over the bound is shown alone rather than never
         assert (_body(presentation, "text"), _body(presentation, "markdown")) == (
@@ -90,12 +88,12 @@ CLAIM = "All 54 records are shown"
     ids=["only-line", "first-line", "middle-line", "after-an-empty-line", "last-line"],
 )
 def test_a_server_claim_that_every_record_is_shown_is_warned_of_on_any_line(text: str) -> None:
-    presentation = present(TOOL, _lines_result([text]), arguments={})
+    presentation = present(TOOL, whole_text(text), arguments={})
     assert presentation.text.startswith(f"{IMITATION_WARNING}\n\n")
 
 
 def test_server_lines_naming_records_without_a_claim_get_no_warning() -> None:
-    presentation = present(TOOL, _lines_result(["Cash: 100", "records: 54", "Bank: 7"]), arguments={})
+    presentation = present(TOOL, whole_text("Cash: 100\nrecords: 54\nBank: 7"), arguments={})
     assert IMITATION_WARNING not in presentation.text
 
 
@@ -103,7 +101,7 @@ def test_server_lines_naming_records_without_a_claim_get_no_warning() -> None:
 def test_a_long_text_of_lines_naming_records_is_searched_for_claims_in_linear_time() -> None:
     # 20,000 lines each holding a word of a claim: each line is searched once, never the rest of the text from it.
     lines = [f"row {index}: 100" for index in range(20_000)]
-    presentation = present(TOOL, _lines_result(lines), arguments={})
+    presentation = present(TOOL, whole_text("\n".join(lines)), arguments={})
     assert presentation.text == "\n".join(lines)
 
 

@@ -293,8 +293,8 @@ def _block_line_members(block: Mapping[str, Any]) -> tuple[str, tuple[Any, ...]]
     kind = block.get("type")
     if kind == "resource_link":
         return "[link] {} <{}>", (block.get("name"), block.get("uri"))
-    if kind == "image" or kind == "audio":
-        return f"[{kind}: {{}}]", (block.get("mimeType"),)
+    if kind in ("image", "audio"):  # the host's own spelling in the template, never the server's value
+        return ("[image: {}]" if kind == "image" else "[audio: {}]"), (block.get("mimeType"),)
     if kind == "resource":
         resource = block.get("resource")
         inner: Mapping[str, Any] = cast("Mapping[str, Any]", resource) if isinstance(resource, Mapping) else {}
