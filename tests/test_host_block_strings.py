@@ -70,3 +70,15 @@ def test_a_block_the_host_does_not_show_draws_no_warning() -> None:
     presentation = present(TOOL, wire, max_rows=1)
     assert presentation.extent == "the first 1 of 2 lines"
     assert presentation.text == f"{presentation.notice}\n\nCash: 5"
+
+
+@pytest.mark.parametrize("separator", ["\n", "\r\n", "\u2028", "\x85"], ids=["lf", "crlf", "line-separator", "nel"])
+def test_a_member_split_over_lines_is_checked_as_its_line_shows_it(separator: str) -> None:
+    # The line joins the member's lines with spaces: it is read so, as the same name on one line is.
+    split, joined = (
+        present(
+            TOOL, whole_text(TEXT, {"type": "resource_link", "name": f"Q3 report{between}Note: draft", "uri": "x://q3"})
+        )
+        for between in (separator, " ")
+    )
+    assert split.text == joined.text == f"{TEXT}\n\n[link] Q3 report Note: draft <x://q3>"

@@ -13,10 +13,10 @@ from mcp_rendering.envelope import LinkedRecord
 from mcp_rendering.host import ResultState, imitates_host, linked_records, result_state, state_of_wire
 from mcp_rendering.types import EXTENSION_ID
 from tests.test_host import CONTINUATION, TOOL, result
+from tests.test_host_host_lines import TOOL as HINTED_TOOL
 
 PLAIN = {"content": [{"type": "text", "text": "101 Capital: 50000"}]}
 """A result outside the extension: MCP sends it whole."""
-HINTED_TOOL = {"name": "screen", "inputSchema": {"type": "object"}, "_meta": {EXTENSION_ID: {"verbatimHint": True}}}
 
 
 def stating(directive: dict[str, Any], *, page: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -90,9 +90,7 @@ def test_the_last_part_says_whether_the_whole_is_complete(last: dict[str, Any], 
 @pytest.mark.parametrize("arguments", [{}, {"cursor": "abc.def"}], ids=["original-call", "later-call"])
 def test_the_last_part_is_read_for_the_whole_whatever_arguments_are_given(arguments: dict[str, Any]) -> None:
     last = result({"mode": "verbatim"})
-    assert state_of_wire(last, tool=TOOL, arguments=arguments, last_part=True) == state_of_wire(
-        last, tool=TOOL, last_part=True
-    )
+    assert state_of_wire(last, tool=TOOL, arguments=arguments, last_part=True) == "complete"
 
 
 @pytest.mark.parametrize(("directive", "state"), [({"complete": True}, "complete"), ({"complete": False}, "partial")])
@@ -101,6 +99,13 @@ def test_the_last_part_of_a_tool_declaring_a_continuation_argument_reads_as_it_s
 ) -> None:
     # Read for the whole, the last part is no possible later part read alone: its own `complete` decides.
     assert state_of_wire(result({"mode": "verbatim", **directive}), tool=TOOL, last_part=True) == state
+
+
+def test_the_last_part_with_a_continuation_its_tool_declares_reads_continued() -> None:
+    # Still not the whole; with the tool that declares its argument, the rest can be asked for.
+    last = result({"mode": "verbatim", "continuation": CONTINUATION})
+    assert state_of_wire(last, tool=TOOL, last_part=True) == "continued"
+    assert state_of_wire(last, last_part=True) == "partial"
 
 
 # --------------------------------------------------------------------------------------------------- linked records

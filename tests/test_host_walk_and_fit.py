@@ -86,9 +86,7 @@ def _records(bound: int) -> str | None:
     [(_lines, "the first {} of 10 lines"), (_records, "{} of 10 records")],
     ids=["text-lines", "structured-records"],
 )
-def test_as_the_bound_grows_byte_by_byte_each_record_joins_the_page_as_soon_as_it_fits(
-    extent_at: Any, extent: str
-) -> None:
+def test_as_the_bound_grows_byte_by_byte_the_page_grows_one_record_at_a_time(extent_at: Any, extent: str) -> None:
     """Ten records of equal size: every page of 1 to 9 records is the largest that fits under some bound, so each is
     shown in turn, then the whole (nothing cut) once it fits."""
     shown: list[str | None] = []

@@ -279,12 +279,16 @@ def content_lines(wire: Mapping[str, Any]) -> tuple[ContentLine, ...]:
 def block_line(block: Mapping[str, Any]) -> str:
     """One line naming a non-text content block, so that the user sees every block of the result, in order."""
     template, members = _block_line_members(block)
-    return template.format(*(" ".join(value.splitlines()) if isinstance(value, str) else "?" for value in members))
+    return template.format(*(_shown(value) if isinstance(value, str) else "?" for value in members))
 
 
 def block_line_strings(block: Mapping[str, Any]) -> list[str]:
-    """The server's strings `block_line` shows of `block`, in order, as sent."""
-    return [value for value in _block_line_members(block)[1] if isinstance(value, str)]
+    """The server's strings `block_line` shows of `block`, in order, as it shows them (on one line)."""
+    return [_shown(value) for value in _block_line_members(block)[1] if isinstance(value, str)]
+
+
+def _shown(member: str) -> str:
+    return " ".join(member.splitlines())
 
 
 def _block_line_members(block: Mapping[str, Any]) -> tuple[str, tuple[Any, ...]]:
