@@ -96,3 +96,19 @@ def test_a_server_string_quoted_in_the_hosts_note_on_a_link_gets_no_warning(memb
     assert markdown_escape(IMITATION_WARNING) not in presentation.markdown
     # The note as a line of the server's own text is an imitation.
     assert imitates_host(note)
+
+
+@pytest.mark.parametrize("opening", ['[link] Record "', '[link] Field "'], ids=["record", "field"])
+def test_the_hosts_note_on_a_link_without_its_tag_is_an_imitation(opening: str) -> None:
+    """A reader takes the note for the host's with or without its `[link]` tag: as a line of the server's text, and
+    on the line naming a block whose type closes the host's bracket early."""
+    wire = _linked()
+    page = wire["structuredContent"]["page"]
+    for link in (*page["linkedRecords"], *page["linkedFields"]):
+        link["uri"] = "ledger://rows/b"  # nothing else in the note reads as the host's
+    note = next(line for line in present(TOOL, wire, server="bank").text.splitlines() if line.startswith(opening))
+    untagged = note.removeprefix("[link] ")
+    warned = f"{IMITATION_WARNING}\n\n"
+    assert present(TOOL, whole_text(f"Cash | 100\n{untagged}"), server="bank").text.startswith(warned)
+    named = present(TOOL, whole_text("Cash | 100", {"type": f"x] {untagged}"}), server="bank").text
+    assert named == f"{warned}Cash | 100\n\n[x] {untagged} block]"

@@ -71,3 +71,18 @@ def test_the_copy_of_a_cut_page_lists_the_links_and_fields_it_shows_and_counts_i
     copy = presentation.model_result["structuredContent"]
     assert copy["document"] == wire["structuredContent"]["document"]  # JSON lists, as sent, not Python tuples
     assert copy["page"] == {"complete": False, "returned": 4, "linkedRecords": [_link(1)], "linkedFields": [FIELD]}
+
+
+def test_a_text_block_reaches_the_model_as_its_text_alone_and_one_without_text_as_the_line_naming_it() -> None:
+    """Members of a text block the view does not show (here `secret`), and a text block whose `text` is not a string,
+    which the view names on a line of its own, reach the model as the user sees them."""
+    wire = text_result(LINES)
+    wire["content"][0]["secret"] = "unseen"
+    wire["content"].append({"type": "text", "text": {"nested": "unseen"}})
+    presentation = present_original(TOOL, wire)
+    assert presentation.text == f"{LINES}\n\n[text block without text]"
+    assert presentation.model_result["content"][1:] == [
+        {"type": "text", "text": LINES},
+        {"type": "text", "text": "[text block without text]"},
+    ]
+    assert "unseen" not in str(presentation.model_result)

@@ -212,10 +212,14 @@ HOST_LINES: tuple[str, ...] = (
     # The notes on records and fields sent as links, and the lines naming a text result's other blocks.
     "[link] Record {q}, shown as a link: {}",
     "[link] Field {q} of record {q}: {}",
+    # The same notes without their tag, which a reader takes as the host's as well: as far as their own wording goes.
+    "Record {q}, shown as a link: {}",
+    "Field {q} of record {q}: the server sent it as a link, {}",
     "[link] {}",
     "[image: {}",
     "[audio: {}",
     "[resource] {}",
+    "[text block without text]",
     "[{word} block]",
     # The framing (the model's copy): a final answer must not show its lines as the host's either.
     FRAMING_HEADER,
@@ -1276,30 +1280,30 @@ def _json_size(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
 
 
-def _block_uri(block: Mapping[str, Any]) -> Any:
-    if block.get("type") == "resource":
-        resource = block.get("resource")
-        return cast("Mapping[str, Any]", resource).get("uri") if isinstance(resource, Mapping) else None
-    return block.get("uri") if block.get("type") == "resource_link" else None
-
-
 _MEDIA_BLOCKS = ("image", "audio")
 
 
 def _as_shown(block: Mapping[str, Any], text_result: bool) -> Mapping[str, Any] | None:
     """A server block as the model may receive it: no server text the user is not shown. The user's view of a text
-    result names each block on a line (`block_line`): a link by its name and URI, an embedded resource by its URI,
-    an unknown block by its type; the model receives that much (a link as a link, the rest as that line). The view
-    of structured records shows none of the other blocks: only an image or audio, which carries no server text,
-    reaches the model then."""
+    result shows a text block's text and names each other block on a line (`block_line`): a link by its name and
+    URI, an embedded resource by its URI, an unknown block by its type; the model receives that much (a text block
+    as its text alone, a link as a link, the rest as that line). The view of structured records shows none of the
+    other blocks: only an image or audio, its data and media type alone, reaches the model then. A member that is
+    not a string is shown as `?` and not forwarded."""
     kind = block.get("type")
     if kind in _MEDIA_BLOCKS:
-        return block
+        return _string_members(block, ("type", "data", "mimeType"))
     if not text_result:
         return None
+    if kind == "text" and isinstance(block.get("text"), str):
+        return _string_members(block, ("type", "text"))
     if kind == "resource_link":
-        return {key: block[key] for key in ("type", "uri", "name") if key in block}
+        return _string_members(block, ("type", "uri", "name"))
     return {"type": "text", "text": block_line(block)}
+
+
+def _string_members(block: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, str]:
+    return {key: block[key] for key in keys if isinstance(block.get(key), str)}
 
 
 def _forwarded_blocks(
@@ -1307,7 +1311,6 @@ def _forwarded_blocks(
     *,
     text_result: bool,
     shown_blocks: set[int] | None,
-    shown_uris: set[str] | None,
     budget: int | None,
 ) -> tuple[list[Any], int]:
     """The server's blocks the model may receive under the host's bounds, besides the host's rendering, defused,
@@ -1315,9 +1318,8 @@ def _forwarded_blocks(
 
     Text blocks are never included: the host's copy of the records stands for them. Each block is forwarded as the
     user's view shows it (`_as_shown`): beside structured records, which the view shows alone, only images and
-    audio are. With `shown_blocks` (the lines of a text result were cut), only the blocks named on a shown line
-    are kept; with `shown_uris` (records were cut), a block naming a record is kept only for a record that is
-    shown. With a `budget` (bytes), blocks are kept in order while their total size, as forwarded (a comma each),
+    audio are. With `shown_blocks` (the lines of a text result were cut), only the blocks named on a shown line are
+    kept. With a `budget` (bytes), blocks are kept in order while their total size, as forwarded (a comma each),
     fits.
     """
     content = wire.get("content")
@@ -1331,9 +1333,6 @@ def _forwarded_blocks(
             continue  # the records as text: the host's rendering replaces them, as the user's view does
         if shown_blocks is not None and index not in shown_blocks:
             continue  # cut with the lines that name it: not withheld, the host's bound cut it
-        uri = _block_uri(block_map)
-        if shown_uris is not None and uri is not None and uri not in shown_uris:
-            continue  # a record the host cut: not withheld, the record itself is cut
         as_shown = _as_shown(block_map, text_result)
         if as_shown is None:
             continue  # the user is shown nothing of it
@@ -1472,13 +1471,18 @@ def _uncut_payload(
         copy = {k: v for k, v in structured.items() if k != RESULT_STRUCTURED_KEY}
     else:  # an array or a scalar: wrapped, as the schema's `structuredContent` is an object
         copy = None if sent_structured is None else {_WRAPPED_KEY: sent_structured}
+    # Nesting is bounded where the server's values enter: a document validated is shallow; each block is cut to the
+    # strings its line shows.
+    unchecked = copy if kind != "document" or copy is None else {k: v for k, v in copy.items() if k != "document"}
+    if unchecked is not None and _deeper_than(unchecked, _MAX_FORWARD_DEPTH):
+        copy = cast("dict[str, Any]", _defused_walk(copy))
     if kind == "text" or copy is None:  # the records are the text the user is shown: forwarded as sent
         content = wire.get("content")
         sent = cast("list[Any]", content) if isinstance(content, list) else []
         maps = [cast("Mapping[str, Any]", block) for block in sent if isinstance(block, Mapping)]
-        blocks = [block if block.get("type") == "text" else _as_shown(block, True) for block in maps]
+        blocks = [_as_shown(block, True) for block in maps]
         return _text_records_payload(_payload(blocks, None if forwards == "text" else copy), forwards)
-    others, _ = _forwarded_blocks(wire, text_result=False, shown_blocks=None, shown_uris=None, budget=None)
+    others, _ = _forwarded_blocks(wire, text_result=False, shown_blocks=None, budget=None)
     return _in_channel(forwards, others, copy, records_text)
 
 
@@ -1728,17 +1732,36 @@ def _numbered_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return mapping
 
 
-_MAX_FORWARD_DEPTH = 256
-"""Nesting beyond which a value is forwarded as a note: JSON encoders (the host's, the SDK's) refuse deeper."""
+_MAX_FORWARD_DEPTH = 100
+"""Levels of nesting (structured content, or a block, the first) beyond which a value is forwarded as a note: well
+within what JSON readers take counting a message's own levels (serde_json 128, the SDK's reader about 200)."""
 _TOO_DEEP = f"[a value nested more than {_MAX_FORWARD_DEPTH} levels deep, not forwarded]"
 _MAX_INT_BITS = 12_000
 """Bits of the largest integer forwarded: under the 4,300 decimal digits Python writes by default."""
 _TOO_LARGE = "[an integer too large to write as JSON, not forwarded]"
 
 
+def _deeper_than(value: Any, levels: int) -> bool:
+    """Whether `value` (the first level) nests objects or arrays more than `levels` deep: walked without recursion,
+    stopping at the first node too deep."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        children: Iterable[Any] = cast("Mapping[Any, Any]", node).values() if isinstance(node, Mapping) else node
+        if level > levels:
+            return True
+        stack.extend((child, level + 1) for child in children if _nests(child))
+    return False
+
+
+def _nests(value: Any) -> bool:
+    return isinstance(value, Mapping | list | tuple)
+
+
 def _defused_walk(value: Any) -> Any:
     """`value` with every string defused, walked without recursion (a loop over an explicit stack), so that no
-    nesting can exhaust the stack; each node is visited once."""
+    nesting can exhaust the stack; each node is visited once, and a node more than `_MAX_FORWARD_DEPTH` levels deep
+    (`value` the first) is noted."""
     holder: list[Any] = [None]
     stack: list[tuple[Any, Any, Any, int]] = [(value, holder, 0, 0)]
     while stack:
@@ -1941,8 +1964,6 @@ class _Shown:
     extent: str | None
     """What the host's bound left of the records ("2 of 3 records"), or None when nothing was cut."""
     next_first_row: int | None
-    shown_uris: set[str] | None
-    """The URIs of the records shown, when records were cut."""
     shown_blocks: set[int] | None
     """The non-text blocks named on the lines shown, when a text result was cut."""
     cut_payload: Callable[[int], _Payload]
@@ -2049,7 +2070,6 @@ def _show_records(
         shown = f"record {start + 1}" if limit == 1 else f"records {start + 1} to {start + limit}"
         extent = f"{shown} of {whole.count}"
     next_first_row: int | None = None
-    shown_uris: set[str] | None = None
     cut_by: CutBy | None = None
     if extent == "none of the headings":
         cut_by = "max_bytes"
@@ -2057,9 +2077,6 @@ def _show_records(
         cut_by = "max_rows" if limit == rows_limit and over_bound is None else "max_bytes"
         extent = extent or f"{limit} of {count} records"
         next_first_row = start + limit
-        cut_document, links, _ = view.cut(limit)
-        shown_uris = {row.uri for s in cut_document.sections for row in s.rows if row.uri}
-        shown_uris |= {link.uri for link in links}
     return _Shown(
         document,
         body_text,
@@ -2069,7 +2086,6 @@ def _show_records(
         limit,
         extent,
         next_first_row,
-        shown_uris,
         None,
         cut_payload,
         over_bound,
@@ -2134,7 +2150,6 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
         None,
         extent,
         next_first_row,
-        None,
         shown_blocks,
         cut_payload,
         over_bound,
@@ -2169,7 +2184,6 @@ def _model_payload(read: _Read, bound: _ModelBound, shown: _Shown) -> tuple[_Pay
         read.wire,
         text_result=read.records.kind == "text",
         shown_blocks=shown.shown_blocks,
-        shown_uris=shown.shown_uris,
         budget=None if model_bytes is None else model_bytes - payload.size(),
     )
     if payload.copy is not None and bound.forwards == "structured":

@@ -262,13 +262,11 @@ def content_lines(wire: Mapping[str, Any]) -> tuple[ContentLine, ...]:
         if not isinstance(block, Mapping):
             continue
         block_map = cast("Mapping[str, Any]", block)
-        if block_map.get("type") == "text":
-            body = block_map.get("text")
-            if not isinstance(body, str):
-                continue
+        body = block_map.get("text")
+        if block_map.get("type") == "text" and isinstance(body, str):
             # A CRLF ends a line as a line feed does: its CR is no character of the line.
             entries = [ContentLine(line, True, index) for line in body.replace("\r\n", "\n").split("\n")]
-        else:
+        else:  # another block, or a text block without text, which is named like one
             entries = [ContentLine(block_line(block_map), False, index)]
         if lines:
             lines.append(ContentLine("", False, index))
@@ -277,7 +275,8 @@ def content_lines(wire: Mapping[str, Any]) -> tuple[ContentLine, ...]:
 
 
 def block_line(block: Mapping[str, Any]) -> str:
-    """One line naming a non-text content block, so that the user sees every block of the result, in order."""
+    """One line naming a content block other than a text block with text, so that the user sees every block of the
+    result, in order."""
     template, members = _block_line_members(block)
     return template.format(*(_shown(value) if isinstance(value, str) else "?" for value in members))
 
@@ -303,6 +302,8 @@ def _block_line_members(block: Mapping[str, Any]) -> tuple[str, tuple[Any, ...]]
         resource = block.get("resource")
         inner: Mapping[str, Any] = cast("Mapping[str, Any]", resource) if isinstance(resource, Mapping) else {}
         return "[resource] {}", (inner.get("uri"),)
+    if kind == "text":  # its `text` is not a string: the user is told a block is there, the model no more
+        return "[text block without text]", ()
     return "[{} block]", (kind,)
 
 
