@@ -86,3 +86,29 @@ def test_a_text_block_reaches_the_model_as_its_text_alone_and_one_without_text_a
         {"type": "text", "text": "[text block without text]"},
     ]
     assert "unseen" not in str(presentation.model_result)
+
+
+@pytest.mark.parametrize(
+    ("block", "line"),
+    [
+        ({"type": "resource_link", "uri": "file:///a.csv", "name": {"text": "unseen"}}, "[link] ? <file:///a.csv>"),
+        ({"type": "resource_link", "name": "a.csv"}, "[link] a.csv <?>"),
+        ({"type": "image", "mimeType": "image/png", "data": ["unseen"]}, "[image: image/png]"),
+        ({"type": "audio", "data": "AAAA"}, "[audio: ?]"),
+    ],
+    ids=["a link's name not a string", "a link without URI", "an image's data not a string", "audio without type"],
+)
+def test_a_block_lacking_a_member_its_type_requires_reaches_the_model_as_its_line(
+    block: dict[str, Any], line: str
+) -> None:
+    """What the model receives is valid content: such a block is forwarded as the line the user reads in a text
+    result, and not at all beside structured records, whose view shows no line for it."""
+    wire = text_result(LINES)
+    wire["content"].append(block)
+    presentation = present_original(TOOL, wire)
+    assert presentation.text == f"{LINES}\n\n{line}"
+    assert presentation.model_result["content"][1:] == [{"type": "text", "text": LINES}, {"type": "text", "text": line}]
+    beside_records = result({"mode": "verbatim"})
+    beside_records["content"].append(block)
+    assert present_original(TOOL, beside_records, forwards="both").model_result["content"][1:] == []
+    assert "unseen" not in str(presentation.model_result)

@@ -1287,23 +1287,23 @@ def _as_shown(block: Mapping[str, Any], text_result: bool) -> Mapping[str, Any] 
     """A server block as the model may receive it: no server text the user is not shown. The user's view of a text
     result shows a text block's text and names each other block on a line (`block_line`): a link by its name and
     URI, an embedded resource by its URI, an unknown block by its type; the model receives that much (a text block
-    as its text alone, a link as a link, the rest as that line). The view of structured records shows none of the
-    other blocks: only an image or audio, its data and media type alone, reaches the model then. A member that is
-    not a string is shown as `?` and not forwarded."""
+    as its text alone, a link as its URI and name, the rest as that line). The view of structured records shows
+    none of the other blocks: only an image or audio, its data and media type alone, reaches the model then. A block
+    lacking a member its type requires as a string is forwarded as its line, or not at all beside structured
+    records: what the model receives is valid content."""
     kind = block.get("type")
-    if kind in _MEDIA_BLOCKS:
-        return _string_members(block, ("type", "data", "mimeType"))
+    media = _strings(block, "data", "mimeType") if kind in _MEDIA_BLOCKS else None
+    if media is not None:
+        return {"type": kind, "data": media[0], "mimeType": media[1]}
     if not text_result:
         return None
-    if kind == "text" and isinstance(block.get("text"), str):
-        return _string_members(block, ("type", "text"))
-    if kind == "resource_link":
-        return _string_members(block, ("type", "uri", "name"))
+    text = _strings(block, "text") if kind == "text" else None
+    if text is not None:
+        return {"type": "text", "text": text[0]}
+    link = _strings(block, "uri", "name") if kind == "resource_link" else None
+    if link is not None:
+        return {"type": "resource_link", "uri": link[0], "name": link[1]}
     return {"type": "text", "text": block_line(block)}
-
-
-def _string_members(block: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, str]:
-    return {key: block[key] for key in keys if isinstance(block.get(key), str)}
 
 
 def _forwarded_blocks(
@@ -1733,7 +1733,7 @@ def _numbered_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 _MAX_FORWARD_DEPTH = 100
-"""Levels of nesting (structured content, or a block, the first) beyond which a value is forwarded as a note: well
+"""Levels of nesting (the structured content the first) beyond which a value is forwarded as a note: well
 within what JSON readers take counting a message's own levels (serde_json 128, the SDK's reader about 200)."""
 _TOO_DEEP = f"[a value nested more than {_MAX_FORWARD_DEPTH} levels deep, not forwarded]"
 _MAX_INT_BITS = 12_000
