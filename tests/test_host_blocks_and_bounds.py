@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from mcp_rendering.host import UNSTATED_COMPLETENESS, Presentation, present
+from mcp_rendering.host import _MAX_FORWARD_DEPTH, UNSTATED_COMPLETENESS, Presentation, present
+from mcp_rendering.records import MAX_DEPTH
 from mcp_rendering.render import markdown_escape
 from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER, RESULT_STRUCTURED_KEY
 from tests.test_host import TOOL as LINKED_TOOL
@@ -221,3 +222,23 @@ def test_the_depth_of_a_validated_document_is_not_walked_and_its_other_members_a
     copy = present_original(LINKED_TOOL, wire).model_result["structuredContent"]
     assert copy["document"] == wire["structuredContent"]["document"]
     assert _lists(copy["extra"]["a"]) == (98, TOO_DEEP)
+
+
+def test_a_deep_page_state_beside_a_document_is_noted() -> None:
+    """The page state is the one member beside a document that reading the records does not walk."""
+    wire = big_result(3)
+    wire["structuredContent"]["page"]["x"] = _nested(100)
+    copy = present_original(LINKED_TOOL, wire).model_result["structuredContent"]
+    assert _lists(copy["page"]["x"]) == (98, TOO_DEEP)
+
+
+@pytest.mark.parametrize("wrapped", [False, True], ids=["a member", "an array"])
+def test_a_value_the_reading_leaves_unwalked_is_within_the_bound(wrapped: bool) -> None:
+    """The deepest value the records' reading does not flag (one level less than it shows as compact JSON), as a
+    member or as structured content that is an array, which the copy wraps: forwarded whole, and within the bound
+    counted from the copy itself, so leaving it unwalked is safe."""
+    value = _nested(MAX_DEPTH - 1)
+    forwarded = present(TOOL, {"content": [], "structuredContent": value if wrapped else {"a": value}, "_meta": WHOLE})
+    lists, innermost = _lists(forwarded.model_result["structuredContent"]["value" if wrapped else "a"])
+    assert (lists, innermost) == (MAX_DEPTH - 1, None)
+    assert 1 + (1 if wrapped else 0) + lists <= _MAX_FORWARD_DEPTH

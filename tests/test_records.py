@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import Any
+
+import pytest
 
 from mcp_rendering.audit import audit
 from mcp_rendering.host import present
-from mcp_rendering.records import MAX_COLUMNS, result_records
+from mcp_rendering.records import MAX_COLUMNS, MAX_DEPTH, result_records
+from tests.test_host import big_result
 
 
 def test_records_with_few_paths_get_a_column_per_path() -> None:
@@ -39,3 +43,24 @@ def test_the_column_limit_is_exact() -> None:
     for items, columns in ((fits, MAX_COLUMNS), (over, 1)):
         document = result_records({"content": [], "structuredContent": {"items": items}}).document
         assert document is not None and len(document.sections[0].columns) == columns
+
+
+def _nested(levels: int) -> Any:
+    value: Any = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("beside_a_document", [False, True], ids=["structured", "beside a document"])
+@pytest.mark.parametrize(("levels", "deep"), [(MAX_DEPTH - 1, False), (MAX_DEPTH, True)], ids=["below", "at"])
+def test_the_reading_says_whether_it_met_a_value_max_depth_levels_deep(
+    beside_a_document: bool, levels: int, deep: bool
+) -> None:
+    """Counted from the structured content's members, the first level: what a reader forwarding the structured
+    content relies on to leave it unwalked."""
+    wire = big_result(2) if beside_a_document else {"content": [], "structuredContent": {}}
+    wire["structuredContent"]["a"] = _nested(levels)
+    records = result_records(wire)
+    assert records.kind == ("document" if beside_a_document else "structured")
+    assert records.deep is deep

@@ -1456,7 +1456,7 @@ def _defused_across_blocks(blocks: list[Any]) -> list[Any]:
 
 
 def _uncut_payload(
-    wire: Mapping[str, Any], forwards: Channel | None, kind: RecordsKind, records_text: Callable[[], str]
+    wire: Mapping[str, Any], forwards: Channel | None, records: ResultRecords, records_text: Callable[[], str]
 ) -> _Payload:
     """The whole result for the model, in the channel it reads (`_in_channel`): the structured content as sent (its
     directive aside) in place of the server's text blocks, which the user never sees, and the server's other blocks
@@ -1471,10 +1471,8 @@ def _uncut_payload(
         copy = {k: v for k, v in structured.items() if k != RESULT_STRUCTURED_KEY}
     else:  # an array or a scalar: wrapped, as the schema's `structuredContent` is an object
         copy = None if sent_structured is None else {_WRAPPED_KEY: sent_structured}
-    # Nesting is bounded where the server's values enter: a document validated is shallow; each block is cut to the
-    # strings its line shows.
-    unchecked = copy if kind != "document" or copy is None else {k: v for k, v in copy.items() if k != "document"}
-    if unchecked is not None and _deeper_than(unchecked, _MAX_FORWARD_DEPTH):
+    kind = records.kind
+    if copy is not None and _deeper_than(_unbounded(copy, records), _MAX_FORWARD_DEPTH):
         copy = cast("dict[str, Any]", _defused_walk(copy))
     if kind == "text" or copy is None:  # the records are the text the user is shown: forwarded as sent
         content = wire.get("content")
@@ -1484,6 +1482,15 @@ def _uncut_payload(
         return _text_records_payload(_payload(blocks, None if forwards == "text" else copy), forwards)
     others, _ = _forwarded_blocks(wire, text_result=False, shown_blocks=None, budget=None)
     return _in_channel(forwards, others, copy, records_text)
+
+
+def _unbounded(copy: dict[str, Any], records: ResultRecords) -> Any:
+    """What of the model's copy of the structured content no reading has bounded in depth (blocks are cut to strings
+    by `_as_shown`): a validated document is shallow, and reading the records met no value `MAX_DEPTH` levels deep
+    in the rest unless `records.deep` says so; only the page state beside a document is left."""
+    if records.deep or records.kind == "text":
+        return copy
+    return copy.get("page") if records.kind == "document" else None
 
 
 _WRAPPED_KEY = "value"
@@ -1744,7 +1751,7 @@ _TOO_LARGE = "[an integer too large to write as JSON, not forwarded]"
 def _deeper_than(value: Any, levels: int) -> bool:
     """Whether `value` (the first level) nests objects or arrays more than `levels` deep: walked without recursion,
     stopping at the first node too deep."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
+    stack: list[tuple[Any, int]] = [(value, 1)] if _nests(value) else []
     while stack:
         node, level = stack.pop()
         children: Iterable[Any] = cast("Mapping[Any, Any]", node).values() if isinstance(node, Mapping) else node
@@ -1944,7 +1951,7 @@ def _model_bound(
     def uncut() -> _Payload | None:
         if cut:
             return None
-        payload = _uncut_payload(read.wire, forwards, read.records.kind, read.whole_text)
+        payload = _uncut_payload(read.wire, forwards, read.records, read.whole_text)
         return None if model_bytes is not None and payload.size() > model_bytes else payload
 
     return _ModelBound(model_bytes, server_directive, functools.cache(uncut), forwards)

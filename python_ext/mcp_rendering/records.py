@@ -93,6 +93,10 @@ class ResultRecords:
     """For "document" and "structured": the records as a document (sections of rows)."""
     lines: tuple[ContentLine, ...]
     """For "text": the content, line by line, blocks separated by an empty line."""
+    deep: bool = False
+    """Whether the structured content read (all of it for "structured"; for "document", its members beside the
+    document and the page state) holds a value `MAX_DEPTH` levels deep, shown as compact JSON: if not, the reading
+    bounded its nesting, and a reader forwarding it need not walk it again."""
 
     @property
     def count(self) -> int:
@@ -187,6 +191,8 @@ class _Walker:
 
     def __init__(self) -> None:
         self.sections: list[_SectionBuilder] = []
+        self.deep = False
+        """Whether a value was met `MAX_DEPTH` levels deep."""
 
     def leaves(self, value: Any, base: str, depth: int, nested: list[tuple[str, list[Any], int]]) -> dict[str, Cell]:
         """The scalar leaves of `value` under relative paths; arrays met on the way go to `nested`."""
@@ -206,6 +212,7 @@ class _Walker:
             if _scalar(node):
                 found[name] = cast("Cell", node)
             elif level >= MAX_DEPTH:
+                self.deep = True
                 found[name] = _compact(node)
             else:
                 found[name] = str(cast("object", node))
@@ -232,10 +239,15 @@ def _join(row_path: str, relative: str) -> str:
 
 def json_sections(value: Any) -> list[Section]:
     """The sections of a JSON value, read as the module docstring describes (empty for an empty object)."""
+    return _json_sections(value)[0]
+
+
+def _json_sections(value: Any) -> tuple[list[Section], bool]:
+    """`json_sections`, and whether a value was met `MAX_DEPTH` levels deep."""
     walker = _Walker()
     if isinstance(value, list):
         walker.array("$", cast("list[Any]", value), 0)
-        return [section.build() for section in walker.sections]
+        return [section.build() for section in walker.sections], walker.deep
     if not isinstance(value, Mapping):
         value = {"value": value}
     fields = _SectionBuilder("$", "$")
@@ -247,7 +259,7 @@ def json_sections(value: Any) -> list[Section]:
     for path, array, level in nested:
         walker.array(_shorten(f"$.{path}" if not path.startswith("[") else f"${path}"), array, level)
     sections = [fields.build()] if fields.rows else []
-    return sections + [section.build() for section in walker.sections]
+    return sections + [section.build() for section in walker.sections], walker.deep
 
 
 def content_lines(wire: Mapping[str, Any]) -> tuple[ContentLine, ...]:
@@ -325,17 +337,19 @@ def result_records(wire: Mapping[str, Any]) -> ResultRecords:
         members = cast("Mapping[str, Any]", structured)
         document = _valid_document(members[_DOCUMENT_KEY]) if _DOCUMENT_KEY in members else None
         if document is not None:
-            extra = json_sections(_without(members, _DOCUMENT_KEY, _PAGE_KEY, RESULT_STRUCTURED_KEY))
+            extra, deep = _json_sections(_without(members, _DOCUMENT_KEY, _PAGE_KEY, RESULT_STRUCTURED_KEY))
             if extra:
                 document = Document.model_construct(title=document.title, sections=(*document.sections, *extra))
-            return ResultRecords("document", document, ())
+            return ResultRecords("document", document, (), deep)
         data = _without(members, RESULT_STRUCTURED_KEY)
         if data:
-            return ResultRecords("structured", _structured_document(data), ())
+            return _structured_records(data)
     elif structured is not None:  # an array, or (against the schema) a scalar: shown all the same
-        return ResultRecords("structured", _structured_document(structured), ())
+        return _structured_records(structured)
     return ResultRecords("text", None, content_lines(wire))
 
 
-def _structured_document(value: Any) -> Document:
-    return Document.model_construct(title=_STRUCTURED_TITLE, sections=tuple(json_sections(value)))
+def _structured_records(value: Any) -> ResultRecords:
+    sections, deep = _json_sections(value)
+    document = Document.model_construct(title=_STRUCTURED_TITLE, sections=tuple(sections))
+    return ResultRecords("structured", document, (), deep)
