@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from mcp.types import CallToolResult
 
 from mcp_rendering.host import _MAX_FORWARD_DEPTH, UNSTATED_COMPLETENESS, Presentation, present
 from mcp_rendering.records import MAX_DEPTH
@@ -215,7 +216,7 @@ def test_a_value_is_forwarded_100_levels_deep_and_its_101st_level_is_noted(
     assert _lists(_copy({**strings, "a": _nested(lists)})["a"]) == kept
 
 
-def test_the_depth_of_a_validated_document_is_not_walked_and_its_other_members_are() -> None:
+def test_a_deep_member_beside_a_document_is_noted_and_the_document_forwarded_whole() -> None:
     """Beside a document, which validation bounds, a deep member of the server's is noted."""
     wire = big_result(3)
     wire["structuredContent"]["extra"] = {"a": _nested(100)}
@@ -224,12 +225,23 @@ def test_the_depth_of_a_validated_document_is_not_walked_and_its_other_members_a
     assert _lists(copy["extra"]["a"]) == (98, TOO_DEEP)
 
 
-def test_a_deep_page_state_beside_a_document_is_noted() -> None:
-    """The page state is the one member beside a document that reading the records does not walk."""
+@pytest.mark.parametrize("forwards", [None, "text", "structured", "both"])
+def test_the_page_state_reaches_the_model_as_the_host_read_it(forwards: str | None) -> None:
+    """Members of the page state the host does not read, a malformed linked record and a linked record's own extra
+    member, none of which the user is shown, are left out; what the host read stays, in its wire names."""
     wire = big_result(3)
-    wire["structuredContent"]["page"]["x"] = _nested(100)
-    copy = present_original(LINKED_TOOL, wire).model_result["structuredContent"]
-    assert _lists(copy["page"]["x"]) == (98, TOO_DEEP)
+    link = {"rowId": "x1", "sectionId": "hits", "uri": "s://x/1", "bytes": 9000}
+    wire["structuredContent"]["page"] = {
+        "complete": True,
+        "returned": 3,
+        "note": "unseen",
+        "deep": _nested(200),
+        "linkedRecords": [{**link, "note": "unseen"}, {"rowId": "unseen"}],
+    }
+    model_result = present_original(LINKED_TOOL, wire, forwards=forwards).model_result
+    assert "unseen" not in str(model_result)
+    if forwards != "text":
+        assert model_result["structuredContent"]["page"] == {"complete": True, "returned": 3, "linkedRecords": [link]}
 
 
 @pytest.mark.parametrize("wrapped", [False, True], ids=["a member", "an array"])
@@ -242,3 +254,20 @@ def test_a_value_the_reading_leaves_unwalked_is_within_the_bound(wrapped: bool) 
     lists, innermost = _lists(forwarded.model_result["structuredContent"]["value" if wrapped else "a"])
     assert (lists, innermost) == (MAX_DEPTH - 1, None)
     assert 1 + (1 if wrapped else 0) + lists <= _MAX_FORWARD_DEPTH
+
+
+def _tuples(levels: int) -> Any:
+    value: Any = ()
+    for _ in range(levels - 1):
+        value = (value,)
+    return value
+
+
+def test_tuples_a_python_host_passes_are_bounded_as_lists_are() -> None:
+    assert _lists(_copy({"a": _tuples(150)})["a"]) == (99, TOO_DEEP)
+
+
+def test_an_sdk_result_pydantic_cannot_write_is_refused_with_a_clear_error() -> None:
+    result = CallToolResult(content=[], structuredContent={"a": _nested(300)})
+    with pytest.raises(ValueError, match=r"^the result cannot be written as its wire JSON: .*depth"):
+        present(TOOL, result)

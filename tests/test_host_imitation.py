@@ -48,6 +48,7 @@ ORDINARY = (
     "Ghost stories | 3\nGhost towns | 4",  # the host's letters inside a word, twice
     "Values [",  # a line ending on a bracket, the one-character word searched for
     "Values [\n[1, 2]",
+    "Record 12, shown as a link: see attachment",  # the host's note on a link opens so, but goes on otherwise
 )
 
 
@@ -68,8 +69,9 @@ RECORD = {"type": "text", "text": "Cash | 100"}
         ([IMAGE, RECORD], "[image: image/png]\n\nCash | 100"),
         ([RECORD, IMAGE], "Cash | 100\n\n[image: image/png]"),
         ([IMAGE], "[image: image/png]"),
+        ([{"type": "text", "text": 5}, RECORD], "[text block without text]\n\nCash | 100"),
     ],
-    ids=["first", "last", "alone"],
+    ids=["first", "last", "alone", "a text block without text"],
 )
 def test_the_hosts_line_naming_a_block_is_its_own_wherever_it_stands(content: list[Any], text: str) -> None:
     presentation = present(TOOL, {"content": content, "_meta": WHOLE}, server="bank")

@@ -53,14 +53,16 @@ def _nested(levels: int) -> Any:
 
 
 @pytest.mark.parametrize("beside_a_document", [False, True], ids=["structured", "beside a document"])
-@pytest.mark.parametrize(("levels", "deep"), [(MAX_DEPTH - 1, False), (MAX_DEPTH, True)], ids=["below", "at"])
-def test_the_reading_says_whether_it_met_a_value_max_depth_levels_deep(
-    beside_a_document: bool, levels: int, deep: bool
-) -> None:
-    """Counted from the structured content's members, the first level: what a reader forwarding the structured
-    content relies on to leave it unwalked."""
+@pytest.mark.parametrize(
+    ("value", "unwalked"),
+    [(_nested(MAX_DEPTH - 1), False), (_nested(MAX_DEPTH), True), ((1, 2), True)],
+    ids=["below MAX_DEPTH", "at MAX_DEPTH", "a tuple"],
+)
+def test_the_reading_says_whether_it_left_a_value_unwalked(beside_a_document: bool, value: Any, unwalked: bool) -> None:
+    """A value `MAX_DEPTH` levels deep (the structured content's members the first level) or one that is not JSON:
+    what a reader forwarding the structured content relies on to leave it unwalked."""
     wire = big_result(2) if beside_a_document else {"content": [], "structuredContent": {}}
-    wire["structuredContent"]["a"] = _nested(levels)
+    wire["structuredContent"]["a"] = value
     records = result_records(wire)
     assert records.kind == ("document" if beside_a_document else "structured")
-    assert records.deep is deep
+    assert records.unwalked is unwalked

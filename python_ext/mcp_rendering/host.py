@@ -212,8 +212,9 @@ HOST_LINES: tuple[str, ...] = (
     # The notes on records and fields sent as links, and the lines naming a text result's other blocks.
     "[link] Record {q}, shown as a link: {}",
     "[link] Field {q} of record {q}: {}",
-    # The same notes without their tag, which a reader takes as the host's as well: as far as their own wording goes.
-    "Record {q}, shown as a link: {}",
+    # The same notes without their tag, which a reader takes as the host's too: up to the host's own words, so that
+    # a record's text such as "Record 12, shown as a link: see below" is not taken for them.
+    "Record {q}, shown as a link: too large to embed {}",
     "Field {q} of record {q}: the server sent it as a link, {}",
     "[link] {}",
     "[image: {}",
@@ -528,6 +529,17 @@ class _PageState:
     linked_fields: tuple[LinkedField, ...] = ()
     """Cells the server replaced by a link (`linkedFields`), because they were too large to embed."""
 
+    def to_wire(self) -> dict[str, Any]:
+        """The page state as the host read it, in its wire names: a member it does not read, or read as malformed,
+        is left out, as the user's view leaves it out."""
+        read = {"complete": self.complete, "returned": self.returned, "total": self.total, "nextToken": self.next_token}
+        wire: dict[str, Any] = {key: value for key, value in read.items() if value is not None}
+        if self.linked_records:
+            wire["linkedRecords"] = [link.to_wire() for link in self.linked_records]
+        if self.linked_fields:
+            wire["linkedFields"] = [entry.to_wire() for entry in self.linked_fields]
+        return wire
+
 
 class _Views:
     """The user's two views of a presentation, each rendered once, when first asked for."""
@@ -684,7 +696,8 @@ def tool_result_wire(result: Any) -> dict[str, Any]:
         TypeError: `result` is not a result object at all (a string, a number, an arbitrary object).
         ValueError: `result` is an object but not a tool result: it has no `content` array, or it holds the SDK's
             Python field names (a model dumped without `by_alias=True`) instead of the wire names; or it holds a
-            number JSON cannot hold (NaN or infinite, as `json.loads` reads `NaN` or `1e999`).
+            number JSON cannot hold (NaN or infinite, as `json.loads` reads `NaN` or `1e999`); or it is a model
+            pydantic cannot write as JSON (nested more than 255 levels deep).
     """
     check_finite_numbers(result)  # before the dump, which would write them as null
     return _shaped_wire(result)
@@ -696,6 +709,8 @@ def _shaped_wire(result: Any) -> dict[str, Any]:
         wire = as_wire(result)
     except TypeError:
         raise TypeError(f"the result is {type(result).__name__}, not a CallToolResult object") from None
+    except ValueError as error:  # a model's dump: pydantic writes at most 255 levels of nesting
+        raise ValueError(f"the result cannot be written as its wire JSON: {error}") from None
     if not isinstance(result, BaseModel):
         check_wire_names(wire)
     content = wire.get("content")
@@ -1281,6 +1296,9 @@ def _json_size(value: Any) -> int:
 
 
 _MEDIA_BLOCKS = ("image", "audio")
+_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+_MEDIA_TYPE = re.compile(r"[A-Za-z0-9][\w!#$&^.+-]{0,126}/[A-Za-z0-9][\w!#$&^.+-]{0,126}", re.ASCII)
+"""A media type's restricted names (RFC 6838), without parameters: `image/png`, `audio/vnd.wave`."""
 
 
 def _as_shown(block: Mapping[str, Any], text_result: bool) -> Mapping[str, Any] | None:
@@ -1288,12 +1306,13 @@ def _as_shown(block: Mapping[str, Any], text_result: bool) -> Mapping[str, Any] 
     result shows a text block's text and names each other block on a line (`block_line`): a link by its name and
     URI, an embedded resource by its URI, an unknown block by its type; the model receives that much (a text block
     as its text alone, a link as its URI and name, the rest as that line). The view of structured records shows
-    none of the other blocks: only an image or audio, its data and media type alone, reaches the model then. A block
-    lacking a member its type requires as a string is forwarded as its line, or not at all beside structured
-    records: what the model receives is valid content."""
+    none of the other blocks: only an image or audio, its data and media type alone, reaches the model then; both
+    are checked to hold no text (base64, and a media type without parameters). A block lacking a member its type
+    requires as a string (or so written) is forwarded as its line, or not at all beside structured records: what
+    the model receives is valid content."""
     kind = block.get("type")
     media = _strings(block, "data", "mimeType") if kind in _MEDIA_BLOCKS else None
-    if media is not None:
+    if media is not None and _BASE64.fullmatch(media[0]) and _MEDIA_TYPE.fullmatch(media[1]):
         return {"type": kind, "data": media[0], "mimeType": media[1]}
     if not text_result:
         return None
@@ -1472,7 +1491,11 @@ def _uncut_payload(
     else:  # an array or a scalar: wrapped, as the schema's `structuredContent` is an object
         copy = None if sent_structured is None else {_WRAPPED_KEY: sent_structured}
     kind = records.kind
-    if copy is not None and _deeper_than(_unbounded(copy, records), _MAX_FORWARD_DEPTH):
+    if kind == "document" and copy is not None and "page" in copy:
+        copy["page"] = _page_state(structured).to_wire()  # as the host read it: nothing the user is not shown
+    # Reading the records walked every value within `MAX_DEPTH` levels unless it says otherwise (a validated document
+    # is shallow, the page state is the host's): only then is the copy walked here, which bounds its nesting.
+    if copy is not None and records.unwalked:
         copy = cast("dict[str, Any]", _defused_walk(copy))
     if kind == "text" or copy is None:  # the records are the text the user is shown: forwarded as sent
         content = wire.get("content")
@@ -1482,15 +1505,6 @@ def _uncut_payload(
         return _text_records_payload(_payload(blocks, None if forwards == "text" else copy), forwards)
     others, _ = _forwarded_blocks(wire, text_result=False, shown_blocks=None, budget=None)
     return _in_channel(forwards, others, copy, records_text)
-
-
-def _unbounded(copy: dict[str, Any], records: ResultRecords) -> Any:
-    """What of the model's copy of the structured content no reading has bounded in depth (blocks are cut to strings
-    by `_as_shown`): a validated document is shallow, and reading the records met no value `MAX_DEPTH` levels deep
-    in the rest unless `records.deep` says so; only the page state beside a document is left."""
-    if records.deep or records.kind == "text":
-        return copy
-    return copy.get("page") if records.kind == "document" else None
 
 
 _WRAPPED_KEY = "value"
@@ -1740,7 +1754,7 @@ def _numbered_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 _MAX_FORWARD_DEPTH = 100
-"""Levels of nesting (the structured content the first) beyond which a value is forwarded as a note: well
+"""Levels of nesting (the model's structured copy the first) beyond which a value is forwarded as a note: well
 within what JSON readers take counting a message's own levels (serde_json 128, the SDK's reader about 200)."""
 _TOO_DEEP = f"[a value nested more than {_MAX_FORWARD_DEPTH} levels deep, not forwarded]"
 _MAX_INT_BITS = 12_000
@@ -1748,31 +1762,14 @@ _MAX_INT_BITS = 12_000
 _TOO_LARGE = "[an integer too large to write as JSON, not forwarded]"
 
 
-def _deeper_than(value: Any, levels: int) -> bool:
-    """Whether `value` (the first level) nests objects or arrays more than `levels` deep: walked without recursion,
-    stopping at the first node too deep."""
-    stack: list[tuple[Any, int]] = [(value, 1)] if _nests(value) else []
-    while stack:
-        node, level = stack.pop()
-        children: Iterable[Any] = cast("Mapping[Any, Any]", node).values() if isinstance(node, Mapping) else node
-        if level > levels:
-            return True
-        stack.extend((child, level + 1) for child in children if _nests(child))
-    return False
-
-
-def _nests(value: Any) -> bool:
-    return isinstance(value, Mapping | list | tuple)
-
-
 def _defused_walk(value: Any) -> Any:
     """`value` with every string defused, walked without recursion (a loop over an explicit stack), so that no
     nesting can exhaust the stack; each node is visited once, and a node more than `_MAX_FORWARD_DEPTH` levels deep
     (`value` the first) is noted."""
     holder: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any, int]] = [(value, holder, 0, 0)]
+    stack: list[tuple[Any, Any, Any, int]] = [(value, holder, 0, 1)]
     while stack:
-        node, parent, slot, depth = stack.pop()
+        node, parent, slot, level = stack.pop()
         out: Any
         if isinstance(node, str):
             out = _defuse_text(node)
@@ -1780,7 +1777,7 @@ def _defused_walk(value: Any) -> Any:
             out = _TOO_LARGE  # Python writes no decimal form of it (its digit limit): JSON cannot carry it
         elif node is None or isinstance(node, bool | int | float):
             out = node
-        elif isinstance(node, Mapping | list | tuple) and depth >= _MAX_FORWARD_DEPTH:
+        elif isinstance(node, Mapping | list | tuple) and level > _MAX_FORWARD_DEPTH:
             out = _TOO_DEEP
         elif isinstance(node, Mapping):
             mapping: dict[str, Any] = {}
@@ -1791,11 +1788,11 @@ def _defused_walk(value: Any) -> Any:
                     repeats[base] = repeats.get(base, 1) + 1
                     name = f"{base} (again, {repeats[base]})"
                 mapping[name] = None
-                stack.append((item, mapping, name, depth + 1))
+                stack.append((item, mapping, name, level + 1))
             out = mapping
         elif isinstance(node, list | tuple):
             items: list[Any] = [None] * len(cast("Sequence[Any]", node))
-            stack.extend((item, items, index, depth + 1) for index, item in enumerate(cast("Sequence[Any]", node)))
+            stack.extend((item, items, index, level + 1) for index, item in enumerate(cast("Sequence[Any]", node)))
             out = items
         else:  # not JSON: forwarded as its text
             out = _defuse_text(str(node))

@@ -93,10 +93,11 @@ class ResultRecords:
     """For "document" and "structured": the records as a document (sections of rows)."""
     lines: tuple[ContentLine, ...]
     """For "text": the content, line by line, blocks separated by an empty line."""
-    deep: bool = False
+    unwalked: bool = False
     """Whether the structured content read (all of it for "structured"; for "document", its members beside the
-    document and the page state) holds a value `MAX_DEPTH` levels deep, shown as compact JSON: if not, the reading
-    bounded its nesting, and a reader forwarding it need not walk it again."""
+    document and the page state) holds a value the reading did not walk: one `MAX_DEPTH` levels deep, shown as
+    compact JSON, or one that is not JSON (a tuple), shown as its text. If not, every value was walked within
+    `MAX_DEPTH` levels, and a reader forwarding them need not walk them again."""
 
     @property
     def count(self) -> int:
@@ -191,8 +192,8 @@ class _Walker:
 
     def __init__(self) -> None:
         self.sections: list[_SectionBuilder] = []
-        self.deep = False
-        """Whether a value was met `MAX_DEPTH` levels deep."""
+        self.unwalked = False
+        """Whether a value was left unwalked: `MAX_DEPTH` levels deep, or not JSON."""
 
     def leaves(self, value: Any, base: str, depth: int, nested: list[tuple[str, list[Any], int]]) -> dict[str, Cell]:
         """The scalar leaves of `value` under relative paths; arrays met on the way go to `nested`."""
@@ -212,9 +213,10 @@ class _Walker:
             if _scalar(node):
                 found[name] = cast("Cell", node)
             elif level >= MAX_DEPTH:
-                self.deep = True
+                self.unwalked = True
                 found[name] = _compact(node)
             else:
+                self.unwalked = True
                 found[name] = str(cast("object", node))
         return found
 
@@ -243,11 +245,11 @@ def json_sections(value: Any) -> list[Section]:
 
 
 def _json_sections(value: Any) -> tuple[list[Section], bool]:
-    """`json_sections`, and whether a value was met `MAX_DEPTH` levels deep."""
+    """`json_sections`, and whether a value was left unwalked (`ResultRecords.unwalked`)."""
     walker = _Walker()
     if isinstance(value, list):
         walker.array("$", cast("list[Any]", value), 0)
-        return [section.build() for section in walker.sections], walker.deep
+        return [section.build() for section in walker.sections], walker.unwalked
     if not isinstance(value, Mapping):
         value = {"value": value}
     fields = _SectionBuilder("$", "$")
@@ -259,7 +261,7 @@ def _json_sections(value: Any) -> tuple[list[Section], bool]:
     for path, array, level in nested:
         walker.array(_shorten(f"$.{path}" if not path.startswith("[") else f"${path}"), array, level)
     sections = [fields.build()] if fields.rows else []
-    return sections + [section.build() for section in walker.sections], walker.deep
+    return sections + [section.build() for section in walker.sections], walker.unwalked
 
 
 def content_lines(wire: Mapping[str, Any]) -> tuple[ContentLine, ...]:
@@ -337,10 +339,10 @@ def result_records(wire: Mapping[str, Any]) -> ResultRecords:
         members = cast("Mapping[str, Any]", structured)
         document = _valid_document(members[_DOCUMENT_KEY]) if _DOCUMENT_KEY in members else None
         if document is not None:
-            extra, deep = _json_sections(_without(members, _DOCUMENT_KEY, _PAGE_KEY, RESULT_STRUCTURED_KEY))
+            extra, unwalked = _json_sections(_without(members, _DOCUMENT_KEY, _PAGE_KEY, RESULT_STRUCTURED_KEY))
             if extra:
                 document = Document.model_construct(title=document.title, sections=(*document.sections, *extra))
-            return ResultRecords("document", document, (), deep)
+            return ResultRecords("document", document, (), unwalked)
         data = _without(members, RESULT_STRUCTURED_KEY)
         if data:
             return _structured_records(data)
@@ -350,6 +352,6 @@ def result_records(wire: Mapping[str, Any]) -> ResultRecords:
 
 
 def _structured_records(value: Any) -> ResultRecords:
-    sections, deep = _json_sections(value)
+    sections, unwalked = _json_sections(value)
     document = Document.model_construct(title=_STRUCTURED_TITLE, sections=tuple(sections))
-    return ResultRecords("structured", document, (), deep)
+    return ResultRecords("structured", document, (), unwalked)
