@@ -4,6 +4,7 @@ walk keeps every value the model receives as the server sent it."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -227,33 +228,33 @@ def test_a_deep_member_beside_a_document_is_noted_and_the_document_forwarded_who
 
 @pytest.mark.parametrize("forwards", [None, "text", "structured", "both"])
 def test_the_page_state_reaches_the_model_as_the_host_read_it(forwards: str | None) -> None:
-    """Members of the page state the host does not read, a malformed linked record and a linked record's own extra
-    member, none of which the user is shown, are left out; what the host read stays, in its wire names."""
+    """Members of the page state the host does not read (`nextToken` among them: the continuation carries the token
+    the model may follow), a malformed linked record and a linked record's own extra member, none of which the user
+    is shown, are left out; what the host read stays, in its wire names."""
     wire = big_result(3)
     link = {"rowId": "x1", "sectionId": "hits", "uri": "s://x/1", "bytes": 9000}
+    field = {"rowId": "a", "column": 0, "name": "Balance", "uri": "s://f/1", "bytes": 5000}
     wire["structuredContent"]["page"] = {
         "complete": True,
         "returned": 3,
+        "total": 4,
         "note": "unseen",
+        "nextToken": "unseen",
         "deep": _nested(200),
         "linkedRecords": [{**link, "note": "unseen"}, {"rowId": "unseen"}],
+        "linkedFields": [field, {**field, "column": "unseen"}],
     }
     model_result = present_original(LINKED_TOOL, wire, forwards=forwards).model_result
     assert "unseen" not in str(model_result)
     if forwards != "text":
-        assert model_result["structuredContent"]["page"] == {"complete": True, "returned": 3, "linkedRecords": [link]}
+        page = {"complete": True, "returned": 3, "total": 4, "linkedRecords": [link], "linkedFields": [field]}
+        assert model_result["structuredContent"]["page"] == page
 
 
-@pytest.mark.parametrize("wrapped", [False, True], ids=["a member", "an array"])
-def test_a_value_the_reading_leaves_unwalked_is_within_the_bound(wrapped: bool) -> None:
-    """The deepest value the records' reading does not flag (one level less than it shows as compact JSON), as a
-    member or as structured content that is an array, which the copy wraps: forwarded whole, and within the bound
-    counted from the copy itself, so leaving it unwalked is safe."""
-    value = _nested(MAX_DEPTH - 1)
-    forwarded = present(TOOL, {"content": [], "structuredContent": value if wrapped else {"a": value}, "_meta": WHOLE})
-    lists, innermost = _lists(forwarded.model_result["structuredContent"]["value" if wrapped else "a"])
-    assert (lists, innermost) == (MAX_DEPTH - 1, None)
-    assert 1 + (1 if wrapped else 0) + lists <= _MAX_FORWARD_DEPTH
+def test_what_the_records_reading_walks_is_within_the_forwarding_bound() -> None:
+    """The reading flags a value `MAX_DEPTH` levels deep (its members the first level), and the copy is walked only
+    then: below that, a value sent as an array and wrapped in the copy (two levels more) is within the bound."""
+    assert MAX_DEPTH + 1 <= _MAX_FORWARD_DEPTH
 
 
 def _tuples(levels: int) -> Any:
@@ -271,3 +272,13 @@ def test_an_sdk_result_pydantic_cannot_write_is_refused_with_a_clear_error() -> 
     result = CallToolResult(content=[], structuredContent={"a": _nested(300)})
     with pytest.raises(ValueError, match=r"^the result cannot be written as its wire JSON: .*depth"):
         present(TOOL, result)
+
+
+def test_structured_content_passed_as_any_mapping_is_read_as_an_object() -> None:
+    """A Python caller's read-only mapping is the object the records are read from: not wrapped whole for the model
+    with members the user is not shown."""
+    wire = big_result(3)
+    wire["structuredContent"]["page"]["note"] = "unseen"
+    wire["structuredContent"] = MappingProxyType(wire["structuredContent"])
+    copy = present_original(LINKED_TOOL, wire).model_result["structuredContent"]
+    assert "value" not in copy and "unseen" not in str(copy)

@@ -48,7 +48,8 @@ ORDINARY = (
     "Ghost stories | 3\nGhost towns | 4",  # the host's letters inside a word, twice
     "Values [",  # a line ending on a bracket, the one-character word searched for
     "Values [\n[1, 2]",
-    "Record 12, shown as a link: see attachment",  # the host's note on a link opens so, but goes on otherwise
+    "Record 12, shown as a link: see attachment",  # the host's note on a link, but with the name unquoted
+    "Field amount of record 12: 250",
 )
 
 
@@ -114,3 +115,12 @@ def test_the_hosts_note_on_a_link_without_its_tag_is_an_imitation(opening: str) 
     assert present(TOOL, whole_text(f"Cash | 100\n{untagged}"), server="bank").text.startswith(warned)
     named = present(TOOL, whole_text("Cash | 100", {"type": f"x] {untagged}"}), server="bank").text
     assert named == f"{warned}Cash | 100\n\n[x] {untagged} block]"
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['Record "r1", shown as a link: read it at "s://x".', 'Field "a" of record "r1": the server sent it as a link.'],
+    ids=["record", "field"],
+)
+def test_the_hosts_note_on_a_link_reworded_with_its_names_quoted_is_an_imitation(line: str) -> None:
+    assert imitates_host(line)

@@ -97,6 +97,8 @@ def test_a_text_block_reaches_the_model_as_its_text_alone_and_one_without_text_a
         ({"type": "audio", "data": "AAAA"}, "[audio: ?]"),
         ({"type": "image", "mimeType": "image/png; unseen", "data": "AAAA"}, "[image: image/png; unseen]"),
         ({"type": "image", "mimeType": "image/png", "data": "unseen text"}, "[image: image/png]"),
+        ({"type": "image", "mimeType": "text/plain", "data": "dW5zZWVu"}, "[image: text/plain]"),
+        ({"type": "audio", "mimeType": "audio/wav", "data": "unseen+"}, "[audio: audio/wav]"),
     ],
     ids=[
         "a link's name not a string",
@@ -105,6 +107,8 @@ def test_a_text_block_reaches_the_model_as_its_text_alone_and_one_without_text_a
         "audio without type",
         "a media type with text",
         "data not base64",
+        "an image of another type",
+        "data that does not decode",
     ],
 )
 def test_a_block_lacking_a_member_its_type_requires_reaches_the_model_as_its_line(
@@ -121,3 +125,18 @@ def test_a_block_lacking_a_member_its_type_requires_reaches_the_model_as_its_lin
     beside_records["content"].append(block)
     assert present_original(TOOL, beside_records, forwards="both").model_result["content"][1:] == []
     assert "unseen" not in str(presentation.model_result).replace(line, "")  # only in the line the user reads
+    assert "dW5zZWVu" not in str(presentation.model_result)
+
+
+@pytest.mark.parametrize(
+    "media",
+    [
+        {"type": "image", "mimeType": "image/svg+xml", "data": "PHN2Zz4=\n"},  # MIME's base64, a line break kept
+        {"type": "audio", "mimeType": "audio/vnd.wave", "data": "UklGRgAA\r\nAAAA"},
+    ],
+    ids=["svg, MIME base64", "wave, CRLF"],
+)
+def test_media_as_servers_write_it_reaches_the_model_as_media(media: dict[str, Any]) -> None:
+    wire = text_result(LINES)
+    wire["content"].append(media)
+    assert present_original(TOOL, wire).model_result["content"][-1] == media

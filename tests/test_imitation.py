@@ -231,7 +231,10 @@ def test_every_line_the_host_writes_is_detected_when_a_server_sends_it(line: str
 def _instances(template: str) -> Iterator[str]:
     """`template` with its fields filled as the host fills them, and with other values."""
     fields = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
-    for filling in ({"n": "1", "q": '"ledger"', "source": 'tool "ledger" of server "bank"'}, {"n": "12345"}):
+    for filling in (
+        {"n": "1", "q": '"ledger"', "quoted": '"ledger"', "source": 'tool "ledger" of server "bank"'},
+        {"n": "12345"},
+    ):
         filling["word"] = "chart"
         values = {
             name: filling.get(name, filling.get("n") if name in ("size", "bound", "count", "index") else None)
@@ -240,8 +243,9 @@ def _instances(template: str) -> Iterator[str]:
         values = {name: value if value is not None else "something else" for name, value in values.items()}
         if "source" in values and values["source"] == "something else":
             values["source"] = 'tool "t"'
-        if "q" in values and values["q"] == "something else":
-            values["q"] = '"a name, with: marks."'
+        for quoted in ("q", "quoted"):
+            if values.get(quoted) == "something else":
+                values[quoted] = '"a name, with: marks."'
         yield template.replace("{}", "{_}").format(_="anything at all", **values)
 
 

@@ -31,6 +31,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import bisect
 import dataclasses
 import functools
@@ -212,10 +214,10 @@ HOST_LINES: tuple[str, ...] = (
     # The notes on records and fields sent as links, and the lines naming a text result's other blocks.
     "[link] Record {q}, shown as a link: {}",
     "[link] Field {q} of record {q}: {}",
-    # The same notes without their tag, which a reader takes as the host's too: up to the host's own words, so that
-    # a record's text such as "Record 12, shown as a link: see below" is not taken for them.
-    "Record {q}, shown as a link: too large to embed {}",
-    "Field {q} of record {q}: the server sent it as a link, {}",
+    # The same notes without their tag, which a reader takes as the host's too: with the names quoted, as the host
+    # quotes them, so that a record's text such as "Record 12, shown as a link: see below" is not taken for them.
+    "Record {quoted}, shown as a link: {}",
+    "Field {quoted} of record {quoted}: {}",
     "[link] {}",
     "[image: {}",
     "[audio: {}",
@@ -242,7 +244,8 @@ HOST_LINES: tuple[str, ...] = (
     OTHER_CALLS_OPENING + "{}",
 )
 """Every line the host writes in a user's view or a final answer, and every line of its framing, as templates: a
-field in braces is what varies (`{n}` and the other counts a number, `{q}` a quoted server string, `{source}` the
+field in braces is what varies (`{n}` and the other counts a number, `{q}` a quoted server string or one word,
+`{quoted}` a quoted one only, `{source}` the
 tool and server so quoted, `{word}` one word, any other field free text). `imitates_host` is derived from it: a host
 line added here is detected when a server writes it."""
 
@@ -258,6 +261,7 @@ _GAP = r"[^\S\n]+"
 _FIELD_PATTERNS = {
     "word": r"\w[^\s\]]*",
     "q": _QUOTED,
+    "quoted": r'"(?:[^"\\\n]|\\.)*"',
     "source": f"tool{_GAP}{_QUOTED}(?:{_GAP}of{_GAP}server{_GAP}{_QUOTED})?",
 }
 
@@ -523,7 +527,6 @@ class _PageState:
     complete: bool | None = None
     returned: int | None = None
     total: int | None = None
-    next_token: str | None = None
     linked_records: tuple[LinkedRecord, ...] = ()
     """Records the server sent as links (`linkedRecords`), because they were too large to embed."""
     linked_fields: tuple[LinkedField, ...] = ()
@@ -531,8 +534,9 @@ class _PageState:
 
     def to_wire(self) -> dict[str, Any]:
         """The page state as the host read it, in its wire names: a member it does not read, or read as malformed,
-        is left out, as the user's view leaves it out."""
-        read = {"complete": self.complete, "returned": self.returned, "total": self.total, "nextToken": self.next_token}
+        is left out, as the user's view leaves it out. So is `nextToken`: the result's continuation, which the
+        framing quotes when it can be followed, is how the model learns to fetch the rest."""
+        read = {"complete": self.complete, "returned": self.returned, "total": self.total}
         wire: dict[str, Any] = {key: value for key, value in read.items() if value is not None}
         if self.linked_records:
             wire["linkedRecords"] = [link.to_wire() for link in self.linked_records]
@@ -721,8 +725,9 @@ def _shaped_wire(result: Any) -> dict[str, Any]:
 
 
 def _structured(wire: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The structured content when it is an object (any mapping a Python caller passes, as the records read it)."""
     structured = wire.get("structuredContent")
-    return cast("dict[str, Any]", structured) if isinstance(structured, dict) else None
+    return dict(cast("Mapping[str, Any]", structured)) if isinstance(structured, Mapping) else None
 
 
 def _page_state(structured: Mapping[str, Any] | None) -> _PageState:
@@ -740,12 +745,10 @@ def _page_state(structured: Mapping[str, Any] | None) -> _PageState:
         return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
     complete = page_map.get("complete")
-    token = page_map.get("nextToken")
     return _PageState(
         complete=complete if isinstance(complete, bool) else None,
         returned=integer("returned"),
         total=integer("total"),
-        next_token=token if isinstance(token, str) else None,
         linked_records=tuple(_valid(page_map.get("linkedRecords"), _linked_record)),
         linked_fields=tuple(_valid(page_map.get("linkedFields"), _linked_field)),
     )
@@ -1296,9 +1299,22 @@ def _json_size(value: Any) -> int:
 
 
 _MEDIA_BLOCKS = ("image", "audio")
-_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
-_MEDIA_TYPE = re.compile(r"[A-Za-z0-9][\w!#$&^.+-]{0,126}/[A-Za-z0-9][\w!#$&^.+-]{0,126}", re.ASCII)
-"""A media type's restricted names (RFC 6838), without parameters: `image/png`, `audio/vnd.wave`."""
+_MEDIA_SUBTYPE = re.compile(r"[A-Za-z0-9][\w!#$&^.+-]{0,126}", re.ASCII)
+"""A media subtype's restricted name (RFC 6838), without parameters: `png`, `svg+xml`, `vnd.wave`."""
+
+
+def _is_media(kind: str, data: str, media_type: str) -> bool:
+    """Whether an image or audio block is written as one: a media type of its kind (`image/...` for an image), and
+    data that decodes as base64 (line breaks, as MIME writes it, allowed). What the data shows is not checked: an
+    image can hold text, which is why a host shows the user the media it forwards."""
+    top, _, subtype = media_type.partition("/")
+    if top.lower() != kind or not _MEDIA_SUBTYPE.fullmatch(subtype):
+        return False
+    try:
+        base64.b64decode(data.replace("\r", "").replace("\n", ""), validate=True)
+    except binascii.Error:
+        return False
+    return True
 
 
 def _as_shown(block: Mapping[str, Any], text_result: bool) -> Mapping[str, Any] | None:
@@ -1306,13 +1322,13 @@ def _as_shown(block: Mapping[str, Any], text_result: bool) -> Mapping[str, Any] 
     result shows a text block's text and names each other block on a line (`block_line`): a link by its name and
     URI, an embedded resource by its URI, an unknown block by its type; the model receives that much (a text block
     as its text alone, a link as its URI and name, the rest as that line). The view of structured records shows
-    none of the other blocks: only an image or audio, its data and media type alone, reaches the model then; both
-    are checked to hold no text (base64, and a media type without parameters). A block lacking a member its type
-    requires as a string (or so written) is forwarded as its line, or not at all beside structured records: what
-    the model receives is valid content."""
+    none of the other blocks: only an image or audio, its data and media type alone, reaches the model then. A
+    block lacking a member its type requires, so written (strings; an image's media type and base64 data:
+    `_is_media`), is forwarded as its line, or not at all beside structured records: what the model receives is
+    valid content."""
     kind = block.get("type")
     media = _strings(block, "data", "mimeType") if kind in _MEDIA_BLOCKS else None
-    if media is not None and _BASE64.fullmatch(media[0]) and _MEDIA_TYPE.fullmatch(media[1]):
+    if media is not None and _is_media(cast("str", kind), *media):
         return {"type": kind, "data": media[0], "mimeType": media[1]}
     if not text_result:
         return None
