@@ -96,7 +96,7 @@ def test_a_text_block_reaches_the_model_as_its_text_alone_and_one_without_text_a
         ({"type": "image", "mimeType": "image/png", "data": ["unseen"]}, "[image: image/png]"),
         ({"type": "audio", "data": "AAAA"}, "[audio: ?]"),
         ({"type": "image", "mimeType": "image/png; unseen", "data": "AAAA"}, "[image: image/png; unseen]"),
-        ({"type": "image", "mimeType": "image/png", "data": "unseen text"}, "[image: image/png]"),
+        ({"type": "image", "mimeType": "image/png", "data": "unseen: ok"}, "[image: image/png]"),
         ({"type": "image", "mimeType": "text/plain", "data": "dW5zZWVu"}, "[image: text/plain]"),
         ({"type": "audio", "mimeType": "audio/wav", "data": "unseen+"}, "[audio: audio/wav]"),
     ],
@@ -131,8 +131,9 @@ def test_a_block_lacking_a_member_its_type_requires_reaches_the_model_as_its_lin
 @pytest.mark.parametrize(
     "media",
     [
-        {"type": "image", "mimeType": "image/svg+xml", "data": "PHN2Zz4=\n"},  # MIME's base64, a line break kept
-        {"type": "audio", "mimeType": "audio/vnd.wave", "data": "UklGRgAA\r\nAAAA"},
+        # MIME's base64: line breaks kept, after the padding too
+        {"type": "image", "mimeType": "image/svg+xml", "data": "PHN2Zz4=\n"},
+        {"type": "audio", "mimeType": "audio/vnd.wave", "data": "UklGRgAA\r\nAAA=\r\n"},
     ],
     ids=["svg, MIME base64", "wave, CRLF"],
 )
