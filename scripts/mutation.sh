@@ -224,8 +224,8 @@ for key, reason in reasons.items():
         problems.append(f"stale equivalent (matches no mutant of {module}): {key}")
     elif statuses[name] == "killed":
         problems.append(f"stale equivalent (the tests kill it, so it is not equivalent): {key}")
-    else:
-        equivalent.add(name)
+    elif statuses[name] not in ("not checked", "skipped", "caught by type check"):
+        equivalent.add(name)  # only a mutant that was tried leaves the score's denominator
 
 count = Counter(statuses.values())
 unchecked = count["not checked"]
