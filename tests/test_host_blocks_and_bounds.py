@@ -269,7 +269,7 @@ def test_tuples_a_python_host_passes_are_bounded_as_lists_are() -> None:
 
 
 def test_an_sdk_result_pydantic_cannot_write_is_refused_with_a_clear_error() -> None:
-    result = CallToolResult(content=[], structuredContent={"a": _nested(300)})
+    result = CallToolResult(content=[], structured_content={"a": _nested(300)})
     with pytest.raises(ValueError, match=r"^the result cannot be written as its wire JSON: .*depth"):
         present(TOOL, result)
 
