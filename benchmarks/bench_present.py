@@ -54,7 +54,7 @@ from workload import SERVER, result_json, tool_wire
 from mcp_rendering.document import Document
 from mcp_rendering.host import _uncut_payload, present  # pyright: ignore[reportPrivateUsage]
 from mcp_rendering.reading import resolve_rendering
-from mcp_rendering.records import result_records
+from mcp_rendering.records import ResultRecords, result_records
 from mcp_rendering.render import render_text
 
 BENCHMARK = "present"
@@ -118,20 +118,20 @@ def _stages(encoded: str) -> list[tuple[str, Callable[[], object]]]:
     of one run kept alive for the next, as for `present()` itself), each the package's own step rather than a copy
     of it, so that a stage cannot drift from what `present()` does."""
 
-    def records() -> tuple[dict[str, Any], Document]:
+    def records() -> tuple[dict[str, Any], ResultRecords, Document]:
         wire = json.loads(encoded)
-        document = result_records(wire).document
-        assert document is not None
-        return wire, document
+        read = result_records(wire)
+        assert read.document is not None
+        return wire, read, read.document
 
-    def text_view() -> tuple[dict[str, Any], str]:
-        wire, document = records()
-        return wire, render_text(document, null_display=resolve_rendering(None, wire).null_display)
+    def text_view() -> tuple[dict[str, Any], ResultRecords, str]:
+        wire, read, document = records()
+        return wire, read, render_text(document, null_display=resolve_rendering(None, wire).null_display)
 
     def model_copy() -> object:
-        wire, text = text_view()
+        wire, read, text = text_view()
         # The model's copy: the structured copy dumped and scanned once, the records' text the view already rendered.
-        return _uncut_payload(wire, None, "document", lambda: text)
+        return _uncut_payload(wire, None, read, lambda: text)
 
     return list(zip(STAGES, (records, text_view, model_copy), strict=True))
 
