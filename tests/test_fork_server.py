@@ -18,7 +18,7 @@ import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import anyio
 import mcp_types
@@ -77,6 +77,34 @@ def _alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return state != "Z"
+
+
+class _SignalState(NamedTuple):
+    """What the kernel says a process does with signals (for a failure to say which process kept a signal)."""
+
+    state: str
+    ignored: frozenset[int]
+    blocked: frozenset[int]
+    caught: frozenset[int]
+    pending: frozenset[int]
+
+
+def _signal_state(pid: int) -> _SignalState | None:
+    """Process `pid`'s state and signals, from /proc; None once it has ended."""
+    try:
+        fields = dict(line.split(":\t", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
+    except FileNotFoundError:
+        return None
+
+    def signals(*names: str) -> frozenset[int]:
+        bits = 0
+        for name in names:
+            bits |= int(fields[name], 16)
+        return frozenset(signum for signum in range(1, 65) if bits >> (signum - 1) & 1)
+
+    return _SignalState(
+        fields["State"].strip(), signals("SigIgn"), signals("SigBlk"), signals("SigCgt"), signals("SigPnd", "ShdPnd")
+    )
 
 
 def _ended_within(seconds: float, *pids: int) -> bool:
@@ -236,11 +264,25 @@ print('stdin ended', flush=True)
 """
 
 
+# A client that leaves every signal at its default and none blocked, whatever the test run has, then runs the launcher.
+_DEFAULT_SIGNALS = (
+    "import os, signal, sys\n"
+    "for signum in signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}: signal.signal(signum, signal.SIG_DFL)\n"
+    "signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
+)
+
+
 def _waiting(launcher: Path, tmp_path: Path) -> tuple[subprocess.Popen[str], int]:
+    """A server that waits for the end of its stdin, started through the launcher by a client with no signal ignored
+    or blocked; the launcher's process and the server's pid."""
     script = tmp_path / "waiting.py"
     script.write_text(_WAITING, encoding="utf-8")
     process = subprocess.Popen(
-        [launcher, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=ENV
+        [sys.executable, "-c", _DEFAULT_SIGNALS, launcher, str(script)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=ENV,
     )
     assert process.stdout is not None
     pid, forked = process.stdout.readline().split()
@@ -263,8 +305,21 @@ def test_a_signal_to_the_launcher_reaches_the_server_and_its_end_is_the_launcher
     launcher: Path, tmp_path: Path, signum: signal.Signals
 ) -> None:
     process, pid = _waiting(launcher, tmp_path)
+    # Both set before the server runs: the launcher catches the signal to forward it, the server neither ignores nor
+    # blocks it. A launcher that does not end then says where the signal stayed.
+    launcher_state, server_state = _signal_state(process.pid), _signal_state(pid)
+    assert launcher_state is not None and server_state is not None
+    assert signum in launcher_state.caught - launcher_state.blocked, launcher_state
+    assert signum not in server_state.ignored | server_state.blocked, server_state
     process.send_signal(signum)
-    assert process.wait(timeout=30) == -signum  # the server died of the signal: SIGINT uncaught as KeyboardInterrupt
+    try:
+        status = process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail(
+            f"the launcher did not end: before the signal {launcher_state}, the server {server_state}; 30 s after"
+            f" {_signal_state(process.pid)}, the server {_signal_state(pid)}"
+        )
+    assert status == -signum  # the server died of the signal: SIGINT uncaught as KeyboardInterrupt
     assert not _alive(pid)
     assert process.stdin is not None
     process.stdin.close()
