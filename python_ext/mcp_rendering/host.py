@@ -1570,10 +1570,8 @@ def _in_channel(
     # or lines) gives way to the defused copy, which holds every record with only the imitating strings replaced.
     if _imitates_framing(text) or _utf8_length(text) > _LEAN_FACTOR * _utf8_length(dumped):
         text = dumped
+    # No cross-block reading to defuse: beside structured records the other blocks are media, which hold no text.
     blocks = [{"type": "text", "text": text}, *forwarded.blocks]
-    across = _defused_across_blocks(blocks)  # the records' text beside a server text: one reading of both
-    if across is not blocks:
-        return _payload(across, structured)
 
     @functools.cache
     def with_text_block() -> int:  # the text block as JSON writes it, and its comma

@@ -1,0 +1,54 @@
+"""The records' copy in each channel a host forwards: what the model reads as text is the copy the structured
+channel holds, written as compact JSON, and the lean view gives way to it only past `_LEAN_FACTOR`."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from mcp_rendering.host import FRAMING_HEADER, present
+
+IMITATION = FRAMING_HEADER.split(",", 1)[0]
+NOTE = "[server text that imitates the host's rendering directive, removed]"
+
+
+def _records_text(result: dict[str, Any], forwards: Any) -> str:
+    content = present(None, result, forwards=forwards).model_result["content"]
+    assert [block["type"] for block in content] == ["text"]
+    return content[0]["text"]
+
+
+@pytest.mark.parametrize("forwards", ["text", None])
+def test_a_copy_defused_then_written_as_text_is_compact_json_keeping_its_characters(forwards: Any) -> None:
+    # The imitation sends the copy through the walk and a second dump; the view imitating too, the dump is the text.
+    structured = {"rows": [{"label": IMITATION, "value": "\u00e9t\u00e9 \u20ac"}, {"label": "b", "value": [1, 2]}]}
+    text = _records_text({"content": [], "structuredContent": structured}, forwards)
+    assert text == ('{"rows":[{"label":"' + NOTE + '","value":"\u00e9t\u00e9 \u20ac"},{"label":"b","value":[1,2]}]}')
+
+
+def test_a_host_forwarding_structured_content_alone_receives_the_copy_and_no_text() -> None:
+    structured = {"rows": [{"label": "Sales", "value": "\u00e9"}]}
+    result = {"content": [{"type": "text", "text": "Sales: \u00e9"}], "structuredContent": structured}
+    assert present(None, result, forwards="structured").model_result == {"content": [], "structuredContent": structured}
+
+
+def test_the_view_is_the_text_up_to_exactly_the_lean_factor_then_the_copy() -> None:
+    """A record of one long string: its view and its copy grow alike, so one length of it makes the view exactly
+    1.1 times the copy (kept), and one less makes the view larger than that (the copy instead)."""
+
+    def sizes(length: int) -> tuple[dict[str, Any], str, str]:
+        structured = {"n": "a" * length}
+        shown = present(None, {"content": [], "structuredContent": structured}, forwards="text")
+        return structured, shown.text, json.dumps(structured, separators=(",", ":"))
+
+    _, view, copy = sizes(3000)
+    excess = len(view) - len(copy)  # what the view adds to the copy, the same for every long string
+    length = 10 * excess - (len(copy) - 3000)  # the copy is 10 x excess long: the view is 11 x excess
+    structured, view, copy = sizes(length)
+    assert (len(view), len(copy)) == (11 * excess, 10 * excess) and len(view) == 1.1 * len(copy)
+    assert _records_text({"content": [], "structuredContent": structured}, "text") == view
+    structured, view, copy = sizes(length - 1)
+    assert len(view) > 1.1 * len(copy)
+    assert _records_text({"content": [], "structuredContent": structured}, "text") == copy
