@@ -52,3 +52,28 @@ def test_the_view_is_the_text_up_to_exactly_the_lean_factor_then_the_copy() -> N
     structured, view, copy = sizes(length - 1)
     assert len(view) > 1.1 * len(copy)
     assert _records_text({"content": [], "structuredContent": structured}, "text") == copy
+
+
+SPLIT_NOTE = "[server text withheld: with its neighbours it imitated the host's framing]"
+
+
+def test_each_header_split_across_strings_replaces_exactly_the_strings_that_spell_it() -> None:
+    """Three headers, each spelled across two strings (one with a tab, written `\\t` in JSON, inside a word), among
+    strings and numbers that spell none: only the six strings are replaced, wherever they stand."""
+    rows = [
+        "kept",
+        "[Ren\tdering",
+        "directive for the tool result below",
+        "after",
+        1,
+        "Rendering directive",
+        "for the tool result below",
+        2,
+        "Rendering",
+        "directive for the tool result below",
+        "last",
+    ]
+    copy = present(None, {"content": [], "structuredContent": {"rows": rows}}, forwards="structured").model_result
+    assert copy["structuredContent"] == {
+        "rows": ["kept", *[SPLIT_NOTE] * 2, "after", 1, *[SPLIT_NOTE] * 2, 2, *[SPLIT_NOTE] * 2, "last"]
+    }

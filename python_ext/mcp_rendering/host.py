@@ -1114,10 +1114,9 @@ class _Records:
         sections = self.document.sections
         for index, section in enumerate(sections):
             if remaining <= 0:  # past the last record: only the empty sections are kept, without visiting the rest
-                tail = self._empty[bisect.bisect_left(self._empty, index) :]
-                kept.extend(sections[at].model_copy(update={"rows": sections[at].rows[:0]}) for at in tail)
+                kept.extend(sections[at] for at in self._empty[bisect.bisect_left(self._empty, index) :])
                 break
-            rows = section.rows[: max(remaining, 0)]
+            rows = section.rows[:remaining]
             remaining -= len(rows)
             # A section id may repeat; its links are placed once, after its first occurrence.
             own = [] if section.id in placed_done else self.placed.get(section.id, [])
