@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from mcp_rendering.host import FRAMING_HEADER, present
+from mcp_rendering.types import EXTENSION_ID
 
 IMITATION = FRAMING_HEADER.split(",", 1)[0]
 NOTE = "[server text that imitates the host's rendering directive, removed]"
@@ -77,3 +78,16 @@ def test_each_header_split_across_strings_replaces_exactly_the_strings_that_spel
     assert copy["structuredContent"] == {
         "rows": ["kept", *[SPLIT_NOTE] * 2, "after", 1, *[SPLIT_NOTE] * 2, 2, *[SPLIT_NOTE] * 2, "last"]
     }
+
+
+@pytest.mark.parametrize(("mode", "in_framing"), [("verbatim", True), ("summarizable", False)])
+def test_the_null_text_is_said_once_to_a_host_reading_structured_content(mode: str, in_framing: bool) -> None:
+    """Verbatim, the framing quotes the null text and the copy of the directive leaves it out; otherwise the
+    framing does not, and the copy keeps it."""
+    directive = {"mode": mode, "complete": True, "nullDisplay": "none given"}
+    result = {"content": [], "structuredContent": {"rows": [{"a": None}]}, "_meta": {EXTENSION_ID: directive}}
+    copy = present(None, result, forwards="structured").model_result["structuredContent"]["_rendering"]
+    assert ("none given" in copy["framing"], copy.get("nullDisplay")) == (
+        in_framing,
+        None if in_framing else "none given",
+    )

@@ -129,3 +129,33 @@ def test_the_last_part_of_a_continued_result_read_without_the_tool_is_complete_o
     assert report.clean is (state == "complete"), report.format()
     if directive is None:
         assert state_of_wire(later) == "complete"  # alone, a result outside the extension, which MCP sends whole
+
+
+PARTIAL = f"{PARTIAL_MARKER} it shows only part of the records."
+
+
+@pytest.mark.parametrize(
+    ("tool", "result", "arguments", "expected"),
+    [
+        (  # the call set the continuation argument and the result offers none: the last of the parts
+            DECLARED,
+            _partial(continuation=False),
+            {"query": "all", "cursor": "page-2"},
+            "It is the last part of a result fetched in parts: the earlier records came in the earlier parts.",
+        ),
+        (
+            DECLARED,
+            _partial(),
+            None,
+            "It may be one part of a result fetched in parts: the call's arguments were not given to the host.",
+        ),
+        (DECLARED, _partial(continuation=False), {"query": "all"}, NO_WAY),
+        (DECLARED, _partial(), {"query": "all"}, 'The rest can be fetched from the tool "accounts".'),
+        ({**DECLARED, "name": ""}, _partial(), {"query": "all"}, "The rest can be fetched from the same tool."),
+    ],
+    ids=["last-part", "arguments-unknown", "no-way", "named-tool", "unnamed-tool"],
+)
+def test_each_way_to_the_rest_is_said_in_its_own_words(
+    tool: Any, result: dict[str, Any], arguments: dict[str, Any] | None, expected: str
+) -> None:
+    assert present(tool, result, arguments=arguments).notice == f"{PARTIAL} {expected}"
