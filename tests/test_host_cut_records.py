@@ -131,3 +131,31 @@ def test_a_cut_documents_null_values_show_the_directives_null_text() -> None:
     presentation = present(None, result, max_rows=2)
     assert presentation.text.count("not reported") == 2
     assert presentation.markdown.count("not reported") == 2
+
+
+def test_every_record_shown_without_the_block_over_the_bound_is_a_complete_copy() -> None:
+    # The whole result does not fit the model's bound (an image beside): the host's copy of every record does, and
+    # says the records are complete, as the server sent them whole.
+    result = _result(_section("s", "a1", "a2"))
+    result["content"].append({"type": "image", "mimeType": "image/png", "data": "A" * 4000})
+    presentation = present(None, result, max_bytes=1500)
+    copy = presentation.model_result["structuredContent"]
+    assert [row["id"] for row in copy["document"]["sections"][0]["rows"]] == ["a1", "a2"]
+    assert copy["page"] == {"complete": True, "returned": 2}
+    assert presentation.notice == "Note: 1 content block was not forwarded to the model: over the host's size bound."
+
+
+def test_a_document_whose_headings_do_not_fit_shows_the_notice_alone() -> None:
+    result = _result(_section("s"))  # no records: a heading alone
+    presentation = present(None, result, max_bytes=5)
+    notice = (
+        "Partial result: this host shows none of the headings of a result the server sent whole (as many as fit the"
+        " host's bound of 5 bytes); the rest of this result is not shown here. 1 content block was not forwarded to"
+        " the model: over the host's size bound."
+    )
+    assert (presentation.notice, presentation.text, presentation.markdown) == (
+        notice,
+        f"{notice}\n\n",
+        f"> {notice}\n\n",
+    )
+    assert present(None, result, max_bytes=300).text == "T\n===\n\nS\n---\n\n(no rows)\n"

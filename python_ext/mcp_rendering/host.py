@@ -1975,7 +1975,6 @@ class _Shown:
     body_text: Callable[[], str]
     body_markdown: Callable[[], str]
     limit: int
-    count: int
     shown_count: int | None
     """Records shown, for a document's partial notice; None for a text result."""
     extent: str | None
@@ -2099,7 +2098,6 @@ def _show_records(
         body_text,
         body_markdown,
         limit,
-        count,
         limit,
         extent,
         next_first_row,
@@ -2163,7 +2161,6 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
         body_text,
         body_markdown,
         limit,
-        count,
         None,
         extent,
         next_first_row,
