@@ -60,3 +60,47 @@ def test_a_text_result_over_the_model_bound_alone_keeps_its_text_once_and_withho
     presentation = present(None, result, max_bytes=300)
     assert presentation.model_result["content"][1:] == [_text("l1\n\n[image: image/png]\n\nl2")]
     assert presentation.notice == "Note: 1 content block was not forwarded to the model: over the host's size bound."
+
+
+def _payload_size(blocks: list[Any]) -> int:
+    """A payload's bytes as the model bound counts them: its compact JSON, without the empty payload's own."""
+    dumped = json.dumps({"content": blocks}, separators=(",", ":"), ensure_ascii=False)
+    return len(dumped.encode()) - len('{"content":[]}') + 1
+
+
+def test_a_text_result_whose_copy_is_over_the_bound_but_whose_blocks_fit_reaches_the_model_whole() -> None:
+    """The user's view writes each hidden character as its escape, six bytes, and the host's copy of the lines
+    writes that escape's backslash as JSON's two: the copy is larger than the blocks as sent, whose characters are
+    three bytes each. A bound the views and the blocks fit, and the copy does not, shows every line."""
+    result = {"content": [_text("a" + "\u202e" * 30), _text("beta")]}
+    unbounded = present(None, result)
+    bound = max(_payload_size(result["content"]), len(unbounded.text.encode()), len(unbounded.markdown.encode()))
+    assert _payload_size([_text(unbounded.text)]) > bound  # the copy of every line would not fit
+    presentation = present(None, result, max_bytes=bound)
+    assert (presentation.notice, presentation.model_result) == (None, {"content": result["content"]})
+
+
+def test_a_line_whose_copy_is_over_the_bound_is_over_it_though_the_whole_result_as_sent_fits() -> None:
+    """The first line alone: its views fit, the host's copy of it does not (its escapes), while both blocks as sent
+    would. Only the whole result is forwarded as sent: a page of fewer lines is the copy, so line 1 is over the
+    bound by itself."""
+    result = {"content": [_text("a" + "\u202e" * 100), _text("b" * 100)]}
+    first_line = present(None, result, max_rows=1)
+    copy = first_line.model_result["content"][1]
+    bound = 650
+    assert _payload_size(result["content"]) <= bound < _payload_size([copy])
+    presentation = present(None, result, max_bytes=bound)
+    assert presentation.notice is not None and presentation.notice.endswith(
+        "Line 1 is over the host's byte bound by itself: this page shows it alone."
+    )
+
+
+def test_a_result_of_blocks_alone_is_cut_by_blocks() -> None:
+    # No line of text: the page is counted in the blocks its lines name.
+    result = {"content": [{"type": "resource_link", "uri": f"r://{i}", "name": f"N{i}"} for i in range(3)]}
+    presentation = present(None, result, max_bytes=68)
+    assert presentation.notice is not None and presentation.notice.startswith(
+        "Partial result: this host shows the first 2 of 3 content blocks of a result the server sent whole (as many"
+        " as fit the host's bound of 68 bytes)"
+    )
+    assert presentation.text.endswith("\n\n[link] N0 <r://0>\n\n[link] N1 <r://1>")
