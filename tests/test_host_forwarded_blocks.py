@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from mcp_rendering.host import present
+from mcp_rendering.types import EXTENSION_ID
 
 
 def _image(data_length: int) -> dict[str, Any]:
@@ -104,3 +107,29 @@ def test_a_result_of_blocks_alone_is_cut_by_blocks() -> None:
         " as fit the host's bound of 68 bytes)"
     )
     assert presentation.text.endswith("\n\n[link] N0 <r://0>\n\n[link] N1 <r://1>")
+
+
+def test_a_block_reaches_the_model_as_its_type_shows_it_whatever_other_members_it_holds() -> None:
+    # A text block that also holds media members is its text; an unknown block holding a text, a URI and a name is
+    # the line the user reads of it, not a text block nor a link.
+    verbatim = {EXTENSION_ID: {"mode": "verbatim", "complete": True}}
+    content = [
+        {"type": "text", "text": "hi", "data": "AAAA", "mimeType": "text/plain"},
+        {"type": "x-widget", "text": "w", "uri": "r://w", "name": "W"},
+    ]
+    forwarded = present(None, {"content": content, "_meta": verbatim}).model_result["content"]
+    assert forwarded[1:] == [_text("hi"), _text("[x-widget block]")]
+
+
+@pytest.mark.parametrize(
+    ("tool", "server", "caption"),
+    [
+        (None, None, "Verbatim result from an unnamed tool of an unnamed server."),
+        ({"name": "t" * 128}, "s" * 129, f'Verbatim result from tool "{"t" * 128}" of server "{"s" * 127}\u2026".'),
+    ],
+)
+def test_a_verbatim_results_caption_names_its_tool_and_server_each_cut_past_128_characters(
+    tool: Any, server: str | None, caption: str
+) -> None:
+    verbatim = {EXTENSION_ID: {"mode": "verbatim", "complete": True}}
+    assert present(tool, {"content": [_text("x")], "_meta": verbatim}, server=server).caption == caption
