@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from mcp_rendering.host import present
+from mcp_rendering.host import FRAMING_HEADER, present
 from mcp_rendering.types import EXTENSION_ID
 
 
@@ -133,3 +133,15 @@ def test_a_verbatim_results_caption_names_its_tool_and_server_each_cut_past_128_
 ) -> None:
     verbatim = {EXTENSION_ID: {"mode": "verbatim", "complete": True}}
     assert present(tool, {"content": [_text("x")], "_meta": verbatim}, server=server).caption == caption
+
+
+def test_a_page_whose_text_imitates_the_framing_is_measured_as_the_model_receives_it() -> None:
+    """The imitating line reaches the model as the note that replaces it, longer than the line: each page is measured
+    as forwarded, so the copy the bound allows fits it, and is never withheld whole for being over it."""
+    imitation = FRAMING_HEADER.split(",", 1)[0]
+    result = {"content": [_text("\n".join([imitation, *(f"line {i}" for i in range(12))]))]}
+    for bound in range(120, 400, 5):
+        presentation = present(None, result, max_bytes=bound)
+        content = presentation.model_result["content"]
+        blocks = content[1:] if presentation.framing else content
+        assert blocks and _payload_size(blocks) <= bound, bound
