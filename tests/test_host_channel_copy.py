@@ -91,3 +91,10 @@ def test_the_null_text_is_said_once_to_a_host_reading_structured_content(mode: s
         in_framing,
         None if in_framing else "none given",
     )
+
+
+def test_every_imitating_line_of_a_text_is_replaced_wherever_its_letters_start() -> None:
+    # The first imitation's letters start one letter in (after "x"); three of them, each replaced, the rest kept.
+    text = f"x\n{IMITATION}\nkept\n{IMITATION}\nkept too\n{IMITATION}\nlast"
+    forwarded = present(None, {"content": [{"type": "text", "text": text}]}).model_result["content"]
+    assert forwarded == [{"type": "text", "text": f"x\n{NOTE}\nkept\n{NOTE}\nkept too\n{NOTE}\nlast"}]
