@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from mcp_rendering.host import FRAMING_HEADER, present
-from mcp_rendering.types import EXTENSION_ID
+from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
 
 IMITATION = FRAMING_HEADER.split(",", 1)[0]
 NOTE = "[server text that imitates the host's rendering directive, removed]"
@@ -98,3 +98,43 @@ def test_every_imitating_line_of_a_text_is_replaced_wherever_its_letters_start()
     text = f"x\n{IMITATION}\nkept\n{IMITATION}\nkept too\n{IMITATION}\nlast"
     forwarded = present(None, {"content": [{"type": "text", "text": text}]}).model_result["content"]
     assert forwarded == [{"type": "text", "text": f"x\n{NOTE}\nkept\n{NOTE}\nkept too\n{NOTE}\nlast"}]
+
+
+_CONTINUED_TOOL = {
+    "name": "t",
+    "inputSchema": {"type": "object", "properties": {"cursor": {"type": "string"}}},
+    "_meta": {CONTINUATION_ID: {"argument": "cursor"}},
+}
+_ROWS = {"rows": [{"label": f"r{i}", "value": i} for i in range(3)]}
+
+
+def _least_bound_forwarding_every_record(guidance: str = "", token: str = "", *, directive: bool = True) -> int:
+    """The least byte bound at which the model receives the records as sent (found by bisection)."""
+    members: dict[str, Any] = {"mode": "verbatim", "complete": not token}
+    if guidance:
+        members["guidance"] = guidance
+    meta: dict[str, Any] = {EXTENSION_ID: members} if directive else {}
+    if token:
+        meta[CONTINUATION_ID] = {"argument": "cursor", "token": token}
+    result = {"content": [], "structuredContent": _ROWS, "_meta": meta}
+    low, high = 1, 5000
+    while low < high:
+        middle = (low + high) // 2
+        copy = present(_CONTINUED_TOOL, result, max_bytes=middle, arguments={}).model_result.get("structuredContent")
+        if copy is not None and copy.get("rows") == _ROWS["rows"]:
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def test_the_bound_sets_aside_the_bytes_of_the_servers_members_of_the_directive_copy() -> None:
+    """Where the model reads structured content, the copy of the directive holds the server's guidance and
+    continuation: the bound the records get is the host's bound less their bytes, each byte of them one more."""
+    plain = _least_bound_forwarding_every_record()
+    assert plain == _least_bound_forwarding_every_record(directive=False)  # mode and completeness are the host's
+    guided = _least_bound_forwarding_every_record(guidance="g" * 10)
+    assert guided - plain == len(',"guidance":"gggggggggg"')
+    assert _least_bound_forwarding_every_record(guidance="g" * 20) - guided == 10
+    continued = _least_bound_forwarding_every_record(token="a" * 10)
+    assert _least_bound_forwarding_every_record(token="a" * 20) - continued == 10
