@@ -138,3 +138,12 @@ def test_the_bound_sets_aside_the_bytes_of_the_servers_members_of_the_directive_
     assert _least_bound_forwarding_every_record(guidance="g" * 20) - guided == 10
     continued = _least_bound_forwarding_every_record(token="a" * 10)
     assert _least_bound_forwarding_every_record(token="a" * 20) - continued == 10
+
+
+def test_records_whose_payload_is_exactly_the_bound_reach_the_model_whole() -> None:
+    result = {"content": [], "structuredContent": _ROWS}
+    whole = present(None, result).model_result
+    dumped = json.dumps(whole, separators=(",", ":"), ensure_ascii=False)  # the records' text and copy, no directive
+    bound = len(dumped.encode()) - len('{"content":[]}') + 1
+    assert present(None, result, max_bytes=bound).model_result == whole
+    assert present(None, result, max_bytes=bound - 1).model_result != whole
