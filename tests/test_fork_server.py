@@ -256,9 +256,13 @@ def test_a_server_forked_inherits_the_signals_its_client_left_ignored_or_blocked
     assert outputs == [f"True {expected}\n", f"False {expected}\n"]
 
 
+# Waits for the end of stdin in steps: a SIGINT that lands just before a blocking read would wait with it (CPython
+# raises KeyboardInterrupt between bytecodes), so the read is only made once stdin is readable.
 _WAITING = """
-import os, sys
+import os, select, sys
 print(os.getpid(), 'mcp' in sys.modules, flush=True)
+while not select.select([sys.stdin], [], [], 0.1)[0]:
+    pass
 sys.stdin.read()  # until the end of stdin
 print('stdin ended', flush=True)
 """

@@ -14,9 +14,9 @@ from mcp_rendering.host import present
 from mcp_rendering.types import EXTENSION_ID
 
 
-def _section(section_id: str, *row_ids: str, value: Any = 1) -> Section:
+def _section(section_id: str, *row_ids: str, value: Any = 1, title: str | None = None) -> Section:
     rows = tuple(Row(id=row_id, label=row_id, values=(value,)) for row_id in row_ids)
-    return Section(id=section_id, title=section_id.upper(), columns=("v",), rows=rows)
+    return Section(id=section_id, title=title or section_id.upper(), columns=("v",), rows=rows)
 
 
 def _result(*sections: Section, links: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
@@ -34,7 +34,7 @@ def _result(*sections: Section, links: Sequence[tuple[str, str]] = ()) -> dict[s
 REPEATED = _result(
     _section("s", "a1", "a2"),
     _section("t", "b1"),
-    _section("s", "c1"),
+    _section("s", "c1", title="S again"),
     _section("u", "d1", "d2"),
     links=[("L1", "s"), ("O1", "nowhere")],
 )
@@ -105,7 +105,7 @@ def _notes(text: str) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("max_rows", [None, 8, 7])
 def test_each_link_is_noted_once_after_its_section_and_those_of_no_section_last(max_rows: int | None) -> None:
-    # The second section "s" (its row c1) is under the same heading: the note follows the first one only.
+    # The second section "s" (its row c1, under "S again") holds no note: L1 follows the first one only.
     expected = [("S", "L1"), ("U", "O1")] if max_rows != 7 else [("S", "L1")]
     assert _notes(present(None, REPEATED, max_rows=max_rows).text) == expected
     markdown = present(None, REPEATED, max_rows=max_rows).markdown
@@ -159,3 +159,12 @@ def test_a_document_whose_headings_do_not_fit_shows_the_notice_alone() -> None:
         f"> {notice}\n\n",
     )
     assert present(None, result, max_bytes=300).text == "T\n===\n\nS\n---\n\n(no rows)\n"
+
+
+def test_a_linked_fields_note_follows_the_section_holding_its_row_whatever_its_id() -> None:
+    result = _result(_section("s", "a1"), _section("t", "b1"), _section("s", "c1", title="S again"))
+    field = {"rowId": "c1", "column": 0, "name": "v", "uri": "r://f", "bytes": 10}
+    result["structuredContent"]["page"]["linkedFields"] = [field]
+    lines = present(None, result).text.splitlines()
+    note = next(index for index, line in enumerate(lines) if line.startswith('[link] Field "v" of record "c1"'))
+    assert lines.index("S again") < note and lines.count(lines[note]) == 1

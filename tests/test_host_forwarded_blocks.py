@@ -1,5 +1,7 @@
-"""The server's other blocks beside the host's copy of a cut text result: each shown block once, in order, while
-the model bound allows, to the byte; a text block never (the copy stands for it)."""
+"""A text result's blocks as the model receives them under the host's bounds: beside the host's copy of a cut page,
+each shown block once, in order, while the model bound allows, to the byte, and never a text block (the copy stands
+for it); the whole as sent where it fits and its copy does not; each page measured as forwarded, imitations defused;
+a block as its type shows it, whatever else it holds; and the verbatim caption's tool and server names."""
 
 from __future__ import annotations
 

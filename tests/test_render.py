@@ -382,17 +382,15 @@ def test_exact_amounts_written_as_digits_are_aligned_right_in_both_views() -> No
     assert audit_document(render_markdown(document), document).clean
 
 
-def test_a_section_ids_notes_follow_its_first_section_only() -> None:
-    """A section id may repeat: its notes (the host's lines on its linked records) are shown once, after the first."""
+def test_notes_follow_the_section_at_their_position_whatever_its_id() -> None:
+    """A section id may repeat: notes are placed by a section's position, so each goes where its caller put it."""
     sections = tuple(
         Section(id=section_id, title=title, columns=("v",), rows=(Row(id=row_id, label=row_id, values=(1,)),))
         for section_id, title, row_id in (("s", "First", "a"), ("t", "Other", "b"), ("s", "Again", "c"))
     )
     document = Document(title="T", sections=sections)
-    notes = {"s": ["[link] the note"]}
-    text = render_text(document, notes=notes)
-    assert text.count("[link] the note") == 1
-    assert text.index("First") < text.index("[link] the note") < text.index("Other")
-    markdown = render_markdown(document, notes=notes)
-    assert markdown.count("the note") == 1
-    assert markdown.index("First") < markdown.index("the note") < markdown.index("Other")
+    notes = {0: ["[link] after the first"], 2: ["[link] after the third"]}
+    for view in (render_text(document, notes=notes), render_markdown(document, notes=notes)):
+        assert view.count("after the first") == 1 and view.count("after the third") == 1
+        assert view.index("First") < view.index("after the first") < view.index("Other") < view.index("Again")
+        assert view.index("Again") < view.index("after the third")

@@ -44,6 +44,7 @@ import unicodedata
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Literal, TypeAlias, TypeVar, cast
 
 from pydantic import BaseModel
@@ -1061,7 +1062,6 @@ class _Records:
     def __init__(self, document: Document, links: Sequence[LinkedRecord], fields: Sequence[LinkedField]) -> None:
         self.document = document
         section_ids = {section.id for section in document.sections}
-        self.section_ids = section_ids
         self.placed: dict[str, list[LinkedRecord]] = {}
         self.orphans: list[LinkedRecord] = []
         for link in links:
@@ -1151,14 +1151,20 @@ class _Records:
 
     def _render(self, limit: int, null_display: str) -> tuple[Document, Callable[[], str], Callable[[], str]]:
         document, links, fields = self.cut(limit)
-        section_of = {row.id: section.id for section in document.sections for row in section.rows} if fields else {}
-        notes: dict[str, list[str]] = {}
+        # By position: a field's note follows the section holding its row, a record's the first section of its id.
+        section_at = (
+            {row.id: at for at, section in enumerate(document.sections) for row in section.rows} if fields else {}
+        )
+        first_at: dict[str, int] = {}
+        for at, section in enumerate(document.sections):
+            first_at.setdefault(section.id, at)
+        notes: dict[int, list[str]] = {}
         orphan_notes: list[str] = []
         for entry in fields:
-            notes.setdefault(section_of[entry.row_id], []).append(_field_note(entry))
+            notes.setdefault(section_at[entry.row_id], []).append(_field_note(entry))
         for link in links:
-            placed = link.section_id in self.section_ids
-            target = notes.setdefault(link.section_id, []) if placed else orphan_notes
+            at = first_at.get(link.section_id)
+            target = orphan_notes if at is None else notes.setdefault(at, [])
             target.append(_record_note(link))
         every_note = itertools.chain(orphan_notes, *notes.values())
         self._notes[(limit, null_display)] = tuple(note_text(note) for note in every_note)
@@ -1418,8 +1424,9 @@ def _dumped_size(dumped: str, has_blocks: bool) -> int:
     return _utf8_length(dumped) - _EMPTY_PAYLOAD_BYTES + (1 if has_blocks else 0)
 
 
-_LEAN_FACTOR = 1.1
-"""How much larger than the structured copy the records' text given to the model may be, as the model reads both."""
+_LEAN_FACTOR = Fraction(11, 10)
+"""How much larger than the structured copy the records' text given to the model may be, as the model reads both
+(a fraction, so that a text exactly that much larger is compared exactly)."""
 
 _EMPTY_PAYLOAD_BYTES = len('{"content":[]}')
 _COPY_MEMBER_BYTES = len(',"structuredContent":')

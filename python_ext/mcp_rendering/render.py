@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import add, attrgetter
 from typing import Any, cast
 
@@ -327,26 +327,16 @@ def _text_section(section: Section, null_display: str, notes: Sequence[str] = ()
     return lines
 
 
-def _with_notes(
-    document: Document, notes: Mapping[str, Sequence[str]] | None
-) -> Iterator[tuple[Section, Sequence[str]]]:
-    """Each section with the notes shown after it: a section id's notes once, after its first section."""
-    noted: set[str] = set()
-    for section in document.sections:
-        yield section, () if notes is None or section.id in noted else notes.get(section.id, ())
-        noted.add(section.id)
-
-
 def render_text(
-    document: Document, *, null_display: str = DEFAULT_NULL_DISPLAY, notes: Mapping[str, Sequence[str]] | None = None
+    document: Document, *, null_display: str = DEFAULT_NULL_DISPLAY, notes: Mapping[int, Sequence[str]] | None = None
 ) -> str:
     """Render the whole document as a plain-text table per section.
 
     The title is underlined with `=`, each section title with `-`; each section with rows is a `|`-delimited table
     with a header line and a `+---+` separator; a section without rows says `(no rows)`. Numeric columns are aligned
-    right; padding is spaces only, so no value is changed. `notes` maps a section id to lines shown after its table
-    (in place of `(no rows)` when it has none), for example records the server sent as links; after the first section
-    of that id only, as a section id may repeat. A note is the
+    right; padding is spaces only, so no value is changed. `notes` maps a section's position in `document.sections` to
+    lines shown after its table (in place of `(no rows)` when it has none), for example records the server sent as
+    links (a position, as a section id may repeat). A note is the
     host's own line, in which every server string is already quoted (`host.quote`: its backslashes, quotes and
     hidden characters escaped): it is shown as written, hidden characters made visible, never escaped a second time,
     so that a server's backslash shows as the one escape its quotation wrote.
@@ -354,10 +344,10 @@ def render_text(
     title = text_escape(document.title)
     lines = [title, _underline(title, "=")]
     null_display = str.__str__(null_display)  # its value, whatever a subclass's `__str__` says (`%s` would ask it)
-    for section, section_notes in _with_notes(document, notes):
+    for index, section in enumerate(document.sections):
         lines.append("")
         alone = len(document.sections) == 1
-        lines.extend(_text_section(section, null_display, section_notes, alone=alone))
+        lines.extend(_text_section(section, null_display, (notes or {}).get(index, ()), alone=alone))
     lines.append("")  # the closing line break, without a second copy of the whole text
     return "\n".join(lines)
 
@@ -461,20 +451,20 @@ def _markdown_section(
 
 
 def render_markdown(
-    document: Document, *, null_display: str = DEFAULT_NULL_DISPLAY, notes: Mapping[str, Sequence[str]] | None = None
+    document: Document, *, null_display: str = DEFAULT_NULL_DISPLAY, notes: Mapping[int, Sequence[str]] | None = None
 ) -> str:
     """Render the whole document as Markdown: a `#` title, a `##` heading and a GFM table per section.
 
     Every value is escaped so that no value can end its cell, its row or the table (pipes, backslashes, emphasis
     characters, HTML and line breaks). Indentation is `&emsp;` per level; subtotal and total markers are bold.
-    `notes` maps a section id to lines shown as a list after its table, as the plain-text view shows them (see
+    `notes` maps a section's position to lines shown as a list after its table, as the plain-text view shows them (see
     `render_text`), Markdown's special characters escaped.
     """
     lines = ["# " + markdown_escape(document.title)]
     null_display = str.__str__(null_display)  # its value, whatever a subclass's `__str__` says (`%s` would ask it)
-    for section, section_notes in _with_notes(document, notes):
+    for index, section in enumerate(document.sections):
         lines.append("")
         alone = len(document.sections) == 1
-        lines.extend(_markdown_section(section, null_display, section_notes, alone=alone))
+        lines.extend(_markdown_section(section, null_display, (notes or {}).get(index, ()), alone=alone))
     lines.append("")  # the closing line break, without a second copy of the whole text
     return "\n".join(lines)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import signal
 import socket
 import sys
@@ -52,7 +53,6 @@ def running(python: str) -> Iterator[str]:
     """A fork server on `python` for the duration; what to run the servers with meanwhile: its launcher, or `python`
     itself where `MCP_RENDERING_FORK_SERVERS=0` or the fork server is not ready within `READY_SECONDS` (a warning says
     why). It ends with every child it has, and also when this process ends without running this `finally`."""
-    import select
     import shutil
     import subprocess
     import tempfile
@@ -171,6 +171,15 @@ def launch(python: str, socket_path: str, args: list[str]) -> NoReturn:
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
+    # A signal that comes after the handlers last ran and before the wait blocks would wait with it (CPython runs a
+    # handler between bytecodes): a byte on the wakeup pipe ends the wait, so that `forward` runs.
+    wakeup_read, wakeup_write = os.pipe()
+    os.set_blocking(wakeup_read, False)
+    os.set_blocking(wakeup_write, False)
+    signal.set_wakeup_fd(wakeup_write)
+    while connection not in select.select([connection, wakeup_read], [], [])[0]:
+        with contextlib.suppress(BlockingIOError):
+            os.read(wakeup_read, 512)
     message = connection.recv(_MESSAGE_BYTES)
     if not message:
         sys.stderr.write("fork_server: the fork server ended before the server did\n")
