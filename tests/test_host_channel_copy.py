@@ -110,11 +110,15 @@ _CONTINUED_TOOL = {
 _ROWS = {"rows": [{"label": f"r{i}", "value": i} for i in range(3)]}
 
 
-def _least_bound_forwarding_every_record(guidance: str = "", token: str = "", *, directive: bool = True) -> int:
+def _least_bound_forwarding_every_record(
+    guidance: str = "", token: str = "", null_display: str = "", *, directive: bool = True
+) -> int:
     """The least byte bound at which the model receives the records as sent (found by bisection)."""
     members: dict[str, Any] = {"mode": "verbatim", "complete": not token}
     if guidance:
         members["guidance"] = guidance
+    if null_display:
+        members["nullDisplay"] = null_display
     meta: dict[str, Any] = {EXTENSION_ID: members} if directive else {}
     if token:
         meta[CONTINUATION_ID] = {"argument": "cursor", "token": token}
@@ -131,15 +135,19 @@ def _least_bound_forwarding_every_record(guidance: str = "", token: str = "", *,
 
 
 def test_the_bound_sets_aside_the_bytes_of_the_servers_members_of_the_directive_copy() -> None:
-    """Where the model reads structured content, the copy of the directive holds the server's guidance and
-    continuation: the bound the records get is the host's bound less their bytes, each byte of them one more."""
+    """Where the model reads structured content, the copy of the directive holds the server's guidance, null text and
+    continuation (its framing quotes them): the bound the records get is the host's bound less their bytes as the
+    directive writes them, each byte of them one more."""
     plain = _least_bound_forwarding_every_record()
     assert plain == _least_bound_forwarding_every_record(directive=False)  # mode and completeness are the host's
     guided = _least_bound_forwarding_every_record(guidance="g" * 10)
     assert guided - plain == len(',"guidance":"gggggggggg"')
     assert _least_bound_forwarding_every_record(guidance="g" * 20) - guided == 10
     continued = _least_bound_forwarding_every_record(token="a" * 10)
+    assert continued - plain == len(',"continuation":{"argument":"cursor","token":"aaaaaaaaaa"}')
     assert _least_bound_forwarding_every_record(token="a" * 20) - continued == 10
+    null_text = _least_bound_forwarding_every_record(null_display="n" * 10)
+    assert null_text - plain == len(',"nullDisplay":"nnnnnnnnnn"')
 
 
 def test_records_whose_payload_is_exactly_the_bound_reach_the_model_whole() -> None:
