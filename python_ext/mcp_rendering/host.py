@@ -1019,32 +1019,28 @@ _HOST_DIRECTIVE_MEMBERS = ("mode", "complete")
 its own completeness); the others carry the server's strings, and count against `max_bytes`."""
 
 
-def _model_directive(
-    rendering: EffectiveRendering, complete: bool, host_bounded: bool, *, server_members: bool = True
-) -> dict[str, Any] | None:
-    """The directive the host acts on, in wire form and defused, for the model's copy in `structuredContent`;
-    without the server's members (guidance, null text, continuation) unless `server_members`."""
+def _model_directive(rendering: EffectiveRendering, complete: bool, host_bounded: bool) -> dict[str, Any] | None:
+    """The directive the host acts on, in wire form and defused, for the model's copy in `structuredContent`."""
     if rendering.mode == "unspecified" and complete:
         return None
     directive: dict[str, Any] = {} if rendering.mode == "unspecified" else {"mode": rendering.mode}
-    if server_members and rendering.guidance is not None:
+    if rendering.guidance is not None:
         directive["guidance"] = rendering.guidance
-    if server_members and rendering.directive is not None and rendering.directive.null_display is not None:
+    if rendering.directive is not None and rendering.directive.null_display is not None:
         directive["nullDisplay"] = rendering.directive.null_display
     directive["complete"] = complete
     # Following a continuation after the host cut the page would skip the records it did not show.
     continuation = rendering.continuation
-    offered = server_members and not complete and not host_bounded and continuation is not None
+    offered = not complete and not host_bounded and continuation is not None
     if offered and continuation is not None and _quotable(continuation.token):
         directive["continuation"] = continuation.model_dump(mode="json", by_alias=True, exclude_none=True)
     return cast("dict[str, Any]", _defused(directive))
 
 
-def _directive_server_bytes(wire: Mapping[str, Any], rendering: EffectiveRendering) -> int:
-    """An upper bound on the bytes the server's members add to the model's copy of the directive (its largest
-    form: incomplete, continuation offered); none when the model gets no structured copy to hold it."""
-    if _structured(wire) is None:
-        return 0
+def _directive_server_bytes(rendering: EffectiveRendering) -> int:
+    """An upper bound on the bytes of the server's members of the directive (guidance, null text, continuation) as
+    the directive writes them, in its largest form (incomplete, continuation offered). The framing relays them to
+    the model in every channel, so they count against `max_bytes` whichever part the host forwards."""
     largest = _model_directive(rendering, False, False)
     if largest is None:
         return 0
@@ -1444,7 +1440,11 @@ def _compact_json(value: Any) -> str | None:
 
 def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
     """The payload, passed through the one defusal: a single compact dump is scanned (in C) and, when nothing
-    imitates the framing, also gives the size; otherwise every string is defused and the result dumped again."""
+    imitates the framing, also gives the size; otherwise every string is defused and the result dumped again.
+
+    A header split across strings of `copy` is not looked for here: a records copy comes defused across strings
+    (`_in_channel`), and the others hold blocks as shown, whose strings keys separate (`type`, `text`, `uri`,
+    `name`), letters no imitation holds."""
     value: dict[str, Any] = {"content": list(blocks)}
     if copy is not None:
         value["structuredContent"] = dict(copy)
@@ -1456,11 +1456,6 @@ def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
     if content is not value["content"]:
         value["content"] = content
         dumped = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    if copy is not None:
-        structured = _defused_across_strings(value["structuredContent"])
-        if structured is not value["structuredContent"]:
-            value["structuredContent"] = structured
-            dumped = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return _Payload(value["content"], value.get("structuredContent"), _dumped_size(dumped, bool(value["content"])))
 
 
@@ -1853,11 +1848,12 @@ def present(
             on top) and on every byte the model receives of the server's result: `model_result` as compact UTF-8
             JSON, less the host's own framing block, the members of its directive in
             `structuredContent["_rendering"]` it writes itself (`mode`, `complete`, `framing`) and `isError`, is at
-            most `max_bytes`; the directive's server members (guidance, null text, continuation) count, and are
-            left out of that copy when they alone exceed the bound. While the result as sent fits, it is
-            forwarded as sent; otherwise the model receives the host's rendering of the records shown (and, for
-            structured content, their copy in the document shape), then the other blocks while they fit. None: no
-            bound.
+            most `max_bytes`; the directive's server members (guidance, null text, continuation), which the framing
+            relays in every channel, count as the directive writes them, whichever part the host forwards. They
+            are relayed whatever the bound (the schema bounds them): one below them leaves no room for records.
+            While the result as sent fits, it is forwarded as sent; otherwise the model receives the host's
+            rendering of the records shown (and, for structured content, their copy in the document shape), then
+            the other blocks while they fit. None: no bound.
         first_row: the first record to show, counted from 0 in the order shown (rows, records sent as links, or
             the lines of a text result): to show the rest of a page that `max_rows` or `max_bytes` cut, present the
             same result again with `first_row=presentation.next_first_row`. The server's continuation is offered
@@ -1882,7 +1878,7 @@ def present(
     _check_parameters(server, max_rows, max_bytes, arguments, first_row, forwards)
     # A pipeline of four stages, each visited once: read, the records shown, the model's copy, the presentation.
     read = _read(tool, result, arguments)
-    bound = _model_bound(read, forwards, max_bytes, max_rows, first_row)
+    bound = _model_bound(read, forwards, max_bytes, first_row)
     shown = (
         _show_records(read, bound, max_rows, max_bytes, first_row)
         if read.records.document is not None
@@ -1946,32 +1942,26 @@ class _ModelBound:
     """What the model may receive: the byte bound left for the server's result, and that result whole."""
 
     model_bytes: int | None
-    """`max_bytes` less the server's members of the model's copy of the directive; None without a bound."""
-    server_directive: bool
-    """Whether those members fit the bound (else that copy holds the host's members only)."""
+    """`max_bytes` less the bytes of the directive's server members, which the framing relays in every channel
+    (below zero when they exceed it: no record fits); None without a bound."""
     uncut: Callable[[], _Payload | None]
     """The whole result in the forwarded channel (`_uncut_payload`), while it can be forwarded whole; None
     otherwise. Made when first asked, which only a page holding every record does."""
     forwards: Channel | None
 
 
-def _model_bound(
-    read: _Read, forwards: Channel | None, max_bytes: int | None, max_rows: int | None, first_row: int
-) -> _ModelBound:
-    directive_bytes = 0 if forwards in ("text", "both") else _directive_server_bytes(read.wire, read.rendering)
-    server_directive = max_bytes is None or directive_bytes <= max_bytes
-    model_bytes = None if max_bytes is None else max_bytes - (directive_bytes if server_directive else 0)
-    records = read.whole.count if read.whole is not None else read.text.records if read.text is not None else 0
-    # A page that `first_row` starts or `max_rows` cuts is never forwarded whole: the whole is not even rendered.
-    cut = first_row > 0 or (max_rows is not None and max_rows < records)
+def _model_bound(read: _Read, forwards: Channel | None, max_bytes: int | None, first_row: int) -> _ModelBound:
+    # Set aside whatever the bound: a bound that grows never leaves the model fewer records. One below them leaves
+    # none, and the framing alone reaches the model.
+    model_bytes = None if max_bytes is None else max_bytes - _directive_server_bytes(read.rendering)
 
     def uncut() -> _Payload | None:
-        if cut:
+        if first_row > 0:  # a later page is never the whole, though it holds the last record
             return None
         payload = _uncut_payload(read.wire, forwards, read.records, read.whole_text)
         return None if model_bytes is not None and payload.size() > model_bytes else payload
 
-    return _ModelBound(model_bytes, server_directive, functools.cache(uncut), forwards)
+    return _ModelBound(model_bytes, functools.cache(uncut), forwards)
 
 
 @dataclass(frozen=True)
@@ -2291,7 +2281,7 @@ def _presentation(
         lambda: markdown_lead + (f"{markdown_escape(IMITATION_WARNING)}\n\n" if warned() else "") + body_markdown(),
     )
     framing = _framing(rendering, records_complete, model_notice)
-    directive = _model_directive(rendering, records_complete, host_bounded, server_members=bound.server_directive)
+    directive = _model_directive(rendering, records_complete, host_bounded)
     return Presentation(
         mode=rendering.mode,
         rendering=rendering,
