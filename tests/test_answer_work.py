@@ -247,7 +247,7 @@ def test_a_text_page_measured_from_its_lines_is_the_page_renderings_find(
     lines = read.records.lines
     record_lines = [index for index, line in enumerate(lines) if line.from_text and shows_text(line.text)]
     assume(first_row == 0 or first_row < len(record_lines))
-    bound = host._model_bound(read, forwards, max_bytes, max_rows, first_row)  # pyright: ignore[reportPrivateUsage]
+    bound = host._model_bound(read, forwards, max_bytes, first_row)  # pyright: ignore[reportPrivateUsage]
     start = record_lines[first_row] if first_row else 0
     count = len(lines) - start
     rest = [*record_lines, len(lines)]

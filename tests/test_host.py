@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
+import math
 import re
 import unicodedata
 from typing import Any, cast
@@ -563,6 +564,13 @@ def test_a_frameworks_result_reads_as_wire_json_whatever_its_blocks_are() -> Non
         "structuredContent": {"n": 1},
         "_meta": {"k": "v"},
     }
+
+
+def test_a_number_json_cannot_hold_in_a_frameworks_result_is_refused_not_written_as_null() -> None:
+    """Its blocks are checked before they are dumped: a dump as JSON would write NaN as null, changing a value."""
+    block = mcp.types.TextContent(type="text", text="rate", _meta={"value": math.nan})
+    with pytest.raises(ValueError, match="the number nan, which JSON cannot hold"):
+        present(None, FrameworkResult([block], None, False))
 
 
 class ForeignModel:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import logging
@@ -399,17 +400,33 @@ def test_a_number_json_cannot_hold_is_found_at_any_depth_in_any_container(bad: A
     class Rows(BaseModel):
         rows: list[Any]
 
+    @dataclasses.dataclass
+    class FrameworkResult:  # a framework's own result object, as FastMCP's `Client.call_tool()` returns
+        content: list[Any]
+        structured_content: Any
+
+    class ForeignModel:  # a model of another pydantic installation: dumped, not iterated
+        def model_dump(self, **options: Any) -> Any:
+            return Rows(rows=[bad]).model_dump(**options)
+
     holders: list[Any] = [
         {"content": [], "structuredContent": {"rows": [{"a": 1}, {"b": [True, None, "x", bad]}]}},
         [{"a": ("x", bad)}],
         MappingProxyType({"a": bad}),
         Rows(rows=[{"a": bad}]),
+        FrameworkResult([Rows(rows=[bad])], None),
+        FrameworkResult([], {"a": bad}),
+        ForeignModel(),
         bad,
     ]
     for holder in holders:
         with pytest.raises(ValueError, match="which JSON cannot hold"):
             check_finite_numbers(holder)
-    finite: list[Any] = [{"a": [1, 2.5, Decimal("1.10"), True, None, "nan", {"b": ("inf",)}]}, Rows(rows=[1.0])]
+    finite: list[Any] = [
+        {"a": [1, 2.5, Decimal("1.10"), True, None, "nan", {"b": ("inf",)}]},
+        Rows(rows=[1.0]),
+        FrameworkResult([Rows(rows=[1.0])], {"a": 2.5}),
+    ]
     for holder in finite:
         check_finite_numbers(holder)
 

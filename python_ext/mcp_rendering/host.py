@@ -1014,38 +1014,37 @@ def _framing(rendering: EffectiveRendering, records_complete: bool, notice: str 
     return "\n".join(lines)
 
 
-_HOST_DIRECTIVE_MEMBERS = ("mode", "complete")
-"""The members of the model's copy of the directive that the host writes itself (the mode as the host resolved it,
-its own completeness); the others carry the server's strings, and count against `max_bytes`."""
-
-
-def _model_directive(rendering: EffectiveRendering, complete: bool, host_bounded: bool) -> dict[str, Any] | None:
-    """The directive the host acts on, in wire form and defused, for the model's copy in `structuredContent`."""
+def _model_directive(rendering: EffectiveRendering, complete: bool, framing: str | None) -> dict[str, Any] | None:
+    """The model's copy of the directive, in `structuredContent`: the framing first, which quotes the guidance, the
+    continuation and, in verbatim mode, the null text, so that each is said once; then the host's own members (the
+    mode as it resolved it, its completeness) and, in another mode, the server's null text, for a reader of the
+    structure. None when there is nothing to say: no mode, and the result whole."""
     if rendering.mode == "unspecified" and complete:
         return None
-    directive: dict[str, Any] = {} if rendering.mode == "unspecified" else {"mode": rendering.mode}
-    if rendering.guidance is not None:
-        directive["guidance"] = rendering.guidance
-    if rendering.directive is not None and rendering.directive.null_display is not None:
-        directive["nullDisplay"] = rendering.directive.null_display
+    directive: dict[str, Any] = {} if framing is None else {"framing": framing}
+    if rendering.mode != "unspecified":
+        directive["mode"] = rendering.mode
+    null_display = None if rendering.directive is None else rendering.directive.null_display
+    if null_display is not None and rendering.mode != "verbatim":
+        directive["nullDisplay"] = _defused(null_display)
     directive["complete"] = complete
-    # Following a continuation after the host cut the page would skip the records it did not show.
-    continuation = rendering.continuation
-    offered = not complete and not host_bounded and continuation is not None
-    if offered and continuation is not None and _quotable(continuation.token):
-        directive["continuation"] = continuation.model_dump(mode="json", by_alias=True, exclude_none=True)
-    return cast("dict[str, Any]", _defused(directive))
+    return directive
 
 
 def _directive_server_bytes(rendering: EffectiveRendering) -> int:
-    """An upper bound on the bytes of the server's members of the directive (guidance, null text, continuation) as
-    the directive writes them, in its largest form (incomplete, continuation offered). The framing relays them to
-    the model in every channel, so they count against `max_bytes` whichever part the host forwards."""
-    largest = _model_directive(rendering, False, False)
-    if largest is None:
-        return 0
-    host_only = {key: value for key, value in largest.items() if key in _HOST_DIRECTIVE_MEMBERS}
-    return _json_size(largest) - _json_size(host_only)
+    """The bytes of the directive's server members as it writes them (`,"name":value` each, defused): the guidance,
+    the null text and the continuation as if offered. The framing relays them to the model in every channel, so
+    they count against `max_bytes` whichever part the host forwards."""
+    members: dict[str, Any] = {}
+    if rendering.guidance is not None:
+        members["guidance"] = rendering.guidance
+    if rendering.directive is not None and rendering.directive.null_display is not None:
+        members["nullDisplay"] = rendering.directive.null_display
+    continuation = rendering.continuation
+    if continuation is not None and _quotable(continuation.token):
+        members["continuation"] = continuation.model_dump(mode="json", by_alias=True, exclude_none=True)
+    defused = cast("dict[str, Any]", _defused(members))
+    return sum(_json_size({name: value}) - 1 for name, value in defused.items())
 
 
 # ------------------------------------------------------------------------------------------------------- the views
@@ -1603,21 +1602,11 @@ def _model_result(
         # Written by the host, replacing any copy the server made: the model sees the directive the host acts on,
         # and, for a host that forwards only structured content, the framing with it, placed first.
         if directive is not None and forwards != "both":
-            copy = {RESULT_STRUCTURED_KEY: _with_framing(directive, framing), **copy}
+            copy = {RESULT_STRUCTURED_KEY: directive, **copy}
         forwarded["structuredContent"] = copy
     if wire.get("isError") is True:  # only JSON `true` marks an error (false is the default: not forwarded)
         forwarded["isError"] = True
     return forwarded
-
-
-def _with_framing(directive: dict[str, Any], framing: str | None) -> dict[str, Any]:
-    """The model's copy of the directive with the framing first. The framing already quotes the guidance, the
-    continuation (its token) and, in verbatim mode, the null text: those members are left out, so that each is
-    said once; the host's own members (mode, completeness) stay for a reader of the structure."""
-    if framing is None:
-        return directive
-    quoted = {"guidance", "continuation", *(("nullDisplay",) if directive.get("mode") == "verbatim" else ())}
-    return {"framing": framing, **{key: value for key, value in directive.items() if key not in quoted}}
 
 
 _IMITATION = "[server text that imitates the host's rendering directive, removed]"
@@ -2281,7 +2270,7 @@ def _presentation(
         lambda: markdown_lead + (f"{markdown_escape(IMITATION_WARNING)}\n\n" if warned() else "") + body_markdown(),
     )
     framing = _framing(rendering, records_complete, model_notice)
-    directive = _model_directive(rendering, records_complete, host_bounded)
+    directive = _model_directive(rendering, records_complete, framing)
     return Presentation(
         mode=rendering.mode,
         rendering=rendering,

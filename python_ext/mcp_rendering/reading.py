@@ -39,6 +39,7 @@ JSON, so its Python field names are never members.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import logging
@@ -962,7 +963,9 @@ def check_finite_numbers(message: Any, *, checked: object = None) -> None:
     document that validated as a `Document` (its cells refuse NaN and infinity): it is not walked again.
 
     Raises:
-        ValueError: `message` (a dict, a list or a model, at any depth) holds such a number.
+        ValueError: `message` (a dict, a list, a model, a framework's result object or a model of another pydantic
+            installation, at any depth) holds such a number. The last two are checked before `as_wire` dumps them
+            as JSON, which would write such a number as null.
     """
     pending: list[Any] = [message]
     while pending:
@@ -987,6 +990,12 @@ def check_finite_numbers(message: Any, *, checked: object = None) -> None:
             pending.extend(cast("Sequence[Any]", value))
         elif isinstance(value, BaseModel):
             pending.extend(member for _, member in value)
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            pending.extend(getattr(value, member.name) for member in dataclasses.fields(value))
+        else:
+            dump: Any = getattr(value, "model_dump", None)
+            if callable(dump):  # a model of another pydantic installation
+                pending.append(dump(mode="python"))
 
 
 def _jsonable(value: Any) -> Any:

@@ -1,0 +1,140 @@
+"""What the model's copy carries besides the records: `isError` as the schema writes it, the directive when no
+record fits, each part only for a host that reads it, a text result's records moved into the structured copy while
+they fit there, a later page's copy never called complete, and the refusals of what is no result."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+import pytest
+
+from mcp_rendering.host import present
+from mcp_rendering.types import EXTENSION_ID
+
+IMAGE = {"type": "image", "mimeType": "image/png", "data": "AAAA"}
+ROWS = {"rows": [{"label": f"r{i}", "value": i} for i in range(3)]}
+
+
+def _text(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+@pytest.mark.parametrize("forwards", [None, "text", "structured", "both"])
+def test_an_error_result_says_so_to_the_model_in_every_channel(forwards: Any) -> None:
+    error = {"content": [_text("payment refused")], "isError": True}
+    assert present(None, error, forwards=forwards).model_result["isError"] is True
+
+
+@pytest.mark.parametrize("is_error", [False, "true", 1, None])
+def test_only_json_true_marks_an_error_for_the_model(is_error: Any) -> None:
+    """False is the default, so it is not written; anything else is not the schema's boolean."""
+    result = {"content": [_text("done")], "isError": is_error}
+    assert "isError" not in present(None, result).model_result
+
+
+@pytest.mark.parametrize("forwards", [None, "structured"])
+def test_when_no_record_fits_the_directive_still_reaches_a_host_reading_structured_content(forwards: Any) -> None:
+    result = {"content": [], "structuredContent": ROWS, "_meta": {EXTENSION_ID: {"mode": "verbatim"}}}
+    presentation = present(None, result, max_bytes=0, forwards=forwards)
+    copy = presentation.model_result["structuredContent"]
+    assert list(copy) == ["_rendering"]
+    assert copy["_rendering"]["mode"] == "verbatim" and copy["_rendering"]["framing"] == presentation.framing
+
+
+def test_when_no_record_fits_a_host_reading_text_gets_no_structured_copy() -> None:
+    result = {"content": [], "structuredContent": ROWS, "_meta": {EXTENSION_ID: {"mode": "verbatim"}}}
+    assert "structuredContent" not in present(None, result, max_bytes=0, forwards="text").model_result
+
+
+def test_a_host_forwarding_structured_content_alone_gets_no_block_beside_cut_records() -> None:
+    """The image is the user's to see; the host does not hand its model the content blocks, so none is sent there,
+    and none is counted as withheld by the bound."""
+    result = {"content": [IMAGE], "structuredContent": ROWS}
+    presentation = present(None, result, max_rows=1, forwards="structured")
+    assert presentation.model_result["content"] == [_text(presentation.framing or "")]
+    assert presentation.withheld_blocks == 0 and "not forwarded" not in (presentation.notice or "")
+    both = present(None, result, max_rows=1, forwards="both")
+    assert both.model_result["content"][1:] == [IMAGE]
+
+
+_TEXT_WITH_COPY = {"content": [_text("l1\nl2\nl3"), IMAGE], "structuredContent": {}}
+"""A text result whose server sent (empty) structured content: a host reading only that part gets the records there."""
+
+
+def _moved_bytes(model_result: dict[str, Any]) -> int:
+    """The moved copy's bytes as `max_bytes` counts them: the copy without the framing block or the directive."""
+    copy = {k: v for k, v in model_result["structuredContent"].items() if k != "_rendering"}
+    return len(json.dumps({"content": [], "structuredContent": copy}, separators=(",", ":")).encode()) - len(
+        '{"content":[]}'
+    )
+
+
+def test_a_cut_text_results_records_move_into_the_structured_copy_while_they_fit_there() -> None:
+    moved = present(None, _TEXT_WITH_COPY, max_rows=1, forwards="structured")
+    assert moved.model_result["structuredContent"]["content"] == [_text("l1")]
+    size = _moved_bytes(moved.model_result)
+    assert present(None, _TEXT_WITH_COPY, max_rows=1, max_bytes=size, forwards="structured").model_result == (
+        moved.model_result
+    )
+    # A byte less: the copy JSON writes is over the bound, so the page stays in the content blocks.
+    kept = present(None, _TEXT_WITH_COPY, max_rows=1, max_bytes=size - 1, forwards="structured").model_result
+    assert "content" not in kept.get("structuredContent", {})
+    assert _text("l1") in kept["content"]
+
+
+def test_a_cut_text_result_whose_server_sent_no_structured_content_gets_none() -> None:
+    result = {"content": [_text("l1\nl2\nl3")]}
+    assert "structuredContent" not in present(None, result, max_rows=1, forwards="structured").model_result
+
+
+@pytest.mark.parametrize("max_rows", [None, 1])
+def test_a_host_forwarding_text_gets_no_structured_copy_of_a_text_result(max_rows: int | None) -> None:
+    assert "structuredContent" not in present(None, _TEXT_WITH_COPY, max_rows=max_rows, forwards="text").model_result
+
+
+def test_a_later_pages_copy_is_never_called_complete() -> None:
+    """Its records reach the model alone, whatever the server said of the whole: the copy's page state says they are
+    not all of it."""
+    later = present(None, {"content": [], "structuredContent": ROWS}, first_row=1, forwards="structured")
+    assert later.model_result["structuredContent"]["page"]["complete"] is False
+    first = present(None, {"content": [], "structuredContent": ROWS}, max_rows=1, forwards="structured")
+    assert first.model_result["structuredContent"]["page"]["complete"] is False
+
+
+def test_a_text_result_of_several_blocks_within_the_bound_reaches_the_model_as_sent() -> None:
+    result = {"content": [_text("l1"), _text("l2")]}
+    assert present(None, result, max_bytes=10_000).model_result["content"] == result["content"]
+
+
+def test_a_page_of_blocks_alone_names_how_many_blocks_it_shows() -> None:
+    """No line of text to count: the byte bound cuts the lines naming blocks, and the notice counts blocks."""
+    presentation = present(None, {"content": [IMAGE, IMAGE, IMAGE]}, max_bytes=45)
+    assert presentation.extent == "the first 1 of 3 content blocks"
+    assert presentation.text.endswith("\n\n[image: image/png]")
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])
+def test_a_number_json_cannot_hold_is_refused_inside_a_document_the_host_does_not_accept(value: float) -> None:
+    """A `document` member that is no valid document is the tool's own data: its numbers are checked like any."""
+    result = {"content": [], "structuredContent": {"document": {"title": "t", "cells": [value]}}}
+    with pytest.raises(ValueError, match=re.escape(f"the number {value}, which JSON cannot hold")):
+        present(None, result)
+
+
+def test_a_wire_without_content_is_refused_naming_what_it_lacks() -> None:
+    with pytest.raises(ValueError, match=r"^the result has no content member: not a CallToolResult object"):
+        present(None, {"structuredContent": ROWS})
+
+
+def test_a_page_beside_a_document_the_host_does_not_accept_is_the_tools_own_data() -> None:
+    """Its linked records are shown as the data they are, never as records the host notes were sent as links."""
+    link = {"rowId": "h1", "sectionId": "s", "uri": "s://hits/h1", "bytes": 10}
+    result = {
+        "content": [],
+        "structuredContent": {"document": {"title": 5}, "page": {"linkedRecords": [link]}},
+    }
+    presentation = present(None, result)
+    assert "shown as a link" not in presentation.text and "s://hits/h1" in presentation.text
