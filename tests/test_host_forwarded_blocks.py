@@ -1,13 +1,15 @@
 """A text result's blocks as the model receives them under the host's bounds: beside the host's copy of a cut page,
 each shown block once, in order, while the model bound allows, to the byte, and never a text block (the copy stands
 for it); the whole as sent where it fits and its copy does not; each page measured as forwarded, imitations defused;
-a block as its type shows it, whatever else it holds; and the verbatim caption's tool and server names."""
+a block as its type shows it, whatever else it holds; and the verbatim caption's tool and server names, the tool an
+SDK model, a wire dict or neither."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+import mcp.types
 import pytest
 
 from mcp_rendering.host import FRAMING_HEADER, present
@@ -128,6 +130,13 @@ def test_a_block_reaches_the_model_as_its_type_shows_it_whatever_other_members_i
     [
         (None, None, "Verbatim result from an unnamed tool of an unnamed server."),
         ({"name": "t" * 128}, "s" * 129, f'Verbatim result from tool "{"t" * 128}" of server "{"s" * 127}\u2026".'),
+        (
+            mcp.types.Tool(name="ledger", input_schema={"type": "object"}),
+            "s",
+            'Verbatim result from tool "ledger" of server "s".',
+        ),
+        ({"name": 5}, "s", 'Verbatim result from an unnamed tool of server "s".'),
+        (object(), "s", 'Verbatim result from an unnamed tool of server "s".'),
     ],
 )
 def test_a_verbatim_results_caption_names_its_tool_and_server_each_cut_past_128_characters(

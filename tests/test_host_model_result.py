@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.host import present
 from mcp_rendering.types import EXTENSION_ID
 
@@ -138,3 +139,19 @@ def test_a_page_beside_a_document_the_host_does_not_accept_is_the_tools_own_data
     }
     presentation = present(None, result)
     assert "shown as a link" not in presentation.text and "s://hits/h1" in presentation.text
+
+
+def test_the_model_reads_the_page_state_as_the_host_read_it() -> None:
+    """Members the host does not read as page state (a completeness that is not a boolean, a count that is not a
+    non-negative integer) are left out of the model's copy, as of the user's view; a count of zero is a count."""
+    document = Document(
+        title="t", sections=(Section(id="s", title="S", columns=("a",), rows=(Row(id="r", label="L", values=(1,)),)),)
+    )
+    page = {"complete": "no", "returned": 0, "total": -1}
+    result = {"content": [], "structuredContent": {"document": document.model_dump(mode="json"), "page": page}}
+    assert present(None, result, forwards="structured").model_result["structuredContent"]["page"] == {"returned": 0}
+    page["total"] = 7
+    assert present(None, result, forwards="structured").model_result["structuredContent"]["page"] == {
+        "returned": 0,
+        "total": 7,
+    }
