@@ -9,6 +9,7 @@ import json
 import math
 import re
 import unicodedata
+import unittest.mock
 from typing import Any, cast
 
 import mcp.types
@@ -571,6 +572,12 @@ def test_a_number_json_cannot_hold_in_a_frameworks_result_is_refused_not_written
     block = mcp.types.TextContent(type="text", text="rate", _meta={"value": math.nan})
     with pytest.raises(ValueError, match="the number nan, which JSON cannot hold"):
         present(None, FrameworkResult([block], None, False))
+
+
+def test_an_object_answering_every_attribute_is_refused_not_read_forever() -> None:
+    """A mock has every member a result or a model has, each a new mock: it is no result, and is refused."""
+    with pytest.raises(TypeError, match="the result is MagicMock, not a CallToolResult object"):
+        present(None, unittest.mock.MagicMock())
 
 
 class ForeignModel:

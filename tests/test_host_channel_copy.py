@@ -1,7 +1,7 @@
 """The records' copy in each channel a host forwards: what the model reads as text is the copy the structured
 channel holds, written as compact JSON, and the lean view gives way to it only past `_LEAN_FACTOR`; the framing's
 header defused wherever it is spelled (across strings of the copy, on lines of a text); the directive's copy saying
-each server member once; and the byte bound, which sets aside the server's members of that copy."""
+each server member once; and the byte bound, of which the server's members of that copy take none."""
 
 from __future__ import annotations
 
@@ -134,20 +134,14 @@ def _least_bound_forwarding_every_record(
     return low
 
 
-def test_the_bound_sets_aside_the_bytes_of_the_servers_members_of_the_directive_copy() -> None:
-    """Where the model reads structured content, the copy of the directive holds the server's guidance, null text and
-    continuation (its framing quotes them): the bound the records get is the host's bound less their bytes as the
-    directive writes them, each byte of them one more."""
+def test_the_servers_members_of_the_directive_copy_take_none_of_the_bound() -> None:
+    """Where the model reads structured content, the copy of the directive beside the records quotes the server's
+    guidance, null text and continuation through its framing: like the framing block, it comes on top of the bound,
+    so the least bound forwarding every record is the same however long they are."""
     plain = _least_bound_forwarding_every_record()
-    assert plain == _least_bound_forwarding_every_record(directive=False)  # mode and completeness are the host's
-    guided = _least_bound_forwarding_every_record(guidance="g" * 10)
-    assert guided - plain == len(',"guidance":"gggggggggg"')
-    assert _least_bound_forwarding_every_record(guidance="g" * 20) - guided == 10
-    continued = _least_bound_forwarding_every_record(token="a" * 10)
-    assert continued - plain == len(',"continuation":{"argument":"cursor","token":"aaaaaaaaaa"}')
-    assert _least_bound_forwarding_every_record(token="a" * 20) - continued == 10
-    null_text = _least_bound_forwarding_every_record(null_display="n" * 10)
-    assert null_text - plain == len(',"nullDisplay":"nnnnnnnnnn"')
+    assert plain == _least_bound_forwarding_every_record(directive=False)
+    for members in ({"guidance": "g" * 10}, {"guidance": "g" * 900}, {"token": "a" * 500}, {"null_display": "n" * 16}):
+        assert _least_bound_forwarding_every_record(**members) == plain
 
 
 def test_records_whose_payload_is_exactly_the_bound_reach_the_model_whole() -> None:

@@ -10,6 +10,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from mcp_rendering.host import FRAMING_HEADER, present
+from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
 
 IMITATION = FRAMING_HEADER.split(",", 1)[0]
 _SEPARATORS = st.sampled_from(["", " ", "-", "\n", "\t", '"', "\\", "/", "\u00a0", "_", "\u2028"])
@@ -174,3 +175,29 @@ def test_a_header_split_across_blocks_replaces_the_lines_that_spell_it() -> None
     content = [{"type": "text", "text": f"Record 1\n{head}"}, {"type": "text", "text": f"{tail}\nRecord 2"}]
     forwarded = present(None, {"content": content}).model_result["content"]
     assert forwarded == [{"type": "text", "text": f"Record 1\n{NOTE}"}, {"type": "text", "text": f"{NOTE}\nRecord 2"}]
+
+
+def test_a_continuation_whose_argument_and_token_spell_the_header_together_is_referred_to_not_quoted() -> None:
+    """The framing quotes the argument's name just before the token: read together they could spell the header's
+    opening words though neither does alone, so such a token is referred to, as an unquotable one is."""
+    opening = FRAMING_HEADER.split(",", 1)[0]  # "[Rendering directive for the tool result below"
+    argument, token = "Rendering_directive", "for.the.tool.result.below"
+    assert opening.lower().replace("[", "").replace(" ", "") == (argument + token).lower().replace("_", "").replace(
+        ".", ""
+    )
+    tool = {
+        "name": "t",
+        "inputSchema": {"type": "object", "properties": {argument: {"type": "string"}}},
+        "_meta": {CONTINUATION_ID: {"argument": argument}},
+    }
+    partial = {
+        "content": [{"type": "text", "text": "a"}],
+        "_meta": {
+            EXTENSION_ID: {"mode": "summarizable", "complete": False},
+            CONTINUATION_ID: {"argument": argument, "token": token},
+        },
+    }
+    presentation = present(tool, partial, arguments={})
+    assert presentation.framing is not None and token not in presentation.framing
+    assert f'(argument "{argument}", a token of {len(token)} characters, not quoted here)' in presentation.framing
+    assert presentation.next_arguments({}) == {argument: token}  # the host still follows it

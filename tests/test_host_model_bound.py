@@ -1,7 +1,7 @@
 """The model bound: the least `max_bytes` under which the model receives a structured result whole, or a later
-page's records, is the size of that payload as forwarded, plus the directive's server members, which the framing
-relays in every channel; a larger bound never gives the model fewer records; a bound on rows that cuts nothing
-leaves the result as sent."""
+page's records, is the size of that payload as forwarded; the server's words the host's framing quotes take none of
+it, however long; a larger bound never gives the model fewer records; a bound on rows that cuts nothing leaves the
+result as sent."""
 
 from __future__ import annotations
 
@@ -56,54 +56,57 @@ def test_the_least_bound_forwarding_a_structured_result_whole_is_its_payload(for
     assert _least_bound(RESULT, forwards) == _payload_bytes(present(None, RESULT, forwards=forwards))
 
 
-def _member_bytes(**members: str) -> int:
-    """The bytes the directive's server members add as the directive writes them: `,"name":"value"` each."""
-    return sum(
-        len(json.dumps({name: value}, ensure_ascii=False, separators=(",", ":")).encode()) - 1
-        for name, value in members.items()
-    )
-
-
-@pytest.mark.parametrize("members", [{"guidance": "g" * 50}, {"nullDisplay": "n" * 10}, {"guidance": "\u20ac" * 100}])
+@pytest.mark.parametrize(
+    "members",
+    [
+        {"guidance": "g" * 50},
+        {"nullDisplay": "n" * 10},
+        {"guidance": "\u20ac" * 1000},  # the longest the schema allows, 3,013 bytes: more than the records
+        {"complete": False, "guidance": "g" * 500},
+    ],
+)
 @pytest.mark.parametrize("forwards", CHANNELS)
-def test_the_servers_members_of_the_directive_take_their_bytes_in_every_channel(
-    forwards: Any, members: dict[str, str]
-) -> None:
-    """The framing relays the server's guidance and null text whichever part the host forwards: the least bound
-    under which the records reach the model whole is their payload plus those members, as the directive writes
-    them."""
+def test_the_servers_members_of_the_directive_take_none_of_the_bound(forwards: Any, members: dict[str, Any]) -> None:
+    """The framing and the directive's copy, which quote the server's guidance and null text, come on top of the
+    bound: the least bound under which the records reach the model whole is their payload alone, in every part the
+    host forwards, however long the server's words."""
     directed = _directed(**members)
-    payload = _payload_bytes(present(None, directed, forwards=forwards))
-    assert _least_bound(directed, forwards) == payload + _member_bytes(**members)
+    assert _least_bound(directed, forwards) == _payload_bytes(present(None, directed, forwards=forwards))
 
 
 def _records_to_model(presentation: Presentation) -> int:
-    copy = presentation.model_result.get("structuredContent") or {}
-    if "rows" in copy:
-        return len(copy["rows"])
-    return sum(len(section["rows"]) for section in copy.get("document", {}).get("sections", []))
+    """How many of the records the model's copy holds, in whichever part: the labels found outside the host's
+    framing block and directive copy."""
+    forwarded = dict(presentation.model_result)
+    if presentation.framing is not None:
+        forwarded["content"] = forwarded["content"][1:]
+    structured = forwarded.get("structuredContent")
+    if structured is not None:
+        forwarded["structuredContent"] = {k: v for k, v in structured.items() if k != "_rendering"}
+    dumped = json.dumps(forwarded)
+    return sum(1 for row in ROWS["rows"] if f"{row['label']}" in dumped)
 
 
-@pytest.mark.parametrize("forwards", [None, "structured"])
+@pytest.mark.parametrize("forwards", CHANNELS)
 def test_a_larger_bound_never_gives_the_model_fewer_records(forwards: Any) -> None:
-    """Around the bytes of the server's members too: below them no record fits, above them the records come in
-    order as the bound grows."""
-    directed = _directed(guidance="\u20ac" * 1000)  # the longest the schema allows, 3,013 bytes: more than the records
+    directed = _directed(guidance="\u20ac" * 1000)
     counts = [
-        _records_to_model(present(None, directed, max_bytes=bound, forwards=forwards)) for bound in range(0, 6000, 8)
+        _records_to_model(present(None, directed, max_bytes=bound, forwards=forwards)) for bound in range(0, 6000, 40)
     ]
     assert counts == sorted(counts)
     assert counts[0] == 0 and counts[-1] == len(ROWS["rows"])
 
 
 @pytest.mark.parametrize("forwards", CHANNELS)
-def test_a_bound_below_the_servers_members_relays_them_with_no_record(forwards: Any) -> None:
+def test_guidance_longer_than_the_bound_leaves_the_records_and_the_users_page_whole(forwards: Any) -> None:
+    """A server's own words never crowd its records out, from the model's copy or from the user's page."""
     guidance = "\u20ac" * 1000
-    presentation = present(None, _directed(guidance=guidance), max_bytes=2500, forwards=forwards)
-    assert _payload_bytes(present(None, RESULT, forwards=forwards)) <= 2500  # the records alone would fit
-    assert _records_to_model(presentation) == 0
+    bound = _payload_bytes(present(None, RESULT, forwards=forwards))
+    assert bound < len(guidance.encode())
+    presentation = present(None, _directed(guidance=guidance, complete=True), max_bytes=bound, forwards=forwards)
+    assert _records_to_model(presentation) == len(ROWS["rows"])
+    assert presentation.notice is None and presentation.next_first_row is None
     assert presentation.framing is not None and guidance in presentation.framing
-    assert presentation.notice is not None and "not forwarded to the model" in presentation.notice
 
 
 @pytest.mark.parametrize("forwards", CHANNELS)

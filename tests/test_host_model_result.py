@@ -68,9 +68,9 @@ _TEXT_WITH_COPY = {"content": [_text("l1\nl2\nl3"), IMAGE], "structuredContent":
 def _moved_bytes(model_result: dict[str, Any]) -> int:
     """The moved copy's bytes as `max_bytes` counts them: the copy without the framing block or the directive."""
     copy = {k: v for k, v in model_result["structuredContent"].items() if k != "_rendering"}
-    return len(json.dumps({"content": [], "structuredContent": copy}, separators=(",", ":")).encode()) - len(
-        '{"content":[]}'
-    )
+    return len(
+        json.dumps({"content": [], "structuredContent": copy}, ensure_ascii=False, separators=(",", ":")).encode()
+    ) - len('{"content":[]}')
 
 
 def test_a_cut_text_results_records_move_into_the_structured_copy_while_they_fit_there() -> None:
@@ -96,7 +96,7 @@ def test_a_host_forwarding_text_gets_no_structured_copy_of_a_text_result(max_row
     assert "structuredContent" not in present(None, _TEXT_WITH_COPY, max_rows=max_rows, forwards="text").model_result
 
 
-def test_a_later_pages_copy_is_never_called_complete() -> None:
+def test_the_copy_of_a_cut_or_later_page_is_never_called_complete() -> None:
     """Its records reach the model alone, whatever the server said of the whole: the copy's page state says they are
     not all of it."""
     later = present(None, {"content": [], "structuredContent": ROWS}, first_row=1, forwards="structured")

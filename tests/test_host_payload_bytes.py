@@ -96,7 +96,7 @@ def test_the_models_copy_read_as_one_text_holds_no_imitation(name: str, forwards
     assert opening not in _letters("".join(_strings(copy.get("structuredContent", {}))))
 
 
-def test_the_keys_between_the_strings_of_blocks_as_shown_are_no_part_of_the_header() -> None:
+def test_no_key_of_a_block_as_shown_is_part_of_the_headers_opening_words() -> None:
     """Why a copy holding blocks as shown needs no defusal across its strings: between any two of their strings stands
     a key, and no key's letters are in the header's opening words, so no imitation spans them."""
     opening = _letters(FRAMING_HEADER.split(",", 1)[0])

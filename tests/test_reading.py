@@ -404,10 +404,20 @@ def test_a_number_json_cannot_hold_is_found_at_any_depth_in_any_container(bad: A
     class FrameworkResult:  # a framework's own result object, as FastMCP's `Client.call_tool()` returns
         content: list[Any]
         structured_content: Any
+        is_error: bool = False
+        data: Any = None  # the framework's own parse of the result, which `as_wire` does not read
+        unset: Any = dataclasses.field(init=False)
 
     class ForeignModel:  # a model of another pydantic installation: dumped, not iterated
         def model_dump(self, **options: Any) -> Any:
             return Rows(rows=[bad]).model_dump(**options)
+
+    class LooksLikeAModel:  # a dump that takes no options: `as_wire` refuses it, so nothing of it is read here
+        def model_dump(self) -> Any:
+            return {"rows": [bad]}
+
+    holding_itself = FrameworkResult([], {"a": 1.0})
+    holding_itself.content.append(holding_itself)
 
     holders: list[Any] = [
         {"content": [], "structuredContent": {"rows": [{"a": 1}, {"b": [True, None, "x", bad]}]}},
@@ -426,6 +436,9 @@ def test_a_number_json_cannot_hold_is_found_at_any_depth_in_any_container(bad: A
         {"a": [1, 2.5, Decimal("1.10"), True, None, "nan", {"b": ("inf",)}]},
         Rows(rows=[1.0]),
         FrameworkResult([Rows(rows=[1.0])], {"a": 2.5}),
+        FrameworkResult([], None, data={"a": bad}),
+        holding_itself,
+        LooksLikeAModel(),
     ]
     for holder in finite:
         check_finite_numbers(holder)

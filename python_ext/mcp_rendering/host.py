@@ -893,7 +893,7 @@ def _continuation_text(rendering: EffectiveRendering, tool_name: str | None, *, 
     who = f"the tool {_name(tool_name)}" if tool_name else "the same tool"
     if not for_model:
         return f"The rest can be fetched from {who}."
-    if not _quotable(continuation.token):
+    if not _quotable(continuation.argument, continuation.token):
         return (
             f"The server offers a continuation (argument {quote(continuation.argument)}, a token of "
             f"{len(continuation.token)} characters, not quoted here)."
@@ -902,11 +902,14 @@ def _continuation_text(rendering: EffectiveRendering, tool_name: str | None, *, 
     return f"To get the rest, call {who} again with the same arguments plus {extra}."
 
 
-def _quotable(token: str) -> bool:
-    """Whether a continuation token reaches the model (in the framing and in the copy of the directive): at most
-    `FRAMING_TOKEN_LIMIT` characters of the token alphabet, and no imitation of the framing. Any other token is
-    referred to only: defusing it would change it, and a changed token is no continuation."""
-    return len(token) <= FRAMING_TOKEN_LIMIT and _TOKEN.fullmatch(token) is not None and not _imitates_framing(token)
+def _quotable(argument: str, token: str) -> bool:
+    """Whether a continuation token reaches the model (in the framing): at most `FRAMING_TOKEN_LIMIT` characters of
+    the token alphabet, and no imitation of the framing, alone or read after its argument's name, which the framing
+    quotes just before it. Any other token is referred to only: defusing it would change it, and a changed token is
+    no continuation."""
+    if len(token) > FRAMING_TOKEN_LIMIT or _TOKEN.fullmatch(token) is None:
+        return False
+    return not _imitates_framing(f"{argument} {token}")
 
 
 def _partial_notice(
@@ -1029,22 +1032,6 @@ def _model_directive(rendering: EffectiveRendering, complete: bool, framing: str
         directive["nullDisplay"] = _defused(null_display)
     directive["complete"] = complete
     return directive
-
-
-def _directive_server_bytes(rendering: EffectiveRendering) -> int:
-    """The bytes of the directive's server members as it writes them (`,"name":value` each, defused): the guidance,
-    the null text and the continuation as if offered. The framing relays them to the model in every channel, so
-    they count against `max_bytes` whichever part the host forwards."""
-    members: dict[str, Any] = {}
-    if rendering.guidance is not None:
-        members["guidance"] = rendering.guidance
-    if rendering.directive is not None and rendering.directive.null_display is not None:
-        members["nullDisplay"] = rendering.directive.null_display
-    continuation = rendering.continuation
-    if continuation is not None and _quotable(continuation.token):
-        members["continuation"] = continuation.model_dump(mode="json", by_alias=True, exclude_none=True)
-    defused = cast("dict[str, Any]", _defused(members))
-    return sum(_json_size({name: value}) - 1 for name, value in defused.items())
 
 
 # ------------------------------------------------------------------------------------------------------- the views
@@ -1835,14 +1822,13 @@ def present(
             lines of a text result); beyond it, the presentation is cut at a record boundary and says so.
         max_bytes: the host's own bound on the UTF-8 size of the rendering (text and Markdown each; the notice comes
             on top) and on every byte the model receives of the server's result: `model_result` as compact UTF-8
-            JSON, less the host's own framing block, the members of its directive in
-            `structuredContent["_rendering"]` it writes itself (`mode`, `complete`, `framing`) and `isError`, is at
-            most `max_bytes`; the directive's server members (guidance, null text, continuation), which the framing
-            relays in every channel, count as the directive writes them, whichever part the host forwards. They
-            are relayed whatever the bound (the schema bounds them): one below them leaves no room for records.
-            While the result as sent fits, it is forwarded as sent; otherwise the model receives the host's
-            rendering of the records shown (and, for structured content, their copy in the document shape), then
-            the other blocks while they fit. None: no bound.
+            JSON, less the host's own framing block, its copy of the directive (`structuredContent["_rendering"]`)
+            and `isError`, is at most `max_bytes`. The framing and that copy come on top: they quote the server's
+            guidance, null text and continuation, which the schema and the host bound (1,000 characters of
+            guidance, 16 of null text, `FRAMING_TOKEN_LIMIT` of token), so that a server's own words never crowd
+            its records out. While the result as sent fits, it is forwarded as sent; otherwise the model receives
+            the host's rendering of the records shown (and, for structured content, their copy in the document
+            shape), then the other blocks while they fit. None: no bound.
         first_row: the first record to show, counted from 0 in the order shown (rows, records sent as links, or
             the lines of a text result): to show the rest of a page that `max_rows` or `max_bytes` cut, present the
             same result again with `first_row=presentation.next_first_row`. The server's continuation is offered
@@ -1931,8 +1917,8 @@ class _ModelBound:
     """What the model may receive: the byte bound left for the server's result, and that result whole."""
 
     model_bytes: int | None
-    """`max_bytes` less the bytes of the directive's server members, which the framing relays in every channel
-    (below zero when they exceed it: no record fits); None without a bound."""
+    """`max_bytes`: what the model may receive of the server's result (the host's framing and directive copy come on
+    top); None without a bound."""
     uncut: Callable[[], _Payload | None]
     """The whole result in the forwarded channel (`_uncut_payload`), while it can be forwarded whole; None
     otherwise. Made when first asked, which only a page holding every record does."""
@@ -1940,17 +1926,13 @@ class _ModelBound:
 
 
 def _model_bound(read: _Read, forwards: Channel | None, max_bytes: int | None, first_row: int) -> _ModelBound:
-    # Set aside whatever the bound: a bound that grows never leaves the model fewer records. One below them leaves
-    # none, and the framing alone reaches the model.
-    model_bytes = None if max_bytes is None else max_bytes - _directive_server_bytes(read.rendering)
-
     def uncut() -> _Payload | None:
         if first_row > 0:  # a later page is never the whole, though it holds the last record
             return None
         payload = _uncut_payload(read.wire, forwards, read.records, read.whole_text)
-        return None if model_bytes is not None and payload.size() > model_bytes else payload
+        return None if max_bytes is not None and payload.size() > max_bytes else payload
 
-    return _ModelBound(model_bytes, functools.cache(uncut), forwards)
+    return _ModelBound(max_bytes, functools.cache(uncut), forwards)
 
 
 @dataclass(frozen=True)

@@ -968,6 +968,7 @@ def check_finite_numbers(message: Any, *, checked: object = None) -> None:
             as JSON, which would write such a number as null.
     """
     pending: list[Any] = [message]
+    read_objects: set[int] = set()  # each object read once: one that holds itself is not read forever
     while pending:
         value: Any = pending.pop()
         if value is checked:  # (None, the default, is finite too)
@@ -990,12 +991,28 @@ def check_finite_numbers(message: Any, *, checked: object = None) -> None:
             pending.extend(cast("Sequence[Any]", value))
         elif isinstance(value, BaseModel):
             pending.extend(member for _, member in value)
-        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-            pending.extend(getattr(value, member.name) for member in dataclasses.fields(value))
-        else:
-            dump: Any = getattr(value, "model_dump", None)
-            if callable(dump):  # a model of another pydantic installation
-                pending.append(dump(mode="python"))
+        elif id(value) not in read_objects:  # a framework's result or a foreign model: what `as_wire` reads of it
+            read_objects.add(id(value))
+            pending.extend(_read_by_as_wire(value))
+
+
+def _read_by_as_wire(value: Any) -> list[Any]:
+    """The members `host.as_wire` reads of an object that is neither JSON nor a model of this pydantic: a framework's
+    result object's (`content`, `structured_content`, `meta`, `is_error`), or a foreign model's dump as Python values
+    (as a mapping; nothing when it cannot be dumped, which `as_wire` then refuses)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = {member.name for member in dataclasses.fields(value)}
+        if {"content", "structured_content", "is_error"} <= names:
+            return [getattr(value, name, None) for name in ("content", "structured_content", "meta", "is_error")]
+        return []
+    dump: Any = getattr(value, "model_dump", None)
+    if not callable(dump):
+        return []
+    try:
+        dumped: Any = dump(mode="python", by_alias=True, exclude_none=True)
+    except Exception:  # whatever it raises, `as_wire` raises again, where it is refused
+        return []
+    return [dumped] if isinstance(dumped, Mapping) else []
 
 
 def _jsonable(value: Any) -> Any:
