@@ -140,8 +140,10 @@ def test_the_servers_members_of_the_directive_copy_take_none_of_the_bound() -> N
     so the least bound forwarding every record is the same however long they are."""
     plain = _least_bound_forwarding_every_record()
     assert plain == _least_bound_forwarding_every_record(directive=False)
-    for members in ({"guidance": "g" * 10}, {"guidance": "g" * 900}, {"token": "a" * 500}, {"null_display": "n" * 16}):
-        assert _least_bound_forwarding_every_record(**members) == plain
+    assert _least_bound_forwarding_every_record(guidance="g" * 10) == plain
+    assert _least_bound_forwarding_every_record(guidance="g" * 900) == plain
+    assert _least_bound_forwarding_every_record(token="a" * 500) == plain
+    assert _least_bound_forwarding_every_record(null_display="n" * 16) == plain
 
 
 def test_records_whose_payload_is_exactly_the_bound_reach_the_model_whole() -> None:

@@ -1281,10 +1281,6 @@ def _both(views: tuple[Callable[[], str], Callable[[], str]]) -> tuple[str, str]
 # ------------------------------------------------------------------------------------------------ the model payload
 
 
-def _json_size(value: Any) -> int:
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
-
-
 _MEDIA_BLOCKS = ("image", "audio")
 _MEDIA_SUBTYPE = re.compile(r"[A-Za-z0-9][\w!#$&^.+-]{0,126}", re.ASCII)
 """A media subtype's restricted name (RFC 6838), without parameters: `png`, `svg+xml`, `vnd.wave`."""
