@@ -155,3 +155,14 @@ def test_the_model_reads_the_page_state_as_the_host_read_it() -> None:
         "returned": 0,
         "total": 7,
     }
+
+
+@pytest.mark.parametrize("member", ["DOCUMENT", "notes", "page"])
+def test_a_number_json_cannot_hold_beside_a_valid_document_is_refused(member: str) -> None:
+    """Only the document the records validated is spared a second walk: every other member is checked."""
+    document = Document(
+        title="t", sections=(Section(id="s", title="S", columns=("a",), rows=(Row(id="r", label="L", values=(1,)),)),)
+    )
+    structured = {"document": document.model_dump(mode="json"), member: {"n": math.nan}}
+    with pytest.raises(ValueError, match=re.escape("the number nan, which JSON cannot hold")):
+        present(None, {"content": [], "structuredContent": structured})
