@@ -73,17 +73,33 @@ def _moved_bytes(model_result: dict[str, Any]) -> int:
     ) - len('{"content":[]}')
 
 
-def test_a_cut_text_results_records_move_into_the_structured_copy_while_they_fit_there() -> None:
+def test_a_cut_text_results_records_move_into_the_structured_copy_measured_there() -> None:
+    """A host reading only `structuredContent` gets the page there, measured as it is written there: under a bound a
+    byte short of that, the page's record is shown to the user alone and withheld from the model, never left in the
+    content blocks that host does not forward."""
     moved = present(None, _TEXT_WITH_COPY, max_rows=1, forwards="structured")
     assert moved.model_result["structuredContent"]["content"] == [_text("l1")]
     size = _moved_bytes(moved.model_result)
-    assert present(None, _TEXT_WITH_COPY, max_rows=1, max_bytes=size, forwards="structured").model_result == (
-        moved.model_result
-    )
-    # A byte less: the copy JSON writes is over the bound, so the page stays in the content blocks.
-    kept = present(None, _TEXT_WITH_COPY, max_rows=1, max_bytes=size - 1, forwards="structured").model_result
-    assert "content" not in kept.get("structuredContent", {})
-    assert _text("l1") in kept["content"]
+    exactly = present(None, _TEXT_WITH_COPY, max_rows=1, max_bytes=size, forwards="structured")
+    assert exactly.model_result == moved.model_result
+    short = present(None, _TEXT_WITH_COPY, max_rows=1, max_bytes=size - 1, forwards="structured")
+    assert "content" not in short.model_result["structuredContent"]
+    assert short.model_result["content"] == [_text(short.framing or "")]
+    assert short.withheld_blocks == 1 and short.text.endswith("l1")
+
+
+def test_a_structured_only_host_gets_every_line_of_a_text_result_as_the_bound_grows() -> None:
+    """The lines reach the copy it reads in order, never fewer for a larger bound, and none is left in the content
+    blocks it does not forward."""
+    lines = [f"Q{i}Z" + "x" * 60 for i in range(6)]
+    result = {"content": [_text("\n".join(lines))], "structuredContent": {}}
+    counts: list[int] = []
+    for bound in range(0, 700, 3):
+        model_result = present(None, result, max_bytes=bound, forwards="structured").model_result
+        assert not any(f"Q{i}Z" in block.get("text", "") for block in model_result["content"] for i in range(6))
+        copied = json.dumps(model_result.get("structuredContent", {}))
+        counts.append(sum(1 for i in range(6) if f"Q{i}Z" in copied))
+    assert counts == sorted(counts) and counts[-1] == 6
 
 
 def test_a_cut_text_result_whose_server_sent_no_structured_content_gets_none() -> None:
@@ -143,7 +159,8 @@ def test_a_page_beside_a_document_the_host_does_not_accept_is_the_tools_own_data
 
 def test_the_model_reads_the_page_state_as_the_host_read_it() -> None:
     """Members the host does not read as page state (a completeness that is not a boolean, a count that is not a
-    non-negative integer) are left out of the model's copy, as of the user's view; a count of zero is a count."""
+    non-negative integer JSON holds exactly) are left out of the model's copy, as of the user's view; a count of zero
+    is a count."""
     document = Document(
         title="t", sections=(Section(id="s", title="S", columns=("a",), rows=(Row(id="r", label="L", values=(1,)),)),)
     )
@@ -155,6 +172,10 @@ def test_the_model_reads_the_page_state_as_the_host_read_it() -> None:
         "returned": 0,
         "total": 7,
     }
+    # Past what every JSON reader holds exactly (and past the digits Python writes), a count is not read.
+    for total in (2**53 + 1, 10**4400):
+        page["total"] = total
+        assert "total" not in present(None, result, forwards="structured").model_result["structuredContent"]["page"]
 
 
 @pytest.mark.parametrize("member", ["DOCUMENT", "notes", "page"])

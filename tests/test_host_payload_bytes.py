@@ -101,3 +101,15 @@ def test_no_key_of_a_block_as_shown_is_part_of_the_headers_opening_words() -> No
     a key, and no key's letters are in the header's opening words, so no imitation spans them."""
     opening = _letters(FRAMING_HEADER.split(",", 1)[0])
     assert not any(_letters(key) in opening for key in ("type", "text", "uri", "name", "data", "mimeType", "content"))
+
+
+def test_blocks_that_imitate_the_header_only_beside_the_hosts_copy_still_keep_to_the_bound() -> None:
+    """The records' text ends with the header's opening letters but the last three ("low"), one a line, and the line
+    the host writes for a block of an unknown type ("[low block]") supplies them: defused together, the blocks grow
+    past what each measured alone, so the last are withheld until the model's copy fits."""
+    letters = _letters(FRAMING_HEADER.split(",", 1)[0])[:-3]
+    content = [{"type": "low"}, _text("\n".join(letters)), _text("x" * 300)]
+    for bound in range(100, 1200, 7):
+        presentation = present(None, {"content": content}, max_bytes=bound)
+        blocks = presentation.model_result["content"]
+        assert _payload_bytes({"content": blocks[1:] if presentation.framing else blocks}) <= bound

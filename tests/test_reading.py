@@ -416,6 +416,17 @@ def test_a_number_json_cannot_hold_is_found_at_any_depth_in_any_container(bad: A
         def model_dump(self) -> Any:
             return {"rows": [bad]}
 
+    @dataclasses.dataclass
+    class Cell:  # a plain dataclass inside a model: pydantic's dump writes every field
+        value: Any
+
+    @dataclasses.dataclass
+    class DumpedResult:  # a dataclass that is also a model: `as_wire` reads its dump, not its fields
+        payload: Any
+
+        def model_dump(self, **options: Any) -> Any:
+            return {"content": [], "structuredContent": {"x": self.payload}}
+
     holding_itself = FrameworkResult([], {"a": 1.0})
     holding_itself.content.append(holding_itself)
 
@@ -427,6 +438,9 @@ def test_a_number_json_cannot_hold_is_found_at_any_depth_in_any_container(bad: A
         FrameworkResult([Rows(rows=[bad])], None),
         FrameworkResult([], {"a": bad}),
         ForeignModel(),
+        Rows(rows=[{"a": Cell(bad)}]),
+        DumpedResult(bad),
+        Rows(rows=[{bad}]),
         bad,
     ]
     for holder in holders:

@@ -49,7 +49,7 @@ from typing import Any, Literal, TypeAlias, TypeVar, cast
 
 from pydantic import BaseModel
 
-from mcp_rendering.document import Document, Section
+from mcp_rendering.document import MAX_EXACT_JSON_INT, Document, Section
 from mcp_rendering.envelope import LinkedField, LinkedRecord
 from mcp_rendering.reading import (
     EffectiveRendering,
@@ -741,9 +741,10 @@ def _page_state(structured: Mapping[str, Any] | None) -> _PageState:
         return _PageState()
     page_map = cast("Mapping[str, Any]", page)
 
-    def integer(key: str) -> int | None:
+    def integer(key: str) -> int | None:  # a count: a non-negative integer every JSON reader holds exactly
         value = page_map.get(key)
-        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+        is_count = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_EXACT_JSON_INT
+        return value if is_count else None
 
     complete = page_map.get("complete")
     return _PageState(
@@ -1579,7 +1580,7 @@ def _model_result(
         blocks.insert(0, {"type": "text", "text": framing})
     forwarded["content"] = blocks
     copy = payload.copy
-    if copy is None and _structured(wire) is not None and directive is not None and forwards != "text":
+    if copy is None and _structured(wire) is not None and directive is not None and forwards in (None, "structured"):
         copy = {}  # the records did not fit: the directive still reaches a host that reads structured content only
     if copy is not None:
         # Written by the host, replacing any copy the server made: the model sees the directive the host acts on,
@@ -2084,8 +2085,11 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
     lines = text.lines[start:]
     count = len(lines)
 
+    moves = _moves_text_records(read, bound.forwards)
+
     def cut_payload(k: int) -> _Payload:
-        return _payload([{"type": "text", "text": _text_views(text, start, k)[0]()}], None)
+        page = _payload([{"type": "text", "text": _text_views(text, start, k)[0]()}], None)
+        return _text_records_payload(_Payload(page.blocks, {}, page.size_bytes), "structured") if moves else page
 
     rows_limit = count if max_rows is None else text.record_line(before + max_rows) - start
     limit = _fitting_lines(bound, text, start, rows_limit, count, max_bytes, cut_payload)
@@ -2164,14 +2168,31 @@ def _model_payload(read: _Read, bound: _ModelBound, shown: _Shown) -> tuple[_Pay
         shown_blocks=shown.shown_blocks,
         budget=None if model_bytes is None else model_bytes - payload.size(),
     )
-    if payload.copy is not None and bound.forwards == "structured":
-        others, withheld_others = [], 0  # the host forwards the copy alone
-    forwarded = _payload([*payload.blocks, *others], payload.copy)
-    if read.records.kind == "text" and _structured(read.wire) is not None and forwarded.copy is None:
-        moved = _text_records_payload(_Payload(forwarded.blocks, {}, forwarded.size_bytes), bound.forwards)
-        if moved.copy and (model_bytes is None or moved.size() <= model_bytes):  # the escapes JSON adds may not fit
-            forwarded = moved
+    moves = _moves_text_records(read, bound.forwards)
+    if payload.copy is not None and bound.forwards == "structured" and not moves:
+        others, withheld_others = [], 0  # the host forwards the copy of the records alone
+
+    def with_blocks(blocks: list[Any]) -> _Payload:
+        if not moves:
+            return _payload([*payload.blocks, *blocks], payload.copy)
+        records = [] if payload.copy is None else list(payload.copy[_TEXT_RECORDS_KEY])
+        as_text = _payload([*records, *blocks], None)  # defused across blocks, as the model reads them in order
+        return _text_records_payload(_Payload(as_text.blocks, {}, as_text.size_bytes), "structured")
+
+    forwarded = with_blocks(others)
+    # Defused as one text, or moved into the copy, the blocks can be larger than they measured one by one: the last
+    # are withheld until the whole fits.
+    while model_bytes is not None and others and forwarded.size() > model_bytes:
+        others.pop()
+        withheld_others += 1
+        forwarded = with_blocks(others)
     return forwarded, withheld + withheld_others
+
+
+def _moves_text_records(read: _Read, forwards: Channel | None) -> bool:
+    """Whether a text result's records go to the model in the structured copy: for a host that forwards only
+    `structuredContent`, when the server sent some (`_text_records_payload`)."""
+    return forwards == "structured" and read.records.kind == "text" and _structured(read.wire) is not None
 
 
 def _presentation(

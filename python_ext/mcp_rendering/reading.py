@@ -46,7 +46,7 @@ import logging
 import math
 import re
 import reprlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -968,7 +968,7 @@ def check_finite_numbers(message: Any, *, checked: object = None) -> None:
             as JSON, which would write such a number as null.
     """
     pending: list[Any] = [message]
-    read_objects: set[int] = set()  # each object read once: one that holds itself is not read forever
+    read_objects: set[int] = set()  # each object read by its members once: one that holds itself is read once
     while pending:
         value: Any = pending.pop()
         if value is checked:  # (None, the default, is finite too)
@@ -987,8 +987,8 @@ def check_finite_numbers(message: Any, *, checked: object = None) -> None:
                 raise ValueError(f"the message holds the number {value}, which JSON cannot hold: refused")
         elif isinstance(value, Mapping):
             pending.extend(cast("Mapping[Any, Any]", value).values())
-        elif isinstance(value, (list, tuple)):
-            pending.extend(cast("Sequence[Any]", value))
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            pending.extend(cast("Iterable[Any]", value))
         elif isinstance(value, BaseModel):
             pending.extend(member for _, member in value)
         elif id(value) not in read_objects:  # a framework's result or a foreign model: what `as_wire` reads of it
@@ -997,22 +997,23 @@ def check_finite_numbers(message: Any, *, checked: object = None) -> None:
 
 
 def _read_by_as_wire(value: Any) -> list[Any]:
-    """The members `host.as_wire` reads of an object that is neither JSON nor a model of this pydantic: a framework's
-    result object's (`content`, `structured_content`, `meta`, `is_error`), or a foreign model's dump as Python values
-    (as a mapping; nothing when it cannot be dumped, which `as_wire` then refuses)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        names = {member.name for member in dataclasses.fields(value)}
-        if {"content", "structured_content", "is_error"} <= names:
-            return [getattr(value, name, None) for name in ("content", "structured_content", "meta", "is_error")]
-        return []
+    """What `host.as_wire` and pydantic's dump read of an object that is neither JSON nor a model of this pydantic,
+    in `as_wire`'s order: a foreign model's dump as Python values (a mapping; nothing when it cannot be dumped, which
+    `as_wire` then refuses); a framework's result object's members (`content`, `structured_content`, `meta`,
+    `is_error`, not its own parse of them); any other dataclass's fields, as a dump writes them."""
     dump: Any = getattr(value, "model_dump", None)
-    if not callable(dump):
+    if callable(dump):
+        try:
+            dumped: Any = dump(mode="python", by_alias=True, exclude_none=True)
+        except Exception:  # whatever it raises, `as_wire` raises again, where it is refused
+            return []
+        return [dumped] if isinstance(dumped, Mapping) else []
+    if not dataclasses.is_dataclass(value) or isinstance(value, type):
         return []
-    try:
-        dumped: Any = dump(mode="python", by_alias=True, exclude_none=True)
-    except Exception:  # whatever it raises, `as_wire` raises again, where it is refused
-        return []
-    return [dumped] if isinstance(dumped, Mapping) else []
+    names = [member.name for member in dataclasses.fields(value)]
+    if {"content", "structured_content", "is_error"} <= set(names):
+        names = ["content", "structured_content", "meta", "is_error"]
+    return [getattr(value, name, None) for name in names]
 
 
 def _jsonable(value: Any) -> Any:
