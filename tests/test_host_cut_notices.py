@@ -269,3 +269,16 @@ def test_the_host_guides_example_notice_is_present_s() -> None:
         quoted is not None
         and " ".join(quoted[0].replace("\n> ", " ").removeprefix("> ").split()) == presentation.notice
     )
+
+
+@pytest.mark.parametrize(
+    ("rows", "extent"), [(1, "it shows the first record only"), (2, "it shows the first 2 records only")]
+)
+def test_a_partial_results_notice_counts_its_records_in_words_that_agree(rows: int, extent: str) -> None:
+    result = {
+        "content": [],
+        "structuredContent": {"rows": [{"label": f"r{i}"} for i in range(rows)]},
+        "_meta": {EXTENSION_ID: {"mode": "verbatim", "complete": False}},
+    }
+    notice = present(None, result).notice
+    assert notice == f"{PARTIAL_MARKER} {extent}. The server gave no way to fetch the rest."

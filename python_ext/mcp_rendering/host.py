@@ -917,11 +917,12 @@ def _partial_notice(
     rendering: EffectiveRendering, page: _PageState, tool_name: str | None, shown: int | None, *, for_model: bool
 ) -> str:
     returned = shown if shown is not None else page.returned
-    unit = "records"
     if returned is not None and page.total is not None:
-        extent = f"it shows {returned} of {page.total} {unit}"
+        extent = f"it shows {returned} of {page.total} records"
+    elif returned == 1:
+        extent = "it shows the first record only"
     elif returned is not None:
-        extent = f"it shows the first {returned} {unit} only"
+        extent = f"it shows the first {returned} records only"
     else:
         extent = "it shows only part of the records"
     return f"{PARTIAL_MARKER} {extent}. {_continuation_text(rendering, tool_name, for_model=for_model)}"
