@@ -421,24 +421,6 @@ _FRAMING_LINE_STARTS = (
     "What you receive is incomplete: ",
     "Server guidance (quoted, advisory): ",
 )
-_HOST_DIRECTIVE_MEMBERS = ("mode", "complete", "framing")
-
-
-def host_members(presentation: Presentation) -> dict[str, Any]:
-    """The model's copy with only what the host writes itself: its framing block, the members of its directive it
-    decides (the mode, completeness, the framing) and `isError`; the directive's server strings are left out."""
-    skeleton = host_skeleton(presentation)
-    structured = skeleton.get("structuredContent")
-    if structured is not None:
-        directive = structured[RESULT_STRUCTURED_KEY]
-        own = {key: value for key, value in directive.items() if key in _HOST_DIRECTIVE_MEMBERS}
-        skeleton["structuredContent"] = {RESULT_STRUCTURED_KEY: own}
-    return skeleton
-
-
-def server_bytes_of_every_member(presentation: Presentation) -> int:
-    """The bytes of the serialized `model_result` the server's result gave, its directive's strings included."""
-    return json_size(presentation.model_result) - json_size(host_members(presentation))
 
 
 @example(  # nothing of the result fits: the empty payload must weigh nothing, or a block slips in on its weight
@@ -474,16 +456,16 @@ def test_every_string_of_every_output_is_defused_bounded_and_never_a_link(
         assert not any(is_hidden(char) for char in view.replace("\n", "")), view[:200]
 
     # Bounded: every byte of the model's copy from the server fits `max_bytes` (the host's framing, its directive's
-    # own members and isError aside, which are bounded by a constant); each view fits it, the notice on top, but for
+    # copy and isError aside, which are bounded by a constant); each view fits it, the notice on top, but for
     # a record over the bound by itself, which a page shows alone, its notice saying so.
     if max_bytes is not None:
-        assert server_bytes_of_every_member(presentation) <= max_bytes
+        assert server_bytes(presentation) <= max_bytes
     if max_bytes is not None and OVER_BOUND not in (notice or ""):
         shown_notice = 0 if notice is None else len(notice.encode()) + 2
         assert len(text.encode()) <= max_bytes + shown_notice
         markdown_notice = 0 if notice is None else len(f"> {markdown_escape(notice)}\n\n".encode())
         assert len(markdown.encode()) <= max_bytes + markdown_notice
-    assert json_size(host_members(presentation)) <= HOST_OVERHEAD_LIMIT
+    assert json_size(host_skeleton(presentation)) <= HOST_OVERHEAD_LIMIT
     # Linear: no server value makes the output more than a constant factor of the input.
     assert _output(presentation) <= 64 * json_size(wire) + 64 * len(server) + 64 * len(tool["name"]) + 20_000
 
