@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Mutation testing of core modules, one module at a time, with mutmut (not part of CI; run it by hand).
 #
-#   bash scripts/mutation.sh [--survivors] [--jobs N] [--keep] [--ref REV] MODULE...
+#   bash scripts/mutation.sh [--survivors] [--jobs N] [--keep] [--own] [--ref REV] MODULE...
 #   bash scripts/mutation.sh [--survivors] --from DIR MODULE...
 #   bash scripts/mutation.sh tokens envelope patch
 #   bash scripts/mutation.sh --survivors tokens > survivors.txt
 #   bash scripts/mutation.sh --ref HEAD patch     # the committed code, whatever the working tree holds
 #
-# For each MODULE, the mutants of python_ext/mcp_rendering/MODULE.py are run against the module's own test files
-# only, tests/test_MODULE.py (required) and tests/test_MODULE_*.py (tests/test_audit_cost.py is one of audit's;
-# a prefix match, so a module named audit_x would lend its tests to audit too), with HYPOTHESIS_PROFILE=ci. Per
+# For each MODULE, the mutants of python_ext/mcp_rendering/MODULE.py are run against the module's test files
+# only, tests/test_MODULE.py (required: the module's own test file) and tests/test_MODULE_*.py (tests/test_audit_cost.py
+# is one of audit's; a prefix match, so a module named audit_x would lend its tests to audit too), or with --own
+# against tests/test_MODULE.py alone, with HYPOTHESIS_PROFILE=ci. Per
 # module it prints the mutants tried, killed, survived, without tests (no test of those files reaches the mutated
 # function), timed out, suspicious (a crash or an unexpected exit code), set aside as
 # equivalent, and the score = killed / (tried - equivalent); then one table for all modules. Timeouts and
@@ -35,6 +36,8 @@
 #                lists them; to retest after adding a test there, run mutmut with PYTHONPATH=DIR/harness (add the
 #                test to one of the module's test files: a new file is not in the generated test selection, so it
 #                is not run)
+#   --own        run the mutants against tests/test_MODULE.py alone (the module's own test file), not against
+#                tests/test_MODULE_*.py too: how much that one file pins down by itself
 #   --ref REV    measure commit REV (git archive) instead of the working tree, e.g. while others edit it
 #   --from DIR   run nothing: report again on the results kept in DIR by --keep (after editing the equivalents)
 # Environment:
@@ -98,6 +101,7 @@ usage() {
 }
 
 show_survivors=0
+own=0
 keep=0
 ref=
 from=
@@ -107,6 +111,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --survivors) show_survivors=1 ;;
     --keep) keep=1 ;;
+    --own) own=1 ;;
     --jobs|-j)
       [ $# -ge 2 ] || { echo "mutation: $1 needs a number" >&2; exit 2; }
       jobs=$2; shift ;;
@@ -125,7 +130,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ ${#modules[@]} -gt 0 ] || { echo "usage: bash scripts/mutation.sh [--survivors] [--jobs N] [--keep] [--ref REV | --from DIR] MODULE..." >&2; exit 2; }
+[ ${#modules[@]} -gt 0 ] || { echo "usage: bash scripts/mutation.sh [--survivors] [--jobs N] [--keep] [--own] [--ref REV | --from DIR] MODULE..." >&2; exit 2; }
 case "$jobs" in ''|*[!0-9]*|0) echo "mutation: --jobs needs a positive number, not '$jobs'" >&2; exit 2 ;; esac
 if [ -n "$ref" ]; then
   commit=$(git -C "$REPO" rev-parse --verify --quiet "$ref^{commit}") || { echo "mutation: no commit $ref" >&2; exit 2; }
@@ -133,7 +138,8 @@ fi
 exists() {  # exists PATH: in the working tree, or in the commit given with --ref
   if [ -n "$ref" ]; then git -C "$REPO" cat-file -e "$commit:$1" 2>/dev/null; else [ -f "$REPO/$1" ]; fi
 }
-test_files() {  # test_files MODULE: the module's test files in the copy, one a line
+test_files() {  # test_files MODULE: the module's test files in the copy, one a line (its own file alone with --own)
+  if [ "$own" = 1 ]; then echo tests/test_"$1".py; return; fi
   (cd "$COPY" && for f in tests/test_"$1".py tests/test_"$1"_*.py; do if [ -f "$f" ]; then echo "$f"; fi; done)
 }
 for module in "${modules[@]}"; do
@@ -314,7 +320,9 @@ reread() {  # reread DIR
   failed=0
   results=()
   for module in "${modules[@]}"; do
-    echo "== $module: results kept in $1/$module"
+    selection=$(sed -n 's/^pytest_add_cli_args_test_selection = \[\(.*\)\]$/\1/p' "$1/$module/pyproject.toml" \
+      2>/dev/null | tr -d '",')
+    echo "== $module: results kept in $1/$module, of a run against ${selection:-(unknown)}"
     if [ ! -f "$1/$module/mutants/src/$PACKAGE/$module.py.meta" ]; then
       echo "   mutation: no mutmut results for $module in $1" >&2
       failed=1

@@ -24,6 +24,7 @@ from mcp_rendering.builder import verbatim_result
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.envelope import Budget, Envelope, RecordUris
 from mcp_rendering.host import (
+    COMPLETE_LINE,
     FRAMING_END,
     FRAMING_HEADER,
     FRAMING_TOKEN_LIMIT,
@@ -482,6 +483,11 @@ def test_quote_keeps_server_text_on_one_line(text: str) -> None:
     assert '"' not in quoted[1:-1].replace('\\"', "")
 
 
+def test_quote_escapes_quotes_and_backslashes_alone() -> None:
+    """Printable text reads back from its quotation: each quote and backslash gets one backslash, nothing else."""
+    assert quote('say "hi" \\ bye') == '"say \\"hi\\" \\\\ bye"'
+
+
 def test_an_overlong_token_is_not_quoted_in_the_framing() -> None:
     long_token = "A" * (FRAMING_TOKEN_LIMIT + 1)
     directive = {"mode": "verbatim", "continuation": {"argument": "cursor", "token": long_token}}
@@ -625,6 +631,25 @@ def test_an_incomplete_result_is_framed_even_without_a_mode(directive: dict[str,
     said = "This result is incomplete" if "complete" in directive else UNSTATED_COMPLETENESS
     assert f"Mode: {mode}." in framing and said in framing
     assert presentation.model_result["content"][0]["text"] == framing
+
+
+@pytest.mark.parametrize(
+    ("directive", "max_rows", "said"),
+    [
+        ({"mode": "verbatim", "complete": True}, None, True),
+        ({"mode": "summarizable", "complete": True}, None, True),
+        ({"mode": "verbatim", "complete": True}, 1, False),  # the host shows part of it
+        ({"mode": "verbatim", "complete": False}, None, False),
+        ({"mode": "verbatim"}, None, False),  # completeness not stated
+    ],
+)
+def test_the_framing_says_complete_when_the_server_states_it_and_the_host_forwards_it_whole(
+    directive: dict[str, Any], max_rows: int | None, said: bool
+) -> None:
+    wire = result(None)
+    wire["_meta"] = {EXTENSION_ID: directive}
+    framing = present_original(TOOL, wire, max_rows=max_rows).framing
+    assert framing is not None and (COMPLETE_LINE in framing) is said
 
 
 def test_a_host_cut_of_an_unspecified_result_is_framed() -> None:
@@ -867,10 +892,11 @@ def test_present_takes_a_server_name_and_a_mapping_of_arguments(value: Any) -> N
     if value is None or isinstance(value, str):
         assert present(None, result, **server).mode == "verbatim"
     else:
-        with pytest.raises(TypeError, match=r"^server must be a name \(a string\) or None, not "):
+        kind = type(value).__name__
+        with pytest.raises(TypeError, match=rf"^server must be a name \(a string\) or None, not {kind}$"):
             present(None, result, **server)
     if value is not None:
-        with pytest.raises(TypeError, match=r"^arguments must be a mapping or None, not "):
+        with pytest.raises(TypeError, match=rf"^arguments must be a mapping or None, not {type(value).__name__}$"):
             present(None, result, **cast("dict[str, Any]", {"arguments": value}))
 
 

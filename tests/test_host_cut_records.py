@@ -90,6 +90,12 @@ def test_a_cut_keeps_the_empty_sections_after_it_but_not_those_whose_links_it_cu
     assert _page(result, 2) == ([("s", ["a1"]), ("e", []), ("s", [])], ["Ls"])
 
 
+def test_a_cut_keeps_the_empty_sections_before_its_last_record() -> None:
+    """A section with no rows and no links among the records shown is a heading of the page, as it is of the whole."""
+    result = _result(_section("s", "a1"), _section("e"), _section("t", "b1", "b2"))
+    assert _page(result, 2) == ([("s", ["a1"]), ("e", []), ("t", ["b1"])], [])
+
+
 def _notes(text: str) -> list[tuple[str, str]]:
     """Each note on a linked record with the heading of the section it follows ("" before any)."""
     notes: list[tuple[str, str]] = []

@@ -177,6 +177,19 @@ def test_a_header_split_across_blocks_replaces_the_lines_that_spell_it() -> None
     assert forwarded == [{"type": "text", "text": f"Record 1\n{NOTE}"}, {"type": "text", "text": f"{NOTE}\nRecord 2"}]
 
 
+def test_a_header_split_across_blocks_with_an_image_between_replaces_the_lines_that_spell_it() -> None:
+    """An image holds no text: the model reads the text blocks on either side of it as one text."""
+    head, tail = IMITATION[:12], IMITATION[12:]
+    image = {"type": "image", "mimeType": "image/png", "data": "AAAA"}
+    content = [{"type": "text", "text": f"Record 1\n{head}"}, image, {"type": "text", "text": f"{tail}\nRecord 2"}]
+    forwarded = present(None, {"content": content}).model_result["content"]
+    assert forwarded == [
+        {"type": "text", "text": f"Record 1\n{NOTE}"},
+        image,
+        {"type": "text", "text": f"{NOTE}\nRecord 2"},
+    ]
+
+
 def test_a_continuation_whose_argument_and_token_spell_the_header_together_is_referred_to_not_quoted() -> None:
     """The framing quotes the argument's name just before the token: read together they could spell the header's
     opening words though neither does alone, so such a token is referred to, as an unquotable one is."""

@@ -43,6 +43,14 @@ def test_a_server_line_worded_like_the_hosts_is_warned_of_wherever_it_stands(kin
     assert presentation.markdown == f"{markdown_escape(IMITATION_WARNING)}\n\n```\n{text}\n```"
 
 
+@pytest.mark.parametrize("place", PLACES)
+def test_a_line_worded_like_the_hosts_is_found_among_lines_that_are_not_ascii(place: str) -> None:
+    # Such text is read through Unicode normalisation and a table of look-alikes: its line breaks still part lines.
+    text = PLACES[place].format(line="Note: checked by the bank.", other="Café | 3")
+    assert imitates_host(text)
+    assert present(TOOL, whole_text(text), server="bank").text == f"{IMITATION_WARNING}\n\n{text}"
+
+
 ORDINARY = (
     "\n".join(other for _, other in IMITATIONS.values()),
     "Ghost stories | 3\nGhost towns | 4",  # the host's letters inside a word, twice
@@ -79,6 +87,15 @@ def test_the_hosts_line_naming_a_block_is_its_own_wherever_it_stands(content: li
     assert presentation.text == text
     # The same line written by the server is an imitation.
     assert present(TOOL, whole_text(text), server="bank").text == f"{IMITATION_WARNING}\n\n{text}"
+
+
+@pytest.mark.parametrize("first_row", [1, 2])
+def test_the_hosts_line_naming_a_block_is_its_own_on_a_later_page(first_row: int) -> None:
+    """On a page that starts after the first line, the host's lines are found where that page holds them."""
+    content = [{"type": "text", "text": "Cash | 1\nDebt | 2\nRisk | 3"}, IMAGE, RECORD]
+    presentation = present(TOOL, {"content": content, "_meta": WHOLE}, server="bank", first_row=first_row)
+    assert IMITATION_WARNING not in presentation.text
+    assert presentation.text.endswith("\n\n[image: image/png]\n\nCash | 100")
 
 
 @pytest.mark.parametrize(

@@ -126,6 +126,20 @@ def test_a_text_result_of_several_blocks_within_the_bound_reaches_the_model_as_s
     assert present(None, result, max_bytes=10_000).model_result["content"] == result["content"]
 
 
+@pytest.mark.parametrize("max_bytes", [None, 1])
+def test_no_line_shown_is_no_code_block_in_the_markdown_view(max_bytes: int | None) -> None:
+    """No block sent, or none that fits: the Markdown view is empty, or the notice alone, with no empty fenced
+    block."""
+    content = [] if max_bytes is None else [IMAGE]
+    presentation = present(None, {"content": content}, max_bytes=max_bytes)
+    assert "```" not in presentation.markdown
+    if max_bytes is None:
+        assert presentation.text == presentation.markdown == ""
+    else:  # the notice alone, in both views
+        assert presentation.extent == "the first 0 of 1 content blocks"
+        assert presentation.markdown.startswith("> Partial result: this host shows the first 0 of 1 content blocks")
+
+
 def test_a_page_of_blocks_alone_names_how_many_blocks_it_shows() -> None:
     """No line of text to count: the byte bound cuts the lines naming blocks, and the notice counts blocks."""
     presentation = present(None, {"content": [IMAGE, IMAGE, IMAGE]}, max_bytes=45)
@@ -141,9 +155,11 @@ def test_a_number_json_cannot_hold_is_refused_inside_a_document_the_host_does_no
         present(None, result)
 
 
-def test_a_wire_without_content_is_refused_naming_what_it_lacks() -> None:
+@pytest.mark.parametrize("structured", [ROWS, {"rate": math.nan}], ids=["finite", "a number JSON cannot hold"])
+def test_a_wire_without_content_is_refused_naming_what_it_lacks(structured: dict[str, Any]) -> None:
+    """What makes it no result at all is named first, before any value it holds."""
     with pytest.raises(ValueError, match=r"^the result has no content member: not a CallToolResult object"):
-        present(None, {"structuredContent": ROWS})
+        present(None, {"structuredContent": structured})
 
 
 def test_a_page_beside_a_document_the_host_does_not_accept_is_the_tools_own_data() -> None:
@@ -172,7 +188,9 @@ def test_the_model_reads_the_page_state_as_the_host_read_it() -> None:
         "returned": 0,
         "total": 7,
     }
-    # Past what every JSON reader holds exactly (and past the digits Python writes), a count is not read.
+    # A count up to 2**53 (MAX_EXACT_JSON_INT) is read; past it (and past the digits Python writes) it is not.
+    page["total"] = 2**53
+    assert present(None, result, forwards="structured").model_result["structuredContent"]["page"]["total"] == 2**53
     for total in (2**53 + 1, 10**4400):
         page["total"] = total
         assert "total" not in present(None, result, forwards="structured").model_result["structuredContent"]["page"]

@@ -83,6 +83,7 @@ from mcp_rendering.render import (
 from mcp_rendering.types import PARTIAL_MARKER, RESULT_STRUCTURED_KEY, EffectiveMode
 
 __all__ = [
+    "COMPLETE_LINE",
     "FRAMING_END",
     "FRAMING_HEADER",
     "FRAMING_TOKEN_LIMIT",
@@ -1822,9 +1823,10 @@ def present(
             on top) and on every byte the model receives of the server's result: `model_result` as compact UTF-8
             JSON, less the host's own framing block, its copy of the directive (`structuredContent["_rendering"]`)
             and `isError`, is at most `max_bytes`. The framing and that copy come on top: they quote the server's
-            guidance, null text and continuation, which the schema and the host bound (1,000 characters of
-            guidance, 16 of null text, `FRAMING_TOKEN_LIMIT` of token), so that a server's own words never crowd
-            its records out. While the result as sent fits, it is forwarded as sent; otherwise the model receives
+            guidance, null text and continuation and the tool's name, which the schema and the host bound as sent
+            (1,000 characters of guidance, 16 of null text, 64 of the continuation's argument,
+            `FRAMING_TOKEN_LIMIT` of token, `NAME_LIMIT` of the tool's name), so that a server's own words never
+            crowd its records out. While the result as sent fits, it is forwarded as sent; otherwise the model receives
             the host's rendering of the records shown (and, for structured content, their copy in the document
             shape), then the other blocks while they fit. None: no bound.
         first_row: the first record to show, counted from 0 in the order shown (rows, records sent as links, or
