@@ -8,9 +8,9 @@
 #   bash scripts/mutation.sh --ref HEAD patch     # the committed code, whatever the working tree holds
 #
 # For each MODULE, the mutants of python_ext/mcp_rendering/MODULE.py are run against the module's test files
-# only, tests/test_MODULE.py (required: the module's own test file) and tests/test_MODULE_*.py (tests/test_audit_cost.py
-# is one of audit's; a prefix match, so a module named audit_x would lend its tests to audit too), or with --own
-# against tests/test_MODULE.py alone, with HYPOTHESIS_PROFILE=ci. Per
+# only, tests/test_MODULE.py (required: the module's own test file) and tests/test_MODULE_*.py
+# (tests/test_audit_cost.py is one of audit's; a prefix match, so a module named audit_x would lend its tests to
+# audit too), or with --own against tests/test_MODULE.py alone, with HYPOTHESIS_PROFILE=ci. Per
 # module it prints the mutants tried, killed, survived, without tests (no test of those files reaches the mutated
 # function), timed out, suspicious (a crash or an unexpected exit code), set aside as
 # equivalent, and the score = killed / (tried - equivalent); then one table for all modules. Timeouts and
