@@ -498,7 +498,12 @@ def test_an_integer_json_cannot_write_is_forwarded_as_a_note() -> None:
     st.dictionaries(
         st.text(max_size=5), st.text(max_size=20) | st.integers() | st.lists(st.text(max_size=5)), max_size=5
     ),
-    st.lists(st.fixed_dictionaries({"type": st.just("resource_link"), "uri": st.text(max_size=8)}), max_size=2),
+    st.lists(
+        st.fixed_dictionaries(
+            {"type": st.just("resource_link"), "uri": st.text(max_size=8), "name": st.text(max_size=8)}
+        ),
+        max_size=2,
+    ),
     st.sampled_from([None, "text", "structured", "both"]),
     st.text(max_size=60),
 )

@@ -153,3 +153,12 @@ def test_records_whose_payload_is_exactly_the_bound_reach_the_model_whole() -> N
     bound = len(dumped.encode()) - len('{"content":[]}') + 1
     assert present(None, result, max_bytes=bound).model_result == whole
     assert present(None, result, max_bytes=bound - 1).model_result != whole
+
+
+@pytest.mark.parametrize("forwards", [None, "structured"])
+def test_the_copy_of_a_cut_result_whose_server_stated_no_mode_states_none(forwards: Any) -> None:
+    """The host cut the result, so its copy of the directive says it is incomplete; the server stated no mode, and a
+    reader takes any mode it does not know ("unspecified" among them) as verbatim, so the copy states none."""
+    result = {"content": [], "structuredContent": {"rows": [{"label": f"r{i}"} for i in range(3)]}}
+    copy = present(None, result, max_rows=1, forwards=forwards).model_result["structuredContent"]["_rendering"]
+    assert {key: value for key, value in copy.items() if key != "framing"} == {"complete": False}

@@ -282,3 +282,11 @@ def test_a_partial_results_notice_counts_its_records_in_words_that_agree(rows: i
     }
     notice = present(None, result).notice
     assert notice == f"{PARTIAL_MARKER} {extent}. The server gave no way to fetch the rest."
+
+
+@pytest.mark.parametrize(("kind", "unit"), [("records", "record"), ("lines", "line")])
+@pytest.mark.parametrize("max_rows", [1, 2])
+def test_the_host_bound_is_counted_in_words_that_agree(kind: Kind, unit: str, max_rows: int) -> None:
+    notice = present(TOOL, _wire("complete", kind, "first"), arguments={}, max_rows=max_rows).notice
+    counted = f"{max_rows} {unit}" if max_rows == 1 else f"{max_rows} {unit}s"
+    assert notice is not None and f" (the host's bound: {counted}); " in notice

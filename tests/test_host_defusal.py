@@ -214,3 +214,89 @@ def test_a_continuation_whose_argument_and_token_spell_the_header_together_is_re
     assert presentation.framing is not None and token not in presentation.framing
     assert f'(argument "{argument}", a token of {len(token)} characters, not quoted here)' in presentation.framing
     assert presentation.next_arguments({}) == {argument: token}  # the host still follows it
+
+
+@st.composite
+def _blocks_spelling(draw: st.DrawFn, imitation: str) -> list[dict[str, Any]]:
+    """`imitation` cut in pieces, each placed in a text block or in a link's name or URI, other links' names and
+    URIs left without letters or holding the next piece; a record line before them all."""
+    cuts = sorted(draw(st.lists(st.integers(0, len(imitation)), min_size=1, max_size=3)))
+    pieces = [imitation[a:b] for a, b in zip([0, *cuts], [*cuts, len(imitation)], strict=True)]
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": "Record 1"}]
+    index = 0
+    while index < len(pieces):
+        place = draw(st.sampled_from(["text", "name", "uri", "both"]))
+        if place == "text":
+            blocks.append({"type": "text", "text": pieces[index]})
+            index += 1
+        elif place == "both" and index + 1 < len(pieces):
+            first, second = pieces[index], pieces[index + 1]
+            name, uri = (first, second) if draw(st.booleans()) else (second, first)
+            blocks.append({"type": "resource_link", "name": name, "uri": uri})
+            index += 2
+        else:
+            other = draw(st.sampled_from(["", "-", "r://x"]))
+            name, uri = (pieces[index], other) if place == "name" else (other, pieces[index])
+            blocks.append({"type": "resource_link", "name": name, "uri": uri})
+            index += 1
+    return [*blocks, {"type": "text", "text": "Mode: summarizable."}]
+
+
+def _readings(blocks: list[dict[str, Any]]) -> list[str]:
+    """The letters of `blocks` read as one text, every link read as its name then its URI, its URI then its name,
+    its name alone, or its URI alone."""
+    return [
+        "".join(
+            _letters_of(block["text"])
+            if block["type"] == "text"
+            else _letters_of("".join((block["name"], block["uri"])[at] for at in reading))
+            for block in blocks
+        )
+        for reading in [(0, 1), (1, 0), (0,), (1,)]
+    ]
+
+
+@given(st.data())
+def test_a_header_split_across_text_and_links_is_defused_in_either_reading(data: st.DataObject) -> None:
+    """A model reads a link as its host shows it: its name, its URI, or both in either order. A header whose pieces
+    lie in text blocks and links reaches it in none of these readings."""
+    imitation = data.draw(imitations())
+    content = data.draw(_blocks_spelling(imitation))
+    forwarded = present(None, {"content": content}).model_result["content"]
+    assert not any(_letters_of(IMITATION) in reading for reading in _readings(forwarded)), json.dumps(forwarded)
+    assert forwarded[0] == content[0]
+    assert forwarded[-1] == content[-1]
+
+
+def test_a_header_split_across_a_text_a_links_name_and_a_text_replaces_the_three() -> None:
+    name = IMITATION[12:20]
+    content = [
+        {"type": "text", "text": f"Record 1\n{IMITATION[:12]}"},
+        {"type": "resource_link", "uri": "r://statement", "name": name},
+        {"type": "text", "text": f"{IMITATION[20:]}\nRecord 2"},
+    ]
+    forwarded = present(None, {"content": content}).model_result["content"]
+    assert forwarded == [
+        {"type": "text", "text": f"Record 1\n{NOTE}"},
+        {"type": "text", "text": NOTE},
+        {"type": "text", "text": f"{NOTE}\nRecord 2"},
+    ]
+
+
+def test_a_header_split_between_one_links_name_and_uri_replaces_the_link() -> None:
+    """A link alone: its name and URI, each harmless, spell the header together in either order."""
+    for name, uri in [(IMITATION[:12], IMITATION[12:]), (IMITATION[12:], IMITATION[:12])]:
+        content = [{"type": "resource_link", "uri": uri, "name": name}]
+        assert present(None, {"content": content}).model_result["content"] == [{"type": "text", "text": NOTE}]
+
+
+def test_links_beside_a_split_header_that_hold_none_of_it_are_forwarded_unchanged() -> None:
+    link = {"type": "resource_link", "uri": "r://statement", "name": "Statement"}
+    content = [
+        link,
+        {"type": "text", "text": IMITATION[:12]},
+        {"type": "text", "text": IMITATION[12:]},
+        link,
+    ]
+    forwarded = present(None, {"content": content}).model_result["content"]
+    assert forwarded == [link, {"type": "text", "text": NOTE}, {"type": "text", "text": NOTE}, link]

@@ -102,6 +102,36 @@ def test_a_structured_only_host_gets_every_line_of_a_text_result_as_the_bound_gr
     assert counts == sorted(counts) and counts[-1] == 6
 
 
+def _link(name: str) -> dict[str, Any]:
+    return {"type": "resource_link", "uri": f"r://{name}", "name": name}
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        [_link("a" * 30), _link("b"), _text("r1")],
+        [_link("a"), _link("b"), _link("c"), _text("r1")],
+    ],
+)
+def test_a_structured_only_host_is_told_of_every_block_it_does_not_get_as_the_bound_grows(
+    content: list[dict[str, Any]],
+) -> None:
+    """Each line names a link, so the user sees every block at every bound. What the host's model does not get in
+    the copy it reads (the records, or a link) is counted in the notice, once: moved into the copy, the blocks are
+    larger than measured one by one, and those withheld for that are counted too. Nothing is left in the content
+    blocks that host does not forward."""
+    result = {"content": content, "structuredContent": {}}
+    for bound in range(0, 260):
+        presentation = present(None, result, max_bytes=bound, forwards="structured")
+        framing = presentation.framing
+        assert presentation.model_result["content"] == ([] if framing is None else [_text(framing)])
+        copy = presentation.model_result["structuredContent"].get("content", [])
+        links = [block for block in copy if block["type"] == "resource_link"]
+        records = [block for block in copy if block["type"] == "text"]
+        assert all(f"[link] {block['name']} <" in presentation.text for block in content if "name" in block)
+        assert presentation.withheld_blocks == len(content) - len(links) - (1 if records else 0), bound
+
+
 def test_a_cut_text_result_whose_server_sent_no_structured_content_gets_none() -> None:
     result = {"content": [_text("l1\nl2\nl3")]}
     assert "structuredContent" not in present(None, result, max_rows=1, forwards="structured").model_result
@@ -119,6 +149,21 @@ def test_the_copy_of_a_cut_or_later_page_is_never_called_complete() -> None:
     assert later.model_result["structuredContent"]["page"]["complete"] is False
     first = present(None, {"content": [], "structuredContent": ROWS}, max_rows=1, forwards="structured")
     assert first.model_result["structuredContent"]["page"]["complete"] is False
+
+
+def _first_record_of(size: int, kind: str) -> dict[str, Any]:
+    if kind == "lines":
+        return {"content": [_text("x" * size + "\nr1\nr2")]}
+    return {"content": [], "structuredContent": {"rows": [{"label": "r0", "note": "x" * size}, *ROWS["rows"][1:]]}}
+
+
+@pytest.mark.parametrize("kind", ["records", "lines"])
+def test_a_later_page_is_the_same_whatever_the_records_before_it(kind: str) -> None:
+    """From the second record on, the page holds the last record but not the first: it is measured alone, so at
+    every bound what the user and the model get of it is the same whatever the first record holds."""
+    for bound in range(0, 1600, 5):
+        small, large = (present(None, _first_record_of(size, kind), first_row=1, max_bytes=bound) for size in (1, 900))
+        assert (small.text, small.model_result) == (large.text, large.model_result), bound
 
 
 def test_a_text_result_of_several_blocks_within_the_bound_reaches_the_model_as_sent() -> None:

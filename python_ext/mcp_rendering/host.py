@@ -19,7 +19,7 @@
   the Markdown view escapes every server string (text blocks are fenced as code), the framing given to the
   model quotes server text (`quote`, the one way server text enters the host's own lines) so that no character
   of it can begin a line, and server text that imitates the framing's header, anywhere in what the model
-  receives (the model's copy of the directive included), is replaced by a note saying so (`_defused`, the one
+  receives (the model's copy of the directive included), is replaced by a note saying so (`_payload`, the one
   defusal every forwarded value passes). In the user's views, server lines worded like any of the host's own
   (`HOST_LINES`, read as a reader sees them: `imitates_host`) come after the host's `IMITATION_WARNING`.
 - The model receives the framing as a text block placed first, and, in `structuredContent`, the directive the host
@@ -974,7 +974,8 @@ def _host_notice(cut: _Cut, withheld: int, state: ServerCompleteness, server_res
     of, rest = _WHOLE_OF[state]
     why = ""
     if cut.by == "max_rows" and not cut.over_bound:
-        why = f" (the host's bound: {cut.bound} {cut.unit})"
+        unit = cut.unit.removesuffix("s") if cut.bound == 1 else cut.unit
+        why = f" (the host's bound: {cut.bound} {unit})"
     elif cut.by == "max_bytes" and not cut.over_bound:
         why = f" (as many as fit the host's bound of {cut.bound} bytes)"
     if cut.before and cut.after:
@@ -1032,7 +1033,7 @@ def _model_directive(rendering: EffectiveRendering, complete: bool, framing: str
         directive["mode"] = rendering.mode
     null_display = None if rendering.directive is None else rendering.directive.null_display
     if null_display is not None and rendering.mode != "verbatim":
-        directive["nullDisplay"] = _defused(null_display)
+        directive["nullDisplay"] = null_display  # usable: at most 16 code points, too few to imitate the framing
     directive["complete"] = complete
     return directive
 
@@ -1109,8 +1110,7 @@ class _Records:
             section_links = own[: max(remaining, 0)]
             remaining -= len(section_links)
             links.extend(section_links)
-            if rows or section_links or (not section.rows and not own):
-                kept.append(section.model_copy(update={"rows": rows}))
+            kept.append(section.model_copy(update={"rows": rows}))  # records are left: it shows some, or has none
         links.extend(self.orphans[: max(remaining, 0)])
         fields: list[LinkedField] = []
         if self.fields:  # a set of the shown ids only when there are linked fields to place
@@ -1444,35 +1444,58 @@ def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
     return _Payload(value["content"], value.get("structuredContent"), _dumped_size(dumped, bool(value["content"])))
 
 
-def _block_text(block: Any) -> str:
-    """The text of a block as the model reads it: a text block's, or an embedded resource's."""
-    if not isinstance(block, Mapping):
-        return ""
-    block_map = cast("Mapping[str, Any]", block)
-    text = block_map.get("text")
-    resource = block_map.get("resource")
-    if text is None and isinstance(resource, Mapping):
-        text = cast("Mapping[str, Any]", resource).get("text")
-    return text if isinstance(text, str) else ""
+_READ_STRINGS = {"text": 1, "resource_link": 2}
+"""The strings the model reads as text in a forwarded block of each type (`_read_parts`)."""
+_LINK_READINGS = ((0, 1), (1, 0), (0,), (1,))
+"""The ways a host may show its model a link, as indices into (name, URI): both, in either order, or one alone."""
+
+
+def _read_parts(block: Any, link_reading: tuple[int, ...]) -> list[str]:
+    """What the model reads of a forwarded block as text, in parts: a text block's lines, a link's name or URI or
+    both (`link_reading`); nothing of an image or audio."""
+    kind = block.get("type")
+    if kind == "text":
+        return cast("str", block["text"]).splitlines(keepends=True)
+    if kind == "resource_link":
+        return [(block["name"], block["uri"])[at] for at in link_reading]
+    return []
+
+
+def _imitating_parts(blocks: list[Any], link_reading: tuple[int, ...]) -> set[tuple[int, int]]:
+    """The (block, part) pairs of `_read_parts` that hold letters of an imitation of the framing's header, the
+    blocks read in order as one text."""
+    located = [
+        (index, at, part)
+        for index, block in enumerate(blocks)
+        for at, part in enumerate(_read_parts(block, link_reading))
+    ]
+    return {located[found][:2] for found in _spanned([part for _, _, part in located])}
 
 
 def _defused_across_blocks(blocks: list[Any]) -> list[Any]:
-    """`blocks` with every line that holds part of an imitation of the framing's header spanning blocks replaced by
-    a note: the model reads consecutive blocks as one text, so a header split across two (each defused alone) would
-    read whole. A block of another type holding such a line (an embedded resource's text) is replaced by the note.
-    The same list when there is none (the usual case: one scan of the letters, none with fewer than two blocks of
-    text)."""
-    texts = [_block_text(block) for block in blocks]
-    if sum(1 for text in texts if text) < 2:
+    """`blocks` (as `_as_shown` forwards them, or the host's) with every line of text that holds part of an
+    imitation of the framing's header spanning blocks replaced by a note, and every link that does by a text block
+    of the note: the model reads consecutive blocks as one text, so a header split across two (each defused alone)
+    would read whole. Links are read in each way a host may show them (`_LINK_READINGS`). The same list when there
+    is none (the usual case: one scan of the letters, none with fewer than two strings to read: a text block is
+    one, a link two)."""
+    if sum(_READ_STRINGS.get(block["type"], 0) for block in blocks) < 2:
         return blocks
-    defused = _defuse_parts(texts)
-    if defused == texts:
+    has_links = any(block["type"] == "resource_link" for block in blocks)
+    marked: set[tuple[int, int]] = set()
+    for reading in _LINK_READINGS if has_links else _LINK_READINGS[:1]:
+        marked |= _imitating_parts(blocks, reading)
+    if not marked:
         return blocks
     kept = list(blocks)
-    for index, (text, new) in enumerate(zip(texts, defused, strict=True)):
-        if new != text:
-            is_text = isinstance(blocks[index], Mapping) and blocks[index].get("type") == "text"
-            kept[index] = {**blocks[index], "text": new} if is_text else {"type": "text", "text": _IMITATION}
+    for index in {index for index, _ in marked}:
+        block = blocks[index]
+        if block["type"] == "resource_link":  # a link is read as a whole: it goes
+            kept[index] = {"type": "text", "text": _IMITATION}
+        else:  # a text block's parts are its lines, the same in every reading
+            lines = _read_parts(block, ())
+            noted = (_noted(line) if (index, at) in marked else line for at, line in enumerate(lines))
+            kept[index] = {**block, "text": "".join(noted)}
     return kept
 
 
@@ -1523,6 +1546,12 @@ def _text_records_payload(payload: _Payload, forwards: Channel | None) -> _Paylo
         return payload
     copy = {**payload.copy, _TEXT_RECORDS_KEY: payload.blocks}
     return _payload([], copy)
+
+
+def _in_structured_copy(blocks: list[Any]) -> _Payload:
+    """The records of a cut text result (defused blocks), with the server's blocks of the lines shown, for a host that
+    forwards only `structuredContent`: in the copy (`_text_records_payload`), which is empty when there are none."""
+    return _payload([], {_TEXT_RECORDS_KEY: blocks} if blocks else {})
 
 
 def _in_channel(
@@ -1656,14 +1685,15 @@ def _defuse_parts(texts: Sequence[str]) -> list[str]:
     for lines in lines_of:
         parts: list[str] = []
         for line in lines:
-            if index in marked:
-                content = line.splitlines()[0] if line.splitlines() else ""
-                parts.append(_IMITATION + line[len(content) :])
-            else:
-                parts.append(line)
+            parts.append(_noted(line) if index in marked else line)
             index += 1
         defused.append("".join(parts))
     return defused
+
+
+def _noted(line: str) -> str:
+    """`_IMITATION` in place of a line's text, its line break kept."""
+    return _IMITATION + line[len(line.splitlines()[0]) :]
 
 
 def _spanned(parts: Sequence[str]) -> set[int]:
@@ -1682,17 +1712,6 @@ def _spanned(parts: Sequence[str]) -> set[int]:
         marked.update(range(first, last + 1))
         start = joined.find(_HEADER_LETTERS, start + len(_HEADER_LETTERS))
     return marked
-
-
-def _defused(value: Any) -> Any:
-    """The one defusal of what the model receives from the server: every string (keys, text, descriptions, unknown
-    blocks, the structured copy, the directive's members) that imitates the framing is defused. One scan of the
-    whole, in C, usually shows there is nothing to do; otherwise, or when JSON cannot write the value, every string
-    is walked."""
-    dumped = _compact_json(value)
-    if dumped is not None and not _may_imitate_framing(dumped):
-        return value
-    return _defused_walk(value)
 
 
 _SPLIT_IMITATION = "[server text withheld: with its neighbours it imitated the host's framing]"
@@ -2092,7 +2111,7 @@ def _show_lines(read: _Read, bound: _ModelBound, max_rows: int | None, max_bytes
 
     def cut_payload(k: int) -> _Payload:
         page = _payload([{"type": "text", "text": _text_views(text, start, k)[0]()}], None)
-        return _text_records_payload(_Payload(page.blocks, {}, page.size_bytes), "structured") if moves else page
+        return _in_structured_copy(page.blocks) if moves else page
 
     rows_limit = count if max_rows is None else text.record_line(before + max_rows) - start
     limit = _fitting_lines(bound, text, start, rows_limit, count, max_bytes, cut_payload)
@@ -2180,7 +2199,7 @@ def _model_payload(read: _Read, bound: _ModelBound, shown: _Shown) -> tuple[_Pay
             return _payload([*payload.blocks, *blocks], payload.copy)
         records = [] if payload.copy is None else list(payload.copy[_TEXT_RECORDS_KEY])
         as_text = _payload([*records, *blocks], None)  # defused across blocks, as the model reads them in order
-        return _text_records_payload(_Payload(as_text.blocks, {}, as_text.size_bytes), "structured")
+        return _in_structured_copy(as_text.blocks)
 
     forwarded = with_blocks(others)
     # Defused as one text, or moved into the copy, the blocks can be larger than they measured one by one: the last
