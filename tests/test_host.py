@@ -31,6 +31,7 @@ from mcp_rendering.host import (
     NAME_LIMIT,
     UNSTATED_COMPLETENESS,
     Presentation,
+    as_wire,
     next_call_arguments,
     present,
     quote,
@@ -571,6 +572,34 @@ def test_a_frameworks_result_reads_as_wire_json_whatever_its_blocks_are() -> Non
         "structuredContent": {"n": 1},
         "_meta": {"k": "v"},
     }
+
+
+@dataclasses.dataclass
+class ResultWithoutMeta:
+    """A result object of the `CallToolResult` shape with no `meta` member: its three required members alone."""
+
+    content: Any
+    structured_content: dict[str, Any] | None
+    is_error: bool
+
+
+def test_a_frameworks_result_without_meta_or_structured_content_reads_without_them() -> None:
+    blocks = [{"type": "text", "text": "plain"}]
+    assert tool_result_wire(ResultWithoutMeta(blocks, None, True)) == {"content": blocks, "isError": True}
+
+
+def test_a_frameworks_result_whose_content_is_no_list_is_refused_for_that() -> None:
+    """Its content is passed on as it is, not read block by block, so that the one check of a result refuses it."""
+    with pytest.raises(ValueError, match="content member that is tuple"):
+        tool_result_wire(ResultWithoutMeta(({"type": "text", "text": "a"},), None, False))
+
+
+@pytest.mark.parametrize("value", [42, FrameworkResult, ResultWithoutMeta, object()])
+def test_as_wire_refuses_what_is_no_result_naming_its_type(value: Any) -> None:
+    """A dataclass type, not an instance, is no result either."""
+    name = type(value).__name__
+    with pytest.raises(TypeError, match=f"a framework's CallToolResult or a wire dict, got {name}$"):
+        as_wire(value)
 
 
 def test_a_number_json_cannot_hold_in_a_frameworks_result_is_refused_not_written_as_null() -> None:

@@ -465,6 +465,11 @@ ORDINARY = (
     "Whole milk list price | 2",
     "Shows all week | 7",
     "Status: complete; notes attached",
+    # A host line's opening, then more letters of the same word: another word, not the opening.
+    "To get the restaurant's number, call the front desk.",
+    "Verbatim resultant figures | 3",
+    "Every records clerk signs the ledger.",
+    "The server gave no way to fetch the restored ledger.",
 )
 
 
@@ -522,7 +527,31 @@ PLURALS = (
     "Ends of result 1 of 2",
     "In the same steps, the model also called x",
     "1. V\u00e9rbatim results from tool x",
+    'Records "r1", shown as a link: r://x',
 )
+
+
+OPENINGS_ALONE = (
+    "Mode: verbatim",
+    "[image:png]",
+    "[audio:x]",
+    "Note:x",
+    "The rest can be fetched from",
+    "End of result 1 of 2nd part",
+)
+"""A host line's opening with nothing after it, or with no space before what follows when it ends in a mark or a
+number."""
+
+
+@pytest.mark.parametrize("line", OPENINGS_ALONE)
+def test_a_host_lines_opening_alone_is_detected(line: str) -> None:
+    assert imitates_host(line)
+
+
+def test_a_host_line_beside_a_lone_surrogate_is_detected_not_refused() -> None:
+    """Server text may hold a lone surrogate (JSON's "\\ud800" reads as one): it is read, not an error."""
+    assert imitates_host("Note: \ud800")
+    assert not imitates_host("Cash | \ud800")
 
 
 @pytest.mark.parametrize("line", PLURALS)
