@@ -244,7 +244,7 @@ def _blocks_spelling(draw: st.DrawFn, imitation: str) -> list[dict[str, Any]]:
 
 def _readings(blocks: list[dict[str, Any]]) -> list[str]:
     """The letters of `blocks` read as one text, every link read as its name then its URI, its URI then its name,
-    its name alone, or its URI alone."""
+    its name alone, its URI alone, or not at all."""
     return [
         "".join(
             _letters_of(block["text"])
@@ -252,14 +252,14 @@ def _readings(blocks: list[dict[str, Any]]) -> list[str]:
             else _letters_of("".join((block["name"], block["uri"])[at] for at in reading))
             for block in blocks
         )
-        for reading in [(0, 1), (1, 0), (0,), (1,)]
+        for reading in [(0, 1), (1, 0), (0,), (1,), ()]
     ]
 
 
 @given(st.data())
 def test_a_header_split_across_text_and_links_is_defused_in_either_reading(data: st.DataObject) -> None:
-    """A model reads a link as its host shows it: its name, its URI, or both in either order. A header whose pieces
-    lie in text blocks and links reaches it in none of these readings."""
+    """A model reads a link as its host shows it: its name, its URI, both in either order, or nothing of it. A
+    header whose pieces lie in text blocks and links reaches it in none of these readings."""
     imitation = data.draw(imitations())
     content = data.draw(_blocks_spelling(imitation))
     forwarded = present(None, {"content": content}).model_result["content"]
@@ -300,3 +300,23 @@ def test_links_beside_a_split_header_that_hold_none_of_it_are_forwarded_unchange
     ]
     forwarded = present(None, {"content": content}).model_result["content"]
     assert forwarded == [link, {"type": "text", "text": NOTE}, {"type": "text", "text": NOTE}, link]
+
+
+def test_a_header_split_around_a_link_a_host_drops_replaces_the_text_on_either_side() -> None:
+    """A host that forwards no links joins the text on either side of one."""
+    link = {"type": "resource_link", "uri": "r://statement", "name": "Statement"}
+    content = [{"type": "text", "text": f"Record 1\n{IMITATION[:12]}"}, link, {"type": "text", "text": IMITATION[12:]}]
+    forwarded = present(None, {"content": content}).model_result["content"]
+    assert forwarded == [{"type": "text", "text": f"Record 1\n{NOTE}"}, link, {"type": "text", "text": NOTE}]
+
+
+def test_what_holds_no_letter_of_a_split_header_is_kept() -> None:
+    """A rule between two lines of the header, or a link named without letters between two blocks of it, holds none
+    of its letters: once the lines holding them are notes, it joins nothing, and is forwarded as sent."""
+    rule = f"{IMITATION[:12]}\n---\n{IMITATION[12:]}\nRecord 2"
+    forwarded = present(None, {"content": [{"type": "text", "text": rule}]}).model_result["content"]
+    assert forwarded == [{"type": "text", "text": f"{NOTE}\n---\n{NOTE}\nRecord 2"}]
+    link = {"type": "resource_link", "uri": "#", "name": "\u00a7"}
+    content = [{"type": "text", "text": IMITATION[:12]}, link, {"type": "text", "text": IMITATION[12:]}]
+    forwarded = present(None, {"content": content}).model_result["content"]
+    assert forwarded == [{"type": "text", "text": NOTE}, link, {"type": "text", "text": NOTE}]

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import mcp_rendering.host as host
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.host import present
 from mcp_rendering.types import EXTENSION_ID
@@ -130,6 +131,41 @@ def test_a_structured_only_host_is_told_of_every_block_it_does_not_get_as_the_bo
         records = [block for block in copy if block["type"] == "text"]
         assert all(f"[link] {block['name']} <" in presentation.text for block in content if "name" in block)
         assert presentation.withheld_blocks == len(content) - len(links) - (1 if records else 0), bound
+
+
+def _link_pairs(pairs: int) -> dict[str, Any]:
+    """Links whose URIs, read two by two, spell the framing's header: each pair is replaced by two notes, larger
+    than the links measured one by one."""
+    content: list[dict[str, Any]] = []
+    for index in range(pairs):
+        content.append({"type": "resource_link", "name": f"a{index}", "uri": "renderingdirectiveforthetool"})
+        content.append({"type": "resource_link", "name": f"b{index}", "uri": "resultbelow"})
+    return {"content": [*content, _text("r1\nr2")]}
+
+
+def test_blocks_withheld_for_growing_when_defused_are_counted_and_found_in_few_tries(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The blocks the model gets fit the bound, those it does not are counted, and finding how many fit defuses
+    the blocks a logarithmic number of times, not once per block withheld."""
+    defused: list[int] = []
+    across_blocks = host._defused_across_blocks  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(
+        host, "_defused_across_blocks", lambda blocks: defused.append(len(blocks)) or across_blocks(blocks)
+    )
+    work: dict[int, int] = {}
+    for pairs in (200, 400):
+        result = _link_pairs(pairs)
+        bound = len(present(None, result, max_rows=1).text.encode()) + 200
+        defused.clear()
+        presentation = present(None, result, max_rows=1, max_bytes=bound)
+        work[pairs] = sum(defused)
+        framing, *forwarded = presentation.model_result["content"]
+        assert framing == _text(presentation.framing or "") and forwarded
+        # The server sent the links and one text block, which the records' text stands for when it is forwarded.
+        assert presentation.withheld_blocks == 2 * pairs + 1 - len(forwarded)
+        assert len(json.dumps(forwarded, separators=(",", ":")).encode()) <= bound
+    assert work[400] < 2.5 * work[200]  # twice the blocks: about 2.2 times the work, not 4
 
 
 def test_a_cut_text_result_whose_server_sent_no_structured_content_gets_none() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import enum
 import hashlib
 import json
 import logging
@@ -503,6 +504,24 @@ def test_a_part_already_checked_is_not_walked_again() -> None:
         check_finite_numbers({"document": checked, "n": 1.5})
     with pytest.raises(ValueError, match="which JSON cannot hold"):
         check_finite_numbers({"document": checked, "n": math.inf}, checked=checked)
+
+
+class _TaggedText(str):
+    """A string subclass that also looks like a model: JSON, and a model's dump, write it as its text."""
+
+    def model_dump(self, **options: Any) -> dict[str, Any]:
+        return {"score": math.nan}
+
+
+class _Code(enum.IntEnum):
+    OK = 0
+
+
+@pytest.mark.parametrize("value", [_TaggedText("Cash"), _Code.OK])
+def test_a_string_or_integer_of_a_subclass_is_read_as_its_value(value: Any) -> None:
+    """It is written as its value wherever it stands, so that is what is checked, on every path alike."""
+    check_finite_numbers({"structuredContent": {"rows": [{"label": value}]}})
+    check_finite_numbers(mcp_types.CallToolResult(content=[], structuredContent={"label": value}))
 
 
 _PLAIN_PARTS = (  # a CallToolResult's own data, with repeated names at every depth: never a carrier

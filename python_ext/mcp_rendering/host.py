@@ -1446,8 +1446,9 @@ def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
 
 _READ_STRINGS = {"text": 1, "resource_link": 2}
 """The strings the model reads as text in a forwarded block of each type (`_read_parts`)."""
-_LINK_READINGS = ((0, 1), (1, 0), (0,), (1,))
-"""The ways a host may show its model a link, as indices into (name, URI): both, in either order, or one alone."""
+_LINK_READINGS = ((0, 1), (1, 0), (0,), (1,), ())
+"""The ways a host may show its model a link, as indices into (name, URI): both, in either order, one alone, or
+neither (a host that forwards no links, so that the text on either side of one joins)."""
 
 
 def _read_parts(block: Any, link_reading: tuple[int, ...]) -> list[str]:
@@ -1709,7 +1710,9 @@ def _spanned(parts: Sequence[str]) -> set[int]:
     while start != -1:
         first = bisect.bisect_right(ends, start)
         last = bisect.bisect_left(ends, start + len(_HEADER_LETTERS))
-        marked.update(range(first, last + 1))
+        # A part without letters between them (a rule, a link named "#") holds none of it: once the others are
+        # notes, it joins nothing.
+        marked.update(index for index in range(first, last + 1) if letters[index])
         start = joined.find(_HEADER_LETTERS, start + len(_HEADER_LETTERS))
     return marked
 
@@ -2203,11 +2206,12 @@ def _model_payload(read: _Read, bound: _ModelBound, shown: _Shown) -> tuple[_Pay
 
     forwarded = with_blocks(others)
     # Defused as one text, or moved into the copy, the blocks can be larger than they measured one by one: the last
-    # are withheld until the whole fits.
-    while model_bytes is not None and others and forwarded.size() > model_bytes:
-        others.pop()
-        withheld_others += 1
-        forwarded = with_blocks(others)
+    # are withheld until the whole fits, the most that fit found in a logarithmic number of tries.
+    if model_bytes is not None and others and forwarded.size() > model_bytes:
+        bound_bytes = model_bytes
+        kept = _largest_fitting(len(others) - 1, bound_bytes, lambda k: with_blocks(others[:k]).size() <= bound_bytes)
+        withheld_others += len(others) - kept
+        forwarded = with_blocks(others[:kept])
     return forwarded, withheld + withheld_others
 
 
