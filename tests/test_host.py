@@ -602,6 +602,25 @@ def test_as_wire_refuses_what_is_no_result_naming_its_type(value: Any) -> None:
         as_wire(value)
 
 
+class StringWithDump(str):
+    """A string that also looks like a model of another pydantic installation, whose dump holds NaN."""
+
+    def model_dump(self, **options: Any) -> dict[str, Any]:
+        return {"content": [], "structuredContent": {"score": math.nan}}
+
+
+class IntegerWithDump(int):
+    def model_dump(self, **options: Any) -> dict[str, Any]:
+        return {"content": [], "structuredContent": {"score": math.inf}}
+
+
+@pytest.mark.parametrize("value", [StringWithDump("x"), IntegerWithDump(1)])
+def test_a_string_or_number_that_looks_like_a_model_is_no_result(value: Any) -> None:
+    """It is its value (as the numbers' check reads it), not the dump it defines."""
+    with pytest.raises(TypeError, match=f"the result is {type(value).__name__}, not a CallToolResult object"):
+        present(None, value)
+
+
 def test_a_number_json_cannot_hold_in_a_frameworks_result_is_refused_not_written_as_null() -> None:
     """Its blocks are checked before they are dumped: a dump as JSON would write NaN as null, changing a value."""
     block = mcp.types.TextContent(type="text", text="rate", _meta={"value": math.nan})

@@ -10,10 +10,12 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import mcp_rendering.host as host
 from mcp_rendering.document import Document, Row, Section
-from mcp_rendering.host import present
+from mcp_rendering.host import _most_kept, present  # pyright: ignore[reportPrivateUsage]
 from mcp_rendering.types import EXTENSION_ID
 
 IMAGE = {"type": "image", "mimeType": "image/png", "data": "AAAA"}
@@ -166,6 +168,21 @@ def test_blocks_withheld_for_growing_when_defused_are_counted_and_found_in_few_t
         assert presentation.withheld_blocks == 2 * pairs + 1 - len(forwarded)
         assert len(json.dumps(forwarded, separators=(",", ":")).encode()) <= bound
     assert work[400] < 2.5 * work[200]  # twice the blocks: about 2.2 times the work, not 4
+
+
+@given(st.lists(st.booleans(), min_size=1, max_size=300))
+def test_the_blocks_kept_fit_and_one_more_would_not_in_few_tries(fits_between: list[bool]) -> None:
+    """Whether k blocks fit need not grow monotonically down (defused together, blocks can shrink as more join):
+    the number kept fits (or is 0) and one more does not; where it is monotone, it is the largest; the tries are
+    logarithmic in the blocks."""
+    fitting = [True, *fits_between, False]  # none fits, always; all of them do not: why the search runs
+    count = len(fitting) - 1
+    tried: list[int] = []
+    kept = _most_kept(count, lambda k: tried.append(k) or fitting[k])
+    assert fitting[kept] and not fitting[kept + 1]
+    assert len(tried) <= 2 * count.bit_length() + 1
+    monotone = sorted(fitting, reverse=True)
+    assert _most_kept(count, monotone.__getitem__) == monotone.index(False) - 1
 
 
 def test_a_cut_text_result_whose_server_sent_no_structured_content_gets_none() -> None:

@@ -519,7 +519,7 @@ class _Code(enum.IntEnum):
 
 @pytest.mark.parametrize("value", [_TaggedText("Cash"), _Code.OK])
 def test_a_string_or_integer_of_a_subclass_is_read_as_its_value(value: Any) -> None:
-    """It is written as its value wherever it stands, so that is what is checked, on every path alike."""
+    """Inside a result it is written as its value, so that is what is checked, on every path alike."""
     check_finite_numbers({"structuredContent": {"rows": [{"label": value}]}})
     check_finite_numbers(mcp_types.CallToolResult(content=[], structuredContent={"label": value}))
 

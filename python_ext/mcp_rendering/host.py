@@ -668,6 +668,15 @@ def as_wire(obj: Any) -> dict[str, Any]:
         return obj.model_dump(mode="json", by_alias=True, exclude_none=True)
     if isinstance(obj, Mapping):
         return dict(cast("Mapping[str, Any]", obj))
+    wire = None if isinstance(obj, (str, bytes, int, float)) else _framework_wire(obj)  # a scalar is its value
+    if wire is not None:
+        return wire
+    raise TypeError(f"expected an MCP model, a framework's CallToolResult or a wire dict, got {type(obj).__name__}")
+
+
+def _framework_wire(obj: Any) -> dict[str, Any] | None:
+    """`as_wire` of a model of another pydantic installation or a framework's result object; None for anything
+    else."""
     dump = getattr(obj, "model_dump", None)
     if callable(dump):  # a model of another pydantic installation, or one that only looks like a model
         dumped: Any = dump(mode="json", by_alias=True, exclude_none=True)
@@ -691,7 +700,7 @@ def as_wire(obj: Any) -> dict[str, Any]:
             if meta is not None:
                 wire["_meta"] = meta
             return wire
-    raise TypeError(f"expected an MCP model, a framework's CallToolResult or a wire dict, got {type(obj).__name__}")
+    return None
 
 
 def tool_result_wire(result: Any) -> dict[str, Any]:
@@ -2206,13 +2215,33 @@ def _model_payload(read: _Read, bound: _ModelBound, shown: _Shown) -> tuple[_Pay
 
     forwarded = with_blocks(others)
     # Defused as one text, or moved into the copy, the blocks can be larger than they measured one by one: the last
-    # are withheld until the whole fits, the most that fit found in a logarithmic number of tries.
+    # are withheld until the whole fits.
     if model_bytes is not None and others and forwarded.size() > model_bytes:
         bound_bytes = model_bytes
-        kept = _largest_fitting(len(others) - 1, bound_bytes, lambda k: with_blocks(others[:k]).size() <= bound_bytes)
+        kept = _most_kept(len(others), lambda k: with_blocks(others[:k]).size() <= bound_bytes)
         withheld_others += len(others) - kept
         forwarded = with_blocks(others[:kept])
     return forwarded, withheld + withheld_others
+
+
+def _most_kept(count: int, fits: Callable[[int], bool]) -> int:
+    """How many of `count` blocks, kept in order, to forward when all of them do not fit: a number k that fits (0
+    when none does) with k + 1 not fitting, found from the top (all but 1, 2, 4... blocks, then between the last
+    two numbers tried) in a logarithmic number of tries. Defused as one text, blocks can shrink as well as grow
+    when more join them, so fitting is not monotone in k: the search keeps one that fits next to one that does not,
+    the largest when fitting is monotone."""
+    low, high = count - 1, count  # high does not fit
+    step = 1
+    while low > 0 and not fits(low):
+        high, step = low, step * 2
+        low = max(count - step, 0)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle
+    return low
 
 
 def _moves_text_records(read: _Read, forwards: Channel | None) -> bool:
