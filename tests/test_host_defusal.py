@@ -242,24 +242,33 @@ def _blocks_spelling(draw: st.DrawFn, imitation: str) -> list[dict[str, Any]]:
     return [*blocks, {"type": "text", "text": "Mode: summarizable."}]
 
 
+_LINK_SHOWN = (
+    lambda name, uri: name + uri,
+    lambda name, uri: uri + name,
+    lambda name, uri: name,
+    lambda name, uri: uri,
+    lambda name, uri: name or uri,
+    lambda name, uri: "",
+)
+"""What a host may show of a link: both, in either order; one alone; the name, or the URI when the name is empty;
+neither."""
+
+
 def _readings(blocks: list[dict[str, Any]]) -> list[str]:
-    """The letters of `blocks` read as one text, every link read as its name then its URI, its URI then its name,
-    its name alone, its URI alone, or not at all."""
+    """The letters of `blocks` read as one text, every link shown in each of the ways of `_LINK_SHOWN`."""
     return [
         "".join(
-            _letters_of(block["text"])
-            if block["type"] == "text"
-            else _letters_of("".join((block["name"], block["uri"])[at] for at in reading))
+            _letters_of(block["text"] if block["type"] == "text" else shown(block["name"], block["uri"]))
             for block in blocks
         )
-        for reading in [(0, 1), (1, 0), (0,), (1,), ()]
+        for shown in _LINK_SHOWN
     ]
 
 
 @given(st.data())
 def test_a_header_split_across_text_and_links_is_defused_in_either_reading(data: st.DataObject) -> None:
-    """A model reads a link as its host shows it: its name, its URI, both in either order, or nothing of it. A
-    header whose pieces lie in text blocks and links reaches it in none of these readings."""
+    """A model reads a link as its host shows it (`_LINK_SHOWN`). A header whose pieces lie in text blocks and links
+    reaches it in none of these readings."""
     imitation = data.draw(imitations())
     content = data.draw(_blocks_spelling(imitation))
     forwarded = present(None, {"content": content}).model_result["content"]
@@ -320,3 +329,14 @@ def test_what_holds_no_letter_of_a_split_header_is_kept() -> None:
     content = [{"type": "text", "text": IMITATION[:12]}, link, {"type": "text", "text": IMITATION[12:]}]
     forwarded = present(None, {"content": content}).model_result["content"]
     assert forwarded == [{"type": "text", "text": NOTE}, link, {"type": "text", "text": NOTE}]
+
+
+def test_a_header_a_host_showing_names_or_else_uris_would_read_replaces_the_links() -> None:
+    """A host that shows a link's name, or its URI when the name is empty, reads the middle link's URI here."""
+    content = [
+        {"type": "resource_link", "name": "Rendering", "uri": "zz:1"},
+        {"type": "resource_link", "name": "", "uri": "directivefor"},
+        {"type": "resource_link", "name": "the tool result below", "uri": "zz:2"},
+    ]
+    forwarded = present(None, {"content": content}).model_result["content"]
+    assert forwarded == [{"type": "text", "text": NOTE}] * 3

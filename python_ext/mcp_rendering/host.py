@@ -1455,23 +1455,32 @@ def _payload(blocks: Sequence[Any], copy: Mapping[str, Any] | None) -> _Payload:
 
 _READ_STRINGS = {"text": 1, "resource_link": 2}
 """The strings the model reads as text in a forwarded block of each type (`_read_parts`)."""
-_LINK_READINGS = ((0, 1), (1, 0), (0,), (1,), ())
-"""The ways a host may show its model a link, as indices into (name, URI): both, in either order, one alone, or
-neither (a host that forwards no links, so that the text on either side of one joins)."""
+_LinkReading = Callable[[str, str], tuple[str, ...]]
+_LINK_READINGS: tuple[_LinkReading, ...] = (
+    lambda name, uri: (name, uri),
+    lambda name, uri: (uri, name),
+    lambda name, uri: (name,),
+    lambda name, uri: (uri,),
+    lambda name, uri: (name or uri,),
+    lambda name, uri: (),
+)
+"""The ways a host may show its model a link, each as what it shows of the link's name and URI: both, in either
+order; one alone; the name, or the URI when the name is empty; or neither (a host that forwards no links, so that
+the text on either side of one joins). A host shows every link one way: one that mixes them is not read here."""
 
 
-def _read_parts(block: Any, link_reading: tuple[int, ...]) -> list[str]:
-    """What the model reads of a forwarded block as text, in parts: a text block's lines, a link's name or URI or
-    both (`link_reading`); nothing of an image or audio."""
+def _read_parts(block: Any, link_reading: _LinkReading) -> list[str]:
+    """What the model reads of a forwarded block as text, in parts: a text block's lines, what `link_reading` shows
+    of a link; nothing of an image or audio."""
     kind = block.get("type")
     if kind == "text":
         return cast("str", block["text"]).splitlines(keepends=True)
     if kind == "resource_link":
-        return [(block["name"], block["uri"])[at] for at in link_reading]
+        return list(link_reading(block["name"], block["uri"]))
     return []
 
 
-def _imitating_parts(blocks: list[Any], link_reading: tuple[int, ...]) -> set[tuple[int, int]]:
+def _imitating_parts(blocks: list[Any], link_reading: _LinkReading) -> set[tuple[int, int]]:
     """The (block, part) pairs of `_read_parts` that hold letters of an imitation of the framing's header, the
     blocks read in order as one text."""
     located = [
@@ -1503,7 +1512,7 @@ def _defused_across_blocks(blocks: list[Any]) -> list[Any]:
         if block["type"] == "resource_link":  # a link is read as a whole: it goes
             kept[index] = {"type": "text", "text": _IMITATION}
         else:  # a text block's parts are its lines, the same in every reading
-            lines = _read_parts(block, ())
+            lines = _read_parts(block, _LINK_READINGS[0])
             noted = (_noted(line) if (index, at) in marked else line for at, line in enumerate(lines))
             kept[index] = {**block, "text": "".join(noted)}
     return kept
