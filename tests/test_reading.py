@@ -517,8 +517,13 @@ class _Code(enum.IntEnum):
     OK = 0
 
 
-@pytest.mark.parametrize("value", [_TaggedText("Cash"), _Code.OK])
-def test_a_string_or_integer_of_a_subclass_is_read_as_its_value(value: Any) -> None:
+class _TaggedBytes(bytes):
+    def model_dump(self, **options: Any) -> dict[str, Any]:
+        return {"score": math.nan}
+
+
+@pytest.mark.parametrize("value", [_TaggedText("Cash"), _TaggedBytes(b"Cash"), _Code.OK])
+def test_a_string_bytes_or_integer_of_a_subclass_is_read_as_its_value(value: Any) -> None:
     """Inside a result it is written as its value, so that is what is checked, on every path alike."""
     check_finite_numbers({"structuredContent": {"rows": [{"label": value}]}})
     check_finite_numbers(mcp_types.CallToolResult(content=[], structuredContent={"label": value}))

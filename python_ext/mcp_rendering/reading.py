@@ -985,7 +985,7 @@ def check_finite_numbers(message: Any, *, checked: object = None) -> None:
         elif isinstance(value, (float, Decimal)):
             if not (value.is_finite() if isinstance(value, Decimal) else math.isfinite(value)):
                 raise ValueError(f"the message holds the number {value}, which JSON cannot hold: refused")
-        elif isinstance(value, (str, int)):  # a subclass (an enum's member, a tagged string) is written as its value
+        elif isinstance(value, (str, bytes, int)):  # a subclass (an enum's member, a tagged string) is its value
             continue
         elif isinstance(value, Mapping):
             pending.extend(cast("Mapping[Any, Any]", value).values())
