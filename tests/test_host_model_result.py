@@ -185,6 +185,19 @@ def test_the_blocks_kept_fit_and_one_more_would_not_in_few_tries(fits_between: l
     assert _most_kept(count, monotone.__getitem__) == monotone.index(False) - 1
 
 
+@pytest.mark.parametrize(
+    ("fitting", "kept"),
+    [
+        ([True, False, False, True, False], 3),  # all but the last fit: the last alone is withheld
+        ([True, True, True, False, True, False, False], 4),  # all but two fit, not all but one: two are withheld
+        ([False, False, False], 0),  # not even none fits: none is kept, and the bound's notice says why
+    ],
+)
+def test_blocks_are_withheld_from_the_last_up(fitting: list[bool], kept: int) -> None:
+    """The fewest blocks are withheld, tried from the last block up, wherever fewer kept blocks would fit too."""
+    assert _most_kept(len(fitting) - 1, fitting.__getitem__) == kept
+
+
 def test_a_cut_text_result_whose_server_sent_no_structured_content_gets_none() -> None:
     result = {"content": [_text("l1\nl2\nl3")]}
     assert "structuredContent" not in present(None, result, max_rows=1, forwards="structured").model_result
