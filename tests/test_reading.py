@@ -526,7 +526,9 @@ class _TaggedBytes(bytes):
 def test_a_string_bytes_or_integer_of_a_subclass_is_read_as_its_value(value: Any) -> None:
     """Inside a result it is written as its value, so that is what is checked, on every path alike."""
     check_finite_numbers({"structuredContent": {"rows": [{"label": value}]}})
-    check_finite_numbers(mcp_types.CallToolResult(content=[], structuredContent={"label": value}))
+    check_finite_numbers(
+        mcp_types.CallToolResult.model_validate({"content": [], "structuredContent": {"label": value}})
+    )
 
 
 _PLAIN_PARTS = (  # a CallToolResult's own data, with repeated names at every depth: never a carrier
