@@ -33,6 +33,13 @@ _FRAGMENTS = st.sampled_from(
         "Subtotal:",
         "1",
         "10",
+        # Numbers whose reading depends on the decimal mark, grouped, or signed as a reader draws them.
+        "0,0",
+        "12,5",
+        "1.377",
+        "1,377",
+        "1\u202f377",
+        "\u22125",
         "-",
         "n/a",
         "|",

@@ -3,6 +3,8 @@ miss closed at its cause, one test each."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pytest
 
 from mcp_rendering.audit import AuditReport, audit, audit_document, audit_lines
@@ -133,6 +135,47 @@ def test_the_decimal_mark_is_the_one_the_transcripts_numbers_imply() -> None:
     assert audit_document("| R | 1.377 | 1,5 |", document, markup="text").clean  # `,5`: a German transcript
     assert audit_document("| R | 1,377 | 1.5 |", document, markup="text").clean
     assert not audit_document("| R | 1.377 | 1.5 |", document, markup="text").clean  # 1.377 is not 1377 here
+
+
+def _one_row(*values: str | int | float, label: str = "R") -> Document:
+    columns = tuple(f"c{number}" for number in range(len(values)))
+    return Document(
+        title="t",
+        sections=(Section(id="s", title="S", columns=columns, rows=(Row(id="r", label=label, values=values),)),),
+    )
+
+
+@pytest.mark.parametrize("markup", ["text", "markdown"])
+def test_a_number_written_as_the_result_writes_it_is_the_same_value_whatever_the_transcripts_mark(
+    markup: Literal["text", "markdown"],
+) -> None:
+    """`12,5` makes `,` the transcript's decimal mark, under which `0,0` reads 0.0 and `1.377` reads 1377: the
+    result's own texts are read with the same mark, so present()'s own views audit clean."""
+    lines = ["0,0", "1.377 units", "12,5"]
+    text_result = {"content": [{"type": "text", "text": "\n".join(lines)}]}
+    shown = present({"name": "t"}, text_result)
+    assert audit(shown.text if markup == "text" else shown.markdown, text_result, markup=markup).clean
+    altered = "\n".join(["0,1", *lines[1:]])
+    assert _kinds(audit_lines(altered, lines, markup="text")) == ["altered_row"]
+
+    document = _one_row("12,5", "1.377", label="0,0")
+    as_text = render_text(document)
+    assert audit_document(as_text, document, markup="text").clean, as_text
+    assert _kinds(audit_document(as_text.replace("1.377", "1.378"), document, markup="text")) == ["altered_row"]
+
+
+def test_a_table_cell_is_drawn_once() -> None:
+    """Under `,`, `1,377` reads 1.377; drawn a second time it would read 1377. A plain-text table line holding a
+    space-grouped cell has its cells drawn from the line as written."""
+    document = _one_row(1377, "1,377", "12,5")
+    assert audit_document("| R | 1 377 | 1,377 | 12,5 |", document, markup="text").clean
+    assert _kinds(audit_document("| R | 1 377 | 1.377 | 12,5 |", document, markup="text")) == ["altered_row"]
+
+
+def test_a_value_with_three_fraction_digits_rewritten_with_a_comma_is_the_documented_false_alarm() -> None:
+    """The host guide's price of reading the result with the transcript's mark."""
+    assert _kinds(audit_document("| R | 1,377 | 12,5 |", _one_row(1.377, "12,5"), markup="text")) == ["altered_row"]
+    assert audit_document("| R | 1,377 | 12,5 |", _one_row("1,377", "12,5"), markup="text").clean
 
 
 def test_a_flipped_sign_is_caught_in_a_table_in_free_form_and_in_a_text_result() -> None:

@@ -448,7 +448,7 @@ class _Reader:
     """Splits a transcript into lines as a reader sees them, one per source line, collecting hidden-content and
     unverifiable-construct issues on the way."""
 
-    def __init__(self, text: str, markup: Markup, headers: frozenset[tuple[str, ...]] = frozenset()) -> None:
+    def __init__(self, text: str, markup: Markup, columns: Iterable[Sequence[str]] = ()) -> None:
         self.issues: list[Issue] = []
         raw = text.removeprefix("\ufeff").replace("\r\n", "\n")
         self.raw_lines = raw.split("\n")
@@ -461,7 +461,8 @@ class _Reader:
         decimal = decimal_mark(raw) if spaced or changes else "."
         drawn = spaced or (changes if decimal == "." else may_change(raw, decimal))
         self.decimal = decimal if drawn else ""
-        self.headers = headers
+        # The sections' column names, drawn as this transcript's numbers are: a header row shows them.
+        headers = frozenset(tuple(_drawn_title(name, self.decimal or ".") for name in names) for names in columns)
         hiding: set[int] = set()
         # One check in C over the whole transcript (line feeds left out) decides the common case: nothing hidden.
         lines_with_hidden = [] if shows_as_written("".join(self.raw_lines)) else self.raw_lines
@@ -602,8 +603,8 @@ def _classify_plain(
             continue
         elif view[0] == "|":
             cells = _table_cells(view)
-            if decimal and " " in view and _SPACE_GROUPED.search(view):
-                cells = tuple([cell_as_drawn(cell, decimal) for cell in cells])
+            if decimal and " " in view and _SPACE_GROUPED.search(view):  # drawn from the line as written: once
+                cells = tuple([fold(cell_as_drawn(cell, decimal)) for cell in _table_cells(raw[number])])
             own = _as_header(cells, headers) if box_rows == 0 and cells != ("",) else None
             # The line above the first border is a header only when the border says so: a `+===+` border, or a
             # border between the box's first line and more lines of it (a bottom border closes the last record).
@@ -651,7 +652,7 @@ def _number_lists(lines: list[_Line]) -> None:
 
 
 def _read(
-    shown_text: str, markup: Markup, headers: frozenset[tuple[str, ...]] = frozenset()
+    shown_text: str, markup: Markup, columns: Iterable[Sequence[str]] = ()
 ) -> tuple[_Reader, Literal["text", "markdown"]]:
     if len(shown_text) > MAX_TRANSCRIPT_CHARS:
         raise AuditInputError(
@@ -659,7 +660,7 @@ def _read(
         )
     if markup != "text" and ">" * (MAX_NESTING + 1) in shown_text.replace(" ", "") and _TOO_DEEP.search(shown_text):
         raise AuditInputError(f"the transcript nests block quotes over {MAX_NESTING} deep, past what the audit reads")
-    reader = _Reader(shown_text, markup, headers)
+    reader = _Reader(shown_text, markup, columns)
     return reader, "markdown" if reader.markdown else "text"
 
 
@@ -892,31 +893,31 @@ class _Expected:
     """Each value as shown, folded."""
 
 
-def _shown(text: str) -> str:
-    """Server text as the reference renderer shows it, as drawn (`mcp_rendering.drawn`), folded (the fast path
-    decided in C)."""
+def _shown(text: str, decimal: str) -> str:
+    """Server text as the reference renderer shows it, as drawn (`mcp_rendering.drawn`) with the transcript's
+    decimal mark, folded (the fast path decided in C)."""
     if (
         "\\" not in text
         and shows_as_written(text)
         and "  " not in text
         and text[:1] != " "
         and text[-1:] != " "
-        and not may_change(text)
+        and not may_change(text, decimal)
     ):
         return text
-    return fold(as_drawn(text_escape(text)))
+    return fold(as_drawn(text_escape(text), decimal))
 
 
-def _drawn_title(text: str) -> str:
+def _drawn_title(text: str, decimal: str) -> str:
     """A section title or column name as a reader compares it."""
-    return fold(as_drawn(text_escape(text)))
+    return fold(as_drawn(text_escape(text), decimal))
 
 
-def _shown_column(column: Sequence[Cell], null_display: str, seen: dict[str, str]) -> list[str]:
-    """One column's values as the reference renderer shows them, folded: written by the renderer's own
-    `column_cells`, then folded by `_shown`, whose fast path is decided for the whole column at once (texts joined
-    by one space hold a double, leading or trailing space exactly when one of them does), else once per distinct
-    text (values repeat: a currency, a status)."""
+def _shown_column(column: Sequence[Cell], null_display: str, seen: dict[str, str], decimal: str) -> list[str]:
+    """One column's values as the reference renderer shows them, as drawn, folded: written by the renderer's own
+    `column_cells`, then as `_shown` does, as a table cell, with a fast path decided for the whole column at once
+    (texts joined by one space hold a double, leading or trailing space exactly when one of them does), else once
+    per distinct text (values repeat: a currency, a status)."""
     written, _ = column_cells(column, null_display)
     joined = " ".join(written)
     if (
@@ -925,18 +926,22 @@ def _shown_column(column: Sequence[Cell], null_display: str, seen: dict[str, str
         and "  " not in joined
         and joined[:1] != " "
         and joined[-1:] != " "
-        and not may_change(joined)
+        and not may_change(joined, decimal)
     ):
         return written
     return [
-        shown if (shown := seen.get(text)) is not None else seen.setdefault(text, fold(cell_as_drawn(_shown(text))))
+        shown
+        if (shown := seen.get(text)) is not None
+        else seen.setdefault(text, fold(cell_as_drawn(text_escape(text), decimal)))
         for text in written
     ]
 
 
-def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> list[_Expected]:
-    """The records as a reader should see them. With `exact_cells` (a Markdown table's cells, as its renderer
-    splits them) a value is one cell; otherwise (a plain-text table) a `|` in a value reads as a cell border."""
+def _expected_rows(document: Document, null_display: str, exact_cells: bool, decimal: str = ".") -> list[_Expected]:
+    """The records as a reader should see them, their numbers read with the transcript's decimal mark (`decimal`):
+    a text written as the result writes it is then always the same. With `exact_cells` (a Markdown table's cells,
+    as its renderer splits them) a value is one cell; otherwise (a plain-text table) a `|` in a value reads as a
+    cell border."""
     expected: list[_Expected] = []
     append = expected.append
     seen: dict[str, str] = {}
@@ -944,9 +949,9 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
         rows = section.rows
         # Column by column (one list of texts a column), then each row's values as one tuple, joined in C.
         values = map(attrgetter("values"), rows)
-        columns = [_shown_column(column, null_display, seen) for column in zip(*values, strict=True)]
+        columns = [_shown_column(column, null_display, seen, decimal) for column in zip(*values, strict=True)]
         row_values: Iterable[tuple[str, ...]] = zip(*columns, strict=True) if columns else repeat((), len(rows))
-        labels_drawn = may_change("\n".join([row.label for row in rows]))  # one search (in C) for the section
+        labels_drawn = may_change("\n".join([row.label for row in rows]), decimal)  # one search (in C) a section
         for row, values in zip(rows, row_values, strict=True):
             label = row.label
             if (
@@ -955,9 +960,9 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> 
                 or "  " in label
                 or label[:1] == " "
                 or label[-1:] == " "
-                or (labels_drawn and may_change(label))
+                or (labels_drawn and may_change(label, decimal))
             ):
-                label = _shown(label)  # the test above is `_shown`'s fast path for ASCII, without its call
+                label = _shown(label, decimal)  # the test above is `_shown`'s fast path for ASCII, without its call
             value_pieces = values
             if exact_cells:
                 key = (label, *values)
@@ -1194,19 +1199,24 @@ class _Records:
     group: a line names the groups it may show, not each of their rows."""
 
     def __init__(
-        self, document: Document, null_display: str, exact_cells: bool, linked: Sequence[LinkedRecord] = ()
+        self,
+        document: Document,
+        null_display: str,
+        exact_cells: bool,
+        linked: Sequence[LinkedRecord] = (),
+        decimal: str = ".",
     ) -> None:
         self.document = document
         self.linked = tuple(linked)
         """The records the server sent as links: a line shows one when it shows its URI."""
         self.linked_uris: dict[str, list[int]] = {}
         for number, link in enumerate(self.linked):
-            self.linked_uris.setdefault(_shown(link.uri), []).append(number)
+            self.linked_uris.setdefault(_shown(link.uri, decimal), []).append(number)
         self.exact_cells = exact_cells
-        self.rows = _expected_rows(document, null_display, exact_cells)
-        self.columns = [tuple(_drawn_title(c) for c in section.columns) for section in document.sections]
-        self.titles = [_drawn_title(section.title) for section in document.sections]
-        self.document_title = _drawn_title(document.title)
+        self.rows = _expected_rows(document, null_display, exact_cells, decimal)
+        self.columns = [tuple(_drawn_title(c, decimal) for c in section.columns) for section in document.sections]
+        self.titles = [_drawn_title(section.title, decimal) for section in document.sections]
+        self.document_title = _drawn_title(document.title, decimal)
         self.own_headers = [
             ("", *columns) if exact_cells else tuple(piece for cell in ("", *columns) for piece in _pieces(cell))
             for columns in self.columns
@@ -2002,9 +2012,9 @@ def audit_document(
     Raises:
         AuditInputError: the transcript is longer than `MAX_TRANSCRIPT_CHARS`.
     """
-    headers = frozenset(tuple(_drawn_title(column) for column in section.columns) for section in document.sections)
-    reader, read_as = _read(shown_text, markup, headers)
-    expected = _Records(document, null_display, exact_cells=reader.markdown, linked=linked)
+    reader, read_as = _read(shown_text, markup, [section.columns for section in document.sections])
+    decimal = reader.decimal or "."
+    expected = _Records(document, null_display, exact_cells=reader.markdown, linked=linked, decimal=decimal)
     matching = _Matcher(reader.lines, expected).run()
     state = _state(complete)
     issues, intact = _document_issues(reader.lines, expected, matching, state)
@@ -2045,13 +2055,14 @@ def _report(
 # ------------------------------------------------------------------------------------------------------ text results
 
 
-def _line_forms(lines: Sequence[str], markdown: bool) -> list[tuple[str, ...]]:
-    """The ways each line of a text result may read once shown, each once: as written and, in Markdown, as the
-    renderer shows the line alone (a list item with the marker the reader sees). Tuples of text, which the
-    collector stops tracking, not a set a line."""
+def _line_forms(lines: Sequence[str], markdown: bool, decimal: str) -> list[tuple[str, ...]]:
+    """The ways each line of a text result may read once shown, each once, drawn with the transcript's decimal mark
+    (a line written as the result writes it is then always the same): as written and, in Markdown, as the renderer
+    shows the line alone (a list item with the marker the reader sees). Tuples of text, which the collector stops
+    tracking, not a set a line."""
     joined = "\n".join(lines)
     shown = lines if shows_as_written(joined.replace("\n", "")) else [visible(text) for text in lines]
-    drawn = _fold_all([as_drawn(text) for text in shown] if may_change(joined) else shown)
+    drawn = _fold_all([as_drawn(text, decimal) for text in shown] if may_change(joined, decimal) else shown)
     forms: list[tuple[str, ...]] = [(text,) for text in drawn]
     if markdown:
         rendered: dict[str, list[str]] = {}
@@ -2059,12 +2070,12 @@ def _line_forms(lines: Sequence[str], markdown: bool) -> list[tuple[str, ...]]:
             if not _MARKDOWN_SIGNIFICANT.search(text):
                 continue
             if text not in rendered:
-                rendered[text] = _rendered_line(text)
+                rendered[text] = _rendered_line(text, decimal)
             forms[number] = tuple(dict.fromkeys((*forms[number], *rendered[text])))
     return forms
 
 
-def _rendered_line(text: str) -> list[str]:
+def _rendered_line(text: str, decimal: str) -> list[str]:
     """What a reader sees of one line rendered alone as Markdown (nothing when that is not certain): a list item
     with the marker the renderer shows and, for a bullet, which any bullet shows alike, without it."""
     view = read_markdown(text)
@@ -2072,10 +2083,10 @@ def _rendered_line(text: str) -> list[str]:
         return []
     first = view.lines[0]
     shown = " ".join(line.text for line in view.lines)
-    forms = [fold(as_drawn(visible(f"{first.marker} {shown}" if first.marker else shown)))]
+    forms = [fold(as_drawn(visible(f"{first.marker} {shown}" if first.marker else shown), decimal))]
     # A bullet is the host's to draw, unless a number follows it: `- 250` then reads as a sign.
     if first.marker and not first.marker[0].isdigit() and not shown.lstrip()[:1].isdigit():
-        forms.append(fold(as_drawn(visible(shown))))
+        forms.append(fold(as_drawn(visible(shown), decimal)))
     return forms
 
 
@@ -2113,7 +2124,8 @@ def _audit_lines(
     else:
         expected = [line for line in lines if shows_text(line)]
     index: dict[str, tuple[int] | list[int]] = {}  # a line's own number in a tuple until a second shares it
-    for number, forms in enumerate(_line_forms(expected, markdown)):
+    decimal = reader.decimal or "."
+    for number, forms in enumerate(_line_forms(expected, markdown, decimal)):
         for form in forms:
             numbers = index.get(form)
             if numbers is None:
@@ -2122,7 +2134,7 @@ def _audit_lines(
                 index[form] = [numbers[0], number]
             else:
                 numbers.append(number)
-    named = {form for forms in _line_forms(block_names, markdown) for form in forms} - index.keys()
+    named = {form for forms in _line_forms(block_names, markdown, decimal) for form in forms} - index.keys()
     assigned = [-1] * len(expected)
     used = [False] * len(reader.raw_lines)
     duplicates: list[int] = []

@@ -8,9 +8,10 @@ apart two a reader can.
   grouping: `1,377,600`, `1.377.600`, `1 377 600` (no-break, narrow no-break or thin space; a plain space only in a
   table cell holding nothing else) and `1'377'600` all read `1377600`. The decimal mark is the one the number's own
   grouping implies (`1.377.600,5`), else the one the transcript's numbers agree on (`decimal_mark`), `.` when they
-  do not say. A number reads as its sign (`-` for U+2212 MINUS SIGN), its digits and, when it has one, `.` and its
-  fraction digits: nothing is rounded, no digit is added or dropped (`1.50` is not `1.5`), and a sign apart from
-  its digits (`- 250`) or in parentheses stays as written.
+  do not say. The result's text is read with the transcript's mark too: a number written as the result writes it is
+  always the same value. A number reads as its sign (`-` for U+2212 MINUS SIGN), its digits and, when it has one,
+  `.` and its fraction digits: nothing is rounded, no digit is added or dropped (`1.50` is not `1.5`), and a sign
+  apart from its digits (`- 250`) or in parentheses stays as written.
 """
 
 from __future__ import annotations
@@ -100,7 +101,8 @@ def _number(match: re.Match[str], decimal: str) -> str:
 
 
 def as_drawn(text: str, decimal: str = ".") -> str:
-    """`text` as a reader compares it: NFC, a dash-drawn space as `-`, numbers without their grouping."""
+    """`text` as a reader compares it: NFC, a dash-drawn space as `-`, numbers without their grouping. Draw a text
+    once: where `,` is the decimal mark, `1,377` reads `1.377`, which drawn again reads `1377`."""
     if not text.isascii():
         if not unicodedata.is_normalized("NFC", text):
             text = unicodedata.normalize("NFC", text)
