@@ -3,6 +3,7 @@ the largest page that fits."""
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from typing import Any
 
@@ -97,3 +98,35 @@ def test_as_the_bound_grows_byte_by_byte_the_page_grows_one_record_at_a_time(ext
         if current is None:
             break
     assert shown == [*(extent.format(k) for k in range(1, 10)), None]
+
+
+# ------------------------------------------------------------------------------ results built in memory
+
+
+@pytest.mark.timeout(10)
+def test_a_result_that_holds_itself_is_refused_and_shared_values_read_as_written_out() -> None:
+    """A host building a result in memory can make a value hold itself, which no JSON text gives: `present()`
+    refuses it at once. A value held in several places is read as JSON writes it, once in each."""
+    looped: dict[str, Any] = {"rows": []}
+    looped["rows"].append(looped)
+    with pytest.raises(ValueError, match="or holds itself"):
+        present(TOOL, {"content": [], "structuredContent": looped})
+    shared: Any = {"label": "Cash", "amount": Decimal("1.50")}
+    for _ in range(6):
+        shared = [shared, shared]
+    built = {"content": [{"type": "text", "text": "ledger"}], "structuredContent": {"rows": shared}}
+    written_out = json.loads(json.dumps(built, default=str))
+    written_out["structuredContent"]["rows"] = _as_decimals(written_out["structuredContent"]["rows"])
+    as_built, as_sent = present(TOOL, built), present(TOOL, written_out)
+    assert (as_built.text, as_built.markdown, as_built.model_result) == (
+        as_sent.text,
+        as_sent.markdown,
+        as_sent.model_result,
+    )
+    assert as_built.text.count("1.50") == 64
+
+
+def _as_decimals(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_as_decimals(item) for item in value]
+    return {**value, "amount": Decimal(value["amount"])}

@@ -34,6 +34,7 @@ from mcp_rendering.host import present, result_is_complete
 from mcp_rendering.reading import (
     AS_SENT,
     DEFAULT_NULL_DISPLAY,
+    MAX_MESSAGE_DEPTH,
     EffectiveRendering,
     FollowableContinuation,
     check_finite_numbers,
@@ -504,6 +505,48 @@ def test_a_part_already_checked_is_not_walked_again() -> None:
         check_finite_numbers({"document": checked, "n": 1.5})
     with pytest.raises(ValueError, match="which JSON cannot hold"):
         check_finite_numbers({"document": checked, "n": math.inf}, checked=checked)
+
+
+def _nested(depth: int, innermost: Any) -> Any:
+    """`innermost` inside `depth` lists: at depth `depth`, the message itself at depth 0."""
+    value = innermost
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("innermost", [1, [], {}])
+def test_a_message_nested_past_the_bound_is_refused_and_one_at_it_is_read(innermost: Any) -> None:
+    check_finite_numbers(_nested(MAX_MESSAGE_DEPTH, innermost))
+    with pytest.raises(ValueError, match=f"nested more than {MAX_MESSAGE_DEPTH} levels deep, or holds itself"):
+        check_finite_numbers(_nested(MAX_MESSAGE_DEPTH + 1, innermost))
+
+
+def test_a_message_that_holds_itself_is_refused_in_any_container() -> None:
+    """No JSON text gives it, and a reader walking it would never end."""
+
+    class Rows(BaseModel):
+        rows: list[Any]
+
+    looped: dict[str, Any] = {"a": 1}
+    looped["self"] = looped
+    listed: list[Any] = [1]
+    listed.append(listed)
+    modelled = Rows(rows=[])
+    modelled.rows.append(modelled)
+    tupled: list[Any] = []
+    tupled.append((tupled,))
+    for message in (looped, listed, modelled, tupled, {"content": [], "structuredContent": {"rows": [looped]}}):
+        with pytest.raises(ValueError, match="or holds itself"):
+            check_finite_numbers(message)
+
+
+def test_a_value_held_in_several_places_is_read_in_each_as_json_writes_it() -> None:
+    shared = {"amount": 1.5}
+    check_finite_numbers({"rows": [shared, shared, [shared]]})
+    bad = {"amount": math.nan}
+    with pytest.raises(ValueError, match="which JSON cannot hold"):
+        check_finite_numbers({"rows": [shared, {"inner": bad}, bad]})
 
 
 class _TaggedText(str):

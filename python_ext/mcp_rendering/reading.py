@@ -70,6 +70,7 @@ __all__ = [
     "AS_SENT",
     "DEFAULT_NULL_DISPLAY",
     "IGNORED",
+    "MAX_MESSAGE_DEPTH",
     "PYTHON_FIELD_NAMES",
     "REPEATED_CARRIER",
     "REPEATED_MEMBERS",
@@ -953,49 +954,64 @@ def check_wire_names(message: Any) -> None:
         )
 
 
+MAX_MESSAGE_DEPTH = 10_000
+"""The deepest nesting of a message `check_finite_numbers` reads. JSON parsers stop far short of it (Python's `json`
+near 1,000 levels, at its recursion limit); a value built in memory deeper, or one that holds itself, is refused."""
+
+
 def check_finite_numbers(message: Any, *, checked: object = None) -> None:
     """Refuse a message holding a number JSON cannot hold: a NaN or infinite float or Decimal, as a plain
     `json.loads` gives for `NaN` or `1e999`, or as an SDK model holds after reading them. Read on, the user would see
     `inf` from a dict, `n/a` from the model (its JSON dump writes null) and the model `Infinity`, which is not JSON:
-    one reading for the same bytes is a refusal on both paths, as `parse_json` refuses them.
+    one reading for the same bytes is a refusal on both paths, as `parse_json` refuses them. Refuse too a message no
+    JSON text can give: one nested more than `MAX_MESSAGE_DEPTH` levels deep, as one that holds itself is. A value
+    the message holds in several places is read in each, as JSON writes it.
 
     `checked` is a value inside `message` (the very object) already shown to hold finite numbers only, such as a
     document that validated as a `Document` (its cells refuse NaN and infinity): it is not walked again.
 
     Raises:
         ValueError: `message` (a dict, a list, a model, a framework's result object or a model of another pydantic
-            installation, at any depth) holds such a number. The last two are checked before `as_wire` dumps them
-            as JSON, which would write such a number as null.
+            installation, at any depth) holds such a number, or is nested too deep. The framework's result and the
+            foreign model are checked before `as_wire` dumps them as JSON, which would write such a number as null.
     """
-    pending: list[Any] = [message]
-    read_objects: set[int] = set()  # each object read by its members once: one that holds itself is read once
-    while pending:
-        value: Any = pending.pop()
-        if value is checked:  # (None, the default, is finite too)
-            continue
-        kind = value.__class__  # `value` is Any: no cast, a call a value, on this path
-        # What `json.loads` builds, by exact type first: a result of many records is walked at the cost of a
-        # type lookup a value, not of several abstract instance checks.
-        if kind is dict:
-            pending.extend(value.values())
-        elif kind is list:
-            pending.extend(value)
-        elif kind is str or kind is int or kind is bool or value is None:
-            continue
-        elif isinstance(value, (float, Decimal)):
-            if not (value.is_finite() if isinstance(value, Decimal) else math.isfinite(value)):
-                raise ValueError(f"the message holds the number {value}, which JSON cannot hold: refused")
-        elif isinstance(value, (str, bytes, int)):  # a subclass (an enum's member, a tagged string) is its value
-            continue
-        elif isinstance(value, Mapping):
-            pending.extend(cast("Mapping[Any, Any]", value).values())
-        elif isinstance(value, (list, tuple, set, frozenset)):
-            pending.extend(cast("Iterable[Any]", value))
-        elif isinstance(value, BaseModel):
-            pending.extend(member for _, member in value)
-        elif id(value) not in read_objects:  # a framework's result or a foreign model: what `as_wire` reads of it
-            read_objects.add(id(value))
-            pending.extend(_read_by_as_wire(value))
+    level: list[Any] = [message]  # the values one level deep, read level by level: the depth is known
+    read_objects: set[int] = set()  # each foreign object read by its members once
+    for _ in range(MAX_MESSAGE_DEPTH + 1):
+        below: list[Any] = []
+        extend = below.extend
+        for value in level:
+            if value is checked:  # (None, the default, is finite too)
+                continue
+            kind = value.__class__  # `value` is Any: no cast, a call a value, on this path
+            # What `json.loads` builds, by exact type first: a result of many records is walked at the cost of a
+            # type lookup a value, not of several abstract instance checks.
+            if kind is dict:
+                extend(value.values())
+            elif kind is list:
+                extend(value)
+            elif kind is str or kind is int or kind is bool or value is None:
+                continue
+            elif isinstance(value, (float, Decimal)):
+                if not (value.is_finite() if isinstance(value, Decimal) else math.isfinite(value)):
+                    raise ValueError(f"the message holds the number {value}, which JSON cannot hold: refused")
+            elif isinstance(value, (str, bytes, int)):  # a subclass (an enum's member, a tagged string) is its value
+                continue
+            elif isinstance(value, Mapping):
+                extend(cast("Mapping[Any, Any]", value).values())
+            elif isinstance(value, (list, tuple, set, frozenset)):
+                extend(cast("Iterable[Any]", value))
+            elif isinstance(value, BaseModel):
+                extend(member for _, member in value)
+            elif id(value) not in read_objects:  # a framework's result or a foreign model: what `as_wire` reads
+                read_objects.add(id(value))
+                extend(_read_by_as_wire(value))
+        if not below:
+            return
+        level = below
+    raise ValueError(
+        f"the message is nested more than {MAX_MESSAGE_DEPTH} levels deep, or holds itself: no JSON text gives it"
+    )
 
 
 def _read_by_as_wire(value: Any) -> list[Any]:
