@@ -954,7 +954,7 @@ def check_wire_names(message: Any) -> None:
         )
 
 
-MAX_MESSAGE_DEPTH = 10_000
+MAX_MESSAGE_DEPTH = 100_000
 """The deepest nesting of a message `check_finite_numbers` reads. JSON parsers stop far short of it (Python's `json`
 near 1,000 levels, at its recursion limit); a value built in memory deeper, or one that holds itself, is refused."""
 
