@@ -118,7 +118,7 @@ import json
 import operator
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import attrgetter
@@ -127,7 +127,15 @@ from typing import Any, Literal, TypeAlias, cast
 from pydantic import ValidationError
 
 from mcp_rendering.document import Cell, Document, Row, RowKind, Section
-from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, lines_as_drawn, may_change
+from mcp_rendering.drawn import (
+    as_drawn,
+    cell_as_drawn,
+    decimal_mark,
+    lines_as_drawn,
+    may_change,
+    numbers_in,
+    spaced_number,
+)
 from mcp_rendering.envelope import LinkedRecord
 from mcp_rendering.host import Presentation, ResultState, linked_of_wire, state_of_wire, tool_result_wire
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, resolve_rendering
@@ -420,17 +428,20 @@ class _Line:  # built a line at a time: hot paths pass its fields by position (k
     """The whole line is emphasized: a reader takes it for a title."""
 
 
-def _drawn(text: str, decimal: str) -> str:
+def _drawn(text: str, decimal: str, numbers: Collection[str]) -> str:
+    """A line of the transcript as a reader compares it: as drawn (`mcp_rendering.drawn`; `numbers` written as the
+    result writes them read as its own), then folded."""
     if not decimal:  # nothing in the transcript is drawn otherwise than written
         return fold(text)
-    """A line of the transcript as a reader compares it: as drawn (`mcp_rendering.drawn`), then folded."""
-    return fold(as_drawn(text, decimal)) if may_change(text, decimal) else fold(text)
+    return fold(as_drawn(text, decimal, numbers)) if may_change(text, decimal) else fold(text)
 
 
-def _drawn_cells(cells: Iterable[str], decimal: str) -> tuple[str, ...]:
+def _drawn_cells(cells: Iterable[str], decimal: str, numbers: Collection[str]) -> tuple[str, ...]:
     return tuple(
         [
-            fold(cell_as_drawn(cell, decimal)) if decimal and (may_change(cell, decimal) or " " in cell) else fold(cell)
+            fold(cell_as_drawn(cell, decimal, numbers))
+            if decimal and (may_change(cell, decimal) or " " in cell)
+            else fold(cell)
             for cell in cells
         ]
     )
@@ -448,7 +459,13 @@ class _Reader:
     """Splits a transcript into lines as a reader sees them, one per source line, collecting hidden-content and
     unverifiable-construct issues on the way."""
 
-    def __init__(self, text: str, markup: Markup, columns: Iterable[Sequence[str]] = ()) -> None:
+    def __init__(
+        self,
+        text: str,
+        markup: Markup,
+        headers: frozenset[tuple[str, ...]] = frozenset(),
+        result_numbers: Callable[[], frozenset[str]] = frozenset,
+    ) -> None:
         self.issues: list[Issue] = []
         raw = text.removeprefix("\ufeff").replace("\r\n", "\n")
         self.raw_lines = raw.split("\n")
@@ -461,8 +478,10 @@ class _Reader:
         decimal = decimal_mark(raw) if spaced or changes else "."
         drawn = spaced or (changes if decimal == "." else may_change(raw, decimal))
         self.decimal = decimal if drawn else ""
-        # The sections' column names, drawn as this transcript's numbers are: a header row shows them.
-        headers = frozenset(tuple(_drawn_title(name, self.decimal or ".") for name in names) for names in columns)
+        # A number written as the result writes it reads as the result's own, with `.`: a transcript cannot make it
+        # read otherwise by the mark its other numbers imply. Only needed where that mark is not `.`.
+        self.numbers = result_numbers() if self.decimal == "," else frozenset[str]()
+        self.headers = headers
         hiding: set[int] = set()
         # One check in C over the whole transcript (line feeds left out) decides the common case: nothing hidden.
         lines_with_hidden = [] if shows_as_written("".join(self.raw_lines)) else self.raw_lines
@@ -481,9 +500,9 @@ class _Reader:
         view = read_markdown(raw) if markup != "text" else None
         # The plain reading is built only when it may be the one shown: a view with more than plain blocks is not.
         may_be_plain = markup == "text" or (markup == "auto" and view is not None and _plain_tags_only(view))
-        plain = _classify_plain(self.raw_lines, 0, self.decimal, headers) if may_be_plain else []
+        plain = _classify_plain(self.raw_lines, 0, self.decimal, headers, self.numbers) if may_be_plain else []
         self.markdown = view is not None and (
-            markup == "markdown" or not plain or _reads_otherwise(view, plain, self.decimal)
+            markup == "markdown" or not plain or _reads_otherwise(view, plain, self.decimal, self.numbers)
         )
         if self.markdown:
             assert view is not None
@@ -504,7 +523,8 @@ class _Reader:
                 code.append(shown)
                 continue
             if code:  # a code block is shown as plain text: read it so
-                for line in _classify_plain([item.text for item in code], code[0].number, self.decimal, headers):
+                texts = [item.text for item in code]
+                for line in _classify_plain(texts, code[0].number, self.decimal, headers, self.numbers):
                     lines[line.number] = line
                 code = []
             if shown is None:
@@ -515,12 +535,13 @@ class _Reader:
             if not 0 <= shown.number < len(lines):
                 continue
             kind: _Kind
-            decimal = self.decimal
+            decimal, numbers = self.decimal, self.numbers
             if shown.block == "heading":
-                lines[shown.number] = _Line(shown.number, _drawn(shown.text, decimal), "structure", heading=True)
+                view_text = _drawn(shown.text, decimal, numbers)
+                lines[shown.number] = _Line(shown.number, view_text, "structure", heading=True)
                 continue
             elif shown.block in ("row", "header"):
-                cells = _drawn_cells(shown.cells or (), decimal)
+                cells = _drawn_cells(shown.cells or (), decimal, numbers)
                 # A header row is the table's own when it is a section's header; any other row is record-shaped.
                 own = _as_header(cells, headers) if shown.block == "header" else None
                 if shown.block == "header":
@@ -535,7 +556,7 @@ class _Reader:
                 kind = "prose" if shown.continues or shown.after_break else "item"
             else:  # a line of text a reader sees with its pipes: read as a plain-text table line is
                 kind = "table" if shown.text.lstrip().startswith("|") else "prose"
-            line = _Line(shown.number, _drawn(shown.text, self.decimal), kind, shown.list_id, None, shown.marker)
+            line = _Line(shown.number, _drawn(shown.text, decimal, numbers), kind, shown.list_id, None, shown.marker)
             line.continues, line.emphasized = shown.continues, shown.emphasized
             lines[shown.number] = line
         for item in view.uncertain:
@@ -547,18 +568,28 @@ class _Reader:
         return lines
 
 
+def _spaced_cells(line: str) -> str:
+    """A plain-text table line with each cell that holds only a number grouped by plain spaces (`spaced_number`)
+    grouped by no-break spaces, which `as_drawn` reads as grouping; any other line as it is."""
+    border = line.find("|")
+    before = line[:border]
+    if border == -1 or (before and not before.isspace()) or "\u1680" in before:
+        return line  # a table line begins with `|` once folded; U+1680 is drawn as `-`
+    return "|".join(f" {grouped} " if (grouped := spaced_number(cell)) != cell else cell for cell in line.split("|"))
+
+
 def _plain_tags_only(view: TranscriptView) -> bool:
     """Whether the renderer produced only what plain text may also show, nothing uncertain."""
     return not view.uncertain and not view.tags - _PLAIN_TAGS
 
 
-def _reads_otherwise(view: TranscriptView, plain: Sequence[_Line], decimal: str) -> bool:
+def _reads_otherwise(view: TranscriptView, plain: Sequence[_Line], decimal: str, numbers: Collection[str]) -> bool:
     """Whether a Markdown renderer would show the transcript otherwise than as plain text: in doubt, the
     reading that can hide more is assumed."""
     if not _plain_tags_only(view):
         return True
     texts = [shown.text for shown in view.lines]
-    drawn = _fold_all(lines_as_drawn(texts, decimal) if decimal else texts)
+    drawn = _fold_all(lines_as_drawn(texts, decimal, numbers) if decimal else texts)
     return any(
         shown.block not in ("heading", "paragraph") or text != plain[shown.number].view
         for shown, text in zip(view.lines, drawn, strict=True)
@@ -566,10 +597,21 @@ def _reads_otherwise(view: TranscriptView, plain: Sequence[_Line], decimal: str)
 
 
 def _classify_plain(
-    raw: Sequence[str], first: int, decimal: str = ".", headers: frozenset[tuple[str, ...]] = frozenset()
+    raw: Sequence[str],
+    first: int,
+    decimal: str = ".",
+    headers: frozenset[tuple[str, ...]] = frozenset(),
+    numbers: Collection[str] = (),
 ) -> list[_Line]:
     """Lines shown as plain text (the text reading, or the inside of a code block), numbered from `first`."""
-    folded = _fold_all(lines_as_drawn(raw, decimal) if decimal else raw)
+    folded = _fold_all(lines_as_drawn(raw, decimal, numbers) if decimal else raw)
+    # A table line's cells, where one holds a number grouped by plain spaces, read from the line drawn once with
+    # that cell grouped as such (the line's view stays as written).
+    spaced: dict[int, str] = {}
+    if decimal and _SPACE_GROUPED.search("\n".join(raw)):
+        for number, line in enumerate(raw):
+            if _SPACE_GROUPED.search(line) and (grouped := _spaced_cells(line)) != line:
+                spaced[number] = fold(as_drawn(grouped, decimal, numbers))
     # Separators and underlines are found by one scan of the folded lines in C, not a test a line.
     separator: set[int] = set()
     heavy: set[int] = set()  # `+===+`: the border under a header line
@@ -602,9 +644,7 @@ def _classify_plain(
             lines.append(_Line(first + number, view, "structure", heading=True))  # an underlined title
             continue
         elif view[0] == "|":
-            cells = _table_cells(view)
-            if decimal and " " in view and _SPACE_GROUPED.search(view):  # drawn from the line as written: once
-                cells = tuple([fold(cell_as_drawn(cell, decimal)) for cell in _table_cells(raw[number])])
+            cells = _table_cells(spaced.get(number, view))
             own = _as_header(cells, headers) if box_rows == 0 and cells != ("",) else None
             # The line above the first border is a header only when the border says so: a `+===+` border, or a
             # border between the box's first line and more lines of it (a bottom border closes the last record).
@@ -652,7 +692,10 @@ def _number_lists(lines: list[_Line]) -> None:
 
 
 def _read(
-    shown_text: str, markup: Markup, columns: Iterable[Sequence[str]] = ()
+    shown_text: str,
+    markup: Markup,
+    headers: frozenset[tuple[str, ...]] = frozenset(),
+    result_numbers: Callable[[], frozenset[str]] = frozenset,
 ) -> tuple[_Reader, Literal["text", "markdown"]]:
     if len(shown_text) > MAX_TRANSCRIPT_CHARS:
         raise AuditInputError(
@@ -660,7 +703,7 @@ def _read(
         )
     if markup != "text" and ">" * (MAX_NESTING + 1) in shown_text.replace(" ", "") and _TOO_DEEP.search(shown_text):
         raise AuditInputError(f"the transcript nests block quotes over {MAX_NESTING} deep, past what the audit reads")
-    reader = _Reader(shown_text, markup, columns)
+    reader = _Reader(shown_text, markup, headers, result_numbers)
     return reader, "markdown" if reader.markdown else "text"
 
 
@@ -893,31 +936,44 @@ class _Expected:
     """Each value as shown, folded."""
 
 
-def _shown(text: str, decimal: str) -> str:
-    """Server text as the reference renderer shows it, as drawn (`mcp_rendering.drawn`) with the transcript's
-    decimal mark, folded (the fast path decided in C)."""
+def _shown(text: str) -> str:
+    """Server text as the reference renderer shows it, as drawn (`mcp_rendering.drawn`), folded (the fast path
+    decided in C)."""
     if (
         "\\" not in text
         and shows_as_written(text)
         and "  " not in text
         and text[:1] != " "
         and text[-1:] != " "
-        and not may_change(text, decimal)
+        and not may_change(text)
     ):
         return text
-    return fold(as_drawn(text_escape(text), decimal))
+    return fold(as_drawn(text_escape(text)))
 
 
-def _drawn_title(text: str, decimal: str) -> str:
+def _drawn_title(text: str) -> str:
     """A section title or column name as a reader compares it."""
-    return fold(as_drawn(text_escape(text), decimal))
+    return fold(as_drawn(text_escape(text)))
 
 
-def _shown_column(column: Sequence[Cell], null_display: str, seen: dict[str, str], decimal: str) -> list[str]:
-    """One column's values as the reference renderer shows them, as drawn, folded: written by the renderer's own
-    `column_cells`, then as `_shown` does, as a table cell, with a fast path decided for the whole column at once
-    (texts joined by one space hold a double, leading or trailing space exactly when one of them does), else once
-    per distinct text (values repeat: a currency, a status)."""
+def _written(document: Document, null_display: str, linked: Sequence[LinkedRecord]) -> Iterable[str]:
+    """Every text of `document` the reference renderer writes (titles, column names, labels, values) and the URIs
+    of the records sent as links."""
+    yield document.title
+    for section in document.sections:
+        yield section.title
+        yield from section.columns
+        yield from map(attrgetter("label"), section.rows)
+        for column in zip(*map(attrgetter("values"), section.rows), strict=True):
+            yield from column_cells(column, null_display)[0]
+    yield from map(attrgetter("uri"), linked)
+
+
+def _shown_column(column: Sequence[Cell], null_display: str, seen: dict[str, str]) -> list[str]:
+    """One column's values as the reference renderer shows them, folded: written by the renderer's own
+    `column_cells`, then folded by `_shown`, whose fast path is decided for the whole column at once (texts joined
+    by one space hold a double, leading or trailing space exactly when one of them does), else once per distinct
+    text (values repeat: a currency, a status)."""
     written, _ = column_cells(column, null_display)
     joined = " ".join(written)
     if (
@@ -926,22 +982,20 @@ def _shown_column(column: Sequence[Cell], null_display: str, seen: dict[str, str
         and "  " not in joined
         and joined[:1] != " "
         and joined[-1:] != " "
-        and not may_change(joined, decimal)
+        and not may_change(joined)
     ):
         return written
-    return [
+    return [  # drawn once, then folded, as a transcript's cell is: folding first would change what is a number
         shown
         if (shown := seen.get(text)) is not None
-        else seen.setdefault(text, fold(cell_as_drawn(text_escape(text), decimal)))
+        else seen.setdefault(text, fold(cell_as_drawn(text_escape(text))))
         for text in written
     ]
 
 
-def _expected_rows(document: Document, null_display: str, exact_cells: bool, decimal: str = ".") -> list[_Expected]:
-    """The records as a reader should see them, their numbers read with the transcript's decimal mark (`decimal`):
-    a text written as the result writes it is then always the same. With `exact_cells` (a Markdown table's cells,
-    as its renderer splits them) a value is one cell; otherwise (a plain-text table) a `|` in a value reads as a
-    cell border."""
+def _expected_rows(document: Document, null_display: str, exact_cells: bool) -> list[_Expected]:
+    """The records as a reader should see them. With `exact_cells` (a Markdown table's cells, as its renderer
+    splits them) a value is one cell; otherwise (a plain-text table) a `|` in a value reads as a cell border."""
     expected: list[_Expected] = []
     append = expected.append
     seen: dict[str, str] = {}
@@ -949,9 +1003,9 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool, dec
         rows = section.rows
         # Column by column (one list of texts a column), then each row's values as one tuple, joined in C.
         values = map(attrgetter("values"), rows)
-        columns = [_shown_column(column, null_display, seen, decimal) for column in zip(*values, strict=True)]
+        columns = [_shown_column(column, null_display, seen) for column in zip(*values, strict=True)]
         row_values: Iterable[tuple[str, ...]] = zip(*columns, strict=True) if columns else repeat((), len(rows))
-        labels_drawn = may_change("\n".join([row.label for row in rows]), decimal)  # one search (in C) a section
+        labels_drawn = may_change("\n".join([row.label for row in rows]))  # one search (in C) for the section
         for row, values in zip(rows, row_values, strict=True):
             label = row.label
             if (
@@ -960,9 +1014,9 @@ def _expected_rows(document: Document, null_display: str, exact_cells: bool, dec
                 or "  " in label
                 or label[:1] == " "
                 or label[-1:] == " "
-                or (labels_drawn and may_change(label, decimal))
+                or (labels_drawn and may_change(label))
             ):
-                label = _shown(label, decimal)  # the test above is `_shown`'s fast path for ASCII, without its call
+                label = _shown(label)  # the test above is `_shown`'s fast path for ASCII, without its call
             value_pieces = values
             if exact_cells:
                 key = (label, *values)
@@ -1199,24 +1253,19 @@ class _Records:
     group: a line names the groups it may show, not each of their rows."""
 
     def __init__(
-        self,
-        document: Document,
-        null_display: str,
-        exact_cells: bool,
-        linked: Sequence[LinkedRecord] = (),
-        decimal: str = ".",
+        self, document: Document, null_display: str, exact_cells: bool, linked: Sequence[LinkedRecord] = ()
     ) -> None:
         self.document = document
         self.linked = tuple(linked)
         """The records the server sent as links: a line shows one when it shows its URI."""
         self.linked_uris: dict[str, list[int]] = {}
         for number, link in enumerate(self.linked):
-            self.linked_uris.setdefault(_shown(link.uri, decimal), []).append(number)
+            self.linked_uris.setdefault(_shown(link.uri), []).append(number)
         self.exact_cells = exact_cells
-        self.rows = _expected_rows(document, null_display, exact_cells, decimal)
-        self.columns = [tuple(_drawn_title(c, decimal) for c in section.columns) for section in document.sections]
-        self.titles = [_drawn_title(section.title, decimal) for section in document.sections]
-        self.document_title = _drawn_title(document.title, decimal)
+        self.rows = _expected_rows(document, null_display, exact_cells)
+        self.columns = [tuple(_drawn_title(c) for c in section.columns) for section in document.sections]
+        self.titles = [_drawn_title(section.title) for section in document.sections]
+        self.document_title = _drawn_title(document.title)
         self.own_headers = [
             ("", *columns) if exact_cells else tuple(piece for cell in ("", *columns) for piece in _pieces(cell))
             for columns in self.columns
@@ -2012,9 +2061,9 @@ def audit_document(
     Raises:
         AuditInputError: the transcript is longer than `MAX_TRANSCRIPT_CHARS`.
     """
-    reader, read_as = _read(shown_text, markup, [section.columns for section in document.sections])
-    decimal = reader.decimal or "."
-    expected = _Records(document, null_display, exact_cells=reader.markdown, linked=linked, decimal=decimal)
+    headers = frozenset(tuple(_drawn_title(column) for column in section.columns) for section in document.sections)
+    reader, read_as = _read(shown_text, markup, headers, lambda: numbers_in(_written(document, null_display, linked)))
+    expected = _Records(document, null_display, exact_cells=reader.markdown, linked=linked)
     matching = _Matcher(reader.lines, expected).run()
     state = _state(complete)
     issues, intact = _document_issues(reader.lines, expected, matching, state)
@@ -2055,14 +2104,13 @@ def _report(
 # ------------------------------------------------------------------------------------------------------ text results
 
 
-def _line_forms(lines: Sequence[str], markdown: bool, decimal: str) -> list[tuple[str, ...]]:
-    """The ways each line of a text result may read once shown, each once, drawn with the transcript's decimal mark
-    (a line written as the result writes it is then always the same): as written and, in Markdown, as the renderer
-    shows the line alone (a list item with the marker the reader sees). Tuples of text, which the collector stops
-    tracking, not a set a line."""
+def _line_forms(lines: Sequence[str], markdown: bool) -> list[tuple[str, ...]]:
+    """The ways each line of a text result may read once shown, each once: as written and, in Markdown, as the
+    renderer shows the line alone (a list item with the marker the reader sees). Tuples of text, which the
+    collector stops tracking, not a set a line."""
     joined = "\n".join(lines)
     shown = lines if shows_as_written(joined.replace("\n", "")) else [visible(text) for text in lines]
-    drawn = _fold_all([as_drawn(text, decimal) for text in shown] if may_change(joined, decimal) else shown)
+    drawn = _fold_all([as_drawn(text) for text in shown] if may_change(joined) else shown)
     forms: list[tuple[str, ...]] = [(text,) for text in drawn]
     if markdown:
         rendered: dict[str, list[str]] = {}
@@ -2070,12 +2118,12 @@ def _line_forms(lines: Sequence[str], markdown: bool, decimal: str) -> list[tupl
             if not _MARKDOWN_SIGNIFICANT.search(text):
                 continue
             if text not in rendered:
-                rendered[text] = _rendered_line(text, decimal)
+                rendered[text] = _rendered_line(text)
             forms[number] = tuple(dict.fromkeys((*forms[number], *rendered[text])))
     return forms
 
 
-def _rendered_line(text: str, decimal: str) -> list[str]:
+def _rendered_line(text: str) -> list[str]:
     """What a reader sees of one line rendered alone as Markdown (nothing when that is not certain): a list item
     with the marker the renderer shows and, for a bullet, which any bullet shows alike, without it."""
     view = read_markdown(text)
@@ -2083,10 +2131,10 @@ def _rendered_line(text: str, decimal: str) -> list[str]:
         return []
     first = view.lines[0]
     shown = " ".join(line.text for line in view.lines)
-    forms = [fold(as_drawn(visible(f"{first.marker} {shown}" if first.marker else shown), decimal))]
+    forms = [fold(as_drawn(visible(f"{first.marker} {shown}" if first.marker else shown)))]
     # A bullet is the host's to draw, unless a number follows it: `- 250` then reads as a sign.
     if first.marker and not first.marker[0].isdigit() and not shown.lstrip()[:1].isdigit():
-        forms.append(fold(as_drawn(visible(shown), decimal)))
+        forms.append(fold(as_drawn(visible(shown))))
     return forms
 
 
@@ -2117,15 +2165,14 @@ def _leading_word(text: str) -> str:
 def _audit_lines(
     shown_text: str, lines: Sequence[str], state: ResultState, markup: Markup, block_names: Sequence[str]
 ) -> AuditReport:
-    reader, read_as = _read(shown_text, markup)
+    reader, read_as = _read(shown_text, markup, result_numbers=lambda: numbers_in([*lines, *block_names]))
     markdown = read_as == "markdown"
     if shows_as_written("".join(lines)):  # nothing hidden: a line shows text when it is not blank (decided in C)
         expected = [line for line in lines if not line.isspace() and line]
     else:
         expected = [line for line in lines if shows_text(line)]
     index: dict[str, tuple[int] | list[int]] = {}  # a line's own number in a tuple until a second shares it
-    decimal = reader.decimal or "."
-    for number, forms in enumerate(_line_forms(expected, markdown, decimal)):
+    for number, forms in enumerate(_line_forms(expected, markdown)):
         for form in forms:
             numbers = index.get(form)
             if numbers is None:
@@ -2134,7 +2181,7 @@ def _audit_lines(
                 index[form] = [numbers[0], number]
             else:
                 numbers.append(number)
-    named = {form for forms in _line_forms(block_names, markdown, decimal) for form in forms} - index.keys()
+    named = {form for forms in _line_forms(block_names, markdown) for form in forms} - index.keys()
     assigned = [-1] * len(expected)
     used = [False] * len(reader.raw_lines)
     duplicates: list[int] = []

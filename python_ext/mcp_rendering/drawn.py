@@ -8,7 +8,7 @@ apart two a reader can.
   grouping: `1,377,600`, `1.377.600`, `1 377 600` (no-break, narrow no-break or thin space; a plain space only in a
   table cell holding nothing else) and `1'377'600` all read `1377600`. The decimal mark is the one the number's own
   grouping implies (`1.377.600,5`), else the one the transcript's numbers agree on (`decimal_mark`), `.` when they
-  do not say. The result's text is read with the transcript's mark too: a number written as the result writes it is
+  do not say; a number written as the result writes it reads as the result's does, with `.` (`numbers_in`), so it is
   always the same value. A number reads as its sign (`-` for U+2212 MINUS SIGN), its digits and, when it has one,
   `.` and its fraction digits: nothing is rounded, no digit is added or dropped (`1.50` is not `1.5`), and a sign
   apart from its digits (`- 250`) or in parentheses stays as written.
@@ -19,9 +19,9 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 
-__all__ = ["as_drawn", "cell_as_drawn", "decimal_mark", "lines_as_drawn", "may_change"]
+__all__ = ["as_drawn", "cell_as_drawn", "decimal_mark", "lines_as_drawn", "may_change", "numbers_in", "spaced_number"]
 
 _GROUPING = ",.'\u2019\u00a0\u202f\u2009"
 _NUMBER = re.compile(
@@ -62,7 +62,7 @@ def may_change(text: str, decimal: str = ".") -> bool:
     return _marks_in(text) and _MAY_CHANGE_ASCII[decimal].search(text) is not None
 
 
-def lines_as_drawn(lines: Sequence[str], decimal: str = ".") -> list[str]:
+def lines_as_drawn(lines: Sequence[str], decimal: str = ".", result_numbers: Collection[str] = ()) -> list[str]:
     """`as_drawn` of each line, the lines it would leave as written found by one search of them all (in C)."""
     joined = "\n".join(lines)
     if joined.isascii() and not (_marks_in(joined) and _MAY_CHANGE_ASCII[decimal].search(joined)):
@@ -72,7 +72,8 @@ def lines_as_drawn(lines: Sequence[str], decimal: str = ".") -> list[str]:
         starts.append(starts[-1] + len(line) + 1)
     marked = {bisect.bisect_right(starts, found.start()) - 1 for found in _MAY_CHANGE[decimal].finditer(joined)}
     return [
-        as_drawn(line, decimal) if number in marked or not line.isascii() else line for number, line in enumerate(lines)
+        as_drawn(line, decimal, result_numbers) if number in marked or not line.isascii() else line
+        for number, line in enumerate(lines)
     ]
 
 
@@ -100,24 +101,49 @@ def _number(match: re.Match[str], decimal: str) -> str:
     return f"{sign}{integer}.{fraction}"
 
 
-def as_drawn(text: str, decimal: str = ".") -> str:
-    """`text` as a reader compares it: NFC, a dash-drawn space as `-`, numbers without their grouping. Draw a text
-    once: where `,` is the decimal mark, `1,377` reads `1.377`, which drawn again reads `1377`."""
+def _as_seen(text: str) -> str:
+    """NFC, a dash-drawn space as `-`: what `as_drawn` reads numbers in."""
     if not text.isascii():
         if not unicodedata.is_normalized("NFC", text):
             text = unicodedata.normalize("NFC", text)
         text = text.translate(_DASH_DRAWN)
+    return text
+
+
+def as_drawn(text: str, decimal: str = ".", result_numbers: Collection[str] = ()) -> str:
+    """`text` as a reader compares it: NFC, a dash-drawn space as `-`, numbers without their grouping; a number of
+    `result_numbers` (`numbers_in` the result) with `.` as the decimal mark, as the result's own are read. Draw a text
+    once: where `,` is the decimal mark, `1,377` reads `1.377`, which drawn again reads `1377`."""
+    text = _as_seen(text)
     if not _MAY_CHANGE[decimal].search(text):
         return text
+    if decimal != "." and result_numbers:
+        return _NUMBER.sub(lambda match: _number(match, "." if match[0] in result_numbers else decimal), text)
     return _NUMBER.sub(lambda match: _number(match, decimal), text)
 
 
-def cell_as_drawn(text: str, decimal: str = ".") -> str:
-    """A table cell as a reader compares it: as `as_drawn`, and a cell holding only a number grouped by plain spaces
-    reads as that number."""
+def numbers_in(texts: Iterable[str]) -> frozenset[str]:
+    """The numbers of `texts`, as written, that read otherwise where `,` is the decimal mark (`1.377`, `0,0`): the
+    result's, which a transcript writing one as the result does reads as the result does, so that no transcript can
+    make a number of the result read otherwise by the mark its own numbers imply."""
+    joined = _as_seen("\n".join(texts))
+    if not _MAY_CHANGE[","].search(joined):
+        return frozenset()
+    return frozenset(match[0] for match in _NUMBER.finditer(joined) if _number(match, ",") != _number(match, "."))
+
+
+def spaced_number(text: str) -> str:
+    """A table cell holding only a number grouped by plain spaces (`1 377 600`, plain spaces around it trimmed) with
+    no-break spaces in their place, so that `as_drawn` reads it as that number; any other text as it is."""
     stripped = text.strip(" ")
     if " " in stripped:
         spaced = " ".join(part for part in stripped.split(" ") if part)
         if _SPACE_GROUPED_CELL.fullmatch(spaced):
-            text = spaced.replace(" ", "\u00a0")
-    return as_drawn(text, decimal)
+            return spaced.replace(" ", "\u00a0")
+    return text
+
+
+def cell_as_drawn(text: str, decimal: str = ".", result_numbers: Collection[str] = ()) -> str:
+    """A table cell as a reader compares it: as `as_drawn`, and a cell holding only a number grouped by plain spaces
+    reads as that number (`spaced_number`)."""
+    return as_drawn(spaced_number(text), decimal, result_numbers)
