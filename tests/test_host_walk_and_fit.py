@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from mcp_rendering.audit import AuditInputError, audit
 from mcp_rendering.host import present
+from mcp_rendering.reading import MessageTooLargeError
 from tests.test_host_blocks_and_bounds import _copy
 from tests.test_host_bounds import HEADER_WORDS
 from tests.test_host_defusal import NOTE
@@ -124,6 +126,21 @@ def test_a_result_that_holds_itself_is_refused_and_shared_values_read_as_written
         as_sent.model_result,
     )
     assert as_built.text.count("1.50") == 64
+
+
+@pytest.mark.timeout(60)
+def test_a_result_endless_written_out_is_refused_by_present_and_the_audit() -> None:
+    """Held twice in itself, a value written out never ends; `present()` reads records before it checks numbers,
+    and both readings stop at `MAX_MESSAGE_VALUES`."""
+    twice: dict[str, Any] = {}
+    twice["a"] = twice
+    twice["b"] = twice
+    for structured in (twice, {"rows": [twice]}):
+        result = {"content": [], "structuredContent": structured}
+        with pytest.raises(MessageTooLargeError):
+            present(TOOL, result)
+        with pytest.raises(AuditInputError, match="values as JSON writes it out"):
+            audit("anything", result)
 
 
 def _as_decimals(value: Any) -> Any:

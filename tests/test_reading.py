@@ -35,8 +35,10 @@ from mcp_rendering.reading import (
     AS_SENT,
     DEFAULT_NULL_DISPLAY,
     MAX_MESSAGE_DEPTH,
+    MAX_MESSAGE_VALUES,
     EffectiveRendering,
     FollowableContinuation,
+    MessageTooLargeError,
     check_finite_numbers,
     combine_parts,
     duplicate_members,
@@ -539,6 +541,26 @@ def test_a_message_that_holds_itself_is_refused_in_any_container() -> None:
     for message in (looped, listed, modelled, tupled, {"content": [], "structuredContent": {"rows": [looped]}}):
         with pytest.raises(ValueError, match="or holds itself"):
             check_finite_numbers(message)
+
+
+@pytest.mark.timeout(30)
+def test_a_message_past_the_bound_written_out_is_refused_within_it() -> None:
+    """Shared at every level, or holding itself in more than one place, a value built in memory would be endless
+    written out: it is refused once the reading passes `MAX_MESSAGE_VALUES`, before it holds much more."""
+    doubled: Any = {"a": 1}
+    for _ in range(40):
+        doubled = [doubled, doubled]
+    twice: dict[str, Any] = {}
+    twice["a"] = twice
+    twice["b"] = twice
+    wide: list[Any] = list(range(1_000))
+    wide.append(wide)
+    for message in ({"rows": doubled}, {"structuredContent": twice}, wide):
+        with pytest.raises(MessageTooLargeError, match=f"more than {MAX_MESSAGE_VALUES} values"):
+            check_finite_numbers(message)
+    assert check_finite_numbers([[1, 2], {"a": "b"}]) == 6
+    with pytest.raises(MessageTooLargeError):
+        check_finite_numbers([[1, 2], {"a": "b"}], max_values=5)
 
 
 def test_a_value_held_in_several_places_is_read_in_each_as_json_writes_it() -> None:

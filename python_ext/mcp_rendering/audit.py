@@ -138,7 +138,7 @@ from mcp_rendering.drawn import (
 )
 from mcp_rendering.envelope import LinkedRecord
 from mcp_rendering.host import Presentation, ResultState, linked_of_wire, state_of_wire, tool_result_wire
-from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, resolve_rendering
+from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, MessageTooLargeError, resolve_rendering
 from mcp_rendering.records import RecordsKind, ResultRecords, result_records, shows_text
 from mcp_rendering.render import column_cells, first_hidden, shows_as_written, text_escape, visible
 from mcp_rendering.transcript import ShownLine, TranscriptView, read_markdown
@@ -2319,13 +2319,20 @@ def audit(
         return _audit_parts(shown_text, cast("Sequence[Any]", result), markup)
     wire = _wire(result)
     reading = _without_continuation(wire) if tool is None else wire
-    records = result_records(wire)
+    records = _records_of(wire)
     try:
         state = _sent_state(wire, state_of_wire(reading, tool=tool, arguments=arguments))
         null_display = resolve_rendering(tool, reading, call_arguments=arguments).null_display
     except ValueError as error:  # a tool dumped with the SDK's Python field names, not the wire's
         raise AuditInputError(f"the tool cannot be read: {error}") from None
     return _audit_records(shown_text, records, state, null_display, markup, linked_of_wire(wire))
+
+
+def _records_of(wire: Mapping[str, Any]) -> ResultRecords:
+    try:
+        return result_records(wire)
+    except MessageTooLargeError as error:  # built in memory: no JSON text gives it
+        raise AuditInputError(str(error)) from None
 
 
 def _wire(result: Any) -> dict[str, Any]:
@@ -2381,7 +2388,7 @@ def _audit_parts(shown_text: str, parts: Sequence[Any], markup: Markup) -> Audit
         raise AuditInputError("no result to audit: the list of parts is empty")
     sent = [_wire(part) for part in parts]
     wires = [_without_continuation(wire) for wire in sent]
-    read = [result_records(wire) for wire in wires]
+    read = [_records_of(wire) for wire in wires]
     kinds = {records.kind for records in read}
     if len(kinds) > 1:
         raise AuditInputError(f"the parts are not parts of one result: their records are {' and '.join(sorted(kinds))}")

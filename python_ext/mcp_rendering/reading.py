@@ -71,6 +71,7 @@ __all__ = [
     "DEFAULT_NULL_DISPLAY",
     "IGNORED",
     "MAX_MESSAGE_DEPTH",
+    "MAX_MESSAGE_VALUES",
     "PYTHON_FIELD_NAMES",
     "REPEATED_CARRIER",
     "REPEATED_MEMBERS",
@@ -81,6 +82,7 @@ __all__ = [
     "Directive",
     "EffectiveRendering",
     "FollowableContinuation",
+    "MessageTooLargeError",
     "Problem",
     "check_finite_numbers",
     "check_wire_names",
@@ -957,27 +959,48 @@ def check_wire_names(message: Any) -> None:
 MAX_MESSAGE_DEPTH = 100_000
 """The deepest nesting of a message `check_finite_numbers` reads. JSON parsers stop far short of it (Python's `json`
 near 1,000 levels, at its recursion limit); a value built in memory deeper, or one that holds itself, is refused."""
+MAX_MESSAGE_VALUES = 2**24
+"""The most values (containers, strings, numbers...) a message `check_finite_numbers` reads may hold as JSON writes
+it out, a value held in several places counted in each: 16,777,216, some 2.5 million records of five values. A
+value built in memory that holds itself, or shares values so often that written out it would pass the bound, is
+refused before the reading holds more than a few times the bound in memory."""
 
 
-def check_finite_numbers(message: Any, *, checked: object = None) -> None:
+class MessageTooLargeError(ValueError):
+    """A message past `MAX_MESSAGE_DEPTH` or `MAX_MESSAGE_VALUES`, or one that holds itself: no JSON text gives it."""
+
+
+def check_finite_numbers(message: Any, *, checked: object = None, max_values: int = MAX_MESSAGE_VALUES) -> int:
     """Refuse a message holding a number JSON cannot hold: a NaN or infinite float or Decimal, as a plain
     `json.loads` gives for `NaN` or `1e999`, or as an SDK model holds after reading them. Read on, the user would see
     `inf` from a dict, `n/a` from the model (its JSON dump writes null) and the model `Infinity`, which is not JSON:
-    one reading for the same bytes is a refusal on both paths, as `parse_json` refuses them. Refuse too a message no
-    JSON text can give: one nested more than `MAX_MESSAGE_DEPTH` levels deep, as one that holds itself is. A value
-    the message holds in several places is read in each, as JSON writes it.
+    one reading for the same bytes is a refusal on both paths, as `parse_json` refuses them. Refuse too a message
+    nested more than `MAX_MESSAGE_DEPTH` levels deep or holding more than `MAX_MESSAGE_VALUES` values written out,
+    as one that holds itself does. A value the message holds in several places is read in each, as JSON writes it.
 
     `checked` is a value inside `message` (the very object) already shown to hold finite numbers only, such as a
     document that validated as a `Document` (its cells refuse NaN and infinity): it is not walked again.
+    `max_values` is the bound on values written out, `MAX_MESSAGE_VALUES` unless a reader has read some already.
+
+    Returns:
+        How many values it read, written out.
 
     Raises:
         ValueError: `message` (a dict, a list, a model, a framework's result object or a model of another pydantic
-            installation, at any depth) holds such a number, or is nested too deep. The framework's result and the
-            foreign model are checked before `as_wire` dumps them as JSON, which would write such a number as null.
+            installation, at any depth) holds such a number. The framework's result and the foreign model are
+            checked before `as_wire` dumps them as JSON, which would write such a number as null.
+        MessageTooLargeError: `message` is nested too deep, holds too many values, or holds itself.
     """
     level: list[Any] = [message]  # the values one level deep, read level by level: the depth is known
     read_objects: set[int] = set()  # each foreign object read by its members once
+    values = 0
     for _ in range(MAX_MESSAGE_DEPTH + 1):
+        values += len(level)
+        if values > max_values:  # counted a level at a time: no cost a value
+            raise MessageTooLargeError(
+                f"the message holds more than {MAX_MESSAGE_VALUES} values as JSON writes it out (a value held in "
+                "several places counted in each), or holds itself: refused"
+            )
         below: list[Any] = []
         extend = below.extend
         for value in level:
@@ -1007,9 +1030,9 @@ def check_finite_numbers(message: Any, *, checked: object = None) -> None:
                 read_objects.add(id(value))
                 extend(_read_by_as_wire(value))
         if not below:
-            return
+            return values
         level = below
-    raise ValueError(
+    raise MessageTooLargeError(
         f"the message is nested more than {MAX_MESSAGE_DEPTH} levels deep, or holds itself: no JSON text gives it"
     )
 

@@ -31,6 +31,7 @@ from typing import Any, Literal, TypeAlias, cast
 from pydantic import ValidationError
 
 from mcp_rendering.document import Cell, Document, Row, Section
+from mcp_rendering.reading import MAX_MESSAGE_VALUES, MessageTooLargeError, check_finite_numbers
 from mcp_rendering.render import visible
 from mcp_rendering.types import RESULT_STRUCTURED_KEY
 
@@ -142,6 +143,9 @@ def _unique(found: Mapping[str, Any], path: str, repeats: dict[str, int]) -> str
     return name
 
 
+_NOT_JSON = "(a value holding a number JSON cannot hold)"
+
+
 def _compact(value: Any) -> str:
     try:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -194,14 +198,24 @@ class _Walker:
         self.sections: list[_SectionBuilder] = []
         self.unwalked = False
         """Whether a value was left unwalked: `MAX_DEPTH` levels deep, or not JSON."""
+        self.left = MAX_MESSAGE_VALUES
+        """How many more values may be read: a value built in memory that holds itself, or shares values in many
+        places, is written out as JSON would write it, and refused past the bound rather than read without end."""
 
     def leaves(self, value: Any, base: str, depth: int, nested: list[tuple[str, list[Any], int]]) -> dict[str, Cell]:
         """The scalar leaves of `value` under relative paths; arrays met on the way go to `nested`."""
         found: dict[str, Cell] = {}
         repeats: dict[str, int] = {}
         stack: list[tuple[str, Any, int]] = [(base, value, depth)]
+        left = self.left
         while stack:
             path, node, level = stack.pop()
+            left -= 1
+            if left < 0:
+                raise MessageTooLargeError(
+                    f"the message holds more than {MAX_MESSAGE_VALUES} values as JSON writes it out (a value held in "
+                    "several places counted in each), or holds itself: refused"
+                )
             if isinstance(node, list) and level < MAX_DEPTH:
                 nested.append((path, cast("list[Any]", node), level))
                 continue
@@ -214,10 +228,19 @@ class _Walker:
                 found[name] = cast("Cell", node)
             elif level >= MAX_DEPTH:
                 self.unwalked = True
-                found[name] = _compact(node)
+                # Read first within the bound: written out, a value shared in many places would not end.
+                try:
+                    left -= check_finite_numbers(node, max_values=max(left, 0))
+                except MessageTooLargeError:
+                    raise
+                except ValueError:  # a number JSON cannot hold, which `present()` refuses: not written out
+                    found[name] = _NOT_JSON
+                else:
+                    found[name] = _compact(node)
             else:
                 self.unwalked = True
                 found[name] = str(cast("object", node))
+        self.left = left
         return found
 
     def array(self, path: str, items: list[Any], depth: int) -> None:
