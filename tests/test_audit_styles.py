@@ -219,6 +219,16 @@ def test_a_value_is_drawn_then_folded_as_a_transcripts_cell_is(markup: Literal["
     assert audit(shown.text if markup == "text" else shown.markdown, result, markup=markup).clean
 
 
+@pytest.mark.parametrize("markup", ["text", "markdown"])
+def test_a_value_grouped_by_plain_spaces_reads_as_its_number_on_both_sides(markup: Literal["text", "markdown"]) -> None:
+    """A table cell holding only `1 377` reads 1377 in a transcript; the result's value, sent so, reads the same."""
+    document = _one_row("1 377", 5)
+    result = {"content": [], "structuredContent": {"document": document.model_dump(mode="json")}}
+    shown = present({"name": "t"}, result)
+    assert audit(shown.text if markup == "text" else shown.markdown, result, markup=markup).clean
+    assert _kinds(audit_document("| R | 1 378 | 5 |", document, markup="text")) == ["altered_row"]
+
+
 def test_a_flipped_sign_is_caught_in_a_table_in_free_form_and_in_a_text_result() -> None:
     assert "altered_row" in _kinds(
         audit_document(_table("", [_ROWS[0], _ROWS[1].replace("-250", "250"), _ROWS[2]]), BALANCE)

@@ -970,10 +970,11 @@ def _written(document: Document, null_display: str, linked: Sequence[LinkedRecor
 
 
 def _shown_column(column: Sequence[Cell], null_display: str, seen: dict[str, str]) -> list[str]:
-    """One column's values as the reference renderer shows them, folded: written by the renderer's own
-    `column_cells`, then folded by `_shown`, whose fast path is decided for the whole column at once (texts joined
-    by one space hold a double, leading or trailing space exactly when one of them does), else once per distinct
-    text (values repeat: a currency, a status)."""
+    """One column's values as the reference renderer shows them, as drawn (a table cell: `cell_as_drawn`), folded:
+    written by the renderer's own `column_cells`, with a fast path decided for the whole column at once (texts joined
+    by one space hold a double, leading or trailing space exactly when one of them does; joined by a tab, digits
+    grouped by a space only where one of them holds some), else once per distinct text (values repeat: a currency,
+    a status)."""
     written, _ = column_cells(column, null_display)
     joined = " ".join(written)
     if (
@@ -983,6 +984,7 @@ def _shown_column(column: Sequence[Cell], null_display: str, seen: dict[str, str
         and joined[:1] != " "
         and joined[-1:] != " "
         and not may_change(joined)
+        and not _SPACE_GROUPED.search("\t".join(written))
     ):
         return written
     return [  # drawn once, then folded, as a transcript's cell is: folding first would change what is a number
