@@ -165,11 +165,11 @@ def test_a_number_written_as_the_result_writes_it_is_the_same_value_whatever_the
 
 
 def test_a_table_cell_is_drawn_once() -> None:
-    """Under `,`, `1,377` reads 1.377; drawn a second time it would read 1377. A plain-text table line holding a
-    space-grouped cell is drawn once, its grouped cells made so before."""
-    document = _one_row(1377, 1.377, "12,5")
-    assert audit_document("| R | 1 377 | 1,377 | 12,5 |", document, markup="text").clean
-    assert _kinds(audit_document("| R | 1 377 | 1,378 | 12,5 |", document, markup="text")) == ["altered_row"]
+    """Under `,` (`2,5` says so), `1,377` reads 1.377; drawn a second time it would read 1377. A plain-text table
+    line holding a space-grouped cell is drawn once, its grouped cells made so before."""
+    document = _one_row(1377, 1.377, 2.5)
+    assert audit_document("| R | 1 377 | 1,377 | 2,5 |", document, markup="text").clean
+    assert _kinds(audit_document("| R | 1 377 | 1,378 | 2,5 |", document, markup="text")) == ["altered_row"]
 
 
 @pytest.mark.parametrize(
@@ -180,8 +180,8 @@ def test_a_table_cell_is_drawn_once() -> None:
     ],
 )
 def test_a_transcript_cannot_choose_the_mark_a_number_of_the_result_reads_with(shown: str, document: Document) -> None:
-    """A number of prose that implies `,` makes the transcript's own numbers read with it, never the result's: 1.377
-    stays 1.377 however the transcript writes its other numbers."""
+    """A number of prose that implies `,` makes the transcript's numbers read with it, the result's still read with
+    `.`: 1.377 stays 1.377 however the transcript writes its other numbers."""
     assert _kinds(audit_document(shown, document, markup="text")) == ["altered_row"]
     assert _kinds(audit_lines("Total: 1377\nRate 2,5", ["Total: 1.377", "Rate 2,5"], markup="text")) == ["altered_row"]
 
@@ -191,8 +191,28 @@ def test_a_number_rewritten_in_the_transcripts_own_convention_is_the_same_value(
     """The result's `1,377` is 1377, as the result's numbers read (`.`): a transcript using `,` may write it its
     own way; and the result's 1.377 written `1,377` there is 1.377."""
     assert audit_document(shown, _one_row("1,377", 2.5), markup="text").clean
-    assert audit_document("| R | 1,377 | 12,5 |", _one_row(1.377, "12,5"), markup="text").clean
+    assert audit_document("| R | 1,377 | 2,5 |", _one_row(1.377, 2.5), markup="text").clean
     assert audit_lines("Revenue 1.377 EUR\nMargin 2,5 %", ["Revenue 1,377 EUR", "Margin 2.5 %"], markup="text").clean
+
+
+def test_the_transcripts_mark_is_the_one_its_own_numbers_imply_not_those_it_copies() -> None:
+    """Numbers written exactly as the result writes them are the result's and say nothing of the transcript's
+    convention; where its own numbers say `,`, every number of it reads so, copied or not, as its reader reads it:
+    a value written with another record's text (`1,377` for 1377 beside a `2,5`) reads 1.377."""
+    document = Document(
+        title="t",
+        sections=(
+            Section(
+                id="s",
+                title="S",
+                columns=("v",),
+                rows=(Row(id="a", label="A", values=("1,377",)), Row(id="b", label="B", values=(1377,))),
+            ),
+        ),
+    )
+    assert audit_document("| A | 1,377 |\n| B | 1377 |", document, markup="text").clean
+    shown = "| A | 1,377 |\n| B | 1,377 |\n\nGrowth 2,5 %."
+    assert "b" in {issue.row_id for issue in audit_document(shown, document, markup="text").issues}
 
 
 @pytest.mark.parametrize(

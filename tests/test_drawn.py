@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, lines_as_drawn, may_change
+from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, lines_as_drawn, may_change, numbers_in
 
 
 @pytest.mark.parametrize(
@@ -113,3 +113,12 @@ def test_lines_as_drawn_is_as_drawn_of_each_line() -> None:
     assert lines_as_drawn(["1,377", "e\u0301"], ",") == ["1.377", "\u00e9"]
     many = ["a"] * 10 + ["1,000"] + ["b"] * 10  # the line a change is on, found by its offset
     assert lines_as_drawn(many) == ["a"] * 10 + ["1000"] + ["b"] * 10
+
+
+def test_numbers_written_as_the_result_writes_them_are_no_evidence_of_the_transcripts_mark() -> None:
+    copied = numbers_in(["Rate 12,5", "a0,0", "1.377"])
+    assert copied == {"12,5", "0,0"}  # `1.377` implies no mark: it is no evidence either way
+    assert decimal_mark("12,5 and 0,0", copied) == "."
+    assert decimal_mark("12,5 and 3,5", copied) == ","
+    assert decimal_mark("12,5 and 3,5 and 6.75", copied) == "."
+    assert decimal_mark("12,5 and 0,0") == ","

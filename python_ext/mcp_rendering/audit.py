@@ -118,7 +118,7 @@ import json
 import operator
 import re
 import unicodedata
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import attrgetter
@@ -428,20 +428,17 @@ class _Line:  # built a line at a time: hot paths pass its fields by position (k
     """The whole line is emphasized: a reader takes it for a title."""
 
 
-def _drawn(text: str, decimal: str, numbers: Collection[str]) -> str:
-    """A line of the transcript as a reader compares it: as drawn (`mcp_rendering.drawn`; `numbers` written as the
-    result writes them read as its own), then folded."""
+def _drawn(text: str, decimal: str) -> str:
+    """A line of the transcript as a reader compares it: as drawn (`mcp_rendering.drawn`), then folded."""
     if not decimal:  # nothing in the transcript is drawn otherwise than written
         return fold(text)
-    return fold(as_drawn(text, decimal, numbers)) if may_change(text, decimal) else fold(text)
+    return fold(as_drawn(text, decimal)) if may_change(text, decimal) else fold(text)
 
 
-def _drawn_cells(cells: Iterable[str], decimal: str, numbers: Collection[str]) -> tuple[str, ...]:
+def _drawn_cells(cells: Iterable[str], decimal: str) -> tuple[str, ...]:
     return tuple(
         [
-            fold(cell_as_drawn(cell, decimal, numbers))
-            if decimal and (may_change(cell, decimal) or " " in cell)
-            else fold(cell)
+            fold(cell_as_drawn(cell, decimal)) if decimal and (may_change(cell, decimal) or " " in cell) else fold(cell)
             for cell in cells
         ]
     )
@@ -476,11 +473,10 @@ class _Reader:
         spaced = raw.isascii() and _SPACED_DIGITS.search(raw) is not None  # else `may_change` says yes
         changes = may_change(raw, ".")
         decimal = decimal_mark(raw) if spaced or changes else "."
+        if decimal == ",":  # decided by the transcript's own numbers, not those written exactly as the result's
+            decimal = decimal_mark(raw, result_numbers())
         drawn = spaced or (changes if decimal == "." else may_change(raw, decimal))
         self.decimal = decimal if drawn else ""
-        # A number written as the result writes it reads as the result's own, with `.`: a transcript cannot make it
-        # read otherwise by the mark its other numbers imply. Only needed where that mark is not `.`.
-        self.numbers = result_numbers() if self.decimal == "," else frozenset[str]()
         self.headers = headers
         hiding: set[int] = set()
         # One check in C over the whole transcript (line feeds left out) decides the common case: nothing hidden.
@@ -500,9 +496,9 @@ class _Reader:
         view = read_markdown(raw) if markup != "text" else None
         # The plain reading is built only when it may be the one shown: a view with more than plain blocks is not.
         may_be_plain = markup == "text" or (markup == "auto" and view is not None and _plain_tags_only(view))
-        plain = _classify_plain(self.raw_lines, 0, self.decimal, headers, self.numbers) if may_be_plain else []
+        plain = _classify_plain(self.raw_lines, 0, self.decimal, headers) if may_be_plain else []
         self.markdown = view is not None and (
-            markup == "markdown" or not plain or _reads_otherwise(view, plain, self.decimal, self.numbers)
+            markup == "markdown" or not plain or _reads_otherwise(view, plain, self.decimal)
         )
         if self.markdown:
             assert view is not None
@@ -524,7 +520,7 @@ class _Reader:
                 continue
             if code:  # a code block is shown as plain text: read it so
                 texts = [item.text for item in code]
-                for line in _classify_plain(texts, code[0].number, self.decimal, headers, self.numbers):
+                for line in _classify_plain(texts, code[0].number, self.decimal, headers):
                     lines[line.number] = line
                 code = []
             if shown is None:
@@ -535,13 +531,13 @@ class _Reader:
             if not 0 <= shown.number < len(lines):
                 continue
             kind: _Kind
-            decimal, numbers = self.decimal, self.numbers
+            decimal = self.decimal
             if shown.block == "heading":
-                view_text = _drawn(shown.text, decimal, numbers)
+                view_text = _drawn(shown.text, decimal)
                 lines[shown.number] = _Line(shown.number, view_text, "structure", heading=True)
                 continue
             elif shown.block in ("row", "header"):
-                cells = _drawn_cells(shown.cells or (), decimal, numbers)
+                cells = _drawn_cells(shown.cells or (), decimal)
                 # A header row is the table's own when it is a section's header; any other row is record-shaped.
                 own = _as_header(cells, headers) if shown.block == "header" else None
                 if shown.block == "header":
@@ -556,7 +552,7 @@ class _Reader:
                 kind = "prose" if shown.continues or shown.after_break else "item"
             else:  # a line of text a reader sees with its pipes: read as a plain-text table line is
                 kind = "table" if shown.text.lstrip().startswith("|") else "prose"
-            line = _Line(shown.number, _drawn(shown.text, decimal, numbers), kind, shown.list_id, None, shown.marker)
+            line = _Line(shown.number, _drawn(shown.text, decimal), kind, shown.list_id, None, shown.marker)
             line.continues, line.emphasized = shown.continues, shown.emphasized
             lines[shown.number] = line
         for item in view.uncertain:
@@ -583,13 +579,13 @@ def _plain_tags_only(view: TranscriptView) -> bool:
     return not view.uncertain and not view.tags - _PLAIN_TAGS
 
 
-def _reads_otherwise(view: TranscriptView, plain: Sequence[_Line], decimal: str, numbers: Collection[str]) -> bool:
+def _reads_otherwise(view: TranscriptView, plain: Sequence[_Line], decimal: str) -> bool:
     """Whether a Markdown renderer would show the transcript otherwise than as plain text: in doubt, the
     reading that can hide more is assumed."""
     if not _plain_tags_only(view):
         return True
     texts = [shown.text for shown in view.lines]
-    drawn = _fold_all(lines_as_drawn(texts, decimal, numbers) if decimal else texts)
+    drawn = _fold_all(lines_as_drawn(texts, decimal) if decimal else texts)
     return any(
         shown.block not in ("heading", "paragraph") or text != plain[shown.number].view
         for shown, text in zip(view.lines, drawn, strict=True)
@@ -601,17 +597,16 @@ def _classify_plain(
     first: int,
     decimal: str = ".",
     headers: frozenset[tuple[str, ...]] = frozenset(),
-    numbers: Collection[str] = (),
 ) -> list[_Line]:
     """Lines shown as plain text (the text reading, or the inside of a code block), numbered from `first`."""
-    folded = _fold_all(lines_as_drawn(raw, decimal, numbers) if decimal else raw)
+    folded = _fold_all(lines_as_drawn(raw, decimal) if decimal else raw)
     # A table line's cells, where one holds a number grouped by plain spaces, read from the line drawn once with
     # that cell grouped as such (the line's view stays as written).
     spaced: dict[int, str] = {}
     if decimal and _SPACE_GROUPED.search("\n".join(raw)):
         for number, line in enumerate(raw):
             if _SPACE_GROUPED.search(line) and (grouped := _spaced_cells(line)) != line:
-                spaced[number] = fold(as_drawn(grouped, decimal, numbers))
+                spaced[number] = fold(as_drawn(grouped, decimal))
     # Separators and underlines are found by one scan of the folded lines in C, not a test a line.
     separator: set[int] = set()
     heavy: set[int] = set()  # `+===+`: the border under a header line
@@ -954,6 +949,12 @@ def _shown(text: str) -> str:
 def _drawn_title(text: str) -> str:
     """A section title or column name as a reader compares it."""
     return fold(as_drawn(text_escape(text)))
+
+
+def _as_written(texts: list[str]) -> frozenset[str]:
+    """The numbers of the result's `texts` (`numbers_in`), as written and as a view shows them (`visible`: a hidden
+    character as its escape, which can join digits to a number)."""
+    return numbers_in([*texts, *map(visible, texts)])
 
 
 def _written(document: Document, null_display: str, linked: Sequence[LinkedRecord]) -> Iterable[str]:
@@ -2064,7 +2065,9 @@ def audit_document(
         AuditInputError: the transcript is longer than `MAX_TRANSCRIPT_CHARS`.
     """
     headers = frozenset(tuple(_drawn_title(column) for column in section.columns) for section in document.sections)
-    reader, read_as = _read(shown_text, markup, headers, lambda: numbers_in(_written(document, null_display, linked)))
+    reader, read_as = _read(
+        shown_text, markup, headers, lambda: _as_written(list(_written(document, null_display, linked)))
+    )
     expected = _Records(document, null_display, exact_cells=reader.markdown, linked=linked)
     matching = _Matcher(reader.lines, expected).run()
     state = _state(complete)
@@ -2167,7 +2170,7 @@ def _leading_word(text: str) -> str:
 def _audit_lines(
     shown_text: str, lines: Sequence[str], state: ResultState, markup: Markup, block_names: Sequence[str]
 ) -> AuditReport:
-    reader, read_as = _read(shown_text, markup, result_numbers=lambda: numbers_in([*lines, *block_names]))
+    reader, read_as = _read(shown_text, markup, result_numbers=lambda: _as_written([*lines, *block_names]))
     markdown = read_as == "markdown"
     if shows_as_written("".join(lines)):  # nothing hidden: a line shows text when it is not blank (decided in C)
         expected = [line for line in lines if not line.isspace() and line]

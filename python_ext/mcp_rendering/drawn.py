@@ -8,8 +8,9 @@ apart two a reader can.
   grouping: `1,377,600`, `1.377.600`, `1 377 600` (no-break, narrow no-break or thin space; a plain space only in a
   table cell holding nothing else) and `1'377'600` all read `1377600`. The decimal mark is the one the number's own
   grouping implies (`1.377.600,5`), else the one the transcript's numbers agree on (`decimal_mark`), `.` when they
-  do not say; a number written as the result writes it reads as the result's does, with `.` (`numbers_in`), so it is
-  always the same value. A number reads as its sign (`-` for U+2212 MINUS SIGN), its digits and, when it has one,
+  do not say, counting only the transcript's own numbers: one written exactly as the result writes it
+  (`numbers_in`) is the result's, in the result's convention, and tells nothing of the transcript's. The result's
+  numbers read with `.`. A number reads as its sign (`-` for U+2212 MINUS SIGN), its digits and, when it has one,
   `.` and its fraction digits: nothing is rounded, no digit is added or dropped (`1.50` is not `1.5`), and a sign
   apart from its digits (`- 250`) or in parentheses stays as written.
 """
@@ -62,7 +63,7 @@ def may_change(text: str, decimal: str = ".") -> bool:
     return _marks_in(text) and _MAY_CHANGE_ASCII[decimal].search(text) is not None
 
 
-def lines_as_drawn(lines: Sequence[str], decimal: str = ".", result_numbers: Collection[str] = ()) -> list[str]:
+def lines_as_drawn(lines: Sequence[str], decimal: str = ".") -> list[str]:
     """`as_drawn` of each line, the lines it would leave as written found by one search of them all (in C)."""
     joined = "\n".join(lines)
     if joined.isascii() and not (_marks_in(joined) and _MAY_CHANGE_ASCII[decimal].search(joined)):
@@ -72,15 +73,21 @@ def lines_as_drawn(lines: Sequence[str], decimal: str = ".", result_numbers: Col
         starts.append(starts[-1] + len(line) + 1)
     marked = {bisect.bisect_right(starts, found.start()) - 1 for found in _MAY_CHANGE[decimal].finditer(joined)}
     return [
-        as_drawn(line, decimal, result_numbers) if number in marked or not line.isascii() else line
-        for number, line in enumerate(lines)
+        as_drawn(line, decimal) if number in marked or not line.isascii() else line for number, line in enumerate(lines)
     ]
 
 
-def decimal_mark(text: str) -> str:
-    """The decimal mark most numbers of `text` imply by their own form (`,` or `.`); `.` when they do not say."""
-    comma = len(_COMMA_DECIMAL.findall(text))
-    return "," if comma and comma > len(_POINT_DECIMAL.findall(text)) else "."
+def decimal_mark(text: str, copied: Collection[str] = ()) -> str:
+    """The decimal mark most numbers of `text` imply by their own form (`,` or `.`); `.` when they do not say.
+    Numbers written exactly as one of `copied` (`numbers_in` another text) are left out of the count."""
+    commas: list[str] = _COMMA_DECIMAL.findall(text)
+    if not commas:
+        return "."
+    points: list[str] = _POINT_DECIMAL.findall(text)
+    if copied and len(commas) > len(points):  # only then can leaving some out change the answer
+        commas = [number for number in commas if number not in copied]
+        points = [number for number in points if number not in copied]
+    return "," if len(commas) > len(points) else "."
 
 
 def _number(match: re.Match[str], decimal: str) -> str:
@@ -110,26 +117,22 @@ def _as_seen(text: str) -> str:
     return text
 
 
-def as_drawn(text: str, decimal: str = ".", result_numbers: Collection[str] = ()) -> str:
-    """`text` as a reader compares it: NFC, a dash-drawn space as `-`, numbers without their grouping; a number of
-    `result_numbers` (`numbers_in` the result) with `.` as the decimal mark, as the result's own are read. Draw a text
+def as_drawn(text: str, decimal: str = ".") -> str:
+    """`text` as a reader compares it: NFC, a dash-drawn space as `-`, numbers without their grouping. Draw a text
     once: where `,` is the decimal mark, `1,377` reads `1.377`, which drawn again reads `1377`."""
     text = _as_seen(text)
     if not _MAY_CHANGE[decimal].search(text):
         return text
-    if decimal != "." and result_numbers:
-        return _NUMBER.sub(lambda match: _number(match, "." if match[0] in result_numbers else decimal), text)
     return _NUMBER.sub(lambda match: _number(match, decimal), text)
 
 
 def numbers_in(texts: Iterable[str]) -> frozenset[str]:
-    """The numbers of `texts`, as written, that read otherwise where `,` is the decimal mark (`1.377`, `0,0`): the
-    result's, which a transcript writing one as the result does reads as the result does, so that no transcript can
-    make a number of the result read otherwise by the mark its own numbers imply."""
-    joined = _as_seen("\n".join(texts))
+    """The numbers of `texts` that imply a decimal mark (`decimal_mark`), as written (`12,5`, `6.75`): the result's,
+    which a transcript may write exactly so, and which are then not evidence of its own decimal mark."""
+    joined = "\n".join(texts)
     if not _MAY_CHANGE[","].search(joined):
         return frozenset()
-    return frozenset(match[0] for match in _NUMBER.finditer(joined) if _number(match, ",") != _number(match, "."))
+    return frozenset(_COMMA_DECIMAL.findall(joined)) | frozenset(_POINT_DECIMAL.findall(joined))
 
 
 def spaced_number(text: str) -> str:
@@ -143,7 +146,7 @@ def spaced_number(text: str) -> str:
     return text
 
 
-def cell_as_drawn(text: str, decimal: str = ".", result_numbers: Collection[str] = ()) -> str:
+def cell_as_drawn(text: str, decimal: str = ".") -> str:
     """A table cell as a reader compares it: as `as_drawn`, and a cell holding only a number grouped by plain spaces
     reads as that number (`spaced_number`)."""
-    return as_drawn(spaced_number(text), decimal, result_numbers)
+    return as_drawn(spaced_number(text), decimal)
