@@ -555,7 +555,8 @@ def test_a_message_past_the_bound_written_out_is_refused_within_it() -> None:
     twice["b"] = twice
     wide: list[Any] = list(range(1_000))
     wide.append(wide)
-    for message in ({"rows": doubled}, {"structuredContent": twice}, wide):
+    shared_wide = {"rows": [[0] * 10_000] * 100_000}  # under the bound one level up, a billion values the next
+    for message in ({"rows": doubled}, {"structuredContent": twice}, wide, shared_wide):
         with pytest.raises(MessageTooLargeError, match=f"more than {MAX_MESSAGE_VALUES} values"):
             check_finite_numbers(message)
     assert check_finite_numbers([[1, 2], {"a": "b"}]) == 6

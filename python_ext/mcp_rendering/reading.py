@@ -997,10 +997,8 @@ def check_finite_numbers(message: Any, *, checked: object = None, max_values: in
     for _ in range(MAX_MESSAGE_DEPTH + 1):
         values += len(level)
         if values > max_values:  # counted a level at a time: no cost a value
-            raise MessageTooLargeError(
-                f"the message holds more than {MAX_MESSAGE_VALUES} values as JSON writes it out (a value held in "
-                "several places counted in each), or holds itself: refused"
-            )
+            raise _too_large()
+        room = max_values - values  # for the level below, checked as it grows: a level of shared lists can be huge
         below: list[Any] = []
         extend = below.extend
         for value in level:
@@ -1011,8 +1009,12 @@ def check_finite_numbers(message: Any, *, checked: object = None, max_values: in
             # type lookup a value, not of several abstract instance checks.
             if kind is dict:
                 extend(value.values())
+                if len(below) > room:
+                    raise _too_large()
             elif kind is list:
                 extend(value)
+                if len(below) > room:
+                    raise _too_large()
             elif kind is str or kind is int or kind is bool or value is None:
                 continue
             elif isinstance(value, (float, Decimal)):
@@ -1020,20 +1022,30 @@ def check_finite_numbers(message: Any, *, checked: object = None, max_values: in
                     raise ValueError(f"the message holds the number {value}, which JSON cannot hold: refused")
             elif isinstance(value, (str, bytes, int)):  # a subclass (an enum's member, a tagged string) is its value
                 continue
-            elif isinstance(value, Mapping):
-                extend(cast("Mapping[Any, Any]", value).values())
-            elif isinstance(value, (list, tuple, set, frozenset)):
-                extend(cast("Iterable[Any]", value))
-            elif isinstance(value, BaseModel):
-                extend(member for _, member in value)
-            elif id(value) not in read_objects:  # a framework's result or a foreign model: what `as_wire` reads
-                read_objects.add(id(value))
-                extend(_read_by_as_wire(value))
+            else:
+                if isinstance(value, Mapping):
+                    extend(cast("Mapping[Any, Any]", value).values())
+                elif isinstance(value, (list, tuple, set, frozenset)):
+                    extend(cast("Iterable[Any]", value))
+                elif isinstance(value, BaseModel):
+                    extend(member for _, member in value)
+                elif id(value) not in read_objects:  # a framework's result or a foreign model: what `as_wire` reads
+                    read_objects.add(id(value))
+                    extend(_read_by_as_wire(value))
+                if len(below) > room:
+                    raise _too_large()
         if not below:
             return values
         level = below
     raise MessageTooLargeError(
         f"the message is nested more than {MAX_MESSAGE_DEPTH} levels deep, or holds itself: no JSON text gives it"
+    )
+
+
+def _too_large() -> MessageTooLargeError:
+    return MessageTooLargeError(
+        f"the message holds more than {MAX_MESSAGE_VALUES} values as JSON writes it out (a value held in several "
+        "places counted in each), or holds itself: refused"
     )
 
 
