@@ -195,6 +195,18 @@ def test_a_number_rewritten_in_the_transcripts_own_convention_is_the_same_value(
     assert audit_lines("Revenue 1.377 EUR\nMargin 2,5 %", ["Revenue 1,377 EUR", "Margin 2.5 %"], markup="text").clean
 
 
+@pytest.mark.parametrize(
+    ("shown", "value"),
+    [
+        ("| R | 1,377 |\n\nRef a2,5b.", 1.377),  # a number inside a word is text, no evidence of `,`
+        ("| R | 1.377 |\n\nRef a2,5b.", 1377),
+        ("| R | 1,377 |\n\nGrowth 12,5 %. Ref v6.75b w7.25z.", 1377),  # nor of `.`
+    ],
+)
+def test_numbers_inside_words_never_decide_the_transcripts_mark(shown: str, value: float) -> None:
+    assert _kinds(audit_document(shown, _one_row(value), markup="text")) == ["altered_row"]
+
+
 def test_the_transcripts_mark_is_the_one_its_own_numbers_imply_not_those_it_copies() -> None:
     """Numbers written exactly as the result writes them are the result's and say nothing of the transcript's
     convention; where its own numbers say `,`, every number of it reads so, copied or not, as its reader reads it:

@@ -116,9 +116,15 @@ def test_lines_as_drawn_is_as_drawn_of_each_line() -> None:
 
 
 def test_numbers_written_as_the_result_writes_them_are_no_evidence_of_the_transcripts_mark() -> None:
-    copied = numbers_in(["Rate 12,5", "a0,0", "1.377"])
-    assert copied == {"12,5", "0,0"}  # `1.377` implies no mark: it is no evidence either way
+    copied = numbers_in(["Rate 12,5", "0,0", "1.377", "a2,5"])
+    assert copied == {"12,5", "0,0"}  # `1.377` implies no mark, and `a2,5` is a word: no evidence either way
     assert decimal_mark("12,5 and 0,0", copied) == "."
     assert decimal_mark("12,5 and 3,5", copied) == ","
     assert decimal_mark("12,5 and 3,5 and 6.75", copied) == "."
     assert decimal_mark("12,5 and 0,0") == ","
+
+
+def test_a_number_inside_a_word_is_no_evidence_and_copied_points_are_left_out_too() -> None:
+    assert decimal_mark("Ref a2,5b") == "."
+    assert decimal_mark("12,5 v6.75b w7.25z") == ","
+    assert decimal_mark("2,5 6.75", numbers_in(["6.75"])) == ","

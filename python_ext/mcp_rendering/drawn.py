@@ -38,9 +38,9 @@ _MAY_CHANGE = {
     ",": re.compile(r"[\u2212\u1680]|\d[,.'\u2019\u00a0\u202f\u2009]\d"),
 }
 # Evidence of the decimal mark, counted in C: a grouping that can only be one (`1.377.600`, `1,377.5`), or a
-# fraction that cannot be a group (`12,5`, `6.75`).
-_COMMA_DECIMAL = re.compile(r"\d\.\d{3}[.,]\d|(?<![\d.,])\d+,(?:\d{1,2}|\d{4,})(?!\d|[.,]\d)")
-_POINT_DECIMAL = re.compile(r"\d,\d{3}[.,]\d|(?<![\d.,])\d+\.(?:\d{1,2}|\d{4,})(?!\d|[.,]\d)")
+# fraction that cannot be a group (`12,5`, `6.75`); never a number inside a word (`a2,5b`), which is text.
+_COMMA_DECIMAL = re.compile(r"(?<![^\W\d])\d\.\d{3}[.,]\d(?![^\W\d])|(?<![\w.,])\d+,(?:\d{1,2}|\d{4,})(?!\w|[.,]\d)")
+_POINT_DECIMAL = re.compile(r"(?<![^\W\d])\d,\d{3}[.,]\d(?![^\W\d])|(?<![\w.,])\d+\.(?:\d{1,2}|\d{4,})(?!\w|[.,]\d)")
 # The same for ASCII text, which holds none of their other characters (and no digit but 0-9): a pattern that starts
 # with a digit class is searched several times faster than one that starts with an alternation.
 _MAY_CHANGE_ASCII = {
@@ -84,7 +84,7 @@ def decimal_mark(text: str, copied: Collection[str] = ()) -> str:
     if not commas:
         return "."
     points: list[str] = _POINT_DECIMAL.findall(text)
-    if copied and len(commas) > len(points):  # only then can leaving some out change the answer
+    if copied:
         commas = [number for number in commas if number not in copied]
         points = [number for number in points if number not in copied]
     return "," if len(commas) > len(points) else "."
