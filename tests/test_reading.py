@@ -564,7 +564,7 @@ def test_a_message_past_the_bound_written_out_is_refused_within_it() -> None:
         check_finite_numbers([[1, 2], {"a": "b"}], max_values=5)
 
 
-def test_a_value_held_in_several_places_is_read_in_each_as_json_writes_it() -> None:
+def test_a_number_json_cannot_hold_in_a_value_held_in_several_places_is_found() -> None:
     shared = {"amount": 1.5}
     check_finite_numbers({"rows": [shared, shared, [shared]]})
     bad = {"amount": math.nan}
