@@ -129,9 +129,10 @@ def test_a_result_that_holds_itself_is_refused_and_shared_values_read_as_written
 
 
 @pytest.mark.timeout(60)
-def test_a_result_endless_written_out_is_refused_by_present_and_the_audit() -> None:
+def test_a_result_endless_written_out_is_refused_by_present_and_the_audit(monkeypatch: pytest.MonkeyPatch) -> None:
     """Held twice in itself, a value written out never ends; `present()` reads records before it checks numbers,
-    and both readings stop at `MAX_MESSAGE_VALUES`."""
+    and the records' walk stops at its bound (here a smaller one than `MAX_MESSAGE_VALUES`, for speed)."""
+    monkeypatch.setattr("mcp_rendering.records.MAX_MESSAGE_VALUES", 100_000)
     twice: dict[str, Any] = {}
     twice["a"] = twice
     twice["b"] = twice
