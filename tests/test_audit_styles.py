@@ -261,6 +261,16 @@ def test_a_value_grouped_by_plain_spaces_reads_as_its_number_on_both_sides(marku
     assert _kinds(audit_document("| R | 1 378 | 5 |", document, markup="text")) == ["altered_row"]
 
 
+def test_a_number_a_views_escape_parts_from_a_word_is_the_results_own() -> None:
+    """`12,5_` is a word as written; the Markdown view writes `12,5\\_`, where `12,5` reads as a number. It is still
+    the result's, no evidence of the transcript's mark, so the label `0,0` keeps its reading."""
+    document = Document(
+        title="12,5_", sections=(Section(id="s", title="", columns=(), rows=(Row(id="r", label="0,0"),)),)
+    )
+    result = {"content": [], "structuredContent": {"document": document.model_dump(mode="json")}}
+    assert audit(present({"name": "t"}, result).markdown, result, markup="markdown").clean
+
+
 def test_a_flipped_sign_is_caught_in_a_table_in_free_form_and_in_a_text_result() -> None:
     assert "altered_row" in _kinds(
         audit_document(_table("", [_ROWS[0], _ROWS[1].replace("-250", "250"), _ROWS[2]]), BALANCE)

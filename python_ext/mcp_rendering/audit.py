@@ -140,7 +140,7 @@ from mcp_rendering.envelope import LinkedRecord
 from mcp_rendering.host import Presentation, ResultState, linked_of_wire, state_of_wire, tool_result_wire
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, MessageTooLargeError, resolve_rendering
 from mcp_rendering.records import RecordsKind, ResultRecords, result_records, shows_text
-from mcp_rendering.render import column_cells, first_hidden, shows_as_written, text_escape, visible
+from mcp_rendering.render import column_cells, first_hidden, markdown_escape, shows_as_written, text_escape, visible
 from mcp_rendering.transcript import ShownLine, TranscriptView, read_markdown
 from mcp_rendering.types import CONTINUATION_ID, PARTIAL_MARKER
 
@@ -952,9 +952,10 @@ def _drawn_title(text: str) -> str:
 
 
 def _as_written(texts: list[str]) -> frozenset[str]:
-    """The numbers of the result's `texts` (`numbers_in`), as written and as a view shows them (`visible`: a hidden
-    character as its escape, which can join digits to a number)."""
-    return numbers_in([*texts, *map(visible, texts)])
+    """The numbers of the result's `texts` (`numbers_in`), as written and as the views show them (`visible`, a hidden
+    character as its escape; `markdown_escape`, Markdown's escapes): an escape can join digits to a number or part them
+    from a word."""
+    return numbers_in([*texts, *map(visible, texts), *map(markdown_escape, texts)])
 
 
 def _written(document: Document, null_display: str, linked: Sequence[LinkedRecord]) -> Iterable[str]:
