@@ -969,6 +969,14 @@ refused before the reading holds more than a few times the bound in memory."""
 class MessageTooLargeError(ValueError):
     """A message past `MAX_MESSAGE_DEPTH` or `MAX_MESSAGE_VALUES`, or one that holds itself: no JSON text gives it."""
 
+    @classmethod
+    def too_many_values(cls) -> MessageTooLargeError:
+        """The refusal of a message past `MAX_MESSAGE_VALUES`, in the words of every reader that bounds it."""
+        return cls(
+            f"the message holds more than {MAX_MESSAGE_VALUES} values as JSON writes it out (a value held in several "
+            "places counted in each), or holds itself: refused"
+        )
+
 
 def check_finite_numbers(message: Any, *, checked: object = None, max_values: int = MAX_MESSAGE_VALUES) -> int:
     """Refuse a message holding a number JSON cannot hold: a NaN or infinite float or Decimal, as a plain
@@ -997,7 +1005,7 @@ def check_finite_numbers(message: Any, *, checked: object = None, max_values: in
     for _ in range(MAX_MESSAGE_DEPTH + 1):
         values += len(level)
         if values > max_values:  # counted a level at a time: no cost a value
-            raise _too_large()
+            raise MessageTooLargeError.too_many_values()
         room = max_values - values  # for the level below, checked as it grows: a level of shared lists can be huge
         below: list[Any] = []
         extend = below.extend
@@ -1010,11 +1018,11 @@ def check_finite_numbers(message: Any, *, checked: object = None, max_values: in
             if kind is dict:
                 extend(value.values())
                 if len(below) > room:
-                    raise _too_large()
+                    raise MessageTooLargeError.too_many_values()
             elif kind is list:
                 extend(value)
                 if len(below) > room:
-                    raise _too_large()
+                    raise MessageTooLargeError.too_many_values()
             elif kind is str or kind is int or kind is bool or value is None:
                 continue
             elif isinstance(value, (float, Decimal)):
@@ -1033,19 +1041,12 @@ def check_finite_numbers(message: Any, *, checked: object = None, max_values: in
                     read_objects.add(id(value))
                     extend(_read_by_as_wire(value))
                 if len(below) > room:
-                    raise _too_large()
+                    raise MessageTooLargeError.too_many_values()
         if not below:
             return values
         level = below
     raise MessageTooLargeError(
         f"the message is nested more than {MAX_MESSAGE_DEPTH} levels deep, or holds itself: no JSON text gives it"
-    )
-
-
-def _too_large() -> MessageTooLargeError:
-    return MessageTooLargeError(
-        f"the message holds more than {MAX_MESSAGE_VALUES} values as JSON writes it out (a value held in several "
-        "places counted in each), or holds itself: refused"
     )
 
 

@@ -212,10 +212,7 @@ class _Walker:
             path, node, level = stack.pop()
             left -= 1
             if left < 0:
-                raise MessageTooLargeError(
-                    f"the message holds more than {MAX_MESSAGE_VALUES} values as JSON writes it out (a value held in "
-                    "several places counted in each), or holds itself: refused"
-                )
+                raise MessageTooLargeError.too_many_values()
             if isinstance(node, list) and level < MAX_DEPTH:
                 nested.append((path, cast("list[Any]", node), level))
                 continue
