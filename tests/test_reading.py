@@ -24,7 +24,7 @@ import mcp_types
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
 import mcp_rendering
 from mcp_rendering._null_text import blank, forbidden, usable_by_property
@@ -52,7 +52,7 @@ from mcp_rendering.reading import (
     resolve_rendering,
     usable_null_text,
 )
-from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID, RenderingHints
+from mcp_rendering.types import CONTINUATION_ID, EXTENSION_ID
 from tests.support.null_text import null_text_pattern
 
 
@@ -1100,14 +1100,7 @@ _DIRECTIVE_READS = "mode verbatim, complete not stated, guidance absent, nullDis
 
 @pytest.mark.parametrize(
     ("value", "kind"),
-    [
-        (True, "a boolean"),
-        (0, "a number"),
-        (2.5, "a number"),
-        ("summarizable", "a string"),
-        ([{"mode": "summarizable"}], "an array"),
-        ({"mode"}, "set"),  # built in memory, not JSON: named by its Python type
-    ],
+    [(True, "a boolean"), (0, "a number"), (2.5, "a number"), ({"mode"}, "set")],  # a set: built in memory
 )
 def test_a_carrier_that_is_no_object_says_what_it_is(value: Any, kind: str) -> None:
     directive, problems = read_rendering_object(value, "C")
@@ -1115,100 +1108,11 @@ def test_a_carrier_that_is_no_object_says_what_it_is(value: Any, kind: str) -> N
     assert problems == (Problem("C", None, f"{kind}, not an object", _DIRECTIVE_READS),)
 
 
-_GUIDANCE_NO_TEXT = "Input should be a valid string (got {})"
-
-
-@pytest.mark.parametrize(
-    ("directive", "detail"),
-    [  # a value's repr up to 80 characters is shown whole, a longer one cut to 80; a long text keeps its two ends
-        ({"guidance": ["a" * 36, "b" * 36]}, _GUIDANCE_NO_TEXT.format(repr(["a" * 36, "b" * 36]))),
-        ({"guidance": ["a" * 36, "b" * 37]}, _GUIDANCE_NO_TEXT.format(repr(["a" * 36, "b" * 37])[:77] + "...")),
-        ({"mode": "x" * 100}, repr("x" * 27)[:-1] + "..." + repr("x" * 28)[1:] + " is not a registered value"),
-    ],
-    ids=["80", "81", "long text"],
-)
-def test_a_problem_shows_what_was_sent_within_80_characters(directive: dict[str, Any], detail: str) -> None:
-    _, problems = read_rendering_object(directive, "C")
-    assert [problem.detail for problem in problems] == [detail]
-
-
-def test_a_mistyped_member_says_what_was_expected_and_what_came(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="mcp_rendering"):
-        _, problems = read_rendering_object({"complete": "yes", "mode": "sideways"}, "C")
-    assert [str(problem) for problem in problems] == [
-        "C.complete: Input should be a valid boolean (got 'yes'); read as not stated",
-        "C.mode: 'sideways' is not a registered value; read as verbatim",
+def test_a_long_text_in_a_problem_keeps_its_two_ends() -> None:
+    _, problems = read_rendering_object({"mode": "a" * 50 + "b" * 50}, "C")
+    assert [problem.detail for problem in problems] == [
+        "'" + "a" * 27 + "..." + "b" * 28 + "' is not a registered value"
     ]
-    assert caplog.messages == [
-        "malformed C.complete: Input should be a valid boolean (got 'yes'); read as not stated",
-        "unregistered C.mode: 'sideways' is not a registered value; read as verbatim",
-    ]
-
-
-class _ToolOfTheFirstLine(BaseModel):
-    """A tool model as the SDK's 1.x line spells its fields: by their wire names."""
-
-    model_config = ConfigDict(extra="allow")
-    name: Any = None
-    inputSchema: dict[str, Any] | None = None  # the wire name, as that line has it
-    annotations: dict[str, Any] | None = None
-
-
-class _ResultOfTheFirstLine(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    content: list[Any] = []
-    isError: Any = None
-
-
-class _FrameworkTool(BaseModel):
-    name: str = "ledger"
-    description: str = "a framework's own tool object: no input schema"
-
-
-@pytest.mark.parametrize(
-    ("form", "defined"),
-    [
-        (_ToolOfTheFirstLine(name="ledger", inputSchema={"type": "object"}), True),
-        (mcp_types.Tool.model_validate({"name": "ledger", "inputSchema": {"type": "object"}}), True),
-        ({"name": "ledger", "inputSchema": {"type": "object"}}, True),
-        (_FrameworkTool(), False),
-        ({"name": "ledger"}, False),
-    ],
-    ids=["1.x model", "2.x model", "wire", "framework model", "wire without a schema"],
-)
-def test_a_tool_is_its_definition_in_every_form_that_holds_an_input_schema(form: Any, defined: bool) -> None:
-    effective = resolve_rendering(form, result())
-    assert (effective.tool_defined, effective.tool_name) == (defined, "ledger")
-
-
-@pytest.mark.parametrize(("declared", "broken"), [({"cursor": {"type": "string"}}, False), ({}, True)])
-def test_the_first_lines_tool_declares_its_continuation_argument_in_its_input_schema(
-    declared: dict[str, Any], broken: bool
-) -> None:
-    wire = tool()
-    the_tool = _ToolOfTheFirstLine.model_validate({**wire, "inputSchema": {"type": "object", "properties": declared}})
-    assert resolve_rendering(the_tool, result()).continuation_declaration_broken is broken
-
-
-@pytest.mark.parametrize("name", [7, None, ["ledger"]])
-def test_a_tool_name_that_is_no_string_is_no_name(name: Any) -> None:
-    for form in (_ToolOfTheFirstLine(name=name, inputSchema={}), {"name": name, "inputSchema": {}}):
-        assert resolve_rendering(form, result()).tool_name is None
-
-
-def test_the_first_lines_models_are_read_by_their_wire_named_fields() -> None:
-    """The core form of a tool and a result of the 1.x line: annotations and isError by their own field names, the
-    directive kept as an extra member, so a verbatim tool's error stays verbatim as it does from the wire."""
-    verbatim_tool = _ToolOfTheFirstLine(name="t", inputSchema={}, annotations={"verbatimHint": True})
-    error = _ResultOfTheFirstLine.model_validate({"isError": True, "_rendering": {"mode": "summarizable"}})
-    effective = resolve_rendering(verbatim_tool, error, core_form=True)
-    assert (effective.mode, effective.source, effective.hints.verbatim_hint) == ("verbatim", "tool.annotations", True)
-    summarizable = _ResultOfTheFirstLine.model_validate({"isError": False, "_rendering": {"mode": "summarizable"}})
-    effective = resolve_rendering(verbatim_tool, summarizable, core_form=True)
-    assert (effective.mode, effective.source) == ("summarizable", "result._rendering")
-    for flag in ("true", 1):  # `isError: true` exactly, as from the wire
-        not_quite = _ResultOfTheFirstLine.model_validate({"isError": flag, "_rendering": {"mode": "summarizable"}})
-        assert resolve_rendering(verbatim_tool, not_quite, core_form=True).mode == "summarizable"
 
 
 _TWICE_IN_META = f'"_meta": {{"{EXTENSION_ID}": {{}}, "{EXTENSION_ID}": {{}}}}'
@@ -1231,33 +1135,18 @@ _TWICE_IN_META = f'"_meta": {{"{EXTENSION_ID}": {{}}, "{EXTENSION_ID}": {{}}}}'
             "annotations given more than once in the message",
             "tool.annotations",
         ),
-        (
-            '{"content": [], ' + _TWICE_IN_META + "}",
-            ("_meta", EXTENSION_ID),
-            f"CallToolResult._meta[{EXTENSION_ID!r}]",
-            "carrier key given more than once in _meta",
-            "result._meta",
-        ),
-        (
-            '{"content": [], "_rendering": {}, "_rendering": {}}',
-            ("_rendering",),
-            "CallToolResult._rendering",
-            "_rendering given more than once in the message",
-            "result._rendering",
-        ),
     ],
-    ids=["hints", "core hints", "directive", "core directive"],
+    ids=["hints", "core hints"],
 )
-def test_a_carrier_set_where_the_message_repeated_it_is_reported_on_its_own_carrier(
+def test_hints_set_where_the_message_repeated_them_are_reported_on_their_own_carrier(
     text: str, position: tuple[str, ...], carrier: str, detail: str, source: str
 ) -> None:
-    """The value the parser marked is replaced after the parse: the message still remembers the repetition, and the
-    problem names the carrier that was read in its place, tool or result, `_meta` or core form."""
+    """The value the parser marked is replaced after the parse: the message still remembers the repetition (as it
+    does for a result's carriers), and the problem names the tool's carrier that was read in its place."""
     message = parse_json(text)
     holder = message if len(position) == 1 else message[position[0]]
-    holder[position[-1]] = {"summarizeOkHint": True} if carrier.startswith("Tool") else {"mode": "summarizable"}
-    the_tool, the_result = (message, None) if carrier.startswith("Tool") else (None, message)
-    effective = resolve_rendering(the_tool, the_result, core_form=True)
+    holder[position[-1]] = {"summarizeOkHint": True}
+    effective = resolve_rendering(message, None, core_form=True)
     assert effective.problems == (Problem(carrier, None, detail, "unclean"),)
     assert (effective.mode, effective.source) == ("verbatim", source)
 
@@ -1276,7 +1165,7 @@ def test_a_value_that_stands_for_its_text_or_number_does_not_end_the_search() ->
             check_finite_numbers([first, math.nan])
 
 
-def test_what_as_wire_would_read_of_an_object_is_what_is_counted_and_checked() -> None:
+def test_what_as_wire_would_read_of_an_object_is_what_is_counted() -> None:
     class Noted(BaseModel):
         rows: list[Any]
         note: str | None = None
@@ -1290,61 +1179,13 @@ def test_what_as_wire_would_read_of_an_object_is_what_is_counted_and_checked() -
             return [math.nan]
 
     @dataclasses.dataclass
-    class FrameworkResult:
-        content: list[Any]
-        structured_content: Any
-        is_error: Any
-        meta: Any = None
-
-    @dataclasses.dataclass
     class Defaults:
         value: float = math.nan
 
-    # the object itself, the dump, its list, its number
-    assert check_finite_numbers(ForeignModel()) == 4
+    assert check_finite_numbers(ForeignModel()) == 4  # the object, its dump, the dump's list and its number
     assert check_finite_numbers(DumpsAList()) == 1
     assert check_finite_numbers({"a": object()}) == 2  # neither JSON nor a model: nothing more of it is read
-    assert check_finite_numbers(Defaults) == 1  # a dataclass itself, not an instance: no fields of its own
-    plain = FrameworkResult([], None, False)
-    assert check_finite_numbers(plain) == 5  # the object and the four members `as_wire` reads
-    for member in ("meta", "is_error"):  # read as `as_wire` reads them, beside content and structured_content
-        with pytest.raises(ValueError, match="which JSON cannot hold"):
-            check_finite_numbers(dataclasses.replace(plain, **{member: {"x": math.nan}}))
-
-
-@pytest.mark.parametrize(
-    "read",
-    [
-        lambda: resolve_rendering({"name": "t", "input_schema": {}}, None),
-        lambda: resolve_rendering(None, {"content": [], "structured_content": {}}),
-        lambda: read_tool_hints({"name": "t", "input_schema": {}}),
-        lambda: read_directive({"content": [], "is_error": True}),
-    ],
-    ids=["resolve: tool", "resolve: result", "hints", "directive"],
-)
-def test_every_reader_refuses_a_message_dumped_by_python_field_names(read: Any) -> None:
-    with pytest.raises(ValueError, match="by_alias=True"):
-        read()
-
-
-def test_the_readers_of_one_carrier_read_the_core_form_only_when_asked() -> None:
-    core_tool = {"name": "t", "inputSchema": {}, "annotations": {"summarizeOkHint": True}}
-    core_result = {"content": [], "_rendering": {"mode": "summarizable"}}
-    assert read_tool_hints(core_tool, core_form=True).summarize_ok_hint is True
-    assert read_tool_hints(core_tool).summarize_ok_hint is None
-    directive = read_directive(core_result, core_form=True)
-    assert directive is not None and directive.mode == "summarizable"
-    assert read_directive(core_result) is None
-    assert read_tool_hints(tool({"verbatimHint": False})).verbatim_hint is False
-
-
-def test_a_carrier_held_as_a_model_is_read_by_its_wire_names() -> None:
-    hints = RenderingHints(verbatim_hint=False, summarize_ok_hint=True)
-    the_tool = mcp_types.Tool.model_validate(
-        {"name": "t", "inputSchema": {"type": "object"}, "_meta": {EXTENSION_ID: hints}}
-    )
-    effective = resolve_rendering(the_tool, result())
-    assert (effective.mode, effective.source, effective.problems) == ("summarizable", "tool._meta", ())
+    assert check_finite_numbers(Defaults) == 1  # a dataclass itself is a class, not a result: its defaults unread
 
 
 @pytest.mark.parametrize(
@@ -1353,40 +1194,33 @@ def test_a_carrier_held_as_a_model_is_read_by_its_wire_names() -> None:
         (tool({}), False, True, "none"),  # an empty carrier is a carrier: this extension reads the tool's results
         (tool(None), False, False, "none"),
         (tool(None, annotations={"summarizeOkHint": False}), True, True, "none"),
-        (tool(None, annotations={"readOnlyHint": True}), True, False, "none"),
+        (tool(None, annotations={"readOnlyHint": True}), True, False, "none"),  # annotations without a hint
         (tool({"summarizeOkHint": True}), False, True, "tool._meta"),
         (tool(None, annotations={"summarizeOkHint": True}), True, True, "tool.annotations"),
     ],
 )
-def test_a_tool_has_a_hints_carrier_when_either_form_is_there_to_read(
+def test_a_tool_has_a_hints_carrier_when_its_carrier_or_an_annotation_hint_is_there(
     the_tool: dict[str, Any], core_form: bool, has_carrier: bool, source: str
 ) -> None:
     effective = resolve_rendering(the_tool, {"content": []}, core_form=core_form)
     assert (effective.tool_carrier, effective.source) == (has_carrier, source)
 
 
-def test_a_hints_carrier_set_to_null_where_the_message_repeated_it_is_still_a_carrier() -> None:
-    message = parse_json('{"name": "t", "inputSchema": {}, ' + _TWICE_IN_META + "}")
-    message["_meta"][EXTENSION_ID] = None
-    effective = resolve_rendering(message, {"content": []})
-    assert effective.tool_carrier and effective.mode == "verbatim"
-
-
-def test_a_later_parts_call_names_the_continuation_argument_and_the_next_continuation_is_still_followable() -> None:
-    effective = resolve_rendering(
-        tool(),
-        result(continuation={"argument": "cursor", "token": "page-3"}),
-        call_arguments={"year": 2025, "cursor": "page-2"},
-    )
-    assert effective.continuation is not None and effective.later_part and effective.call_token == "page-2"
-
-
-def test_a_broken_declaration_is_reported_once_beside_a_continuation() -> None:
-    effective = resolve_rendering(
-        tool(argument=5), result(continuation={"argument": "cursor", "token": "t"}), call_arguments={"year": 2025}
-    )
-    assert effective.continuation is None and effective.problems
-    assert len(set(effective.problems)) == len(effective.problems)
+@pytest.mark.parametrize("continuation", [None, {"argument": "cursor", "token": "t"}])
+@pytest.mark.parametrize("argument", [5, "page"])  # mistyped; well-formed, but not in the input schema
+def test_a_broken_declaration_is_logged_once(
+    argument: Any, continuation: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    broken = tool(argument=argument)
+    broken["inputSchema"]["properties"].pop("page", None)
+    with caplog.at_level(logging.WARNING, logger="mcp_rendering"):
+        effective = resolve_rendering(broken, result(continuation=continuation), call_arguments={"year": 2025})
+    declared = [p for p in effective.problems if p.carrier == f"Tool._meta[{CONTINUATION_ID!r}]"]
+    assert len(declared) == 1 and effective.continuation_declaration_broken
+    assert [message for message in caplog.messages if CONTINUATION_ID in message] == [
+        f"malformed {declared[0]}",
+        *(f"malformed {p}" for p in effective.problems if continuation and p.carrier.startswith("CallToolResult")),
+    ]
 
 
 # --- carriers given twice, as a parser sees them ------------------------------------------------------------------

@@ -684,6 +684,8 @@ class _Declaration:
     argument: str | None
     """The declared argument when the carrier is clean, well-formed and the `inputSchema` agrees; else None."""
     problems: tuple[Problem, ...]
+    named: str | None
+    """The argument the carrier names well-formed, clean or not: `read_continuation_argument`."""
 
     @property
     def broken(self) -> bool:
@@ -705,7 +707,7 @@ def _declaration(tool: Any) -> _Declaration:
         problem = Problem(_TOOL_CONTINUATION, "argument", "missing", "no continuation argument")
         logger.warning("malformed %s", problem)
         problems += (problem,)
-    return _Declaration(reading.present, declared, problems)
+    return _Declaration(reading.present, declared, problems, reading.well_formed.get("argument"))
 
 
 def _declared_reading(tool: Any) -> _Read:
@@ -778,6 +780,17 @@ def read_continuation(
     Raises:
         ValueError: `now` without a time zone (`expiresAt` is a UTC time).
     """
+    return _read_continuation(tool, result, original_arguments, now, None)
+
+
+def _read_continuation(
+    tool: Any,
+    result: Any,
+    original_arguments: Mapping[str, Any] | None,
+    now: datetime | None,
+    declaration: _Declaration | None,
+) -> ContinuationReading:
+    """`read_continuation`, with the tool's declaration when the caller has read it already: read (and logged) once."""
     if now is not None and now.utcoffset() is None:
         raise ValueError("now must be a timezone-aware datetime, such as datetime.now(timezone.utc)")
     check_wire_names(result)
@@ -787,7 +800,7 @@ def read_continuation(
     if not reading.present:
         return ContinuationReading()
     problems = list(reading.problems)
-    declaration = _declaration(tool)
+    declaration = declaration or _declaration(tool)
     problems.extend(declaration.problems)
     declared = declaration.argument
     reported = len(problems)
@@ -1219,12 +1232,12 @@ def resolve_rendering(
     check_wire_names(result)
     directive, directive_source, result_problems = _read_result(result, core_form)
     hints, hint_source, tool_problems = _read_tool(tool, core_form)
+    declaration = _declaration(tool)  # read once: each reading logs its problems
     # Any well-formed declared argument, clean carrier or not: being read as a later part only shows more.
-    declared = read_continuation_argument(tool)
+    declared = declaration.named
     if original_arguments is None and call_arguments is not None:
         original_arguments = {name: value for name, value in call_arguments.items() if name != declared}
-    continuation = read_continuation(tool, result, original_arguments=original_arguments, now=now)
-    declaration = _declaration(tool)
+    continuation = _read_continuation(tool, result, original_arguments, now, declaration)
     # The tool carrier's problems are always reported; with a result carrier they are among its problems.
     declaration_problems = () if continuation.present else declaration.problems
     problems = result_problems + tool_problems + declaration_problems + continuation.problems
