@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from datetime import datetime
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import mcp_types
@@ -53,7 +54,7 @@ from mcp_rendering.examples.screening_data import BATCH_SIZE, screening_document
 from mcp_rendering.host import present
 from mcp_rendering.patch import installed
 from mcp_rendering.reading import combine_parts, resolve_rendering
-from mcp_rendering.types import RESULT_STRUCTURED_KEY
+from mcp_rendering.types import CONTINUATION_ID, RESULT_STRUCTURED_KEY
 
 T = TypeVar("T")
 
@@ -108,6 +109,35 @@ def row_ids(result: mcp_types.CallToolResult) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------------ over stdio
+
+
+@pytest.mark.parametrize(
+    ("module", "tool"),
+    [
+        ("mcp_rendering.examples.financial", "financial_statements"),
+        ("mcp_rendering.examples.screening", "screening_report"),
+        ("tests.support.hostile_server", "huge"),
+    ],
+)
+def test_a_reference_call_of_the_adapters_tests_is_answered_alike_by_every_start(module: str, tool: str) -> None:
+    """The adapters' tests (tests/integrations/conftest.py, `reference_result`) make each of these calls once per
+    session and compare the records of every later answer with it: that holds only if two starts of the server,
+    under different hash seeds, send the same bytes but for a continuation's token and expiry, issued per call."""
+
+    async def answer(hash_seed: str) -> str:
+        root = Path(__file__).parents[1]
+        environment = {"PYTHONHASHSEED": hash_seed}
+        parameters = StdioServerParameters(command=sys.executable, args=["-m", module], env=environment, cwd=root)
+        async with Client(parameters, read_timeout_seconds=30) as client:
+            result = await client.call_tool(tool, {})
+        sent = result.model_dump_json(by_alias=True, exclude_none=True)
+        continuation = (result.meta or {}).get(CONTINUATION_ID)
+        if continuation is None:
+            return sent
+        return sent.replace(continuation["token"], "<token>").replace(continuation["expiresAt"], "<expiry>")
+
+    first, second = (asyncio.run(answer(hash_seed)) for hash_seed in ("1", "2"))
+    assert first == second
 
 
 @pytest.mark.parametrize("example", sorted(EXAMPLES))

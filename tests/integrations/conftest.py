@@ -15,11 +15,12 @@ imported before they run. `MCP_RENDERING_FORK_SERVERS=0` starts each server on t
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +90,38 @@ def example_python() -> str:
     if not Path(python).is_file():
         pytest.fail(f"no interpreter for the example servers at {python}: set MCP_RENDERING_SERVER_PYTHON")
     return python
+
+
+_REFERENCE_PROBE = """\
+import anyio, json, sys
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+async def main():
+    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])
+    async with Client(stdio_client(params)) as client:
+        result = await client.call_tool(sys.argv[2], json.loads(sys.argv[3]))
+    print(result.model_dump_json(by_alias=True, exclude_none=True))
+anyio.run(main)
+"""
+_references: dict[str, str] = {}  # each call's wire JSON, by module, tool and arguments
+
+
+def reference_result(module: str, tool: str, arguments: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The result of one call as the server sends it: read with the SDK's own client, on the project's interpreter,
+    from a real start of the server (not a forked one). A call is made once per session: a server answers the same
+    call alike but for a continuation's token and expiry, issued per call (tests/test_examples.py checks it), and the
+    tests compare records with it, never a token. Each caller gets its own copy."""
+    key = json.dumps([module, tool, dict(arguments or {})], sort_keys=True)
+    if key not in _references:
+        done = subprocess.run(
+            [_interpreter(), "-c", _REFERENCE_PROBE, module, tool, json.dumps(dict(arguments or {}))],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        )
+        _references[key] = done.stdout
+    return json.loads(_references[key])
 
 
 def page_examples(page: str) -> list[str]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ from mcp_rendering.integrations.agno import (  # pyright: ignore[reportPrivateUs
 )
 from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
 from mcp_rendering.types import PARTIAL_MARKER
-from tests.integrations.conftest import ROOT, page_examples, run_example
+from tests.integrations.conftest import ROOT, page_examples, reference_result, run_example
 from tests.support.directive_server import DIRECTED_TEXT
 
 FINANCIAL = "mcp_rendering.examples.financial"
@@ -97,27 +96,11 @@ def _run(
     return asyncio.run(go())
 
 
-def _reference(python: str, module: str, name: str) -> dict[str, Any]:
-    probe = (
-        "import anyio, sys\n"
-        "from mcp import Client\n"
-        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
-        "async def main():\n"
-        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
-        "    async with Client(stdio_client(params)) as client:\n"
-        "        result = await client.call_tool(sys.argv[2], {})\n"
-        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
-        "anyio.run(main)\n"
-    )
-    done = subprocess.run([python, "-c", probe, module, name], capture_output=True, text=True, check=True, cwd=ROOT)
-    return json.loads(done.stdout)
-
-
 def test_the_route_answers_with_every_record_and_no_summary(example_python: str) -> None:
     final, model = _run(example_python, FINANCIAL, [("financial_statements", {})])
     assert model.calls == 1  # the model never read the result
     assert final.startswith('Verbatim result from tool "financial_statements" of server "example".')
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
@@ -129,7 +112,7 @@ def test_the_model_text_before_its_call_is_not_part_of_the_answer(example_python
 def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
     final, _ = _run(example_python, FINANCIAL, [("financial_statements", {})], markdown=True)
     assert final.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="markdown")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
@@ -628,7 +611,7 @@ def test_a_session_of_the_applications_own_answers_as_well_and_is_left_as_it_was
 
     final, model, attributes = asyncio.run(go())
     assert model.calls == 1
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
     assert "call_tool" not in attributes  # the application's session is never changed
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -39,7 +38,7 @@ from mcp_rendering import audit
 from mcp_rendering.integrations.answer import IMITATION_WARNING, UNSTATED_COMPLETENESS, other_calls_line
 from mcp_rendering.integrations.autogen import DirectAnswerAgent, DirectAnswerWorkbench, recording_session
 from mcp_rendering.types import PARTIAL_MARKER
-from tests.integrations.conftest import page_examples, run_example
+from tests.integrations.conftest import page_examples, reference_result, run_example
 from tests.integrations.login_server import NOT_LOGGED_IN
 from tests.integrations.marked_server import FAKE_CAPTION, HOSTILE_GUIDANCE
 from tests.support.directive_server import HINTED_TEXT
@@ -162,22 +161,6 @@ def _executions(result: Any) -> list[Any]:
     ]
 
 
-def _reference(python: str, module: str, name: str) -> dict[str, Any]:
-    probe = (
-        "import anyio, sys\n"
-        "from mcp import Client\n"
-        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
-        "async def main():\n"
-        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
-        "    async with Client(stdio_client(params)) as client:\n"
-        "        result = await client.call_tool(sys.argv[2], {})\n"
-        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
-        "anyio.run(main)\n"
-    )
-    done = subprocess.run([python, "-c", probe, module, name], capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
-
-
 def test_without_the_adapter_a_reflecting_agent_answers_with_the_summary(example_python: str) -> None:
     async def run() -> tuple[str, Any]:
         model = _model([("financial_statements", {})])
@@ -195,7 +178,7 @@ def test_the_route_answers_with_every_record_and_no_summary(example_python: str)
     assert len(model.create_calls) == 1  # the model was asked once: it never read the result
     message = result.messages[-1]
     assert isinstance(message, ToolCallSummaryMessage) and message.content.startswith(STATEMENTS)
-    report = audit(message.content, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(message.content, reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
     # What the model's context holds for the call is the same view, as AutoGen's event shows it.
     assert [item.content for item in _executions(result)] == [message.content]
@@ -206,7 +189,7 @@ def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -
     result, _ = asyncio.run(_run(example_python, FINANCIAL, turns, markdown=True))
     final = _final(result)
     assert final.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="markdown")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
@@ -215,7 +198,7 @@ def test_a_partial_result_answers_with_the_notice_first_and_every_record_in_orde
     final = _final(result)
     assert final.startswith('Verbatim result from tool "screening_report" of server "example".')
     assert final.split("\n\n")[1].startswith(PARTIAL_MARKER)
-    report = audit(final, _reference(example_python, SCREENING, "screening_report"), markup="text")
+    report = audit(final, reference_result(SCREENING, "screening_report"), markup="text")
     assert report.rows_expected == 100 and report.rows_intact == 100 and not report.reordered and report.clean
 
 
@@ -261,7 +244,7 @@ def test_a_turn_mixing_a_verbatim_and_another_tool_goes_back_to_the_model(exampl
     executions = _executions(result)
     assert [item.name for item in executions] == ["financial_statements", "key_figures"]
     assert [item.is_error for item in executions] == [False, False]
-    report = audit(executions[0].content, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(executions[0].content, reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
@@ -469,7 +452,7 @@ def test_the_applications_own_workbench_of_the_tools_makes_each_call(example_pyt
 
     result, own, model = asyncio.run(run())
     assert own.calls == [("financial_statements", "call-0-1")] and len(model.create_calls) == 1
-    report = audit(_final(result), _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(_final(result), reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_intact == 54 and report.clean
 
 
@@ -492,7 +475,7 @@ def test_a_tool_override_is_called_by_its_new_name_and_shown_and_allowed_by_the_
     result, names, model = asyncio.run(run())
     assert "statements" in names and "financial_statements" not in names  # the listing is the workbench's
     assert len(model.create_calls) == 1 and _final(result).startswith(STATEMENTS)
-    report = audit(_final(result), _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(_final(result), reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_intact == 54 and report.clean
 
 
@@ -524,7 +507,7 @@ def test_tools_loaded_without_the_recording_session_stay_autogens_own(example_py
 def test_a_huge_result_is_bounded_as_present_bounds_it(example_python: str) -> None:
     result, _ = asyncio.run(_run(example_python, FINANCIAL, [[("financial_statements", {})]], max_rows=3))
     final = _final(result)
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_intact == 3 and final.split("\n\n")[1].startswith(PARTIAL_MARKER)
 
 

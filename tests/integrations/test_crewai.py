@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,7 @@ from mcp_rendering.integrations.crewai import (  # pyright: ignore[reportPrivate
     _other_calls,
 )
 from mcp_rendering.types import PARTIAL_MARKER
-from tests.integrations.conftest import ROOT, page_examples, run_example
+from tests.integrations.conftest import ROOT, page_examples, reference_result, run_example
 from tests.support.directive_server import HINTED_TEXT
 
 FINANCIAL = "mcp_rendering.examples.financial"
@@ -86,22 +85,6 @@ def run(
         return _kickoff(loaded, llm, adapter.guardrail if guarded else None), llm
 
 
-def _reference(python: str, module: str, name: str) -> dict[str, Any]:
-    probe = (
-        "import anyio, sys\n"
-        "from mcp import Client\n"
-        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
-        "async def main():\n"
-        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
-        "    async with Client(stdio_client(params)) as client:\n"
-        "        result = await client.call_tool(sys.argv[2], {})\n"
-        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
-        "anyio.run(main)\n"
-    )
-    done = subprocess.run([python, "-c", probe, module, name], capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
-
-
 def test_without_the_adapter_the_model_summarizes(example_python: str) -> None:
     llm = ScriptedLLM(model="scripted", calls=[("financial_statements", "{}")])
     with MCPServerAdapter(_params(example_python, FINANCIAL)) as loaded:
@@ -113,7 +96,7 @@ def test_the_route_answers_with_every_record_and_no_model_step(example_python: s
     final, llm = run(example_python, FINANCIAL, "financial_statements")
     assert llm.steps == 1  # the model never read the result
     assert final.startswith(CAPTION + "\n\n")
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
@@ -145,7 +128,7 @@ def test_a_step_with_another_tool_before_the_verbatim_one_names_it_as_not_run_or
     assert llm.steps == 1
     line = f'In the same step, the model also called tool "key_figures", {REACHED}'
     assert final.startswith(f"{line}\n\n{CAPTION}\n\n") and "Revenue grew." not in final
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
@@ -194,7 +177,7 @@ def test_a_huge_result_is_bounded_and_says_so(example_python: str) -> None:
 def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
     final, _ = run(example_python, FINANCIAL, "financial_statements", markdown=True)
     assert final.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="markdown")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import subprocess
 import weakref
 from collections.abc import AsyncGenerator, Mapping, Sequence
 from pathlib import Path
@@ -28,7 +27,7 @@ from pydantic import Field
 from mcp_rendering import audit
 from mcp_rendering.integrations.google_adk import direct_answers
 from mcp_rendering.types import PARTIAL_MARKER
-from tests.integrations.conftest import page_examples, run_example
+from tests.integrations.conftest import page_examples, reference_result, run_example
 from tests.support.directive_server import DIRECTED_TEXT
 
 FINANCIAL = "mcp_rendering.examples.financial"
@@ -116,34 +115,18 @@ async def _run(
     return final, model
 
 
-def _reference(python: str, module: str, name: str) -> dict[str, Any]:
-    probe = (
-        "import anyio, sys\n"
-        "from mcp import Client\n"
-        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
-        "async def main():\n"
-        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
-        "    async with Client(stdio_client(params)) as client:\n"
-        "        result = await client.call_tool(sys.argv[2], {})\n"
-        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
-        "anyio.run(main)\n"
-    )
-    done = subprocess.run([python, "-c", probe, module, name], capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
-
-
 def test_the_route_answers_with_every_record_and_no_summary(example_python: str) -> None:
     final, calls = asyncio.run(_final(example_python, FINANCIAL, "financial_statements", {}))
     assert calls == 1  # the model never read the result
     assert final.startswith('Verbatim result from tool "financial_statements" of server "example".')
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
 def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
     final, _ = asyncio.run(_run(example_python, FINANCIAL, "financial_statements", {}, [], markdown=True))
     assert final.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="markdown")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 

@@ -8,7 +8,6 @@ the answer.
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from mcp_rendering import audit
 from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
 from mcp_rendering.integrations.haystack import DirectAnswerHook, direct_answers
 from mcp_rendering.types import PARTIAL_MARKER
-from tests.integrations.conftest import ROOT, page_examples, run_example
+from tests.integrations.conftest import ROOT, page_examples, reference_result, run_example
 from tests.support.directive_server import DIRECTED_TEXT
 from tests.support.imitating_server import FORGED_TEXT, IMITATION
 
@@ -79,28 +78,12 @@ def _run(
     return output["last_message"].text, output, generator
 
 
-def _reference(python: str, module: str, name: str) -> dict[str, Any]:
-    probe = (
-        "import anyio, sys\n"
-        "from mcp import Client\n"
-        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
-        "async def main():\n"
-        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
-        "    async with Client(stdio_client(params)) as client:\n"
-        "        result = await client.call_tool(sys.argv[2], {})\n"
-        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
-        "anyio.run(main)\n"
-    )
-    done = subprocess.run([python, "-c", probe, module, name], capture_output=True, text=True, check=True, cwd=ROOT)
-    return json.loads(done.stdout)
-
-
 def test_the_route_answers_with_every_record_and_no_summary(example_python: str) -> None:
     final, output, generator = _run(example_python, FINANCIAL, [("financial_statements", {})])
     assert generator.calls == 1 and output["exit_reason"] == "financial_statements"  # the model never read it
     assert final is not None
     assert final.startswith('Verbatim result from tool "financial_statements" of server "example".')
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
@@ -108,7 +91,7 @@ def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -
     final, _, _ = _run(example_python, FINANCIAL, [("financial_statements", {})], markdown=True)
     assert final is not None
     assert final.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="markdown")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
@@ -772,7 +755,7 @@ def test_an_agent_run_as_a_tool_ends_the_callers_run_with_its_view(example_pytho
     assert generator.calls == 1 and nested.calls == 1 and output["exit_reason"] == "analyst"
     assert final is not None
     assert final.startswith('Verbatim result from tool "financial_statements" of server "example".')
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 

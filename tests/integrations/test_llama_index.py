@@ -8,8 +8,6 @@ would receive (``str(AgentOutput)``).
 from __future__ import annotations
 
 import asyncio
-import json
-import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +23,7 @@ from mcp_rendering import audit
 from mcp_rendering.integrations.answer import DEFAULT_MAX_BYTES, join_answers
 from mcp_rendering.integrations.llama_index import DirectAnswerAgent, load_direct_answer_tools
 from mcp_rendering.types import PARTIAL_MARKER
-from tests.integrations.conftest import ROOT, page_examples, run_example
+from tests.integrations.conftest import ROOT, page_examples, reference_result, run_example
 from tests.support.directive_server import HINTED_TEXT
 
 FINANCIAL = "mcp_rendering.examples.financial"
@@ -85,24 +83,6 @@ def run(python: str, module: str, *tools: str, **options: Any) -> tuple[str, Scr
     return asyncio.run(_run(python, module, [(tool, {}) for tool in tools], **options))
 
 
-def _reference(python: str, module: str, name: str, arguments: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    probe = (
-        "import anyio, json, sys\n"
-        "from mcp import Client\n"
-        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
-        "async def main():\n"
-        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
-        "    async with Client(stdio_client(params)) as client:\n"
-        "        result = await client.call_tool(sys.argv[2], json.loads(sys.argv[3]))\n"
-        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
-        "anyio.run(main)\n"
-    )
-    done = subprocess.run(
-        [python, "-c", probe, module, name, json.dumps(arguments or {})], capture_output=True, text=True, check=True
-    )
-    return json.loads(done.stdout)
-
-
 def test_without_the_adapter_the_model_summarizes(example_python: str) -> None:
     final, script = run(example_python, FINANCIAL, "financial_statements", direct=False)
     assert final == SUMMARY and script.steps == 2
@@ -112,14 +92,14 @@ def test_the_route_answers_with_every_record_and_no_model_step(example_python: s
     final, script = run(example_python, FINANCIAL, "financial_statements")
     assert script.steps == 1  # the model never read the result
     assert final.startswith(CAPTION + "\n\n")
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
 def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
     final, _ = run(example_python, FINANCIAL, "financial_statements", markdown=True)
     assert final.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="markdown")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
@@ -154,7 +134,7 @@ def test_a_step_with_a_verbatim_tool_and_another_names_the_other_above_the_verba
     # LlamaIndex ends the run on the step's first return-direct result, whatever else the step called: the answer
     # opens with the host's line naming the other call, whose result no one reads.
     line = 'In the same step, the model also called tool "key_figures", whose result is not shown here.'
-    reference = _reference(example_python, FINANCIAL, "financial_statements")
+    reference = reference_result(FINANCIAL, "financial_statements")
     for tools in (("financial_statements", "key_figures"), ("key_figures", "financial_statements")):
         final, script = run(example_python, FINANCIAL, *tools)
         assert script.steps == 1, tools

@@ -45,7 +45,7 @@ from mcp_rendering.integrations.openai_agents import (
 )
 from mcp_rendering.reading import combine_parts
 from mcp_rendering.types import PARTIAL_MARKER
-from tests.integrations.conftest import ROOT, page_examples, records_in_text, run_example
+from tests.integrations.conftest import ROOT, page_examples, records_in_text, reference_result, run_example
 from tests.support.directive_server import DIRECTED_TEXT
 
 FINANCIAL = "mcp_rendering.examples.financial"
@@ -96,29 +96,6 @@ async def _run(
     return model, list(result.new_items), shown
 
 
-def _reference(python: str, module: str, name: str, args: Mapping[str, Any]) -> dict[str, Any]:
-    """The result as the server sends it, read with the SDK's own client in the project environment."""
-    probe = (
-        "import anyio, json, sys\n"
-        "from mcp import Client\n"
-        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
-        "async def main():\n"
-        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
-        "    async with Client(stdio_client(params)) as client:\n"
-        "        result = await client.call_tool(sys.argv[2], json.loads(sys.argv[3]))\n"
-        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
-        "anyio.run(main)\n"
-    )
-    done = subprocess.run(
-        [python, "-c", probe, module, name, json.dumps(dict(args))],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-    )
-    return json.loads(done.stdout)
-
-
 def test_host_side_imports_without_the_sdk() -> None:
     probe = (
         "import sys, json\n"
@@ -132,7 +109,7 @@ def test_host_side_imports_without_the_sdk() -> None:
 
 def test_model_gets_the_framing_and_every_record(example_python: str) -> None:
     model, items, shown = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})]))
-    raw = _reference(example_python, FINANCIAL, "financial_statements", {})
+    raw = reference_result(FINANCIAL, "financial_statements")
     texts = _texts(_function_output(model, 1))
     assert texts[0].startswith(FRAMING_HEADER) and "Mode: verbatim." in texts[0]
     assert records_in_text(texts, raw) == 54
@@ -160,7 +137,7 @@ def test_structured_content_mode_still_gets_the_framing(example_python: str) -> 
     assert not isinstance(output, str), "the SDK would have sent json.dumps(structuredContent) alone"
     texts = _texts(output)
     assert texts[0].startswith(FRAMING_HEADER)
-    raw = _reference(example_python, FINANCIAL, "financial_statements", {})
+    raw = reference_result(FINANCIAL, "financial_statements")
     assert records_in_text(texts, raw) == 54 and shown[0].presentation.complete
 
 
@@ -282,7 +259,7 @@ async def _route(
 
 def test_the_route_answers_with_every_record_and_no_model_turn(example_python: str) -> None:
     result, model = asyncio.run(_route(example_python, FINANCIAL, [("financial_statements", {})]))
-    raw = _reference(example_python, FINANCIAL, "financial_statements", {})
+    raw = reference_result(FINANCIAL, "financial_statements")
     assert len(model.calls) == 1  # the model never read the result
     answer = result.final_output
     # A plain `str`, as applications expect of a text final output.
@@ -296,7 +273,7 @@ def test_the_markdown_route_answers_with_the_fenced_form(example_python: str) ->
     result, _ = asyncio.run(_route(example_python, FINANCIAL, [("financial_statements", {})], markdown=True))
     answer = result.final_output
     assert isinstance(answer, str) and answer.startswith('Verbatim result from tool "financial\\_statements"')
-    report = audit(answer, _reference(example_python, FINANCIAL, "financial_statements", {}), markup="markdown")
+    report = audit(answer, reference_result(FINANCIAL, "financial_statements"), markup="markdown")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
@@ -352,7 +329,7 @@ def test_a_turn_of_many_verbatim_calls_is_bounded_as_a_whole(example_python: str
 
 
 def test_no_byte_bound_means_none_on_the_answer_either(example_python: str) -> None:
-    raw = _reference(example_python, HOSTILE, "huge", {})
+    raw = reference_result(HOSTILE, "huge")
     result, _ = asyncio.run(_route(example_python, HOSTILE, [("huge", {})], max_bytes=None))
     answer = result.final_output
     assert isinstance(answer, str) and len(answer.encode()) > 4 * DEFAULT_MAX_BYTES
@@ -612,7 +589,7 @@ def test_an_agent_under_a_caller_that_stops_on_it_or_hands_off_answers_with_the_
     result, model = asyncio.run(_under_another_agent(example_python, caller))
     answer = result.final_output
     assert isinstance(answer, str) and answer.startswith('Verbatim result from tool "financial_statements"')
-    report = audit(answer, _reference(example_python, FINANCIAL, "financial_statements", {}), markup="text")
+    report = audit(answer, reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
     assert len(model.calls) == 1  # the orchestrator's model never read the view
 
@@ -690,7 +667,7 @@ async def _callers_with_the_route(
 
 
 def _is_the_view(answer: Any, python: str) -> bool:
-    report = audit(answer, _reference(python, FINANCIAL, "financial_statements", {}), markup="text")
+    report = audit(answer, reference_result(FINANCIAL, "financial_statements"), markup="text")
     return (
         isinstance(answer, str)
         and answer.startswith('Verbatim result from tool "financial_statements" of server "example".')

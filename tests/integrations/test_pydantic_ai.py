@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,7 +47,7 @@ from mcp_rendering import audit
 from mcp_rendering.integrations.answer import IMITATION_WARNING, UNSTATED_COMPLETENESS
 from mcp_rendering.integrations.pydantic_ai import DirectAnswers
 from mcp_rendering.types import PARTIAL_MARKER
-from tests.integrations.conftest import page_examples, run_example
+from tests.integrations.conftest import page_examples, reference_result, run_example
 from tests.integrations.marked_server import FAKE_CAPTION, HOSTILE_GUIDANCE
 
 FINANCIAL = "mcp_rendering.examples.financial"
@@ -101,22 +100,6 @@ async def _run(
     return result.output, script
 
 
-def _reference(python: str, module: str, name: str) -> dict[str, Any]:
-    probe = (
-        "import anyio, sys\n"
-        "from mcp import Client\n"
-        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
-        "async def main():\n"
-        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
-        "    async with Client(stdio_client(params)) as client:\n"
-        "        result = await client.call_tool(sys.argv[2], {})\n"
-        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
-        "anyio.run(main)\n"
-    )
-    done = subprocess.run([python, "-c", probe, module, name], capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
-
-
 def test_without_the_adapter_the_output_is_the_summary(example_python: str) -> None:
     output, script = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})], helped=False))
     assert output == SUMMARY and script.requests == 2
@@ -126,14 +109,14 @@ def test_the_route_answers_with_every_record_and_no_summary(example_python: str)
     output, script = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})]))
     assert script.requests == 1  # the model never read the result
     assert output.startswith('Verbatim result from tool "financial_statements" of server "example".')
-    report = audit(output, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(output, reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
 def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
     output, _ = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})], markdown=True))
     assert output.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
-    report = audit(output, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    report = audit(output, reference_result(FINANCIAL, "financial_statements"), markup="markdown")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
@@ -232,7 +215,7 @@ def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> 
 
 def test_a_huge_result_is_bounded_as_present_bounds_it(example_python: str) -> None:
     output, _ = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})], max_rows=3))
-    report = audit(output, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(output, reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_intact == 3 and output.split("\n\n")[1].startswith(PARTIAL_MARKER)
 
 
@@ -672,7 +655,7 @@ def test_the_toolsets_app_record_that_the_route_reads_is_pinned(example_python: 
 
     _, (returned, mapped) = asyncio.run(run(FINANCIAL, [("financial_statements", {})]))
     assert isinstance(returned, ToolReturn) and returned.return_value == mapped
-    sent = _reference(example_python, FINANCIAL, "financial_statements")
+    sent = reference_result(FINANCIAL, "financial_statements")
     wire = ("content", "structuredContent", "_meta", "isError")  # the result's members (not the protocol's)
     assert returned.metadata["mcp_app"]["result"] == {key: sent[key] for key in wire}
 

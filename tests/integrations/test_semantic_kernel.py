@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -46,7 +45,7 @@ from mcp_rendering.integrations.semantic_kernel import (
     direct_answers,
 )
 from mcp_rendering.types import PARTIAL_MARKER
-from tests.integrations.conftest import ROOT, page_examples, run_example
+from tests.integrations.conftest import ROOT, page_examples, reference_result, run_example
 from tests.integrations.marked_server import FAKE_CAPTION, HOSTILE_GUIDANCE
 
 FINANCIAL = "mcp_rendering.examples.financial"
@@ -132,24 +131,6 @@ async def _run(
     return response.message, service
 
 
-def _reference(python: str, module: str, name: str, arguments: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    probe = (
-        "import anyio, json, sys\n"
-        "from mcp import Client\n"
-        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
-        "async def main():\n"
-        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
-        "    async with Client(stdio_client(params)) as client:\n"
-        "        result = await client.call_tool(sys.argv[2], json.loads(sys.argv[3]))\n"
-        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
-        "anyio.run(main)\n"
-    )
-    done = subprocess.run(
-        [python, "-c", probe, module, name, json.dumps(arguments or {})], capture_output=True, text=True, check=True
-    )
-    return json.loads(done.stdout)
-
-
 def test_without_the_adapter_the_final_message_is_the_summary(example_python: str) -> None:
     message, service = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})], helped=False))
     assert str(message) == SUMMARY and service.requests == 2
@@ -161,14 +142,14 @@ def test_the_route_answers_with_every_record_and_no_summary(example_python: str)
     assert message.role == AuthorRole.ASSISTANT and message.metadata[ANSWER_METADATA_KEY] is True
     assert str(message) == message.content
     assert str(message).startswith('Verbatim result from tool "financial_statements" of server "example".')
-    report = audit(str(message), _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(str(message), reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
 def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
     message, _ = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})], markdown=True))
     assert str(message).startswith('Verbatim result from tool "financial\\_statements" of server "example".')
-    report = audit(str(message), _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    report = audit(str(message), reference_result(FINANCIAL, "financial_statements"), markup="markdown")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
@@ -242,7 +223,7 @@ def test_a_partial_result_answers_with_the_notice_first(example_python: str) -> 
 
 def test_a_huge_result_is_bounded_as_present_bounds_it(example_python: str) -> None:
     message, _ = asyncio.run(_run(example_python, FINANCIAL, [("financial_statements", {})], max_rows=3))
-    reference = _reference(example_python, FINANCIAL, "financial_statements")
+    reference = reference_result(FINANCIAL, "financial_statements")
     report = audit(str(message), reference, markup="text")
     assert report.rows_intact == 3 and str(message).split("\n\n")[1].startswith(PARTIAL_MARKER)
 
@@ -848,7 +829,7 @@ def test_an_agent_given_as_a_plugin_ends_the_callers_turn_with_its_view(example_
     assert message.role == AuthorRole.ASSISTANT and message.metadata[ANSWER_METADATA_KEY] is True
     assert str(message) == message.content
     assert str(message).startswith('Verbatim result from tool "financial_statements" of server "example".')
-    report = audit(str(message), _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(str(message), reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
     # Not named in the caller's line: the caller's model reads the view and answers.
     unlisted, caller, _ = asyncio.run(_run_nested(example_python, [ASK_ANALYST], listed=False))
@@ -857,7 +838,7 @@ def test_an_agent_given_as_a_plugin_ends_the_callers_turn_with_its_view(example_
 
 def test_the_nested_agents_view_has_its_own_bounds_not_the_callers(example_python: str) -> None:
     """As the page says: the agent's line bounds its view, whatever the caller's line gives."""
-    reference = _reference(example_python, FINANCIAL, "financial_statements")
+    reference = reference_result(FINANCIAL, "financial_statements")
     bound = {"max_bytes": 2000}
     whole, _, _ = asyncio.run(_run_nested(example_python, [ASK_ANALYST], caller_bound=bound))
     assert audit(str(whole), reference, markup="text").rows_intact == 54 and len(str(whole).encode()) > 2000

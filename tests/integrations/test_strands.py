@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import subprocess
 import weakref
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -27,7 +26,7 @@ from mcp_rendering import audit
 from mcp_rendering.integrations.answer import UNSTATED_COMPLETENESS
 from mcp_rendering.integrations.strands import DirectAnswerMCPClient, DirectAnswers
 from mcp_rendering.types import PARTIAL_MARKER
-from tests.integrations.conftest import ROOT, page_examples, run_example
+from tests.integrations.conftest import ROOT, page_examples, reference_result, run_example
 from tests.support.directive_server import DIRECTED_TEXT
 
 FINANCIAL = "mcp_rendering.examples.financial"
@@ -91,34 +90,18 @@ def _run(python: str, module: str, script: Sequence[tuple[str, dict[str, Any]]],
     return str(result), (model, result)
 
 
-def _reference(python: str, module: str, name: str) -> dict[str, Any]:
-    probe = (
-        "import anyio, sys\n"
-        "from mcp import Client\n"
-        "from mcp.client.stdio import StdioServerParameters, stdio_client\n"
-        "async def main():\n"
-        "    params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])\n"
-        "    async with Client(stdio_client(params)) as client:\n"
-        "        result = await client.call_tool(sys.argv[2], {})\n"
-        "    print(result.model_dump_json(by_alias=True, exclude_none=True))\n"
-        "anyio.run(main)\n"
-    )
-    done = subprocess.run([python, "-c", probe, module, name], capture_output=True, text=True, check=True, cwd=ROOT)
-    return json.loads(done.stdout)
-
-
 def test_the_route_answers_with_every_record_and_no_summary(example_python: str) -> None:
     final, (model, result) = _run(example_python, FINANCIAL, [("financial_statements", {})])
     assert model.calls == 1 and result.stop_reason == "end_turn"  # the model never read the result
     assert final.startswith('Verbatim result from tool "financial_statements" of server "example".')
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="text")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="text")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
 def test_the_markdown_option_answers_with_the_fenced_form(example_python: str) -> None:
     final, _ = _run(example_python, FINANCIAL, [("financial_statements", {})], markdown=True)
     assert final.startswith('Verbatim result from tool "financial\\_statements" of server "example".')
-    report = audit(final, _reference(example_python, FINANCIAL, "financial_statements"), markup="markdown")
+    report = audit(final, reference_result(FINANCIAL, "financial_statements"), markup="markdown")
     assert report.rows_expected == 54 and report.rows_intact == 54 and report.clean
 
 
