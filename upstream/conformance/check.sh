@@ -20,6 +20,9 @@
 # Known failures are listed, with their reasons, in expected-failures/<run>.yml (the suite's baseline format; an
 # entry that starts passing fails the run until it is removed). Every CLI run is made; the check fails at the end
 # when one of them failed.
+# Steps 2 and 3 read only the suite, the patches, this script and Node: a pass of theirs is recorded by the digest of
+# those (scripts/passed_before.py), and a later run with the same inputs builds the suite without checking it again
+# (MCP_RENDERING_RECHECK=1 checks it anyway). Steps 4 to 6 read the project's servers and host: they run every time.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -77,22 +80,43 @@ vitest() { # label, then the vitest arguments; in its own process group, as some
   sed 's/\x1b\[[0-9;]*m//g' "$logs/$label.txt" | grep -E '^ *(Test Files|Tests) ' || true
 }
 
-echo "== 0001-rendering-scenarios.patch alone: npm ci, build, check, npm test"
+"$node22" --version >"$cache/conformance-node-version"
+suite_inputs=("$here/patches" "$here/check.sh" "$root/scripts/gen_conformance_patch.py" "$snapshot"
+  "$cache/conformance-node-version")
+suite_checked=false
+if "$python" "$root/scripts/passed_before.py" conformance-suite --query "${suite_inputs[@]}"; then
+  suite_checked=true
+fi
+
+checks="check, npm test"
+$suite_checked && checks="its checks passed before"
+echo "== 0001-rendering-scenarios.patch alone: npm ci, build, $checks"
 apply 0001-rendering-scenarios.patch
 cd "$tree"
 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error || fail "npm ci failed"
-build_and_check "rendering patch"
-vitest npm-test-rendering
+if $suite_checked; then
+  npm run --silent build >/dev/null || fail "npm run build failed (rendering patch)"
+else
+  build_and_check "rendering patch"
+  vitest npm-test-rendering
+fi
 node dist/index.js list >"$logs/list.txt"
 if grep -q rendering "$logs/list.txt"; then fail "a rendering scenario is listed outside its opt-in suite"; fi
 
-echo "== 0002-result-continuation-scenarios.patch on top: build, check, its vitest files"
+checks="check, its vitest files"
+$suite_checked && checks="its checks passed before"
+echo "== 0002-result-continuation-scenarios.patch on top: build, $checks"
 apply 0002-result-continuation-scenarios.patch
-build_and_check "result continuation patch"
-vitest npm-test-continuation src/scenarios/server/result-continuation.test.ts \
-  src/scenarios/client/result-continuation.test.ts src/scenarios/server/repeated-members.test.ts
+if $suite_checked; then
+  npm run --silent build >/dev/null || fail "npm run build failed (result continuation patch)"
+else
+  build_and_check "result continuation patch"
+  vitest npm-test-continuation src/scenarios/server/result-continuation.test.ts \
+    src/scenarios/client/result-continuation.test.ts src/scenarios/server/repeated-members.test.ts
+fi
 node dist/index.js list >"$logs/list.txt"
 if grep -q continuation "$logs/list.txt"; then fail "a continuation scenario is listed outside its opt-in suite"; fi
+$suite_checked || "$python" "$root/scripts/passed_before.py" conformance-suite --record "${suite_inputs[@]}"
 
 pids=()
 cleanup() {
