@@ -55,6 +55,7 @@ from mcp_rendering.host import present
 from mcp_rendering.patch import installed
 from mcp_rendering.reading import combine_parts, resolve_rendering
 from mcp_rendering.types import CONTINUATION_ID, RESULT_STRUCTURED_KEY
+from tests.support.reference_calls import REFERENCE_CALLS
 
 T = TypeVar("T")
 
@@ -111,16 +112,9 @@ def row_ids(result: mcp_types.CallToolResult) -> list[str]:
 # ------------------------------------------------------------------------------------------------ over stdio
 
 
-@pytest.mark.parametrize(
-    ("module", "tool"),
-    [
-        ("mcp_rendering.examples.financial", "financial_statements"),
-        ("mcp_rendering.examples.screening", "screening_report"),
-        ("tests.support.hostile_server", "huge"),
-    ],
-)
+@pytest.mark.parametrize(("module", "tool"), REFERENCE_CALLS)
 def test_a_reference_call_of_the_adapters_tests_is_answered_alike_by_every_start(module: str, tool: str) -> None:
-    """The adapters' tests (tests/integrations/conftest.py, `reference_result`) make each of these calls once per
+    """The adapters' tests (`reference_result` in tests/integrations/conftest.py) make each reference call once per
     session and compare the records of every later answer with it: that holds only if two starts of the server,
     under different hash seeds, send the same bytes but for a continuation's token and expiry, issued per call."""
 

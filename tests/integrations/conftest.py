@@ -20,7 +20,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ import pytest
 
 from mcp_rendering.audit import audit
 from tests.integrations import fork_server as fork_server_module
+from tests.support.reference_calls import REFERENCE_CALLS
 
 ROOT = Path(__file__).resolve().parents[2]
 _FRAMEWORKS = {
@@ -93,35 +94,33 @@ def example_python() -> str:
 
 
 _REFERENCE_PROBE = """\
-import anyio, json, sys
+import anyio, sys
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 async def main():
     params = StdioServerParameters(command=sys.executable, args=['-m', sys.argv[1]])
     async with Client(stdio_client(params)) as client:
-        result = await client.call_tool(sys.argv[2], json.loads(sys.argv[3]))
+        result = await client.call_tool(sys.argv[2], {})
     print(result.model_dump_json(by_alias=True, exclude_none=True))
 anyio.run(main)
 """
-_references: dict[str, str] = {}  # each call's wire JSON, by module, tool and arguments
+_references: dict[tuple[str, str], str] = {}  # each call's wire JSON
 
 
-def reference_result(module: str, tool: str, arguments: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The result of one call as the server sends it: read with the SDK's own client, on the project's interpreter,
-    from a real start of the server (not a forked one). A call is made once per session: a server answers the same
-    call alike but for a continuation's token and expiry, issued per call (tests/test_examples.py checks it), and the
-    tests compare records with it, never a token. Each caller gets its own copy."""
-    key = json.dumps([module, tool, dict(arguments or {})], sort_keys=True)
-    if key not in _references:
-        done = subprocess.run(
-            [_interpreter(), "-c", _REFERENCE_PROBE, module, tool, json.dumps(dict(arguments or {}))],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=ROOT,
+def reference_result(module: str, tool: str) -> dict[str, Any]:
+    """The result of calling `tool` of the server `module` without arguments, as the server sends it: read with the
+    SDK's own client, on the project's interpreter, from a real start of the server (not a forked one). Each call of
+    `REFERENCE_CALLS` is made once per session (the premise is checked there); each caller gets its own copy."""
+    if (module, tool) not in REFERENCE_CALLS:
+        raise ValueError(
+            f"{module} {tool} is not in tests/support/reference_calls.py: add it there, where it is checked"
         )
-        _references[key] = done.stdout
-    return json.loads(_references[key])
+    if (module, tool) not in _references:
+        done = subprocess.run(
+            [_interpreter(), "-c", _REFERENCE_PROBE, module, tool], capture_output=True, text=True, check=True, cwd=ROOT
+        )
+        _references[module, tool] = done.stdout
+    return json.loads(_references[module, tool])
 
 
 def page_examples(page: str) -> list[str]:

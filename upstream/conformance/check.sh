@@ -20,9 +20,10 @@
 # Known failures are listed, with their reasons, in expected-failures/<run>.yml (the suite's baseline format; an
 # entry that starts passing fails the run until it is removed). Every CLI run is made; the check fails at the end
 # when one of them failed.
-# Steps 2 and 3 read only the suite, the patches, this script and Node: a pass of theirs is recorded by the digest of
-# those (scripts/passed_before.py), and a later run with the same inputs builds the suite without checking it again
-# (MCP_RENDERING_RECHECK=1 checks it anyway). Steps 4 to 6 read the project's servers and host: they run every time.
+# Steps 2 and 3 read only the suite, the patches, this script, Node and npm: a pass of theirs is recorded by the
+# digest of those (scripts/passed_before.py), and a later run with the same inputs builds the suite without checking
+# it again (MCP_RENDERING_RECHECK=1 checks it anyway). Steps 4 to 6 read the project's servers and host: they run
+# every time.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -80,9 +81,8 @@ vitest() { # label, then the vitest arguments; in its own process group, as some
   sed 's/\x1b\[[0-9;]*m//g' "$logs/$label.txt" | grep -E '^ *(Test Files|Tests) ' || true
 }
 
-"$node22" --version >"$cache/conformance-node-version"
-suite_inputs=("$here/patches" "$here/check.sh" "$root/scripts/gen_conformance_patch.py" "$snapshot"
-  "$cache/conformance-node-version")
+{ node --version && npm --version; } >"$cache/conformance-tools"
+suite_inputs=("$here/patches" "$here/check.sh" "$snapshot" "$cache/conformance-tools")
 suite_checked=false
 if "$python" "$root/scripts/passed_before.py" conformance-suite --query "${suite_inputs[@]}"; then
   suite_checked=true
