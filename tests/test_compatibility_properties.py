@@ -10,7 +10,9 @@ from typing import Any
 import jsonschema
 import mcp_types
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel
 
 import mcp_rendering
 from tests.support.strategies import core_results, core_tools, extended_results, extended_tools
@@ -66,29 +68,42 @@ def test_an_extended_result_parses_unpatched_with_every_other_field_equal(result
     assert parsed.meta == result.get("_meta")
 
 
-@given(core_tools())
-def test_a_tool_without_the_extension_is_the_same_patched_and_unpatched(tool: dict[str, Any]) -> None:
+def _dumps(model_type: type[BaseModel], messages: list[dict[str, Any]]) -> list[tuple[dict[str, Any], ...]]:
+    """Each message parsed and dumped in every mode the SDK and users rely on."""
+    models = [model_type.model_validate(message, by_name=False) for message in messages]
+    return [(_dump(model), model.model_dump(), model.model_dump(by_alias=True)) for model in models]
+
+
+_PER_INSTALL = 5
+"""Installing and uninstalling the patch costs more than the parses: the properties below check this many messages
+per install, with a fifth of the profile's examples, so as many messages as one per example would."""
+
+
+@settings(max_examples=settings().max_examples // _PER_INSTALL)
+@given(st.lists(core_tools(), min_size=_PER_INSTALL, max_size=_PER_INSTALL))
+def test_a_tool_without_the_extension_is_the_same_patched_and_unpatched(tools: list[dict[str, Any]]) -> None:
     """Property (d), tools: parse and dump identically, in every dump mode the SDK and users rely on."""
-    unpatched = mcp_types.Tool.model_validate(tool, by_name=False)
+    unpatched = _dumps(mcp_types.Tool, tools)
     with mcp_rendering.installed():
-        patched = mcp_types.Tool.model_validate(tool, by_name=False)
-        patched_dumps = (_dump(patched), patched.model_dump(), patched.model_dump(by_alias=True))
-    assert patched_dumps == (_dump(unpatched), unpatched.model_dump(), unpatched.model_dump(by_alias=True))
+        patched = _dumps(mcp_types.Tool, tools)
+    assert patched == unpatched
 
 
-@given(core_results())
-def test_a_result_without_the_extension_is_the_same_patched_and_unpatched(result: dict[str, Any]) -> None:
+@settings(max_examples=settings().max_examples // _PER_INSTALL)
+@given(st.lists(core_results(), min_size=_PER_INSTALL, max_size=_PER_INSTALL))
+def test_a_result_without_the_extension_is_the_same_patched_and_unpatched(results: list[dict[str, Any]]) -> None:
     """Property (d), results."""
-    unpatched = mcp_types.CallToolResult.model_validate(result, by_name=False)
+    unpatched = _dumps(mcp_types.CallToolResult, results)
     with mcp_rendering.installed():
-        patched = mcp_types.CallToolResult.model_validate(result, by_name=False)
-        patched_dumps = (_dump(patched), patched.model_dump(), patched.model_dump(by_alias=True))
-    assert patched_dumps == (_dump(unpatched), unpatched.model_dump(), unpatched.model_dump(by_alias=True))
+        patched = _dumps(mcp_types.CallToolResult, results)
+    assert patched == unpatched
 
 
-@given(extended_tools(), extended_results())
-def test_patched_the_extension_round_trips_exactly(tool: dict[str, Any], result: dict[str, Any]) -> None:
+@settings(max_examples=settings().max_examples // _PER_INSTALL)
+@given(st.lists(st.tuples(extended_tools(), extended_results()), min_size=_PER_INSTALL, max_size=_PER_INSTALL))
+def test_patched_the_extension_round_trips_exactly(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
     """With the patch, the wire form of an extended tool and result survives parse and dump unchanged."""
     with mcp_rendering.installed():
-        assert _dump(mcp_types.Tool.model_validate(tool, by_name=False)) == tool
-        assert _dump(mcp_types.CallToolResult.model_validate(result, by_name=False)) == {"isError": False, **result}
+        for tool, result in pairs:
+            assert _dump(mcp_types.Tool.model_validate(tool, by_name=False)) == tool
+            assert _dump(mcp_types.CallToolResult.model_validate(result, by_name=False)) == {"isError": False, **result}
