@@ -6,7 +6,7 @@ that project's own tests in an environment pinned by its lock: its outcome is a 
 of the interpreter. The digest covers each input file's name and bytes (a folder: every file under it, by its path
 there) and the interpreter's version. A pass is recorded under it in a cache outside the clone
 (`$MCP_RENDERING_CHECK_CACHE`, by default `~/.cache/mcp-rendering/passed`), where a fresh clone of an unchanged tree,
-or a CI run on the same machine, finds it. `MCP_RENDERING_RECHECK=1` ignores every record.
+or a CI run that keeps that folder between runs, finds it. `MCP_RENDERING_RECHECK=1` ignores every record.
 
     python scripts/passed_before.py NAME --query  INPUT...   # exit 0 and say when, if it passed with these inputs
     python scripts/passed_before.py NAME --record INPUT...   # record a pass with these inputs
