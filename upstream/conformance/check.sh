@@ -63,9 +63,13 @@ export GIT_CEILING_DIRECTORIES="$cache"
 apply() {
   (cd "$tree" && git apply --check "$here/patches/$1" && git apply "$here/patches/$1") || fail "$1 does not apply"
 }
-build_and_check() {
-  npm run --silent build >/dev/null || fail "npm run build failed ($1)"
-  npm run --silent check || fail "npm run check failed ($1)"
+build_and_check() { # label, then the vitest arguments; the checks and vitest only if they did not pass before
+  local label="$1"
+  shift
+  npm run --silent build >/dev/null || fail "npm run build failed ($label)"
+  $suite_checked && return
+  npm run --silent check || fail "npm run check failed ($label)"
+  vitest "$@"
 }
 vitest() { # label, then the vitest arguments; in its own process group, as some tests leave servers running
   local label="$1" status=0
@@ -94,12 +98,7 @@ echo "== 0001-rendering-scenarios.patch alone: npm ci, build, $checks"
 apply 0001-rendering-scenarios.patch
 cd "$tree"
 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error || fail "npm ci failed"
-if $suite_checked; then
-  npm run --silent build >/dev/null || fail "npm run build failed (rendering patch)"
-else
-  build_and_check "rendering patch"
-  vitest npm-test-rendering
-fi
+build_and_check "rendering patch" npm-test-rendering
 node dist/index.js list >"$logs/list.txt"
 if grep -q rendering "$logs/list.txt"; then fail "a rendering scenario is listed outside its opt-in suite"; fi
 
@@ -107,13 +106,8 @@ checks="check, its vitest files"
 $suite_checked && checks="its checks passed before"
 echo "== 0002-result-continuation-scenarios.patch on top: build, $checks"
 apply 0002-result-continuation-scenarios.patch
-if $suite_checked; then
-  npm run --silent build >/dev/null || fail "npm run build failed (result continuation patch)"
-else
-  build_and_check "result continuation patch"
-  vitest npm-test-continuation src/scenarios/server/result-continuation.test.ts \
-    src/scenarios/client/result-continuation.test.ts src/scenarios/server/repeated-members.test.ts
-fi
+build_and_check "result continuation patch" npm-test-continuation src/scenarios/server/result-continuation.test.ts \
+  src/scenarios/client/result-continuation.test.ts src/scenarios/server/repeated-members.test.ts
 node dist/index.js list >"$logs/list.txt"
 if grep -q continuation "$logs/list.txt"; then fail "a continuation scenario is listed outside its opt-in suite"; fi
 $suite_checked || "$python" "$root/scripts/passed_before.py" conformance-suite --record "${suite_inputs[@]}"
