@@ -1,23 +1,17 @@
 """What `present()` forwards beside records the host cut, how its byte bound holds both views, how it reads a page
-state beside a directive that states no completeness, what its note on withheld blocks says, and how the defusal
-walk keeps every value the model receives as the server sent it."""
+state beside a directive that states no completeness, and what its note on withheld blocks says."""
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 import pytest
-from mcp.types import CallToolResult
 
-from mcp_rendering.host import _MAX_FORWARD_DEPTH, UNSTATED_COMPLETENESS, Presentation, present
-from mcp_rendering.records import MAX_DEPTH
+from mcp_rendering.host import UNSTATED_COMPLETENESS, Presentation, present
 from mcp_rendering.render import markdown_escape
-from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER, RESULT_STRUCTURED_KEY
+from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER
 from tests.test_host import TOOL as LINKED_TOOL
 from tests.test_host import big_result, present_original
-from tests.test_host_bounds import HEADER_WORDS
-from tests.test_host_defusal import NOTE
 from tests.test_host_paging import TOOL, WHOLE
 
 IMAGE = {"type": "image", "mimeType": "image/png", "data": "AAAA"}
@@ -167,118 +161,3 @@ def test_the_note_on_withheld_blocks_counts_them(images: int, said: str) -> None
     presentation = present(TOOL, wire, arguments={}, max_bytes=1000)
     assert presentation.withheld_blocks == images
     assert presentation.notice == f"Note: {said} not forwarded to the model: over the host's size bound."
-
-
-# --------------------------------------------------------------------------------------------- the defusal walk
-
-
-def _copy(structured: dict[str, Any]) -> dict[str, Any]:
-    """The model's structured copy of `structured`, less the host's copy of the directive."""
-    forwarded = present(TOOL, {"content": [], "structuredContent": structured, "_meta": WHOLE}, arguments={})
-    copy = dict(forwarded.model_result["structuredContent"])
-    del copy[RESULT_STRUCTURED_KEY]
-    return copy
-
-
-def test_every_scalar_beside_an_imitation_reaches_the_model_as_sent() -> None:
-    """An imitation of the framing sends the copy through the walk, string by string: numbers, booleans and nulls
-    pass it unchanged, up to the largest integer the host forwards (12,000 bits)."""
-    scalars = {"n": 7, "f": 1.5, "yes": True, "no": False, "none": None, "large": 2**11_999, "negative": -(2**11_999)}
-    assert _copy({"s": HEADER_WORDS, **scalars}) == {"s": NOTE, **scalars}
-
-
-def _nested(levels: int) -> Any:
-    """Lists nested `levels` deep, the innermost empty."""
-    value: Any = []
-    for _ in range(levels - 1):
-        value = [value]
-    return value
-
-
-TOO_DEEP = "[a value nested more than 100 levels deep, not forwarded]"
-
-
-def _lists(value: Any) -> tuple[int, Any]:
-    """How many lists `value` nests, and what the innermost holds (None when it is empty)."""
-    count = 0
-    while isinstance(value, list):
-        count += 1
-        value = value[0] if value else None
-    return count, value
-
-
-# Levels are counted from the structured content itself, the first level, as the note counts them; with or without
-# a string that imitates the framing (which sends every string through the walk).
-@pytest.mark.parametrize("strings", [{}, {"s": HEADER_WORDS}], ids=["plain", "imitating"])
-@pytest.mark.parametrize(("lists", "kept"), [(99, (99, None)), (100, (99, TOO_DEEP))], ids=["100", "101"])
-def test_a_value_is_forwarded_100_levels_deep_and_its_101st_level_is_noted(
-    strings: dict[str, Any], lists: int, kept: Any
-) -> None:
-    assert _lists(_copy({**strings, "a": _nested(lists)})["a"]) == kept
-
-
-def test_a_deep_member_beside_a_document_is_noted_and_the_document_forwarded_whole() -> None:
-    """Beside a document, which validation bounds, a deep member of the server's is noted."""
-    wire = big_result(3)
-    wire["structuredContent"]["extra"] = {"a": _nested(100)}
-    copy = present_original(LINKED_TOOL, wire).model_result["structuredContent"]
-    assert copy["document"] == wire["structuredContent"]["document"]
-    assert _lists(copy["extra"]["a"]) == (98, TOO_DEEP)
-
-
-@pytest.mark.parametrize("forwards", [None, "text", "structured", "both"])
-def test_the_page_state_reaches_the_model_as_the_host_read_it(forwards: str | None) -> None:
-    """Members of the page state the host does not read (`nextToken` among them: the continuation carries the token
-    the model may follow), a malformed linked record and a linked record's own extra member, none of which the user
-    is shown, are left out; what the host read stays, in its wire names."""
-    wire = big_result(3)
-    link = {"rowId": "x1", "sectionId": "hits", "uri": "s://x/1", "bytes": 9000}
-    field = {"rowId": "a", "column": 0, "name": "Balance", "uri": "s://f/1", "bytes": 5000}
-    wire["structuredContent"]["page"] = {
-        "complete": True,
-        "returned": 3,
-        "total": 4,
-        "note": "unseen",
-        "nextToken": "unseen",
-        "deep": _nested(200),
-        "linkedRecords": [{**link, "note": "unseen"}, {"rowId": "unseen"}],
-        "linkedFields": [field, {**field, "column": "unseen"}],
-    }
-    model_result = present_original(LINKED_TOOL, wire, forwards=forwards).model_result
-    assert "unseen" not in str(model_result)
-    if forwards != "text":
-        page = {"complete": True, "returned": 3, "total": 4, "linkedRecords": [link], "linkedFields": [field]}
-        assert model_result["structuredContent"]["page"] == page
-
-
-def test_what_the_records_reading_walks_is_within_the_forwarding_bound() -> None:
-    """The reading flags a value `MAX_DEPTH` levels deep (its members the first level), and the copy is walked only
-    then: below that, a value sent as an array and wrapped in the copy (two levels more) is within the bound."""
-    assert MAX_DEPTH + 1 <= _MAX_FORWARD_DEPTH
-
-
-def _tuples(levels: int) -> Any:
-    value: Any = ()
-    for _ in range(levels - 1):
-        value = (value,)
-    return value
-
-
-def test_tuples_a_python_host_passes_are_bounded_as_lists_are() -> None:
-    assert _lists(_copy({"a": _tuples(150)})["a"]) == (99, TOO_DEEP)
-
-
-def test_an_sdk_result_pydantic_cannot_write_is_refused_with_a_clear_error() -> None:
-    result = CallToolResult(content=[], structured_content={"a": _nested(300)})
-    with pytest.raises(ValueError, match=r"^the result cannot be written as its wire JSON: .*depth"):
-        present(TOOL, result)
-
-
-def test_structured_content_passed_as_any_mapping_is_read_as_an_object() -> None:
-    """A Python caller's read-only mapping is the object the records are read from: not wrapped whole for the model
-    with members the user is not shown."""
-    wire = big_result(3)
-    wire["structuredContent"]["page"]["note"] = "unseen"
-    wire["structuredContent"] = MappingProxyType(wire["structuredContent"])
-    copy = present_original(LINKED_TOOL, wire).model_result["structuredContent"]
-    assert "value" not in copy and "unseen" not in str(copy)
