@@ -10,11 +10,9 @@ import pytest
 from mcp_rendering.host import UNSTATED_COMPLETENESS, Presentation, present
 from mcp_rendering.render import markdown_escape
 from mcp_rendering.types import EXTENSION_ID, PARTIAL_MARKER
+from tests.test_host import IMAGE, big_result, present_original
 from tests.test_host import TOOL as LINKED_TOOL
-from tests.test_host import big_result, present_original
 from tests.test_host_paging import TOOL, WHOLE
-
-IMAGE = {"type": "image", "mimeType": "image/png", "data": "AAAA"}
 
 
 def _bodies(presentation: Presentation) -> tuple[str, str]:

@@ -10,7 +10,7 @@ import pytest
 
 from mcp_rendering.host import IMITATION_WARNING, imitates_host, present
 from mcp_rendering.render import markdown_escape
-from tests.test_host_blocks_and_bounds import IMAGE
+from tests.test_host import IMAGE
 from tests.test_host_host_lines import TOOL, WHOLE, _linked, whole_text
 
 # Each search below is a loop over the text: a search that never ends fails here rather than hanging the run.
