@@ -29,7 +29,7 @@ from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.envelope import Budget, Envelope, LinkedRecord, RecordUris
 from mcp_rendering.host import (
     _MAX_FORWARD_DEPTH,
-    _SPLIT_IMITATION,  # pyright: ignore[reportPrivateUsage]
+    _SPLIT_IMITATION,
     COMPLETE_LINE,
     FRAMING_END,
     FRAMING_HEADER,

@@ -63,7 +63,8 @@ export GIT_CEILING_DIRECTORIES="$cache"
 apply() {
   (cd "$tree" && git apply --check "$here/patches/$1" && git apply "$here/patches/$1") || fail "$1 does not apply"
 }
-build_and_check() { # label, then the vitest arguments; the checks and vitest only if they did not pass before
+# build_and_check LABEL VITEST_LABEL [VITEST_ARGS...]: build always; check and vitest unless they passed before.
+build_and_check() {
   local label="$1"
   shift
   npm run --silent build >/dev/null || fail "npm run build failed ($label)"
