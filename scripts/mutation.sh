@@ -3,6 +3,7 @@
 #
 #   bash scripts/mutation.sh [--survivors] [--jobs N] [--keep] [--own] [--ref REV] MODULE...
 #   bash scripts/mutation.sh [--survivors] --from DIR MODULE...
+#   bash scripts/mutation.sh [--survivors] [--jobs N] --resume DIR MODULE...
 #   bash scripts/mutation.sh tokens envelope patch
 #   bash scripts/mutation.sh --survivors tokens > survivors.txt
 #   bash scripts/mutation.sh --ref HEAD patch     # the committed code, whatever the working tree holds
@@ -40,6 +41,8 @@
 #                tests/test_MODULE_*.py too: how much that one file pins down by itself
 #   --ref REV    measure commit REV (git archive) instead of the working tree, e.g. while others edit it
 #   --from DIR   run nothing: report again on the results kept in DIR by --keep (after editing the equivalents)
+#   --resume DIR go on with a run kept in DIR by --keep that was stopped before its end: mutmut tries only the
+#                mutants that have no result yet, against the same tests with the same settings, and keeps DIR
 # Environment:
 #   MUTATION_TIMEOUT_MULTIPLIER (default 10), MUTATION_TIMEOUT_CONSTANT (default 3, seconds): a mutant is stopped
 #     after (time of the tests that reach its function + constant) x multiplier seconds of wall time, twice that
@@ -105,6 +108,7 @@ own=0
 keep=0
 ref=
 from=
+resume=
 jobs=$(nproc 2>/dev/null || echo 2)
 modules=()
 while [ $# -gt 0 ]; do
@@ -124,13 +128,18 @@ while [ $# -gt 0 ]; do
       [ $# -ge 2 ] || { echo "mutation: --from needs a directory" >&2; exit 2; }
       from=$2; shift ;;
     --from=*) from=${1#--from=} ;;
+    --resume)
+      [ $# -ge 2 ] || { echo "mutation: --resume needs a directory" >&2; exit 2; }
+      resume=$2; shift ;;
+    --resume=*) resume=${1#--resume=} ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "mutation: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) modules+=("$1") ;;
   esac
   shift
 done
-[ ${#modules[@]} -gt 0 ] || { echo "usage: bash scripts/mutation.sh [--survivors] [--jobs N] [--keep] [--own] [--ref REV | --from DIR] MODULE..." >&2; exit 2; }
+[ ${#modules[@]} -gt 0 ] || { echo "usage: bash scripts/mutation.sh [--survivors] [--jobs N] [--keep] [--own] [--ref REV | --from DIR | --resume DIR] MODULE..." >&2; exit 2; }
+[ -z "$from" ] || [ -z "$resume" ] || { echo "mutation: --from and --resume exclude each other" >&2; exit 2; }
 case "$jobs" in ''|*[!0-9]*|0) echo "mutation: --jobs needs a positive number, not '$jobs'" >&2; exit 2 ;; esac
 if [ -n "$ref" ]; then
   commit=$(git -C "$REPO" rev-parse --verify --quiet "$ref^{commit}") || { echo "mutation: no commit $ref" >&2; exit 2; }
@@ -258,7 +267,7 @@ print(
     f"score {killed}/{denominator} = {100 * score:.1f}%  ({float(seconds):.0f} s)"
 )
 if unchecked:
-    print(f"   {unchecked} mutants were not checked: the run did not finish")
+    print(f"   {unchecked} mutants were not checked: the run did not finish (kept with --keep, --resume goes on with it)")
 for problem in problems:
     print(f"   warning: {problem}")
 order = sorted(survivors, key=lambda n: (function_of(n), number_of(n)))
@@ -315,6 +324,34 @@ sys.exit(1 if total["unchecked"] else 0)
 PY
 }
 
+# Runs mutmut in the copy; refuses a run in which the tests imported the package from anywhere but the mutants.
+run_mutmut() {  # run_mutmut MODULE, run in the copy
+  MUTATION_TARGET="$PACKAGE.$1" MUTATION_IMPORT_RECORD="$WORK/imported-$1.json" \
+    "$PY" - "$REPO" "$jobs" "$1" "$WORK/imported-$1.json" <<'PY'
+import json
+import sys
+from pathlib import Path
+
+repo, jobs, module, record_path = sys.argv[1:5]
+original = (Path(repo) / "python_ext").resolve()
+# The editable install puts the real python_ext on sys.path; without it only the mutated copy can be imported.
+sys.path[:] = [p for p in sys.path if not p or Path(p).resolve() != original]
+from mutmut.__main__ import cli  # noqa: E402
+
+cli.main(args=["run", "--max-children", jobs], prog_name="mutmut", standalone_mode=False)
+expected = (Path.cwd() / "mutants" / "src" / "mcp_rendering" / f"{module}.py").resolve()
+try:
+    record = json.loads(Path(record_path).read_text())
+except (OSError, ValueError):
+    print("mutation: no record of what the tests imported (the harness plugin did not run)")
+    sys.exit(3)
+where = Path(record["file"]).resolve() if record["file"] else None
+if where != expected or not record["trampolines"]:
+    print(f"mutation: the tests imported mcp_rendering.{module} from {where}, not the mutants ({expected})")
+    sys.exit(3)
+PY
+}
+
 # --from DIR: the same report and table from a kept run, without running mutmut again.
 reread() {  # reread DIR
   failed=0
@@ -341,6 +378,39 @@ if [ -n "$from" ]; then
   WORK=$(cd "$from" && pwd)
   reread "$WORK"
   exit $?
+fi
+
+if [ -n "$resume" ]; then
+  # Go on with a kept run that was stopped: mutmut lets every result it has stand and tries the rest.
+  [ -d "$resume" ] || { echo "mutation: no directory $resume" >&2; exit 2; }
+  WORK=$(cd "$resume" && pwd)
+  export HYPOTHESIS_PROFILE=ci PYTHONPATH="$WORK/harness"
+  unset MUTANT_UNDER_TEST
+  failed=0
+  results=()
+  for module in "${modules[@]}"; do
+    RUN="$WORK/$module"
+    if [ ! -f "$RUN/mutants/src/$PACKAGE/$module.py.meta" ]; then
+      echo "   mutation: no run of $module kept in $WORK to go on with" >&2
+      failed=1
+      continue
+    fi
+    echo "== $module: going on with the run kept in $RUN (the time below counts this part alone)"
+    start=$(date +%s)
+    set +e
+    (cd "$RUN" && run_mutmut "$module") >> "$WORK/mutmut-$module.log" 2>&1
+    status=$?
+    set -e
+    if [ "$status" != 0 ]; then
+      echo "   mutmut failed (exit $status); see $WORK/mutmut-$module.log" >&2
+      failed=1
+      continue
+    fi
+    report_module "$module" "$(( $(date +%s) - start ))"
+  done
+  summarize || failed=1
+  echo "mutation: kept in $WORK (report on it again with --from $WORK)"
+  exit "$failed"
 fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mutation.XXXXXX")
 cleanup() {
@@ -481,33 +551,6 @@ Path(out).write_text("\n".join(names) + "\n")
 PY
 }
 
-# Runs mutmut in the copy; refuses a run in which the tests imported the package from anywhere but the mutants.
-run_mutmut() {  # run_mutmut MODULE, run in the copy
-  MUTATION_TARGET="$PACKAGE.$1" MUTATION_IMPORT_RECORD="$WORK/imported-$1.json" \
-    "$PY" - "$REPO" "$jobs" "$1" "$WORK/imported-$1.json" <<'PY'
-import json
-import sys
-from pathlib import Path
-
-repo, jobs, module, record_path = sys.argv[1:5]
-original = (Path(repo) / "python_ext").resolve()
-# The editable install puts the real python_ext on sys.path; without it only the mutated copy can be imported.
-sys.path[:] = [p for p in sys.path if not p or Path(p).resolve() != original]
-from mutmut.__main__ import cli  # noqa: E402
-
-cli.main(args=["run", "--max-children", jobs], prog_name="mutmut", standalone_mode=False)
-expected = (Path.cwd() / "mutants" / "src" / "mcp_rendering" / f"{module}.py").resolve()
-try:
-    record = json.loads(Path(record_path).read_text())
-except (OSError, ValueError):
-    print("mutation: no record of what the tests imported (the harness plugin did not run)")
-    sys.exit(3)
-where = Path(record["file"]).resolve() if record["file"] else None
-if where != expected or not record["trampolines"]:
-    print(f"mutation: the tests imported mcp_rendering.{module} from {where}, not the mutants ({expected})")
-    sys.exit(3)
-PY
-}
 
 
 failed=0
