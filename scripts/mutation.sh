@@ -43,6 +43,7 @@
 #   --from DIR   run nothing: report again on the results kept in DIR by --keep (after editing the equivalents)
 #   --resume DIR go on with a run kept in DIR by --keep that was stopped before its end: mutmut tries only the
 #                mutants that have no result yet, against the same tests with the same settings, and keeps DIR
+#                (where --keep left it: the run's settings name files in it)
 # Environment:
 #   MUTATION_TIMEOUT_MULTIPLIER (default 10), MUTATION_TIMEOUT_CONSTANT (default 3, seconds): a mutant is stopped
 #     after (time of the tests that reach its function + constant) x multiplier seconds of wall time, twice that
@@ -138,8 +139,12 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ ${#modules[@]} -gt 0 ] || { echo "usage: bash scripts/mutation.sh [--survivors] [--jobs N] [--keep] [--own] [--ref REV | --from DIR | --resume DIR] MODULE..." >&2; exit 2; }
+[ ${#modules[@]} -gt 0 ] || { echo "usage: bash scripts/mutation.sh [--survivors] [--jobs N] [--keep] [--own] [--ref REV] MODULE..., or with --from DIR or --resume DIR (see --help)" >&2; exit 2; }
 [ -z "$from" ] || [ -z "$resume" ] || { echo "mutation: --from and --resume exclude each other" >&2; exit 2; }
+if [ -n "$resume" ] && { [ -n "$ref" ] || [ "$own" = 1 ] || [ "$keep" = 1 ]; }; then
+  echo "mutation: --resume goes on with the kept run's own commit and tests, and keeps it: no --ref, --own or --keep" >&2
+  exit 2
+fi
 case "$jobs" in ''|*[!0-9]*|0) echo "mutation: --jobs needs a positive number, not '$jobs'" >&2; exit 2 ;; esac
 if [ -n "$ref" ]; then
   commit=$(git -C "$REPO" rev-parse --verify --quiet "$ref^{commit}") || { echo "mutation: no commit $ref" >&2; exit 2; }
@@ -267,7 +272,7 @@ print(
     f"score {killed}/{denominator} = {100 * score:.1f}%  ({float(seconds):.0f} s)"
 )
 if unchecked:
-    print(f"   {unchecked} mutants were not checked: the run did not finish (kept with --keep, --resume goes on with it)")
+    print(f"   {unchecked} mutants were not checked: the run did not finish (a run kept with --keep goes on with --resume)")
 for problem in problems:
     print(f"   warning: {problem}")
 order = sorted(survivors, key=lambda n: (function_of(n), number_of(n)))
@@ -391,7 +396,7 @@ if [ -n "$resume" ]; then
   for module in "${modules[@]}"; do
     RUN="$WORK/$module"
     if [ ! -f "$RUN/mutants/src/$PACKAGE/$module.py.meta" ]; then
-      echo "   mutation: no run of $module kept in $WORK to go on with" >&2
+      echo "   mutation: no run of $module kept in $WORK to go on with (run it anew)" >&2
       failed=1
       continue
     fi
@@ -402,13 +407,13 @@ if [ -n "$resume" ]; then
     status=$?
     set -e
     if [ "$status" != 0 ]; then
-      echo "   mutmut failed (exit $status); see $WORK/mutmut-$module.log" >&2
+      echo "   mutmut failed (exit $status); the end of its output is in $WORK/mutmut-$module.log" >&2
       failed=1
       continue
     fi
     report_module "$module" "$(( $(date +%s) - start ))"
   done
-  summarize || failed=1
+  summarize
   echo "mutation: kept in $WORK (report on it again with --from $WORK)"
   exit "$failed"
 fi
@@ -550,8 +555,6 @@ for name, loaded in list(sys.modules.items()):
 Path(out).write_text("\n".join(names) + "\n")
 PY
 }
-
-
 
 failed=0
 results=()
