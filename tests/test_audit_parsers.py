@@ -192,3 +192,23 @@ def test_values_under_another_sections_columns_are_misplaced() -> None:
     assert "misplaced_row" in [
         issue.kind for issue in audit_document(swapped_plain, TWO_SECTIONS, markup="text").issues
     ]
+
+
+def test_raw_html_inside_emphasis_makes_its_own_line_unverifiable_not_a_later_one() -> None:
+    """The line holding the HTML is the one a renderer may show otherwise: its record is not certified as shown, and
+    the line after the table is not hidden."""
+    shown = TABLE.replace("| Sales | 1000 |", "| *Sales <!-- c -->* | 1000 |") + "\nSee above.\n"
+    report = audit_document(shown, DOCUMENT, markup="markdown")
+    found = [(issue.kind, issue.line, issue.row_id) for issue in report.issues]
+    assert found == [("unverifiable", 5, None), ("missing_row", None, "a")], report.format()
+
+
+def test_a_transcript_whose_raw_html_writes_the_renderers_source_positions_certifies_no_record() -> None:
+    """The paragraph claims line 5 with cmark-gfm's own attribute, in the place of the renderer's row it swallows
+    into a `<textarea>`: no line can be told from the renderer's own, so none is certified."""
+    row = "| Sales | 1000 |"
+    forged = f'<p data-sourcepos="5:1-5:16">{row}</p><textarea>'
+    shown = TABLE.replace(row, forged, 1)
+    report = audit_document(shown, DOCUMENT, markup="markdown")
+    missing = {issue.row_id for issue in report.issues if issue.kind == "missing_row"}
+    assert missing == {"a", "b"}, report.format()

@@ -4,8 +4,9 @@ constructs whose display is not certain."""
 from __future__ import annotations
 
 import pytest
+from selectolax.lexbor import LexborHTMLParser
 
-from mcp_rendering.transcript import ShownLine, Uncertain, read_markdown
+from mcp_rendering.transcript import ShownLine, Uncertain, _item_source, _start_end, read_markdown  # pyright: ignore[reportPrivateUsage]
 
 
 def _lines(text: str) -> list[tuple[int, str, str]]:
@@ -272,3 +273,209 @@ def test_raw_html_that_opens_the_transcript_is_reported_as_raw_html(text: str) -
     """The HTML5 parser moves a comment that opens the document out of <body>: still found, and named."""
     assert _uncertain(text)[0] == (0, "raw HTML")
     assert _lines(text)[-1] == (text.count("\n"), "ok", "paragraph")
+
+
+FOOTNOTE = "a footnote (a renderer with footnotes on, as GitHub's, moves it or hides it)"
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        ("Cash[^1] 100\n\n[^1]: restated\n\nTotal 5", [0, 2]),  # the reference and its definition
+        ("- Cash[^n]\n\n[^n]: note\n    more of it\n\nTotal 5", [0, 2, 3]),  # a definition over two lines
+        ("[^x]: a definition nothing refers to\n\nshown", [0]),  # not shown at all with footnotes on
+        ("a [^b c] d\n\ne [^1] f", []),  # a caret in brackets, no footnote
+    ],
+)
+def test_a_footnote_is_reported_on_every_line_a_renderer_with_footnotes_on_moves_or_hides(
+    text: str, lines: list[int]
+) -> None:
+    assert _uncertain(text) == [(line, FOOTNOTE) for line in lines]
+
+
+def test_a_task_lists_boxes_are_read_as_drawn_and_only_a_disabled_check_box_is_drawn_as_one() -> None:
+    """cmark-gfm writes a task list item's box as a disabled check box; a check box in raw HTML is drawn as a box
+    only when it is one the renderer could have written."""
+    assert _lines("- [x] done\n- [ ] open\n- [X] also") == [
+        (0, "[x] done", "item"),
+        (1, "[ ] open", "item"),
+        (2, "[x] also", "item"),
+    ]
+    inputs = [
+        '<input type="checkbox" disabled checked>',
+        '<input type="checkbox" disabled>',
+        '<input type="checkbox" checked>',
+        '<input type="radio" disabled checked>',
+        "<input disabled>",
+    ]
+    view = read_markdown("\n\n".join(f"a {element} b" for element in inputs))
+    assert [line.text for line in view.lines] == ["a [x] b", "a [ ] b", "a  b", "a  b", "a  b"]
+    assert [item.line for item in view.uncertain] == [0, 2, 4, 6, 8]  # raw HTML all the same
+
+
+@pytest.mark.parametrize(
+    ("text", "emphasized"),
+    [
+        ("**Assets**", [True]),
+        ("*Assets*", [True]),
+        ("**Assets:**", [True]),
+        ("**Assets**:", [True]),
+        ("- **Cash**", [True]),
+        ("**Assets** total", [False]),
+        ("**Assets** X", [False]),
+        ("**A** and **B**", [False]),
+        ("`Assets`", [False]),
+        ("# **Assets**", [False]),  # a heading is a title already
+        ("**Assets\ntotal**", [False, False]),  # a title is one line
+        ("- **Cash** 5\n- *Bank*", [False, True]),
+    ],
+)
+def test_a_line_is_emphasized_when_its_whole_visible_text_is_one_bold_or_italic_run(
+    text: str, emphasized: list[bool]
+) -> None:
+    assert [line.emphasized for line in read_markdown(text).lines] == emphasized
+
+
+def test_a_hard_break_in_a_heading_or_a_table_cell_reads_as_a_space() -> None:
+    assert _lines("a  \nb\n===") == [(0, "a ", "heading"), (1, "b", "heading")]
+    assert read_markdown("| a<br>b | c |\n| - | - |").lines[0].cells == ("a b", "c")
+
+
+def test_lines_after_a_hard_break_keep_their_block_and_list_and_start_anew() -> None:
+    assert read_markdown("intro\n\none  \ntwo\nthree").lines == [
+        ShownLine(0, "intro", "paragraph", list_id=1),
+        ShownLine(2, "one", "paragraph", list_id=2),
+        ShownLine(3, "two", "paragraph", list_id=2, after_break=True),
+        ShownLine(4, "three", "paragraph", list_id=2, continues=True),
+    ]
+    assert read_markdown("- one\\\n  two").lines == [
+        ShownLine(0, "one", "item", list_id=1, marker="-"),
+        ShownLine(1, "two", "item", list_id=1, after_break=True),
+    ]
+
+
+def test_a_blank_line_in_a_code_block_is_shown_and_a_line_of_hidden_text_in_a_paragraph_is_not() -> None:
+    assert read_markdown("```\na\n\nb\n```").lines == [
+        ShownLine(1, "a", "code"),
+        ShownLine(2, "", "code", continues=True),
+        ShownLine(3, "b", "code", continues=True),
+    ]
+    assert [(line.number, line.text) for line in read_markdown("a\n<b></b>\nb").lines] == [(0, "a"), (2, "b")]
+
+
+def test_paragraphs_and_lists_are_numbered_in_one_sequence_and_a_heading_is_in_none() -> None:
+    assert read_markdown("# T\n\np\n\n- a\n\nq\n\n> r").lines == [
+        ShownLine(0, "T", "heading"),
+        ShownLine(2, "p", "paragraph", list_id=1),
+        ShownLine(4, "a", "item", list_id=2, marker="-"),
+        ShownLine(6, "q", "paragraph", list_id=3),
+        ShownLine(8, "r", "paragraph", list_id=4),  # no marker inside a block quote
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "markers"),
+    [("- é\n- b", ["-", "-"]), ("1) ü\n2) b", ["1)", "2)"]), ("- a\n  - ü\n  - b", ["-", "-", "-"])],
+)
+def test_an_items_marker_is_read_at_its_byte_column_in_a_line_that_is_not_ascii(text: str, markers: list[str]) -> None:
+    """cmark-gfm counts an item's column in bytes."""
+    assert [line.marker for line in read_markdown(text).lines] == markers
+
+
+def test_a_collapsed_details_without_a_summary_shows_none_of_its_content_and_what_follows_it_all() -> None:
+    assert _lines("- a <details>x<b>y</b></details> tail") == [(0, "a  tail", "item")]
+
+
+def test_an_empty_paragraph_the_html_parser_makes_is_skipped() -> None:
+    """`</p>` after a block element the HTML5 parser closed the paragraph for makes an empty paragraph of its own,
+    with no position, followed by a block that is no table."""
+    assert _lines("a <details>x</details> b\n\nnext") == [(0, "a ", "paragraph"), (2, "next", "paragraph")]
+
+
+def test_only_the_lines_of_a_paragraph_a_table_interrupts_are_reported() -> None:
+    what = "a paragraph a table interrupts (renderers differ on whether a table can)"
+    assert _uncertain("intro\n\npara\n| a |\n| - |\n| 1 |") == [(2, what)]
+
+
+def test_a_body_row_that_begins_with_text_then_spaces_is_no_row_indented_as_code() -> None:
+    assert _uncertain("| a | b |\n| - | - |\nX    | Y") == []
+
+
+def test_lines_of_markers_in_raw_html_are_not_reported_as_unshown_text() -> None:
+    """The raw HTML block's first line is reported; a line of list markers in it shows no text of a record."""
+    assert _uncertain("- a\n<div>\n-\n+\n*\nx") == [
+        (1, "raw HTML"),
+        (5, "text no block shows (a link reference definition, say)"),
+    ]
+
+
+def test_a_delimiter_row_holding_a_tab_is_structure() -> None:
+    assert _uncertain("| a | b |\n|\t:- | - |\n| 1 | 2 |") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        ("a\n*b <!-- c --> d*\ne\n\nnext", [1]),  # in emphasis, not at block level
+        ("| a | b |\n| - | - |\n| *x <!-- c -->* | 2 |\n\nnext", [2]),
+        ("- a\n- *b <i>c</i>*\n- d\n\nnext", [1]),
+        ("> a\n>\n\n<div>x</div>", [3]),  # the block before it is the block quote, not its paragraph
+        ("> a\n> b\n>\n> c\n>\n> <div>x</div>", [5]),  # at block level in a block quote, after its blocks
+        ("> <div>x</div>\n>\n> more", [0]),
+    ],
+)
+def test_raw_html_is_reported_on_its_line_inside_emphasis_and_after_a_container(text: str, lines: list[int]) -> None:
+    assert _uncertain(text) == [(line, "raw HTML") for line in lines]
+
+
+POSITIONS = "raw HTML that writes the renderer's own source positions (no line can be placed)"
+
+
+@pytest.mark.parametrize(
+    "element",
+    [
+        '<p data-sourcepos="5:1-5:9">Sales 100</p>',  # on a blank line
+        '<p data-sourcepos="1:1-1:5">Sales 100</p>',  # on the line of the renderer's own paragraph, as it places it
+        '<P DATA-SOURCEPOS="1:1-1:5">Sales 100</P>',
+        '<p data-sourcepos="1:1-1:5">Sales 100</p><textarea>',  # in its place, the renderer's own swallowed
+        '<ul><li data-sourcepos="3:14-3:14">Sales 100</li></ul>',  # a column that moves an item's text
+        f'<p data-sourcepos="1:1-{"9" * 9}:1">x</p>' * 20,  # past the end, many times: nothing is walked
+        '<li data-sourcepos="²:1-1:1">x</li>',
+    ],
+)
+def test_a_transcript_whose_raw_html_writes_the_renderers_source_positions_shows_no_line(element: str) -> None:
+    """cmark-gfm places each block by the `data-sourcepos` it writes; raw HTML that writes it too could put its text
+    on any line, or in the place of the renderer's own, so no line is certain."""
+    view = read_markdown(f"Intro\n\n{element}\n\n\nend")
+    assert view.lines == []
+    assert view.uncertain == [Uncertain(0, POSITIONS), Uncertain(2, POSITIONS), Uncertain(5, POSITIONS)]
+
+
+@pytest.mark.parametrize("text", ["The `data-sourcepos` attribute\n\nend", "a <b>b</b>\n\nend"])
+def test_the_attributes_name_without_raw_html_or_raw_html_without_it_is_read_as_usual(text: str) -> None:
+    assert [line.number for line in read_markdown(text).lines] == [0, 2]
+
+
+@pytest.mark.parametrize(
+    ("position", "span", "source"),
+    [
+        ("1:1-1:3", (0, 0), "- a"),
+        ("1:3-1:3", (0, 0), "a"),
+        ("1:99-1:99", (0, 0), ""),  # a column past the line
+        ("²:1-1:1", None, ""),
+        ("1:²-1:1", (0, 0), ""),
+        (f"{'9' * 5000}:1-1:1", None, ""),
+        ("1:1-:1", None, "- a"),  # no end line: the start alone places the item's source
+        (":-:", None, ""),
+        ("", None, ""),
+        ("0:0-0:0", None, ""),
+    ],
+)
+def test_a_position_in_a_form_cmark_gfm_never_writes_places_nothing(
+    position: str, span: tuple[int, int] | None, source: str
+) -> None:
+    """Read by itself, as the walk reads every position: no value makes reading it fail."""
+    element = LexborHTMLParser(f'<li data-sourcepos="{position}">x</li>').css_first("li")
+    assert element is not None
+    assert _start_end(element) == span
+    assert _item_source(element, ["- a"])[1] == source

@@ -13,6 +13,10 @@ moves to the end or leaves out when unreferenced) is reported as an `Uncertain` 
 nothing: a record it carries does not count as shown. What the renderer's options draw alike is read as drawn: a
 task list's check box as `[x]` or `[ ]`, a hard line break as the start of a new line (not a run-on line).
 
+Lines are placed by the `data-sourcepos` attribute cmark-gfm writes on its blocks. Raw HTML could write it too, to
+place text on another line or in the place of the renderer's own: a transcript whose raw HTML may do so (it holds the
+attribute's name) has every line reported and none shown.
+
 The cost stays linear in the transcript: raw HTML is located in one walk of the safe rendering (each block counts
 its line breaks as the walk passes them, however many comments it holds), and nodes are compared by position,
 never by their serialised HTML.
@@ -76,6 +80,8 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _IN_ITEM_BLOCKS = frozenset({"p", "ul", "ol", "blockquote", "pre", "table", "h1", "h2", "h3", "h4", "h5", "h6", "hr"})
 _ORDERED = re.compile(r"[0-9]{1,9}([.)])")
 _MARKER = re.compile(r"[-+*]|[0-9]{1,9}[.)]")
+_NO_SOURCE = (-1, "")
+"""What the walk carries as the `_item_source` of a node that is not a list item (each item's is read by its list)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,14 +127,22 @@ class TranscriptView:
 
 
 def _start_end(node: LexborNode) -> tuple[int, int] | None:
-    position = node.attributes.get("data-sourcepos")
-    if not position:
-        return None
-    start, _, end = position.partition("-")
-    first, last = int(start.partition(":")[0]) - 1, int(end.partition(":")[0]) - 1
+    first, last = _lines_of(node.attributes.get("data-sourcepos") or "")
     if first < 0 or last < first:
         return None  # cmark-gfm gives no position to a paragraph a table interrupts (see `_header_line`)
     return first, last
+
+
+def _lines_of(position: str) -> tuple[int, int]:
+    """The 0-based first and last lines of a `data-sourcepos` (`L:C-L:C`), below 0 where it does not say."""
+    start, _, end = position.partition("-")
+    return _number(start.partition(":")[0]) - 1, _number(end.partition(":")[0]) - 1
+
+
+def _number(text: str) -> int:
+    """A line or column of a `data-sourcepos`, as cmark-gfm writes one (ASCII digits, far fewer than 10), else -1:
+    raw HTML may write the attribute too, with any value."""
+    return int(text) if 0 < len(text) < 10 and text.isascii() and text.isdigit() else -1
 
 
 def _header_line(table: LexborNode, span: tuple[int, int]) -> int:
@@ -142,15 +156,14 @@ def _header_line(table: LexborNode, span: tuple[int, int]) -> int:
 
 def _item_source(item: LexborNode, source_lines: list[str]) -> tuple[int, str]:
     """An item's first line and its source from its marker on (cmark-gfm's columns count bytes)."""
-    position = item.attributes.get("data-sourcepos") or ""
-    line, _, column = position.partition("-")[0].partition(":")
-    number = int(line) - 1 if line.isdigit() else -1
-    if not 0 <= number < len(source_lines) or not column.isdigit():
+    line, _, column = (item.attributes.get("data-sourcepos") or "").partition("-")[0].partition(":")
+    number, at = _number(line) - 1, _number(column) - 1
+    if not 0 <= number < len(source_lines) or at < 0:
         return number, ""
     text = source_lines[number]
     if text.isascii():  # a byte a character: the column is an index
-        return number, text[max(0, int(column) - 1) :]
-    return number, text.encode()[max(0, int(column) - 1) :].decode(errors="replace")
+        return number, text[at:]
+    return number, text.encode()[at:].decode(errors="replace")  # raw HTML's column may split a character
 
 
 def _item_text_origin(item: LexborNode, number: int, source: str) -> tuple[int, bool]:
@@ -321,10 +334,10 @@ class _Walker:
         return f"{(int(start) if start and start.isdigit() else 1) + index}{delimiter}"
 
     def walk(self, root: LexborNode) -> None:
-        # (node, list it is in, marker its first line shows, for an item its `_item_source`); a stack, so that
-        # nesting costs no recursion.
-        stack: list[tuple[LexborNode, int, str, tuple[int, str] | None]] = [
-            (child, -1, "", None) for child in reversed(list(root.iter()))
+        # (node, list it is in, marker its first line shows, for an item its `_item_source`, set by its list); a
+        # stack, so that nesting costs no recursion.
+        stack: list[tuple[LexborNode, int, str, tuple[int, str]]] = [
+            (child, -1, "", _NO_SOURCE) for child in reversed(list(root.iter()))
         ]
         covered = self.covered
         while stack:
@@ -332,7 +345,7 @@ class _Walker:
             tag = node.tag
             self.view.tags.add(tag or "")
             if tag in ("thead", "tbody"):
-                stack.extend((child, list_id, "", None) for child in reversed(list(node.iter())))
+                stack.extend((child, list_id, "", _NO_SOURCE) for child in reversed(list(node.iter())))
                 continue
             span = _start_end(node)
             if span is None:
@@ -352,7 +365,7 @@ class _Walker:
                 self.add_text(start, text, block, list_id, marker, tag == "p" and _emphasized(node))
             elif tag == "table":
                 self.tables += 1
-                stack.extend((child, list_id, "", None) for child in reversed(list(node.iter())))
+                stack.extend((child, list_id, "", _NO_SOURCE) for child in reversed(list(node.iter())))
             elif tag == "tr":
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
                 parent = node.parent
@@ -384,7 +397,7 @@ class _Walker:
                 covered[start] = 1
                 children = list(node.iter(include_text=True))
                 inline = [child for child in children if child.tag not in _IN_ITEM_BLOCKS]
-                number, source = item_source if item_source is not None else _item_source(node, self.source_lines)
+                number, source = item_source
                 first, leading = _item_text_origin(node, number, source)
                 text = self.inline_text(inline, first).rstrip("\n")
                 if leading:
@@ -395,7 +408,7 @@ class _Walker:
                 blocks = [child for child in children if child.tag in _IN_ITEM_BLOCKS]
                 if blocks:
                     stack.extend(
-                        (child, list_id, marker if index == 0 else "", None)
+                        (child, list_id, marker if index == 0 else "", _NO_SOURCE)
                         for index, child in reversed(list(enumerate(blocks)))
                     )
             elif tag in ("ul", "ol"):
@@ -409,12 +422,17 @@ class _Walker:
             elif tag == "hr":
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
             else:  # a container: block quote, table and its parts
-                stack.extend((child, list_id, "", None) for child in reversed(list(node.iter())))
+                stack.extend((child, list_id, "", _NO_SOURCE) for child in reversed(list(node.iter())))
 
 
-def _raw_html_lines(text: str, source_lines: list[str]) -> list[int]:
-    """The lines holding raw HTML, found where the safe rendering omits it."""
-    tree = _render(text, _SAFE_OPTIONS)
+_FLOW_PARENTS = frozenset({"body", "blockquote"})
+"""Elements whose children are blocks (a list item may hold inline text directly, in a tight list)."""
+_BLANK_QUOTED = " \t>"
+"""What a line that shows nothing inside block quotes is made of."""
+
+
+def _raw_html_lines(tree: LexborHTMLParser, source_lines: list[str]) -> list[int]:
+    """The lines holding raw HTML, found where the safe rendering (`tree`) omits it."""
     body = tree.body
     document = tree.root.parent if tree.root is not None else None
     if body is None or document is None:
@@ -434,20 +452,21 @@ def _raw_html_lines(text: str, source_lines: list[str]) -> list[int]:
             if block >= 0:
                 blocks[block][1] += (node.text_content or "").count("\n")
             continue
+        parent = node.parent
+        in_flow = parent is not None and parent.tag in _FLOW_PARENTS  # a block among blocks, not inline
         if tag == "-comment":
-            parent = node.parent
-            if block >= 0 and parent is not None and _start_end(parent) is not None and parent.tag != "body":
+            if block >= 0 and not in_flow:  # inline, in a block's text: on the line that text has reached
                 found.append(blocks[block][0] + blocks[block][1])
-            else:
-                line = previous_end + 1
-                while line < len(source_lines) and not source_lines[line].strip():
-                    line += 1
-                found.append(min(line, len(source_lines) - 1))
+            else:  # at block level: on the first line not blank (block quote markers aside) after the block before
+                after = range(previous_end + 1, len(source_lines))
+                blank = _BLANK_QUOTED
+                found.append(next((line for line in after if source_lines[line].strip(blank)), len(source_lines) - 1))
                 previous_end = found[-1]  # the next HTML block starts after this one's first line
             continue
         span = _start_end(node)
-        if span is not None and node.parent is not None and node.parent.tag == "body":
-            previous_end = span[1]
+        if span is not None and in_flow:
+            # A block quote's blocks come after its first line's marker; any other block ends where it ends.
+            previous_end = span[0] - 1 if tag == "blockquote" else span[1]
         if span is not None:
             first = span[0]
             if tag == "li":  # the item's text may start a line later, after a line break of its own
@@ -462,8 +481,10 @@ def _raw_html_lines(text: str, source_lines: list[str]) -> list[int]:
 def read_markdown(text: str) -> TranscriptView:
     """The visible lines of a Markdown transcript, and the constructs whose visible text is not certain."""
     source_lines = text.split("\n")
+    raw_html = _raw_html_lines(_render(text, _SAFE_OPTIONS), source_lines) if "<" in text else []
+    if raw_html and _POSITIONS in text.casefold():
+        return _unplaceable(source_lines)
     tree = _render(text, _RENDER_OPTIONS)
-    raw_html = _raw_html_lines(text, source_lines) if "<" in text else []
     plain = not raw_html and tree.css_first(_UNCERTAIN_INLINE) is None
     walker = _Walker(source_lines, plain)
     body = tree.body
@@ -483,6 +504,19 @@ def read_markdown(text: str) -> TranscriptView:
         first_by_line.setdefault(item.line, item)  # one finding per line: the first construct found there
     walker.view.uncertain = sorted(first_by_line.values(), key=lambda item: item.line)
     return walker.view
+
+
+_POSITIONS = "sourcepos"
+"""What raw HTML must spell (in any case) to write the attribute by which cmark-gfm places its blocks."""
+
+
+def _unplaceable(source_lines: list[str]) -> TranscriptView:
+    """A transcript whose raw HTML may write the renderer's own source positions: its text could be placed on any
+    line, or take the place of the renderer's own, so no line is certain."""
+    what = "raw HTML that writes the renderer's own source positions (no line can be placed)"
+    return TranscriptView(
+        uncertain=[Uncertain(number, what) for number, line in enumerate(source_lines) if line.strip()]
+    )
 
 
 _FOOTNOTES = cast("int", Options.CMARK_OPT_FOOTNOTES)  # pyright: ignore[reportUnknownMemberType]
@@ -517,4 +551,4 @@ def _footnote_lines(text: str, source_lines: list[str], covered: bytearray) -> l
 def _only_markers(line: str) -> bool:
     """A line made only of block quote and list markers, or a table's delimiter row (shown as structure)."""
     body = line.strip(" \t>")
-    return body in ("-", "*", "+") or set(body) <= set("|-: \t")
+    return body in ("*", "+") or set(body) <= set("|-: \t")  # a lone `-` is in the delimiter row's set
