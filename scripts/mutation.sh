@@ -357,6 +357,27 @@ if where != expected or not record["trampolines"]:
 PY
 }
 
+# Runs mutmut for MODULE in its project, $WORK/MODULE (with "append", going on with a kept run: its log is added to),
+# then reports on it; sets failed when mutmut fails or leaves no results.
+mutate_and_report() {  # mutate_and_report MODULE [append]
+  local module=$1 log="$WORK/mutmut-$1.log" start status seconds
+  start=$(date +%s)
+  [ "${2:-}" = append ] || : > "$log"
+  set +e
+  (cd "$WORK/$module" && run_mutmut "$module") >> "$log" 2>&1
+  status=$?
+  set -e
+  seconds=$(( $(date +%s) - start ))
+  if [ "$status" != 0 ] || [ ! -f "$WORK/$module/mutants/src/$PACKAGE/$module.py.meta" ]; then
+    echo "   mutmut failed (exit $status) after ${seconds} s; the end of its output:" >&2
+    # mutmut redraws a progress line with carriage returns; keep the lines that say something.
+    tr '\r' '\n' < "$log" | grep -v -E '^(⠋|⠙|⠹|⠸|⠼|⠴|⠦|⠧|⠇|⠏)' | grep -v '^[[:space:]]*$' | tail -n 40 >&2
+    failed=1
+    return 0
+  fi
+  report_module "$module" "$seconds"
+}
+
 # --from DIR: the same report and table from a kept run, without running mutmut again.
 reread() {  # reread DIR
   failed=0
@@ -401,17 +422,7 @@ if [ -n "$resume" ]; then
       continue
     fi
     echo "== $module: going on with the run kept in $RUN (the time below counts this part alone)"
-    start=$(date +%s)
-    set +e
-    (cd "$RUN" && run_mutmut "$module") >> "$WORK/mutmut-$module.log" 2>&1
-    status=$?
-    set -e
-    if [ "$status" != 0 ]; then
-      echo "   mutmut failed (exit $status); the end of its output is in $WORK/mutmut-$module.log" >&2
-      failed=1
-      continue
-    fi
-    report_module "$module" "$(( $(date +%s) - start ))"
+    mutate_and_report "$module" append
   done
   summarize
   echo "mutation: kept in $WORK (report on it again with --from $WORK)"
@@ -583,22 +594,8 @@ timeout_constant = $constant
 use_git_change_detection = false
 TOML
   } > "$RUN/pyproject.toml"
-  log="$WORK/mutmut-$module.log"
-  start=$(date +%s)
   (cd "$RUN" && write_preload "$module" "$WORK/preload-$module.txt" "${tests[@]}") || : > "$WORK/preload-$module.txt"
-  set +e
-  (cd "$RUN" && run_mutmut "$module") > "$log" 2>&1
-  status=$?
-  set -e
-  seconds=$(( $(date +%s) - start ))
-  if [ "$status" != 0 ] || [ ! -f "$RUN/mutants/src/$PACKAGE/$module.py.meta" ]; then
-    echo "   mutmut failed (exit $status) after ${seconds} s; the end of its output:" >&2
-    # mutmut redraws a progress line with carriage returns; keep the lines that say something.
-    tr '\r' '\n' < "$log" | grep -v -E '^(⠋|⠙|⠹|⠸|⠼|⠴|⠦|⠧|⠇|⠏)' | grep -v '^[[:space:]]*$' | tail -n 40 >&2
-    failed=1
-    continue
-  fi
-  report_module "$module" "$seconds"
+  mutate_and_report "$module"
 done
 
 summarize
