@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from mcp_rendering.audit import audit, audit_document, audit_lines
+from mcp_rendering.audit import AuditInputError, Markup, audit, audit_document, audit_lines
 from mcp_rendering.document import Document, Row, Section
 from mcp_rendering.host import present
 from mcp_rendering.transcript import read_markdown
@@ -204,11 +204,15 @@ def test_raw_html_inside_emphasis_makes_its_own_line_unverifiable_not_a_later_on
 
 
 def test_a_transcript_whose_raw_html_writes_the_renderers_source_positions_certifies_no_record() -> None:
-    """The paragraph claims line 5 with cmark-gfm's own attribute, in the place of the renderer's row it swallows
-    into a `<textarea>`: no line can be told from the renderer's own, so none is certified."""
-    row = "| Sales | 1000 |"
-    forged = f'<p data-sourcepos="5:1-5:16">{row}</p><textarea>'
-    shown = TABLE.replace(row, forged, 1)
+    """The paragraph claims line 8, a blank one, with cmark-gfm's own attribute: read by its position, it would show
+    the record its row left out. No line can be told from the renderer's own, so none is certified."""
+    shown = TABLE.replace("| Sales | 1000 |\n", "") + '\n<p data-sourcepos="8:1-8:9">Sales 1000</p>\n\n'
     report = audit_document(shown, DOCUMENT, markup="markdown")
     missing = {issue.row_id for issue in report.issues if issue.kind == "missing_row"}
     assert missing == {"a", "b"}, report.format()
+
+
+@pytest.mark.parametrize("markup", ["text", "markdown", "auto"])
+def test_a_transcript_holding_a_lone_surrogate_is_refused(markup: Markup) -> None:
+    with pytest.raises(AuditInputError, match=r"lone surrogate \(U\+DC80\) at 6"):
+        audit_document(TABLE[:6] + "\udc80" + TABLE[6:], DOCUMENT, markup=markup)

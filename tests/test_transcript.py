@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from selectolax.lexbor import LexborHTMLParser
 
-from mcp_rendering.transcript import ShownLine, Uncertain, _item_source, _start_end, read_markdown  # pyright: ignore[reportPrivateUsage]
+from mcp_rendering.transcript import MAX_RAW_HTML, ShownLine, Uncertain, _item_source, _start_end, read_markdown  # pyright: ignore[reportPrivateUsage]
 
 
 def _lines(text: str) -> list[tuple[int, str, str]]:
@@ -377,8 +377,7 @@ def test_paragraphs_and_lists_are_numbered_in_one_sequence_and_a_heading_is_in_n
     ("text", "markers"),
     [("- é\n- b", ["-", "-"]), ("1) ü\n2) b", ["1)", "2)"]), ("- a\n  - ü\n  - b", ["-", "-", "-"])],
 )
-def test_an_items_marker_is_read_at_its_byte_column_in_a_line_that_is_not_ascii(text: str, markers: list[str]) -> None:
-    """cmark-gfm counts an item's column in bytes."""
+def test_an_items_marker_is_read_before_text_that_is_not_ascii(text: str, markers: list[str]) -> None:
     assert [line.marker for line in read_markdown(text).lines] == markers
 
 
@@ -479,3 +478,20 @@ def test_a_position_in_a_form_cmark_gfm_never_writes_places_nothing(
     assert element is not None
     assert _start_end(element) == span
     assert _item_source(element, ["- a"])[1] == source
+
+
+def test_more_raw_html_than_is_read_leaves_no_line_certain_and_up_to_the_limit_all_is_read() -> None:
+    """The HTML parser's cost grows faster than the raw HTML it holds (unclosed inline elements): past the limit the
+    transcript is not parsed, and nothing of it is certain."""
+    at_limit = "a <b>x</b>\n\n" * (MAX_RAW_HTML // 2) + "end"
+    assert read_markdown(at_limit).lines[-1].text == "end"
+    over = at_limit.replace("end", "<i>end")
+    view = read_markdown(over)
+    assert view.lines == []
+    what = f"more raw HTML than is read (over {MAX_RAW_HTML} pieces)"
+    assert view.uncertain == [Uncertain(number, what) for number in range(0, MAX_RAW_HTML + 1, 2)]
+
+
+def test_a_lone_surrogate_is_refused_with_a_value_error() -> None:
+    with pytest.raises(ValueError, match=r"lone surrogate \(U\+D800\)"):
+        read_markdown("a\ud800")

@@ -106,8 +106,9 @@ their values, however many rows share the label) and one longest chain of record
 identical records are one group (a line names the groups it may show, not each of their records): O(n log n) for
 n records and lines of bounded length when few records are alike, O((n + m) d) otherwise, d being the records and
 lines out of order or left over; either way a line of a record's own kind is preferred to a lenient reading.
-Transcripts over `MAX_TRANSCRIPT_CHARS` are refused. The audit leaves the process's garbage collector as it finds
-it: it never switches it off, and a caller that wants it paused pauses it around the call.
+Transcripts over `MAX_TRANSCRIPT_CHARS`, and those holding a lone surrogate, are refused. The audit leaves the
+process's garbage collector as it finds it: it never switches it off, and a caller that wants it paused pauses it
+around the call.
 """
 
 from __future__ import annotations
@@ -698,6 +699,14 @@ def _read(
         )
     if markup != "text" and ">" * (MAX_NESTING + 1) in shown_text.replace(" ", "") and _TOO_DEEP.search(shown_text):
         raise AuditInputError(f"the transcript nests block quotes over {MAX_NESTING} deep, past what the audit reads")
+    if not shown_text.isascii():
+        try:
+            shown_text.encode()
+        except UnicodeEncodeError as error:  # no character: no renderer reads it
+            at = error.start
+            raise AuditInputError(
+                f"the transcript holds a lone surrogate (U+{ord(shown_text[at]):04X}) at {at}"
+            ) from None
     reader = _Reader(shown_text, markup, headers, result_numbers)
     return reader, "markdown" if reader.markdown else "text"
 

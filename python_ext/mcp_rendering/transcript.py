@@ -32,7 +32,7 @@ import cmarkgfm  # pyright: ignore[reportMissingTypeStubs]
 from cmarkgfm.cmark import Options  # pyright: ignore[reportMissingTypeStubs]
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-__all__ = ["BlockKind", "ShownLine", "TranscriptView", "Uncertain", "read_markdown"]
+__all__ = ["MAX_RAW_HTML", "BlockKind", "ShownLine", "TranscriptView", "Uncertain", "read_markdown"]
 
 BlockKind: TypeAlias = Literal["heading", "paragraph", "item", "row", "header", "code"]
 """The block a visible line belongs to: a heading, a paragraph, a list item's text, a table row, a table's header
@@ -80,6 +80,8 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _IN_ITEM_BLOCKS = frozenset({"p", "ul", "ol", "blockquote", "pre", "table", "h1", "h2", "h3", "h4", "h5", "h6", "hr"})
 _ORDERED = re.compile(r"[0-9]{1,9}([.)])")
 _MARKER = re.compile(r"[-+*]|[0-9]{1,9}[.)]")
+MAX_RAW_HTML = 1000
+"""The pieces of raw HTML (tags, comments, HTML blocks) read in one transcript; with more, no line is certain."""
 _NO_SOURCE = (-1, "")
 """What the walk carries as the `_item_source` of a node that is not a list item (each item's is read by its list)."""
 
@@ -155,15 +157,13 @@ def _header_line(table: LexborNode, span: tuple[int, int]) -> int:
 
 
 def _item_source(item: LexborNode, source_lines: list[str]) -> tuple[int, str]:
-    """An item's first line and its source from its marker on (cmark-gfm's columns count bytes)."""
+    """An item's first line and its source from its marker on. cmark-gfm's columns count bytes, but only markers,
+    spaces and tabs (ASCII) come before an item's column, so the column indexes the line's characters alike."""
     line, _, column = (item.attributes.get("data-sourcepos") or "").partition("-")[0].partition(":")
     number, at = _number(line) - 1, _number(column) - 1
     if not 0 <= number < len(source_lines) or at < 0:
         return number, ""
-    text = source_lines[number]
-    if text.isascii():  # a byte a character: the column is an index
-        return number, text[at:]
-    return number, text.encode()[at:].decode(errors="replace")  # raw HTML's column may split a character
+    return number, source_lines[number][at:]
 
 
 def _item_text_origin(item: LexborNode, number: int, source: str) -> tuple[int, bool]:
@@ -200,13 +200,16 @@ def _line_breaks(node: LexborNode) -> str:
 
 
 def _render(text: str, options: int) -> LexborHTMLParser:
-    html = cast(
+    return LexborHTMLParser(_html(text, options))
+
+
+def _html(text: str, options: int) -> str:
+    return cast(
         "str",
         cmarkgfm.markdown_to_html_with_extensions(  # pyright: ignore[reportUnknownMemberType]
             text, options=options, extensions=_EXTENSIONS
         ),
     )
-    return LexborHTMLParser(html)
 
 
 class _Walker:
@@ -479,11 +482,26 @@ def _raw_html_lines(tree: LexborHTMLParser, source_lines: list[str]) -> list[int
 
 
 def read_markdown(text: str) -> TranscriptView:
-    """The visible lines of a Markdown transcript, and the constructs whose visible text is not certain."""
+    """The visible lines of a Markdown transcript, and the constructs whose visible text is not certain.
+
+    Raises:
+        ValueError: the text holds a lone surrogate, which is no character: no renderer reads it.
+    """
+    if not text.isascii():
+        try:
+            text.encode()
+        except UnicodeEncodeError as error:
+            raise ValueError(f"the transcript holds a lone surrogate (U+{ord(text[error.start]):04X})") from None
     source_lines = text.split("\n")
-    raw_html = _raw_html_lines(_render(text, _SAFE_OPTIONS), source_lines) if "<" in text else []
+    raw_html: list[int] = []
+    if "<" in text:  # raw HTML needs one
+        safe = _html(text, _SAFE_OPTIONS)
+        if safe.count(_OMITTED) > MAX_RAW_HTML:  # before the HTML parser, whose cost grows faster with raw HTML
+            return _nothing_certain(source_lines, f"more raw HTML than is read (over {MAX_RAW_HTML} pieces)")
+        raw_html = _raw_html_lines(LexborHTMLParser(safe), source_lines)
     if raw_html and _POSITIONS in text.casefold():
-        return _unplaceable(source_lines)
+        what = "raw HTML that writes the renderer's own source positions (no line can be placed)"
+        return _nothing_certain(source_lines, what)
     tree = _render(text, _RENDER_OPTIONS)
     plain = not raw_html and tree.css_first(_UNCERTAIN_INLINE) is None
     walker = _Walker(source_lines, plain)
@@ -510,10 +528,14 @@ _POSITIONS = "sourcepos"
 """What raw HTML must spell (in any case) to write the attribute by which cmark-gfm places its blocks."""
 
 
-def _unplaceable(source_lines: list[str]) -> TranscriptView:
-    """A transcript whose raw HTML may write the renderer's own source positions: its text could be placed on any
-    line, or take the place of the renderer's own, so no line is certain."""
-    what = "raw HTML that writes the renderer's own source positions (no line can be placed)"
+_OMITTED = "<!-- raw HTML omitted -->"
+"""What cmark-gfm writes in place of each piece of raw HTML (a tag, a comment, an HTML block) when it omits it."""
+
+
+def _nothing_certain(source_lines: list[str], what: str) -> TranscriptView:
+    """A transcript of which no line is certain: its raw HTML could place text on any line (it may write the
+    renderer's own source positions), or there is more of it than is read. Every line that is not blank is
+    reported, none shown."""
     return TranscriptView(
         uncertain=[Uncertain(number, what) for number, line in enumerate(source_lines) if line.strip()]
     )
