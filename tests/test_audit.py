@@ -1789,13 +1789,14 @@ def test_rule_5_a_line_whose_rendering_is_uncertain_is_not_shown_by_what_is_left
 @pytest.mark.parametrize(
     ("text", "lines", "issues"),
     [
-        # Text after a collapsed <details> in an item: `after` is on line 4, nothing on the `</details>` line.
-        ("- <details><summary>S</summary>\n  secret\n  </details>\n  after", ["after"], [("unverifiable", 1)]),
+        # Raw HTML in an item: every line of the item unverifiable, so its text shows no record.
         (
-            "- <details><summary>S</summary>\n  secret\n  </details>\n  after!",
+            "- <details><summary>S</summary>\n  secret\n  </details>\n  after",
             ["after"],
-            [("unverifiable", 1), ("altered_row", 4)],
+            [("missing_row", 0), *[("unverifiable", line) for line in range(1, 5)]],
         ),
+        # Text after a code block of its item: on its own line (6), not on the code block's.
+        ("a\n\n- ```\n  c\n  ```\n  after", ["after"], []),
         # An inner list that starts on its outer item's line shows `1)` and `2)` alike.
         ("- 1) a\n  2) b", ["1) a", "2) b"], []),
         ("- 1) a\n  2) b", ["1. a", "2. b"], [("altered_row", 1), ("altered_row", 2)]),

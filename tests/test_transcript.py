@@ -139,13 +139,32 @@ def test_a_line_before_raw_html_or_struck_through_text_in_its_paragraph_shows_al
     assert _lines("a ~~s~~\nb") == [(0, "a ", "paragraph"), (1, "b", "paragraph")]
 
 
-def test_a_details_shows_its_summary_when_collapsed_and_everything_when_open() -> None:
-    view = read_markdown(
-        "- a <details><summary>S</summary>h</details> b\n"
-        "- c <details open><summary>T</summary>i</details> d\n"
-        "- e <details>j</details> f"
-    )
-    assert [line.text for line in view.lines] == ["a S b", "c Ti d", "e  f"]
+@pytest.mark.parametrize(
+    "element",
+    [
+        "<details><summary>S</summary>h</details>",
+        "<details open><summary>T</summary>i</details>",
+        "<s>x</s>",
+        "<datalist><option>x</option>y</datalist>",
+        "<dialog>x</dialog>",
+        "<span popover>x</span>",
+        "<em hidden>x</em>",
+        '<a href="u" name="n">x</a>',
+        '<input type="text" value="x">',
+    ],
+)
+def test_an_element_the_renderer_does_not_write_shows_none_of_its_text(element: str) -> None:
+    """A browser may hide, strike or move the text of raw HTML (an element the renderer never writes, or one of its
+    own with an attribute it never gives): none of it counts as shown, and its line is reported."""
+    view = read_markdown(f"- a {element} b\n- next")
+    assert [(line.number, line.text) for line in view.lines] == [(0, "a  b"), (1, "next")]
+    assert _uncertain(f"- a {element} b\n- next") == [(0, "raw HTML")]
+
+
+@pytest.mark.parametrize("element", ["<em>x</em>", "<strong>x</strong>", "<code>x</code>", '<a href="u">x</a>'])
+def test_raw_html_spelled_as_the_renderers_own_element_shows_its_text_and_is_reported(element: str) -> None:
+    assert [line.text for line in read_markdown(f"a {element} b").lines] == ["a x b"]
+    assert _uncertain(f"a {element} b") == [(0, "raw HTML")]
 
 
 @pytest.mark.parametrize(
@@ -208,32 +227,34 @@ def test_text_no_block_shows_is_reported_right_after_any_block(text: str) -> Non
 @pytest.mark.parametrize(
     ("text", "lines"),
     [
-        ("a\nb\nc <b>x</b>\nd", [2]),
-        ("- a\n- b\n  c <i>y</i>", [2]),
+        ("a\nb\nc <b>x</b>\nd", [0, 1, 2, 3]),
+        ("- a\n- b\n  c <i>y</i>", [1, 2]),
         ("| a |\n| - |\n| <b>1</b> |", [2]),
-        ("> a\n> b <br>", [1]),
+        ("> a\n> b <br>", [0, 1]),
         ("a\n\n<!-- c -->\n", [2]),
         ("# h\n\n\n<p>x</p>", [3]),
-        ("x **a\nb <i>c</i>**", [1]),
+        ("x **a\nb <i>c</i>**", [0, 1]),
         ("p\n\n\n\n<div>\nx\n</div>\n\nq", [4, 5, 6]),
-        ("a\n*b\nc*\nd <b>x</b>", [3]),
+        ("a\n*b\nc*\nd <b>x</b>", [0, 1, 2, 3]),
+        ("x <textarea>\nh\n</textarea> y\nz", [0, 1, 2, 3]),  # the HTML parser drops the line break after <textarea>
         ("# h\n<!-- c -->\nok", [1]),
     ],
 )
 def test_raw_html_is_reported_on_the_line_that_holds_it(text: str, lines: list[int]) -> None:
-    """Inline HTML on the line of its paragraph it sits on (the line breaks before it counted), block HTML on the
-    first non-blank line after the block before it."""
+    """Inline HTML on every line of the block it sits in (an element may span them, and the HTML parser may drop a
+    line break inside one), block HTML on the first non-blank line after the block before it."""
     assert [line for line, _ in _uncertain(text)] == lines
     assert _uncertain(text)[0][1] == "raw HTML"
 
 
 def test_text_after_a_collapsed_details_in_an_item_stays_on_its_source_line() -> None:
     """The hidden content's line breaks count, and the line break the renderer puts before the item's HTML block
-    is not in the source: the summary is on the marker's line, `after` on its own, nothing on `</details>`."""
+    is not in the source: nothing of the element shows, `after` is on its own line, every line of the item is
+    reported."""
     text = "- <details><summary>S</summary>\n  secret\n  </details>\n  after"
     shown = [(number, line) for number, line, _ in _lines(text) if line]
-    assert shown == [(0, "S"), (3, "after")]
-    assert _uncertain(text) == [(0, "raw HTML")]
+    assert shown == [(3, "after")]
+    assert _uncertain(text) == [(line, "raw HTML") for line in range(4)]
 
 
 @pytest.mark.parametrize(
@@ -242,11 +263,8 @@ def test_text_after_a_collapsed_details_in_an_item_stays_on_its_source_line() ->
         ("a <!-- x\ny --> b\nc", [(0, "a "), (1, " b"), (2, "c")]),
         ("a <b hidden>x\ny</b> b\nc", [(0, "a "), (1, " b"), (2, "c")]),
         ("a ~~x\ny~~ b\nc", [(0, "a "), (1, " b"), (2, "c")]),
-        ("- x <details><summary>S</summary>\n  h </details> y\n  z", [(0, "x S"), (1, " y"), (2, "z")]),
-        (
-            "- x <details>\n  h <summary>S</summary> i\n  j </details> y\n  z",
-            [(0, "x "), (1, "S"), (2, " y"), (3, "z")],
-        ),
+        ("- x <details><summary>S</summary>\n  h </details> y\n  z", [(0, "x "), (1, " y"), (2, "z")]),
+        ("- x <details>\n  h <summary>S</summary> i\n  j </details> y\n  z", [(0, "x "), (2, " y"), (3, "z")]),
     ],
 )
 def test_text_after_hidden_text_that_spans_lines_stays_on_its_source_line(
@@ -257,7 +275,7 @@ def test_text_after_hidden_text_that_spans_lines_stays_on_its_source_line(
 
 def test_an_items_text_after_an_empty_marker_line_is_on_the_next_line() -> None:
     assert _lines("-\n  a\n- b") == [(1, "a", "item"), (2, "b", "item")]
-    assert _lines("-\n  <b>x</b>")[0][:2] == (1, "x")
+    assert _lines("-\n  <em>x</em>")[0][:2] == (1, "x")
 
 
 @pytest.mark.parametrize(
@@ -268,7 +286,7 @@ def test_an_inner_list_that_starts_on_its_outer_items_line_reads_its_own_marker(
     assert [line.marker for line in read_markdown(text).lines if line.marker] == markers
 
 
-@pytest.mark.parametrize("text", ["<!-- c -->\nok", "<!-- a -->\n<!-- b -->\nok", "<style>x</style>\n\nok"])
+@pytest.mark.parametrize("text", ["<!-- c -->\nok", "<!-- a -->\n<!-- b -->\nok", "<script>x</script>\n\nok"])
 def test_raw_html_that_opens_the_transcript_is_reported_as_raw_html(text: str) -> None:
     """The HTML5 parser moves a comment that opens the document out of <body>: still found, and named."""
     assert _uncertain(text)[0] == (0, "raw HTML")
@@ -415,7 +433,7 @@ def test_a_delimiter_row_holding_a_tab_is_structure() -> None:
 @pytest.mark.parametrize(
     ("text", "lines"),
     [
-        ("a\n*b <!-- c --> d*\ne\n\nnext", [1]),  # in emphasis, not at block level
+        ("a\n*b <!-- c --> d*\ne\n\nnext", [0, 1, 2]),  # in emphasis, not at block level
         ("| a | b |\n| - | - |\n| *x <!-- c -->* | 2 |\n\nnext", [2]),
         ("- a\n- *b <i>c</i>*\n- d\n\nnext", [1]),
         ("> a\n>\n\n<div>x</div>", [3]),  # the block before it is the block quote, not its paragraph
@@ -495,3 +513,86 @@ def test_more_raw_html_than_is_read_leaves_no_line_certain_and_up_to_the_limit_a
 def test_a_lone_surrogate_is_refused_with_a_value_error() -> None:
     with pytest.raises(ValueError, match=r"lone surrogate \(U\+D800\)"):
         read_markdown("a\ud800")
+
+
+LINE_ENDING = "a line ending the renderer sees and a line count does not (a carriage return, or a reference to one)"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a\rb\n\nc",
+        "Alice&#10;Bob\n\nc",
+        "- a&#13;b\n- c",
+        "a &#x0A; b\n\nc",
+        "a &#X00d; b\n\nc",
+        "a &NewLine; b\n\nc",
+        'a <span title="&#10">b</span>\n\nc',  # the HTML parser reads it without `;`
+    ],
+)
+def test_a_line_break_the_line_count_does_not_see_leaves_no_line_certain(text: str) -> None:
+    """The renderer decodes a reference to a line break into one the source lines do not have, and ends a line at
+    a carriage return: no line can be placed."""
+    assert read_markdown(text).lines == []
+    assert _uncertain(text) == [(n, LINE_ENDING) for n, line in enumerate(text.split("\n")) if line.strip()]
+
+
+@pytest.mark.parametrize("text", ["a &#100; b", "a &#xAB; b", "a &#1013; b", "a &newline; b", "a\r\nb"])
+def test_other_references_and_a_crlf_line_ending_are_read_as_written(text: str) -> None:
+    assert read_markdown(text).uncertain == []
+
+
+PAGE_WIDE = "raw HTML with a style sheet or style attribute (it can hide any line)"
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<style>td{display:none}</style>",
+        "<svg><style>td{display:none}</style></svg>",
+        '<link rel="stylesheet" href="x.css">',
+        '<span style="position:fixed;inset:0;background:white">x</span>',
+        '<em STYLE="x">y</em>',
+    ],
+)
+def test_raw_html_that_can_hide_any_line_leaves_no_line_certain(html: str) -> None:
+    text = f"| Name | Amount |\n| - | - |\n| Alice | 100 |\n\nSee {html}."
+    assert read_markdown(text).lines == []
+    assert _uncertain(text) == [(line, PAGE_WIDE) for line in (0, 1, 2, 4)]
+
+
+def test_a_script_hides_only_itself() -> None:
+    text = "| Name | Amount |\n| - | - |\n| Alice | 100 |\n\nSee <script>x()</script>."
+    assert _lines(text)[-1] == (4, "See .", "paragraph") and _uncertain(text) == [(4, "raw HTML")]
+
+
+@pytest.mark.parametrize(
+    ("text", "after"),
+    [
+        ("- x\n  ```\n  c\n  ```\n  b\n- next", 4),
+        ("- x\n  # H\n  b\n- next", 2),
+        ("- x\n  ***\n  b\n- next", 2),
+    ],
+)
+def test_an_items_text_after_one_of_its_blocks_is_on_its_own_line_and_no_item_of_its_own(text: str, after: int) -> None:
+    """In a tight item, text after a code block, heading or rule: the renderer's line break after the block is not
+    the source's, and the line is the item's, not a new item."""
+    view = read_markdown(text)
+    assert view.uncertain == []
+    line = next(line for line in view.lines if line.text == "b")
+    assert (line.number, line.block, line.after_break, line.marker) == (after, "item", True, "")
+    assert [line.number for line in view.lines if line.block == "item"] == [0, after, after + 1]
+
+
+@pytest.mark.parametrize(
+    ("text", "lines", "what"),
+    [
+        ("x\ny ~~Alice~~ z", [1], "struck-through text"),
+        ("x\ny ~~Alice\n100~~ z", [1, 2], "struck-through text"),
+        ("x\ny ![a](b) z", [1], "an image (its alternative text may or may not be shown)"),
+        ('x\ny [a\nb](u "t") z', [1, 2], "a link title (a tooltip)"),
+        ("- x\n  ```\n  c\n  ```\n  ~~b~~", [4], "struck-through text"),
+    ],
+)
+def test_a_construct_is_reported_on_every_line_it_spans(text: str, lines: list[int], what: str) -> None:
+    assert _uncertain(text) == [(line, what) for line in lines]

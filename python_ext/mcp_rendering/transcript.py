@@ -3,23 +3,24 @@
 The transcript is rendered by cmark-gfm (GitHub's own CommonMark + GFM renderer, through `cmarkgfm`) with raw HTML
 kept, as a host that renders HTML would show it, and the resulting HTML is parsed by an HTML5 parser (Lexbor,
 through `selectolax`), as a browser would build it. The visible text of every block is then read from that tree:
-text hidden by raw HTML (a comment, an element that swallows the rest, a collapsed `<details>`) is not visible,
-an entity is what the HTML parser decodes it to, a list is numbered as the renderer numbers it.
+the text of raw HTML (a comment, an element the renderer never writes, or one of its own with an attribute it never
+gives) is not visible, an entity is what the HTML parser decodes it to, a list is numbered as the renderer numbers it.
 
 Only what every CommonMark renderer shows alike is certain. Each construct whose visible text depends on the
 renderer, its options, style sheets or attributes (raw HTML, images, link titles, struck-through text, text that no
 block shows such as a link reference definition, and footnotes, which a renderer with footnotes on, as GitHub's,
-moves to the end or leaves out when unreferenced) is reported as an `Uncertain` construct with its line, and shows
-nothing: a record it carries does not count as shown. What the renderer's options draw alike is read as drawn: a
-task list's check box as `[x]` or `[ ]`, a hard line break as the start of a new line (not a run-on line).
+moves to the end or leaves out when unreferenced) is reported as an `Uncertain` construct on each line it may
+change (for raw HTML inside a block, every line of the block), and shows nothing: a record it carries does not
+count as shown. What the renderer's options draw alike is read as drawn: a task list's check box as `[x]` or `[ ]`,
+a hard line break as the start of a new line (not a run-on line).
 
-Lines are placed by the `data-sourcepos` attribute cmark-gfm writes on its blocks. Raw HTML could write it too, to
-place text on another line or in the place of the renderer's own: a transcript whose raw HTML may do so (it holds the
-attribute's name) has every line reported and none shown.
+Lines are placed by the `data-sourcepos` attribute cmark-gfm writes on its blocks and by the line breaks of their
+text. A transcript in which neither can be trusted has every line reported and none shown: its raw HTML may write
+the attribute (it holds the attribute's name) or hide any line (a style sheet or a style attribute), or the renderer
+ends a line the source lines do not (a carriage return alone, a reference to a line break).
 
-The cost stays linear in the transcript: raw HTML is located in one walk of the safe rendering (each block counts
-its line breaks as the walk passes them, however many comments it holds), and nodes are compared by position,
-never by their serialised HTML.
+The cost stays linear in the transcript: raw HTML is located in one walk of the safe rendering, and nodes are
+compared by position, never by their serialised HTML.
 """
 
 from __future__ import annotations
@@ -46,30 +47,20 @@ _RENDER_OPTIONS = _SOURCEPOS | _UNSAFE
 _SAFE_OPTIONS = _SOURCEPOS
 """Raw HTML replaced by a comment: where the comments are is where raw HTML is."""
 
-# Elements whose content a browser does not show as text in flow (or shows only as a control).
-_NOT_SHOWN = frozenset(
-    {
-        "script",
-        "style",
-        "template",
-        "textarea",
-        "title",
-        "noscript",
-        "iframe",
-        "object",
-        "select",
-        "head",
-        "svg",
-        "math",
-        "img",
-        "video",
-        "audio",
-        "canvas",
-        "noembed",
-        "noframes",
-        "input",
-    }
-)
+# The inline elements cmark-gfm writes, with the attributes it may give each: any other element, or one of these with
+# another attribute (`hidden`, `popover`, ...), is raw HTML, whose text a browser may hide, move or change.
+_RENDERERS_INLINE: dict[str, frozenset[str]] = {
+    "em": frozenset(),
+    "strong": frozenset(),
+    "code": frozenset(),
+    "del": frozenset(),
+    "br": frozenset(),
+    "a": frozenset({"href", "title"}),
+    "img": frozenset({"src", "alt", "title"}),
+    "input": frozenset({"type", "checked", "disabled"}),
+}
+_PAGE_WIDE = "style, link, [style]"
+"""Raw HTML that can hide or cover any line of the page: style sheets and style attributes."""
 _UNCERTAIN_INLINE = "img, a[title], del, br, input"
 """The renderer's elements that are not shown as their text: of uncertain display, a hard break (which starts a new
 visible line) and a task list's check box (drawn as `[x]` or `[ ]`)."""
@@ -225,46 +216,52 @@ class _Walker:
     # -- inline text
 
     def inline_text(self, nodes: list[LexborNode], line: int) -> str:
-        """The visible text of an inline run; constructs a reader may not see are reported on `line`."""
+        """The visible text of an inline run whose first line is `line`; constructs a reader may not see are
+        reported on every line they span."""
         parts: list[str] = []
+        breaks = 0  # the line breaks in `parts`: the run has reached line `line + breaks`
         stack: list[LexborNode | str] = list(reversed(nodes))  # a string: text to emit as is
         while stack:
             child = stack.pop()
             if isinstance(child, str):
                 parts.append(child)
+                breaks += child.count("\n")
                 continue
             tag = child.tag
             if tag == "-text":
-                parts.append(child.text_content or "")
+                text = child.text_content or ""
+                parts.append(text)
+                breaks += text.count("\n")
                 continue
-            if self.plain and tag not in _NOT_SHOWN:
-                parts.append(child.text(deep=True))  # the renderer's own inline elements: all their text shows
+            if self.plain:  # only the renderer's own elements, all their text shown, nothing to report
+                parts.append(child.text(deep=True))
                 continue
-            if tag == "br":
+            if tag == "-comment":  # never shown; its line is reported from the safe rendering
+                parts.append(hidden := _line_breaks(child))
+                breaks += len(hidden)
+                continue
+            attributes = child.attributes
+            own = _RENDERERS_INLINE.get(tag or "")
+            if own is None or not own.issuperset(attributes):
+                what = "raw HTML"
+            elif tag == "br":
                 parts.append(_HARD_BREAK)
                 continue
-            if tag == "input" and child.attributes.get("type") == "checkbox" and "disabled" in child.attributes:
-                parts.append("[x]" if "checked" in child.attributes else "[ ]")  # a task list item's box, as drawn
+            elif tag == "input" and attributes.get("type") == "checkbox" and "disabled" in attributes:
+                parts.append("[x]" if "checked" in attributes else "[ ]")  # a task list item's box, as drawn
                 continue
-            if tag in _NOT_SHOWN or tag == "-comment" or "hidden" in child.attributes:
-                if tag == "img":
-                    self.uncertain(line, "an image (its alternative text may or may not be shown)")
-                parts.append(_line_breaks(child))
+            elif tag in ("img", "input"):
+                what = "an image (its alternative text may or may not be shown)" if tag == "img" else "a form control"
+            elif tag == "del":
+                what = "struck-through text"
+            else:
+                if tag == "a" and "title" in attributes:
+                    self.uncertain_lines(line + breaks, child, "a link title (a tooltip)")
+                stack.extend(reversed(list(child.iter(include_text=True))))
                 continue
-            if tag == "del":
-                self.uncertain(line, "struck-through text")
-                parts.append(_line_breaks(child))
-                continue
-            if tag == "a" and "title" in child.attributes:
-                self.uncertain(line, "a link title (a tooltip)")
-            if tag == "details" and "open" not in child.attributes:
-                # Only the first summary shows; the rest keeps its line breaks, so what follows keeps its line.
-                children = list(child.iter(include_text=True))
-                shown = next((index for index, node in enumerate(children) if node.tag == "summary"), -1)
-                for index in range(len(children) - 1, -1, -1):
-                    stack.append(children[index] if index == shown else _line_breaks(children[index]))
-                continue
-            stack.extend(reversed(list(child.iter(include_text=True))))
+            hidden = self.uncertain_lines(line + breaks, child, what)
+            parts.append(hidden)
+            breaks += len(hidden)
         return "".join(parts)
 
     def block_text(self, node: LexborNode, line: int) -> str:
@@ -275,15 +272,32 @@ class _Walker:
     def uncertain(self, line: int, what: str) -> None:
         self.view.uncertain.append(Uncertain(line, what))
 
+    def uncertain_lines(self, first: int, node: LexborNode, what: str) -> str:
+        """Report `node` on every line it spans from `first`; its line breaks, which keep what follows it on its
+        source line."""
+        hidden = _line_breaks(node)
+        for line in range(first, first + len(hidden) + 1):
+            self.uncertain(line, what)
+        return hidden
+
     # -- blocks
 
     def add_text(
-        self, start: int, text: str, block: BlockKind, list_id: int = -1, marker: str = "", emphasized: bool = False
+        self,
+        start: int,
+        text: str,
+        block: BlockKind,
+        list_id: int = -1,
+        marker: str = "",
+        emphasized: bool = False,
+        after_block: bool = False,
     ) -> None:
+        """Show `text` from line `start`, a line a source line; `after_block`: it follows a block of its list item,
+        so it starts a line but not an item of its own."""
         if "\n" not in text:  # one line, as most blocks are: what follows, without the splitting
             if start < len(self.source_lines):
                 shown = ShownLine(start, text.replace(_HARD_BREAK, ""), block, None, list_id, False, 0, marker)
-                shown.emphasized = emphasized
+                shown.emphasized, shown.after_break = emphasized, after_block
                 self.view.lines.append(shown)
                 self.covered[start] = 1
             return
@@ -293,7 +307,7 @@ class _Walker:
             return
         lines = self.view.lines
         lines.append(ShownLine(start, pieces[0].replace(_HARD_BREAK, ""), block, None, list_id, False, 0, marker))
-        lines[-1].emphasized = emphasized and len(pieces) == 1
+        lines[-1].emphasized, lines[-1].after_break = emphasized and len(pieces) == 1, after_block
         if _HARD_BREAK not in text:
             lines.extend(
                 [
@@ -398,17 +412,33 @@ class _Walker:
                     self.add_text(start + 1 if fenced else start, code, "code")
             elif tag == "li":
                 covered[start] = 1
-                children = list(node.iter(include_text=True))
-                inline = [child for child in children if child.tag not in _IN_ITEM_BLOCKS]
-                number, source = item_source
-                first, leading = _item_text_origin(node, number, source)
-                text = self.inline_text(inline, first).rstrip("\n")
-                if leading:
-                    text = text.removeprefix("\n")
-                if text.strip():
-                    self.add_text(first, text, "item", list_id, marker, _emphasized_run(inline))
-                    marker = ""
-                blocks = [child for child in children if child.tag in _IN_ITEM_BLOCKS]
+                first, leading = _item_text_origin(node, *item_source)
+                # The item's text, in runs between its blocks, each with the line its text is counted from: a run
+                # after a block starts on the line after the block's last (the renderer's line break after the
+                # block, like the one it may put before the item's text, is not in the source).
+                runs: list[tuple[int | None, list[LexborNode]]] = [(first - leading, [])]
+                blocks: list[LexborNode] = []
+                for child in node.iter(include_text=True):
+                    if child.tag in _IN_ITEM_BLOCKS:
+                        blocks.append(child)
+                        block_span = _start_end(child)
+                        runs.append((block_span[1] if block_span is not None else None, []))
+                    else:
+                        runs[-1][1].append(child)
+                for index, (origin, inline) in enumerate(runs):
+                    if origin is None or not inline:
+                        continue  # after a block without a position (raw HTML, whose lines are reported)
+                    text = self.inline_text(inline, origin).rstrip("\n")
+                    own_break = index > 0 or leading
+                    if own_break:
+                        text = text.removeprefix("\n")
+                    if text.strip():
+                        shown_marker = marker if index == 0 else ""
+                        emphasized = _emphasized_run(inline)
+                        line = origin + own_break
+                        self.add_text(line, text, "item", list_id, shown_marker, emphasized, index > 0)
+                        if index == 0:
+                            marker = ""
                 if blocks:
                     stack.extend(
                         (child, list_id, marker if index == 0 else "", _NO_SOURCE)
@@ -435,50 +465,45 @@ _BLANK_QUOTED = " \t>"
 
 
 def _raw_html_lines(tree: LexborHTMLParser, source_lines: list[str]) -> list[int]:
-    """The lines holding raw HTML, found where the safe rendering (`tree`) omits it."""
+    """The lines raw HTML may change, found where the safe rendering (`tree`) omits it: the first line of an HTML
+    block, and every line of a block whose text holds raw HTML (an element may hide, move or swallow any of its
+    lines, and the HTML parser may drop a line break of its source)."""
     body = tree.body
     document = tree.root.parent if tree.root is not None else None
     if body is None or document is None:
         return []
-    found: list[int] = []
-    # Block-level HTML sits between blocks; inline HTML inside one. Walk in document order, remembering the
-    # last block that ended: the whole document, since the HTML5 parser moves a comment that opens it out of
-    # <body>. Each block counts the line breaks of its text as the walk passes them, so that a comment's line is
-    # known without walking its block again (one walk, however many comments a block holds).
+    marked = bytearray(len(source_lines))
+    ones = memoryview(b"\x01" * len(source_lines))
+    # Block-level HTML sits between blocks: walk in document order, remembering the last block that ended (the whole
+    # document, since the HTML5 parser moves a comment that opens it out of <body>). Inline HTML marks the lines of
+    # the innermost block with a position around it.
     previous_end = -1
-    blocks: list[list[int]] = []  # [first line of the block's text, line breaks passed]
-    stack: list[tuple[LexborNode, int]] = [(node, -1) for node in reversed(list(document.iter(include_text=True)))]
+    stack: list[tuple[LexborNode, tuple[int, int] | None]] = [
+        (node, None) for node in reversed(list(document.iter(include_text=True)))
+    ]
     while stack:
         node, block = stack.pop()
         tag = node.tag
         if tag == "-text":
-            if block >= 0:
-                blocks[block][1] += (node.text_content or "").count("\n")
             continue
         parent = node.parent
         in_flow = parent is not None and parent.tag in _FLOW_PARENTS  # a block among blocks, not inline
         if tag == "-comment":
-            if block >= 0 and not in_flow:  # inline, in a block's text: on the line that text has reached
-                found.append(blocks[block][0] + blocks[block][1])
+            if block is not None and not in_flow:
+                first, last = block[0], min(block[1], len(source_lines) - 1)
+                marked[first : last + 1] = ones[: max(0, last + 1 - first)]
             else:  # at block level: on the first line not blank (block quote markers aside) after the block before
                 after = range(previous_end + 1, len(source_lines))
-                blank = _BLANK_QUOTED
-                found.append(next((line for line in after if source_lines[line].strip(blank)), len(source_lines) - 1))
-                previous_end = found[-1]  # the next HTML block starts after this one's first line
+                line = next((line for line in after if source_lines[line].strip(_BLANK_QUOTED)), len(source_lines) - 1)
+                marked[line] = 1
+                previous_end = line  # the next HTML block starts after this one's first line
             continue
         span = _start_end(node)
         if span is not None and in_flow:
             # A block quote's blocks come after its first line's marker; any other block ends where it ends.
             previous_end = span[0] - 1 if tag == "blockquote" else span[1]
-        if span is not None:
-            first = span[0]
-            if tag == "li":  # the item's text may start a line later, after a line break of its own
-                origin, leading = _item_text_origin(node, *_item_source(node, source_lines))
-                first = origin - leading
-            blocks.append([first, 0])
-            block = len(blocks) - 1
-        stack.extend((child, block) for child in reversed(list(node.iter(include_text=True))))
-    return found
+        stack.extend((child, span or block) for child in reversed(list(node.iter(include_text=True))))
+    return [line for line, mark in enumerate(marked) if mark]
 
 
 def read_markdown(text: str) -> TranscriptView:
@@ -492,7 +517,11 @@ def read_markdown(text: str) -> TranscriptView:
             text.encode()
         except UnicodeEncodeError as error:
             raise ValueError(f"the transcript holds a lone surrogate (U+{ord(text[error.start]):04X})") from None
+    text = text.replace("\r\n", "\n")
     source_lines = text.split("\n")
+    if "\r" in text or ("&" in text and _LINE_BREAK_REFERENCE.search(text)):
+        what = "a line ending the renderer sees and a line count does not (a carriage return, or a reference to one)"
+        return _nothing_certain(source_lines, what)
     raw_html: list[int] = []
     if "<" in text:  # raw HTML needs one
         safe = _html(text, _SAFE_OPTIONS)
@@ -503,6 +532,8 @@ def read_markdown(text: str) -> TranscriptView:
         what = "raw HTML that writes the renderer's own source positions (no line can be placed)"
         return _nothing_certain(source_lines, what)
     tree = _render(text, _RENDER_OPTIONS)
+    if raw_html and tree.css_first(_PAGE_WIDE) is not None:
+        return _nothing_certain(source_lines, "raw HTML with a style sheet or style attribute (it can hide any line)")
     plain = not raw_html and tree.css_first(_UNCERTAIN_INLINE) is None
     walker = _Walker(source_lines, plain)
     body = tree.body
@@ -526,6 +557,11 @@ def read_markdown(text: str) -> TranscriptView:
 
 _POSITIONS = "sourcepos"
 """What raw HTML must spell (in any case) to write the attribute by which cmark-gfm places its blocks."""
+
+
+_LINE_BREAK_REFERENCE = re.compile(r"&(?:#0*1[03](?![0-9])|#[xX]0*[aAdD](?![0-9a-fA-F])|NewLine;)")
+"""A character reference to a line feed or a carriage return, which the renderer or the HTML parser decodes into a
+line break that is not one of the source's (spelled loosely: the HTML parser reads some without `;`)."""
 
 
 _OMITTED = "<!-- raw HTML omitted -->"
