@@ -2000,3 +2000,13 @@ def test_rule_4_a_column_name_in_a_free_form_line_names_the_value_its_punctuatio
 ) -> None:
     report = audit_document(f"{line}\n- Bank: 7, 6", _TWO_YEARS, markup="markdown")
     assert [(issue.kind, issue.row_id) for issue in report.issues] == ([] if faithful else [("altered_row", "a")])
+
+
+@pytest.mark.parametrize("code_point", [0x2028, 0x2029, 0x85, 0x200B, 0x202E])
+def test_a_hidden_character_written_as_a_reference_hides_its_line_as_the_character_does(code_point: int) -> None:
+    """The renderer decodes a character reference: what it decodes to hides or moves text as the character itself
+    does, and is reported alike."""
+    written = audit_lines(f"- alpha&#{code_point};1", ["alpha 1"], markup="markdown")
+    decoded = audit_lines(f"- alpha{chr(code_point)}1", ["alpha 1"], markup="markdown")
+    assert [(issue.kind, issue.line) for issue in written.issues] == [("hidden_content", 1), ("missing_row", None)]
+    assert [issue.detail for issue in written.issues] == [issue.detail for issue in decoded.issues]

@@ -13,12 +13,13 @@ The rules (the contract of this module):
    reading; "auto" reads Markdown whenever a renderer would show the transcript otherwise than as plain text (in
    doubt, the reading that can hide more). Pass `markup` when you know how the transcript is displayed.
 2. **Certain or not.** A character a reader cannot see as written (C0 and C1 controls other than tab and line
-   feed, bidi and other format characters, line and paragraph separators) is `hidden_content`, in either reading.
-   In the Markdown reading, a construct whose visible text depends on the renderer, its options or its style
-   sheets (raw HTML, an image, a link title, struck-through text, text that no block shows such as a link
-   reference definition) is `unverifiable`: "cannot verify what the reader sees", with its line. A line holding
-   either shows nothing: its records count as not shown. Text that the HTML parser puts out of sight (inside a
-   comment, a collapsed `<details>`, an element such as `<textarea>` that swallows what follows) is not shown.
+   feed, bidi and other format characters, line and paragraph separators) is `hidden_content`, in either reading,
+   and in the Markdown reading also when a character reference decodes to it. In the Markdown reading, a construct
+   whose visible text depends on the renderer, its options or its style sheets (raw HTML, an image, a link title,
+   struck-through text, text that no block shows such as a link reference definition) is `unverifiable`: "cannot
+   verify what the reader sees", on each line it may change (`mcp_rendering.transcript` says which). A line holding
+   either shows nothing: its records count as not shown. The text of raw HTML (a comment, an element the renderer
+   never writes such as `<details>` or a `<textarea>` that swallows what follows) is not shown.
 3. **Reading a line.** Whitespace runs count as one space. In the Markdown reading a line reads as its block's
    visible text: escapes and entities decoded by the parsers, emphasis dropped, a link as its text, a list item
    with the marker the renderer shows (an ordered list numbered as the renderer numbers it), a table row as the
@@ -453,6 +454,11 @@ def _as_header(cells: tuple[str, ...], headers: frozenset[tuple[str, ...]]) -> t
     return None
 
 
+def _hidden_issue(character: str, number: int) -> Issue:
+    what = f"U+{ord(character):04X} ({unicodedata.name(character, 'unnamed')})"
+    return Issue("hidden_content", f"the character {what} hides or moves text from the reader", line=number + 1)
+
+
 class _Reader:
     """Splits a transcript into lines as a reader sees them, one per source line, collecting hidden-content and
     unverifiable-construct issues on the way."""
@@ -486,14 +492,7 @@ class _Reader:
             hidden = first_hidden(line)
             if hidden is not None:
                 hiding.add(number)
-                self.issues.append(
-                    Issue(
-                        "hidden_content",
-                        f"the character U+{ord(hidden):04X} ({unicodedata.name(hidden, 'unnamed')}) hides or moves "
-                        "text from the reader",
-                        line=number + 1,
-                    )
-                )
+                self.issues.append(_hidden_issue(hidden, number))
         view = read_markdown(raw) if markup != "text" else None
         # The plain reading is built only when it may be the one shown: a view with more than plain blocks is not.
         may_be_plain = markup == "text" or (markup == "auto" and view is not None and _plain_tags_only(view))
@@ -503,6 +502,13 @@ class _Reader:
         )
         if self.markdown:
             assert view is not None
+            # What the renderer decodes (a character reference) may hide or move text as the source's characters do.
+            if not shows_as_written("".join([shown.text for shown in view.lines])):
+                for shown in view.lines:
+                    hidden = first_hidden(shown.text)
+                    if hidden is not None and shown.number not in hiding:
+                        hiding.add(shown.number)
+                        self.issues.append(_hidden_issue(hidden, shown.number))
             lines = self._from_view(view, headers)
         else:
             lines = plain

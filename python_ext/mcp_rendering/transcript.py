@@ -59,8 +59,11 @@ _RENDERERS_INLINE: dict[str, frozenset[str]] = {
     "img": frozenset({"src", "alt", "title"}),
     "input": frozenset({"type", "checked", "disabled"}),
 }
-_PAGE_WIDE = "style, link, [style]"
-"""Raw HTML that can hide or cover any line of the page: style sheets and style attributes."""
+_PAGE_WIDE = "style, link, script, noscript, [style]"
+"""Raw HTML that can hide or cover any line of the page: style sheets and style attributes, scripts, and what an
+HTML parser reads otherwise when scripts run (the one here does not run them)."""
+_EVENT_HANDLER = re.compile(r"\bon[a-z]+\s*=", re.IGNORECASE)
+"""What an event handler attribute (a script) looks like in raw HTML: confirmed on the parsed elements."""
 _UNCERTAIN_INLINE = "img, a[title], del, br, input"
 """The renderer's elements that are not shown as their text: of uncertain display, a hard break (which starts a new
 visible line) and a task list's check box (drawn as `[x]` or `[ ]`)."""
@@ -282,6 +285,13 @@ class _Walker:
 
     # -- blocks
 
+    def unplaceable(self, first: int, last: int) -> None:
+        """Report the lines of text whose line breaks the renderer does not keep all of (in a code span or a link
+        written over lines), or keeps from a definition it takes out (a link reference definition before a
+        paragraph): which of them shows what cannot be told."""
+        for line in range(first, last + 1):
+            self.uncertain(line, "text whose line breaks the renderer does not keep (a code span or link over lines)")
+
     def add_text(
         self,
         start: int,
@@ -338,6 +348,26 @@ class _Walker:
             self.uncertain(line, "a paragraph a table interrupts (renderers differ on whether a table can)")
             self.covered[line] = 1
 
+    def run_end(self, end: int, block: LexborNode | None) -> int | None:
+        """The last line of a run of an item's text: the line before the block that follows it, or the item's
+        last line that is not blank (an item's position takes in the blank lines after it); None when the block
+        has no position (raw HTML, whose lines are reported)."""
+        if block is not None:
+            span = _start_end(block)
+            if span is None:
+                return None
+            # A table that interrupts the text is given the text's first line: it starts at its header row.
+            return (_header_line(block, span) if block.tag == "table" else span[0]) - 1
+        return self.last_filled(0, end)
+
+    def last_filled(self, first: int, last: int) -> int:
+        """The last line from `first` to `last` that is not blank: a block's position may take in blank lines
+        after it."""
+        last = min(last, len(self.source_lines) - 1)
+        while last > first and not self.source_lines[last].strip(_BLANK_QUOTED):
+            last -= 1
+        return last
+
     def item_marker(self, listing: LexborNode, index: int, source: str) -> str:
         """The marker a reader sees before an item whose source from its marker on is `source`: the renderer's own
         number in an ordered list (the source's numbers are not shown), the bullet as written otherwise. Read at the
@@ -377,12 +407,24 @@ class _Walker:
                     self.lists += 1
                     list_id = self.lists
                 text = self.block_text(node, start)
+                last = self.last_filled(start, end)
+                setext = tag in _HEADINGS and last > start  # its underline is a line of its own
+                if text.count("\n") != last - start - setext:
+                    self.unplaceable(start, end)
+                    continue
                 if tag in _HEADINGS:
                     text = text.replace(_HARD_BREAK, " ")
                 self.add_text(start, text, block, list_id, marker, tag == "p" and _emphasized(node))
             elif tag == "table":
                 self.tables += 1
-                stack.extend((child, list_id, "", _NO_SOURCE) for child in reversed(list(node.iter())))
+                # The renderer's row groups: its header, then its body if any. Raw HTML in a cell may open another,
+                # or move rows into a header; rows it takes show nothing (their lines are reported).
+                groups: list[LexborNode] = []
+                for group, name in zip(node.iter(), ("thead", "tbody"), strict=False):
+                    if group.tag != name or group.attributes:
+                        break
+                    groups.append(group)
+                stack.extend((group, list_id, "", _NO_SOURCE) for group in reversed(groups))
             elif tag == "tr":
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
                 parent = node.parent
@@ -432,10 +474,14 @@ class _Walker:
                     own_break = index > 0 or leading
                     if own_break:
                         text = text.removeprefix("\n")
+                    line = origin + own_break
+                    last = self.run_end(end, blocks[index] if index < len(blocks) else None)
+                    if last is not None and text.count("\n") != last - line and text.strip():
+                        self.unplaceable(line, last)
+                        continue
                     if text.strip():
                         shown_marker = marker if index == 0 else ""
                         emphasized = _emphasized_run(inline)
-                        line = origin + own_break
                         self.add_text(line, text, "item", list_id, shown_marker, emphasized, index > 0)
                         if index == 0:
                             marker = ""
@@ -532,8 +578,9 @@ def read_markdown(text: str) -> TranscriptView:
         what = "raw HTML that writes the renderer's own source positions (no line can be placed)"
         return _nothing_certain(source_lines, what)
     tree = _render(text, _RENDER_OPTIONS)
-    if raw_html and tree.css_first(_PAGE_WIDE) is not None:
-        return _nothing_certain(source_lines, "raw HTML with a style sheet or style attribute (it can hide any line)")
+    if raw_html and _page_wide(tree, text):
+        what = "raw HTML with a style sheet, a style attribute or a script, or attributes of the whole page"
+        return _nothing_certain(source_lines, what + " (it can hide any line)")
     plain = not raw_html and tree.css_first(_UNCERTAIN_INLINE) is None
     walker = _Walker(source_lines, plain)
     body = tree.body
@@ -552,6 +599,7 @@ def read_markdown(text: str) -> TranscriptView:
     for item in walker.view.uncertain:
         first_by_line.setdefault(item.line, item)  # one finding per line: the first construct found there
     walker.view.uncertain = sorted(first_by_line.values(), key=lambda item: item.line)
+    walker.view.lines.sort(key=lambda line: line.number)  # an item's text after its block is found before it
     return walker.view
 
 
@@ -566,6 +614,19 @@ line break that is not one of the source's (spelled loosely: the HTML parser rea
 
 _OMITTED = "<!-- raw HTML omitted -->"
 """What cmark-gfm writes in place of each piece of raw HTML (a tag, a comment, an HTML block) when it omits it."""
+
+
+def _page_wide(tree: LexborHTMLParser, text: str) -> bool:
+    """Whether raw HTML can change what any line shows: style sheets, style attributes, scripts (an element or an
+    event handler attribute), or attributes given to the page itself (`<body hidden>`)."""
+    if tree.css_first(_PAGE_WIDE) is not None:
+        return True
+    page = tree.root
+    if (page is not None and page.attributes) or (tree.body is not None and tree.body.attributes):
+        return True
+    if _EVENT_HANDLER.search(text) is None:
+        return False
+    return any(name.lower().startswith("on") for node in tree.css("*") for name in node.attributes)
 
 
 def _nothing_certain(source_lines: list[str], what: str) -> TranscriptView:
