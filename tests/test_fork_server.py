@@ -560,6 +560,24 @@ def test_a_forked_server_reads_tz_as_a_started_one(launcher: Path, tmp_path: Pat
     assert (forked.stdout, real.stdout) == ("True ('JST', 'JST') -32400\n", "False ('JST', 'JST') -32400\n")
 
 
+def test_a_forked_servers_collector_skips_only_what_the_sdks_import_made(launcher: Path, tmp_path: Path) -> None:
+    # What the docstring states: the objects made by the imports before the fork are frozen; the server's own are not.
+    script = tmp_path / "collector.py"
+    script.write_text(
+        "import gc, sys\n"
+        "gc.collect()\n"
+        "frozen = gc.get_freeze_count()\n"
+        "made = [[] for _ in range(1000)]\n"
+        "print('mcp' in sys.modules, frozen > 10_000, gc.get_freeze_count() == frozen, gc.is_tracked(made[0]))\n",
+        encoding="utf-8",
+    )
+    forked, real = (
+        subprocess.run([python, script], env=ENV, capture_output=True, text=True, timeout=30, check=True)
+        for python in (launcher, sys.executable)
+    )
+    assert (forked.stdout, real.stdout) == ("True True True True\n", "False False True True\n")
+
+
 def test_the_forked_servers_of_a_session_share_one_hash_seed_drawn_per_session() -> None:
     # What the docstring states: one seed per session, drawn at random per session (unlike starts, one seed each).
     code = "import sys\nprint('mcp' in sys.modules, hash('seed'))\n"
