@@ -377,7 +377,9 @@ def test_a_character_a_reader_cannot_see_is_hidden_content(character: str, named
     shown = f"| Sales | 1000 | 1200 |\n| Costs | 5 |{character} n/a |\n| Total: Net | 995 | 1195 |"
     report = audit_document(shown, SALES, markup=markup)
     hidden = report.hidden
-    assert [(issue.line, issue.row_id, issue.section_id) for issue in hidden] == [(2, None, None)]
+    # Read as Markdown, the lines are one paragraph: a bidi override reorders the rest of it.
+    reordered = [(3, None, None)] if markup == "markdown" and character == "\u202e" else []
+    assert [(issue.line, issue.row_id, issue.section_id) for issue in hidden] == [(2, None, None), *reordered]
     assert hidden[0].detail == f"the character {named} hides or moves text from the reader"
     assert not report.clean
 
@@ -2010,3 +2012,22 @@ def test_a_hidden_character_written_as_a_reference_hides_its_line_as_the_charact
     decoded = audit_lines(f"- alpha{chr(code_point)}1", ["alpha 1"], markup="markdown")
     assert [(issue.kind, issue.line) for issue in written.issues] == [("hidden_content", 1), ("missing_row", None)]
     assert [issue.detail for issue in written.issues] == [issue.detail for issue in decoded.issues]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["note &#x202E;x\n12 34", "note \u202ex\n12 34", "note \u2067x  \n12 34", "- a \u202ax\n  12 34"],
+)
+def test_a_bidi_control_reorders_the_rest_of_its_block_not_only_its_line(text: str) -> None:
+    report = audit_lines(text, ["12 34"], markup="markdown")
+    assert [(issue.kind, issue.line) for issue in report.issues] == [
+        ("hidden_content", 1),
+        ("hidden_content", 2),
+        ("missing_row", None),
+    ]
+
+
+def test_a_bidi_control_in_one_block_leaves_the_next_block_as_it_is() -> None:
+    for text in ("note \u202ex\n\n12 34", "| a \u202e |\n| - |\n\n12 34", "- a \u202ex\n- 12 34"):
+        report = audit_lines(text, ["12 34"], markup="markdown")
+        assert [(issue.kind, issue.line) for issue in report.issues] == [("hidden_content", 1)], text

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from selectolax.lexbor import LexborHTMLParser
 
-from mcp_rendering.transcript import MAX_RAW_HTML, ShownLine, Uncertain, _item_source, _start_end, read_markdown  # pyright: ignore[reportPrivateUsage]
+from mcp_rendering.transcript import MAX_RAW_HTML, ShownLine, Uncertain, _source_from, _start_end, read_markdown  # pyright: ignore[reportPrivateUsage]
 
 
 def _lines(text: str) -> list[tuple[int, str, str]]:
@@ -294,6 +294,7 @@ def test_raw_html_that_opens_the_transcript_is_reported_as_raw_html(text: str) -
 
 
 FOOTNOTE = "a footnote (a renderer with footnotes on, as GitHub's, moves it or hides it)"
+IMAGE = "an image (its alternative text may or may not be shown)"
 UNPLACEABLE = "text whose line breaks the renderer does not keep (a code span or link over lines)"
 
 
@@ -498,7 +499,7 @@ def test_a_position_in_a_form_cmark_gfm_never_writes_places_nothing(
     element = LexborHTMLParser(f'<li data-sourcepos="{position}">x</li>').css_first("li")
     assert element is not None
     assert _start_end(element) == span
-    assert _item_source(element, ["- a"])[1] == source
+    assert _source_from(element, ["- a"])[1] == source
 
 
 def test_more_raw_html_than_is_read_leaves_no_line_certain_and_up_to_the_limit_all_is_read() -> None:
@@ -518,29 +519,40 @@ def test_a_lone_surrogate_is_refused_with_a_value_error() -> None:
         read_markdown("a\ud800")
 
 
-LINE_ENDING = "a line ending the renderer sees and a line count does not (a carriage return, or a reference to one)"
+LINE_ENDING = "a line ending the renderer sees and a line count does not (a carriage return)"
+
+
+def test_a_carriage_return_alone_leaves_no_line_certain() -> None:
+    """The renderer ends a line at a carriage return, the line count does not: no line can be placed."""
+    assert read_markdown("a\rb\n\nc").lines == []
+    assert _uncertain("a\rb\n\nc") == [(0, LINE_ENDING), (2, LINE_ENDING)]
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "lines"),
     [
-        "a\rb\n\nc",
-        "Alice&#10;Bob\n\nc",
-        "- a&#13;b\n- c",
-        "a &#x0A; b\n\nc",
-        "a &#X00d; b\n\nc",
-        "a &NewLine; b\n\nc",
-        'a <span title="&#10">b</span>\n\nc',  # the HTML parser reads it without `;`
+        ("Alice&#10;Bob\n\nc", [0]),
+        ("- a&#13;b\n\nc", [0]),
+        ("a &#x0A; b\n\nc", [0]),
+        ("a &#X00d; b\n\nc", [0]),
+        ("# a &NewLine; b\n\nc", [0]),
+        ("| h |\n| - |\n| a&#10;b |\n\nc", []),  # a cell is one line whatever it holds: the break is a space
+        ("![a&#10;b](x) y\nz\n\nc", [0, 1]),
     ],
 )
-def test_a_line_break_the_line_count_does_not_see_leaves_no_line_certain(text: str) -> None:
-    """The renderer decodes a reference to a line break into one the source lines do not have, and ends a line at
-    a carriage return: no line can be placed."""
-    assert read_markdown(text).lines == []
-    assert _uncertain(text) == [(n, LINE_ENDING) for n, line in enumerate(text.split("\n")) if line.strip()]
+def test_a_reference_to_a_line_break_leaves_its_block_unplaced(text: str, lines: list[int]) -> None:
+    """The renderer decodes it into a line break the source does not have: the block's lines cannot be told apart,
+    and the next block is placed as ever."""
+    assert [line for line, _ in _uncertain(text)] == lines
+    assert all(what in (UNPLACEABLE, IMAGE) for _, what in _uncertain(text))
+    assert _lines(text)[-1] == (text.count("\n"), "c", "paragraph")
 
 
-@pytest.mark.parametrize("text", ["a &#100; b", "a &#xAB; b", "a &#1013; b", "a &newline; b", "a\r\nb"])
+def test_a_reference_to_a_line_break_in_code_is_shown_as_written() -> None:
+    assert _lines("write `&#10;` for a line feed") == [(0, "write &#10; for a line feed", "paragraph")]
+
+
+@pytest.mark.parametrize("text", ["a &#100; b", "a &#xAB; b", "a &#1013; b", "a &newline; b", "a\r\nb", "`&#10;`"])
 def test_other_references_and_a_crlf_line_ending_are_read_as_written(text: str) -> None:
     assert read_markdown(text).uncertain == []
 
@@ -564,6 +576,10 @@ PAGE_WIDE = (
         "<noscript>",  # a browser running scripts reads everything up to `</noscript>` as its text
         "<body hidden>",
         '<html dir="rtl">',
+        '<iframe srcdoc="<script>parent.document.body.hidden = true</script>"></iframe>',
+        '<object data="x.html"></object>',
+        '<meta http-equiv="refresh" content="0; url=https://example.com/">',
+        '<template shadowrootmode="open"></template>',  # a shadow root on the page: nothing else of it shows
     ],
 )
 def test_raw_html_that_can_hide_any_line_leaves_no_line_certain(html: str) -> None:
@@ -675,3 +691,50 @@ def test_blocks_whose_line_breaks_are_all_kept_are_placed(text: str) -> None:
 def test_shown_lines_are_in_source_order() -> None:
     numbers = [line.number for line in read_markdown("- x\n  ```\n  c\n  ```\n  b\n- next").lines]
     assert numbers == sorted(numbers) == [0, 2, 4, 5]
+
+
+def test_raw_html_between_ordered_items_does_not_renumber_them() -> None:
+    """The HTML parser leaves an unclosed element between the items: a browser numbers the items only."""
+    view = read_markdown("1. a <b>x\n2. y</b> z\n3. w\n4. v")
+    assert [(line.number, line.marker) for line in view.lines] == [(0, "1."), (1, "2."), (2, "3."), (3, "4.")]
+
+
+@pytest.mark.parametrize(
+    ("text", "line"), [("- ```\n  x\n  ```", 1), ("> 1. ~~~\n>    x\n>    ~~~", 1), ("```\nx\n```", 1)]
+)
+def test_a_fenced_code_blocks_text_starts_after_its_fence_wherever_the_fence_opens(text: str, line: int) -> None:
+    assert _lines(text) == [(line, "x", "code")]
+
+
+def test_an_item_raw_html_takes_out_of_its_list_is_not_placed() -> None:
+    view = read_markdown("1. a </ol>\n2. b\n3. c")
+    assert min(item.line for item in view.uncertain) == 0
+    assert [(line.number, line.text) for line in view.lines] == [(0, "a ")]
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("Title\n=====\nSome text.", [(0, "Title", "heading"), (2, "Some text.", "paragraph")]),
+        ("- a\n  Setext\n  ===\n- b", [(0, "a", "heading"), (1, "Setext", "heading"), (3, "b", "item")]),
+        ("> T\n> ==\n> p", [(0, "T", "heading"), (2, "p", "paragraph")]),
+        ("- [x] \n  text", [(1, "[x] text", "item")]),  # a task list item's box alone on the marker's line
+        ("- [x] \n- b", [(0, "[x] ", "item"), (1, "b", "item")]),
+    ],
+)
+def test_a_setext_heading_and_a_task_box_alone_on_its_line_are_placed(
+    text: str, shown: list[tuple[int, str, str]]
+) -> None:
+    assert _lines(text) == shown and _uncertain(text) == []
+
+
+def test_a_setext_heading_whose_text_holds_a_code_span_over_lines_is_unplaceable() -> None:
+    assert _uncertain("a\n`b\nc`\n===\nnext") == [(line, UNPLACEABLE) for line in range(5)]
+
+
+def test_text_after_a_block_raw_html_puts_in_an_item_is_not_placed() -> None:
+    """A raw `<p>` in an item is a block with no position: the text after it cannot be placed (the item's lines are
+    reported), and the next item keeps its line."""
+    text = "- a <p>x</p> b\n- c"
+    assert _certified(text) == [(1, "c")]
+    assert _uncertain(text) == [(0, "raw HTML")]

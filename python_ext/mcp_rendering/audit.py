@@ -454,6 +454,11 @@ def _as_header(cells: tuple[str, ...], headers: frozenset[tuple[str, ...]]) -> t
     return None
 
 
+_BIDI_OPENERS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068")
+"""Bidi embeddings, overrides and isolates (and the end of an embedding, which also reorders what follows): each
+reaches to the end of its block, over soft and hard line breaks."""
+
+
 def _hidden_issue(character: str, number: int) -> Issue:
     what = f"U+{ord(character):04X} ({unicodedata.name(character, 'unnamed')})"
     return Issue("hidden_content", f"the character {what} hides or moves text from the reader", line=number + 1)
@@ -509,6 +514,8 @@ class _Reader:
                     if hidden is not None and shown.number not in hiding:
                         hiding.add(shown.number)
                         self.issues.append(_hidden_issue(hidden, shown.number))
+            if hiding:
+                self._reordered_after(view, hiding)
             lines = self._from_view(view, headers)
         else:
             lines = plain
@@ -516,6 +523,20 @@ class _Reader:
         if hiding:  # a line holding such a character shows nothing
             lines = [_Line(line.number, "", "hidden") if line.number in hiding else line for line in lines]
         self.lines = lines
+
+    def _reordered_after(self, view: TranscriptView, hiding: set[int]) -> None:
+        """Hide the later lines of a block (run on, or after a hard break) after a line holding a bidi embedding,
+        override or isolate: it reorders the text after it to the end of its block, not of its line."""
+        opener = -1
+        for shown in view.lines:
+            if not (shown.continues or shown.after_break):
+                opener = -1
+            elif opener >= 0 and shown.number not in hiding:
+                hiding.add(shown.number)
+                detail = f"a bidi control on line {opener + 1} reorders the text of this line, in its block"
+                self.issues.append(Issue("hidden_content", detail, line=shown.number + 1))
+            if shown.number in hiding and not _BIDI_OPENERS.isdisjoint(self.raw_lines[shown.number] + shown.text):
+                opener = shown.number
 
     def _from_view(self, view: TranscriptView, headers: frozenset[tuple[str, ...]]) -> list[_Line]:
         lines = [_Line(number, "", "blank") for number in range(len(self.raw_lines))]

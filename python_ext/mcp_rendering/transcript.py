@@ -15,9 +15,10 @@ count as shown. What the renderer's options draw alike is read as drawn: a task 
 a hard line break as the start of a new line (not a run-on line).
 
 Lines are placed by the `data-sourcepos` attribute cmark-gfm writes on its blocks and by the line breaks of their
-text. A transcript in which neither can be trusted has every line reported and none shown: its raw HTML may write
-the attribute (it holds the attribute's name) or hide any line (a style sheet or a style attribute), or the renderer
-ends a line the source lines do not (a carriage return alone, a reference to a line break).
+text. A block whose text has other line breaks than its source (a code span or link over lines, a reference to a
+line break) has its lines reported. A transcript in which neither can be trusted has every line reported and none
+shown: its raw HTML may write the attribute (it holds the attribute's name) or hide any line (a style sheet, a
+script, a frame), or the renderer ends a line the source lines do not (a carriage return alone).
 
 The cost stays linear in the transcript: raw HTML is located in one walk of the safe rendering, and nodes are
 compared by position, never by their serialised HTML.
@@ -59,9 +60,13 @@ _RENDERERS_INLINE: dict[str, frozenset[str]] = {
     "img": frozenset({"src", "alt", "title"}),
     "input": frozenset({"type", "checked", "disabled"}),
 }
-_PAGE_WIDE = "style, link, script, noscript, [style]"
-"""Raw HTML that can hide or cover any line of the page: style sheets and style attributes, scripts, and what an
-HTML parser reads otherwise when scripts run (the one here does not run them)."""
+_PAGE_WIDE = (
+    "style, link, script, noscript, iframe, frame, frameset, object, embed, meta[http-equiv], template[shadowrootmode],"
+    " template[shadowroot], [style]"
+)
+"""Raw HTML that can hide, cover or replace any line of the page: style sheets and style attributes, scripts and
+documents of the page's origin that may run them, what an HTML parser reads otherwise when scripts run (the one here
+does not run them), a refresh to another page, a shadow root attached to the page."""
 _EVENT_HANDLER = re.compile(r"\bon[a-z]+\s*=", re.IGNORECASE)
 """What an event handler attribute (a script) looks like in raw HTML: confirmed on the parsed elements."""
 _UNCERTAIN_INLINE = "img, a[title], del, br, input"
@@ -74,10 +79,11 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _IN_ITEM_BLOCKS = frozenset({"p", "ul", "ol", "blockquote", "pre", "table", "h1", "h2", "h3", "h4", "h5", "h6", "hr"})
 _ORDERED = re.compile(r"[0-9]{1,9}([.)])")
 _MARKER = re.compile(r"[-+*]|[0-9]{1,9}[.)]")
+_TASK_BOX = re.compile(r"\[[ xX]\]")
 MAX_RAW_HTML = 1000
 """The pieces of raw HTML (tags, comments, HTML blocks) read in one transcript; with more, no line is certain."""
 _NO_SOURCE = (-1, "")
-"""What the walk carries as the `_item_source` of a node that is not a list item (each item's is read by its list)."""
+"""What the walk carries as the `_source_from` of a node that is not a list item (each item's is read by its list)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +138,12 @@ def _start_end(node: LexborNode) -> tuple[int, int] | None:
 def _lines_of(position: str) -> tuple[int, int]:
     """The 0-based first and last lines of a `data-sourcepos` (`L:C-L:C`), below 0 where it does not say."""
     start, _, end = position.partition("-")
-    return _number(start.partition(":")[0]) - 1, _number(end.partition(":")[0]) - 1
+    first = _number(start.partition(":")[0]) - 1
+    line, _, column = end.partition(":")
+    last = _number(line) - 1
+    if column == "0" and last > first:  # the end of the line before (a setext heading, an item): that line
+        last -= 1
+    return first, last
 
 
 def _number(text: str) -> int:
@@ -150,10 +161,11 @@ def _header_line(table: LexborNode, span: tuple[int, int]) -> int:
     return max(span[0], (first_row[0] - 1 if first_row is not None else span[1]) - 1)
 
 
-def _item_source(item: LexborNode, source_lines: list[str]) -> tuple[int, str]:
-    """An item's first line and its source from its marker on. cmark-gfm's columns count bytes, but only markers,
-    spaces and tabs (ASCII) come before an item's column, so the column indexes the line's characters alike."""
-    line, _, column = (item.attributes.get("data-sourcepos") or "").partition("-")[0].partition(":")
+def _source_from(block: LexborNode, source_lines: list[str]) -> tuple[int, str]:
+    """A block's first line and its source from its first column on (an item's from its marker). cmark-gfm's columns
+    count bytes, but only markers, spaces and tabs (ASCII) come before a block's column, so the column indexes the
+    line's characters alike."""
+    line, _, column = (block.attributes.get("data-sourcepos") or "").partition("-")[0].partition(":")
     number, at = _number(line) - 1, _number(column) - 1
     if not 0 <= number < len(source_lines) or at < 0:
         return number, ""
@@ -161,12 +173,17 @@ def _item_source(item: LexborNode, source_lines: list[str]) -> tuple[int, str]:
 
 
 def _item_text_origin(item: LexborNode, number: int, source: str) -> tuple[int, bool]:
-    """The line an item's own text starts on (its marker's line, or the next when nothing follows the marker),
+    """The line an item's own text starts on (its marker's line, or the next when nothing but a task list item's box
+    follows the marker),
     and whether the renderer put a line break of its own before that text (before an HTML block that opens the
-    item: the source has none there). `number` and `source` are the item's `_item_source`."""
+    item: the source has none there). `number` and `source` are the item's `_source_from`."""
     marker = _MARKER.match(source)
-    opens_empty = marker is not None and not source[marker.end() :].strip()
+    rest = source[marker.end() :].strip() if marker is not None else "x"
     first = item.child
+    span = _start_end(item)
+    # A task list item's box alone on the marker's line: the renderer draws the text after it, from the next line.
+    box_alone = first is not None and first.tag == "input" and _TASK_BOX.fullmatch(rest) is not None
+    opens_empty = not rest or (box_alone and span is not None and span[1] > number)
     second = first.next if first is not None else None
     leading = (
         first is not None
@@ -223,13 +240,9 @@ class _Walker:
         reported on every line they span."""
         parts: list[str] = []
         breaks = 0  # the line breaks in `parts`: the run has reached line `line + breaks`
-        stack: list[LexborNode | str] = list(reversed(nodes))  # a string: text to emit as is
+        stack = list(reversed(nodes))
         while stack:
             child = stack.pop()
-            if isinstance(child, str):
-                parts.append(child)
-                breaks += child.count("\n")
-                continue
             tag = child.tag
             if tag == "-text":
                 text = child.text_content or ""
@@ -381,7 +394,7 @@ class _Walker:
         return f"{(int(start) if start and start.isdigit() else 1) + index}{delimiter}"
 
     def walk(self, root: LexborNode) -> None:
-        # (node, list it is in, marker its first line shows, for an item its `_item_source`, set by its list); a
+        # (node, list it is in, marker its first line shows, for an item its `_source_from`, set by its list); a
         # stack, so that nesting costs no recursion.
         stack: list[tuple[LexborNode, int, str, tuple[int, str]]] = [
             (child, -1, "", _NO_SOURCE) for child in reversed(list(root.iter()))
@@ -401,17 +414,23 @@ class _Walker:
                 continue  # raw HTML at block level: reported from the safe rendering, shows nothing certain
             start, end = span
             if tag in _HEADINGS or tag == "p":
+                text = self.block_text(node, start)
+                if tag in _HEADINGS and not _source_from(node, self.source_lines)[1].startswith("#"):
+                    # A setext heading: cmark-gfm ends it with the line after its underline; it ends at the line
+                    # after its text, which must be its underline.
+                    underline = start + text.count("\n") + 1
+                    if underline > end or not _underline(self.source_lines[underline]):
+                        self.unplaceable(start, end)
+                        continue
+                    end = underline
+                elif text.count("\n") != self.last_filled(start, end) - start:
+                    self.unplaceable(start, end)
+                    continue
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
                 block: BlockKind = "heading" if tag in _HEADINGS else "item" if list_id >= 0 else "paragraph"
                 if block == "paragraph":  # a paragraph's lines are one block, numbered with the lists
                     self.lists += 1
                     list_id = self.lists
-                text = self.block_text(node, start)
-                last = self.last_filled(start, end)
-                setext = tag in _HEADINGS and last > start  # its underline is a line of its own
-                if text.count("\n") != last - start - setext:
-                    self.unplaceable(start, end)
-                    continue
                 if tag in _HEADINGS:
                     text = text.replace(_HARD_BREAK, " ")
                 self.add_text(start, text, block, list_id, marker, tag == "p" and _emphasized(node))
@@ -449,10 +468,12 @@ class _Walker:
             elif tag == "pre":
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
                 code = node.text(deep=True).removesuffix("\n")
-                fenced = self.source_lines[start].lstrip(" \t>").startswith(("```", "~~~"))
+                fenced = _source_from(node, self.source_lines)[1].startswith(("```", "~~~"))
                 if code or not fenced:
                     self.add_text(start + 1 if fenced else start, code, "code")
             elif tag == "li":
+                if item_source == _NO_SOURCE:
+                    continue  # an item raw HTML took out of its list: not where the renderer put it
                 covered[start] = 1
                 first, leading = _item_text_origin(node, *item_source)
                 # The item's text, in runs between its blocks, each with the line its text is counted from: a run
@@ -492,8 +513,9 @@ class _Walker:
                     )
             elif tag in ("ul", "ol"):
                 self.lists += 1
-                items = list(node.iter())
-                sources = [_item_source(item, self.source_lines) for item in items]  # each item's, read once
+                # Its items only: a browser numbers them, not what raw HTML leaves among them.
+                items = [child for child in node.iter() if child.tag == "li"]
+                sources = [_source_from(item, self.source_lines) for item in items]  # each item's, read once
                 stack.extend(
                     (items[index], self.lists, self.item_marker(node, index, sources[index][1]), sources[index])
                     for index in range(len(items) - 1, -1, -1)
@@ -565,8 +587,8 @@ def read_markdown(text: str) -> TranscriptView:
             raise ValueError(f"the transcript holds a lone surrogate (U+{ord(text[error.start]):04X})") from None
     text = text.replace("\r\n", "\n")
     source_lines = text.split("\n")
-    if "\r" in text or ("&" in text and _LINE_BREAK_REFERENCE.search(text)):
-        what = "a line ending the renderer sees and a line count does not (a carriage return, or a reference to one)"
+    if "\r" in text:
+        what = "a line ending the renderer sees and a line count does not (a carriage return)"
         return _nothing_certain(source_lines, what)
     raw_html: list[int] = []
     if "<" in text:  # raw HTML needs one
@@ -605,11 +627,6 @@ def read_markdown(text: str) -> TranscriptView:
 
 _POSITIONS = "sourcepos"
 """What raw HTML must spell (in any case) to write the attribute by which cmark-gfm places its blocks."""
-
-
-_LINE_BREAK_REFERENCE = re.compile(r"&(?:#0*1[03](?![0-9])|#[xX]0*[aAdD](?![0-9a-fA-F])|NewLine;)")
-"""A character reference to a line feed or a carriage return, which the renderer or the HTML parser decodes into a
-line break that is not one of the source's (spelled loosely: the HTML parser reads some without `;`)."""
 
 
 _OMITTED = "<!-- raw HTML omitted -->"
@@ -665,6 +682,12 @@ def _footnote_lines(text: str, source_lines: list[str], covered: bytearray) -> l
         if line.strip()
         and ((covered[number] and not in_flow[number]) or (referenced and _FOOTNOTE_REFERENCE.search(line)))
     ]
+
+
+def _underline(line: str) -> bool:
+    """A setext heading's underline (inside block quotes and list items alike)."""
+    body = line.strip(_BLANK_QUOTED)
+    return bool(body) and set(body) in ({"="}, {"-"})
 
 
 def _only_markers(line: str) -> bool:
