@@ -49,11 +49,10 @@ STAGES
 # The conformance check mostly waits on npm and on its servers: it runs beside pytest.
 start_beside conformance bash upstream/conformance/check.sh
 
-echo "== pytest (Hypothesis profile ${HYPOTHESIS_PROFILE:-ci}; two workers, each taking the other's tests when done)"
+echo "== pytest (Hypothesis profile ${HYPOTHESIS_PROFILE:-ci}; two workers, one test file per worker at a time)"
 # The bounded, derandomized profile by default, as in CI; HYPOTHESIS_PROFILE=thorough explores widely.
 export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
-# worksteal, not loadfile: no worker idles while the other ends a long file.
-python -m pytest -n 2 --dist worksteal "$@"
+python -m pytest -n 2 --dist loadfile "$@"
 
 wait_for conformance "upstream/conformance/check.sh (the pull request to the conformance suite; ran beside pytest)"
 wait_for environments "the frameworks' environments (set up or refreshed from their locks; made beside the stages above)"

@@ -2016,7 +2016,14 @@ def test_a_hidden_character_written_as_a_reference_hides_its_line_as_the_charact
 
 @pytest.mark.parametrize(
     "text",
-    ["note &#x202E;x\n12 34", "note \u202ex\n12 34", "note \u2067x  \n12 34", "- a \u202ax\n  12 34"],
+    [
+        "note &#x202E;x\n12 34",
+        "note \u202ex\n12 34",
+        "note \u2067x  \n12 34",
+        "- a \u202ax\n  12 34",
+        "note \u200f\n12 34",  # a right-to-left mark: the numbers after it in the block read `34 12`
+        "note \u061c\n12 34",
+    ],
 )
 def test_a_bidi_control_reorders_the_rest_of_its_block_not_only_its_line(text: str) -> None:
     report = audit_lines(text, ["12 34"], markup="markdown")

@@ -454,9 +454,9 @@ def _as_header(cells: tuple[str, ...], headers: frozenset[tuple[str, ...]]) -> t
     return None
 
 
-_BIDI_OPENERS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068")
-"""Bidi embeddings, overrides and isolates (and the end of an embedding, which also reorders what follows): each
-reaches to the end of its block, over soft and hard line breaks."""
+_BIDI_OPENERS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u200e\u200f\u061c")
+"""Bidi embeddings, overrides and isolates (and the end of an embedding), and the invisible marks of a direction:
+each may reorder what follows it to the end of its block, over soft and hard line breaks."""
 
 
 def _hidden_issue(character: str, number: int) -> Issue:

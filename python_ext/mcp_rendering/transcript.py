@@ -62,11 +62,12 @@ _RENDERERS_INLINE: dict[str, frozenset[str]] = {
 }
 _PAGE_WIDE = (
     "style, link, script, noscript, iframe, frame, frameset, object, embed, meta[http-equiv], template[shadowrootmode],"
-    " template[shadowroot], [style]"
+    " template[shadowroot], svg, math, dialog[open], [style]"
 )
 """Raw HTML that can hide, cover or replace any line of the page: style sheets and style attributes, scripts and
 documents of the page's origin that may run them, what an HTML parser reads otherwise when scripts run (the one here
-does not run them), a refresh to another page, a shadow root attached to the page."""
+does not run them), a refresh to another page, a shadow root attached to the page, drawings that may paint outside
+their box, an open dialog, drawn over the page."""
 _EVENT_HANDLER = re.compile(r"\bon[a-z]+\s*=", re.IGNORECASE)
 """What an event handler attribute (a script) looks like in raw HTML: confirmed on the parsed elements."""
 _UNCERTAIN_INLINE = "img, a[title], del, br, input"
@@ -80,6 +81,10 @@ _IN_ITEM_BLOCKS = frozenset({"p", "ul", "ol", "blockquote", "pre", "table", "h1"
 _ORDERED = re.compile(r"[0-9]{1,9}([.)])")
 _MARKER = re.compile(r"[-+*]|[0-9]{1,9}[.)]")
 _TASK_BOX = re.compile(r"\[[ xX]\]")
+_ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
+_LINE_BREAK_REFERENCE = re.compile(r"&(?:#0*1[03](?![0-9])|#[xX]0*[aAdD](?![0-9a-fA-F])|NewLine;)")
+"""A character reference to a line feed or carriage return (spelled loosely: the HTML parser reads some without
+`;`), which the renderer or the HTML parser decodes into a line break."""
 MAX_RAW_HTML = 1000
 """The pieces of raw HTML (tags, comments, HTML blocks) read in one transcript; with more, no line is certain."""
 _NO_SOURCE = (-1, "")
@@ -168,7 +173,7 @@ def _source_from(block: LexborNode, source_lines: list[str]) -> tuple[int, str]:
     line, _, column = (block.attributes.get("data-sourcepos") or "").partition("-")[0].partition(":")
     number, at = _number(line) - 1, _number(column) - 1
     if not 0 <= number < len(source_lines) or at < 0:
-        return number, ""
+        return _NO_SOURCE  # no position: raw HTML made it
     return number, source_lines[number][at:]
 
 
@@ -232,6 +237,8 @@ class _Walker:
         self.lists = 0
         self.tables = 0
         self.covered = bytearray(len(source_lines) + 1)
+        self.referenced = bytearray(len(source_lines) + 1)
+        """The lines holding a reference to a line break."""
 
     # -- inline text
 
@@ -297,6 +304,11 @@ class _Walker:
         return hidden
 
     # -- blocks
+
+    def breaks_referenced(self, first: int, last: int) -> bool:
+        """Whether a line from `first` to `last` holds a reference to a line break, which the renderer decodes into
+        one the source does not have (and another construct may lose one: the count alone cannot tell)."""
+        return any(self.referenced[first : last + 1])
 
     def unplaceable(self, first: int, last: int) -> None:
         """Report the lines of text whose line breaks the renderer does not keep all of (in a code span or a link
@@ -415,15 +427,15 @@ class _Walker:
             start, end = span
             if tag in _HEADINGS or tag == "p":
                 text = self.block_text(node, start)
-                if tag in _HEADINGS and not _source_from(node, self.source_lines)[1].startswith("#"):
-                    # A setext heading: cmark-gfm ends it with the line after its underline; it ends at the line
-                    # after its text, which must be its underline.
+                if tag in _HEADINGS and _ATX.match(_source_from(node, self.source_lines)[1]) is None:
+                    # A setext heading: cmark-gfm ends it at its underline or at the line after it; it ends at the
+                    # line after its text, which must be its underline.
                     underline = start + text.count("\n") + 1
-                    if underline > end or not _underline(self.source_lines[underline]):
+                    if underline not in (end, end - 1) or not _underline(self.source_lines[underline]):
                         self.unplaceable(start, end)
                         continue
                     end = underline
-                elif text.count("\n") != self.last_filled(start, end) - start:
+                elif text.count("\n") != self.last_filled(start, end) - start or self.breaks_referenced(start, end):
                     self.unplaceable(start, end)
                     continue
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
@@ -468,7 +480,8 @@ class _Walker:
             elif tag == "pre":
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
                 code = node.text(deep=True).removesuffix("\n")
-                fenced = _source_from(node, self.source_lines)[1].startswith(("```", "~~~"))
+                # A fenced block's lines are its code's and its fences': more than an indented block's, its code's.
+                fenced = self.last_filled(start, end) - start + 1 > (code.count("\n") + 1 if code else 0)
                 if code or not fenced:
                     self.add_text(start + 1 if fenced else start, code, "code")
             elif tag == "li":
@@ -497,7 +510,11 @@ class _Walker:
                         text = text.removeprefix("\n")
                     line = origin + own_break
                     last = self.run_end(end, blocks[index] if index < len(blocks) else None)
-                    if last is not None and text.count("\n") != last - line and text.strip():
+                    if (
+                        last is not None
+                        and text.strip()
+                        and (text.count("\n") != last - line or self.breaks_referenced(line, last))
+                    ):
                         self.unplaceable(line, last)
                         continue
                     if text.strip():
@@ -513,9 +530,13 @@ class _Walker:
                     )
             elif tag in ("ul", "ol"):
                 self.lists += 1
-                # Its items only: a browser numbers them, not what raw HTML leaves among them.
+                # Its items only: a browser numbers them, not what raw HTML leaves among them; but it numbers an item
+                # raw HTML starts too, which may give itself any number: the numbers after one are not certain.
                 items = [child for child in node.iter() if child.tag == "li"]
                 sources = [_source_from(item, self.source_lines) for item in items]  # each item's, read once
+                raw = next((index for index, source in enumerate(sources) if source == _NO_SOURCE), len(items))
+                for number, _ in sources[raw + 1 :] if tag == "ol" else ():
+                    self.uncertain(number, "an item numbered after an item raw HTML starts")
                 stack.extend(
                     (items[index], self.lists, self.item_marker(node, index, sources[index][1]), sources[index])
                     for index in range(len(items) - 1, -1, -1)
@@ -605,6 +626,10 @@ def read_markdown(text: str) -> TranscriptView:
         return _nothing_certain(source_lines, what + " (it can hide any line)")
     plain = not raw_html and tree.css_first(_UNCERTAIN_INLINE) is None
     walker = _Walker(source_lines, plain)
+    if "&" in text:
+        for number, line in enumerate(source_lines):
+            if "&" in line and _LINE_BREAK_REFERENCE.search(line):
+                walker.referenced[number] = 1
     body = tree.body
     if body is not None:
         walker.walk(body)
@@ -686,7 +711,7 @@ def _footnote_lines(text: str, source_lines: list[str], covered: bytearray) -> l
 
 def _underline(line: str) -> bool:
     """A setext heading's underline (inside block quotes and list items alike)."""
-    body = line.strip(_BLANK_QUOTED)
+    body = line.lstrip(_BLANK_QUOTED).rstrip(" \t")
     return bool(body) and set(body) in ({"="}, {"-"})
 
 
