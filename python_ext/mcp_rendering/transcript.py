@@ -88,7 +88,8 @@ _LINE_BREAK_REFERENCE = re.compile(r"&(?:#0*1[03](?![0-9])|#[xX]0*[aAdD](?![0-9a
 MAX_RAW_HTML = 1000
 """The pieces of raw HTML (tags, comments, HTML blocks) read in one transcript; with more, no line is certain."""
 _NO_SOURCE = (-1, "")
-"""What the walk carries as the `_source_from` of a node that is not a list item (each item's is read by its list)."""
+"""What `_source_from` gives a block without a position, and the walk carries for a node that is not a list item
+(each item's is read by its list)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,9 +180,8 @@ def _source_from(block: LexborNode, source_lines: list[str]) -> tuple[int, str]:
 
 def _item_text_origin(item: LexborNode, number: int, source: str) -> tuple[int, bool]:
     """The line an item's own text starts on (its marker's line, or the next when nothing but a task list item's box
-    follows the marker),
-    and whether the renderer put a line break of its own before that text (before an HTML block that opens the
-    item: the source has none there). `number` and `source` are the item's `_source_from`."""
+    follows the marker), and whether the renderer put a line break of its own before that text (before an HTML block
+    that opens the item: the source has none there). `number` and `source` are the item's `_source_from`."""
     marker = _MARKER.match(source)
     rest = source[marker.end() :].strip() if marker is not None else "x"
     first = item.child
@@ -305,10 +305,11 @@ class _Walker:
 
     # -- blocks
 
-    def breaks_referenced(self, first: int, last: int) -> bool:
-        """Whether a line from `first` to `last` holds a reference to a line break, which the renderer decodes into
-        one the source does not have (and another construct may lose one: the count alone cannot tell)."""
-        return any(self.referenced[first : last + 1])
+    def placed(self, text: str, first: int, last: int) -> bool:
+        """Whether `text`'s lines are the source's from `first` to `last`: as many line breaks, and no reference to
+        one on those lines (the renderer decodes it into a line break the source does not have, and another
+        construct may lose one: the count alone cannot tell)."""
+        return text.count("\n") == last - first and not any(self.referenced[first : last + 1])
 
     def unplaceable(self, first: int, last: int) -> None:
         """Report the lines of text whose line breaks the renderer does not keep all of (in a code span or a link
@@ -435,7 +436,7 @@ class _Walker:
                         self.unplaceable(start, end)
                         continue
                     end = underline
-                elif text.count("\n") != self.last_filled(start, end) - start or self.breaks_referenced(start, end):
+                elif not self.placed(text, start, self.last_filled(start, end)):
                     self.unplaceable(start, end)
                     continue
                 covered[start : end + 1] = b"\x01" * (end + 1 - start)
@@ -510,11 +511,7 @@ class _Walker:
                         text = text.removeprefix("\n")
                     line = origin + own_break
                     last = self.run_end(end, blocks[index] if index < len(blocks) else None)
-                    if (
-                        last is not None
-                        and text.strip()
-                        and (text.count("\n") != last - line or self.breaks_referenced(line, last))
-                    ):
+                    if last is not None and text.strip() and not self.placed(text, line, last):
                         self.unplaceable(line, last)
                         continue
                     if text.strip():
@@ -659,8 +656,8 @@ _OMITTED = "<!-- raw HTML omitted -->"
 
 
 def _page_wide(tree: LexborHTMLParser, text: str) -> bool:
-    """Whether raw HTML can change what any line shows: style sheets, style attributes, scripts (an element or an
-    event handler attribute), or attributes given to the page itself (`<body hidden>`)."""
+    """Whether raw HTML can change what any line shows: an element or attribute `_PAGE_WIDE` names, an event handler
+    attribute (a script), or attributes given to the page itself (`<body hidden>`)."""
     if tree.css_first(_PAGE_WIDE) is not None:
         return True
     page = tree.root
@@ -672,8 +669,8 @@ def _page_wide(tree: LexborHTMLParser, text: str) -> bool:
 
 
 def _nothing_certain(source_lines: list[str], what: str) -> TranscriptView:
-    """A transcript of which no line is certain: its raw HTML could place text on any line (it may write the
-    renderer's own source positions), or there is more of it than is read. Every line that is not blank is
+    """A transcript of which no line is certain, for the reason `what` says (raw HTML that may place text on any line
+    or hide any line, more raw HTML than is read, a carriage return alone). Every line that is not blank is
     reported, none shown."""
     return TranscriptView(
         uncertain=[Uncertain(number, what) for number, line in enumerate(source_lines) if line.strip()]
