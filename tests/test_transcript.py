@@ -751,6 +751,8 @@ def test_text_after_a_block_raw_html_puts_in_an_item_is_not_placed() -> None:
     [
         ("#1 Pick\n-------", [(0, "#1 Pick", "heading")], []),  # a setext heading whose text starts with `#`
         ("`x\ny`\n=>\n===", [], [0, 1, 2, 3]),  # a code span's lost line break: `=>` is not its underline
+        ("`x\ny` a&#10;b\n===", [], [0, 1, 2]),  # a lost line break and a decoded one: the count cannot tell
+        ("Title\n===\n---", [(0, "Title", "heading")], []),  # a rule after it, which its position takes in
     ],
 )
 def test_a_setext_heading_ends_at_its_own_underline(

@@ -432,7 +432,11 @@ class _Walker:
                     # A setext heading: cmark-gfm ends it at its underline or at the line after it; it ends at the
                     # line after its text, which must be its underline.
                     underline = start + text.count("\n") + 1
-                    if underline not in (end, end - 1) or not _underline(self.source_lines[underline]):
+                    if (
+                        underline not in (end, end - 1)
+                        or not _underline(self.source_lines[underline])
+                        or not self.placed(text, start, underline - 1)  # no reference to a line break in it
+                    ):
                         self.unplaceable(start, end)
                         continue
                     end = underline
