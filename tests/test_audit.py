@@ -2034,6 +2034,36 @@ def test_a_bidi_control_reorders_the_rest_of_its_block_not_only_its_line(text: s
     ]
 
 
+@pytest.mark.parametrize("markup", ["markdown", "text"])
+def test_digits_a_right_to_left_letter_may_draw_in_another_order_are_unverifiable(markup: Markup) -> None:
+    """After a Hebrew or Arabic word, `12 34` may be drawn `34 12`: not certified, whichever reading."""
+    for text in ("שקל 12 34", "الأصول 12'345", "12 34 שקל"):
+        report = audit_lines(text, [text], markup=markup)
+        assert [(issue.kind, issue.line) for issue in report.issues] == [("unverifiable", 1), ("missing_row", None)]
+        assert "right-to-left" in report.issues[0].detail
+    # One number (a single separator of a number's joins its groups), or digits after a left-to-right word.
+    for text in ("שקל 12,345", "שקל 12\u202f345", "Total 12 34 שקל", "שקל FY 12 34", "الأصول ١٢٬٣٤٥"):
+        assert audit_lines(text, [text], markup=markup).clean, text
+
+
+def test_a_right_to_left_letter_orders_the_digits_of_its_block_only() -> None:
+    """A block is drawn as one bidi paragraph, whose direction its first letter gives; a table cell is one too."""
+    report = audit_lines("שקל\n12 34", ["שקל", "12 34"], markup="markdown")
+    assert [(issue.kind, issue.line) for issue in report.issues] == [("unverifiable", 2), ("missing_row", None)]
+    for text in ("שקל\n\n12 34", "- שקל\n- 12 34"):
+        assert audit_lines(text, ["שקל", "12 34"], markup="markdown").clean, text
+    hebrew = Document(
+        title="T",
+        sections=(
+            Section(id="s", title="S", columns=("FY2025", "FY2024"), rows=(Row(id="a", label="שקל", values=(10, 9)),)),
+        ),
+    )
+    table = audit_document("## S\n\n| | FY2025 | FY2024 |\n|---|---|---|\n| שקל | 10 | 9 |", hebrew)
+    assert table.clean, table.format()
+    line = audit_document("## S\n\n- שקל: 10 9", hebrew)
+    assert [issue.kind for issue in line.issues] == ["unverifiable", "missing_row", "dropped_section"], line.format()
+
+
 def test_a_bidi_control_in_one_block_leaves_the_next_block_as_it_is() -> None:
     for text in ("note \u202ex\n\n12 34", "| a \u202e |\n| - |\n\n12 34", "- a \u202ex\n- 12 34"):
         report = audit_lines(text, ["12 34"], markup="markdown")

@@ -9,7 +9,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_rendering.drawn import as_drawn, cell_as_drawn, decimal_mark, lines_as_drawn, may_change, numbers_in
+from mcp_rendering.drawn import (
+    as_drawn,
+    cell_as_drawn,
+    decimal_mark,
+    lines_as_drawn,
+    may_change,
+    numbers_in,
+    reordered_digits,
+    right_to_left,
+)
 
 
 @pytest.mark.parametrize(
@@ -128,3 +137,42 @@ def test_a_number_inside_a_word_is_no_evidence_and_copied_points_are_left_out_to
     assert decimal_mark("Ref a2,5b") == "."
     assert decimal_mark("12,5 v6.75b w7.25z") == ","
     assert decimal_mark("2,5 6.75", numbers_in(["6.75"])) == ","
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "lines"),
+    [
+        (["الأصول 1 377 600"], [0]),  # drawn `600 377 1`
+        (["النقد 1'377'600"], [0]),
+        (["Cash الأصول 1,000 900"], [0]),  # two values trade places
+        (["1 377 600 שקל"], [0]),  # the block's first letter gives its direction
+        (["שקל", "1 2"], [1]),
+        (["ש 12", "3"], [0, 1]),
+        (["الأصول 1,377,600"], []),  # a single separator of a number's joins the runs
+        (["النقد 1\u202f377\u202f600"], []),
+        (["ש 1:30"], []),
+        (["שקל 1\u22125"], []),  # European digits join across one `-` and across terminators
+        (["שקל 10%5"], []),
+        (["الأصول 1\u22125"], [0]),  # after an Arabic letter they are of the Arabic type, which those do not join
+        (["ש \u0661\u0662 \u0663"], [0]),
+        (["ש \u0661\u0662\u066c\u0663"], []),
+        (["Total 1 377 600 שקל"], []),  # after a left-to-right word
+        (["- النقد — FY2025: 1,377,600, FY2024: 1,327,000"], []),
+        (["Cash 1 377 600"], []),
+        (["ש", "x 1 2"], []),
+    ],
+)
+def test_reordered_digits_are_runs_a_right_to_left_letter_governs_not_joined_as_one_number(
+    paragraph: list[str], lines: list[int]
+) -> None:
+    assert reordered_digits(paragraph) == lines
+
+
+def test_every_right_to_left_character_is_found_by_the_prefilter() -> None:
+    missed = [
+        code_point
+        for code_point in range(0x80, 0x110000)
+        if unicodedata.bidirectional(chr(code_point)) in ("R", "AL") and not right_to_left(chr(code_point))
+    ]
+    assert missed == []
+    assert not right_to_left("Cash 1 377 600 \u00e9\u4e2d")

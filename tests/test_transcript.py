@@ -230,7 +230,10 @@ def test_text_no_block_shows_is_reported_right_after_any_block(text: str) -> Non
         ("a\nb\nc <b>x</b>\nd", [0, 1, 2, 3]),
         ("- a\n- b\n  c <i>y</i>", [1, 2]),
         ("| a |\n| - |\n| <b>1</b> |", [2]),
-        ("> a\n> b <br>", [0, 1]),
+        ("> a\n> b <span>", [0, 1]),
+        ("a <br> <b>x</b>\nc", [0, 1]),  # a line break tag beside other raw HTML
+        ("a <br class=x>\nc", [0, 1]),
+        ("a </br>\nc", [0, 1]),
         ("a\n\n<!-- c -->\n", [2]),
         ("# h\n\n\n<p>x</p>", [3]),
         ("x **a\nb <i>c</i>**", [0, 1]),
@@ -361,6 +364,19 @@ def test_a_line_is_emphasized_when_its_whole_visible_text_is_one_bold_or_italic_
 def test_a_hard_break_in_a_heading_or_a_table_cell_reads_as_a_space() -> None:
     assert _lines("a  \nb\n===") == [(0, "a ", "heading"), (1, "b", "heading")]
     assert read_markdown("| a<br>b | c |\n| - | - |").lines[0].cells == ("a b", "c")
+
+
+@pytest.mark.parametrize("tag", ["<br>", "<BR>", "<br/>", "<br />"])
+def test_a_line_break_tag_is_a_hard_line_break_and_shows_the_text_around_it(tag: str) -> None:
+    """A renderer that keeps raw HTML draws it as a break, one that escapes it as the tag between the same words."""
+    assert read_markdown(f"a{tag}\nb\nc").lines == [
+        ShownLine(0, "a", "paragraph", list_id=1),
+        ShownLine(1, "b", "paragraph", list_id=1, after_break=True),
+        ShownLine(2, "c", "paragraph", list_id=1, continues=True),
+    ]
+    assert [line.text for line in read_markdown(f"- Cash{tag}1,000\n- b").lines] == ["Cash 1,000", "b"]
+    assert read_markdown(f"| a{tag}b | c |\n| - | - |").uncertain == []
+    assert read_markdown(f"> x {tag}\n> `<i>`").uncertain != []  # a `<` that opens no line break tag, even in code
 
 
 def test_lines_after_a_hard_break_keep_their_block_and_list_and_start_anew() -> None:

@@ -17,8 +17,9 @@ The rules (the contract of this module):
    and in the Markdown reading also when a character reference decodes to it. In the Markdown reading, a construct
    whose visible text depends on the renderer, its options or its style sheets (raw HTML, an image, a link title,
    struck-through text, text that no block shows such as a link reference definition) is `unverifiable`: "cannot
-   verify what the reader sees", on each line it may change (`mcp_rendering.transcript` says which). A line holding
-   either shows nothing: its records count as not shown. The text of raw HTML (a comment, an element the renderer
+   verify what the reader sees", on each line it may change (`mcp_rendering.transcript` says which); so are, in
+   either reading, digits a right-to-left letter before them may draw in another order. A line holding any of
+   these shows nothing: its records count as not shown. The text of raw HTML (a comment, an element the renderer
    never writes such as `<details>` or a `<textarea>` that swallows what follows) is not shown.
 3. **Reading a line.** Whitespace runs count as one space. In the Markdown reading a line reads as its block's
    visible text: escapes and entities decoded by the parsers, emphasis dropped, a link as its text, a list item
@@ -120,7 +121,7 @@ import json
 import operator
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import attrgetter
@@ -136,6 +137,8 @@ from mcp_rendering.drawn import (
     lines_as_drawn,
     may_change,
     numbers_in,
+    reordered_digits,
+    right_to_left,
     spaced_number,
 )
 from mcp_rendering.envelope import LinkedRecord
@@ -516,13 +519,31 @@ class _Reader:
                         self.issues.append(_hidden_issue(hidden, shown.number))
             if hiding:
                 self._reordered_after(view, hiding)
+            if right_to_left(raw):
+                self._hide_reordered_digits(_bidi_paragraphs(view), hiding, {item.line for item in view.uncertain})
             lines = self._from_view(view, headers)
         else:
             lines = plain
             _number_lists(lines)
+            if right_to_left(raw):
+                self._hide_reordered_digits([[(number, line)] for number, line in enumerate(self.raw_lines)], hiding)
         if hiding:  # a line holding such a character shows nothing
             lines = [_Line(line.number, "", "hidden") if line.number in hiding else line for line in lines]
         self.lines = lines
+
+    def _hide_reordered_digits(
+        self, paragraphs: Iterable[list[tuple[int, str]]], hiding: set[int], reported: Collection[int] = ()
+    ) -> None:
+        """Hide the lines whose digits a right-to-left letter may draw in another order (`reordered_digits`), each
+        paragraph its (line number, text) pairs; `reported`: lines already reported, which show nothing."""
+        for paragraph in paragraphs:
+            for index in reordered_digits([text for _, text in paragraph]):
+                number = paragraph[index][0]
+                if number not in hiding and number not in reported:
+                    hiding.add(number)
+                    detail = "digits a right-to-left letter may draw in another order"
+                    detail = f"cannot verify what the reader sees: {detail}"
+                    self.issues.append(Issue("unverifiable", detail, line=number + 1))
 
     def _reordered_after(self, view: TranscriptView, hiding: set[int]) -> None:
         """Hide the later lines of a block (run on, or after a hard break) after a line holding a bidi embedding,
@@ -590,6 +611,20 @@ class _Reader:
                 Issue("unverifiable", f"cannot verify what the reader sees: {item.what}", line=item.line + 1)
             )
         return lines
+
+
+def _bidi_paragraphs(view: TranscriptView) -> list[list[tuple[int, str]]]:
+    """The view's text as a renderer's bidi paragraphs, each its (line number, text) pairs: a paragraph's or an item's
+    lines (run on, or after a hard break), each table cell, each other line."""
+    paragraphs: list[list[tuple[int, str]]] = []
+    for shown in view.lines:
+        if shown.cells is not None:
+            paragraphs.extend([(shown.number, cell)] for cell in shown.cells)
+        elif paragraphs and shown.block in ("paragraph", "item") and (shown.continues or shown.after_break):
+            paragraphs[-1].append((shown.number, shown.text))
+        else:
+            paragraphs.append([(shown.number, shown.text)])
+    return paragraphs
 
 
 def _spaced_cells(line: str) -> str:

@@ -13,6 +13,11 @@ apart two a reader can.
   numbers read with `.`. A number reads as its sign (`-` for U+2212 MINUS SIGN), its digits and, when it has one,
   `.` and its fraction digits: nothing is rounded, no digit is added or dropped (`1.50` is not `1.5`), and a sign
   apart from its digits (`- 250`) or in parentheses stays as written.
+- **Direction**: where the nearest letter before them is a right-to-left one (Hebrew, Arabic), the Unicode
+  bidirectional algorithm draws two runs of digits in the other order unless a single separator it counts as part of
+  a number (`,`, `.`, a no-break space) joins them: `1 377 600` after an Arabic word is drawn `600 377 1`, and two
+  values side by side trade places. Which order a reader sees then depends on the direction a host gives the block
+  and on which way the reader reads: such digits are not certain (`reordered_digits`).
 """
 
 from __future__ import annotations
@@ -22,7 +27,17 @@ import re
 import unicodedata
 from collections.abc import Collection, Iterable, Sequence
 
-__all__ = ["as_drawn", "cell_as_drawn", "decimal_mark", "lines_as_drawn", "may_change", "numbers_in", "spaced_number"]
+__all__ = [
+    "as_drawn",
+    "cell_as_drawn",
+    "decimal_mark",
+    "lines_as_drawn",
+    "may_change",
+    "numbers_in",
+    "reordered_digits",
+    "right_to_left",
+    "spaced_number",
+]
 
 _GROUPING = ",.'\u2019\u00a0\u202f\u2009"
 _NUMBER = re.compile(
@@ -150,3 +165,67 @@ def cell_as_drawn(text: str, decimal: str = ".") -> str:
     """A table cell as a reader compares it: as `as_drawn`, and a cell holding only a number grouped by plain spaces
     reads as that number (`spaced_number`)."""
     return as_drawn(spaced_number(text), decimal)
+
+
+_RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\u200f\ufb1d-\ufdff\ufe70-\ufefe\U00010800-\U00010fff\U0001e800-\U0001efff]")
+"""The blocks that hold every character of a right-to-left bidi class (R or AL), with others: a text without one of
+them draws its digits in the order written."""
+
+
+def right_to_left(text: str) -> bool:
+    """Whether `text` may hold a right-to-left letter (decided in C): without one, no digits are reordered."""
+    return not text.isascii() and _RIGHT_TO_LEFT.search(text) is not None
+
+
+def reordered_digits(paragraph: Sequence[str]) -> list[int]:
+    """The lines of `paragraph` (the lines of one block, which a renderer draws as one bidi paragraph) holding digits
+    that may be drawn in another order than written: two runs of digits after a right-to-left letter (the nearest
+    strong letter before them; at the block's start, its first one, as a block whose direction follows its text
+    takes it) that the bidirectional algorithm does not join into one number. It joins runs of the same type across
+    one common separator (`,`, `.`, `:`, `/`, a no-break space), European digits also across one `+` or `-` and
+    across terminators (`%`, a currency sign); after an Arabic letter, European digits are of the Arabic type."""
+    if not any(map(right_to_left, paragraph)):
+        return []
+    first_strong = next(
+        (kind for line in paragraph for kind in map(unicodedata.bidirectional, line) if kind in ("L", "R", "AL")), "L"
+    )
+    governing = first_strong  # the nearest strong letter's class: "L", "R" or "AL"
+    found: set[int] = set()
+    previous: tuple[int, str] | None = None  # the last run of digits a right-to-left letter governs: line, type
+    in_run = False
+    between: list[str] = []  # the classes of the characters since that run
+    for number, line in enumerate(paragraph):
+        if number:
+            between.append("WS")  # a line break in a block is drawn as a space
+            in_run = False
+        for kind in map(unicodedata.bidirectional, line):
+            if kind in ("EN", "AN"):
+                if in_run:
+                    continue
+                in_run = True
+                if governing == "L":
+                    previous = None  # digits after a left-to-right letter are drawn as it is
+                    continue
+                run = "AN" if kind == "AN" or governing == "AL" else "EN"
+                if previous is not None and not _joined(previous[1], between, run):
+                    found.update((previous[0], number))
+                previous, between = (number, run), []
+            elif kind == "NSM":
+                continue  # a combining mark takes the class of what it follows
+            else:
+                in_run = False
+                if kind in ("L", "R", "AL"):
+                    governing, previous, between = kind, None, []
+                elif previous is not None:
+                    between.append(kind)
+    return sorted(found)
+
+
+def _joined(before: str, between: list[str], after: str) -> bool:
+    """Whether the bidirectional algorithm makes one number of two runs of digits of types `before` and `after`, with
+    characters of the classes `between` between them (its rules W4 and W5)."""
+    if before != after:
+        return False
+    if len(between) == 1 and (between[0] == "CS" or (between[0] == "ES" and after == "EN")):
+        return True
+    return after == "EN" and bool(between) and all(kind == "ET" for kind in between)

@@ -4,13 +4,15 @@ The transcript is rendered by cmark-gfm (GitHub's own CommonMark + GFM renderer,
 kept, as a host that renders HTML would show it, and the resulting HTML is parsed by an HTML5 parser (Lexbor,
 through `selectolax`), as a browser would build it. The visible text of every block is then read from that tree:
 the text of raw HTML (a comment, an element the renderer never writes, or one of its own with an attribute it never
-gives) is not visible, an entity is what the HTML parser decodes it to, a list is numbered as the renderer numbers it.
+gives) is not visible, a line break tag (`<br>`) is a hard line break, an entity is what the HTML parser decodes it
+to, a list is numbered as the renderer numbers it.
 
 Only what every CommonMark renderer shows alike is certain. Each construct whose visible text depends on the
 renderer, its options, style sheets or attributes (raw HTML, images, link titles, struck-through text, text that no
 block shows such as a link reference definition, and footnotes, which a renderer with footnotes on, as GitHub's,
 moves to the end or leaves out when unreferenced) is reported as an `Uncertain` construct on each line it may
-change (for raw HTML inside a block, every line of the block), and shows nothing: a record it carries does not
+change (for raw HTML inside a block, every line of the block, unless it is all line break tags, which a renderer
+that escapes raw HTML shows as the tag between the same words), and shows nothing: a record it carries does not
 count as shown. What the renderer's options draw alike is read as drawn: a task list's check box as `[x]` or `[ ]`,
 a hard line break as the start of a new line (not a run-on line).
 
@@ -75,6 +77,11 @@ _UNCERTAIN_INLINE = "img, a[title], del, br, input"
 visible line) and a task list's check box (drawn as `[x]` or `[ ]`)."""
 _HARD_BREAK = "\x00"
 """Where a hard break is, in the text of a block (cmark-gfm never puts U+0000 in its output)."""
+_BREAK_INSIDE_LINE = re.compile("\x00(?=[^\n])")
+"""A line break tag inside a source line: the audit reads a source line as one line, so it parts words as a space."""
+_LINE_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
+"""Raw HTML a renderer that keeps it draws as a hard line break and one that escapes it as the tag: either way, the
+text around it is all shown."""
 _FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\]\s]+\]")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _IN_ITEM_BLOCKS = frozenset({"p", "ul", "ol", "blockquote", "pre", "table", "h1", "h2", "h3", "h4", "h5", "h6", "hr"})
@@ -330,6 +337,8 @@ class _Walker:
     ) -> None:
         """Show `text` from line `start`, a line a source line; `after_block`: it follows a block of its list item,
         so it starts a line but not an item of its own."""
+        if _HARD_BREAK in text:
+            text = _BREAK_INSIDE_LINE.sub(" ", text)
         if "\n" not in text:  # one line, as most blocks are: what follows, without the splitting
             if start < len(self.source_lines):
                 shown = ShownLine(start, text.replace(_HARD_BREAK, ""), block, None, list_id, False, 0, marker)
@@ -556,8 +565,8 @@ _BLANK_QUOTED = " \t>"
 
 def _raw_html_lines(tree: LexborHTMLParser, source_lines: list[str]) -> list[int]:
     """The lines raw HTML may change, found where the safe rendering (`tree`) omits it: the first line of an HTML
-    block, and every line of a block whose text holds raw HTML (an element may hide, move or swallow any of its
-    lines, and the HTML parser may drop a line break of its source)."""
+    block, and every line of a block whose text holds raw HTML other than line break tags (an element may hide, move
+    or swallow any of its lines, and the HTML parser may drop a line break of its source)."""
     body = tree.body
     document = tree.root.parent if tree.root is not None else None
     if body is None or document is None:
@@ -568,6 +577,7 @@ def _raw_html_lines(tree: LexborHTMLParser, source_lines: list[str]) -> list[int
     # document, since the HTML5 parser moves a comment that opens it out of <body>). Inline HTML marks the lines of
     # the innermost block with a position around it.
     previous_end = -1
+    inline: set[tuple[int, int]] = set()  # the blocks holding inline HTML, by their lines
     stack: list[tuple[LexborNode, tuple[int, int] | None]] = [
         (node, None) for node in reversed(list(document.iter(include_text=True)))
     ]
@@ -580,8 +590,7 @@ def _raw_html_lines(tree: LexborHTMLParser, source_lines: list[str]) -> list[int
         in_flow = parent is not None and parent.tag in _FLOW_PARENTS  # a block among blocks, not inline
         if tag == "-comment":
             if block is not None and not in_flow:
-                first, last = block[0], min(block[1], len(source_lines) - 1)
-                marked[first : last + 1] = ones[: max(0, last + 1 - first)]
+                inline.add(block)
             else:  # at block level: on the first line not blank (block quote markers aside) after the block before
                 after = range(previous_end + 1, len(source_lines))
                 line = next((line for line in after if source_lines[line].strip(_BLANK_QUOTED)), len(source_lines) - 1)
@@ -593,6 +602,15 @@ def _raw_html_lines(tree: LexborHTMLParser, source_lines: list[str]) -> list[int
             # A block quote's blocks come after its first line's marker; any other block ends where it ends.
             previous_end = span[0] - 1 if tag == "blockquote" else span[1]
         stack.extend((child, span or block) for child in reversed(list(node.iter(include_text=True))))
+    if inline:
+        # Lines where each `<` opens a line break tag hold no other raw HTML: a block of such lines shows all its text.
+        other_tags = [0]
+        for line in source_lines:
+            other_tags.append(other_tags[-1] + line.count("<") - len(_LINE_BREAK_TAG.findall(line)))
+        for first, last in inline:
+            last = min(last, len(source_lines) - 1)
+            if other_tags[last + 1] != other_tags[first]:
+                marked[first : last + 1] = ones[: max(0, last + 1 - first)]
     return [line for line, mark in enumerate(marked) if mark]
 
 
