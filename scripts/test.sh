@@ -5,7 +5,7 @@
 # Independent stages run two at a time (scripts/parallel.py; CI has two cores), the last pool three, each one's
 # output printed whole when it ends, then a table of their wall and CPU times. The quick stages come first, so that
 # a stale generator or a lint error fails in a minute; pytest, with the conformance check beside it, next; then
-# everything else in one pool. The frameworks' environments are made beside the first two.
+# everything else in one pool. The frameworks' environments and the release artefacts are made beside the first two.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
@@ -36,6 +36,8 @@ wait_for() { # wait_for NAME TITLE: print the job's output; stop the check if it
 # Their set-up prints the adapter stages last (scripts/test-integrations.sh --stages), kept for the last pool.
 start_beside environments bash -c \
   'python -m interop.reach --setup >&2 && bash scripts/test-integrations.sh --stages >"$0"' "$logs/stages"
+# The release artefacts mostly wait on builds and installs (a third of their time on a core): beside the stages too.
+start_beside package bash scripts/test-package.sh
 
 echo "== the quick stages: generators, lint, types, docs"
 python scripts/parallel.py --jobs 2 <<'STAGES'
@@ -56,9 +58,10 @@ python -m pytest -n 2 --dist loadfile "$@"
 
 wait_for conformance "upstream/conformance/check.sh (the pull request to the conformance suite; ran beside pytest)"
 wait_for environments "the frameworks' environments (set up or refreshed from their locks; made beside the stages above)"
+wait_for package "the release artefacts: build, twine check, install in clean environments (made beside the stages above)"
 integration_stages=$(cat "$logs/stages")
 
-echo "== the upstream pull requests, the release artefacts, the benchmarks, the adapters and the reach table"
+echo "== the upstream pull requests, the benchmarks, the adapters and the reach table"
 # The longest first. The benchmarks run once each in quick mode: that proves they run; no timing is asserted.
 # An upstream pull request's check that passed with the same inputs (its folder and pins) says so and stops
 # (scripts/passed_before.py); MCP_RENDERING_RECHECK=1 runs it anyway.
@@ -69,7 +72,6 @@ echo "== the upstream pull requests, the release artefacts, the benchmarks, the 
     "python -m interop.reach --check" \
     "upstream/langchain-mcp-adapters/check.sh (the pull request to langchain-mcp-adapters)" \
     "bash upstream/langchain-mcp-adapters/check.sh" \
-    "the release artefacts: build, twine check, install in clean environments" "bash scripts/test-package.sh" \
     "the benchmarks, each once in quick mode" 'for b in benchmarks/bench_*.py; do python "$b" --quick || exit; done'
   echo "$integration_stages"
 } | python scripts/parallel.py --jobs 3 # these stages wait on servers part of the time: two left a core idle a sixth of it
