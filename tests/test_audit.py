@@ -1,14 +1,20 @@
-"""The fidelity audit on concrete transcripts, including formats other than the reference renderings, and its CLI."""
+"""The fidelity audit on concrete transcripts, including formats other than the reference renderings, and its CLI:
+rule by rule, then the parsers, the ways chat models write, the partial notice, answers over several parts and the
+label index, each a section."""
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from mcp_rendering.audit import (
@@ -22,12 +28,18 @@ from mcp_rendering.audit import (
     audit_lines,
     fold,
 )
+from mcp_rendering.builder import continuation_tool_meta, paged_result
 from mcp_rendering.cli import main as _cli_main
 from mcp_rendering.document import Document, Row, Section
-from mcp_rendering.host import present
+from mcp_rendering.envelope import Budget, Envelope
+from mcp_rendering.examples import orgchart
+from mcp_rendering.examples._server import continuation_tokens
+from mcp_rendering.host import UNSTATED_COMPLETENESS, ResultState, present, result_state
+from mcp_rendering.integrations.answer import final_answer
 from mcp_rendering.render import render_markdown, render_text
-from mcp_rendering.types import PARTIAL_MARKER
-from tests.support.carriers import meta_carriers
+from mcp_rendering.transcript import read_markdown
+from mcp_rendering.types import PARTIAL_MARKER, Rendering
+from tests.support.carriers import CONTINUATION_TOOL_META, meta_carriers
 
 # Every audit here takes milliseconds: one that does not come back is a failure, not a hang of the suite.
 pytestmark = pytest.mark.timeout(10)
@@ -2068,3 +2080,1171 @@ def test_a_bidi_control_in_one_block_leaves_the_next_block_as_it_is() -> None:
     for text in ("note \u202ex\n\n12 34", "| a \u202e |\n| - |\n\n12 34", "- a \u202ex\n- 12 34"):
         report = audit_lines(text, ["12 34"], markup="markdown")
         assert [(issue.kind, issue.line) for issue in report.issues] == [("hidden_content", 1)], text
+
+
+# ---------------------------------------------------------------- the transcript through cmark-gfm and an HTML5 parser
+# The audit reads a Markdown transcript through cmark-gfm and an HTML5 parser: what they show is what counts.
+
+
+DOCUMENT = Document(
+    title="Ledger",
+    sections=(
+        Section(
+            id="s",
+            title="Accounts",
+            columns=("2024",),
+            rows=(Row(id="a", label="Sales", values=(1000,)), Row(id="b", label="Costs", values=(5,))),
+        ),
+    ),
+)
+TABLE = "## Accounts\n\n|  | 2024 |\n| --- | ---: |\n| Sales | 1000 |\n| Costs | 5 |\n"
+
+
+def _parsed_kinds(shown: str) -> list[str]:
+    return [issue.kind for issue in audit_document(shown, DOCUMENT, markup="markdown").issues]
+
+
+def test_a_faithful_table_is_clean() -> None:
+    assert _parsed_kinds(TABLE) == []
+
+
+@pytest.mark.parametrize(
+    "hiding",
+    [
+        "<!-- x\n\n{table}\n-->",
+        "<div hidden>\n\n{table}\n</div>",
+        "<textarea>\n\n{table}\n</textarea>",
+        "<details>\n\n{table}\n</details>",
+    ],
+)
+def test_raw_html_is_never_certified_and_what_it_hides_is_not_shown(hiding: str) -> None:
+    kinds = _parsed_kinds(hiding.format(table=TABLE))
+    assert "unverifiable" in kinds
+    assert "missing_row" in kinds or "dropped_section" in kinds
+
+
+@pytest.mark.parametrize(
+    ("construct", "line"),
+    [
+        ("![Sales 1000](x.png)", 8),
+        ('[Costs](https://example.com "tip")', 8),
+        ("~~Sales 1000~~", 8),
+        ("[Sales]: https://example.com 'Sales 1000'", 8),
+    ],
+)
+def test_a_construct_whose_text_depends_on_the_renderer_is_unverifiable_with_its_line(
+    construct: str, line: int
+) -> None:
+    report = audit_document(TABLE + "\n" + construct, DOCUMENT, markup="markdown")
+    assert [(issue.kind, issue.line) for issue in report.issues] == [("unverifiable", line)], report.format()
+
+
+def test_an_escaped_pipe_in_a_code_span_in_a_table_is_one_cell() -> None:
+    document = Document(
+        title="t",
+        sections=(Section(id="s", title="A", columns=("v",), rows=(Row(id="a", label="x|y", values=(1,)),)),),
+    )
+    shown = "## A\n\n|  | v |\n| --- | --- |\n| `x\\|y` | 1 |\n"
+    assert audit_document(shown, document, markup="markdown").clean
+
+
+def test_a_row_labelled_with_a_pipe_written_escaped_is_its_own_record() -> None:
+    document = Document(
+        title="t",
+        sections=(Section(id="s", title="A", columns=(), rows=(Row(id="a", label="|", values=()),)),),
+    )
+    assert audit_document("## A\n\n|  |\n| --- |\n| \\| |\n", document, markup="markdown").clean
+    fabricated = audit_document("## A\n\n|  |\n| --- |\n| \\| |\n| \\| |\n", document, markup="markdown")
+    assert [issue.kind for issue in fabricated.issues] == ["duplicated_row"], fabricated.format()
+
+
+def test_a_fabricated_record_written_as_the_header_row_is_caught() -> None:
+    shown = TABLE.replace("|  | 2024 |", "| Bonus | 99 |")
+    assert "fabricated_row" in _parsed_kinds(shown)
+
+
+def test_an_ordered_list_is_read_as_the_renderer_numbers_it() -> None:
+    lines = ["1. Alpha", "2. Beta"]
+    assert audit_lines("1. Alpha\n2. Beta", lines, markup="markdown").clean
+    renumbered = audit_lines("1. Alpha\n1. Beta", lines, markup="markdown")  # shown as 1., 2.
+    assert renumbered.clean, renumbered.format()
+    wrong = audit_lines("1. Alpha\n\n- x\n\n1. Beta", lines, markup="markdown")
+    assert "altered_row" in [issue.kind for issue in wrong.issues], wrong.format()
+
+
+def test_a_notice_in_a_tooltip_or_run_on_in_a_paragraph_does_not_count() -> None:
+    partial = "**Partial result:** 2 of 9.\n\n" + TABLE
+    assert audit_document(partial, DOCUMENT, complete=False, markup="markdown").clean
+    run_on = "Shown below.\n**Partial result:** 2 of 9.\n\n" + TABLE
+    report = audit_document(run_on, DOCUMENT, complete=False, markup="markdown")
+    assert "completeness_misstated" in [issue.kind for issue in report.issues]
+    tooltip = '[note](https://example.com "Partial result: 2 of 9")\n\n' + TABLE
+    report = audit_document(tooltip, DOCUMENT, complete=False, markup="markdown")
+    assert "completeness_misstated" in [issue.kind for issue in report.issues]
+
+
+def test_entities_are_decoded_as_the_html_parser_decodes_them() -> None:
+    document = Document(
+        title="t",
+        sections=(Section(id="s", title="A", columns=("v",), rows=(Row(id="a", label="R&D", values=("<b>",)),)),),
+    )
+    assert audit_document("## A\n\n|  | v |\n| --- | --- |\n| R&amp;D | &lt;b&gt; |\n", document).clean
+
+
+def test_plain_text_reads_as_plain_text_and_single_emphasis_marks_do_not_make_it_markdown() -> None:
+    report = audit_lines("2 * 3 = 6\nnote: a_b", ["2 * 3 = 6", "note: a_b"])
+    assert report.clean and report.markup == "text", report.format()
+
+
+def test_the_visible_lines_keep_their_source_lines() -> None:
+    view = read_markdown("# T\n\n- a\n- b\n\n| x |\n| - |\n| y |\n")
+    assert [(line.number, line.text, line.block) for line in view.lines] == [
+        (0, "T", "heading"),
+        (2, "a", "item"),
+        (3, "b", "item"),
+        (5, "| x |", "header"),
+        (7, "| y |", "row"),
+    ]
+    assert view.uncertain == []
+
+
+def test_an_audit_leaves_the_garbage_collector_running_as_it_found_it() -> None:
+    rows = tuple(Row(id=f"r{index}", label=f"Item {index}", values=(index,)) for index in range(2000))
+    document = Document(title="t", sections=(Section(id="s", title="A", columns=("v",), rows=rows),))
+    result = {"content": [], "structuredContent": {"document": document.model_dump(mode="json")}}
+    shown = "## A\n\n|  | v |\n| --- | --- |\n" + "".join(f"| Item {i} | {i} |\n" for i in range(2000))
+    collections: list[str] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        collections.append(phase)
+
+    gc.callbacks.append(count)
+    try:
+        assert gc.isenabled()
+        assert audit(shown, result).clean
+        assert gc.isenabled()
+        assert collections  # the collector ran during the audit: nothing paused it
+        gc.disable()
+        try:
+            audit(shown, result)
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
+    finally:
+        gc.callbacks.remove(count)
+
+
+TWO_SECTIONS = Document(
+    title="Ledger",
+    sections=(
+        Section(id="a", title="Assets", columns=("2024", "2025"), rows=(Row(id="c", label="Cash", values=(1, 2)),)),
+        Section(id="l", title="Debts", columns=("2025", "2024"), rows=(Row(id="d", label="Loan", values=(3, 4)),)),
+    ),
+)
+FAITHFUL = (
+    "## Assets\n\n|  | 2024 | 2025 |\n| --- | --- | --- |\n| Cash | 1 | 2 |\n\n"
+    "## Debts\n\n|  | 2025 | 2024 |\n| --- | --- | --- |\n| Loan | 3 | 4 |\n"
+)
+
+
+def test_a_record_is_shown_under_its_own_sections_heading_and_columns() -> None:
+    assert audit_document(FAITHFUL, TWO_SECTIONS, markup="markdown").clean
+    moved = FAITHFUL.replace("| Cash | 1 | 2 |\n", "").replace(
+        "| Loan | 3 | 4 |\n", "| Loan | 3 | 4 |\n| Cash | 1 | 2 |\n"
+    )
+    report = audit_document(moved, TWO_SECTIONS, markup="markdown")
+    assert ("misplaced_row", "c") in [(issue.kind, issue.row_id) for issue in report.issues], report.format()
+    assert report.rows_intact <= 1
+
+
+def test_values_under_another_sections_columns_are_misplaced() -> None:
+    swapped = FAITHFUL.replace("|  | 2024 | 2025 |", "|  | 2025 | 2024 |", 1)
+    report = audit_document(swapped, TWO_SECTIONS, markup="markdown")
+    assert [(issue.kind, issue.row_id) for issue in report.issues] == [("misplaced_row", "c")], report.format()
+    plain = present(None, {"content": [], "structuredContent": {"document": TWO_SECTIONS.model_dump()}}).text
+    assert audit_document(plain, TWO_SECTIONS, markup="text").clean
+    swapped_plain = plain.replace("2024 | 2025", "2025 | 2024", 1)
+    assert "misplaced_row" in [
+        issue.kind for issue in audit_document(swapped_plain, TWO_SECTIONS, markup="text").issues
+    ]
+
+
+def test_raw_html_inside_emphasis_makes_its_own_line_unverifiable_not_a_later_one() -> None:
+    """The line holding the HTML is the one a renderer may show otherwise: its record is not certified as shown, and
+    the line after the table is not hidden."""
+    shown = TABLE.replace("| Sales | 1000 |", "| *Sales <!-- c -->* | 1000 |") + "\nSee above.\n"
+    report = audit_document(shown, DOCUMENT, markup="markdown")
+    found = [(issue.kind, issue.line, issue.row_id) for issue in report.issues]
+    assert found == [("unverifiable", 5, None), ("missing_row", None, "a")], report.format()
+
+
+def test_a_transcript_whose_raw_html_writes_the_renderers_source_positions_certifies_no_record() -> None:
+    """The paragraph claims line 8, a blank one, with cmark-gfm's own attribute: read by its position, it would show
+    the record its row left out. No line can be told from the renderer's own, so none is certified."""
+    shown = TABLE.replace("| Sales | 1000 |\n", "") + '\n<p data-sourcepos="8:1-8:9">Sales 1000</p>\n\n'
+    report = audit_document(shown, DOCUMENT, markup="markdown")
+    missing = {issue.row_id for issue in report.issues if issue.kind == "missing_row"}
+    assert missing == {"a", "b"}, report.format()
+
+
+@pytest.mark.parametrize("markup", ["text", "markdown", "auto"])
+def test_a_transcript_holding_a_lone_surrogate_is_refused(markup: Markup) -> None:
+    with pytest.raises(AuditInputError, match=r"lone surrogate \(U\+DC80\) at 6"):
+        audit_document(TABLE[:6] + "\udc80" + TABLE[6:], DOCUMENT, markup=markup)
+
+
+# -------------------------------------------------------------------------------- the ways chat models write an answer
+# The audit on the ways chat models write an answer, and on what a renderer draws: each class of false alarm or
+# miss closed at its cause, one test each.
+
+
+BALANCE = Document(
+    title="Balance sheet",
+    sections=(
+        Section(
+            id="assets",
+            title="Assets",
+            columns=("PCG", "FY2025", "FY2024"),
+            rows=(
+                Row(id="cash", label="Cash", values=("512", 1377600, 1327000)),
+                Row(id="stock", label="Stock", values=("37", -250, 12.5)),
+                Row(id="ta", label="Total assets", values=("", 1377350, 1327012.5), kind="total"),
+            ),
+        ),
+        Section(
+            id="liab",
+            title="Liabilities",
+            columns=("PCG", "FY2025", "FY2024"),
+            rows=(Row(id="debt", label="Debt", values=("164", 612000, 734000)),),
+        ),
+    ),
+)
+
+
+def _style_kinds(report: AuditReport) -> list[str]:
+    return sorted({issue.kind for issue in report.issues})
+
+
+def _table(header: str, rows: list[str], title: str = "## {}") -> str:
+    return "\n".join(
+        [
+            title.format("Assets"),
+            "",
+            f"| {header} | PCG | FY2025 | FY2024 |",
+            "|---|---|---:|---:|",
+            *rows,
+            "",
+            title.format("Liabilities"),
+            "",
+            f"| {header} | PCG | FY2025 | FY2024 |",
+            "|---|---|---:|---:|",
+            "| Debt | 164 | 612,000 | 734,000 |",
+        ]
+    )
+
+
+_ROWS = [
+    "| Cash | 512 | 1,377,600 | 1,327,000 |",
+    "| Stock | 37 | -250 | 12.5 |",
+    "| **Total assets** | | 1,377,350 | 1,327,012.5 |",
+]
+
+
+@pytest.mark.parametrize("header", ["", "Line item", "Account", "**Account**"])
+@pytest.mark.parametrize("title", ["## {}", "### {}", "**{}**", "**{}:**", "{}:", "### 1. {}", "**{} (in euros)**"])
+def test_a_header_naming_the_label_column_and_titles_as_a_reader_takes_them_are_accepted(
+    header: str, title: str
+) -> None:
+    shown = "Here are the accounts, line by line.\n\n" + _table(header, _ROWS, title) + "\n\nAsk me for a chart."
+    report = audit_document(shown, BALANCE)
+    assert report.clean, report.format()
+
+
+def test_a_record_under_the_title_of_another_section_is_misplaced_however_the_title_is_written() -> None:
+    for title in ("## {}", "**{}**", "{}:", "### 2. {}"):
+        shown = "\n".join(
+            [
+                title.format("Assets"),
+                "",
+                "| Line item | PCG | FY2025 | FY2024 |",
+                "|---|---|---|---|",
+                *_ROWS,
+                "",
+                title.format("Liabilities"),
+                "",
+                "- Debt — PCG 164, FY2025 612,000, FY2024 734,000",
+            ]
+        )
+        assert audit_document(shown, BALANCE).clean, title
+        moved = shown.replace("| Cash |", "| Debt | 164 | 612,000 | 734,000 |\n| Cash |").replace(
+            "\n- Debt — PCG 164, FY2025 612,000, FY2024 734,000", ""
+        )
+        assert _style_kinds(audit_document(moved, BALANCE)) == ["misplaced_row"], title
+    # A bold line that names the other section, then a record of the first: misplaced.
+    shown = "**Liabilities**\n\n- Cash: 512, 1377600, 1327000"
+    assert "misplaced_row" in _style_kinds(audit_document(shown, BALANCE))
+
+
+@pytest.mark.parametrize(
+    ("grouped", "same"),
+    [
+        ("1,377,600", True),
+        ("1.377.600", True),
+        ("1\u202f377\u202f600", True),
+        ("1\u00a0377\u00a0600", True),
+        ("1 377 600", True),  # a table cell holding only the number
+        ("1'377'600", True),
+        ("1,377,601", False),
+        ("1,377,600.0", False),
+        ("1,37,76,00", False),
+        ("+1,377,600", False),
+        ("(1,377,600)", False),
+        ("1 377 600 EUR", False),
+    ],
+)
+def test_numbers_are_the_same_value_in_the_grouping_of_common_locales_and_only_then(grouped: str, same: bool) -> None:
+    document = Document(
+        title="t", sections=(BALANCE.sections[0].model_copy(update={"rows": BALANCE.sections[0].rows[:1]}),)
+    )
+    shown = f"| | PCG | FY2025 | FY2024 |\n|---|---|---|---|\n| Cash | 512 | {grouped} | 1327000 |"
+    report = audit_document(shown, document)
+    assert report.clean is same, report.format()
+
+
+def test_the_decimal_mark_is_the_one_the_transcripts_numbers_imply() -> None:
+    document = Document(
+        title="t",
+        sections=(Section(id="s", title="S", columns=("a", "b"), rows=(Row(id="r", label="R", values=(1377, 1.5)),)),),
+    )
+    assert audit_document("| R | 1.377 | 1,5 |", document, markup="text").clean  # `,5`: a German transcript
+    assert audit_document("| R | 1,377 | 1.5 |", document, markup="text").clean
+    assert not audit_document("| R | 1.377 | 1.5 |", document, markup="text").clean  # 1.377 is not 1377 here
+
+
+def _one_row(*values: str | int | float, label: str = "R") -> Document:
+    columns = tuple(f"c{number}" for number in range(len(values)))
+    return Document(
+        title="t",
+        sections=(Section(id="s", title="S", columns=columns, rows=(Row(id="r", label=label, values=values),)),),
+    )
+
+
+@pytest.mark.parametrize("markup", ["text", "markdown"])
+def test_a_number_written_as_the_result_writes_it_is_the_same_value_whatever_the_transcripts_mark(
+    markup: Literal["text", "markdown"],
+) -> None:
+    """`12,5` makes `,` the transcript's decimal mark, under which `0,0` reads 0.0 and `1.377` reads 1377: the
+    result's own texts are read with the same mark, so present()'s own views audit clean."""
+    lines = ["0,0", "1.377 units", "12,5"]
+    text_result = {"content": [{"type": "text", "text": "\n".join(lines)}]}
+    shown = present({"name": "t"}, text_result)
+    assert audit(shown.text if markup == "text" else shown.markdown, text_result, markup=markup).clean
+    altered = "\n".join(["0,1", *lines[1:]])
+    assert _style_kinds(audit_lines(altered, lines, markup="text")) == ["altered_row"]
+
+    document = _one_row("12,5", "1.377", label="0,0")
+    as_text = render_text(document)
+    assert audit_document(as_text, document, markup="text").clean, as_text
+    assert _style_kinds(audit_document(as_text.replace("1.377", "1.378"), document, markup="text")) == ["altered_row"]
+
+
+def test_a_table_cell_is_drawn_once() -> None:
+    """Under `,` (`2,5` says so), `1,377` reads 1.377; drawn a second time it would read 1377. A plain-text table
+    line holding a space-grouped cell is drawn once, its grouped cells made so before."""
+    document = _one_row(1377, 1.377, 2.5)
+    assert audit_document("| R | 1 377 | 1,377 | 2,5 |", document, markup="text").clean
+    assert _style_kinds(audit_document("| R | 1 377 | 1,378 | 2,5 |", document, markup="text")) == ["altered_row"]
+
+
+@pytest.mark.parametrize(
+    ("shown", "document"),
+    [
+        ("| R | 1377 |\n\nThat is 12,5 percent more.", _one_row(1.377)),
+        ("| R | 12500 |\n\nGrowth was 3,5 %.", _one_row("12.500")),
+    ],
+)
+def test_a_transcript_cannot_choose_the_mark_a_number_of_the_result_reads_with(shown: str, document: Document) -> None:
+    """A number of prose that implies `,` makes the transcript's numbers read with it, the result's still read with
+    `.`: 1.377 stays 1.377 however the transcript writes its other numbers."""
+    assert _style_kinds(audit_document(shown, document, markup="text")) == ["altered_row"]
+    assert _style_kinds(audit_lines("Total: 1377\nRate 2,5", ["Total: 1.377", "Rate 2,5"], markup="text")) == [
+        "altered_row"
+    ]
+
+
+@pytest.mark.parametrize("shown", ["| R | 1.377 | 2,5 |", "| R | 1377 | 2,5 |", "| R | 1\u202f377 | 2,5 |"])
+def test_a_number_rewritten_in_the_transcripts_own_convention_is_the_same_value(shown: str) -> None:
+    """The result's `1,377` is 1377, as the result's numbers read (`.`): a transcript using `,` may write it its
+    own way; and the result's 1.377 written `1,377` there is 1.377."""
+    assert audit_document(shown, _one_row("1,377", 2.5), markup="text").clean
+    assert audit_document("| R | 1,377 | 2,5 |", _one_row(1.377, 2.5), markup="text").clean
+    assert audit_lines("Revenue 1.377 EUR\nMargin 2,5 %", ["Revenue 1,377 EUR", "Margin 2.5 %"], markup="text").clean
+
+
+@pytest.mark.parametrize(
+    ("shown", "value"),
+    [
+        ("| R | 1,377 |\n\nRef a2,5b.", 1.377),  # a number inside a word is text, no evidence of `,`
+        ("| R | 1.377 |\n\nRef a2,5b.", 1377),
+        ("| R | 1,377 |\n\nGrowth 12,5 %. Ref v6.75b w7.25z.", 1377),  # nor of `.`
+    ],
+)
+def test_numbers_inside_words_never_decide_the_transcripts_mark(shown: str, value: float) -> None:
+    assert _style_kinds(audit_document(shown, _one_row(value), markup="text")) == ["altered_row"]
+
+
+def test_the_transcripts_mark_is_the_one_its_own_numbers_imply_not_those_it_copies() -> None:
+    """Numbers written exactly as the result writes them are the result's and say nothing of the transcript's
+    convention; where its own numbers say `,`, every number of it reads so, copied or not, as its reader reads it:
+    a value written with another record's text (`1,377` for 1377 beside a `2,5`) reads 1.377."""
+    document = Document(
+        title="t",
+        sections=(
+            Section(
+                id="s",
+                title="S",
+                columns=("v",),
+                rows=(Row(id="a", label="A", values=("1,377",)), Row(id="b", label="B", values=(1377,))),
+            ),
+        ),
+    )
+    assert audit_document("| A | 1,377 |\n| B | 1377 |", document, markup="text").clean
+    shown = "| A | 1,377 |\n| B | 1,377 |\n\nGrowth 2,5 %."
+    assert "b" in {issue.row_id for issue in audit_document(shown, document, markup="text").issues}
+
+
+@pytest.mark.parametrize(
+    "shown", ["  | R | 1 377 | 5 |", "| R | 1 377 | 5 | ", "| R | 1 377 | 5 |\t", "\u3000| R | 1 377 | 5 |"]
+)
+def test_a_plain_text_table_line_with_a_space_grouped_cell_reads_alike_indented_or_trailed(shown: str) -> None:
+    assert audit_document(shown, _one_row(1377, 5), markup="text").clean
+
+
+def test_a_dash_drawn_space_before_a_number_beside_a_space_grouped_cell_is_a_sign() -> None:
+    shown = "| R | 1 377 | \u16805 |"
+    assert _style_kinds(audit_document(shown, _one_row(1377, 5), markup="text")) == ["altered_row"]
+    assert audit_document(shown, _one_row(1377, -5), markup="text").clean
+
+
+@pytest.mark.parametrize("markup", ["text", "markdown"])
+def test_a_value_is_drawn_then_folded_as_a_transcripts_cell_is(markup: Literal["text", "markdown"]) -> None:
+    """U+2212 then `5101`, a narrow no-break space and `377` is no number as written (four digits before a group);
+    folded first, the space would turn plain and the minus sign and `5101` would read as one number. Both sides
+    draw first."""
+    document = _one_row("\u22125101\u202f377", label="L")
+    result = {"content": [], "structuredContent": {"document": document.model_dump(mode="json")}}
+    shown = present({"name": "t"}, result)
+    assert audit(shown.text if markup == "text" else shown.markdown, result, markup=markup).clean
+
+
+@pytest.mark.parametrize("markup", ["text", "markdown"])
+def test_a_value_grouped_by_plain_spaces_reads_as_its_number_on_both_sides(markup: Literal["text", "markdown"]) -> None:
+    """A table cell holding only `1 377` reads 1377 in a transcript; the result's value, sent so, reads the same."""
+    document = _one_row("1 377", 5)
+    result = {"content": [], "structuredContent": {"document": document.model_dump(mode="json")}}
+    shown = present({"name": "t"}, result)
+    assert audit(shown.text if markup == "text" else shown.markdown, result, markup=markup).clean
+    assert _style_kinds(audit_document("| R | 1 378 | 5 |", document, markup="text")) == ["altered_row"]
+
+
+def test_a_number_a_views_escape_parts_from_a_word_is_the_results_own() -> None:
+    """`12,5_` is a word as written; the Markdown view writes `12,5\\_`, where `12,5` reads as a number. It is still
+    the result's, no evidence of the transcript's mark, so the label `0,0` keeps its reading."""
+    document = Document(
+        title="12,5_", sections=(Section(id="s", title="", columns=(), rows=(Row(id="r", label="0,0"),)),)
+    )
+    result = {"content": [], "structuredContent": {"document": document.model_dump(mode="json")}}
+    assert audit(present({"name": "t"}, result).markdown, result, markup="markdown").clean
+
+
+def test_a_flipped_sign_is_caught_in_a_table_in_free_form_and_in_a_text_result() -> None:
+    assert "altered_row" in _style_kinds(
+        audit_document(_table("", [_ROWS[0], _ROWS[1].replace("-250", "250"), _ROWS[2]]), BALANCE)
+    )
+    assert audit_lines("- 250", ["- 250"]).clean
+    for flipped in ("+ 250", "* 250", "\u1680250"):
+        report = audit_lines(flipped, ["- 250"], markup="markdown")
+        assert not report.clean, flipped
+    assert not audit_lines("\u1680250", ["250"], markup="text").clean  # drawn as a dash, not a space
+
+
+def test_a_checkbox_changed_in_a_task_list_is_caught() -> None:
+    assert audit_lines("- [x] paid\n- [ ] due", ["- [x] paid", "- [ ] due"], markup="markdown").clean
+    report = audit_lines("- [ ] paid\n- [x] due", ["- [x] paid", "- [ ] due"], markup="markdown")
+    assert [issue.kind for issue in report.issues] == ["altered_row", "altered_row"]
+
+
+def test_presents_own_numbered_text_view_and_labels_beginning_with_a_number_are_not_flagged() -> None:
+    result = {"content": [{"type": "text", "text": "1. Cash 100\n2. Debt 200\n- [x] done"}]}
+    for view in (present(None, result).text, present(None, result).markdown):
+        assert audit(view, result).clean, view
+    document = Document(
+        title="t",
+        sections=(Section(id="s", title="S", columns=("v",), rows=(Row(id="r", label="1. Cash", values=(5,)),)),),
+    )
+    for shown in ("1. Cash: 5", "- 1. Cash: 5", "| 1. Cash | 5 |"):
+        assert audit_document(shown, document).clean, shown
+
+
+def test_a_boxed_table_has_a_header_only_where_its_border_says_so() -> None:
+    document = BALANCE.model_copy(update={"sections": BALANCE.sections[1:]})
+    boxed = "\n".join(
+        [
+            "Liabilities",
+            "+------+-----+--------+--------+",
+            "|      | PCG | FY2025 | FY2024 |",
+            "+======+=====+========+========+",
+            "| Debt | 164 | 612000 | 734000 |",
+            "+------+-----+--------+--------+",
+        ]
+    )
+    assert audit_document(boxed, document, markup="text").clean  # a bottom border drops no record
+    assert audit_document(boxed.replace("+======+", "+------+").replace("=", "-"), document, markup="text").clean
+    assert audit_document(render_text(document), document).clean  # present()'s own: no top border
+    invented = boxed.replace("| Debt |", "| Bonus | 999 | 1 | 2 |\n+------+-----+--------+--------+\n| Debt |")
+    assert "fabricated_row" in _style_kinds(audit_document(invented, document, markup="text"))
+    # Above a `+===+` border too: only the box's first line is its header.
+    above_heavy = boxed.replace("+======+", "| Bonus | 999 | 1 | 2 |\n+======+")
+    assert "fabricated_row" in _style_kinds(audit_document(above_heavy, document, markup="text"))
+
+
+def test_a_footnote_is_unverifiable_not_counted() -> None:
+    document = BALANCE.model_copy(update={"sections": BALANCE.sections[1:]})
+    table = "| | PCG | FY2025 | FY2024 |\n|---|---|---|---|\n| Debt | 164 | 612000 | 734000 |"
+    hidden = f"## Liabilities\n\nSee below.\n\n[^n]: Note\n\n    {table.splitlines()[2]}\n"
+    assert "unverifiable" in _style_kinds(audit_document(hidden, document))
+    referenced = f"## Liabilities\n\n{table}[^1]\n\n[^1]: Partial result: more rows exist.\n"
+    assert "unverifiable" in _style_kinds(audit_document(referenced, document))
+
+
+def test_a_notice_after_a_hard_line_break_is_a_notice() -> None:
+    document = BALANCE.model_copy(update={"sections": BALANCE.sections[1:]})
+    rows = "## Liabilities\n\n| | PCG | FY2025 | FY2024 |\n|---|---|---|---|\n| Debt | 164 | 612000 | 734000 |"
+    for brk in ("  ", "\\"):
+        shown = f"Here is what I have so far.{brk}\nPartial result: more lines exist.\n\n{rows}"
+        assert audit_document(shown, document, complete=False).clean
+        assert audit_document(shown, document, complete=True).completeness_misstated
+
+
+def test_text_in_either_unicode_form_is_the_same_text() -> None:
+    document = Document(
+        title="t",
+        sections=(
+            Section(
+                id="s", title="Créances", columns=("v",), rows=(Row(id="r", label="Réserve légale", values=("é",)),)
+            ),
+        ),
+    )
+    for form in ("NFC", "NFD"):
+        import unicodedata
+
+        shown = unicodedata.normalize(form, "## Créances\n\n| Réserve légale | é |")
+        assert audit_document(shown, document).clean, form
+
+
+def test_a_record_repeated_in_a_list_after_the_table_is_reported() -> None:
+    document = BALANCE.model_copy(update={"sections": BALANCE.sections[1:]})
+    shown = (
+        "## Liabilities\n\n| | PCG | FY2025 | FY2024 |\n|---|---|---|---|\n| Debt | 164 | 612000 | 734000 |\n\n"
+        "The key line:\n\n- Debt — PCG 164, FY2025 612,000, FY2024 734,000"
+    )
+    assert _style_kinds(audit_document(shown, document)) == ["duplicated_row"]
+
+
+def test_deep_nesting_is_refused_in_one_line_and_many_comments_cost_little() -> None:
+    from mcp_rendering.audit import AuditInputError
+
+    with pytest.raises(AuditInputError, match="nest"):
+        audit_document(">" * 36000 + " x", BALANCE)
+    report = audit_document("- a " + "<!---->" * 5000, BALANCE)  # one walk of the block, not one a comment
+    assert "unverifiable" in _style_kinds(report)
+
+
+def test_values_attributed_to_the_wrong_columns_in_free_form_are_caught() -> None:
+    document = Document(
+        title="t",
+        sections=(
+            Section(id="s", title="S", columns=("FY2025", "FY2024"), rows=(Row(id="r", label="Cash", values=(10, 9)),)),
+        ),
+    )
+    for faithful in ("- Cash — FY2025: 10, FY2024: 9", "- Cash: 10 (FY2025), 9 (FY2024)", "- Cash: 10, 9"):
+        assert audit_document(faithful, document).clean, faithful
+    for swapped in ("- Cash — FY2024: 10, FY2025: 9", "- Cash: 10 (FY2024), 9 (FY2025)", "- Cash: FY2024 10, 9"):
+        assert _style_kinds(audit_document(swapped, document)) == ["altered_row"], swapped
+
+
+def test_a_title_that_begins_like_the_partial_notice_is_a_title() -> None:
+    document = Document(
+        title="Partial result: demo",
+        sections=(
+            Section(id="s", title="Partial result: s", columns=("v",), rows=(Row(id="r", label="A", values=(1,)),)),
+        ),
+    )
+    result = {"content": [], "structuredContent": {"document": document.model_dump(mode="json")}}
+    for view in (present(None, result).text, present(None, result).markdown):
+        assert audit(view, result).clean, view
+        assert audit_document(view, document, complete=False).completeness_misstated  # a title is no notice
+
+
+def test_a_line_after_a_hard_break_in_an_item_is_no_item_of_its_own() -> None:
+    document = BALANCE.model_copy(update={"sections": BALANCE.sections[1:]})
+    shown = "## Liabilities\n\n- Debt: 164, 612000, 734000  \n  (the bank loan, renegotiated)"
+    assert audit_document(shown, document).clean
+
+
+# ----------------------------------------------------------- rule 9: the partial notice, as written and as paraphrased
+# Rule 9, the partial notice: which wording counts for which state of a result (the host guide, "The partial
+# notice"), as the host writes it (`present()`, `final_answer`) and as a model paraphrases it, in plain text, a quote
+# and bold; `present()`'s own views audit clean in every state, and the command line gives the same verdict.
+
+
+HITS = Document(
+    title="Hits",
+    sections=(
+        Section(
+            id="hits",
+            title="Hits",
+            columns=("score",),
+            rows=tuple(Row(id=f"h{n}", label=f"Hit {n}", values=(n * 10,)) for n in range(6)),
+        ),
+    ),
+)
+HINTS = {"io.modelcontextprotocol/rendering": {"verbatimHint": True}}
+TOOL = {"name": "hits", "inputSchema": {"type": "object"}, "_meta": HINTS}
+PAGED_TOOL = {
+    "name": "hits",
+    "inputSchema": {"type": "object", "properties": {"cursor": {"type": "string"}}},
+    "_meta": {**HINTS, **CONTINUATION_TOOL_META},
+}
+
+
+def _notice_result(meta: dict[str, Any]) -> dict[str, Any]:
+    return {"content": [], "structuredContent": {"document": HITS.model_dump(mode="json")}, "_meta": meta}
+
+
+# Each state: the tool it is read with, and the result.
+STATES: dict[ResultState, tuple[dict[str, Any], dict[str, Any]]] = {
+    "complete": (TOOL, _notice_result(meta_carriers({"mode": "verbatim", "complete": True}))),
+    "not-stated": (TOOL, _notice_result({})),  # a verbatim tool's result without a directive
+    "partial": (TOOL, _notice_result(meta_carriers({"mode": "verbatim", "complete": False}))),
+    "continued": (
+        PAGED_TOOL,
+        _notice_result(
+            meta_carriers({"mode": "verbatim", "complete": False, "continuation": {"argument": "cursor", "token": "t"}})
+        ),
+    ),
+}
+
+
+def _notice(state: ResultState, max_rows: int | None = None) -> str:
+    tool, result = STATES[state]
+    notice = present(tool, result, arguments={}, max_rows=max_rows).notice
+    assert notice is not None
+    return notice
+
+
+def _model_notice() -> str:
+    """The notice the framing asks a model to write for a continued result: the call to make, token included."""
+    tool, result = STATES["continued"]
+    framing = present(tool, result, arguments={}).framing
+    assert framing is not None
+    return framing.split("says that more records exist. ", 1)[1].split("\n", 1)[0]
+
+
+def _answer_notice(state: ResultState) -> str:
+    """The line `final_answer` writes for an answer its bound cut."""
+    tool, result = STATES[state]
+    answer = final_answer(tool, result, arguments={}, max_rows=2)
+    return next(line for line in answer.text.split("\n\n") if line.startswith("Partial result:"))
+
+
+# What each wording says: "partial" with or without a way to get the rest, or "not-stated".
+WORDINGS: dict[str, tuple[str, str]] = {
+    "host, partial": (_notice("partial"), "partial"),
+    "host, continued": (_notice("continued"), "partial, with the way"),
+    "host, continued, the model's": (_model_notice(), "partial, with the way"),
+    "host, not-stated": (_notice("not-stated"), "not-stated"),
+    "host, cut": (_notice("complete", max_rows=2), "partial"),  # the rest of this result is not shown: no way
+    "host, answer cut": (_answer_notice("complete"), "partial, with the way"),
+    "host, answer cut, a page": (_answer_notice("continued"), "partial, with the way"),
+    "only part": ("Note: this is only part of the results", "partial"),
+    "showing N of M": ("Showing 6 of 300 hits; ask for more", "partial, with the way"),
+    "only part, ask": ("Note: this is only part of the results. Ask me for the rest.", "partial, with the way"),
+    "first N only": ("Only the first 6 of 300 hits are listed here.", "partial"),
+    "not all": ("Not all hits are shown: I can fetch more.", "partial, with the way"),
+    "not all of the": ("Not all of the matching hits are listed.", "partial"),
+    "more exist": ("There are more matching hits available; say 'more'.", "partial, with the way"),
+    "not-stated, paraphrased": ("The server didn't say whether these are all the hits.", "not-stated"),
+    "may be incomplete": ("This list may be incomplete.", "not-stated"),
+}
+
+
+def _accepted(state: ResultState, says: str) -> bool:
+    """The host guide's table: which notice each state needs."""
+    if state == "complete":
+        return says == "not-stated"  # a line saying completeness is unknown does not say records are missing
+    if state == "not-stated":
+        return True
+    if state == "partial":
+        return says != "not-stated"
+    return says == "partial, with the way"
+
+
+def _bold_head(notice: str) -> str:
+    head, colon, tail = notice.partition(":")
+    if not colon:
+        head, _, tail = notice.partition(" ")
+        return f"**{head}** {tail}"
+    return f"**{head}:**{tail}"
+
+
+FORMS = {
+    "plain": (lambda notice: notice, "text"),
+    "quote": (lambda notice: f"> {notice}", "markdown"),
+    "bold": (lambda notice: f"**{notice}**", "markdown"),
+    "bold head": (_bold_head, "markdown"),
+}
+
+
+def _body(markup: str) -> str:
+    """The records as `present()` shows a complete result, without any notice."""
+    tool, result = STATES["complete"]
+    shown = present(tool, result)
+    return shown.markdown if markup == "markdown" else shown.text
+
+
+def _audit(state: ResultState, shown: str, markup: str) -> list[str]:
+    tool, result = STATES[state]
+    report = audit(shown, result, markup="markdown" if markup == "markdown" else "text", tool=tool, arguments={})
+    return [issue.kind for issue in report.issues]
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("wording", WORDINGS)
+@pytest.mark.parametrize("state", STATES)
+def test_each_state_accepts_the_notices_that_say_what_it_is(state: ResultState, wording: str, form: str) -> None:
+    notice, says = WORDINGS[wording]
+    write, markup = FORMS[form]
+    kinds = _audit(state, f"{write(notice)}\n\n{_body(markup)}", markup)
+    assert kinds == ([] if _accepted(state, says) else ["completeness_misstated"]), (state, wording, form)
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_no_notice_is_enough_only_for_a_complete_result(state: ResultState) -> None:
+    for markup in ("text", "markdown"):
+        kinds = _audit(state, _body(markup), markup)
+        assert kinds == ([] if state == "complete" else ["completeness_misstated"]), (state, markup)
+
+
+def test_the_states_are_read_as_present_reads_them() -> None:
+    for state, (tool, result) in STATES.items():
+        assert result_state(result, tool=tool, arguments={}) == state
+    # Read without the tool, a continuation cannot be followed, but it still says the result is partial.
+    assert result_state(STATES["continued"][1]) == "partial"
+    assert "The rest can be fetched" in WORDINGS["host, continued"][0]
+    assert "no way to fetch the rest" in WORDINGS["host, partial"][0]
+    assert WORDINGS["host, not-stated"][0] == UNSTATED_COMPLETENESS
+
+
+@pytest.mark.parametrize(
+    "notice",
+    [
+        "Note: this is only part of the results; there is no way to get the rest.",
+        "Showing 6 of 300 hits. The server gave no way to fetch the rest.",
+        "Note: this is only part of the results, and I cannot fetch more.",
+    ],
+)
+def test_a_way_the_notice_denies_is_no_way(notice: str) -> None:
+    assert _audit("continued", f"{notice}\n\n{_body('text')}", "text") == ["completeness_misstated"]
+    assert _audit("partial", f"{notice}\n\n{_body('text')}", "text") == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Showing 6 of 6 hits.",  # the whole
+        "Hits 1 to 6 of 6.",
+        "This is the complete list, not a partial one.",
+        "Incomplete? No: nothing is truncated.",
+        "Not partial: every hit is here.",
+        "I checked whether the server did say everything.",
+        "More information is available in the annual report.",  # closing remarks, of no records
+        "This is not the full picture: margins fell.",
+        "The table is part of the FY2025 filing.",
+    ],
+)
+def test_a_line_that_does_not_open_as_a_notice_is_none(line: str) -> None:
+    for state in ("partial", "not-stated"):
+        assert _audit(state, f"{line}\n\n{_body('text')}", "text") == ["completeness_misstated"], (state, line)
+    assert _audit("complete", f"{line}\n\n{_body('text')}", "text") == []
+
+
+def test_a_range_short_of_the_whole_is_partial() -> None:
+    for line in ("Showing records 51 to 100 of 300.", "Rows 1-6 of 300 below."):
+        assert _audit("partial", f"{line}\n\n{_body('text')}", "text") == [], line
+        assert _audit("complete", f"{line}\n\n{_body('text')}", "text") == ["completeness_misstated"], line
+
+
+def test_a_notice_over_two_lines_of_its_paragraph_says_the_way_on_the_second() -> None:
+    shown = f"Note: this is only part of the results.\nAsk me for the rest.\n\n{_body('markdown')}"
+    assert _audit("continued", shown, "markdown") == []
+    apart = f"Note: this is only part of the results.\n\nAsk me for the rest.\n\n{_body('markdown')}"
+    assert _audit("continued", apart, "markdown") == ["completeness_misstated"]
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_presents_own_views_and_final_answers_audit_clean_in_every_state(state: ResultState) -> None:
+    tool, result = STATES[state]
+    for arguments in ({}, None):
+        shown = present(tool, result, arguments=arguments)
+        answer = final_answer(tool, result, arguments=arguments)
+        views: list[tuple[str, Markup]] = [(shown.text, "text"), (shown.markdown, "markdown")]
+        for text, markup in views:
+            assert audit(text, result, markup=markup, tool=tool, arguments=arguments).clean, (state, markup)
+        answers: list[tuple[str, Markup]] = [(answer.text, "text"), (answer.markdown, "markdown")]
+        for text, markup in answers:
+            assert audit(text, result, markup=markup, tool=tool, arguments=arguments).clean, (state, markup)
+    # Without the tool, as the command line reads it, and with `present()` reading it so too.
+    shown = present(None, result)
+    assert audit(shown.text, result, markup="text").clean
+    assert audit(present(tool, result, arguments={}).text, result, markup="text").clean
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_a_view_the_host_cut_audits_as_partial(state: ResultState) -> None:
+    """Cut by the host's bound: against what the host forwarded (which it marks partial) the view is clean, and a
+    model's answer needs a notice; against the whole result, what is not shown is missing, and the notice is true."""
+    tool, result = STATES[state]
+    for cut in (
+        present(tool, result, arguments={}, max_rows=2),
+        final_answer(tool, result, max_rows=2, arguments={}).presentation,
+    ):
+        forwarded = cut.model_result
+        assert result_state(forwarded) == "partial"
+        views: list[tuple[str, Markup]] = [(cut.text, "text"), (cut.markdown, "markdown")]
+        for text, markup in views:
+            assert audit(text, forwarded, markup=markup).clean, (state, markup)
+            kinds = {issue.kind for issue in audit(text, result, markup=markup, tool=tool, arguments={}).issues}
+            assert kinds == {"missing_row"}, (state, markup)
+        rows = cut.text.split("\n\n", 1)[1]
+        assert audit(rows, forwarded, markup="text").completeness_misstated
+        assert audit(f"Note: this is only part of the results\n\n{rows}", forwarded, markup="text").clean
+    answer = final_answer(tool, result, max_rows=2, arguments={})
+    assert audit(answer.text, answer.presentation.model_result, markup="text").clean
+
+
+def test_a_complete_result_shown_whole_has_no_partial_notice_but_one_left_short_may() -> None:
+    rows = "\n".join(f"| Hit {n} | {n * 10} |" for n in range(6))
+    assert audit_document(f"Showing 6 of 300 hits.\n{rows}", HITS).completeness_misstated
+    # A record left out is the finding; the notice saying the view is partial is true.
+    short = audit_document("Showing 5 of 6 hits.\n" + "\n".join(rows.split("\n")[:5]), HITS)
+    assert [issue.kind for issue in short.issues] == ["missing_row"]
+
+
+def test_an_answer_built_by_final_answer_for_a_partial_result_passes() -> None:
+    for state in ("partial", "continued", "not-stated"):
+        tool, result = STATES[state]
+        answer = final_answer(tool, result, arguments={})
+        assert not answer.complete
+        assert audit(answer.text, result, markup="text", tool=tool, arguments={}).clean, state
+        assert audit(answer.markdown, result, markup="markdown", tool=tool, arguments={}).clean, state
+
+
+@pytest.mark.parametrize("state", STATES)
+@pytest.mark.parametrize("wording", ["host, partial", "host, not-stated", "only part", "showing N of M"])
+def test_the_command_line_gives_the_same_verdict(state: ResultState, wording: str, tmp_path: Path) -> None:
+    """The command line reads the result without its tool: a continuation then says "partial" only."""
+    _, result = STATES[state]
+    result_file = tmp_path / "result.json"
+    result_file.write_text(json.dumps(result), encoding="utf-8")
+    transcript = tmp_path / "shown.txt"
+    transcript.write_text(f"{WORDINGS[wording][0]}\n\n{_body('text')}", encoding="utf-8")
+    report = audit(transcript.read_text(encoding="utf-8"), result, markup="text")
+    said = "not-stated" if WORDINGS[wording][1] == "not-stated" else "partial"
+    assert report.clean == _accepted(result_state(result), said)
+    assert _cli_main(["audit", str(result_file), str(transcript)]) == (0 if report.clean else 1)
+
+
+# --------------------------------------------------------------------- one answer over the parts of a continued result
+# One answer over the parts of a continued result, audited as one; a paged result audited without a false warning;
+# bad input answered with a verdict or one line.
+
+
+_DOCUMENT = orgchart._document("legal")  # pyright: ignore[reportPrivateUsage]
+_TOOL: dict[str, Any] = {
+    "name": orgchart.TOOL,
+    "inputSchema": {"type": "object", "properties": {"division": {"type": "string"}, "cursor": {"type": "string"}}},
+    "_meta": continuation_tool_meta("cursor"),
+    "annotations": {"verbatimHint": True},
+}
+
+
+def _parts() -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(arguments, wire result) of each part of the legal division's chart, fetched as a host follows them."""
+    envelope = Envelope(
+        tool=orgchart.TOOL, tokens=continuation_tokens(), budget=Budget(max_items=100), argument="cursor"
+    )
+    arguments: dict[str, Any] | None = {"division": "legal"}
+    parts: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    while arguments is not None:
+        result = paged_result(
+            envelope,
+            _DOCUMENT,
+            arguments=arguments,
+            caller="anonymous",
+            directive=Rendering(mode="verbatim", null_display="n/a", complete=True),
+        )
+        wire = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+        parts.append((arguments, wire))
+        arguments = present(_TOOL, wire, arguments=arguments).next_arguments(arguments)
+    return parts
+
+
+_PARTS = _parts()
+_WHOLE = render_markdown(_DOCUMENT, null_display="n/a")
+
+
+def test_an_answer_over_every_part_audits_as_one_against_the_parts_combined() -> None:
+    assert len(_PARTS) == 5
+    wires = [wire for _, wire in _PARTS]
+    report = audit(_WHOLE, wires)
+    assert report.clean, report.format()
+    assert (report.rows_expected, report.result_complete) == (435, True)
+    # Each part alone: the records of the others stand for none of its own.
+    assert audit(_WHOLE, wires[0]).fabricated
+
+
+def test_the_partial_notice_is_required_only_where_the_combined_result_is_still_partial() -> None:
+    wires = [wire for _, wire in _PARTS]
+    notice = "Partial result: the rest of the chart is still to come.\n\n"
+    assert audit(notice + _WHOLE, wires).completeness_misstated
+    shown_so_far = render_markdown(_DOCUMENT.model_copy(update={"sections": _cut(400)}), null_display="n/a")
+    partial = audit(notice + shown_so_far, wires[:4])
+    assert partial.clean and not partial.result_complete, partial.format()
+    assert audit(shown_so_far, wires[:4]).completeness_misstated
+
+
+def _cut(rows: int) -> tuple[Any, ...]:
+    section = _DOCUMENT.sections[0]
+    return (section.model_copy(update={"rows": section.rows[:rows]}),)
+
+
+def test_a_paged_result_is_audited_without_a_false_warning(caplog: pytest.LogCaptureFixture) -> None:
+    arguments, wire = _PARTS[1]
+    with caplog.at_level(logging.WARNING, logger="mcp_rendering"):
+        audit(present(_TOOL, wire, arguments=arguments).markdown, wire)
+        audit(present(_TOOL, wire, arguments=arguments).markdown, wire, tool=_TOOL, arguments=arguments)
+        audit(_WHOLE, [wire for _, wire in _PARTS])
+    assert not caplog.records
+
+
+def test_parts_that_are_not_of_one_result_are_refused_in_one_line() -> None:
+    text = {"content": [{"type": "text", "text": "a line"}]}
+    with pytest.raises(AuditInputError, match="not parts of one result"):
+        audit("x", [_PARTS[0][1], text])
+    with pytest.raises(AuditInputError, match="empty"):
+        audit("x", [])
+    with pytest.raises(AuditInputError, match="not parts of one result"):
+        audit("x", [_PARTS[0][1], _PARTS[0][1]])  # the same records twice: ids repeat
+
+
+def test_parts_given_a_tool_or_arguments_and_a_tool_not_in_wire_form_are_refused_in_one_line() -> None:
+    """Each part's call had arguments of its own: one tool and one set of arguments for all would be read wrongly,
+    so they are refused rather than ignored. A tool dumped with the SDK's Python field names is refused too."""
+    wires = [wire for _, wire in _PARTS]
+    with pytest.raises(AuditInputError, match="the parts of a continued result are audited without a tool"):
+        audit(_WHOLE, wires, tool=_TOOL)
+    with pytest.raises(AuditInputError, match="the parts of a continued result are audited without a tool"):
+        audit(_WHOLE, wires, arguments={})
+    python_names = {**_TOOL, "input_schema": _TOOL["inputSchema"]}
+    del python_names["inputSchema"]
+    with pytest.raises(AuditInputError, match=r"the tool cannot be read: .*by_alias=True"):
+        audit(_WHOLE, wires[0], tool=python_names, arguments=_PARTS[0][0])
+
+
+@pytest.mark.parametrize(
+    ("transcript", "verdict"),
+    [
+        ("", "records intact"),  # empty: every record missing
+        (
+            "| Poste | Code | Intitulé | Site | Rattachement |\n|---|---|---|---|---|\n| A | B | C | D | E |",
+            "fabricated",
+        ),
+        ("Screening report\n\n| Fenna Paskwick | CUST-00014 | x | 0.87 | 1978-09-01 | Estoval |", "fabricated"),
+    ],
+)
+def test_bad_transcripts_get_a_clear_verdict(transcript: str, verdict: str) -> None:
+    report = audit(transcript, _PARTS[-1][1])
+    assert not report.clean and verdict in report.format()
+
+
+def test_a_result_with_no_records_gets_a_verdict() -> None:
+    empty = {"content": []}
+    assert audit("", empty).clean
+    assert audit("Here is nothing.", empty).rows_expected == 0
+
+
+@pytest.mark.timeout(10)  # a hang is a failure, not a wait
+def test_the_command_line_audits_parts_as_one_and_never_hangs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files: list[str] = []
+    for number, (_, wire) in enumerate(_PARTS):
+        path = tmp_path / f"part{number}.json"
+        path.write_text(json.dumps(wire), encoding="utf-8")
+        files.append(str(path))
+    transcript = tmp_path / "answer.md"
+    transcript.write_text(_WHOLE, encoding="utf-8")
+    assert _cli_main(["audit", *files, str(transcript)]) == 0
+    assert capsys.readouterr().out.startswith("fidelity: clean; score 1.000; 435/435 records intact; result complete")
+    assert _cli_main(["audit", files[0], str(transcript)]) == 1
+    capsys.readouterr()
+    # Hostile transcripts of 36 KB: each comes back, with a verdict or one line.
+    hostile_shapes = (
+        ">" * 36_000 + " x",
+        "- a " + "<!---->" * 5_000,
+        "a " + "<b>" * 9_000,
+        "| x |\n|-|\n| " + "<!---->" * 5_000,
+        "| " * 18_000,  # one line of 18,000 cells: indexed once a label length, not once a cell
+    )
+    for hostile in hostile_shapes:
+        transcript.write_text(hostile, encoding="utf-8")
+        status = _cli_main(["audit", files[0], str(transcript)])
+        _, err = capsys.readouterr()
+        assert status in (1, 2) and "Traceback" not in err
+        if status == 2:
+            assert err.count("\n") == 1 and "nests block quotes" in err
+
+
+def test_a_wide_line_is_indexed_once_a_label_length_not_once_a_cell() -> None:
+    """The index of lines that may show an altered record holds a line under the label lengths rows have: a line of
+    n cells costs n, not n squared."""
+    audit_module = importlib.import_module("mcp_rendering.audit")
+    reader, _ = audit_module._read("| " * 2_000 + "|", "text")
+    matcher = audit_module._Matcher(reader.lines, audit_module._Records(_DOCUMENT, "n/a", exact_cells=False))
+    matcher.run()
+    assert len(matcher.label_lines) == 1
+
+
+# ---------------------------------------------------------------------------- rows that share a label: the label index
+# Rows that share a label are found for a free-form line through an index of their values (`_LabelIndex`): the
+# line is checked exactly only against the rows whose values it holds. The index finds what checking every row
+# finds, and the exact checks a faithful transcript costs grow with the rows, not with their square.
+
+_AUDIT: Any = importlib.import_module("mcp_rendering.audit")
+_VALUE = st.one_of(st.sampled_from(["", "1", "2", "10", "EUR", "a b", "(1)", "-", "1.5", "x:"]), st.integers(-20, 20))
+
+
+def _section(rows: list[Row], columns: tuple[str, ...]) -> Document:
+    return Document(title="Ledger", sections=(Section(id="s", title="Fees", columns=columns, rows=tuple(rows)),))
+
+
+@contextmanager
+def _rows_of_a_label_checked_one_by_one(limit: int) -> Iterator[None]:
+    saved = _AUDIT._FEW_OF_A_LABEL
+    _AUDIT._FEW_OF_A_LABEL = limit
+    try:
+        yield
+    finally:
+        _AUDIT._FEW_OF_A_LABEL = saved
+
+
+def _summary(report: AuditReport) -> list[tuple[str, str | None, int | None]]:
+    return [(issue.kind, issue.row_id, issue.line) for issue in report.issues]
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from(["Fee", "Fee 2", "Tax"]), _VALUE, _VALUE), min_size=1, max_size=14),
+    st.lists(st.text(st.sampled_from(list("Fee Tax12:,()-.EUR0ab")), max_size=16), max_size=6),
+    st.permutations(range(14)),
+)
+def test_the_label_index_finds_what_checking_every_row_finds(
+    rows: list[tuple[str, Any, Any]], added: list[str], order: list[int]
+) -> None:
+    """Free-form lines (the rows shown in some order, with lines of noise) audit alike whether the rows of a label
+    are checked one by one or found through the index."""
+    document = _section(
+        [Row(id=f"r{n}", label=label, values=(a, b)) for n, (label, a, b) in enumerate(rows)], ("amount", "ccy")
+    )
+    shown = [f"- {label}: {a}, {b}" for label, a, b in rows]
+    shown = [shown[i] for i in order if i < len(shown)] + [f"- {text}" for text in added]
+    transcript = "\n".join(shown)
+    with _rows_of_a_label_checked_one_by_one(10**9):
+        each = audit_document(transcript, document, markup="text")
+    with _rows_of_a_label_checked_one_by_one(0):
+        indexed = audit_document(transcript, document, markup="text")
+    assert _summary(indexed) == _summary(each)
+    assert (indexed.rows_intact, indexed.score) == (each.rows_intact, each.score)
+
+
+@pytest.mark.parametrize("rows", [1_000, 4_000])
+def test_free_form_lines_sharing_a_label_cost_exact_checks_linear_in_the_rows(
+    rows: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thousands of rows under three labels, shown one free-form line each: the exact value checks stay within a
+    few per line (checking every row of the label would be a third of the rows per line)."""
+    document = _section(
+        [Row(id=f"r{n}", label=f"Fee {n % 3}", values=(n * 3, "EUR")) for n in range(rows)], ("amount", "ccy")
+    )
+    transcript = "\n".join(f"- Fee {n % 3}: {n * 3}, EUR" for n in range(rows))
+    checks = 0
+    exact = _AUDIT._free_values
+
+    def counted(*arguments: Any) -> bool:
+        nonlocal checks
+        checks += 1
+        return exact(*arguments)
+
+    monkeypatch.setattr(_AUDIT, "_free_values", counted)
+    report = audit_document(transcript, document, markup="text")
+    assert report.clean, report.format()
+    assert checks <= 2 * rows
+
+
+_PIECE = st.sampled_from(["1", "10", "EUR", "a b", "x", ""])
+_GLUE = st.sampled_from([" ", ", ", ": ", "(", ")", "/", ".", ";", "", "=", ",", " - "])
+
+
+@given(st.lists(st.one_of(_PIECE, _GLUE), max_size=12), st.lists(st.integers(1, 4), max_size=3, unique=True))
+def test_the_delimited_pieces_are_those_the_token_search_finds(parts: list[str], lengths: list[int]) -> None:
+    """`_delimited_pieces` lists exactly the pieces of the given lengths that `_find_token` finds in the text, and
+    `_find_token` says "nowhere" as (-1, -1)."""
+    text = "".join(parts)
+    lengths = sorted(lengths)
+    substrings = {text[start : start + n] for n in lengths for start in range(len(text) - n + 1)}
+    found = {piece for piece in substrings if _AUDIT._find_token(text, piece, 0) != (-1, -1)}
+    assert _AUDIT._delimited_pieces(text, lengths) == found
+    assert _AUDIT._find_token(text, "\x00", 0) == (-1, -1)
+
+
+@given(
+    st.lists(st.tuples(st.integers(1, 3), st.lists(_PIECE, min_size=3, max_size=3)), min_size=1, max_size=12),
+    st.lists(st.one_of(_PIECE, _GLUE), max_size=10),
+)
+# A row that ends where three longer ones go on, read from a line with no piece: the walk looks the pieces up there.
+@example([(1, ["", "", ""]), (2, ["", "1", ""]), (2, ["", "x", ""]), (2, ["", "10", ""])], [])
+def test_the_label_index_holds_rows_of_every_width(rows: list[tuple[int, list[str]]], parts: list[str]) -> None:
+    """Rows of one label in sections of different widths (a row's values may prefix another's): the index finds
+    every row each of whose non-empty values the line holds as a delimited piece, and no other."""
+    widths = sorted({width for width, _ in rows})
+    sections = tuple(
+        Section(
+            id=f"s{width}",
+            title=f"Width {width}",
+            columns=tuple(f"c{n}" for n in range(width)),
+            rows=tuple(
+                Row(id=f"r{n}", label="Fee", values=tuple(values[:width]))
+                for n, (row_width, values) in enumerate(rows)
+                if row_width == width
+            ),
+        )
+        for width in widths
+    )
+    expected = _AUDIT._expected_rows(Document(title="Fees", sections=sections), "n/a", False)
+    rest = "".join(parts)
+    oracle = [
+        row.number
+        for row in expected
+        if all(_AUDIT._find_token(rest, value, 0) != (-1, -1) for value in row.values if value)
+    ]
+    assert _AUDIT._LabelIndex(expected).candidates(rest) == oracle

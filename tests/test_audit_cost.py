@@ -1,10 +1,5 @@
 """What the audit's cost grows with, and the devices that keep it linear: counted steps and brute-force oracles,
-never timings.
-
-Rows that share a label are found for a free-form line through an index of their values (`_LabelIndex`): the
-line is checked exactly only against the rows whose values it holds. These tests pin that the index finds what
-checking every row finds, and that the exact checks a faithful transcript costs grow with the rows, not with their
-square.
+never timings (the label index's, for rows that share a label, are in `tests/test_audit.py`).
 
 The order check keeps the largest set of records shown in order (rule 6) by one of four routes: the faithful chain,
 the weighted chain of (row, line) pairs, Myers' edit script over groups of identical rows, and, past its budget,
@@ -26,78 +21,14 @@ import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from mcp_rendering.audit import AuditReport, audit_document
+from mcp_rendering.audit import audit_document
 from mcp_rendering.document import Document, Row, RowKind, Section
 
 _AUDIT: Any = importlib.import_module("mcp_rendering.audit")
 
-_VALUE = st.one_of(st.sampled_from(["", "1", "2", "10", "EUR", "a b", "(1)", "-", "1.5", "x:"]), st.integers(-20, 20))
-
 
 def _section(rows: list[Row], columns: tuple[str, ...]) -> Document:
     return Document(title="Ledger", sections=(Section(id="s", title="Fees", columns=columns, rows=tuple(rows)),))
-
-
-@contextmanager
-def _rows_of_a_label_checked_one_by_one(limit: int) -> Iterator[None]:
-    saved = _AUDIT._FEW_OF_A_LABEL
-    _AUDIT._FEW_OF_A_LABEL = limit
-    try:
-        yield
-    finally:
-        _AUDIT._FEW_OF_A_LABEL = saved
-
-
-def _summary(report: AuditReport) -> list[tuple[str, str | None, int | None]]:
-    return [(issue.kind, issue.row_id, issue.line) for issue in report.issues]
-
-
-@given(
-    st.lists(st.tuples(st.sampled_from(["Fee", "Fee 2", "Tax"]), _VALUE, _VALUE), min_size=1, max_size=14),
-    st.lists(st.text(st.sampled_from(list("Fee Tax12:,()-.EUR0ab")), max_size=16), max_size=6),
-    st.permutations(range(14)),
-)
-def test_the_label_index_finds_what_checking_every_row_finds(
-    rows: list[tuple[str, Any, Any]], added: list[str], order: list[int]
-) -> None:
-    """Free-form lines (the rows shown in some order, with lines of noise) audit alike whether the rows of a label
-    are checked one by one or found through the index."""
-    document = _section(
-        [Row(id=f"r{n}", label=label, values=(a, b)) for n, (label, a, b) in enumerate(rows)], ("amount", "ccy")
-    )
-    shown = [f"- {label}: {a}, {b}" for label, a, b in rows]
-    shown = [shown[i] for i in order if i < len(shown)] + [f"- {text}" for text in added]
-    transcript = "\n".join(shown)
-    with _rows_of_a_label_checked_one_by_one(10**9):
-        each = audit_document(transcript, document, markup="text")
-    with _rows_of_a_label_checked_one_by_one(0):
-        indexed = audit_document(transcript, document, markup="text")
-    assert _summary(indexed) == _summary(each)
-    assert (indexed.rows_intact, indexed.score) == (each.rows_intact, each.score)
-
-
-@pytest.mark.parametrize("rows", [1_000, 4_000])
-def test_free_form_lines_sharing_a_label_cost_exact_checks_linear_in_the_rows(
-    rows: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Thousands of rows under three labels, shown one free-form line each: the exact value checks stay within a
-    few per line (checking every row of the label would be a third of the rows per line)."""
-    document = _section(
-        [Row(id=f"r{n}", label=f"Fee {n % 3}", values=(n * 3, "EUR")) for n in range(rows)], ("amount", "ccy")
-    )
-    transcript = "\n".join(f"- Fee {n % 3}: {n * 3}, EUR" for n in range(rows))
-    checks = 0
-    exact = _AUDIT._free_values
-
-    def counted(*arguments: Any) -> bool:
-        nonlocal checks
-        checks += 1
-        return exact(*arguments)
-
-    monkeypatch.setattr(_AUDIT, "_free_values", counted)
-    report = audit_document(transcript, document, markup="text")
-    assert report.clean, report.format()
-    assert checks <= 2 * rows
 
 
 _LINE = st.sampled_from(
@@ -128,55 +59,6 @@ def test_the_audit_leaves_the_collector_as_it_finds_it(enabled: bool, monkeypatc
     transcript = "\n".join(f"- Fee {n % 3}: {n}, EUR" for n in range(300))
     assert audit_document(transcript, _section(rows, ("amount", "ccy")), markup="text").clean
     assert switched == []
-
-
-_PIECE = st.sampled_from(["1", "10", "EUR", "a b", "x", ""])
-_GLUE = st.sampled_from([" ", ", ", ": ", "(", ")", "/", ".", ";", "", "=", ",", " - "])
-
-
-@given(st.lists(st.one_of(_PIECE, _GLUE), max_size=12), st.lists(st.integers(1, 4), max_size=3, unique=True))
-def test_the_delimited_pieces_are_those_the_token_search_finds(parts: list[str], lengths: list[int]) -> None:
-    """`_delimited_pieces` lists exactly the pieces of the given lengths that `_find_token` finds in the text, and
-    `_find_token` says "nowhere" as (-1, -1)."""
-    text = "".join(parts)
-    lengths = sorted(lengths)
-    substrings = {text[start : start + n] for n in lengths for start in range(len(text) - n + 1)}
-    found = {piece for piece in substrings if _AUDIT._find_token(text, piece, 0) != (-1, -1)}
-    assert _AUDIT._delimited_pieces(text, lengths) == found
-    assert _AUDIT._find_token(text, "\x00", 0) == (-1, -1)
-
-
-@given(
-    st.lists(st.tuples(st.integers(1, 3), st.lists(_PIECE, min_size=3, max_size=3)), min_size=1, max_size=12),
-    st.lists(st.one_of(_PIECE, _GLUE), max_size=10),
-)
-# A row that ends where three longer ones go on, read from a line with no piece: the walk looks the pieces up there.
-@example([(1, ["", "", ""]), (2, ["", "1", ""]), (2, ["", "x", ""]), (2, ["", "10", ""])], [])
-def test_the_label_index_holds_rows_of_every_width(rows: list[tuple[int, list[str]]], parts: list[str]) -> None:
-    """Rows of one label in sections of different widths (a row's values may prefix another's): the index finds
-    every row each of whose non-empty values the line holds as a delimited piece, and no other."""
-    widths = sorted({width for width, _ in rows})
-    sections = tuple(
-        Section(
-            id=f"s{width}",
-            title=f"Width {width}",
-            columns=tuple(f"c{n}" for n in range(width)),
-            rows=tuple(
-                Row(id=f"r{n}", label="Fee", values=tuple(values[:width]))
-                for n, (row_width, values) in enumerate(rows)
-                if row_width == width
-            ),
-        )
-        for width in widths
-    )
-    expected = _AUDIT._expected_rows(Document(title="Fees", sections=sections), "n/a", False)
-    rest = "".join(parts)
-    oracle = [
-        row.number
-        for row in expected
-        if all(_AUDIT._find_token(rest, value, 0) != (-1, -1) for value in row.values if value)
-    ]
-    assert _AUDIT._LabelIndex(expected).candidates(rest) == oracle
 
 
 # ------------------------------------------------------------------------------------ the order check's chains
