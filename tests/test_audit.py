@@ -2047,23 +2047,43 @@ def test_a_bidi_control_reorders_the_rest_of_its_block_not_only_its_line(text: s
 
 
 @pytest.mark.parametrize("markup", ["markdown", "text"])
-def test_digits_a_right_to_left_letter_may_draw_in_another_order_are_unverifiable(markup: Markup) -> None:
-    """After a Hebrew or Arabic word, `12 34` may be drawn `34 12`: not certified, whichever reading."""
-    for text in ("שקל 12 34", "الأصول 12'345", "12 34 שקל"):
+def test_digits_right_to_left_text_may_move_are_unverifiable(markup: Markup) -> None:
+    """After a Hebrew or Arabic word, `12 34` may be drawn `34 12`, a sign on the other side, a number before the word
+    it follows: not certified, whichever reading; digits after a left-to-right word in a left-to-right block are."""
+    for text in (
+        "שקל 12 34",
+        "الأصول 12'345",
+        "12 34 שקל",
+        "שקל 12,345",
+        "שקל -250",
+        "Cash: \u0661\u066c\u0663\u0667\u0667 \u00b7 \u0661\u066c\u0663\u0662\u0667",
+    ):
         report = audit_lines(text, [text], markup=markup)
         assert [(issue.kind, issue.line) for issue in report.issues] == [("unverifiable", 1), ("missing_row", None)]
         assert "right-to-left" in report.issues[0].detail
-    # One number (a single separator of a number's joins its groups), or digits after a left-to-right word.
-    for text in ("שקל 12,345", "שקל 12\u202f345", "Total 12 34 שקל", "שקל FY 12 34", "الأصول ١٢٬٣٤٥"):
+    for text in ("Total 12 34 שקל", "Cash 1,377,600 (מזומנים)", "שקל"):
         assert audit_lines(text, [text], markup=markup).clean, text
 
 
-def test_a_right_to_left_letter_orders_the_digits_of_its_block_only() -> None:
-    """A block is drawn as one bidi paragraph, whose direction its first letter gives; a table cell is one too."""
-    report = audit_lines("שקל\n12 34", ["שקל", "12 34"], markup="markdown")
-    assert [(issue.kind, issue.line) for issue in report.issues] == [("unverifiable", 2), ("missing_row", None)]
-    for text in ("שקל\n\n12 34", "- שקל\n- 12 34"):
-        assert audit_lines(text, ["שקל", "12 34"], markup="markdown").clean, text
+@pytest.mark.parametrize(
+    "text",
+    [
+        "שקל\n12 34",  # a paragraph
+        "שקל\n12 34\n===",  # a setext heading's lines
+        "&#1513;&#1511;&#1500;\n12 34",  # letters the renderer decodes
+        "~~שקל~~\n12 34",  # letters struck through, which the view does not show
+        "<span>שקל</span>\n12 34",
+    ],
+)
+def test_right_to_left_text_moves_the_digits_of_its_block(text: str) -> None:
+    report = audit_lines(text, ["12 34"], markup="markdown")
+    assert ("unverifiable", 2) in [(issue.kind, issue.line) for issue in report.issues], report.format()
+    assert report.rows_intact == 0
+
+
+def test_right_to_left_text_leaves_the_digits_of_other_blocks_and_cells_in_place() -> None:
+    for text in ("שקל\n\n12 34", "- שקל\n- 12 34", "Cash\n~~x~~\n12 34"):
+        assert audit_lines(text, ["12 34"], markup="markdown").rows_intact == 1, text
     hebrew = Document(
         title="T",
         sections=(

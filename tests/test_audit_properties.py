@@ -197,9 +197,11 @@ def test_what_present_shows_audits_clean(document: Document, null_display: str, 
 def test_what_present_shows_of_right_to_left_text_is_clean_or_unverifiable_never_wrong(
     document: Document, null_display: str, complete: bool
 ) -> None:
-    """Digits a right-to-left letter may draw in another order (in the plain-text view's rows, a heading) are
-    unverifiable, and their records not shown; nothing else is reported, and without such digits nothing at all."""
+    """Digits right-to-left text may move (in the plain-text view's rows, a heading) are unverifiable, and their
+    records not shown, or shown under no section a reader can verify (`misplaced_row`); nothing else is reported, and
+    without such digits nothing at all. A record left out is never counted shown."""
     result = _result(document, null_display, complete)
+    rows = _rows(document)
     for markup in _READINGS:
         shown = _shown(result, markup)
         report = _audit(shown, result, markup)
@@ -207,7 +209,16 @@ def test_what_present_shows_of_right_to_left_text_is_clean_or_unverifiable_never
         assert all("right-to-left" in issue.detail for issue in uncertain), report.format()
         if not uncertain:
             assert report.clean, report.format() + "\n---\n" + shown
-        assert _kinds(report) <= {"unverifiable", "missing_row", "dropped_subtotal", "dropped_total", "dropped_section"}
+        consequences = {"missing_row", "dropped_subtotal", "dropped_total", "dropped_section", "misplaced_row"}
+        assert _kinds(report) <= {"unverifiable", *consequences}, report.format()
+        if rows:
+            s, r = rows[0]
+            section_rows = document.sections[s].rows
+            deleted = _result(
+                _replace_section(document, s, section_rows[:r] + section_rows[r + 1 :]), null_display, complete
+            )
+            short = _audit(_shown(deleted, markup), result, markup)
+            assert not short.clean and short.rows_intact < short.rows_expected, short.format()
 
 
 @given(documents(), _NULL_DISPLAY, st.booleans(), st.data())

@@ -3,10 +3,12 @@ spaces (`mcp_rendering.drawn`)."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import pytest
-from hypothesis import given
+from bidi import get_display
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from mcp_rendering.drawn import (
@@ -143,36 +145,48 @@ def test_a_number_inside_a_word_is_no_evidence_and_copied_points_are_left_out_to
     ("paragraph", "lines"),
     [
         (["الأصول 1 377 600"], [0]),  # drawn `600 377 1`
-        (["النقد 1'377'600"], [0]),
+        (["الأصول 1,377,600"], [0]),  # one number, but one drawn before the word
         (["Cash الأصول 1,000 900"], [0]),  # two values trade places
         (["1 377 600 שקל"], [0]),  # the block's first letter gives its direction
-        (["שקל", "1 2"], [1]),
-        (["ש 12", "3"], [0, 1]),
-        (["الأصول 1,377,600"], []),  # a single separator of a number's joins the runs
-        (["النقد 1\u202f377\u202f600"], []),
-        (["ש 1:30"], []),
-        (["שקל 1\u22125"], []),  # European digits join across one `-` and across terminators
-        (["שקל 10%5"], []),
-        (["الأصول 1\u22125"], [0]),  # after an Arabic letter they are of the Arabic type, which those do not join
-        (["ש \u0661\u0662 \u0663"], [0]),
-        (["ש \u0661\u0662\u066c\u0663"], []),
-        (["Total 1 377 600 שקל"], []),  # after a left-to-right word
-        (["- النقد — FY2025: 1,377,600, FY2024: 1,327,000"], []),
+        (["שקל", "1 2", "x"], [1]),
+        (["ש", "x 1 2"], [1]),  # in a block drawn right to left
+        (["Cash: \u0661\u066c\u0662 \u00b7 \u0663"], [0]),  # Arabic-Indic digits, even after a Latin letter
+        (["\u0661"], [0]),
+        (["שקל: -250"], [0]),  # drawn `250-`
+        (["Cash 1 377 600 שקל", "x 2"], []),  # digits after left-to-right letters, in a left-to-right block
+        (["- Cash — FY2025: 1,377,600, FY2024: 1,327,000 (מזומנים)"], []),
         (["Cash 1 377 600"], []),
-        (["ש", "x 1 2"], []),
+        (["Cash", "12 34"], []),
     ],
 )
-def test_reordered_digits_are_runs_a_right_to_left_letter_governs_not_joined_as_one_number(
-    paragraph: list[str], lines: list[int]
-) -> None:
+def test_reordered_digits_are_those_right_to_left_text_may_move(paragraph: list[str], lines: list[int]) -> None:
     assert reordered_digits(paragraph) == lines
 
 
-def test_every_right_to_left_character_is_found_by_the_prefilter() -> None:
+def test_every_right_to_left_letter_and_arabic_number_is_found_by_the_prefilter() -> None:
     missed = [
         code_point
         for code_point in range(0x80, 0x110000)
-        if unicodedata.bidirectional(chr(code_point)) in ("R", "AL") and not right_to_left(chr(code_point))
+        if unicodedata.bidirectional(chr(code_point)) in ("R", "AL", "AN") and not right_to_left(chr(code_point))
     ]
     assert missed == []
     assert not right_to_left("Cash 1 377 600 \u00e9\u4e2d")
+
+
+def test_a_right_to_left_letter_the_text_does_not_show_may_govern_any_digits() -> None:
+    assert reordered_digits(["Cash 12 34", "x"]) == []
+    assert reordered_digits(["Cash 12 34", "x"], letters_unseen=True) == [0]
+
+
+_NUMBER_AS_READ = re.compile(r"([+\-\u2212]?)[$%]*([0-9\u0660-\u0669]+)")
+_BIDI_TEXT = st.text(st.sampled_from(list("aZשק\u0644\u062712\u0663\u0664 ,.:/-+%$\u00a0'()\u2212\u066c")), max_size=14)
+
+
+@given(_BIDI_TEXT, st.sampled_from(["L", None]))
+def test_digits_not_reported_are_drawn_in_their_order_each_with_its_sign(text: str, base: str | None) -> None:
+    """Against an implementation of the Unicode bidirectional algorithm (python-bidi), in a block of either direction
+    a block may take (left-to-right, or that of its first letter): the runs of digits `reordered_digits` does not
+    report are drawn, left to right, in the order written, each after the sign written before it."""
+    assume(not reordered_digits([text]))
+    drawn = str(get_display(text, base_dir=base))
+    assert _NUMBER_AS_READ.findall(drawn) == _NUMBER_AS_READ.findall(text), drawn

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import re
+import unicodedata
+from typing import Any
 
 import cmarkgfm  # pyright: ignore[reportMissingTypeStubs]
 import pytest
@@ -18,7 +21,10 @@ from mcp_rendering.render import (
     MAX_INDENT,
     cell_text,
     column_cells,
+    first_hidden,
+    hides_nothing,
     indentation,
+    is_hidden,
     kind_marker,
     markdown_escape,
     render_markdown,
@@ -27,6 +33,8 @@ from mcp_rendering.render import (
     visible,
 )
 from mcp_rendering.transcript import read_markdown
+
+_RENDER: Any = importlib.import_module("mcp_rendering.render")
 
 
 def _statement() -> Document:
@@ -394,3 +402,18 @@ def test_notes_follow_the_section_at_their_position_whatever_its_id() -> None:
         assert view.count("after the first") == 1 and view.count("after the third") == 1
         assert view.index("First") < view.index("after the first") < view.index("Other") < view.index("Again")
         assert view.index("Again") < view.index("after the third")
+
+
+def test_the_characters_seen_that_isprintable_counts_out_are_the_tab_and_every_space() -> None:
+    spaces = {chr(code) for code in range(0x110000) if unicodedata.category(chr(code)) == "Zs"}
+    assert set(_RENDER._SEEN_UNPRINTABLE) == (spaces - {" "}) | {"\t"}
+
+
+@given(st.text(st.sampled_from("a\t\u00a0\u2003\u202f\u3000\u200b\u202e\u034f\x1b\u2028\ue000\U000e0001é")))
+def test_hides_nothing_is_first_hidden_finding_none_by_each_character(text: str) -> None:
+    """The fast check in C never passes a hidden character (it may leave a private-use one to the reading of each
+    character), and `first_hidden` agrees with reading each character (`is_hidden`)."""
+    by_character = next((char for char in text if is_hidden(char)), None)
+    assert by_character is None or not hides_nothing(text)
+    assert first_hidden(text) == by_character
+    assert hides_nothing(text) or by_character is not None or "\ue000" in text  # spaces and tabs keep the fast path

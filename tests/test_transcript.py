@@ -377,6 +377,15 @@ def test_a_line_break_tag_is_a_hard_line_break_and_shows_the_text_around_it(tag:
     assert [line.text for line in read_markdown(f"- Cash{tag}1,000\n- b").lines] == ["Cash 1,000", "b"]
     assert read_markdown(f"| a{tag}b | c |\n| - | - |").uncertain == []
     assert read_markdown(f"> x {tag}\n> `<i>`").uncertain != []  # a `<` that opens no line break tag, even in code
+    assert read_markdown(f"a{tag}\n\n< 1 year").uncertain == []  # a `<` that opens no tag
+
+
+def test_raw_html_in_the_header_row_of_a_table_that_interrupts_a_paragraph_is_found() -> None:
+    """The renderer places that row on the paragraph's first line, which holds no tag."""
+    styled = read_markdown("Note\n| a <style>tbody{display:none}</style> | b |\n| - | - |\n| 1 | 2 |")
+    assert styled.lines == []  # a style sheet: nothing certain
+    hidden = read_markdown("Note\n| a <span hidden>x</span> | b |\n| - | - |\n| 1 | 2 |")
+    assert (1, "raw HTML") in [(item.line, item.what) for item in hidden.uncertain]
 
 
 def test_lines_after_a_hard_break_keep_their_block_and_list_and_start_anew() -> None:

@@ -18,8 +18,8 @@ The rules (the contract of this module):
    whose visible text depends on the renderer, its options or its style sheets (raw HTML, an image, a link title,
    struck-through text, text that no block shows such as a link reference definition) is `unverifiable`: "cannot
    verify what the reader sees", on each line it may change (`mcp_rendering.transcript` says which); so are, in
-   either reading, digits a right-to-left letter before them may draw in another order. A line holding any of
-   these shows nothing: its records count as not shown. The text of raw HTML (a comment, an element the renderer
+   either reading, digits that right-to-left text may move (`mcp_rendering.drawn.reordered_digits`). A line holding
+   any of these shows nothing: its records count as not shown. The text of raw HTML (a comment, an element the renderer
    never writes such as `<details>` or a `<textarea>` that swallows what follows) is not shown.
 3. **Reading a line.** Whitespace runs count as one space. In the Markdown reading a line reads as its block's
    visible text: escapes and entities decoded by the parsers, emphasis dropped, a link as its text, a list item
@@ -139,13 +139,22 @@ from mcp_rendering.drawn import (
     numbers_in,
     reordered_digits,
     right_to_left,
+    right_to_left_count,
     spaced_number,
 )
 from mcp_rendering.envelope import LinkedRecord
 from mcp_rendering.host import Presentation, ResultState, linked_of_wire, state_of_wire, tool_result_wire
 from mcp_rendering.reading import DEFAULT_NULL_DISPLAY, MessageTooLargeError, resolve_rendering
 from mcp_rendering.records import RecordsKind, ResultRecords, result_records, shows_text
-from mcp_rendering.render import column_cells, first_hidden, markdown_escape, shows_as_written, text_escape, visible
+from mcp_rendering.render import (
+    column_cells,
+    first_hidden,
+    hides_nothing,
+    markdown_escape,
+    shows_as_written,
+    text_escape,
+    visible,
+)
 from mcp_rendering.transcript import ShownLine, TranscriptView, read_markdown
 from mcp_rendering.types import CONTINUATION_ID, PARTIAL_MARKER
 
@@ -495,7 +504,7 @@ class _Reader:
         self.headers = headers
         hiding: set[int] = set()
         # One check in C over the whole transcript (line feeds left out) decides the common case: nothing hidden.
-        lines_with_hidden = [] if shows_as_written("".join(self.raw_lines)) else self.raw_lines
+        lines_with_hidden = [] if hides_nothing("".join(self.raw_lines)) else self.raw_lines
         for number, line in enumerate(lines_with_hidden):
             hidden = first_hidden(line)
             if hidden is not None:
@@ -511,7 +520,7 @@ class _Reader:
         if self.markdown:
             assert view is not None
             # What the renderer decodes (a character reference) may hide or move text as the source's characters do.
-            if not shows_as_written("".join([shown.text for shown in view.lines])):
+            if not hides_nothing("".join([shown.text for shown in view.lines])):
                 for shown in view.lines:
                     hidden = first_hidden(shown.text)
                     if hidden is not None and shown.number not in hiding:
@@ -519,29 +528,32 @@ class _Reader:
                         self.issues.append(_hidden_issue(hidden, shown.number))
             if hiding:
                 self._reordered_after(view, hiding)
-            if right_to_left(raw):
-                self._hide_reordered_digits(_bidi_paragraphs(view), hiding, {item.line for item in view.uncertain})
+            if right_to_left(raw) or ("&" in raw and right_to_left("".join([shown.text for shown in view.lines]))):
+                paragraphs = _bidi_paragraphs(view, self.raw_lines)
+                self._hide_reordered_digits(paragraphs, hiding, {item.line for item in view.uncertain})
             lines = self._from_view(view, headers)
         else:
             lines = plain
             _number_lists(lines)
             if right_to_left(raw):
-                self._hide_reordered_digits([[(number, line)] for number, line in enumerate(self.raw_lines)], hiding)
+                self._hide_reordered_digits(
+                    [([(number, line)], False) for number, line in enumerate(self.raw_lines)], hiding
+                )
         if hiding:  # a line holding such a character shows nothing
             lines = [_Line(line.number, "", "hidden") if line.number in hiding else line for line in lines]
         self.lines = lines
 
     def _hide_reordered_digits(
-        self, paragraphs: Iterable[list[tuple[int, str]]], hiding: set[int], reported: Collection[int] = ()
+        self, paragraphs: Iterable[_BidiParagraph], hiding: set[int], reported: Collection[int] = ()
     ) -> None:
-        """Hide the lines whose digits a right-to-left letter may draw in another order (`reordered_digits`), each
-        paragraph its (line number, text) pairs; `reported`: lines already reported, which show nothing."""
-        for paragraph in paragraphs:
-            for index in reordered_digits([text for _, text in paragraph]):
+        """Hide the lines whose digits a right-to-left letter may draw in another order (`reordered_digits`);
+        `reported`: lines already reported, which show nothing."""
+        for paragraph, letters_unseen in paragraphs:
+            for index in reordered_digits([text for _, text in paragraph], letters_unseen):
                 number = paragraph[index][0]
                 if number not in hiding and number not in reported:
                     hiding.add(number)
-                    detail = "digits a right-to-left letter may draw in another order"
+                    detail = "digits right-to-left text in their block may draw in another order or place"
                     detail = f"cannot verify what the reader sees: {detail}"
                     self.issues.append(Issue("unverifiable", detail, line=number + 1))
 
@@ -613,17 +625,41 @@ class _Reader:
         return lines
 
 
-def _bidi_paragraphs(view: TranscriptView) -> list[list[tuple[int, str]]]:
-    """The view's text as a renderer's bidi paragraphs, each its (line number, text) pairs: a paragraph's or an item's
-    lines (run on, or after a hard break), each table cell, each other line."""
-    paragraphs: list[list[tuple[int, str]]] = []
+_BidiParagraph: TypeAlias = tuple[list[tuple[int, str]], bool]
+"""A bidi paragraph: its (line number, visible text) pairs, and whether its source holds right-to-left letters its
+text does not show."""
+
+
+def _bidi_paragraphs(view: TranscriptView, raw_lines: Sequence[str]) -> list[_BidiParagraph]:
+    """The view's text as a renderer's bidi paragraphs: the lines of a block (run on, after a hard break, a setext
+    heading's), each table cell, each other line. Whether a paragraph's source holds right-to-left letters it does not
+    show (struck through, raw HTML) is read from its source lines, and from those before it in its block that it does
+    not show."""
+    paragraphs: list[_BidiParagraph] = []
+    previous = -2
     for shown in view.lines:
+        number = shown.number
+        source = raw_lines[number] if number < len(raw_lines) else ""
         if shown.cells is not None:
-            paragraphs.extend([(shown.number, cell)] for cell in shown.cells)
-        elif paragraphs and shown.block in ("paragraph", "item") and (shown.continues or shown.after_break):
-            paragraphs[-1].append((shown.number, shown.text))
+            unseen = right_to_left_count(source) > right_to_left_count("".join(shown.cells))
+            paragraphs.extend(([(number, cell)], unseen) for cell in shown.cells)
+            previous = -2
+            continue
+        unseen = right_to_left_count(source) > right_to_left_count(shown.text)
+        continuing = shown.continues or shown.after_break
+        if continuing and previous == number - 1:
+            pairs, was_unseen = paragraphs[-1]
+            paragraphs[-1] = ([*pairs, (number, shown.text)], was_unseen or unseen)
         else:
-            paragraphs.append([(shown.number, shown.text)])
+            # The lines of its block it does not show, back to the last line shown (whose paragraph tells the rest).
+            before = number - 1
+            while continuing and before > max(previous, -1) and raw_lines[before].strip() and not unseen:
+                unseen = right_to_left(raw_lines[before])
+                before -= 1
+            if continuing and before == previous and paragraphs:
+                unseen = unseen or paragraphs[-1][1]
+            paragraphs.append(([(number, shown.text)], unseen))
+        previous = number
     return paragraphs
 
 

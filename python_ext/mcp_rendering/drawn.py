@@ -13,11 +13,12 @@ apart two a reader can.
   numbers read with `.`. A number reads as its sign (`-` for U+2212 MINUS SIGN), its digits and, when it has one,
   `.` and its fraction digits: nothing is rounded, no digit is added or dropped (`1.50` is not `1.5`), and a sign
   apart from its digits (`- 250`) or in parentheses stays as written.
-- **Direction**: where the nearest letter before them is a right-to-left one (Hebrew, Arabic), the Unicode
-  bidirectional algorithm draws two runs of digits in the other order unless a single separator it counts as part of
-  a number (`,`, `.`, a no-break space) joins them: `1 377 600` after an Arabic word is drawn `600 377 1`, and two
-  values side by side trade places. Which order a reader sees then depends on the direction a host gives the block
-  and on which way the reader reads: such digits are not certain (`reordered_digits`).
+- **Direction**: the Unicode bidirectional algorithm draws digits that act as right-to-left text (after a Hebrew or
+  Arabic letter; Arabic-Indic digits anywhere), and every digit of a block whose first letter is a right-to-left one
+  when the host lets the text set the block's direction, in an order that depends on that direction and on the
+  characters around them: `1 377 600` after an Arabic word is drawn `600 377 1`, two values side by side trade
+  places, a sign moves to the other side, a number is drawn next to another. Such digits are not certain
+  (`reordered_digits`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ __all__ = [
     "numbers_in",
     "reordered_digits",
     "right_to_left",
+    "right_to_left_count",
     "spaced_number",
 ]
 
@@ -173,59 +175,40 @@ them draws its digits in the order written."""
 
 
 def right_to_left(text: str) -> bool:
-    """Whether `text` may hold a right-to-left letter (decided in C): without one, no digits are reordered."""
+    """Whether `text` may hold a right-to-left letter or an Arabic-Indic digit (decided in C): without one, no digits
+    are reordered."""
     return not text.isascii() and _RIGHT_TO_LEFT.search(text) is not None
 
 
-def reordered_digits(paragraph: Sequence[str]) -> list[int]:
+def right_to_left_count(text: str) -> int:
+    """How many characters of `text` `right_to_left` looks for: a text shown with fewer than its source holds does not
+    show all of its right-to-left letters."""
+    return 0 if text.isascii() else len(_RIGHT_TO_LEFT.findall(text))
+
+
+def reordered_digits(paragraph: Sequence[str], letters_unseen: bool = False) -> list[int]:
     """The lines of `paragraph` (the lines of one block, which a renderer draws as one bidi paragraph) holding digits
-    that may be drawn in another order than written: two runs of digits after a right-to-left letter (the nearest
-    strong letter before them; at the block's start, its first one, as a block whose direction follows its text
-    takes it) that the bidirectional algorithm does not join into one number. It joins runs of the same type across
-    one common separator (`,`, `.`, `:`, `/`, a no-break space), European digits also across one `+` or `-` and
-    across terminators (`%`, a currency sign); after an Arabic letter, European digits are of the Arabic type."""
-    if not any(map(right_to_left, paragraph)):
+    the bidirectional algorithm may draw in another order than written, next to other digits, or apart from their
+    sign: every line holding a digit, in a block whose first letter is a right-to-left one (a block whose direction
+    follows its text is drawn right to left) or that holds digits acting as right-to-left text (Arabic-Indic digits,
+    or digits whose nearest letter before them is a right-to-left one). Digits in a left-to-right block that holds
+    neither stay in place, each beside its sign. `letters_unseen`: a right-to-left letter the text does not show
+    (struck through, raw HTML) may sit anywhere in it, before any of its digits."""
+    if not letters_unseen and not any(map(right_to_left, paragraph)):
         return []
-    first_strong = next(
-        (kind for line in paragraph for kind in map(unicodedata.bidirectional, line) if kind in ("L", "R", "AL")), "L"
-    )
-    governing = first_strong  # the nearest strong letter's class: "L", "R" or "AL"
-    found: set[int] = set()
-    previous: tuple[int, str] | None = None  # the last run of digits a right-to-left letter governs: line, type
-    in_run = False
-    between: list[str] = []  # the classes of the characters since that run
+    first = ""  # the class of the block's first strong letter: L, R or AL
+    governing = "L"  # the class of the nearest strong letter before
+    reordered = letters_unseen
+    holding: list[int] = []  # the lines holding a digit
     for number, line in enumerate(paragraph):
-        if number:
-            between.append("WS")  # a line break in a block is drawn as a space
-            in_run = False
+        held = False
         for kind in map(unicodedata.bidirectional, line):
-            if kind in ("EN", "AN"):
-                if in_run:
-                    continue
-                in_run = True
-                if governing == "L":
-                    previous = None  # digits after a left-to-right letter are drawn as it is
-                    continue
-                run = "AN" if kind == "AN" or governing == "AL" else "EN"
-                if previous is not None and not _joined(previous[1], between, run):
-                    found.update((previous[0], number))
-                previous, between = (number, run), []
-            elif kind == "NSM":
-                continue  # a combining mark takes the class of what it follows
-            else:
-                in_run = False
-                if kind in ("L", "R", "AL"):
-                    governing, previous, between = kind, None, []
-                elif previous is not None:
-                    between.append(kind)
-    return sorted(found)
-
-
-def _joined(before: str, between: list[str], after: str) -> bool:
-    """Whether the bidirectional algorithm makes one number of two runs of digits of types `before` and `after`, with
-    characters of the classes `between` between them (its rules W4 and W5)."""
-    if before != after:
-        return False
-    if len(between) == 1 and (between[0] == "CS" or (between[0] == "ES" and after == "EN")):
-        return True
-    return after == "EN" and bool(between) and all(kind == "ET" for kind in between)
+            if kind in ("L", "R", "AL"):
+                first, governing = first or kind, kind
+            elif kind == "AN" or (kind == "EN" and governing != "L"):
+                reordered = held = True
+            elif kind == "EN":
+                held = True
+        if held:
+            holding.append(number)
+    return holding if reordered or first in ("R", "AL") else []

@@ -96,9 +96,25 @@ def shows_as_written(text: str) -> bool:
     return text.isprintable() and (text.isascii() or _IGNORABLE.search(text) is None)
 
 
+# Characters a reader sees that `str.isprintable` counts out: the tab and the spaces (category Zs), such as the
+# no-break and em spaces of indented or grouped text.
+_SEEN_UNPRINTABLE = "\t\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+
+
+def hides_nothing(text: str) -> bool:
+    """Whether no character of `text` is hidden from a reader (`first_hidden` is None), decided in C: once the
+    characters a reader sees that `str.isprintable` counts out are replaced, `str.isprintable` says it."""
+    if shows_as_written(text):
+        return True
+    for char in _SEEN_UNPRINTABLE:
+        if char in text:
+            text = text.replace(char, " ")
+    return text.isprintable() and _IGNORABLE.search(text) is None
+
+
 def first_hidden(text: str) -> str | None:
     """The first character of `text` a reader cannot see as written, or None."""
-    if shows_as_written(text):
+    if hides_nothing(text):
         return None
     return next((char for char in text if is_hidden(char)), None)
 

@@ -4,17 +4,17 @@ The transcript is rendered by cmark-gfm (GitHub's own CommonMark + GFM renderer,
 kept, as a host that renders HTML would show it, and the resulting HTML is parsed by an HTML5 parser (Lexbor,
 through `selectolax`), as a browser would build it. The visible text of every block is then read from that tree:
 the text of raw HTML (a comment, an element the renderer never writes, or one of its own with an attribute it never
-gives) is not visible, a line break tag (`<br>`) is a hard line break, an entity is what the HTML parser decodes it
-to, a list is numbered as the renderer numbers it.
+gives) is not visible, a line break tag (`<br>`) is a hard line break at a line's end and a space inside a line or a
+cell, an entity is what the HTML parser decodes it to, a list is numbered as the renderer numbers it.
 
 Only what every CommonMark renderer shows alike is certain. Each construct whose visible text depends on the
 renderer, its options, style sheets or attributes (raw HTML, images, link titles, struck-through text, text that no
 block shows such as a link reference definition, and footnotes, which a renderer with footnotes on, as GitHub's,
 moves to the end or leaves out when unreferenced) is reported as an `Uncertain` construct on each line it may
-change (for raw HTML inside a block, every line of the block, unless it is all line break tags, which a renderer
-that escapes raw HTML shows as the tag between the same words), and shows nothing: a record it carries does not
-count as shown. What the renderer's options draw alike is read as drawn: a task list's check box as `[x]` or `[ ]`,
-a hard line break as the start of a new line (not a run-on line).
+change (for raw HTML inside a block, every line of the block, unless the transcript's only tags are line break
+tags, which a renderer that escapes raw HTML shows as the tag between the same words), and shows nothing: a record
+it carries does not count as shown. What the renderer's options draw alike is read as drawn: a task list's check box
+as `[x]` or `[ ]`, a hard line break as the start of a new line (not a run-on line).
 
 Lines are placed by the `data-sourcepos` attribute cmark-gfm writes on its blocks and by the line breaks of their
 text. A block whose text has other line breaks than its source (a code span or link over lines, a reference to a
@@ -80,6 +80,7 @@ _HARD_BREAK = "\x00"
 _BREAK_INSIDE_LINE = re.compile("\x00(?=[^\n])")
 """A line break tag inside a source line: the audit reads a source line as one line, so it parts words as a space."""
 _LINE_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
+_TAG_START = re.compile(r"<[A-Za-z/!?]")
 """Raw HTML a renderer that keeps it draws as a hard line break and one that escapes it as the tag: either way, the
 text around it is all shown."""
 _FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\]\s]+\]")
@@ -563,10 +564,11 @@ _BLANK_QUOTED = " \t>"
 """What a line that shows nothing inside block quotes is made of."""
 
 
-def _raw_html_lines(tree: LexborHTMLParser, source_lines: list[str]) -> list[int]:
+def _raw_html_lines(tree: LexborHTMLParser, source_lines: list[str], only_line_breaks: bool) -> list[int]:
     """The lines raw HTML may change, found where the safe rendering (`tree`) omits it: the first line of an HTML
-    block, and every line of a block whose text holds raw HTML other than line break tags (an element may hide, move
-    or swallow any of its lines, and the HTML parser may drop a line break of its source)."""
+    block, and every line of a block whose text holds raw HTML (an element may hide, move or swallow any of its lines,
+    and the HTML parser may drop a line break of its source), unless the transcript's only tags are line break tags
+    (`only_line_breaks`), which show the text around them."""
     body = tree.body
     document = tree.root.parent if tree.root is not None else None
     if body is None or document is None:
@@ -577,7 +579,6 @@ def _raw_html_lines(tree: LexborHTMLParser, source_lines: list[str]) -> list[int
     # document, since the HTML5 parser moves a comment that opens it out of <body>). Inline HTML marks the lines of
     # the innermost block with a position around it.
     previous_end = -1
-    inline: set[tuple[int, int]] = set()  # the blocks holding inline HTML, by their lines
     stack: list[tuple[LexborNode, tuple[int, int] | None]] = [
         (node, None) for node in reversed(list(document.iter(include_text=True)))
     ]
@@ -590,7 +591,9 @@ def _raw_html_lines(tree: LexborHTMLParser, source_lines: list[str]) -> list[int
         in_flow = parent is not None and parent.tag in _FLOW_PARENTS  # a block among blocks, not inline
         if tag == "-comment":
             if block is not None and not in_flow:
-                inline.add(block)
+                if not only_line_breaks:
+                    first, last = block[0], min(block[1], len(source_lines) - 1)
+                    marked[first : last + 1] = ones[: max(0, last + 1 - first)]
             else:  # at block level: on the first line not blank (block quote markers aside) after the block before
                 after = range(previous_end + 1, len(source_lines))
                 line = next((line for line in after if source_lines[line].strip(_BLANK_QUOTED)), len(source_lines) - 1)
@@ -602,15 +605,6 @@ def _raw_html_lines(tree: LexborHTMLParser, source_lines: list[str]) -> list[int
             # A block quote's blocks come after its first line's marker; any other block ends where it ends.
             previous_end = span[0] - 1 if tag == "blockquote" else span[1]
         stack.extend((child, span or block) for child in reversed(list(node.iter(include_text=True))))
-    if inline:
-        # Lines where each `<` opens a line break tag hold no other raw HTML: a block of such lines shows all its text.
-        other_tags = [0]
-        for line in source_lines:
-            other_tags.append(other_tags[-1] + line.count("<") - len(_LINE_BREAK_TAG.findall(line)))
-        for first, last in inline:
-            last = min(last, len(source_lines) - 1)
-            if other_tags[last + 1] != other_tags[first]:
-                marked[first : last + 1] = ones[: max(0, last + 1 - first)]
     return [line for line, mark in enumerate(marked) if mark]
 
 
@@ -635,7 +629,10 @@ def read_markdown(text: str) -> TranscriptView:
         safe = _html(text, _SAFE_OPTIONS)
         if safe.count(_OMITTED) > MAX_RAW_HTML:  # before the HTML parser, whose cost grows faster with raw HTML
             return _nothing_certain(source_lines, f"more raw HTML than is read (over {MAX_RAW_HTML} pieces)")
-        raw_html = _raw_html_lines(LexborHTMLParser(safe), source_lines)
+        # Raw HTML starts with `<` and a letter, `/`, `!` or `?`: when each such `<` opens a line break tag, those
+        # tags are all the raw HTML there is (tested on the whole text: a block's lines are not always its source's).
+        only_line_breaks = len(_TAG_START.findall(text)) == len(_LINE_BREAK_TAG.findall(text))
+        raw_html = _raw_html_lines(LexborHTMLParser(safe), source_lines, only_line_breaks)
     if raw_html and _POSITIONS in text.casefold():
         what = "raw HTML that writes the renderer's own source positions (no line can be placed)"
         return _nothing_certain(source_lines, what)
