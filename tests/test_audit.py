@@ -2073,12 +2073,21 @@ def test_digits_right_to_left_text_may_move_are_unverifiable(markup: Markup) -> 
         "&#1513;&#1511;&#1500;\n12 34",  # letters the renderer decodes
         "~~שקל~~\n12 34",  # letters struck through, which the view does not show
         "<span>שקל</span>\n12 34",
+        "~~שקל~~ &#1611;&#1611;&#1611;\n12 34",  # marks the renderer decodes do not stand for the letters struck
+        "![שקל](x.png)\nCash\n12 34",
     ],
 )
 def test_right_to_left_text_moves_the_digits_of_its_block(text: str) -> None:
     report = audit_lines(text, ["12 34"], markup="markdown")
-    assert ("unverifiable", 2) in [(issue.kind, issue.line) for issue in report.issues], report.format()
+    digits = text.split("\n").index("12 34") + 1
+    assert ("unverifiable", digits) in [(issue.kind, issue.line) for issue in report.issues], report.format()
     assert report.rows_intact == 0
+
+
+def test_plain_text_is_read_in_paragraphs_and_all_right_to_left_after_a_right_to_left_first_letter() -> None:
+    assert audit_lines("Cash\n\nשקל\n12 34", ["Cash", "שקל", "12 34"], markup="text").rows_intact == 2
+    assert audit_lines("Cash\n\nשקל\n\n12 34", ["Cash", "שקל", "12 34"], markup="text").clean
+    assert audit_lines("שקל\n\nCash 12 34", ["שקל", "Cash 12 34"], markup="text").rows_intact == 1
 
 
 def test_right_to_left_text_leaves_the_digits_of_other_blocks_and_cells_in_place() -> None:

@@ -20,6 +20,7 @@ from mcp_rendering.drawn import (
     numbers_in,
     reordered_digits,
     right_to_left,
+    right_to_left_count,
 )
 
 
@@ -157,6 +158,9 @@ def test_a_number_inside_a_word_is_no_evidence_and_copied_points_are_left_out_to
         (["- Cash — FY2025: 1,377,600, FY2024: 1,327,000 (מזומנים)"], []),
         (["Cash 1 377 600"], []),
         (["Cash", "12 34"], []),
+        (["שקל -\u0967\u0968"], [0]),  # Devanagari digits are left-to-right letters: their sign still moves
+        (["\U00010d4a", "12 34"], [1]),  # a right-to-left letter newer than this Python's Unicode tables
+        (["\u05ff 12"], [0]),  # unassigned, in a right-to-left block
     ],
 )
 def test_reordered_digits_are_those_right_to_left_text_may_move(paragraph: list[str], lines: list[int]) -> None:
@@ -173,20 +177,28 @@ def test_every_right_to_left_letter_and_arabic_number_is_found_by_the_prefilter(
     assert not right_to_left("Cash 1 377 600 \u00e9\u4e2d")
 
 
+def test_the_right_to_left_characters_counted_are_letters_and_arabic_digits() -> None:
+    assert right_to_left_count("\u064b\u064b\u05b0 \u060c") == 0  # marks and a comma of those scripts
+    assert right_to_left_count("שקל \u0661 \U00010d4a") == 5
+
+
 def test_a_right_to_left_letter_the_text_does_not_show_may_govern_any_digits() -> None:
     assert reordered_digits(["Cash 12 34", "x"]) == []
     assert reordered_digits(["Cash 12 34", "x"], letters_unseen=True) == [0]
 
 
-_NUMBER_AS_READ = re.compile(r"([+\-\u2212]?)[$%]*([0-9\u0660-\u0669]+)")
-_BIDI_TEXT = st.text(st.sampled_from(list("aZשק\u0644\u062712\u0663\u0664 ,.:/-+%$\u00a0'()\u2212\u066c")), max_size=14)
+_NUMBER_AS_READ = re.compile(r"([+\-\u2212]?)[$%]*([0-9\u0660-\u0669\u0966-\u096f]+)")
+_BIDI_CHARACTERS = "aZשק\u0644\u062712\u0663\u0664\u0967 ,.:/-+%$\u00a0'()\u2212\u066c\u0651\u05ff"
+_BIDI_TEXT = st.text(st.sampled_from(list(_BIDI_CHARACTERS)), max_size=14)
 
 
-@given(_BIDI_TEXT, st.sampled_from(["L", None]))
-def test_digits_not_reported_are_drawn_in_their_order_each_with_its_sign(text: str, base: str | None) -> None:
+@given(st.lists(_BIDI_TEXT, min_size=1, max_size=3), st.sampled_from(["L", None]))
+def test_digits_not_reported_are_drawn_in_their_order_each_with_its_sign(lines: list[str], base: str | None) -> None:
     """Against an implementation of the Unicode bidirectional algorithm (python-bidi), in a block of either direction
-    a block may take (left-to-right, or that of its first letter): the runs of digits `reordered_digits` does not
-    report are drawn, left to right, in the order written, each after the sign written before it."""
-    assume(not reordered_digits([text]))
+    a block may take (left-to-right, or that of its first letter), its lines drawn as one paragraph: the runs of
+    digits `reordered_digits` does not report are drawn, left to right, in the order written, each after the sign
+    written before it."""
+    assume(not reordered_digits(lines))
+    text = " ".join(lines)
     drawn = str(get_display(text, base_dir=base))
     assert _NUMBER_AS_READ.findall(drawn) == _NUMBER_AS_READ.findall(text), drawn

@@ -141,6 +141,7 @@ from mcp_rendering.drawn import (
     right_to_left,
     right_to_left_count,
     spaced_number,
+    starts_right_to_left,
 )
 from mcp_rendering.envelope import LinkedRecord
 from mcp_rendering.host import Presentation, ResultState, linked_of_wire, state_of_wire, tool_result_wire
@@ -536,9 +537,7 @@ class _Reader:
             lines = plain
             _number_lists(lines)
             if right_to_left(raw):
-                self._hide_reordered_digits(
-                    [([(number, line)], False) for number, line in enumerate(self.raw_lines)], hiding
-                )
+                self._hide_reordered_digits(_plain_paragraphs(self.raw_lines), hiding)
         if hiding:  # a line holding such a character shows nothing
             lines = [_Line(line.number, "", "hidden") if line.number in hiding else line for line in lines]
         self.lines = lines
@@ -635,31 +634,50 @@ def _bidi_paragraphs(view: TranscriptView, raw_lines: Sequence[str]) -> list[_Bi
     heading's), each table cell, each other line. Whether a paragraph's source holds right-to-left letters it does not
     show (struck through, raw HTML) is read from its source lines, and from those before it in its block that it does
     not show."""
-    paragraphs: list[_BidiParagraph] = []
+    texts: list[list[tuple[int, str]]] = []
+    unseen_in: list[bool] = []
     previous = -2
     for shown in view.lines:
         number = shown.number
         source = raw_lines[number] if number < len(raw_lines) else ""
         if shown.cells is not None:
             unseen = right_to_left_count(source) > right_to_left_count("".join(shown.cells))
-            paragraphs.extend(([(number, cell)], unseen) for cell in shown.cells)
+            for cell in shown.cells:
+                texts.append([(number, cell)])
+                unseen_in.append(unseen)
             previous = -2
             continue
         unseen = right_to_left_count(source) > right_to_left_count(shown.text)
         continuing = shown.continues or shown.after_break
         if continuing and previous == number - 1:
-            pairs, was_unseen = paragraphs[-1]
-            paragraphs[-1] = ([*pairs, (number, shown.text)], was_unseen or unseen)
+            texts[-1].append((number, shown.text))
+            unseen_in[-1] = unseen_in[-1] or unseen
         else:
             # The lines of its block it does not show, back to the last line shown (whose paragraph tells the rest).
             before = number - 1
             while continuing and before > max(previous, -1) and raw_lines[before].strip() and not unseen:
                 unseen = right_to_left(raw_lines[before])
                 before -= 1
-            if continuing and before == previous and paragraphs:
-                unseen = unseen or paragraphs[-1][1]
-            paragraphs.append(([(number, shown.text)], unseen))
+            if continuing and before == previous and unseen_in:
+                unseen = unseen or unseen_in[-1]
+            texts.append([(number, shown.text)])
+            unseen_in.append(unseen)
         previous = number
+    return list(zip(texts, unseen_in, strict=True))
+
+
+def _plain_paragraphs(raw_lines: Sequence[str]) -> list[_BidiParagraph]:
+    """Plain text as bidi paragraphs: its runs of lines that are not blank. A host that shows it in one element whose
+    direction follows its text draws it all right to left when its first letter is a right-to-left one."""
+    whole = starts_right_to_left("".join(raw_lines))
+    paragraphs: list[_BidiParagraph] = []
+    run: list[tuple[int, str]] = []
+    for number, line in enumerate([*raw_lines, ""]):
+        if line.strip():
+            run.append((number, line))
+        elif run:
+            paragraphs.append((run, whole))
+            run = []
     return paragraphs
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "right_to_left",
     "right_to_left_count",
     "spaced_number",
+    "starts_right_to_left",
 ]
 
 _GROUPING = ",.'\u2019\u00a0\u202f\u2009"
@@ -181,19 +182,37 @@ def right_to_left(text: str) -> bool:
 
 
 def right_to_left_count(text: str) -> int:
-    """How many characters of `text` `right_to_left` looks for: a text shown with fewer than its source holds does not
-    show all of its right-to-left letters."""
-    return 0 if text.isascii() else len(_RIGHT_TO_LEFT.findall(text))
+    """How many right-to-left letters and Arabic-type digits `text` holds (a character of the blocks `right_to_left`
+    looks in that this Python's Unicode tables do not know counts as a letter): a text shown with fewer than its source
+    holds does not show all of its right-to-left letters."""
+    if text.isascii():
+        return 0
+    return sum(1 for char in _RIGHT_TO_LEFT.findall(text) if _bidi_class(char) in ("R", "AL", "AN"))
+
+
+def _bidi_class(char: str) -> str:
+    """The bidi class of `char`; R for a character of the right-to-left blocks this Python's Unicode tables do not
+    know (newer than them, or unassigned), as the Unicode default for those blocks is right-to-left."""
+    kind = unicodedata.bidirectional(char)
+    return kind or ("R" if _RIGHT_TO_LEFT.match(char) else "")
+
+
+def starts_right_to_left(text: str) -> bool:
+    """Whether the first strong letter of `text` is a right-to-left one: a block or page whose direction follows its
+    text is then drawn right to left."""
+    if not right_to_left(text):
+        return False
+    return next((kind for kind in map(_bidi_class, text) if kind in ("L", "R", "AL")), "L") != "L"
 
 
 def reordered_digits(paragraph: Sequence[str], letters_unseen: bool = False) -> list[int]:
     """The lines of `paragraph` (the lines of one block, which a renderer draws as one bidi paragraph) holding digits
     the bidirectional algorithm may draw in another order than written, next to other digits, or apart from their
-    sign: every line holding a digit, in a block whose first letter is a right-to-left one (a block whose direction
-    follows its text is drawn right to left) or that holds digits acting as right-to-left text (Arabic-Indic digits,
-    or digits whose nearest letter before them is a right-to-left one). Digits in a left-to-right block that holds
-    neither stay in place, each beside its sign. `letters_unseen`: a right-to-left letter the text does not show
-    (struck through, raw HTML) may sit anywhere in it, before any of its digits."""
+    sign: every line holding a digit (of any script), in a block whose first letter is a right-to-left one (a block
+    whose direction follows its text is drawn right to left) or that holds digits acting as right-to-left text
+    (Arabic-Indic digits, or European digits whose nearest letter before them is a right-to-left one). Digits in a
+    left-to-right block that holds neither stay in place, each beside its sign. `letters_unseen`: a right-to-left
+    letter the text does not show (struck through, raw HTML) may sit anywhere in it, before any of its digits."""
     if not letters_unseen and not any(map(right_to_left, paragraph)):
         return []
     first = ""  # the class of the block's first strong letter: L, R or AL
@@ -202,11 +221,13 @@ def reordered_digits(paragraph: Sequence[str], letters_unseen: bool = False) -> 
     holding: list[int] = []  # the lines holding a digit
     for number, line in enumerate(paragraph):
         held = False
-        for kind in map(unicodedata.bidirectional, line):
-            if kind in ("L", "R", "AL"):
-                first, governing = first or kind, kind
-            elif kind == "AN" or (kind == "EN" and governing != "L"):
+        for char in line:
+            kind = _bidi_class(char)
+            if kind == "AN" or (kind == "EN" and governing != "L"):
                 reordered = held = True
+            elif kind in ("L", "R", "AL"):
+                first, governing = first or kind, kind
+                held = held or char.isdigit()  # the digits of other scripts are left-to-right letters
             elif kind == "EN":
                 held = True
         if held:

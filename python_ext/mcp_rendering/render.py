@@ -102,8 +102,9 @@ _SEEN_UNPRINTABLE = "\t\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2
 
 
 def hides_nothing(text: str) -> bool:
-    """Whether no character of `text` is hidden from a reader (`first_hidden` is None), decided in C: once the
-    characters a reader sees that `str.isprintable` counts out are replaced, `str.isprintable` says it."""
+    """Whether no character of `text` is hidden from a reader, decided in C: once the characters a reader sees that
+    `str.isprintable` counts out are replaced, `str.isprintable` says it. It may say no for a text of private-use or
+    unassigned characters, which are not hidden: `first_hidden` then reads each character."""
     if shows_as_written(text):
         return True
     for char in _SEEN_UNPRINTABLE:

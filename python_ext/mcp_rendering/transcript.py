@@ -11,8 +11,8 @@ Only what every CommonMark renderer shows alike is certain. Each construct whose
 renderer, its options, style sheets or attributes (raw HTML, images, link titles, struck-through text, text that no
 block shows such as a link reference definition, and footnotes, which a renderer with footnotes on, as GitHub's,
 moves to the end or leaves out when unreferenced) is reported as an `Uncertain` construct on each line it may
-change (for raw HTML inside a block, every line of the block, unless the transcript's only tags are line break
-tags, which a renderer that escapes raw HTML shows as the tag between the same words), and shows nothing: a record
+change (for raw HTML inside a block, every line of the block, unless every `<` that could open a tag opens a line
+break tag, which a renderer that escapes raw HTML shows as the tag between the same words), and shows nothing: a record
 it carries does not count as shown. What the renderer's options draw alike is read as drawn: a task list's check box
 as `[x]` or `[ ]`, a hard line break as the start of a new line (not a run-on line).
 
