@@ -389,8 +389,8 @@ def test_a_character_a_reader_cannot_see_is_hidden_content(character: str, named
     shown = f"| Sales | 1000 | 1200 |\n| Costs | 5 |{character} n/a |\n| Total: Net | 995 | 1195 |"
     report = audit_document(shown, SALES, markup=markup)
     hidden = report.hidden
-    # Read as Markdown, the lines are one paragraph: a bidi override reorders the rest of it.
-    reordered = [(3, None, None)] if markup == "markdown" and character == "\u202e" else []
+    # The lines are one paragraph, in either reading: a bidi override reorders the rest of it.
+    reordered = [(3, None, None)] if character == "\u202e" else []
     assert [(issue.line, issue.row_id, issue.section_id) for issue in hidden] == [(2, None, None), *reordered]
     assert hidden[0].detail == f"the character {named} hides or moves text from the reader"
     assert not report.clean
@@ -2075,6 +2075,7 @@ def test_digits_right_to_left_text_may_move_are_unverifiable(markup: Markup) -> 
         "<span>שקל</span>\n12 34",
         "~~שקל~~ &#1611;&#1611;&#1611;\n12 34",  # marks the renderer decodes do not stand for the letters struck
         "![שקל](x.png)\nCash\n12 34",
+        "12 34\n~~ש~~ Cash &#1513;",  # a letter written as a reference does not stand for the first one, struck
     ],
 )
 def test_right_to_left_text_moves_the_digits_of_its_block(text: str) -> None:
@@ -2088,6 +2089,15 @@ def test_plain_text_is_read_in_paragraphs_and_all_right_to_left_after_a_right_to
     assert audit_lines("Cash\n\nשקל\n12 34", ["Cash", "שקל", "12 34"], markup="text").rows_intact == 2
     assert audit_lines("Cash\n\nשקל\n\n12 34", ["Cash", "שקל", "12 34"], markup="text").clean
     assert audit_lines("שקל\n\nCash 12 34", ["שקל", "Cash 12 34"], markup="text").rows_intact == 1
+    # A line of no-break spaces is no blank line, to a Markdown renderer either; an isolate does not set the direction.
+    assert audit_lines("Cash\n\nשקל\n\u00a0\n12 34", ["Cash", "שקל", "12 34"]).rows_intact == 2
+    assert audit_lines("\u2066Cash\u2069 שקל\n\n12 34", ["Cash שקל", "12 34"], markup="text").rows_intact == 0
+
+
+def test_a_bidi_control_reorders_the_rest_of_its_plain_text_paragraph() -> None:
+    report = audit_lines("Cash\u202e\n12 34\n\n56", ["Cash", "12 34", "56"], markup="text")
+    assert [(issue.kind, issue.line) for issue in report.issues][:2] == [("hidden_content", 1), ("hidden_content", 2)]
+    assert report.rows_intact == 1
 
 
 def test_right_to_left_text_leaves_the_digits_of_other_blocks_and_cells_in_place() -> None:

@@ -21,6 +21,7 @@ from mcp_rendering.drawn import (
     reordered_digits,
     right_to_left,
     right_to_left_count,
+    starts_right_to_left,
 )
 
 
@@ -161,6 +162,10 @@ def test_a_number_inside_a_word_is_no_evidence_and_copied_points_are_left_out_to
         (["שקל -\u0967\u0968"], [0]),  # Devanagari digits are left-to-right letters: their sign still moves
         (["\U00010d4a", "12 34"], [1]),  # a right-to-left letter newer than this Python's Unicode tables
         (["\u05ff 12"], [0]),  # unassigned, in a right-to-left block
+        (["שקל \u2460 \u2461"], [0]),  # circled digits, which the algorithm treats as any punctuation
+        (["Cash שקל \u2460 \u2461 שקל"], [0]),
+        (["Cash \u2460 \u2461 שקל"], []),
+        (["שקל \U0001ccf0"], [0]),  # a character this Python's tables do not know may be a digit
     ],
 )
 def test_reordered_digits_are_those_right_to_left_text_may_move(paragraph: list[str], lines: list[int]) -> None:
@@ -180,6 +185,13 @@ def test_every_right_to_left_letter_and_arabic_number_is_found_by_the_prefilter(
 def test_the_right_to_left_characters_counted_are_letters_and_arabic_digits() -> None:
     assert right_to_left_count("\u064b\u064b\u05b0 \u060c") == 0  # marks and a comma of those scripts
     assert right_to_left_count("שקל \u0661 \U00010d4a") == 5
+
+
+def test_the_direction_of_a_text_is_that_of_its_first_letter_outside_isolates() -> None:
+    assert starts_right_to_left("12 שקל Cash")
+    assert not starts_right_to_left("\u2067שקל\u2069 Cash")
+    assert starts_right_to_left("\u2066Cash\u2069 שקל")
+    assert not starts_right_to_left("Cash")
 
 
 def test_a_right_to_left_letter_the_text_does_not_show_may_govern_any_digits() -> None:

@@ -117,6 +117,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import html
 import json
 import operator
 import re
@@ -536,6 +537,8 @@ class _Reader:
         else:
             lines = plain
             _number_lists(lines)
+            if hiding:
+                self._reordered_after_plain(hiding)
             if right_to_left(raw):
                 self._hide_reordered_digits(_plain_paragraphs(self.raw_lines), hiding)
         if hiding:  # a line holding such a character shows nothing
@@ -569,6 +572,19 @@ class _Reader:
                 self.issues.append(Issue("hidden_content", detail, line=shown.number + 1))
             if shown.number in hiding and not _BIDI_OPENERS.isdisjoint(self.raw_lines[shown.number] + shown.text):
                 opener = shown.number
+
+    def _reordered_after_plain(self, hiding: set[int]) -> None:
+        """`_reordered_after` for plain text, whose paragraphs are its runs of lines that are not blank."""
+        opener = -1
+        for number, line in enumerate(self.raw_lines):
+            if not line.strip(" \t"):
+                opener = -1
+            elif opener >= 0 and number not in hiding:
+                hiding.add(number)
+                detail = f"a bidi control on line {opener + 1} reorders the text of this line, in its paragraph"
+                self.issues.append(Issue("hidden_content", detail, line=number + 1))
+            if number in hiding and not _BIDI_OPENERS.isdisjoint(line):
+                opener = number
 
     def _from_view(self, view: TranscriptView, headers: frozenset[tuple[str, ...]]) -> list[_Line]:
         lines = [_Line(number, "", "blank") for number in range(len(self.raw_lines))]
@@ -641,13 +657,13 @@ def _bidi_paragraphs(view: TranscriptView, raw_lines: Sequence[str]) -> list[_Bi
         number = shown.number
         source = raw_lines[number] if number < len(raw_lines) else ""
         if shown.cells is not None:
-            unseen = right_to_left_count(source) > right_to_left_count("".join(shown.cells))
+            unseen = _unseen_letters(source, "".join(shown.cells))
             for cell in shown.cells:
                 texts.append([(number, cell)])
                 unseen_in.append(unseen)
             previous = -2
             continue
-        unseen = right_to_left_count(source) > right_to_left_count(shown.text)
+        unseen = _unseen_letters(source, shown.text)
         continuing = shown.continues or shown.after_break
         if continuing and previous == number - 1:
             texts[-1].append((number, shown.text))
@@ -666,6 +682,15 @@ def _bidi_paragraphs(view: TranscriptView, raw_lines: Sequence[str]) -> list[_Bi
     return list(zip(texts, unseen_in, strict=True))
 
 
+def _unseen_letters(source: str, shown: str) -> bool:
+    """Whether a line's source holds right-to-left letters its shown text does not: counted in the source with its
+    character references decoded (as an HTML parser decodes them, a superset of what the renderer decodes), so that
+    a letter written as a reference does not stand for one struck through."""
+    if "&" in source:
+        source = html.unescape(source)
+    return right_to_left_count(source) > right_to_left_count(shown)
+
+
 def _plain_paragraphs(raw_lines: Sequence[str]) -> list[_BidiParagraph]:
     """Plain text as bidi paragraphs: its runs of lines that are not blank. A host that shows it in one element whose
     direction follows its text draws it all right to left when its first letter is a right-to-left one."""
@@ -673,7 +698,7 @@ def _plain_paragraphs(raw_lines: Sequence[str]) -> list[_BidiParagraph]:
     paragraphs: list[_BidiParagraph] = []
     run: list[tuple[int, str]] = []
     for number, line in enumerate([*raw_lines, ""]):
-        if line.strip():
+        if line.strip(" \t"):  # a line of other spaces (a no-break space) is not blank to a Markdown renderer either
             run.append((number, line))
         elif run:
             paragraphs.append((run, whole))

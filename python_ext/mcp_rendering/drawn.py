@@ -202,15 +202,24 @@ def starts_right_to_left(text: str) -> bool:
     text is then drawn right to left."""
     if not right_to_left(text):
         return False
-    return next((kind for kind in map(_bidi_class, text) if kind in ("L", "R", "AL")), "L") != "L"
+    isolated = 0  # the isolates open: the text inside one does not set the direction
+    for kind in map(_bidi_class, text):
+        if kind in ("LRI", "RLI", "FSI"):
+            isolated += 1
+        elif kind == "PDI":
+            isolated = max(0, isolated - 1)
+        elif kind in ("L", "R", "AL") and not isolated:
+            return kind != "L"
+    return False
 
 
 def reordered_digits(paragraph: Sequence[str], letters_unseen: bool = False) -> list[int]:
     """The lines of `paragraph` (the lines of one block, which a renderer draws as one bidi paragraph) holding digits
     the bidirectional algorithm may draw in another order than written, next to other digits, or apart from their
-    sign: every line holding a digit (of any script), in a block whose first letter is a right-to-left one (a block
-    whose direction follows its text is drawn right to left) or that holds digits acting as right-to-left text
-    (Arabic-Indic digits, or European digits whose nearest letter before them is a right-to-left one). Digits in a
+    sign: every line holding a digit (of any script, or a character this Python's tables do not know), in a block
+    whose first letter is a right-to-left one (a block whose direction follows its text is drawn right to left) or
+    that holds digits acting as right-to-left text (Arabic-Indic digits, or other digits whose nearest letter before
+    them is a right-to-left one). Digits in a
     left-to-right block that holds neither stay in place, each beside its sign. `letters_unseen`: a right-to-left
     letter the text does not show (struck through, raw HTML) may sit anywhere in it, before any of its digits."""
     if not letters_unseen and not any(map(right_to_left, paragraph)):
@@ -230,6 +239,11 @@ def reordered_digits(paragraph: Sequence[str], letters_unseen: bool = False) -> 
                 held = held or char.isdigit()  # the digits of other scripts are left-to-right letters
             elif kind == "EN":
                 held = True
+            elif char.isdigit() or (not kind and unicodedata.category(char) == "Cn"):
+                # A digit the algorithm treats as any other neutral character (a circled digit), or a character this
+                # Python's tables do not know, which may be a digit: moved with the right-to-left text around it.
+                held = True
+                reordered = reordered or governing != "L"
         if held:
             holding.append(number)
     return holding if reordered or first in ("R", "AL") else []
