@@ -573,12 +573,20 @@ def test_a_reference_to_a_line_break_leaves_its_block_unplaced(text: str, lines:
     assert _lines(text)[-1] == (text.count("\n"), "c", "paragraph")
 
 
-def test_a_reference_to_a_line_break_leaves_its_block_unplaced_even_where_the_renderer_keeps_it_as_written() -> None:
-    """In a code span the renderer shows it as written, and a line break it loses elsewhere in the block would make
-    the count come out right: which lines show what cannot be told by counting, so the block is not placed."""
-    assert _uncertain("write `&#10;` for a line feed\n\nok") == [(0, UNPLACEABLE)]
+def test_a_reference_to_a_line_break_the_renderer_decodes_leaves_its_block_unplaced_whatever_the_count() -> None:
+    """A line break it loses elsewhere in the block would make the count come out right: which lines show what
+    cannot be told by counting, so the block is not placed, also beside references it shows as written."""
     assert _uncertain("[r]: /u\nAlice&#10;Bob") == [(0, UNPLACEABLE), (1, UNPLACEABLE)]
     assert _uncertain("a `b\nc` d&#10;e\nf") == [(0, UNPLACEABLE), (1, UNPLACEABLE), (2, UNPLACEABLE)]
+    assert _uncertain("write `&#10;` or &#10;\n\nok") == [(0, UNPLACEABLE)]
+    assert _uncertain("a &amp;#10; b&#10;c\n\nok") == [(0, UNPLACEABLE)]  # spelled as a reference, not decoded
+
+
+@pytest.mark.parametrize("text", ["write `&#10;` for a line feed", "write \\&#10; for a line feed", "`&#x0A;`"])
+def test_a_reference_to_a_line_break_the_renderer_shows_as_written_is_text_like_any_other(text: str) -> None:
+    """In a code span or after a backslash the renderer shows it as written: no line break, nothing to place."""
+    assert _uncertain(text + "\n\nok") == []
+    assert _lines(text)[0][0] == 0
 
 
 @pytest.mark.parametrize("text", ["a &#100; b", "a &#xAB; b", "a &#1013; b", "a &newline; b", "a\r\nb"])

@@ -18,9 +18,9 @@ as `[x]` or `[ ]`, a hard line break as the start of a new line (not a run-on li
 
 Lines are placed by the `data-sourcepos` attribute cmark-gfm writes on its blocks and by the line breaks of their
 text. A block whose text has other line breaks than its source (a code span or link over lines, a reference to a
-line break) has its lines reported. A transcript in which neither can be trusted has every line reported and none
-shown: its raw HTML may write the attribute (it holds the attribute's name) or hide any line (a style sheet, a
-script, a frame), or the renderer ends a line the source lines do not (a carriage return alone).
+line break the renderer decodes) has its lines reported. A transcript in which neither can be trusted has every line
+reported and none shown: its raw HTML may write the attribute (it holds the attribute's name) or hide any line (a
+style sheet, a script, a frame), or the renderer ends a line the source lines do not (a carriage return alone).
 
 The cost stays linear in the transcript: raw HTML is located in one walk of the safe rendering, and nodes are
 compared by position, never by their serialised HTML.
@@ -93,6 +93,8 @@ _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 _LINE_BREAK_REFERENCE = re.compile(r"&(?:#0*1[03](?![0-9])|#[xX]0*[aAdD](?![0-9a-fA-F])|NewLine;)")
 """A character reference to a line feed or carriage return (spelled loosely: the HTML parser reads some without
 `;`), which the renderer or the HTML parser decodes into a line break."""
+_ESCAPED_LINE_BREAK_REFERENCE = re.compile(r"&amp;(?:#0*1[03](?![0-9])|#[xX]0*[aAdD](?![0-9a-fA-F])|NewLine;)")
+"""`_LINE_BREAK_REFERENCE` as the renderer writes one it shows as written, its `&` escaped."""
 MAX_RAW_HTML = 1000
 """The pieces of raw HTML (tags, comments, HTML blocks) read in one transcript; with more, no line is certain."""
 _NO_SOURCE = (-1, "")
@@ -246,7 +248,7 @@ class _Walker:
         self.tables = 0
         self.covered = bytearray(len(source_lines) + 1)
         self.referenced = bytearray(len(source_lines) + 1)
-        """The lines holding a reference to a line break."""
+        """The lines holding a reference to a line break, when the renderer decodes one in the transcript."""
 
     # -- inline text
 
@@ -642,7 +644,7 @@ def read_markdown(text: str) -> TranscriptView:
         return _nothing_certain(source_lines, what + " (it can hide any line)")
     plain = not raw_html and tree.css_first(_UNCERTAIN_INLINE) is None
     walker = _Walker(source_lines, plain)
-    if "&" in text:
+    if "&" in text and _decodes_a_line_break(text):
         for number, line in enumerate(source_lines):
             if "&" in line and _LINE_BREAK_REFERENCE.search(line):
                 walker.referenced[number] = 1
@@ -664,6 +666,22 @@ def read_markdown(text: str) -> TranscriptView:
     walker.view.uncertain = sorted(first_by_line.values(), key=lambda item: item.line)
     walker.view.lines.sort(key=lambda line: line.number)  # an item's text after its block is found before it
     return walker.view
+
+
+def _decodes_a_line_break(text: str) -> bool:
+    """Whether the renderer decodes a reference to a line break anywhere in `text`: it writes one it does not decode
+    (in a code span, after a backslash) escaped, `&amp;#10;`, as it writes `&amp;#10;` spelled so in the source. The
+    references are counted, and the escaped forms with and without them (each `&` of a reference made `\x01`, which
+    changes no block nor span): if each reference left its escaped form, none was decoded."""
+    references = list(_LINE_BREAK_REFERENCE.finditer(text))
+    if not references:
+        return False
+    kept = list(text)
+    for reference in references:
+        kept[reference.start()] = "\x01"
+    escaped_with = len(_ESCAPED_LINE_BREAK_REFERENCE.findall(_html(text, _SAFE_OPTIONS)))
+    escaped_without = len(_ESCAPED_LINE_BREAK_REFERENCE.findall(_html("".join(kept), _SAFE_OPTIONS)))
+    return escaped_with - escaped_without != len(references)
 
 
 _POSITIONS = "sourcepos"
