@@ -93,8 +93,6 @@ _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 _LINE_BREAK_REFERENCE = re.compile(r"&(?:#0*1[03](?![0-9])|#[xX]0*[aAdD](?![0-9a-fA-F])|NewLine;)")
 """A character reference to a line feed or carriage return (spelled loosely: the HTML parser reads some without
 `;`), which the renderer or the HTML parser decodes into a line break."""
-_ESCAPED_LINE_BREAK_REFERENCE = re.compile(r"&amp;(?:#0*1[03](?![0-9])|#[xX]0*[aAdD](?![0-9a-fA-F])|NewLine;)")
-"""`_LINE_BREAK_REFERENCE` as the renderer writes one it shows as written, its `&` escaped."""
 MAX_RAW_HTML = 1000
 """The pieces of raw HTML (tags, comments, HTML blocks) read in one transcript; with more, no line is certain."""
 _NO_SOURCE = (-1, "")
@@ -669,19 +667,19 @@ def read_markdown(text: str) -> TranscriptView:
 
 
 def _decodes_a_line_break(text: str) -> bool:
-    """Whether the renderer decodes a reference to a line break anywhere in `text`: it writes one it does not decode
-    (in a code span, after a backslash) escaped, `&amp;#10;`, as it writes `&amp;#10;` spelled so in the source. The
-    references are counted, and the escaped forms with and without them (each `&` of a reference made `\x01`, which
-    changes no block nor span): if each reference left its escaped form, none was decoded."""
+    """Whether the renderer decodes a reference to a line break anywhere in `text`. One it does not decode (in a code
+    span, after a backslash) shows as written, as does `&amp;#10;`, a reference spelled out: each reference is made
+    inert (its `&` made `\x01`, which changes no block nor span), and if the visible text then shows exactly one fewer
+    reference for each, none was decoded. Counted in the text, not the HTML, where an autolink writes one twice."""
     references = list(_LINE_BREAK_REFERENCE.finditer(text))
     if not references:
         return False
-    kept = list(text)
+    inert = list(text)
     for reference in references:
-        kept[reference.start()] = "\x01"
-    escaped_with = len(_ESCAPED_LINE_BREAK_REFERENCE.findall(_html(text, _SAFE_OPTIONS)))
-    escaped_without = len(_ESCAPED_LINE_BREAK_REFERENCE.findall(_html("".join(kept), _SAFE_OPTIONS)))
-    return escaped_with - escaped_without != len(references)
+        inert[reference.start()] = "\x01"
+    shown = len(_LINE_BREAK_REFERENCE.findall(_render(text, _SAFE_OPTIONS).text()))
+    shown_inert = len(_LINE_BREAK_REFERENCE.findall(_render("".join(inert), _SAFE_OPTIONS).text()))
+    return shown - shown_inert != len(references)
 
 
 _POSITIONS = "sourcepos"
