@@ -580,6 +580,8 @@ def test_a_reference_to_a_line_break_the_renderer_decodes_leaves_its_block_unpla
     assert _uncertain("a `b\nc` d&#10;e\nf") == [(0, UNPLACEABLE), (1, UNPLACEABLE), (2, UNPLACEABLE)]
     assert _uncertain("write `&#10;` or &#10;\n\nok") == [(0, UNPLACEABLE)]
     assert _uncertain("a &amp;#10; b&#10;c\n\nok") == [(0, UNPLACEABLE)]  # spelled as a reference, not decoded
+    # `&` is punctuation to the rules of emphasis: the reference made inert must stay so.
+    assert _uncertain("&amp;#1*0;.*&#10;x `a\nb` c") == [(0, UNPLACEABLE), (1, UNPLACEABLE)]
 
 
 @pytest.mark.parametrize("text", ["write `&#10;` for a line feed", "write \\&#10; for a line feed", "`&#x0A;`"])

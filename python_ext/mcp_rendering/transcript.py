@@ -669,14 +669,15 @@ def read_markdown(text: str) -> TranscriptView:
 def _decodes_a_line_break(text: str) -> bool:
     """Whether the renderer decodes a reference to a line break anywhere in `text`. One it does not decode (in a code
     span, after a backslash) shows as written, as does `&amp;#10;`, a reference spelled out: each reference is made
-    inert (its `&` made `\x01`, which changes no block nor span), and if the visible text then shows exactly one fewer
-    reference for each, none was decoded. Counted in the text, not the HTML, where an autolink writes one twice."""
+    inert (its `&` made `%`, punctuation as `&` is to the rules of emphasis, with no meaning of its own), and if the
+    visible text then shows exactly one fewer reference for each, none was decoded. Counted in the text, not the
+    HTML, where an autolink writes one twice."""
     references = list(_LINE_BREAK_REFERENCE.finditer(text))
     if not references:
         return False
     inert = list(text)
     for reference in references:
-        inert[reference.start()] = "\x01"
+        inert[reference.start()] = "%"
     shown = len(_LINE_BREAK_REFERENCE.findall(_render(text, _SAFE_OPTIONS).text()))
     shown_inert = len(_LINE_BREAK_REFERENCE.findall(_render("".join(inert), _SAFE_OPTIONS).text()))
     return shown - shown_inert != len(references)
