@@ -451,11 +451,12 @@ def test_dropping_adding_or_moving_a_structured_record_is_caught(records: list[d
 
 # -------------------------------------------------------------------------------------------------- text results
 
+# Without right-to-left text, which makes the digits beside it uncertain as drawn (their own property, above).
 _line = st.text(
     st.characters(blacklist_categories=("Cs",)) | st.sampled_from(list("|#*_`<>[]!-\u202e\x1b")),
     min_size=1,
     max_size=20,
-).filter(lambda s: "\n" not in s and "\r" not in s)
+).filter(lambda s: "\n" not in s and "\r" not in s and not right_to_left(s))
 
 
 @given(st.lists(_line, min_size=1, max_size=8), st.booleans())
