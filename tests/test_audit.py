@@ -2731,6 +2731,68 @@ def test_a_line_after_a_hard_break_in_an_item_is_no_item_of_its_own() -> None:
     assert audit_document(shown, document).clean
 
 
+FEES = Document(
+    title="Fees",
+    sections=(
+        Section(
+            id="f",
+            title="Fees",
+            columns=("amount", "ccy"),
+            rows=(Row(id="a", label="Cash", values=(100, "EUR")), Row(id="b", label="Bank", values=(200, "EUR"))),
+        ),
+    ),
+)
+
+
+@pytest.mark.parametrize("tag", ["<br>", "<BR/>", "<br />"])
+@pytest.mark.parametrize("block", ["", "- ", "> "])
+def test_records_parted_by_a_line_break_tag_inside_a_line_are_lines_of_their_own(tag: str, block: str) -> None:
+    """A reader sees `Cash: 100 EUR<br>Bank: 200 EUR` drawn as two lines, as if the line ended after the tag."""
+    assert audit_document(f"## Fees\n\n{block}Cash: 100 EUR{tag} Bank: 200 EUR", FEES).clean
+    shown = f"## Fees\n\nIntro.\n\n{block}Cash: 100 EUR{tag}Bank: 999 EUR{tag}Loan: 5 EUR\n\nEnd."
+    altered = audit_document(shown, FEES)
+    # Found on the transcript's own line, every one of them.
+    assert _style_kinds(altered) == ["altered_row", "fabricated_row"]
+    assert [issue.line for issue in altered.issues] == [5, 5]
+    later = audit_document(f"## Fees\n\n{block}Cash: 100 EUR{tag}Cash: 100 EUR\n{block}Bank: 999 EUR", FEES)
+    assert sorted((issue.kind, issue.line) for issue in later.issues) == [("altered_row", 4), ("duplicated_row", 3)]
+    reordering = audit_document(f"## Fees\n\n{block}Cash: 100 EUR{tag}Bank: 200 EUR\n\nx \u202e y  \nz", FEES)
+    assert [(issue.line, issue.detail[:24]) for issue in reordering.issues] == [
+        (5, "the character U+202E (RI"),
+        (6, "a bidi control on line 5"),
+    ]
+    swapped = audit_document(f"## Fees\n\n{block}Bank: 200 EUR{tag}Cash: 100 EUR", FEES)
+    assert _style_kinds(swapped) == ["reordered_row"]
+    repeated = audit_document(f"## Fees\n\n{block}Cash: 100 EUR{tag}Bank: 200 EUR{tag}Bank: 200 EUR", FEES)
+    assert _style_kinds(repeated) == ["duplicated_row"]
+
+
+def test_a_line_run_on_among_records_is_reported_when_it_invents_or_repeats_one() -> None:
+    """Records on lines a renderer runs together are shown, one run of text; a line among them is in that run."""
+    assert audit_document("## Fees\n\nCash: 100 EUR\nBank: 200 EUR\nboth paid.", FEES).clean  # the end of a sentence
+    invented = audit_document("## Fees\n\nCash: 100 EUR\nLoan: 5 EUR\nBank: 200 EUR", FEES)
+    assert [(issue.kind, issue.line) for issue in invented.issues] == [("fabricated_row", 4)]
+    for repeated in ("Cash: 100 EUR\nCash: 100 EUR\nBank: 200 EUR", "Cash: 100 EUR\nBank: 200 EUR\nBank: 200 EUR"):
+        assert _style_kinds(audit_document(f"## Fees\n\n{repeated}", FEES)) == ["duplicated_row"], repeated
+    # In a list, a line after a hard break comments on its item's record, or repeats one.
+    assert audit_document("## Fees\n\n- Cash: 100 EUR  \n  (paid)\n- Bank: 200 EUR", FEES).clean
+    again = audit_document("## Fees\n\n- Cash: 100 EUR  \n  Cash: 100 EUR\n- Bank: 200 EUR", FEES)
+    assert [(issue.kind, issue.line) for issue in again.issues] == [("duplicated_row", 4)]
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "## Fees\n\n`Cash: 100 EUR<br>Bank: 200 EUR`",  # shown as written, on one line
+        "## Fees\n\n```\nCash: 100 EUR<br>Bank: 200 EUR\n```",
+        "## Fees\n\nCash: 100 EUR<br>- Bank: 200 EUR",  # ended there, the line would start a list
+        "## Fees\n\nCash: 100 EUR<br># Bank: 200 EUR",
+    ],
+)
+def test_a_line_break_tag_is_not_read_as_ending_its_line_where_the_renderer_would_draw_otherwise(shown: str) -> None:
+    assert not audit_document(shown, FEES).clean
+
+
 # ----------------------------------------------------------- rule 9: the partial notice, as written and as paraphrased
 # Rule 9, the partial notice: which wording counts for which state of a result (the host guide, "The partial
 # notice"), as the host writes it (`present()`, `final_answer`) and as a model paraphrases it, in plain text, a quote

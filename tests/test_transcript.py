@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 from selectolax.lexbor import LexborHTMLParser
 
-from mcp_rendering.transcript import MAX_RAW_HTML, ShownLine, Uncertain, _source_from, _start_end, read_markdown  # pyright: ignore[reportPrivateUsage]
+from mcp_rendering.transcript import (  # pyright: ignore[reportPrivateUsage]
+    MAX_RAW_HTML,
+    ShownLine,
+    Uncertain,
+    _source_from,
+    _start_end,
+    read_markdown,
+    split_at_line_breaks,
+)
 
 
 def _lines(text: str) -> list[tuple[int, str, str]]:
@@ -378,6 +386,17 @@ def test_a_line_break_tag_is_a_hard_line_break_and_shows_the_text_around_it(tag:
     assert read_markdown(f"| a{tag}b | c |\n| - | - |").uncertain == []
     assert read_markdown(f"> x {tag}\n> `<i>`").uncertain != []  # a `<` that opens no line break tag, even in code
     assert read_markdown(f"a{tag}\n\n< 1 year").uncertain == []  # a `<` that opens no tag
+
+
+def test_a_line_is_ended_after_a_line_break_tag_that_text_follows_where_the_renderer_draws_it_alike() -> None:
+    assert split_at_line_breaks("a\n- b<br> c<BR/>d\n> e<br />f\n\ng") == (
+        "a\n- b<br>\nc<BR/>\nd\n> e<br />\nf\n\ng",
+        [0, 1, 1, 1, 2, 2, 3, 4],
+    )
+    assert split_at_line_breaks("a<br>\nb<br>  \nc") is None  # every tag ends its line already
+    assert split_at_line_breaks("| a<br>b | c |\n| - | - |") is None  # a cell: the row stays one line
+    for drawn_otherwise in ("`a<br>b`", "    a<br>b", "a<br>- b", "a<br># b", "<br>b", "# a<br>b", "a<br>1. b"):
+        assert split_at_line_breaks(drawn_otherwise) is None, drawn_otherwise
 
 
 def test_raw_html_in_the_header_row_of_a_table_that_interrupts_a_paragraph_is_found() -> None:

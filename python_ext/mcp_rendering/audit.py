@@ -157,7 +157,7 @@ from mcp_rendering.render import (
     text_escape,
     visible,
 )
-from mcp_rendering.transcript import ShownLine, TranscriptView, read_markdown
+from mcp_rendering.transcript import ShownLine, TranscriptView, read_markdown, split_at_line_breaks
 from mcp_rendering.types import CONTINUATION_ID, PARTIAL_MARKER
 
 __all__ = [
@@ -491,6 +491,10 @@ class _Reader:
     ) -> None:
         self.issues: list[Issue] = []
         raw = text.removeprefix("\ufeff").replace("\r\n", "\n")
+        self.origin: list[int] | None = None
+        """The transcript line each line read comes from, when a line break tag inside a line ended it."""
+        if markup != "text" and "<" in raw and (split := split_at_line_breaks(raw)) is not None:
+            raw, self.origin = split
         self.raw_lines = raw.split("\n")
         # The decimal mark the transcript's numbers imply; empty when nothing in it reads otherwise than written
         # (decided in C, for the whole transcript), so that no line is drawn. A number's form says `,` only where
@@ -545,6 +549,19 @@ class _Reader:
             lines = [_Line(line.number, "", "hidden") if line.number in hiding else line for line in lines]
         self.lines = lines
 
+    def in_source(self, number: int) -> int:
+        """The transcript line (0-based) that line `number` of the reading comes from."""
+        return number if self.origin is None else self.origin[number]
+
+    def with_source_lines(self, issues: list[Issue]) -> list[Issue]:
+        """`issues` placed on the transcript's own lines, not the reading's."""
+        if self.origin is None:
+            return issues
+        return [
+            issue if issue.line is None else dataclasses.replace(issue, line=self.in_source(issue.line - 1) + 1)
+            for issue in issues
+        ]
+
     def _hide_reordered_digits(
         self, paragraphs: Iterable[_BidiParagraph], hiding: set[int], reported: Collection[int] = ()
     ) -> None:
@@ -568,7 +585,8 @@ class _Reader:
                 opener = -1
             elif opener >= 0 and shown.number not in hiding:
                 hiding.add(shown.number)
-                detail = f"a bidi control on line {opener + 1} reorders the text of this line, in its block"
+                detail = f"a bidi control on line {self.in_source(opener) + 1} reorders the text of this line"
+                detail += ", in its block"
                 self.issues.append(Issue("hidden_content", detail, line=shown.number + 1))
             if shown.number in hiding and not _BIDI_OPENERS.isdisjoint(self.raw_lines[shown.number] + shown.text):
                 opener = shown.number
@@ -581,7 +599,8 @@ class _Reader:
                 opener = -1
             elif opener >= 0 and number not in hiding:
                 hiding.add(number)
-                detail = f"a bidi control on line {opener + 1} reorders the text of this line, in its paragraph"
+                detail = f"a bidi control on line {self.in_source(opener) + 1} reorders the text of this line"
+                detail += ", in its paragraph"
                 self.issues.append(Issue("hidden_content", detail, line=number + 1))
             if number in hiding and not _BIDI_OPENERS.isdisjoint(line):
                 opener = number
@@ -1662,7 +1681,7 @@ class _Matcher:
             elif line.kind == "table":
                 unmatched.append(line.number)
                 self._index_for_alterations(line.number, candidates)
-            elif line.kind == "item" or (line.kind == "prose" and not line.continues and line.list_block >= 0):
+            elif line.kind == "item" or (line.kind == "prose" and line.list_block >= 0):
                 unmatched.append(line.number)  # fabricated if its list shows records, unless it was altered
         duplicates: set[int] = set()
         in_order = self._assign(showings, duplicates)
@@ -2031,24 +2050,31 @@ def _added_lines(matching: _Matching, lines_by_number: Mapping[int, _Line], titl
         if matching.used[number]:
             continue
         line = lines_by_number[number]
-        if number in title_lines and number not in duplicates:
+        repeats = number in duplicates
+        if number in title_lines and not repeats:
             continue
-        if line.kind == "item" and line.list_block not in lists_with_rows and number not in duplicates:
+        if line.kind == "item" and line.list_block not in lists_with_rows and not repeats:
             continue  # an item that shows no record, in a list of none: the host's own prose
-        if line.kind == "prose" and not _inside_records(line, paragraph_span):
+        # A line of an item after a hard break may comment on its record; one that repeats a record does not.
+        in_list_of_rows = repeats and line.list_block in lists_with_rows
+        if line.kind == "prose" and not (in_list_of_rows or _inside_records(line, paragraph_span, repeats)):
             continue
-        if number in duplicates:
+        if repeats:
             issues.append(Issue("duplicated_row", f"{_quote(line.view)} shows a record again", line=number + 1))
         else:
             issues.append(Issue("fabricated_row", f"{_quote(line.view)} stands for no record", line=number + 1))
     return issues
 
 
-def _inside_records(line: _Line, paragraph_span: Mapping[int, tuple[int, int]]) -> bool:
-    """A line of prose of its own (not run on: after a hard break) below a record of its paragraph: a
-    record-shaped line. A paragraph's first lines, above its records, may be the host's introduction."""
-    span = paragraph_span.get(line.list_block) if line.list_block >= 0 and not line.continues else None
-    return span is not None and span[0] < line.number
+def _inside_records(line: _Line, paragraph_span: Mapping[int, tuple[int, int]], repeats: bool) -> bool:
+    """A line of prose below a record of its paragraph, of its own (after a hard break) or one that `repeats` a
+    record; run on from the line before, between two records of its paragraph: a record-shaped line. A paragraph's
+    first lines, above its records, may be the host's introduction, and a line run on after its last record the
+    end of the host's sentence."""
+    span = paragraph_span.get(line.list_block) if line.list_block >= 0 else None
+    if span is None:
+        return False
+    return span[0] < line.number < span[1] if line.continues and not repeats else span[0] < line.number
 
 
 def _section_titles(
@@ -2224,7 +2250,7 @@ def audit_document(
     state = _state(complete)
     issues, intact = _document_issues(reader.lines, expected, matching, state)
     count = len(expected.rows) + len(expected.linked)
-    return _report(count, intact, state, read_as, records, reader.issues + issues)
+    return _report(count, intact, state, read_as, records, reader.with_source_lines(reader.issues + issues))
 
 
 def _state(complete: bool | ResultState) -> ResultState:
@@ -2433,7 +2459,8 @@ def _audit_lines(
             )
     left_out = any(issue.kind == "missing_row" for issue in issues)
     issues.extend(_completeness(reader.lines, used, state, left_out=left_out))
-    return _report(len(expected), len(in_order), state, read_as, "text", reader.issues + issues)
+    issues = reader.with_source_lines(reader.issues + issues)
+    return _report(len(expected), len(in_order), state, read_as, "text", issues)
 
 
 # ------------------------------------------------------------------------------------------------------------ audit

@@ -5,7 +5,8 @@ kept, as a host that renders HTML would show it, and the resulting HTML is parse
 through `selectolax`), as a browser would build it. The visible text of every block is then read from that tree:
 the text of raw HTML (a comment, an element the renderer never writes, or one of its own with an attribute it never
 gives) is not visible, a line break tag (`<br>`) is a hard line break at a line's end and a space inside a line or a
-cell, an entity is what the HTML parser decodes it to, a list is numbered as the renderer numbers it.
+cell (the audit first ends a line after such a tag where the renderer draws the same: `split_at_line_breaks`), an
+entity is what the HTML parser decodes it to, a list is numbered as the renderer numbers it.
 
 Only what every CommonMark renderer shows alike is certain. Each construct whose visible text depends on the
 renderer, its options, style sheets or attributes (raw HTML, images, link titles, struck-through text, text that no
@@ -36,7 +37,15 @@ import cmarkgfm  # pyright: ignore[reportMissingTypeStubs]
 from cmarkgfm.cmark import Options  # pyright: ignore[reportMissingTypeStubs]
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-__all__ = ["MAX_RAW_HTML", "BlockKind", "ShownLine", "TranscriptView", "Uncertain", "read_markdown"]
+__all__ = [
+    "MAX_RAW_HTML",
+    "BlockKind",
+    "ShownLine",
+    "TranscriptView",
+    "Uncertain",
+    "read_markdown",
+    "split_at_line_breaks",
+]
 
 BlockKind: TypeAlias = Literal["heading", "paragraph", "item", "row", "header", "code"]
 """The block a visible line belongs to: a heading, a paragraph, a list item's text, a table row, a table's header
@@ -78,7 +87,10 @@ visible line) and a task list's check box (drawn as `[x]` or `[ ]`)."""
 _HARD_BREAK = "\x00"
 """Where a hard break is, in the text of a block (cmark-gfm never puts U+0000 in its output)."""
 _BREAK_INSIDE_LINE = re.compile("\x00(?=[^\n])")
-"""A line break tag inside a source line: the audit reads a source line as one line, so it parts words as a space."""
+"""A line break tag inside a source line (one `split_at_line_breaks` could not end the line after): a visible line
+is read as one source line, so it parts words as a space."""
+_BREAK_BEFORE_TEXT = re.compile(r"(<br[ \t]*/?>)[ \t]*(?=[^ \t\r\n])", re.IGNORECASE)
+_AFTER_BREAK_ELEMENT = re.compile(r"(<br[ \t]*/?>)[ \t\n]+", re.IGNORECASE)
 _LINE_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
 _TAG_START = re.compile(r"<[A-Za-z/!?]")
 """Raw HTML a renderer that keeps it draws as a hard line break and one that escapes it as the tag: either way, the
@@ -664,6 +676,33 @@ def read_markdown(text: str) -> TranscriptView:
     walker.view.uncertain = sorted(first_by_line.values(), key=lambda item: item.line)
     walker.view.lines.sort(key=lambda line: line.number)  # an item's text after its block is found before it
     return walker.view
+
+
+def split_at_line_breaks(text: str) -> tuple[str, list[int]] | None:
+    """`text` with its line ended after each line break tag that text follows on the same line, as a reader sees it
+    drawn (`Cash: 100<br>Bank: 200` is two lines), and the source line each line of it comes from; or None when
+    there is no such tag or ending the lines would change what the renderer draws.
+
+    Lines holding a `|` (a table row, whose cell a tag only breaks) are left as they are. The renderer decides the
+    rest: the split text must render to the same HTML as `text` but for white space after a line break element,
+    which a browser does not draw at the start of a line. Otherwise (a tag in a code span or a code block, a line
+    the split would start a list or a heading with) nothing is split."""
+    if _BREAK_BEFORE_TEXT.search(text) is None:
+        return None
+    lines = text.split("\n")
+    split: list[str] = []
+    origin: list[int] = []
+    for number, line in enumerate(lines):
+        pieces = [line]
+        if "<" in line and "|" not in line and _BREAK_BEFORE_TEXT.search(line):
+            pieces = _BREAK_BEFORE_TEXT.sub("\\1\n", line).split("\n")
+        split += pieces
+        origin += [number] * len(pieces)
+    if len(split) == len(lines):
+        return None
+    rewritten = "\n".join(split)
+    drawn, drawn_split = (_AFTER_BREAK_ELEMENT.sub(r"\1", _html(source, _UNSAFE)) for source in (text, rewritten))
+    return (rewritten, origin) if drawn == drawn_split else None
 
 
 def _decodes_a_line_break(text: str) -> bool:
