@@ -2767,17 +2767,31 @@ def test_records_parted_by_a_line_break_tag_inside_a_line_are_lines_of_their_own
     assert _style_kinds(repeated) == ["duplicated_row"]
 
 
-def test_a_line_run_on_among_records_is_reported_when_it_invents_or_repeats_one() -> None:
-    """Records on lines a renderer runs together are shown, one run of text; a line among them is in that run."""
-    assert audit_document("## Fees\n\nCash: 100 EUR\nBank: 200 EUR\nboth paid.", FEES).clean  # the end of a sentence
-    invented = audit_document("## Fees\n\nCash: 100 EUR\nLoan: 5 EUR\nBank: 200 EUR", FEES)
-    assert [(issue.kind, issue.line) for issue in invented.issues] == [("fabricated_row", 4)]
+def test_a_line_run_on_among_records_is_reported_when_it_repeats_one() -> None:
+    """Records on lines a renderer runs together are shown, one run of text; a line among them that repeats one is
+    a repeat, while other words run on there are the host's sentence."""
+    for sentence in ("The fees are\nCash: 100 EUR\nand\nBank: 200 EUR", "Cash: 100 EUR\n(paid in May)\nBank: 200 EUR"):
+        assert audit_document(f"## Fees\n\n{sentence}", FEES).clean, sentence
     for repeated in ("Cash: 100 EUR\nCash: 100 EUR\nBank: 200 EUR", "Cash: 100 EUR\nBank: 200 EUR\nBank: 200 EUR"):
         assert _style_kinds(audit_document(f"## Fees\n\n{repeated}", FEES)) == ["duplicated_row"], repeated
     # In a list, a line after a hard break comments on its item's record, or repeats one.
     assert audit_document("## Fees\n\n- Cash: 100 EUR  \n  (paid)\n- Bank: 200 EUR", FEES).clean
     again = audit_document("## Fees\n\n- Cash: 100 EUR  \n  Cash: 100 EUR\n- Bank: 200 EUR", FEES)
     assert [(issue.kind, issue.line) for issue in again.issues] == [("duplicated_row", 4)]
+
+
+@pytest.mark.parametrize(
+    "elsewhere",
+    ["Use `<br>` here.", "```\nx<br>y\n```", "x<br>- y"],
+)
+def test_a_line_break_tag_elsewhere_shown_as_written_or_left_in_its_line_changes_no_other_line(elsewhere: str) -> None:
+    assert audit_document(f"## Fees\n\nCash: 100 EUR<br>Bank: 200 EUR\n\n{elsewhere}", FEES).clean
+
+
+def test_what_a_line_ended_by_a_tag_hides_is_reported_once_on_its_transcript_line() -> None:
+    for shown, kind in (("~~Cash: 100 EUR<br>Bank: 200 EUR~~", "unverifiable"), ("a\u202e<br>b", "hidden_content")):
+        report = audit_document(f"## Fees\n\n{shown}", FEES)
+        assert [(issue.kind, issue.line) for issue in report.issues if issue.line is not None] == [(kind, 3)]
 
 
 @pytest.mark.parametrize(

@@ -56,6 +56,8 @@ def _result(document: Document) -> dict[str, Any]:
 def _text(element: Any) -> str:
     """The visible text of an element of html5lib's tree (comments, hidden and raw-text elements show nothing)."""
     tag = element.tag.removeprefix(_XHTML) if isinstance(element.tag, str) else None
+    if tag == "br":
+        return "\n" + (element.tail or "")  # a browser starts a line there
     if tag is None or tag in _NOT_SHOWN or "hidden" in element.attrib or tag == "img":
         return element.tail or ""
     if tag == "details" and "open" not in element.attrib:

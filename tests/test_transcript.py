@@ -397,6 +397,13 @@ def test_a_line_is_ended_after_a_line_break_tag_that_text_follows_where_the_rend
     assert split_at_line_breaks("| a<br>b | c |\n| - | - |") is None  # a cell: the row stays one line
     for drawn_otherwise in ("`a<br>b`", "    a<br>b", "a<br>- b", "a<br># b", "<br>b", "# a<br>b", "a<br>1. b"):
         assert split_at_line_breaks(drawn_otherwise) is None, drawn_otherwise
+    # A line left as it is, where a tag shows as written or parts cells, leaves the others to be split.
+    for kept in ("| a<br>b | c |\n| - | - |", "`a<br>b` c", "```\na<br>b\n```", "    a<br>b"):
+        lines = kept.count("\n") + 1
+        assert split_at_line_breaks(f"{kept}\n\nx<br>y") == (
+            f"{kept}\n\nx<br>\ny",
+            [*range(lines + 2), lines + 1],
+        ), kept
 
 
 def test_raw_html_in_the_header_row_of_a_table_that_interrupts_a_paragraph_is_found() -> None:

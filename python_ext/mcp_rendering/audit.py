@@ -554,13 +554,21 @@ class _Reader:
         return number if self.origin is None else self.origin[number]
 
     def with_source_lines(self, issues: list[Issue]) -> list[Issue]:
-        """`issues` placed on the transcript's own lines, not the reading's."""
+        """`issues` placed on the transcript's own lines, not the reading's: of the lines a tag ended, what one shows
+        or hides is the transcript line's, reported once (as a line of the reading is)."""
         if self.origin is None:
             return issues
-        return [
-            issue if issue.line is None else dataclasses.replace(issue, line=self.in_source(issue.line - 1) + 1)
-            for issue in issues
-        ]
+        placed: list[Issue] = []
+        seen: set[tuple[IssueKind, int | None]] = set()
+        for issue in issues:
+            if issue.line is not None:
+                issue = dataclasses.replace(issue, line=self.in_source(issue.line - 1) + 1)
+                if issue.kind in ("hidden_content", "unverifiable"):
+                    if (issue.kind, issue.line) in seen:
+                        continue
+                    seen.add((issue.kind, issue.line))
+            placed.append(issue)
+        return placed
 
     def _hide_reordered_digits(
         self, paragraphs: Iterable[_BidiParagraph], hiding: set[int], reported: Collection[int] = ()
@@ -599,8 +607,7 @@ class _Reader:
                 opener = -1
             elif opener >= 0 and number not in hiding:
                 hiding.add(number)
-                detail = f"a bidi control on line {self.in_source(opener) + 1} reorders the text of this line"
-                detail += ", in its paragraph"
+                detail = f"a bidi control on line {opener + 1} reorders the text of this line, in its paragraph"
                 self.issues.append(Issue("hidden_content", detail, line=number + 1))
             if number in hiding and not _BIDI_OPENERS.isdisjoint(line):
                 opener = number
@@ -1681,7 +1688,7 @@ class _Matcher:
             elif line.kind == "table":
                 unmatched.append(line.number)
                 self._index_for_alterations(line.number, candidates)
-            elif line.kind == "item" or (line.kind == "prose" and line.list_block >= 0):
+            elif line.kind == "item" or (line.kind == "prose" and not line.continues and line.list_block >= 0):
                 unmatched.append(line.number)  # fabricated if its list shows records, unless it was altered
         duplicates: set[int] = set()
         in_order = self._assign(showings, duplicates)
@@ -2067,14 +2074,11 @@ def _added_lines(matching: _Matching, lines_by_number: Mapping[int, _Line], titl
 
 
 def _inside_records(line: _Line, paragraph_span: Mapping[int, tuple[int, int]], repeats: bool) -> bool:
-    """A line of prose below a record of its paragraph, of its own (after a hard break) or one that `repeats` a
-    record; run on from the line before, between two records of its paragraph: a record-shaped line. A paragraph's
-    first lines, above its records, may be the host's introduction, and a line run on after its last record the
-    end of the host's sentence."""
-    span = paragraph_span.get(line.list_block) if line.list_block >= 0 else None
-    if span is None:
-        return False
-    return span[0] < line.number < span[1] if line.continues and not repeats else span[0] < line.number
+    """A line of prose below a record of its paragraph, of its own (after a hard break) or, run on from the line
+    before, one that `repeats` a record: a record-shaped line. A paragraph's first lines, above its records, may be
+    the host's introduction, and a line run on the host's sentence."""
+    span = paragraph_span.get(line.list_block) if line.list_block >= 0 and (repeats or not line.continues) else None
+    return span is not None and span[0] < line.number
 
 
 def _section_titles(

@@ -89,8 +89,13 @@ _HARD_BREAK = "\x00"
 _BREAK_INSIDE_LINE = re.compile("\x00(?=[^\n])")
 """A line break tag inside a source line (one `split_at_line_breaks` could not end the line after): a visible line
 is read as one source line, so it parts words as a space."""
-_BREAK_BEFORE_TEXT = re.compile(r"(<br[ \t]*/?>)[ \t]*(?=[^ \t\r\n])", re.IGNORECASE)
+_BREAK_BEFORE_TEXT = re.compile(
+    r"(<br[ \t]*/?>)[ \t]*(?=[^ \t\r\n0-9*#>=~`|<+-]|\*[^ \t\r\n]|[0-9]+(?![0-9]*[.)]))", re.IGNORECASE
+)
+"""A line break tag with text after it on its line that starts no block of its own on a line (a list marker, a
+heading, a quote, a fence, a table row, an underline, HTML)."""
 _AFTER_BREAK_ELEMENT = re.compile(r"(<br[ \t]*/?>)[ \t\n]+", re.IGNORECASE)
+_POSITION_ATTRIBUTE = re.compile(r' data-sourcepos="[0-9:-]*"')
 _LINE_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
 _TAG_START = re.compile(r"<[A-Za-z/!?]")
 """Raw HTML a renderer that keeps it draws as a hard line break and one that escapes it as the tag: either way, the
@@ -683,26 +688,38 @@ def split_at_line_breaks(text: str) -> tuple[str, list[int]] | None:
     drawn (`Cash: 100<br>Bank: 200` is two lines), and the source line each line of it comes from; or None when
     there is no such tag or ending the lines would change what the renderer draws.
 
-    Lines holding a `|` (a table row, whose cell a tag only breaks) are left as they are. The renderer decides the
-    rest: the split text must render to the same HTML as `text` but for white space after a line break element,
-    which a browser does not draw at the start of a line. Otherwise (a tag in a code span or a code block, a line
-    the split would start a list or a heading with) nothing is split."""
+    Left as they are: lines of a code block, lines holding a `|` (a table row, whose cell a tag only breaks) or a
+    backtick (a code span, which shows the tag), and a tag followed by what would start a block (`- b`, `# b`).
+    The renderer decides the rest: the split text must render to the same HTML as `text` but for white space after
+    a line break element, which a browser does not draw at the start of a line; otherwise nothing is split."""
     if _BREAK_BEFORE_TEXT.search(text) is None:
         return None
+    drawn = _html(text, _RENDER_OPTIONS)
+    in_code = bytearray(text.count("\n") + 1)
+    if "<pre" in drawn:
+        for block in LexborHTMLParser(drawn).css("pre"):
+            span = _start_end(block)
+            if span is not None:
+                in_code[span[0] : span[1] + 1] = b"\x01" * (span[1] + 1 - span[0])
     lines = text.split("\n")
     split: list[str] = []
     origin: list[int] = []
     for number, line in enumerate(lines):
         pieces = [line]
-        if "<" in line and "|" not in line and _BREAK_BEFORE_TEXT.search(line):
+        if "<" in line and not in_code[number] and "|" not in line and "`" not in line:
             pieces = _BREAK_BEFORE_TEXT.sub("\\1\n", line).split("\n")
         split += pieces
         origin += [number] * len(pieces)
     if len(split) == len(lines):
         return None
     rewritten = "\n".join(split)
-    drawn, drawn_split = (_AFTER_BREAK_ELEMENT.sub(r"\1", _html(source, _UNSAFE)) for source in (text, rewritten))
-    return (rewritten, origin) if drawn == drawn_split else None
+    return (rewritten, origin) if _drawn_alike(drawn) == _drawn_alike(_html(rewritten, _RENDER_OPTIONS)) else None
+
+
+def _drawn_alike(html: str) -> str:
+    """`html` without what does not change what a browser draws: the renderer's source positions, and white space
+    after a line break element (at the start of a line)."""
+    return _AFTER_BREAK_ELEMENT.sub(r"\1", _POSITION_ATTRIBUTE.sub("", html))
 
 
 def _decodes_a_line_break(text: str) -> bool:
