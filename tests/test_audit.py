@@ -2774,6 +2774,14 @@ def test_a_line_run_on_among_records_is_reported_when_it_repeats_one() -> None:
         assert audit_document(f"## Fees\n\n{sentence}", FEES).clean, sentence
     for repeated in ("Cash: 100 EUR\nCash: 100 EUR\nBank: 200 EUR", "Cash: 100 EUR\nBank: 200 EUR\nBank: 200 EUR"):
         assert _style_kinds(audit_document(f"## Fees\n\n{repeated}", FEES)) == ["duplicated_row"], repeated
+    # A repeat is a repeat wherever it is: in another paragraph or list, which then holds records.
+    for again in (
+        "Cash: 100 EUR<br>Bank: 200 EUR",
+        "Cash: 100 EUR  \nBank: 200 EUR",
+        "- Cash: 100 EUR\n- Bank: 200 EUR",
+    ):
+        twice = audit_document(f"## Fees\n\n{again}\n\nIn short:\n\n{again.replace('Bank: 200', 'Loan: 5')}", FEES)
+        assert _style_kinds(twice) == ["duplicated_row", "fabricated_row"], again
     # In a list, a line after a hard break comments on its item's record, or repeats one.
     assert audit_document("## Fees\n\n- Cash: 100 EUR  \n  (paid)\n- Bank: 200 EUR", FEES).clean
     again = audit_document("## Fees\n\n- Cash: 100 EUR  \n  Cash: 100 EUR\n- Bank: 200 EUR", FEES)

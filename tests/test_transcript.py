@@ -397,6 +397,13 @@ def test_a_line_is_ended_after_a_line_break_tag_that_text_follows_where_the_rend
     assert split_at_line_breaks("| a<br>b | c |\n| - | - |") is None  # a cell: the row stays one line
     for drawn_otherwise in ("`a<br>b`", "    a<br>b", "a<br>- b", "a<br># b", "<br>b", "# a<br>b", "a<br>1. b"):
         assert split_at_line_breaks(drawn_otherwise) is None, drawn_otherwise
+    # Within a line: not a tag in a code span, nor one with nothing before it; a heading stays one line.
+    assert split_at_line_breaks("a `x<br>y` b<br>c") == ("a `x<br>y` b<br>\nc", [0, 0])
+    assert split_at_line_breaks("`Cash`: 1<br>`Bank`: 2") == ("`Cash`: 1<br>\n`Bank`: 2", [0, 0])
+    assert split_at_line_breaks("<br>Thanks\n# Fees<br>x\n\na<br>b") == (
+        "<br>Thanks\n# Fees<br>x\n\na<br>\nb",
+        [0, 1, 2, 3, 3],
+    )
     # A line left as it is, where a tag shows as written or parts cells, leaves the others to be split.
     for kept in ("| a<br>b | c |\n| - | - |", "`a<br>b` c", "```\na<br>b\n```", "    a<br>b"):
         lines = kept.count("\n") + 1
@@ -404,6 +411,18 @@ def test_a_line_is_ended_after_a_line_break_tag_that_text_follows_where_the_rend
             f"{kept}\n\nx<br>\ny",
             [*range(lines + 2), lines + 1],
         ), kept
+
+
+def test_code_blocks_are_found_for_the_split_without_the_html_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read from the renderer's HTML as written, before the cap on raw HTML that keeps the parser's cost bounded."""
+
+    def refuse(*_: object) -> None:
+        raise AssertionError("the HTML parser was called")
+
+    monkeypatch.setattr("mcp_rendering.transcript.LexborHTMLParser", refuse)
+    shown = "```\nx<br>y\n```\n\n- a\n\n      c<br>d\n\ne<br>f" + "\n\na<div><b>" * 100
+    split = split_at_line_breaks(shown)
+    assert split is not None and split[0].startswith("```\nx<br>y\n```\n\n- a\n\n      c<br>d\n\ne<br>\nf")
 
 
 def test_raw_html_in_the_header_row_of_a_table_that_interrupts_a_paragraph_is_found() -> None:

@@ -2042,42 +2042,47 @@ def _linked_issues(records: _Records, matching: _Matching) -> list[Issue]:
 
 def _added_lines(matching: _Matching, lines_by_number: Mapping[int, _Line], title_lines: set[int]) -> list[Issue]:
     """The record-shaped lines that show no record (fabricated) or one already shown (duplicated): a table line, an
-    item of a list whose items show records, a line of prose of its own below a record of its paragraph."""
-    shown_lines = [*(n for n in matching.assigned if n >= 0), *(line for _, line in matching.altered.values())]
-    lists_with_rows = {lines_by_number[line].list_block for line in shown_lines if lines_by_number[line].kind == "item"}
+    item of a list whose items show records, a line of prose of its own below a record of its paragraph; and any
+    line that repeats a record, wherever it is."""
+    duplicates = matching.duplicates
+    # Lines that show a record, or repeat one: a list or a paragraph holding one is of records.
+    with_records = [
+        *(n for n in matching.assigned if n >= 0),
+        *(line for _, line in matching.altered.values()),
+        *duplicates,
+    ]
+    lists_with_rows = {
+        lines_by_number[line].list_block for line in with_records if lines_by_number[line].kind == "item"
+    }
     paragraph_span: dict[int, tuple[int, int]] = {}  # a paragraph of records: its first and last record lines
-    for line in shown_lines:
+    for line in with_records:
         shown = lines_by_number[line]
         if shown.kind == "prose" and shown.list_block >= 0:
             first, last = paragraph_span.get(shown.list_block, (line, line))
             paragraph_span[shown.list_block] = (min(first, line), max(last, line))
-    duplicates = matching.duplicates
     issues: list[Issue] = []
     for number in matching.unmatched:
         if matching.used[number]:
             continue
         line = lines_by_number[number]
-        repeats = number in duplicates
-        if number in title_lines and not repeats:
-            continue
-        if line.kind == "item" and line.list_block not in lists_with_rows and not repeats:
-            continue  # an item that shows no record, in a list of none: the host's own prose
-        # A line of an item after a hard break may comment on its record; one that repeats a record does not.
-        in_list_of_rows = repeats and line.list_block in lists_with_rows
-        if line.kind == "prose" and not (in_list_of_rows or _inside_records(line, paragraph_span, repeats)):
-            continue
-        if repeats:
+        if number in duplicates:
             issues.append(Issue("duplicated_row", f"{_quote(line.view)} shows a record again", line=number + 1))
-        else:
-            issues.append(Issue("fabricated_row", f"{_quote(line.view)} stands for no record", line=number + 1))
+            continue
+        if number in title_lines:
+            continue
+        if line.kind == "item" and line.list_block not in lists_with_rows:
+            continue  # an item that shows no record, in a list of none: the host's own prose
+        if line.kind == "prose" and not _inside_records(line, paragraph_span):
+            continue
+        issues.append(Issue("fabricated_row", f"{_quote(line.view)} stands for no record", line=number + 1))
     return issues
 
 
-def _inside_records(line: _Line, paragraph_span: Mapping[int, tuple[int, int]], repeats: bool) -> bool:
-    """A line of prose below a record of its paragraph, of its own (after a hard break) or, run on from the line
-    before, one that `repeats` a record: a record-shaped line. A paragraph's first lines, above its records, may be
-    the host's introduction, and a line run on the host's sentence."""
-    span = paragraph_span.get(line.list_block) if line.list_block >= 0 and (repeats or not line.continues) else None
+def _inside_records(line: _Line, paragraph_span: Mapping[int, tuple[int, int]]) -> bool:
+    """A line of prose of its own (not run on: after a hard break) below a record of its paragraph: a
+    record-shaped line. A paragraph's first lines, above its records, may be the host's introduction, and a line
+    run on the host's sentence."""
+    span = paragraph_span.get(line.list_block) if line.list_block >= 0 and not line.continues else None
     return span is not None and span[0] < line.number
 
 

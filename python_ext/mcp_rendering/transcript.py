@@ -90,12 +90,14 @@ _BREAK_INSIDE_LINE = re.compile("\x00(?=[^\n])")
 """A line break tag inside a source line (one `split_at_line_breaks` could not end the line after): a visible line
 is read as one source line, so it parts words as a space."""
 _BREAK_BEFORE_TEXT = re.compile(
-    r"(<br[ \t]*/?>)[ \t]*(?=[^ \t\r\n0-9*#>=~`|<+-]|\*[^ \t\r\n]|[0-9]+(?![0-9]*[.)]))", re.IGNORECASE
+    r"(<br[ \t]*/?>)[ \t]*(?=[^ \t\r\n0-9*#>=~`|<+-]|\*[^ \t\r\n]|`(?!``)|~(?!~~)|[0-9]+(?![0-9]*[.)]))",
+    re.IGNORECASE,
 )
 """A line break tag with text after it on its line that starts no block of its own on a line (a list marker, a
 heading, a quote, a fence, a table row, an underline, HTML)."""
 _AFTER_BREAK_ELEMENT = re.compile(r"(<br[ \t]*/?>)[ \t\n]+", re.IGNORECASE)
 _POSITION_ATTRIBUTE = re.compile(r' data-sourcepos="[0-9:-]*"')
+_CODE_BLOCK = re.compile(r'<pre data-sourcepos="([0-9:-]*)"')
 _LINE_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
 _TAG_START = re.compile(r"<[A-Za-z/!?]")
 """Raw HTML a renderer that keeps it draws as a hard line break and one that escapes it as the tag: either way, the
@@ -688,32 +690,46 @@ def split_at_line_breaks(text: str) -> tuple[str, list[int]] | None:
     drawn (`Cash: 100<br>Bank: 200` is two lines), and the source line each line of it comes from; or None when
     there is no such tag or ending the lines would change what the renderer draws.
 
-    Left as they are: lines of a code block, lines holding a `|` (a table row, whose cell a tag only breaks) or a
-    backtick (a code span, which shows the tag), and a tag followed by what would start a block (`- b`, `# b`).
+    Left as they are: lines of a code block, lines holding a `|` (a table row, whose cell a tag only breaks), ATX
+    headings, a tag in a code span, one with nothing before it on its line, and one followed by what would start a
+    block (`- b`, `# b`).
     The renderer decides the rest: the split text must render to the same HTML as `text` but for white space after
     a line break element, which a browser does not draw at the start of a line; otherwise nothing is split."""
     if _BREAK_BEFORE_TEXT.search(text) is None:
         return None
     drawn = _html(text, _RENDER_OPTIONS)
     in_code = bytearray(text.count("\n") + 1)
-    if "<pre" in drawn:
-        for block in LexborHTMLParser(drawn).css("pre"):
-            span = _start_end(block)
-            if span is not None:
-                in_code[span[0] : span[1] + 1] = b"\x01" * (span[1] + 1 - span[0])
+    for block in _CODE_BLOCK.finditer(drawn):  # found in the renderer's HTML as written: no parser, linear
+        first, last = _lines_of(block.group(1))
+        if 0 <= first <= last:
+            in_code[first : last + 1] = b"\x01" * (last + 1 - first)
     lines = text.split("\n")
     split: list[str] = []
     origin: list[int] = []
     for number, line in enumerate(lines):
         pieces = [line]
-        if "<" in line and not in_code[number] and "|" not in line and "`" not in line:
-            pieces = _BREAK_BEFORE_TEXT.sub("\\1\n", line).split("\n")
+        if "<" in line and not in_code[number] and "|" not in line and not _ATX.match(line.lstrip(" \t")):
+            pieces = _ended_after_tags(line)
         split += pieces
         origin += [number] * len(pieces)
     if len(split) == len(lines):
         return None
     rewritten = "\n".join(split)
     return (rewritten, origin) if _drawn_alike(drawn) == _drawn_alike(_html(rewritten, _RENDER_OPTIONS)) else None
+
+
+def _ended_after_tags(line: str) -> list[str]:
+    """`line` ended after each line break tag with text after it, but for a tag with nothing before it on the line
+    (ended there, the line would show nothing, or open an HTML block) and one in a code span (after an odd number of
+    backticks: the span shows it)."""
+    pieces: list[str] = []
+    start = 0
+    for tag in _BREAK_BEFORE_TEXT.finditer(line):
+        if line[: tag.start()].strip(" \t") and not line.count("`", 0, tag.start()) % 2:
+            pieces.append(line[start : tag.end(1)])
+            start = tag.end()
+    pieces.append(line[start:])
+    return pieces
 
 
 def _drawn_alike(html: str) -> str:
