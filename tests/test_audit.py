@@ -2774,14 +2774,15 @@ def test_a_line_run_on_among_records_is_reported_when_it_repeats_one() -> None:
         assert audit_document(f"## Fees\n\n{sentence}", FEES).clean, sentence
     for repeated in ("Cash: 100 EUR\nCash: 100 EUR\nBank: 200 EUR", "Cash: 100 EUR\nBank: 200 EUR\nBank: 200 EUR"):
         assert _style_kinds(audit_document(f"## Fees\n\n{repeated}", FEES)) == ["duplicated_row"], repeated
-    # A repeat is a repeat wherever it is: in another paragraph or list, which then holds records.
+    # A repeat is a repeat wherever it is, in another paragraph or list too; the words around a recap are the host's.
     for again in (
         "Cash: 100 EUR<br>Bank: 200 EUR",
         "Cash: 100 EUR  \nBank: 200 EUR",
         "- Cash: 100 EUR\n- Bank: 200 EUR",
     ):
-        twice = audit_document(f"## Fees\n\n{again}\n\nIn short:\n\n{again.replace('Bank: 200', 'Loan: 5')}", FEES)
-        assert _style_kinds(twice) == ["duplicated_row", "fabricated_row"], again
+        recap = again.replace("Cash: 100 EUR", "Total of both: 300 EUR")
+        twice = audit_document(f"## Fees\n\n{again}\n\nIn short:\n\n{recap}", FEES)
+        assert [(issue.kind, issue.line) for issue in twice.issues] == [("duplicated_row", 7 + 2 * again.count("\n"))]
     # In a list, a line after a hard break comments on its item's record, or repeats one.
     assert audit_document("## Fees\n\n- Cash: 100 EUR  \n  (paid)\n- Bank: 200 EUR", FEES).clean
     again = audit_document("## Fees\n\n- Cash: 100 EUR  \n  Cash: 100 EUR\n- Bank: 200 EUR", FEES)
@@ -2790,7 +2791,7 @@ def test_a_line_run_on_among_records_is_reported_when_it_repeats_one() -> None:
 
 @pytest.mark.parametrize(
     "elsewhere",
-    ["Use `<br>` here.", "```\nx<br>y\n```", "x<br>- y"],
+    ["Use `<br>` here.", "```\nx<br>y\n```", "x<br>- y", "Write \\<br>x to break a line."],
 )
 def test_a_line_break_tag_elsewhere_shown_as_written_or_left_in_its_line_changes_no_other_line(elsewhere: str) -> None:
     assert audit_document(f"## Fees\n\nCash: 100 EUR<br>Bank: 200 EUR\n\n{elsewhere}", FEES).clean

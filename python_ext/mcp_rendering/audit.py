@@ -2043,19 +2043,13 @@ def _linked_issues(records: _Records, matching: _Matching) -> list[Issue]:
 def _added_lines(matching: _Matching, lines_by_number: Mapping[int, _Line], title_lines: set[int]) -> list[Issue]:
     """The record-shaped lines that show no record (fabricated) or one already shown (duplicated): a table line, an
     item of a list whose items show records, a line of prose of its own below a record of its paragraph; and any
-    line that repeats a record, wherever it is."""
+    line that repeats a record, wherever it is (a recap of records repeats them; the lines around it are the host's
+    words)."""
     duplicates = matching.duplicates
-    # Lines that show a record, or repeat one: a list or a paragraph holding one is of records.
-    with_records = [
-        *(n for n in matching.assigned if n >= 0),
-        *(line for _, line in matching.altered.values()),
-        *duplicates,
-    ]
-    lists_with_rows = {
-        lines_by_number[line].list_block for line in with_records if lines_by_number[line].kind == "item"
-    }
+    shown_lines = [*(n for n in matching.assigned if n >= 0), *(line for _, line in matching.altered.values())]
+    lists_with_rows = {lines_by_number[line].list_block for line in shown_lines if lines_by_number[line].kind == "item"}
     paragraph_span: dict[int, tuple[int, int]] = {}  # a paragraph of records: its first and last record lines
-    for line in with_records:
+    for line in shown_lines:
         shown = lines_by_number[line]
         if shown.kind == "prose" and shown.list_block >= 0:
             first, last = paragraph_span.get(shown.list_block, (line, line))

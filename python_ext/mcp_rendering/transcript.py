@@ -720,12 +720,13 @@ def split_at_line_breaks(text: str) -> tuple[str, list[int]] | None:
 
 def _ended_after_tags(line: str) -> list[str]:
     """`line` ended after each line break tag with text after it, but for a tag with nothing before it on the line
-    (ended there, the line would show nothing, or open an HTML block) and one in a code span (after an odd number of
-    backticks: the span shows it)."""
+    (ended there, the line would show nothing, or open an HTML block), one in a code span (after an odd number of
+    backticks: the span shows it) and one written out after a backslash."""
     pieces: list[str] = []
     start = 0
     for tag in _BREAK_BEFORE_TEXT.finditer(line):
-        if line[: tag.start()].strip(" \t") and not line.count("`", 0, tag.start()) % 2:
+        before = line[: tag.start()]
+        if before.strip(" \t") and not before.endswith("\\") and not before.count("`") % 2:
             pieces.append(line[start : tag.end(1)])
             start = tag.end()
     pieces.append(line[start:])
