@@ -2791,10 +2791,17 @@ def test_a_line_run_on_among_records_is_reported_when_it_repeats_one() -> None:
 
 @pytest.mark.parametrize(
     "elsewhere",
-    ["Use `<br>` here.", "```\nx<br>y\n```", "x<br>- y", "Write \\<br>x to break a line."],
+    ["Use `<br>` here.", "Use ``a<br> x`` here.", "```\nx<br>y\n```", "x<br>- y", "Write \\<br>x to break a line."],
 )
 def test_a_line_break_tag_elsewhere_shown_as_written_or_left_in_its_line_changes_no_other_line(elsewhere: str) -> None:
     assert audit_document(f"## Fees\n\nCash: 100 EUR<br>Bank: 200 EUR\n\n{elsewhere}", FEES).clean
+
+
+def test_a_construct_reaching_past_the_last_line_is_reported_on_the_last_line() -> None:
+    """A line break the renderer decodes at the end of raw HTML would place it past the transcript's end."""
+    for shown in ("a<span>&#10;", "a<br>b<span>&#10;"):
+        report = audit_document(shown, FEES)
+        assert {issue.line for issue in report.issues if issue.kind == "unverifiable"} == {1}, shown
 
 
 def test_what_a_line_ended_by_a_tag_hides_is_reported_once_on_its_transcript_line() -> None:

@@ -404,6 +404,7 @@ def test_a_line_is_ended_after_a_line_break_tag_that_text_follows_where_the_rend
         "<br>Thanks\n# Fees<br>x\n\na<br>\nb",
         [0, 1, 2, 3, 3],
     )
+    assert split_at_line_breaks("``a<br>b`` c<br>d ``e`` `f<br>g") == ("``a<br>b`` c<br>\nd ``e`` `f<br>\ng", [0, 0, 0])
     # A line left as it is, where a tag shows as written or parts cells, leaves the others to be split.
     for kept in ("| a<br>b | c |\n| - | - |", "`a<br>b` c", "```\na<br>b\n```", "    a<br>b"):
         lines = kept.count("\n") + 1
@@ -411,6 +412,29 @@ def test_a_line_is_ended_after_a_line_break_tag_that_text_follows_where_the_rend
             f"{kept}\n\nx<br>\ny",
             [*range(lines + 2), lines + 1],
         ), kept
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "a<br>- b",
+        "a<br>+ b",
+        "a<br>* b",
+        "a<br># b",
+        "a<br>> b",
+        "a<br>=",
+        "a<br>1) b",
+        "a<br>123456789. b",
+        "a<br>~~~",
+        "a<br>```",
+        "a<br><div>b</div>",
+        "a<br>| b |",
+    ],
+)
+def test_a_tag_followed_by_what_would_start_a_block_is_left_in_its_line_and_the_others_are_split(kept: str) -> None:
+    """Ended there, the line would start a block of its own: the renderer would draw it otherwise."""
+    assert split_at_line_breaks(f"{kept}\n\nx<br>y") == (f"{kept}\n\nx<br>\ny", [0, 1, 2, 2])
+    assert split_at_line_breaks("a<br>1234567890. b") == ("a<br>\n1234567890. b", [0, 0])  # no list marker
 
 
 def test_code_blocks_are_found_for_the_split_without_the_html_parser(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -90,11 +90,12 @@ _BREAK_INSIDE_LINE = re.compile("\x00(?=[^\n])")
 """A line break tag inside a source line (one `split_at_line_breaks` could not end the line after): a visible line
 is read as one source line, so it parts words as a space."""
 _BREAK_BEFORE_TEXT = re.compile(
-    r"(<br[ \t]*/?>)[ \t]*(?=[^ \t\r\n0-9*#>=~`|<+-]|\*[^ \t\r\n]|`(?!``)|~(?!~~)|[0-9]+(?![0-9]*[.)]))",
+    r"(<br[ \t]*/?>)[ \t]*(?=[^ \t\r\n0-9*#>=~`<+-]|\*[^ \t\r\n]|`(?!``)|~(?!~~)|[0-9](?![0-9]{0,8}[.)]))",
     re.IGNORECASE,
 )
 """A line break tag with text after it on its line that starts no block of its own on a line (a list marker, a
-heading, a quote, a fence, a table row, an underline, HTML)."""
+heading, a quote, a fence, an underline, HTML; an ordered list's marker has at most nine digits)."""
+_BACKTICKS = re.compile("`+")
 _AFTER_BREAK_ELEMENT = re.compile(r"(<br[ \t]*/?>)[ \t\n]+", re.IGNORECASE)
 _POSITION_ATTRIBUTE = re.compile(r' data-sourcepos="[0-9:-]*"')
 _CODE_BLOCK = re.compile(r'<pre data-sourcepos="([0-9:-]*)"')
@@ -320,7 +321,8 @@ class _Walker:
         return self.inline_text(list(node.iter(include_text=True)), line)
 
     def uncertain(self, line: int, what: str) -> None:
-        self.view.uncertain.append(Uncertain(line, what))
+        # A construct that ends with a line break the renderer decodes reaches past the last line: it is on the last.
+        self.view.uncertain.append(Uncertain(min(line, len(self.source_lines) - 1), what))
 
     def uncertain_lines(self, first: int, node: LexborNode, what: str) -> str:
         """Report `node` on every line it spans from `first`; its line breaks, which keep what follows it on its
@@ -691,8 +693,8 @@ def split_at_line_breaks(text: str) -> tuple[str, list[int]] | None:
     there is no such tag or ending the lines would change what the renderer draws.
 
     Left as they are: lines of a code block, lines holding a `|` (a table row, whose cell a tag only breaks), ATX
-    headings, a tag in a code span, one with nothing before it on its line, and one followed by what would start a
-    block (`- b`, `# b`).
+    headings (one line each), a tag in a code span or written out after a backslash, one with nothing before it on
+    its line, and one followed by what would start a block (`- b`, `# b`).
     The renderer decides the rest: the split text must render to the same HTML as `text` but for white space after
     a line break element, which a browser does not draw at the start of a line; otherwise nothing is split."""
     if _BREAK_BEFORE_TEXT.search(text) is None:
@@ -720,17 +722,45 @@ def split_at_line_breaks(text: str) -> tuple[str, list[int]] | None:
 
 def _ended_after_tags(line: str) -> list[str]:
     """`line` ended after each line break tag with text after it, but for a tag with nothing before it on the line
-    (ended there, the line would show nothing, or open an HTML block), one in a code span (after an odd number of
-    backticks: the span shows it) and one written out after a backslash."""
+    (ended there, the line would show nothing, or open an HTML block), one in a code span (the span shows it) and
+    one written out after a backslash."""
+    spans = _code_spans(line)
+    at = 0  # the first code span that does not end before the tag
     pieces: list[str] = []
     start = 0
+    first_text = len(line) - len(line.lstrip(" \t"))
     for tag in _BREAK_BEFORE_TEXT.finditer(line):
-        before = line[: tag.start()]
-        if before.strip(" \t") and not before.endswith("\\") and not before.count("`") % 2:
+        while at < len(spans) and spans[at][1] <= tag.start():
+            at += 1
+        in_span = at < len(spans) and spans[at][0] <= tag.start()
+        if tag.start() > first_text and line[tag.start() - 1] != "\\" and not in_span:
             pieces.append(line[start : tag.end(1)])
             start = tag.end()
     pieces.append(line[start:])
     return pieces
+
+
+def _code_spans(line: str) -> list[tuple[int, int]]:
+    """Where `line`'s code spans are, as CommonMark finds them within a line: a run of backticks opens one, which the
+    next run of as many closes. Each run is looked up once by its length: linear in the line."""
+    runs = [(run.start(), run.end()) for run in _BACKTICKS.finditer(line)]
+    later: dict[int, list[int]] = {}  # for each run length, the indexes of its runs, last first
+    for index in range(len(runs) - 1, -1, -1):
+        later.setdefault(runs[index][1] - runs[index][0], []).append(index)
+    spans: list[tuple[int, int]] = []
+    index = 0
+    while index < len(runs):
+        start, end = runs[index]
+        same = later[end - start]
+        while same and same[-1] <= index:
+            same.pop()
+        if same:
+            close = same.pop()
+            spans.append((start, runs[close][1]))
+            index = close + 1
+        else:
+            index += 1
+    return spans
 
 
 def _drawn_alike(html: str) -> str:
