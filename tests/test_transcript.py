@@ -386,6 +386,8 @@ def test_a_line_break_tag_is_a_hard_line_break_and_shows_the_text_around_it(tag:
     assert read_markdown(f"| a{tag}b | c |\n| - | - |").uncertain == []
     assert read_markdown(f"> x {tag}\n> `<i>`").uncertain != []  # a `<` that opens no line break tag, even in code
     assert read_markdown(f"a{tag}\n\n< 1 year").uncertain == []  # a `<` that opens no tag
+    assert read_markdown(f"a{tag}\n\n<https://example.com> <a@example.com>").uncertain == []  # autolinks
+    assert read_markdown(f"a{tag}\n\n<1@x.io> <b hidden>c</b>").uncertain != []  # a tag, beside an autolink
 
 
 def test_a_line_is_ended_after_a_line_break_tag_that_text_follows_where_the_renderer_draws_it_alike() -> None:

@@ -101,6 +101,13 @@ _POSITION_ATTRIBUTE = re.compile(r' data-sourcepos="[0-9:-]*"')
 _CODE_BLOCK = re.compile(r'<pre data-sourcepos="([0-9:-]*)"')
 _LINE_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
 _TAG_START = re.compile(r"<[A-Za-z/!?]")
+_AUTOLINK = re.compile(
+    r"<(?=[A-Za-z])(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\x00-\x20<>]*"
+    r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>"
+)
+"""An autolink (`<https://example.com>`, `<a@example.com>`) as CommonMark defines it, of those that open with a letter
+as a tag does: never a tag (no tag's name holds `:` or `@`)."""
 """Raw HTML a renderer that keeps it draws as a hard line break and one that escapes it as the tag: either way, the
 text around it is all shown."""
 _FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\]\s]+\]")
@@ -652,7 +659,8 @@ def read_markdown(text: str) -> TranscriptView:
             return _nothing_certain(source_lines, f"more raw HTML than is read (over {MAX_RAW_HTML} pieces)")
         # Raw HTML starts with `<` and a letter, `/`, `!` or `?`: when each such `<` opens a line break tag, those
         # tags are all the raw HTML there is (tested on the whole text: a block's lines are not always its source's).
-        only_line_breaks = len(_TAG_START.findall(text)) == len(_LINE_BREAK_TAG.findall(text))
+        tags = len(_TAG_START.findall(text)) - len(_AUTOLINK.findall(text))
+        only_line_breaks = tags == len(_LINE_BREAK_TAG.findall(text))
         raw_html = _raw_html_lines(LexborHTMLParser(safe), source_lines, only_line_breaks)
     if raw_html and _POSITIONS in text.casefold():
         what = "raw HTML that writes the renderer's own source positions (no line can be placed)"
