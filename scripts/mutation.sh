@@ -3,7 +3,7 @@
 #
 #   bash scripts/mutation.sh [--survivors] [--jobs N] [--keep] [--own] [--ref REV] MODULE...
 #   bash scripts/mutation.sh [--survivors] --from DIR MODULE...
-#   bash scripts/mutation.sh [--survivors] [--jobs N] --resume DIR MODULE...
+#   bash scripts/mutation.sh [--survivors] [--jobs N] [--retry-timeouts] --resume DIR MODULE...
 #   bash scripts/mutation.sh tokens envelope patch
 #   bash scripts/mutation.sh --survivors tokens > survivors.txt
 #   bash scripts/mutation.sh --ref HEAD patch     # the committed code, whatever the working tree holds
@@ -44,6 +44,7 @@
 #   --resume DIR go on with a run kept in DIR by --keep that was stopped before its end: mutmut tries only the
 #                mutants that have no result yet, against the same tests with the same settings, and keeps DIR
 #                (where --keep left it: the run's settings name files in it)
+#   --retry-timeouts  with --resume: try again the mutants that timed out (their time depends on the machine's load)
 # Environment:
 #   MUTATION_TIMEOUT_MULTIPLIER (default 10), MUTATION_TIMEOUT_CONSTANT (default 3, seconds): a mutant is stopped
 #     after (time of the tests that reach its function + constant) x multiplier seconds of wall time, twice that
@@ -110,6 +111,7 @@ keep=0
 ref=
 from=
 resume=
+retry_timeouts=0
 jobs=$(nproc 2>/dev/null || echo 2)
 modules=()
 while [ $# -gt 0 ]; do
@@ -133,6 +135,7 @@ while [ $# -gt 0 ]; do
       [ $# -ge 2 ] || { echo "mutation: --resume needs a directory" >&2; exit 2; }
       resume=$2; shift ;;
     --resume=*) resume=${1#--resume=} ;;
+    --retry-timeouts) retry_timeouts=1 ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "mutation: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) modules+=("$1") ;;
@@ -141,6 +144,7 @@ while [ $# -gt 0 ]; do
 done
 [ ${#modules[@]} -gt 0 ] || { echo "usage: bash scripts/mutation.sh [--survivors] [--jobs N] [--keep] [--own] [--ref REV] MODULE..., or with --from DIR or --resume DIR (see --help)" >&2; exit 2; }
 [ -z "$from" ] || [ -z "$resume" ] || { echo "mutation: --from and --resume exclude each other" >&2; exit 2; }
+[ "$retry_timeouts" = 0 ] || [ -n "$resume" ] || { echo "mutation: --retry-timeouts goes with --resume" >&2; exit 2; }
 if [ -n "$resume" ] && { [ -n "$ref" ] || [ "$own" = 1 ] || [ "$keep" = 1 ]; }; then
   echo "mutation: --resume goes on with the kept run's own commit and tests, and keeps it: no --ref, --own or --keep" >&2
   exit 2
@@ -421,6 +425,25 @@ if [ -n "$resume" ]; then
       failed=1
       continue
     fi
+    if [ "$retry_timeouts" = 1 ]; then
+      "$PY" - "$RUN/mutants/src/$PACKAGE/$module.py.meta" <<'PY'
+import json
+import sys
+
+from mutmut.stats import status_by_exit_code
+
+path = sys.argv[1]
+with open(path) as f:
+    meta = json.load(f)
+codes = meta["exit_code_by_key"]
+timed_out = [name for name, code in codes.items() if status_by_exit_code[code] == "timeout"]
+for name in timed_out:
+    codes[name] = None  # not checked: mutmut tries it again
+with open(path, "w") as f:
+    json.dump(meta, f)
+print(f"   {len(timed_out)} mutants that timed out are tried again")
+PY
+    fi
     echo "== $module: going on with the run kept in $RUN (the time below counts this part alone)"
     mutate_and_report "$module" append
   done
@@ -534,6 +557,19 @@ def pytest_collectreport(report):
     # and nothing else, so end it as a failed test run.
     if report.failed and "__mutmut_" in get_mutant_under_test():
         os._exit(1)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_load_initial_conftests(early_config, parser, args):
+    # The same for a mutant that breaks the import of the package itself (code run at import, such as a pattern
+    # compiled from a function's result), which tests/conftest.py imports: pytest would exit with status 4 before
+    # any test module is collected.
+    try:
+        return (yield)
+    except Exception:
+        if "__mutmut_" in get_mutant_under_test():
+            os._exit(1)
+        raise
 PY
 export PYTHONPATH="$HARNESS"
 
