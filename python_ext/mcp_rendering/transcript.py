@@ -101,6 +101,8 @@ _POSITION_ATTRIBUTE = re.compile(r' data-sourcepos="[0-9:-]*"')
 _CODE_BLOCK = re.compile(r'<pre data-sourcepos="([0-9:-]*)"')
 _LINE_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
 _TAG_START = re.compile(r"<[A-Za-z/!?]")
+"""Raw HTML a renderer that keeps it draws as a hard line break and one that escapes it as the tag: either way, the
+text around it is all shown."""
 _AUTOLINK = re.compile(
     r"<(?=[A-Za-z])(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\x00-\x20<>]*"
     r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
@@ -108,8 +110,6 @@ _AUTOLINK = re.compile(
 )
 """An autolink (`<https://example.com>`, `<a@example.com>`) as CommonMark defines it, of those that open with a letter
 as a tag does: never a tag (no tag's name holds `:` or `@`)."""
-"""Raw HTML a renderer that keeps it draws as a hard line break and one that escapes it as the tag: either way, the
-text around it is all shown."""
 _FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\]\s]+\]")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _IN_ITEM_BLOCKS = frozenset({"p", "ul", "ol", "blockquote", "pre", "table", "h1", "h2", "h3", "h4", "h5", "h6", "hr"})
