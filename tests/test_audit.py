@@ -2815,12 +2815,35 @@ def test_what_a_line_ended_by_a_tag_hides_is_reported_once_on_its_transcript_lin
     [
         "## Fees\n\n`Cash: 100 EUR<br>Bank: 200 EUR`",  # shown as written, on one line
         "## Fees\n\n```\nCash: 100 EUR<br>Bank: 200 EUR\n```",
-        "## Fees\n\nCash: 100 EUR<br>- Bank: 200 EUR",  # ended there, the line would start a list
-        "## Fees\n\nCash: 100 EUR<br># Bank: 200 EUR",
+        "## Fees\n\nCash: 100 EUR<br><b>Bank</b>: 200 EUR",  # escaped, the tag would show as written
+        "## Fees\n\nCash: 100 EUR<br># Bank: 200 EUR",  # drawn as the text it is: no list's marker
+        "## Fees\n\nCash: 100 EUR<br>> Bank: 200 EUR",
     ],
 )
 def test_a_line_break_tag_is_not_read_as_ending_its_line_where_the_renderer_would_draw_otherwise(shown: str) -> None:
     assert not audit_document(shown, FEES).clean
+
+
+@pytest.mark.parametrize("markers", [("1.", "2."), ("-", "-"), ("", "2."), ("", "*"), ("1)", "2)")])
+def test_records_drawn_after_a_line_break_tag_with_a_lists_marker_are_items(markers: tuple[str, str]) -> None:
+    """`1. Cash: 100 EUR<br>2. Bank: 200 EUR` is drawn as a numbered list: the second line shows its marker as text
+    (ended there, it would start a list of its own), and a reader takes it as an item, as in plain text."""
+    first, second = (f"{marker} " if marker else "" for marker in markers)
+    assert audit_document(f"## Fees\n\n{first}Cash: 100 EUR<br>{second}Bank: 200 EUR", FEES).clean
+    altered = audit_document(f"## Fees\n\n{first}Cash: 100 EUR<br>{second}Bank: 999 EUR", FEES)
+    assert [(issue.kind, issue.line) for issue in altered.issues] == [("altered_row", 3)]
+    third = f"{first}Cash: 100 EUR<br>{second}Bank: 200 EUR<br>{second}Loan: 5 EUR"
+    assert [(issue.kind, issue.line) for issue in audit_document(f"## Fees\n\n{third}", FEES).issues] == [
+        ("fabricated_row", 3)
+    ]
+    swapped = audit_document(f"## Fees\n\n{first}Bank: 200 EUR<br>{second}Cash: 100 EUR", FEES)
+    assert [issue.kind for issue in swapped.issues] == ["reordered_row"]
+    # The same drawn after a hard break, or escaped at a paragraph's start.
+    escaped = second.replace(".", "\\.").replace(")", "\\)").replace("-", "\\-").replace("*", "\\*")
+    assert audit_document(f"## Fees\n\n{first}Cash: 100 EUR  \n{escaped}Bank: 200 EUR", FEES).clean
+    assert audit_document(f"## Fees\n\n{escaped}Cash: 100 EUR\n\n{escaped}Bank: 200 EUR", FEES).clean
+    # A list's marker drawn as text before the host's words is the host's words.
+    assert audit_document(f"Notes:<br>{second}all fine\n\n## Fees\n\n- Cash: 100 EUR\n- Bank: 200 EUR", FEES).clean
 
 
 # ----------------------------------------------------------- rule 9: the partial notice, as written and as paraphrased

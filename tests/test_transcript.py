@@ -397,7 +397,7 @@ def test_a_line_is_ended_after_a_line_break_tag_that_text_follows_where_the_rend
     )
     assert split_at_line_breaks("a<br>\nb<br>  \nc") is None  # every tag ends its line already
     assert split_at_line_breaks("| a<br>b | c |\n| - | - |") is None  # a cell: the row stays one line
-    for drawn_otherwise in ("`a<br>b`", "    a<br>b", "a<br>- b", "a<br># b", "<br>b", "# a<br>b", "a<br>1. b"):
+    for drawn_otherwise in ("`a<br>b`", "    a<br>b", "a<br><b>c</b>", "<br>b", "# a<br>b"):
         assert split_at_line_breaks(drawn_otherwise) is None, drawn_otherwise
     # Within a line: not a tag in a code span, nor one with nothing before it; a heading stays one line.
     assert split_at_line_breaks("a `x<br>y` b<br>c") == ("a `x<br>y` b<br>\nc", [0, 0])
@@ -417,26 +417,34 @@ def test_a_line_is_ended_after_a_line_break_tag_that_text_follows_where_the_rend
 
 
 @pytest.mark.parametrize(
-    "kept",
+    ("shown", "ended"),
     [
-        "a<br>- b",
-        "a<br>+ b",
-        "a<br>* b",
-        "a<br># b",
-        "a<br>> b",
-        "a<br>=",
-        "a<br>1) b",
-        "a<br>123456789. b",
-        "a<br>~~~",
-        "a<br>```",
-        "a<br><div>b</div>",
-        "a<br>| b |",
+        ("a<br>- b", "a<br>\n\\- b"),
+        ("a<br>+ b", "a<br>\n\\+ b"),
+        ("a<br>* b", "a<br>\n\\* b"),
+        ("a<br># b", "a<br>\n\\# b"),
+        ("a<br>> b", "a<br>\n\\> b"),
+        ("a<br>=", "a<br>\n\\="),
+        ("a<br>1) b", "a<br>\n1\\) b"),
+        ("a<br>123456789. b", "a<br>\n123456789\\. b"),
+        ("a<br>~~~", "a<br>\n\\~~~"),
+        ("a<br>```", "a<br>\n\\```"),
+        ("a<br>- b<br>2. c", "a<br>\n\\- b<br>\n2\\. c"),
     ],
 )
-def test_a_tag_followed_by_what_would_start_a_block_is_left_in_its_line_and_the_others_are_split(kept: str) -> None:
-    """Ended there, the line would start a block of its own: the renderer would draw it otherwise."""
-    assert split_at_line_breaks(f"{kept}\n\nx<br>y") == (f"{kept}\n\nx<br>\ny", [0, 1, 2, 2])
+def test_what_would_start_a_block_after_a_tag_is_escaped_on_its_own_line(shown: str, ended: str) -> None:
+    """Ended there, the line would start a block of its own (a list, a heading, a fence): escaped, it is drawn as the
+    text it is after the tag."""
+    lines = ended.count("\n") + 1
+    assert split_at_line_breaks(f"{shown}\n\nx<br>y") == (f"{ended}\n\nx<br>\ny", [0] * lines + [1, 2, 2])
     assert split_at_line_breaks("a<br>1234567890. b") == ("a<br>\n1234567890. b", [0, 0])  # no list marker
+    assert split_at_line_breaks("a<br>*b* c") == ("a<br>\n*b* c", [0, 0])  # emphasis starts no block
+
+
+@pytest.mark.parametrize("kept", ["a<br><div>b</div>", "a<br>| b |", "a<br><b>c</b>"])
+def test_a_tag_followed_by_html_or_in_a_table_line_is_left_in_its_line_and_the_others_are_split(kept: str) -> None:
+    """Escaped, HTML would show as written; a `|` line may be a table's row."""
+    assert split_at_line_breaks(f"{kept}\n\nx<br>y") == (f"{kept}\n\nx<br>\ny", [0, 1, 2, 2])
 
 
 def test_code_blocks_are_found_for_the_split_without_the_html_parser(monkeypatch: pytest.MonkeyPatch) -> None:

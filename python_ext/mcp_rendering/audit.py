@@ -654,7 +654,12 @@ class _Reader:
                 kind = "prose" if shown.continues or shown.after_break else "item"
             else:  # a line of text a reader sees with its pipes: read as a plain-text table line is
                 kind = "table" if shown.text.lstrip().startswith("|") else "prose"
-            line = _Line(shown.number, _drawn(shown.text, decimal), kind, shown.list_id, None, shown.marker)
+            view_text, marker = _drawn(shown.text, decimal), shown.marker
+            if kind == "prose" and not shown.continues and (drawn_marker := _LIST_MARKER.match(view_text)):
+                # Text drawn at the start of a line as a list's marker (after a line break, or escaped) reads as an
+                # item to a reader, as in plain text.
+                kind, view_text, marker = "item", view_text[drawn_marker.end() :], drawn_marker.group(0).strip()
+            line = _Line(shown.number, view_text, kind, shown.list_id, None, marker)
             line.continues, line.emphasized = shown.continues, shown.emphasized
             lines[shown.number] = line
         for item in view.uncertain:

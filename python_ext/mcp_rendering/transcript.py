@@ -89,17 +89,21 @@ _HARD_BREAK = "\x00"
 _BREAK_INSIDE_LINE = re.compile("\x00(?=[^\n])")
 """A line break tag inside a source line (one `split_at_line_breaks` could not end the line after): a visible line
 is read as one source line, so it parts words as a space."""
-_BREAK_BEFORE_TEXT = re.compile(
-    r"(<br[ \t]*/?>)[ \t]*(?=[^ \t\r\n0-9*#>=~`<+-]|\*[^ \t\r\n]|`(?!``)|~(?!~~)|[0-9](?![0-9]{0,8}[.)]))",
-    re.IGNORECASE,
-)
-"""A line break tag with text after it on its line that starts no block of its own on a line (a list marker, a
-heading, a quote, a fence, an underline, HTML; an ordered list's marker has at most nine digits)."""
+_LINE_BREAK = r"<br[ \t]*/?>"
+"""A line break tag (`<br>`, `<br/>`, `<br />`, in any case): cmark-gfm passes it on as raw HTML, and writes its own
+hard breaks as `<br />`."""
+_LINE_BREAK_TAG = re.compile(_LINE_BREAK, re.IGNORECASE)
+_BREAK_BEFORE_TEXT = re.compile(rf"({_LINE_BREAK})[ \t]*(?=[^ \t\r\n<])", re.IGNORECASE)
+"""A line break tag with text after it on its line, other than HTML (left in its line: escaped, a tag would show as
+written)."""
+_STARTS_NO_BLOCK = re.compile(r"[^0-9*#>=~`+-]|\*[^ \t\r\n]|`(?!``)|~(?!~~)|[0-9](?![0-9]{0,8}[.)])")
+"""Text that starts no block of its own at the start of a line, as a list marker, a heading, a quote, a fence or an
+underline would (an ordered list's marker has at most nine digits)."""
+_LIST_NUMBER = re.compile("[0-9]{1,9}(?=[.)])")
 _BACKTICKS = re.compile("`+")
-_AFTER_BREAK_ELEMENT = re.compile(r"(<br[ \t]*/?>)[ \t\n]+", re.IGNORECASE)
+_AFTER_BREAK_ELEMENT = re.compile(rf"({_LINE_BREAK})[ \t\n]+", re.IGNORECASE)
 _POSITION_ATTRIBUTE = re.compile(r' data-sourcepos="[0-9:-]*"')
 _CODE_BLOCK = re.compile(r'<pre data-sourcepos="([0-9:-]*)"')
-_LINE_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
 _TAG_START = re.compile(r"<[A-Za-z/!?]")
 """Raw HTML a renderer that keeps it draws as a hard line break and one that escapes it as the tag: either way, the
 text around it is all shown."""
@@ -702,7 +706,8 @@ def split_at_line_breaks(text: str) -> tuple[str, list[int]] | None:
 
     Left as they are: lines of a code block, lines holding a `|` (a table row, whose cell a tag only breaks), ATX
     headings (one line each), a tag in a code span or written out after a backslash, one with nothing before it on
-    its line, and one followed by what would start a block (`- b`, `# b`).
+    its line, and one followed by HTML. What would start a block on a line of its own (`- b`, `2. b`, `# b`) is
+    escaped there (`\\- b`), drawn as the text it is after the tag.
     The renderer decides the rest: the split text must render to the same HTML as `text` but for white space after
     a line break element, which a browser does not draw at the start of a line; otherwise nothing is split."""
     if _BREAK_BEFORE_TEXT.search(text) is None:
@@ -736,15 +741,22 @@ def _ended_after_tags(line: str) -> list[str]:
     at = 0  # the first code span that does not end before the tag
     pieces: list[str] = []
     start = 0
+    escaped = ""  # the start of the next piece, escaped where it would start a block
     first_text = len(line) - len(line.lstrip(" \t"))
     for tag in _BREAK_BEFORE_TEXT.finditer(line):
         while at < len(spans) and spans[at][1] <= tag.start():
             at += 1
         in_span = at < len(spans) and spans[at][0] <= tag.start()
         if tag.start() > first_text and line[tag.start() - 1] != "\\" and not in_span:
-            pieces.append(line[start : tag.end(1)])
+            pieces.append(escaped + line[start : tag.end(1)])
             start = tag.end()
-    pieces.append(line[start:])
+            escaped = ""
+            if _STARTS_NO_BLOCK.match(line, start) is None:
+                # Escaped, what would start a block (`- b`, `1. b`) is drawn as the text it is after the tag.
+                number = _LIST_NUMBER.match(line, start)
+                mark = number.end() if number else start
+                escaped, start = f"{line[start:mark]}\\", mark
+    pieces.append(escaped + line[start:])
     return pieces
 
 

@@ -3,7 +3,8 @@ example servers' results.
 
 Each answer is written from the records of a result (`Content`) in one `Style` (layout, header of the label column,
 section titles, number grouping of a locale, emphasis, an introduction and a closing remark, hard line breaks written
-as two spaces, a backslash or a `<br>` tag, at a line's end or with the next record after it on the same line), and
+as two spaces, a backslash or a `<br>` tag, at a line's end or with the next record after it on the same line, bare
+or after a list's marker), and
 each unfaithful answer is the same style written from records changed by one `MUTATIONS` entry (a record dropped,
 altered, its sign flipped, two of its values swapped, two columns' names swapped, two records swapped, a record
 moved to another section, repeated in a list after the answer, invented, the partial notice left out or added).
@@ -243,7 +244,7 @@ def write(content: Content, style: Style) -> str:
             out += [_bullet(record, part.columns, style) for record in part.records]
         elif style.layout == "boxed":
             out += ["```", *_boxed(part, style), "```"]
-        else:  # lines: one paragraph, each record ending with a hard line break, written in each of four ways
+        else:  # lines: one paragraph, each record ending with a hard line break, written in each of five ways
             written = [
                 f"{_label(record, style)}: "
                 + " · ".join(
@@ -253,10 +254,10 @@ def write(content: Content, style: Style) -> str:
                 )
                 for record in part.records
             ]
-            # The last way: a `<br>` tag with the next record after it on the same line.
-            breaks = ("  \n", "\\\n", "<br>\n", "<br>")
+            # The last ways: a `<br>` tag with the next record after it on the same line, bare or as a list's item.
+            breaks = ("  \n", "\\\n", "<br>\n", "<br>", "<br>- ")
             if written:
-                out.append("".join(line + breaks[number % 4] for number, line in enumerate(written[:-1])) + written[-1])
+                out.append("".join(line + breaks[number % 5] for number, line in enumerate(written[:-1])) + written[-1])
         out.append("")
     if content.after:
         out += [*content.after, ""]
