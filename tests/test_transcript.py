@@ -407,6 +407,12 @@ def test_a_line_is_ended_after_a_line_break_tag_that_text_follows_where_the_rend
         [0, 1, 2, 3, 3],
     )
     assert split_at_line_breaks("``a<br>b`` c<br>d ``e`` `f<br>g") == ("``a<br>b`` c<br>\nd ``e`` `f<br>\ng", [0, 0, 0])
+    # An escaped backtick opens no span; the rest of its run, or a backtick after an escaped backslash, does; in a
+    # span, a backslash is text.
+    assert split_at_line_breaks("a \\`x<br>y` b") == ("a \\`x<br>\ny` b", [0, 0])
+    for in_span in ("a \\\\`x<br>y` b", "a \\``x<br>y` b"):
+        assert split_at_line_breaks(in_span) is None, in_span
+    assert split_at_line_breaks("`a\\`<br>b") == ("`a\\`<br>\nb", [0, 0])
     # A line left as it is, where a tag shows as written or parts cells, leaves the others to be split.
     for kept in ("| a<br>b | c |\n| - | - |", "`a<br>b` c", "```\na<br>b\n```", "    a<br>b"):
         lines = kept.count("\n") + 1

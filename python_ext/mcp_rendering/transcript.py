@@ -762,7 +762,9 @@ def _ended_after_tags(line: str) -> list[str]:
 
 def _code_spans(line: str) -> list[tuple[int, int]]:
     """Where `line`'s code spans are, as CommonMark finds them within a line: a run of backticks opens one, which the
-    next run of as many closes. Each run is looked up once by its length: linear in the line."""
+    next run of as many closes. A backtick escaped by a backslash opens none (the rest of its run may), while in a
+    span a backslash is text, so a run closes one whatever precedes it. Each run is looked up once by its length:
+    linear in the line."""
     runs = [(run.start(), run.end()) for run in _BACKTICKS.finditer(line)]
     later: dict[int, list[int]] = {}  # for each run length, the indexes of its runs, last first
     for index in range(len(runs) - 1, -1, -1):
@@ -771,7 +773,11 @@ def _code_spans(line: str) -> list[tuple[int, int]]:
     index = 0
     while index < len(runs):
         start, end = runs[index]
-        same = later[end - start]
+        before = start
+        while before > 0 and line[before - 1] == "\\":  # each backslash is counted before one run only: linear
+            before -= 1
+        start += (start - before) % 2  # an odd number of backslashes escapes the first backtick
+        same = later.get(end - start, [])
         while same and same[-1] <= index:
             same.pop()
         if same:
