@@ -2824,26 +2824,42 @@ def test_a_line_break_tag_is_not_read_as_ending_its_line_where_the_renderer_woul
     assert not audit_document(shown, FEES).clean
 
 
-@pytest.mark.parametrize("markers", [("1.", "2."), ("-", "-"), ("", "2."), ("", "*"), ("1)", "2)")])
-def test_records_drawn_after_a_line_break_tag_with_a_lists_marker_are_items(markers: tuple[str, str]) -> None:
+@pytest.mark.parametrize("markers", [("1.", "2."), ("-", "-"), ("", "2."), ("", "-"), ("1)", "2)"), ("", "\u2022")])
+def test_records_drawn_after_a_line_break_tag_with_a_lists_marker_are_read_without_it(markers: tuple[str, str]) -> None:
     """`1. Cash: 100 EUR<br>2. Bank: 200 EUR` is drawn as a numbered list: the second line shows its marker as text
-    (ended there, it would start a list of its own), and a reader takes it as an item, as in plain text."""
+    (ended there, it would start a list of its own), read as a marker, as in plain text."""
     first, second = (f"{marker} " if marker else "" for marker in markers)
     assert audit_document(f"## Fees\n\n{first}Cash: 100 EUR<br>{second}Bank: 200 EUR", FEES).clean
     altered = audit_document(f"## Fees\n\n{first}Cash: 100 EUR<br>{second}Bank: 999 EUR", FEES)
     assert [(issue.kind, issue.line) for issue in altered.issues] == [("altered_row", 3)]
-    third = f"{first}Cash: 100 EUR<br>{second}Bank: 200 EUR<br>{second}Loan: 5 EUR"
-    assert [(issue.kind, issue.line) for issue in audit_document(f"## Fees\n\n{third}", FEES).issues] == [
-        ("fabricated_row", 3)
-    ]
     swapped = audit_document(f"## Fees\n\n{first}Bank: 200 EUR<br>{second}Cash: 100 EUR", FEES)
     assert [issue.kind for issue in swapped.issues] == ["reordered_row"]
     # The same drawn after a hard break, or escaped at a paragraph's start.
-    escaped = second.replace(".", "\\.").replace(")", "\\)").replace("-", "\\-").replace("*", "\\*")
+    escaped = second.replace(".", "\\.").replace(")", "\\)").replace("-", "\\-")
     assert audit_document(f"## Fees\n\n{first}Cash: 100 EUR  \n{escaped}Bank: 200 EUR", FEES).clean
     assert audit_document(f"## Fees\n\n{escaped}Cash: 100 EUR\n\n{escaped}Bank: 200 EUR", FEES).clean
-    # A list's marker drawn as text before the host's words is the host's words.
-    assert audit_document(f"Notes:<br>{second}all fine\n\n## Fees\n\n- Cash: 100 EUR\n- Bank: 200 EUR", FEES).clean
+    # A line below a record of its block is record-shaped, whether its marker is drawn as text or not, and whether
+    # the records above show theirs or not.
+    for before in (f"{first}Cash: 100 EUR<br>{second}Bank: 200 EUR", "Cash: 100 EUR<br>Bank: 200 EUR"):
+        for after in ("<br>", "  \n"):
+            for invented in (f"{escaped}Loan: 5 EUR", f"{escaped}Bank: 999 EUR"):
+                shown = f"## Fees\n\n{before}{after}{invented}"
+                assert [issue.kind for issue in audit_document(shown, FEES).issues] == ["fabricated_row"], shown
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "Notes:<br>{marker}all fine\n\n- Cash: 100 EUR\n- Bank: 200 EUR",
+        "- Cash: 100 EUR  \n  {marker}A good year\n- Bank: 200 EUR",
+        "- Cash: 100 EUR<br>{marker}A good year\n- Bank: 200 EUR",
+        "- Cash: 100 EUR\n- Bank: 200 EUR  \n  {marker}waived in 2024",
+    ],
+)
+@pytest.mark.parametrize("marker", ["- ", "2024. ", "\u2022 "])
+def test_the_hosts_words_drawn_after_a_lists_marker_beside_records_are_the_hosts(shown: str, marker: str) -> None:
+    """A line after a hard break in an item of records comments on it, whatever its first characters."""
+    assert audit_document("## Fees\n\n" + shown.format(marker=marker), FEES).clean
 
 
 # ----------------------------------------------------------- rule 9: the partial notice, as written and as paraphrased

@@ -427,19 +427,16 @@ def test_a_line_is_ended_after_a_line_break_tag_that_text_follows_where_the_rend
     [
         ("a<br>- b", "a<br>\n\\- b"),
         ("a<br>+ b", "a<br>\n\\+ b"),
-        ("a<br>* b", "a<br>\n\\* b"),
         ("a<br># b", "a<br>\n\\# b"),
         ("a<br>> b", "a<br>\n\\> b"),
         ("a<br>=", "a<br>\n\\="),
         ("a<br>1) b", "a<br>\n1\\) b"),
         ("a<br>123456789. b", "a<br>\n123456789\\. b"),
-        ("a<br>~~~", "a<br>\n\\~~~"),
-        ("a<br>```", "a<br>\n\\```"),
         ("a<br>- b<br>2. c", "a<br>\n\\- b<br>\n2\\. c"),
     ],
 )
 def test_what_would_start_a_block_after_a_tag_is_escaped_on_its_own_line(shown: str, ended: str) -> None:
-    """Ended there, the line would start a block of its own (a list, a heading, a fence): escaped, it is drawn as the
+    """Ended there, the line would start a block of its own (a list, a heading, a quote): escaped, it is drawn as the
     text it is after the tag."""
     lines = ended.count("\n") + 1
     assert split_at_line_breaks(f"{shown}\n\nx<br>y") == (f"{ended}\n\nx<br>\ny", [0] * lines + [1, 2, 2])
@@ -447,9 +444,22 @@ def test_what_would_start_a_block_after_a_tag_is_escaped_on_its_own_line(shown: 
     assert split_at_line_breaks("a<br>*b* c") == ("a<br>\n*b* c", [0, 0])  # emphasis starts no block
 
 
-@pytest.mark.parametrize("kept", ["a<br><div>b</div>", "a<br>| b |", "a<br><b>c</b>"])
-def test_a_tag_followed_by_html_or_in_a_table_line_is_left_in_its_line_and_the_others_are_split(kept: str) -> None:
-    """Escaped, HTML would show as written; a `|` line may be a table's row."""
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "a<br><div>b</div>",
+        "a<br>| b |",
+        "a<br><b>c</b>",
+        # Escaped, these would no longer close emphasis or a code span, or open one.
+        "a<br>* b",
+        "Fees are *low<br>* as shown.",
+        "a<br>```",
+        "Quote code as<br>```x``` inline.",
+        "a<br>~~~",
+    ],
+)
+def test_a_tag_before_html_a_star_bullet_a_fence_or_in_a_table_line_is_left_in_its_line(kept: str) -> None:
+    """Escaped, HTML would show as written; a `|` line may be a table's row. The other lines are split."""
     assert split_at_line_breaks(f"{kept}\n\nx<br>y") == (f"{kept}\n\nx<br>\ny", [0, 1, 2, 2])
 
 

@@ -656,9 +656,9 @@ class _Reader:
                 kind = "table" if shown.text.lstrip().startswith("|") else "prose"
             view_text, marker = _drawn(shown.text, decimal), shown.marker
             if kind == "prose" and not shown.continues and (drawn_marker := _LIST_MARKER.match(view_text)):
-                # Text drawn at the start of a line as a list's marker (after a line break, or escaped) reads as an
-                # item to a reader, as in plain text.
-                kind, view_text, marker = "item", view_text[drawn_marker.end() :], drawn_marker.group(0).strip()
+                # A list's marker drawn as text at the start of a line (after a line break, or escaped) is read as a
+                # marker, as in plain text; the line stays prose, record-shaped below a record of its block.
+                view_text, marker = view_text[drawn_marker.end() :], drawn_marker.group(0).strip()
             line = _Line(shown.number, view_text, kind, shown.list_id, None, marker)
             line.continues, line.emphasized = shown.continues, shown.emphasized
             lines[shown.number] = line

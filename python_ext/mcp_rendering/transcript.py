@@ -93,12 +93,14 @@ _LINE_BREAK = r"<br[ \t]*/?>"
 """A line break tag (`<br>`, `<br/>`, `<br />`, in any case): cmark-gfm passes it on as raw HTML, and writes its own
 hard breaks as `<br />`."""
 _LINE_BREAK_TAG = re.compile(_LINE_BREAK, re.IGNORECASE)
-_BREAK_BEFORE_TEXT = re.compile(rf"({_LINE_BREAK})[ \t]*(?=[^ \t\r\n<])", re.IGNORECASE)
-"""A line break tag with text after it on its line, other than HTML (left in its line: escaped, a tag would show as
-written)."""
-_STARTS_NO_BLOCK = re.compile(r"[^0-9*#>=~`+-]|\*[^ \t\r\n]|`(?!``)|~(?!~~)|[0-9](?![0-9]{0,8}[.)])")
-"""Text that starts no block of its own at the start of a line, as a list marker, a heading, a quote, a fence or an
-underline would (an ordered list's marker has at most nine digits)."""
+_BREAK_BEFORE_TEXT = re.compile(rf"({_LINE_BREAK})[ \t]*(?=[^ \t\r\n<*`~]|\*[^ \t\r\n]|`(?!``)|~(?!~~))", re.IGNORECASE)
+"""A line break tag with text after it on its line, but for HTML (escaped, a tag would show as written) and what
+would start a block with a character that means something inside a line too (a `*` bullet, a fence): escaped, it
+might no longer close emphasis or a code span."""
+_BLOCK_START = re.compile(r"[0-9]{1,9}[.)]|[-+#>=]")
+"""What would start a block at the start of a line (a list's marker, a heading, a quote, an underline) with
+characters that mean nothing inside one, so that escaped they are drawn as they were (an ordered list's marker has
+at most nine digits)."""
 _LIST_NUMBER = re.compile("[0-9]{1,9}(?=[.)])")
 _BACKTICKS = re.compile("`+")
 _AFTER_BREAK_ELEMENT = re.compile(rf"({_LINE_BREAK})[ \t\n]+", re.IGNORECASE)
@@ -706,8 +708,8 @@ def split_at_line_breaks(text: str) -> tuple[str, list[int]] | None:
 
     Left as they are: lines of a code block, lines holding a `|` (a table row, whose cell a tag only breaks), ATX
     headings (one line each), a tag in a code span or written out after a backslash, one with nothing before it on
-    its line, and one followed by HTML. What would start a block on a line of its own (`- b`, `2. b`, `# b`) is
-    escaped there (`\\- b`), drawn as the text it is after the tag.
+    its line, and one followed by HTML, a `*` bullet or a fence. What else would start a block on a line of its own
+    (`- b`, `2. b`, `# b`) is escaped there (`\\- b`), drawn as the text it is after the tag.
     The renderer decides the rest: the split text must render to the same HTML as `text` but for white space after
     a line break element, which a browser does not draw at the start of a line; otherwise nothing is split."""
     if _BREAK_BEFORE_TEXT.search(text) is None:
@@ -736,27 +738,27 @@ def split_at_line_breaks(text: str) -> tuple[str, list[int]] | None:
 def _ended_after_tags(line: str) -> list[str]:
     """`line` ended after each line break tag with text after it, but for a tag with nothing before it on the line
     (ended there, the line would show nothing, or open an HTML block), one in a code span (the span shows it) and
-    one written out after a backslash."""
+    one written out after a backslash; a list's marker, a heading's or a quote's after the tag escaped."""
     spans = _code_spans(line)
     at = 0  # the first code span that does not end before the tag
     pieces: list[str] = []
     start = 0
-    escaped = ""  # the start of the next piece, escaped where it would start a block
+    next_start = ""  # how the next piece begins: the escaped start of a block, if any
     first_text = len(line) - len(line.lstrip(" \t"))
     for tag in _BREAK_BEFORE_TEXT.finditer(line):
         while at < len(spans) and spans[at][1] <= tag.start():
             at += 1
         in_span = at < len(spans) and spans[at][0] <= tag.start()
         if tag.start() > first_text and line[tag.start() - 1] != "\\" and not in_span:
-            pieces.append(escaped + line[start : tag.end(1)])
+            pieces.append(next_start + line[start : tag.end(1)])
             start = tag.end()
-            escaped = ""
-            if _STARTS_NO_BLOCK.match(line, start) is None:
+            next_start = ""
+            if _BLOCK_START.match(line, start):
                 # Escaped, what would start a block (`- b`, `1. b`) is drawn as the text it is after the tag.
                 number = _LIST_NUMBER.match(line, start)
                 mark = number.end() if number else start
-                escaped, start = f"{line[start:mark]}\\", mark
-    pieces.append(escaped + line[start:])
+                next_start, start = f"{line[start:mark]}\\", mark
+    pieces.append(next_start + line[start:])
     return pieces
 
 
