@@ -10,6 +10,7 @@ import math
 import re
 import unicodedata
 import unittest.mock
+from collections.abc import Callable
 from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, cast
@@ -2227,6 +2228,20 @@ def test_blocks_withheld_for_growing_when_defused_are_counted_and_found_in_few_t
     assert work[400] < 2.5 * work[200]  # twice the blocks: about 2.2 times the work, not 4
 
 
+def _counted(fitting: list[bool]) -> Callable[[int], bool]:
+    """`fitting` as the search's test, its tries counted: past the logarithmic bound it fails at once, so that a
+    search that would never end is a failure, not a hang."""
+    bound = 2 * (len(fitting) - 1).bit_length() + 1
+    tried: list[int] = []
+
+    def fits(kept: int) -> bool:
+        tried.append(kept)
+        assert len(tried) <= bound, f"more than {bound} tries: {tried[:20]}"
+        return fitting[kept]
+
+    return fits
+
+
 @given(st.lists(st.booleans(), min_size=1, max_size=300))
 def test_the_blocks_kept_fit_and_one_more_would_not_in_few_tries(fits_between: list[bool]) -> None:
     """Whether k blocks fit need not grow monotonically down (defused together, blocks can shrink as more join):
@@ -2234,12 +2249,10 @@ def test_the_blocks_kept_fit_and_one_more_would_not_in_few_tries(fits_between: l
     logarithmic in the blocks."""
     fitting = [True, *fits_between, False]  # none fits, always; all of them do not: why the search runs
     count = len(fitting) - 1
-    tried: list[int] = []
-    kept = _most_kept(count, lambda k: tried.append(k) or fitting[k])
+    kept = _most_kept(count, _counted(fitting))
     assert fitting[kept] and not fitting[kept + 1]
-    assert len(tried) <= 2 * count.bit_length() + 1
     monotone = sorted(fitting, reverse=True)
-    assert _most_kept(count, monotone.__getitem__) == monotone.index(False) - 1
+    assert _most_kept(count, _counted(monotone)) == monotone.index(False) - 1
 
 
 @pytest.mark.parametrize(
@@ -2252,7 +2265,7 @@ def test_the_blocks_kept_fit_and_one_more_would_not_in_few_tries(fits_between: l
 )
 def test_blocks_are_withheld_from_the_last_up(fitting: list[bool], kept: int) -> None:
     """The fewest blocks are withheld, tried from the last block up, wherever fewer kept blocks would fit too."""
-    assert _most_kept(len(fitting) - 1, fitting.__getitem__) == kept
+    assert _most_kept(len(fitting) - 1, _counted(fitting)) == kept
 
 
 def test_a_cut_text_result_whose_server_sent_no_structured_content_gets_none() -> None:
