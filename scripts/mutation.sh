@@ -4,6 +4,8 @@
 #   bash scripts/mutation.sh [--survivors] [--jobs N] [--keep] [--own] [--ref REV] MODULE...
 #   bash scripts/mutation.sh [--survivors] --from DIR MODULE...
 #   bash scripts/mutation.sh [--survivors] [--jobs N] [--retry-timeouts] --resume DIR MODULE...
+#   bash scripts/mutation.sh [--jobs N] [--ref REV] --shard K/N --record FILE MODULE
+#   bash scripts/mutation.sh --combine FILE...
 #   bash scripts/mutation.sh tokens envelope patch
 #   bash scripts/mutation.sh --survivors tokens > survivors.txt
 #   bash scripts/mutation.sh --ref HEAD patch     # the committed code, whatever the working tree holds
@@ -45,6 +47,12 @@
 #                mutants that have no result yet, against the same tests with the same settings, and keeps DIR
 #                (where --keep left it: the run's settings name files in it)
 #   --retry-timeouts  with --resume: try again the mutants that timed out (their time depends on the machine's load)
+#   --shard K/N  run the mutants of one Nth of the module's functions (chosen by a hash of each function's name),
+#                so that a run too long for one sitting is measured in parts; the report counts that part alone
+#   --record FILE  write the report of one module as a record: its counts, the mutants not killed by key, the
+#                commit, and a digest of the module and the test files measured
+#   --combine FILE...  add up the records of a module's shards, 1/N to N/N, each run to its end: refused unless they
+#                measured the same module and test files (byte for byte; the commits may differ elsewhere)
 # Environment:
 #   MUTATION_TIMEOUT_MULTIPLIER (default 10), MUTATION_TIMEOUT_CONSTANT (default 3, seconds): a mutant is stopped
 #     after (time of the tests that reach its function + constant) x multiplier seconds of wall time, twice that
@@ -105,6 +113,53 @@ usage() {
   sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
 }
 
+# --combine: the records of a module's shards (--shard K/N --record FILE), added up when they measured the same files.
+combine_records() {  # combine_records FILE...
+  "$PY" - "$@" <<'PY'
+import json
+import sys
+
+records = []
+for path in sys.argv[1:]:
+    try:
+        with open(path) as f:
+            records.append((path, json.load(f)))
+    except (OSError, ValueError) as error:
+        sys.exit(f"mutation: cannot read the record {path}: {error}")
+first = records[0][1]
+parts = int(first["shard"].partition("/")[2])
+problems = []
+for path, record in records:
+    for field in ("module", "measured_files_sha256"):
+        if record[field] != first[field]:
+            problems.append(f"{path}: another {field} than {records[0][0]}")
+    if int(record["shard"].partition("/")[2]) != parts:
+        problems.append(f"{path}: shard {record['shard']}, not of {parts}")
+    if record["unchecked"]:
+        problems.append(f"{path}: {record['unchecked']} mutants of its shard were not checked")
+shards = sorted(int(record["shard"].partition("/")[0]) for _, record in records)
+if shards != list(range(1, parts + 1)):
+    problems.append(f"shards {shards} of {parts}: each shard once, all of them")
+if problems:
+    sys.exit("mutation: the records do not add up:\n  " + "\n  ".join(problems))
+columns = ["tried", "killed", "survived", "no_tests", "timeout", "suspicious", "equivalent"]
+total = {column: sum(record[column] for _, record in records) for column in [*columns, "seconds"]}
+denominator = total["tried"] - total["equivalent"]
+print(f"{first['module']}: {len(records)} shards of the same files ({first['measured_files_sha256'][:12]}), commits:")
+for path, record in sorted(records, key=lambda item: item[1]["shard"]):
+    row_score = record["killed"] / (record["tried"] - record["equivalent"] or 1)
+    print(f"   {record['shard']}  {record['commit']}  tried {record['tried']}, killed {record['killed']}, "
+          f"score {100 * row_score:.1f}%  ({record['seconds']:.0f} s)  {path}")
+print(
+    "   all: " + ", ".join(f"{column.replace('_', ' ')} {total[column]}" for column in columns)
+    + f"; score {total['killed']}/{denominator} = {100 * total['killed'] / (denominator or 1):.1f}%"
+)
+for _, record in records:
+    for key, status in record["not_killed"].items():
+        print(f"   {status}  {key}")
+PY
+}
+
 show_survivors=0
 own=0
 keep=0
@@ -112,6 +167,9 @@ ref=
 from=
 resume=
 retry_timeouts=0
+shard=
+record=
+combine=0
 jobs=$(nproc 2>/dev/null || echo 2)
 modules=()
 while [ $# -gt 0 ]; do
@@ -136,12 +194,26 @@ while [ $# -gt 0 ]; do
       resume=$2; shift ;;
     --resume=*) resume=${1#--resume=} ;;
     --retry-timeouts) retry_timeouts=1 ;;
+    --shard)
+      [ $# -ge 2 ] || { echo "mutation: --shard needs K/N" >&2; exit 2; }
+      shard=$2; shift ;;
+    --shard=*) shard=${1#--shard=} ;;
+    --record)
+      [ $# -ge 2 ] || { echo "mutation: --record needs a file" >&2; exit 2; }
+      record=$2; shift ;;
+    --record=*) record=${1#--record=} ;;
+    --combine) combine=1 ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "mutation: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) modules+=("$1") ;;
   esac
   shift
 done
+if [ "$combine" = 1 ]; then
+  [ ${#modules[@]} -gt 0 ] || { echo "mutation: --combine needs the record files" >&2; exit 2; }
+  combine_records "${modules[@]}"
+  exit $?
+fi
 [ ${#modules[@]} -gt 0 ] || { echo "usage: bash scripts/mutation.sh [--survivors] [--jobs N] [--keep] [--own] [--ref REV] MODULE..., or with --from DIR or --resume DIR (see --help)" >&2; exit 2; }
 [ -z "$from" ] || [ -z "$resume" ] || { echo "mutation: --from and --resume exclude each other" >&2; exit 2; }
 [ "$retry_timeouts" = 0 ] || [ -n "$resume" ] || { echo "mutation: --retry-timeouts goes with --resume" >&2; exit 2; }
@@ -150,6 +222,18 @@ if [ -n "$resume" ] && { [ -n "$ref" ] || [ "$own" = 1 ] || [ "$keep" = 1 ]; }; 
   exit 2
 fi
 case "$jobs" in ''|*[!0-9]*|0) echo "mutation: --jobs needs a positive number, not '$jobs'" >&2; exit 2 ;; esac
+if [ -n "$shard" ]; then
+  [ -z "$from" ] && [ -z "$resume" ] || { echo "mutation: --shard goes with a new run (a kept run keeps its own)" >&2; exit 2; }
+  case "$shard" in
+    [1-9]/[1-9]|[1-9]/[1-9][0-9]|[1-9][0-9]/[1-9][0-9]) [ "${shard%/*}" -le "${shard#*/}" ] ||
+      { echo "mutation: --shard K/N needs 1 <= K <= N, not '$shard'" >&2; exit 2; } ;;
+    *) echo "mutation: --shard needs K/N (1 <= K <= N < 100), not '$shard'" >&2; exit 2 ;;
+  esac
+fi
+if [ -n "$record" ]; then
+  [ ${#modules[@]} -eq 1 ] || { echo "mutation: --record writes one module's record: name one module" >&2; exit 2; }
+  case "$record" in /*) ;; *) record="$PWD/$record" ;; esac
+fi
 if [ -n "$ref" ]; then
   commit=$(git -C "$REPO" rev-parse --verify --quiet "$ref^{commit}") || { echo "mutation: no commit $ref" >&2; exit 2; }
 fi
@@ -180,13 +264,14 @@ report() {
 import hashlib
 import json
 import sys
+import tomllib
 from collections import Counter
 from pathlib import Path
 
 from mutmut.mutation.diff_apply import get_diff_for_mutant
 from mutmut.stats import status_by_exit_code
 
-module, package, equivalents_path, seconds, show, out = sys.argv[1:7]
+module, package, equivalents_path, seconds, show, out, shard, record_path, commit = sys.argv[1:10]
 source = f"src/{package}/{module}.py"
 meta = json.loads((Path("mutants") / f"{source}.meta").read_text())
 codes: dict[str, int | None] = meta["exit_code_by_key"]
@@ -212,6 +297,13 @@ def changed_lines(diff: str) -> list[str]:
     ]
 
 
+if shard:  # only the shard's functions were run: the others are not part of this report
+    part, _, parts = shard.partition("/")
+    codes = {
+        name: code
+        for name, code in codes.items()
+        if int(hashlib.sha256(function_of(name).encode()).hexdigest(), 16) % int(parts) == int(part) - 1
+    }
 statuses = {name: status_by_exit_code[code] for name, code in codes.items()}
 keys: dict[str, str] = {}
 diffs: dict[str, str] = {}
@@ -269,6 +361,23 @@ row = {
     "seconds": float(seconds), "unchecked": unchecked,
 }
 Path(out).write_text(json.dumps(row))
+if record_path:
+    # What another run's record must share for the two to add up: the module and the test files measured.
+    selection = tomllib.loads(Path("pyproject.toml").read_text())["tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
+    digest = hashlib.sha256()
+    for path in [source, *sorted(selection)]:
+        digest.update(path.encode() + b"\0" + Path(path).read_bytes() + b"\0")
+    record = {
+        "module": module,
+        "shard": shard or "1/1",
+        "commit": commit,
+        "measured_files_sha256": digest.hexdigest(),
+        "test_files": sorted(selection),
+        **{name: row[name] for name in ("tried", "killed", "survived", "no_tests", "timeout", "suspicious", "equivalent", "unchecked", "seconds")},
+        "not_killed": {keys[name]: statuses[name] for name in sorted(survivors, key=lambda n: keys[n])},
+    }
+    Path(record_path).write_text(json.dumps(record, indent=1) + "\n")
+    print(f"   record written to {record_path}")
 
 print(
     f"   tried {tried}, killed {killed}, survived {survived}, no tests {no_tests}, timeout {timeouts}, "
@@ -296,7 +405,8 @@ PY
 
 # Reads one module's results; appends to results, sets failed.
 report_module() {  # report_module MODULE SECONDS
-  if (cd "$WORK/$1" && report "$1" "$PACKAGE" "$EQUIVALENTS" "$2" "$show_survivors" "$WORK/result-$1.json.new"); then
+  if (cd "$WORK/$1" && report "$1" "$PACKAGE" "$EQUIVALENTS" "$2" "$show_survivors" "$WORK/result-$1.json.new" \
+    "$(cat "$WORK/shard" 2>/dev/null)" "$record" "$(cat "$WORK/commit" 2>/dev/null)"); then
     mv "$WORK/result-$1.json.new" "$WORK/result-$1.json"
     results+=("$WORK/result-$1.json")
   else
@@ -337,7 +447,10 @@ PY
 run_mutmut() {  # run_mutmut MODULE, run in the copy
   MUTATION_TARGET="$PACKAGE.$1" MUTATION_IMPORT_RECORD="$WORK/imported-$1.json" \
     "$PY" - "$REPO" "$jobs" "$1" "$WORK/imported-$1.json" <<'PY'
+import ast
+import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -347,7 +460,23 @@ original = (Path(repo) / "python_ext").resolve()
 sys.path[:] = [p for p in sys.path if not p or Path(p).resolve() != original]
 from mutmut.__main__ import cli  # noqa: E402
 
-cli.main(args=["run", "--max-children", jobs], prog_name="mutmut", standalone_mode=False)
+patterns: list[str] = []
+if shard := os.environ.get("MUTATION_SHARD", ""):
+    # The shard's functions, as mutmut names their mutants (a method's name holds its class's).
+    part, _, parts = shard.partition("/")
+    tree = ast.parse(Path(f"src/mcp_rendering/{module}.py").read_text())
+    for node in tree.body:
+        defined = [node] if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else []
+        owner = node.name if isinstance(node, ast.ClassDef) else ""
+        if owner:
+            defined = [item for item in node.body if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)]
+        for function in defined:
+            name = f"{owner}.{function.name}" if owner else function.name
+            if int(hashlib.sha256(name.encode()).hexdigest(), 16) % int(parts) == int(part) - 1:
+                mangled = f"xǁ{owner}ǁ{function.name}" if owner else f"x_{function.name}"
+                patterns.append(f"mcp_rendering.{module}.{mangled}__mutmut_*")
+    print(f"mutation: shard {shard}: {len(patterns)} functions")
+cli.main(args=["run", "--max-children", jobs, *patterns], prog_name="mutmut", standalone_mode=False)
 expected = (Path.cwd() / "mutants" / "src" / "mcp_rendering" / f"{module}.py").resolve()
 try:
     record = json.loads(Path(record_path).read_text())
@@ -415,6 +544,8 @@ if [ -n "$resume" ]; then
   [ -d "$resume" ] || { echo "mutation: no directory $resume" >&2; exit 2; }
   WORK=$(cd "$resume" && pwd)
   export HYPOTHESIS_PROFILE=ci PYTHONPATH="$WORK/harness"
+  MUTATION_SHARD=$(cat "$WORK/shard" 2>/dev/null || true)
+  export MUTATION_SHARD
   unset MUTANT_UNDER_TEST
   failed=0
   results=()
@@ -452,6 +583,9 @@ PY
   exit "$failed"
 fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mutation.XXXXXX")
+printf '%s\n' "$shard" > "$WORK/shard"
+if [ -n "$ref" ]; then echo "$commit" > "$WORK/commit"; else echo "working tree of $(git -C "$REPO" rev-parse HEAD)" > "$WORK/commit"; fi
+export MUTATION_SHARD="$shard"
 cleanup() {
   if [ "$keep" = 1 ]; then echo "mutation: kept in $WORK (report on it again with --from $WORK)"; else rm -rf "$WORK"; fi
 }
