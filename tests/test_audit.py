@@ -2848,17 +2848,39 @@ def test_records_drawn_after_a_line_break_tag_with_a_lists_marker_are_read_witho
 
 
 @pytest.mark.parametrize(
+    ("shown", "line"),
+    [
+        ("- Cash: 100 EUR<br>- Loan: 5 EUR\n- Bank: 200 EUR", 3),
+        ("- Cash: 100 EUR\n- Bank: 200 EUR<br>- Loan: 5 EUR", 4),
+        ("1. Cash: 100 EUR<br>2. Loan: 5 EUR<br>3. Bank: 200 EUR", 3),
+        ("1. Cash: 100 EUR  \n2\\. Loan: 5 EUR  \n3\\. Bank: 200 EUR", 4),
+        ("Fees:<br>- Loan: 5 EUR<br>- Cash: 100 EUR<br>- Bank: 200 EUR", 3),
+        ("Fees are:  \n\\- Loan: 5 EUR  \n\\- Cash: 100 EUR  \n\\- Bank: 200 EUR", 4),
+        ("- Cash: 100 EUR<br>- Bank: 999 EUR\n- Bank: 200 EUR", 3),
+        ("- Cash: 100 EUR\n- Bank: 200 EUR<br>- 250 EUR", 4),
+        ("\\- Loan: 5 EUR\n\n- Cash: 100 EUR\n- Bank: 200 EUR", None),
+    ],
+)
+def test_a_line_drawn_with_the_marker_of_records_of_its_block_is_one_more_of_them(shown: str, line: int | None) -> None:
+    """Drawn with the marker that lines of its list or paragraph show records with, a line reads as one more record,
+    wherever it is among them; a marker drawn in another block says nothing of the records."""
+    issues = audit_document(f"## Fees\n\n{shown}", FEES).issues
+    assert [(issue.kind, issue.line) for issue in issues] == ([("fabricated_row", line)] if line else [])
+
+
+@pytest.mark.parametrize(
     "shown",
     [
         "Notes:<br>{marker}all fine\n\n- Cash: 100 EUR\n- Bank: 200 EUR",
         "- Cash: 100 EUR  \n  {marker}A good year\n- Bank: 200 EUR",
-        "- Cash: 100 EUR<br>{marker}A good year\n- Bank: 200 EUR",
+        "* Cash: 100 EUR<br>{marker}A good year\n* Bank: 200 EUR",
         "- Cash: 100 EUR\n- Bank: 200 EUR  \n  {marker}waived in 2024",
     ],
 )
 @pytest.mark.parametrize("marker", ["- ", "2024. ", "\u2022 "])
 def test_the_hosts_words_drawn_after_a_lists_marker_beside_records_are_the_hosts(shown: str, marker: str) -> None:
-    """A line after a hard break in an item of records comments on it, whatever its first characters."""
+    """A line after a hard break in an item of records comments on it, whatever its first characters, but for the
+    marker the records are drawn with (a nested list's is another list's)."""
     assert audit_document("## Fees\n\n" + shown.format(marker=marker), FEES).clean
 
 

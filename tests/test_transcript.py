@@ -463,6 +463,13 @@ def test_a_tag_before_html_a_star_bullet_a_fence_or_in_a_table_line_is_left_in_i
     assert split_at_line_breaks(f"{kept}\n\nx<br>y") == (f"{kept}\n\nx<br>\ny", [0, 1, 2, 2])
 
 
+def test_where_an_escape_would_change_what_is_drawn_no_tag_before_a_blocks_start_is_ended() -> None:
+    """In an image's text, the escape's backslash would be the image's: the other lines are split as before."""
+    image = "![chart<br>- fees](x.png)"
+    assert split_at_line_breaks(f"x<br>y\n\n{image}") == (f"x<br>\ny\n\n{image}", [0, 0, 1, 2])
+    assert split_at_line_breaks(f"x<br>- y\n\n{image}") is None
+
+
 def test_code_blocks_are_found_for_the_split_without_the_html_parser(monkeypatch: pytest.MonkeyPatch) -> None:
     """Read from the renderer's HTML as written, before the cap on raw HTML that keeps the parser's cost bounded."""
 

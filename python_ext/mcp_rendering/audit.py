@@ -2053,6 +2053,13 @@ def _added_lines(matching: _Matching, lines_by_number: Mapping[int, _Line], titl
     duplicates = matching.duplicates
     shown_lines = [*(n for n in matching.assigned if n >= 0), *(line for _, line in matching.altered.values())]
     lists_with_rows = {lines_by_number[line].list_block for line in shown_lines if lines_by_number[line].kind == "item"}
+    # Lines that show a record with a list's marker (an item's, or one drawn as text): a line of the same block drawn
+    # with a marker of the same kind reads as one more of them.
+    marked_with_rows = {
+        (shown.list_block, _marker_family(shown.marker))
+        for shown in map(lines_by_number.__getitem__, shown_lines)
+        if shown.marker
+    }
     paragraph_span: dict[int, tuple[int, int]] = {}  # a paragraph of records: its first and last record lines
     for line in shown_lines:
         shown = lines_by_number[line]
@@ -2071,10 +2078,17 @@ def _added_lines(matching: _Matching, lines_by_number: Mapping[int, _Line], titl
             continue
         if line.kind == "item" and line.list_block not in lists_with_rows:
             continue  # an item that shows no record, in a list of none: the host's own prose
-        if line.kind == "prose" and not _inside_records(line, paragraph_span):
+        sibling = bool(line.marker) and (line.list_block, _marker_family(line.marker)) in marked_with_rows
+        if line.kind == "prose" and not sibling and not _inside_records(line, paragraph_span):
             continue
         issues.append(Issue("fabricated_row", f"{_quote(line.view)} stands for no record", line=number + 1))
     return issues
+
+
+def _marker_family(marker: str) -> str:
+    """The kind of a list's marker a reader tells apart: a bullet by its character, a number by its delimiter
+    (`2.` and `3.` are alike, `2.` and `2)` are not)."""
+    return f"0{marker[-1]}" if marker[:1].isdigit() else marker
 
 
 def _inside_records(line: _Line, paragraph_span: Mapping[int, tuple[int, int]]) -> bool:

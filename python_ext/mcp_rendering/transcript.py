@@ -94,7 +94,7 @@ _LINE_BREAK = r"<br[ \t]*/?>"
 hard breaks as `<br />`."""
 _LINE_BREAK_TAG = re.compile(_LINE_BREAK, re.IGNORECASE)
 _BREAK_BEFORE_TEXT = re.compile(rf"({_LINE_BREAK})[ \t]*(?=[^ \t\r\n<*`~]|\*[^ \t\r\n]|`(?!``)|~(?!~~))", re.IGNORECASE)
-"""A line break tag with text after it on its line, but for HTML (escaped, a tag would show as written) and what
+"""A line break tag with text after it on its line, but for a `<` (escaped, a tag would show as written) and what
 would start a block with a character that means something inside a line too (a `*` bullet, a fence): escaped, it
 might no longer close emphasis or a code span."""
 _BLOCK_START = re.compile(r"[0-9]{1,9}[.)]|[-+#>=]")
@@ -708,8 +708,9 @@ def split_at_line_breaks(text: str) -> tuple[str, list[int]] | None:
 
     Left as they are: lines of a code block, lines holding a `|` (a table row, whose cell a tag only breaks), ATX
     headings (one line each), a tag in a code span or written out after a backslash, one with nothing before it on
-    its line, and one followed by HTML, a `*` bullet or a fence. What else would start a block on a line of its own
-    (`- b`, `2. b`, `# b`) is escaped there (`\\- b`), drawn as the text it is after the tag.
+    its line, and one followed by a `<`, a `*` bullet or a fence. What else would start a block on a line of its own
+    (`- b`, `2. b`, `# b`) is escaped there (`\\- b`), drawn as the text it is after the tag; where an escape changes
+    what is drawn after all (in an image's text), such tags are left in their lines.
     The renderer decides the rest: the split text must render to the same HTML as `text` but for white space after
     a line break element, which a browser does not draw at the start of a line; otherwise nothing is split."""
     if _BREAK_BEFORE_TEXT.search(text) is None:
@@ -721,45 +722,58 @@ def split_at_line_breaks(text: str) -> tuple[str, list[int]] | None:
         if 0 <= first <= last:
             in_code[first : last + 1] = b"\x01" * (last + 1 - first)
     lines = text.split("\n")
-    split: list[str] = []
-    origin: list[int] = []
-    for number, line in enumerate(lines):
-        pieces = [line]
-        if "<" in line and not in_code[number] and "|" not in line and not _ATX.match(line.lstrip(" \t")):
-            pieces = _ended_after_tags(line)
-        split += pieces
-        origin += [number] * len(pieces)
-    if len(split) == len(lines):
-        return None
-    rewritten = "\n".join(split)
-    return (rewritten, origin) if _drawn_alike(drawn) == _drawn_alike(_html(rewritten, _RENDER_OPTIONS)) else None
+    for escaping in (True, False):  # then, if an escape changed what is drawn (in an image's text), with none
+        split: list[str] = []
+        origin: list[int] = []
+        escaped = False
+        for number, line in enumerate(lines):
+            pieces = [line]
+            if "<" in line and not in_code[number] and "|" not in line and not _ATX.match(line.lstrip(" \t")):
+                pieces, escaped_here = _ended_after_tags(line, escaping)
+                escaped = escaped or escaped_here
+            split += pieces
+            origin += [number] * len(pieces)
+        if len(split) == len(lines):
+            return None
+        rewritten = "\n".join(split)
+        if _drawn_alike(drawn) == _drawn_alike(_html(rewritten, _RENDER_OPTIONS)):
+            return rewritten, origin
+        if not escaped:
+            return None
+    return None
 
 
-def _ended_after_tags(line: str) -> list[str]:
+def _ended_after_tags(line: str, escaping: bool) -> tuple[list[str], bool]:
     """`line` ended after each line break tag with text after it, but for a tag with nothing before it on the line
     (ended there, the line would show nothing, or open an HTML block), one in a code span (the span shows it) and
-    one written out after a backslash; a list's marker, a heading's or a quote's after the tag escaped."""
+    one written out after a backslash; and whether it escaped a list's marker, a heading's or a quote's after a tag
+    (with `escaping`; otherwise such a tag is left in its line)."""
     spans = _code_spans(line)
     at = 0  # the first code span that does not end before the tag
     pieces: list[str] = []
     start = 0
     next_start = ""  # how the next piece begins: the escaped start of a block, if any
+    escaped = False
     first_text = len(line) - len(line.lstrip(" \t"))
     for tag in _BREAK_BEFORE_TEXT.finditer(line):
         while at < len(spans) and spans[at][1] <= tag.start():
             at += 1
         in_span = at < len(spans) and spans[at][0] <= tag.start()
-        if tag.start() > first_text and line[tag.start() - 1] != "\\" and not in_span:
-            pieces.append(next_start + line[start : tag.end(1)])
-            start = tag.end()
-            next_start = ""
-            if _BLOCK_START.match(line, start):
-                # Escaped, what would start a block (`- b`, `1. b`) is drawn as the text it is after the tag.
-                number = _LIST_NUMBER.match(line, start)
-                mark = number.end() if number else start
-                next_start, start = f"{line[start:mark]}\\", mark
+        if tag.start() <= first_text or line[tag.start() - 1] == "\\" or in_span:
+            continue
+        starts_block = _BLOCK_START.match(line, tag.end()) is not None
+        if starts_block and not escaping:
+            continue
+        pieces.append(next_start + line[start : tag.end(1)])
+        start = tag.end()
+        next_start = ""
+        if starts_block:
+            # Escaped, what would start a block (`- b`, `1. b`) is drawn as the text it is after the tag.
+            number = _LIST_NUMBER.match(line, start)
+            mark = number.end() if number else start
+            next_start, start, escaped = f"{line[start:mark]}\\", mark, True
     pieces.append(next_start + line[start:])
-    return pieces
+    return pieces, escaped
 
 
 def _code_spans(line: str) -> list[tuple[int, int]]:
