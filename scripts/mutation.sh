@@ -545,7 +545,8 @@ if [ -n "$resume" ]; then
   WORK=$(cd "$resume" && pwd)
   export HYPOTHESIS_PROFILE=ci PYTHONPATH="$WORK/harness"
   MUTATION_SHARD=$(cat "$WORK/shard" 2>/dev/null || true)
-  export MUTATION_SHARD
+  mkdir -p "$WORK/killers"
+  export MUTATION_SHARD MUTATION_KILLERS="$WORK/killers"
   unset MUTANT_UNDER_TEST
   failed=0
   results=()
@@ -672,15 +673,36 @@ def pytest_runtest_teardown(item, nextitem):
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
     # mutmut's fork mode runs a mutant's tests fastest first, so that a killed mutant stops early (-x); its fork
-    # server runs them in no particular order. Restore the order from the durations mutmut measured.
+    # server runs them in no particular order. Restore the order from the durations mutmut measured, the tests that
+    # killed other mutants of the same function first (most kills first): the order changes when a mutant is
+    # killed, never whether it is, since -x stops at any failing test.
     if "__mutmut_" not in get_mutant_under_test():
         return
     try:
         with open("mutmut-stats.json") as f:
             durations = json.load(f)["duration_by_test"]
     except (OSError, ValueError, KeyError):
-        return
-    items.sort(key=lambda item: durations.get(item.nodeid, 0.0))
+        durations = {}
+    kills: dict[str, int] = {}
+    try:
+        with open(_killers_file()) as f:
+            for line in f:
+                kills[line.rstrip("\n")] = kills.get(line.rstrip("\n"), 0) + 1
+    except (OSError, KeyError):  # none yet, or run without the script's setting
+        pass
+    items.sort(key=lambda item: (-kills.get(item.nodeid, 0), durations.get(item.nodeid, 0.0)))
+
+
+def _killers_file() -> str:
+    """Where the tests that killed mutants of the function under test are listed, one a line."""
+    function = get_mutant_under_test().partition("__mutmut_")[0]
+    return os.path.join(os.environ["MUTATION_KILLERS"], function)
+
+
+def pytest_runtest_logreport(report):
+    if report.failed and "__mutmut_" in get_mutant_under_test() and os.environ.get("MUTATION_KILLERS"):
+        with open(_killers_file(), "a") as f:  # one short line a write: appends from parallel mutants stay whole
+            f.write(report.nodeid + "\n")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -722,6 +744,8 @@ def pytest_load_initial_conftests(early_config, parser, args):
         raise
 PY
 export PYTHONPATH="$HARNESS"
+mkdir -p "$WORK/killers"
+export MUTATION_KILLERS="$WORK/killers"
 
 # The modules the fork server imports once (third-party ones: pytest, pydantic, mcp, hypothesis, ...): everything the
 # test file imports except the package and the tests, which each mutant's process imports afresh, with its mutant
