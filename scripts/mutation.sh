@@ -635,6 +635,7 @@ cat > "$HARNESS/mutation_harness.py" <<'PY'
 
 import json
 import os
+import signal
 import sys
 
 import pytest
@@ -642,6 +643,7 @@ from mutmut.mutation.trampoline import get_mutant_under_test
 from mutmut.state import state
 
 _reached_at_import: set[str] = set()
+_durations: dict[str, float] = {}
 
 
 @pytest.hookimpl(trylast=True)
@@ -683,6 +685,7 @@ def pytest_collection_modifyitems(session, config, items):
             durations = json.load(f)["duration_by_test"]
     except (OSError, ValueError, KeyError):
         durations = {}
+    _durations.update(durations)
     kills: dict[str, int] = {}
     try:
         with open(_killers_file()) as f:
@@ -691,6 +694,21 @@ def pytest_collection_modifyitems(session, config, items):
     except (OSError, KeyError):  # none yet, or run without the script's setting
         pass
     items.sort(key=lambda item: (-kills.get(item.nodeid, 0), durations.get(item.nodeid, 0.0)))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    # A mutant that makes one test run on and on (a loop that no longer ends) is a timeout as soon as that test
+    # has taken 20 times its time on the unmutated code (30 s at least), not after mutmut's bound for all the
+    # function's tests: the process ends as mutmut's own CPU limit ends it (SIGXCPU), so it counts as a timeout.
+    if "__mutmut_" not in get_mutant_under_test():
+        return (yield)
+    signal.signal(signal.SIGALRM, lambda *_: os.kill(os.getpid(), signal.SIGXCPU))
+    signal.setitimer(signal.ITIMER_REAL, max(30.0, 20 * _durations.get(item.nodeid, 0.0)))
+    try:
+        return (yield)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def _killers_file() -> str:
