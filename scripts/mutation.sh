@@ -50,14 +50,18 @@
 #   --shard K/N  run the mutants of one Nth of the module's functions (chosen by a hash of each function's name),
 #                so that a run too long for one sitting is measured in parts; the report counts that part alone
 #   --record FILE  write the report of one module as a record: its counts, the mutants not killed by key, the
-#                commit, and a digest of the module and the test files measured
-#   --combine FILE...  add up the records of a module's shards, 1/N to N/N, each run to its end: refused unless they
-#                measured the same module and test files (byte for byte; the commits may differ elsewhere)
+#                commit, and a digest of what decides them (the package, the tests run and tests/conftest.py and
+#                tests/support/, the module's equivalents, the isolation and timeout settings)
+#   --combine FILE...  add up the records of a module's shards, 1/N to N/N, each run to its end: refused unless their
+#                digests agree (the commits may differ in files outside the digest)
 # Environment:
 #   MUTATION_TIMEOUT_MULTIPLIER (default 10), MUTATION_TIMEOUT_CONSTANT (default 3, seconds): a mutant is stopped
 #     after (time of the tests that reach its function + constant) x multiplier seconds of wall time, twice that
 #     in CPU time, and counted as a timeout. Most timeouts are slow kills (Hypothesis shrinking a failure), so
 #     their number depends on the machine's load.
+#   Under a mutant, a test past (its own time on the unmutated code + constant) x multiplier is interrupted and
+#     skipped, and the others run: the mutant is killed if one of them fails, a timeout otherwise. A test with a
+#     pytest-timeout marker of its own keeps it (there, a hang is the test's failure).
 #   MUTATION_ISOLATION=forkserver (default) or fork. With fork, mutmut forks every mutant's process from one that
 #     has already imported the package and the test modules, so code run at import (a module-level
 #     `URIS = RecordUris(...)` in a test file) never runs mutated and its mutants survive whatever the tests check.
@@ -130,7 +134,7 @@ first = records[0][1]
 parts = int(first["shard"].partition("/")[2])
 problems = []
 for path, record in records:
-    for field in ("module", "measured_files_sha256"):
+    for field in ("module", "measured_sha256"):
         if record[field] != first[field]:
             problems.append(f"{path}: another {field} than {records[0][0]}")
     if int(record["shard"].partition("/")[2]) != parts:
@@ -145,7 +149,7 @@ if problems:
 columns = ["tried", "killed", "survived", "no_tests", "timeout", "suspicious", "equivalent"]
 total = {column: sum(record[column] for _, record in records) for column in [*columns, "seconds"]}
 denominator = total["tried"] - total["equivalent"]
-print(f"{first['module']}: {len(records)} shards of the same files ({first['measured_files_sha256'][:12]}), commits:")
+print(f"{first['module']}: {len(records)} shards of the same code, tests and settings ({first['measured_sha256'][:12]}):")
 for path, record in sorted(records, key=lambda item: item[1]["shard"]):
     row_score = record["killed"] / (record["tried"] - record["equivalent"] or 1)
     print(f"   {record['shard']}  {record['commit']}  tried {record['tried']}, killed {record['killed']}, "
@@ -332,6 +336,13 @@ for number, raw in enumerate(path.read_text().splitlines() if path.exists() else
         continue
     reasons[key] = reason.strip()
 
+all_reasons = dict(reasons)  # the module's, which a record's digest holds: the same for every shard
+if shard:  # an equivalent of another shard's function is not this report's to judge
+    reasons = {
+        key: reason
+        for key, reason in reasons.items()
+        if int(hashlib.sha256(key.split(":")[1].encode()).hexdigest(), 16) % int(parts) == int(part) - 1
+    }
 by_key = {key: name for name, key in keys.items()}
 equivalent = set()
 for key, reason in reasons.items():
@@ -363,15 +374,25 @@ row = {
 Path(out).write_text(json.dumps(row))
 if record_path:
     # What another run's record must share for the two to add up: the module and the test files measured.
-    selection = tomllib.loads(Path("pyproject.toml").read_text())["tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
+    settings = tomllib.loads(Path("pyproject.toml").read_text())["tool"]["mutmut"]
+    selection = settings["pytest_add_cli_args_test_selection"]
+    # The package, the tests measured and what they import from tests/, the module's equivalents, the settings.
+    measured = sorted(
+        {*map(str, Path("src").rglob("*.py")), *selection, "tests/conftest.py", *map(str, Path("tests/support").rglob("*.py"))}
+    )
     digest = hashlib.sha256()
-    for path in [source, *sorted(selection)]:
-        digest.update(path.encode() + b"\0" + Path(path).read_bytes() + b"\0")
+    for path in measured:
+        if Path(path).is_file():
+            digest.update(path.encode() + b"\0" + Path(path).read_bytes() + b"\0")
+    for key in sorted(all_reasons):
+        digest.update(f"{key} {all_reasons[key]}\0".encode())
+    for name in ("process_isolation", "timeout_multiplier", "timeout_constant"):
+        digest.update(f"{name}={settings.get(name)}\0".encode())
     record = {
         "module": module,
         "shard": shard or "1/1",
         "commit": commit,
-        "measured_files_sha256": digest.hexdigest(),
+        "measured_sha256": digest.hexdigest(),
         "test_files": sorted(selection),
         **{name: row[name] for name in ("tried", "killed", "survived", "no_tests", "timeout", "suspicious", "equivalent", "unchecked", "seconds")},
         "not_killed": {keys[name]: statuses[name] for name in sorted(survivors, key=lambda n: keys[n])},
@@ -461,7 +482,19 @@ sys.path[:] = [p for p in sys.path if not p or Path(p).resolve() != original]
 from mutmut.__main__ import cli  # noqa: E402
 
 patterns: list[str] = []
-if shard := os.environ.get("MUTATION_SHARD", ""):
+meta_path = Path(f"mutants/src/mcp_rendering/{module}.py.meta")
+if (shard := os.environ.get("MUTATION_SHARD", "")) and meta_path.exists():
+    # Going on with a kept shard: mutmut runs every mutant it is named, so name those of the shard without a result.
+    part, _, parts = shard.partition("/")
+    for name, code in json.loads(meta_path.read_text())["exit_code_by_key"].items():
+        mangled = name[len(f"mcp_rendering.{module}.") :].partition("__mutmut_")[0]
+        function = mangled[2:] if mangled.startswith("x_") else ".".join(p for p in mangled[1:].split("ǁ") if p)
+        if code is None and int(hashlib.sha256(function.encode()).hexdigest(), 16) % int(parts) == int(part) - 1:
+            patterns.append(name)
+    print(f"mutation: shard {shard}: {len(patterns)} mutants left")
+    if not patterns:
+        sys.exit(0)
+elif shard:
     # The shard's functions, as mutmut names their mutants (a method's name holds its class's).
     part, _, parts = shard.partition("/")
     tree = ast.parse(Path(f"src/mcp_rendering/{module}.py").read_text())
@@ -476,6 +509,9 @@ if shard := os.environ.get("MUTATION_SHARD", ""):
                 mangled = f"xǁ{owner}ǁ{function.name}" if owner else f"x_{function.name}"
                 patterns.append(f"mcp_rendering.{module}.{mangled}__mutmut_*")
     print(f"mutation: shard {shard}: {len(patterns)} functions")
+    if not patterns:
+        print(f"mutation: no function of {module} falls in shard {shard}: use fewer shards")
+        sys.exit(3)
 cli.main(args=["run", "--max-children", jobs, *patterns], prog_name="mutmut", standalone_mode=False)
 expected = (Path.cwd() / "mutants" / "src" / "mcp_rendering" / f"{module}.py").resolve()
 try:
@@ -547,6 +583,11 @@ if [ -n "$resume" ]; then
   MUTATION_SHARD=$(cat "$WORK/shard" 2>/dev/null || true)
   mkdir -p "$WORK/killers"
   export MUTATION_SHARD MUTATION_KILLERS="$WORK/killers"
+  for module in "${modules[@]}"; do  # the kept run's timeouts, for the harness's deadlines
+    MUTATION_TIMEOUT_MULTIPLIER=$(sed -n 's/^timeout_multiplier = //p' "$WORK/$module/pyproject.toml" 2>/dev/null || true)
+    MUTATION_TIMEOUT_CONSTANT=$(sed -n 's/^timeout_constant = //p' "$WORK/$module/pyproject.toml" 2>/dev/null || true)
+  done
+  export MUTATION_TIMEOUT_MULTIPLIER=${MUTATION_TIMEOUT_MULTIPLIER:-10} MUTATION_TIMEOUT_CONSTANT=${MUTATION_TIMEOUT_CONSTANT:-3}
   unset MUTANT_UNDER_TEST
   failed=0
   results=()
@@ -626,6 +667,7 @@ isolation=${MUTATION_ISOLATION:-forkserver}
 case "$isolation" in fork|forkserver) ;; *) echo "mutation: MUTATION_ISOLATION is fork or forkserver" >&2; exit 2 ;; esac
 multiplier=${MUTATION_TIMEOUT_MULTIPLIER:-10}
 constant=${MUTATION_TIMEOUT_CONSTANT:-3}
+export MUTATION_TIMEOUT_MULTIPLIER=$multiplier MUTATION_TIMEOUT_CONSTANT=$constant  # for the harness's deadlines
 
 # A pytest plugin loaded into every pytest run of mutmut (stats, clean run, forced fail, each mutant).
 HARNESS="$WORK/harness"
@@ -637,6 +679,7 @@ import json
 import os
 import signal
 import sys
+import time
 
 import pytest
 from mutmut.mutation.trampoline import get_mutant_under_test
@@ -644,6 +687,7 @@ from mutmut.state import state
 
 _reached_at_import: set[str] = set()
 _durations: dict[str, float] = {}
+_recorded: set[str] = set()  # the test ids mutmut named for the mutant
 
 
 @pytest.hookimpl(trylast=True)
@@ -675,9 +719,10 @@ def pytest_runtest_teardown(item, nextitem):
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
     # mutmut's fork mode runs a mutant's tests fastest first, so that a killed mutant stops early (-x); its fork
-    # server runs them in no particular order. Restore the order from the durations mutmut measured, the tests that
-    # killed other mutants of the same function first (most kills first): the order changes when a mutant is
-    # killed, never whether it is, since -x stops at any failing test.
+    # server runs them in no particular order. Restore the order from the durations mutmut measured, with the tests
+    # that killed other mutants of the same function first (most kills first), then those mutmut named before the
+    # other parametrizations of their functions: the order changes when a mutant is killed, not whether it is (-x
+    # stops at any failing test, and a test past its deadline is skipped, not the end of the run).
     if "__mutmut_" not in get_mutant_under_test():
         return
     try:
@@ -693,22 +738,51 @@ def pytest_collection_modifyitems(session, config, items):
                 kills[line.rstrip("\n")] = kills.get(line.rstrip("\n"), 0) + 1
     except (OSError, KeyError):  # none yet, or run without the script's setting
         pass
-    items.sort(key=lambda item: (-kills.get(item.nodeid, 0), durations.get(item.nodeid, 0.0)))
+    items.sort(key=lambda item: (-kills.get(item.nodeid, 0), item.nodeid not in _recorded, durations.get(item.nodeid, 0.0)))
+
+
+class _Hung(BaseException):
+    """A test past its deadline under a mutant (not an Exception: the code under test cannot catch it)."""
+
+
+_hung: list[str] = []
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
-    # A mutant that makes one test run on and on (a loop that no longer ends) is a timeout as soon as that test
-    # has taken 20 times its time on the unmutated code (30 s at least), not after mutmut's bound for all the
-    # function's tests: the process ends as mutmut's own CPU limit ends it (SIGXCPU), so it counts as a timeout.
-    if "__mutmut_" not in get_mutant_under_test():
+    # A mutant that makes a test run on and on (a loop that no longer ends) would hold its process until mutmut's
+    # bound for all the function's tests. Past (its own time on the unmutated code + the constant) x the multiplier,
+    # the test is interrupted and skipped and the others run: the mutant is killed if any of them fails, and a
+    # timeout otherwise (`pytest_sessionfinish`), whatever their order. A test with a timeout of its own
+    # (pytest-timeout's marker: a hang is its failure) keeps it.
+    if "__mutmut_" not in get_mutant_under_test() or item.get_closest_marker("timeout") is not None:
         return (yield)
-    signal.signal(signal.SIGALRM, lambda *_: os.kill(os.getpid(), signal.SIGXCPU))
-    signal.setitimer(signal.ITIMER_REAL, max(30.0, 20 * _durations.get(item.nodeid, 0.0)))
+    multiplier = float(os.environ.get("MUTATION_TIMEOUT_MULTIPLIER", "10"))
+    constant = float(os.environ.get("MUTATION_TIMEOUT_CONSTANT", "3"))
+    deadline = (_durations.get(item.nodeid, 0.0) + constant) * multiplier
+
+    def interrupt(*_):
+        raise _Hung
+
+    previous_handler = signal.signal(signal.SIGALRM, interrupt)
+    previous_delay, _ = signal.setitimer(signal.ITIMER_REAL, deadline, 1.0)  # again each second, until it ends
+    started = time.monotonic()
     try:
         return (yield)
+    except _Hung:
+        _hung.append(item.nodeid)
+        pytest.skip(f"past its deadline of {deadline:.0f} s under the mutant")
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_handler)
+        if previous_delay:  # pytest-timeout's own alarm, for what is left of the test
+            signal.setitimer(signal.ITIMER_REAL, max(previous_delay - (time.monotonic() - started), 0.001))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus):
+    if _hung and exitstatus == 0:  # no test failed, and one would not end: a timeout, as mutmut counts its own
+        os.kill(os.getpid(), signal.SIGXCPU)
 
 
 def _killers_file() -> str:
@@ -745,6 +819,7 @@ def pytest_load_initial_conftests(early_config, parser, args):
         kept = []
         for arg in args:
             if "::" in arg:
+                _recorded.add(arg)
                 arg = arg.partition("[")[0]
                 if arg in named:
                     continue
