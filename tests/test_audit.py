@@ -2853,17 +2853,21 @@ def test_records_drawn_after_a_line_break_tag_with_a_lists_marker_are_read_witho
         ("- Cash: 100 EUR<br>- Loan: 5 EUR\n- Bank: 200 EUR", 3),
         ("- Cash: 100 EUR\n- Bank: 200 EUR<br>- Loan: 5 EUR", 4),
         ("1. Cash: 100 EUR<br>2. Loan: 5 EUR<br>3. Bank: 200 EUR", 3),
+        ("1. Cash: 100 EUR<br>2) Loan: 5 EUR<br>3. Bank: 200 EUR", 3),
+        ("* Cash: 100 EUR<br>- Loan: 5 EUR\n* Bank: 200 EUR", 3),
+        ("- Cash: 100 EUR<br>\u2022 Loan: 5 EUR\n- Bank: 200 EUR", 3),
         ("1. Cash: 100 EUR  \n2\\. Loan: 5 EUR  \n3\\. Bank: 200 EUR", 4),
         ("Fees:<br>- Loan: 5 EUR<br>- Cash: 100 EUR<br>- Bank: 200 EUR", 3),
         ("Fees are:  \n\\- Loan: 5 EUR  \n\\- Cash: 100 EUR  \n\\- Bank: 200 EUR", 4),
         ("- Cash: 100 EUR<br>- Bank: 999 EUR\n- Bank: 200 EUR", 3),
         ("- Cash: 100 EUR\n- Bank: 200 EUR<br>- 250 EUR", 4),
+        ("- Cash: 100 EUR  \n  \u2022 waived in 2024\n- Bank: 200 EUR", 4),
         ("\\- Loan: 5 EUR\n\n- Cash: 100 EUR\n- Bank: 200 EUR", None),
     ],
 )
-def test_a_line_drawn_with_the_marker_of_records_of_its_block_is_one_more_of_them(shown: str, line: int | None) -> None:
-    """Drawn with the marker that lines of its list or paragraph show records with, a line reads as one more record,
-    wherever it is among them; a marker drawn in another block says nothing of the records."""
+def test_a_line_drawn_with_a_lists_marker_among_records_is_one_more_of_them(shown: str, line: int | None) -> None:
+    """Drawn with a list's marker in a list or paragraph of records, a line reads as one more record, whatever the
+    marker and wherever it is among them, as in plain text; a marker drawn in another block says nothing of them."""
     issues = audit_document(f"## Fees\n\n{shown}", FEES).issues
     assert [(issue.kind, issue.line) for issue in issues] == ([("fabricated_row", line)] if line else [])
 
@@ -2871,17 +2875,31 @@ def test_a_line_drawn_with_the_marker_of_records_of_its_block_is_one_more_of_the
 @pytest.mark.parametrize(
     "shown",
     [
-        "Notes:<br>{marker}all fine\n\n- Cash: 100 EUR\n- Bank: 200 EUR",
-        "- Cash: 100 EUR  \n  {marker}A good year\n- Bank: 200 EUR",
-        "* Cash: 100 EUR<br>{marker}A good year\n* Bank: 200 EUR",
-        "- Cash: 100 EUR\n- Bank: 200 EUR  \n  {marker}waived in 2024",
+        "Notes:<br>- all fine<br>2024. A good year<br>\u2022 ok\n\n- Cash: 100 EUR\n- Bank: 200 EUR",
+        "- Cash: 100 EUR  \n  (paid in May)\n- Bank: 200 EUR",
+        "- Cash: 100 EUR\n  - paid in May\n- Bank: 200 EUR",  # a list of its own, of no record
     ],
 )
-@pytest.mark.parametrize("marker", ["- ", "2024. ", "\u2022 "])
-def test_the_hosts_words_drawn_after_a_lists_marker_beside_records_are_the_hosts(shown: str, marker: str) -> None:
-    """A line after a hard break in an item of records comments on it, whatever its first characters, but for the
-    marker the records are drawn with (a nested list's is another list's)."""
-    assert audit_document("## Fees\n\n" + shown.format(marker=marker), FEES).clean
+def test_the_hosts_words_beside_records_are_the_hosts(shown: str) -> None:
+    """A line after a hard break in an item of records, with no list's marker, comments on it; so do the items of
+    a list, or the lines of a paragraph, that show no record."""
+    assert audit_document("## Fees\n\n" + shown, FEES).clean
+
+
+def test_a_label_that_begins_as_a_lists_marker_is_read_with_it() -> None:
+    """`+ Other` drawn at the start of a line may be the label or a marker before `Other`."""
+    document = FEES.model_copy(
+        update={
+            "sections": (
+                FEES.sections[0].model_copy(
+                    update={"rows": (*FEES.sections[0].rows[:1], Row(id="o", label="+ Other", values=(200, "EUR")))}
+                ),
+            )
+        }
+    )
+    assert audit_document("## Fees\n\nCash: 100 EUR  \n\\+ Other: 200 EUR", document).clean
+    assert audit_document("## Fees\n\nCash: 100 EUR<br>+ Other: 200 EUR", document).clean
+    assert not audit_document("## Fees\n\nCash: 100 EUR<br>+ Other: 999 EUR", document).clean
 
 
 # ----------------------------------------------------------- rule 9: the partial notice, as written and as paraphrased

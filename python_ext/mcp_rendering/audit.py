@@ -432,7 +432,8 @@ class _Line:  # built a line at a time: hot paths pass its fields by position (k
     cells: tuple[str, ...] | None = None
     """For a Markdown table row: its cells as the renderer splits them, folded."""
     marker: str = ""
-    """For an item's first line: the list marker the reader sees."""
+    """For an item's first line, or a line drawn beginning with a list's marker as text: the marker the reader
+    sees."""
     continues: bool = False
     """The line continues a paragraph (the reader sees it run on from the line before)."""
     header: tuple[str, ...] | None = None
@@ -1614,7 +1615,9 @@ class _Matcher:
         records = self.records
         candidates: _Candidates = []
         views: list[tuple[str, RowKind | None]] = [(line.view, None)]
-        if line.marker[:1].isdigit():  # a label that begins with a number may be read as a list's number
+        if line.marker[:1].isdigit() or (line.kind == "prose" and line.marker):
+            # A label that begins with a number may be read as a list's number, and one that begins with a dash or
+            # a plus sign as a marker drawn as text.
             views.append((f"{line.marker} {line.view}", None))
         marked = _marker_kind(line.view) if line.view[:1] in _MARKER_START else None
         if marked is not None:
@@ -2053,13 +2056,9 @@ def _added_lines(matching: _Matching, lines_by_number: Mapping[int, _Line], titl
     duplicates = matching.duplicates
     shown_lines = [*(n for n in matching.assigned if n >= 0), *(line for _, line in matching.altered.values())]
     lists_with_rows = {lines_by_number[line].list_block for line in shown_lines if lines_by_number[line].kind == "item"}
-    # Lines that show a record with a list's marker (an item's, or one drawn as text): a line of the same block drawn
-    # with a marker of the same kind reads as one more of them.
-    marked_with_rows = {
-        (shown.list_block, _marker_family(shown.marker))
-        for shown in map(lines_by_number.__getitem__, shown_lines)
-        if shown.marker
-    }
+    # A block (a list, a paragraph) of records: a line drawn in it with a list's marker reads as one more of them,
+    # as in plain text.
+    blocks_with_rows = {lines_by_number[line].list_block for line in shown_lines} - {-1}
     paragraph_span: dict[int, tuple[int, int]] = {}  # a paragraph of records: its first and last record lines
     for line in shown_lines:
         shown = lines_by_number[line]
@@ -2078,17 +2077,11 @@ def _added_lines(matching: _Matching, lines_by_number: Mapping[int, _Line], titl
             continue
         if line.kind == "item" and line.list_block not in lists_with_rows:
             continue  # an item that shows no record, in a list of none: the host's own prose
-        sibling = bool(line.marker) and (line.list_block, _marker_family(line.marker)) in marked_with_rows
-        if line.kind == "prose" and not sibling and not _inside_records(line, paragraph_span):
+        marked = bool(line.marker) and line.list_block in blocks_with_rows
+        if line.kind == "prose" and not marked and not _inside_records(line, paragraph_span):
             continue
         issues.append(Issue("fabricated_row", f"{_quote(line.view)} stands for no record", line=number + 1))
     return issues
-
-
-def _marker_family(marker: str) -> str:
-    """The kind of a list's marker a reader tells apart: a bullet by its character, a number by its delimiter
-    (`2.` and `3.` are alike, `2.` and `2)` are not)."""
-    return f"0{marker[-1]}" if marker[:1].isdigit() else marker
 
 
 def _inside_records(line: _Line, paragraph_span: Mapping[int, tuple[int, int]]) -> bool:
