@@ -50,10 +50,11 @@
 #   --shard K/N  run the mutants of one Nth of the module's functions (chosen by a hash of each function's name),
 #                so that a run too long for one sitting is measured in parts; the report counts that part alone
 #   --record FILE  write the report of one module as a record: its counts, the mutants not killed by key, the
-#                commit, and a digest of what decides them (the package, the tests run and tests/conftest.py and
-#                tests/support/, the module's equivalents, the isolation and timeout settings)
+#                commit, a digest of what decides them (the module, the tests run, tests/conftest.py and
+#                tests/support/, the module's equivalents, the isolation and timeout settings) and one of each
+#                other file of the package
 #   --combine FILE...  add up the records of a module's shards, 1/N to N/N, each run to its end: refused unless their
-#                digests agree (the commits may differ in files outside the digest)
+#                digests agree; it names the other files of the package that differ between them
 # Environment:
 #   MUTATION_TIMEOUT_MULTIPLIER (default 10), MUTATION_TIMEOUT_CONSTANT (default 3, seconds): a mutant is stopped
 #     after (time of the tests that reach its function + constant) x multiplier seconds of wall time, twice that
@@ -148,6 +149,9 @@ if problems:
     sys.exit("mutation: the records do not add up:\n  " + "\n  ".join(problems))
 columns = ["tried", "killed", "survived", "no_tests", "timeout", "suspicious", "equivalent"]
 total = {column: sum(record[column] for _, record in records) for column in [*columns, "seconds"]}
+# Other modules of the package are not mutated, but the tests run them: say which ones differ between shards.
+paths = sorted({path for _, record in records for path in record["package_sha256"]})
+beside = [path for path in paths if len({record["package_sha256"].get(path) for _, record in records}) > 1]
 denominator = total["tried"] - total["equivalent"]
 print(f"{first['module']}: {len(records)} shards of the same code, tests and settings ({first['measured_sha256'][:12]}):")
 for path, record in sorted(records, key=lambda item: item[1]["shard"]):
@@ -158,6 +162,8 @@ print(
     "   all: " + ", ".join(f"{column.replace('_', ' ')} {total[column]}" for column in columns)
     + f"; score {total['killed']}/{denominator} = {100 * total['killed'] / (denominator or 1):.1f}%"
 )
+if beside:
+    print(f"   note: the shards ran beside other versions of {', '.join(beside)} (not mutated; the tests run them)")
 for _, record in records:
     for key, status in record["not_killed"].items():
         print(f"   {status}  {key}")
@@ -376,10 +382,12 @@ if record_path:
     # What another run's record must share for the two to add up: the module and the test files measured.
     settings = tomllib.loads(Path("pyproject.toml").read_text())["tool"]["mutmut"]
     selection = settings["pytest_add_cli_args_test_selection"]
-    # The package, the tests measured and what they import from tests/, the module's equivalents, the settings.
-    measured = sorted(
-        {*map(str, Path("src").rglob("*.py")), *selection, "tests/conftest.py", *map(str, Path("tests/support").rglob("*.py"))}
-    )
+    # The module, the tests measured and what they import from tests/, the module's equivalents, the settings; the
+    # rest of the package is listed file by file, for --combine to say where shards measured beside other code.
+    measured = sorted({source, *selection, "tests/conftest.py", *map(str, Path("tests/support").rglob("*.py"))})
+    package = {
+        str(path): hashlib.sha256(path.read_bytes()).hexdigest() for path in sorted(Path("src").rglob("*.py"))
+    }
     digest = hashlib.sha256()
     for path in measured:
         if Path(path).is_file():
@@ -393,6 +401,7 @@ if record_path:
         "shard": shard or "1/1",
         "commit": commit,
         "measured_sha256": digest.hexdigest(),
+        "package_sha256": package,
         "test_files": sorted(selection),
         **{name: row[name] for name in ("tried", "killed", "survived", "no_tests", "timeout", "suspicious", "equivalent", "unchecked", "seconds")},
         "not_killed": {keys[name]: statuses[name] for name in sorted(survivors, key=lambda n: keys[n])},
