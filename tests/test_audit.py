@@ -2878,12 +2878,20 @@ def test_a_line_drawn_with_a_lists_marker_among_records_is_one_more_of_them(show
         "Notes:<br>- all fine<br>2024. A good year<br>\u2022 ok\n\n- Cash: 100 EUR\n- Bank: 200 EUR",
         "- Cash: 100 EUR  \n  (paid in May)\n- Bank: 200 EUR",
         "- Cash: 100 EUR\n  - paid in May\n- Bank: 200 EUR",  # a list of its own, of no record
+        "\u2022 Figures in EUR  \nCash: 100 EUR  \nBank: 200 EUR",  # above records no marked line shows
     ],
 )
 def test_the_hosts_words_beside_records_are_the_hosts(shown: str) -> None:
     """A line after a hard break in an item of records, with no list's marker, comments on it; so do the items of
     a list, or the lines of a paragraph, that show no record."""
     assert audit_document("## Fees\n\n" + shown, FEES).clean
+
+
+@pytest.mark.parametrize("shown", ["Balance  \n\\- 250", "Balance<br>- 250", "Balance  \n\\+ 250"])
+def test_a_bullet_drawn_as_text_before_a_number_is_its_sign(shown: str) -> None:
+    """`- 250` reads as a negative number, drawn as text as in a list's item: not the result's `250`."""
+    assert [issue.kind for issue in audit_lines(shown, ["Balance", "250"]).issues] == ["altered_row"]
+    assert audit_lines(shown, ["Balance", shown.rpartition("\\")[2].rpartition(">")[2]]).clean
 
 
 def test_a_label_that_begins_as_a_lists_marker_is_read_with_it() -> None:

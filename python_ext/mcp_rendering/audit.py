@@ -656,10 +656,13 @@ class _Reader:
             else:  # a line of text a reader sees with its pipes: read as a plain-text table line is
                 kind = "table" if shown.text.lstrip().startswith("|") else "prose"
             view_text, marker = _drawn(shown.text, decimal), shown.marker
-            if kind == "prose" and not shown.continues and (drawn_marker := _LIST_MARKER.match(view_text)):
-                # A list's marker drawn as text at the start of a line (after a line break, or escaped) is read as a
-                # marker, as in plain text; the line stays prose, record-shaped below a record of its block.
-                view_text, marker = view_text[drawn_marker.end() :], drawn_marker.group(0).strip()
+            drawn_marker = _LIST_MARKER.match(view_text) if kind == "prose" and not shown.continues else None
+            if drawn_marker:
+                # A list's marker drawn as text at the start of a line (after a line break, escaped, or a `•`) is
+                # read as a marker, as in plain text, but for a bullet before a number: its sign (`- 250`).
+                drawn, after = drawn_marker.group(0).strip(), drawn_marker.end()
+                if drawn[0].isdigit() or not view_text[after : after + 1].isdigit():
+                    view_text, marker = view_text[after:], drawn
             line = _Line(shown.number, view_text, kind, shown.list_id, None, marker)
             line.continues, line.emphasized = shown.continues, shown.emphasized
             lines[shown.number] = line
@@ -2056,9 +2059,9 @@ def _added_lines(matching: _Matching, lines_by_number: Mapping[int, _Line], titl
     duplicates = matching.duplicates
     shown_lines = [*(n for n in matching.assigned if n >= 0), *(line for _, line in matching.altered.values())]
     lists_with_rows = {lines_by_number[line].list_block for line in shown_lines if lines_by_number[line].kind == "item"}
-    # A block (a list, a paragraph) of records: a line drawn in it with a list's marker reads as one more of them,
-    # as in plain text.
-    blocks_with_rows = {lines_by_number[line].list_block for line in shown_lines} - {-1}
+    # A block (a list, a paragraph) whose lines with a list's marker (an item's, or drawn as text) show records: a
+    # line drawn in it with a marker reads as one more of them, as an item of a list of records does in plain text.
+    marked_with_rows = {lines_by_number[line].list_block for line in shown_lines if lines_by_number[line].marker}
     paragraph_span: dict[int, tuple[int, int]] = {}  # a paragraph of records: its first and last record lines
     for line in shown_lines:
         shown = lines_by_number[line]
@@ -2077,7 +2080,9 @@ def _added_lines(matching: _Matching, lines_by_number: Mapping[int, _Line], titl
             continue
         if line.kind == "item" and line.list_block not in lists_with_rows:
             continue  # an item that shows no record, in a list of none: the host's own prose
-        marked = bool(line.marker) and line.list_block in blocks_with_rows
+        # A line that starts a visible line with a list's marker, or a bullet read as a sign (`- 250`).
+        drawn_marked = bool(line.marker) or (not line.continues and _LIST_MARKER.match(line.view) is not None)
+        marked = drawn_marked and line.list_block in marked_with_rows
         if line.kind == "prose" and not marked and not _inside_records(line, paragraph_span):
             continue
         issues.append(Issue("fabricated_row", f"{_quote(line.view)} stands for no record", line=number + 1))
