@@ -61,8 +61,10 @@
 #     in CPU time, and counted as a timeout. Most timeouts are slow kills (Hypothesis shrinking a failure), so
 #     their number depends on the machine's load.
 #   Under a mutant, a test past (its own time on the unmutated code + constant) x multiplier is interrupted and
-#     skipped, and the others run: the mutant is killed if one of them fails, a timeout otherwise. A test with a
-#     pytest-timeout marker of its own keeps it (there, a hang is the test's failure).
+#     skipped, and the others run: the mutant is killed if one of them fails, a timeout otherwise, and a timeout
+#     at once when a second test is past its deadline (a loop that no longer ends is the function's, and would
+#     hold the worker for every other test's deadline in turn). A test with a pytest-timeout marker of its own
+#     keeps it (there, a hang is the test's failure).
 #   MUTATION_ISOLATION=forkserver (default) or fork. With fork, mutmut forks every mutant's process from one that
 #     has already imported the package and the test modules, so code run at import (a module-level
 #     `URIS = RecordUris(...)` in a test file) never runs mutated and its mutants survive whatever the tests check.
@@ -762,8 +764,8 @@ def pytest_runtest_call(item):
     # A mutant that makes a test run on and on (a loop that no longer ends) would hold its process until mutmut's
     # bound for all the function's tests. Past (its own time on the unmutated code + the constant) x the multiplier,
     # the test is interrupted and skipped and the others run: the mutant is killed if any of them fails, and a
-    # timeout otherwise (`pytest_sessionfinish`), whatever their order. A test with a timeout of its own
-    # (pytest-timeout's marker: a hang is its failure) keeps it.
+    # timeout otherwise (`pytest_sessionfinish`), or as soon as a second test is past its deadline. A test with a
+    # timeout of its own (pytest-timeout's marker: a hang is its failure) keeps it.
     if "__mutmut_" not in get_mutant_under_test() or item.get_closest_marker("timeout") is not None:
         return (yield)
     multiplier = float(os.environ.get("MUTATION_TIMEOUT_MULTIPLIER", "10"))
@@ -780,6 +782,8 @@ def pytest_runtest_call(item):
         return (yield)
     except _Hung:
         _hung.append(item.nodeid)
+        if len(_hung) > 1:  # a second test that would not end: the loop is the function's, not one test's
+            os.kill(os.getpid(), signal.SIGXCPU)  # a timeout now, not after each other test's deadline in turn
         pytest.skip(f"past its deadline of {deadline:.0f} s under the mutant")
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
