@@ -54,7 +54,8 @@
 #                tests/support/, the module's equivalents, the isolation and timeout settings) and one of each
 #                other file of the package
 #   --combine FILE...  add up the records of a module's shards, 1/N to N/N, each run to its end: refused unless their
-#                digests agree; it names the other files of the package that differ between them
+#                digests agree; it names the other files of the package that differ between them. The records of a
+#                module measured over several sittings are kept in scripts/mutation-records/ (MODULE-K-of-N.json)
 # Environment:
 #   MUTATION_TIMEOUT_MULTIPLIER (default 10), MUTATION_TIMEOUT_CONSTANT (default 3, seconds): a mutant is stopped
 #     after (time of the tests that reach its function + constant) x multiplier seconds of wall time, twice that
