@@ -62,10 +62,12 @@
 #     in CPU time, and counted as a timeout. Most timeouts are slow kills (Hypothesis shrinking a failure), so
 #     their number depends on the machine's load.
 #   Under a mutant, a test past (its own time on the unmutated code + constant) x multiplier is interrupted and
-#     skipped, and the others run: the mutant is killed if one of them fails, a timeout otherwise, and a timeout
-#     at once when a second test is past its deadline (a loop that no longer ends is the function's, and would
-#     hold the worker for every other test's deadline in turn). A test with a pytest-timeout marker of its own
-#     keeps it (there, a hang is the test's failure).
+#     skipped, and the others run: the mutant is killed if one of them fails before a second test is past its
+#     deadline, and a timeout otherwise (a loop that no longer ends is the function's, and would hold the worker
+#     for every other test's deadline in turn). A mutant that both hangs and fails some test may so be a timeout
+#     in one run and killed in another (the order of its tests follows earlier kills): timeouts are not counted
+#     as killed, so the score can only be lower. A test with a pytest-timeout marker of its own keeps it (there,
+#     a hang is the test's failure).
 #   MUTATION_ISOLATION=forkserver (default) or fork. With fork, mutmut forks every mutant's process from one that
 #     has already imported the package and the test modules, so code run at import (a module-level
 #     `URIS = RecordUris(...)` in a test file) never runs mutated and its mutants survive whatever the tests check.
@@ -733,8 +735,8 @@ def pytest_collection_modifyitems(session, config, items):
     # mutmut's fork mode runs a mutant's tests fastest first, so that a killed mutant stops early (-x); its fork
     # server runs them in no particular order. Restore the order from the durations mutmut measured, with the tests
     # that killed other mutants of the same function first (most kills first), then those mutmut named before the
-    # other parametrizations of their functions: the order changes when a mutant is killed, not whether it is (-x
-    # stops at any failing test, and a test past its deadline is skipped, not the end of the run).
+    # other parametrizations of their functions: the order changes when a mutant is killed, and whether it is only
+    # where two tests past their deadlines come before a failing one (a timeout then, `pytest_runtest_call`).
     if "__mutmut_" not in get_mutant_under_test():
         return
     try:
