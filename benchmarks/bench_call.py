@@ -60,6 +60,10 @@ CONCURRENT_ROWS = 1_000
 BATCHES_PER_ROUND = 3
 """Batches of concurrent calls to each server per round, alternating: a batch takes about a second, and its time
 varies by a tenth or more from one batch of the same server to the next."""
+KEEP_ALIVE_SECONDS = 3600
+"""How long the HTTP servers keep an idle connection. uvicorn's default, 5 s, is about what one side's batches leave
+the other side's connections idle on a loaded machine; a call sent as the server closes its connection then fails
+(`ReadError`). Both servers keep theirs open for the whole run."""
 BREAKDOWN_REPEAT = 3
 """Runs of each part of the breakdown, the fastest kept: a floor, not a ratio, which more runs barely lower."""
 
@@ -356,7 +360,11 @@ def main() -> None:
         if args.transport == "stdio":
             server.run()
         else:
-            server.run("streamable-http", host="127.0.0.1", port=args.port)
+            import uvicorn  # the SDK's own server for streamable HTTP, run with a longer keep-alive
+
+            app = server.streamable_http_app(host="127.0.0.1")
+            level = server.settings.log_level.lower()
+            uvicorn.run(app, host="127.0.0.1", port=args.port, log_level=level, timeout_keep_alive=KEEP_ALIVE_SECONDS)
         return
     rounds = rounds_of(args)
     sizes = [min(args.rows)] if args.quick else args.rows
